@@ -1,0 +1,85 @@
+// The log seam: what every pipeline stage needs from Kafka, and nothing more. Two implementations
+// stand behind it: Kafka (kafkajs by default, @platformatic/kafka selectable) for the scale-out stack
+// and an in-process, persisted log for the embedded default. One contract suite (log.contract.ts)
+// runs against both. Keys and values are bytes: Avro with the registry's wire format
+// (magic byte 0, 4-byte schema id) is applied by the serde layer above this interface.
+
+export type CleanupPolicy = 'compact' | 'delete';
+
+export interface TopicSpec {
+  name: string;
+  partitions: number;
+  cleanupPolicy: CleanupPolicy;
+  /** Only for cleanupPolicy 'delete'; undefined keeps records forever. */
+  retentionMs?: number;
+}
+
+export interface OutgoingRecord {
+  key: Buffer | null;
+  /** null is a tombstone on compacted topics. */
+  value: Buffer | null;
+  /** Unix ms; defaults to the time of the send. */
+  timestamp?: number;
+  headers?: Record<string, string>;
+}
+
+export interface LogRecord {
+  topic: string;
+  partition: number;
+  /** Offsets are decimal strings, as Kafka clients give them (int64 does not fit a JS number). */
+  offset: string;
+  key: Buffer | null;
+  value: Buffer | null;
+  timestamp: number;
+  headers: Record<string, string>;
+}
+
+export interface Producer {
+  /** Resolves once the records are durably appended (acks=all on Kafka). Partition by key hash. */
+  send(topic: string, records: OutgoingRecord[]): Promise<void>;
+  close(): Promise<void>;
+}
+
+export interface ConsumerOptions {
+  groupId: string;
+  topics: string[];
+  /** Where a group with no committed offset starts. */
+  fromBeginning: boolean;
+}
+
+export interface Batch {
+  topic: string;
+  partition: number;
+  records: LogRecord[];
+}
+
+export interface Consumer {
+  /**
+   * Calls handler with batches in offset order per partition. The offsets of a batch are committed
+   * only after handler resolves ("offsets committed only after the stage's output is written"), so
+   * a crash redelivers the batch: stages and sinks must be idempotent.
+   */
+  run(handler: (batch: Batch) => Promise<void>): Promise<void>;
+  stop(): Promise<void>;
+}
+
+export interface PartitionOffsets {
+  partition: number;
+  /** Offset of the next record to be written. */
+  high: string;
+  /** Earliest retained offset. */
+  low: string;
+}
+
+export interface Log {
+  readonly kind: 'embedded' | 'kafka';
+  createTopics(specs: TopicSpec[]): Promise<void>;
+  producer(): Promise<Producer>;
+  consumer(options: ConsumerOptions): Consumer;
+  topicOffsets(topic: string): Promise<PartitionOffsets[]>;
+  /** Committed offsets of a group (next offset to read) per partition; absent when none. */
+  groupOffsets(groupId: string, topic: string): Promise<Map<number, string>>;
+  /** Operators' replay: move a stopped group to the earliest offset or to the first at/after a time. */
+  resetGroup(groupId: string, topic: string, to: 'earliest' | { timestamp: number }): Promise<void>;
+  close(): Promise<void>;
+}
