@@ -1,0 +1,240 @@
+// Every route of the spec, declared once: path, methods, permission, and the exact query
+// parameters it reads (with retired names). The router-level checks (404/405/unknown_parameter/
+// repeated/empty/malformed), the OpenAPI document and the handlers' typed query all come from here.
+// Handlers live in api/routes/v1/* and are attached by route id.
+
+export type Permission =
+  | 'markets.matching.read'
+  | 'markets.read'
+  | 'events.read'
+  | 'crypto.prices.read'
+  | 'marketplace.wallet.read'
+  | 'marketplace.positions.read';
+
+export const PERMISSIONS: readonly Permission[] = [
+  'markets.matching.read',
+  'markets.read',
+  'events.read',
+  'crypto.prices.read',
+  'marketplace.wallet.read',
+  'marketplace.positions.read',
+];
+
+export const PROVIDERS = [
+  'venue_1',
+  'venue_2',
+  'venue_3',
+  'venue_4',
+  'venue_5',
+  'venue_6',
+  'venue_7',
+  'venue_8',
+  'venue_9',
+] as const;
+export type Provider = (typeof PROVIDERS)[number];
+
+export const CATEGORIES = [
+  'sports',
+  'politics',
+  'crypto',
+  'finance',
+  'economics',
+  'weather',
+  'culture',
+  'technology',
+  'entertainment',
+  'other',
+  'unknown',
+] as const;
+export type Category = (typeof CATEGORIES)[number];
+
+export const LEAGUES = ['nba', 'wnba', 'nfl', 'mlb', 'nhl'] as const;
+export type League = (typeof LEAGUES)[number];
+
+export type ParamType = 'string' | 'integer' | 'int64' | 'boolean' | 'date' | 'enum';
+
+export interface ParamSpec {
+  name: string;
+  type: ParamType;
+  description: string;
+  values?: readonly string[];
+  min?: number;
+  max?: number;
+  default?: string | number | boolean;
+  /** Repeatable lookup ids (`event_id`, `source_id`); every other parameter sent twice is 400. */
+  repeatable?: boolean;
+  /** A filter or identifier: an empty value is 400 invalid_parameter. */
+  nonEmpty?: boolean;
+}
+
+export interface RouteSpec {
+  id: string;
+  method: 'GET' | 'POST';
+  /** Fastify path syntax. */
+  url: string;
+  summary: string;
+  /** null: no API key (plans). 'session': account session, not an API key. */
+  auth: 'api_key' | 'none' | 'session';
+  /** Permission the key needs (see README for the lookup route's choice). */
+  permission?: Permission;
+  pathParams?: ParamSpec[];
+  params: ParamSpec[];
+  /** Retired query names answering 400 naming the replacement (spec: "Versioning"). */
+  retired?: Record<string, string>;
+}
+
+const limit = (def: number, max = 100): ParamSpec => ({
+  name: 'limit',
+  type: 'integer',
+  min: 1,
+  max,
+  default: def,
+  description: `Page size, 1..${max}, default ${def}.`,
+});
+const cursor: ParamSpec = { name: 'cursor', type: 'string', nonEmpty: true, description: 'Opaque cursor from a previous next_cursor.' };
+const providerParam: ParamSpec = {
+  name: 'provider',
+  type: 'string',
+  nonEmpty: true,
+  description: 'Provider token (venue_1..venue_9); short alternate spellings tolerated on this route.',
+};
+const bool = (name: string, def: boolean, description: string): ParamSpec => ({ name, type: 'boolean', default: def, description });
+const playerPropMatch: ParamSpec = {
+  name: 'player_prop_match',
+  type: 'enum',
+  values: ['strict', 'same_prop'],
+  nonEmpty: true,
+  description: 'Player-prop policy; requires include_submarkets=true.',
+};
+const walletAddress: ParamSpec = { name: 'address', type: 'string', nonEmpty: true, description: '0x + 40 hex.' };
+const walletUsername: ParamSpec = { name: 'username', type: 'string', nonEmpty: true, description: 'Case-insensitive exact username; leading @ stripped.' };
+
+export const ROUTES: readonly RouteSpec[] = [
+  { id: 'plans', method: 'GET', url: '/v1/plans', summary: 'Public plan catalog', auth: 'none', params: [] },
+  {
+    id: 'sports_list',
+    method: 'GET',
+    url: '/v1/matching-markets/sports',
+    summary: 'Matched sports events, soonest scheduled start first',
+    auth: 'api_key',
+    permission: 'markets.matching.read',
+    params: [
+      limit(25),
+      cursor,
+      { name: 'league', type: 'enum', values: LEAGUES, nonEmpty: true, description: 'League filter.' },
+      { name: 'scheduled_date', type: 'date', nonEmpty: true, description: 'YYYY-MM-DD in America/New_York.' },
+      { name: 'participant', type: 'string', nonEmpty: true, description: 'One participant key, case-insensitive.' },
+      bool('include_settled', false, 'Also draw from the settled archive.'),
+      bool('include_submarkets', false, 'Every matched submarket instead of the full-game moneyline only.'),
+      bool('include_rules', false, 'Adds rule_comparisons to game lines.'),
+      playerPropMatch,
+    ],
+    retired: {
+      event_id: 'event_id moved to GET /v1/matching-markets/sports/lookup',
+      source_id: 'source_id moved to GET /v1/matching-markets/sports/lookup',
+    },
+  },
+  {
+    id: 'sports_lookup',
+    method: 'GET',
+    url: '/v1/matching-markets/sports/lookup',
+    summary: 'Find matched sports events by canonical or venue identifier',
+    auth: 'api_key',
+    permission: 'markets.matching.read',
+    params: [
+      { name: 'event_id', type: 'string', repeatable: true, nonEmpty: true, description: 'Canonical event key (repeatable).' },
+      { name: 'source_id', type: 'string', repeatable: true, nonEmpty: true, description: '{provider}:{id} (repeatable).' },
+      bool('include_settled', false, 'Searches the settled archive too.'),
+      bool('include_submarkets', true, 'false: only the full-game moneyline.'),
+      bool('include_rules', false, 'Adds rule_comparisons to game lines.'),
+      playerPropMatch,
+    ],
+  },
+  {
+    id: 'markets_list',
+    method: 'GET',
+    url: '/v1/markets',
+    summary: 'Catalog of open markets across all nine venues',
+    auth: 'api_key',
+    permission: 'markets.read',
+    params: [
+      limit(25),
+      cursor,
+      { name: 'category', type: 'enum', values: CATEGORIES, nonEmpty: true, description: 'Category filter.' },
+      { name: 'provider', type: 'enum', values: PROVIDERS, nonEmpty: true, description: 'Provider filter (exact tokens only).' },
+    ],
+  },
+  {
+    id: 'market_detail',
+    method: 'GET',
+    url: '/v1/markets/:market_id',
+    summary: 'Single-market detail read live from the venue',
+    auth: 'api_key',
+    permission: 'markets.read',
+    pathParams: [{ name: 'market_id', type: 'string', nonEmpty: true, description: 'Composite or native market id.' }],
+    params: [providerParam],
+    retired: { platform: 'platform was renamed to provider' },
+  },
+  {
+    id: 'event_detail',
+    method: 'GET',
+    url: '/v1/events/:event_id',
+    summary: 'Event detail with nested markets',
+    auth: 'api_key',
+    permission: 'events.read',
+    pathParams: [{ name: 'event_id', type: 'string', nonEmpty: true, description: 'Composite or native event id.' }],
+    params: [providerParam],
+    retired: { platform: 'platform was renamed to provider' },
+  },
+  {
+    id: 'categories',
+    method: 'GET',
+    url: '/v1/categories',
+    summary: 'Canonical categories',
+    auth: 'api_key',
+    permission: 'markets.read',
+    params: [],
+  },
+  {
+    id: 'spot_prices',
+    method: 'GET',
+    url: '/v1/crypto-prices/spot',
+    summary: 'Per-second spot crypto prices, newest first',
+    auth: 'api_key',
+    permission: 'crypto.prices.read',
+    params: [
+      { name: 'currency', type: 'string', nonEmpty: true, description: 'Trading pair, alphanumeric.' },
+      { name: 'start_time', type: 'int64', description: 'Unix ms, inclusive.' },
+      { name: 'end_time', type: 'int64', description: 'Unix ms, inclusive.' },
+      limit(100),
+      cursor,
+    ],
+    retired: { pagination_key: 'pagination_key was renamed to cursor' },
+  },
+  {
+    id: 'wallet_profile',
+    method: 'GET',
+    url: '/v1/marketplace/wallet',
+    summary: 'Wallet profile by address or username',
+    auth: 'api_key',
+    permission: 'marketplace.wallet.read',
+    params: [walletAddress, walletUsername],
+  },
+  {
+    id: 'wallet_positions',
+    method: 'GET',
+    url: '/v1/marketplace/wallet/positions',
+    summary: 'Wallet positions',
+    auth: 'api_key',
+    permission: 'marketplace.positions.read',
+    params: [walletAddress, walletUsername, limit(50), cursor],
+  },
+  {
+    id: 'billing_portal',
+    method: 'POST',
+    url: '/v1/account/billing/portal',
+    summary: 'Dashboard billing route (account session; outside this API)',
+    auth: 'session',
+    params: [],
+  },
+];

@@ -1,0 +1,37 @@
+// The contract between the router (api/app.ts) and the route handlers (api/routes/v1/*).
+// The router has already done every router-level check from api/routes/table.ts, authenticated
+// the key and charged the rate limit before a handler runs. A handler validates the values of its
+// own parameters, throws ApiError for anything wrong, and returns the JSON body.
+import type { Config } from '../lib/config.ts';
+
+/** Query as received: a repeatable parameter is an array, every other one a single string. */
+export type RawQuery = Record<string, string | string[] | undefined>;
+
+export interface RouteContext {
+  query: RawQuery;
+  params: Record<string, string>;
+  deps: AppDeps;
+  /** Aborted at the spec's 9 s per-request deadline. */
+  signal: AbortSignal;
+  /** Time of the request, from the app clock (controlled in tests). */
+  now: number;
+}
+
+export interface RouteResult {
+  status?: number;
+  body: unknown;
+  headers?: Record<string, string>;
+}
+
+export type RouteHandler = (ctx: RouteContext) => Promise<RouteResult>;
+
+/**
+ * What handlers may use. Each area adds its own seam here; all are optional so the shell runs
+ * before an area exists (its routes then answer 503 service_unavailable).
+ */
+export interface AppDeps {
+  config: Config;
+  clock: () => number;
+  // Areas attach their dependencies under their own names (see api/deps.ts).
+  [area: string]: unknown;
+}
