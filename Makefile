@@ -1,0 +1,41 @@
+# The two commands a newcomer needs: `make run` (embedded default) and `make test`.
+# Each installs what it needs first. The stack targets (`up`, `down`) start real Kafka, the schema
+# registry and Redis from infra/scripts (no Docker needed) or infra/compose.yaml where Docker runs.
+.PHONY: install run test test-unit test-int test-e2e lint typecheck up down bench keys
+
+node_modules/.installed: package.json package-lock.json
+	npm ci --no-audit --no-fund
+	@touch $@
+
+install: node_modules/.installed
+
+run: install
+	npx tsx bin/run.ts
+
+test: install
+	npx tsc --noEmit -p .
+	npx vitest run
+
+test-unit: install
+	npx vitest run --project unit
+
+test-int: install
+	npx vitest run --project int
+
+test-e2e: install
+	npx vitest run --project e2e
+
+lint: install
+	npx eslint --max-warnings 0 .
+
+typecheck: install
+	npx tsc --noEmit -p .
+
+up:
+	bash infra/scripts/up.sh
+
+down:
+	bash infra/scripts/down.sh
+
+keys: install
+	npx tsx bin/keys.ts $(ARGS)
