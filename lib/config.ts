@@ -26,6 +26,10 @@ const schema = z.object({
   CLICKHOUSE_URL: z.string().url().optional(),
   CLICKHOUSE_DATABASE: z.string().default('pm'),
 
+  // Backbone (pipelines/topics.ts): topic name prefix (tests use a random one), raw retention.
+  TOPIC_PREFIX: z.string().default(''),
+  RAW_RETENTION_MS: z.coerce.number().int().min(1).default(7 * 86_400_000),
+
   // Venues: the built-in simulator unless VENUE_BASE_URL points elsewhere.
   VENUE_BASE_URL: z.string().url().optional(),
   SIM_SEED: z.coerce.number().int().default(42),
