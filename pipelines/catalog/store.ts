@@ -1,0 +1,294 @@
+// The catalog read model in ClickHouse (spec: "GET /v1/markets"; limits: "Retention of catalog
+// snapshots behind cursors").
+// In: listing crawls staged by the catalog stage (rows of one venue's crawl, then its completion).
+// Out: immutable snapshots built on a cadence from the last complete crawl of every venue, read
+// a page at a time by keyset (snapshot_id, walk position, sequence) so cost does not grow with
+// depth, with per-(category, provider) counts precomputed so `pagination.total` is a small sum.
+// The current snapshot id is published through a SnapshotPointer (Redis/in-process store);
+// snapshots superseded for longer than the retention are dropped.
+import { readFile } from 'node:fs/promises';
+import { ulid } from 'ulid';
+import { PROVIDERS, type Provider } from '../../api/routes/table.ts';
+import { lit, type CatalogSql } from './sql.ts';
+
+export interface CatalogRowInput {
+  nativeId: string;
+  title: string;
+  category: string;
+}
+
+export interface CatalogRow {
+  id: string;
+  provider: string;
+  title: string;
+  category: string;
+}
+
+export interface SnapshotMeta {
+  snapshotId: string;
+  builtAt: number;
+  /** When the oldest underlying read began; null when unknown. */
+  observedAt: number | null;
+  rowCount: number;
+  /** Built-at of the snapshot that replaced it; null while it is the newest. */
+  supersededAt: number | null;
+}
+
+/** Where the id of the snapshot readers should serve lives (SnapshotStore in the app). */
+export interface SnapshotPointer {
+  get(): Promise<string | null>;
+  set(snapshotId: string): Promise<void>;
+}
+
+export interface CatalogPosition {
+  pos: number;
+  seq: number;
+}
+
+export interface PageQuery {
+  snapshotId: string;
+  category: string | null;
+  provider: Provider | null;
+  after: CatalogPosition | null;
+  limit: number;
+}
+
+export interface PageResult {
+  rows: CatalogRow[];
+  /** Position of the last row returned, when a further page exists. */
+  next: CatalogPosition | null;
+}
+
+/** Walk position of a provider token: venue_1 is 1 ("Catalog walk position"). */
+export const walkPosition = (p: Provider): number => PROVIDERS.indexOf(p) + 1;
+
+export interface CatalogStoreOptions {
+  sql: CatalogSql;
+  database: string;
+  /** Table-name prefix; random per test. */
+  prefix?: string;
+  retentionMs: number;
+  /** Defaults to "the newest snapshot in the table". */
+  pointer?: SnapshotPointer;
+}
+
+const MIGRATION = new URL('../readmodels/migrations/100_catalog.sql', import.meta.url);
+
+// A JSON string already quoted, for NDJSON building without per-row object allocations.
+const j = JSON.stringify;
+
+export class CatalogStore {
+  readonly sql: CatalogSql;
+  private readonly t: (name: string) => string;
+  private readonly db: string;
+  private readonly prefix: string;
+  private readonly retentionMs: number;
+  private readonly pointer: SnapshotPointer;
+  private readonly countsCache = new Map<string, Map<string, number>>();
+
+  constructor(o: CatalogStoreOptions) {
+    this.sql = o.sql;
+    this.db = o.database;
+    this.prefix = o.prefix ?? '';
+    this.t = (name) => `${this.db}.${this.prefix}${name}`;
+    this.retentionMs = o.retentionMs;
+    this.pointer = o.pointer ?? {
+      get: async () => (await this.listSnapshots()).at(-1)?.snapshotId ?? null,
+      set: async () => undefined,
+    };
+  }
+
+  async migrate(): Promise<void> {
+    await this.sql.command(`CREATE DATABASE IF NOT EXISTS ${this.db}`);
+    const text = (await readFile(MIGRATION, 'utf8')).replace(/^--.*$/gm, '');
+    for (const stmt of text.split(';')) {
+      const s = stmt.trim();
+      if (s) await this.sql.command(s.replaceAll('{db}', this.db).replaceAll('{prefix}', this.prefix));
+    }
+  }
+
+  // ---- staging (written by the catalog stage as a poller's crawl streams in) ----
+
+  /** A crawl id sorts by time within its provider and names the provider it belongs to. */
+  static newCrawlId(provider: Provider, now: number): string {
+    return `${provider}-${ulid(now)}`;
+  }
+
+  async stageCrawlRows(provider: Provider, crawlId: string, firstSeq: number, rows: readonly CatalogRowInput[]): Promise<void> {
+    if (rows.length === 0) return;
+    const p = j(provider);
+    const c = j(crawlId);
+    const parts: string[] = new Array(rows.length);
+    for (let i = 0; i < rows.length; i++) {
+      const r = rows[i];
+      parts[i] = `{"provider":${p},"crawl_id":${c},"seq":${firstSeq + i},"native_id":${j(r.nativeId)},"title":${j(r.title)},"category":${j(r.category)}}`;
+    }
+    await this.sql.insertNdjson(this.t('catalog_crawl_rows'), Buffer.from(parts.join('\n')));
+  }
+
+  async completeCrawl(provider: Provider, crawlId: string, startedAt: number, completedAt: number, rowCount: number): Promise<void> {
+    const line = j({ provider, crawl_id: crawlId, started_at: startedAt, completed_at: completedAt, row_count: rowCount });
+    await this.sql.insertNdjson(this.t('catalog_crawls'), Buffer.from(line));
+  }
+
+  // ---- build ----
+
+  /**
+   * Builds a snapshot from the last complete crawl of every venue, publishes it as current and
+   * drops what retention no longer needs. Returns the new snapshot's metadata.
+   */
+  async buildSnapshot(now: number): Promise<SnapshotMeta> {
+    const latest = await this.sql.select<{ provider: string; crawl_id: string; started_at: number | string }>(
+      `SELECT provider, argMax(crawl_id, completed_at) AS crawl_id, argMax(started_at, completed_at) AS started_at
+       FROM ${this.t('catalog_crawls')} FINAL GROUP BY provider`,
+    );
+    const snapshotId = ulid(now);
+    const sid = lit(snapshotId);
+    if (latest.length > 0) {
+      const crawlIds = latest.map((l) => lit(l.crawl_id)).join(',');
+      const tokens = PROVIDERS.map(lit).join(',');
+      await this.sql.command(
+        `INSERT INTO ${this.t('catalog_rows')} (snapshot_id, pos, seq, category, id, provider, title)
+         SELECT ${sid}, indexOf([${tokens}], provider), seq, category, concat(provider, ':', native_id), provider, title
+         FROM ${this.t('catalog_crawl_rows')} WHERE crawl_id IN (${crawlIds})`,
+      );
+      await this.sql.command(
+        `INSERT INTO ${this.t('catalog_rows_by_category')} SELECT * FROM ${this.t('catalog_rows')} WHERE snapshot_id = ${sid}`,
+      );
+      await this.sql.command(
+        `INSERT INTO ${this.t('catalog_counts')} SELECT snapshot_id, category, pos, count() FROM ${this.t('catalog_rows')}
+         WHERE snapshot_id = ${sid} GROUP BY snapshot_id, category, pos`,
+      );
+    }
+    const counts = await this.loadCounts(snapshotId);
+    let rowCount = 0;
+    for (const n of counts.values()) rowCount += n;
+    // "snapshot.observed_at: when the oldest underlying read began"; unknown without any crawl.
+    const observedAt = latest.length > 0 ? Math.min(...latest.map((l) => Number(l.started_at))) : null;
+    await this.sql.insertNdjson(
+      this.t('catalog_snapshots'),
+      Buffer.from(j({ snapshot_id: snapshotId, built_at: now, observed_at: observedAt, row_count: rowCount })),
+    );
+    await this.pointer.set(snapshotId);
+    await this.dropExpired(now);
+    await this.dropSupersededCrawls(latest.map((l) => l.crawl_id));
+    return { snapshotId, builtAt: now, observedAt, rowCount, supersededAt: null };
+  }
+
+  /** Drops snapshots superseded longer ago than the retention (spec: "up to 8 hours"). */
+  async dropExpired(now: number): Promise<string[]> {
+    const dropped: string[] = [];
+    for (const m of await this.listSnapshots()) {
+      if (m.supersededAt !== null && now - m.supersededAt > this.retentionMs) {
+        for (const table of ['catalog_rows', 'catalog_rows_by_category', 'catalog_counts', 'catalog_snapshots']) {
+          await this.sql.command(`ALTER TABLE ${this.t(table)} DROP PARTITION ${lit(m.snapshotId)}`);
+        }
+        this.countsCache.delete(m.snapshotId);
+        dropped.push(m.snapshotId);
+      }
+    }
+    return dropped;
+  }
+
+  /** Staged crawls older than the one a snapshot was just built from are no longer needed. */
+  private async dropSupersededCrawls(keep: string[]): Promise<void> {
+    const latestByProvider = new Map(keep.map((id) => [id.slice(0, id.indexOf('-')), id]));
+    const parts = await this.sql.select<{ partition: string }>(
+      `SELECT DISTINCT partition FROM system.parts WHERE database = ${lit(this.db)}
+       AND table = ${lit(this.prefix + 'catalog_crawl_rows')} AND active`,
+    );
+    for (const { partition } of parts) {
+      const id = partition.replace(/^'|'$/g, '');
+      const provider = id.slice(0, id.indexOf('-'));
+      const kept = latestByProvider.get(provider);
+      // ULIDs sort by time: anything older than the crawl in use is superseded; newer ones are
+      // crawls still in progress.
+      if (kept !== undefined && id < kept) {
+        await this.sql.command(`ALTER TABLE ${this.t('catalog_crawl_rows')} DROP PARTITION ${lit(id)}`);
+      }
+    }
+    for (const [provider, kept] of latestByProvider) {
+      await this.sql.command(
+        `ALTER TABLE ${this.t('catalog_crawls')} DELETE WHERE provider = ${lit(provider)} AND crawl_id < ${lit(kept)}`,
+      );
+    }
+  }
+
+  // ---- read ----
+
+  async listSnapshots(): Promise<SnapshotMeta[]> {
+    const rows = await this.sql.select<{ snapshot_id: string; built_at: number | string; observed_at: number | string | null; row_count: number | string }>(
+      `SELECT snapshot_id, built_at, observed_at, row_count FROM ${this.t('catalog_snapshots')} ORDER BY built_at, snapshot_id`,
+    );
+    return rows.map((r, i) => ({
+      snapshotId: r.snapshot_id,
+      builtAt: Number(r.built_at),
+      observedAt: r.observed_at === null ? null : Number(r.observed_at),
+      rowCount: Number(r.row_count),
+      supersededAt: i + 1 < rows.length ? Number(rows[i + 1].built_at) : null,
+    }));
+  }
+
+  async currentSnapshotId(): Promise<string | null> {
+    return this.pointer.get();
+  }
+
+  /**
+   * Metadata of a snapshot if it is still retained at `now`, else null. A snapshot past its
+   * retention is treated as gone even before the janitor drops it.
+   */
+  async retainedSnapshot(snapshotId: string, now: number): Promise<SnapshotMeta | null> {
+    const m = (await this.listSnapshots()).find((s) => s.snapshotId === snapshotId);
+    if (!m) return null;
+    if (m.supersededAt !== null && now - m.supersededAt > this.retentionMs) return null;
+    return m;
+  }
+
+  private async loadCounts(snapshotId: string): Promise<Map<string, number>> {
+    const cached = this.countsCache.get(snapshotId);
+    if (cached) return cached;
+    const rows = await this.sql.select<{ category: string; pos: number; n: number | string }>(
+      `SELECT category, pos, n FROM ${this.t('catalog_counts')} WHERE snapshot_id = ${lit(snapshotId)}`,
+    );
+    const m = new Map<string, number>();
+    for (const r of rows) m.set(`${r.category}|${r.pos}`, Number(r.n));
+    // Snapshots are immutable, so their counts can be cached for as long as they live.
+    if (this.countsCache.size > 64) this.countsCache.delete(this.countsCache.keys().next().value as string);
+    this.countsCache.set(snapshotId, m);
+    return m;
+  }
+
+  /** Size of the filtered set, from the counts precomputed at build. */
+  async total(snapshotId: string, category: string | null, provider: Provider | null): Promise<number> {
+    const counts = await this.loadCounts(snapshotId);
+    const pos = provider === null ? null : walkPosition(provider);
+    let n = 0;
+    for (const [key, c] of counts) {
+      const [cat, p] = key.split('|');
+      if ((category === null || cat === category) && (pos === null || Number(p) === pos)) n += c;
+    }
+    return n;
+  }
+
+  async page(q: PageQuery): Promise<PageResult> {
+    const table = q.category === null ? 'catalog_rows' : 'catalog_rows_by_category';
+    const where = [`snapshot_id = ${lit(q.snapshotId)}`];
+    if (q.category !== null) where.push(`category = ${lit(q.category)}`);
+    if (q.provider !== null) where.push(`pos = ${walkPosition(q.provider)}`);
+    if (q.after) {
+      const { pos, seq } = q.after;
+      where.push(`(pos > ${pos} OR (pos = ${pos} AND seq > ${seq}))`);
+    }
+    const rows = await this.sql.select<{ pos: number; seq: number; id: string; provider: string; title: string; category: string }>(
+      `SELECT pos, seq, id, provider, title, category FROM ${this.t(table)} WHERE ${where.join(' AND ')}
+       ORDER BY pos, seq LIMIT ${q.limit + 1}`,
+    );
+    const hasMore = rows.length > q.limit;
+    const page = hasMore ? rows.slice(0, q.limit) : rows;
+    const last = page.at(-1);
+    return {
+      rows: page.map((r) => ({ id: r.id, provider: r.provider, title: r.title, category: r.category })),
+      next: hasMore && last ? { pos: Number(last.pos), seq: Number(last.seq) } : null,
+    };
+  }
+}

@@ -1,0 +1,60 @@
+-- Catalog read model (spec: "GET /v1/markets", "Catalog market row").
+-- {db} and {prefix} are substituted at start so tests run side by side under random prefixes.
+-- Times are Unix milliseconds (Int64) to stay exact across chdb and the server.
+
+-- What each poller's listing crawl saw, staged until the crawl completes. One partition per crawl,
+-- dropped once a newer crawl of the same venue has completed and been built into a snapshot.
+CREATE TABLE IF NOT EXISTS {db}.{prefix}catalog_crawl_rows (
+  provider LowCardinality(String),
+  crawl_id String,
+  seq UInt32,
+  native_id String,
+  title String,
+  category LowCardinality(String)
+) ENGINE = MergeTree PARTITION BY crawl_id ORDER BY (provider, crawl_id, seq);
+
+CREATE TABLE IF NOT EXISTS {db}.{prefix}catalog_crawls (
+  provider LowCardinality(String),
+  crawl_id String,
+  started_at Int64,
+  completed_at Int64,
+  row_count UInt64
+) ENGINE = ReplacingMergeTree ORDER BY (provider, crawl_id);
+
+-- Snapshot rows in walk order: keyset reads seek to (snapshot_id, pos, seq) through the primary
+-- key, so a page 10,000 deep costs what page 1 costs.
+CREATE TABLE IF NOT EXISTS {db}.{prefix}catalog_rows (
+  snapshot_id String,
+  pos UInt8,
+  seq UInt32,
+  category LowCardinality(String),
+  id String,
+  provider LowCardinality(String),
+  title String
+) ENGINE = MergeTree PARTITION BY snapshot_id ORDER BY (snapshot_id, pos, seq);
+
+-- The same rows keyed by category first, for category-filtered walks.
+CREATE TABLE IF NOT EXISTS {db}.{prefix}catalog_rows_by_category (
+  snapshot_id String,
+  pos UInt8,
+  seq UInt32,
+  category LowCardinality(String),
+  id String,
+  provider LowCardinality(String),
+  title String
+) ENGINE = MergeTree PARTITION BY snapshot_id ORDER BY (snapshot_id, category, pos, seq);
+
+-- Per-(category, provider) counts precomputed at build: pagination.total is a sum of at most 99.
+CREATE TABLE IF NOT EXISTS {db}.{prefix}catalog_counts (
+  snapshot_id String,
+  category LowCardinality(String),
+  pos UInt8,
+  n UInt64
+) ENGINE = MergeTree PARTITION BY snapshot_id ORDER BY (snapshot_id, category, pos);
+
+CREATE TABLE IF NOT EXISTS {db}.{prefix}catalog_snapshots (
+  snapshot_id String,
+  built_at Int64,
+  observed_at Nullable(Int64),
+  row_count UInt64
+) ENGINE = MergeTree PARTITION BY snapshot_id ORDER BY snapshot_id;
