@@ -1,0 +1,20 @@
+// The History seam: ClickHouse for history and the catalog. One SQL set (migrations/NNN_name.sql)
+// runs on a ClickHouse server through @clickhouse/client (CLICKHOUSE_URL) and in-process through
+// chdb (embedded default, persisted under DATA_DIR/chdb). In: SQL with {name:Type} parameters and
+// JSON rows. Out: JSON rows. Table names in SQL are unqualified: each History is bound to one
+// database (CLICKHOUSE_DATABASE; random per test), so the same SQL runs in every mode.
+// One contract suite (history.contract.ts) runs on chdb and, where CLICKHOUSE_URL is set, a server.
+
+export type Params = Record<string, unknown>;
+
+export interface History {
+  readonly kind: 'chdb' | 'clickhouse';
+  readonly database: string;
+  /** DDL or any statement without a result. One statement per call. */
+  exec(sql: string, params?: Params): Promise<void>;
+  /** Inserts rows (JSONEachRow); keys are column names, missing columns take their defaults. */
+  insert(table: string, rows: Record<string, unknown>[]): Promise<void>;
+  /** Runs a SELECT and returns its rows as JSON objects (64-bit integers come back as strings). */
+  query<T = Record<string, unknown>>(sql: string, params?: Params): Promise<T[]>;
+  close(): Promise<void>;
+}

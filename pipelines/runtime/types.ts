@@ -1,0 +1,79 @@
+// The stage contract: how a pipeline stage (canonicalize, match, verdict, lifecycle, catalog, the
+// read-model sinks) plugs into the runner (runner.ts). In: decoded records of one topic-partition
+// batch. Out: what the stage wants done, as data: records to produce, rows to insert into history,
+// documents to put in the snapshot store. The runner does the I/O in this order: produce outputs,
+// write sinks, and only then commit the batch's offsets (issue 3: "offsets committed only after the
+// stage's output is written"). A crash anywhere before the commit redelivers the batch, so every
+// write must be idempotent: history tables are ReplacingMergeTree keyed by the record's identity,
+// snapshot documents are versioned by source offset.
+import type { TopicId, TopicValues } from '../topics.ts';
+
+export interface InRecord<Id extends TopicId = TopicId> {
+  topic: Id;
+  partition: number;
+  offset: string;
+  key: string | null;
+  /** null is a tombstone on compacted topics. */
+  value: TopicValues[Id] | null;
+  timestamp: number;
+  headers: Record<string, string>;
+}
+
+export type OutRecord = {
+  [Id in TopicId]: {
+    topic: Id;
+    key: string;
+    value: TopicValues[Id] | null;
+    timestamp?: number;
+    headers?: Record<string, string>;
+  };
+}[TopicId];
+
+export interface HistoryWrite {
+  /** Unqualified table name (the History is bound to its database). */
+  table: string;
+  rows: Record<string, unknown>[];
+}
+
+export interface SnapshotWrite {
+  key: string;
+  /** null deletes the document (up to this version). */
+  value: unknown;
+  /** Monotonic per key: use offsetVersion(record). */
+  version: number;
+}
+
+export interface StageOutput {
+  records?: OutRecord[];
+  history?: HistoryWrite[];
+  snapshots?: SnapshotWrite[];
+}
+
+export interface BatchContext {
+  stage: string;
+  topic: TopicId;
+  partition: number;
+}
+
+export interface StageDef {
+  /** Stable name; the consumer group is '<topic prefix>stage.<name>'. */
+  name: string;
+  inputs: TopicId[];
+  /**
+   * Pure over its input where it can be (style: decide/evolve); may be async when it must read
+   * state it keeps itself. Throwing stops the stage without committing the batch.
+   */
+  handle(records: InRecord[], ctx: BatchContext): StageOutput | Promise<StageOutput>;
+  /**
+   * Read models this stage alone writes. Replay clears them before re-consuming; tables are
+   * truncated, snapshot documents under each prefix deleted, named snapshots dropped.
+   */
+  sinks?: { tables?: string[]; snapshotPrefixes?: string[]; snapshotNames?: string[] };
+  /** Where a new group starts; default true (the topics are the source of truth). */
+  fromBeginning?: boolean;
+}
+
+/** Version of a record for versioned sinks: its offset (monotonic per key within a topic). */
+export function offsetVersion(r: { offset: string }): number {
+  return Number(r.offset);
+}

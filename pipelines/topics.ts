@@ -1,0 +1,315 @@
+// The topic map: every topic of the backbone in one place, with its key, value schema, partitioning
+// and cleanup policy. In: a name prefix (empty in production; random per test, "Every test its own
+// names") and the partition/retention settings from config. Out: typed topic definitions that the
+// serde, the stage runner, replay and status all read, and createAllTopics() that makes them on a Log.
+// pipelines/TOPICS.md documents the same table for people.
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import path from 'node:path';
+import type { Log, TopicSpec, CleanupPolicy } from './log/types.ts';
+
+export const PROVIDERS = [
+  'venue_1',
+  'venue_2',
+  'venue_3',
+  'venue_4',
+  'venue_5',
+  'venue_6',
+  'venue_7',
+  'venue_8',
+  'venue_9',
+] as const;
+export type Provider = (typeof PROVIDERS)[number];
+
+// ---- Value types (mirror schemas/*.avsc; timestamp-millis fields are Unix ms numbers) ----
+
+export interface RawRecord {
+  venue: string;
+  record_type: string;
+  native_id: string;
+  read_started_at: number;
+  /** The venue's JSON as read, unparsed. */
+  payload: string;
+  read_id?: string | null;
+  source_url?: string | null;
+}
+
+export interface CanonicalMarket {
+  provider: string;
+  market_id: string;
+  event_id?: string | null;
+  title: string;
+  status: string;
+  category?: string | null;
+  league?: string | null;
+  market_type?: string | null;
+  read_started_at: number;
+  body_version?: number;
+  /** Full canonical market as JSON. */
+  body: string;
+}
+
+export interface MatchedEvent {
+  event_id: string;
+  league: string;
+  sport: string;
+  title: string;
+  scheduled_date: string;
+  scheduled_start: number | null;
+  participant_keys: string[];
+  population: string;
+  submarket_count: number;
+  observed_at: number;
+  body_version?: number;
+  /** The event with submarkets as JSON, in the API's list shape. */
+  body: string;
+}
+
+export interface SettlementVerdict {
+  event_id: string;
+  submarket_key: string;
+  settlement_equivalence: string;
+  observed_at: number;
+  rule_comparisons: string;
+}
+
+export interface LifecycleState {
+  event_id: string;
+  state: string;
+  updated_at: number;
+  /** XState persisted snapshot as JSON. */
+  snapshot: string;
+}
+
+export interface CatalogSnapshot {
+  snapshot_id: string;
+  status: string;
+  started_at: number;
+  completed_at?: number | null;
+  observed_at?: number | null;
+  row_count?: number;
+  detail?: string;
+}
+
+export interface CatalogRow {
+  snapshot_id: string;
+  id: string;
+  provider: string;
+  title: string;
+  category: string;
+  position: number;
+  excluded?: boolean;
+}
+
+/** Logical topic ids: what code refers to. The physical name adds the prefix. */
+export interface TopicValues {
+  'raw.venue_1': RawRecord;
+  'raw.venue_2': RawRecord;
+  'raw.venue_3': RawRecord;
+  'raw.venue_4': RawRecord;
+  'raw.venue_5': RawRecord;
+  'raw.venue_6': RawRecord;
+  'raw.venue_7': RawRecord;
+  'raw.venue_8': RawRecord;
+  'raw.venue_9': RawRecord;
+  'canonical.markets': CanonicalMarket;
+  'matched.events': MatchedEvent;
+  'settlement.verdicts': SettlementVerdict;
+  'lifecycle.states': LifecycleState;
+  'catalog.snapshots': CatalogSnapshot;
+  'catalog.rows': CatalogRow;
+}
+export type TopicId = keyof TopicValues;
+export type RawTopicId = `raw.${Provider}`;
+
+export interface TopicDef<Id extends TopicId = TopicId> {
+  id: Id;
+  /** Physical topic name (prefix + id). */
+  name: string;
+  /** Schema files under schemas/. Subjects are '<name>-key' and '<name>-value' (TopicNameStrategy). */
+  keySchemaFile: string;
+  valueSchemaFile: string;
+  /** How the string key is built, for people (TOPICS.md repeats it). */
+  keyFormat: string;
+  partitions: number;
+  cleanupPolicy: CleanupPolicy;
+  retentionMs?: number;
+  description: string;
+}
+
+export type TopicMap = { [Id in TopicId]: TopicDef<Id> };
+
+export interface TopicSettings {
+  /** Prepended to every name; '' in production, random per test. */
+  prefix?: string;
+  /** KAFKA_PARTITIONS. */
+  partitions?: number;
+  /** Retention of raw venue topics (RAW_RETENTION_MS), default 7 days. */
+  rawRetentionMs?: number;
+  /** Retention of catalog rows (CATALOG_RETENTION_MS plus one refresh), default 9 hours. */
+  catalogRetentionMs?: number;
+}
+
+const DAY = 86_400_000;
+
+/** Builds the topic map. Pure: same settings, same map. */
+export function defineTopics(settings: TopicSettings = {}): TopicMap {
+  const prefix = settings.prefix ?? '';
+  const partitions = settings.partitions ?? 3;
+  const rawRetentionMs = settings.rawRetentionMs ?? 7 * DAY;
+  const catalogRetentionMs = settings.catalogRetentionMs ?? 9 * 3600_000;
+  const raw = Object.fromEntries(
+    PROVIDERS.map((p) => [
+      `raw.${p}`,
+      {
+        id: `raw.${p}`,
+        name: `${prefix}raw.${p}`,
+        keySchemaFile: 'raw_record.key.avsc',
+        valueSchemaFile: 'raw_record.value.avsc',
+        keyFormat: '<native_id>',
+        partitions,
+        // Raw reads are history, not state: every read is kept for the retention period so replay
+        // can rebuild everything downstream, then dropped.
+        cleanupPolicy: 'delete',
+        retentionMs: rawRetentionMs,
+        description: `Every record read from ${p}, as read.`,
+      },
+    ]),
+  ) as Pick<TopicMap, RawTopicId>;
+  return {
+    ...raw,
+    'canonical.markets': {
+      id: 'canonical.markets',
+      name: `${prefix}canonical.markets`,
+      keySchemaFile: 'market.key.avsc',
+      valueSchemaFile: 'canonical_market.value.avsc',
+      keyFormat: '<provider>:<market_id>',
+      partitions,
+      cleanupPolicy: 'compact',
+      description: 'Current canonical shape of every venue market.',
+    },
+    'matched.events': {
+      id: 'matched.events',
+      name: `${prefix}matched.events`,
+      keySchemaFile: 'event.key.avsc',
+      valueSchemaFile: 'matched_event.value.avsc',
+      keyFormat: '<event_id>',
+      partitions,
+      cleanupPolicy: 'compact',
+      description: 'Current matched sports events with their submarkets; tombstone removes.',
+    },
+    'settlement.verdicts': {
+      id: 'settlement.verdicts',
+      name: `${prefix}settlement.verdicts`,
+      keySchemaFile: 'verdict.key.avsc',
+      valueSchemaFile: 'settlement_verdict.value.avsc',
+      keyFormat: '<event_id>|<submarket_key>',
+      partitions,
+      cleanupPolicy: 'compact',
+      description: 'Current settlement_equivalence and rule matrix per submarket.',
+    },
+    'lifecycle.states': {
+      id: 'lifecycle.states',
+      name: `${prefix}lifecycle.states`,
+      keySchemaFile: 'event.key.avsc',
+      valueSchemaFile: 'lifecycle_state.value.avsc',
+      keyFormat: '<event_id>',
+      partitions,
+      cleanupPolicy: 'compact',
+      description: 'Current population lifecycle state (XState snapshot) per sports event.',
+    },
+    'catalog.snapshots': {
+      id: 'catalog.snapshots',
+      name: `${prefix}catalog.snapshots`,
+      keySchemaFile: 'catalog.key.avsc',
+      valueSchemaFile: 'catalog_snapshot.value.avsc',
+      keyFormat: '<snapshot_id>',
+      // One partition: snapshots are few and their order is the publish order.
+      partitions: 1,
+      cleanupPolicy: 'compact',
+      description: 'One record per catalog crawl, updated as the crawl completes.',
+    },
+    'catalog.rows': {
+      id: 'catalog.rows',
+      name: `${prefix}catalog.rows`,
+      keySchemaFile: 'catalog.key.avsc',
+      valueSchemaFile: 'catalog_row.value.avsc',
+      keyFormat: '<snapshot_id>|<provider>:<native_id>',
+      partitions,
+      // Rows belong to a snapshot; they are needed only as long as the snapshot is retained
+      // (spec: "Retention of catalog snapshots behind cursors ... up to 8 hours").
+      cleanupPolicy: 'delete',
+      retentionMs: catalogRetentionMs,
+      description: 'Rows of each catalog crawl.',
+    },
+  };
+}
+
+/** The production map (no prefix, default partitions). Prefer defineTopics(topicSettings(config)). */
+export const TOPICS: TopicMap = defineTopics();
+
+export const RAW_TOPIC_IDS: RawTopicId[] = PROVIDERS.map((p) => `raw.${p}` as RawTopicId);
+
+export function rawTopicId(provider: Provider): RawTopicId {
+  return `raw.${provider}`;
+}
+
+/** Topic settings from config (lib/config.ts). */
+export function topicSettings(config: {
+  TOPIC_PREFIX?: string;
+  KAFKA_PARTITIONS: number;
+  RAW_RETENTION_MS?: number;
+  CATALOG_RETENTION_MS?: number;
+  CATALOG_REFRESH_MS?: number;
+}): TopicSettings {
+  return {
+    prefix: config.TOPIC_PREFIX ?? '',
+    partitions: config.KAFKA_PARTITIONS,
+    rawRetentionMs: config.RAW_RETENTION_MS,
+    catalogRetentionMs:
+      config.CATALOG_RETENTION_MS !== undefined
+        ? config.CATALOG_RETENTION_MS + (config.CATALOG_REFRESH_MS ?? 0)
+        : undefined,
+  };
+}
+
+export function topicSpecs(topics: TopicMap): TopicSpec[] {
+  return Object.values(topics).map((t) => ({
+    name: t.name,
+    partitions: t.partitions,
+    cleanupPolicy: t.cleanupPolicy,
+    ...(t.retentionMs !== undefined ? { retentionMs: t.retentionMs } : {}),
+  }));
+}
+
+/** Creates every topic of the map (idempotent: existing topics are left as they are). */
+export async function createAllTopics(log: Log, topics: TopicMap): Promise<void> {
+  await log.createTopics(topicSpecs(topics));
+}
+
+export function topicByName(topics: TopicMap, name: string): TopicDef | undefined {
+  return Object.values(topics).find((t) => t.name === name);
+}
+
+// ---- Schemas ----
+
+export const SCHEMA_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../schemas');
+
+const schemaCache = new Map<string, object | string>();
+
+/** Parsed Avro schema JSON of a file under schemas/. */
+export function loadSchema(file: string): object | string {
+  let s = schemaCache.get(file);
+  if (s === undefined) {
+    s = JSON.parse(readFileSync(path.join(SCHEMA_DIR, file), 'utf8')) as object | string;
+    schemaCache.set(file, s);
+  }
+  return s;
+}
+
+export function keySubject(topic: TopicDef): string {
+  return `${topic.name}-key`;
+}
+export function valueSubject(topic: TopicDef): string {
+  return `${topic.name}-value`;
+}
