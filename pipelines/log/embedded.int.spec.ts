@@ -1,0 +1,163 @@
+// The log contract against the embedded log, on a fresh temporary directory per test; "restart" reopens
+// the same directory.
+import { appendFileSync, mkdtempSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Partitioners } from 'kafkajs';
+import { afterEach, describe, expect, it } from 'vitest';
+import { randomName } from '../../test/services/index.ts';
+import { EmbeddedLog, type EmbeddedLogOptions } from './embedded.ts';
+import { logContract } from './log.contract.ts';
+import { partitionForKey } from './partitioner.ts';
+import type { LogRecord } from './types.ts';
+
+logContract('embedded', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'log-contract-'));
+  return {
+    open: () => EmbeddedLog.open({ dir, retryBackoffMs: 50 }),
+    compact: (log, topic) => (log as EmbeddedLog).compact(topic),
+  };
+});
+
+describe('embedded log specifics', () => {
+  const dirs: string[] = [];
+  const logs: EmbeddedLog[] = [];
+  const fresh = () => {
+    const d = mkdtempSync(join(tmpdir(), 'log-embedded-'));
+    dirs.push(d);
+    return d;
+  };
+  const openLog = async (opts: Omit<EmbeddedLogOptions, 'dir'> & { dir?: string } = {}) => {
+    const log = await EmbeddedLog.open({ dir: opts.dir ?? fresh(), compactIntervalMs: 0, ...opts });
+    logs.push(log);
+    return log;
+  };
+  afterEach(async () => {
+    for (const l of logs.splice(0)) await l.close();
+  });
+  const b = (s: string) => Buffer.from(s);
+  const readAll = async (log: EmbeddedLog, topic: string, max?: number) => {
+    const out: LogRecord[] = [];
+    for (let from = 0; ; ) {
+      const recs = await log.read(topic, 0, from, max);
+      if (!recs.length) return out;
+      out.push(...recs);
+      from = Number(recs[recs.length - 1]!.offset) + 1;
+    }
+  };
+
+  it('partitions exactly as kafkajs DefaultPartitioner (the Java client murmur2)', () => {
+    const partitioner = Partitioners.DefaultPartitioner();
+    for (let i = 0; i < 2000; i++) {
+      const key = randomBytes(i % 37);
+      for (const n of [1, 3, 7, 12]) {
+        const partitionMetadata = Array.from({ length: n }, (_, p) => ({ partitionId: p, leader: 0 }));
+        const expected = partitioner({ topic: 't', partitionMetadata, message: { key, value: null } } as never);
+        expect(partitionForKey(key, n)).toBe(expected);
+      }
+    }
+  });
+
+  it('cleaning drops superseded values and expired tombstones, keeps offsets, survives a restart', async () => {
+    const dir = fresh();
+    let log = await openLog({ dir, tombstoneRetentionMs: 0 });
+    const topic = randomName('c');
+    await log.createTopics([{ name: topic, partitions: 1, cleanupPolicy: 'compact' }]);
+    const p = await log.producer();
+    await p.send(topic, [
+      { key: b('a'), value: b('1') },
+      { key: b('b'), value: b('1') },
+      { key: b('a'), value: b('2') },
+      { key: b('b'), value: null },
+      { key: b('c'), value: b('1') },
+    ]);
+    await log.compact(topic);
+    await p.send(topic, [{ key: b('c'), value: b('2') }]);
+    const read = async (l: EmbeddedLog) => (await readAll(l, topic)).map((r) => `${r.offset}:${r.key}=${r.value}`);
+    expect(await read(log)).toEqual(['2:a=2', '4:c=1', '5:c=2']);
+    expect(await log.topicOffsets(topic)).toEqual([{ partition: 0, low: '2', high: '6' }]);
+    await log.close();
+    log = await openLog({ dir });
+    expect(await read(log)).toEqual(['2:a=2', '4:c=1', '5:c=2']);
+    await log.compact(topic);
+    expect(await read(log)).toEqual(['2:a=2', '5:c=2']);
+    // Offsets stay monotonic even when a later cleaning empties the partition's history.
+    await (await log.producer()).send(topic, [{ key: b('a'), value: null }]);
+    expect((await log.topicOffsets(topic))[0]!.high).toBe('7');
+  });
+
+  it('refuses records without a key on a compacted topic', async () => {
+    const log = await openLog();
+    const topic = randomName('c');
+    await log.createTopics([{ name: topic, partitions: 1, cleanupPolicy: 'compact' }]);
+    await expect((await log.producer()).send(topic, [{ key: null, value: b('x') }])).rejects.toThrow(/without a key/);
+  });
+
+  it('truncates a torn write at the tail on restart and keeps everything acknowledged', async () => {
+    const dir = fresh();
+    let log = await openLog({ dir });
+    const topic = randomName('t');
+    await log.createTopics([{ name: topic, partitions: 1, cleanupPolicy: 'delete' }]);
+    await (await log.producer()).send(topic, [{ key: b('k'), value: b('acknowledged') }]);
+    await log.close();
+    const seg = join(dir, 'topics', topic, '0', '00000000000000000000.log');
+    appendFileSync(seg, Buffer.from([40, 0, 0, 0, 1, 2, 3])); // half a record, as a crash mid-write leaves
+    log = await openLog({ dir });
+    expect((await log.read(topic, 0, 0)).map((r) => String(r.value))).toEqual(['acknowledged']);
+    await (await log.producer()).send(topic, [{ key: b('k'), value: b('next') }]);
+    expect((await log.read(topic, 0, 0)).map((r) => `${r.offset}:${r.value}`)).toEqual(['0:acknowledged', '1:next']);
+  });
+
+  it('rolls segments, reads across them, and drops expired segments of delete topics', async () => {
+    const log = await openLog({ segmentBytes: 200 });
+    const topic = randomName('t');
+    await log.createTopics([{ name: topic, partitions: 1, cleanupPolicy: 'delete', retentionMs: 60_000 }]);
+    const p = await log.producer();
+    const old = Date.now() - 3_600_000;
+    for (let i = 0; i < 10; i++) await p.send(topic, [{ key: b('k'), value: Buffer.alloc(60, i), timestamp: old }]);
+    for (let i = 0; i < 3; i++) await p.send(topic, [{ key: b('k'), value: b(`new${i}`) }]);
+    const all = (await readAll(log, topic, 2)).map((r) => r.offset);
+    expect(all).toEqual(Array.from({ length: 13 }, (_, i) => String(i)));
+    await (log as unknown as { maintain(): Promise<void> }).maintain();
+    // 97-byte records, 3 per segment: [0-2] [3-5] [6-8] expire whole; [9-11] holds new records, so stays.
+    expect((await log.topicOffsets(topic))[0]!.low).toBe('9');
+    expect((await readAll(log, topic)).map((r) => String(r.value))).toContain('new0');
+  });
+
+  it('gives a group one active consumer and refuses to reset a running group', async () => {
+    const log = await openLog();
+    const topic = randomName('t');
+    const group = randomName('g');
+    await log.createTopics([{ name: topic, partitions: 1, cleanupPolicy: 'delete' }]);
+    const c1 = log.consumer({ groupId: group, topics: [topic], fromBeginning: true });
+    await c1.run(async () => {});
+    await expect(log.consumer({ groupId: group, topics: [topic], fromBeginning: true }).run(async () => {})).rejects.toThrow(
+      /already has an active consumer/,
+    );
+    await expect(log.resetGroup(group, topic, 'earliest')).rejects.toThrow(/stop it/);
+    await c1.stop();
+    await log.resetGroup(group, topic, 'earliest');
+  });
+
+  it('a new group with fromBeginning false starts at the end', async () => {
+    const log = await openLog();
+    const topic = randomName('t');
+    await log.createTopics([{ name: topic, partitions: 1, cleanupPolicy: 'delete' }]);
+    const p = await log.producer();
+    await p.send(topic, [{ key: b('k'), value: b('before') }]);
+    const got: string[] = [];
+    const c = log.consumer({ groupId: randomName('g'), topics: [topic], fromBeginning: false });
+    await c.run(async (batch) => void got.push(...batch.records.map((r) => String(r.value))));
+    await p.send(topic, [{ key: b('k'), value: b('after') }]);
+    for (let i = 0; i < 100 && got.length < 1; i++) await new Promise((r) => setTimeout(r, 10));
+    await c.stop();
+    expect(got).toEqual(['after']);
+  });
+
+  it('refuses a second open of the same directory', async () => {
+    const dir = fresh();
+    await openLog({ dir });
+    await expect(EmbeddedLog.open({ dir })).rejects.toThrow(/already open/);
+  });
+});
