@@ -9,7 +9,8 @@
 import { readFile } from 'node:fs/promises';
 import { ulid } from 'ulid';
 import { PROVIDERS, type Provider } from '../../api/routes/table.ts';
-import { lit, type CatalogSql } from './sql.ts';
+import type { History } from '../readmodels/history.ts';
+import { lit } from './sql.ts';
 
 export interface CatalogRowInput {
   nativeId: string;
@@ -63,8 +64,8 @@ export interface PageResult {
 export const walkPosition = (p: Provider): number => PROVIDERS.indexOf(p) + 1;
 
 export interface CatalogStoreOptions {
-  sql: CatalogSql;
-  database: string;
+  /** The backbone's History (chdb embedded, ClickHouse server in the stack). */
+  history: History;
   /** Table-name prefix; random per test. */
   prefix?: string;
   retentionMs: number;
@@ -74,23 +75,18 @@ export interface CatalogStoreOptions {
 
 const MIGRATION = new URL('../readmodels/migrations/100_catalog.sql', import.meta.url);
 
-// A JSON string already quoted, for NDJSON building without per-row object allocations.
-const j = JSON.stringify;
-
 export class CatalogStore {
-  readonly sql: CatalogSql;
+  readonly history: History;
   private readonly t: (name: string) => string;
-  private readonly db: string;
   private readonly prefix: string;
   private readonly retentionMs: number;
   private readonly pointer: SnapshotPointer;
   private readonly countsCache = new Map<string, Map<string, number>>();
 
   constructor(o: CatalogStoreOptions) {
-    this.sql = o.sql;
-    this.db = o.database;
+    this.history = o.history;
     this.prefix = o.prefix ?? '';
-    this.t = (name) => `${this.db}.${this.prefix}${name}`;
+    this.t = (name) => `${this.prefix}${name}`;
     this.retentionMs = o.retentionMs;
     this.pointer = o.pointer ?? {
       get: async () => (await this.listSnapshots()).at(-1)?.snapshotId ?? null,
@@ -99,11 +95,10 @@ export class CatalogStore {
   }
 
   async migrate(): Promise<void> {
-    await this.sql.command(`CREATE DATABASE IF NOT EXISTS ${this.db}`);
     const text = (await readFile(MIGRATION, 'utf8')).replace(/^--.*$/gm, '');
     for (const stmt of text.split(';')) {
       const s = stmt.trim();
-      if (s) await this.sql.command(s.replaceAll('{db}', this.db).replaceAll('{prefix}', this.prefix));
+      if (s) await this.history.exec(s.replace(/CREATE TABLE IF NOT EXISTS (\w+)/, (_m, name: string) => `CREATE TABLE IF NOT EXISTS ${this.t(name)}`));
     }
   }
 
@@ -116,19 +111,16 @@ export class CatalogStore {
 
   async stageCrawlRows(provider: Provider, crawlId: string, firstSeq: number, rows: readonly CatalogRowInput[]): Promise<void> {
     if (rows.length === 0) return;
-    const p = j(provider);
-    const c = j(crawlId);
-    const parts: string[] = new Array(rows.length);
-    for (let i = 0; i < rows.length; i++) {
-      const r = rows[i];
-      parts[i] = `{"provider":${p},"crawl_id":${c},"seq":${firstSeq + i},"native_id":${j(r.nativeId)},"title":${j(r.title)},"category":${j(r.category)}}`;
-    }
-    await this.sql.insertNdjson(this.t('catalog_crawl_rows'), Buffer.from(parts.join('\n')));
+    await this.history.insert(
+      this.t('catalog_crawl_rows'),
+      rows.map((r, i) => ({ provider, crawl_id: crawlId, seq: firstSeq + i, native_id: r.nativeId, title: r.title, category: r.category })),
+    );
   }
 
   async completeCrawl(provider: Provider, crawlId: string, startedAt: number, completedAt: number, rowCount: number): Promise<void> {
-    const line = j({ provider, crawl_id: crawlId, started_at: startedAt, completed_at: completedAt, row_count: rowCount });
-    await this.sql.insertNdjson(this.t('catalog_crawls'), Buffer.from(line));
+    await this.history.insert(this.t('catalog_crawls'), [
+      { provider, crawl_id: crawlId, started_at: startedAt, completed_at: completedAt, row_count: rowCount },
+    ]);
   }
 
   // ---- build ----
@@ -138,7 +130,7 @@ export class CatalogStore {
    * drops what retention no longer needs. Returns the new snapshot's metadata.
    */
   async buildSnapshot(now: number): Promise<SnapshotMeta> {
-    const latest = await this.sql.select<{ provider: string; crawl_id: string; started_at: number | string }>(
+    const latest = await this.history.query<{ provider: string; crawl_id: string; started_at: number | string }>(
       `SELECT provider, argMax(crawl_id, completed_at) AS crawl_id, argMax(started_at, completed_at) AS started_at
        FROM ${this.t('catalog_crawls')} FINAL GROUP BY provider`,
     );
@@ -147,15 +139,15 @@ export class CatalogStore {
     if (latest.length > 0) {
       const crawlIds = latest.map((l) => lit(l.crawl_id)).join(',');
       const tokens = PROVIDERS.map(lit).join(',');
-      await this.sql.command(
+      await this.history.exec(
         `INSERT INTO ${this.t('catalog_rows')} (snapshot_id, pos, seq, category, id, provider, title)
          SELECT ${sid}, indexOf([${tokens}], provider), seq, category, concat(provider, ':', native_id), provider, title
          FROM ${this.t('catalog_crawl_rows')} WHERE crawl_id IN (${crawlIds})`,
       );
-      await this.sql.command(
+      await this.history.exec(
         `INSERT INTO ${this.t('catalog_rows_by_category')} SELECT * FROM ${this.t('catalog_rows')} WHERE snapshot_id = ${sid}`,
       );
-      await this.sql.command(
+      await this.history.exec(
         `INSERT INTO ${this.t('catalog_counts')} SELECT snapshot_id, category, pos, count() FROM ${this.t('catalog_rows')}
          WHERE snapshot_id = ${sid} GROUP BY snapshot_id, category, pos`,
       );
@@ -165,10 +157,9 @@ export class CatalogStore {
     for (const n of counts.values()) rowCount += n;
     // "snapshot.observed_at: when the oldest underlying read began"; unknown without any crawl.
     const observedAt = latest.length > 0 ? Math.min(...latest.map((l) => Number(l.started_at))) : null;
-    await this.sql.insertNdjson(
-      this.t('catalog_snapshots'),
-      Buffer.from(j({ snapshot_id: snapshotId, built_at: now, observed_at: observedAt, row_count: rowCount })),
-    );
+    await this.history.insert(this.t('catalog_snapshots'), [
+      { snapshot_id: snapshotId, built_at: now, observed_at: observedAt, row_count: rowCount },
+    ]);
     await this.pointer.set(snapshotId);
     await this.dropExpired(now);
     await this.dropSupersededCrawls(latest.map((l) => l.crawl_id));
@@ -181,7 +172,7 @@ export class CatalogStore {
     for (const m of await this.listSnapshots()) {
       if (m.supersededAt !== null && now - m.supersededAt > this.retentionMs) {
         for (const table of ['catalog_rows', 'catalog_rows_by_category', 'catalog_counts', 'catalog_snapshots']) {
-          await this.sql.command(`ALTER TABLE ${this.t(table)} DROP PARTITION ${lit(m.snapshotId)}`);
+          await this.history.exec(`ALTER TABLE ${this.t(table)} DROP PARTITION ${lit(m.snapshotId)}`);
         }
         this.countsCache.delete(m.snapshotId);
         dropped.push(m.snapshotId);
@@ -193,8 +184,8 @@ export class CatalogStore {
   /** Staged crawls older than the one a snapshot was just built from are no longer needed. */
   private async dropSupersededCrawls(keep: string[]): Promise<void> {
     const latestByProvider = new Map(keep.map((id) => [id.slice(0, id.indexOf('-')), id]));
-    const parts = await this.sql.select<{ partition: string }>(
-      `SELECT DISTINCT partition FROM system.parts WHERE database = ${lit(this.db)}
+    const parts = await this.history.query<{ partition: string }>(
+      `SELECT DISTINCT partition FROM system.parts WHERE database = currentDatabase()
        AND table = ${lit(this.prefix + 'catalog_crawl_rows')} AND active`,
     );
     for (const { partition } of parts) {
@@ -204,11 +195,11 @@ export class CatalogStore {
       // ULIDs sort by time: anything older than the crawl in use is superseded; newer ones are
       // crawls still in progress.
       if (kept !== undefined && id < kept) {
-        await this.sql.command(`ALTER TABLE ${this.t('catalog_crawl_rows')} DROP PARTITION ${lit(id)}`);
+        await this.history.exec(`ALTER TABLE ${this.t('catalog_crawl_rows')} DROP PARTITION ${lit(id)}`);
       }
     }
     for (const [provider, kept] of latestByProvider) {
-      await this.sql.command(
+      await this.history.exec(
         `ALTER TABLE ${this.t('catalog_crawls')} DELETE WHERE provider = ${lit(provider)} AND crawl_id < ${lit(kept)}`,
       );
     }
@@ -217,7 +208,7 @@ export class CatalogStore {
   // ---- read ----
 
   async listSnapshots(): Promise<SnapshotMeta[]> {
-    const rows = await this.sql.select<{ snapshot_id: string; built_at: number | string; observed_at: number | string | null; row_count: number | string }>(
+    const rows = await this.history.query<{ snapshot_id: string; built_at: number | string; observed_at: number | string | null; row_count: number | string }>(
       `SELECT snapshot_id, built_at, observed_at, row_count FROM ${this.t('catalog_snapshots')} ORDER BY built_at, snapshot_id`,
     );
     return rows.map((r, i) => ({
@@ -247,7 +238,7 @@ export class CatalogStore {
   private async loadCounts(snapshotId: string): Promise<Map<string, number>> {
     const cached = this.countsCache.get(snapshotId);
     if (cached) return cached;
-    const rows = await this.sql.select<{ category: string; pos: number; n: number | string }>(
+    const rows = await this.history.query<{ category: string; pos: number; n: number | string }>(
       `SELECT category, pos, n FROM ${this.t('catalog_counts')} WHERE snapshot_id = ${lit(snapshotId)}`,
     );
     const m = new Map<string, number>();
@@ -279,7 +270,7 @@ export class CatalogStore {
       const { pos, seq } = q.after;
       where.push(`(pos > ${pos} OR (pos = ${pos} AND seq > ${seq}))`);
     }
-    const rows = await this.sql.select<{ pos: number; seq: number; id: string; provider: string; title: string; category: string }>(
+    const rows = await this.history.query<{ pos: number; seq: number; id: string; provider: string; title: string; category: string }>(
       `SELECT pos, seq, id, provider, title, category FROM ${this.t(table)} WHERE ${where.join(' AND ')}
        ORDER BY pos, seq LIMIT ${q.limit + 1}`,
     );

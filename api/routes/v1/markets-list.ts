@@ -29,7 +29,11 @@ export interface MarketsListBody {
   pagination: { limit: number; total: number; has_more: boolean; next_cursor?: string };
 }
 
-const one = (v: string | string[] | undefined): string | undefined => (Array.isArray(v) ? v[0] : v);
+// The router may hand values typed (limit as a number); read them back as text.
+const one = (v: unknown): string | undefined => {
+  const x = Array.isArray(v) ? v[0] : v;
+  return x === undefined || x === null ? undefined : String(x);
+};
 
 interface Params {
   limit: number;
@@ -39,7 +43,7 @@ interface Params {
 }
 
 /** Validates the four parameters; every problem is reported at once (spec: `errors[]`). */
-export function parseMarketsListQuery(query: RouteContext['query']): Params {
+export function parseMarketsListQuery(query: Record<string, unknown>): Params {
   const items: ErrorItem[] = [];
   let limit = 25;
   const rawLimit = one(query.limit);

@@ -1,10 +1,10 @@
 -- Catalog read model (spec: "GET /v1/markets", "Catalog market row").
--- {db} and {prefix} are substituted at start so tests run side by side under random prefixes.
+-- Tables are unqualified: the History running them is bound to its database (random per test).
 -- Times are Unix milliseconds (Int64) to stay exact across chdb and the server.
 
 -- What each poller's listing crawl saw, staged until the crawl completes. One partition per crawl,
 -- dropped once a newer crawl of the same venue has completed and been built into a snapshot.
-CREATE TABLE IF NOT EXISTS {db}.{prefix}catalog_crawl_rows (
+CREATE TABLE IF NOT EXISTS catalog_crawl_rows (
   provider LowCardinality(String),
   crawl_id String,
   seq UInt32,
@@ -13,7 +13,7 @@ CREATE TABLE IF NOT EXISTS {db}.{prefix}catalog_crawl_rows (
   category LowCardinality(String)
 ) ENGINE = MergeTree PARTITION BY crawl_id ORDER BY (provider, crawl_id, seq);
 
-CREATE TABLE IF NOT EXISTS {db}.{prefix}catalog_crawls (
+CREATE TABLE IF NOT EXISTS catalog_crawls (
   provider LowCardinality(String),
   crawl_id String,
   started_at Int64,
@@ -23,7 +23,7 @@ CREATE TABLE IF NOT EXISTS {db}.{prefix}catalog_crawls (
 
 -- Snapshot rows in walk order: keyset reads seek to (snapshot_id, pos, seq) through the primary
 -- key, so a page 10,000 deep costs what page 1 costs.
-CREATE TABLE IF NOT EXISTS {db}.{prefix}catalog_rows (
+CREATE TABLE IF NOT EXISTS catalog_rows (
   snapshot_id String,
   pos UInt8,
   seq UInt32,
@@ -34,7 +34,7 @@ CREATE TABLE IF NOT EXISTS {db}.{prefix}catalog_rows (
 ) ENGINE = MergeTree PARTITION BY snapshot_id ORDER BY (snapshot_id, pos, seq);
 
 -- The same rows keyed by category first, for category-filtered walks.
-CREATE TABLE IF NOT EXISTS {db}.{prefix}catalog_rows_by_category (
+CREATE TABLE IF NOT EXISTS catalog_rows_by_category (
   snapshot_id String,
   pos UInt8,
   seq UInt32,
@@ -45,14 +45,14 @@ CREATE TABLE IF NOT EXISTS {db}.{prefix}catalog_rows_by_category (
 ) ENGINE = MergeTree PARTITION BY snapshot_id ORDER BY (snapshot_id, category, pos, seq);
 
 -- Per-(category, provider) counts precomputed at build: pagination.total is a sum of at most 99.
-CREATE TABLE IF NOT EXISTS {db}.{prefix}catalog_counts (
+CREATE TABLE IF NOT EXISTS catalog_counts (
   snapshot_id String,
   category LowCardinality(String),
   pos UInt8,
   n UInt64
 ) ENGINE = MergeTree PARTITION BY snapshot_id ORDER BY (snapshot_id, category, pos);
 
-CREATE TABLE IF NOT EXISTS {db}.{prefix}catalog_snapshots (
+CREATE TABLE IF NOT EXISTS catalog_snapshots (
   snapshot_id String,
   built_at Int64,
   observed_at Nullable(Int64),
