@@ -244,7 +244,24 @@ const INDEX: Record<League, Map<string, Slot>> = Object.fromEntries(
 /** The team a name form denotes in a league, or undefined when unknown or ambiguous. */
 export function resolveTeam(league: League, form: string): Team | undefined {
   const hit = INDEX[league].get(normalizeName(form));
-  return hit === undefined || hit === AMBIGUOUS ? undefined : hit;
+  if (hit !== undefined) return hit === AMBIGUOUS ? undefined : hit;
+  // "Lakers (LAL)": a name and a code that must agree.
+  const paren = /^(.*?)\s*\(([^)]+)\)\s*$/.exec(form);
+  if (paren) {
+    const a = resolveTeam(league, paren[1]);
+    const b = resolveTeam(league, paren[2]);
+    return a && b && a === b ? a : undefined;
+  }
+  // "Los Angeles L": a shared city followed by the nickname's first letter.
+  const initial = /^(.*\S)\s+([A-Za-z])$/.exec(form.trim());
+  if (initial) {
+    const city = normalizeName(initial[1]);
+    const found = TEAMS[league].filter(
+      (t) => normalizeName(t.city) === city && t.nickname.toLowerCase().startsWith(initial[2].toLowerCase()),
+    );
+    return found.length === 1 ? found[0] : undefined;
+  }
+  return undefined;
 }
 
 export function teamByKey(league: League, key: string): Team | undefined {

@@ -1,0 +1,205 @@
+// The "Sports event population lifecycle" as an XState v5 machine, used only through XState's
+// pure `initialTransition` / `transition`: the processor stores each returned snapshot on the
+// compacted `lifecycle.states` topic (so a restart resumes it) and runs the returned actions.
+// In: OBSERVE (what this publish round matched for the event, with the venue signals) and TICK
+// (the passage of time). Out: the state (current, archived = settled archive, removed), the event
+// body to serve, and a `publish` or `remove` action.
+import { assign, initialTransition, setup, transition, type SnapshotFrom } from 'xstate';
+import type { EventRecord } from './match.ts';
+import { addDays, easternMidnight } from './time.ts';
+import type { MatchedEvent } from './types.ts';
+
+/** "kept 30 days" / "Settled-archive retention: 30 days". */
+export const ARCHIVE_RETENTION_MS = 30 * 86_400_000;
+
+export interface LifecycleContext {
+  eventId: string;
+  league: string;
+  scheduledDate: string;
+  startMs: number | null;
+  /** The body served: live before the start, the fullest one after (see OBSERVE). */
+  body: MatchedEvent | null;
+  strictPropKeys: string[];
+  lookupIds: string[];
+  /** Number of source markets in `body`, to keep the fullest mapping. */
+  bodySize: number;
+  firstSettledAt: number | null;
+  archivedAt: number | null;
+  archiveReason: string | null;
+  /** Last round in which any venue still listed the game. */
+  lastSeenAt: number;
+}
+
+export type LifecycleEvent =
+  | { type: 'OBSERVE'; now: number; record: EventRecord }
+  | { type: 'GONE'; now: number }
+  | { type: 'TICK'; now: number };
+
+export interface LifecycleInput {
+  now: number;
+  record: EventRecord;
+}
+
+function sizeOf(e: MatchedEvent): number {
+  let n = 0;
+  for (const s of e.submarkets) n += s.source_markets.length;
+  return n;
+}
+
+/** "the game's date plus a one-day grace (Eastern) has passed". */
+export function graceEnds(scheduledDate: string): number {
+  return easternMidnight(addDays(scheduledDate, 2));
+}
+
+function observe(ctx: LifecycleContext, now: number, r: EventRecord): Partial<LifecycleContext> {
+  const started = r.startMs !== null ? now >= r.startMs : false;
+  const settledNow = r.signals.settledProviders.length > 0;
+  const next: Partial<LifecycleContext> = {
+    // "a postponed game takes its new day" (the matcher never publishes an earlier day).
+    scheduledDate: r.event.scheduled_date,
+    startMs: r.startMs,
+    lastSeenAt: now,
+  };
+  if (settledNow && ctx.firstSettledAt === null) next.firstSettledAt = now;
+  const size = sizeOf(r.event);
+  // "A game that has started is served with the fullest venue mapping it had before its first
+  // venue settled": before the start the live mapping is served; after it, a smaller mapping
+  // never replaces a fuller one, and nothing replaces it once a venue has settled.
+  const frozen = ctx.firstSettledAt !== null || settledNow;
+  if (!frozen && (!started || ctx.body === null || size >= ctx.bodySize)) {
+    if (size > 0 || ctx.body === null || !started) {
+      next.body = r.event;
+      next.bodySize = size;
+      next.strictPropKeys = r.strictPropKeys;
+      next.lookupIds = r.lookupIds;
+    }
+  } else if (ctx.body !== null) {
+    // Keep the frozen mapping, but schedule identity still follows the venues.
+    next.body = { ...ctx.body, scheduled_date: r.event.scheduled_date, scheduled_start: r.event.scheduled_start };
+    next.lookupIds = [...new Set([...ctx.lookupIds, ...r.lookupIds])];
+  }
+  return next;
+}
+
+export const lifecycleMachine = setup({
+  types: {
+    context: {} as LifecycleContext,
+    events: {} as LifecycleEvent,
+    input: {} as LifecycleInput,
+  },
+  actions: {
+    publish: () => {},
+    remove: () => {},
+  },
+  guards: {
+    /** venue_2 settled the moneyline 50-50: cancelled with no make-up (not nfl, where a tie also settles 50-50). */
+    cancelled: ({ event }) => event.type === 'OBSERVE' && event.record.signals.venue2FiftyFifty && event.record.event.league !== 'nfl',
+    /** "the venues have settled or delisted it": nothing is open any more and a venue settled. */
+    allSettled: ({ event }) =>
+      event.type === 'OBSERVE' && event.record.signals.openMarkets === 0 && event.record.signals.settledProviders.length > 0,
+    started: ({ context, event }) =>
+      'now' in event && event.now >= (context.startMs ?? easternMidnight(context.scheduledDate)),
+    graceOver: ({ context, event }) => 'now' in event && event.now >= graceEnds(context.scheduledDate),
+    retentionOver: ({ context, event }) => 'now' in event && context.archivedAt !== null && event.now >= context.archivedAt + ARCHIVE_RETENTION_MS,
+  },
+}).createMachine({
+  id: 'sportsEventPopulation',
+  initial: 'current',
+  context: ({ input }) => ({
+    eventId: input.record.event.event_id,
+    league: input.record.event.league,
+    scheduledDate: input.record.event.scheduled_date,
+    startMs: input.record.startMs,
+    body: input.record.event,
+    strictPropKeys: input.record.strictPropKeys,
+    lookupIds: input.record.lookupIds,
+    bodySize: sizeOf(input.record.event),
+    firstSettledAt: input.record.signals.settledProviders.length ? input.now : null,
+    archivedAt: null,
+    archiveReason: null,
+    lastSeenAt: input.now,
+  }),
+  states: {
+    current: {
+      entry: 'publish',
+      on: {
+        OBSERVE: [
+          {
+            guard: 'cancelled',
+            target: 'archived',
+            actions: assign(({ context, event }) => ({
+              ...observe(context, event.now, event.record),
+              archivedAt: event.now,
+              archiveReason: 'cancelled: venue_2 settled the moneyline 50-50',
+            })),
+          },
+          {
+            guard: 'allSettled',
+            target: 'archived',
+            actions: assign(({ context, event }) => ({
+              ...observe(context, event.now, event.record),
+              archivedAt: event.now,
+              archiveReason: 'settled by the venues',
+            })),
+          },
+          { actions: [assign(({ context, event }) => observe(context, event.now, event.record)), 'publish'] },
+        ],
+        GONE: {
+          // Every venue delisted the game after it began. Before that it stays listed until its
+          // date passes ("A cancelled game that never had a venue_2 market stays listed").
+          guard: 'started',
+          target: 'archived',
+          actions: assign(({ event }) => ({ archivedAt: event.now, archiveReason: 'delisted by the venues' })),
+        },
+        TICK: {
+          guard: 'graceOver',
+          target: 'archived',
+          actions: assign(({ event }) => ({ archivedAt: event.now, archiveReason: 'date plus one-day grace passed' })),
+        },
+      },
+    },
+    archived: {
+      entry: 'publish',
+      on: {
+        // The archived mapping no longer changes; only schedule identity is not revisited either.
+        TICK: { guard: 'retentionOver', target: 'removed' },
+        GONE: { guard: 'retentionOver', target: 'removed' },
+        OBSERVE: { guard: 'retentionOver', target: 'removed' },
+      },
+    },
+    removed: { type: 'final', entry: 'remove' },
+  },
+});
+
+export type LifecycleSnapshot = SnapshotFrom<typeof lifecycleMachine>;
+export type LifecycleState = 'current' | 'archived' | 'removed';
+
+export interface Step {
+  snapshot: LifecycleSnapshot;
+  state: LifecycleState;
+  actions: string[];
+}
+
+function step(pair: [LifecycleSnapshot, { type: string }[]]): Step {
+  const [snapshot, actions] = pair;
+  return { snapshot, state: snapshot.value as LifecycleState, actions: actions.map((a) => a.type) };
+}
+
+export function startLifecycle(input: LifecycleInput): Step {
+  return step(initialTransition(lifecycleMachine, input) as [LifecycleSnapshot, { type: string }[]]);
+}
+
+export function advance(snapshot: LifecycleSnapshot, event: LifecycleEvent): Step {
+  return step(transition(lifecycleMachine, snapshot, event) as [LifecycleSnapshot, { type: string }[]]);
+}
+
+/** What goes on the compacted topic. */
+export function persist(s: LifecycleSnapshot): string {
+  return JSON.stringify({ value: s.value, context: s.context });
+}
+
+/** Rebuilds a snapshot read back from the topic. */
+export function restore(json: string): LifecycleSnapshot {
+  const { value, context } = JSON.parse(json) as { value: LifecycleState; context: LifecycleContext };
+  return lifecycleMachine.resolveState({ value, context });
+}
