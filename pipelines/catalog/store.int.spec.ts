@@ -4,7 +4,8 @@ import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { History } from '../readmodels/history.ts';
 import { openChdbHistory } from './sql.ts';
-import { CatalogStore } from './store.ts';
+import { CatalogStore, newCrawlId, type CatalogRowInput } from './store.ts';
+import type { Provider } from '../../api/routes/table.ts';
 
 let history: History;
 beforeAll(async () => {
@@ -19,21 +20,26 @@ async function newStore(retentionMs = 8 * H): Promise<CatalogStore> {
   return store;
 }
 
+/** Stages one crawl of a venue; `complete` writes its end marker. */
+async function crawl(store: CatalogStore, provider: Provider, startedAt: number, rs: CatalogRowInput[], complete = true, unlisted = 0) {
+  const crawlId = newCrawlId(provider, startedAt);
+  const staged = rs.map((r) => ({ provider, crawl_id: crawlId, native_id: r.nativeId, title: r.title, category: r.category, listed: 1 as const }));
+  for (let i = 0; i < unlisted; i++) staged.push({ provider, crawl_id: crawlId, native_id: `X-${i}`, title: 'parlay', category: 'sports', listed: 0 as never });
+  await store.stageCrawlRows(staged);
+  if (complete) await store.completeCrawls([{ provider, crawl_id: crawlId, started_at: startedAt, completed_at: startedAt + 100, row_count: staged.length }]);
+  return crawlId;
+}
+
 const rows = (n: number, category = 'sports', tag = 'M') =>
   Array.from({ length: n }, (_, i) => ({ nativeId: `${tag}-${i}`, title: `Market ${tag} ${i}`, category }));
 
 describe('CatalogStore', () => {
   it('builds from the last complete crawl of each venue and walks providers in token order', async () => {
     const store = await newStore();
-    const c3 = CatalogStore.newCrawlId('venue_3', 1000);
-    await store.stageCrawlRows('venue_3', c3, 0, rows(3, 'politics', 'C'));
-    await store.completeCrawl('venue_3', c3, 1000, 1100, 3);
-    const c1 = CatalogStore.newCrawlId('venue_1', 2000);
-    await store.stageCrawlRows('venue_1', c1, 0, rows(2, 'sports', 'A'));
-    await store.completeCrawl('venue_1', c1, 2000, 2100, 2);
-    // An incomplete crawl is not used.
-    const c2 = CatalogStore.newCrawlId('venue_2', 3000);
-    await store.stageCrawlRows('venue_2', c2, 0, rows(4, 'crypto', 'B'));
+    await crawl(store, 'venue_3', 1000, rows(3, 'politics', 'C'));
+    await crawl(store, 'venue_1', 2000, rows(2, 'sports', 'A'), true, 2);
+    // An unfinished crawl is not used.
+    await crawl(store, 'venue_2', 3000, rows(4, 'crypto', 'B'), false);
 
     const meta = await store.buildSnapshot(5000);
     expect(meta.rowCount).toBe(5);
@@ -49,9 +55,7 @@ describe('CatalogStore', () => {
   it('pages by keyset without repeats or gaps, with and without filters', async () => {
     const store = await newStore();
     for (const [p, cat] of [['venue_1', 'sports'], ['venue_2', 'politics'], ['venue_5', 'sports']] as const) {
-      const c = CatalogStore.newCrawlId(p, 1);
-      await store.stageCrawlRows(p, c, 0, rows(7, cat, p));
-      await store.completeCrawl(p, c, 1, 2, 7);
+      await crawl(store, p, 1, rows(7, cat, p));
     }
     const { snapshotId } = await store.buildSnapshot(10);
     for (const [category, provider, expected] of [[null, null, 21], ['sports', null, 14], ['sports', 'venue_5', 7], [null, 'venue_2', 7]] as const) {
@@ -71,9 +75,7 @@ describe('CatalogStore', () => {
 
   it('keeps a superseded snapshot for the retention, then drops it', async () => {
     const store = await newStore(H);
-    const c = CatalogStore.newCrawlId('venue_4', 1);
-    await store.stageCrawlRows('venue_4', c, 0, rows(2));
-    await store.completeCrawl('venue_4', c, 1, 2, 2);
+    await crawl(store, 'venue_4', 1, rows(2));
     const first = await store.buildSnapshot(1000);
     const second = await store.buildSnapshot(2000);
     expect(await store.retainedSnapshot(first.snapshotId, 2000 + H)).not.toBeNull();
@@ -83,6 +85,21 @@ describe('CatalogStore', () => {
     expect((await store.listSnapshots()).map((s) => s.snapshotId)).toContain(second.snapshotId);
     // A rebuild uses the same crawl while no newer one completed.
     expect((await store.listSnapshots()).at(-1)?.rowCount).toBe(2);
+  });
+
+  it('uses a crawl only once all its records are staged, and the newest such crawl', async () => {
+    const store = await newStore();
+    const old = await crawl(store, 'venue_6', 1000, rows(2, 'sports', 'OLD'));
+    const id = newCrawlId('venue_6', 2000);
+    // The end marker says 3 records, but only 2 have arrived so far.
+    await store.stageCrawlRows(rows(2, 'culture', 'NEW').map((r) => ({ provider: 'venue_6', crawl_id: id, native_id: r.nativeId, title: r.title, category: r.category, listed: 1 as const })));
+    await store.completeCrawls([{ provider: 'venue_6', crawl_id: id, started_at: 2000, completed_at: 2100, row_count: 3 }]);
+    expect((await store.usableCrawls()).map((c) => c.crawl_id)).toEqual([old]);
+    await store.stageCrawlRows([{ provider: 'venue_6', crawl_id: id, native_id: 'NEW-2', title: 't', category: 'culture', listed: 1 }]);
+    const meta = await store.buildSnapshot(5000);
+    expect(meta.rowCount).toBe(3);
+    expect(meta.observedAt).toBe(2000);
+    expect(await store.total(meta.snapshotId, 'culture', 'venue_6')).toBe(3);
   });
 
   it('an empty catalog is a snapshot with observed_at unknown', async () => {

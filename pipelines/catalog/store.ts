@@ -18,6 +18,35 @@ export interface CatalogRowInput {
   category: string;
 }
 
+/** One record of a listing crawl as the catalog stage stages it (table catalog_crawl_rows). */
+export interface StagedRow {
+  provider: string;
+  crawl_id: string;
+  native_id: string;
+  title: string;
+  category: string;
+  /** 0: read but not listed (not open, or a venue_1 multi-leg parlay). */
+  listed: 0 | 1;
+}
+
+/** A finished listing crawl (table catalog_crawls). */
+export interface CrawlDone {
+  provider: string;
+  crawl_id: string;
+  started_at: number;
+  completed_at: number;
+  /** Records the crawl read; the crawl is usable once that many are staged. */
+  row_count: number;
+}
+
+/**
+ * Listing-crawl ids: `listing:<provider>:<ulid>`. They name the provider and sort by time within
+ * it; the poller puts them in RawRecord.read_id.
+ */
+export const LISTING_FEED = 'listing';
+export const newCrawlId = (provider: Provider, now: number): string => `${LISTING_FEED}:${provider}:${ulid(now)}`;
+export const crawlProvider = (crawlId: string): string => crawlId.split(':')[1] ?? '';
+
 export interface CatalogRow {
   id: string;
   provider: string;
@@ -102,25 +131,46 @@ export class CatalogStore {
     }
   }
 
-  // ---- staging (written by the catalog stage as a poller's crawl streams in) ----
+  // ---- staging (the catalog stage's sink: pipelines/catalog/stage.ts) ----
 
-  /** A crawl id sorts by time within its provider and names the provider it belongs to. */
-  static newCrawlId(provider: Provider, now: number): string {
-    return `${provider}-${ulid(now)}`;
+  async stageCrawlRows(rows: readonly StagedRow[]): Promise<void> {
+    if (rows.length > 0) await this.history.insert(this.t('catalog_crawl_rows'), rows as unknown as Record<string, unknown>[]);
   }
 
-  async stageCrawlRows(provider: Provider, crawlId: string, firstSeq: number, rows: readonly CatalogRowInput[]): Promise<void> {
-    if (rows.length === 0) return;
-    await this.history.insert(
-      this.t('catalog_crawl_rows'),
-      rows.map((r, i) => ({ provider, crawl_id: crawlId, seq: firstSeq + i, native_id: r.nativeId, title: r.title, category: r.category })),
+  async completeCrawls(crawls: readonly CrawlDone[]): Promise<void> {
+    if (crawls.length > 0) await this.history.insert(this.t('catalog_crawls'), crawls as unknown as Record<string, unknown>[]);
+  }
+
+  /**
+   * For each venue, the newest finished crawl whose records have all been staged (records and the
+   * crawl's end marker travel on different partitions, so the marker can arrive first).
+   */
+  async usableCrawls(): Promise<CrawlDone[]> {
+    const done = await this.history.query<{ provider: string; crawl_id: string; started_at: number | string; completed_at: number | string; row_count: number | string }>(
+      `SELECT provider, crawl_id, started_at, completed_at, row_count FROM ${this.t('catalog_crawls')} FINAL ORDER BY provider, crawl_id DESC`,
     );
-  }
-
-  async completeCrawl(provider: Provider, crawlId: string, startedAt: number, completedAt: number, rowCount: number): Promise<void> {
-    await this.history.insert(this.t('catalog_crawls'), [
-      { provider, crawl_id: crawlId, started_at: startedAt, completed_at: completedAt, row_count: rowCount },
-    ]);
+    if (done.length === 0) return [];
+    const staged = new Map(
+      (
+        await this.history.query<{ crawl_id: string; n: number | string }>(
+          `SELECT crawl_id, count() AS n FROM ${this.t('catalog_crawl_rows')} FINAL WHERE crawl_id IN (${done.map((d) => lit(d.crawl_id)).join(',')}) GROUP BY crawl_id`,
+        )
+      ).map((r) => [r.crawl_id, Number(r.n)]),
+    );
+    const chosen = new Map<string, CrawlDone>();
+    for (const d of done) {
+      if (chosen.has(d.provider)) continue;
+      if ((staged.get(d.crawl_id) ?? 0) >= Number(d.row_count)) {
+        chosen.set(d.provider, {
+          provider: d.provider,
+          crawl_id: d.crawl_id,
+          started_at: Number(d.started_at),
+          completed_at: Number(d.completed_at),
+          row_count: Number(d.row_count),
+        });
+      }
+    }
+    return [...chosen.values()];
   }
 
   // ---- build ----
@@ -130,19 +180,18 @@ export class CatalogStore {
    * drops what retention no longer needs. Returns the new snapshot's metadata.
    */
   async buildSnapshot(now: number): Promise<SnapshotMeta> {
-    const latest = await this.history.query<{ provider: string; crawl_id: string; started_at: number | string }>(
-      `SELECT provider, argMax(crawl_id, completed_at) AS crawl_id, argMax(started_at, completed_at) AS started_at
-       FROM ${this.t('catalog_crawls')} FINAL GROUP BY provider`,
-    );
+    const latest = await this.usableCrawls();
     const snapshotId = ulid(now);
     const sid = lit(snapshotId);
     if (latest.length > 0) {
       const crawlIds = latest.map((l) => lit(l.crawl_id)).join(',');
       const tokens = PROVIDERS.map(lit).join(',');
+      // Within a provider rows are walked in native id order; seq is that rank.
       await this.history.exec(
         `INSERT INTO ${this.t('catalog_rows')} (snapshot_id, pos, seq, category, id, provider, title)
-         SELECT ${sid}, indexOf([${tokens}], provider), seq, category, concat(provider, ':', native_id), provider, title
-         FROM ${this.t('catalog_crawl_rows')} WHERE crawl_id IN (${crawlIds})`,
+         SELECT ${sid}, indexOf([${tokens}], provider), row_number() OVER (PARTITION BY provider ORDER BY native_id),
+                category, concat(provider, ':', native_id), provider, title
+         FROM ${this.t('catalog_crawl_rows')} FINAL WHERE crawl_id IN (${crawlIds}) AND listed = 1`,
       );
       await this.history.exec(
         `INSERT INTO ${this.t('catalog_rows_by_category')} SELECT * FROM ${this.t('catalog_rows')} WHERE snapshot_id = ${sid}`,
@@ -156,13 +205,13 @@ export class CatalogStore {
     let rowCount = 0;
     for (const n of counts.values()) rowCount += n;
     // "snapshot.observed_at: when the oldest underlying read began"; unknown without any crawl.
-    const observedAt = latest.length > 0 ? Math.min(...latest.map((l) => Number(l.started_at))) : null;
+    const observedAt = latest.length > 0 ? Math.min(...latest.map((l) => l.started_at)) : null;
     await this.history.insert(this.t('catalog_snapshots'), [
       { snapshot_id: snapshotId, built_at: now, observed_at: observedAt, row_count: rowCount },
     ]);
     await this.pointer.set(snapshotId);
     await this.dropExpired(now);
-    await this.dropSupersededCrawls(latest.map((l) => l.crawl_id));
+    await this.dropSupersededCrawls(latest);
     return { snapshotId, builtAt: now, observedAt, rowCount, supersededAt: null };
   }
 
@@ -182,26 +231,23 @@ export class CatalogStore {
   }
 
   /** Staged crawls older than the one a snapshot was just built from are no longer needed. */
-  private async dropSupersededCrawls(keep: string[]): Promise<void> {
-    const latestByProvider = new Map(keep.map((id) => [id.slice(0, id.indexOf('-')), id]));
+  private async dropSupersededCrawls(kept: CrawlDone[]): Promise<void> {
+    const keptByProvider = new Map(kept.map((c) => [c.provider, c.crawl_id]));
     const parts = await this.history.query<{ partition: string }>(
       `SELECT DISTINCT partition FROM system.parts WHERE database = currentDatabase()
        AND table = ${lit(this.prefix + 'catalog_crawl_rows')} AND active`,
     );
     for (const { partition } of parts) {
       const id = partition.replace(/^'|'$/g, '');
-      const provider = id.slice(0, id.indexOf('-'));
-      const kept = latestByProvider.get(provider);
-      // ULIDs sort by time: anything older than the crawl in use is superseded; newer ones are
-      // crawls still in progress.
-      if (kept !== undefined && id < kept) {
+      const k = keptByProvider.get(crawlProvider(id));
+      // Crawl ids sort by time within a provider: older than the one in use is superseded;
+      // newer ones are crawls still in progress.
+      if (k !== undefined && id < k) {
         await this.history.exec(`ALTER TABLE ${this.t('catalog_crawl_rows')} DROP PARTITION ${lit(id)}`);
       }
     }
-    for (const [provider, kept] of latestByProvider) {
-      await this.history.exec(
-        `ALTER TABLE ${this.t('catalog_crawls')} DELETE WHERE provider = ${lit(provider)} AND crawl_id < ${lit(kept)}`,
-      );
+    for (const [provider, k] of keptByProvider) {
+      await this.history.exec(`ALTER TABLE ${this.t('catalog_crawls')} DELETE WHERE provider = ${lit(provider)} AND crawl_id < ${lit(k)}`);
     }
   }
 

@@ -2,17 +2,21 @@
 -- Tables are unqualified: the History running them is bound to its database (random per test).
 -- Times are Unix milliseconds (Int64) to stay exact across chdb and the server.
 
--- What each poller's listing crawl saw, staged until the crawl completes. One partition per crawl,
--- dropped once a newer crawl of the same venue has completed and been built into a snapshot.
+-- What each poller's listing crawl saw, staged by the catalog stage until a snapshot is built from
+-- it. One partition per crawl, dropped once a newer crawl of the same venue has been built.
+-- ReplacingMergeTree: a redelivered raw record lands on the same key (idempotent sink).
+-- `listed` is 0 for records the catalog leaves out (not open, venue_1 multi-leg parlays): they
+-- still count towards the crawl's completeness.
 CREATE TABLE IF NOT EXISTS catalog_crawl_rows (
   provider LowCardinality(String),
   crawl_id String,
-  seq UInt32,
   native_id String,
   title String,
-  category LowCardinality(String)
-) ENGINE = MergeTree PARTITION BY crawl_id ORDER BY (provider, crawl_id, seq);
+  category LowCardinality(String),
+  listed UInt8
+) ENGINE = ReplacingMergeTree PARTITION BY crawl_id ORDER BY (provider, crawl_id, native_id);
 
+-- One row per finished crawl: when its first read began and how many records it read.
 CREATE TABLE IF NOT EXISTS catalog_crawls (
   provider LowCardinality(String),
   crawl_id String,
