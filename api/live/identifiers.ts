@@ -1,0 +1,199 @@
+// Identifier resolution for the live routes (spec: "GET /v1/markets/{market_id}" and
+// "GET /v1/events/{event_id}" resolution rules, "Provider tokens and identifier shapes").
+// In: the path identifier as sent and the optional `provider` query value. Out: a plan naming the
+// provider(s) to ask and the native id, or an ApiError. Pure: no venue is called here; the routes
+// run the plan (one fetch, or the venue_2/venue_3 probe in parallel).
+import { ApiError, quote } from '../errors.ts';
+import { PROVIDERS, type Provider } from '../routes/table.ts';
+
+/**
+ * Short alternate spellings tolerated in the `provider` parameter of the single-market and event
+ * routes only (spec: "tolerate short alternate spellings"; the catalog filter rejects them).
+ * Matched case-insensitively: `venue_3`, `venue3`, `venue-3`, `v3`, `v_3`.
+ */
+export function normalizeProviderSpelling(raw: string): Provider | undefined {
+  const m = /^(?:venue[_-]?|v[_-]?)([1-9])$/i.exec(raw.trim());
+  return m ? (`venue_${m[1]}` as Provider) : undefined;
+}
+
+export function parseProviderParam(raw: string | undefined): Provider | undefined {
+  if (raw === undefined) return undefined;
+  const p = normalizeProviderSpelling(raw);
+  if (!p) {
+    throw new ApiError(
+      'invalid_parameter',
+      `provider ${quote(raw)} is not a provider; use one of ${PROVIDERS.join(', ')}`,
+      { param: 'provider' },
+    );
+  }
+  return p;
+}
+
+// Native identifier shapes (spec table "Provider tokens and identifier shapes").
+const HASH64 = /^0x[0-9a-fA-F]{64}$/;
+const CONDITION_ID = HASH64;
+const NUMERIC = /^[0-9]+$/;
+const SLUG = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
+const TICKER = /^[A-Za-z0-9][A-Za-z0-9.]*(?:-[A-Za-z0-9.]+)+$/;
+const ULID = /^[0-9A-HJKMNP-TV-Za-hjkmnp-tv-z]{26}$/;
+const FIXTURE = /^L[0-9]+$/;
+const V7_EVENT = /^[1-9][0-9]*$/;
+const V7_MARKET = /^([1-9][0-9]*):([0-9]+)(?::(-?[0-9]+(?:\.[0-9]+)?))?$/;
+const V9_PAIR = /^(0x[0-9a-fA-F]{64}):(0x[0-9a-fA-F]{64})$/;
+
+/** A venue_1 ticker is inferred only with an upper-case letter in it: an all-lower-case hyphenated
+ * id has the kebab slug shape that venue_2/venue_3 share and is probed instead (documented choice). */
+export const isInferableTicker = (id: string): boolean => TICKER.test(id) && /[A-Z]/.test(id);
+
+export type RouteKind = 'market' | 'event';
+
+export type Plan =
+  | { kind: 'direct'; provider: Provider; nativeId: string }
+  /** venue_2/venue_3 shared shapes: probe both, in parallel (resolution rule 2). */
+  | { kind: 'probe'; candidates: Provider[]; nativeId: string };
+
+const paramOf = (route: RouteKind) => (route === 'market' ? 'market_id' : 'event_id');
+
+function invalid(route: RouteKind, message: string): ApiError {
+  return new ApiError('invalid_identifier', message, { param: paramOf(route) });
+}
+
+/** Parsed venue_7 market id: event half (the identity), market type id, optional line. */
+export interface Venue7MarketId {
+  eventId: string;
+  marketTypeId: string;
+  line?: string;
+}
+export function parseVenue7MarketId(id: string): Venue7MarketId | undefined {
+  const m = V7_MARKET.exec(id);
+  if (!m) return undefined;
+  return { eventId: m[1], marketTypeId: m[2], line: m[3] };
+}
+
+/** Parsed venue_9 id: a bare parent (group view) or a parent:child pair. */
+export function parseVenue9Id(id: string): { parent: string; child?: string } | undefined {
+  if (HASH64.test(id)) return { parent: id.toLowerCase() };
+  const m = V9_PAIR.exec(id);
+  return m ? { parent: m[1].toLowerCase(), child: m[2].toLowerCase() } : undefined;
+}
+
+/**
+ * Check a native id against its provider's shapes and canonicalize its case. Throws 400
+ * invalid_identifier for an id that cannot exist on the provider, including an event id sent to
+ * the market route where the spec says so (venue_4 fixtures, venue_7 event ids).
+ */
+export function checkNativeId(route: RouteKind, provider: Provider, id: string): string {
+  const bad = (why: string) => invalid(route, `${quote(id)} cannot be a ${provider} ${route} id: ${why}`);
+  switch (provider) {
+    case 'venue_1':
+      if (!TICKER.test(id)) throw bad('expected an upper-case hyphenated ticker');
+      return id.toUpperCase(); // tickers are case-insensitive
+    case 'venue_2':
+      if (NUMERIC.test(id) || SLUG.test(id)) return id;
+      if (CONDITION_ID.test(id)) {
+        if (route === 'event') throw bad('a condition id names a market; use GET /v1/markets');
+        return id.toLowerCase();
+      }
+      throw bad('expected a numeric id, a kebab-case slug or a condition id');
+    case 'venue_3':
+      // venue_3 shares the numeric and slug shapes with venue_2 (probed on both).
+      if (NUMERIC.test(id) || SLUG.test(id)) return id;
+      throw bad('expected a numeric market id');
+    case 'venue_4':
+      if (route === 'market') {
+        if (FIXTURE.test(id.toUpperCase())) throw bad('this is a fixture (event) id; use GET /v1/events');
+        if (HASH64.test(id)) return id.toLowerCase();
+        throw bad('expected 0x plus 64 hex');
+      }
+      if (FIXTURE.test(id.toUpperCase())) return id.toUpperCase();
+      if (HASH64.test(id)) throw bad('this is a market hash; use GET /v1/markets');
+      throw bad('expected a fixture id: L followed by digits');
+    case 'venue_5':
+      if (NUMERIC.test(id)) return id;
+      throw bad('expected an integer outcome or question id');
+    case 'venue_6':
+      if (ULID.test(id)) return id.toUpperCase();
+      throw bad('expected a 26-character ULID');
+    case 'venue_7':
+      if (route === 'market') {
+        if (V7_EVENT.test(id)) throw bad('this is an event id; a market is <event_id>:<market_id>');
+        if (parseVenue7MarketId(id)) return id;
+        throw bad('expected <event_id>:<market_id> or <event_id>:<market_id>:<line>');
+      }
+      if (V7_EVENT.test(id)) return id;
+      throw bad('expected a positive integer event id');
+    case 'venue_8':
+      if (SLUG.test(id)) return id;
+      throw bad('expected a kebab-case slug');
+    case 'venue_9': {
+      const p = parseVenue9Id(id);
+      if (!p) throw bad('expected a 0x+64-hex parent id or a <parent>:<child> pair');
+      if (route === 'event' && p.child) throw bad('a parent:child pair names a market; use GET /v1/markets');
+      return p.child ? `${p.parent}:${p.child}` : p.parent;
+    }
+  }
+}
+
+function isProviderToken(s: string): s is Provider {
+  return (PROVIDERS as readonly string[]).includes(s);
+}
+
+/**
+ * Resolution rules 1-3 (market route) and 1 (event route): composite prefix, provider hint,
+ * inference by shape for venue_1 tickers and venue_4 ids only, probing for the shared shapes.
+ */
+export function planResolution(route: RouteKind, rawId: string, providerParam: string | undefined): Plan {
+  const hinted = parseProviderParam(providerParam);
+  const id = rawId.trim();
+  if (id === '') throw invalid(route, `${paramOf(route)} is empty`);
+
+  // Rule 1: only the text before the first colon is the provider.
+  const colon = id.indexOf(':');
+  if (colon >= 0) {
+    const prefix = id.slice(0, colon).toLowerCase();
+    const rest = id.slice(colon + 1);
+    if (isProviderToken(prefix)) {
+      if (hinted && hinted !== prefix) {
+        throw new ApiError(
+          'invalid_parameter',
+          `provider ${quote(providerParam)} contradicts the prefix of ${quote(id)} (${prefix})`,
+          { param: 'provider' },
+        );
+      }
+      if (rest === '') throw invalid(route, `${quote(id)} has no native id after the prefix`);
+      return { kind: 'direct', provider: prefix, nativeId: checkNativeId(route, prefix, rest) };
+    }
+    // Native ids of venue_7 and venue_9 contain colons; with a hint the whole id is native.
+    if (hinted) return { kind: 'direct', provider: hinted, nativeId: checkNativeId(route, hinted, id) };
+    throw invalid(
+      route,
+      `prefix ${quote(id.slice(0, colon))} of ${quote(id)} names no provider; use one of ${PROVIDERS.join(', ')}`,
+    );
+  }
+
+  // A hint names the one venue to ask: "naming the provider depends on that one only".
+  if (hinted) return { kind: 'direct', provider: hinted, nativeId: checkNativeId(route, hinted, id) };
+
+  // Rule 2/3: inference only for venue_1 tickers and venue_4 hashes (market) / fixtures (event).
+  if (HASH64.test(id)) {
+    if (route === 'market') return { kind: 'direct', provider: 'venue_4', nativeId: id.toLowerCase() };
+    throw invalid(route, `${quote(id)} is a market hash, not an event id; use GET /v1/markets, or provider for a venue_9 parent`);
+  }
+  if (/^L[0-9]+$/i.test(id)) {
+    if (route === 'event') return { kind: 'direct', provider: 'venue_4', nativeId: id.toUpperCase() };
+    throw invalid(route, `${quote(id)} is a venue_4 fixture (event) id; use GET /v1/events`);
+  }
+  if (NUMERIC.test(id) || SLUG.test(id)) {
+    return { kind: 'probe', candidates: ['venue_2', 'venue_3'], nativeId: id };
+  }
+  if (isInferableTicker(id)) {
+    return { kind: 'direct', provider: 'venue_1', nativeId: id.toUpperCase() };
+  }
+  if (ULID.test(id)) {
+    throw invalid(route, `${quote(id)} looks like a venue_6 id, which is never inferred; send venue_6:${id} or provider=venue_6`);
+  }
+  throw invalid(
+    route,
+    `${quote(id)} matches no inferable shape; send {provider}:{native_id} or the provider parameter`,
+  );
+}

@@ -1,0 +1,119 @@
+// The venue-client seam used at request time (spec: "Errors" upstream rows, "Limits" per-request
+// deadline). In: a venue path and the request's AbortSignal (one 9 s deadline shared by every
+// upstream call of the request). Out: the parsed JSON body, `NOT_FOUND` for a venue 404, or an
+// ApiError mapped from the venue's fault:
+//   venue 429                      -> 429 upstream_rate_limited (Retry-After when the venue gave one)
+//   venue rejection (other 4xx)    -> 400 upstream_rejected
+//   down, timeout, 5xx, bad body   -> 502 upstream_unavailable
+// HTTP goes through undici with one keep-alive pool per base address; nothing is cached.
+import { Agent, request } from 'undici';
+import { ApiError } from '../../../api/errors.ts';
+
+export const NOT_FOUND: unique symbol = Symbol('venue-not-found');
+export type NotFound = typeof NOT_FOUND;
+
+/** Thrown by adapters when a 200 body does not have the venue's documented shape. */
+export class MalformedUpstream extends Error {}
+
+export interface VenueHttpOptions {
+  baseUrl: string;
+  /** Keep-alive connections per origin. */
+  connections?: number;
+}
+
+export type Query = Record<string, string | number | undefined>;
+
+/** Retry-After as whole seconds (the venue may send seconds or an HTTP date). */
+export function retryAfterSeconds(header: string | string[] | undefined, now = Date.now()): string | undefined {
+  const v = Array.isArray(header) ? header[0] : header;
+  if (v === undefined || v.trim() === '') return undefined;
+  if (/^\s*\d+\s*$/.test(v)) return String(parseInt(v, 10));
+  const at = Date.parse(v);
+  if (Number.isNaN(at)) return undefined;
+  return String(Math.max(0, Math.ceil((at - now) / 1000)));
+}
+
+/** Map a venue status to the API's error (pure, unit-tested). 404 is handled by the caller. */
+export function faultFor(venue: string, status: number, retryAfter: string | undefined, detail: string): ApiError {
+  if (status === 429) {
+    return new ApiError('upstream_rate_limited', `${venue} rate-limited the request${retryAfter ? `; retry after ${retryAfter} s` : ''}`, {
+      headers: retryAfter ? { 'Retry-After': retryAfter } : undefined,
+    });
+  }
+  if (status >= 400 && status < 500) {
+    return new ApiError('upstream_rejected', `${venue} rejected the request (HTTP ${status})${detail ? `: ${detail}` : ''}`);
+  }
+  return new ApiError('upstream_unavailable', `${venue} gave no valid answer (HTTP ${status})`);
+}
+
+export function unavailable(venue: string, why: string): ApiError {
+  return new ApiError('upstream_unavailable', `${venue} gave no valid answer: ${why}`);
+}
+
+export class VenueHttp {
+  readonly baseUrl: string;
+  private readonly agent: Agent;
+
+  constructor(opts: VenueHttpOptions) {
+    this.baseUrl = opts.baseUrl.replace(/\/+$/, '');
+    this.agent = new Agent({ connections: opts.connections ?? 64, keepAliveTimeout: 10_000 });
+  }
+
+  /**
+   * GET `{baseUrl}{path}` as JSON. `venue` names the venue in error messages. The signal carries
+   * the request's deadline; an abort is "no valid answer" (502).
+   */
+  async getJson(venue: string, path: string, query: Query, signal: AbortSignal): Promise<unknown | NotFound> {
+    const url = new URL(this.baseUrl + path);
+    for (const [k, v] of Object.entries(query)) if (v !== undefined) url.searchParams.set(k, String(v));
+    if (signal.aborted) throw unavailable(venue, 'the request deadline passed');
+    let res;
+    try {
+      res = await request(url, { method: 'GET', signal, dispatcher: this.agent, headers: { accept: 'application/json' } });
+    } catch (e) {
+      throw unavailable(venue, signal.aborted ? 'no answer within the request deadline' : `connection failed (${(e as Error).message})`);
+    }
+    let text: string;
+    try {
+      text = await res.body.text();
+    } catch {
+      throw unavailable(venue, signal.aborted ? 'no answer within the request deadline' : 'the body was cut off');
+    }
+    if (res.statusCode === 404) return NOT_FOUND;
+    if (res.statusCode < 200 || res.statusCode >= 300) {
+      let detail = '';
+      try {
+        const b = JSON.parse(text) as Record<string, unknown>;
+        const m = b.message ?? b.error ?? b.msg;
+        if (typeof m === 'string') detail = m.slice(0, 200);
+      } catch {
+        /* a fault body need not be JSON */
+      }
+      throw faultFor(venue, res.statusCode, retryAfterSeconds(res.headers['retry-after']), detail);
+    }
+    try {
+      return JSON.parse(text) as unknown;
+    } catch {
+      throw unavailable(venue, 'the body was not valid JSON');
+    }
+  }
+
+  async close(): Promise<void> {
+    await this.agent.close();
+  }
+}
+
+/**
+ * The request's deadline: the handler's signal (the shell's 9 s) combined with this seam's own
+ * UPSTREAM_DEADLINE_MS timer, so tests can shorten it and the deadline holds even if the shell's
+ * signal is missing.
+ */
+export function deadlineSignal(outer: AbortSignal | undefined, ms: number): AbortSignal {
+  const own = AbortSignal.timeout(ms);
+  return outer ? AbortSignal.any([outer, own]) : own;
+}
+
+/** A sub-deadline for an optional read (the bounded second fetch to a book). */
+export function boundedSignal(outer: AbortSignal, ms: number): AbortSignal {
+  return AbortSignal.any([outer, AbortSignal.timeout(Math.max(1, ms))]);
+}
