@@ -1,0 +1,118 @@
+// History on chdb: ClickHouse in-process for the embedded default, persisted under DATA_DIR/chdb.
+// In: SQL and JSON rows. Out: JSON rows. chdb allows one data directory per process, so every
+// ChdbHistory of a process shares one Session (opened on first use, closed with the last user), and
+// all calls go through one queue: a query's unqualified table names resolve in its History's
+// database through a USE issued when the database changes. Inserts name the database explicitly.
+import { mkdirSync } from 'node:fs';
+import { Session } from 'chdb';
+import type { History, Params } from './history.ts';
+
+interface Shared {
+  session: Session;
+  path: string;
+  users: number;
+  queue: Promise<unknown>;
+  currentDb: string | null;
+}
+
+let shared: Shared | null = null;
+
+function acquire(path: string): Shared {
+  if (shared) {
+    if (shared.path !== path)
+      throw new Error(`chdb is already open at ${JSON.stringify(shared.path)} in this process; cannot open ${JSON.stringify(path)} (chdb allows one data directory per process)`);
+    shared.users++;
+    return shared;
+  }
+  mkdirSync(path, { recursive: true });
+  const session = new Session(path, {
+    // Same JSON as the server client (clickhouse-history.ts): 64-bit integers as numbers.
+    connectionArgs: ['--output_format_json_quote_64bit_integers=0'],
+  });
+  shared = { session, path, users: 1, queue: Promise.resolve(), currentDb: null };
+  return shared;
+}
+
+function quoteIdent(name: string): string {
+  if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(name)) throw new Error(`invalid ClickHouse identifier ${JSON.stringify(name)}`);
+  return name;
+}
+
+export class ChdbHistory implements History {
+  readonly kind = 'chdb' as const;
+  private closed = false;
+
+  private constructor(
+    private readonly s: Shared,
+    readonly database: string,
+  ) {}
+
+  /** Opens (or joins) the process's chdb session at path and creates the database if missing. */
+  static async open(path: string, database: string): Promise<ChdbHistory> {
+    const h = new ChdbHistory(acquire(path), quoteIdent(database));
+    await h.serial(() => h.s.session.queryAsync(`CREATE DATABASE IF NOT EXISTS ${h.database}`));
+    return h;
+  }
+
+  private serial<T>(fn: () => Promise<T>): Promise<T> {
+    if (this.closed) return Promise.reject(new Error('History is closed'));
+    const run = this.s.queue.then(fn, fn);
+    this.s.queue = run.catch(() => {});
+    return run;
+  }
+
+  private async use(): Promise<void> {
+    if (this.s.currentDb !== this.database) {
+      await this.s.session.queryAsync(`USE ${this.database}`);
+      this.s.currentDb = this.database;
+    }
+  }
+
+  exec(sql: string, params?: Params): Promise<void> {
+    return this.serial(async () => {
+      await this.use();
+      if (params && Object.keys(params).length > 0) await this.s.session.queryBindAsync(sql, params);
+      else await this.s.session.queryAsync(sql);
+    });
+  }
+
+  insert(table: string, rows: Record<string, unknown>[]): Promise<void> {
+    if (rows.length === 0) return Promise.resolve();
+    const body = Buffer.from(rows.map((r) => JSON.stringify(r)).join('\n') + '\n', 'utf8');
+    return this.serial(async () => {
+      await this.s.session.insert({
+        table: `${this.database}.${quoteIdent(table)}`,
+        values: body,
+        format: 'JSONEachRow',
+        settings: { date_time_input_format: 'best_effort', input_format_skip_unknown_fields: 0 },
+      });
+    });
+  }
+
+  query<T>(sql: string, params?: Params): Promise<T[]> {
+    return this.serial(async () => {
+      await this.use();
+      const r =
+        params && Object.keys(params).length > 0
+          ? await this.s.session.queryBindAsync(sql, params, { format: 'JSONEachRow' })
+          : await this.s.session.queryAsync(sql, { format: 'JSONEachRow' });
+      const text = r.text();
+      if (text.length === 0) return [];
+      return text
+        .split('\n')
+        .filter((l) => l.length > 0)
+        .map((l) => JSON.parse(l) as T);
+    });
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    await this.s.queue;
+    this.closed = true;
+    this.s.users--;
+    if (this.s.users === 0 && shared === this.s) {
+      shared = null;
+      this.s.session.close();
+    }
+  }
+}
