@@ -7,8 +7,26 @@ import type { Config } from '../lib/config.ts';
 /** Query as received: a repeatable parameter is an array, every other one a single string. */
 export type RawQuery = Record<string, string | string[] | undefined>;
 
+/**
+ * Query after the router's generic type checks (api/routes/router.ts): integers and int64 as
+ * numbers, booleans as booleans (empty means the default), enums lower-cased, dates as
+ * `YYYY-MM-DD`, strings as sent; declared defaults filled in; absent parameters without a default
+ * are undefined; repeatable parameters are arrays.
+ */
+export type TypedQuery = Record<string, string | number | boolean | string[] | undefined>;
+
+/** The authenticated key behind a request (absent on routes without a key). */
+export interface KeyInfo {
+  keyId: string;
+  accountId: string;
+  /** The plan the request is served under (a paid plan in payment recovery is served as `free`). */
+  plan: string;
+}
+
 export interface RouteContext {
   query: RawQuery;
+  typed: TypedQuery;
+  key?: KeyInfo;
   params: Record<string, string>;
   deps: AppDeps;
   /** Aborted at the spec's 9 s per-request deadline. */

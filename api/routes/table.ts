@@ -67,8 +67,23 @@ export interface ParamSpec {
   nonEmpty?: boolean;
 }
 
+/** Every route id of ROUTES; handlers are registered under these (api/routes/index.ts). */
+export type RouteId =
+  | 'plans'
+  | 'openapi'
+  | 'sports_list'
+  | 'sports_lookup'
+  | 'markets_list'
+  | 'market_detail'
+  | 'event_detail'
+  | 'categories'
+  | 'spot_prices'
+  | 'wallet_profile'
+  | 'wallet_positions'
+  | 'billing_portal';
+
 export interface RouteSpec {
-  id: string;
+  id: RouteId;
   method: 'GET' | 'POST';
   /** Fastify path syntax. */
   url: string;
@@ -111,6 +126,8 @@ const walletUsername: ParamSpec = { name: 'username', type: 'string', nonEmpty: 
 
 export const ROUTES: readonly RouteSpec[] = [
   { id: 'plans', method: 'GET', url: '/v1/plans', summary: 'Public plan catalog', auth: 'none', params: [] },
+  // The OpenAPI document of this table (served by the shell; public like the plan catalog).
+  { id: 'openapi', method: 'GET', url: '/v1/openapi.json', summary: 'OpenAPI 3.1 document of this API', auth: 'none', params: [] },
   {
     id: 'sports_list',
     method: 'GET',

@@ -1,0 +1,241 @@
+// The /v1 service shell (spec: "Endpoints: Router-level behavior", "Authentication", "Errors",
+// "Limits"). In: AppDeps (config, clock, auth store, each area's seams) and the handler registry.
+// Out: a Fastify instance serving every route of api/routes/table.ts. Per request, in order:
+//   1. router level, before the key is read: 404 route_not_found, 405 method_not_allowed,
+//      malformed query string, unknown/retired/repeated/empty parameters (api/routes/router.ts);
+//   2. the key: 401 missing_api_key / invalid_api_key, 403 forbidden, 502 when keys cannot be
+//      verified; then the rolling-window rate limit (429) and the monthly allowance (402), decided
+//      by ONE KeyStore.authorize call (one Redis round trip in the stack);
+//   3. generic value checks of declared parameters (400 invalid_parameter);
+//   4. the route's handler (503 service_unavailable when none is registered yet).
+// Every response carries X-Request-Id (generated; a client's is ignored) and Vary: accept-encoding.
+// Every error body comes from renderError (api/errors.ts); Fastify's own errors are mapped into it.
+import { randomBytes } from 'node:crypto';
+import Fastify, { LogController, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
+import compress from '@fastify/compress';
+import { ApiError, isApiError, quote, renderError } from './errors.ts';
+import { ROUTES, type RouteSpec } from './routes/table.ts';
+import { handlers as defaultHandlers, type HandlerRegistry } from './routes/index.ts';
+import { CREDENTIAL_PARAMS, checkParams, checkPathParams, compilePathMatcher, compileRoute, parseQueryString, typeParams, type CompiledRoute } from './routes/router.ts';
+import { hashKey, readBearer } from './auth/keys.ts';
+import { billingPeriod, type PlanKey } from './auth/plans.ts';
+import type { AuthorizeResult, WindowState } from './auth/store.ts';
+import type { AuthDeps } from './auth/index.ts';
+import type { AppDeps, KeyInfo, RawQuery, RouteContext, TypedQuery } from './types.ts';
+
+export interface BuildOptions {
+  /** Pino logger options or false; default: config LOG_LEVEL, Authorization redacted. */
+  logger?: boolean | Record<string, unknown>;
+}
+
+// "a short opaque string generated per request": a per-process random prefix and a counter.
+const RID_PREFIX = randomBytes(4).toString('hex');
+let ridCounter = 0;
+const nextRequestId = (): string => RID_PREFIX + (ridCounter++).toString(36);
+
+const NEXT_TIER: Record<PlanKey, PlanKey> = { free: 'starter', starter: 'pro', pro: 'business', business: 'enterprise', enterprise: 'enterprise' };
+
+class Context implements RouteContext {
+  private ac: AbortSignal | undefined;
+  constructor(
+    readonly query: RawQuery,
+    readonly typed: TypedQuery,
+    readonly params: Record<string, string>,
+    readonly deps: AppDeps,
+    readonly now: number,
+    readonly key: KeyInfo | undefined,
+    private readonly deadlineMs: number,
+  ) {}
+  /** Created on first use: most handlers never read upstream, so they pay for no timer. */
+  get signal(): AbortSignal {
+    return (this.ac ??= AbortSignal.timeout(this.deadlineMs));
+  }
+}
+
+function sendError(reply: FastifyReply, e: ApiError): FastifyReply {
+  const h = e.options.headers;
+  if (h) for (const k in h) reply.header(k, h[k]);
+  return reply.code(e.statusCode).type('application/json; charset=utf-8').send(renderError(e));
+}
+
+function rateHeaders(reply: FastifyReply, w: WindowState): void {
+  reply.header('x-ratelimit-limit', w.limit);
+  reply.header('x-ratelimit-remaining', w.remaining);
+  reply.header('x-ratelimit-reset', Math.ceil(w.resetAt / 1000));
+}
+
+/** Translate a store verdict into the spec's errors; undefined when the request may proceed. */
+function verdictError(v: AuthorizeResult, permission: string | undefined, url: string): ApiError | undefined {
+  switch (v.kind) {
+    case 'ok':
+      return undefined;
+    case 'invalid':
+      return new ApiError('invalid_api_key', 'invalid API key: the key sent is unknown or has been revoked');
+    case 'forbidden':
+      return new ApiError('forbidden', `this key lacks the permission ${quote(permission)} that ${url} needs`);
+    case 'rate_limited': {
+      // "API-key 429 responses add Retry-After (whole seconds)": until the oldest request ages out.
+      const retry = Math.max(1, Math.ceil((v.window.resetAt - v.now) / 1000));
+      return new ApiError('rate_limited', `rate limit of ${v.window.limit} requests per rolling 60 seconds exceeded; retry after ${retry} s`, {
+        headers: { 'retry-after': String(retry) },
+      });
+    }
+    case 'payment_required': {
+      const resolve = v.action === 'resolve_payment';
+      const message = resolve
+        ? `the ${v.plan} subscription is in payment recovery and is served as Free; the Free allowance of ${v.included} requests this month is used up (${v.used} requests); resolve the payment to restore ${v.plan}`
+        : `the Free plan's allowance of ${v.included} requests this month is used up (${v.used} requests); upgrade to a paid plan`;
+      return new ApiError('payment_required', message, {
+        extra: {
+          action: v.action,
+          required_tier: resolve ? v.plan : NEXT_TIER[v.key.servedPlan],
+          current_tier: v.key.servedPlan,
+          included_requests_per_month: v.included,
+          current_period_requests: v.used,
+        },
+      });
+    }
+  }
+}
+
+function mapFrameworkError(err: { statusCode?: number; code?: string; message?: string; validation?: unknown }): ApiError {
+  if (isApiError(err)) return err;
+  const status = err.statusCode ?? 500;
+  if (err.code === 'FST_ERR_BAD_URL') return new ApiError('invalid_parameter', `malformed path: ${err.message ?? ''}`);
+  if (status >= 400 && status < 500) return new ApiError('invalid_parameter', `malformed request: ${err.message ?? 'rejected'}`);
+  return new ApiError('service_unavailable', 'the service could not complete the request; retry with backoff');
+}
+
+export async function buildApp(deps: AppDeps, handlers: HandlerRegistry = defaultHandlers, opts: BuildOptions = {}): Promise<FastifyInstance> {
+  const config = deps.config;
+  const auth = deps.auth as AuthDeps | undefined;
+  const logger =
+    opts.logger ??
+    (config.LOG_LEVEL === 'silent'
+      ? false
+      : {
+          level: config.LOG_LEVEL,
+          // Keys are never logged: not the header, and not a query string that might carry one.
+          redact: { paths: ['req.headers.authorization', 'req.headers["x-api-key"]'], censor: '[redacted]' },
+          serializers: {
+            req: (req: { method: string; url: string; id: string }) => ({ method: req.method, path: req.url.split('?')[0], id: req.id }),
+          },
+        });
+
+  const app = Fastify({
+    logger,
+    // Per-request access lines cost a third of the throughput; errors are still logged.
+    logController: new LogController({ disableRequestLogging: true }),
+    genReqId: nextRequestId,
+    requestIdHeader: false,
+    exposeHeadRoutes: false,
+    return503OnClosing: false,
+    frameworkErrors: (err, req, reply) => {
+      reply.header('x-request-id', req.id);
+      reply.header('vary', 'accept-encoding');
+      void sendError(reply, mapFrameworkError(err));
+    },
+  });
+
+  // "Responses are compressed for clients sending Accept-Encoding: gzip"; threshold 0 so even
+  // small error bodies are compressed and carry Vary.
+  await app.register(compress, { global: true, threshold: 0, encodings: ['gzip'] });
+
+  const matcher = compilePathMatcher(ROUTES);
+  const deadlineMs = config.UPSTREAM_DEADLINE_MS;
+
+  app.setNotFoundHandler((req, reply) => {
+    reply.header('x-request-id', req.id);
+    reply.header('vary', 'accept-encoding');
+    const path = req.url.split('?')[0];
+    const allowed = matcher.allowed(path);
+    if (allowed) {
+      const list = allowed.join(', ');
+      return sendError(
+        reply,
+        new ApiError('method_not_allowed', `method ${quote(req.method)} is not allowed on ${path}; allowed: ${list}`, { headers: { allow: list } }),
+      );
+    }
+    return sendError(reply, new ApiError('route_not_found', `no route matches ${quote(path)}`));
+  });
+
+  app.setErrorHandler((err, req, reply) => {
+    const e = mapFrameworkError(err as never);
+    if (e.statusCode >= 500 && !isApiError(err)) req.log.error({ err }, 'unhandled error');
+    reply.header('x-request-id', req.id);
+    reply.header('vary', 'accept-encoding');
+    return sendError(reply, e);
+  });
+
+  for (const spec of ROUTES) {
+    const route = compileRoute(spec);
+    const handler = handlers[spec.id];
+    app.route({ method: spec.method, url: spec.url, handler: (req, reply) => serve(route, handler, req, reply) });
+  }
+
+  async function serve(route: CompiledRoute, handler: HandlerRegistry[keyof HandlerRegistry], req: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> {
+    reply.header('x-request-id', req.id);
+    reply.header('vary', 'accept-encoding');
+    const spec: RouteSpec = route.spec;
+    let query: RawQuery;
+    let pairs: Array<[string, string]>;
+    try {
+      const url = req.url;
+      const q = url.indexOf('?');
+      pairs = q === -1 ? [] : parseQueryString(url.slice(q + 1));
+      // A key sent in the query string is answered as the missing header it should have been
+      // (spec: "the message says what was sent instead"), not as an unknown parameter.
+      const cred = spec.auth === 'api_key' && req.headers.authorization === undefined ? pairs.find(([k]) => CREDENTIAL_PARAMS.has(k) && !route.byName.has(k)) : undefined;
+      if (cred) {
+        const b = readBearer(req.headers, cred[0]);
+        if (b.kind !== 'key') return sendError(reply, new ApiError(b.kind === 'missing' ? 'missing_api_key' : 'invalid_api_key', b.message));
+      }
+      query = checkParams(route, pairs);
+      checkPathParams(route, req.params as Record<string, string>);
+    } catch (e) {
+      return sendError(reply, e as ApiError);
+    }
+
+    const now = deps.clock();
+    let key: KeyInfo | undefined;
+    if (spec.auth === 'session') {
+      return sendError(reply, new ApiError('missing_api_key', `${spec.url} requires an account session from the dashboard, not an API key; it is outside this API`));
+    }
+    if (spec.auth === 'api_key') {
+      const b = readBearer(req.headers, undefined);
+      if (b.kind !== 'key') return sendError(reply, new ApiError(b.kind === 'missing' ? 'missing_api_key' : 'invalid_api_key', b.message));
+      if (!auth) return sendError(reply, new ApiError('upstream_unavailable', 'API keys cannot be verified: no key store is configured'));
+      let v: AuthorizeResult;
+      try {
+        v = await auth.store.authorize({ hash: hashKey(auth.pepper, b.key), permission: spec.permission, now: auth.useAppClock ? now : undefined, period: billingPeriod(now) });
+      } catch (err) {
+        req.log.error({ err }, 'key store unreachable');
+        return sendError(reply, new ApiError('upstream_unavailable', 'API keys cannot be verified right now (key store unreachable); retry with backoff'));
+      }
+      if (v.kind !== 'invalid' && v.kind !== 'forbidden') rateHeaders(reply, v.window);
+      const err = verdictError(v, spec.permission, spec.url);
+      if (err) return sendError(reply, err);
+      if (v.kind === 'ok') key = { keyId: v.key.keyId, accountId: v.key.accountId, plan: v.key.servedPlan };
+    }
+
+    if (handler === undefined) {
+      return sendError(reply, new ApiError('service_unavailable', `${spec.method} ${spec.url} is not available yet on this deployment; retry later`));
+    }
+    try {
+      const typed = typeParams(route, query);
+      const ctx = new Context(query, typed, req.params as Record<string, string>, deps, now, key, deadlineMs);
+      const res = await handler(ctx);
+      if (res.headers) for (const k in res.headers) reply.header(k, res.headers[k]);
+      return reply.code(res.status ?? 200).send(res.body);
+    } catch (e) {
+      if (isApiError(e)) return sendError(reply, e);
+      if ((e as Error)?.name === 'AbortError' || (e as Error)?.name === 'TimeoutError') {
+        return sendError(reply, new ApiError('upstream_unavailable', `no answer from upstream within the ${deadlineMs} ms request deadline`));
+      }
+      req.log.error({ err: e }, 'handler failed');
+      return sendError(reply, new ApiError('service_unavailable', 'the service could not complete the request; retry with backoff'));
+    }
+  }
+
+  return app;
+}

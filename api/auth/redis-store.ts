@@ -1,0 +1,221 @@
+// Redis key store for the stack (ioredis). In: key hashes, account records, request time. Out: the
+// store.ts contract. authorize() is ONE Lua script (one round trip): key lookup, permission,
+// the rolling 60 s sliding log over a sorted set, and the monthly usage counter, all atomic, so
+// several API processes sharing Redis never admit more than the limit in any 60 s window. By
+// default the script takes the time from Redis (TIME), one clock for every API process.
+// Layout under the prefix: h:<hash> (hash: id, account, perms), key:<id> (JSON KeyRecord),
+// acct:<id> (hash: json + denormalized served limits), active:<account> (set of active key ids),
+// keys (set of all key ids), accts (set of account ids), rl:<keyId> (zset), u:<account>:<YYYY-MM>.
+// Revocation deletes h:<hash>, so it takes effect on the very next request (no cache).
+import { Redis } from 'ioredis';
+import type { AccountRecord, AuthorizeInput, AuthorizeResult, KeyRecord, KeyStore } from './store.ts';
+import type { PlanKey } from './plans.ts';
+
+const AUTHORIZE = `
+local p = ARGV[1]
+local k = redis.call('HMGET', KEYS[1], 'id', 'account', 'perms')
+if not k[1] then return {0} end
+local a = redis.call('HMGET', p .. 'acct:' .. k[2], 'served_plan', 'rate_limit', 'included', 'hard_cap', 'action', 'plan')
+if not a[1] then return {0} end
+if ARGV[2] ~= '' and not string.find(k[3], ',' .. ARGV[2] .. ',', 1, true) then return {1, k[1], k[2], a[1]} end
+local now
+if ARGV[3] == '' then
+  local t = redis.call('TIME')
+  now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+else
+  now = tonumber(ARGV[3])
+end
+local limit = tonumber(a[2])
+local rl = p .. 'rl:' .. k[1]
+redis.call('ZREMRANGEBYSCORE', rl, '-inf', now - 60000)
+local count = redis.call('ZCARD', rl)
+if count >= limit then
+  local oldest = redis.call('ZRANGE', rl, 0, 0, 'WITHSCORES')
+  return {2, k[1], k[2], a[1], limit, 0, tonumber(oldest[2]) + 60000, now}
+end
+local seq = redis.call('INCR', p .. 'seq')
+redis.call('ZADD', rl, now, now .. '-' .. seq)
+redis.call('PEXPIRE', rl, 61000)
+count = count + 1
+local oldest = tonumber(redis.call('ZRANGE', rl, 0, 0, 'WITHSCORES')[2])
+local uk = p .. 'u:' .. k[2] .. ':' .. ARGV[4]
+local used = tonumber(redis.call('GET', uk) or '0')
+if a[4] == '1' and used >= tonumber(a[3]) then
+  return {3, k[1], k[2], a[1], limit, limit - count, oldest + 60000, now, a[5], a[6], tonumber(a[3]), used}
+end
+used = redis.call('INCR', uk)
+if used == 1 then redis.call('EXPIRE', uk, 34560000) end
+return {4, k[1], k[2], a[1], limit, limit - count, oldest + 60000, now}
+`;
+
+// KEYS: active set, key json, hash record. ARGV: max keys, id, json, hash fields...
+const INSERT_KEY = `
+if redis.call('SCARD', KEYS[1]) >= tonumber(ARGV[1]) then return 0 end
+redis.call('SADD', KEYS[1], ARGV[2])
+redis.call('SADD', KEYS[4], ARGV[2])
+redis.call('SET', KEYS[2], ARGV[3])
+redis.call('HSET', KEYS[3], 'id', ARGV[2], 'account', ARGV[4], 'perms', ARGV[5])
+return 1
+`;
+
+// Compare-and-set of a key's JSON record (the JSON is built in TS, so Lua never re-encodes it).
+// KEYS: key json. ARGV: prefix, expected json, new json, old hash, new hash ('' = revoke), account, id, perms.
+const REVOKE_OR_REROLL = `
+if redis.call('GET', KEYS[1]) ~= ARGV[2] then return -1 end
+redis.call('DEL', ARGV[1] .. 'h:' .. ARGV[4])
+if ARGV[5] == '' then
+  redis.call('SREM', ARGV[1] .. 'active:' .. ARGV[6], ARGV[7])
+else
+  redis.call('HSET', ARGV[1] .. 'h:' .. ARGV[5], 'id', ARGV[7], 'account', ARGV[6], 'perms', ARGV[8])
+end
+redis.call('SET', KEYS[1], ARGV[3])
+return 1
+`;
+
+export interface RedisStoreOptions {
+  url?: string;
+  client?: Redis;
+  /** Namespace of every key (random per test). */
+  prefix: string;
+  commandTimeoutMs?: number;
+}
+
+type AuthorizeReply = [number, string?, string?, string?, number?, number?, number?, number?, string?, string?, number?, number?];
+
+const permsField = (perms: readonly string[]): string => `,${perms.join(',')},`;
+
+export class RedisKeyStore implements KeyStore {
+  readonly kind = 'redis' as const;
+  readonly redis: Redis;
+  private readonly p: string;
+  private readonly owned: boolean;
+
+  constructor(opts: RedisStoreOptions) {
+    this.p = opts.prefix;
+    this.owned = opts.client === undefined;
+    this.redis =
+      opts.client ??
+      new Redis(opts.url ?? 'redis://127.0.0.1:6379', {
+        // Fail fast so an unreachable store is a prompt 502, not a hung request.
+        commandTimeout: opts.commandTimeoutMs ?? 2000,
+        maxRetriesPerRequest: 1,
+        lazyConnect: false,
+      });
+    this.redis.on('error', () => {
+      /* surfaced per command as a rejection (-> 502); avoid unhandled 'error' events */
+    });
+    this.redis.defineCommand('pmAuthorize', { numberOfKeys: 1, lua: AUTHORIZE });
+    this.redis.defineCommand('pmInsertKey', { numberOfKeys: 4, lua: INSERT_KEY });
+    this.redis.defineCommand('pmRevokeOrReroll', { numberOfKeys: 1, lua: REVOKE_OR_REROLL });
+  }
+
+  private cmd(): Record<string, (...args: unknown[]) => Promise<unknown>> {
+    return this.redis as unknown as Record<string, (...args: unknown[]) => Promise<unknown>>;
+  }
+
+  async authorize(input: AuthorizeInput): Promise<AuthorizeResult> {
+    const r = (await this.cmd().pmAuthorize(this.p + 'h:' + input.hash, this.p, input.permission ?? '', input.now === undefined ? '' : String(input.now), input.period)) as AuthorizeReply;
+    const kind = r[0];
+    if (kind === 0) return { kind: 'invalid' };
+    const key = { keyId: r[1]!, accountId: r[2]!, servedPlan: r[3] as PlanKey };
+    if (kind === 1) return { kind: 'forbidden', key };
+    const limit = Number(r[4]);
+    const window = { limit, remaining: Math.max(0, Number(r[5])), resetAt: Number(r[6]) };
+    if (kind === 2) return { kind: 'rate_limited', key, window, now: Number(r[7]) };
+    if (kind === 3) {
+      return { kind: 'payment_required', key, window, action: r[8] as 'upgrade_plan' | 'resolve_payment', plan: r[9] as PlanKey, included: Number(r[10]), used: Number(r[11]) };
+    }
+    return { kind: 'ok', key, window };
+  }
+
+  async getAccount(id: string): Promise<AccountRecord | undefined> {
+    const raw = await this.redis.hget(this.p + 'acct:' + id, 'json');
+    return raw ? (JSON.parse(raw) as AccountRecord) : undefined;
+  }
+
+  async putAccount(a: AccountRecord): Promise<void> {
+    await this.redis
+      .multi()
+      .hset(this.p + 'acct:' + a.id, {
+        json: JSON.stringify(a),
+        served_plan: a.limits.servedPlan,
+        rate_limit: a.limits.rateLimitPerMin,
+        included: a.limits.includedPerMonth,
+        hard_cap: a.limits.hardCap ? '1' : '0',
+        action: a.limits.action,
+        plan: a.plan,
+      })
+      .sadd(this.p + 'accts', a.id)
+      .exec();
+  }
+
+  async listAccounts(): Promise<AccountRecord[]> {
+    const ids = await this.redis.smembers(this.p + 'accts');
+    const out: AccountRecord[] = [];
+    for (const id of ids.sort()) {
+      const a = await this.getAccount(id);
+      if (a) out.push(a);
+    }
+    return out;
+  }
+
+  async insertKey(key: KeyRecord, maxKeys: number): Promise<boolean> {
+    const r = await this.cmd().pmInsertKey(
+      this.p + 'active:' + key.accountId,
+      this.p + 'key:' + key.id,
+      this.p + 'h:' + key.hash,
+      this.p + 'keys',
+      maxKeys,
+      key.id,
+      JSON.stringify(key),
+      key.accountId,
+      permsField(key.permissions),
+    );
+    return r === 1;
+  }
+
+  async getKey(id: string): Promise<KeyRecord | undefined> {
+    const raw = await this.redis.get(this.p + 'key:' + id);
+    return raw ? (JSON.parse(raw) as KeyRecord) : undefined;
+  }
+
+  async listKeys(accountId?: string): Promise<KeyRecord[]> {
+    const ids = await this.redis.smembers(this.p + 'keys');
+    if (ids.length === 0) return [];
+    const raws = await this.redis.mget(ids.map((id) => this.p + 'key:' + id));
+    return raws
+      .filter((r): r is string => r !== null)
+      .map((r) => JSON.parse(r) as KeyRecord)
+      .filter((k) => accountId === undefined || k.accountId === accountId)
+      .sort((a, b) => a.createdAt - b.createdAt || a.id.localeCompare(b.id));
+  }
+
+  private async casKey(id: string, change: (k: KeyRecord) => KeyRecord, newHash: string): Promise<boolean> {
+    for (let attempt = 0; attempt < 5; attempt++) {
+      const raw = await this.redis.get(this.p + 'key:' + id);
+      if (!raw) return false;
+      const k = JSON.parse(raw) as KeyRecord;
+      if (k.revokedAt !== undefined) return false;
+      const next = change(k);
+      const r = await this.cmd().pmRevokeOrReroll(this.p + 'key:' + id, this.p, raw, JSON.stringify(next), k.hash, newHash, k.accountId, k.id, permsField(k.permissions));
+      if (r === 1) return true;
+    }
+    return false;
+  }
+
+  revokeKey(id: string, now: number): Promise<boolean> {
+    return this.casKey(id, (k) => ({ ...k, revokedAt: now }), '');
+  }
+
+  rerollKey(id: string, hash: string, prefix: string, now: number): Promise<boolean> {
+    return this.casKey(id, (k) => ({ ...k, hash, prefix, rerolledAt: now }), hash);
+  }
+
+  async usage(accountId: string, period: string): Promise<number> {
+    return Number((await this.redis.get(this.p + 'u:' + accountId + ':' + period)) ?? 0);
+  }
+
+  async close(): Promise<void> {
+    if (this.owned) this.redis.disconnect();
+  }
+}
