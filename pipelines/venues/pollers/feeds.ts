@@ -1,0 +1,195 @@
+// Each venue's open-market listing, as documented in pipelines/venues/simulator/FORMATS.md
+// ("Open-market listing for pollers"). In: a venue's JSON page. Out: the records on it (record type,
+// native id, the record as read) and the request for the next page, or null after the last one.
+// Pure: the poller does the HTTP. A body without the documented shape throws MalformedBody, which
+// the poller treats as a fault of the venue ("malformed bodies").
+import type { Provider } from '../../../api/routes/table.ts';
+
+export interface PageRequest {
+  path: string;
+  query: Record<string, string | number>;
+}
+
+export interface ListedRecord {
+  recordType: string;
+  nativeId: string;
+  payload: unknown;
+}
+
+export interface PageResult {
+  records: ListedRecord[];
+  next: PageRequest | null;
+}
+
+/** One paged listing walked from its first page to its last. */
+export interface ListingStep {
+  name: string;
+  first(): PageRequest;
+  parse(body: unknown, req: PageRequest): PageResult;
+}
+
+export class MalformedBody extends Error {}
+
+type Obj = Record<string, unknown>;
+const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+function arr(v: unknown, what: string): unknown[] {
+  if (!Array.isArray(v)) throw new MalformedBody(`expected ${what} to be an array`);
+  return v;
+}
+function obj(v: unknown, what: string): Obj {
+  if (!isObj(v)) throw new MalformedBody(`expected ${what} to be an object`);
+  return v;
+}
+function id(v: unknown, what: string): string {
+  if (typeof v === 'string' && v.length > 0) return v;
+  if (typeof v === 'number' && Number.isFinite(v)) return String(v);
+  throw new MalformedBody(`expected ${what} to be an id`);
+}
+const records = (items: unknown[], recordType: string, idOf: (o: Obj) => unknown, what: string): ListedRecord[] =>
+  items.map((it, i) => {
+    const o = obj(it, `${what}[${i}]`);
+    return { recordType, nativeId: id(idOf(o), `${what}[${i}] id`), payload: o };
+  });
+
+/** Page sizes: the largest each venue allows, so a crawl makes as few requests as possible. */
+export function listingSteps(provider: Provider): ListingStep[] {
+  switch (provider) {
+    case 'venue_1': {
+      // Categories live on events, so a crawl lists open events first, then open markets.
+      const cursorStep = (name: string, path: string, key: 'events' | 'markets', limit: number, idKey: string): ListingStep => ({
+        name,
+        first: () => ({ path, query: { status: 'open', limit } }),
+        parse(body, req) {
+          const b = obj(body, 'body');
+          const recs = records(arr(b[key], key), key === 'events' ? 'event' : 'market', (o) => o[idKey], key);
+          const cursor = b.cursor;
+          if (cursor !== '' && cursor !== null && cursor !== undefined && typeof cursor !== 'string') throw new MalformedBody('cursor');
+          return { records: recs, next: cursor ? { path: req.path, query: { ...req.query, cursor } } : null };
+        },
+      });
+      return [cursorStep('events', '/venue_1/events', 'events', 200, 'event_ticker'), cursorStep('markets', '/venue_1/markets', 'markets', 1000, 'ticker')];
+    }
+    case 'venue_2':
+      return [
+        {
+          name: 'markets',
+          first: () => ({ path: '/venue_2/markets', query: { closed: 'false', limit: 500, offset: 0 } }),
+          parse(body, req) {
+            const items = arr(body, 'body');
+            const limit = Number(req.query.limit);
+            const next = items.length < limit ? null : { path: req.path, query: { ...req.query, offset: Number(req.query.offset) + items.length } };
+            return { records: records(items, 'market', (o) => o.id, 'markets'), next };
+          },
+        },
+      ];
+    case 'venue_3':
+      return [
+        {
+          name: 'markets',
+          first: () => ({ path: '/venue_3/v1/markets', query: { status: 'open', page: 1, per_page: 250 } }),
+          parse(body, req) {
+            const b = obj(body, 'body');
+            const meta = obj(b.meta, 'meta');
+            const page = Number(req.query.page);
+            const totalPages = Number(meta.total_pages);
+            if (!Number.isFinite(totalPages)) throw new MalformedBody('meta.total_pages');
+            const next = page < totalPages ? { path: req.path, query: { ...req.query, page: page + 1 } } : null;
+            return { records: records(arr(b.data, 'data'), 'market', (o) => o.id, 'data'), next };
+          },
+        },
+      ];
+    case 'venue_4':
+      return [
+        {
+          name: 'markets',
+          first: () => ({ path: '/venue_4/markets/active', query: { pageSize: 300 } }),
+          parse(body, req) {
+            const b = obj(body, 'body');
+            if (b.status !== 'success') throw new MalformedBody(`status ${JSON.stringify(b.status)}`);
+            const d = obj(b.data, 'data');
+            const nextKey = d.nextKey;
+            return {
+              records: records(arr(d.markets, 'markets'), 'market', (o) => o.marketHash, 'markets'),
+              next: typeof nextKey === 'string' && nextKey ? { path: req.path, query: { ...req.query, paginationKey: nextKey } } : null,
+            };
+          },
+        },
+      ];
+    case 'venue_5':
+      return [
+        {
+          name: 'questions',
+          first: () => ({ path: '/venue_5/questions', query: { state: 'open', skip: 0, take: 200 } }),
+          parse(body, req) {
+            const b = obj(body, 'body');
+            const items = arr(b.questions, 'questions');
+            const skip = Number(req.query.skip) + items.length;
+            const total = Number(b.total);
+            const next = items.length === 0 || (Number.isFinite(total) && skip >= total) ? null : { path: req.path, query: { ...req.query, skip } };
+            return { records: records(items, 'question', (o) => o.question_id, 'questions'), next };
+          },
+        },
+      ];
+    case 'venue_6':
+      return [
+        {
+          name: 'markets',
+          first: () => ({ path: '/venue_6/api/markets', query: { status: 'open', page_size: 200 } }),
+          parse(body, req) {
+            const b = obj(body, 'body');
+            const token = b.next_page_token;
+            return {
+              records: records(arr(b.items, 'items'), 'market', (o) => o.id, 'items'),
+              next: typeof token === 'string' && token ? { path: req.path, query: { ...req.query, page_token: token } } : null,
+            };
+          },
+        },
+      ];
+    case 'venue_7':
+      return [
+        {
+          name: 'events',
+          first: () => ({ path: '/venue_7/events', query: { state: 'open', offset: 0, count: 100 } }),
+          parse(body, req) {
+            const b = obj(body, 'body');
+            const items = arr(b.events, 'events');
+            const offset = Number(req.query.offset) + items.length;
+            const total = Number(b.total);
+            const next = items.length === 0 || (Number.isFinite(total) && offset >= total) ? null : { path: req.path, query: { ...req.query, offset } };
+            return { records: records(items, 'event', (o) => o.event_id, 'events'), next };
+          },
+        },
+      ];
+    case 'venue_8':
+      return [
+        {
+          name: 'markets',
+          first: () => ({ path: '/venue_8/v0/markets', query: { limit: 1000, sort: 'created-time' } }),
+          parse(body, req) {
+            const items = arr(body, 'body');
+            const recs = records(items, 'market', (o) => o.slug, 'markets');
+            const last = items.at(-1);
+            const next = isObj(last) ? { path: req.path, query: { ...req.query, before: id(last.id, 'last id') } } : null;
+            return { records: recs, next };
+          },
+        },
+      ];
+    case 'venue_9':
+      return [
+        {
+          name: 'parents',
+          first: () => ({ path: '/venue_9/parents', query: { active: 'true', limit: 100 } }),
+          parse(body, req) {
+            const b = obj(body, 'body');
+            const c = b.next_cursor;
+            // "LTE=" (base64 of -1) marks the last page, like the venue.
+            return {
+              records: records(arr(b.data, 'data'), 'parent', (o) => o.id, 'data'),
+              next: typeof c === 'string' && c && c !== 'LTE=' ? { path: req.path, query: { ...req.query, cursor: c } } : null,
+            };
+          },
+        },
+      ];
+  }
+}

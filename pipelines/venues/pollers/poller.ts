@@ -1,0 +1,312 @@
+// One venue's poller (issue 4 "Pollers"). In: the venue's open-market listing over HTTP (the
+// simulator by default, VENUE_BASE_URL otherwise). Out: every listed record, as read, to the raw
+// topic `raw.<venue>` through a RawSink, each stamped with the time its read began
+// (`read_started_at`, from which the catalog's `snapshot.observed_at` is derived), and one
+// `crawl_complete` record when a whole listing has been read.
+// Faults (down, refused, slower than the deadline, 429 with or without Retry-After, malformed body,
+// rejection, a failing sink) are caught, logged with the venue and retried with bounded exponential
+// backoff that honours Retry-After; a crawl that keeps failing is abandoned and started afresh
+// later. Nothing here throws out of run(): one venue's trouble never stops another.
+import { Agent, request } from 'undici';
+import type { Provider } from '../../../api/routes/table.ts';
+import type { RawRecord } from '../../topics.ts';
+import { newCrawlId } from '../../catalog/store.ts';
+import { backoffDelay, parseRetryAfter, DEFAULT_BACKOFF, type BackoffPolicy } from './backoff.ts';
+import { listingSteps, MalformedBody, type ListingStep, type PageRequest } from './feeds.ts';
+
+/** Where raw records go (the raw topic, through the serde and a producer). */
+export type RawSink = (provider: Provider, records: RawRecord[]) => Promise<void>;
+
+export type FaultKind = 'unavailable' | 'unreachable' | 'timeout' | 'rate_limited' | 'malformed' | 'rejected' | 'sink';
+
+export interface Fault {
+  kind: FaultKind;
+  message: string;
+  at: number;
+  /** Retry-After the venue sent, in ms (rate_limited only). */
+  retryAfterMs?: number;
+  status?: number;
+}
+
+export class VenueFault extends Error {
+  constructor(
+    readonly kind: FaultKind,
+    message: string,
+    readonly status?: number,
+    readonly retryAfterMs?: number,
+  ) {
+    super(message);
+  }
+}
+
+export interface PollerLogger {
+  info(obj: object, msg: string): void;
+  warn(obj: object, msg: string): void;
+  error(obj: object, msg: string): void;
+}
+
+export const silentLogger: PollerLogger = { info() {}, warn() {}, error() {} };
+
+export interface PollerOptions {
+  provider: Provider;
+  baseUrl: string;
+  sink: RawSink;
+  /** Time between the starts of two listing crawls. */
+  crawlIntervalMs: number;
+  /** Per-request deadline (spec: 9 s). */
+  deadlineMs: number;
+  /** Tries of one page before the crawl is abandoned. */
+  pageAttempts?: number;
+  backoff?: BackoffPolicy;
+  logger?: PollerLogger;
+  clock?: () => number;
+  rand?: () => number;
+  /** Listing steps; defaults to the venue's documented listing (feeds.ts). */
+  steps?: ListingStep[];
+  agent?: Agent;
+}
+
+export interface PollerStatus {
+  provider: Provider;
+  state: 'idle' | 'crawling' | 'backoff' | 'stopped';
+  crawlsCompleted: number;
+  crawlsAbandoned: number;
+  recordsEmitted: number;
+  consecutiveFaults: number;
+  faults: Partial<Record<FaultKind, number>>;
+  lastFault: Fault | null;
+  lastCrawl: { crawlId: string; startedAt: number; completedAt: number; records: number } | null;
+}
+
+export class VenuePoller {
+  readonly provider: Provider;
+  private readonly o: Required<Omit<PollerOptions, 'agent' | 'steps'>> & { steps: ListingStep[] };
+  private readonly agent: Agent;
+  private readonly ownsAgent: boolean;
+  private stopping = false;
+  private readonly stopController = new AbortController();
+  private loop: Promise<void> | null = null;
+  readonly status: PollerStatus;
+
+  constructor(options: PollerOptions) {
+    this.provider = options.provider;
+    this.o = {
+      pageAttempts: 5,
+      backoff: DEFAULT_BACKOFF,
+      logger: silentLogger,
+      clock: Date.now,
+      rand: Math.random,
+      ...options,
+      baseUrl: options.baseUrl.replace(/\/+$/, ''),
+      steps: options.steps ?? listingSteps(options.provider),
+    };
+    this.ownsAgent = options.agent === undefined;
+    this.agent = options.agent ?? new Agent({ connections: 4, keepAliveTimeout: 10_000 });
+    this.status = {
+      provider: this.provider,
+      state: 'idle',
+      crawlsCompleted: 0,
+      crawlsAbandoned: 0,
+      recordsEmitted: 0,
+      consecutiveFaults: 0,
+      faults: {},
+      lastFault: null,
+      lastCrawl: null,
+    };
+  }
+
+  /** Starts the crawl loop; returns at once. */
+  start(): void {
+    if (this.loop) return;
+    this.loop = this.run();
+  }
+
+  async stop(): Promise<void> {
+    this.stopping = true;
+    this.stopController.abort();
+    await this.loop;
+    this.status.state = 'stopped';
+    if (this.ownsAgent) await this.agent.close().catch(() => undefined);
+  }
+
+  private async run(): Promise<void> {
+    while (!this.stopping) {
+      const started = this.o.clock();
+      let ok = false;
+      try {
+        ok = await this.crawlOnce();
+      } catch (e) {
+        // crawlOnce handles every venue fault itself; anything reaching here is a bug, still contained.
+        this.o.logger.error({ venue: this.provider, err: String(e) }, 'poller crawl failed unexpectedly');
+      }
+      if (this.stopping) break;
+      const wait = ok
+        ? Math.max(0, started + this.o.crawlIntervalMs - this.o.clock())
+        : backoffDelay(Math.max(1, this.status.consecutiveFaults), this.status.lastFault?.retryAfterMs, this.o.backoff, this.o.rand);
+      this.status.state = ok ? 'idle' : 'backoff';
+      await this.sleep(wait);
+    }
+  }
+
+  /**
+   * One whole listing crawl. Returns true when it completed (its crawl_complete record written),
+   * false when it was abandoned after repeated faults or stopped.
+   */
+  async crawlOnce(): Promise<boolean> {
+    this.status.state = 'crawling';
+    const crawlStartedAt = this.o.clock();
+    const crawlId = newCrawlId(this.provider, crawlStartedAt);
+    let count = 0;
+    let pages = 0;
+    for (const step of this.o.steps) {
+      let req: PageRequest | null = step.first();
+      while (req !== null) {
+        if (this.stopping) return false;
+        const page = await this.readPage(step, req, crawlId);
+        if (page === null) {
+          this.status.crawlsAbandoned++;
+          this.o.logger.warn({ venue: this.provider, crawlId, pages, records: count }, 'listing crawl abandoned after repeated faults');
+          return false;
+        }
+        count += page.emitted;
+        pages++;
+        req = page.next;
+      }
+    }
+    const completedAt = this.o.clock();
+    const marker: RawRecord = {
+      venue: this.provider,
+      record_type: 'crawl_complete',
+      native_id: crawlId,
+      read_started_at: crawlStartedAt,
+      payload: JSON.stringify({ feed: 'listing', records: count, pages, started_at: crawlStartedAt, completed_at: completedAt }),
+      read_id: crawlId,
+      source_url: null,
+    };
+    if (!(await this.emit([marker]))) return false;
+    this.status.crawlsCompleted++;
+    this.status.lastCrawl = { crawlId, startedAt: crawlStartedAt, completedAt, records: count };
+    this.o.logger.info({ venue: this.provider, crawlId, records: count, pages, ms: completedAt - crawlStartedAt }, 'listing crawl complete');
+    return true;
+  }
+
+  /** Reads, parses and emits one page, retrying faults with backoff; null when given up. */
+  private async readPage(step: ListingStep, req: PageRequest, crawlId: string): Promise<{ emitted: number; next: PageRequest | null } | null> {
+    for (let attempt = 1; attempt <= this.o.pageAttempts; attempt++) {
+      if (this.stopping) return null;
+      const readStartedAt = this.o.clock();
+      const sourceUrl = pathWithQuery(req);
+      try {
+        const body = await this.fetchJson(sourceUrl);
+        let parsed;
+        try {
+          parsed = step.parse(body, req);
+        } catch (e) {
+          if (e instanceof MalformedBody) throw new VenueFault('malformed', `${step.name} page: ${e.message}`);
+          throw e;
+        }
+        const recs: RawRecord[] = parsed.records.map((r) => ({
+          venue: this.provider,
+          record_type: r.recordType,
+          native_id: r.nativeId,
+          read_started_at: readStartedAt,
+          payload: JSON.stringify(r.payload),
+          read_id: crawlId,
+          source_url: sourceUrl,
+        }));
+        if (!(await this.emit(recs))) return null;
+        this.status.consecutiveFaults = 0;
+        return { emitted: recs.length, next: parsed.next };
+      } catch (e) {
+        const f = e instanceof VenueFault ? e : new VenueFault('unavailable', String(e));
+        this.noteFault(f, sourceUrl);
+        if (attempt < this.o.pageAttempts) {
+          this.status.state = 'backoff';
+          await this.sleep(backoffDelay(this.status.consecutiveFaults, f.retryAfterMs, this.o.backoff, this.o.rand));
+          this.status.state = 'crawling';
+        }
+      }
+    }
+    return null;
+  }
+
+  /** Hands records to the sink; a failing sink is a fault too, retried with backoff. */
+  private async emit(records: RawRecord[]): Promise<boolean> {
+    if (records.length === 0) return true;
+    for (let attempt = 1; attempt <= this.o.pageAttempts; attempt++) {
+      if (this.stopping) return false;
+      try {
+        await this.o.sink(this.provider, records);
+        this.status.recordsEmitted += records.length;
+        return true;
+      } catch (e) {
+        this.noteFault(new VenueFault('sink', `raw sink failed: ${(e as Error).message}`), 'sink');
+        await this.sleep(backoffDelay(this.status.consecutiveFaults, undefined, this.o.backoff, this.o.rand));
+      }
+    }
+    return false;
+  }
+
+  private noteFault(f: VenueFault, where: string): void {
+    this.status.consecutiveFaults++;
+    this.status.faults[f.kind] = (this.status.faults[f.kind] ?? 0) + 1;
+    this.status.lastFault = { kind: f.kind, message: f.message, at: this.o.clock(), retryAfterMs: f.retryAfterMs, status: f.status };
+    this.o.logger.warn(
+      { venue: this.provider, fault: f.kind, status: f.status, retryAfterMs: f.retryAfterMs, where, consecutive: this.status.consecutiveFaults },
+      `venue fault: ${f.message}`,
+    );
+  }
+
+  private async fetchJson(pathQuery: string): Promise<unknown> {
+    const signal = AbortSignal.any([AbortSignal.timeout(this.o.deadlineMs), this.stopController.signal]);
+    let res;
+    try {
+      res = await request(this.o.baseUrl + pathQuery, { method: 'GET', signal, dispatcher: this.agent, headers: { accept: 'application/json' } });
+    } catch (e) {
+      throw connectionFault(e, signal, this.o.deadlineMs);
+    }
+    let text: string;
+    try {
+      text = await res.body.text();
+    } catch (e) {
+      throw connectionFault(e, signal, this.o.deadlineMs);
+    }
+    const status = res.statusCode;
+    if (status === 429) {
+      const ra = parseRetryAfter(res.headers['retry-after'], this.o.clock());
+      throw new VenueFault('rate_limited', `HTTP 429${ra !== undefined ? `, Retry-After ${Math.round(ra / 1000)} s` : ' without Retry-After'}`, 429, ra);
+    }
+    if (status >= 500) throw new VenueFault('unavailable', `HTTP ${status}`, status);
+    if (status >= 400) throw new VenueFault('rejected', `HTTP ${status}: ${text.slice(0, 200)}`, status);
+    if (status !== 200) throw new VenueFault('unavailable', `unexpected HTTP ${status}`, status);
+    try {
+      return JSON.parse(text);
+    } catch {
+      throw new VenueFault('malformed', `body is not JSON (${text.length} bytes)`);
+    }
+  }
+
+  private sleep(ms: number): Promise<void> {
+    if (ms <= 0 || this.stopping) return Promise.resolve();
+    return new Promise((resolve) => {
+      const t = setTimeout(done, ms);
+      const signal = this.stopController.signal;
+      function done() {
+        clearTimeout(t);
+        signal.removeEventListener('abort', done);
+        resolve();
+      }
+      signal.addEventListener('abort', done, { once: true });
+    });
+  }
+}
+
+function connectionFault(e: unknown, signal: AbortSignal, deadlineMs: number): VenueFault {
+  if (signal.aborted) return new VenueFault('timeout', `no answer within the ${deadlineMs} ms deadline`);
+  return new VenueFault('unreachable', `connection failed (${(e as Error).message})`);
+}
+
+export function pathWithQuery(req: PageRequest): string {
+  const qs = new URLSearchParams(Object.entries(req.query).map(([k, v]) => [k, String(v)])).toString();
+  return qs ? `${req.path}?${qs}` : req.path;
+}

@@ -1,0 +1,58 @@
+// Starts and stops the nine venue pollers (issue 4: "a fault in one venue never stops another,
+// nothing crashes the process"). In: config (venue base URL, cadence, deadline) and the raw sink.
+// Out: nine independent crawl loops and their status for operators. Each poller owns its own
+// connection pool and its own loop, so a venue that hangs or floods 429s holds up nothing else.
+import { PROVIDERS, type Provider } from '../../../api/routes/table.ts';
+import { VenuePoller, silentLogger, type PollerLogger, type PollerOptions, type PollerStatus, type RawSink } from './poller.ts';
+
+export interface SupervisorOptions {
+  baseUrl: string;
+  sink: RawSink;
+  crawlIntervalMs: number;
+  deadlineMs: number;
+  logger?: PollerLogger;
+  /** Defaults to all nine. */
+  providers?: readonly Provider[];
+  /** Per-poller overrides (tests: backoff, page attempts). */
+  pollerOptions?: Partial<Omit<PollerOptions, 'provider' | 'baseUrl' | 'sink'>>;
+}
+
+export class PollerSupervisor {
+  readonly pollers: VenuePoller[];
+  private started = false;
+
+  constructor(o: SupervisorOptions) {
+    const logger = o.logger ?? silentLogger;
+    this.pollers = (o.providers ?? PROVIDERS).map(
+      (provider) =>
+        new VenuePoller({
+          provider,
+          baseUrl: o.baseUrl,
+          sink: o.sink,
+          crawlIntervalMs: o.crawlIntervalMs,
+          deadlineMs: o.deadlineMs,
+          logger,
+          ...o.pollerOptions,
+        }),
+    );
+  }
+
+  start(): void {
+    if (this.started) return;
+    this.started = true;
+    for (const p of this.pollers) p.start();
+  }
+
+  async stop(): Promise<void> {
+    // Stop them together: each stop waits for its own loop only.
+    await Promise.allSettled(this.pollers.map((p) => p.stop()));
+  }
+
+  status(): PollerStatus[] {
+    return this.pollers.map((p) => ({ ...p.status, faults: { ...p.status.faults } }));
+  }
+
+  poller(provider: Provider): VenuePoller | undefined {
+    return this.pollers.find((p) => p.provider === provider);
+  }
+}
