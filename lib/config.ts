@@ -41,6 +41,10 @@ const schema = z.object({
   // Cadences (spec: catalog about 30 minutes, sports snapshot about 12 s).
   CATALOG_REFRESH_MS: z.coerce.number().int().min(1).default(30 * 60_000),
   CATALOG_RETENTION_MS: z.coerce.number().int().min(1).default(8 * 3600_000),
+  // Catalog: time between two listing crawls of a venue (default: the refresh cadence), and the
+  // HMAC secret signing GET /v1/markets cursors (set it in the stack so every API node agrees).
+  CATALOG_CRAWL_MS: z.coerce.number().int().min(1).optional(),
+  CATALOG_CURSOR_SECRET: z.string().min(1).default('embedded-dev-catalog-cursor-secret'),
   SPORTS_PUBLISH_MS: z.coerce.number().int().min(1).default(2_000),
   POLL_INTERVAL_MS: z.coerce.number().int().min(1).default(2_000),
 
