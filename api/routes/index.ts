@@ -14,6 +14,7 @@ import type { RouteHandler } from '../types.ts';
 import { plans } from './v1/plans.ts';
 import { categories } from './v1/categories.ts';
 import { openapi } from '../openapi.ts';
+import { marketsList } from './v1/markets-list.ts';
 
 export type HandlerRegistry = Partial<Record<RouteId, RouteHandler>>;
 
@@ -21,4 +22,5 @@ export const handlers: HandlerRegistry = {
   plans,
   categories,
   openapi,
+  markets_list: marketsList,
 };

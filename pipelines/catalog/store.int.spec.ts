@@ -3,13 +3,15 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { History } from '../readmodels/history.ts';
-import { openChdbHistory } from './sql.ts';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { ChdbHistory } from '../readmodels/chdb-history.ts';
 import { CatalogStore, newCrawlId, type CatalogRowInput } from './store.ts';
 import type { Provider } from '../../api/routes/table.ts';
 
 let history: History;
 beforeAll(async () => {
-  history = await openChdbHistory(`catalog_store_${randomBytes(4).toString('hex')}`);
+  history = await ChdbHistory.open(path.join(tmpdir(), `pm-chdb-${process.pid}`), `catalog_store_${randomBytes(4).toString('hex')}`);
 });
 afterAll(async () => history.close());
 

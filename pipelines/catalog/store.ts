@@ -67,7 +67,7 @@ export interface SnapshotMeta {
 /** Where the id of the snapshot readers should serve lives (SnapshotStore in the app). */
 export interface SnapshotPointer {
   get(): Promise<string | null>;
-  set(snapshotId: string): Promise<void>;
+  set(meta: SnapshotMeta): Promise<void>;
 }
 
 export interface CatalogPosition {
@@ -209,10 +209,11 @@ export class CatalogStore {
     await this.history.insert(this.t('catalog_snapshots'), [
       { snapshot_id: snapshotId, built_at: now, observed_at: observedAt, row_count: rowCount },
     ]);
-    await this.pointer.set(snapshotId);
+    const meta: SnapshotMeta = { snapshotId, builtAt: now, observedAt, rowCount, supersededAt: null };
+    await this.pointer.set(meta);
     await this.dropExpired(now);
     await this.dropSupersededCrawls(latest);
-    return { snapshotId, builtAt: now, observedAt, rowCount, supersededAt: null };
+    return meta;
   }
 
   /** Drops snapshots superseded longer ago than the retention (spec: "up to 8 hours"). */
