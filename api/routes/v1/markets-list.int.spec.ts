@@ -1,0 +1,241 @@
+// GET /v1/markets through the HTTP API (app.inject), on a catalog built in chdb. Every test has its
+// own table prefix and its own SnapshotStore pointer name.
+import { randomBytes } from 'node:crypto';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { build } from '../../../test/helper.ts';
+import { ChdbHistory } from '../../../pipelines/readmodels/chdb-history.ts';
+import { MemorySnapshotStore } from '../../../pipelines/readmodels/memory-store.ts';
+import { createCatalog } from '../../../pipelines/catalog/index.ts';
+import { newCrawlId, type CatalogStore, type StagedRow } from '../../../pipelines/catalog/store.ts';
+import { createCursorCodec } from '../../../pipelines/catalog/cursor.ts';
+import { PROVIDERS, type Provider } from '../table.ts';
+
+let history: ChdbHistory;
+beforeAll(async () => {
+  history = await ChdbHistory.open(path.join(tmpdir(), `pm-chdb-${process.pid}`), `markets_${randomBytes(4).toString('hex')}`);
+});
+afterAll(async () => history.close());
+
+const H = 3600_000;
+const T0 = Date.parse('2026-11-21T20:00:00.000Z');
+const SECRET = 'test-cursor-secret';
+
+async function setup(opts: { retentionMs?: number } = {}) {
+  const prefix = `t${randomBytes(4).toString('hex')}_`;
+  const { store, deps } = createCatalog(
+    { CATALOG_RETENTION_MS: opts.retentionMs ?? 8 * H, CATALOG_CURSOR_SECRET: SECRET },
+    history,
+    new MemorySnapshotStore(),
+    prefix,
+  );
+  await store.migrate();
+  const t = await build({ deps: { catalog: deps }, now: T0 + 10 * 60_000 });
+  const key = await t.createKey({ plan: 'business', permissions: ['markets.read'] });
+  const get = async (qs: string) => {
+    const res = await t.app.inject({ url: `/v1/markets${qs ? `?${qs}` : ''}`, headers: t.auth(key) });
+    return { status: res.statusCode, body: res.json() };
+  };
+  return { store, t, get };
+}
+
+/** One finished listing crawl of a venue: `listed` rows plus `unlisted` ones (parlays, closed). */
+async function crawl(store: CatalogStore, provider: Provider, startedAt: number, listed: Array<[string, string]>, unlisted: string[] = []) {
+  const crawlId = newCrawlId(provider, startedAt);
+  const rows: StagedRow[] = [
+    ...listed.map(([nativeId, category]) => ({ provider, crawl_id: crawlId, native_id: nativeId, title: `Title of ${nativeId}`, category, listed: 1 as const })),
+    ...unlisted.map((nativeId) => ({ provider, crawl_id: crawlId, native_id: nativeId, title: 'parlay', category: 'sports', listed: 0 as const })),
+  ];
+  await store.stageCrawlRows(rows);
+  await store.completeCrawls([{ provider, crawl_id: crawlId, started_at: startedAt, completed_at: startedAt + 1000, row_count: rows.length }]);
+}
+
+const ids = (n: number, tag: string, category: string): Array<[string, string]> =>
+  Array.from({ length: n }, (_, i) => [`${tag}-${String(i).padStart(3, '0')}`, category]);
+
+/** A catalog over several venues, listed here out of token order on purpose. */
+async function seed(store: CatalogStore) {
+  await crawl(store, 'venue_9', T0 + 60_000, ids(5, '0xNINE', 'crypto'));
+  await crawl(store, 'venue_2', T0 + 30_000, [...ids(20, 'TWO-S', 'sports'), ...ids(10, 'TWO-P', 'politics')]);
+  await crawl(store, 'venue_1', T0, [...ids(12, 'KXNBA', 'sports'), ...ids(3, 'KXFED', 'economics')], ['KXMVENBASINGLEGAME-S1', 'KXMVENBASINGLEGAME-S2']);
+  await crawl(store, 'venue_5', T0 + 90_000, ids(4, 'FIVE', 'unknown'));
+  return store.buildSnapshot(T0 + 5 * 60_000);
+}
+
+async function walk(get: (qs: string) => Promise<{ status: number; body: any }>, qs: string) {
+  const rows: any[] = [];
+  let cursor: string | undefined;
+  let pages = 0;
+  for (;;) {
+    const r = await get([qs, cursor ? `cursor=${encodeURIComponent(cursor)}` : ''].filter(Boolean).join('&'));
+    expect(r.status).toBe(200);
+    rows.push(...r.body.data);
+    pages++;
+    if (!r.body.pagination.has_more) {
+      expect(r.body.pagination.next_cursor).toBeUndefined();
+      return { rows, pages, last: r.body };
+    }
+    cursor = r.body.pagination.next_cursor;
+    expect(typeof cursor).toBe('string');
+  }
+}
+
+describe('GET /v1/markets', () => {
+  it('answers 503 service_unavailable before the first snapshot', async () => {
+    const { get } = await setup();
+    const r = await get('');
+    expect(r.status).toBe(503);
+    expect(r.body.code).toBe('service_unavailable');
+  });
+
+  it('walks providers in token order, 25 a page by default, every row exactly once', async () => {
+    const { store, get } = await setup();
+    await seed(store);
+    const first = await get('');
+    expect(first.status).toBe(200);
+    expect(first.body.pagination).toMatchObject({ limit: 25, total: 54, has_more: true });
+    expect(first.body.data).toHaveLength(25);
+    expect(first.body.data[0]).toEqual({ id: 'venue_1:KXFED-000', provider: 'venue_1', title: 'Title of KXFED-000', category: 'economics' });
+    const { rows, pages } = await walk(get, '');
+    expect(pages).toBe(3);
+    expect(rows).toHaveLength(54);
+    expect(new Set(rows.map((r) => r.id)).size).toBe(54);
+    const order = rows.map((r) => PROVIDERS.indexOf(r.provider));
+    expect(order).toEqual([...order].sort((a, b) => a - b));
+    for (const r of rows) expect(r.id.startsWith(`${r.provider}:`)).toBe(true);
+  });
+
+  it('excludes venue_1 multi-leg parlays from the rows and from pagination.total', async () => {
+    const { store, get } = await setup();
+    await seed(store);
+    const { rows, last } = await walk(get, 'provider=venue_1&limit=100');
+    expect(last.pagination.total).toBe(15);
+    expect(rows).toHaveLength(15);
+    expect(rows.some((r) => r.id.includes('KXMVE'))).toBe(false);
+  });
+
+  it('composes category and provider filters; total counts the filtered set', async () => {
+    const { store, get } = await setup();
+    await seed(store);
+    const sports = await walk(get, 'category=sports&limit=7');
+    expect(sports.last.pagination.total).toBe(32);
+    expect(sports.rows).toHaveLength(32);
+    expect(sports.rows.every((r) => r.category === 'sports')).toBe(true);
+    expect(sports.rows[0].provider).toBe('venue_1');
+
+    const both = await walk(get, 'category=sports&provider=venue_2&limit=6');
+    expect(both.rows).toHaveLength(20);
+    expect(both.last.pagination.total).toBe(20);
+    expect(both.rows.every((r) => r.category === 'sports' && r.provider === 'venue_2')).toBe(true);
+
+    const none = await get('category=weather&provider=venue_2');
+    expect(none.body).toMatchObject({ data: [], pagination: { total: 0, has_more: false } });
+    expect(none.body.pagination.next_cursor).toBeUndefined();
+
+    // Enumerations match case-insensitively.
+    const upper = await get('category=SPORTS&provider=VENUE_2&limit=100');
+    expect(upper.status).toBe(200);
+    expect(upper.body.pagination.total).toBe(20);
+  });
+
+  it('validates limit 1..100', async () => {
+    const { store, get } = await setup();
+    await seed(store);
+    for (const bad of ['0', '101', 'abc', '-1', '2.5']) {
+      const r = await get(`limit=${bad}`);
+      expect(r.status).toBe(400);
+      expect(r.body).toMatchObject({ code: 'invalid_parameter', param: 'limit' });
+    }
+    const max = await get('limit=100');
+    expect(max.body.data).toHaveLength(54);
+    expect(max.body.pagination).toMatchObject({ limit: 100, has_more: false });
+    const one = await get('limit=1');
+    expect(one.body.data).toHaveLength(1);
+  });
+
+  it('rejects alternate provider spellings listing the nine tokens, with param provider', async () => {
+    const { store, get } = await setup();
+    await seed(store);
+    for (const bad of ['v1', 'venue1', 'venue-1', 'VENUE 1', 'venue_10', 'kalshi']) {
+      const r = await get(`provider=${encodeURIComponent(bad)}`);
+      expect(r.status).toBe(400);
+      expect(r.body.code).toBe('invalid_parameter');
+      expect(r.body.param).toBe('provider');
+      expect(r.body.message).toContain(JSON.stringify(bad));
+      for (const p of PROVIDERS) expect(r.body.message).toContain(p);
+    }
+    const cat = await get('category=sport');
+    expect(cat.status).toBe(400);
+    expect(cat.body).toMatchObject({ code: 'invalid_parameter', param: 'category' });
+  });
+
+  it('binds cursors to both filters: replay under another filter set is 400 invalid_cursor', async () => {
+    const { store, get } = await setup();
+    await seed(store);
+    const first = await get('category=sports&limit=5');
+    const c = encodeURIComponent(first.body.pagination.next_cursor);
+    for (const qs of [`cursor=${c}`, `cursor=${c}&category=politics`, `cursor=${c}&category=sports&provider=venue_2`, `cursor=${c}&provider=venue_1`]) {
+      const r = await get(qs);
+      expect(r.status).toBe(400);
+      expect(r.body).toMatchObject({ code: 'invalid_cursor', param: 'cursor' });
+    }
+    expect((await get(`cursor=${c}&category=sports`)).status).toBe(200);
+    expect((await get(`cursor=${c}&category=SPORTS&limit=3`)).status).toBe(200);
+  });
+
+  it('rejects malformed and forged cursors', async () => {
+    const { store, get } = await setup();
+    const meta = await seed(store);
+    const forged = createCursorCodec('another-secret').encode({ snapshotId: meta.snapshotId, category: null, provider: null, pos: 1, seq: 3 });
+    for (const bad of ['abc', 'x.y', forged, Buffer.from('{"offset":25}').toString('base64url')]) {
+      const r = await get(`cursor=${encodeURIComponent(bad)}`);
+      expect(r.status).toBe(400);
+      expect(r.body.code).toBe('invalid_cursor');
+      expect(r.body.message).toContain(JSON.stringify(bad));
+    }
+  });
+
+  it('keeps serving a cursor from its own snapshot after a rebuild, then 400 stale once retention passes', async () => {
+    const { store, t, get } = await setup({ retentionMs: H });
+    const old = await seed(store);
+    const first = await get('limit=10');
+    const cursor = encodeURIComponent(first.body.pagination.next_cursor);
+    // A new crawl of venue_1 adds a market and a new snapshot is built.
+    await crawl(store, 'venue_1', T0 + 20 * 60_000, [...ids(12, 'KXNBA', 'sports'), ...ids(4, 'KXFED', 'economics')]);
+    const fresh = await store.buildSnapshot(T0 + 30 * 60_000);
+    expect(fresh.snapshotId).not.toBe(old.snapshotId);
+    t.clock.set(T0 + 31 * 60_000);
+    expect((await get('')).body.pagination.total).toBe(55);
+    const cont = await get(`cursor=${cursor}`);
+    expect(cont.status).toBe(200);
+    // Still the old snapshot: its total and its observed_at.
+    expect(cont.body.pagination.total).toBe(54);
+    expect(cont.body.snapshot.observed_at).toBe(new Date(T0).toISOString());
+    expect(cont.body.data[0].id).toBe('venue_1:KXNBA-007');
+
+    t.clock.set(T0 + 30 * 60_000 + H + 1);
+    const stale = await get(`cursor=${cursor}`);
+    expect(stale.status).toBe(400);
+    expect(stale.body.code).toBe('invalid_cursor');
+    expect(stale.body.message).toMatch(/restart from page 1/);
+    // The janitor drops it at the next build; still the stale message.
+    await store.buildSnapshot(T0 + 30 * 60_000 + H + 2);
+    const dropped = await get(`cursor=${cursor}`);
+    expect(dropped.body.message).toMatch(/no longer retained; restart from page 1/);
+  });
+
+  it('reports snapshot.observed_at as when the oldest underlying read began, null when unknown', async () => {
+    const { store, get } = await setup();
+    await seed(store);
+    const r = await get('limit=1');
+    expect(r.body.snapshot).toEqual({ observed_at: '2026-11-21T20:00:00.000Z' });
+    expect(Object.keys(r.body)).toEqual(['data', 'snapshot', 'pagination']);
+
+    const empty = await setup();
+    await empty.store.buildSnapshot(T0);
+    const e = await empty.get('');
+    expect(e.status).toBe(200);
+    expect(e.body).toEqual({ data: [], snapshot: { observed_at: null }, pagination: { limit: 25, total: 0, has_more: false } });
+  });
+});
