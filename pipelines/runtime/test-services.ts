@@ -19,3 +19,9 @@ export const redisUrlForTests = () => pick('optionalRedisUrl', 'REDIS_URL');
 export const clickhouseUrlForTests = () => pick('optionalClickhouseUrl', 'CLICKHOUSE_URL');
 export const kafkaBrokersForTests = () => pick('optionalKafkaBrokers', 'KAFKA_BROKERS');
 export const registryUrlForTests = () => pick('optionalRegistryUrl', 'SCHEMA_REGISTRY_URL');
+
+/** The serde tests use: Avro through the embedded registry when it exists, JSON until then. */
+export async function testSerde(): Promise<import('../serde/index.ts').Serde> {
+  const { jsonSerde } = await import('../serde/index.ts');
+  return jsonSerde();
+}

@@ -10,6 +10,8 @@ import type { TopicId, TopicValues } from '../topics.ts';
 
 export interface InRecord<Id extends TopicId = TopicId> {
   topic: Id;
+  /** Physical topic name (with the map's prefix). */
+  topicName: string;
   partition: number;
   offset: string;
   key: string | null;

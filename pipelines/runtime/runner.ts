@@ -1,0 +1,216 @@
+// The stage runner: runs one StageDef (types.ts) as a consumer group on the log. In: batches of one
+// topic-partition from the log. Out: the stage's output records produced to their topics, its
+// history rows inserted, its snapshot documents written, and only then the batch committed (the log
+// commits when the batch handler resolves). Any failure rejects the batch handler, so nothing is
+// committed and the log redelivers the batch: the sinks' idempotence (ReplacingMergeTree keys,
+// offset-versioned documents) makes the second delivery change nothing that the first one wrote.
+import type { Batch, Consumer, Log, Producer } from '../log/types.ts';
+import type { History } from '../readmodels/history.ts';
+import type { SnapshotStore, Versioned } from '../readmodels/snapshots.ts';
+import type { Serde } from '../serde/index.ts';
+import { topicByName, type TopicDef, type TopicId, type TopicMap } from '../topics.ts';
+import { pipelineMetrics, type PipelineMetrics } from './metrics.ts';
+import type { InRecord, OutRecord, StageDef, StageOutput } from './types.ts';
+
+export interface RuntimeDeps {
+  log: Log;
+  serde: Serde;
+  topics: TopicMap;
+  history?: History;
+  store?: SnapshotStore;
+  metrics?: PipelineMetrics;
+  /** Shared producer; one is opened (and closed with the runner) when absent. */
+  producer?: Producer;
+  onError?: (err: unknown, where: { stage: string; topic: string; partition: number }) => void;
+}
+
+/** The topic-map prefix ('' in production). */
+export function topicPrefix(topics: TopicMap): string {
+  const t = topics['canonical.markets'];
+  return t.name.slice(0, t.name.length - t.id.length);
+}
+
+/** Consumer group of a stage: '<topic prefix>stage.<name>'. */
+export function stageGroupId(def: Pick<StageDef, 'name'>, topics: TopicMap): string {
+  return `${topicPrefix(topics)}stage.${def.name}`;
+}
+
+/** Sum of (high watermark - committed offset) per input topic of a group. */
+export async function groupLag(log: Log, groupId: string, topicNames: string[]): Promise<Map<string, number>> {
+  const out = new Map<string, number>();
+  for (const name of topicNames) {
+    const [offsets, committed] = await Promise.all([log.topicOffsets(name), log.groupOffsets(groupId, name)]);
+    let lag = 0;
+    for (const p of offsets) {
+      const done = committed.get(p.partition) ?? p.low;
+      lag += Math.max(0, Number(p.high) - Math.max(Number(done), Number(p.low)));
+    }
+    out.set(name, lag);
+  }
+  return out;
+}
+
+export class StageRunner {
+  readonly groupId: string;
+  private consumer: Consumer | null = null;
+  private running: Promise<void> | null = null;
+  private producer: Producer | null = null;
+  private ownProducer = false;
+  private removeLag: (() => void) | null = null;
+  private readonly inputs: TopicDef[];
+  private readonly metrics: PipelineMetrics;
+  /** The error that stopped run(), if any. */
+  failure: unknown = null;
+
+  constructor(
+    readonly def: StageDef,
+    private readonly deps: RuntimeDeps,
+  ) {
+    this.groupId = stageGroupId(def, deps.topics);
+    this.inputs = def.inputs.map((id) => deps.topics[id]);
+    this.metrics = deps.metrics ?? pipelineMetrics;
+    const sinks = def.sinks ?? {};
+    if (sinks.tables?.length && !deps.history) throw new Error(`stage ${def.name} writes history but no History was given`);
+    if ((sinks.snapshotPrefixes?.length || sinks.snapshotNames?.length) && !deps.store)
+      throw new Error(`stage ${def.name} writes snapshots but no SnapshotStore was given`);
+  }
+
+  /** Starts consuming; resolves once the consumer is running (batches arrive in the background). */
+  async start(): Promise<void> {
+    if (this.consumer) throw new Error(`stage ${this.def.name} is already running`);
+    const { log } = this.deps;
+    // A store that forgets on restart (the in-process one) is rebuilt from the topics: the group
+    // starts again from the earliest offset. Its writes are offset-versioned, so nothing doubles.
+    const writesStore = Boolean(this.def.sinks?.snapshotPrefixes?.length || this.def.sinks?.snapshotNames?.length);
+    if (writesStore && this.deps.store && !this.deps.store.durable)
+      for (const t of this.inputs) await log.resetGroup(this.groupId, t.name, 'earliest');
+    if (this.deps.producer) this.producer = this.deps.producer;
+    else {
+      this.producer = await log.producer();
+      this.ownProducer = true;
+    }
+    this.consumer = log.consumer({
+      groupId: this.groupId,
+      topics: this.inputs.map((t) => t.name),
+      fromBeginning: this.def.fromBeginning ?? true,
+    });
+    this.removeLag = this.metrics.addLagSource({
+      stage: this.def.name,
+      lag: () => groupLag(log, this.groupId, this.inputs.map((t) => t.name)),
+    });
+    const consumer = this.consumer;
+    this.running = consumer.run((batch) => this.onBatch(batch)).catch((err) => {
+      this.failure = err;
+      this.deps.onError?.(err, { stage: this.def.name, topic: '', partition: -1 });
+    });
+  }
+
+  /** Stops after the batch in flight (which commits only if it completed). */
+  async stop(): Promise<void> {
+    const c = this.consumer;
+    if (!c) return;
+    this.consumer = null;
+    await c.stop();
+    await this.running;
+    this.running = null;
+    this.removeLag?.();
+    this.removeLag = null;
+    if (this.ownProducer) await this.producer?.close();
+    this.producer = null;
+    this.ownProducer = false;
+  }
+
+  /** Lag per input topic of this stage's group. */
+  lag(): Promise<Map<string, number>> {
+    return groupLag(this.deps.log, this.groupId, this.inputs.map((t) => t.name));
+  }
+
+  /** Resolves when the group has committed everything in its inputs (or rejects after timeoutMs). */
+  async caughtUp(timeoutMs = 60_000, pollMs = 25): Promise<void> {
+    const until = Date.now() + timeoutMs;
+    for (;;) {
+      const lag = await this.lag();
+      if ([...lag.values()].every((n) => n === 0)) return;
+      if (Date.now() > until) throw new Error(`stage ${this.def.name} still lags ${JSON.stringify([...lag])} after ${timeoutMs} ms`);
+      await new Promise((r) => setTimeout(r, pollMs));
+    }
+  }
+
+  private async onBatch(batch: Batch): Promise<void> {
+    const started = performance.now();
+    const stage = this.def.name;
+    const topic = topicByName(this.deps.topics, batch.topic);
+    try {
+      if (!topic) throw new Error(`stage ${stage} got a batch of ${batch.topic}, which is not in the topic map`);
+      const records: InRecord[] = await Promise.all(
+        batch.records.map(async (r) => {
+          const { key, value } = await this.deps.serde.decode(topic, r);
+          return { topic: topic.id, topicName: topic.name, partition: r.partition, offset: r.offset, key, value, timestamp: r.timestamp, headers: r.headers };
+        }),
+      );
+      const out = await this.def.handle(records, { stage, topic: topic.id, partition: batch.partition });
+      await this.write(out);
+      this.metrics.recordsIn.inc({ stage, topic: topic.id }, records.length);
+      this.metrics.batches.inc({ stage });
+      this.metrics.batchSeconds.observe({ stage }, (performance.now() - started) / 1000);
+    } catch (err) {
+      this.metrics.errors.inc({ stage });
+      this.deps.onError?.(err, { stage, topic: batch.topic, partition: batch.partition });
+      throw err;
+    }
+  }
+
+  /** Outputs first, then read models: a committed batch has done both. */
+  private async write(out: StageOutput): Promise<void> {
+    if (out.records?.length) await this.produce(out.records);
+    if (out.history?.length) {
+      const h = this.deps.history;
+      if (!h) throw new Error(`stage ${this.def.name} returned history rows but has no History`);
+      for (const w of out.history) await h.insert(w.table, w.rows);
+    }
+    if (out.snapshots?.length) {
+      const s = this.deps.store;
+      if (!s) throw new Error(`stage ${this.def.name} returned snapshot writes but has no SnapshotStore`);
+      // In the stage's order: a delete between two puts of one key must stay between them.
+      let puts: Versioned[] = [];
+      for (const w of out.snapshots) {
+        if (w.value !== null) {
+          puts.push({ key: w.key, value: w.value, version: w.version });
+          continue;
+        }
+        if (puts.length) await s.putMany(puts);
+        puts = [];
+        await s.delete(w.key, w.version);
+      }
+      if (puts.length) await s.putMany(puts);
+    }
+  }
+
+  private async produce(records: OutRecord[]): Promise<void> {
+    const byTopic = new Map<TopicId, OutRecord[]>();
+    for (const r of records) {
+      const list = byTopic.get(r.topic);
+      if (list) list.push(r);
+      else byTopic.set(r.topic, [r]);
+    }
+    await Promise.all(
+      [...byTopic].map(async ([id, list]) => {
+        const topic = this.deps.topics[id];
+        const encoded = await Promise.all(
+          list.map((r) =>
+            this.deps.serde.encode(topic as TopicDef<typeof r.topic>, r.key, r.value as never, { timestamp: r.timestamp, headers: r.headers }),
+          ),
+        );
+        await this.producer!.send(topic.name, encoded);
+        this.metrics.recordsOut.inc({ stage: this.def.name, topic: id }, list.length);
+      }),
+    );
+  }
+}
+
+/** Creates and starts a runner. */
+export async function startStage(def: StageDef, deps: RuntimeDeps): Promise<StageRunner> {
+  const r = new StageRunner(def, deps);
+  await r.start();
+  return r;
+}

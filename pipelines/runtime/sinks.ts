@@ -1,0 +1,176 @@
+// The backbone's read-model sinks: stages that copy topics into the read models, and nothing else.
+// In: decoded records of the raw, canonical and matched topics. Out: history rows (ClickHouse) and
+// versioned snapshot documents (Redis / in-process). Pure functions of their input batch: the row
+// for a record carries the record's identity (topic, partition, offset) or its offset as version,
+// so a redelivered or replayed record lands on the row or document it already wrote.
+import { RAW_TOPIC_IDS, type CanonicalMarket, type MatchedEvent, type RawRecord } from '../topics.ts';
+import { offsetVersion, type InRecord, type StageDef } from './types.ts';
+
+/** Avro timestamp-millis may decode to a Date (logical types on) or a number (off): store ms. */
+export function toMs(v: unknown): number | null {
+  if (v === null || v === undefined) return null;
+  if (v instanceof Date) return v.getTime();
+  return Number(v);
+}
+
+/** raw.venue_N -> raw_records: the history of every raw read. */
+export const rawHistorySink: StageDef = {
+  name: 'sink.raw-history',
+  inputs: RAW_TOPIC_IDS,
+  sinks: { tables: ['raw_records'] },
+  handle(records) {
+    const rows = [];
+    for (const r of records as InRecord<'raw.venue_1'>[]) {
+      const v = r.value as RawRecord | null;
+      if (!v) continue; // raw topics are not compacted; a null value carries nothing to keep
+      rows.push({
+        venue: v.venue,
+        record_type: v.record_type,
+        native_id: v.native_id,
+        read_started_at: toMs(v.read_started_at),
+        read_id: v.read_id ?? null,
+        source_url: v.source_url ?? null,
+        payload: v.payload,
+        topic: r.topicName,
+        partition: r.partition,
+        offset: Number(r.offset),
+        logged_at: r.timestamp,
+      });
+    }
+    return { history: [{ table: 'raw_records', rows }] };
+  },
+};
+
+function canonicalRow(r: InRecord<'canonical.markets'>): Record<string, unknown> | null {
+  const v = r.value as CanonicalMarket | null;
+  if (v) {
+    return {
+      provider: v.provider,
+      market_id: v.market_id,
+      event_id: v.event_id ?? null,
+      title: v.title,
+      status: v.status,
+      category: v.category ?? null,
+      league: v.league ?? null,
+      market_type: v.market_type ?? null,
+      read_started_at: toMs(v.read_started_at),
+      body: v.body,
+      version: offsetVersion(r),
+      is_deleted: 0,
+    };
+  }
+  if (r.key === null) return null;
+  // Tombstone: the key says which market; the row only needs to hide it.
+  const i = r.key.indexOf(':');
+  return {
+    provider: r.key.slice(0, i),
+    market_id: r.key.slice(i + 1),
+    title: '',
+    status: '',
+    read_started_at: r.timestamp,
+    body: '',
+    version: offsetVersion(r),
+    is_deleted: 1,
+  };
+}
+
+/** canonical.markets -> canonical_markets (current state per market). */
+export const canonicalHistorySink: StageDef = {
+  name: 'sink.canonical-history',
+  inputs: ['canonical.markets'],
+  sinks: { tables: ['canonical_markets'] },
+  handle(records) {
+    const rows = (records as InRecord<'canonical.markets'>[]).map(canonicalRow).filter((r) => r !== null);
+    return { history: [{ table: 'canonical_markets', rows }] };
+  },
+};
+
+export const MARKET_DOC_PREFIX = 'market:';
+
+/** The document the API can read for one canonical market: typed fields plus the parsed body. */
+export function marketDoc(v: CanonicalMarket): Record<string, unknown> {
+  return {
+    provider: v.provider,
+    market_id: v.market_id,
+    event_id: v.event_id ?? null,
+    title: v.title,
+    status: v.status,
+    category: v.category ?? null,
+    league: v.league ?? null,
+    market_type: v.market_type ?? null,
+    read_started_at: toMs(v.read_started_at),
+    body: JSON.parse(v.body) as unknown,
+  };
+}
+
+/** canonical.markets -> snapshot documents 'market:<provider>:<market_id>'. */
+export const canonicalStoreSink: StageDef = {
+  name: 'sink.canonical-store',
+  inputs: ['canonical.markets'],
+  sinks: { snapshotPrefixes: [MARKET_DOC_PREFIX] },
+  handle(records) {
+    const snapshots = [];
+    for (const r of records as InRecord<'canonical.markets'>[]) {
+      const v = r.value as CanonicalMarket | null;
+      const key = v ? `${v.provider}:${v.market_id}` : r.key;
+      if (key === null) continue;
+      snapshots.push({ key: `${MARKET_DOC_PREFIX}${key}`, value: v ? marketDoc(v) : null, version: offsetVersion(r) });
+    }
+    return { snapshots };
+  },
+};
+
+/** matched.events -> matched_events (every version of every matched event). */
+export const matchedHistorySink: StageDef = {
+  name: 'sink.matched-history',
+  inputs: ['matched.events'],
+  sinks: { tables: ['matched_events'] },
+  handle(records) {
+    const rows = [];
+    for (const r of records as InRecord<'matched.events'>[]) {
+      const v = r.value as MatchedEvent | null;
+      if (!v && r.key === null) continue;
+      rows.push(
+        v
+          ? {
+              event_id: v.event_id,
+              league: v.league,
+              sport: v.sport,
+              title: v.title,
+              scheduled_date: v.scheduled_date,
+              scheduled_start: toMs(v.scheduled_start),
+              participant_keys: v.participant_keys,
+              population: v.population,
+              submarket_count: v.submarket_count,
+              observed_at: toMs(v.observed_at),
+              body: v.body,
+              is_deleted: 0,
+              topic: r.topicName,
+              partition: r.partition,
+              offset: Number(r.offset),
+            }
+          : {
+              event_id: r.key,
+              league: r.key!.split('-')[0] ?? '',
+              sport: '',
+              title: '',
+              scheduled_date: '1970-01-01',
+              scheduled_start: null,
+              participant_keys: [],
+              population: 'removed',
+              submarket_count: 0,
+              observed_at: r.timestamp,
+              body: '',
+              is_deleted: 1,
+              topic: r.topicName,
+              partition: r.partition,
+              offset: Number(r.offset),
+            },
+      );
+    }
+    return { history: [{ table: 'matched_events', rows }] };
+  },
+};
+
+/** Every read-model sink of the backbone: what the service runs and what replay rebuilds. */
+export const BACKBONE_SINKS: StageDef[] = [rawHistorySink, canonicalHistorySink, canonicalStoreSink, matchedHistorySink];

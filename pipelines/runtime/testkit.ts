@@ -1,0 +1,77 @@
+// Test and benchmark helpers for the backbone (not used by the service). In: a directory and a
+// random prefix. Out: an embedded backbone (log, serde, history, store) with every topic created,
+// and generators of raw venue records.
+import { randomBytes } from 'node:crypto';
+import path from 'node:path';
+import { EmbeddedLog } from '../log/embedded.ts';
+import type { Log, Producer } from '../log/types.ts';
+import { ChdbHistory } from '../readmodels/chdb-history.ts';
+import type { History } from '../readmodels/history.ts';
+import { migrate } from '../readmodels/migrate.ts';
+import { MemorySnapshotStore } from '../readmodels/memory-store.ts';
+import type { SnapshotStore } from '../readmodels/snapshots.ts';
+import type { Serde } from '../serde/index.ts';
+import { createAllTopics, defineTopics, type Provider, type RawRecord, type TopicMap } from '../topics.ts';
+import type { RuntimeDeps } from './runner.ts';
+
+export function randomPrefix(): string {
+  return `t${randomBytes(4).toString('hex')}.`;
+}
+
+export interface Backbone extends RuntimeDeps {
+  history: History;
+  store: SnapshotStore;
+  close(): Promise<void>;
+}
+
+export async function embeddedBackbone(opts: {
+  dir: string;
+  prefix: string;
+  serde: Serde;
+  partitions?: number;
+  log?: Log;
+  store?: SnapshotStore;
+  history?: History;
+}): Promise<Backbone> {
+  const topics: TopicMap = defineTopics({ prefix: opts.prefix, partitions: opts.partitions ?? 3 });
+  const log = opts.log ?? (await EmbeddedLog.open({ dir: path.join(opts.dir, 'log'), fsyncIntervalMs: 0, compactIntervalMs: 0, retryBackoffMs: 10 }));
+  await createAllTopics(log, topics);
+  const history = opts.history ?? (await ChdbHistory.open(path.join(opts.dir, 'chdb'), `db_${opts.prefix.replace(/\W/g, '')}`));
+  await migrate(history);
+  const store = opts.store ?? new MemorySnapshotStore();
+  return {
+    log,
+    topics,
+    serde: opts.serde,
+    history,
+    store,
+    async close() {
+      await store.close();
+      await history.close();
+      await log.close();
+    },
+  };
+}
+
+/** A raw market record whose payload the pass-through processor understands. */
+export function rawMarket(venue: Provider, id: string, title: string, extra: Record<string, unknown> = {}, readAt = 1_767_225_600_000): RawRecord {
+  return {
+    venue,
+    record_type: 'market',
+    native_id: id,
+    read_started_at: readAt,
+    payload: JSON.stringify({ id, title, status: 'open', ...extra }),
+    read_id: null,
+    source_url: `/markets/${id}`,
+  };
+}
+
+export async function produceRaw(deps: Pick<RuntimeDeps, 'serde' | 'topics'>, producer: Producer, records: RawRecord[]): Promise<void> {
+  const byVenue = new Map<string, RawRecord[]>();
+  for (const r of records) byVenue.set(r.venue, [...(byVenue.get(r.venue) ?? []), r]);
+  for (const [venue, list] of byVenue) {
+    const topic = deps.topics[`raw.${venue as Provider}`];
+    const encoded = await Promise.all(list.map((r) => deps.serde.encode(topic, r.native_id, r)));
+    await producer.send(topic.name, encoded);
+  }
+}
