@@ -11,6 +11,7 @@
 // Every response carries X-Request-Id (generated; a client's is ignored) and Vary: accept-encoding.
 // Every error body comes from renderError (api/errors.ts); Fastify's own errors are mapped into it.
 import { randomBytes } from 'node:crypto';
+import { gzipSync } from 'node:zlib';
 import Fastify, { LogController, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import compress from '@fastify/compress';
 import { ApiError, isApiError, quote, renderError } from './errors.ts';
@@ -56,6 +57,27 @@ function sendError(reply: FastifyReply, e: ApiError): FastifyReply {
   const h = e.options.headers;
   if (h) for (const k in h) reply.header(k, h[k]);
   return reply.code(e.statusCode).type('application/json; charset=utf-8').send(renderError(e));
+}
+
+const GZIP = /\bgzip\b/i;
+
+/**
+ * Errors answered outside any route (404/405, malformed URLs) do not pass through
+ * @fastify/compress's route hooks, so they are gzipped here ("Responses are compressed for
+ * clients sending Accept-Encoding: gzip").
+ */
+function sendOutsideRoute(req: FastifyRequest, reply: FastifyReply, e: ApiError): FastifyReply {
+  reply.header('x-request-id', req.id);
+  reply.header('vary', 'accept-encoding');
+  const ae = req.headers['accept-encoding'];
+  if (typeof ae !== 'string' || !GZIP.test(ae)) return sendError(reply, e);
+  const h = e.options.headers;
+  if (h) for (const k in h) reply.header(k, h[k]);
+  reply.header('content-encoding', 'gzip');
+  return reply
+    .code(e.statusCode)
+    .type('application/json; charset=utf-8')
+    .send(gzipSync(JSON.stringify(renderError(e))));
 }
 
 function rateHeaders(reply: FastifyReply, w: WindowState): void {
@@ -131,9 +153,7 @@ export async function buildApp(deps: AppDeps, handlers: HandlerRegistry = defaul
     exposeHeadRoutes: false,
     return503OnClosing: false,
     frameworkErrors: (err, req, reply) => {
-      reply.header('x-request-id', req.id);
-      reply.header('vary', 'accept-encoding');
-      void sendError(reply, mapFrameworkError(err));
+      void sendOutsideRoute(req, reply, mapFrameworkError(err));
     },
   });
 
@@ -145,18 +165,17 @@ export async function buildApp(deps: AppDeps, handlers: HandlerRegistry = defaul
   const deadlineMs = config.UPSTREAM_DEADLINE_MS;
 
   app.setNotFoundHandler((req, reply) => {
-    reply.header('x-request-id', req.id);
-    reply.header('vary', 'accept-encoding');
     const path = req.url.split('?')[0];
     const allowed = matcher.allowed(path);
     if (allowed) {
       const list = allowed.join(', ');
-      return sendError(
+      return sendOutsideRoute(
+        req,
         reply,
         new ApiError('method_not_allowed', `method ${quote(req.method)} is not allowed on ${path}; allowed: ${list}`, { headers: { allow: list } }),
       );
     }
-    return sendError(reply, new ApiError('route_not_found', `no route matches ${quote(path)}`));
+    return sendOutsideRoute(req, reply, new ApiError('route_not_found', `no route matches ${quote(path)}`));
   });
 
   app.setErrorHandler((err, req, reply) => {

@@ -2,10 +2,10 @@
 // same verdicts as the Redis store (store.ts contract). With a `file`, accounts and keys persist
 // as JSON under DATA_DIR so the operator command (bin/keys.ts, another process) and the running
 // server see the same keys: writers re-read the file before changing it and replace it atomically,
-// and the server re-reads it when it changes (fs.watchFile, ~1 s), so a revocation made with the
-// command takes effect within about a second. Usage counters persist beside it (usage.json,
+// and the server re-reads it when it changes (a stat at most once per `watchIntervalMs`, default
+// 1 s, on the request path), so a revocation made with the command takes effect within a second. Usage counters persist beside it (usage.json,
 // written every few seconds and on close). Rate windows are per process, as in any one-process mode.
-import { readFileSync, renameSync, writeFileSync, mkdirSync, watchFile, unwatchFile, statSync } from 'node:fs';
+import { readFileSync, renameSync, writeFileSync, mkdirSync, statSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { AccountRecord, AuthorizeInput, AuthorizeResult, KeyRecord, KeyStore } from './store.ts';
 import { chargeWindow } from './window.ts';
@@ -32,11 +32,14 @@ export class MemoryKeyStore implements KeyStore {
   private flushTimer: NodeJS.Timeout | undefined;
   private readonly file: string | undefined;
   private readonly usageFile: string | undefined;
-  private readonly onFileChange = (): void => this.load();
+  private readonly checkMs: number;
+  private lastCheck = 0;
+  private fileStamp = '';
 
   constructor(opts: MemoryStoreOptions = {}) {
     this.file = opts.file;
     this.usageFile = opts.file ? opts.file.replace(/\.json$/, '') + '.usage.json' : undefined;
+    this.checkMs = opts.watchIntervalMs ?? 1000;
     if (this.file) {
       mkdirSync(dirname(this.file), { recursive: true });
       this.load();
@@ -48,12 +51,29 @@ export class MemoryKeyStore implements KeyStore {
           /* no usage yet */
         }
       }
-      watchFile(this.file, { interval: opts.watchIntervalMs ?? 1000, persistent: false }, this.onFileChange);
     }
+  }
+
+  private stamp(): string {
+    try {
+      const st = statSync(this.file!);
+      return `${st.ino}:${st.mtimeMs}:${st.size}`;
+    } catch {
+      return '';
+    }
+  }
+
+  /** Picks up changes written by another process (the operator command). */
+  private refresh(): void {
+    const t = Date.now();
+    if (t - this.lastCheck < this.checkMs) return;
+    this.lastCheck = t;
+    if (this.stamp() !== this.fileStamp) this.load();
   }
 
   private load(): void {
     if (!this.file) return;
+    this.fileStamp = this.stamp();
     let data: FileShape;
     try {
       data = JSON.parse(readFileSync(this.file, 'utf8')) as FileShape;
@@ -68,20 +88,14 @@ export class MemoryKeyStore implements KeyStore {
 
   /** Re-read, mutate, write atomically: the other process may have written since we loaded. */
   private mutate<T>(fn: () => T): T {
-    if (this.file) {
-      try {
-        statSync(this.file);
-        this.load();
-      } catch {
-        /* first write */
-      }
-    }
+    if (this.file) this.load();
     const out = fn();
     if (this.file) {
       const tmp = `${this.file}.${process.pid}.tmp`;
       const data: FileShape = { accounts: [...this.accounts.values()], keys: [...this.keys.values()] };
       writeFileSync(tmp, JSON.stringify(data, null, 2), { mode: 0o600 });
       renameSync(tmp, this.file);
+      this.fileStamp = this.stamp();
     }
     return out;
   }
@@ -103,6 +117,7 @@ export class MemoryKeyStore implements KeyStore {
   }
 
   async authorize(input: AuthorizeInput): Promise<AuthorizeResult> {
+    if (this.file) this.refresh();
     const rec = this.byHash.get(input.hash);
     if (rec === undefined || rec.revokedAt !== undefined) return { kind: 'invalid' };
     const acct = this.accounts.get(rec.accountId);
@@ -127,12 +142,14 @@ export class MemoryKeyStore implements KeyStore {
   }
 
   async getAccount(id: string) {
+    if (this.file) this.refresh();
     return this.accounts.get(id);
   }
   async putAccount(account: AccountRecord) {
     this.mutate(() => this.accounts.set(account.id, account));
   }
   async listAccounts() {
+    if (this.file) this.refresh();
     return [...this.accounts.values()];
   }
   async insertKey(key: KeyRecord, maxKeys: number) {
@@ -146,9 +163,11 @@ export class MemoryKeyStore implements KeyStore {
     });
   }
   async getKey(id: string) {
+    if (this.file) this.refresh();
     return this.keys.get(id);
   }
   async listKeys(accountId?: string) {
+    if (this.file) this.refresh();
     return [...this.keys.values()].filter((k) => accountId === undefined || k.accountId === accountId);
   }
   async revokeKey(id: string, now: number) {
@@ -176,7 +195,6 @@ export class MemoryKeyStore implements KeyStore {
     return this.usageCounts.get(`${accountId}:${period}`) ?? 0;
   }
   async close() {
-    if (this.file) unwatchFile(this.file, this.onFileChange);
     if (this.flushTimer) {
       clearTimeout(this.flushTimer);
       this.flushTimer = undefined;

@@ -1,0 +1,36 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, it, expect } from 'vitest';
+import { keyStoreContract } from './store.contract.ts';
+import { MemoryKeyStore } from './memory-store.ts';
+import { KeyAdmin, hashKey } from './keys.ts';
+import { billingPeriod } from './plans.ts';
+
+keyStoreContract('memory', async () => new MemoryKeyStore());
+
+describe('MemoryKeyStore persisted under DATA_DIR', () => {
+  it('shares keys between processes through the file: a revocation by the operator command reaches the server', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'keys-'));
+    const file = join(dir, 'keys.json');
+    const server = new MemoryKeyStore({ file, watchIntervalMs: 20 });
+    const cli = new MemoryKeyStore({ file });
+    try {
+      const admin = new KeyAdmin(cli, 'p');
+      const { key, record } = await admin.create({ accountId: 'x', plan: 'pro' });
+      const ask = () => server.authorize({ hash: hashKey('p', key), permission: 'markets.read', now: Date.now(), period: billingPeriod(Date.now()) });
+      await expect.poll(async () => (await ask()).kind, { timeout: 3000, interval: 25 }).toBe('ok');
+      await admin.revoke(record.id);
+      await expect.poll(async () => (await ask()).kind, { timeout: 3000, interval: 25 }).toBe('invalid');
+      // Usage survives a restart of the server store.
+      await server.close();
+      const again = new MemoryKeyStore({ file });
+      expect(await again.usage('x', billingPeriod(Date.now()))).toBeGreaterThan(0);
+      await again.close();
+    } finally {
+      await server.close();
+      await cli.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});

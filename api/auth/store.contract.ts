@@ -1,0 +1,168 @@
+// The ONE contract suite of the KeyStore seam, run against the in-process store
+// (memory-store.unit.spec.ts) and the Redis store (redis-store.int.spec.ts). In: a factory giving
+// a fresh, empty store per test (random key prefix). Out: vitest cases.
+import { describe, it, expect } from 'vitest';
+import { KeyAdmin, KeyAdminError, hashKey } from './keys.ts';
+import { billingPeriod } from './plans.ts';
+import type { AuthorizeResult, KeyStore } from './store.ts';
+
+const PEPPER = 'contract-pepper';
+const T0 = Date.UTC(2026, 10, 21, 12, 0, 0);
+
+export function keyStoreContract(name: string, make: () => Promise<KeyStore>): void {
+  describe(`KeyStore contract: ${name}`, () => {
+    const setup = async () => {
+      const store = await make();
+      let now = T0;
+      const admin = new KeyAdmin(store, PEPPER, () => now);
+      const authorize = (key: string, permission: Parameters<KeyStore['authorize']>[0]['permission'] = 'markets.read', at = now): Promise<AuthorizeResult> =>
+        store.authorize({ hash: hashKey(PEPPER, key), permission, now: at, period: billingPeriod(at) });
+      return { store, admin, authorize, setNow: (t: number) => (now = t), close: () => store.close() };
+    };
+
+    it('creates a key that authorizes, stores only its hash, and lists it', async () => {
+      const s = await setup();
+      try {
+        const { key, record } = await s.admin.create({ accountId: 'a1', plan: 'pro', permissions: ['markets.read'], name: 'ci' });
+        expect(key).toMatch(/^pmk_[A-Za-z0-9_-]{43}$/);
+        const r = await s.authorize(key);
+        expect(r.kind).toBe('ok');
+        if (r.kind === 'ok') {
+          expect(r.key).toEqual({ keyId: record.id, accountId: 'a1', servedPlan: 'pro' });
+          expect(r.window.limit).toBe(300);
+          expect(r.window.remaining).toBe(299);
+        }
+        const listed = await s.store.listKeys('a1');
+        expect(listed).toHaveLength(1);
+        expect(JSON.stringify(listed)).not.toContain(key);
+        expect(listed[0].hash).toBe(hashKey(PEPPER, key));
+        expect(listed[0].prefix).toBe(key.slice(0, 10));
+        expect((await s.authorize(key + 'x')).kind).toBe('invalid');
+      } finally {
+        await s.close();
+      }
+    });
+
+    it('refuses a key without the permission and charges nothing for it', async () => {
+      const s = await setup();
+      try {
+        const { key } = await s.admin.create({ accountId: 'a2', plan: 'free', permissions: ['events.read'] });
+        expect((await s.authorize(key, 'markets.read')).kind).toBe('forbidden');
+        const ok = await s.authorize(key, 'events.read');
+        expect(ok.kind === 'ok' && ok.window.remaining).toBe(9);
+        expect(await s.store.usage('a2', billingPeriod(T0))).toBe(1);
+      } finally {
+        await s.close();
+      }
+    });
+
+    it('revoke stops the key at once; reroll swaps the value and keeps id and permissions', async () => {
+      const s = await setup();
+      try {
+        const a = await s.admin.create({ accountId: 'a3', plan: 'starter' });
+        const b = await s.admin.create({ accountId: 'a3' });
+        await s.admin.revoke(a.record.id);
+        expect((await s.authorize(a.key)).kind).toBe('invalid');
+        await expect(s.admin.revoke(a.record.id)).rejects.toBeInstanceOf(KeyAdminError);
+        const fresh = await s.admin.reroll(b.record.id);
+        expect((await s.authorize(b.key)).kind).toBe('invalid');
+        const r = await s.authorize(fresh);
+        expect(r.kind === 'ok' && r.key.keyId).toBe(b.record.id);
+        const rec = await s.store.getKey(b.record.id);
+        expect(rec?.permissions).toEqual(b.record.permissions);
+        expect(rec?.rerolledAt).toBe(T0);
+        expect((await s.store.getKey(a.record.id))?.revokedAt).toBe(T0);
+        await expect(s.admin.reroll(a.record.id)).rejects.toBeInstanceOf(KeyAdminError);
+      } finally {
+        await s.close();
+      }
+    });
+
+    it("enforces the plan's max_keys per account, counting only active keys", async () => {
+      const s = await setup();
+      try {
+        const first = await s.admin.create({ accountId: 'a4', plan: 'free' });
+        await expect(s.admin.create({ accountId: 'a4' })).rejects.toThrow(/max_keys/);
+        await s.admin.revoke(first.record.id);
+        await s.admin.create({ accountId: 'a4' });
+        await s.admin.updateAccount('a4', { plan: 'starter' });
+        await s.admin.create({ accountId: 'a4' });
+        await s.admin.create({ accountId: 'a4' });
+        await expect(s.admin.create({ accountId: 'a4' })).rejects.toThrow(/3 active keys/);
+        expect((await s.store.listKeys('a4')).length).toBe(4);
+      } finally {
+        await s.close();
+      }
+    });
+
+    it('limits each key over a rolling 60 s: the budget returns exactly as requests age out', async () => {
+      const s = await setup();
+      try {
+        const { key } = await s.admin.create({ accountId: 'a5', plan: 'free' });
+        for (let i = 0; i < 10; i++) expect((await s.authorize(key, 'markets.read', T0 + i * 1000)).kind).toBe('ok');
+        const limited = await s.authorize(key, 'markets.read', T0 + 59_999);
+        expect(limited.kind).toBe('rate_limited');
+        if (limited.kind === 'rate_limited') {
+          expect(limited.window.resetAt).toBe(T0 + 60_000);
+          expect(limited.now).toBe(T0 + 59_999);
+        }
+        // At T0 + 60 s the first request (T0) is out of (now - 60 s, now]: one slot back, not more.
+        expect((await s.authorize(key, 'markets.read', T0 + 60_000)).kind).toBe('ok');
+        expect((await s.authorize(key, 'markets.read', T0 + 60_000)).kind).toBe('rate_limited');
+        expect((await s.authorize(key, 'markets.read', T0 + 60_999)).kind).toBe('rate_limited');
+        const r = await s.authorize(key, 'markets.read', T0 + 61_000);
+        expect(r.kind === 'ok' && r.window.remaining).toBe(0);
+        // Refused requests were not counted toward the allowance.
+        expect(await s.store.usage('a5', billingPeriod(T0))).toBe(12);
+      } finally {
+        await s.close();
+      }
+    });
+
+    it('refuses a Free account past its allowance with upgrade_plan; payment recovery is served as Free with resolve_payment', async () => {
+      const s = await setup();
+      try {
+        const free = await s.admin.create({ accountId: 'a6', plan: 'free' });
+        let t = T0;
+        for (let i = 0; i < 1000; i++) {
+          t += 6000; // 10 per minute: never rate limited
+          const r = await s.authorize(free.key, 'markets.read', t);
+          if (r.kind !== 'ok') throw new Error(`request ${i} was ${r.kind}`);
+        }
+        const r = await s.authorize(free.key, 'markets.read', t + 6000);
+        expect(r.kind).toBe('payment_required');
+        if (r.kind === 'payment_required') {
+          expect(r).toMatchObject({ action: 'upgrade_plan', plan: 'free', included: 1000, used: 1000 });
+        }
+        const paid = await s.admin.create({ accountId: 'a7', plan: 'pro' });
+        await s.admin.updateAccount('a7', { paymentState: 'past_due' });
+        const served = await s.authorize(paid.key, 'markets.read', T0);
+        expect(served.kind === 'ok' && served.key.servedPlan).toBe('free');
+        expect(served.kind === 'ok' && served.window.limit).toBe(10);
+        // Exhaust the Free allowance in a later month of the same account.
+        const june = Date.UTC(2027, 5, 1);
+        for (let i = 0; i < 1000; i++) await s.authorize(paid.key, 'markets.read', june + i * 6000);
+        const refused = await s.authorize(paid.key, 'markets.read', june + 1000 * 6000);
+        expect(refused.kind === 'payment_required' && refused.action).toBe('resolve_payment');
+        expect(refused.kind === 'payment_required' && refused.plan).toBe('pro');
+        await s.admin.updateAccount('a7', { paymentState: 'active' });
+        const back = await s.authorize(paid.key, 'markets.read', june + 1001 * 6000);
+        expect(back.kind === 'ok' && back.key.servedPlan).toBe('pro');
+      } finally {
+        await s.close();
+      }
+    }, 60_000);
+
+    it('counts paid usage past the allowance (overage) without refusing', async () => {
+      const s = await setup();
+      try {
+        const paid = await s.admin.create({ accountId: 'a8', plan: 'enterprise' });
+        await s.admin.updateAccount('a8', { custom: { included_requests_per_month: 3, rate_limit_per_min: 100 } });
+        for (let i = 0; i < 5; i++) expect((await s.authorize(paid.key, 'markets.read', T0 + i)).kind).toBe('ok');
+        expect(await s.store.usage('a8', billingPeriod(T0))).toBe(5);
+      } finally {
+        await s.close();
+      }
+    });
+  });
+}
