@@ -1,0 +1,246 @@
+// The Kafka log through kafkajs (the owner's named client, the default KAFKA_CLIENT).
+// In: broker addresses and topic settings. Out: the Log seam (types.ts) on a real broker.
+// - Producer: idempotent (so acks=all, retries without duplicates), partitioning by kafkajs's
+//   DefaultPartitioner, which is the Java client's murmur2 (partitioner.ts, checked by the contract).
+// - Consumers: consumer groups with autoCommit off. A batch's next offset is committed only after the
+//   handler resolves ("offsets committed only after the stage's output is written"). A throwing handler
+//   gets the same batch again after a backoff (heartbeating meanwhile), as the embedded log does, so a
+//   stage sees one behaviour in both modes. At-least-once: a rebalance or crash may redeliver.
+// - Topics: created with the configured partitions, replication and cleanup.policy (retention.ms for
+//   'delete' topics that set it); creating an existing topic keeps it.
+import kafkajs from 'kafkajs';
+import type { Admin, Consumer as KjsConsumer, Kafka as KafkaClient, Producer as KjsProducer } from 'kafkajs';
+import type { Batch, Consumer, ConsumerOptions, Log, LogRecord, OutgoingRecord, PartitionOffsets, Producer, TopicSpec } from './types.ts';
+
+const { Kafka, Partitioners, logLevel } = kafkajs;
+
+export interface KafkaLogOptions {
+  brokers: string[];
+  clientId?: string;
+  replication?: number;
+  /** kafkajs log level name; 'error' by default (rebalances are routine). */
+  logLevel?: 'nothing' | 'error' | 'warn' | 'info' | 'debug';
+  /** First redelivery delay after a handler throws; doubles up to 5 s. */
+  retryBackoffMs?: number;
+  /** Partitions of one consumer handled concurrently (order within each partition is kept). */
+  partitionsConsumedConcurrently?: number;
+  /** Longest a fetch waits for data; also bounds how long stop() takes. */
+  maxWaitTimeInMs?: number;
+  onError?: (err: unknown, where: { groupId: string; topic: string; partition: number }) => void;
+}
+
+const levels = { nothing: logLevel.NOTHING, error: logLevel.ERROR, warn: logLevel.WARN, info: logLevel.INFO, debug: logLevel.DEBUG };
+
+export function toKafkaHeaders(h: Record<string, string> | undefined): Record<string, string> | undefined {
+  return h && Object.keys(h).length ? h : undefined;
+}
+
+export function fromKafkaHeaders(h: Record<string, unknown> | undefined): Record<string, string> {
+  const out: Record<string, string> = {};
+  if (!h) return out;
+  for (const [k, v] of Object.entries(h)) {
+    if (v === undefined || v === null) continue;
+    const one = Array.isArray(v) ? v[v.length - 1] : v;
+    out[k] = Buffer.isBuffer(one) ? one.toString('utf8') : String(one);
+  }
+  return out;
+}
+
+export function topicConfigEntries(spec: TopicSpec): Array<{ name: string; value: string }> {
+  const entries: Array<{ name: string; value: string }> = [{ name: 'cleanup.policy', value: spec.cleanupPolicy }];
+  if (spec.cleanupPolicy === 'delete') entries.push({ name: 'retention.ms', value: String(spec.retentionMs ?? -1) });
+  return entries;
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+export class KafkaLog implements Log {
+  readonly kind = 'kafka' as const;
+  private readonly kafka: KafkaClient;
+  private adminClient: Admin | null = null;
+  private readonly producers = new Set<KjsProducer>();
+  private readonly consumers = new Set<KafkaJsConsumer>();
+
+  constructor(readonly options: KafkaLogOptions) {
+    this.kafka = new Kafka({
+      clientId: options.clientId ?? 'pm-data-api',
+      brokers: options.brokers,
+      logLevel: levels[options.logLevel ?? 'error'],
+      retry: { retries: 8 },
+    });
+  }
+
+  private async admin(): Promise<Admin> {
+    if (!this.adminClient) {
+      const a = this.kafka.admin();
+      await a.connect();
+      this.adminClient = a;
+    }
+    return this.adminClient;
+  }
+
+  async createTopics(specs: TopicSpec[]): Promise<void> {
+    const admin = await this.admin();
+    const existing = new Set(await admin.listTopics());
+    const missing = specs.filter((s) => !existing.has(s.name));
+    if (!missing.length) return;
+    try {
+      await admin.createTopics({
+        waitForLeaders: true,
+        topics: missing.map((s) => ({
+          topic: s.name,
+          numPartitions: s.partitions,
+          replicationFactor: this.options.replication ?? 1,
+          configEntries: topicConfigEntries(s),
+        })),
+      });
+    } catch (e) {
+      // Another process may have created it in between: fine, as long as it now exists.
+      const now = new Set(await admin.listTopics());
+      if (!missing.every((s) => now.has(s.name))) throw e;
+    }
+  }
+
+  async producer(): Promise<Producer> {
+    const p = this.kafka.producer({
+      idempotent: true,
+      maxInFlightRequests: 1,
+      createPartitioner: Partitioners.DefaultPartitioner,
+    });
+    await p.connect();
+    this.producers.add(p);
+    return {
+      send: async (topic: string, records: OutgoingRecord[]) => {
+        if (!records.length) return;
+        await p.send({
+          topic,
+          acks: -1,
+          messages: records.map((r) => ({
+            key: r.key,
+            value: r.value,
+            timestamp: r.timestamp === undefined ? undefined : String(r.timestamp),
+            headers: toKafkaHeaders(r.headers),
+          })),
+        });
+      },
+      close: async () => {
+        this.producers.delete(p);
+        await p.disconnect();
+      },
+    };
+  }
+
+  consumer(options: ConsumerOptions): Consumer {
+    const c = new KafkaJsConsumer(this.kafka, options, this.options, () => this.consumers.delete(c));
+    this.consumers.add(c);
+    return c;
+  }
+
+  async topicOffsets(topic: string): Promise<PartitionOffsets[]> {
+    const admin = await this.admin();
+    const offsets = await admin.fetchTopicOffsets(topic);
+    return offsets.map((o) => ({ partition: o.partition, high: o.high, low: o.low })).sort((a, b) => a.partition - b.partition);
+  }
+
+  async groupOffsets(groupId: string, topic: string): Promise<Map<number, string>> {
+    const admin = await this.admin();
+    const res = await admin.fetchOffsets({ groupId, topics: [topic] });
+    const out = new Map<number, string>();
+    for (const t of res) for (const p of t.partitions) if (Number(p.offset) >= 0) out.set(p.partition, p.offset);
+    return out;
+  }
+
+  async resetGroup(groupId: string, topic: string, to: 'earliest' | { timestamp: number }): Promise<void> {
+    const admin = await this.admin();
+    const partitions =
+      to === 'earliest'
+        ? (await admin.fetchTopicOffsets(topic)).map((o) => ({ partition: o.partition, offset: o.low }))
+        : // The first offset at or after the time; the high watermark where there is none.
+          await admin.fetchTopicOffsetsByTimestamp(topic, to.timestamp);
+    await admin.setOffsets({ groupId, topic, partitions });
+  }
+
+  async close(): Promise<void> {
+    for (const c of [...this.consumers]) await c.stop();
+    for (const p of [...this.producers]) await p.disconnect().catch(() => {});
+    this.producers.clear();
+    await this.adminClient?.disconnect().catch(() => {});
+    this.adminClient = null;
+  }
+}
+
+class KafkaJsConsumer implements Consumer {
+  private consumer: KjsConsumer | null = null;
+  private stopping = false;
+
+  constructor(
+    private readonly kafka: KafkaClient,
+    private readonly options: ConsumerOptions,
+    private readonly logOptions: KafkaLogOptions,
+    private readonly onStopped: () => void,
+  ) {}
+
+  async run(handler: (batch: Batch) => Promise<void>): Promise<void> {
+    if (this.consumer) throw new Error('consumer is already running');
+    const { groupId, topics, fromBeginning } = this.options;
+    const c = this.kafka.consumer({
+      groupId,
+      allowAutoTopicCreation: false,
+      sessionTimeout: 30_000,
+      heartbeatInterval: 3000,
+      maxWaitTimeInMs: this.logOptions.maxWaitTimeInMs ?? 1000,
+    });
+    this.consumer = c;
+    await c.connect();
+    await c.subscribe({ topics, fromBeginning });
+    const backoff = this.logOptions.retryBackoffMs ?? 100;
+    await c.run({
+      autoCommit: false,
+      eachBatchAutoResolve: false,
+      partitionsConsumedConcurrently: this.logOptions.partitionsConsumedConcurrently ?? 1,
+      eachBatch: async ({ batch, heartbeat, isRunning, isStale, resolveOffset }) => {
+        if (!batch.messages.length) return;
+        const records: LogRecord[] = batch.messages.map((m) => ({
+          topic: batch.topic,
+          partition: batch.partition,
+          offset: m.offset,
+          key: m.key ?? null,
+          value: m.value ?? null,
+          timestamp: Number(m.timestamp),
+          headers: fromKafkaHeaders(m.headers as Record<string, unknown> | undefined),
+        }));
+        for (let failures = 0; ; failures++) {
+          if (this.stopping || !isRunning() || isStale()) return; // not committed: redelivered later
+          try {
+            await handler({ topic: batch.topic, partition: batch.partition, records });
+            break;
+          } catch (err) {
+            if (this.logOptions.onError) this.logOptions.onError(err, { groupId, topic: batch.topic, partition: batch.partition });
+            else console.error(`kafka log: handler of group ${groupId} failed on ${batch.topic}[${batch.partition}], will redeliver:`, err);
+            const wait = Math.min(5000, backoff * 2 ** failures);
+            for (let waited = 0; waited < wait && !this.stopping; waited += 200) {
+              await sleep(Math.min(200, wait - waited));
+              await heartbeat().catch(() => {});
+            }
+          }
+        }
+        const last = records[records.length - 1]!.offset;
+        await c.commitOffsets([{ topic: batch.topic, partition: batch.partition, offset: (BigInt(last) + 1n).toString() }]);
+        // The local fetch position moves on only once the commit is through.
+        resolveOffset(last);
+      },
+    });
+  }
+
+  /** Stops fetching; an in-flight handler finishes and its batch is committed first, as on the embedded log. */
+  async stop(): Promise<void> {
+    this.stopping = true;
+    const c = this.consumer;
+    if (c) {
+      await c.stop().catch(() => {});
+      await c.disconnect().catch(() => {});
+    }
+    this.consumer = null;
+    this.onStopped();
+  }
+}
