@@ -96,8 +96,8 @@ export function checkNativeId(route: RouteKind, provider: Provider, id: string):
       }
       throw bad('expected a numeric id, a kebab-case slug or a condition id');
     case 'venue_3':
-      // venue_3 shares the numeric and slug shapes with venue_2 (probed on both).
-      if (NUMERIC.test(id) || SLUG.test(id)) return id;
+      // venue_3 has numeric ids only (its API answers 400 to any other shape).
+      if (NUMERIC.test(id)) return id;
       throw bad('expected a numeric market id');
     case 'venue_4':
       if (route === 'market') {
@@ -183,9 +183,10 @@ export function planResolution(route: RouteKind, rawId: string, providerParam: s
     if (route === 'event') return { kind: 'direct', provider: 'venue_4', nativeId: id.toUpperCase() };
     throw invalid(route, `${quote(id)} is a venue_4 fixture (event) id; use GET /v1/events`);
   }
-  if (NUMERIC.test(id) || SLUG.test(id)) {
-    return { kind: 'probe', candidates: ['venue_2', 'venue_3'], nativeId: id };
-  }
+  // The numeric shape is shared by venue_2 and venue_3: probe both. A kebab slug can only exist on
+  // venue_2 (venue_3 has no slugs), so its probe has the one candidate.
+  if (NUMERIC.test(id)) return { kind: 'probe', candidates: ['venue_2', 'venue_3'], nativeId: id };
+  if (SLUG.test(id)) return { kind: 'probe', candidates: ['venue_2'], nativeId: id };
   if (isInferableTicker(id)) {
     return { kind: 'direct', provider: 'venue_1', nativeId: id.toUpperCase() };
   }

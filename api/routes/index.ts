@@ -16,6 +16,11 @@ import { categories } from './v1/categories.ts';
 import { openapi } from '../openapi.ts';
 import { marketsList } from './v1/markets-list.ts';
 
+import { marketDetail } from './v1/market-detail.ts';
+import { eventDetail } from './v1/event-detail.ts';
+import { spotPrices } from './v1/spot.ts';
+import { walletProfile, walletPositions } from './v1/wallet.ts';
+
 export type HandlerRegistry = Partial<Record<RouteId, RouteHandler>>;
 
 export const handlers: HandlerRegistry = {
@@ -23,4 +28,9 @@ export const handlers: HandlerRegistry = {
   categories,
   openapi,
   markets_list: marketsList,
+  market_detail: marketDetail,
+  event_detail: eventDetail,
+  spot_prices: spotPrices,
+  wallet_profile: walletProfile,
+  wallet_positions: walletPositions,
 };

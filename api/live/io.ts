@@ -1,0 +1,98 @@
+// The live routes' edge: binds the venue-client seam to one request. In: the handler context (its
+// deadline signal, the app clock, deps.live). Out: a LiveIO/EventIO whose reads all share the
+// request's deadline (spec: "Per-request deadline 9 seconds" across all upstream calls), plus
+// `resolvePlan` which runs an identifier plan (one read, or the venue_2/venue_3 probe in
+// parallel) and turns its outcome into the body or the spec's 404/409/502.
+import { ApiError, quote } from '../errors.ts';
+import type { RouteContext } from '../types.ts';
+import type { Provider } from '../routes/table.ts';
+import { MalformedUpstream, NOT_FOUND, VenueHttp, boundedSignal, unavailable, type NotFound } from '../../pipelines/venues/client/http.ts';
+import { BOOK_FAILED } from './market.ts';
+import type { EventIO } from './event.ts';
+import type { Plan } from './identifiers.ts';
+
+export interface LiveDeps {
+  venues: VenueHttp;
+}
+
+const byBase = new Map<string, LiveDeps>();
+
+/** deps.live when composed by bin/run.ts or a test; otherwise one client per VENUE_BASE_URL. */
+export function liveDeps(ctx: RouteContext): LiveDeps {
+  const d = ctx.deps.live as LiveDeps | undefined;
+  if (d) return d;
+  const base = ctx.deps.config.VENUE_BASE_URL;
+  if (!base) throw new ApiError('service_unavailable', 'no venue upstream is configured on this deployment; retry later');
+  let c = byBase.get(base);
+  if (!c) byBase.set(base, (c = { venues: new VenueHttp({ baseUrl: base }) }));
+  return c;
+}
+
+export function createLiveDeps(baseUrl: string): LiveDeps {
+  return { venues: new VenueHttp({ baseUrl }) };
+}
+
+/**
+ * One request's reads. Optional reads get a share of the deadline so their failure degrades the
+ * answer instead of eating the whole 9 s: the book (one bounded second fetch) a third of it,
+ * venue_1 siblings four fifths (the primary keeps the full deadline).
+ */
+export function ioFor(ctx: RouteContext): EventIO {
+  const http = liveDeps(ctx).venues;
+  const signal = ctx.signal;
+  const deadline = ctx.deps.config.UPSTREAM_DEADLINE_MS;
+  const get = (venue: Provider, path: string, q: Record<string, string | number | undefined> = {}) => http.getJson(venue, path, q, signal);
+  return {
+    get,
+    book: (venue, path, q = {}) => http.getJson(venue, path, q, boundedSignal(signal, Math.ceil(deadline / 3))).catch(() => BOOK_FAILED),
+    sibling: (venue, path) => http.getJson(venue, path, {}, boundedSignal(signal, Math.ceil((deadline * 4) / 5))),
+    now: () => ctx.deps.clock(),
+  };
+}
+
+/** Adapters throw MalformedUpstream for a body without the venue's documented shape: 502. */
+export async function guarded<T>(venue: string, p: Promise<T>): Promise<T> {
+  try {
+    return await p;
+  } catch (e) {
+    if (e instanceof MalformedUpstream) throw unavailable(venue, `malformed answer (${e.message})`);
+    throw e;
+  }
+}
+
+/**
+ * Run a plan. Direct: that venue only. Probe: every candidate in parallel; "the answer is returned
+ * only if exactly one holds the id, and 409 ambiguous_identifier with candidates otherwise. The
+ * probe fails if either candidate is down."
+ */
+export async function runPlan<T>(
+  plan: Plan,
+  read: (p: Provider, id: string) => Promise<T | NotFound>,
+  what: 'market' | 'event',
+  rawId: string,
+): Promise<T> {
+  const notFound = () =>
+    new ApiError(what === 'market' ? 'market_not_found' : 'event_not_found', `${what} ${quote(rawId)} was not found${plan.kind === 'direct' ? ` on ${plan.provider}` : ''}`, {
+      param: what === 'market' ? 'market_id' : 'event_id',
+    });
+  if (plan.kind === 'direct') {
+    const r = await guarded(plan.provider, read(plan.provider, plan.nativeId));
+    if (r === NOT_FOUND) throw notFound();
+    return r;
+  }
+  const settled = await Promise.allSettled(plan.candidates.map((p) => guarded(p, read(p, plan.nativeId))));
+  const failed = settled.find((s): s is PromiseRejectedResult => s.status === 'rejected');
+  if (failed) throw failed.reason;
+  const hits: { provider: Provider; value: T }[] = [];
+  settled.forEach((s, i) => {
+    if (s.status === 'fulfilled' && s.value !== NOT_FOUND) hits.push({ provider: plan.candidates[i], value: s.value as T });
+  });
+  if (hits.length === 1) return hits[0].value;
+  if (hits.length === 0) throw notFound();
+  const candidates = hits.map((h) => h.provider);
+  throw new ApiError(
+    'ambiguous_identifier',
+    `${what} id ${quote(rawId)} exists on ${candidates.join(' and ')}; resend with provider set to one of them`,
+    { param: what === 'market' ? 'market_id' : 'event_id', candidates },
+  );
+}

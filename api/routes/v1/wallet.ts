@@ -1,0 +1,72 @@
+// GET /v1/marketplace/wallet and GET /v1/marketplace/wallet/positions (spec: the two endpoints,
+// "Wallet profile", "Wallet position"). The marketplace is venue_2. Parameter rules, cursors and
+// bodies are pure (api/live/wallet.ts); these handlers do the venue reads under the request
+// deadline: an address is read as a proxy and, in parallel, as a signer EOA's deterministic proxy
+// (pipelines/venues/client/proxy.ts); a username goes through the venue's fuzzy search and only a
+// case-insensitive exact match counts.
+import { ApiError, quote } from '../../errors.ts';
+import type { RouteContext, RouteHandler } from '../../types.ts';
+import { NOT_FOUND, type VenueHttp } from '../../../pipelines/venues/client/http.ts';
+import { proxyFor } from '../../../pipelines/venues/client/proxy.ts';
+import { guarded, liveDeps } from '../../live/io.ts';
+import { arr, isRec } from '../../live/native.ts';
+import {
+  checkCursorWallet,
+  exactUsernameMatch,
+  isNativePosition,
+  isNativeProfile,
+  parseWalletKey,
+  planPositions,
+  positionsBody,
+  profileBody,
+  type NativeProfile,
+} from '../../live/wallet.ts';
+
+const VENUE = 'venue_2';
+
+async function profileAt(http: VenueHttp, address: string, signal: AbortSignal): Promise<NativeProfile | null> {
+  const r = await http.getJson(VENUE, '/venue_2/public-profile', { address }, signal);
+  if (r === NOT_FOUND) return null;
+  if (!isNativeProfile(r)) throw new ApiError('upstream_unavailable', `${VENUE} gave no valid answer: malformed profile`);
+  return r;
+}
+
+async function profileByUsername(http: VenueHttp, username: string, signal: AbortSignal): Promise<NativeProfile> {
+  const r = await http.getJson(VENUE, '/venue_2/profiles/search', { q: username }, signal);
+  const list = r === NOT_FOUND ? [] : isRec(r) ? arr(r.profiles).filter(isNativeProfile) : [];
+  const hit = exactUsernameMatch(username, list);
+  // "No matching or only fuzzy match: 404 profile_not_found"
+  if (!hit) throw new ApiError('profile_not_found', `no profile has the username ${quote(username)}`, { param: 'username' });
+  return hit;
+}
+
+function notFound(address: string): ApiError {
+  return new ApiError('profile_not_found', `no profile for address ${quote(address)} (as a proxy wallet or as a signer)`, { param: 'address' });
+}
+
+export const walletProfile: RouteHandler = async (ctx: RouteContext) => {
+  const key = parseWalletKey(ctx.query);
+  const http = liveDeps(ctx).venues;
+  if (key.by === 'username') {
+    const p = await guarded(VENUE, profileByUsername(http, key.username, ctx.signal));
+    return { body: profileBody(p, null) };
+  }
+  // Proxy or signer: read the address itself and its deterministic proxy at once.
+  const proxy = proxyFor(key.address);
+  const [asProxy, asSigner] = await Promise.all([profileAt(http, key.address, ctx.signal), profileAt(http, proxy, ctx.signal)]);
+  if (asProxy) return { body: profileBody(asProxy, null) };
+  if (asSigner) return { body: profileBody(asSigner, key.address) };
+  throw notFound(key.address);
+};
+
+export const walletPositions: RouteHandler = async (ctx: RouteContext) => {
+  const plan = planPositions(ctx.query);
+  const http = liveDeps(ctx).venues;
+  // "An EOA passed as address yields an empty data (no resolution is performed)."
+  const wallet = plan.key.by === 'address' ? plan.key.address : (await guarded(VENUE, profileByUsername(http, plan.key.username, ctx.signal))).proxyWallet.toLowerCase();
+  checkCursorWallet(plan, wallet);
+  const r = await http.getJson(VENUE, '/venue_2/positions', { user: wallet, limit: plan.limit + 1, offset: plan.offset }, ctx.signal);
+  if (r !== NOT_FOUND && !Array.isArray(r)) throw new ApiError('upstream_unavailable', `${VENUE} gave no valid answer: malformed positions`);
+  const rows = r === NOT_FOUND ? [] : r.filter(isNativePosition);
+  return { body: positionsBody(plan, wallet, rows) };
+};
