@@ -20,6 +20,7 @@ import { marketDetail } from './v1/market-detail.ts';
 import { eventDetail } from './v1/event-detail.ts';
 import { spotPrices } from './v1/spot.ts';
 import { walletProfile, walletPositions } from './v1/wallet.ts';
+import { sportsList, sportsLookup } from './v1/sports.ts';
 
 export type HandlerRegistry = Partial<Record<RouteId, RouteHandler>>;
 
@@ -33,4 +34,6 @@ export const handlers: HandlerRegistry = {
   spot_prices: spotPrices,
   wallet_profile: walletProfile,
   wallet_positions: walletPositions,
+  sports_list: sportsList,
+  sports_lookup: sportsLookup,
 };

@@ -12,12 +12,12 @@ interface Phrase {
 
 const OVERTIME: Phrase[] = [
   { value: 'excluded', re: /overtime does not count|regulation (?:time|play)? ?only|excludes? overtime|ot excluded|overtime (?:is )?excluded|not including overtime/i },
-  { value: 'included', re: /overtime counts|including overtime|includes overtime|ot included|overtime (?:is )?included|extra innings count/i },
+  { value: 'included', re: /overtime counts|including overtime|includes? overtime|ot included|overtime (?:is )?included|extra innings count/i },
 ];
 const TIE: Phrase[] = [
   { value: 'void', re: /ends in a tie, all bets are void|ties are refunded|void if tied|tie,? (?:the market|all bets) (?:is|are) void/i },
   { value: 'loses', re: /a tie resolves no|if tied, the market resolves to no|a tie loses/i },
-  { value: 'half_payout', re: /resolves 50-50|settles at 50\/50|paid at half/i },
+  { value: 'half_payout', re: /resolves 50-50|settles? at 50\/50|paid at half/i },
   { value: 'separate_outcome', re: /tie is (?:a|its own) (?:separate )?outcome|draw is a separate outcome/i },
 ];
 const PUSH: Phrase[] = [
@@ -27,18 +27,17 @@ const PUSH: Phrase[] = [
 
 const URL_RE = /https?:\/\/[^\s"')]+/i;
 
-function sentenceAround(text: string, index: number): string {
-  const start = Math.max(text.lastIndexOf('.', index - 1) + 1, 0);
-  let end = text.indexOf('.', index);
-  // keep "50/50." and "Nov 21, 2026." intact enough: end at the first period after the match
-  end = end === -1 ? text.length : end + 1;
-  return text.slice(start, end).trim();
+/** Sentences end at . ! ? followed by space (a URL's dots stay inside its sentence). */
+function sentences(text: string): string[] {
+  return text.split(/(?<=[.!?])\s+/).map((s) => s.trim()).filter(Boolean);
 }
 
-function findPhrase(text: string, phrases: Phrase[]): { value: string; sentence: string } | undefined {
+function findPhrase(text: string, phrases: Phrase[], about?: RegExp): { value: string; sentence: string } | undefined {
+  // A phrase counts only in a sentence about the rule: "resolves 50-50" in a cancellation or push
+  // sentence says nothing about ties.
+  const pool = about ? sentences(text).filter((s) => about.test(s)) : sentences(text);
   for (const p of phrases) {
-    const m = p.re.exec(text);
-    if (m) return { value: p.value, sentence: sentenceAround(text, m.index) };
+    for (const s of pool) if (p.re.test(s)) return { value: p.value, sentence: s };
   }
   return undefined;
 }
@@ -51,9 +50,9 @@ export function evidenceUrl(text: string | null | undefined, fallback?: string):
   return fallback;
 }
 
-function read(text: string | null | undefined, phrases: Phrase[], rule: string, venue: string, url?: string): RuleValue {
+function read(text: string | null | undefined, phrases: Phrase[], rule: string, venue: string, url?: string, about?: RegExp): RuleValue {
   if (!text || !text.trim()) return { value: 'unknown', description: `${venue} publishes no rules text for this market.` };
-  const hit = findPhrase(text, phrases);
+  const hit = findPhrase(text, phrases, about);
   if (!hit) return { value: 'unknown', description: `The ${venue} rules text does not say how ${rule} is settled.` };
   const v: RuleValue = { value: hit.value, description: `${venue}: "${hit.sentence}"` };
   const ev = evidenceUrl(text, url);
@@ -64,9 +63,9 @@ function read(text: string | null | undefined, phrases: Phrase[], rule: string, 
 /** Tie, overtime and push as the venue's text states them. */
 export function readGameLineRules(text: string | null | undefined, venue: string, url?: string): Record<'tie' | 'overtime' | 'push', RuleValue> {
   return {
-    tie: read(text, TIE, 'a tie', venue, url),
-    overtime: read(text, OVERTIME, 'overtime', venue, url),
-    push: read(text, PUSH, 'a push', venue, url),
+    tie: read(text, TIE, 'a tie', venue, url, /\bti(?:e|es|ed)\b|dead heat|\bdraw\b/i),
+    overtime: read(text, OVERTIME, 'overtime', venue, url, /overtime|\bot\b|regulation|extra innings/i),
+    push: read(text, PUSH, 'a push', venue, url, /\bpush/i),
   };
 }
 

@@ -52,3 +52,31 @@ export function easternMidnight(date: string): number {
 export function isoMs(ms: number): string {
   return new Date(ms).toISOString();
 }
+
+const hmFmt = new Intl.DateTimeFormat('en-GB', { timeZone: 'America/New_York', hour: '2-digit', minute: '2-digit', hourCycle: 'h23' });
+
+/** Eastern wall-clock HH:MM of an instant. */
+export function easternTime(ms: number): string {
+  return hmFmt.format(new Date(ms));
+}
+
+/** The instant of an Eastern wall-clock time on an Eastern date (EDT or EST as in force). */
+export function easternLocalToUtc(date: string, hhmm: string): number | null {
+  const m = /^(\d{1,2}):?(\d{2})$/.exec(hhmm.trim());
+  if (!m) return null;
+  const hh = m[1].padStart(2, '0');
+  for (const off of [4, 5]) {
+    const t = Date.parse(`${date}T${hh}:${m[2]}:00Z`) + off * 3600_000;
+    if (easternDate(t) === date && easternTime(t) === `${hh}:${m[2]}`) return t;
+  }
+  return null;
+}
+
+/**
+ * Placeholder starts ("some venues publish a start of 00:00 Eastern or 23:59 Eastern as a
+ * placeholder"): the day is meant, the time is not.
+ */
+export function isPlaceholderStart(ms: number): boolean {
+  const t = easternTime(ms);
+  return t === '00:00' || t === '23:59';
+}

@@ -1,0 +1,139 @@
+// The sports read model: what the publisher puts in the SnapshotStore and what the two sports
+// routes read. In: lifecycle results (published), then a loaded snapshot (read). Out: pure query
+// functions for the list (filters, order, keyset pages, total) and the lookup (identifier index).
+// The route handlers validate parameters and call these; nothing here touches I/O except
+// SportsReader, which loads one published snapshot once per snapshot id.
+import type { SnapshotStore } from '../readmodels/snapshots.ts';
+import type { League } from './teams.ts';
+import type { MatchedEvent, Submarket } from './types.ts';
+import { easternMidnight } from './time.ts';
+
+export const SPORTS_SNAPSHOT = 'sports';
+
+export type Population = 'current' | 'archived';
+
+/** One published entry (key: event_id), in publish order: soonest scheduled start first. */
+export interface SportsEntry {
+  event: MatchedEvent;
+  population: Population;
+  strictPropKeys: string[];
+  lookupIds: string[];
+  /** Sort key: exact start, or the Eastern midnight of the day when no exact start is known. */
+  sortMs: number;
+}
+
+export function sortKey(e: MatchedEvent): number {
+  return e.scheduled_start ? Date.parse(e.scheduled_start) : easternMidnight(e.scheduled_date);
+}
+
+export function compareEntries(a: SportsEntry, b: SportsEntry): number {
+  return a.sortMs - b.sortMs || (a.event.event_id < b.event.event_id ? -1 : a.event.event_id > b.event.event_id ? 1 : 0);
+}
+
+export interface LoadedSnapshot {
+  id: string;
+  observedAt: number | null;
+  entries: SportsEntry[];
+  byEventId: Map<string, SportsEntry>;
+  /** lower-case `provider:id` -> entries. */
+  byLookupId: Map<string, SportsEntry[]>;
+}
+
+export function indexSnapshot(id: string, observedAt: number | null, entries: SportsEntry[]): LoadedSnapshot {
+  const byEventId = new Map<string, SportsEntry>();
+  const byLookupId = new Map<string, SportsEntry[]>();
+  for (const e of entries) {
+    byEventId.set(e.event.event_id, e);
+    for (const id of e.lookupIds) {
+      const list = byLookupId.get(id);
+      if (list) {
+        if (!list.includes(e)) list.push(e);
+      } else byLookupId.set(id, [e]);
+    }
+  }
+  return { id, observedAt, entries, byEventId, byLookupId };
+}
+
+/** Loads the current sports snapshot, parsing each published snapshot once. */
+export class SportsReader {
+  private cache: LoadedSnapshot | null = null;
+  private loading: Promise<LoadedSnapshot | null> | null = null;
+  constructor(private readonly store: SnapshotStore) {}
+
+  async current(): Promise<LoadedSnapshot | null> {
+    const info = await this.store.current(SPORTS_SNAPSHOT);
+    if (!info) return null;
+    if (this.cache?.id === info.id) return this.cache;
+    if (this.loading) return this.loading;
+    this.loading = (async () => {
+      const entries = await this.store.range<SportsEntry>(SPORTS_SNAPSHOT, info.id, 0, info.count);
+      const loaded = indexSnapshot(info.id, info.observedAt, entries.map((e) => e.value));
+      this.cache = loaded;
+      return loaded;
+    })().finally(() => {
+      this.loading = null;
+    });
+    return this.loading;
+  }
+}
+
+// ---------------------------------------------------------------- shaping
+
+export type PropPolicy = 'strict' | 'same_prop';
+
+export interface ShapeOptions {
+  includeSubmarkets: boolean;
+  includeRules: boolean;
+  policy: PropPolicy;
+}
+
+const GAME_LINES = new Set(['moneyline', 'spread', 'total', 'team_total']);
+export const FULL_MONEYLINE = 'moneyline|full|winner';
+
+/**
+ * The event as a response carries it, or null when nothing is left ("submarkets never empty on a
+ * list page"). include_submarkets=false keeps only the full-game moneyline; props follow the policy
+ * ("strict admits only ... a fully reviewed equivalent settlement profile"); rule rows of game
+ * lines only with include_rules.
+ */
+export function shapeEvent(e: SportsEntry, o: ShapeOptions): MatchedEvent | null {
+  let subs: Submarket[] = e.event.submarkets;
+  if (!o.includeSubmarkets) subs = subs.filter((s) => s.key === FULL_MONEYLINE);
+  else subs = subs.filter((s) => s.market_type !== 'player_prop' || o.policy === 'same_prop' || e.strictPropKeys.includes(s.key));
+  if (subs.length === 0) return null;
+  const shaped = subs.map((s) => {
+    if (GAME_LINES.has(s.market_type) && !o.includeRules) {
+      const { rule_comparisons: _drop, ...rest } = s;
+      void _drop;
+      return rest as Submarket;
+    }
+    return s;
+  });
+  return { ...e.event, submarkets: shaped };
+}
+
+// ---------------------------------------------------------------- list
+
+export interface ListFilters {
+  league?: League;
+  scheduledDate?: string;
+  participant?: string;
+  includeSettled: boolean;
+  /** Today in America/New_York (for "in the default population a past date matches nothing"). */
+  today: string;
+}
+
+export function listFiltered(s: LoadedSnapshot, f: ListFilters, shape: ShapeOptions): { entry: SportsEntry; event: MatchedEvent }[] {
+  if (!f.includeSettled && f.scheduledDate !== undefined && f.scheduledDate < f.today) return [];
+  const p = f.participant?.toLowerCase();
+  const out: { entry: SportsEntry; event: MatchedEvent }[] = [];
+  for (const e of s.entries) {
+    if (e.population === 'archived' && !f.includeSettled) continue;
+    if (f.league && e.event.league !== f.league) continue;
+    if (f.scheduledDate && e.event.scheduled_date !== f.scheduledDate) continue;
+    if (p && !e.event.participants.some((x) => x.key === p)) continue;
+    const ev = shapeEvent(e, shape);
+    if (ev) out.push({ entry: e, event: ev });
+  }
+  return out;
+}
