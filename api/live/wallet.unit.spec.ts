@@ -1,0 +1,55 @@
+import { describe, expect, it } from 'vitest';
+import { isApiError } from '../errors.ts';
+import { checkCursorWallet, exactUsernameMatch, parseWalletKey, planPositions, positionsBody } from './wallet.ts';
+import { proxyFor } from '../../pipelines/venues/client/proxy.ts';
+
+const A = '0x' + 'Ab'.repeat(20);
+const B = '0x' + 'cd'.repeat(20);
+const code = (f: () => unknown) => {
+  try {
+    f();
+  } catch (e) {
+    if (isApiError(e)) return e.code;
+    throw e;
+  }
+  return 'ok';
+};
+
+describe('wallet keys', () => {
+  it('exactly one of address and username', () => {
+    expect(code(() => parseWalletKey({ address: A, username: 'x' }))).toBe('invalid_parameter');
+    expect(code(() => parseWalletKey({}))).toBe('missing_parameter');
+    expect(code(() => parseWalletKey({ address: '0x123' }))).toBe('invalid_parameter');
+    expect(parseWalletKey({ address: A })).toEqual({ by: 'address', address: A.toLowerCase() });
+    expect(parseWalletKey({ username: '@LuckyWhale' })).toEqual({ by: 'username', username: 'LuckyWhale' });
+    expect(code(() => parseWalletKey({ username: '@' }))).toBe('invalid_parameter');
+  });
+  it('username match is case-insensitive and exact', () => {
+    const ps = [{ proxyWallet: A, name: 'LuckyWhale100' }, { proxyWallet: B, name: 'LuckyWhale' }];
+    expect(exactUsernameMatch('luckywhale', ps)?.proxyWallet).toBe(B);
+    expect(exactUsernameMatch('luckywha', ps)).toBeUndefined();
+  });
+  it('the proxy is a deterministic function of the signer', () => {
+    expect(proxyFor(A)).toBe(proxyFor(A.toLowerCase()));
+    expect(proxyFor(A)).toMatch(/^0x[0-9a-f]{40}$/);
+    expect(proxyFor(A)).not.toBe(proxyFor(B));
+  });
+});
+
+describe('positions cursors', () => {
+  const rows = Array.from({ length: 4 }, (_, i) => ({ conditionId: '0x' + String(i).repeat(64), outcome: 'Yes', size: 10 - i }));
+  it('are bound to the wallet and carry the page size', () => {
+    const first = planPositions({ address: A, limit: '3' });
+    const body = positionsBody(first, A, rows);
+    expect(body.pagination).toMatchObject({ limit: 3, total: null, has_more: true });
+    expect(body.data[0]).toMatchObject({ condition_id: rows[0].conditionId, outcome: 'Yes', shares: 10 });
+    const next = planPositions({ address: A, cursor: body.pagination.next_cursor!, limit: '50' });
+    expect(next).toMatchObject({ offset: 3, limit: 3 });
+    expect(() => checkCursorWallet(next, A.toLowerCase())).not.toThrow();
+    expect(code(() => checkCursorWallet(planPositions({ address: B, cursor: body.pagination.next_cursor! }), B))).toBe('invalid_cursor');
+  });
+  it('rejects the earlier offset cursors', () => {
+    expect(code(() => planPositions({ address: A, cursor: '50' }))).toBe('invalid_cursor');
+    expect(code(() => planPositions({ address: A, cursor: 'bm90LWpzb24' }))).toBe('invalid_cursor');
+  });
+});
