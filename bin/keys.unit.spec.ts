@@ -1,0 +1,73 @@
+// The operator command: key lifecycle end to end (create -> list -> reroll -> revoke), max_keys,
+// payment state and usage; once through the real CLI process on the embedded file store.
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, it, expect } from 'vitest';
+import { runKeys } from './keys.ts';
+import { authDepsFor } from '../api/auth/index.ts';
+import { MemoryKeyStore } from '../api/auth/memory-store.ts';
+import { build } from '../test/helper.ts';
+
+const keyOf = (lines: string[]) => lines.find((l) => l.startsWith('key:'))!.split(/\s+/)[1];
+const idOf = (lines: string[]) => lines.find((l) => l.startsWith('key id:'))!.split(/\s+/).pop()!;
+
+describe('bin/keys.ts', () => {
+  it('creates (value shown once), lists, rerolls, revokes; the API follows each step', async () => {
+    const store = new MemoryKeyStore();
+    const t = await build({ store });
+    const run = (...argv: string[]) => runKeys(argv, t.authDeps);
+    const created = await run('create', '--account', 'acme', '--plan', 'starter', '--permissions', 'markets.read,events.read', '--name', 'ci');
+    const key = keyOf(created);
+    const id = idOf(created);
+    expect(key).toMatch(/^pmk_/);
+    const listed = (await run('list', '--account', 'acme')).join('\n');
+    expect(listed).toContain(id);
+    expect(listed).toContain(key.slice(0, 10));
+    expect(listed).not.toContain(key);
+    expect((await t.app.inject({ url: '/v1/categories', headers: t.auth(key) })).headers['x-ratelimit-limit']).toBe('60');
+
+    const rerolled = keyOf(await run('reroll', id));
+    expect((await t.app.inject({ url: '/v1/categories', headers: t.auth(key) })).statusCode).toBe(401);
+    expect((await t.app.inject({ url: '/v1/categories', headers: t.auth(rerolled) })).statusCode).toBe(200);
+
+    await run('revoke', id);
+    expect((await t.app.inject({ url: '/v1/categories', headers: t.auth(rerolled) })).statusCode).toBe(401);
+    expect((await run('list')).join('\n')).toMatch(/revoked/);
+    await expect(run('revoke', id)).rejects.toThrow(/no active key/);
+  });
+
+  it("enforces max_keys, sets payment state and reports usage and overage", async () => {
+    const store = new MemoryKeyStore();
+    const auth = authDepsFor(store, 'p');
+    const run = (...argv: string[]) => runKeys(argv, auth, () => Date.UTC(2026, 10, 2));
+    await run('create', '--account', 'solo');
+    await expect(run('create', '--account', 'solo')).rejects.toThrow(/max_keys/);
+    await expect(run('create', '--account', 'solo', '--plan', 'pro')).rejects.toThrow(/account command/);
+    const acct = (await run('account', 'solo', '--plan', 'pro', '--payment-state', 'past_due'))[0];
+    expect(acct).toContain('plan=pro');
+    expect(acct).toContain('served_as=free');
+    await expect(run('account', 'solo', '--payment-state', 'late')).rejects.toThrow(/unknown payment state/);
+    expect((await run('accounts'))[0]).toContain('solo');
+    expect((await run('usage', 'solo'))[0]).toContain('0 requests, 1000 included');
+    await run('account', 'solo', '--payment-state', 'active');
+    expect((await run('usage', 'solo')).join('\n')).toContain('overage: 0 requests');
+    await expect(run('bogus')).rejects.toThrow(/unknown command/);
+  });
+
+  it('runs as a process against the embedded store under DATA_DIR', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'keys-cli-'));
+    try {
+      const env = { ...process.env, DATA_DIR: dir, REDIS_URL: '', LOG_LEVEL: 'silent' };
+      const out = execFileSync(process.execPath, ['--import', 'tsx', 'bin/keys.ts', 'create', '--account', 'cli', '--plan', 'pro'], { env, encoding: 'utf8' });
+      const key = out.match(/key:\s+(pmk_\S+)/)![1];
+      const file = readFileSync(join(dir, 'keys.json'), 'utf8');
+      expect(file).not.toContain(key);
+      const listed = execFileSync(process.execPath, ['--import', 'tsx', 'bin/keys.ts', 'list'], { env, encoding: 'utf8' });
+      expect(listed).toContain('account=cli');
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }, 60_000);
+});
