@@ -60,15 +60,16 @@ export function venue1Siblings(eventTicker: string): { series: string; siblings:
 }
 
 function venue1Markets(raw: unknown): EventMarket[] {
-  return arr(rec(raw, 'venue_1 event answer').markets)
-    .filter(isRec)
-    .map((m) => {
-      const ticker = need(str(m.ticker), 'venue_1 market.ticker');
-      const title = str(m.title) ?? ticker;
-      const sub = str(m.yes_sub_title);
-      // Winner markets share the event's title; the YES side names the team.
-      return { market_id: ticker, title: sub && !title.includes(sub) ? `${title} (${sub})` : title };
-    });
+  const ms = arr(rec(raw, 'venue_1 event answer').markets).filter(isRec);
+  const titles = ms.map((m) => str(m.title) ?? '');
+  return ms.map((m, i) => {
+    const ticker = need(str(m.ticker), 'venue_1 market.ticker');
+    const title = titles[i] || ticker;
+    const sub = str(m.yes_sub_title);
+    // Winner markets (one per team) share the event's title; the YES side names the team.
+    const shared = titles.filter((x) => x === titles[i]).length > 1;
+    return { market_id: ticker, title: shared && sub ? `${title} (${sub})` : title };
+  });
 }
 
 export function buildVenue1Event(

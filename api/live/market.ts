@@ -105,27 +105,35 @@ interface Base {
 }
 
 function assemble(b: Base, observedAt: string): MarketDetail {
-  const d: MarketDetail = {
+  // Built in the spec's field order: identity, then outcomes, pricing, fees, aggregates.
+  const d = {
     id: `${b.provider}:${b.providerId}`,
     provider: b.provider,
     provider_id: b.providerId,
     title: b.title,
     status: b.status,
-    outcomes: b.outcomes,
-    pricing: { ...b.pricing, scale: 'probability_0_1', observed_at: b.pricing.observed_at ?? observedAt },
-    trading_fees: b.fees,
-    liquidity_usd: b.liquidityUsd ?? null,
-    volume_24h_usd: b.volume24hUsd ?? null,
-    volume_total_usd: b.volumeTotalUsd ?? null,
-  };
+  } as MarketDetail;
   // "close times and parent event ids are omitted, not null"
   if (b.eventId) d.event_id = b.eventId;
   if (b.closeTime) d.close_time = b.closeTime;
+  d.outcomes = b.outcomes;
+  d.pricing = {
+    availability: b.pricing.availability,
+    scale: 'probability_0_1',
+    source: b.pricing.source,
+    as_of: b.pricing.as_of,
+    as_of_kind: b.pricing.as_of_kind,
+    observed_at: b.pricing.observed_at ?? observedAt,
+    neg_risk: b.pricing.neg_risk,
+  };
+  d.trading_fees = b.fees;
+  d.liquidity_usd = b.liquidityUsd ?? null;
+  d.volume_24h_usd = b.volume24hUsd ?? null;
+  d.volume_total_usd = b.volumeTotalUsd ?? null;
   // Contract-count mirrors only "where the venue reports contracts".
   if (typeof b.volume24hContracts === 'number') d.volume_24h_contracts = b.volume24hContracts;
   if (typeof b.volumeTotalContracts === 'number') d.volume_total_contracts = b.volumeTotalContracts;
   if (typeof b.openInterest === 'number') d.open_interest = b.openInterest;
-  // Re-key so the identity fields come first and pricing reads in the spec's order.
   return d;
 }
 
@@ -292,12 +300,10 @@ export function buildVenue2(raw: unknown, observedAt: string): MarketDetail {
 async function readVenue2(io: LiveIO, id: string): Promise<MarketDetail | NotFound> {
   const observedAt = iso(io.now());
   if (/^0x[0-9a-f]{64}$/.test(id)) {
-    // "a closed venue_2 market resolves by ... condition id": ask the open and the closed listing.
-    const [open, closed] = await Promise.all([
-      io.get('venue_2', '/venue_2/markets', { condition_ids: id, closed: 'false' }),
-      io.get('venue_2', '/venue_2/markets', { condition_ids: id, closed: 'true' }),
-    ]);
-    const hit = [open, closed].flatMap((r) => (r === NOT_FOUND ? [] : arr(r))).find((m) => isRec(m) && String(m.conditionId).toLowerCase() === id);
+    // "a closed venue_2 market resolves by slug and condition id": the condition_ids filter of the
+    // listing finds open and closed markets alike.
+    const r = await io.get('venue_2', '/venue_2/markets', { condition_ids: id });
+    const hit = (r === NOT_FOUND ? [] : arr(r)).find((m) => isRec(m) && String(m.conditionId).toLowerCase() === id);
     return hit ? buildVenue2(hit, observedAt) : NOT_FOUND;
   }
   const path = /^[0-9]+$/.test(id) ? `/venue_2/markets/${id}` : `/venue_2/markets/slug/${encodeURIComponent(id)}`;

@@ -10,7 +10,8 @@
 //                                          outcomeIndex, size, avgPrice, curPrice, title}], size
 //                                          descending; [] for an unknown address; limit 1..500
 // Wallets are derived from the seed: signer EOA i, its CREATE2 proxy (pipelines/venues/client/
-// proxy.ts), a username for most, and 0..130 positions on venue_2 markets.
+// proxy.ts), a username for most, and 0..130 positions on venue_2 markets (read once from the
+// venue's own listing).
 import type { FastifyPluginAsync } from 'fastify';
 import { createHash } from 'node:crypto';
 import { proxyFor } from '../client/proxy.ts';
@@ -123,10 +124,18 @@ const wallet: FastifyPluginAsync<Opts> = async (app, opts) => {
   const seed = opts.seed ?? 42;
   let wallets: SimWallet[] | undefined;
   let byProxy: Map<string, SimWallet> | undefined;
-  // Built on first use: the world may still be filling in when the plugin is registered.
-  const all = () => {
+  // Built on first use from venue_2's own market listing (read through the venue's public API, so
+  // positions name real venue_2 condition ids); generated ids only if that listing cannot be read.
+  const all = async () => {
     if (!wallets) {
-      wallets = buildWallets(seed, opts.world);
+      let markets: unknown = opts.world;
+      try {
+        const res = await app.inject({ method: 'GET', url: '/venue_2/markets?closed=false&limit=500&offset=0' });
+        if (res.statusCode === 200) markets = { venue_2: { markets: res.json() as unknown } };
+      } catch {
+        /* fall back below */
+      }
+      wallets = buildWallets(seed, markets);
       byProxy = new Map(wallets.map((w) => [w.proxy, w]));
     }
     return { wallets, byProxy: byProxy! };
@@ -144,7 +153,7 @@ const wallet: FastifyPluginAsync<Opts> = async (app, opts) => {
   app.get('/public-profile', async (req, reply) => {
     const a = addr((req.query as Record<string, unknown>).address);
     if (!a) return reply.code(400).send({ error: 'invalid address' });
-    const w = all().byProxy.get(a);
+    const w = (await all()).byProxy.get(a);
     if (!w) return reply.code(404).send({ error: 'profile not found' });
     return profileOf(w);
   });
@@ -153,7 +162,7 @@ const wallet: FastifyPluginAsync<Opts> = async (app, opts) => {
     const q = (req.query as Record<string, unknown>).q;
     if (typeof q !== 'string' || q.trim() === '') return reply.code(400).send({ error: 'q is required' });
     const needle = q.trim().toLowerCase();
-    const hits = all()
+    const hits = (await all())
       .wallets.filter((w) => w.name.toLowerCase().includes(needle) || w.pseudonym.toLowerCase().includes(needle))
       .slice(0, 10);
     return { profiles: hits.map(profileOf) };
@@ -168,7 +177,7 @@ const wallet: FastifyPluginAsync<Opts> = async (app, opts) => {
     if (!Number.isInteger(limit) || limit < 1 || limit > 500 || !Number.isInteger(offset) || offset < 0) {
       return reply.code(400).send({ error: 'invalid limit or offset' });
     }
-    const w = all().byProxy.get(a);
+    const w = (await all()).byProxy.get(a);
     if (!w) return [];
     return w.positions.slice(offset, offset + limit).map((p) => ({ proxyWallet: w.proxy, ...p }));
   });
