@@ -25,8 +25,8 @@ async function newStore(retentionMs = 8 * H): Promise<CatalogStore> {
 /** Stages one crawl of a venue; `complete` writes its end marker. */
 async function crawl(store: CatalogStore, provider: Provider, startedAt: number, rs: CatalogRowInput[], complete = true, unlisted = 0) {
   const crawlId = newCrawlId(provider, startedAt);
-  const staged = rs.map((r) => ({ provider, crawl_id: crawlId, native_id: r.nativeId, title: r.title, category: r.category, listed: 1 as const }));
-  for (let i = 0; i < unlisted; i++) staged.push({ provider, crawl_id: crawlId, native_id: `X-${i}`, title: 'parlay', category: 'sports', listed: 0 as never });
+  const staged = rs.map((r) => ({ provider, crawl_id: crawlId, record_id: r.nativeId, native_id: r.nativeId, title: r.title, category: r.category, listed: 1 as const }));
+  for (let i = 0; i < unlisted; i++) staged.push({ provider, crawl_id: crawlId, record_id: `X-${i}`, native_id: `X-${i}`, title: 'parlay', category: 'sports', listed: 0 as never });
   await store.stageCrawlRows(staged);
   if (complete) await store.completeCrawls([{ provider, crawl_id: crawlId, started_at: startedAt, completed_at: startedAt + 100, row_count: staged.length }]);
   return crawlId;
@@ -94,10 +94,10 @@ describe('CatalogStore', () => {
     const old = await crawl(store, 'venue_6', 1000, rows(2, 'sports', 'OLD'));
     const id = newCrawlId('venue_6', 2000);
     // The end marker says 3 records, but only 2 have arrived so far.
-    await store.stageCrawlRows(rows(2, 'culture', 'NEW').map((r) => ({ provider: 'venue_6', crawl_id: id, native_id: r.nativeId, title: r.title, category: r.category, listed: 1 as const })));
+    await store.stageCrawlRows(rows(2, 'culture', 'NEW').map((r) => ({ provider: 'venue_6', crawl_id: id, record_id: r.nativeId, native_id: r.nativeId, title: r.title, category: r.category, listed: 1 as const })));
     await store.completeCrawls([{ provider: 'venue_6', crawl_id: id, started_at: 2000, completed_at: 2100, row_count: 3 }]);
     expect((await store.usableCrawls()).map((c) => c.crawl_id)).toEqual([old]);
-    await store.stageCrawlRows([{ provider: 'venue_6', crawl_id: id, native_id: 'NEW-2', title: 't', category: 'culture', listed: 1 }]);
+    await store.stageCrawlRows([{ provider: 'venue_6', crawl_id: id, record_id: 'NEW-2', native_id: 'NEW-2', title: 't', category: 'culture', listed: 1 }]);
     const meta = await store.buildSnapshot(5000);
     expect(meta.rowCount).toBe(3);
     expect(meta.observedAt).toBe(2000);

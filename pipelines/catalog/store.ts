@@ -22,6 +22,8 @@ export interface CatalogRowInput {
 export interface StagedRow {
   provider: string;
   crawl_id: string;
+  /** Native id of the raw record the row came from. */
+  record_id: string;
   native_id: string;
   title: string;
   category: string;
@@ -35,7 +37,7 @@ export interface CrawlDone {
   crawl_id: string;
   started_at: number;
   completed_at: number;
-  /** Records the crawl read; the crawl is usable once that many are staged. */
+  /** Raw records the crawl read; usable once rows from that many distinct records are staged. */
   row_count: number;
 }
 
@@ -153,7 +155,7 @@ export class CatalogStore {
     const staged = new Map(
       (
         await this.history.query<{ crawl_id: string; n: number | string }>(
-          `SELECT crawl_id, count() AS n FROM ${this.t('catalog_crawl_rows')} FINAL WHERE crawl_id IN (${done.map((d) => lit(d.crawl_id)).join(',')}) GROUP BY crawl_id`,
+          `SELECT crawl_id, uniqExact(record_id) AS n FROM ${this.t('catalog_crawl_rows')} FINAL WHERE crawl_id IN (${done.map((d) => lit(d.crawl_id)).join(',')}) GROUP BY crawl_id`,
         )
       ).map((r) => [r.crawl_id, Number(r.n)]),
     );

@@ -44,8 +44,8 @@ async function setup(opts: { retentionMs?: number } = {}) {
 async function crawl(store: CatalogStore, provider: Provider, startedAt: number, listed: Array<[string, string]>, unlisted: string[] = []) {
   const crawlId = newCrawlId(provider, startedAt);
   const rows: StagedRow[] = [
-    ...listed.map(([nativeId, category]) => ({ provider, crawl_id: crawlId, native_id: nativeId, title: `Title of ${nativeId}`, category, listed: 1 as const })),
-    ...unlisted.map((nativeId) => ({ provider, crawl_id: crawlId, native_id: nativeId, title: 'parlay', category: 'sports', listed: 0 as const })),
+    ...listed.map(([nativeId, category]) => ({ provider, crawl_id: crawlId, record_id: nativeId, native_id: nativeId, title: `Title of ${nativeId}`, category, listed: 1 as const })),
+    ...unlisted.map((nativeId) => ({ provider, crawl_id: crawlId, record_id: nativeId, native_id: nativeId, title: 'parlay', category: 'sports', listed: 0 as const })),
   ];
   await store.stageCrawlRows(rows);
   await store.completeCrawls([{ provider, crawl_id: crawlId, started_at: startedAt, completed_at: startedAt + 1000, row_count: rows.length }]);

@@ -10,13 +10,15 @@
 CREATE TABLE IF NOT EXISTS catalog_crawl_rows (
   provider LowCardinality(String),
   crawl_id String,
+  -- The raw record the row came from (a venue_5 question gives one row per outcome market).
+  record_id String,
   native_id String,
   title String,
   category LowCardinality(String),
   listed UInt8
 ) ENGINE = ReplacingMergeTree PARTITION BY crawl_id ORDER BY (provider, crawl_id, native_id);
 
--- One row per finished crawl: when its first read began and how many records it read.
+-- One row per finished crawl: when its first read began and how many raw records it read.
 CREATE TABLE IF NOT EXISTS catalog_crawls (
   provider LowCardinality(String),
   crawl_id String,

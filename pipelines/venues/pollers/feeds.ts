@@ -55,21 +55,21 @@ const records = (items: unknown[], recordType: string, idOf: (o: Obj) => unknown
 /** Page sizes: the largest each venue allows, so a crawl makes as few requests as possible. */
 export function listingSteps(provider: Provider): ListingStep[] {
   switch (provider) {
-    case 'venue_1': {
-      // Categories live on events, so a crawl lists open events first, then open markets.
-      const cursorStep = (name: string, path: string, key: 'events' | 'markets', limit: number, idKey: string): ListingStep => ({
-        name,
-        first: () => ({ path, query: { status: 'open', limit } }),
-        parse(body, req) {
-          const b = obj(body, 'body');
-          const recs = records(arr(b[key], key), key === 'events' ? 'event' : 'market', (o) => o[idKey], key);
-          const cursor = b.cursor;
-          if (cursor !== '' && cursor !== null && cursor !== undefined && typeof cursor !== 'string') throw new MalformedBody('cursor');
-          return { records: recs, next: cursor ? { path: req.path, query: { ...req.query, cursor } } : null };
+    case 'venue_1':
+      // Market records carry their category, so the open-market listing alone is the crawl.
+      return [
+        {
+          name: 'markets',
+          first: () => ({ path: '/venue_1/markets', query: { status: 'open', limit: 1000 } }),
+          parse(body, req) {
+            const b = obj(body, 'body');
+            const recs = records(arr(b.markets, 'markets'), 'market', (o) => o.ticker, 'markets');
+            const cursor = b.cursor;
+            if (cursor !== '' && cursor !== null && cursor !== undefined && typeof cursor !== 'string') throw new MalformedBody('cursor');
+            return { records: recs, next: cursor ? { path: req.path, query: { ...req.query, cursor } } : null };
+          },
         },
-      });
-      return [cursorStep('events', '/venue_1/events', 'events', 200, 'event_ticker'), cursorStep('markets', '/venue_1/markets', 'markets', 1000, 'ticker')];
-    }
+      ];
     case 'venue_2':
       return [
         {

@@ -156,24 +156,26 @@ export class VenuePoller {
     this.status.state = 'crawling';
     const crawlStartedAt = this.o.clock();
     const crawlId = newCrawlId(this.provider, crawlStartedAt);
-    let count = 0;
+    // Distinct records: a listing can shift while it is paged, so a record may be read twice; the
+    // catalog stage checks completeness against distinct record ids.
+    const seen = new Set<string>();
     let pages = 0;
     for (const step of this.o.steps) {
       let req: PageRequest | null = step.first();
       while (req !== null) {
         if (this.stopping) return false;
-        const page = await this.readPage(step, req, crawlId);
+        const page = await this.readPage(step, req, crawlId, seen);
         if (page === null) {
           this.status.crawlsAbandoned++;
-          this.o.logger.warn({ venue: this.provider, crawlId, pages, records: count }, 'listing crawl abandoned after repeated faults');
+          this.o.logger.warn({ venue: this.provider, crawlId, pages, records: seen.size }, 'listing crawl abandoned after repeated faults');
           return false;
         }
-        count += page.emitted;
         pages++;
         req = page.next;
       }
     }
     const completedAt = this.o.clock();
+    const count = seen.size;
     const marker: RawRecord = {
       venue: this.provider,
       record_type: 'crawl_complete',
@@ -191,7 +193,7 @@ export class VenuePoller {
   }
 
   /** Reads, parses and emits one page, retrying faults with backoff; null when given up. */
-  private async readPage(step: ListingStep, req: PageRequest, crawlId: string): Promise<{ emitted: number; next: PageRequest | null } | null> {
+  private async readPage(step: ListingStep, req: PageRequest, crawlId: string, seen: Set<string>): Promise<{ emitted: number; next: PageRequest | null } | null> {
     for (let attempt = 1; attempt <= this.o.pageAttempts; attempt++) {
       if (this.stopping) return null;
       const readStartedAt = this.o.clock();
@@ -215,6 +217,7 @@ export class VenuePoller {
           source_url: sourceUrl,
         }));
         if (!(await this.emit(recs))) return null;
+        for (const r of recs) seen.add(r.native_id);
         this.status.consecutiveFaults = 0;
         return { emitted: recs.length, next: parsed.next };
       } catch (e) {

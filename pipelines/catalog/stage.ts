@@ -1,0 +1,74 @@
+// The catalog stage (issue 4 "The catalog"). In: raw records of the nine raw topics. Out: history
+// writes that stage every listing crawl (catalog_crawl_rows) and record each finished crawl
+// (catalog_crawls). Only records of listing crawls (read_id `listing:<provider>:<ulid>`) are
+// staged; other feeds' records pass by. Pure over its input, and idempotent through the tables'
+// ReplacingMergeTree keys, so a redelivered batch changes nothing. The snapshot build
+// (builder.ts) reads what this stage staged.
+import type { Provider } from '../../api/routes/table.ts';
+import { PROVIDERS } from '../../api/routes/table.ts';
+import { RAW_TOPIC_IDS, type RawRecord } from '../topics.ts';
+import type { HistoryWrite, InRecord, StageDef, StageOutput } from '../runtime/types.ts';
+import { normalizeListing } from './normalize.ts';
+import { LISTING_FEED, type CrawlDone, type StagedRow } from './store.ts';
+
+const isListing = (r: RawRecord): boolean => typeof r.read_id === 'string' && r.read_id.startsWith(`${LISTING_FEED}:`);
+
+/** Pure: the rows and finished crawls one batch of raw records stages. */
+export function stageRaw(records: readonly RawRecord[]): { rows: StagedRow[]; crawls: CrawlDone[] } {
+  const rows: StagedRow[] = [];
+  const crawls: CrawlDone[] = [];
+  for (const r of records) {
+    if (!isListing(r) || !PROVIDERS.includes(r.venue as Provider)) continue;
+    const provider = r.venue as Provider;
+    const crawlId = r.read_id as string;
+    if (r.record_type === 'crawl_complete') {
+      let p: { records?: unknown; completed_at?: unknown } = {};
+      try {
+        p = JSON.parse(r.payload) as typeof p;
+      } catch {
+        continue;
+      }
+      if (typeof p.records !== 'number') continue;
+      crawls.push({
+        provider,
+        crawl_id: crawlId,
+        started_at: r.read_started_at,
+        completed_at: typeof p.completed_at === 'number' ? p.completed_at : r.read_started_at,
+        row_count: p.records,
+      });
+      continue;
+    }
+    let payload: unknown;
+    try {
+      payload = JSON.parse(r.payload);
+    } catch {
+      payload = null;
+    }
+    const normalized = normalizeListing(provider, r.record_type, payload);
+    if (normalized.length === 0) {
+      // Still counted towards the crawl's completeness, never listed.
+      rows.push({ provider, crawl_id: crawlId, record_id: r.native_id, native_id: `#record:${r.native_id}`, title: '', category: 'unknown', listed: 0 });
+      continue;
+    }
+    for (const n of normalized) {
+      rows.push({ provider, crawl_id: crawlId, record_id: r.native_id, native_id: n.nativeId, title: n.title, category: n.category, listed: n.listed ? 1 : 0 });
+    }
+  }
+  return { rows, crawls };
+}
+
+export function catalogStage(prefix = ''): StageDef {
+  return {
+    name: 'catalog',
+    inputs: RAW_TOPIC_IDS,
+    handle(records: InRecord[]): StageOutput {
+      const raws = records.map((r) => r.value as RawRecord | null).filter((v): v is RawRecord => v !== null);
+      const { rows, crawls } = stageRaw(raws);
+      const history: HistoryWrite[] = [];
+      if (rows.length) history.push({ table: `${prefix}catalog_crawl_rows`, rows: rows as unknown as Record<string, unknown>[] });
+      if (crawls.length) history.push({ table: `${prefix}catalog_crawls`, rows: crawls as unknown as Record<string, unknown>[] });
+      return { history };
+    },
+    sinks: { tables: [`${prefix}catalog_crawl_rows`, `${prefix}catalog_crawls`] },
+  };
+}
