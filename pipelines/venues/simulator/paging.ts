@@ -17,34 +17,46 @@ export function decodePos(c: string | undefined): Pos | null {
   return m[1] === 's' ? { s: +m[2] } : { p: +m[2] };
 }
 /** An offset counts sports rows first, then procedural rows from the current open window. */
-export function offsetPos(offset: number, sportsCount: number, sp: ProcSpace | null, t: number): Pos {
+export function offsetPos(offset: number, sportsCount: number, sp: ProcSpace | Window | null, t: number): Pos {
   if (offset < sportsCount || !sp) return { s: offset };
-  return { p: openLo(sp, t) + (offset - sportsCount) };
+  const lo = 'venue' in sp ? openLo(sp, t) : sp.lo;
+  return { p: lo + (offset - sportsCount) };
+}
+
+/** The open procedural window [lo, hi) at time t, optionally grouped (G markets per group). */
+export interface Window {
+  lo: number;
+  hi: number;
+}
+export function windowOf(sp: ProcSpace | null, t: number, group = 1): Window | null {
+  if (!sp) return null;
+  const lo = openLo(sp, t);
+  return { lo: Math.floor(lo / group), hi: Math.ceil((lo + sp.count) / group) };
 }
 
 export function page<S, R>(
   sports: S[],
-  sp: ProcSpace | null,
+  sp: ProcSpace | Window | null,
   t: number,
   pos: Pos,
   limit: number,
   renderProc: (i: number) => R,
 ): { items: (S | R)[]; next: Pos | null } {
+  const w: Window | null = sp && 'venue' in sp ? windowOf(sp, t) : (sp as Window | null);
   const items: (S | R)[] = [];
   let p: number;
   if ('s' in pos) {
     let s = pos.s;
     while (s < sports.length && items.length < limit) items.push(sports[s++]);
-    if (items.length === limit) return { items, next: s < sports.length || (sp && sp.count > 0) ? { s } : null };
-    if (!sp) return { items, next: null };
-    p = openLo(sp, t);
+    if (items.length === limit) return { items, next: s < sports.length || (w && w.hi > w.lo) ? { s } : null };
+    if (!w) return { items, next: null };
+    p = w.lo;
   } else {
-    if (!sp) return { items, next: null };
-    p = Math.max(pos.p, openLo(sp, t));
+    if (!w) return { items, next: null };
+    p = Math.max(pos.p, w.lo);
   }
-  const end = openLo(sp, t) + sp.count;
-  while (p < end && items.length < limit) items.push(renderProc(p++));
-  return { items, next: p < end ? { p } : null };
+  while (p < w.hi && items.length < limit) items.push(renderProc(p++));
+  return { items, next: p < w.hi ? { p } : null };
 }
 
 export function intParam(v: unknown, def: number, min: number, max: number): number | null {

@@ -75,7 +75,7 @@ export async function buildSimulatorApp(opts: SimulatorOptions = {}): Promise<Om
   ctx.store = storeAccessor(mods, () => ctx);
   const faults = createFaults();
 
-  const app = Fastify({ logger: false, forceCloseConnections: true });
+  const app = Fastify({ logger: false, forceCloseConnections: true, maxParamLength: 1000 });
   app.addHook('onRequest', async (req, reply) => {
     const m = /^\/(venue_[1-9])(\/|$)/.exec(req.url);
     if (!m) return;
@@ -113,7 +113,7 @@ async function applyFault(f: Fault, socket: import('node:net').Socket, reply: im
 function registerAdmin(app: FastifyInstance, ctx: SimCtx, faults: FaultController): void {
   app.get('/__admin/faults', async () => faults.list());
   app.post('/__admin/faults', async (req, reply) => {
-    const b = (req.body ?? {}) as Fault & { venue?: string; kind: Fault['kind'] | 'none' };
+    const b = (req.body ?? {}) as Omit<Fault, 'kind'> & { venue?: string; kind: Fault['kind'] | 'none' };
     if (!b.venue || !VENUES.includes(b.venue as VenueId)) return reply.code(400).send({ error: `unknown venue ${JSON.stringify(b.venue)}` });
     try {
       faults.set(b.venue as VenueId, b.kind === 'none' ? null : { kind: b.kind, delay_ms: b.delay_ms, retry_after_s: b.retry_after_s, paths: b.paths });

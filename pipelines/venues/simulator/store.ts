@@ -124,12 +124,12 @@ export function quote(key: string, p: number, opts: { wideShare?: number; emptyS
   const u = (h % 1000) / 1000;
   const wide = u < (opts.wideShare ?? 0);
   const empty = u >= 1 - (opts.emptyShare ?? 0);
-  const half = wide ? 0.08 + (h % 7) / 100 : 0.005 + ((h >> 8) % 3) / 200;
+  const half = wide ? 0.08 + (h % 7) / 100 : 0.005 + ((h >>> 8) % 3) / 200;
   const bid = round2(Math.max(0.01, p - half));
   const ask = round2(Math.min(0.99, p + half));
-  const size = 50 + ((h >> 12) % 2000);
+  const size = 50 + ((h >>> 12) % 2000);
   if (empty) return { bid: null, ask: null, bidSize: null, askSize: null, last: round2(p) };
-  return { bid, ask, bidSize: size, askSize: size + ((h >> 4) % 300), last: round2(p) };
+  return { bid, ask, bidSize: size, askSize: size + ((h >>> 4) % 300), last: round2(p) };
 }
 
 export function notFound(reply: { code(n: number): { send(b: unknown): unknown } }, body: unknown): unknown {
