@@ -152,6 +152,8 @@ export async function buildApp(deps: AppDeps, handlers: HandlerRegistry = defaul
     requestIdHeader: false,
     exposeHeadRoutes: false,
     return503OnClosing: false,
+    // Path identifiers can be long: a composite venue_9 pair is 139 characters (default limit 100).
+    maxParamLength: 512,
     frameworkErrors: (err, req, reply) => {
       void sendOutsideRoute(req, reply, mapFrameworkError(err));
     },
