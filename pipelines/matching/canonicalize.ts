@@ -421,6 +421,7 @@ const V4_TYPES: Record<string, { type: MarketType; segment: Segment }> = {
   OVER_UNDER: { type: 'total', segment: 'full' },
   FIRST_HALF_SPREAD: { type: 'spread', segment: 'half:1' },
   FIRST_HALF_OVER_UNDER: { type: 'total', segment: 'half:1' },
+  SECOND_HALF_SPREAD: { type: 'spread', segment: 'half:2' },
 };
 
 export function canonicalizeVenue4(rec: J, observedAt: number): CanonicalMarket[] {
@@ -484,7 +485,9 @@ export function canonicalizeVenue5(rec: J, observedAt: number): CanonicalMarket[
   // "home team first": `Boston Celtics vs Los Angeles Lakers`.
   const title = str(rec.title) ?? '';
   const gm = /\((?:game|gm\.?)\s*(\d)\)|\bgame\s*(\d)\b/i.exec(title);
-  const sp = splitPair(title.replace(/\s*\((?:game|gm\.?)\s*\d\)\s*/i, ' ').replace(/\s*[-–:]\s*game\s*\d\b.*$/i, '').trim(), /\s+vs\.?\s+/i);
+  // `Boston Celtics vs Los Angeles Lakers: total points over/under 221.5`: teams before the colon.
+  const teamsPart = title.replace(/:.*$/, '').replace(/\s*\((?:game|gm\.?)\s*\d\)\s*/i, ' ').replace(/\s*[-–]\s*game\s*\d\b.*$/i, '').trim();
+  const sp = splitPair(teamsPart, /\s+vs\.?\s+/i);
   const home = sp ? resolveTeam(league, sp[0]) : undefined;
   const away = sp ? resolveTeam(league, sp[1]) : undefined;
   if (!away || !home || away === home) return [];

@@ -28,6 +28,10 @@ export interface LifecycleContext {
   archiveReason: string | null;
   /** Last round in which any venue still listed the game. */
   lastSeenAt: number;
+  /** Venue markets of the game (so a postponed game keeps its event id). */
+  marketIds: string[];
+  /** Before the start, no submarket is matched any more: not served as current. */
+  liveEmpty: boolean;
 }
 
 export type LifecycleEvent =
@@ -59,6 +63,7 @@ function observe(ctx: LifecycleContext, now: number, r: EventRecord): Partial<Li
     scheduledDate: r.event.scheduled_date,
     startMs: r.startMs,
     lastSeenAt: now,
+    marketIds: r.marketIds,
   };
   if (settledNow && ctx.firstSettledAt === null) next.firstSettledAt = now;
   const size = sizeOf(r.event);
@@ -66,13 +71,12 @@ function observe(ctx: LifecycleContext, now: number, r: EventRecord): Partial<Li
   // venue settled": before the start the live mapping is served; after it, a smaller mapping
   // never replaces a fuller one, and nothing replaces it once a venue has settled.
   const frozen = ctx.firstSettledAt !== null || settledNow;
-  if (!frozen && (!started || ctx.body === null || size >= ctx.bodySize)) {
-    if (size > 0 || ctx.body === null || !started) {
-      next.body = r.event;
-      next.bodySize = size;
-      next.strictPropKeys = r.strictPropKeys;
-      next.lookupIds = r.lookupIds;
-    }
+  next.liveEmpty = !started && size === 0;
+  if (!frozen && (size > 0 || ctx.body === null) && (!started || ctx.body === null || size >= ctx.bodySize)) {
+    next.body = r.event;
+    next.bodySize = size;
+    next.strictPropKeys = r.strictPropKeys;
+    next.lookupIds = r.lookupIds;
   } else if (ctx.body !== null) {
     // Keep the frozen mapping, but schedule identity still follows the venues.
     next.body = { ...ctx.body, scheduled_date: r.event.scheduled_date, scheduled_start: r.event.scheduled_start };
@@ -118,6 +122,8 @@ export const lifecycleMachine = setup({
     archivedAt: null,
     archiveReason: null,
     lastSeenAt: input.now,
+    marketIds: input.record.marketIds,
+    liveEmpty: false,
   }),
   states: {
     current: {

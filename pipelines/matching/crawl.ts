@@ -1,0 +1,64 @@
+// Crawl helper for the evaluation and the benchmark: reads every venue's open listing over HTTP
+// exactly as the pollers do (their documented listing steps), and the sports data source's rosters.
+// In: a venue base URL. Out: the raw records per venue and a roster book. I/O only; the matching
+// itself stays in the pure modules.
+import { listingSteps } from '../venues/pollers/feeds.ts';
+import type { Provider } from './types.ts';
+import type { RosterBook, Roster } from './props.ts';
+import { TEAMS, LEAGUE_LIST } from './teams.ts';
+
+export const PROVIDER_LIST: Provider[] = ['venue_1', 'venue_2', 'venue_3', 'venue_4', 'venue_5', 'venue_6', 'venue_7', 'venue_8', 'venue_9'];
+
+export interface CrawledRecord {
+  provider: Provider;
+  recordType: string;
+  nativeId: string;
+  payload: unknown;
+  readStartedAt: number;
+}
+
+async function getJson(url: string): Promise<unknown> {
+  const res = await fetch(url);
+  if (!res.ok) throw new Error(`${res.status} from ${url}`);
+  return res.json();
+}
+
+export async function crawlVenue(base: string, provider: Provider, now: () => number = Date.now): Promise<CrawledRecord[]> {
+  const out: CrawledRecord[] = [];
+  for (const step of listingSteps(provider)) {
+    let req = step.first();
+    for (;;) {
+      const qs = new URLSearchParams(Object.entries(req.query).map(([k, v]) => [k, String(v)])).toString();
+      const readStartedAt = now();
+      const body = await getJson(`${base}${req.path}?${qs}`);
+      const page = step.parse(body, req);
+      for (const r of page.records) out.push({ provider, recordType: r.recordType, nativeId: r.nativeId, payload: r.payload, readStartedAt });
+      if (!page.next) break;
+      req = page.next;
+    }
+  }
+  return out;
+}
+
+/** Rosters of every team from the sports data source; a 404 is a roster gap (left out). */
+export async function readRosters(base: string, now: number, staleAfterMs = 24 * 3600_000): Promise<RosterBook> {
+  const rosters = new Map<string, Roster>();
+  let source = 'sds';
+  await Promise.all(
+    LEAGUE_LIST.flatMap((league) =>
+      TEAMS[league].map(async (t) => {
+        const res = await fetch(`${base}/sportsdata/${league}/teams/${t.key.toUpperCase()}/roster`);
+        if (!res.ok) return;
+        const b = (await res.json()) as { source?: string; updated_at?: string; athletes?: { id: number | string; name: string }[] };
+        if (b.source) source = b.source;
+        rosters.set(`${league}:${t.key}`, {
+          league,
+          team: t.key,
+          players: (b.athletes ?? []).map((a) => ({ athleteId: String(a.id), name: a.name })),
+          readAt: b.updated_at ? Date.parse(b.updated_at) : now,
+        });
+      }),
+    ),
+  );
+  return { source, rosters, staleAfterMs };
+}

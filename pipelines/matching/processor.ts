@@ -1,0 +1,417 @@
+// The sports matching processor. In: raw venue records from `raw.venue_1..9` (the pollers' open
+// listings, with a `crawl_complete` marker per listing crawl), the sports data source's rosters and,
+// for a venue_2 market that left the open listing, one read of its final record (the 50-50
+// cancellation signal). Out: `canonical.markets` (sports markets, upserts and tombstones),
+// `lifecycle.states` (the XState snapshot per event), `matched.events` (the served event, tombstone
+// on removal) and, every SPORTS_PUBLISH_MS, one published `sports` snapshot in the SnapshotStore
+// with `observed_at` = when the oldest underlying read began.
+//
+// Restart: the raw group resumes from its committed offsets; the current canonical markets and the
+// lifecycle snapshots are read back from their compacted topics first, so nothing is re-derived
+// from days of raw history. A raw batch is committed only after its canonical output is written.
+import type { Consumer, Log, Producer } from '../log/types.ts';
+import type { Serde } from '../serde/index.ts';
+import type { SnapshotStore } from '../readmodels/snapshots.ts';
+import { RAW_TOPIC_IDS, type RawRecord, type TopicDef, type TopicMap, type TopicId, type TopicValues } from '../topics.ts';
+import { canonicalize, setRosterBook } from './canonicalize.ts';
+import { advance, persist, restore, startLifecycle, type LifecycleSnapshot } from './lifecycle.ts';
+import { marketIdentity, matchMarkets, type EventRecord } from './match.ts';
+import type { RosterBook } from './props.ts';
+import { compareEntries, sortKey, SPORTS_SNAPSHOT, type SportsEntry } from './readmodel.ts';
+import type { CanonicalMarket, Provider } from './types.ts';
+
+/** Marks canonical.markets bodies written by this processor (other stages may share the topic). */
+const BODY_KIND = 'sports_matching';
+/** A venue_2 final record read after it left the listing is kept this long (cancellation signal). */
+const PROBED_KEEP_MS = 3 * 86_400_000;
+
+export interface SportsProcessorOptions {
+  log: Log;
+  serde: Serde;
+  topics: TopicMap;
+  store: SnapshotStore;
+  clock?: () => number;
+  publishMs: number;
+  /** Where venue records can be read (the pollers' base URL): rosters and venue_2 final records. */
+  venueBaseUrl?: string;
+  /** Fetch seam (tests and the benchmark pass their own). */
+  fetchJson?: (url: string) => Promise<unknown>;
+  rosterRefreshMs?: number;
+  rosterStaleMs?: number;
+  logger?: { warn(obj: object, msg: string): void; info(obj: object, msg: string): void };
+  /** Consumer group suffix (tests). */
+  groupId?: string;
+}
+
+interface Held {
+  m: CanonicalMarket;
+  nativeKey: string;
+  readId: string | null;
+  /** Last time a read of the record began (may be newer than m.observedAt on the topic). */
+  readAt: number;
+  probedAt?: number;
+}
+
+interface NativeState {
+  keys: string[];
+  readId: string | null;
+  readAt: number;
+}
+
+async function readCompacted<Id extends TopicId>(log: Log, serde: Serde, topic: TopicDef<Id>, onRecord: (key: string | null, value: TopicValues[Id] | null) => void): Promise<void> {
+  const offsets = await log.topicOffsets(topic.name);
+  const target = new Map(offsets.map((p) => [p.partition, BigInt(p.high)]));
+  const pending = new Set(offsets.filter((p) => BigInt(p.high) > BigInt(p.low)).map((p) => p.partition));
+  if (pending.size === 0) return;
+  const consumer = log.consumer({ groupId: `${topic.name}.restore.${process.pid}.${Date.now()}.${Math.random().toString(36).slice(2)}`, topics: [topic.name], fromBeginning: true });
+  await new Promise<void>((resolve, reject) => {
+    consumer
+      .run(async (batch) => {
+        for (const r of batch.records) {
+          const { key, value } = await serde.decode(topic, r);
+          onRecord(key, value as TopicValues[Id] | null);
+          if (BigInt(r.offset) + 1n >= (target.get(batch.partition) ?? 0n)) pending.delete(batch.partition);
+        }
+        if (pending.size === 0) resolve();
+      })
+      .catch(reject);
+  });
+  await consumer.stop();
+}
+
+export class SportsProcessor {
+  private readonly clock: () => number;
+  private readonly markets = new Map<string, Held>();
+  private readonly natives = new Map<string, NativeState>();
+  private readonly v1Events = new Map<string, unknown>();
+  private readonly lifecycle = new Map<string, LifecycleSnapshot>();
+  private readonly lastLifecycleJson = new Map<string, string>();
+  private readonly lastEventJson = new Map<string, string>();
+  private producer: Producer | null = null;
+  private consumer: Consumer | null = null;
+  private running: Promise<void> | null = null;
+  private timer: NodeJS.Timeout | null = null;
+  private rosterTimer: NodeJS.Timeout | null = null;
+  private publishing: Promise<void> | null = null;
+  private readonly probing = new Set<string>();
+  /** Publish rounds done (for tests and status). */
+  rounds = 0;
+  lastPublishedAt: number | null = null;
+  rosters: RosterBook | undefined;
+
+  constructor(private readonly o: SportsProcessorOptions) {
+    this.clock = o.clock ?? Date.now;
+  }
+
+  get groupId(): string {
+    const t = this.o.topics['canonical.markets'];
+    return this.o.groupId ?? `${t.name.slice(0, t.name.length - t.id.length)}stage.matching`;
+  }
+
+  async start(): Promise<void> {
+    const { log, serde, topics } = this.o;
+    await readCompacted(log, serde, topics['lifecycle.states'], (key, v) => {
+      if (!key) return;
+      if (v === null) this.lifecycle.delete(key);
+      else {
+        this.lifecycle.set(key, restore(v.snapshot));
+        this.lastLifecycleJson.set(key, v.snapshot);
+      }
+    });
+    await readCompacted(log, serde, topics['canonical.markets'], (key, v) => {
+      if (!key) return;
+      if (v === null) {
+        this.markets.delete(key);
+        return;
+      }
+      try {
+        const b = JSON.parse(v.body) as { kind?: string; market: CanonicalMarket; nativeKey: string; readId: string | null };
+        if (b.kind !== BODY_KIND) return;
+        this.markets.set(key, { m: b.market, nativeKey: b.nativeKey, readId: b.readId, readAt: b.market.observedAt });
+        const n = this.natives.get(b.nativeKey) ?? { keys: [], readId: b.readId, readAt: b.market.observedAt };
+        if (!n.keys.includes(key)) n.keys.push(key);
+        this.natives.set(b.nativeKey, n);
+      } catch {
+        /* not ours */
+      }
+    });
+    await this.refreshRosters();
+    this.producer = await log.producer();
+    this.consumer = log.consumer({ groupId: this.groupId, topics: RAW_TOPIC_IDS.map((id) => topics[id].name), fromBeginning: true });
+    this.running = this.consumer
+      .run(async (batch) => {
+        const topic = Object.values(topics).find((t) => t.name === batch.topic) as TopicDef<'raw.venue_1'> | undefined;
+        if (!topic) return;
+        const raws: RawRecord[] = [];
+        for (const r of batch.records) {
+          const { value } = await serde.decode(topic, r);
+          if (value) raws.push(value);
+        }
+        await this.ingest(raws);
+      })
+      .catch((err) => this.o.logger?.warn({ err: String(err) }, 'sports matching consumer stopped'));
+    this.timer = setInterval(() => void this.publish().catch((err) => this.o.logger?.warn({ err: String(err) }, 'sports publish failed')), this.o.publishMs);
+    if (this.o.venueBaseUrl && (this.o.rosterRefreshMs ?? 0) > 0) {
+      this.rosterTimer = setInterval(() => void this.refreshRosters(), this.o.rosterRefreshMs);
+    }
+  }
+
+  async stop(): Promise<void> {
+    if (this.timer) clearInterval(this.timer);
+    if (this.rosterTimer) clearInterval(this.rosterTimer);
+    this.timer = this.rosterTimer = null;
+    await this.consumer?.stop();
+    await this.running;
+    await this.publishing;
+    await this.producer?.close();
+    this.consumer = null;
+    this.producer = null;
+  }
+
+  private async fetchJson(url: string): Promise<unknown> {
+    if (this.o.fetchJson) return this.o.fetchJson(url);
+    const res = await fetch(url, { signal: AbortSignal.timeout(9000) });
+    if (!res.ok) throw new Error(`${res.status} from ${url}`);
+    return res.json();
+  }
+
+  /** Rosters from the sports data source; a team that answers 404 has no roster (a gap). */
+  async refreshRosters(): Promise<void> {
+    const base = this.o.venueBaseUrl;
+    if (!base) return;
+    const { readRosters } = await import('./crawl.ts');
+    try {
+      this.rosters = await readRosters(base, this.clock(), this.o.rosterStaleMs);
+      setRosterBook(this.rosters);
+    } catch (err) {
+      this.o.logger?.warn({ err: String(err) }, 'roster refresh failed; props wait for the next one');
+    }
+  }
+
+  /** One batch of raw records: canonicalize, prune after complete crawls, write canonical.markets. */
+  async ingest(raws: RawRecord[]): Promise<void> {
+    const out: { key: string; value: TopicValues['canonical.markets'] | null }[] = [];
+    for (const r of raws) {
+      const provider = r.venue as Provider;
+      if (r.record_type === 'crawl_complete') {
+        this.completeCrawl(provider, r, out);
+        continue;
+      }
+      let payload: Record<string, unknown>;
+      try {
+        payload = JSON.parse(r.payload) as Record<string, unknown>;
+      } catch {
+        continue;
+      }
+      if (provider === 'venue_1' && r.record_type === 'event') {
+        this.v1Events.set(r.native_id, payload);
+        continue;
+      }
+      const nativeKey = `${provider}|${r.record_type}|${r.native_id}`;
+      const input = provider === 'venue_1' ? { ...payload, _event: this.v1Events.get(String(payload.event_ticker)) } : payload;
+      const ms = canonicalize(provider, input, r.read_started_at);
+      const prev = this.natives.get(nativeKey);
+      const keys = ms.map(marketIdentity);
+      for (const k of prev?.keys ?? []) if (!keys.includes(k)) this.drop(k, out);
+      if (ms.length === 0 && !prev) continue;
+      this.natives.set(nativeKey, { keys, readId: r.read_id ?? null, readAt: r.read_started_at });
+      for (const m of ms) {
+        const k = marketIdentity(m);
+        const held = this.markets.get(k);
+        const changed = !held || held.probedAt !== undefined || !sameMarket(held.m, m);
+        this.markets.set(k, { m: changed ? m : held.m, nativeKey, readId: r.read_id ?? null, readAt: r.read_started_at });
+        if (changed) out.push({ key: k, value: this.toTopic(m, nativeKey, r.read_id ?? null) });
+      }
+    }
+    if (out.length && this.producer) {
+      const t = this.o.topics['canonical.markets'];
+      const recs = await Promise.all(out.map((x) => this.o.serde.encode(t, x.key, x.value)));
+      await this.producer.send(t.name, recs);
+    }
+  }
+
+  private toTopic(m: CanonicalMarket, nativeKey: string, readId: string | null): TopicValues['canonical.markets'] {
+    return {
+      provider: m.provider,
+      market_id: m.source.market_id,
+      event_id: m.source.event_id,
+      title: m.source.market_name,
+      status: m.status,
+      category: 'sports',
+      league: m.league,
+      market_type: m.marketType,
+      read_started_at: m.observedAt,
+      body_version: 1,
+      body: JSON.stringify({ kind: BODY_KIND, market: m, nativeKey, readId }),
+    };
+  }
+
+  private drop(key: string, out: { key: string; value: TopicValues['canonical.markets'] | null }[]): void {
+    if (!this.markets.has(key)) return;
+    this.markets.delete(key);
+    out.push({ key, value: null });
+  }
+
+  /** A complete crawl is the venue's whole open listing: what it no longer lists has left it. */
+  private completeCrawl(provider: Provider, r: RawRecord, out: { key: string; value: TopicValues['canonical.markets'] | null }[]): void {
+    let startedAt = r.read_started_at;
+    try {
+      startedAt = (JSON.parse(r.payload) as { started_at?: number }).started_at ?? startedAt;
+    } catch {
+      /* marker without detail */
+    }
+    for (const [nk, n] of this.natives) {
+      if (!nk.startsWith(`${provider}|`) || n.readId === r.native_id || n.readAt >= startedAt) continue;
+      for (const k of n.keys) {
+        const held = this.markets.get(k);
+        // A venue_2 full-game moneyline that left the listing may have settled 50-50 (a cancelled
+        // game): read its final record once.
+        if (held && provider === 'venue_2' && held.m.marketType === 'moneyline' && held.m.segment === 'full' && this.o.venueBaseUrl) {
+          void this.probeVenue2(held.m.source.market_id);
+        }
+        this.drop(k, out);
+      }
+      this.natives.delete(nk);
+    }
+    // Forget old final records.
+    const now = this.clock();
+    for (const [k, h] of this.markets) if (h.probedAt !== undefined && now - h.probedAt > PROBED_KEEP_MS) this.markets.delete(k);
+  }
+
+  private async probeVenue2(marketId: string): Promise<void> {
+    if (this.probing.has(marketId)) return;
+    this.probing.add(marketId);
+    try {
+      const rec = await this.fetchJson(`${this.o.venueBaseUrl}/venue_2/markets/${encodeURIComponent(marketId)}`);
+      const now = this.clock();
+      for (const m of canonicalize('venue_2', rec, now)) {
+        if (m.status !== 'settled') continue;
+        const k = marketIdentity(m);
+        if (!this.markets.has(k)) this.markets.set(k, { m, nativeKey: `venue_2|final|${marketId}`, readId: null, readAt: now, probedAt: now });
+      }
+    } catch (err) {
+      this.o.logger?.warn({ venue: 'venue_2', marketId, err: String(err) }, 'final record read failed');
+    } finally {
+      this.probing.delete(marketId);
+    }
+  }
+
+  /** Prior event ids of venue markets, from the lifecycle (postponed games keep their id). */
+  private priorIds(): Map<string, string> {
+    const prior = new Map<string, string>();
+    for (const [id, s] of this.lifecycle) for (const k of s.context.marketIds ?? []) prior.set(k, id);
+    return prior;
+  }
+
+  /** One publish round: match, move every lifecycle, write topics, publish the snapshot. */
+  publish(): Promise<void> {
+    if (this.publishing) return this.publishing;
+    this.publishing = this.publishRound().finally(() => {
+      this.publishing = null;
+    });
+    return this.publishing;
+  }
+
+  private async publishRound(): Promise<void> {
+    const now = this.clock();
+    const held = [...this.markets.values()];
+    const readAt = new Map(held.map((h) => [marketIdentity(h.m), h.readAt]));
+    const records = matchMarkets(
+      held.map((h) => h.m),
+      this.priorIds(),
+    );
+    const seen = new Set<string>();
+    const lifecycleOut: { key: string; value: TopicValues['lifecycle.states'] | null }[] = [];
+    const eventsOut: { key: string; value: TopicValues['matched.events'] | null }[] = [];
+    const recordById = new Map<string, EventRecord>();
+    for (const r of records) {
+      const id = r.event.event_id;
+      seen.add(id);
+      recordById.set(id, r);
+      const prev = this.lifecycle.get(id);
+      if (!prev) {
+        // Only games matched on at least one submarket enter the population.
+        if (r.event.submarkets.length === 0) continue;
+        this.lifecycle.set(id, startLifecycle({ now, record: r }).snapshot);
+      } else this.lifecycle.set(id, advance(prev, { type: 'OBSERVE', now, record: r }).snapshot);
+    }
+    for (const [id, s] of this.lifecycle) {
+      let next = s;
+      if (!seen.has(id)) next = advance(next, { type: 'GONE', now }).snapshot;
+      next = advance(next, { type: 'TICK', now }).snapshot;
+      this.lifecycle.set(id, next);
+    }
+    const entries: SportsEntry[] = [];
+    let oldest: number | null = null;
+    for (const [id, s] of this.lifecycle) {
+      const json = persist(s);
+      if (s.value === 'removed') {
+        this.lifecycle.delete(id);
+        lifecycleOut.push({ key: id, value: null });
+        eventsOut.push({ key: id, value: null });
+        this.lastLifecycleJson.delete(id);
+        this.lastEventJson.delete(id);
+        continue;
+      }
+      if (this.lastLifecycleJson.get(id) !== json) {
+        this.lastLifecycleJson.set(id, json);
+        lifecycleOut.push({ key: id, value: { event_id: id, state: String(s.value), updated_at: now, snapshot: json } });
+      }
+      const c = s.context;
+      const population = s.value === 'current' ? 'current' : 'archived';
+      if (!c.body || c.body.submarkets.length === 0) continue;
+      if (population === 'current' && c.liveEmpty) continue;
+      const entry: SportsEntry = { event: c.body, population, strictPropKeys: c.strictPropKeys, lookupIds: c.lookupIds, sortMs: sortKey(c.body) };
+      entries.push(entry);
+      if (population === 'current') {
+        for (const sm of c.body.submarkets)
+          for (const src of sm.source_markets) {
+            const t = readAt.get(`${src.provider}:${src.market_id}`);
+            if (t !== undefined && (oldest === null || t < oldest)) oldest = t;
+          }
+      }
+      const evJson = JSON.stringify(entry);
+      if (this.lastEventJson.get(id) !== evJson) {
+        this.lastEventJson.set(id, evJson);
+        eventsOut.push({
+          key: id,
+          value: {
+            event_id: id,
+            league: c.body.league,
+            sport: c.body.sport,
+            title: c.body.title,
+            scheduled_date: c.body.scheduled_date,
+            scheduled_start: c.body.scheduled_start ? Date.parse(c.body.scheduled_start) : null,
+            participant_keys: c.body.participants.map((p) => p.key),
+            population: population === 'current' ? 'current' : 'settled',
+            submarket_count: c.body.submarkets.length,
+            observed_at: now,
+            body_version: 1,
+            body: JSON.stringify(c.body),
+          },
+        });
+      }
+    }
+    entries.sort(compareEntries);
+    if (this.producer) {
+      const send = async <Id extends TopicId>(id: Id, list: { key: string; value: TopicValues[Id] | null }[]) => {
+        if (!list.length) return;
+        const t = this.o.topics[id];
+        await this.producer!.send(t.name, await Promise.all(list.map((x) => this.o.serde.encode(t, x.key, x.value))));
+      };
+      await send('lifecycle.states', lifecycleOut);
+      await send('matched.events', eventsOut);
+    }
+    await this.o.store.publish(
+      SPORTS_SNAPSHOT,
+      entries.map((e) => ({ key: e.event.event_id, value: e })),
+      { observedAt: oldest ?? (entries.length ? now : null), now, meta: { events: entries.length } },
+    );
+    this.rounds++;
+    this.lastPublishedAt = now;
+  }
+}
+
+function sameMarket(a: CanonicalMarket, b: CanonicalMarket): boolean {
+  return JSON.stringify({ ...a, observedAt: 0 }) === JSON.stringify({ ...b, observedAt: 0 });
+}
