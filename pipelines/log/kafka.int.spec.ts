@@ -4,6 +4,7 @@
 import { describe } from 'vitest';
 import { available, requireKafka } from '../../test/services/index.ts';
 import { KafkaLog } from './kafka.ts';
+import { PlatformaticKafkaLog } from './kafka-platformatic.ts';
 import { logContract } from './log.contract.ts';
 
 const availability = await available('kafka');
@@ -12,5 +13,12 @@ describe.skipIf(!availability.ok)(`Kafka log (${availability.reason})`, () => {
   logContract('kafka (kafkajs)', async () => {
     const { brokers } = await requireKafka();
     return { open: async () => new KafkaLog({ brokers, retryBackoffMs: 50 }) };
+  });
+});
+
+describe.skipIf(!availability.ok)(`Kafka log through @platformatic/kafka (${availability.reason})`, () => {
+  logContract('kafka (@platformatic/kafka)', async () => {
+    const { brokers } = await requireKafka();
+    return { open: async () => new PlatformaticKafkaLog({ brokers, retryBackoffMs: 50 }) };
   });
 });

@@ -1,0 +1,278 @@
+// The Kafka log through @platformatic/kafka (KAFKA_CLIENT=platformatic): maintained, pure TypeScript,
+// the alternative to kafkajs the issue asks to measure. In: broker addresses. Out: the Log seam with
+// exactly the semantics of kafka.ts (same contract suite):
+// - Producer: idempotent, acks=all, the Java client's murmur2 partitioning (the library's own default
+//   uses an unsigned hash, which would put keys on other partitions than kafkajs and Java clients).
+// - Consumers: the library delivers a stream of messages; this reads what has arrived, groups it per
+//   partition into batches, and commits a batch's next offset only after the handler resolves. A
+//   throwing handler gets the same batch again after a backoff. At-least-once.
+// - Admin (topics, offsets, resets) through the library's Admin client.
+import { Admin, Consumer as PltConsumer, Producer as PltProducer, type Message, type MessagesStream } from '@platformatic/kafka';
+import { murmur2 } from './partitioner.ts';
+import { topicConfigEntries } from './kafka.ts';
+import type { Batch, Consumer, ConsumerOptions, Log, LogRecord, OutgoingRecord, PartitionOffsets, Producer, TopicSpec } from './types.ts';
+
+export interface PlatformaticKafkaLogOptions {
+  brokers: string[];
+  clientId?: string;
+  replication?: number;
+  retryBackoffMs?: number;
+  /** Upper bound of one delivered batch. */
+  maxBatchRecords?: number;
+  /** Longest a fetch waits for data. */
+  maxWaitTime?: number;
+  onError?: (err: unknown, where: { groupId: string; topic: string; partition: number }) => void;
+}
+
+type Msg = Message<Buffer, Buffer, Buffer, Buffer>;
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+const EARLIEST = -2n;
+const LATEST = -1n;
+
+export class PlatformaticKafkaLog implements Log {
+  readonly kind = 'kafka' as const;
+  private adminClient: Admin | null = null;
+  private readonly producers = new Set<PltProducer<Buffer, Buffer, Buffer, Buffer>>();
+  private readonly consumers = new Set<PlatformaticConsumer>();
+
+  constructor(readonly options: PlatformaticKafkaLogOptions) {}
+
+  private get clientId(): string {
+    return this.options.clientId ?? 'pm-data-api';
+  }
+
+  private admin(): Admin {
+    if (!this.adminClient) this.adminClient = new Admin({ clientId: this.clientId, bootstrapBrokers: this.options.brokers });
+    return this.adminClient;
+  }
+
+  async createTopics(specs: TopicSpec[]): Promise<void> {
+    const admin = this.admin();
+    const existing = new Set(await admin.listTopics());
+    for (const s of specs) {
+      if (existing.has(s.name)) continue;
+      try {
+        await admin.createTopics({
+          topics: [s.name],
+          partitions: s.partitions,
+          replicas: this.options.replication ?? 1,
+          configs: topicConfigEntries(s),
+        });
+      } catch (e) {
+        if (!(await admin.listTopics()).includes(s.name)) throw e;
+      }
+    }
+    // Wait until the new topics have leaders (metadata answers with every partition).
+    for (const s of specs) {
+      for (let i = 0; i < 100; i++) {
+        const md = await admin.metadata({ topics: [s.name], forceUpdate: true }).catch(() => null);
+        const t = md?.topics.get(s.name);
+        if (t && t.partitions.length === t.partitionsCount && t.partitions.every((p) => p.leader >= 0)) break;
+        await sleep(100);
+      }
+    }
+  }
+
+  async producer(): Promise<Producer> {
+    let rr = 0;
+    const p = new PltProducer<Buffer, Buffer, Buffer, Buffer>({
+      clientId: this.clientId,
+      bootstrapBrokers: this.options.brokers,
+      idempotent: true,
+      acks: -1,
+      autocreateTopics: false,
+      // The library reduces this modulo the partition count: murmur2 masked as Java does.
+      partitioner: (_m, key) => (key && key.length ? murmur2(key) & 0x7fffffff : rr++ & 0x7fffffff),
+    });
+    this.producers.add(p);
+    return {
+      send: async (topic: string, records: OutgoingRecord[]) => {
+        if (!records.length) return;
+        await p.send({
+          messages: records.map((r) => ({
+            topic,
+            key: r.key ?? undefined,
+            value: r.value ?? undefined,
+            timestamp: r.timestamp === undefined ? undefined : BigInt(r.timestamp),
+            headers: r.headers && Object.keys(r.headers).length
+              ? new Map(Object.entries(r.headers).map(([k, v]) => [Buffer.from(k), Buffer.from(v)]))
+              : undefined,
+          })),
+        });
+      },
+      close: async () => {
+        this.producers.delete(p);
+        await p.close();
+      },
+    };
+  }
+
+  consumer(options: ConsumerOptions): Consumer {
+    const c = new PlatformaticConsumer(options, this.options, this.clientId, () => this.consumers.delete(c));
+    this.consumers.add(c);
+    return c;
+  }
+
+  private async listOffsets(topic: string, timestamp: bigint): Promise<Map<number, bigint>> {
+    const admin = this.admin();
+    const md = await admin.metadata({ topics: [topic] });
+    const count = md.topics.get(topic)?.partitionsCount;
+    if (!count) throw new Error(`unknown topic ${JSON.stringify(topic)}`);
+    const res = await admin.listOffsets({
+      topics: [{ name: topic, partitions: Array.from({ length: count }, (_, i) => ({ partitionIndex: i, timestamp })) }],
+    });
+    const out = new Map<number, bigint>();
+    for (const t of res) for (const p of t.partitions) out.set(p.partitionIndex, p.offset);
+    return out;
+  }
+
+  async topicOffsets(topic: string): Promise<PartitionOffsets[]> {
+    const [low, high] = await Promise.all([this.listOffsets(topic, EARLIEST), this.listOffsets(topic, LATEST)]);
+    return [...high.keys()].sort((a, b) => a - b).map((p) => ({ partition: p, high: String(high.get(p)), low: String(low.get(p)) }));
+  }
+
+  async groupOffsets(groupId: string, topic: string): Promise<Map<number, string>> {
+    const admin = this.admin();
+    const md = await admin.metadata({ topics: [topic] });
+    const count = md.topics.get(topic)?.partitionsCount ?? 0;
+    const res = await admin.listConsumerGroupOffsets({
+      groups: [{ groupId, topics: [{ name: topic, partitionIndexes: Array.from({ length: count }, (_, i) => i) }] }],
+    } as never);
+    const out = new Map<number, string>();
+    for (const g of res)
+      for (const t of g.topics)
+        if (t.name === topic) for (const p of t.partitions) if (p.committedOffset >= 0n) out.set(p.partitionIndex, String(p.committedOffset));
+    return out;
+  }
+
+  async resetGroup(groupId: string, topic: string, to: 'earliest' | { timestamp: number }): Promise<void> {
+    let offsets: Map<number, bigint>;
+    if (to === 'earliest') offsets = await this.listOffsets(topic, EARLIEST);
+    else {
+      // The first offset at or after the time; the high watermark where there is none (as kafkajs).
+      const [at, high] = await Promise.all([this.listOffsets(topic, BigInt(to.timestamp)), this.listOffsets(topic, LATEST)]);
+      offsets = new Map([...at].map(([p, o]) => [p, o >= 0n ? o : high.get(p)!]));
+    }
+    await this.admin().alterConsumerGroupOffsets({
+      groupId,
+      topics: [{ name: topic, partitionOffsets: [...offsets].map(([partition, offset]) => ({ partition, offset })) }],
+    });
+  }
+
+  async close(): Promise<void> {
+    for (const c of [...this.consumers]) await c.stop();
+    for (const p of [...this.producers]) await p.close().catch(() => {});
+    this.producers.clear();
+    await this.adminClient?.close().catch(() => {});
+    this.adminClient = null;
+  }
+}
+
+class PlatformaticConsumer implements Consumer {
+  private consumer: PltConsumer<Buffer, Buffer, Buffer, Buffer> | null = null;
+  private stream: MessagesStream<Buffer, Buffer, Buffer, Buffer> | null = null;
+  private stopping = false;
+  private loop: Promise<void> | null = null;
+  private wake: (() => void) | null = null;
+
+  constructor(
+    private readonly options: ConsumerOptions,
+    private readonly logOptions: PlatformaticKafkaLogOptions,
+    private readonly clientId: string,
+    private readonly onStopped: () => void,
+  ) {}
+
+  async run(handler: (batch: Batch) => Promise<void>): Promise<void> {
+    if (this.consumer) throw new Error('consumer is already running');
+    const { groupId, topics, fromBeginning } = this.options;
+    const c = new PltConsumer<Buffer, Buffer, Buffer, Buffer>({
+      clientId: this.clientId,
+      bootstrapBrokers: this.logOptions.brokers,
+      groupId,
+      autocreateTopics: false,
+      sessionTimeout: 30_000,
+      heartbeatInterval: 3000,
+      maxWaitTime: this.logOptions.maxWaitTime ?? 1000,
+    });
+    this.consumer = c;
+    const stream = await c.consume({
+      topics,
+      autocommit: false,
+      mode: 'committed',
+      fallbackMode: fromBeginning ? 'earliest' : 'latest',
+      highWaterMark: this.logOptions.maxBatchRecords ?? 5000,
+    });
+    this.stream = stream;
+    stream.on('readable', () => this.wake?.());
+    stream.on('error', (err) => {
+      if (!this.stopping) console.error(`kafka log (platformatic): consumer of group ${groupId} failed:`, err);
+    });
+    this.loop = this.consume(stream, handler);
+  }
+
+  private async consume(stream: MessagesStream<Buffer, Buffer, Buffer, Buffer>, handler: (batch: Batch) => Promise<void>): Promise<void> {
+    const { groupId } = this.options;
+    const max = this.logOptions.maxBatchRecords ?? 5000;
+    const backoff = this.logOptions.retryBackoffMs ?? 100;
+    while (!this.stopping) {
+      const got: Msg[] = [];
+      let m: Msg | null;
+      while (got.length < max && (m = stream.read() as Msg | null) !== null) got.push(m);
+      if (!got.length) {
+        await new Promise<void>((resolve) => {
+          this.wake = resolve;
+          setTimeout(resolve, 200);
+        });
+        this.wake = null;
+        continue;
+      }
+      // One batch per partition, in arrival (= offset) order within each.
+      const byPartition = new Map<string, Msg[]>();
+      for (const msg of got) {
+        const k = `${msg.topic}\u0000${msg.partition}`;
+        let arr = byPartition.get(k);
+        if (!arr) byPartition.set(k, (arr = []));
+        arr.push(msg);
+      }
+      for (const msgs of byPartition.values()) {
+        const first = msgs[0]!;
+        const records: LogRecord[] = msgs.map((x) => ({
+          topic: x.topic,
+          partition: x.partition,
+          offset: x.offset.toString(),
+          key: x.key && x.key.length ? x.key : x.key === undefined || x.key === null ? null : x.key,
+          value: x.value === undefined || x.value === null ? null : x.value,
+          timestamp: Number(x.timestamp),
+          headers: Object.fromEntries([...x.headers].map(([k, v]) => [k.toString(), v.toString()])),
+        }));
+        for (let failures = 0; ; failures++) {
+          if (this.stopping) return; // not committed: redelivered to the group later
+          try {
+            await handler({ topic: first.topic, partition: first.partition, records });
+            break;
+          } catch (err) {
+            if (this.logOptions.onError) this.logOptions.onError(err, { groupId, topic: first.topic, partition: first.partition });
+            else console.error(`kafka log (platformatic): handler of group ${groupId} failed on ${first.topic}[${first.partition}], will redeliver:`, err);
+            await sleep(Math.min(5000, backoff * 2 ** failures));
+          }
+        }
+        // Commits offset + 1 of the batch's last message.
+        await msgs[msgs.length - 1]!.commit();
+      }
+    }
+  }
+
+  async stop(): Promise<void> {
+    this.stopping = true;
+    this.wake?.();
+    await this.loop?.catch(() => {});
+    const stream = this.stream;
+    if (stream) await new Promise<void>((resolve) => stream.close(() => resolve()));
+    const c = this.consumer;
+    if (c) await new Promise<void>((resolve) => c.close(true, () => resolve()));
+    this.consumer = null;
+    this.stream = null;
+    this.onStopped();
+  }
+}
