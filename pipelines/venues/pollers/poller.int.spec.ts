@@ -1,0 +1,151 @@
+// Pollers against the built-in simulator over HTTP, with the simulator's fault injection: each
+// fault kind is seen, classified, logged, backed off from, and recovered from; a fault in one venue
+// never stops another.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startSimulator, type Simulator } from '../simulator/server.ts';
+import type { RawRecord } from '../../topics.ts';
+import type { Provider } from '../../../api/routes/table.ts';
+import { VenuePoller, type PollerOptions, type RawSink } from './poller.ts';
+import { PollerSupervisor } from './supervisor.ts';
+
+let sim: Simulator;
+beforeAll(async () => {
+  sim = await startSimulator({ seed: 7, scale: 0.05, scenario: 'default' });
+});
+afterAll(async () => sim.close());
+
+function collect() {
+  const got: RawRecord[] = [];
+  const sink: RawSink = async (_p, recs) => void got.push(...recs);
+  return { got, sink };
+}
+
+const fast = { baseMs: 5, maxMs: 40, maxRetryAfterMs: 5_000 };
+function poller(provider: Provider, sink: RawSink, o: Partial<PollerOptions> = {}) {
+  const warnings: object[] = [];
+  const p = new VenuePoller({
+    provider,
+    baseUrl: sim.baseUrl,
+    sink,
+    crawlIntervalMs: 60_000,
+    deadlineMs: 2_000,
+    pageAttempts: 2,
+    backoff: fast,
+    logger: { info() {}, warn: (o) => void warnings.push(o), error: (o) => void warnings.push(o) },
+    ...o,
+  });
+  return { p, warnings };
+}
+
+describe('VenuePoller against the simulator', () => {
+  it('crawls the whole open listing, stamping each record with when its read began', async () => {
+    const { got, sink } = collect();
+    const { p } = poller('venue_1', sink);
+    const before = Date.now();
+    expect(await p.crawlOnce()).toBe(true);
+    const markers = got.filter((r) => r.record_type === 'crawl_complete');
+    const markets = got.filter((r) => r.record_type === 'market');
+    expect(markers).toHaveLength(1);
+    expect(markets.length).toBeGreaterThan(100);
+    expect(JSON.parse(markers[0].payload).records).toBe(new Set(markets.map((m) => m.native_id)).size);
+    for (const r of markets) {
+      expect(r.venue).toBe('venue_1');
+      expect(r.read_id).toBe(markers[0].read_id);
+      expect(r.read_started_at).toBeGreaterThanOrEqual(before);
+      expect(r.read_started_at).toBeGreaterThanOrEqual(markers[0].read_started_at);
+      expect(JSON.parse(r.payload).ticker).toBe(r.native_id);
+    }
+    // Several pages were read (limit 1000 per page is more than this scale needs, so check URLs).
+    expect(new Set(markets.map((m) => m.source_url)).size).toBeGreaterThanOrEqual(1);
+    await p.stop();
+  });
+
+  const cases: Array<[string, Parameters<Simulator['faults']['set']>[1], string]> = [
+    ['down (503)', { kind: 'down' }, 'unavailable'],
+    ['refused connection', { kind: 'refuse' }, 'unreachable'],
+    ['slower than the deadline', { kind: 'slow', delay_ms: 1_500 }, 'timeout'],
+    ['429 without Retry-After', { kind: 'rate_limit' }, 'rate_limited'],
+    ['malformed body', { kind: 'malformed' }, 'malformed'],
+    ['rejection (400)', { kind: 'reject' }, 'rejected'],
+  ];
+  for (const [name, fault, kind] of cases) {
+    it(`classifies, logs and recovers from: ${name}`, async () => {
+      const { got, sink } = collect();
+      const { p, warnings } = poller('venue_1', sink, { deadlineMs: 500 });
+      sim.faults.set('venue_1', fault);
+      try {
+        expect(await p.crawlOnce()).toBe(false);
+      } finally {
+        sim.faults.set('venue_1', null);
+      }
+      expect(p.status.faults[kind as keyof typeof p.status.faults]).toBe(2);
+      expect(p.status.lastFault?.kind).toBe(kind);
+      expect(p.status.crawlsAbandoned).toBe(1);
+      expect(warnings.some((w) => (w as { venue?: string; fault?: string }).venue === 'venue_1' && (w as { fault?: string }).fault === kind)).toBe(true);
+      expect(got.filter((r) => r.record_type === 'crawl_complete')).toHaveLength(0);
+      // The next crawl succeeds once the venue is healthy again.
+      expect(await p.crawlOnce()).toBe(true);
+      expect(p.status.consecutiveFaults).toBe(0);
+      await p.stop();
+    });
+  }
+
+  it('honours Retry-After on 429', async () => {
+    const { sink } = collect();
+    const { p } = poller('venue_1', sink);
+    sim.faults.set('venue_1', { kind: 'rate_limit', retry_after_s: 1 });
+    const t0 = Date.now();
+    try {
+      expect(await p.crawlOnce()).toBe(false);
+    } finally {
+      sim.faults.set('venue_1', null);
+    }
+    // Two attempts with the venue's 1 s between them, though our own backoff is 5 ms.
+    expect(Date.now() - t0).toBeGreaterThanOrEqual(1_000);
+    expect(p.status.lastFault).toMatchObject({ kind: 'rate_limited', retryAfterMs: 1_000, status: 429 });
+    await p.stop();
+  });
+
+  it('retries a failing sink and then completes the crawl', async () => {
+    let failures = 1;
+    const got: RawRecord[] = [];
+    const sink: RawSink = async (_p, recs) => {
+      if (failures-- > 0) throw new Error('log unavailable');
+      got.push(...recs);
+    };
+    const { p } = poller('venue_1', sink, { pageAttempts: 3 });
+    expect(await p.crawlOnce()).toBe(true);
+    expect(p.status.faults.sink).toBe(1);
+    expect(got.some((r) => r.record_type === 'crawl_complete')).toBe(true);
+    await p.stop();
+  });
+
+  it('a venue that keeps failing never stops another (supervisor)', async () => {
+    const { got, sink } = collect();
+    const sup = new PollerSupervisor({
+      baseUrl: sim.baseUrl,
+      sink,
+      crawlIntervalMs: 50,
+      deadlineMs: 300,
+      providers: ['venue_1', 'venue_2'],
+      pollerOptions: { pageAttempts: 2, backoff: fast },
+    });
+    sim.faults.set('venue_2', { kind: 'slow', delay_ms: 1_000 });
+    try {
+      sup.start();
+      const deadline = Date.now() + 15_000;
+      while (Date.now() < deadline && (sup.poller('venue_1')!.status.crawlsCompleted < 2 || (sup.poller('venue_2')!.status.faults.timeout ?? 0) < 2)) {
+        await new Promise((r) => setTimeout(r, 50));
+      }
+    } finally {
+      await sup.stop();
+      sim.faults.set('venue_2', null);
+    }
+    const [v1, v2] = sup.status();
+    expect(v1.crawlsCompleted).toBeGreaterThanOrEqual(2);
+    expect(v2.crawlsCompleted).toBe(0);
+    expect(v2.faults.timeout).toBeGreaterThanOrEqual(2);
+    expect(got.some((r) => r.venue === 'venue_1' && r.record_type === 'crawl_complete')).toBe(true);
+    expect(v1.state).toBe('stopped');
+  });
+});
