@@ -16,7 +16,13 @@ export async function createLog(
   embedded: Partial<EmbeddedLogOptions> = {},
 ): Promise<Log> {
   if (config.KAFKA_BROKERS) {
-    throw new Error('KAFKA_BROKERS is set but the Kafka log is not built yet (pipelines/log/kafka.ts)');
+    const brokers = config.KAFKA_BROKERS.split(',').map((s) => s.trim()).filter(Boolean);
+    if (config.KAFKA_CLIENT === 'platformatic') {
+      const { PlatformaticKafkaLog } = await import('./kafka-platformatic.ts');
+      return new PlatformaticKafkaLog({ brokers, replication: config.KAFKA_REPLICATION });
+    }
+    const { KafkaLog } = await import('./kafka.ts');
+    return new KafkaLog({ brokers, replication: config.KAFKA_REPLICATION });
   }
   return EmbeddedLog.open({ dir: join(config.DATA_DIR, 'log'), ...embedded });
 }
