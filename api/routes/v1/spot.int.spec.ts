@@ -1,0 +1,104 @@
+// GET /v1/crypto-prices/spot through the API against the simulator's spot venue: every parameter
+// rule of the spec's table, and paging a range returns every second exactly once.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startSimulator, type Simulator } from '../../../pipelines/venues/simulator/server.ts';
+import { liveApp, simJson } from '../../live/testkit.ts';
+
+let sim: Simulator;
+beforeAll(async () => {
+  sim = await startSimulator({ seed: 11 });
+});
+afterAll(async () => {
+  await sim?.close();
+});
+
+const pastSecond = () => Math.floor(sim.clock.now() / 1000) * 1000 - 60_000;
+
+describe('spot prices', () => {
+  it('without a range: the single latest price, limit 1, no snapshot, total null', async () => {
+    const { get } = await liveApp(sim);
+    const r = await get('/v1/crypto-prices/spot?currency=BTCUSDT&limit=7');
+    expect(r.status).toBe(200);
+    expect(Object.keys(r.body).sort()).toEqual(['data', 'pagination']);
+    expect(r.body.data).toHaveLength(1);
+    expect(r.body.data[0].symbol).toBe('btcusdt');
+    expect(r.body.data[0].timestamp % 1000).toBe(0);
+    expect(typeof r.body.data[0].value).toBe('number');
+    expect(r.body.pagination).toEqual({ limit: 1, total: null, has_more: false });
+  });
+
+  it('unknown or invalid symbols give 200 with empty data', async () => {
+    const { get } = await liveApp(sim);
+    for (const c of ['btc-usdt', 'btc_usdt', 'zzzusdt', 'BTC%2FUSDT']) {
+      const r = await get(`/v1/crypto-prices/spot?currency=${c}&start_time=0`);
+      expect(r.status, c).toBe(200);
+      expect(r.body.data).toEqual([]);
+      expect(r.body.pagination.has_more).toBe(false);
+    }
+  });
+
+  it('a range pages newest first; following cursors returns every second exactly once', async () => {
+    const { get } = await liveApp(sim);
+    const end = pastSecond() + 500; // inclusive bounds need not sit on a second
+    const start = end - 249_500;
+    const seen: number[] = [];
+    let url = `/v1/crypto-prices/spot?currency=ethusdt&start_time=${start}&end_time=${end}&limit=60`;
+    for (let page = 0; page < 10; page++) {
+      const r = await get(url);
+      expect(r.status).toBe(200);
+      expect(r.body.pagination.total).toBeNull();
+      expect(r.body.pagination.limit).toBe(60);
+      seen.push(...r.body.data.map((x: any) => x.timestamp));
+      if (!r.body.pagination.has_more) {
+        expect(r.body.pagination.next_cursor).toBeUndefined();
+        break;
+      }
+      // end_time is ignored with a cursor; the same start_time is accepted.
+      url = `/v1/crypto-prices/spot?cursor=${encodeURIComponent(r.body.pagination.next_cursor)}&end_time=1&start_time=${start}`;
+    }
+    const want: number[] = [];
+    for (let t = Math.floor(end / 1000) * 1000; t >= start; t -= 1000) want.push(t);
+    expect(seen).toEqual(want);
+    // Values are the venue's for those seconds.
+    const direct = await simJson(sim, `/spot/api/v3/ticks?symbol=ETHUSDT&startTime=${start}&endTime=${end}&limit=1000`);
+    expect(direct.ticks.map((x: any) => x[0])).toEqual(want);
+  });
+
+  it('default limit is 100 with a range; limit above 100 is 400 even without a range', async () => {
+    const { get } = await liveApp(sim);
+    const end = pastSecond();
+    const r = await get(`/v1/crypto-prices/spot?currency=btcusdt&end_time=${end}`);
+    expect(r.body.data).toHaveLength(100);
+    expect(r.body.pagination).toMatchObject({ limit: 100, has_more: true });
+    expect(r.body.data[0].timestamp).toBe(end);
+    for (const q of ['limit=101', 'limit=0', 'limit=abc']) {
+      const bad = await get(`/v1/crypto-prices/spot?currency=btcusdt&${q}`);
+      expect(bad.status, q).toBe(400);
+      expect(bad.body).toMatchObject({ code: 'invalid_parameter', param: 'limit' });
+    }
+  });
+
+  it('negative times are clamped to 0', async () => {
+    const { get } = await liveApp(sim);
+    const r = await get('/v1/crypto-prices/spot?currency=btcusdt&start_time=-100&end_time=-1');
+    expect(r.status).toBe(200);
+    expect(r.body.data).toEqual([]);
+    const s = await get(`/v1/crypto-prices/spot?currency=btcusdt&start_time=-100&end_time=${pastSecond()}&limit=2`);
+    expect(s.body.data).toHaveLength(2);
+  });
+
+  it('a different start_time with a cursor is 400; a cursor of another route is 400; pagination_key is retired', async () => {
+    const { get } = await liveApp(sim);
+    const end = pastSecond();
+    const r = await get(`/v1/crypto-prices/spot?currency=btcusdt&start_time=${end - 10_000}&end_time=${end}&limit=3`);
+    const cursor = encodeURIComponent(r.body.pagination.next_cursor);
+    const bad = await get(`/v1/crypto-prices/spot?cursor=${cursor}&start_time=${end - 9_000}`);
+    expect(bad.status).toBe(400);
+    expect(bad.body.code).toBe('invalid_cursor');
+    const garbage = await get('/v1/crypto-prices/spot?cursor=abc');
+    expect(garbage.body.code).toBe('invalid_cursor');
+    const retired = await get('/v1/crypto-prices/spot?currency=btcusdt&pagination_key=x');
+    expect(retired.status).toBe(400);
+    expect(retired.body.message).toContain('cursor');
+  });
+});
