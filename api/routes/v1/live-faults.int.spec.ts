@@ -1,0 +1,94 @@
+// Upstream faults on the live routes, driven by the simulator's fault injection (spec: "Errors":
+// upstream_rate_limited, upstream_rejected, upstream_unavailable; "Limits": per-request deadline).
+// The deadline is shortened with UPSTREAM_DEADLINE_MS so the slow case takes milliseconds.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startSimulator, type Simulator } from '../../../pipelines/venues/simulator/server.ts';
+import type { Fault, VenueId } from '../../../pipelines/venues/simulator/core.ts';
+import { buildWallets } from '../../../pipelines/venues/simulator/wallet.ts';
+import { liveApp, simJson } from '../../live/testkit.ts';
+
+let sim: Simulator;
+let ids: Record<string, { venue: VenueId; url: string }>;
+beforeAll(async () => {
+  sim = await startSimulator({ seed: 11 });
+  const [m1] = (await simJson(sim, '/venue_1/markets?category=Sports&limit=1')).markets;
+  const [m3] = (await simJson(sim, '/venue_3/v1/markets?per_page=1')).data;
+  const [m7] = (await simJson(sim, '/venue_7/events?count=1')).events;
+  ids = {
+    market_v1: { venue: 'venue_1', url: `/v1/markets/${m1.ticker}` },
+    market_v3: { venue: 'venue_3', url: `/v1/markets/venue_3:${m3.id}` },
+    event_v7: { venue: 'venue_7', url: `/v1/events/venue_7:${m7.event_id}` },
+    wallet: { venue: 'venue_2', url: `/v1/marketplace/wallet?address=${buildWallets(11)[0].proxy}` },
+  };
+});
+afterAll(async () => {
+  await sim?.close();
+});
+
+async function withFault<T>(venue: VenueId, fault: Fault, f: () => Promise<T>): Promise<T> {
+  sim.faults.set(venue, fault);
+  try {
+    return await f();
+  } finally {
+    sim.faults.set(venue, null);
+  }
+}
+
+describe.each(['market_v1', 'market_v3', 'event_v7', 'wallet'])('%s', (name) => {
+  it('venue 429 with Retry-After is 429 upstream_rate_limited with Retry-After', async () => {
+    const { get } = await liveApp(sim);
+    const { venue, url } = ids[name];
+    const r = await withFault(venue, { kind: 'rate_limit', retry_after_s: 7 }, () => get(url));
+    expect(r.status).toBe(429);
+    expect(r.body).toMatchObject({ code: 'upstream_rate_limited', status_code: 429 });
+    expect(r.headers['retry-after']).toBe('7');
+  });
+
+  it('venue 429 without Retry-After is 429 without the header', async () => {
+    const { get } = await liveApp(sim);
+    const { venue, url } = ids[name];
+    const r = await withFault(venue, { kind: 'rate_limit' }, () => get(url));
+    expect(r.status).toBe(429);
+    expect(r.body.code).toBe('upstream_rate_limited');
+    expect(r.headers['retry-after']).toBeUndefined();
+  });
+
+  it('a venue rejection is 400 upstream_rejected', async () => {
+    const { get } = await liveApp(sim);
+    const { venue, url } = ids[name];
+    const r = await withFault(venue, { kind: 'reject' }, () => get(url));
+    expect(r.status).toBe(400);
+    expect(r.body.code).toBe('upstream_rejected');
+    expect(r.body.message).toContain(venue);
+  });
+
+  it.each(['down', 'refuse', 'malformed'] as const)('%s is 502 upstream_unavailable', async (kind) => {
+    const { get } = await liveApp(sim);
+    const { venue, url } = ids[name];
+    const r = await withFault(venue, { kind }, () => get(url));
+    expect(r.status).toBe(502);
+    expect(r.body.code).toBe('upstream_unavailable');
+  });
+
+  it('slower than the deadline is 502 upstream_unavailable, answered at the deadline', async () => {
+    const { get } = await liveApp(sim, { UPSTREAM_DEADLINE_MS: '300' });
+    const { venue, url } = ids[name];
+    const t0 = Date.now();
+    const r = await withFault(venue, { kind: 'slow', delay_ms: 3000 }, () => get(url));
+    const took = Date.now() - t0;
+    expect(r.status).toBe(502);
+    expect(r.body.code).toBe('upstream_unavailable');
+    expect(took).toBeLessThan(2500); // not waiting for the venue's 3 s answer
+  });
+});
+
+describe('spot venue', () => {
+  it('an unreachable spot venue is 502 (the spot venue has no fault switch: point the client elsewhere)', async () => {
+    const { get, live } = await liveApp(sim);
+    const { VenueHttp } = await import('../../../pipelines/venues/client/http.ts');
+    live.venues = new VenueHttp({ baseUrl: 'http://127.0.0.1:9' });
+    const r = await get('/v1/crypto-prices/spot?currency=btcusdt');
+    expect(r.status).toBe(502);
+    expect(r.body.code).toBe('upstream_unavailable');
+  });
+});
