@@ -195,10 +195,16 @@ export function canonicalizeVenue1(rec: J, observedAt: number): CanonicalMarket[
   }
   const ev = rec._event as J | undefined;
   const strike = parseIso(str(ev?.strike_date));
-  if (start === null && strike !== undefined && !isPlaceholderStart(strike) && easternDate(strike) === date) start = strike;
+  // The event's strike_date is the current start: after a postponement the ticker keeps the
+  // original day ("originally scheduled for") while strike_date moves (never earlier).
+  let day = date;
+  if (strike !== undefined && !isPlaceholderStart(strike) && easternDate(strike) >= date && strike - Date.parse(`${date}T00:00:00Z`) < 30 * 86_400_000) {
+    start = strike;
+    day = easternDate(strike);
+  }
   const st = venue1Status(rec);
   const rulesText = [str(rec.rules_primary), str(rec.rules_secondary)].filter(Boolean).join(' ');
-  const b: Base = { provider: 'venue_1', league, away, home, date, start, observedAt, status: st.status, fifty: st.fifty, rulesText, rulesUrl: evidenceUrl(rulesText) };
+  const b: Base = { provider: 'venue_1', league, away, home, date: day, start, observedAt, status: st.status, fifty: st.fifty, rulesText, rulesUrl: evidenceUrl(rulesText) };
   const cs = (rec.custom_strike ?? {}) as J;
   const yesNo = (yesKey: string, noKey: string): SourceOutcome[] => [
     { canonical_outcome_key: yesKey, label: 'Yes', outcome_id: 'yes', side: 'yes' },
@@ -371,7 +377,7 @@ export function canonicalizeVenue3(rec: J, observedAt: number): CanonicalMarket[
   if (rec.data && typeof rec.data === 'object' && !Array.isArray(rec.data)) return canonicalizeVenue3(rec.data as J, observedAt);
   const league = leagueIn(str(rec.sub_category));
   if (!league) return [];
-  const sp = splitPair(str(rec.title) ?? '', /\s+@\s+/);
+  const sp = splitPair((str(rec.title) ?? '').replace(/:.*$/, ''), /\s+@\s+/);
   const away = sp ? resolveTeam(league, sp[0]) : undefined;
   const home = sp ? resolveTeam(league, sp[1]) : undefined;
   if (!away || !home || away === home) return [];
