@@ -8,7 +8,7 @@
 import { readFileSync, renameSync, writeFileSync, mkdirSync, statSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { AccountRecord, AuthorizeInput, AuthorizeResult, KeyRecord, KeyStore } from './store.ts';
-import { chargeWindow } from './window.ts';
+import { chargeWindow, SlidingLog } from './window.ts';
 
 interface FileShape {
   accounts: AccountRecord[];
@@ -27,7 +27,7 @@ export class MemoryKeyStore implements KeyStore {
   private accounts = new Map<string, AccountRecord>();
   private keys = new Map<string, KeyRecord>();
   private byHash = new Map<string, KeyRecord>();
-  private windows = new Map<string, number[]>();
+  private windows = new Map<string, SlidingLog>();
   private usageCounts = new Map<string, number>();
   private flushTimer: NodeJS.Timeout | undefined;
   private readonly file: string | undefined;
@@ -127,7 +127,7 @@ export class MemoryKeyStore implements KeyStore {
     if (input.permission !== undefined && !rec.permissions.includes(input.permission)) return { kind: 'forbidden', key };
     const now = input.now ?? Date.now();
     let log = this.windows.get(rec.id);
-    if (log === undefined) this.windows.set(rec.id, (log = []));
+    if (log === undefined) this.windows.set(rec.id, (log = new SlidingLog()));
     const v = chargeWindow(log, now, limits.rateLimitPerMin);
     const window = { limit: limits.rateLimitPerMin, remaining: Math.max(0, limits.rateLimitPerMin - v.count), resetAt: v.resetAt };
     if (!v.admitted) return { kind: 'rate_limited', key, window, now };

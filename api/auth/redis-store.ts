@@ -33,11 +33,11 @@ if count >= limit then
   local oldest = redis.call('ZRANGE', rl, 0, 0, 'WITHSCORES')
   return {2, k[1], k[2], a[1], limit, 0, tonumber(oldest[2]) + 60000, now}
 end
-local seq = redis.call('INCR', p .. 'seq')
-redis.call('ZADD', rl, now, now .. '-' .. seq)
+redis.call('ZADD', rl, now, now .. ARGV[5])
 redis.call('PEXPIRE', rl, 61000)
 count = count + 1
-local oldest = tonumber(redis.call('ZRANGE', rl, 0, 0, 'WITHSCORES')[2])
+local oldest = now
+if count > 1 then oldest = tonumber(redis.call('ZRANGE', rl, 0, 0, 'WITHSCORES')[2]) end
 local uk = p .. 'u:' .. k[2] .. ':' .. ARGV[4]
 local used = tonumber(redis.call('GET', uk) or '0')
 if a[4] == '1' and used >= tonumber(a[3]) then
@@ -82,6 +82,10 @@ export interface RedisStoreOptions {
 
 type AuthorizeReply = [number, string?, string?, string?, number?, number?, number?, number?, string?, string?, number?, number?];
 
+// Sorted-set members must be unique per request: time + a per-process tag + a counter.
+const MEMBER_TAG = Math.random().toString(36).slice(2, 8);
+let memberSeq = 0;
+
 const permsField = (perms: readonly string[]): string => `,${perms.join(',')},`;
 
 export class RedisKeyStore implements KeyStore {
@@ -100,6 +104,7 @@ export class RedisKeyStore implements KeyStore {
         commandTimeout: opts.commandTimeoutMs ?? 2000,
         maxRetriesPerRequest: 1,
         lazyConnect: false,
+        // No auto-pipelining: measured slower here under HTTP load (bench/api.md).
       });
     this.redis.on('error', () => {
       /* surfaced per command as a rejection (-> 502); avoid unhandled 'error' events */
@@ -114,7 +119,7 @@ export class RedisKeyStore implements KeyStore {
   }
 
   async authorize(input: AuthorizeInput): Promise<AuthorizeResult> {
-    const r = (await this.cmd().pmAuthorize(this.p + 'h:' + input.hash, this.p, input.permission ?? '', input.now === undefined ? '' : String(input.now), input.period)) as AuthorizeReply;
+    const r = (await this.cmd().pmAuthorize(this.p + 'h:' + input.hash, this.p, input.permission ?? '', input.now === undefined ? '' : String(input.now), input.period, `-${MEMBER_TAG}-${(memberSeq++).toString(36)}`)) as AuthorizeReply;
     const kind = r[0];
     if (kind === 0) return { kind: 'invalid' };
     const key = { keyId: r[1]!, accountId: r[2]!, servedPlan: r[3] as PlanKey };

@@ -17,22 +17,41 @@ export interface WindowVerdict {
   resetAt: number;
 }
 
-/** Mutates `log` (ascending times): drops aged-out entries and appends `now` when admitted. */
-export function chargeWindow(log: number[], now: number, limit: number): WindowVerdict {
+/**
+ * The admitted request times of one key, oldest first. A deque over an array (head index,
+ * compacted now and then) so ageing out is O(1) even for custom limits with large logs.
+ */
+export class SlidingLog {
+  times: number[] = [];
+  head = 0;
+  get size(): number {
+    return this.times.length - this.head;
+  }
+  oldest(): number {
+    return this.times[this.head];
+  }
+}
+
+/** Drops aged-out entries from `log` and appends `now` when admitted. */
+export function chargeWindow(log: SlidingLog, now: number, limit: number): WindowVerdict {
   const cutoff = now - WINDOW_MS;
-  let drop = 0;
-  while (drop < log.length && log[drop] <= cutoff) drop++;
-  if (drop > 0) log.splice(0, drop);
-  if (log.length >= limit) {
-    return { admitted: false, count: log.length, resetAt: log[0] + WINDOW_MS };
+  const t = log.times;
+  let h = log.head;
+  while (h < t.length && t[h] <= cutoff) h++;
+  if (h > 1024 && h * 2 > t.length) {
+    log.times = t.slice(h);
+    h = 0;
+  }
+  log.head = h;
+  const times = log.times;
+  const size = times.length - h;
+  if (size >= limit) {
+    return { admitted: false, count: size, resetAt: times[h] + WINDOW_MS };
   }
   // Keep the log sorted even if a controlled clock steps back.
-  if (log.length > 0 && log[log.length - 1] > now) {
-    let i = log.length;
-    while (i > 0 && log[i - 1] > now) i--;
-    log.splice(i, 0, now);
-  } else {
-    log.push(now);
-  }
-  return { admitted: true, count: log.length, resetAt: log[0] + WINDOW_MS };
+  let i = times.length;
+  while (i > h && times[i - 1] > now) i--;
+  if (i === times.length) times.push(now);
+  else times.splice(i, 0, now);
+  return { admitted: true, count: size + 1, resetAt: times[h] + WINDOW_MS };
 }

@@ -1,0 +1,36 @@
+// Load generator for bench/api.ts, run as a SEPARATE process so the load does not share the
+// server's event loop. In: argv url, connections, duration and a file of Authorization header
+// values (one per line; rotated per request, as many clients' keys would be). Out: one JSON line
+// {rps, p99, non2xx, errors} on stdout.
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+
+interface AutocannonResult {
+  requests: { average: number };
+  latency: { p99: number };
+  non2xx: number;
+  errors: number;
+}
+// autocannon ships no type declarations; its programmatic API is used only here.
+const autocannon = createRequire(import.meta.url)('autocannon') as (opts: Record<string, unknown>) => Promise<AutocannonResult>;
+
+const [url, connections, duration, keysFile] = process.argv.slice(2);
+const auths = keysFile ? readFileSync(keysFile, 'utf8').split('\n').filter(Boolean) : [];
+let i = 0;
+
+const result = await autocannon({
+  url,
+  connections: Number(connections),
+  duration: Number(duration),
+  requests: [
+    {
+      setupRequest: (req: Record<string, unknown>) => {
+        if (auths.length > 0) req.headers = { authorization: auths[i++ % auths.length] };
+        return req;
+      },
+    },
+  ],
+});
+process.stdout.write(
+  JSON.stringify({ rps: result.requests.average, p99: result.latency.p99, non2xx: result.non2xx, errors: result.errors }) + '\n',
+);
