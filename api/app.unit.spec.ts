@@ -372,3 +372,37 @@ describe('GET /v1/plans and GET /v1/categories', () => {
     for (const c of data) expect(Object.keys(c)).toEqual(['id', 'name', 'description']);
   });
 });
+
+describe('keys are never logged', () => {
+  it('neither the Authorization header nor a key in the query string reaches the log', async () => {
+    const { buildApp } = await import('./app.ts');
+    const { loadConfig } = await import('../lib/config.ts');
+    const { authDepsFor } = await import('./auth/index.ts');
+    const lines: string[] = [];
+    const config = loadConfig({ LOG_LEVEL: 'trace' });
+    const auth = authDepsFor(new MemoryKeyStore(), 'p');
+    const { key } = await auth.admin.create({ accountId: 'logs', plan: 'pro' });
+    const app = await buildApp(
+      { config, clock: Date.now, auth },
+      {
+        categories: async () => {
+          throw new Error('handler exploded');
+        },
+      },
+      { logStream: { write: (l) => void lines.push(l) }, requestLogging: true },
+    );
+    try {
+      await app.inject({ url: '/v1/categories', headers: { authorization: `Bearer ${key}` } });
+      await app.inject({ url: '/v1/categories?api_key=pmk_querysecret' });
+      await app.inject({ url: '/v1/markets', headers: { authorization: 'Bearer pmk_unknownsecret' } });
+    } finally {
+      await app.close();
+    }
+    const log = lines.join('');
+    expect(log).toContain('handler exploded');
+    expect(log).toContain('/v1/categories');
+    expect(log).not.toContain(key);
+    expect(log).not.toContain('querysecret');
+    expect(log).not.toContain('unknownsecret');
+  });
+});
