@@ -18,6 +18,7 @@ import {
   type GameSpec,
 } from '../../../pipelines/matching/fixtures.ts';
 import type { RawRecord } from '../../../pipelines/topics.ts';
+import type { Roster, RosterBook } from '../../../pipelines/matching/props.ts';
 import type { Log } from '../../../pipelines/log/types.ts';
 import type { Serde } from '../../../pipelines/serde/index.ts';
 
@@ -252,14 +253,11 @@ describe('GET /v1/matching-markets/sports', () => {
       v1: [{ player: 'LeBron James', stat: 'points', threshold: 25, series: 'PTS' }],
       v2: [{ player: 'LeBron James', stat: 'points', line: 24.5 }],
     };
-    const book = (withBos: boolean) => ({
-      source: 'sds',
-      staleAfterMs: 86_400_000,
-      rosters: new Map([
-        ['nba:lal', { league: 'nba' as const, team: 'lal', readAt: NOW, players: [{ athleteId: '123456', name: 'LeBron James' }] }],
-        ...(withBos ? [['nba:bos', { league: 'nba' as const, team: 'bos', readAt: NOW, players: [{ athleteId: '222', name: 'Jayson Tatum' }] }] as const] : []),
-      ]),
-    });
+    const book = (withBos: boolean): RosterBook => {
+      const rosters = new Map<string, Roster>([['nba:lal', { league: 'nba', team: 'lal', readAt: NOW, players: [{ athleteId: '123456', name: 'LeBron James' }] }]]);
+      if (withBos) rosters.set('nba:bos', { league: 'nba', team: 'bos', readAt: NOW, players: [{ athleteId: '222', name: 'Jayson Tatum' }] });
+      return { source: 'sds', staleAfterMs: 86_400_000, rosters };
+    };
     try {
       setRosterBook(book(true));
       const h = await harness();
