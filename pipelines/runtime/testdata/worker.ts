@@ -1,0 +1,64 @@
+// A stage process for the kill test (backbone.e2e.spec.ts): runs the pass-through processor and the
+// read-model sinks until killed, or until caught up when told to. In: BACKBONE_WORKER (JSON
+// settings) in the environment. Out: 'progress <stage>' lines on stdout as batches are handled,
+// 'caught-up' once every stage has committed everything, then exit 0 (exitWhenCaughtUp).
+import path from 'node:path';
+import { EmbeddedLog } from '../../log/embedded.ts';
+import { KafkaLog } from '../../log/kafka.ts';
+import type { Log } from '../../log/types.ts';
+import { ChdbHistory } from '../../readmodels/chdb-history.ts';
+import { ClickhouseHistory } from '../../readmodels/clickhouse-history.ts';
+import type { History } from '../../readmodels/history.ts';
+import { RedisSnapshotStore } from '../../readmodels/redis-store.ts';
+import { MemorySnapshotStore } from '../../readmodels/memory-store.ts';
+import { defineTopics } from '../../topics.ts';
+import { passThroughStage } from '../passthrough.ts';
+import { StageRunner } from '../runner.ts';
+import { canonicalHistorySink, canonicalStoreSink, rawHistorySink } from '../sinks.ts';
+import type { StageDef } from '../types.ts';
+import { workerSerde } from './serde.ts';
+
+export interface WorkerSettings {
+  dir: string;
+  prefix: string;
+  brokers?: string[];
+  redisUrl?: string;
+  redisNamespace?: string;
+  clickhouseUrl?: string;
+  database: string;
+  maxBatch: number;
+  exitWhenCaughtUp: boolean;
+}
+
+const s = JSON.parse(process.env.BACKBONE_WORKER ?? '{}') as WorkerSettings;
+const topics = defineTopics({ prefix: s.prefix, partitions: 3 });
+const log: Log = s.brokers
+  ? new KafkaLog({ brokers: s.brokers, retryBackoffMs: 20 })
+  : await EmbeddedLog.open({ dir: path.join(s.dir, 'log'), maxBatchRecords: s.maxBatch, compactIntervalMs: 0, retryBackoffMs: 20 });
+const history: History = s.clickhouseUrl
+  ? await ClickhouseHistory.open(s.clickhouseUrl, s.database)
+  : await ChdbHistory.open(path.join(s.dir, 'chdb'), s.database);
+const store = s.redisUrl ? new RedisSnapshotStore({ url: s.redisUrl, namespace: s.redisNamespace }) : new MemorySnapshotStore();
+const serde = await workerSerde(s.dir);
+
+const announce = (def: StageDef): StageDef => ({
+  ...def,
+  async handle(records, ctx) {
+    const out = await def.handle(records, ctx);
+    process.stdout.write(`progress ${def.name} ${records.length}\n`);
+    return out;
+  },
+});
+const stages = [passThroughStage, rawHistorySink, canonicalHistorySink, ...(s.redisUrl ? [canonicalStoreSink] : [])];
+const deps = { log, topics, serde, history, store };
+const runners = stages.map((d) => new StageRunner(announce(d), deps));
+for (const r of runners) await r.start();
+if (s.exitWhenCaughtUp) {
+  for (let i = 0; i < 2; i++) for (const r of runners) await r.caughtUp(90_000);
+  for (const r of runners) await r.stop();
+  await store.close();
+  await history.close();
+  await log.close();
+  process.stdout.write('caught-up\n');
+  process.exit(0);
+}
