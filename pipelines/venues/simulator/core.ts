@@ -188,8 +188,14 @@ const MON_L = [
 ];
 
 /** Wall-clock parts of `ms` in America/New_York. */
+let ET: Intl.DateTimeFormat | undefined;
+const ET_CACHE = new Map<number, { y: number; mo: number; d: number; h: number; mi: number; date: string }>();
 export function eastern(ms: number): { y: number; mo: number; d: number; h: number; mi: number; date: string } {
-  const f = new Intl.DateTimeFormat('en-US', {
+  const minute = Math.floor(ms / 60_000);
+  const hit = ET_CACHE.get(minute);
+  if (hit) return hit;
+  if (ET_CACHE.size > 50_000) ET_CACHE.clear();
+  const f = (ET ??= new Intl.DateTimeFormat('en-US', {
     timeZone: 'America/New_York',
     year: 'numeric',
     month: '2-digit',
@@ -197,11 +203,13 @@ export function eastern(ms: number): { y: number; mo: number; d: number; h: numb
     hour: '2-digit',
     minute: '2-digit',
     hourCycle: 'h23',
-  });
+  }));
   const p: Record<string, string> = {};
   for (const x of f.formatToParts(new Date(ms))) p[x.type] = x.value;
   const y = +p.year, mo = +p.month, d = +p.day;
-  return { y, mo, d, h: +p.hour, mi: +p.minute, date: `${p.year}-${p.month}-${p.day}` };
+  const out = { y, mo, d, h: +p.hour, mi: +p.minute, date: `${p.year}-${p.month}-${p.day}` };
+  ET_CACHE.set(minute, out);
+  return out;
 }
 /** UTC ms of an Eastern wall-clock time. */
 export function fromEastern(date: string, h: number, mi: number): number {

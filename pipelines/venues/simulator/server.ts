@@ -75,7 +75,7 @@ export async function buildSimulatorApp(opts: SimulatorOptions = {}): Promise<Om
   ctx.store = storeAccessor(mods, () => ctx);
   const faults = createFaults();
 
-  const app = Fastify({ logger: false, forceCloseConnections: true, maxParamLength: 1000 });
+  const app = Fastify({ logger: false, forceCloseConnections: true, routerOptions: { maxParamLength: 1000 } });
   app.addHook('onRequest', async (req, reply) => {
     const m = /^\/(venue_[1-9])(\/|$)/.exec(req.url);
     if (!m) return;

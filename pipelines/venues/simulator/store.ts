@@ -75,11 +75,12 @@ export function storeAccessor(
   mods: Record<VenueId, VenueModule>,
   getCtx: () => SimCtx,
 ): (v: VenueId) => VenueStore {
-  const cache = new Map<VenueId, { version: number; store: VenueStore }>();
+  const cache = new Map<VenueId, { version: string; store: VenueStore }>();
   return (v) => {
     const ctx = getCtx();
     const t = ctx.clock.now();
-    const version = countLE(ctx.world.transitions, t) * 100_003 + countLE(ctx.scenario?.patchTimes ?? [], t);
+    // Records also re-render every 5 minutes so quotes on the records move ("books move").
+    const version = `${countLE(ctx.world.transitions, t)}:${countLE(ctx.scenario?.patchTimes ?? [], t)}:${Math.floor(t / 300_000)}`;
     const hit = cache.get(v);
     if (hit && hit.version === version) return hit.store;
     const store = new VenueStore();
