@@ -4,29 +4,34 @@
 // an API restart; an unreachable Redis is 502.
 import { randomBytes } from 'node:crypto';
 import { Redis } from 'ioredis';
-import { afterAll, describe, expect, it } from 'vitest';
-import { build, redisUrl } from '../test/helper.ts';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { build } from '../test/helper.ts';
+import { available, requireRedis } from '../test/services/index.ts';
 import { RedisKeyStore } from './auth/redis-store.ts';
 import { KeyAdmin } from './auth/keys.ts';
 import { billingPeriod } from './auth/plans.ts';
 
-const url = redisUrl();
+const redis = await available('redis');
+let url = '';
 const prefixes: string[] = [];
 function newPrefix(): string {
   const p = `test:shell:${randomBytes(6).toString('hex')}:`;
   prefixes.push(p);
   return p;
 }
-afterAll(async () => {
-  const r = new Redis(url);
-  for (const p of prefixes) {
-    const keys = await r.keys(`${p}*`);
-    if (keys.length) await r.del(...keys);
-  }
-  r.disconnect();
-});
+describe.skipIf(!redis.ok)(`shell with the Redis key store (${redis.reason})`, () => {
+  beforeAll(async () => {
+    ({ url } = await requireRedis());
+  });
+  afterAll(async () => {
+    const r = new Redis(url);
+    for (const p of prefixes) {
+      const keys = await r.keys(`${p}*`);
+      if (keys.length) await r.del(...keys);
+    }
+    r.disconnect();
+  });
 
-describe('shell with the Redis key store', () => {
   it('two API instances sharing Redis never admit more than the limit in a rolling 60 s (Redis clock)', async () => {
     const prefix = newPrefix();
     const storeA = new RedisKeyStore({ url, prefix });

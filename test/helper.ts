@@ -83,10 +83,3 @@ export async function build(opts: BuildOptions = {}): Promise<TestApp> {
   };
 }
 
-/**
- * Redis for integration suites: REDIS_URL, else the local default the stack scripts start
- * (redis://127.0.0.1:6379). Until test/services grows requireRedis(), this is the one place.
- */
-export function redisUrl(): string {
-  return process.env.REDIS_URL || 'redis://127.0.0.1:6379';
-}

@@ -9,6 +9,7 @@ import { readFileSync, renameSync, writeFileSync, mkdirSync, statSync } from 'no
 import { dirname } from 'node:path';
 import type { AccountRecord, AuthorizeInput, AuthorizeResult, KeyRecord, KeyStore } from './store.ts';
 import { chargeWindow, SlidingLog } from './window.ts';
+import { sameHash } from './keys.ts';
 
 interface FileShape {
   accounts: AccountRecord[];
@@ -119,7 +120,8 @@ export class MemoryKeyStore implements KeyStore {
   async authorize(input: AuthorizeInput): Promise<AuthorizeResult> {
     if (this.file) this.refresh();
     const rec = this.byHash.get(input.hash);
-    if (rec === undefined || rec.revokedAt !== undefined) return { kind: 'invalid' };
+    // The map finds the record by digest; the digest itself is then compared in constant time.
+    if (rec === undefined || rec.revokedAt !== undefined || !sameHash(rec.hash, input.hash)) return { kind: 'invalid' };
     const acct = this.accounts.get(rec.accountId);
     if (acct === undefined) return { kind: 'invalid' };
     const limits = acct.limits;
