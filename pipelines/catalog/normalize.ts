@@ -50,9 +50,17 @@ export function normalizeListing(provider: Provider, recordType: string, payload
       return one(m.id, text(m.title), m.status === 'open');
     case 'venue_4': {
       if (recordType !== 'market') return [];
-      // "A venue_4 market is named by its two outcome labels."
-      const named = [text(m.outcomeOneName), text(m.outcomeTwoName)].filter(Boolean).join(' vs ');
-      return one(m.marketHash, text(m.title, m.question, named), m.status === 'ACTIVE');
+      // "A venue_4 market is named by its two outcome labels"; a line names its game too, and a
+      // non-sports BINARY market carries its question where sports carry the first team.
+      const o = [text(m.outcomeOneName), text(m.outcomeTwoName)].filter(Boolean);
+      const game = [text(m.teamOneName), text(m.teamTwoName)].filter(Boolean).join(' vs ');
+      const title =
+        m.type === 'BINARY'
+          ? text(m.teamOneName, o[0])
+          : m.type === 'MONEYLINE' || !game
+            ? o.join(' vs ')
+            : joinTitle(game, o.join(' / '));
+      return one(m.marketHash, text(m.title, m.question, title), m.status === 'ACTIVE');
     }
     case 'venue_5':
       if (recordType !== 'question') return [];

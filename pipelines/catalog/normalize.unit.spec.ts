@@ -17,10 +17,14 @@ describe('normalizeListing', () => {
     expect(rows).toEqual([{ nativeId: '9000123', title: 'Lakers vs. Celtics', category: 'sports', listed: true }]);
     expect(normalizeListing('venue_2', 'market', { id: '1', question: 'q', active: true, closed: true, tags: [] })[0].listed).toBe(false);
   });
-  it('venue_4: named by the two outcome labels', () => {
-    expect(normalizeListing('venue_4', 'market', { marketHash: '0xab', status: 'ACTIVE', outcomeOneName: 'Los Angeles Lakers', outcomeTwoName: 'Boston Celtics', sportLabel: 'Basketball' })).toEqual([
+  it('venue_4: named by the two outcome labels (and the game for lines, the question for binaries)', () => {
+    expect(normalizeListing('venue_4', 'market', { marketHash: '0xab', status: 'ACTIVE', type: 'MONEYLINE', outcomeOneName: 'Los Angeles Lakers', outcomeTwoName: 'Boston Celtics', teamOneName: 'Los Angeles Lakers', teamTwoName: 'Boston Celtics', sportLabel: 'Basketball' })).toEqual([
       { nativeId: '0xab', title: 'Los Angeles Lakers vs Boston Celtics', category: 'sports', listed: true },
     ]);
+    expect(normalizeListing('venue_4', 'market', { marketHash: '0xac', status: 'ACTIVE', type: 'OVER_UNDER', outcomeOneName: 'Over 47.5', outcomeTwoName: 'Under 47.5', teamOneName: 'Buffalo Bills', teamTwoName: 'Kansas City Chiefs', sportLabel: 'Football' })[0].title).toBe('Buffalo Bills vs Kansas City Chiefs: Over 47.5 / Under 47.5');
+    expect(normalizeListing('venue_4', 'market', { marketHash: '0xad', status: 'INACTIVE', type: 'BINARY', outcomeOneName: 'Yes: Above 180', outcomeTwoName: 'No: Above 180', teamOneName: 'Will NVDA close above 180?', teamTwoName: '', sportLabel: null })[0]).toEqual({
+      nativeId: '0xad', title: 'Will NVDA close above 180?', category: 'unknown', listed: false,
+    });
   });
   it('venue_5: a question gives one row per outcome market', () => {
     const q = { question_id: 104211, title: 'Boston Celtics vs Los Angeles Lakers', topic: 'NBA', state: 'open', outcomes: [
