@@ -518,7 +518,8 @@ export function canonicalizeVenue5(rec: J, observedAt: number): CanonicalMarket[
   const lookupIds = outs.flatMap((o) => [str(o.token), str(o.outcome_id)]).filter((x): x is string => !!x);
   const common = { market_id: qid, event_id: qid, market_name: title, lookupIds };
   const labels = outs.map((o) => str(o.label) ?? '');
-  const mk = (keys: string[]): SourceOutcome[] => outs.map((o, i) => ({ canonical_outcome_key: keys[i], label: labels[i], outcome_id: str(o.outcome_id) ?? '' }));
+  // The `#` token is the venue's per-outcome identifier (the integer id is one of its outcome markets).
+  const mk = (keys: string[]): SourceOutcome[] => outs.map((o, i) => ({ canonical_outcome_key: keys[i], label: labels[i], outcome_id: str(o.token) ?? str(o.outcome_id) ?? '' }));
   if (kind === 'game_winner') {
     const t0 = teamIn(b, labels[0]);
     const t1 = teamIn(b, labels[1]);
@@ -653,7 +654,10 @@ export function canonicalizeVenue7(rec: J, observedAt: number): CanonicalMarket[
       const mk = (k: string[]): SourceOutcome[] => sels.map((_, i) => ({ canonical_outcome_key: k[i], label: names[i], outcome_id: ids[i] }));
       const lineVal = num(ln.line);
       // "Matched props use the three-part form"; every priced line is one market of its own.
-      const marketId = kind.type === 'moneyline' ? `${eventId}:${typeId}` : `${eventId}:${typeId}:${printLine(ln.line)}`;
+      // The pair form resolves the line the venue flags favourite; any other line (and every prop,
+      // "Matched props use the three-part form") is named by the three-part form.
+      const marketId =
+        kind.type === 'moneyline' || (ln.favourite === true && kind.type !== 'player_prop') ? `${eventId}:${typeId}` : `${eventId}:${typeId}:${printLine(ln.line)}`;
       const common = { market_id: marketId, event_id: eventId, market_name: lineVal === undefined ? `${marketName}` : `${marketName} ${printLine(ln.line)}` };
       if (kind.type === 'moneyline') {
         const t0 = teamIn(b, names[0]);
@@ -770,40 +774,63 @@ export function canonicalizeVenue8(rec: J, observedAt: number): CanonicalMarket[
 }
 
 // ---------------------------------------------------------------- venue_9
+/** A title token such as `CAV` or `LAL`: a code, or the unique team whose nickname starts with it. */
+function teamByToken(league: League, token: string): Team | undefined {
+  const direct = resolveTeam(league, token);
+  if (direct) return direct;
+  const t = token.replace(/[^A-Za-z]/g, '').toUpperCase();
+  if (t.length < 3) return undefined;
+  const hits = TEAMS[league].filter((x) => x.nickname.replace(/[^A-Za-z]/g, '').toUpperCase().startsWith(t));
+  return hits.length === 1 ? hits[0] : undefined;
+}
+
 export function canonicalizeVenue9(rec: J, observedAt: number): CanonicalMarket[] {
   if (str(rec.kind) !== 'game') return [];
   const league = arr(rec.tags).map((t) => leagueIn(String(t))).find(Boolean);
   if (!league) return [];
+  const children = arr(rec.children);
+  // Children of the moneyline are named by full team name; the title `LAL vs BOS` puts away first.
+  const named = children.filter((c) => (str(c.market_type) ?? 'moneyline') === 'moneyline').map((c) => resolveTeam(league, str(c.title) ?? ''));
   const sp = splitPair(str(rec.title) ?? '', /\s+(?:vs\.?|@|at)\s+/i);
-  const away = sp ? resolveTeam(league, sp[0]) : undefined;
-  const home = sp ? resolveTeam(league, sp[1]) : undefined;
+  let away = sp ? teamByToken(league, sp[0]) : undefined;
+  let home = sp ? teamByToken(league, sp[1]) : undefined;
+  const teams = [...new Set(named.filter((x): x is Team => !!x))];
+  if (teams.length === 2 && (!away || !home || !teams.includes(away) || !teams.includes(home))) {
+    // The title did not resolve; the children name the teams but not who is home: refuse.
+    return [];
+  }
   if (!away || !home || away === home) return [];
   const when = startOf(parseIso(str(rec.start_time)));
   if (!when) return [];
   const parent = str(rec.id);
   if (!parent) return [];
-  const rulesText = str(rec.rules);
   const out: CanonicalMarket[] = [];
-  for (const c of arr(rec.children)) {
+  for (const c of children) {
     const s = str(c.status);
     const status: VenueStatus = s === 'resolved' ? 'settled' : s === 'closed' ? 'closed' : 'open';
+    const rulesText = str(c.rules) ?? str(rec.rules);
     const b: Base = { provider: 'venue_9', league, away, home, date: when.date, start: when.start, observedAt, status, fifty: s === 'resolved' && /void|50|cancel/i.test(str(c.resolved_to) ?? ''), rulesText, rulesUrl: evidenceUrl(rulesText) };
-    const team = teamIn(b, str(c.title) ?? '');
     const pair = str(c.pair);
-    if (!team || !pair) continue;
-    out.push(
-      make(b, {
-        market_id: pair,
-        event_id: parent,
-        market_name: str(c.title) ?? pair,
-        marketType: 'moneyline',
-        segment: 'full',
-        outcomes: [
-          { canonical_outcome_key: `winner:${team.key}`, label: 'Yes', outcome_id: 'yes', side: 'yes' },
-          { canonical_outcome_key: `winner:${otherOf(b, team).key}`, label: 'No', outcome_id: 'no', side: 'no' },
-        ],
-      }),
-    );
+    const title = str(c.title) ?? '';
+    if (!pair) continue;
+    const mt = str(c.market_type) ?? 'moneyline';
+    const yesNo = (y: string, n: string): SourceOutcome[] => [
+      { canonical_outcome_key: y, label: 'Yes', outcome_id: 'yes', side: 'yes' },
+      { canonical_outcome_key: n, label: 'No', outcome_id: 'no', side: 'no' },
+    ];
+    const common = { market_id: pair, event_id: parent, market_name: title || pair, lookupIds: [str(c.id)].filter((x): x is string => !!x) };
+    if (mt === 'moneyline') {
+      const team = teamIn(b, title);
+      if (!team) continue;
+      out.push(make(b, { ...common, marketType: 'moneyline', segment: 'full', outcomes: yesNo(`winner:${team.key}`, `winner:${otherOf(b, team).key}`) }));
+    } else if (mt === 'total') {
+      const line = num(c.line) ?? num(/([\d.]+)\s*$/.exec(title)?.[1]);
+      if (line === undefined) continue;
+      const over = /^over/i.test(title);
+      const under = /^under/i.test(title);
+      if (!over && !under) continue;
+      out.push(make(b, { ...common, marketType: 'total', segment: 'full', line, outcomes: over ? yesNo('over', 'under') : yesNo('under', 'over') }));
+    }
   }
   return out;
 }

@@ -71,7 +71,7 @@ export function submarketKey(m: CanonicalMarket): string {
     case 'team_total':
       return `team_total|${m.segment}|team_total:${m.subject?.key}${otSuffix}|${abs}`;
     case 'player_prop':
-      return `player_prop|${m.segment}|${m.stat}:${m.subject?.key}|${abs}`;
+      return `player_prop|${m.segment}|${m.subject?.key}:${m.stat}|${abs}`;
   }
 }
 

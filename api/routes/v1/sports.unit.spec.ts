@@ -264,7 +264,7 @@ describe('GET /v1/matching-markets/sports', () => {
       await h.feed([...venue1Records(g, NOW, { props: props.v1 }), ...venue2Records(g, NOW, { props: props.v2 })]);
       const same = await h.get('/v1/matching-markets/sports?include_submarkets=true&player_prop_match=same_prop');
       const prop = same.body.data[0].submarkets.find((s: any) => s.market_type === 'player_prop');
-      expect(prop).toMatchObject({ key: 'player_prop|full|points:sds_nba_123456|24.5', line: 24.5, subject: { type: 'player', key: 'sds_nba_123456' } });
+      expect(prop).toMatchObject({ key: 'player_prop|full|sds_nba_123456:points|24.5', line: 24.5, subject: { type: 'player', key: 'sds_nba_123456' } });
       expect(prop.rule_comparisons).toHaveLength(9);
       expect(prop.outcomes.map((o: any) => o.key)).toEqual(['over', 'under']);
       // strict needs a fully equivalent profile; the venues' texts agree here.
