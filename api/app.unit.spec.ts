@@ -4,7 +4,7 @@ import { gunzipSync } from 'node:zlib';
 import { describe, it, expect } from 'vitest';
 import { build } from '../test/helper.ts';
 import { ApiError } from './errors.ts';
-import { PLANS } from './auth/plans.ts';
+import type { PLANS } from './auth/plans.ts';
 import { MemoryKeyStore } from './auth/memory-store.ts';
 import type { RouteHandler } from './types.ts';
 

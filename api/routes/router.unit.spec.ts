@@ -1,5 +1,5 @@
 import { describe, it, expect } from 'vitest';
-import { ApiError } from '../errors.ts';
+import type { ApiError } from '../errors.ts';
 import { checkParams, compilePathMatcher, compileRoute, parseQueryString, typeParams } from './router.ts';
 import { ROUTES } from './table.ts';
 
