@@ -1,3 +1,4 @@
+/* eslint-disable @typescript-eslint/no-explicit-any -- venue and API JSON is read loosely in tests and benches */
 // Live routes benchmark (issue 6 "It must show"). One process: the simulator and the API (both
 // listening on loopback), the client below. Two figures, each a ratio against a baseline measured
 // in the same run:
@@ -39,7 +40,10 @@ const median = (xs: number[]) => {
 
 /** Alternate the two calls so both see the same machine load; warm up first. */
 async function compare(n: number, a: () => Promise<number>, b: () => Promise<number>) {
-  for (let i = 0; i < Math.min(30, n); i++) await a(), await b();
+  for (let i = 0; i < Math.min(30, n); i++) {
+    await a();
+    await b();
+  }
   const ta: number[] = [];
   const tb: number[] = [];
   for (let i = 0; i < n; i++) {

@@ -1,3 +1,4 @@
+/* eslint-disable @typescript-eslint/no-explicit-any -- venue and API JSON is read loosely in tests and benches */
 // Test kit for the live routes' API tests: one simulator per suite and, per test, an app built with
 // the shell's build() whose live deps point at that simulator. In: a seed, env overrides (e.g. a
 // short UPSTREAM_DEADLINE_MS). Out: `get(url)` through app.inject with a key holding every

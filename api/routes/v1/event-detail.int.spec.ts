@@ -1,3 +1,4 @@
+/* eslint-disable @typescript-eslint/no-explicit-any -- venue and API JSON is read loosely in tests and benches */
 // GET /v1/events/{event_id} through the API against the built-in simulator: inference and
 // probing, venue_1 sibling fanout (parallel, missing siblings listed, only the primary fails the
 // request), each venue's wrapping rule, props not gathered.

@@ -1,3 +1,4 @@
+/* eslint-disable @typescript-eslint/no-explicit-any -- venue and API JSON is read loosely in tests and benches */
 // GET /v1/markets/{market_id} through the API against the built-in simulator: identity, quotes,
 // pricing envelope and trading fees for every venue, and every resolution rule. Ids are found the
 // way a client finds them: from each venue's own listing.
@@ -31,7 +32,10 @@ function checkShape(body: Record<string, any>, provider: string) {
     expect(typeof o.outcome_id).toBe('string');
     for (const f of ['price', 'bid', 'ask', 'last']) {
       expect(o, f).toHaveProperty(f);
-      if (o[f] !== null) expect(o[f]).toBeGreaterThanOrEqual(0), expect(o[f]).toBeLessThanOrEqual(1);
+      if (o[f] !== null) {
+        expect(o[f]).toBeGreaterThanOrEqual(0);
+        expect(o[f]).toBeLessThanOrEqual(1);
+      }
     }
   }
   // "close times and parent event ids are omitted, not null"

@@ -1,3 +1,4 @@
+/* eslint-disable @typescript-eslint/no-explicit-any -- venue and API JSON is read loosely in tests and benches */
 // GET /v1/crypto-prices/spot through the API against the simulator's spot venue: every parameter
 // rule of the spec's table, and paging a range returns every second exactly once.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

@@ -1,3 +1,4 @@
+/* eslint-disable @typescript-eslint/no-explicit-any -- venue and API JSON is read loosely in tests and benches */
 // GET /v1/marketplace/wallet and /wallet/positions through the API against the simulator's
 // marketplace (venue_2) wallets. The signer EOAs come from the simulator's wallet generator (a
 // user knows their own signer); proxies and names are read from the venue's public endpoints.
