@@ -20,9 +20,24 @@ export type VenueId = (typeof VENUES)[number];
 export function sha(...parts: (string | number)[]): Buffer {
   return createHash('sha256').update(parts.join('\u0001')).digest();
 }
-/** 32-bit unsigned from the hash of parts. */
+/** 32-bit unsigned hash of parts (FNV-1a, then a murmur3 finalizer): fast, not cryptographic. */
 export function h32(...parts: (string | number)[]): number {
-  return sha(...parts).readUInt32BE(0);
+  let h = 0x811c9dc5;
+  for (let k = 0; k < parts.length; k++) {
+    const s = String(parts[k]);
+    for (let j = 0; j < s.length; j++) {
+      h ^= s.charCodeAt(j);
+      h = Math.imul(h, 0x01000193);
+    }
+    h ^= 0x1f;
+    h = Math.imul(h, 0x01000193);
+  }
+  h ^= h >>> 16;
+  h = Math.imul(h, 0x85ebca6b);
+  h ^= h >>> 13;
+  h = Math.imul(h, 0xc2b2ae35);
+  h ^= h >>> 16;
+  return h >>> 0;
 }
 /** Uniform in [0,1) from the hash of parts. */
 export function unit(...parts: (string | number)[]): number {

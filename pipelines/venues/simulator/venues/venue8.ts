@@ -52,7 +52,7 @@ function render(ctx: SimCtx, g: SimGame, st: GameState, t: number): Rendered[] {
 function procSlug(m: ProcMarket): string {
   return `${kebab(m.title).slice(0, 60).replace(/-+$/, '')}-${m.i.toString(36)}`;
 }
-function procId(seed: number, i: number): string {
+export function procId(seed: number, i: number): string {
   return `p${i.toString(36)}x${(h32(seed, 'v8id', i) % 46656).toString(36).padStart(3, '0')}`;
 }
 function procIdIndex(seed: number, id: string): number | null {
