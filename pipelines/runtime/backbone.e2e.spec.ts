@@ -28,7 +28,7 @@ import { passThroughStage } from './passthrough.ts';
 import { StageRunner } from './runner.ts';
 import { canonicalHistorySink, canonicalStoreSink, rawHistorySink } from './sinks.ts';
 import { produceRaw, randomPrefix, rawMarket } from './testkit.ts';
-import { clickhouseUrlForTests, kafkaBrokersForTests, redisUrlForTests } from './test-services.ts';
+import { clickhouseUrlForTests, kafkaBrokersForTests, redisUrlForTests, registryUrlForTests } from './test-services.ts';
 import { workerSerde } from './testdata/serde.ts';
 import type { WorkerSettings } from './testdata/worker.ts';
 
@@ -39,14 +39,22 @@ interface Mode {
   brokers?: string[];
   redisUrl?: string;
   clickhouseUrl?: string;
+  registryUrl?: string;
 }
 
 const brokers = await kafkaBrokersForTests();
 const redisUrl = await redisUrlForTests();
 const clickhouseUrl = brokers && redisUrl ? await clickhouseUrlForTests() : undefined;
+const registryUrl = brokers && redisUrl ? await registryUrlForTests() : undefined;
 const modes: Mode[] = [{ name: 'embedded (in-process log, chdb, in-process store)' }];
 if (brokers && redisUrl)
-  modes.push({ name: `Kafka + Redis + ${clickhouseUrl ? 'ClickHouse server' : 'chdb'}`, brokers, redisUrl, clickhouseUrl });
+  modes.push({
+    name: `Kafka + Redis + ${clickhouseUrl ? 'ClickHouse server' : 'chdb'} + ${registryUrl ? 'registry server' : 'embedded registry'}`,
+    brokers,
+    redisUrl,
+    clickhouseUrl,
+    registryUrl,
+  });
 
 function runWorker(settings: WorkerSettings, onLine: (line: string, child: ChildProcess) => void): Promise<number | null> {
   const child = spawn(process.execPath, ['--import', 'tsx', path.join(here, 'testdata/worker.ts')], {
@@ -105,7 +113,7 @@ for (const mode of modes) {
     it('raw records flow through the processor into both read models and out through a query', async () => {
       const topics = defineTopics({ prefix: randomPrefix(), partitions: 3 });
       await createAllTopics(log, topics);
-      const serde = await workerSerde(dir);
+      const serde = await workerSerde(dir, mode.registryUrl);
       const deps = { log, topics, serde, history, store };
       const producer = await log.producer();
       const runners = [passThroughStage, rawHistorySink, canonicalHistorySink, canonicalStoreSink].map((d) => new StageRunner(d, deps));
@@ -147,7 +155,7 @@ for (const mode of modes) {
       const prefix = randomPrefix();
       const topics: TopicMap = defineTopics({ prefix, partitions: 3 });
       await createAllTopics(log, topics);
-      const serde = await workerSerde(dir);
+      const serde = await workerSerde(dir, mode.registryUrl);
       const n = 3000;
       const producer = await log.producer();
       const venues = ['venue_3', 'venue_5', 'venue_7'] as const;
@@ -170,6 +178,7 @@ for (const mode of modes) {
         ...(mode.brokers ? { brokers: mode.brokers } : {}),
         ...(mode.redisUrl ? { redisUrl: mode.redisUrl, redisNamespace } : {}),
         ...(mode.clickhouseUrl ? { clickhouseUrl: mode.clickhouseUrl } : {}),
+        ...(mode.registryUrl ? { registryUrl: mode.registryUrl } : {}),
       };
       let sinkBatches = 0;
       let killed = false;

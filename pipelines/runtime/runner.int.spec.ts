@@ -33,7 +33,7 @@ describe('stage runner (embedded)', () => {
   let b: Backbone;
   let producer: Producer;
   beforeAll(async () => {
-    b = await embeddedBackbone({ dir, prefix: randomPrefix(), serde: await testSerde() });
+    b = await embeddedBackbone({ dir, prefix: randomPrefix(), serde: await testSerde(dir) });
     producer = await b.log.producer();
   });
   afterAll(async () => {

@@ -18,8 +18,8 @@ export async function registryUrlForTests(): Promise<string | undefined> {
   return (await available('registry')).ok ? (await requireRegistry()).url : undefined;
 }
 
-/** The serde tests use: Avro through the embedded registry when it exists, JSON until then. */
-export async function testSerde(): Promise<Serde> {
-  const { jsonSerde } = await import('../serde/index.ts');
-  return jsonSerde();
+/** The serde tests use: Avro through an embedded registry under dir (wire format, schema ids). */
+export async function testSerde(dir: string): Promise<Serde> {
+  const { workerSerde } = await import('./testdata/serde.ts');
+  return workerSerde(dir);
 }

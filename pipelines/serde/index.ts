@@ -4,7 +4,9 @@
 // Confluent's TopicNameStrategy: '<topic>-key' and '<topic>-value'. The registry seam
 // (pipelines/registry) owns ids and the wire format; this layer owns which schema goes with which
 // topic, and caches avsc types so a stage decodes thousands of records per batch cheaply.
+import avro from 'avsc';
 import type { LogRecord, OutgoingRecord } from '../log/types.ts';
+import { decodeWire } from '../registry/wire.ts';
 import {
   loadSchema,
   keySubject,
@@ -38,8 +40,37 @@ export interface Serde {
   decode<Id extends TopicId>(topic: TopicDef<Id>, record: LogRecord): Promise<Decoded<Id>>;
 }
 
-/** Avro through the registry: the format on every topic. */
-export function avroSerde(registry: RegistryCodec): Serde {
+/** Optional registry ability: the writer's schema by id, for reader/writer schema resolution. */
+export interface SchemaLookup {
+  getSchema(id: number): Promise<object | string>;
+}
+
+/**
+ * Avro through the registry: the format on every topic. Values are decoded with the topic's
+ * current schema (the reader) resolved from the writer's schema named by the record's id, as Avro
+ * consumers do: a record written before a field was added reads with the field's default.
+ */
+export function avroSerde(registry: RegistryCodec & Partial<SchemaLookup>): Serde {
+  const readers = new Map<string, avro.Type>();
+  const resolvers = new Map<string, { reader: avro.Type; resolver: avro.Resolver }>();
+  const readerType = (file: string): avro.Type => {
+    let t = readers.get(file);
+    if (!t) readers.set(file, (t = avro.Type.forSchema(loadSchema(file) as avro.Schema)));
+    return t;
+  };
+  const resolve = async (file: string, buf: Buffer): Promise<unknown> => {
+    if (!registry.getSchema) return registry.decode(buf);
+    const { id, body } = decodeWire(buf);
+    const k = `${id}|${file}`;
+    let r = resolvers.get(k);
+    if (!r) {
+      const reader = readerType(file);
+      const writer = avro.Type.forSchema((await registry.getSchema(id)) as avro.Schema);
+      r = { reader, resolver: reader.createResolver(writer) };
+      resolvers.set(k, r);
+    }
+    return r.reader.fromBuffer(body, r.resolver);
+  };
   const serde: Serde = {
     async encodeKey(topic, key) {
       if (key === null) return null;
@@ -51,12 +82,16 @@ export function avroSerde(registry: RegistryCodec): Serde {
     },
     async encode(topic, key, value, extra) {
       const [k, v] = await Promise.all([serde.encodeKey(topic, key), serde.encodeValue(topic, value)]);
-      return { key: k, value: v, ...(extra?.timestamp !== undefined ? { timestamp: extra.timestamp } : {}), ...(extra?.headers ? { headers: extra.headers } : {}) };
+      return {
+        key: k,
+        value: v,
+        ...(extra?.timestamp !== undefined ? { timestamp: extra.timestamp } : {}),
+        ...(extra?.headers ? { headers: extra.headers } : {}),
+      };
     },
     async decode(topic, record) {
-      const key = record.key === null ? null : ((await registry.decode(record.key)) as string);
-      const value =
-        record.value === null ? null : ((await registry.decode(record.value)) as TopicValues[typeof topic.id]);
+      const key = record.key === null ? null : ((await resolve(topic.keySchemaFile, record.key)) as string);
+      const value = record.value === null ? null : ((await resolve(topic.valueSchemaFile, record.value)) as TopicValues[typeof topic.id]);
       return { key, value };
     },
   };

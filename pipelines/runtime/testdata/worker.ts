@@ -25,6 +25,7 @@ export interface WorkerSettings {
   redisUrl?: string;
   redisNamespace?: string;
   clickhouseUrl?: string;
+  registryUrl?: string;
   database: string;
   maxBatch: number;
   exitWhenCaughtUp: boolean;
@@ -39,7 +40,7 @@ const history: History = s.clickhouseUrl
   ? await ClickhouseHistory.open(s.clickhouseUrl, s.database)
   : await ChdbHistory.open(path.join(s.dir, 'chdb'), s.database);
 const store = s.redisUrl ? new RedisSnapshotStore({ url: s.redisUrl, namespace: s.redisNamespace }) : new MemorySnapshotStore();
-const serde = await workerSerde(s.dir);
+const serde = await workerSerde(s.dir, s.registryUrl);
 
 const announce = (def: StageDef): StageDef => ({
   ...def,
