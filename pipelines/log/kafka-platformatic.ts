@@ -86,19 +86,43 @@ export class PlatformaticKafkaLog implements Log {
       partitioner: (_m, key) => (key && key.length ? murmur2(key) & 0x7fffffff : rr++ & 0x7fffffff),
     });
     this.producers.add(p);
+    // One produce request at a time: the idempotent producer numbers batches per partition, and
+    // concurrent send() calls reach the broker out of order (OUT_OF_ORDER_SEQUENCE_NUMBER, found by
+    // bench/log-kafka.ts). Calls made while one is in flight are coalesced into the next request.
+    type Msg = Parameters<typeof p.send>[0]['messages'][number];
+    let queue: Array<{ messages: Msg[]; resolve: () => void; reject: (e: unknown) => void }> = [];
+    let inFlight = false;
+    const pump = async (): Promise<void> => {
+      if (inFlight || !queue.length) return;
+      inFlight = true;
+      const taken = queue;
+      queue = [];
+      try {
+        await p.send({ messages: taken.flatMap((t) => t.messages) });
+        for (const t of taken) t.resolve();
+      } catch (e) {
+        for (const t of taken) t.reject(e);
+      } finally {
+        inFlight = false;
+        void pump();
+      }
+    };
     return {
-      send: async (topic: string, records: OutgoingRecord[]) => {
-        if (!records.length) return;
-        await p.send({
-          messages: records.map((r) => ({
-            topic,
-            key: r.key ?? undefined,
-            value: r.value ?? undefined,
-            timestamp: r.timestamp === undefined ? undefined : BigInt(r.timestamp),
-            headers: r.headers && Object.keys(r.headers).length
+      send: (topic: string, records: OutgoingRecord[]) => {
+        if (!records.length) return Promise.resolve();
+        const messages: Msg[] = records.map((r) => ({
+          topic,
+          key: r.key ?? undefined,
+          value: r.value ?? undefined,
+          timestamp: r.timestamp === undefined ? undefined : BigInt(r.timestamp),
+          headers:
+            r.headers && Object.keys(r.headers).length
               ? new Map(Object.entries(r.headers).map(([k, v]) => [Buffer.from(k), Buffer.from(v)]))
               : undefined,
-          })),
+        }));
+        return new Promise<void>((resolve, reject) => {
+          queue.push({ messages, resolve, reject });
+          void pump();
         });
       },
       close: async () => {
