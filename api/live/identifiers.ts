@@ -41,9 +41,15 @@ const V7_EVENT = /^[1-9][0-9]*$/;
 const V7_MARKET = /^([1-9][0-9]*):([0-9]+)(?::(-?[0-9]+(?:\.[0-9]+)?))?$/;
 const V9_PAIR = /^(0x[0-9a-fA-F]{64}):(0x[0-9a-fA-F]{64})$/;
 
-/** A venue_1 ticker is inferred only with an upper-case letter in it: an all-lower-case hyphenated
- * id has the kebab slug shape that venue_2/venue_3 share and is probed instead (documented choice). */
-export const isInferableTicker = (id: string): boolean => TICKER.test(id) && /[A-Z]/.test(id);
+/** The date code that follows the series in venue_1 event and market tickers (`26NOV21...`). */
+const V1_DATE_CODE = /^[A-Za-z0-9]+-\d{2}(?:JAN|FEB|MAR|APR|MAY|JUN|JUL|AUG|SEP|OCT|NOV|DEC)\d{2}/i;
+
+/**
+ * venue_1 tickers are inferred "from shape; case-insensitive": a hyphenated id with an upper-case
+ * letter, or in any case one whose second part is the venue's `<YY><MMM><DD>` date code. Any other
+ * all-lower-case hyphenated id has the kebab slug shape and is probed on venue_2 instead.
+ */
+export const isInferableTicker = (id: string): boolean => TICKER.test(id) && (/[A-Z]/.test(id) || V1_DATE_CODE.test(id));
 
 export type RouteKind = 'market' | 'event';
 
@@ -186,10 +192,8 @@ export function planResolution(route: RouteKind, rawId: string, providerParam: s
   // The numeric shape is shared by venue_2 and venue_3: probe both. A kebab slug can only exist on
   // venue_2 (venue_3 has no slugs), so its probe has the one candidate.
   if (NUMERIC.test(id)) return { kind: 'probe', candidates: ['venue_2', 'venue_3'], nativeId: id };
+  if (isInferableTicker(id)) return { kind: 'direct', provider: 'venue_1', nativeId: id.toUpperCase() };
   if (SLUG.test(id)) return { kind: 'probe', candidates: ['venue_2'], nativeId: id };
-  if (isInferableTicker(id)) {
-    return { kind: 'direct', provider: 'venue_1', nativeId: id.toUpperCase() };
-  }
   if (ULID.test(id)) {
     throw invalid(route, `${quote(id)} looks like a venue_6 id, which is never inferred; send venue_6:${id} or provider=venue_6`);
   }

@@ -49,6 +49,11 @@ describe('market route resolution', () => {
     expect(planResolution('market', 'KXNBAGAME-26NOV21LALBOS-LAL', undefined)).toEqual({ kind: 'direct', provider: 'venue_1', nativeId: 'KXNBAGAME-26NOV21LALBOS-LAL' });
     expect(planResolution('market', H1.toUpperCase().replace('0X', '0x'), undefined)).toEqual({ kind: 'direct', provider: 'venue_4', nativeId: H1 });
   });
+  it('infers lower-case venue_1 tickers by their date code', () => {
+    expect(planResolution('market', 'kxnbagame-26nov21lalbos-lal', undefined)).toEqual({ kind: 'direct', provider: 'venue_1', nativeId: 'KXNBAGAME-26NOV21LALBOS-LAL' });
+    expect(planResolution('event', 'kxnbagame-26nov21lalbos', undefined)).toMatchObject({ provider: 'venue_1' });
+    expect(planResolution('market', 'nba-lal-bos-2026-11-22', undefined)).toMatchObject({ kind: 'probe' });
+  });
   it('probes the shared numeric shape on venue_2 and venue_3, a slug on venue_2', () => {
     expect(planResolution('market', '9000123', undefined)).toEqual({ kind: 'probe', candidates: ['venue_2', 'venue_3'], nativeId: '9000123' });
     expect(planResolution('market', 'nba-lal-bos-2026-11-22', undefined)).toEqual({ kind: 'probe', candidates: ['venue_2'], nativeId: 'nba-lal-bos-2026-11-22' });

@@ -66,6 +66,20 @@ describe('venue_1 sibling fanout', () => {
     }
   });
 
+  it('a sibling slower than its share of the deadline is missing; the answer comes before the deadline', async () => {
+    const { get } = await liveApp(sim, { UPSTREAM_DEADLINE_MS: '600' });
+    const ticker = await nbaEventTicker();
+    sim.faults.set('venue_1', { kind: 'slow', delay_ms: 5000, paths: '/events/KXNBASPREAD-' });
+    try {
+      const r = await get(`/v1/events/${ticker.toLowerCase()}`);
+      expect(r.status).toBe(200);
+      expect(r.body.event_id).toBe(ticker);
+      expect(r.body.fanout.siblings_missing).toEqual(['KXNBASPREAD']);
+    } finally {
+      sim.faults.set('venue_1', null);
+    }
+  });
+
   it('only a failure of the primary fetch fails the request', async () => {
     const { get } = await liveApp(sim);
     const ticker = await nbaEventTicker();
