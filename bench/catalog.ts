@@ -95,11 +95,11 @@ async function paging(dir: string) {
     const depth = Math.min(limit === 100 ? 9_000 : DEPTH, Math.floor(filteredTotal / limit) - 1);
     const where = category ? `AND category = ${lit(category)}` : '';
     const table = category ? 'catalog_rows_by_category' : 'catalog_rows';
-    const [row] = await history.query<{ pos: number; seq: number }>(
-      `SELECT pos, seq FROM ${table} WHERE snapshot_id = ${lit(meta.snapshotId)} ${where} ORDER BY pos, seq LIMIT 1 OFFSET ${depth * limit - 1}`,
+    const [row] = await history.query<{ pos: number; id: string }>(
+      `SELECT pos, id FROM ${table} WHERE snapshot_id = ${lit(meta.snapshotId)} ${where} ORDER BY pos, id LIMIT 1 OFFSET ${depth * limit - 1}`,
     );
     if (!row) throw new Error(`fewer than ${depth * limit} rows for ${label}`);
-    const cursor = deps.cursors.encode({ snapshotId: meta.snapshotId, category, provider: null, pos: Number(row.pos), seq: Number(row.seq) });
+    const cursor = deps.cursors.encode({ snapshotId: meta.snapshotId, category, provider: null, pos: Number(row.pos), id: row.id });
     const q = `limit=${limit}${category ? `&category=${category}` : ''}`;
     const urls = { first: `/v1/markets?${q}`, deep: `/v1/markets?${q}&cursor=${encodeURIComponent(cursor)}` };
     const times = { first: [] as number[], deep: [] as number[] };

@@ -3,7 +3,7 @@
 // In: the position after the last row of a page plus the snapshot and filters it was read under.
 // Out: an opaque base64url string `<payload>.<hmac>`; decoding checks the signature and the shape
 // and returns the position, or null for anything that is not a cursor this service issued.
-// The cursor carries only the keyset position (provider walk position, row sequence), so reading
+// The cursor carries only the keyset position (provider walk position, composite id), so reading
 // the next page costs the same however deep it is.
 import { createHmac, timingSafeEqual } from 'node:crypto';
 
@@ -13,9 +13,9 @@ export interface CatalogCursor {
   /** Filters the position was issued under (null: not sent). Lower-case tokens. */
   category: string | null;
   provider: string | null;
-  /** Keyset position of the last row returned: walk position of its provider and row sequence. */
+  /** Keyset position of the last row returned: walk position of its provider and its id. */
   pos: number;
-  seq: number;
+  id: string;
 }
 
 // A version tag lets a future encoding reject cursors of this one cleanly.
@@ -28,7 +28,7 @@ export function createCursorCodec(secret: string) {
 
   return {
     encode(c: CatalogCursor): string {
-      const payload = b64(Buffer.from(JSON.stringify([VERSION, 'markets', c.snapshotId, c.category, c.provider, c.pos, c.seq])));
+      const payload = b64(Buffer.from(JSON.stringify([VERSION, 'markets', c.snapshotId, c.category, c.provider, c.pos, c.id])));
       return `${payload}.${sign(payload)}`;
     },
     /** null when malformed, forged, or issued by another endpoint. */
@@ -46,12 +46,12 @@ export function createCursorCodec(secret: string) {
         return null;
       }
       if (!Array.isArray(arr) || arr.length !== 7) return null;
-      const [v, route, snapshotId, category, provider, pos, seq] = arr as unknown[];
+      const [v, route, snapshotId, category, provider, pos, id] = arr as unknown[];
       if (v !== VERSION || route !== 'markets' || typeof snapshotId !== 'string') return null;
       if (category !== null && typeof category !== 'string') return null;
       if (provider !== null && typeof provider !== 'string') return null;
-      if (!Number.isInteger(pos) || !Number.isInteger(seq)) return null;
-      return { snapshotId, category, provider, pos: pos as number, seq: seq as number };
+      if (!Number.isInteger(pos) || typeof id !== 'string') return null;
+      return { snapshotId, category, provider, pos: pos as number, id };
     },
   };
 }

@@ -26,7 +26,7 @@ let runner: StageRunner;
 
 beforeAll(async () => {
   sim = await startSimulator({ seed: 11, scale: 0.05, scenario: 'default' });
-  b = await embeddedBackbone({ dir, prefix: randomPrefix(), serde: await testSerde() });
+  b = await embeddedBackbone({ dir, prefix: randomPrefix(), serde: await testSerde(dir) });
   producer = await b.log.producer();
   runner = await startStage(catalogStage(), b);
 });

@@ -2,7 +2,7 @@
 // snapshots behind cursors").
 // In: listing crawls staged by the catalog stage (rows of one venue's crawl, then its completion).
 // Out: immutable snapshots built on a cadence from the last complete crawl of every venue, read
-// a page at a time by keyset (snapshot_id, walk position, sequence) so cost does not grow with
+// a page at a time by keyset (snapshot_id, walk position, id) so cost does not grow with
 // depth, with per-(category, provider) counts precomputed so `pagination.total` is a small sum.
 // The current snapshot id is published through a SnapshotPointer (Redis/in-process store);
 // snapshots superseded for longer than the retention are dropped.
@@ -74,7 +74,8 @@ export interface SnapshotPointer {
 
 export interface CatalogPosition {
   pos: number;
-  seq: number;
+  /** Composite id of the row; within a provider rows are walked in id order. */
+  id: string;
 }
 
 export interface PageQuery {
@@ -188,11 +189,10 @@ export class CatalogStore {
     if (latest.length > 0) {
       const crawlIds = latest.map((l) => lit(l.crawl_id)).join(',');
       const tokens = PROVIDERS.map(lit).join(',');
-      // Within a provider rows are walked in native id order; seq is that rank.
+      // Within a provider rows are walked in id order (the table's key; no ranking needed).
       await this.history.exec(
-        `INSERT INTO ${this.t('catalog_rows')} (snapshot_id, pos, seq, category, id, provider, title)
-         SELECT ${sid}, indexOf([${tokens}], provider), row_number() OVER (PARTITION BY provider ORDER BY native_id),
-                category, concat(provider, ':', native_id), provider, title
+        `INSERT INTO ${this.t('catalog_rows')} (snapshot_id, pos, category, id, provider, title)
+         SELECT ${sid}, indexOf([${tokens}], provider), category, concat(provider, ':', native_id), provider, title
          FROM ${this.t('catalog_crawl_rows')} FINAL WHERE crawl_id IN (${crawlIds}) AND listed = 1`,
       );
       await this.history.exec(
@@ -316,19 +316,19 @@ export class CatalogStore {
     if (q.category !== null) where.push(`category = ${lit(q.category)}`);
     if (q.provider !== null) where.push(`pos = ${walkPosition(q.provider)}`);
     if (q.after) {
-      const { pos, seq } = q.after;
-      where.push(`(pos > ${pos} OR (pos = ${pos} AND seq > ${seq}))`);
+      const { pos, id } = q.after;
+      where.push(`(pos > ${Number(pos)} OR (pos = ${Number(pos)} AND id > ${lit(id)}))`);
     }
-    const rows = await this.history.query<{ pos: number; seq: number; id: string; provider: string; title: string; category: string }>(
-      `SELECT pos, seq, id, provider, title, category FROM ${this.t(table)} WHERE ${where.join(' AND ')}
-       ORDER BY pos, seq LIMIT ${q.limit + 1}`,
+    const rows = await this.history.query<{ pos: number; id: string; provider: string; title: string; category: string }>(
+      `SELECT pos, id, provider, title, category FROM ${this.t(table)} WHERE ${where.join(' AND ')}
+       ORDER BY pos, id LIMIT ${q.limit + 1}`,
     );
     const hasMore = rows.length > q.limit;
     const page = hasMore ? rows.slice(0, q.limit) : rows;
     const last = page.at(-1);
     return {
       rows: page.map((r) => ({ id: r.id, provider: r.provider, title: r.title, category: r.category })),
-      next: hasMore && last ? { pos: Number(last.pos), seq: Number(last.seq) } : null,
+      next: hasMore && last ? { pos: Number(last.pos), id: last.id } : null,
     };
   }
 }

@@ -187,7 +187,7 @@ describe('GET /v1/markets', () => {
   it('rejects malformed and forged cursors', async () => {
     const { store, get } = await setup();
     const meta = await seed(store);
-    const forged = createCursorCodec('another-secret').encode({ snapshotId: meta.snapshotId, category: null, provider: null, pos: 1, seq: 3 });
+    const forged = createCursorCodec('another-secret').encode({ snapshotId: meta.snapshotId, category: null, provider: null, pos: 1, id: 'venue_1:KXNBA-003' });
     for (const bad of ['abc', 'x.y', forged, Buffer.from('{"offset":25}').toString('base64url')]) {
       const r = await get(`cursor=${encodeURIComponent(bad)}`);
       expect(r.status).toBe(400);

@@ -122,7 +122,7 @@ export const marketsList: RouteHandler = async (ctx): Promise<RouteResult> => {
         { param: 'cursor' },
       );
     }
-    after = { pos: c.pos, seq: c.seq };
+    after = { pos: c.pos, id: c.id };
   } else {
     const id = await reader.currentSnapshotId();
     meta = id === null ? null : await reader.retainedSnapshot(id, ctx.now);
@@ -146,7 +146,7 @@ export const marketsList: RouteHandler = async (ctx): Promise<RouteResult> => {
       category: params.category,
       provider: params.provider,
       pos: page.next.pos,
-      seq: page.next.seq,
+      id: page.next.id,
     });
   }
   return { body };

@@ -27,28 +27,26 @@ CREATE TABLE IF NOT EXISTS catalog_crawls (
   row_count UInt64
 ) ENGINE = ReplacingMergeTree ORDER BY (provider, crawl_id);
 
--- Snapshot rows in walk order: keyset reads seek to (snapshot_id, pos, seq) through the primary
+-- Snapshot rows in walk order: keyset reads seek to (snapshot_id, pos, id) through the primary
 -- key, so a page 10,000 deep costs what page 1 costs.
 CREATE TABLE IF NOT EXISTS catalog_rows (
   snapshot_id String,
   pos UInt8,
-  seq UInt32,
   category LowCardinality(String),
   id String,
   provider LowCardinality(String),
   title String
-) ENGINE = MergeTree PARTITION BY snapshot_id ORDER BY (snapshot_id, pos, seq);
+) ENGINE = MergeTree PARTITION BY snapshot_id ORDER BY (snapshot_id, pos, id);
 
 -- The same rows keyed by category first, for category-filtered walks.
 CREATE TABLE IF NOT EXISTS catalog_rows_by_category (
   snapshot_id String,
   pos UInt8,
-  seq UInt32,
   category LowCardinality(String),
   id String,
   provider LowCardinality(String),
   title String
-) ENGINE = MergeTree PARTITION BY snapshot_id ORDER BY (snapshot_id, category, pos, seq);
+) ENGINE = MergeTree PARTITION BY snapshot_id ORDER BY (snapshot_id, category, pos, id);
 
 -- Per-(category, provider) counts precomputed at build: pagination.total is a sum of at most 99.
 CREATE TABLE IF NOT EXISTS catalog_counts (
