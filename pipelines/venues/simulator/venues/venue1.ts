@@ -357,6 +357,8 @@ export const venue1: VenueModule = {
       if (s) return s;
       const p = allMarkets(t).find((m) => String(m.ticker) === ticker.toUpperCase() && m.mve_collection_ticker);
       if (p) return p;
+      // An event ticker is not a market ("A venue_1 event ticker on this route is 404").
+      if (!/-O\d$/i.test(ticker)) return undefined;
       const i = procIndex(ctx, ticker);
       if (i === null || procStatus(ctx.proc[V], i, t) === 'unlisted') return undefined;
       return procRecord(ctx, i, t);
@@ -407,7 +409,7 @@ export const venue1: VenueModule = {
       const s = store();
       const e = s.get('events', T);
       if (e) return { event: e, markets: s.list('markets').filter((m) => m.event_ticker === e.event_ticker) };
-      const i = procIndex(ctx, T);
+      const i = /-O\d$/.test(T) ? null : procIndex(ctx, T);
       if (i !== null && procStatus(ctx.proc[V], i, t) !== 'unlisted') {
         const first = procRecord(ctx, i, t);
         const ms = [0, 1, 2].map((k) => i + k).filter((j) => procStatus(ctx.proc[V], j, t) !== 'unlisted').map((j) => procRecord(ctx, j, t));

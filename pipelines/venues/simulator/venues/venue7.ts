@@ -58,12 +58,14 @@ function render(ctx: SimCtx, g: SimGame, st: GameState, t: number): Rendered[] {
       isProp
         ? `${l.player!.name} total ${statWords(l.stat!)} in ${A} at ${H}.`
         : `${name} market on ${A} at ${H}${l.line !== undefined ? `, line ${l.line}` : ''}.`;
+    // A whole-number alternate on prop markets: "25" is not "25+" (24.5), so it must stay unmatched.
+    const shown = isProp ? [...lines, { ...l0, line: l0.line! + 0.5, alt: true }] : lines;
     return {
       id: `${eventId}:${typeId}`,
       event_id: eventId,
       type_id: typeId,
       name,
-      lines: lines.map((l) => {
+      lines: shown.map((l) => {
         const fair = fairAt(ctx.seed, g, l, t);
         const subj = l.team === g.away.code ? g.away : g.home;
         const other = subj === g.away ? g.home : g.away;
