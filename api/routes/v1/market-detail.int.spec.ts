@@ -332,6 +332,21 @@ describe('venue_6 (four-sided book, marks)', () => {
     }
   });
 
+  it('the book fetch is bounded: a book slower than its share of the deadline degrades, the request succeeds', async () => {
+    const { get } = await liveApp(sim, { UPSTREAM_DEADLINE_MS: '900' });
+    const { items } = await simJson(sim, '/venue_6/api/markets?page_size=50');
+    const m = items.find((x: any) => x.status === 'open');
+    sim.faults.set('venue_6', { kind: 'slow', delay_ms: 5000, paths: '/book' });
+    try {
+      const d = await get(`/v1/markets/venue_6:${m.id}`);
+      expect(d.status).toBe(200);
+      expect(d.body.pricing.availability).toBe('indicative');
+      expect(d.body.outcomes[0].price).toBe(m.mark);
+    } finally {
+      sim.faults.set('venue_6', null);
+    }
+  });
+
   it('an empty book under a surviving mark is indicative', async () => {
     const { get } = await liveApp(sim);
     const { items } = await simJson(sim, '/venue_6/api/markets?page_size=200');
