@@ -9,6 +9,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
+import { tmpdir } from 'node:os';
 import { startSimulator } from '../pipelines/venues/simulator/server.ts';
 import { createClock } from '../pipelines/venues/simulator/core.ts';
 import { crawlVenue, PROVIDER_LIST, readRosters } from '../pipelines/matching/crawl.ts';
@@ -23,7 +24,9 @@ const opt = (n: string) => {
 };
 const scenario = opt('scenario') ?? 'hard';
 const at = opt('at') ?? '2026-11-21T18:00:00Z';
-const truthFile = opt('truth') ?? join('infra', 'scenarios', scenario, 'ground-truth.json');
+// The ground truth is regenerated for each run unless --truth names a file: a stale truth file from
+// an older simulator build would measure nothing.
+const truthFile = opt('truth') ?? join(tmpdir(), `ground-truth-${scenario}-${process.pid}.json`);
 
 interface TruthSource { provider: string; market_id: string; outcomes: { outcome_id: string; canonical_outcome_key: string }[] }
 interface TruthSub { key: string; market_type: string; expect_match: boolean; settlement_equivalence: string; source_markets: TruthSource[] }
@@ -121,8 +124,10 @@ for (const p of predPairs) {
   if (truePairs.has(p)) bump(p.split('#')[0], 'tp');
 }
 for (const p of truePairs) bump(p.split('#')[0], 'truth');
-const fp = [...predPairs].filter((p) => !truePairs.has(p)).slice(0, 5);
-const fn = [...truePairs].filter((p) => !predPairs.has(p)).slice(0, 5);
+const sampleN = Number(opt('samples') ?? 5);
+const fp = [...predPairs].filter((p) => !truePairs.has(p)).slice(0, sampleN);
+const missedAll = [...truePairs].filter((p) => !predPairs.has(p));
+const fn = missedAll.filter((_, i) => i % Math.max(1, Math.floor(missedAll.length / sampleN)) === 0).slice(0, sampleN);
 const report = {
   scenario,
   clock: at,

@@ -613,6 +613,8 @@ const V7_TYPES: Record<number, { type: MarketType; segment: Segment; side?: 'hom
   4: { type: 'team_total', segment: 'full', side: 'home' },
   5: { type: 'team_total', segment: 'full', side: 'away' },
   6: { type: 'total', segment: 'half:1' },
+  7: { type: 'spread', segment: 'half:2' },
+  8: { type: 'spread', segment: 'quarter:1' },
   101: { type: 'player_prop', segment: 'full', stat: 'points' },
   111: { type: 'player_prop', segment: 'full', stat: 'passing_yards' },
   112: { type: 'player_prop', segment: 'full', stat: 'rushing_yards' },
@@ -639,7 +641,9 @@ export function canonicalizeVenue7(rec: J, observedAt: number): CanonicalMarket[
   const out: CanonicalMarket[] = [];
   for (const m of arr(rec.markets)) {
     const typeId = num(m.type_id);
-    const kind = typeId === undefined ? undefined : V7_TYPES[typeId];
+    // Type ids from 100 up are player props (one id per player slot); the statistic is read from
+    // the selections (`LeBron James Over 24.5 Points`), not from the id.
+    const kind = typeId === undefined ? undefined : (V7_TYPES[typeId] ?? (typeId >= 100 ? { type: 'player_prop' as const, segment: 'full' as const } : undefined));
     if (!kind) continue;
     const st = str(m.state) ?? evState;
     const status: VenueStatus = st === 'settled' ? 'settled' : st === 'closed' ? 'closed' : 'open';
@@ -686,11 +690,13 @@ export function canonicalizeVenue7(rec: J, observedAt: number): CanonicalMarket[
         const team = kind.side === 'home' ? home : kind.side === 'away' ? away : undefined;
         out.push(make(b, { ...common, marketType: kind.type, segment: kind.segment, line: Math.abs(lineVal), ...(team ? { subject: teamSubject(team) } : {}), outcomes: mk(keys) }));
       } else if (kind.type === 'player_prop') {
-        const player = str(ln.player) ?? str(ln.participant) ?? /^(.+?)\s+(?:over|under)\b/i.exec(names[0])?.[1];
-        if (!player || lineVal === undefined) continue;
+        const sel = /^(.+?)\s+(?:over|under)\s+[\d.]+\s+(.+)$/i.exec(names[0]);
+        const player = str(ln.player) ?? str(ln.participant) ?? sel?.[1];
+        const stat = sel?.[2] ?? kind.stat;
+        if (!player || !stat || lineVal === undefined) continue;
         const keys = names.map((n) => (/\bover\b/i.test(n) ? 'over' : /\bunder\b/i.test(n) ? 'under' : ''));
         if (keys.includes('') || keys[0] === keys[1]) continue;
-        out.push(...propMarket(b, { player, stat: kind.stat!, line: lineVal, printed: printLine(ln.line), common, outcomes: mk(keys) }));
+        out.push(...propMarket(b, { player, stat, line: lineVal, printed: printLine(ln.line), common, outcomes: mk(keys) }));
       }
     }
   }
@@ -703,7 +709,7 @@ export function canonicalizeVenue8(rec: J, observedAt: number): CanonicalMarket[
   const league = arr(rec.groupSlugs).map((g) => leagueIn(String(g))).find(Boolean);
   if (!league) return [];
   // `Will the Lakers beat the Celtics on Nov 21?`: the first team is the YES side.
-  const q = /^will the (.+?) beat the (.+?)(?: on ([A-Z][a-z]{2}) (\d{1,2}))?(?: \(game (\d)\))?\?$/i.exec(str(rec.question) ?? '');
+  const q = /^will the (.+?) beat the (.+?)(?: on ([A-Z][a-z]{2}) (\d{1,2}))?\??(?: \(game (\d)\))?\??$/i.exec(str(rec.question) ?? '');
   if (!q) return [];
   const yesTeam = resolveTeam(league, q[1]);
   const noTeam = resolveTeam(league, q[2]);
@@ -784,6 +790,16 @@ function teamByToken(league: League, token: string): Team | undefined {
   return hits.length === 1 ? hits[0] : undefined;
 }
 
+/** `REX` for Red Sox, `BLS` for Blues: the token's letters in order within the nickname, first letter first. */
+function abbreviates(token: string, t: Team): boolean {
+  const tok = token.replace(/[^A-Za-z0-9]/g, '').toUpperCase();
+  const nick = t.nickname.replace(/[^A-Za-z0-9]/g, '').toUpperCase();
+  if (!tok || nick[0] !== tok[0]) return false;
+  let i = 0;
+  for (const ch of nick) if (ch === tok[i]) i++;
+  return i === tok.length;
+}
+
 export function canonicalizeVenue9(rec: J, observedAt: number): CanonicalMarket[] {
   if (str(rec.kind) !== 'game') return [];
   const league = arr(rec.tags).map((t) => leagueIn(String(t))).find(Boolean);
@@ -792,12 +808,20 @@ export function canonicalizeVenue9(rec: J, observedAt: number): CanonicalMarket[
   // Children of the moneyline are named by full team name; the title `LAL vs BOS` puts away first.
   const named = children.filter((c) => (str(c.market_type) ?? 'moneyline') === 'moneyline').map((c) => resolveTeam(league, str(c.title) ?? ''));
   const sp = splitPair(str(rec.title) ?? '', /\s+(?:vs\.?|@|at)\s+/i);
-  let away = sp ? teamByToken(league, sp[0]) : undefined;
-  let home = sp ? teamByToken(league, sp[1]) : undefined;
+  if (!sp) return [];
   const teams = [...new Set(named.filter((x): x is Team => !!x))];
-  if (teams.length === 2 && (!away || !home || !teams.includes(away) || !teams.includes(home))) {
-    // The title did not resolve; the children name the teams but not who is home: refuse.
-    return [];
+  let away: Team | undefined;
+  let home: Team | undefined;
+  if (teams.length === 2) {
+    // The children name both teams; the title's short forms (`76E vs PIS`) say which is away.
+    const fits = (tok: string, t: Team) => resolveTeam(league, tok) === t || abbreviates(tok, t);
+    const [x, y] = teams;
+    const xy = fits(sp[0], x) && fits(sp[1], y);
+    const yx = fits(sp[0], y) && fits(sp[1], x);
+    if (xy !== yx) [away, home] = xy ? [x, y] : [y, x];
+  } else {
+    away = teamByToken(league, sp[0]);
+    home = teamByToken(league, sp[1]);
   }
   if (!away || !home || away === home) return [];
   const when = startOf(parseIso(str(rec.start_time)));
