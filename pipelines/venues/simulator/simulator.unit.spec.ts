@@ -138,6 +138,18 @@ describe('venues', () => {
     expect(v8.fees).toEqual({ platformFee: 0, creatorFee: 0, liquidityFee: 0 });
   });
 
+  it('venue_1 fees take extra hops: market -> series -> fee schedule; event tickers are not markets', async () => {
+    const m = (await get(sim, '/venue_1/markets?limit=1&series_ticker=KXNBAGAME')).json.markets[0];
+    expect((await get(sim, `/venue_1/series/${m.series_ticker}`)).json.series.fee_multiplier).toBe(0.07);
+    expect((await get(sim, `/venue_1/series/fee_changes?series_ticker=${m.series_ticker}`)).json.series_fee_change_arr).toEqual([]);
+    expect((await get(sim, `/venue_1/markets/${m.event_ticker}`)).status).toBe(404);
+    const p = (await get(sim, `/venue_1/markets?limit=1&cursor=${Buffer.from('p300').toString('base64url')}`)).json.markets[0];
+    expect((await get(sim, `/venue_1/markets/${p.ticker}`)).status).toBe(200);
+    expect((await get(sim, `/venue_1/markets/${p.event_ticker}`)).status).toBe(404);
+    expect((await get(sim, `/venue_1/events/${p.event_ticker}`)).json.markets.length).toBeGreaterThan(0);
+    expect((await get(sim, `/venue_1/events/${p.ticker}`)).status).toBe(404);
+  });
+
   it('venue_1 event tickers have sibling series for the same game', async () => {
     const ev = (await get(sim, '/venue_1/events?series_ticker=KXNBAGAME&limit=200')).json.events as any[];
     const withSibling = ev.find((e) => e.event_ticker);
@@ -289,12 +301,31 @@ describe('ground truth', () => {
     expect(new Set(subs.map((s) => s.settlement_equivalence))).toEqual(new Set(['equivalent', 'different', 'unverified']));
     expect(truth.games.some((g) => g.doubleheader === 2)).toBe(true);
     expect(truth.games.some((g) => g.roster_gap)).toBe(true);
-    // Spot-check: every venue_2 source market in the truth resolves on the venue.
-    for (const s of subs.slice(0, 40)) {
-      for (const src of s.source_markets.filter((x) => x.provider === 'venue_2')) {
-        expect((await get(sim, `/venue_2/markets/${src.market_id}`)).status).toBe(200);
+    // Every venue's source markets in the truth resolve on that venue (ids are what venues publish).
+    const url: Record<string, (id: string) => string> = {
+      venue_1: (id) => `/venue_1/markets/${id}`,
+      venue_2: (id) => `/venue_2/markets/${id}`,
+      venue_3: (id) => `/venue_3/v1/markets/${id}`,
+      venue_4: (id) => `/venue_4/markets/find?marketHashes=${id}`,
+      venue_5: (id) => `/venue_5/questions/${id}`,
+      venue_6: (id) => `/venue_6/api/markets/${id}`,
+      venue_7: (id) => `/venue_7/markets/${id}`,
+      venue_8: (id) => `/venue_8/v0/slug/${id}`,
+      venue_9: (id) => `/venue_9/markets/${id}`,
+    };
+    const checked = new Set<string>();
+    let k = 0;
+    for (const s of subs) {
+      for (const src of s.source_markets) {
+        // The first of each venue, then every 25th source market.
+        if (checked.has(src.provider) && k++ % 25 !== 0) continue;
+        checked.add(src.provider);
+        const r = await get(sim, url[src.provider](src.market_id));
+        expect(r.status, `${src.provider} ${src.market_id}`).toBe(200);
+        if (src.provider === 'venue_4') expect(r.json.data).toHaveLength(1);
       }
     }
+    expect(checked.size).toBe(9);
     await sim.app.close();
   });
 });
