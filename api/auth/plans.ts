@@ -179,7 +179,17 @@ export function servedLimits(plan: PlanKey, state: PaymentState, custom: CustomL
 
 /** The billing period a request counts toward: the UTC calendar month, `YYYY-MM`. */
 export function billingPeriod(now: number): string {
+  // Hot path: one Date per month, not per request.
+  if (now >= cachedFrom && now < cachedUntil) return cachedPeriod;
   const d = new Date(now);
-  const m = d.getUTCMonth() + 1;
-  return `${d.getUTCFullYear()}-${m < 10 ? '0' : ''}${m}`;
+  const y = d.getUTCFullYear();
+  const m = d.getUTCMonth();
+  const period = `${y}-${m < 9 ? '0' : ''}${m + 1}`;
+  cachedFrom = Date.UTC(y, m, 1);
+  cachedUntil = Date.UTC(y, m + 1, 1);
+  cachedPeriod = period;
+  return period;
 }
+let cachedFrom = 0;
+let cachedUntil = 0;
+let cachedPeriod = '';
