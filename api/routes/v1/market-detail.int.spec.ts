@@ -94,10 +94,11 @@ describe('venue_1 (tickers, market record, fee hops)', () => {
   it('a settled market stays resolvable and reads settled, never live', async () => {
     const { get } = await liveApp(sim);
     const settled = (await simJson(sim, '/venue_1/markets?status=settled&limit=5')).markets as any[];
-    if (settled.length === 0) return; // the default scenario may have no settled venue_1 market yet
+    expect(settled.length, 'the default scenario has games already settled').toBeGreaterThan(0);
     const res = await get(`/v1/markets/${settled[0].ticker}`);
     expect(res.status).toBe(200);
     expect(res.body.status).toBe('settled');
+    expect(res.body.outcomes[0].price).toBe(settled[0].result === 'yes' ? 1 : settled[0].result === 'no' ? 0 : null);
     expect(res.body.pricing.availability).not.toBe('live');
   });
 
@@ -227,7 +228,7 @@ describe('venue_2 (market record, slugs, condition ids)', () => {
   it('a closed market resolves by slug and condition id', async () => {
     const { get } = await liveApp(sim);
     const closed = (await simJson(sim, '/venue_2/markets?closed=true&limit=5')) as any[];
-    if (closed.length === 0) return;
+    expect(closed.length, 'the default scenario has closed venue_2 markets').toBeGreaterThan(0);
     const m = closed[0];
     for (const url of [`/v1/markets/${m.slug}`, `/v1/markets/venue_2:${m.conditionId}`]) {
       const r = await get(url);
@@ -250,10 +251,9 @@ describe('venue_3 (market record, spread threshold, per-account fees)', () => {
     expect(r.body.pricing).toMatchObject({ availability: 'live', source: 'market_record', as_of_kind: 'record_refresh' });
     expect(r.body.trading_fees).toMatchObject({ availability: 'per_account', taker: null, maker: null });
     const w = list.find((m) => m.status === 'open' && wide(m));
-    if (w) {
-      const rw = await get(`/v1/markets/venue_3:${w.id}`);
-      expect(rw.body.pricing.availability).toBe('indicative');
-    }
+    expect(w, 'the venue publishes some wide books').toBeTruthy();
+    const rw = await get(`/v1/markets/venue_3:${w.id}`);
+    expect(rw.body.pricing.availability).toBe('indicative');
   });
 });
 
@@ -358,6 +358,7 @@ describe('venue_6 (four-sided book, marks)', () => {
       expect(r.body.outcomes[0].price).toBe(m.mark);
       return;
     }
+    expect.fail('no open venue_6 market with an empty book in the first 200');
   });
 });
 
