@@ -29,7 +29,28 @@ const at = opt('at') ?? '2026-11-21T18:00:00Z';
 const truthFile = opt('truth') ?? join(tmpdir(), `ground-truth-${scenario}-${process.pid}.json`);
 
 interface TruthSource { provider: string; market_id: string; outcomes: { outcome_id: string; canonical_outcome_key: string }[] }
-interface TruthSub { key: string; market_type: string; expect_match: boolean; settlement_equivalence: string; source_markets: TruthSource[] }
+interface TruthSub {
+  key: string;
+  market_type: string;
+  expect_match: boolean;
+  settlement_equivalence: string;
+  rule_values: Record<string, Record<string, string>>;
+  source_markets: TruthSource[];
+}
+
+/** The truth's verdict over the venues actually compared (the truth lists every venue of the line). */
+function truthVerdict(s: TruthSub, providers: Set<string>): string {
+  const rows = Object.entries(s.rule_values).filter(([p]) => providers.has(p)).map(([, v]) => v);
+  const keys = Object.keys(rows[0] ?? {});
+  let unknown = false;
+  let differ = false;
+  for (const k of keys) {
+    const known = rows.map((r) => r[k]).filter((v) => v !== 'unknown');
+    if (known.length < rows.length) unknown = true;
+    if (new Set(known).size > 1) differ = true;
+  }
+  return differ ? 'different' : unknown ? 'unverified' : 'equivalent';
+}
 interface Truth { games: { event_id: string; submarkets: TruthSub[] }[] }
 
 if (!existsSync(truthFile)) {
@@ -102,8 +123,9 @@ for (const e of events)
     const t = truthBySet.get([...ids].sort().join(','));
     if (t) {
       verdictTotal++;
-      if (t.settlement_equivalence === s.settlement_equivalence) verdictRight++;
-      else if (wrongVerdicts.length < 5) wrongVerdicts.push(`${e.event.event_id} ${s.key}: ${s.settlement_equivalence} (truth ${t.settlement_equivalence})`);
+      const want = truthVerdict(t, new Set(s.source_markets.map((m) => m.provider)));
+      if (want === s.settlement_equivalence) verdictRight++;
+      else if (wrongVerdicts.length < 5) wrongVerdicts.push(`${e.event.event_id} ${s.key}: ${s.settlement_equivalence} (truth ${want})`);
     }
     for (const m of s.source_markets)
       for (const o of m.outcomes) {
