@@ -120,7 +120,7 @@ export interface Quote {
  * Top of book around a fair probability. `key` decides, per market, a wide book (beyond venue_3's
  * spread threshold), an empty side, or an empty book, so every pricing case of the spec occurs.
  */
-export function quote(key: string, p: number, opts: { wideShare?: number; emptyShare?: number } = {}): Quote {
+export function quote(key: string, p: number, opts: { wideShare?: number; emptyShare?: number; oneSidedShare?: number } = {}): Quote {
   const h = h32('q', key);
   const u = (h % 1000) / 1000;
   const wide = u < (opts.wideShare ?? 0);
@@ -130,6 +130,8 @@ export function quote(key: string, p: number, opts: { wideShare?: number; emptyS
   const ask = round2(Math.min(0.99, p + half));
   const size = 50 + ((h >>> 12) % 2000);
   if (empty) return { bid: null, ask: null, bidSize: null, askSize: null, last: round2(p) };
+  // "an empty or one-sided book yields null quotes on the empty side": a few books have no bids.
+  if (u >= 0.5 && u < 0.5 + (opts.oneSidedShare ?? 0.03)) return { bid: null, ask, bidSize: null, askSize: size, last: round2(p) };
   return { bid, ask, bidSize: size, askSize: size + ((h >>> 4) % 300), last: round2(p) };
 }
 

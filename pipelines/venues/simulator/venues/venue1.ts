@@ -128,8 +128,9 @@ function marketsOf(g: SimGame, l: SimLine, fair: number): V1Market[] {
   }
 }
 
-function cents(p: number | null): number | null {
-  return p === null ? null : Math.round(p * 100);
+/** Cents as the venue prints them: 0 means no bid (or no ask) on that side. */
+function cents(p: number | null): number {
+  return p === null ? 0 : Math.round(p * 100);
 }
 
 function renderGame(ctx: SimCtx, g: SimGame, st: GameState, t: number): Rendered[] {
@@ -186,8 +187,8 @@ function renderGame(ctx: SimCtx, g: SimGame, st: GameState, t: number): Rendered
           result: st.phase === 'cancelled' ? 'void' : st.phase === 'final' ? (m.wins ? 'yes' : 'no') : '',
           yes_bid: settled ? 0 : cents(q.bid),
           yes_ask: settled ? 0 : cents(q.ask),
-          no_bid: settled || q.ask === null ? 0 : 100 - cents(q.ask)!,
-          no_ask: settled || q.bid === null ? 0 : 100 - cents(q.bid)!,
+          no_bid: settled || q.ask === null ? 0 : 100 - cents(q.ask),
+          no_ask: settled || q.bid === null ? 0 : 100 - cents(q.bid),
           last_price: settled ? (m.wins ? 99 : 1) : cents(q.last),
           volume: vol,
           volume_24h: Math.floor(vol / 7),
@@ -245,8 +246,8 @@ function procRecord(ctx: SimCtx, i: number, t: number): Record<string, unknown> 
     result: s === 'settled' ? (wins ? 'yes' : 'no') : '',
     yes_bid: open ? cents(q.bid) : 0,
     yes_ask: open ? cents(q.ask) : 0,
-    no_bid: open && q.ask !== null ? 100 - cents(q.ask)! : 0,
-    no_ask: open && q.bid !== null ? 100 - cents(q.bid)! : 0,
+    no_bid: open && q.ask !== null ? 100 - cents(q.ask) : 0,
+    no_ask: open && q.bid !== null ? 100 - cents(q.bid) : 0,
     last_price: cents(q.last),
     volume: Math.round(m.volume),
     volume_24h: Math.round(m.volume24h),
@@ -287,7 +288,7 @@ function parlays(ctx: SimCtx, t: number, markets: Record<string, unknown>[]): Re
         no_sub_title: 'No',
         status: 'active',
         result: '',
-        yes_bid: cents(q.bid), yes_ask: cents(q.ask), no_bid: q.ask === null ? 0 : 100 - cents(q.ask)!, no_ask: q.bid === null ? 0 : 100 - cents(q.bid)!,
+        yes_bid: cents(q.bid), yes_ask: cents(q.ask), no_bid: q.ask === null ? 0 : 100 - cents(q.ask), no_ask: q.bid === null ? 0 : 100 - cents(q.bid),
         last_price: cents(q.last), volume: 10 + k, volume_24h: k, liquidity: 0, open_interest: k,
         mve_collection_ticker: coll,
         mve_selected_legs: legs.map((x) => ({ event_ticker: x.event_ticker, market_ticker: x.ticker, side: 'yes' })),
