@@ -17,11 +17,14 @@ export interface LiveDeps {
 
 const byBase = new Map<string, LiveDeps>();
 
-/** deps.live when composed by bin/run.ts or a test; otherwise one client per VENUE_BASE_URL. */
+/** deps.live when composed by bin/run.ts or a test; otherwise one client per VENUE_BASE_URL (or
+ * the base URL of deps.simulator). */
 export function liveDeps(ctx: RouteContext): LiveDeps {
   const d = ctx.deps.live as LiveDeps | undefined;
   if (d) return d;
-  const base = ctx.deps.config.VENUE_BASE_URL;
+  // The embedded default's in-process simulator, when the composition attached it.
+  const sim = ctx.deps.simulator as { baseUrl?: unknown } | undefined;
+  const base = ctx.deps.config.VENUE_BASE_URL ?? (typeof sim?.baseUrl === 'string' ? sim.baseUrl : undefined);
   if (!base) throw new ApiError('service_unavailable', 'no venue upstream is configured on this deployment; retry later');
   let c = byBase.get(base);
   if (!c) byBase.set(base, (c = { venues: new VenueHttp({ baseUrl: base }) }));
