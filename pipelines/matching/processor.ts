@@ -94,6 +94,7 @@ export class SportsProcessor {
   private rosterTimer: NodeJS.Timeout | null = null;
   private publishing: Promise<void> | null = null;
   private readonly probing = new Set<string>();
+  private readonly lastCrawlStart = new Map<Provider, number>();
   /** Publish rounds done (for tests and status). */
   rounds = 0;
   lastPublishedAt: number | null = null;
@@ -260,8 +261,14 @@ export class SportsProcessor {
     } catch {
       /* marker without detail */
     }
+    // Records of one crawl sit on several partitions, so its marker can be read before some of its
+    // records: prune only what the previous complete crawl did not list either (a delisting shows
+    // one crawl later, never a flap).
+    const threshold = this.lastCrawlStart.get(provider);
+    this.lastCrawlStart.set(provider, Math.max(startedAt, threshold ?? 0));
+    if (threshold === undefined) return;
     for (const [nk, n] of this.natives) {
-      if (!nk.startsWith(`${provider}|`) || n.readId === r.native_id || n.readAt >= startedAt) continue;
+      if (!nk.startsWith(`${provider}|`) || n.readId === r.native_id || n.readAt >= threshold) continue;
       for (const k of n.keys) {
         const held = this.markets.get(k);
         // A venue_2 full-game moneyline that left the listing may have settled 50-50 (a cancelled

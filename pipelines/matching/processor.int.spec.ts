@@ -1,0 +1,118 @@
+// The sports processor on the embedded log with Avro through the embedded registry: raw topics in,
+// canonical.markets / lifecycle.states / matched.events out, snapshot published; a delisting is
+// pruned one complete crawl later; a restart resumes the lifecycle from its compacted topic.
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { EmbeddedLog } from '../log/embedded.ts';
+import { createAllTopics, defineTopics, rawTopicId, type RawRecord, type TopicMap } from '../topics.ts';
+import { testSerde } from '../runtime/test-services.ts';
+import { MemorySnapshotStore } from '../readmodels/memory-store.ts';
+import type { Serde } from '../serde/index.ts';
+import type { Log } from '../log/types.ts';
+import { SportsProcessor } from './processor.ts';
+import { SportsReader, SPORTS_SNAPSHOT } from './readmodel.ts';
+import { crawlComplete, venue1Records, venue2Records, type GameSpec } from './fixtures.ts';
+
+const NOW = Date.parse('2026-11-21T15:00:00Z');
+const cleanups: (() => Promise<void>)[] = [];
+afterEach(async () => {
+  while (cleanups.length) await cleanups.pop()!();
+});
+
+async function backbone() {
+  const dir = mkdtempSync(path.join(tmpdir(), 'pm-sports-'));
+  const log = await EmbeddedLog.open({ dir: path.join(dir, 'log'), fsyncIntervalMs: 0, compactIntervalMs: 0, retryBackoffMs: 10 });
+  const topics = defineTopics({ prefix: `t${Math.random().toString(36).slice(2)}.`, partitions: 3 });
+  await createAllTopics(log, topics);
+  const serde = await testSerde(dir);
+  const producer = await log.producer();
+  cleanups.push(async () => {
+    await producer.close();
+    await log.close();
+  });
+  const send = async (records: RawRecord[]) => {
+    const byVenue = new Map<string, RawRecord[]>();
+    for (const r of records) byVenue.set(r.venue, [...(byVenue.get(r.venue) ?? []), r]);
+    for (const [venue, list] of byVenue) {
+      const t = topics[rawTopicId(venue as 'venue_1')];
+      await producer.send(t.name, await Promise.all(list.map((r) => serde.encode(t, r.native_id, r, { timestamp: r.read_started_at }))));
+    }
+  };
+  return { log, topics, serde, send };
+}
+
+function processor(log: Log, serde: Serde, topics: TopicMap, store: MemorySnapshotStore, clock: { now: number }) {
+  return new SportsProcessor({ log, serde, topics, store, clock: () => clock.now, publishMs: 60_000 });
+}
+
+async function until<T>(f: () => Promise<T | undefined | null | false>, ms = 20_000): Promise<T> {
+  const end = Date.now() + ms;
+  for (;;) {
+    const v = await f();
+    if (v) return v;
+    if (Date.now() > end) throw new Error('condition not reached');
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+const g: GameSpec = { league: 'nhl', away: 'tor', home: 'mtl', start: Date.parse('2026-11-24T00:00:00Z'), total: 6.5 };
+
+describe('SportsProcessor on the embedded log', () => {
+  it('publishes matched events from raw topics, prunes delistings after the next complete crawl, and resumes its lifecycle after a restart', async () => {
+    const { log, topics, serde, send } = await backbone();
+    const store = new MemorySnapshotStore();
+    const clock = { now: NOW };
+    let p = processor(log, serde, topics, store, clock);
+    await p.start();
+    cleanups.push(() => p.stop());
+    await send([...venue1Records(g, NOW, {}, 'c1'), ...venue2Records(g, NOW, { idBase: 9_400_000 }, 'c1'), crawlComplete('venue_1', 'c1', NOW), crawlComplete('venue_2', 'c1', NOW)]);
+    const reader = new SportsReader(store);
+    const first = await until(async () => {
+      await p.publish();
+      const s = await reader.current();
+      return s && s.entries.length === 1 && s.entries[0].event.submarkets.length === 2 ? s : null;
+    });
+    expect(first.entries[0].event.event_id).toBe('nhl-tor-mtl-2026-11-23');
+    expect(first.observedAt).toBe(NOW);
+
+    // venue_1 stops listing the total; two complete crawls later it has left the submarket.
+    const t2 = NOW + 60_000;
+    clock.now = t2;
+    const v1NoTotal = (at: number, id: string) => venue1Records(g, at, {}, id).filter((r) => !r.native_id.includes('TOTAL'));
+    await send([...v1NoTotal(t2, 'c2'), crawlComplete('venue_1', 'c2', t2)]);
+    const t3 = t2 + 60_000;
+    clock.now = t3;
+    await send([...v1NoTotal(t3, 'c3'), crawlComplete('venue_1', 'c3', t3)]);
+    await until(async () => {
+      await p.publish();
+      const s = await reader.current();
+      return s && s.entries[0]?.event.submarkets.length === 1;
+    });
+
+    // venue_2 settles the moneyline 50-50: archived at once.
+    await send(venue2Records(g, t3, { idBase: 9_400_000, closed: true, resolved: true, prices: ['0.5', '0.5'] }, 'c2'));
+    await until(async () => {
+      await p.publish();
+      const s = await reader.current();
+      return s?.entries[0]?.population === 'archived';
+    });
+    // Its state is on the compacted topic.
+    const off = await log.topicOffsets(topics['lifecycle.states'].name);
+    expect(off.reduce((n, o) => n + Number(o.high), 0)).toBeGreaterThan(0);
+
+    // Restart: a fresh processor (fresh store) resumes the archived state from the topic although
+    // no new raw record says anything about the game.
+    await p.stop();
+    cleanups.pop();
+    const store2 = new MemorySnapshotStore();
+    p = processor(log, serde, topics, store2, clock);
+    await p.start();
+    cleanups.push(() => p.stop());
+    await p.publish();
+    const after = await new SportsReader(store2).current();
+    expect(after?.entries.map((e) => [e.event.event_id, e.population])).toEqual([['nhl-tor-mtl-2026-11-23', 'archived']]);
+    expect((await store2.current(SPORTS_SNAPSHOT))?.count).toBe(1);
+  });
+});
