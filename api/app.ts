@@ -10,17 +10,16 @@
 //   4. the route's handler (503 service_unavailable when none is registered yet).
 // Every response carries X-Request-Id (generated; a client's is ignored) and Vary: accept-encoding.
 // Every error body comes from renderError (api/errors.ts); Fastify's own errors are mapped into it.
-import { randomBytes } from 'node:crypto';
 import { gzipSync } from 'node:zlib';
 import Fastify, { LogController, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
-import compress from '@fastify/compress';
+import { registerCompress } from './plugins/external/compress.ts';
+import { nextRequestId } from './plugins/app/request-id.ts';
 import { ApiError, isApiError, quote, renderError } from './errors.ts';
 import { ROUTES, type RouteSpec } from './routes/table.ts';
 import { handlers as defaultHandlers, type HandlerRegistry } from './routes/index.ts';
 import { CREDENTIAL_PARAMS, checkParams, checkPathParams, compilePathMatcher, compileRoute, parseQueryString, typeParams, type CompiledRoute } from './routes/router.ts';
-import { hashKey, readBearer } from './auth/keys.ts';
-import { billingPeriod, type PlanKey } from './auth/plans.ts';
-import type { AuthorizeResult, WindowState } from './auth/store.ts';
+import { readBearer } from './auth/keys.ts';
+import { authorizeRequest } from './plugins/app/authorize.ts';
 import type { AuthDeps } from './auth/index.ts';
 import type { AppDeps, KeyInfo, RawQuery, RouteContext, TypedQuery } from './types.ts';
 
@@ -32,13 +31,6 @@ export interface BuildOptions {
   /** Per-request access lines (default off: they cost a third of the throughput). */
   requestLogging?: boolean;
 }
-
-// "a short opaque string generated per request": a per-process random prefix and a counter.
-const RID_PREFIX = randomBytes(4).toString('hex');
-let ridCounter = 0;
-const nextRequestId = (): string => RID_PREFIX + (ridCounter++).toString(36);
-
-const NEXT_TIER: Record<PlanKey, PlanKey> = { free: 'starter', starter: 'pro', pro: 'business', business: 'enterprise', enterprise: 'enterprise' };
 
 class Context implements RouteContext {
   private ac: AbortSignal | undefined;
@@ -84,46 +76,6 @@ function sendOutsideRoute(req: FastifyRequest, reply: FastifyReply, e: ApiError)
     .send(gzipSync(JSON.stringify(renderError(e))));
 }
 
-function rateHeaders(reply: FastifyReply, w: WindowState): void {
-  reply.header('x-ratelimit-limit', w.limit);
-  reply.header('x-ratelimit-remaining', w.remaining);
-  reply.header('x-ratelimit-reset', Math.ceil(w.resetAt / 1000));
-}
-
-/** Translate a store verdict into the spec's errors; undefined when the request may proceed. */
-function verdictError(v: AuthorizeResult, permission: string | undefined, url: string): ApiError | undefined {
-  switch (v.kind) {
-    case 'ok':
-      return undefined;
-    case 'invalid':
-      return new ApiError('invalid_api_key', 'invalid API key: the key sent is unknown or has been revoked');
-    case 'forbidden':
-      return new ApiError('forbidden', `this key lacks the permission ${quote(permission)} that ${url} needs`);
-    case 'rate_limited': {
-      // "API-key 429 responses add Retry-After (whole seconds)": until the oldest request ages out.
-      const retry = Math.max(1, Math.ceil((v.window.resetAt - v.now) / 1000));
-      return new ApiError('rate_limited', `rate limit of ${v.window.limit} requests per rolling 60 seconds exceeded; retry after ${retry} s`, {
-        headers: { 'retry-after': String(retry) },
-      });
-    }
-    case 'payment_required': {
-      const resolve = v.action === 'resolve_payment';
-      const message = resolve
-        ? `the ${v.plan} subscription is in payment recovery and is served as Free; the Free allowance of ${v.included} requests this month is used up (${v.used} requests); resolve the payment to restore ${v.plan}`
-        : `the Free plan's allowance of ${v.included} requests this month is used up (${v.used} requests); upgrade to a paid plan`;
-      return new ApiError('payment_required', message, {
-        extra: {
-          action: v.action,
-          required_tier: resolve ? v.plan : NEXT_TIER[v.key.servedPlan],
-          current_tier: v.key.servedPlan,
-          included_requests_per_month: v.included,
-          current_period_requests: v.used,
-        },
-      });
-    }
-  }
-}
-
 function mapFrameworkError(err: { statusCode?: number; code?: string; message?: string; validation?: unknown }): ApiError {
   if (isApiError(err)) return err;
   const status = err.statusCode ?? 500;
@@ -164,9 +116,7 @@ export async function buildApp(deps: AppDeps, handlers: HandlerRegistry = defaul
     },
   });
 
-  // "Responses are compressed for clients sending Accept-Encoding: gzip"; threshold 0 so even
-  // small error bodies are compressed and carry Vary.
-  await app.register(compress, { global: true, threshold: 0, encodings: ['gzip'] });
+  await registerCompress(app);
 
   const matcher = compilePathMatcher(ROUTES);
   const deadlineMs = config.UPSTREAM_DEADLINE_MS;
@@ -228,20 +178,9 @@ export async function buildApp(deps: AppDeps, handlers: HandlerRegistry = defaul
       return sendError(reply, new ApiError('missing_api_key', `${spec.url} requires an account session from the dashboard, not an API key; it is outside this API`));
     }
     if (spec.auth === 'api_key') {
-      const b = readBearer(req.headers, undefined);
-      if (b.kind !== 'key') return sendError(reply, new ApiError(b.kind === 'missing' ? 'missing_api_key' : 'invalid_api_key', b.message));
-      if (!auth) return sendError(reply, new ApiError('upstream_unavailable', 'API keys cannot be verified: no key store is configured'));
-      let v: AuthorizeResult;
-      try {
-        v = await auth.store.authorize({ hash: hashKey(auth.pepper, b.key), permission: spec.permission, now: auth.useAppClock ? now : undefined, period: billingPeriod(now) });
-      } catch (err) {
-        req.log.error({ err }, 'key store unreachable');
-        return sendError(reply, new ApiError('upstream_unavailable', 'API keys cannot be verified right now (key store unreachable); retry with backoff'));
-      }
-      if (v.kind !== 'invalid' && v.kind !== 'forbidden') rateHeaders(reply, v.window);
-      const err = verdictError(v, spec.permission, spec.url);
-      if (err) return sendError(reply, err);
-      if (v.kind === 'ok') key = { keyId: v.key.keyId, accountId: v.key.accountId, plan: v.key.servedPlan };
+      const verdict = await authorizeRequest(req, reply, spec, auth, now);
+      if (verdict instanceof ApiError) return sendError(reply, verdict);
+      key = verdict;
     }
 
     if (handler === undefined) {
