@@ -2,7 +2,8 @@
 // catalog (api/errors.ts), so it cannot drift from what the router enforces. Served at
 // GET /v1/openapi.json without a key. In: ROUTES, ERROR_CATALOG. Out: a plain JSON document.
 import { ERROR_CATALOG } from './errors.ts';
-import { ROUTES, type ParamSpec, type RouteSpec } from './routes/table.ts';
+import { ROUTES, type ParamSpec, type RouteId, type RouteSpec } from './routes/table.ts';
+import { CategorySchema, PlanSchema, dataOf } from './schemas/shell.ts';
 import type { RouteHandler } from './types.ts';
 
 export const API_VERSION = '0.1.4';
@@ -38,9 +39,15 @@ function parameter(p: ParamSpec, where: 'query' | 'path'): Record<string, unknow
 
 const errorRef = { $ref: '#/components/responses/Error' };
 
+/** Typed 200 bodies where the shell owns the shape; other routes document an open object. */
+const OK_SCHEMAS: Partial<Record<RouteId, Record<string, unknown>>> = {
+  plans: dataOf('#/components/schemas/Plan'),
+  categories: dataOf('#/components/schemas/Category'),
+};
+
 function responsesOf(r: RouteSpec): Record<string, unknown> {
   const out: Record<string, unknown> = {
-    '200': { description: 'Success', content: { 'application/json': { schema: { type: 'object', additionalProperties: true } } } },
+    '200': { description: 'Success', content: { 'application/json': { schema: OK_SCHEMAS[r.id] ?? { type: 'object', additionalProperties: true } } } },
     '400': errorRef,
     '404': errorRef,
     '405': errorRef,
@@ -81,6 +88,8 @@ export function buildOpenApi(): Record<string, unknown> {
         'Retry-After': { schema: { type: 'integer' } },
       },
       schemas: {
+        Plan: PlanSchema,
+        Category: CategorySchema,
         Error: {
           type: 'object',
           required: ['code', 'message', 'status_code'],

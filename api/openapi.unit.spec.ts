@@ -25,6 +25,10 @@ describe('GET /v1/openapi.json', () => {
     const eid = doc.paths['/v1/matching-markets/sports/lookup'].get.parameters.find((p: { name: string }) => p.name === 'event_id');
     expect(eid.schema.type).toBe('array');
     expect(doc.components.schemas.Error.properties.code.enum).toEqual(Object.keys(ERROR_CATALOG));
+    expect(doc.paths['/v1/plans'].get.responses['200'].content['application/json'].schema.properties.data.items.$ref).toBe('#/components/schemas/Plan');
+    // The published plans carry exactly the documented fields.
+    const plans = (await t.app.inject({ url: '/v1/plans' })).json().data;
+    for (const p of plans) expect(Object.keys(p).sort()).toEqual([...doc.components.schemas.Plan.required].sort());
     // Every $ref resolves.
     const refs = [...JSON.stringify(doc).matchAll(/"\$ref":"#\/([^"]+)"/g)].map((m) => m[1]);
     for (const ref of refs) {
