@@ -71,9 +71,9 @@ describe('stageRaw', () => {
       rec({ record_type: 'crawl_complete', native_id: 'listing:venue_1:01ABC', read_started_at: 900, payload: JSON.stringify({ feed: 'listing', records: 2, completed_at: 2000 }) }),
     ]);
     expect(out.rows).toEqual([
-      { provider: 'venue_1', crawl_id: 'listing:venue_1:01ABC', record_id: 'KX-1', native_id: 'KX-1', title: 'A', category: 'politics', listed: 1 },
+      { provider: 'venue_1', crawl_id: 'listing:venue_1:01ABC', record_id: 'market:KX-1', native_id: 'KX-1', title: 'A', category: 'politics', listed: 1 },
       // A record that cannot be read still counts towards completeness, never listed.
-      { provider: 'venue_1', crawl_id: 'listing:venue_1:01ABC', record_id: 'KX-2', native_id: '#record:KX-2', title: '', category: 'unknown', listed: 0 },
+      { provider: 'venue_1', crawl_id: 'listing:venue_1:01ABC', record_id: 'market:KX-2', native_id: '#record:market:KX-2', title: '', category: 'unknown', listed: 0 },
     ]);
     expect(out.crawls).toEqual([{ provider: 'venue_1', crawl_id: 'listing:venue_1:01ABC', started_at: 900, completed_at: 2000, row_count: 2 }]);
   });

@@ -45,13 +45,14 @@ export function stageRaw(records: readonly RawRecord[]): { rows: StagedRow[]; cr
       payload = null;
     }
     const normalized = normalizeListing(provider, r.record_type, payload);
+    const recordId = `${r.record_type}:${r.native_id}`;
     if (normalized.length === 0) {
       // Still counted towards the crawl's completeness, never listed.
-      rows.push({ provider, crawl_id: crawlId, record_id: r.native_id, native_id: `#record:${r.native_id}`, title: '', category: 'unknown', listed: 0 });
+      rows.push({ provider, crawl_id: crawlId, record_id: recordId, native_id: `#record:${recordId}`, title: '', category: 'unknown', listed: 0 });
       continue;
     }
     for (const n of normalized) {
-      rows.push({ provider, crawl_id: crawlId, record_id: r.native_id, native_id: n.nativeId, title: n.title, category: n.category, listed: n.listed ? 1 : 0 });
+      rows.push({ provider, crawl_id: crawlId, record_id: recordId, native_id: n.nativeId, title: n.title, category: n.category, listed: n.listed ? 1 : 0 });
     }
   }
   return { rows, crawls };

@@ -47,6 +47,7 @@ export interface CrawlDone {
  */
 export const LISTING_FEED = 'listing';
 export const newCrawlId = (provider: Provider, now: number): string => `${LISTING_FEED}:${provider}:${ulid(now)}`;
+// (The pollers build the same shape for every feed: pipelines/venues/pollers/poller.ts newReadId.)
 export const crawlProvider = (crawlId: string): string => crawlId.split(':')[1] ?? '';
 
 export interface CatalogRow {

@@ -52,23 +52,79 @@ const records = (items: unknown[], recordType: string, idOf: (o: Obj) => unknown
     return { recordType, nativeId: id(idOf(o), `${what}[${i}] id`), payload: o };
   });
 
+function v1Step(name: string, path: string, query: PageRequest['query'], key: string, recordType: string, idKey: string): ListingStep {
+  return {
+    name,
+    first: () => ({ path, query }),
+    parse(body, req) {
+      const b = obj(body, 'body');
+      const recs = records(arr(b[key], key), recordType, (o) => o[idKey], key);
+      const cursor = b.cursor;
+      if (cursor !== '' && cursor !== null && cursor !== undefined && typeof cursor !== 'string') throw new MalformedBody('cursor');
+      return { records: recs, next: cursor ? { path: req.path, query: { ...req.query, cursor } } : null };
+    },
+  };
+}
+
+/**
+ * A step that ends at the first record that fails `keep`: for listings documented as "sports
+ * first, then the procedural catalog" that offer no sports filter (venue_1 events, venue_9 parents).
+ */
+function until(step: ListingStep, keep: (payload: Obj) => boolean): ListingStep {
+  return {
+    name: step.name,
+    first: step.first,
+    parse(body, req) {
+      const page = step.parse(body, req);
+      const cut = page.records.findIndex((r) => !keep(r.payload as Obj));
+      return cut === -1 ? page : { records: page.records.slice(0, cut), next: null };
+    },
+  };
+}
+
+/** A step with extra query parameters (a venue's own sports filter). */
+function filtered(step: ListingStep, name: string, extra: PageRequest['query']): ListingStep {
+  return { ...step, name, first: () => { const f = step.first(); return { path: f.path, query: { ...f.query, ...extra } }; } };
+}
+
+const LEAGUE_WORDS = ['nba', 'wnba', 'nfl', 'mlb', 'nhl'];
+
+/**
+ * The sports-only listing of a venue (FORMATS.md: "each venue lets a poller restrict the listing
+ * to sports"), crawled often for the sports matching; the full listing is crawled for the catalog.
+ */
+export function sportsSteps(provider: Provider): ListingStep[] {
+  const [first, second] = listingSteps(provider);
+  switch (provider) {
+    case 'venue_1':
+      return [until(first, (e) => e.category === 'Sports'), filtered(second, 'sports markets', { category: 'Sports' })];
+    case 'venue_2':
+      return [filtered(first, 'sports markets', { tag_slug: 'sports' })];
+    case 'venue_3':
+      return LEAGUE_WORDS.map((l) => filtered(first, `${l} markets`, { sport: l }));
+    case 'venue_4':
+      return [filtered(first, 'sports markets', { sportIds: 'Basketball,Football,Baseball,Hockey' })];
+    case 'venue_5':
+      return LEAGUE_WORDS.map((l) => filtered(first, `${l} questions`, { topic: l.toUpperCase() }));
+    case 'venue_6':
+      return [filtered(first, 'sports markets', { category: 'sports' })];
+    case 'venue_7':
+      return ['basketball', 'american_football', 'baseball', 'ice_hockey'].map((sp) => filtered(first, `${sp} events`, { sport: sp }));
+    case 'venue_8':
+      return [filtered(first, 'sports markets', { topic: 'sports-default' })];
+    case 'venue_9':
+      return [until(first, (p) => p.kind === 'game')];
+  }
+}
+
 /** Page sizes: the largest each venue allows, so a crawl makes as few requests as possible. */
 export function listingSteps(provider: Provider): ListingStep[] {
   switch (provider) {
     case 'venue_1':
-      // Market records carry their category, so the open-market listing alone is the crawl.
+      // Events first (the sports processor reads a game's current start from its event), then markets.
       return [
-        {
-          name: 'markets',
-          first: () => ({ path: '/venue_1/markets', query: { status: 'open', limit: 1000 } }),
-          parse(body, req) {
-            const b = obj(body, 'body');
-            const recs = records(arr(b.markets, 'markets'), 'market', (o) => o.ticker, 'markets');
-            const cursor = b.cursor;
-            if (cursor !== '' && cursor !== null && cursor !== undefined && typeof cursor !== 'string') throw new MalformedBody('cursor');
-            return { records: recs, next: cursor ? { path: req.path, query: { ...req.query, cursor } } : null };
-          },
-        },
+        v1Step('events', '/venue_1/events', { status: 'open', limit: 200 }, 'events', 'event', 'event_ticker'),
+        v1Step('markets', '/venue_1/markets', { status: 'open', limit: 1000 }, 'markets', 'market', 'ticker'),
       ];
     case 'venue_2':
       return [

@@ -7,6 +7,8 @@ import type { RawRecord } from '../../topics.ts';
 import type { Provider } from '../../../api/routes/table.ts';
 import { VenuePoller, type PollerOptions, type RawSink } from './poller.ts';
 import { PollerSupervisor } from './supervisor.ts';
+import { PROVIDERS } from '../../../api/routes/table.ts';
+import { normalizeListing } from '../../catalog/normalize.ts';
 
 let sim: Simulator;
 beforeAll(async () => {
@@ -45,9 +47,11 @@ describe('VenuePoller against the simulator', () => {
     expect(await p.crawlOnce()).toBe(true);
     const markers = got.filter((r) => r.record_type === 'crawl_complete');
     const markets = got.filter((r) => r.record_type === 'market');
+    const records = got.filter((r) => r.record_type !== 'crawl_complete');
     expect(markers).toHaveLength(1);
     expect(markets.length).toBeGreaterThan(100);
-    expect(JSON.parse(markers[0].payload).records).toBe(new Set(markets.map((m) => m.native_id)).size);
+    expect(got.filter((r) => r.record_type === 'event').length).toBeGreaterThan(10);
+    expect(JSON.parse(markers[0].payload).records).toBe(new Set(records.map((m) => `${m.record_type}:${m.native_id}`)).size);
     for (const r of markets) {
       expect(r.venue).toBe('venue_1');
       expect(r.read_id).toBe(markers[0].read_id);
@@ -58,6 +62,31 @@ describe('VenuePoller against the simulator', () => {
     // Several pages were read (limit 1000 per page is more than this scale needs, so check URLs).
     expect(new Set(markets.map((m) => m.source_url)).size).toBeGreaterThanOrEqual(1);
     await p.stop();
+  });
+
+  it('every venue: the listing crawl completes, and the sports crawl reads only sports, all of them', async () => {
+    for (const provider of PROVIDERS) {
+      const { got, sink } = collect();
+      const { p } = poller(provider, sink, { sportsIntervalMs: 60_000 });
+      expect(await p.crawlOnce('listing'), provider).toBe(true);
+      expect(await p.crawlOnce('sports'), provider).toBe(true);
+      await p.stop();
+      const byRead = (feed: string) => got.filter((r) => r.read_id?.startsWith(`${feed}:`) && r.record_type !== 'crawl_complete');
+      const listing = byRead('listing');
+      const sports = byRead('sports');
+      const marker = got.find((r) => r.record_type === 'crawl_complete' && r.read_id?.startsWith('sports:'))!;
+      expect(JSON.parse(marker.payload)).toMatchObject({ feed: 'sports', records: new Set(sports.map((r) => `${r.record_type}:${r.native_id}`)).size });
+      const rows = (rs: RawRecord[]) => rs.flatMap((r) => normalizeListing(provider, r.record_type, JSON.parse(r.payload)));
+      const sportsRows = rows(sports);
+      expect(sportsRows.length, provider).toBeGreaterThan(0);
+      expect(sportsRows.filter((r) => r.category !== 'sports').map((r) => r.nativeId), provider).toEqual([]);
+      // The sports crawl finds every open sports market the full listing has.
+      const open = (rs: ReturnType<typeof rows>) => new Set(rs.filter((r) => r.category === 'sports' && r.listed).map((r) => r.nativeId));
+      const inListing = open(rows(listing));
+      const inSports = open(sportsRows);
+      expect([...inListing].filter((id) => !inSports.has(id)), provider).toEqual([]);
+      expect(rows(listing).length, provider).toBeGreaterThan(sportsRows.length);
+    }
   });
 
   const cases: Array<[string, Parameters<Simulator['faults']['set']>[1], string]> = [

@@ -10,9 +10,24 @@
 import { Agent, request } from 'undici';
 import type { Provider } from '../../../api/routes/table.ts';
 import type { RawRecord } from '../../topics.ts';
-import { newCrawlId } from '../../catalog/store.ts';
+import { ulid } from 'ulid';
 import { backoffDelay, parseRetryAfter, DEFAULT_BACKOFF, type BackoffPolicy } from './backoff.ts';
-import { listingSteps, MalformedBody, type ListingStep, type PageRequest } from './feeds.ts';
+import { listingSteps, sportsSteps, MalformedBody, type ListingStep, type PageRequest } from './feeds.ts';
+
+/**
+ * A feed: one kind of crawl a poller repeats. `listing` reads the whole open listing (the catalog's
+ * source, every CATALOG_CRAWL_MS); `sports` reads the sports-only listing (the sports matching's
+ * source, every POLL_INTERVAL_MS). Each feed runs its own loop, so a long listing crawl never holds
+ * up the sports reads.
+ */
+export interface FeedSpec {
+  name: string;
+  steps: ListingStep[];
+  intervalMs: number;
+}
+
+/** Read ids: `<feed>:<provider>:<ulid>`, shared by every record of one crawl and its marker. */
+export const newReadId = (feed: string, provider: Provider, now: number): string => `${feed}:${provider}:${ulid(now)}`;
 
 /** Where raw records go (the raw topic, through the serde and a producer). */
 export type RawSink = (provider: Provider, records: RawRecord[]) => Promise<void>;
@@ -53,6 +68,8 @@ export interface PollerOptions {
   sink: RawSink;
   /** Time between the starts of two listing crawls. */
   crawlIntervalMs: number;
+  /** Time between the starts of two sports crawls; no sports feed when absent. */
+  sportsIntervalMs?: number;
   /** Per-request deadline (spec: 9 s). */
   deadlineMs: number;
   /** Tries of one page before the crawl is abandoned. */
@@ -63,6 +80,8 @@ export interface PollerOptions {
   rand?: () => number;
   /** Listing steps; defaults to the venue's documented listing (feeds.ts). */
   steps?: ListingStep[];
+  /** Every feed, replacing the listing (and sports) feed built from the options above. */
+  feeds?: FeedSpec[];
   agent?: Agent;
 }
 
@@ -76,11 +95,14 @@ export interface PollerStatus {
   faults: Partial<Record<FaultKind, number>>;
   lastFault: Fault | null;
   lastCrawl: { crawlId: string; startedAt: number; completedAt: number; records: number } | null;
+  /** Per feed: completed crawls and the last one. */
+  feeds: Record<string, { crawlsCompleted: number; lastCrawl: PollerStatus['lastCrawl'] }>;
 }
 
 export class VenuePoller {
   readonly provider: Provider;
-  private readonly o: Required<Omit<PollerOptions, 'agent' | 'steps'>> & { steps: ListingStep[] };
+  private readonly o: Required<Omit<PollerOptions, 'agent' | 'steps' | 'feeds' | 'sportsIntervalMs'>>;
+  readonly feeds: FeedSpec[];
   private readonly agent: Agent;
   private readonly ownsAgent: boolean;
   private stopping = false;
@@ -98,8 +120,11 @@ export class VenuePoller {
       rand: Math.random,
       ...options,
       baseUrl: options.baseUrl.replace(/\/+$/, ''),
-      steps: options.steps ?? listingSteps(options.provider),
     };
+    this.feeds = options.feeds ?? [
+      { name: 'listing', steps: options.steps ?? listingSteps(options.provider), intervalMs: options.crawlIntervalMs },
+      ...(options.sportsIntervalMs !== undefined ? [{ name: 'sports', steps: sportsSteps(options.provider), intervalMs: options.sportsIntervalMs }] : []),
+    ];
     this.ownsAgent = options.agent === undefined;
     this.agent = options.agent ?? new Agent({ connections: 4, keepAliveTimeout: 10_000 });
     this.status = {
@@ -112,6 +137,7 @@ export class VenuePoller {
       faults: {},
       lastFault: null,
       lastCrawl: null,
+      feeds: Object.fromEntries(this.feeds.map((f) => [f.name, { crawlsCompleted: 0, lastCrawl: null }])),
     };
   }
 
@@ -130,18 +156,22 @@ export class VenuePoller {
   }
 
   private async run(): Promise<void> {
+    await Promise.all(this.feeds.map((f) => this.runFeed(f)));
+  }
+
+  private async runFeed(feed: FeedSpec): Promise<void> {
     while (!this.stopping) {
       const started = this.o.clock();
       let ok = false;
       try {
-        ok = await this.crawlOnce();
+        ok = await this.crawlOnce(feed.name);
       } catch (e) {
         // crawlOnce handles every venue fault itself; anything reaching here is a bug, still contained.
         this.o.logger.error({ venue: this.provider, err: String(e) }, 'poller crawl failed unexpectedly');
       }
       if (this.stopping) break;
       const wait = ok
-        ? Math.max(0, started + this.o.crawlIntervalMs - this.o.clock())
+        ? Math.max(0, started + feed.intervalMs - this.o.clock())
         : backoffDelay(Math.max(1, this.status.consecutiveFaults), this.status.lastFault?.retryAfterMs, this.o.backoff, this.o.rand);
       this.status.state = ok ? 'idle' : 'backoff';
       await this.sleep(wait);
@@ -152,22 +182,24 @@ export class VenuePoller {
    * One whole listing crawl. Returns true when it completed (its crawl_complete record written),
    * false when it was abandoned after repeated faults or stopped.
    */
-  async crawlOnce(): Promise<boolean> {
+  async crawlOnce(feedName = 'listing'): Promise<boolean> {
+    const feed = this.feeds.find((f) => f.name === feedName);
+    if (!feed) throw new Error(`${this.provider} has no feed ${JSON.stringify(feedName)}`);
     this.status.state = 'crawling';
     const crawlStartedAt = this.o.clock();
-    const crawlId = newCrawlId(this.provider, crawlStartedAt);
-    // Distinct records: a listing can shift while it is paged, so a record may be read twice; the
-    // catalog stage checks completeness against distinct record ids.
+    const crawlId = newReadId(feed.name, this.provider, crawlStartedAt);
+    // Distinct records (type and id): a listing can shift while it is paged, so a record may be
+    // read twice; the catalog stage checks completeness against distinct records.
     const seen = new Set<string>();
     let pages = 0;
-    for (const step of this.o.steps) {
+    for (const step of feed.steps) {
       let req: PageRequest | null = step.first();
       while (req !== null) {
         if (this.stopping) return false;
         const page = await this.readPage(step, req, crawlId, seen);
         if (page === null) {
           this.status.crawlsAbandoned++;
-          this.o.logger.warn({ venue: this.provider, crawlId, pages, records: seen.size }, 'listing crawl abandoned after repeated faults');
+          this.o.logger.warn({ venue: this.provider, feed: feed.name, crawlId, pages, records: seen.size }, 'crawl abandoned after repeated faults');
           return false;
         }
         pages++;
@@ -181,14 +213,18 @@ export class VenuePoller {
       record_type: 'crawl_complete',
       native_id: crawlId,
       read_started_at: crawlStartedAt,
-      payload: JSON.stringify({ feed: 'listing', records: count, pages, started_at: crawlStartedAt, completed_at: completedAt }),
+      payload: JSON.stringify({ feed: feed.name, records: count, pages, started_at: crawlStartedAt, completed_at: completedAt }),
       read_id: crawlId,
       source_url: null,
     };
     if (!(await this.emit([marker]))) return false;
     this.status.crawlsCompleted++;
-    this.status.lastCrawl = { crawlId, startedAt: crawlStartedAt, completedAt, records: count };
-    this.o.logger.info({ venue: this.provider, crawlId, records: count, pages, ms: completedAt - crawlStartedAt }, 'listing crawl complete');
+    const last = { crawlId, startedAt: crawlStartedAt, completedAt, records: count };
+    this.status.lastCrawl = last;
+    const fs = this.status.feeds[feed.name];
+    fs.crawlsCompleted++;
+    fs.lastCrawl = last;
+    this.o.logger.info({ venue: this.provider, feed: feed.name, crawlId, records: count, pages, ms: completedAt - crawlStartedAt }, 'crawl complete');
     return true;
   }
 
@@ -217,7 +253,7 @@ export class VenuePoller {
           source_url: sourceUrl,
         }));
         if (!(await this.emit(recs))) return null;
-        for (const r of recs) seen.add(r.native_id);
+        for (const r of recs) seen.add(`${r.record_type}:${r.native_id}`);
         this.status.consecutiveFaults = 0;
         return { emitted: recs.length, next: parsed.next };
       } catch (e) {

@@ -9,6 +9,8 @@ export interface SupervisorOptions {
   baseUrl: string;
   sink: RawSink;
   crawlIntervalMs: number;
+  /** Sports feed cadence (POLL_INTERVAL_MS); no sports feed when absent. */
+  sportsIntervalMs?: number;
   deadlineMs: number;
   logger?: PollerLogger;
   /** Defaults to all nine. */
@@ -30,6 +32,7 @@ export class PollerSupervisor {
           baseUrl: o.baseUrl,
           sink: o.sink,
           crawlIntervalMs: o.crawlIntervalMs,
+          sportsIntervalMs: o.sportsIntervalMs,
           deadlineMs: o.deadlineMs,
           logger,
           ...o.pollerOptions,
@@ -49,7 +52,7 @@ export class PollerSupervisor {
   }
 
   status(): PollerStatus[] {
-    return this.pollers.map((p) => ({ ...p.status, faults: { ...p.status.faults } }));
+    return this.pollers.map((p) => ({ ...p.status, faults: { ...p.status.faults }, feeds: { ...p.status.feeds } }));
   }
 
   poller(provider: Provider): VenuePoller | undefined {
