@@ -140,6 +140,7 @@ function sourcesOf(recs: Rendered[], v: VenueId, g: SimGame, l: SimLine): TruthS
 
 export function buildTruth(ctx: SimCtx): { generated_at: string; seed: number; anchor_day: string; games: TruthGame[] } {
   const games: TruthGame[] = [];
+  const gaps = new Set(ctx.world.games.filter((g) => g.rosterGap).map((g) => `${g.league}:${g.rosterGap}`));
   for (const g of ctx.world.games) {
     const newStart = g.postpone?.newStart ?? g.start;
     const subs = new Map<string, TruthSubmarket>();
@@ -172,9 +173,18 @@ export function buildTruth(ctx: SimCtx): { generated_at: string; seed: number; a
       const providers = new Set(s.source_markets.map((x) => x.provider));
       s.expect_match = providers.size >= 2;
       if (!s.expect_match) s.why_not = 'listed by one venue';
-      if (s.market_type === 'player_prop' && g.rosterGap) {
-        s.expect_match = false;
-        s.why_not = `roster of ${g.rosterGap} missing`;
+      if (s.market_type === 'player_prop' && s.expect_match) {
+        // "a missing, stale or ambiguous roster removes the prop, not the game lines"
+        const missing = [g.away.code, g.home.code].find((c) => gaps.has(`${g.league}:${c}`));
+        const both = [...ctx.world.rosters.get(`${g.league}:${g.away.code}`)!, ...ctx.world.rosters.get(`${g.league}:${g.home.code}`)!];
+        const line = g.lines.find((l) => l.player && s.subject === `sds_${g.league}_${l.player.athleteId}`);
+        if (missing) {
+          s.expect_match = false;
+          s.why_not = `roster of ${missing} missing`;
+        } else if (line && both.filter((p) => p.name === line.player!.name).length > 1) {
+          s.expect_match = false;
+          s.why_not = `player name ${line.player!.name} is on both rosters (ambiguous)`;
+        }
       }
       const rows = Object.values(s.rule_values) as Record<string, string>[];
       s.settlement_equivalence = verdict(rows, s.market_type === 'player_prop' ? PROP_RULES : ['tie', 'overtime', 'push']);
@@ -190,7 +200,9 @@ export function buildTruth(ctx: SimCtx): { generated_at: string; seed: number; a
       doubleheader: g.dh,
       ...(g.postpone ? { postponed: { announced_at: iso(g.postpone.at), new_start: iso(g.postpone.newStart) } } : {}),
       ...(g.cancel ? { cancelled_at: iso(g.cancel.at) } : {}),
-      ...(g.rosterGap ? { roster_gap: g.rosterGap.toLowerCase() } : {}),
+      ...([g.away.code, g.home.code].some((c) => gaps.has(`${g.league}:${c}`))
+        ? { roster_gap: [g.away.code, g.home.code].filter((c) => gaps.has(`${g.league}:${c}`)).join(',').toLowerCase() }
+        : {}),
       submarkets: [...subs.values()],
     });
   }

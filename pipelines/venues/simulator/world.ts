@@ -257,12 +257,22 @@ export function buildWorld(o: WorldOptions): SportsWorld {
       if (x < pr) g.postpone = { at: g.start - 2 * 3600e3, newStart: g.start + 24 * 3600e3 };
       else if (x < 2 * pr) g.cancel = { at: g.start - 3600e3 };
     }
-    if (preset === 'hard' && (g.league === 'nba' || g.league === 'nfl') && rr() < 0.1) g.rosterGap = g.home.code;
+    if (preset === 'hard' && (g.league === 'nba' || g.league === 'nfl') && rr() < 0.05) g.rosterGap = g.home.code;
     g.lines = buildLines(g, rr, o.seed);
     g.finalTotal = Math.round((g.lines.find((l) => l.kind === 'total' && l.segment === 'full')?.line ?? 10) + (rr() - 0.5) * 20);
   }
   const rosters = new Map<string, Player[]>();
   for (const lg of LEAGUES) for (const t of TEAMS[lg]) rosters.set(`${lg}:${t.code}`, roster(o.seed, t));
+  // "ambiguous roster": in the hard preset a few home teams carry a namesake of the visiting star.
+  if (preset === 'hard') {
+    for (const g of games) {
+      if (g.rosterGap || (g.league !== 'nba' && g.league !== 'nfl') || unit(o.seed, 'namesake', g.i) >= 0.05) continue;
+      const star = rosters.get(`${g.league}:${g.away.code}`)![0];
+      const home = rosters.get(`${g.league}:${g.home.code}`)!;
+      if (home.some((p) => p.name === star.name)) continue;
+      home.push({ ...star, athleteId: 100000 + (h32(o.seed, 'namesake-id', g.i) % 900000), team: g.home.code, jersey: 99 });
+    }
+  }
   const byLeagueTeam = new Map<string, SimTeam>();
   for (const lg of LEAGUES) for (const t of TEAMS[lg]) byLeagueTeam.set(`${lg}:${t.code}`, t);
   return { seed: o.seed, anchorDay: o.anchorDay, games, byLeagueTeam, rosters, transitions: transitions(games) };
