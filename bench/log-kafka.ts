@@ -39,6 +39,9 @@ interface Row {
   e2eRps: number;
   produceMs: number;
   e2eMs: number;
+  /** consumer.run() until the handler sees the warm-up record: group join + first fetch */
+  joinMs: number;
+  stopMs: number;
 }
 
 async function measure(name: string, log: Log, records: OutgoingRecord[]): Promise<Row> {
@@ -49,12 +52,18 @@ async function measure(name: string, log: Log, records: OutgoingRecord[]): Promi
   await producer.send(topic, [{ key: Buffer.from('warm'), value: Buffer.from('up') }]);
   let seen = 0;
   let resolveDone!: () => void;
+  let resolveFirst!: () => void;
   const done = new Promise<void>((r) => (resolveDone = r));
+  const first = new Promise<void>((r) => (resolveFirst = r));
   const consumer = log.consumer({ groupId: randomName('bench'), topics: [topic], fromBeginning: true });
+  const tJoin = performance.now();
   await consumer.run(async (batch) => {
     seen += batch.records.length;
+    resolveFirst();
     if (seen >= records.length + 1) resolveDone();
   });
+  await first;
+  const joinMs = performance.now() - tJoin;
 
   const t0 = performance.now();
   let next = 0;
@@ -70,9 +79,12 @@ async function measure(name: string, log: Log, records: OutgoingRecord[]): Promi
   await done;
   const tConsumed = performance.now();
   await consumer.stop();
+  const stopMs = performance.now() - tConsumed;
   await producer.close();
   return {
     name,
+    joinMs,
+    stopMs,
     produceMs: tProduced - t0,
     e2eMs: tConsumed - t0,
     produceRps: records.length / ((tProduced - t0) / 1000),
@@ -100,11 +112,11 @@ async function main(): Promise<void> {
   }
   const base = rows[0]!;
   console.log(`records=${N} batch=${BATCH} inflight=${INFLIGHT} partitions=3 acks=all (embedded: written to segment)`);
-  console.log('| log | produce rec/s | end-to-end rec/s | end-to-end vs embedded | produce ms | end-to-end ms |');
+  console.log('| log | produce rec/s | end-to-end rec/s | end-to-end vs embedded | group join ms | consumer stop ms |');
   console.log('|---|---:|---:|---:|---:|---:|');
   for (const r of rows)
     console.log(
-      `| ${r.name} | ${Math.round(r.produceRps)} | ${Math.round(r.e2eRps)} | ${(r.e2eRps / base.e2eRps).toFixed(3)} | ${Math.round(r.produceMs)} | ${Math.round(r.e2eMs)} |`,
+      `| ${r.name} | ${Math.round(r.produceRps)} | ${Math.round(r.e2eRps)} | ${(r.e2eRps / base.e2eRps).toFixed(3)} | ${Math.round(r.joinMs)} | ${Math.round(r.stopMs)} |`,
     );
   const k = rows.find((r) => r.name.includes('kafkajs'));
   const p = rows.find((r) => r.name.includes('platformatic'));

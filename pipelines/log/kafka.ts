@@ -99,6 +99,19 @@ export class KafkaLog implements Log {
       const now = new Set(await admin.listTopics());
       if (!missing.every((s) => now.has(s.name))) throw e;
     }
+    // Leaders can take a moment to be known everywhere: a ListOffsets right after creation answered
+    // "not the leader" on a fresh broker. Return only once offsets can be read.
+    for (const s of missing) {
+      for (let attempt = 0; ; attempt++) {
+        try {
+          await admin.fetchTopicOffsets(s.name);
+          break;
+        } catch (e) {
+          if (attempt >= 50) throw e;
+          await sleep(100);
+        }
+      }
+    }
   }
 
   async producer(): Promise<Producer> {
