@@ -1,0 +1,80 @@
+// Starting the venue pollers and the catalog in a process (bin/run.ts composes the areas).
+// In: config and the backbone (log, serde, topic map, History, SnapshotStore). Out: the running
+// pieces and `deps` for GET /v1/markets (deps.catalog):
+//   - startPollers: nine venue pollers (listing feed every CATALOG_CRAWL_MS, default the refresh
+//     cadence; sports feed every POLL_INTERVAL_MS) writing to the raw topics;
+//   - startCatalog: the catalog stage (raw topics -> staged crawls in ClickHouse) and the builder
+//     (a snapshot every CATALOG_REFRESH_MS, published in the SnapshotStore).
+// In the scale-out stack the two can run in different processes; an API-only process needs just
+// createCatalog(...).deps.
+import type { Config } from '../../lib/config.ts';
+import type { Log, Producer } from '../log/types.ts';
+import type { Serde } from '../serde/index.ts';
+import type { TopicMap } from '../topics.ts';
+import type { History } from '../readmodels/history.ts';
+import type { SnapshotStore } from '../readmodels/snapshots.ts';
+import { startStage, type StageRunner } from '../runtime/runner.ts';
+import { PollerSupervisor } from '../venues/pollers/supervisor.ts';
+import { logRawSink } from '../venues/pollers/sink.ts';
+import type { PollerLogger } from '../venues/pollers/poller.ts';
+import { catalogStage } from './stage.ts';
+import { CatalogBuilder } from './builder.ts';
+import { createCatalog, type CatalogArea } from './index.ts';
+
+export interface AreaBackbone {
+  log: Log;
+  serde: Serde;
+  topics: TopicMap;
+  history: History;
+  store: SnapshotStore;
+  producer?: Producer;
+}
+
+export interface RunningPollers {
+  supervisor: PollerSupervisor;
+  stop(): Promise<void>;
+}
+
+/** `baseUrl`: the simulator's address in the embedded default (VENUE_BASE_URL otherwise). */
+export async function startPollers(config: Config, b: AreaBackbone, baseUrl: string, logger?: PollerLogger): Promise<RunningPollers> {
+  const producer = b.producer ?? (await b.log.producer());
+  const supervisor = new PollerSupervisor({
+    baseUrl: config.VENUE_BASE_URL ?? baseUrl,
+    sink: logRawSink(producer, b.serde, b.topics),
+    crawlIntervalMs: config.CATALOG_CRAWL_MS ?? config.CATALOG_REFRESH_MS,
+    sportsIntervalMs: config.POLL_INTERVAL_MS,
+    deadlineMs: config.UPSTREAM_DEADLINE_MS,
+    logger,
+  });
+  supervisor.start();
+  return {
+    supervisor,
+    async stop() {
+      await supervisor.stop();
+      if (!b.producer) await producer.close();
+    },
+  };
+}
+
+export interface RunningCatalog extends CatalogArea {
+  runner: StageRunner;
+  builder: CatalogBuilder;
+  stop(): Promise<void>;
+}
+
+export async function startCatalog(config: Config, b: AreaBackbone, logger?: PollerLogger): Promise<RunningCatalog> {
+  const area = createCatalog(config, b.history, b.store);
+  await area.store.migrate();
+  const runner = await startStage(catalogStage(), { log: b.log, serde: b.serde, topics: b.topics, history: b.history, store: b.store, producer: b.producer });
+  const builder = new CatalogBuilder({ store: area.store, refreshMs: config.CATALOG_REFRESH_MS, logger });
+  builder.start();
+  return {
+    ...area,
+    runner,
+    builder,
+    async stop() {
+      await builder.stop();
+      await runner.stop();
+    },
+  };
+}
