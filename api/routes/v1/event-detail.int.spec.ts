@@ -98,6 +98,21 @@ describe('venue_1 sibling fanout', () => {
   });
 });
 
+describe('venue_1 without a sibling registry', () => {
+  it('a non-sports event has no fanout block', async () => {
+    const { get } = await liveApp(sim);
+    const all = (await simJson(sim, '/venue_1/markets?limit=1000')).markets as any[];
+    // The first option of a procedural group: the simulator's other options currently carry event
+    // tickers that its events endpoint does not resolve.
+    const m = all.find((x) => x.category !== 'Sports' && !x.mve_collection_ticker && x.ticker.endsWith('-O0'));
+    expect(m, 'a non-sports venue_1 market').toBeTruthy();
+    const r = await get(`/v1/events/${m.event_ticker}`);
+    expect(r.status).toBe(200);
+    expect(r.body).not.toHaveProperty('fanout');
+    expect(r.body.markets.map((x: any) => x.market_id)).toContain(m.ticker);
+  });
+});
+
 describe('venue_2 events nest their markets', () => {
   it('by numeric id (probed) and by slug; player props are not gathered', async () => {
     const { get } = await liveApp(sim);
