@@ -3,8 +3,11 @@
 # registry and Redis from infra/scripts (no Docker needed) or infra/compose.yaml where Docker runs.
 .PHONY: install run test test-unit test-int test-e2e lint typecheck up down bench keys
 
+# npm ci refuses this lock file: chdb lists optional per-platform packages (@chdb/lib-darwin-*,
+# lib-linux-arm64-gnu) that the npm registry does not serve, so they can never be in the lock. npm
+# install then resolves from the same lock (it stays unchanged) and skips them.
 node_modules/.installed: package.json package-lock.json
-	npm ci --no-audit --no-fund
+	npm ci --no-audit --no-fund || npm install --no-audit --no-fund
 	@touch $@
 
 install: node_modules/.installed
