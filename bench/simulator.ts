@@ -1,3 +1,4 @@
+/* eslint-disable @typescript-eslint/no-explicit-any -- reads the nine venues' native JSON records loosely */
 // Simulator listing throughput: markets per second served over HTTP by each venue's open-market
 // listing at SIM_SCALE=100 (1,000,000 open non-sports markets), on the first page and 10,000+
 // rows deep, against a baseline in the same process: a bare Fastify route returning an

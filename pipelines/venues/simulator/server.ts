@@ -2,7 +2,8 @@
 // fault injection per venue, the admin routes, and the live-routes plugins (spot, wallet) when
 // present. In: {seed, scale, port, clock, scenario}. Out: the base URL, the world handle, the
 // fault controller and the clock. Cheap enough for the embedded default (one process).
-import Fastify, { type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyInstance, type FastifyReply } from 'fastify';
+import type { Socket } from 'node:net';
 import { existsSync } from 'node:fs';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { dirname, join } from 'node:path';
@@ -90,7 +91,7 @@ export async function buildSimulatorApp(opts: SimulatorOptions = {}): Promise<Om
   return { app, world, ctx, faults, clock };
 }
 
-async function applyFault(f: Fault, socket: import('node:net').Socket, reply: import('fastify').FastifyReply, venue: string): Promise<unknown> {
+async function applyFault(f: Fault, socket: Socket, reply: FastifyReply, venue: string): Promise<unknown> {
   switch (f.kind) {
     case 'down':
       return reply.code(503).type('text/plain').send('Service Unavailable');

@@ -1,3 +1,4 @@
+/* eslint-disable @typescript-eslint/no-explicit-any -- reads the nine venues' native JSON records loosely */
 // The simulator's contract: determinism from the seed, identifier shapes per venue, O(page)
 // procedural paging, fault injection, scenario files and the scenario clock.
 import { mkdtempSync, writeFileSync, cpSync } from 'node:fs';

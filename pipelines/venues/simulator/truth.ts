@@ -1,3 +1,4 @@
+/* eslint-disable @typescript-eslint/no-explicit-any -- reads the nine venues' native JSON records loosely */
 // Ground truth of a simulated world: which venue markets are the same game and submarket, how
 // each venue outcome maps onto the canonical outcome, and the expected settlement verdicts.
 // In: the world and the rendered venue records. Out: a JSON document for evaluation only

@@ -326,10 +326,6 @@ function seriesRecord(ticker: string): Record<string, unknown> | null {
   };
 }
 
-function sportsMarkets(ctx: SimCtx): Record<string, unknown>[] {
-  return ctx.store(V).list('markets');
-}
-
 function notFound(reply: { code(n: number): { send(b: unknown): unknown } }, what: string): unknown {
   return reply.code(404).send({ error: { code: 'not_found', message: `${what} not found` } });
 }

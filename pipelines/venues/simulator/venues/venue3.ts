@@ -7,7 +7,7 @@ import { intParam, offsetPos, page } from '../paging.ts';
 import { procFairAt, procMarket, procStatus } from '../procedural.ts';
 import { lineRulesText } from '../rules.ts';
 import { type Rendered, type SimCtx, type VenueModule, quote } from '../store.ts';
-import { type GameState, type SimGame, type SimLine, eDate, fairAt, lineRules, lineWins } from '../world.ts';
+import { type GameState, type SimGame, eDate, fairAt, lineRules, lineWins } from '../world.ts';
 
 const V: VenueId = 'venue_3';
 const SUB: Record<string, string> = { nba: 'Basketball / NBA', wnba: 'Basketball / WNBA', nfl: 'Football / NFL', mlb: 'Baseball / MLB', nhl: 'Hockey / NHL' };

@@ -128,7 +128,7 @@ export const venue8: VenueModule = {
       const slug = (req.params as { slug: string }).slug.toLowerCase();
       const t = ctx.clock.now();
       const sports = ctx.store(V).list('markets').filter((m) => (m.groupSlugs as string[]).includes(slug));
-      let markets: Record<string, unknown>[] = sports.slice(0, 100);
+      const markets: Record<string, unknown>[] = sports.slice(0, 100);
       const topic = Object.entries(V8_GROUP).find(([, s]) => s === slug)?.[0];
       if (topic) {
         // A topic group lists its first 100 open markets (a bounded scan of the open window).
