@@ -76,12 +76,12 @@ describe('catalog flow', () => {
     const key = await t.createKey({ plan: 'business', permissions: ['markets.read'] });
     const got: Array<{ id: string; provider: string; category: string; title: string }> = [];
     let cursor: string | undefined;
-    let body: any;
+    let body: { data: unknown[]; pagination: { total: number; next_cursor?: string }; snapshot: { observed_at: string | null } };
     do {
       const res = await t.app.inject({ url: `/v1/markets?provider=venue_1&limit=100${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`, headers: t.auth(key) });
       expect(res.statusCode).toBe(200);
       body = res.json();
-      got.push(...body.data);
+      got.push(...(body.data as typeof got));
       cursor = body.pagination.next_cursor;
     } while (cursor);
     expect(new Set(got.map((r) => r.id))).toEqual(expected);

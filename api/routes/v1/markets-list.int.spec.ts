@@ -63,8 +63,11 @@ async function seed(store: CatalogStore) {
   return store.buildSnapshot(T0 + 5 * 60_000);
 }
 
-async function walk(get: (qs: string) => Promise<{ status: number; body: any }>, qs: string) {
-  const rows: any[] = [];
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- response bodies are checked field by field
+type Json = any;
+
+async function walk(get: (qs: string) => Promise<{ status: number; body: Json }>, qs: string) {
+  const rows: Json[] = [];
   let cursor: string | undefined;
   let pages = 0;
   for (;;) {
