@@ -330,3 +330,38 @@ describe('ground truth', () => {
     await sim.app.close();
   });
 });
+
+describe('heterogeneity for matching', () => {
+  it('names, orders and dates one game differently on each venue', async () => {
+    const sim = await build({ scenario: 'hard' });
+    const g = sim.world.games.find(
+      (x) => x.league === 'nba' && ['venue_1', 'venue_2', 'venue_3', 'venue_5', 'venue_7', 'venue_9'].every((v) => x.venues.includes(v as never)) && x.start > T0,
+    )!;
+    const { VENUE_MODULES } = await import('./venues/index.ts');
+    const { gameState } = await import('./world.ts');
+    const title = (v: keyof typeof VENUE_MODULES) => {
+      const recs = VENUE_MODULES[v].renderGame(sim.ctx, g, gameState(g, T0), T0);
+      const r = recs.find((x) => x.meta?.l?.kind === 'moneyline' || x.type === 'events' || x.type === 'parents')!.rec as any;
+      return String(r.title ?? r.question ?? r.name);
+    };
+    const [a, h] = [g.away, g.home];
+    expect(title('venue_1')).toContain(' at ');
+    expect(title('venue_2')).toBe(`${a.nickname} vs. ${h.nickname}`);
+    expect(title('venue_3')).toBe(`${a.name} @ ${h.name}`);
+    expect(title('venue_5')).toBe(`${h.name} vs ${a.name}`); // home first
+    expect(title('venue_7')).toBe(`${a.nickname} at ${h.nickname}`);
+    expect(title('venue_9')).toMatch(/^[A-Z0-9]{3} vs [A-Z0-9]{3}$/);
+    // venue_2 slugs carry the UTC date: an evening Eastern game is dated the next day.
+    const late = sim.world.games.find((x) => x.venues.includes('venue_2') && new Date(x.start).getUTCHours() < 5)!;
+    const ml = (await get(sim, `/venue_2/markets/${v2MarketId(late, late.lines[0])}`)).json;
+    const { eastern } = await import('./core.ts');
+    expect(ml.slug).toContain(new Date(late.start).toISOString().slice(0, 10));
+    expect(ml.slug).not.toContain(eastern(late.start).date);
+    // mlb doubleheaders: same teams, same Eastern day, two starts.
+    const dh = sim.world.games.filter((x) => x.dh > 0);
+    expect(dh.length).toBeGreaterThanOrEqual(2);
+    expect(dh[0].away.code).toBe(dh[1].away.code);
+    expect(dh[0].start).not.toBe(dh[1].start);
+    await sim.app.close();
+  });
+});
