@@ -48,6 +48,14 @@ export function v2ProcConditionId(seed: number, i: number): string {
   return hexId(seed, 'v2cond', i);
 }
 
+/**
+ * Event id of procedural market i. Every tenth (i % 10 == 5) equals a venue_3 market id, so a bare
+ * numeric event id can exist on both venues (the event route's 409 case); the others are 3000000+i.
+ */
+export function v2ProcEventId(i: number): string {
+  return String(i % 10 === 5 ? 1_000_000 + 2 * i + 1 : 3_000_000 + i);
+}
+
 function gst(ms: number): string {
   return new Date(ms).toISOString().replace('T', ' ').replace(/\.\d+Z$/, '+00');
 }
@@ -219,7 +227,7 @@ function procRecord(ctx: SimCtx, i: number, t: number): Record<string, unknown> 
     takerBaseFee: 0,
     makerBaseFee: 0,
     tags: m.tagged ? [{ slug: V2_TAG[m.topic] }] : [],
-    events: [{ id: String(3_000_000 + i), slug, title: m.title }],
+    events: [{ id: v2ProcEventId(i), slug, title: m.title }],
   };
 }
 
@@ -231,6 +239,8 @@ function procLookup(ctx: SimCtx, key: string, kind: 'market' | 'event'): number 
     const n = +key;
     if (kind === 'market' && n >= 1_000_000 && n < 3_000_000 && n % 2 === 0) i = (n - 1_000_000) / 2;
     if (kind === 'event' && n >= 3_000_000 && n < 9_000_000) i = n - 3_000_000;
+    if (kind === 'event' && n >= 1_000_000 && n < 3_000_000 && n % 2 === 1) i = (n - 1_000_001) / 2;
+    if (kind === 'event' && i !== null && v2ProcEventId(i) !== key) i = null;
   } else if (kind === 'market' && key.startsWith('0x')) i = hexIndex(ctx.seed, 'v2cond', key.toLowerCase());
   else if (kind === 'market' && /^\d{20,}$/.test(key)) {
     const x = decTokenIndex(ctx.seed, 'v2tok', key);
@@ -316,7 +326,7 @@ export const venue2: VenueModule = {
       let evs = ctx.store(V).list('events').filter((e) => Boolean(e.closed) === closed);
       if (q.tag_slug) evs = evs.filter((e) => (e.tags as { slug: string }[]).some((x) => x.slug === q.tag_slug));
       const sp = closed || q.tag_slug ? null : ctx.proc[V];
-      const res = page(evs, sp, t, offsetPos(offset, evs.length, sp, t), limit, (i) => ({ id: String(3_000_000 + i) }));
+      const res = page(evs, sp, t, offsetPos(offset, evs.length, sp, t), limit, (i) => ({ id: v2ProcEventId(i) }));
       return res.items.map((e) => eventOf(String((e as { id: string }).id), t));
     });
     app.get('/venue_2/events/slug/:slug', async (req, reply) => eventOf((req.params as { slug: string }).slug, ctx.clock.now()) ?? nf(reply, 'event'));
