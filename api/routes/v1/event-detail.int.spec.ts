@@ -67,7 +67,7 @@ describe('venue_1 sibling fanout', () => {
   });
 
   it('a sibling slower than its share of the deadline is missing; the answer comes before the deadline', async () => {
-    const { get } = await liveApp(sim, { UPSTREAM_DEADLINE_MS: '600' });
+    const { get } = await liveApp(sim, { UPSTREAM_DEADLINE_MS: '2000' });
     const ticker = await nbaEventTicker();
     sim.faults.set('venue_1', { kind: 'slow', delay_ms: 5000, paths: '/events/KXNBASPREAD-' });
     try {

@@ -333,7 +333,7 @@ describe('venue_6 (four-sided book, marks)', () => {
   });
 
   it('the book fetch is bounded: a book slower than its share of the deadline degrades, the request succeeds', async () => {
-    const { get } = await liveApp(sim, { UPSTREAM_DEADLINE_MS: '900' });
+    const { get } = await liveApp(sim, { UPSTREAM_DEADLINE_MS: '3000' });
     const { items } = await simJson(sim, '/venue_6/api/markets?page_size=50');
     const m = items.find((x: any) => x.status === 'open');
     sim.faults.set('venue_6', { kind: 'slow', delay_ms: 5000, paths: '/book' });
