@@ -102,6 +102,18 @@ describe('venue_1 (tickers, market record, fee hops)', () => {
     expect(res.body.pricing.availability).not.toBe('live');
   });
 
+  it('fee cases of the series schedule: genuine zero, maker fees on props', async () => {
+    const { get } = await liveApp(sim);
+    const [q] = (await simJson(sim, '/venue_1/markets?series_ticker=KXNBA1QSPREAD&limit=1')).markets;
+    const zero = await get(`/v1/markets/${q.ticker}`);
+    expect(zero.body.trading_fees).toMatchObject({ availability: 'zero', taker: { rate: 0 }, maker: { rate: 0 } });
+    const [p] = (await simJson(sim, '/venue_1/markets?series_ticker=KXNBAPTS&limit=1')).markets;
+    const { series } = await simJson(sim, '/venue_1/series/KXNBAPTS');
+    const prop = await get(`/v1/markets/${p.ticker}`);
+    expect(prop.body.trading_fees.availability).toBe('published');
+    expect(prop.body.trading_fees.maker).toMatchObject({ model: 'quadratic', rate: series.maker_fee_multiplier });
+  });
+
   it("the fee hops failing degrades trading_fees to unavailable, the request still succeeds", async () => {
     const { get } = await liveApp(sim);
     const [m] = (await simJson(sim, '/venue_1/markets?category=Sports&limit=1')).markets;
