@@ -95,6 +95,16 @@ describe('venues', () => {
     const mirrored = v6.find((m: any) => m.mirror);
     const twin = (await get(sim, `/venue_2/markets/${mirrored.mirror.market_id}`)).json;
     expect(mirrored.outcomes.map((o: any) => o.token)).toEqual(JSON.parse(twin.clobTokenIds));
+    // venue_6 non-sports: multi-choice events and single-market binary events.
+    const v6p = (await get(sim, `/venue_6/api/markets?page_size=60&page_token=${Buffer.from('p0').toString('base64url')}`)).json.items;
+    const types = new Set<string>();
+    for (const m of v6p.slice(0, 30)) {
+      const e = (await get(sim, `/venue_6/api/events/${m.event_id}`)).json;
+      types.add(e.type);
+      expect(e.markets.some((x: any) => x.id === m.id)).toBe(true);
+      if (e.type === 'binary') expect(e.markets).toHaveLength(1);
+    }
+    expect(types).toEqual(new Set(['multi', 'binary']));
     const v7 = (await get(sim, '/venue_7/events?count=100')).json.events;
     for (const e of v7) for (const m of e.markets) expect(m.id).toMatch(new RegExp(`^${e.event_id}:\\d+$`));
     const v8 = (await get(sim, '/venue_8/v0/markets?limit=1000')).json;

@@ -72,6 +72,12 @@ function render(ctx: SimCtx, g: SimGame, st: GameState, t: number): Rendered[] {
   return out;
 }
 
+/** About a third of the groups are three separate binary markets, each its own single-market event. */
+const BINARY_BASE = 40_000_000;
+function binaryGroup(ctx: SimCtx, group: number): boolean {
+  return unit(ctx.seed, 'v6bin', group) < 0.35;
+}
+
 function procTime(ctx: SimCtx, i: number): number {
   return procMarket(ctx.proc[V], i).createdAt;
 }
@@ -83,10 +89,10 @@ function procRecord(ctx: SimCtx, i: number, t: number): Record<string, unknown> 
   const first = procMarket(sp, m.group * G);
   return {
     id,
-    event_id: ulidId(ctx.seed, 'v6e', m.group, first.createdAt),
+    event_id: binaryGroup(ctx, m.group) ? ulidId(ctx.seed, 'v6e', BINARY_BASE + i, m.createdAt) : ulidId(ctx.seed, 'v6e', m.group, first.createdAt),
     title: m.groupTitle,
     question: m.title,
-    kind: 'option',
+    kind: binaryGroup(ctx, m.group) ? 'binary' : 'option',
     line_type: null,
     line: null,
     outcomes: [{ token: `6${String(i).padStart(12, '0')}1`, label: 'Yes' }, { token: `6${String(i).padStart(12, '0')}2`, label: 'No' }],
@@ -123,13 +129,20 @@ export const venue6: VenueModule = {
         const { market_ids, ...rest } = e as Record<string, unknown> & { market_ids: string[] };
         return { ...rest, markets: market_ids.map((m) => st.get('markets', m)).filter(Boolean) };
       }
-      const gIdx = ulidIndex(ctx.seed, 'v6e', id.toUpperCase(), (j) => (j >= SPORTS_BASE ? 0 : procTime(ctx, j * G)));
-      if (gIdx === null || gIdx >= SPORTS_BASE) return undefined;
+      const x = ulidIndex(ctx.seed, 'v6e', id.toUpperCase(), (j) => (j >= SPORTS_BASE ? 0 : j >= BINARY_BASE ? procTime(ctx, j - BINARY_BASE) : procTime(ctx, j * G)));
+      if (x === null || x >= SPORTS_BASE) return undefined;
+      if (x >= BINARY_BASE) {
+        const i = x - BINARY_BASE;
+        if (!binaryGroup(ctx, Math.floor(i / G)) || procStatus(ctx.proc[V], i, t) === 'unlisted') return undefined;
+        const m = procRecord(ctx, i, t);
+        return { id: m.event_id, title: m.question, type: 'binary', category: m.category, markets: [m] };
+      }
+      if (binaryGroup(ctx, x)) return undefined;
       const ms = [];
-      for (let j = 0; j < G; j++) if (procStatus(ctx.proc[V], gIdx * G + j, t) !== 'unlisted') ms.push(procRecord(ctx, gIdx * G + j, t));
+      for (let j = 0; j < G; j++) if (procStatus(ctx.proc[V], x * G + j, t) !== 'unlisted') ms.push(procRecord(ctx, x * G + j, t));
       if (!ms.length) return undefined;
       const head = ms[0];
-      return { id: head.event_id, title: head.title, type: G > 1 ? 'multi' : 'binary', category: head.category, markets: ms };
+      return { id: head.event_id, title: head.title, type: 'multi', category: head.category, markets: ms };
     };
     app.get('/venue_6/api/markets', async (req, reply) => {
       const q = req.query as Record<string, string>;
