@@ -1,19 +1,22 @@
-// The catalog read model on chdb: staging crawls, building snapshots, keyset pages, counts,
-// retention. Each test has its own table prefix.
+// The catalog read model on chdb (always) and on a ClickHouse server (where CLICKHOUSE_URL is set):
+// staging crawls, building snapshots, keyset pages, counts, retention. Each test has its own table
+// prefix.
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { History } from '../readmodels/history.ts';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { ChdbHistory } from '../readmodels/chdb-history.ts';
+import { ClickhouseHistory } from '../readmodels/clickhouse-history.ts';
+import { clickhouseUrlForTests } from '../runtime/test-services.ts';
 import { CatalogStore, newCrawlId, type CatalogRowInput } from './store.ts';
 import type { Provider } from '../../api/routes/table.ts';
 
+const chUrl = await clickhouseUrlForTests();
+const modes: Array<[string, (db: string) => Promise<History>]> = [['chdb', (db) => ChdbHistory.open(path.join(tmpdir(), `pm-chdb-${process.pid}`), db)]];
+if (chUrl) modes.push(['clickhouse server', (db) => ClickhouseHistory.open(chUrl, db)]);
+
 let history: History;
-beforeAll(async () => {
-  history = await ChdbHistory.open(path.join(tmpdir(), `pm-chdb-${process.pid}`), `catalog_store_${randomBytes(4).toString('hex')}`);
-});
-afterAll(async () => history.close());
 
 const H = 3600_000;
 async function newStore(retentionMs = 8 * H): Promise<CatalogStore> {
@@ -35,7 +38,12 @@ async function crawl(store: CatalogStore, provider: Provider, startedAt: number,
 const rows = (n: number, category = 'sports', tag = 'M') =>
   Array.from({ length: n }, (_, i) => ({ nativeId: `${tag}-${i}`, title: `Market ${tag} ${i}`, category }));
 
-describe('CatalogStore', () => {
+describe.each(modes)('CatalogStore on %s', (_mode, open) => {
+  beforeAll(async () => {
+    history = await open(`catalog_store_${randomBytes(4).toString('hex')}`);
+  });
+  afterAll(async () => history.close());
+
   it('builds from the last complete crawl of each venue and walks providers in token order', async () => {
     const store = await newStore();
     await crawl(store, 'venue_3', 1000, rows(3, 'politics', 'C'));
