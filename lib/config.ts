@@ -15,6 +15,14 @@ const schema = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(8080),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   DATA_DIR: z.string().default('.data'),
+  // Which parts this process runs (bin/run.ts). `all` is the embedded default; the scale-out stack
+  // runs e.g. ROLES=api in several replicas, ROLES=processors, ROLES=pollers, ROLES=simulator.
+  ROLES: z
+    .string()
+    .default('all')
+    .refine((v) => v.split(',').every((r) => ['all', 'simulator', 'pollers', 'processors', 'api'].includes(r.trim())), {
+      message: 'a comma list of all, simulator, pollers, processors, api',
+    }),
 
   // Seams: set the address to use the server implementation.
   KAFKA_BROKERS: z.string().optional(),
@@ -51,7 +59,7 @@ const schema = z.object({
   // "503 when the plan catalog is not configured": PLAN_CATALOG=none turns it off.
   PLAN_CATALOG: z.enum(['published', 'none']).default('published'),
   // Embedded default prints a demo key; the stack never creates one implicitly.
-  DEMO_KEY: bool.default('true'),
+  DEMO_KEY: bool.default(true),
   KEY_PEPPER: z.string().default('embedded-dev-pepper'),
 });
 

@@ -1,0 +1,157 @@
+// The composition root: one process per ROLES value. In: Config (lib/config.ts). Out: the running
+// parts and, for the API, the address and (embedded default) a demo key printed on stdout.
+//   ROLES=all (default): simulator + pollers + processors + API in one process on the embedded seams
+//     (in-process log, chdb, in-process store) unless KAFKA_BROKERS / CLICKHOUSE_URL / REDIS_URL are set.
+//   Scale-out stack: ROLES=simulator | pollers | processors | api, each its own process and each
+//     replicable (pollers and processors are Kafka consumer groups; API replicas are stateless and
+//     share keys, rate limits and snapshots in Redis).
+// The same business code runs in every combination: only the seams differ, chosen by configuration.
+import { loadConfig, ConfigError, type Config } from '../lib/config.ts';
+import { startApi } from '../api/server.ts';
+import { createAuthDeps, createDemoKey } from '../api/auth/index.ts';
+import type { AppDeps } from '../api/types.ts';
+import { createRegistry } from '../pipelines/registry/index.ts';
+import { avroSerde } from '../pipelines/serde/index.ts';
+import { openBackbone } from '../pipelines/runtime/backbone.ts';
+import { startStage, type StageRunner } from '../pipelines/runtime/runner.ts';
+import { BACKBONE_SINKS } from '../pipelines/runtime/sinks.ts';
+import { startSimulator, type Simulator } from '../pipelines/venues/simulator/server.ts';
+import { startPollers, startCatalog, type RunningPollers, type RunningCatalog } from '../pipelines/catalog/area.ts';
+import { createCatalog } from '../pipelines/catalog/index.ts';
+import { startSportsArea, type SportsArea } from '../pipelines/matching/area.ts';
+import { SportsReader } from '../pipelines/matching/readmodel.ts';
+import { startLiveArea } from '../api/live/area.ts';
+import { metricsText } from '../pipelines/runtime/metrics.ts';
+
+export interface RunningService {
+  address?: string;
+  demoKey?: string;
+  simulator?: Simulator;
+  stop(): Promise<void>;
+}
+
+export async function runService(config: Config, opts: { quiet?: boolean } = {}): Promise<RunningService> {
+  const roles = new Set(config.ROLES.split(',').map((r) => r.trim()));
+  const has = (r: string) => roles.has('all') || roles.has(r);
+  const say = (msg: string) => {
+    if (!opts.quiet) console.log(msg);
+  };
+  const stops: (() => Promise<void>)[] = [];
+
+  let simulator: Simulator | undefined;
+  if (has('simulator') && !config.VENUE_BASE_URL) {
+    simulator = await startSimulator({
+      seed: config.SIM_SEED,
+      scale: config.SIM_SCALE,
+      port: config.SIM_PORT,
+      scenario: config.SIM_SCENARIO,
+    });
+    stops.push(() => simulator!.close());
+    say(`venue simulator: ${simulator.baseUrl}`);
+  }
+  const venueBaseUrl = config.VENUE_BASE_URL ?? simulator?.baseUrl;
+
+  const needsBackbone = has('pollers') || has('processors') || has('api');
+  if (!needsBackbone) return { simulator, stop: () => stopAll(stops) };
+
+  const registry = createRegistry(config);
+  const backbone = await openBackbone(config, { serde: avroSerde(registry) });
+  stops.push(async () => {
+    await backbone.close();
+    await registry.close();
+  });
+  const b = { log: backbone.log, serde: backbone.serde, topics: backbone.topics, history: backbone.history, store: backbone.store };
+
+  let catalog: RunningCatalog | undefined;
+  let sports: SportsArea | undefined;
+  if (has('processors')) {
+    const sinks: StageRunner[] = [];
+    for (const def of BACKBONE_SINKS) sinks.push(await startStage(def, backbone));
+    stops.push(async () => {
+      for (const s of sinks) await s.stop();
+    });
+    catalog = await startCatalog(config, b);
+    stops.push(() => catalog!.stop());
+    sports = await startSportsArea({ config, ...b, venueBaseUrl });
+    stops.push(() => sports!.stop());
+  }
+  let pollers: RunningPollers | undefined;
+  if (has('pollers')) {
+    if (!venueBaseUrl) throw new ConfigError('pollers need VENUE_BASE_URL (or ROLES including simulator)');
+    pollers = await startPollers(config, b, venueBaseUrl);
+    stops.push(() => pollers!.stop());
+  }
+
+  let address: string | undefined;
+  let demoKey: string | undefined;
+  if (has('api')) {
+    const auth = createAuthDeps(config);
+    const deps: AppDeps = {
+      config,
+      clock: Date.now,
+      auth,
+      catalog: (catalog ?? createCatalog(config, backbone.history, backbone.store)).deps,
+      sports: sports?.deps ?? { reader: new SportsReader(backbone.store) },
+      metrics: { text: metricsText },
+    };
+    if (venueBaseUrl) {
+      const live = startLiveArea({ venueBaseUrl });
+      deps.live = live.deps;
+      stops.push(() => live.stop());
+    }
+    const api = await startApi(config, deps);
+    stops.push(() => api.close());
+    address = api.address;
+    if (config.DEMO_KEY) demoKey = await createDemoKey(auth);
+  }
+  // Stop in reverse order of start: API first, so nothing reads a closed store.
+  stops.reverse();
+  return { address, demoKey, simulator, stop: () => stopAll(stops) };
+}
+
+async function stopAll(stops: (() => Promise<void>)[]): Promise<void> {
+  for (const s of stops) {
+    try {
+      await s();
+    } catch (e) {
+      console.error('stop failed:', e);
+    }
+  }
+}
+
+async function main(): Promise<void> {
+  let config: Config;
+  try {
+    config = loadConfig();
+  } catch (e) {
+    if (e instanceof ConfigError) {
+      console.error(e.message);
+      process.exit(2);
+    }
+    throw e;
+  }
+  const svc = await runService(config);
+  if (svc.address) {
+    console.log(`\nAPI listening on ${svc.address}`);
+    if (svc.demoKey) {
+      console.log(`demo key (pro plan, every permission; shown once): ${svc.demoKey}\n`);
+      console.log('try:');
+      console.log(`  curl -s ${svc.address}/v1/plans`);
+      console.log(`  curl -s -H "Authorization: Bearer ${svc.demoKey}" "${svc.address}/v1/markets?limit=5"`);
+      console.log(`  curl -s -H "Authorization: Bearer ${svc.demoKey}" "${svc.address}/v1/matching-markets/sports?limit=2"`);
+      console.log(`  curl -s -H "Authorization: Bearer ${svc.demoKey}" "${svc.address}/v1/crypto-prices/spot?currency=btcusd"`);
+      console.log('(the catalog and sports snapshots appear after the first crawl, within seconds)');
+    }
+  }
+  let stopping = false;
+  const shutdown = async () => {
+    if (stopping) return;
+    stopping = true;
+    await svc.stop();
+    process.exit(0);
+  };
+  process.on('SIGINT', shutdown);
+  process.on('SIGTERM', shutdown);
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) await main();
