@@ -121,6 +121,25 @@ describe('router level (no key needed, answered before the key is read)', () => 
   });
 });
 
+describe("Fastify's own errors are mapped into the catalog", () => {
+  it('bad JSON, unsupported media type and an over-long path parameter answer in the catalog shape', async () => {
+    const t = await build();
+    const cases = [
+      await t.app.inject({ method: 'POST', url: '/v1/account/billing/portal', headers: { 'content-type': 'application/json' }, payload: '{bad' }),
+      await t.app.inject({ method: 'POST', url: '/v1/account/billing/portal', headers: { 'content-type': 'application/x-weird' }, payload: 'x' }),
+      await t.app.inject({ url: `/v1/markets/${'A'.repeat(600)}` }),
+    ];
+    for (const res of cases) {
+      const body = res.json();
+      expect(res.statusCode).toBe(400);
+      expect(Object.keys(body).sort()).toEqual(['code', 'message', 'status_code']);
+      expect(body).toMatchObject({ code: 'invalid_parameter', status_code: 400 });
+      expect(body.message).not.toMatch(/FST_/);
+      expect(res.headers['x-request-id']).toBeDefined();
+    }
+  });
+});
+
 describe('keys (spec: Authentication)', () => {
   it('401 missing_api_key says what was sent instead', async () => {
     const t = await build();
