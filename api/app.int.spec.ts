@@ -89,6 +89,40 @@ describe.skipIf(!redis.ok)(`shell with the Redis key store (${redis.reason})`, (
     }
   });
 
+  it('property: over a random schedule split across two instances, no 60 s window ever holds more than the limit', async () => {
+    const prefix = newPrefix();
+    const storeA = new RedisKeyStore({ url, prefix });
+    const storeB = new RedisKeyStore({ url, prefix });
+    try {
+      const t0 = Date.UTC(2026, 10, 21, 12, 0, 0);
+      const a = await build({ store: storeA, now: t0 });
+      const b = await build({ store: storeB, now: t0 });
+      const key = await a.createKey({ plan: 'free' });
+      let seed = 11;
+      const rand = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
+      const admitted: number[] = [];
+      let at = t0;
+      for (let i = 0; i < 300; i++) {
+        at += Math.floor(rand() * 2500);
+        const inst = rand() < 0.5 ? a : b;
+        inst.clock.set(at);
+        const res = await inst.app.inject({ url: '/v1/categories', headers: inst.auth(key) });
+        if (res.statusCode === 200) admitted.push(at);
+        else expect(res.statusCode).toBe(429);
+      }
+      for (let i = 0; i < admitted.length; i++) {
+        let j = i;
+        while (j > 0 && admitted[j - 1] > admitted[i] - 60_000) j--;
+        expect(i - j + 1).toBeLessThanOrEqual(10);
+      }
+      // The budget was used, not merely refused: roughly 10 per minute over the schedule.
+      expect(admitted.length).toBeGreaterThan(((at - t0) / 60_000) * 10 * 0.8);
+    } finally {
+      await storeA.close();
+      await storeB.close();
+    }
+  });
+
   it('usage counters survive an API restart', async () => {
     const prefix = newPrefix();
     const store1 = new RedisKeyStore({ url, prefix });
