@@ -4,6 +4,7 @@
 import { ERROR_CATALOG } from './errors.ts';
 import { ROUTES, type ParamSpec, type RouteId, type RouteSpec } from './routes/table.ts';
 import { CategorySchema, PlanSchema, dataOf } from './schemas/shell.ts';
+import { LIVE_OK_SCHEMAS } from './live/schemas.ts';
 import type { RouteHandler } from './types.ts';
 
 export const API_VERSION = '0.1.4';
@@ -43,6 +44,7 @@ const errorRef = { $ref: '#/components/responses/Error' };
 const OK_SCHEMAS: Partial<Record<RouteId, Record<string, unknown>>> = {
   plans: dataOf('#/components/schemas/Plan'),
   categories: dataOf('#/components/schemas/Category'),
+  ...LIVE_OK_SCHEMAS,
 };
 
 function responsesOf(r: RouteSpec): Record<string, unknown> {

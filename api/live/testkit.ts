@@ -26,3 +26,26 @@ export async function simJson(sim: Simulator, path: string): Promise<any> {
   if (res.statusCode !== 200) throw new Error(`simulator ${path}: ${res.statusCode} ${text.slice(0, 200)}`);
   return JSON.parse(text);
 }
+
+/**
+ * Problems of `value` against the subset of JSON Schema that api/live/schemas.ts uses (type,
+ * required, properties, items, enum, minimum, maximum), so tests keep those schemas honest.
+ */
+export function schemaProblems(schema: any, value: unknown, at = '$'): string[] {
+  const types: string[] = schema.type === undefined ? [] : Array.isArray(schema.type) ? schema.type : [schema.type];
+  const kind = value === null ? 'null' : Array.isArray(value) ? 'array' : Number.isInteger(value) ? 'integer' : typeof value;
+  if (types.length && !types.some((t) => t === kind || (t === 'number' && kind === 'integer'))) return [`${at}: ${kind} is not ${types.join('|')}`];
+  const out: string[] = [];
+  if (schema.enum && !schema.enum.includes(value)) out.push(`${at}: ${JSON.stringify(value)} not in enum`);
+  if (typeof value === 'number') {
+    if (schema.minimum !== undefined && value < schema.minimum) out.push(`${at}: below minimum`);
+    if (schema.maximum !== undefined && value > schema.maximum) out.push(`${at}: above maximum`);
+  }
+  if (kind === 'object' && value !== null) {
+    const rec = value as Record<string, unknown>;
+    for (const k of schema.required ?? []) if (!(k in rec)) out.push(`${at}.${k}: missing`);
+    for (const [k, s] of Object.entries(schema.properties ?? {})) if (k in rec) out.push(...schemaProblems(s, rec[k], `${at}.${k}`));
+  }
+  if (kind === 'array' && schema.items) (value as unknown[]).forEach((v, i) => out.push(...schemaProblems(schema.items, v, `${at}[${i}]`)));
+  return out;
+}

@@ -4,7 +4,8 @@
 // request), each venue's wrapping rule, props not gathered.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSimulator, type Simulator } from '../../../pipelines/venues/simulator/server.ts';
-import { liveApp, simJson } from '../../live/testkit.ts';
+import { liveApp, schemaProblems, simJson } from '../../live/testkit.ts';
+import { EventDetailSchema } from '../../live/schemas.ts';
 import { VENUE1_SIBLINGS } from '../../live/event.ts';
 
 let sim: Simulator;
@@ -16,6 +17,7 @@ afterAll(async () => {
 });
 
 const shape = (b: Record<string, any>, provider: string) => {
+  expect(schemaProblems(EventDetailSchema, b)).toEqual([]);
   expect(Object.keys(b).filter((k) => k !== 'fanout').sort()).toEqual(['event_id', 'markets', 'provider', 'title']);
   expect(b.provider).toBe(provider);
   for (const m of b.markets) {

@@ -5,7 +5,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSimulator, type Simulator } from '../../../pipelines/venues/simulator/server.ts';
 import { request } from 'undici';
-import { liveApp, simJson } from '../../live/testkit.ts';
+import { liveApp, schemaProblems, simJson } from '../../live/testkit.ts';
+import { MarketDetailSchema } from '../../live/schemas.ts';
 
 let sim: Simulator;
 beforeAll(async () => {
@@ -20,6 +21,7 @@ const PRICING = ['availability', 'scale', 'source', 'as_of', 'as_of_kind', 'obse
 const FEES = ['availability', 'observed_at', 'source', 'charge_basis', 'taker', 'maker'];
 
 function checkShape(body: Record<string, any>, provider: string) {
+  expect(schemaProblems(MarketDetailSchema, body)).toEqual([]);
   for (const k of IDENTITY) expect(body, k).toHaveProperty(k);
   expect(body.provider).toBe(provider);
   expect(body.id).toBe(`${provider}:${body.provider_id}`);

@@ -3,7 +3,8 @@
 // rule of the spec's table, and paging a range returns every second exactly once.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSimulator, type Simulator } from '../../../pipelines/venues/simulator/server.ts';
-import { liveApp, simJson } from '../../live/testkit.ts';
+import { liveApp, schemaProblems, simJson } from '../../live/testkit.ts';
+import { SpotPageSchema } from '../../live/schemas.ts';
 
 let sim: Simulator;
 beforeAll(async () => {
@@ -26,6 +27,7 @@ describe('spot prices', () => {
     expect(r.body.data[0].timestamp % 1000).toBe(0);
     expect(typeof r.body.data[0].value).toBe('number');
     expect(r.body.pagination).toEqual({ limit: 1, total: null, has_more: false });
+    expect(schemaProblems(SpotPageSchema, r.body)).toEqual([]);
   });
 
   it('unknown or invalid symbols give 200 with empty data', async () => {
@@ -49,6 +51,7 @@ describe('spot prices', () => {
       expect(r.status).toBe(200);
       expect(r.body.pagination.total).toBeNull();
       expect(r.body.pagination.limit).toBe(60);
+      expect(schemaProblems(SpotPageSchema, r.body)).toEqual([]);
       seen.push(...r.body.data.map((x: any) => x.timestamp));
       if (!r.body.pagination.has_more) {
         expect(r.body.pagination.next_cursor).toBeUndefined();

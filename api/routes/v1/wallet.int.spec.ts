@@ -5,7 +5,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSimulator, type Simulator } from '../../../pipelines/venues/simulator/server.ts';
 import { buildWallets } from '../../../pipelines/venues/simulator/wallet.ts';
-import { liveApp, simJson } from '../../live/testkit.ts';
+import { liveApp, schemaProblems, simJson } from '../../live/testkit.ts';
+import { PositionsPageSchema, WalletProfileSchema } from '../../live/schemas.ts';
 
 const SEED = 11;
 let sim: Simulator;
@@ -35,6 +36,7 @@ describe('wallet profile', () => {
     expect(r.status).toBe(200);
     expect(r.body.address).toBe(w.proxy);
     expect(r.body.signer).toBe(w.signer);
+    expect(schemaProblems(WalletProfileSchema, r.body)).toEqual([]);
   });
 
   it('username: case-insensitive exact match, leading @ stripped, signer null; fuzzy-only is 404', async () => {
@@ -76,6 +78,7 @@ describe('wallet positions', () => {
     expect(first.status).toBe(200);
     expect(first.body.address).toBe(w.proxy);
     expect(first.body.pagination).toMatchObject({ limit: 50, total: null, has_more: true });
+    expect(schemaProblems(PositionsPageSchema, first.body)).toEqual([]);
     const seen = [...first.body.data];
     let cursor = first.body.pagination.next_cursor;
     while (cursor) {
