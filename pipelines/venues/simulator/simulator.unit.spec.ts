@@ -379,3 +379,29 @@ describe('heterogeneity for matching', () => {
     await sim.app.close();
   });
 });
+
+describe('a generated world written as a scenario', () => {
+  it('serves the same sports records when loaded back, and replays its lifecycle from the timeline', async () => {
+    const { writeScenario } = await import('./dump.ts');
+    const gen = await build();
+    const dir = mkdtempSync(join(tmpdir(), 'dump-'));
+    writeScenario(gen.ctx, dir, T0);
+    const back = await buildSimulatorApp({ scenario: dir, clock: createClock(T0, { frozen: true }) });
+    expect(back.world.games).toHaveLength(0);
+    for (const url of ['/venue_7/events?count=100&sport=basketball', '/venue_1/markets?limit=1000&category=Sports', '/venue_5/questions?take=200&topic=NHL']) {
+      expect((await get(back, url)).body, url).toBe((await get(gen, url)).body);
+    }
+    // After a game has been played, both say so.
+    const g = gen.world.games.find((x) => x.venues.includes('venue_4') && x.start > T0 && !x.postpone && !x.cancel)!;
+    const later = g.start + GAME_LENGTH_MS[g.league] + 60_000;
+    gen.clock.set(later);
+    back.clock.set(later);
+    const status = async (s: Sim) => {
+      const ms = (await get(s, '/venue_4/markets/active?pageSize=300&sportIds=Basketball,Football,Baseball,Hockey')).json.data.markets as any[];
+      return ms.map((m) => m.marketHash).sort();
+    };
+    expect(await status(back)).toEqual(await status(gen));
+    expect((await get(back, `/venue_4/fixture/${v4Fixture(g)}`)).status).toBe(404);
+    await Promise.all([gen.app.close(), back.app.close()]);
+  });
+});
