@@ -281,8 +281,13 @@ class PlatformaticConsumer implements Consumer {
             await sleep(Math.min(5000, backoff * 2 ** failures));
           }
         }
-        // Commits offset + 1 of the batch's last message.
-        await msgs[msgs.length - 1]!.commit();
+        // Commits offset + 1 of the batch's last message. A failed commit (the partition moved in a
+        // rebalance) is not fatal: the group redelivers from its last commit (at-least-once).
+        try {
+          await msgs[msgs.length - 1]!.commit();
+        } catch (err) {
+          if (!this.stopping) console.error(`kafka log (platformatic): commit of group ${groupId} on ${first.topic}[${first.partition}] failed:`, err);
+        }
       }
     }
   }
