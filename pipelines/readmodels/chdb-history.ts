@@ -84,7 +84,7 @@ export class ChdbHistory implements History {
         table: `${this.database}.${quoteIdent(table)}`,
         values: body,
         format: 'JSONEachRow',
-        settings: { date_time_input_format: 'best_effort', input_format_skip_unknown_fields: 0 },
+        settings: { input_format_skip_unknown_fields: 0 },
       });
     });
   }

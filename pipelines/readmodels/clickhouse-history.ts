@@ -6,7 +6,6 @@ import type { History, Params } from './history.ts';
 
 const SETTINGS = {
   output_format_json_quote_64bit_integers: 0,
-  date_time_input_format: 'best_effort',
 } as const;
 
 export class ClickhouseHistory implements History {

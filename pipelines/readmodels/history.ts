@@ -12,9 +12,12 @@ export interface History {
   readonly database: string;
   /** DDL or any statement without a result. One statement per call. */
   exec(sql: string, params?: Params): Promise<void>;
-  /** Inserts rows (JSONEachRow); keys are column names, missing columns take their defaults. */
+  /**
+   * Inserts rows (JSONEachRow); keys are column names, missing columns take their defaults.
+   * DateTime64(3) columns take Unix milliseconds as integers (the same on chdb and the server).
+   */
   insert(table: string, rows: Record<string, unknown>[]): Promise<void>;
-  /** Runs a SELECT and returns its rows as JSON objects (64-bit integers come back as strings). */
+  /** Runs a SELECT and returns its rows as JSON objects (64-bit integers as numbers, on both). */
   query<T = Record<string, unknown>>(sql: string, params?: Params): Promise<T[]>;
   close(): Promise<void>;
 }

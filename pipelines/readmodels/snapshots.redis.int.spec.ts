@@ -4,7 +4,7 @@ import { describe, it } from 'vitest';
 import { randomBytes } from 'node:crypto';
 import { snapshotStoreContract } from './snapshots.contract.ts';
 import { RedisSnapshotStore } from './redis-store.ts';
-import { redisUrlForTests } from '../runtime/test-services.ts';
+import { redisUrlForTests } from "../runtime/test-services.ts";
 
 const url = await redisUrlForTests();
 if (url) {

@@ -142,12 +142,17 @@ export class StageRunner {
     const topic = topicByName(this.deps.topics, batch.topic);
     try {
       if (!topic) throw new Error(`stage ${stage} got a batch of ${batch.topic}, which is not in the topic map`);
-      const records: InRecord[] = await Promise.all(
-        batch.records.map(async (r) => {
-          const { key, value } = await this.deps.serde.decode(topic, r);
-          return { topic: topic.id, topicName: topic.name, partition: r.partition, offset: r.offset, key, value, timestamp: r.timestamp, headers: r.headers };
-        }),
-      );
+      const decoded = await this.deps.serde.decodeMany(topic, batch.records);
+      const records: InRecord[] = batch.records.map((r, i) => ({
+        topic: topic.id,
+        topicName: topic.name,
+        partition: r.partition,
+        offset: r.offset,
+        key: decoded[i]!.key,
+        value: decoded[i]!.value,
+        timestamp: r.timestamp,
+        headers: r.headers,
+      }));
       const out = await this.def.handle(records, { stage, topic: topic.id, partition: batch.partition });
       await this.write(out);
       this.metrics.recordsIn.inc({ stage, topic: topic.id }, records.length);
@@ -196,11 +201,7 @@ export class StageRunner {
     await Promise.all(
       [...byTopic].map(async ([id, list]) => {
         const topic = this.deps.topics[id];
-        const encoded = await Promise.all(
-          list.map((r) =>
-            this.deps.serde.encode(topic as TopicDef<typeof r.topic>, r.key, r.value as never, { timestamp: r.timestamp, headers: r.headers }),
-          ),
-        );
+        const encoded = await this.deps.serde.encodeMany(topic as TopicDef<typeof id>, list as never);
         await this.producer!.send(topic.name, encoded);
         this.metrics.recordsOut.inc({ stage: this.def.name, topic: id }, list.length);
       }),

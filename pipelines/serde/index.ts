@@ -6,7 +6,7 @@
 // topic, and caches avsc types so a stage decodes thousands of records per batch cheaply.
 import avro from 'avsc';
 import type { LogRecord, OutgoingRecord } from '../log/types.ts';
-import { decodeWire } from '../registry/wire.ts';
+import { decodeWire, encodeWire } from '../registry/wire.ts';
 import {
   loadSchema,
   keySubject,
@@ -37,62 +37,138 @@ export interface Serde {
     value: TopicValues[Id] | null,
     extra?: { timestamp?: number; headers?: Record<string, string> },
   ): Promise<OutgoingRecord>;
+  /** Many records of one topic at once (what the stage runner uses: one await per batch). */
+  encodeMany<Id extends TopicId>(topic: TopicDef<Id>, records: OutgoingTyped<Id>[]): Promise<OutgoingRecord[]>;
   decode<Id extends TopicId>(topic: TopicDef<Id>, record: LogRecord): Promise<Decoded<Id>>;
+  decodeMany<Id extends TopicId>(topic: TopicDef<Id>, records: LogRecord[]): Promise<Decoded<Id>[]>;
 }
 
-/** Optional registry ability: the writer's schema by id, for reader/writer schema resolution. */
+export interface OutgoingTyped<Id extends TopicId> {
+  key: string | null;
+  value: TopicValues[Id] | null;
+  timestamp?: number;
+  headers?: Record<string, string>;
+}
+
+/** Optional registry abilities: ids by subject and the writer's schema by id. */
 export interface SchemaLookup {
+  register(subject: string, schema: object | string): Promise<number>;
   getSchema(id: number): Promise<object | string>;
+}
+
+function outgoing(key: Buffer | null, value: Buffer | null, extra?: { timestamp?: number; headers?: Record<string, string> }): OutgoingRecord {
+  return {
+    key,
+    value,
+    ...(extra?.timestamp !== undefined ? { timestamp: extra.timestamp } : {}),
+    ...(extra?.headers ? { headers: extra.headers } : {}),
+  };
 }
 
 /**
  * Avro through the registry: the format on every topic. Values are decoded with the topic's
  * current schema (the reader) resolved from the writer's schema named by the record's id, as Avro
- * consumers do: a record written before a field was added reads with the field's default.
+ * consumers do: a record written before a field was added reads with the field's default. Like
+ * Confluent's serializers, the id of a subject's schema is looked up once and cached, and the Avro
+ * work itself is synchronous, so a batch costs one await, not one per record.
  */
 export function avroSerde(registry: RegistryCodec & Partial<SchemaLookup>): Serde {
   const readers = new Map<string, avro.Type>();
   const resolvers = new Map<string, { reader: avro.Type; resolver: avro.Resolver }>();
+  const ids = new Map<string, Promise<number>>();
   const readerType = (file: string): avro.Type => {
     let t = readers.get(file);
     if (!t) readers.set(file, (t = avro.Type.forSchema(loadSchema(file) as avro.Schema)));
     return t;
   };
-  const resolve = async (file: string, buf: Buffer): Promise<unknown> => {
-    if (!registry.getSchema) return registry.decode(buf);
-    const { id, body } = decodeWire(buf);
+  const resolverFor = async (file: string, id: number) => {
     const k = `${id}|${file}`;
     let r = resolvers.get(k);
     if (!r) {
       const reader = readerType(file);
-      const writer = avro.Type.forSchema((await registry.getSchema(id)) as avro.Schema);
+      const writer = avro.Type.forSchema((await registry.getSchema!(id)) as avro.Schema);
       r = { reader, resolver: reader.createResolver(writer) };
       resolvers.set(k, r);
     }
+    return r;
+  };
+  const fast = typeof registry.getSchema === 'function' && typeof registry.register === 'function';
+
+  const idFor = (subject: string, file: string): Promise<number> => {
+    let p = ids.get(subject);
+    if (!p) {
+      p = registry.register!(subject, loadSchema(file));
+      ids.set(subject, p);
+      p.catch(() => ids.delete(subject));
+    }
+    return p;
+  };
+  const encodeWith = async (subject: string, file: string, value: unknown): Promise<Buffer> => {
+    if (!fast) return registry.encode(subject, loadSchema(file), value);
+    return encodeWire(await idFor(subject, file), readerType(file).toBuffer(value));
+  };
+  const decodeWith = async (file: string, buf: Buffer): Promise<unknown> => {
+    if (!fast) return registry.decode(buf);
+    const { id, body } = decodeWire(buf);
+    const r = await resolverFor(file, id);
     return r.reader.fromBuffer(body, r.resolver);
   };
+
   const serde: Serde = {
     async encodeKey(topic, key) {
-      if (key === null) return null;
-      return registry.encode(keySubject(topic), loadSchema(topic.keySchemaFile), key);
+      return key === null ? null : encodeWith(keySubject(topic), topic.keySchemaFile, key);
     },
     async encodeValue(topic, value) {
-      if (value === null) return null;
-      return registry.encode(valueSubject(topic), loadSchema(topic.valueSchemaFile), value);
+      return value === null ? null : encodeWith(valueSubject(topic), topic.valueSchemaFile, value);
     },
     async encode(topic, key, value, extra) {
       const [k, v] = await Promise.all([serde.encodeKey(topic, key), serde.encodeValue(topic, value)]);
-      return {
-        key: k,
-        value: v,
-        ...(extra?.timestamp !== undefined ? { timestamp: extra.timestamp } : {}),
-        ...(extra?.headers ? { headers: extra.headers } : {}),
-      };
+      return outgoing(k, v, extra);
+    },
+    async encodeMany(topic, records) {
+      if (!fast) return Promise.all(records.map((r) => serde.encode(topic, r.key, r.value, r)));
+      const [kid, vid] = await Promise.all([idFor(keySubject(topic), topic.keySchemaFile), idFor(valueSubject(topic), topic.valueSchemaFile)]);
+      const kt = readerType(topic.keySchemaFile);
+      const vt = readerType(topic.valueSchemaFile);
+      return records.map((r) =>
+        outgoing(
+          r.key === null ? null : encodeWire(kid, kt.toBuffer(r.key)),
+          r.value === null ? null : encodeWire(vid, vt.toBuffer(r.value)),
+          r,
+        ),
+      );
     },
     async decode(topic, record) {
-      const key = record.key === null ? null : ((await resolve(topic.keySchemaFile, record.key)) as string);
-      const value = record.value === null ? null : ((await resolve(topic.valueSchemaFile, record.value)) as TopicValues[typeof topic.id]);
+      const key = record.key === null ? null : ((await decodeWith(topic.keySchemaFile, record.key)) as string);
+      const value = record.value === null ? null : ((await decodeWith(topic.valueSchemaFile, record.value)) as TopicValues[typeof topic.id]);
       return { key, value };
+    },
+    async decodeMany(topic, records) {
+      if (!fast) return Promise.all(records.map((r) => serde.decode(topic, r)));
+      // Resolve every writer id of the batch first (usually one or two), then decode synchronously.
+      const need = new Map<string, { file: string; id: number }>();
+      for (const r of records) {
+        if (r.key) need.set(`${r.key.readUInt32BE(1)}|k`, { file: topic.keySchemaFile, id: decodeWire(r.key).id });
+        if (r.value) need.set(`${r.value.readUInt32BE(1)}|v`, { file: topic.valueSchemaFile, id: decodeWire(r.value).id });
+      }
+      await Promise.all([...need.values()].map((n) => resolverFor(n.file, n.id)));
+      const kf = topic.keySchemaFile;
+      const vf = topic.valueSchemaFile;
+      return records.map((r) => {
+        let key: string | null = null;
+        let value: TopicValues[typeof topic.id] | null = null;
+        if (r.key) {
+          const { id, body } = decodeWire(r.key);
+          const x = resolvers.get(`${id}|${kf}`)!;
+          key = x.reader.fromBuffer(body, x.resolver) as string;
+        }
+        if (r.value) {
+          const { id, body } = decodeWire(r.value);
+          const x = resolvers.get(`${id}|${vf}`)!;
+          value = x.reader.fromBuffer(body, x.resolver) as TopicValues[typeof topic.id];
+        }
+        return { key, value };
+      });
     },
   };
   return serde;
@@ -100,27 +176,30 @@ export function avroSerde(registry: RegistryCodec & Partial<SchemaLookup>): Serd
 
 /** Plain JSON, no registry: the baseline the benchmark compares Avro against. */
 export function jsonSerde(): Serde {
-  const serde: Serde = {
+  const enc = (key: string | null, value: unknown, extra?: { timestamp?: number; headers?: Record<string, string> }) =>
+    outgoing(key === null ? null : Buffer.from(key, 'utf8'), value === null ? null : Buffer.from(JSON.stringify(value), 'utf8'), extra);
+  const dec = (r: LogRecord) => ({
+    key: r.key === null ? null : r.key.toString('utf8'),
+    value: r.value === null ? null : JSON.parse(r.value.toString('utf8')),
+  });
+  return {
     async encodeKey(_topic, key) {
       return key === null ? null : Buffer.from(key, 'utf8');
     },
     async encodeValue(_topic, value) {
       return value === null ? null : Buffer.from(JSON.stringify(value), 'utf8');
     },
-    async encode(topic, key, value, extra) {
-      return {
-        key: await serde.encodeKey(topic, key),
-        value: await serde.encodeValue(topic, value),
-        ...(extra?.timestamp !== undefined ? { timestamp: extra.timestamp } : {}),
-        ...(extra?.headers ? { headers: extra.headers } : {}),
-      };
+    async encode(_topic, key, value, extra) {
+      return enc(key, value, extra);
+    },
+    async encodeMany(_topic, records) {
+      return records.map((r) => enc(r.key, r.value, r));
     },
     async decode(_topic, record) {
-      return {
-        key: record.key === null ? null : record.key.toString('utf8'),
-        value: record.value === null ? null : JSON.parse(record.value.toString('utf8')),
-      };
+      return dec(record);
+    },
+    async decodeMany(_topic, records) {
+      return records.map(dec);
     },
   };
-  return serde;
 }

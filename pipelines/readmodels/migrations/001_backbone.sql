@@ -12,7 +12,7 @@ CREATE TABLE IF NOT EXISTS raw_records
     read_started_at DateTime64(3, 'UTC'),
     read_id         Nullable(String),
     source_url      Nullable(String),
-    payload         String CODEC(ZSTD(3)),
+    payload         String,
     topic           LowCardinality(String),
     partition       UInt32,
     offset          UInt64,
@@ -36,7 +36,7 @@ CREATE TABLE IF NOT EXISTS canonical_markets
     league          LowCardinality(Nullable(String)),
     market_type     LowCardinality(Nullable(String)),
     read_started_at DateTime64(3, 'UTC'),
-    body            String CODEC(ZSTD(3)),
+    body            String,
     version         UInt64,
     is_deleted      UInt8 DEFAULT 0
 )
@@ -58,7 +58,7 @@ CREATE TABLE IF NOT EXISTS matched_events
     population       LowCardinality(String),
     submarket_count  UInt32,
     observed_at      DateTime64(3, 'UTC'),
-    body             String CODEC(ZSTD(3)),
+    body             String,
     is_deleted       UInt8 DEFAULT 0,
     topic            LowCardinality(String),
     partition        UInt32,

@@ -1,0 +1,291 @@
+// Backbone benchmark (issue 3, "It must show"). In one run:
+//  1. throughput: records/s through produce -> process (pass-through canonicalizer) -> read-model
+//     writes (raw history + canonical history in ClickHouse/chdb, canonical documents in the
+//     snapshot store), Avro through the registry, against a baseline of the bare log (produce and
+//     consume the same records, no serde, no processing, no sinks) in the same run;
+//  2. Avro vs JSON: encode and decode of the same records, same run;
+//  3. produce-to-visible latency at a steady rate: from send() to the moment the read-model write
+//     that shows the record has resolved, p50/p95/p99.
+// Embedded always; with Kafka too when KAFKA_BROKERS is set (kafkajs and @platformatic/kafka).
+// Usage: npx tsx bench/backbone.ts [--n 50000] [--rate 1000] [--seconds 5] [--only embedded|kafka]
+import { parseArgs } from 'node:util';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { randomBytes } from 'node:crypto';
+import { EmbeddedLog } from '../pipelines/log/embedded.ts';
+import type { Log, OutgoingRecord } from '../pipelines/log/types.ts';
+import { ChdbHistory } from '../pipelines/readmodels/chdb-history.ts';
+import type { History } from '../pipelines/readmodels/history.ts';
+import { migrate } from '../pipelines/readmodels/migrate.ts';
+import { MemorySnapshotStore } from '../pipelines/readmodels/memory-store.ts';
+import { EmbeddedRegistry } from '../pipelines/registry/embedded.ts';
+import { passThroughStage } from '../pipelines/runtime/passthrough.ts';
+import { StageRunner } from '../pipelines/runtime/runner.ts';
+import { canonicalHistorySink, canonicalStoreSink, rawHistorySink } from '../pipelines/runtime/sinks.ts';
+import { avroSerde, jsonSerde, type Serde } from '../pipelines/serde/index.ts';
+import { createAllTopics, defineTopics, PROVIDERS, type RawRecord, type TopicMap } from '../pipelines/topics.ts';
+
+const { values } = parseArgs({
+  options: {
+    n: { type: 'string', default: '50000' },
+    rate: { type: 'string', default: '1000' },
+    seconds: { type: 'string', default: '5' },
+    only: { type: 'string' },
+  },
+});
+const N = Number(values.n);
+const RATE = Number(values.rate);
+const SECONDS = Number(values.seconds);
+
+const dir = mkdtempSync(path.join(tmpdir(), 'pm-bench-backbone-'));
+const registry = new EmbeddedRegistry(path.join(dir, 'registry'));
+const avro = avroSerde(registry);
+const history: History = await ChdbHistory.open(path.join(dir, 'chdb'), 'bench');
+await migrate(history);
+
+/** A venue market as a poller would read it: a realistic ~600-byte JSON payload. */
+function record(i: number, readAt: number): RawRecord {
+  const venue = PROVIDERS[i % PROVIDERS.length]!;
+  const id = `MKT-${i}-${randomBytes(3).toString('hex')}`;
+  return {
+    venue,
+    record_type: 'market',
+    native_id: id,
+    read_started_at: readAt,
+    payload: JSON.stringify({
+      id,
+      title: `Will the home team win game ${i}?`,
+      status: 'open',
+      category: 'sports',
+      event_id: `EVT-${Math.floor(i / 4)}`,
+      outcomes: [
+        { name: 'Yes', token: randomBytes(16).toString('hex'), price: 0.53 },
+        { name: 'No', token: randomBytes(16).toString('hex'), price: 0.47 },
+      ],
+      rules: 'Resolves to Yes if the home team wins the game, including overtime. Otherwise No.',
+      volume: i * 13.5,
+      close_time: '2026-12-01T00:00:00Z',
+    }),
+    read_id: null,
+    source_url: `/markets/${id}`,
+  };
+}
+
+/** As topicSettings() does: one partition per topic embedded (one consumer per group), 3 on Kafka. */
+const partitionsFor = (log: Log) => (log.kind === 'embedded' ? 1 : 3);
+
+function pct(sorted: number[], p: number): number {
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
+}
+
+async function encodeAll(serde: Serde, topics: TopicMap, recs: RawRecord[]): Promise<Map<string, OutgoingRecord[]>> {
+  const byTopic = new Map<string, RawRecord[]>();
+  for (const r of recs) {
+    const name = `raw.${r.venue as (typeof PROVIDERS)[number]}` as const;
+    byTopic.set(name, [...(byTopic.get(name) ?? []), r]);
+  }
+  const out = new Map<string, OutgoingRecord[]>();
+  for (const [id, list] of byTopic) {
+    const t = topics[id as `raw.${(typeof PROVIDERS)[number]}`];
+    out.set(t.name, await serde.encodeMany(t, list.map((r) => ({ key: r.native_id, value: r }))));
+  }
+  return out;
+}
+
+async function sendAll(log: Log, byTopic: Map<string, OutgoingRecord[]>): Promise<void> {
+  // One send in flight per topic (kafkajs' idempotent producer serializes sends anyway).
+  const p = await log.producer();
+  await Promise.all(
+    [...byTopic].map(async ([name, list]) => {
+      for (let i = 0; i < list.length; i += 1000) await p.send(name, list.slice(i, i + 1000));
+    }),
+  );
+  await p.close();
+}
+
+/** Bare log: produce and consume the same bytes, no serde, no processing, no sinks. */
+async function logBaseline(log: Log, n: number): Promise<number> {
+  const topics = defineTopics({ prefix: `b${randomBytes(3).toString('hex')}.`, partitions: partitionsFor(log) });
+  await createAllTopics(log, topics);
+  const byTopic = await encodeAll(jsonSerde(), topics, Array.from({ length: n }, (_, i) => record(i, Date.now())));
+  const t0 = performance.now();
+  let seen = 0;
+  let done!: () => void;
+  const all = new Promise<void>((r) => (done = r));
+  const consumer = log.consumer({ groupId: `${topics['raw.venue_1'].name}.baseline`, topics: [...byTopic.keys()], fromBeginning: true });
+  const running = consumer.run(async (batch) => {
+    seen += batch.records.length;
+    if (seen >= n) done();
+  });
+  await sendAll(log, byTopic);
+  await all;
+  const ms = performance.now() - t0;
+  await consumer.stop();
+  await running;
+  return (n / ms) * 1000;
+}
+
+/** Produce -> pass-through -> raw history + canonical history + canonical documents. */
+async function pipeline(log: Log, n: number): Promise<{ perSec: number; ms: number }> {
+  const topics = defineTopics({ prefix: `p${randomBytes(3).toString('hex')}.`, partitions: partitionsFor(log) });
+  await createAllTopics(log, topics);
+  const store = new MemorySnapshotStore();
+  const deps = { log, topics, serde: avro, history, store };
+  const recs = Array.from({ length: n }, (_, i) => record(i, Date.now()));
+  const runners = [passThroughStage, rawHistorySink, canonicalHistorySink, canonicalStoreSink].map((s) => new StageRunner(s, deps));
+  for (const r of runners) await r.start();
+  const t0 = performance.now();
+  // Encoding is part of producing: it is timed.
+  await sendAll(log, await encodeAll(avro, topics, recs));
+  for (let i = 0; i < 2; i++) for (const r of runners) await r.caughtUp(300_000, 5);
+  const ms = performance.now() - t0;
+  if (process.env.BENCH_DIAG) {
+    const { pipelineMetrics, parseMetrics } = await import('../pipelines/runtime/metrics.ts');
+    const by: Record<string, Record<string, number>> = {};
+    for (const x of parseMetrics(await pipelineMetrics.text()))
+      if (['pm_stage_batches_total', 'pm_stage_batch_duration_seconds_sum', 'pm_stage_records_in_total'].includes(x.name)) {
+        const st = x.labels.stage!;
+        by[st] ??= {};
+        by[st][x.name] = (by[st][x.name] ?? 0) + x.value;
+      }
+    console.error(JSON.stringify(by, null, 1), ms);
+  }
+  for (const r of runners) await r.stop();
+  const [c] = await history.query<{ c: number }>(`SELECT count() AS c FROM canonical_markets FINAL WHERE market_id IN (SELECT native_id FROM raw_records WHERE topic LIKE {t:String})`, { t: `${topics['raw.venue_1'].name.slice(0, -11)}%` });
+  if (c!.c !== n) throw new Error(`pipeline lost records: ${c!.c} of ${n} visible`);
+  return { perSec: (n / ms) * 1000, ms };
+}
+
+/** Steady rate; visible = the snapshot-store write (and the history insert) showing the record resolved. */
+async function latency(log: Log, rate: number, seconds: number): Promise<{ store: number[]; history: number[] }> {
+  const topics = defineTopics({ prefix: `l${randomBytes(3).toString('hex')}.`, partitions: partitionsFor(log) });
+  await createAllTopics(log, topics);
+  const sentAt = new Map<string, number>();
+  const storeLat: number[] = [];
+  const historyLat: number[] = [];
+  const inner = new MemorySnapshotStore();
+  const store = Object.assign(Object.create(inner) as MemorySnapshotStore, {
+    putMany: async (docs: { key: string; value: unknown; version: number }[]) => {
+      const w = await inner.putMany(docs);
+      const now = performance.now();
+      for (const d of docs) {
+        const t = sentAt.get(d.key.slice(d.key.indexOf(':', 'market:'.length) + 1));
+        if (t !== undefined) storeLat.push(now - t);
+      }
+      return w;
+    },
+  });
+  const hist = Object.assign(Object.create(history) as History, {
+    insert: async (table: string, rows: Record<string, unknown>[]) => {
+      await history.insert(table, rows);
+      if (table !== 'canonical_markets') return;
+      const now = performance.now();
+      for (const r of rows) {
+        const t = sentAt.get(String(r.market_id));
+        if (t !== undefined) historyLat.push(now - t);
+      }
+    },
+  });
+  const deps = { log, topics, serde: avro, history: hist, store };
+  const runners = [passThroughStage, canonicalHistorySink, canonicalStoreSink].map((s) => new StageRunner(s, deps));
+  for (const r of runners) await r.start();
+  const p = await log.producer();
+  const tickMs = 10;
+  const total = rate * seconds;
+  let i = 0;
+  const start = performance.now();
+  // Records due in each tick go out as one send per topic; sends are chained so at most one is in
+  // flight, as a poller would do.
+  let chain: Promise<void> = Promise.resolve();
+  while (i < total) {
+    const due = Math.floor(((performance.now() - start) / 1000) * rate);
+    const batch: RawRecord[] = [];
+    while (i < Math.min(due, total)) batch.push(record(i++, Date.now()));
+    if (batch.length) {
+      const byTopic = await encodeAll(avro, topics, batch);
+      const now = performance.now();
+      for (const r of batch) sentAt.set(r.native_id, now);
+      chain = chain.then(() => Promise.all([...byTopic].map(([name, list]) => p.send(name, list))).then(() => undefined));
+    }
+    await new Promise((res) => setTimeout(res, tickMs));
+  }
+  await chain;
+  for (let k = 0; k < 2; k++) for (const r of runners) await r.caughtUp(120_000, 5);
+  for (const r of runners) await r.stop();
+  await p.close();
+  return { store: storeLat.sort((a, b) => a - b), history: historyLat.sort((a, b) => a - b) };
+}
+
+const asLog = (enc: OutgoingRecord[]) => enc.map((e) => ({ topic: '', partition: 0, offset: '0', key: e.key, value: e.value, timestamp: 0, headers: {} }));
+
+async function serdeCompare(n: number) {
+  const topics = defineTopics({ prefix: 'serde.' });
+  const recs = Array.from({ length: n }, (_, i) => record(i, Date.now()));
+  const out: Record<string, { encodePerSec: number; decodePerSec: number; bytesPerRecord: number }> = {};
+  for (const [name, serde] of [['json', jsonSerde()], ['avro', avro]] as const) {
+    // warm up: schema registration and JIT
+    const t = topics['raw.venue_1'];
+    const asOut = (chunk: RawRecord[]) => chunk.map((r) => ({ key: r.native_id, value: r }));
+    await serde.decodeMany(t, asLog(await serde.encodeMany(t, asOut(recs.slice(0, 1000)))));
+    // Batches of 1,000, as the stage runner encodes and decodes them.
+    const t0 = performance.now();
+    const enc: OutgoingRecord[] = [];
+    for (let i = 0; i < recs.length; i += 1000) enc.push(...(await serde.encodeMany(t, asOut(recs.slice(i, i + 1000)))));
+    const t1 = performance.now();
+    for (let i = 0; i < enc.length; i += 1000) await serde.decodeMany(t, asLog(enc.slice(i, i + 1000)));
+    const t2 = performance.now();
+    const bytes = enc.reduce((a, e) => a + (e.key?.length ?? 0) + (e.value?.length ?? 0), 0);
+    out[name] = { encodePerSec: (n / (t1 - t0)) * 1000, decodePerSec: (n / (t2 - t1)) * 1000, bytesPerRecord: bytes / n };
+  }
+  return out;
+}
+
+const f0 = (x: number) => Math.round(x).toLocaleString('en-US');
+const results: Record<string, unknown> = { n: N, rate: RATE, seconds: SECONDS, node: process.version, cpus: (await import('node:os')).cpus().length };
+const lines: string[] = [];
+
+const serde = await serdeCompare(20_000);
+results.serde = serde;
+lines.push(
+  `serde (20,000 raw records, ~${Math.round(serde.json!.bytesPerRecord)} B JSON): avro encode ${f0(serde.avro!.encodePerSec)}/s vs json ${f0(serde.json!.encodePerSec)}/s (x${(serde.avro!.encodePerSec / serde.json!.encodePerSec).toFixed(2)}), ` +
+    `decode ${f0(serde.avro!.decodePerSec)}/s vs ${f0(serde.json!.decodePerSec)}/s (x${(serde.avro!.decodePerSec / serde.json!.decodePerSec).toFixed(2)}), ` +
+    `size ${serde.avro!.bytesPerRecord.toFixed(0)} B vs ${serde.json!.bytesPerRecord.toFixed(0)} B (x${(serde.avro!.bytesPerRecord / serde.json!.bytesPerRecord).toFixed(2)})`,
+);
+
+const logs: { name: string; open: () => Promise<Log> }[] = [];
+if (values.only !== 'kafka')
+  logs.push({ name: 'embedded', open: () => EmbeddedLog.open({ dir: path.join(dir, `log-${randomBytes(3).toString('hex')}`), compactIntervalMs: 0 }) });
+if (process.env.KAFKA_BROKERS && values.only !== 'embedded') {
+  const brokers = process.env.KAFKA_BROKERS.split(',');
+  logs.push({ name: 'kafka (kafkajs)', open: async () => new (await import('../pipelines/log/kafka.ts')).KafkaLog({ brokers, partitionsConsumedConcurrently: 3, maxWaitTimeInMs: 100 }) });
+  logs.push({
+    name: 'kafka (@platformatic/kafka)',
+    open: async () => new (await import('../pipelines/log/kafka-platformatic.ts')).PlatformaticKafkaLog({ brokers }),
+  });
+}
+
+for (const l of logs) {
+  const log = await l.open();
+  try {
+    const n = l.name === 'embedded' ? N : Math.min(N, 20_000);
+    const base = await logBaseline(log, n);
+    const run = await pipeline(log, n);
+    const lat = await latency(log, RATE, SECONDS);
+    results[l.name] = { n, baselinePerSec: base, pipelinePerSec: run.perSec, latencyStoreMs: { p50: pct(lat.store, 50), p95: pct(lat.store, 95), p99: pct(lat.store, 99), count: lat.store.length }, latencyHistoryMs: { p50: pct(lat.history, 50), p95: pct(lat.history, 95), count: lat.history.length } };
+    lines.push(
+      `${l.name}: ${f0(run.perSec)} records/s produce->process->read models (n=${n}); bare log ${f0(base)} records/s (pipeline = x${(run.perSec / base).toFixed(2)} of bare log)`,
+      `${l.name}: produce-to-visible at ${RATE}/s for ${SECONDS}s: snapshot store p50 ${pct(lat.store, 50).toFixed(1)} ms, p95 ${pct(lat.store, 95).toFixed(1)} ms, p99 ${pct(lat.store, 99).toFixed(1)} ms (${lat.store.length} records); history p50 ${pct(lat.history, 50).toFixed(1)} ms, p95 ${pct(lat.history, 95).toFixed(1)} ms`,
+    );
+  } catch (err) {
+    lines.push(`${l.name}: failed: ${(err as Error).message}`);
+  } finally {
+    await log.close();
+  }
+}
+
+await history.close();
+rmSync(dir, { recursive: true, force: true });
+console.log(lines.join('\n'));
+console.log(JSON.stringify(results));
+process.exit(0);
