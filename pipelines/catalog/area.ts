@@ -43,6 +43,7 @@ export async function startPollers(config: Config, b: AreaBackbone, baseUrl: str
     sink: logRawSink(producer, b.serde, b.topics),
     crawlIntervalMs: config.CATALOG_CRAWL_MS ?? config.CATALOG_REFRESH_MS,
     sportsIntervalMs: config.POLL_INTERVAL_MS,
+    sportsFullEveryMs: config.POLL_FULL_MS,
     deadlineMs: config.UPSTREAM_DEADLINE_MS,
     logger,
   });

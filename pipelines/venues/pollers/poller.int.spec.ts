@@ -89,6 +89,30 @@ describe('VenuePoller against the simulator', () => {
     }
   });
 
+  it('sports feed in delta mode: full crawl, then only changed records, with a marker consumers can prune by', async () => {
+    const { got, sink } = collect();
+    const { p } = poller('venue_2', sink, { sportsIntervalMs: 1_000, sportsFullEveryMs: 60_000 });
+    expect(await p.crawlOnce('sports')).toBe(true);
+    const firstMarker = got.find((r) => r.record_type === 'crawl_complete')!;
+    const full = got.filter((r) => r.record_type !== 'crawl_complete');
+    expect(full.length).toBeGreaterThan(50);
+    expect(JSON.parse(firstMarker.payload).delta).toBeUndefined();
+    got.length = 0;
+    // Quotes move every 5 minutes on the scenario clock: move it so some records change.
+    sim.clock.advance(5 * 60_000);
+    expect(await p.crawlOnce('sports')).toBe(true);
+    const marker = got.find((r) => r.record_type === 'crawl_complete')!;
+    const changed = got.filter((r) => r.record_type !== 'crawl_complete');
+    const m = JSON.parse(marker.payload);
+    expect(m).toMatchObject({ feed: 'sports', delta: true, started_at: firstMarker.read_started_at, emitted: changed.length });
+    expect(m.records).toBeGreaterThanOrEqual(changed.length);
+    expect(changed.length).toBeLessThan(full.length);
+    // Each emitted record really differs from what the full crawl emitted for it.
+    const before = new Map(full.map((r) => [r.native_id, r.payload]));
+    for (const r of changed) expect(r.payload).not.toBe(before.get(r.native_id));
+    await p.stop();
+  });
+
   const cases: Array<[string, Parameters<Simulator['faults']['set']>[1], string]> = [
     ['down (503)', { kind: 'down' }, 'unavailable'],
     ['refused connection', { kind: 'refuse' }, 'unreachable'],

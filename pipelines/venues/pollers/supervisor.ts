@@ -11,6 +11,8 @@ export interface SupervisorOptions {
   crawlIntervalMs: number;
   /** Sports feed cadence (POLL_INTERVAL_MS); no sports feed when absent. */
   sportsIntervalMs?: number;
+  /** Sports feed: full crawl this often, changed records only in between (POLL_FULL_MS). */
+  sportsFullEveryMs?: number;
   deadlineMs: number;
   logger?: PollerLogger;
   /** Defaults to all nine. */
@@ -33,6 +35,7 @@ export class PollerSupervisor {
           sink: o.sink,
           crawlIntervalMs: o.crawlIntervalMs,
           sportsIntervalMs: o.sportsIntervalMs,
+          sportsFullEveryMs: o.sportsFullEveryMs,
           deadlineMs: o.deadlineMs,
           logger,
           ...o.pollerOptions,
