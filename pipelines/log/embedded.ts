@@ -725,9 +725,10 @@ export class EmbeddedLog implements Log {
     }
     const latest = new Map<string, number>();
     for (const r of records) latest.set(r.key!.toString('latin1'), r.offset);
+    // A tombstone stays while younger than tombstoneRetentionMs (0: dropped at the first cleaning).
     const horizon = Date.now() - this.opts.tombstoneRetentionMs;
     const kept = records.filter(
-      (r) => latest.get(r.key!.toString('latin1')) === r.offset && (r.value !== null || r.timestamp >= horizon),
+      (r) => latest.get(r.key!.toString('latin1')) === r.offset && (r.value !== null || r.timestamp > horizon),
     );
     const base = closed[0]!.base;
     const finalPath = join(pl.dir, segmentName(base));
