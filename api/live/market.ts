@@ -504,18 +504,37 @@ export function buildVenue5Outcome(raw: unknown, book: unknown | BookFailed, obs
   );
 }
 
-/** A question id: a grouped market, one outcome per option; prices live only in per-outcome books. */
-export function buildVenue5Question(raw: unknown, observedAt: string): MarketDetail {
+/** At most this many outcome books are read for one question (a game has two). */
+export const VENUE5_MAX_BOOKS = 20;
+
+/**
+ * A question id: a grouped market, one outcome per option ("a grouped market has one outcome per
+ * option"), keyed by the venue's `#` token (the outcome id the sports routes publish for venue_5).
+ * Prices live only in the books, so each option is quoted from its own outcome market's YES book,
+ * read in parallel as the one bounded second fetch; a failed book leaves that option unquoted.
+ */
+export function buildVenue5Question(raw: unknown, books: readonly (unknown | BookFailed)[], observedAt: string): MarketDetail {
   const q = rec(rec(raw, 'venue_5 answer').question, 'venue_5 question');
   const id = need(str(q.question_id), 'venue_5 question.question_id');
-  const status = q.state === 'open' ? 'open' : String(q.state ?? '');
-  const outcomes = arr(q.outcomes).map((x) => {
-    const o = rec(x, 'venue_5 outcome');
+  const opts = arr(q.outcomes).map((x) => rec(x, 'venue_5 outcome'));
+  const states = opts.map((o) => venue5Status(String(o.state ?? '')));
+  const status = states.length > 0 && states.every((s) => s === 'settled') ? 'settled' : q.state === 'open' ? 'open' : String(q.state ?? '');
+  let read = 0;
+  const stamps: string[] = [];
+  const outcomes = opts.map((o, i) => {
     const st = String(o.state ?? '');
-    const price = st === 'resolved_yes' ? 1 : st === 'resolved_no' ? 0 : null;
-    return outcome(str(o.label) ?? String(o.outcome_id), need(str(o.outcome_id), 'outcome_id'), { ...EMPTY, price });
+    const name = str(o.label) ?? String(o.outcome_id);
+    const oid = str(o.token) ?? need(str(o.outcome_id), 'outcome_id');
+    if (venue5Status(st) === 'settled') return outcome(name, oid, { ...EMPTY, price: st === 'resolved_yes' ? 1 : st === 'resolved_no' ? 0 : null });
+    const b = books[i];
+    if (b === undefined || b === BOOK_FAILED || !isRec(b)) return outcome(name, oid, { ...EMPTY });
+    read++;
+    const t = isoTime(b.ts);
+    if (t) stamps.push(t);
+    return outcome(name, oid, binaryFromYesSide(pairs(b.bids), pairs(b.asks))[0]);
   });
-  const vol = arr(q.outcomes).reduce<number>((s, x) => s + (isRec(x) ? (num(x.volume) ?? 0) : 0), 0);
+  stamps.sort();
+  const vol = opts.reduce<number>((sum, o) => sum + (num(o.volume) ?? 0), 0);
   return assemble(
     {
       provider: 'venue_5',
@@ -523,7 +542,13 @@ export function buildVenue5Question(raw: unknown, observedAt: string): MarketDet
       title: str(q.title) ?? id,
       status,
       outcomes,
-      pricing: { availability: availabilityOf(status, outcomes), source: 'market_record', as_of: null, as_of_kind: 'unknown', neg_risk: false },
+      pricing: {
+        availability: read === 0 && status !== 'settled' ? 'unavailable' : availabilityOf(status, outcomes, read < opts.filter((_, i) => states[i] !== 'settled').length),
+        source: 'orderbook',
+        as_of: stamps.length ? stamps[0] : null, // the oldest book read
+        as_of_kind: stamps.length ? 'quote' : 'unknown',
+        neg_risk: false,
+      },
       fees: feesNotPublished(observedAt),
       volumeTotalUsd: vol,
     },
@@ -540,8 +565,13 @@ async function readVenue5(io: LiveIO, id: string): Promise<MarketDetail | NotFou
     io.book('venue_5', `/venue_5/outcomes/${id}/book`),
   ]);
   if (o !== NOT_FOUND) return buildVenue5Outcome(o, book === NOT_FOUND ? BOOK_FAILED : book, observedAt);
-  if (q !== NOT_FOUND) return buildVenue5Question(q, observedAt);
-  return NOT_FOUND;
+  if (q === NOT_FOUND) return NOT_FOUND;
+  const opts = arr(rec(rec(q, 'venue_5 answer').question, 'venue_5 question').outcomes).filter(isRec);
+  const books =
+    opts.length <= VENUE5_MAX_BOOKS
+      ? await Promise.all(opts.map((x) => io.book('venue_5', `/venue_5/outcomes/${String(x.outcome_id)}/book`).then((b) => (b === NOT_FOUND ? BOOK_FAILED : b))))
+      : [];
+  return buildVenue5Question(q, books, observedAt);
 }
 
 // ---------------------------------------------------------------- venue_6 (four-sided book)

@@ -308,9 +308,16 @@ describe('venue_5 (outcome markets with books; questions as groups)', () => {
     if (book.bids.length) expect(r.body.outcomes[0].bid).toBe(book.bids[0][0]);
     if (book.asks.length) expect(r.body.outcomes[1].bid).toBeCloseTo(1 - book.asks[0][0], 6);
     expect(r.body.trading_fees.availability).toBe('not_published');
+    // A question is a grouped market keyed by the `#` tokens (the ids the sports routes publish),
+    // each option quoted from its own outcome market's YES book.
     const g = await get(`/v1/markets/${q.question_id}?provider=venue_5`);
     expect(g.status).toBe(200);
-    expect(g.body.outcomes.map((x: any) => x.outcome_id)).toEqual(q.outcomes.map((x: any) => String(x.outcome_id)));
+    checkShape(g.body, 'venue_5');
+    expect(g.body.outcomes.map((x: any) => x.outcome_id)).toEqual(q.outcomes.map((x: any) => x.token));
+    expect(g.body.pricing.source).toBe('orderbook');
+    const b1 = await simJson(sim, `/venue_5/outcomes/${q.outcomes[1].outcome_id}/book`);
+    if (b1.asks.length) expect(g.body.outcomes[1].ask).toBe(b1.asks[0][0]);
+    if (book.bids.length) expect(g.body.outcomes[0].bid).toBe(book.bids[0][0]);
     sim.faults.set('venue_5', { kind: 'down', paths: '/book' });
     try {
       const d = await get(`/v1/markets/venue_5:${o.outcome_id}`);
