@@ -15,7 +15,7 @@ import type { SnapshotStore } from '../readmodels/snapshots.ts';
 import { RAW_TOPIC_IDS, type RawRecord, type TopicDef, type TopicMap, type TopicId, type TopicValues } from '../topics.ts';
 import { canonicalize, setRosterBook } from './canonicalize.ts';
 import { advance, persist, restore, startLifecycle, type LifecycleSnapshot } from './lifecycle.ts';
-import { marketIdentity, matchMarkets, type EventRecord } from './match.ts';
+import { marketIdentity, matchMarkets } from './match.ts';
 import type { RosterBook } from './props.ts';
 import { compareEntries, sortKey, SPORTS_SNAPSHOT, type SportsEntry } from './readmodel.ts';
 import type { CanonicalMarket, Provider } from './types.ts';
@@ -95,6 +95,11 @@ export class SportsProcessor {
   private publishing: Promise<void> | null = null;
   private readonly probing = new Set<string>();
   private readonly lastCrawlStart = new Map<Provider, number>();
+  /** A canonical market changed since the last round (matching must run again). */
+  private dirty = true;
+  /** A venue read began since the last round (observed_at moves). */
+  private readsAdvanced = false;
+  private readonly entryCache = new Map<string, { snap: LifecycleSnapshot; entry: SportsEntry | null }>();
   /** Publish rounds done (for tests and status). */
   rounds = 0;
   lastPublishedAt: number | null = null;
@@ -216,12 +221,16 @@ export class SportsProcessor {
       for (const k of prev?.keys ?? []) if (!keys.includes(k)) this.drop(k, out);
       if (ms.length === 0 && !prev) continue;
       this.natives.set(nativeKey, { keys, readId: r.read_id ?? null, readAt: r.read_started_at });
+      this.readsAdvanced = true;
       for (const m of ms) {
         const k = marketIdentity(m);
         const held = this.markets.get(k);
         const changed = !held || held.probedAt !== undefined || !sameMarket(held.m, m);
         this.markets.set(k, { m: changed ? m : held.m, nativeKey, readId: r.read_id ?? null, readAt: r.read_started_at });
-        if (changed) out.push({ key: k, value: this.toTopic(m, nativeKey, r.read_id ?? null) });
+        if (changed) {
+          this.dirty = true;
+          out.push({ key: k, value: this.toTopic(m, nativeKey, r.read_id ?? null) });
+        }
       }
     }
     if (out.length && this.producer) {
@@ -250,6 +259,7 @@ export class SportsProcessor {
   private drop(key: string, out: { key: string; value: TopicValues['canonical.markets'] | null }[]): void {
     if (!this.markets.has(key)) return;
     this.markets.delete(key);
+    this.dirty = true;
     out.push({ key, value: null });
   }
 
@@ -282,7 +292,11 @@ export class SportsProcessor {
     }
     // Forget old final records.
     const now = this.clock();
-    for (const [k, h] of this.markets) if (h.probedAt !== undefined && now - h.probedAt > PROBED_KEEP_MS) this.markets.delete(k);
+    for (const [k, h] of this.markets)
+      if (h.probedAt !== undefined && now - h.probedAt > PROBED_KEEP_MS) {
+        this.markets.delete(k);
+        this.dirty = true;
+      }
   }
 
   private async probeVenue2(marketId: string): Promise<void> {
@@ -294,7 +308,10 @@ export class SportsProcessor {
       for (const m of canonicalize('venue_2', rec, now)) {
         if (m.status !== 'settled') continue;
         const k = marketIdentity(m);
-        if (!this.markets.has(k)) this.markets.set(k, { m, nativeKey: `venue_2|final|${marketId}`, readId: null, readAt: now, probedAt: now });
+        if (!this.markets.has(k)) {
+          this.markets.set(k, { m, nativeKey: `venue_2|final|${marketId}`, readId: null, readAt: now, probedAt: now });
+          this.dirty = true;
+        }
       }
     } catch (err) {
       this.o.logger?.warn({ venue: 'venue_2', marketId, err: String(err) }, 'final record read failed');
@@ -321,62 +338,59 @@ export class SportsProcessor {
 
   private async publishRound(): Promise<void> {
     const now = this.clock();
-    const held = [...this.markets.values()];
-    const readAt = new Map(held.map((h) => [marketIdentity(h.m), h.readAt]));
-    const records = matchMarkets(
-      held.map((h) => h.m),
-      this.priorIds(),
-    );
-    const seen = new Set<string>();
     const lifecycleOut: { key: string; value: TopicValues['lifecycle.states'] | null }[] = [];
     const eventsOut: { key: string; value: TopicValues['matched.events'] | null }[] = [];
-    const recordById = new Map<string, EventRecord>();
-    for (const r of records) {
-      const id = r.event.event_id;
-      seen.add(id);
-      recordById.set(id, r);
-      const prev = this.lifecycle.get(id);
-      if (!prev) {
-        // Only games matched on at least one submarket enter the population.
-        if (r.event.submarkets.length === 0) continue;
-        this.lifecycle.set(id, startLifecycle({ now, record: r }).snapshot);
-      } else this.lifecycle.set(id, advance(prev, { type: 'OBSERVE', now, record: r }).snapshot);
+    // Matching runs only when a canonical market changed since the last round; the lifecycle's
+    // time rules (TICK) run every round and are cheap when nothing moves.
+    const matched = this.dirty;
+    this.dirty = false;
+    if (matched) {
+      const records = matchMarkets(
+        [...this.markets.values()].map((h) => h.m),
+        this.priorIds(),
+      );
+      const seen = new Set<string>();
+      for (const r of records) {
+        const id = r.event.event_id;
+        seen.add(id);
+        const prev = this.lifecycle.get(id);
+        if (!prev) {
+          // Only games matched on at least one submarket enter the population.
+          if (r.event.submarkets.length === 0) continue;
+          this.lifecycle.set(id, startLifecycle({ now, record: r }).snapshot);
+        } else this.lifecycle.set(id, advance(prev, { type: 'OBSERVE', now, record: r }).snapshot);
+      }
+      for (const [id, snap] of this.lifecycle) if (!seen.has(id)) this.lifecycle.set(id, advance(snap, { type: 'GONE', now }).snapshot);
     }
-    for (const [id, s] of this.lifecycle) {
-      let next = s;
-      if (!seen.has(id)) next = advance(next, { type: 'GONE', now }).snapshot;
-      next = advance(next, { type: 'TICK', now }).snapshot;
+    let changed = matched;
+    for (const [id, snap] of this.lifecycle) {
+      const next = advance(snap, { type: 'TICK', now }).snapshot;
       this.lifecycle.set(id, next);
-    }
-    const entries: SportsEntry[] = [];
-    let oldest: number | null = null;
-    for (const [id, s] of this.lifecycle) {
-      const json = persist(s);
-      if (s.value === 'removed') {
+      if (next.value === 'removed') {
         this.lifecycle.delete(id);
+        this.entryCache.delete(id);
         lifecycleOut.push({ key: id, value: null });
         eventsOut.push({ key: id, value: null });
         this.lastLifecycleJson.delete(id);
         this.lastEventJson.delete(id);
+        changed = true;
         continue;
       }
+      const cached = this.entryCache.get(id);
+      if (cached && cached.snap === next) continue;
+      changed = true;
+      const json = persist(next);
       if (this.lastLifecycleJson.get(id) !== json) {
         this.lastLifecycleJson.set(id, json);
-        lifecycleOut.push({ key: id, value: { event_id: id, state: String(s.value), updated_at: now, snapshot: json } });
+        lifecycleOut.push({ key: id, value: { event_id: id, state: String(next.value), updated_at: now, snapshot: json } });
       }
-      const c = s.context;
-      const population = s.value === 'current' ? 'current' : 'archived';
-      if (!c.body || c.body.submarkets.length === 0) continue;
-      if (population === 'current' && c.liveEmpty) continue;
-      const entry: SportsEntry = { event: c.body, population, strictPropKeys: c.strictPropKeys, lookupIds: c.lookupIds, sortMs: sortKey(c.body) };
-      entries.push(entry);
-      if (population === 'current') {
-        for (const sm of c.body.submarkets)
-          for (const src of sm.source_markets) {
-            const t = readAt.get(`${src.provider}:${src.market_id}`);
-            if (t !== undefined && (oldest === null || t < oldest)) oldest = t;
-          }
-      }
+      const c = next.context;
+      const population = next.value === 'current' ? 'current' : 'archived';
+      const visible = !!c.body && c.body.submarkets.length > 0 && !(population === 'current' && c.liveEmpty);
+      const entry: SportsEntry | null =
+        visible && c.body ? { event: c.body, population, strictPropKeys: c.strictPropKeys, lookupIds: c.lookupIds, sortMs: sortKey(c.body) } : null;
+      this.entryCache.set(id, { snap: next, entry });
+      if (!entry || !c.body) continue;
       const evJson = JSON.stringify(entry);
       if (this.lastEventJson.get(id) !== evJson) {
         this.lastEventJson.set(id, evJson);
@@ -399,7 +413,22 @@ export class SportsProcessor {
         });
       }
     }
+    const readsAdvanced = this.readsAdvanced;
+    this.readsAdvanced = false;
+    if (!changed && !readsAdvanced && this.rounds > 0) return;
+    const entries: SportsEntry[] = [];
+    for (const { entry } of this.entryCache.values()) if (entry) entries.push(entry);
     entries.sort(compareEntries);
+    // "snapshot.observed_at: when the oldest underlying read began" over the current population.
+    let oldest: number | null = null;
+    for (const e of entries) {
+      if (e.population !== 'current') continue;
+      for (const sm of e.event.submarkets)
+        for (const src of sm.source_markets) {
+          const t = this.markets.get(`${src.provider}:${src.market_id}`)?.readAt;
+          if (t !== undefined && (oldest === null || t < oldest)) oldest = t;
+        }
+    }
     if (this.producer) {
       const send = async <Id extends TopicId>(id: Id, list: { key: string; value: TopicValues[Id] | null }[]) => {
         if (!list.length) return;

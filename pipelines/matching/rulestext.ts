@@ -29,7 +29,20 @@ const URL_RE = /https?:\/\/[^\s"')]+/i;
 
 /** Sentences end at . ! ? followed by space (a URL's dots stay inside its sentence). */
 function sentences(text: string): string[] {
-  return text.split(/(?<=[.!?])\s+/).map((s) => s.trim()).filter(Boolean);
+  const out: string[] = [];
+  let start = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    // '.', '!' or '?' followed by whitespace ends a sentence.
+    if ((c === 46 || c === 33 || c === 63) && i + 1 < text.length && /\s/.test(text[i + 1])) {
+      const s = text.slice(start, i + 1).trim();
+      if (s) out.push(s);
+      start = i + 1;
+    }
+  }
+  const last = text.slice(start).trim();
+  if (last) out.push(last);
+  return out;
 }
 
 function findPhrase(text: string, phrases: Phrase[], about?: RegExp): { value: string; sentence: string } | undefined {
@@ -60,8 +73,20 @@ function read(text: string | null | undefined, phrases: Phrase[], rule: string, 
   return v;
 }
 
-/** Tie, overtime and push as the venue's text states them. */
+const lineCache = new Map<string, Record<'tie' | 'overtime' | 'push', RuleValue>>();
+
+/** Tie, overtime and push as the venue's text states them (texts repeat across lines: cached). */
 export function readGameLineRules(text: string | null | undefined, venue: string, url?: string): Record<'tie' | 'overtime' | 'push', RuleValue> {
+  const k = `${venue}\u0000${url ?? ''}\u0000${text ?? ''}`;
+  const hit = lineCache.get(k);
+  if (hit) return hit;
+  if (lineCache.size > 20_000) lineCache.clear();
+  const v = readGameLineRulesUncached(text, venue, url);
+  lineCache.set(k, v);
+  return v;
+}
+
+function readGameLineRulesUncached(text: string | null | undefined, venue: string, url?: string): Record<'tie' | 'overtime' | 'push', RuleValue> {
   return {
     tie: read(text, TIE, 'a tie', venue, url, /\bti(?:e|es|ed)\b|dead heat|\bdraw\b/i),
     overtime: read(text, OVERTIME, 'overtime', venue, url, /overtime|\bot\b|regulation|extra innings/i),

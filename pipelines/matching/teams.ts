@@ -241,15 +241,27 @@ const INDEX: Record<League, Map<string, Slot>> = Object.fromEntries(
   LEAGUE_LIST.map((l) => [l, indexLeague(TEAMS[l])]),
 ) as Record<League, Map<string, Slot>>;
 
+const resolved = new Map<string, Team | null>();
+
 /** The team a name form denotes in a league, or undefined when unknown or ambiguous. */
 export function resolveTeam(league: League, form: string): Team | undefined {
+  const k = `${league}|${form}`;
+  const cached = resolved.get(k);
+  if (cached !== undefined) return cached ?? undefined;
+  if (resolved.size > 50_000) resolved.clear();
+  const t = resolveUncached(league, form);
+  resolved.set(k, t ?? null);
+  return t;
+}
+
+function resolveUncached(league: League, form: string): Team | undefined {
   const hit = INDEX[league].get(normalizeName(form));
   if (hit !== undefined) return hit === AMBIGUOUS ? undefined : hit;
   // "Lakers (LAL)": a name and a code that must agree.
   const paren = /^(.*?)\s*\(([^)]+)\)\s*$/.exec(form);
   if (paren) {
-    const a = resolveTeam(league, paren[1]);
-    const b = resolveTeam(league, paren[2]);
+    const a = resolveUncached(league, paren[1]);
+    const b = resolveUncached(league, paren[2]);
     return a && b && a === b ? a : undefined;
   }
   // "Los Angeles L": a shared city followed by the nickname's first letter.

@@ -55,9 +55,17 @@ export function isoMs(ms: number): string {
 
 const hmFmt = new Intl.DateTimeFormat('en-GB', { timeZone: 'America/New_York', hour: '2-digit', minute: '2-digit', hourCycle: 'h23' });
 
-/** Eastern wall-clock HH:MM of an instant. */
+const hmCache = new Map<number, string>();
+
+/** Eastern wall-clock HH:MM of an instant (cached per minute). */
 export function easternTime(ms: number): string {
-  return hmFmt.format(new Date(ms));
+  const minute = Math.floor(ms / 60_000);
+  const hit = hmCache.get(minute);
+  if (hit !== undefined) return hit;
+  if (hmCache.size > 50_000) hmCache.clear();
+  const v = hmFmt.format(new Date(minute * 60_000));
+  hmCache.set(minute, v);
+  return v;
 }
 
 /** The instant of an Eastern wall-clock time on an Eastern date (EDT or EST as in force). */
