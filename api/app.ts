@@ -8,11 +8,11 @@
 //      by ONE KeyStore.authorize call (one Redis round trip in the stack);
 //   3. generic value checks of declared parameters (400 invalid_parameter);
 //   4. the route's handler (503 service_unavailable when none is registered yet).
-// Every response carries X-Request-Id (generated; a client's is ignored) and Vary: accept-encoding.
+// Every response carries X-Request-Id (generated; a client's is ignored) and Vary: Accept-Encoding, and is
+// gzipped for clients that accept gzip (api/plugins/external/compress.ts).
 // Every error body comes from renderError (api/errors.ts); Fastify's own errors are mapped into it.
-import { gzipSync } from 'node:zlib';
 import Fastify, { LogController, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
-import { registerCompress } from './plugins/external/compress.ts';
+import { VARY, acceptsGzip, gzipJson } from './plugins/external/compress.ts';
 import { nextRequestId } from './plugins/app/request-id.ts';
 import { ApiError, isApiError, quote, renderError } from './errors.ts';
 import { ROUTES, type RouteSpec } from './routes/table.ts';
@@ -49,31 +49,26 @@ class Context implements RouteContext {
   }
 }
 
-function sendError(reply: FastifyReply, e: ApiError): FastifyReply {
-  const h = e.options.headers;
-  if (h) for (const k in h) reply.header(k, h[k]);
-  return reply.code(e.statusCode).type('application/json; charset=utf-8').send(renderError(e));
+const JSON_TYPE = 'application/json; charset=utf-8';
+
+/** Every response leaves through here: X-Request-Id, Vary, JSON, gzip when acceptable. */
+async function sendJson(req: FastifyRequest, reply: FastifyReply, status: number, body: unknown): Promise<FastifyReply> {
+  reply.header('x-request-id', req.id);
+  reply.header('vary', VARY);
+  reply.code(status).header('content-type', JSON_TYPE);
+  const json = JSON.stringify(body);
+  if (acceptsGzip(req.headers['accept-encoding'])) {
+    reply.header('content-encoding', 'gzip');
+    return reply.send(await gzipJson(json));
+  }
+  return reply.send(json);
 }
 
-const GZIP = /\bgzip\b/i;
-
-/**
- * Errors answered outside any route (404/405, malformed URLs) do not pass through
- * @fastify/compress's route hooks, so they are gzipped here ("Responses are compressed for
- * clients sending Accept-Encoding: gzip").
- */
-function sendOutsideRoute(req: FastifyRequest, reply: FastifyReply, e: ApiError): FastifyReply {
-  reply.header('x-request-id', req.id);
-  reply.header('vary', 'accept-encoding');
-  const ae = req.headers['accept-encoding'];
-  if (typeof ae !== 'string' || !GZIP.test(ae)) return sendError(reply, e);
+/** Every error body comes from renderError; the error's own headers (Allow, Retry-After) go with it. */
+function sendError(req: FastifyRequest, reply: FastifyReply, e: ApiError): Promise<FastifyReply> {
   const h = e.options.headers;
   if (h) for (const k in h) reply.header(k, h[k]);
-  reply.header('content-encoding', 'gzip');
-  return reply
-    .code(e.statusCode)
-    .type('application/json; charset=utf-8')
-    .send(gzipSync(JSON.stringify(renderError(e))));
+  return sendJson(req, reply, e.statusCode, renderError(e));
 }
 
 function mapFrameworkError(err: { statusCode?: number; code?: string; message?: string; validation?: unknown }): ApiError {
@@ -112,11 +107,10 @@ export async function buildApp(deps: AppDeps, handlers: HandlerRegistry = defaul
     // Path identifiers can be long: a composite venue_9 pair is 139 characters (default limit 100).
     routerOptions: { maxParamLength: 512 },
     frameworkErrors: (err, req, reply) => {
-      void sendOutsideRoute(req, reply, mapFrameworkError(err));
+      void sendError(req, reply, mapFrameworkError(err));
     },
   });
 
-  await registerCompress(app);
 
   const matcher = compilePathMatcher(ROUTES);
   const deadlineMs = config.UPSTREAM_DEADLINE_MS;
@@ -126,21 +120,19 @@ export async function buildApp(deps: AppDeps, handlers: HandlerRegistry = defaul
     const allowed = matcher.allowed(path);
     if (allowed) {
       const list = allowed.join(', ');
-      return sendOutsideRoute(
+      return sendError(
         req,
         reply,
         new ApiError('method_not_allowed', `method ${quote(req.method)} is not allowed on ${path}; allowed: ${list}`, { headers: { allow: list } }),
       );
     }
-    return sendOutsideRoute(req, reply, new ApiError('route_not_found', `no route matches ${quote(path)}`));
+    return sendError(req, reply, new ApiError('route_not_found', `no route matches ${quote(path)}`));
   });
 
   app.setErrorHandler((err, req, reply) => {
     const e = mapFrameworkError(err as never);
     if (e.statusCode >= 500 && !isApiError(err)) req.log.error({ err }, 'unhandled error');
-    reply.header('x-request-id', req.id);
-    reply.header('vary', 'accept-encoding');
-    return sendError(reply, e);
+    return sendError(req, reply, e);
   });
 
   for (const spec of ROUTES) {
@@ -150,8 +142,6 @@ export async function buildApp(deps: AppDeps, handlers: HandlerRegistry = defaul
   }
 
   async function serve(route: CompiledRoute, handler: HandlerRegistry[keyof HandlerRegistry], req: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> {
-    reply.header('x-request-id', req.id);
-    reply.header('vary', 'accept-encoding');
     const spec: RouteSpec = route.spec;
     let query: RawQuery;
     let pairs: Array<[string, string]>;
@@ -164,41 +154,41 @@ export async function buildApp(deps: AppDeps, handlers: HandlerRegistry = defaul
       const cred = spec.auth === 'api_key' && req.headers.authorization === undefined ? pairs.find(([k]) => CREDENTIAL_PARAMS.has(k) && !route.byName.has(k)) : undefined;
       if (cred) {
         const b = readBearer(req.headers, cred[0]);
-        if (b.kind !== 'key') return sendError(reply, new ApiError(b.kind === 'missing' ? 'missing_api_key' : 'invalid_api_key', b.message));
+        if (b.kind !== 'key') return sendError(req, reply, new ApiError(b.kind === 'missing' ? 'missing_api_key' : 'invalid_api_key', b.message));
       }
       query = checkParams(route, pairs);
       checkPathParams(route, req.params as Record<string, string>);
     } catch (e) {
-      return sendError(reply, e as ApiError);
+      return sendError(req, reply, e as ApiError);
     }
 
     const now = deps.clock();
     let key: KeyInfo | undefined;
     if (spec.auth === 'session') {
-      return sendError(reply, new ApiError('missing_api_key', `${spec.url} requires an account session from the dashboard, not an API key; it is outside this API`));
+      return sendError(req, reply, new ApiError('missing_api_key', `${spec.url} requires an account session from the dashboard, not an API key; it is outside this API`));
     }
     if (spec.auth === 'api_key') {
       const verdict = await authorizeRequest(req, reply, spec, auth, now);
-      if (verdict instanceof ApiError) return sendError(reply, verdict);
+      if (verdict instanceof ApiError) return sendError(req, reply, verdict);
       key = verdict;
     }
 
     if (handler === undefined) {
-      return sendError(reply, new ApiError('service_unavailable', `${spec.method} ${spec.url} is not available yet on this deployment; retry later`));
+      return sendError(req, reply, new ApiError('service_unavailable', `${spec.method} ${spec.url} is not available yet on this deployment; retry later`));
     }
     try {
       const typed = typeParams(route, query);
       const ctx = new Context(query, typed, req.params as Record<string, string>, deps, now, key, deadlineMs);
       const res = await handler(ctx);
       if (res.headers) for (const k in res.headers) reply.header(k, res.headers[k]);
-      return reply.code(res.status ?? 200).send(res.body);
+      return sendJson(req, reply, res.status ?? 200, res.body);
     } catch (e) {
-      if (isApiError(e)) return sendError(reply, e);
+      if (isApiError(e)) return sendError(req, reply, e);
       if ((e as Error)?.name === 'AbortError' || (e as Error)?.name === 'TimeoutError') {
-        return sendError(reply, new ApiError('upstream_unavailable', `no answer from upstream within the ${deadlineMs} ms request deadline`));
+        return sendError(req, reply, new ApiError('upstream_unavailable', `no answer from upstream within the ${deadlineMs} ms request deadline`));
       }
       req.log.error({ err: e }, 'handler failed');
-      return sendError(reply, new ApiError('service_unavailable', 'the service could not complete the request; retry with backoff'));
+      return sendError(req, reply, new ApiError('service_unavailable', 'the service could not complete the request; retry with backoff'));
     }
   }
 
