@@ -165,7 +165,9 @@ export class VenuePoller {
   /** Starts the crawl loop; returns at once. */
   start(): void {
     if (this.loop) return;
-    this.loop = this.run();
+    // Belt and braces: run() contains its own errors; a rejection here must still not become an
+    // unhandled rejection that stops the process.
+    this.loop = this.run().catch((e) => this.o.logger.error({ venue: this.provider, err: String(e) }, 'poller loop ended unexpectedly'));
   }
 
   async stop(): Promise<void> {
