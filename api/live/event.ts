@@ -159,7 +159,7 @@ export function buildVenue4Event(id: string, fixture: unknown, found: unknown): 
   if (found !== NOT_FOUND && isRec(found)) for (const m of arr(found.data)) if (isRec(m)) byHash.set(String(m.marketHash).toLowerCase(), m);
   const markets = hashes.map((h) => {
     const m = byHash.get(h);
-    const title = m ? `${str(m.outcomeOneName) ?? ''} / ${str(m.outcomeTwoName) ?? ''}` : h;
+    const title = m ? `${str(m.outcomeOneName) ?? ''} vs ${str(m.outcomeTwoName) ?? ''}` : h;
     return { market_id: h, title };
   });
   const one = str(f.teamOne);

@@ -403,8 +403,8 @@ export function buildVenue4(raw: unknown, book: unknown | BookFailed, fees: Trad
     {
       provider: 'venue_4',
       providerId: hash,
-      // "A venue_4 market is named by its two outcome labels."
-      title: `${one} / ${two}`,
+      // "A venue_4 market is named by its two outcome labels" (as the sports routes name it).
+      title: `${one} vs ${two}`,
       status,
       eventId: str(m.sportXeventId),
       outcomes,

@@ -278,7 +278,7 @@ describe('venue_4 (book: one bounded second fetch)', () => {
     const r = await get(`/v1/markets/${m.marketHash}`);
     expect(r.status).toBe(200);
     checkShape(r.body, 'venue_4');
-    expect(r.body.title).toBe(`${m.outcomeOneName} / ${m.outcomeTwoName}`);
+    expect(r.body.title).toBe(`${m.outcomeOneName} vs ${m.outcomeTwoName}`);
     expect(r.body.outcomes.map((o: any) => o.outcome_id)).toEqual(['outcomeOne', 'outcomeTwo']);
     expect(r.body.pricing).toMatchObject({ source: 'orderbook', as_of_kind: 'quote' });
     expect(r.body.trading_fees).toMatchObject({ availability: 'published', charge_basis: 'stake' });
