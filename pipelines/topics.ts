@@ -254,9 +254,15 @@ export function rawTopicId(provider: Provider): RawTopicId {
   return `raw.${provider}`;
 }
 
-/** Topic settings from config (lib/config.ts). */
+/**
+ * Topic settings from config (lib/config.ts). Embedded, every topic has one partition: the embedded
+ * log runs one consumer per group that reads its partitions one after another, so partitions buy no
+ * parallelism there and only cut batches (and read-model inserts) into smaller pieces. On Kafka,
+ * KAFKA_PARTITIONS lets a stage run as several consumers.
+ */
 export function topicSettings(config: {
   TOPIC_PREFIX?: string;
+  KAFKA_BROKERS?: string;
   KAFKA_PARTITIONS: number;
   RAW_RETENTION_MS?: number;
   CATALOG_RETENTION_MS?: number;
@@ -264,7 +270,7 @@ export function topicSettings(config: {
 }): TopicSettings {
   return {
     prefix: config.TOPIC_PREFIX ?? '',
-    partitions: config.KAFKA_PARTITIONS,
+    partitions: config.KAFKA_BROKERS ? config.KAFKA_PARTITIONS : 1,
     rawRetentionMs: config.RAW_RETENTION_MS,
     catalogRetentionMs:
       config.CATALOG_RETENTION_MS !== undefined
