@@ -38,7 +38,7 @@ const TICKER = /^[A-Za-z0-9][A-Za-z0-9.]*(?:-[A-Za-z0-9.]+)+$/;
 const ULID = /^[0-9A-HJKMNP-TV-Za-hjkmnp-tv-z]{26}$/;
 const FIXTURE = /^L[0-9]+$/;
 const V7_EVENT = /^[1-9][0-9]*$/;
-const V7_MARKET = /^([1-9][0-9]*):([0-9]+)(?::(-?[0-9]+(?:\.[0-9]+)?))?$/;
+const V7_MARKET = /^([1-9][0-9]*):([0-9]+)(?::([-+]?[0-9]+(?:\.[0-9]+)?))?$/;
 const V9_PAIR = /^(0x[0-9a-fA-F]{64}):(0x[0-9a-fA-F]{64})$/;
 
 /** The date code that follows the series in venue_1 event and market tickers (`26NOV21...`). */

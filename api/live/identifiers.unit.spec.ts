@@ -74,6 +74,7 @@ describe('market route resolution', () => {
   it('venue_7 pair and three-part forms; venue_9 parent and pair', () => {
     expect(planResolution('market', '30000412:2', 'venue_7')).toMatchObject({ nativeId: '30000412:2' });
     expect(planResolution('market', '30000412:3:221.5', 'venue_7')).toMatchObject({ nativeId: '30000412:3:221.5' });
+    expect(planResolution('market', '30000412:2:+3.5', 'venue_7')).toMatchObject({ nativeId: '30000412:2:+3.5' });
     expect(planResolution('market', H1, 'venue_9')).toMatchObject({ provider: 'venue_9', nativeId: H1 });
   });
   it('venue_1 tickers are case-insensitive once the provider is known', () => {
