@@ -54,7 +54,7 @@ describe('schemas stay backward compatible', () => {
         try {
           assertBackwardCompatible(schema, e.schema);
         } catch (err) {
-          throw new Error(`${file} is not backward compatible with ${e.from}: ${(err as Error).message}`);
+          throw new Error(`${file} is not backward compatible with ${e.from}: ${(err as Error).message}`, { cause: err });
         }
       }
     });
