@@ -45,6 +45,21 @@ describe('avro serde', () => {
     expect(valueSubject(t)).toBe('serde.lifecycle.states-value');
   });
 
+  it('encodes and decodes a batch exactly as record by record', async () => {
+    const t = topics['canonical.markets'];
+    const [key, value] = samples['canonical.markets']!;
+    const recs = [
+      { key, value },
+      { key: 'venue_2:502', value: { ...value, market_id: '502', title: 'Other' } },
+      { key: 'venue_2:503', value: null },
+    ];
+    const many = await serde.encodeMany(t, recs);
+    const one = await Promise.all(recs.map((r) => serde.encode(t, r.key, r.value)));
+    expect(many).toEqual(one);
+    const logRecs = many.map((m) => asRecord(t.name, m.key, m.value));
+    expect(await serde.decodeMany(t, logRecs)).toEqual(recs);
+  });
+
   it('a tombstone stays null', async () => {
     const t = topics['matched.events'];
     const out = await serde.encode(t, 'gone', null);
