@@ -52,8 +52,10 @@ const REPO = join(HERE, '..', '..', '..');
 function resolveScenario(s: SimulatorOptions['scenario']): { scenario?: Scenario; preset: 'default' | 'hard' | 'none' } {
   if (!s) return { preset: 'default' };
   if (typeof s !== 'string') return { scenario: s, preset: s.manifest.preset ?? 'none' };
-  if (s === 'default' || s === 'hard' || s === 'none') return { preset: s };
-  const dir = existsSync(s) ? s : join(REPO, 'infra', 'scenarios', s);
+  // A scenario directory (a path, or a name under infra/scenarios/) wins over a bare preset name,
+  // so `hard` brings its manifest's seed and clock start.
+  const dir = existsSync(join(s, 'scenario.json')) ? s : join(REPO, 'infra', 'scenarios', s);
+  if (!existsSync(join(dir, 'scenario.json')) && (s === 'default' || s === 'hard' || s === 'none')) return { preset: s };
   const scenario = loadScenario(dir);
   return { scenario, preset: scenario.manifest.preset ?? 'none' };
 }

@@ -41,7 +41,8 @@ const SPORTS_BASE = 50_000_000;
 function render(ctx: SimCtx, g: SimGame, st: GameState, t: number): Rendered[] {
   const out: Rendered[] = [];
   // A few games publish a 00:00 Eastern placeholder instead of the start.
-  const placeholder = unit('v3ph', g.i) < 0.1;
+  // Doubleheaders always carry their real start: it is what tells the two games apart.
+  const placeholder = !g.dh && unit('v3ph', g.i) < 0.1;
   const start = placeholder ? fromEastern(eDate(st.start), 0, 0) : st.start;
   for (const l of g.lines) {
     if (!l.venues.includes(V)) continue;

@@ -19,9 +19,9 @@ const G = GROUP_SIZE[V];
 function render(ctx: SimCtx, g: SimGame, st: GameState, t: number): Rendered[] {
   const out: Rendered[] = [];
   const e = eastern(st.start);
-  const tbd = unit('v5tbd', g.i);
+  const tbd = g.dh ? 1 : unit('v5tbd', g.i);
   const startEt = tbd < 0.1 ? 'TBD' : tbd < 0.15 ? null : `${String(e.h).padStart(2, '0')}:${String(e.mi).padStart(2, '0')}`;
-  const title = `${g.home.name} vs ${g.away.name}`;
+  const title = `${g.home.name} vs ${g.away.name}${g.dh ? ` - Game ${g.dh}` : ''}`;
   const state = st.phase === 'scheduled' ? 'open' : st.phase === 'live' ? 'closed' : 'resolved';
   g.lines.forEach((l) => {
     if (!l.venues.includes(V)) return;

@@ -20,7 +20,7 @@ function render(ctx: SimCtx, g: SimGame, st: GameState, t: number): Rendered[] {
   if (!l) return [];
   const day = eDate(g.start);
   const md = monthDay(day);
-  const slug = `will-the-${kebab(g.away.nickname)}-beat-the-${kebab(g.home.nickname)}-on-${kebab(md)}${g.dh === 2 ? '-game-2' : ''}`;
+  const slug = `will-the-${kebab(g.away.nickname)}-beat-the-${kebab(g.home.nickname)}-on-${kebab(md)}${g.dh ? `-game-${g.dh}` : ''}`;
   const id = 's' + sha(ctx.seed, 'v8', g.i).toString('base64url').replace(/[-_]/g, 'x').slice(0, 19);
   const done = st.phase === 'final' || st.phase === 'cancelled';
   return [
@@ -29,7 +29,7 @@ function render(ctx: SimCtx, g: SimGame, st: GameState, t: number): Rendered[] {
       rec: {
         id,
         slug,
-        question: `Will the ${g.away.nickname} beat the ${g.home.nickname} on ${md}?${g.dh === 2 ? ' (Game 2)' : ''}`,
+        question: `Will the ${g.away.nickname} beat the ${g.home.nickname} on ${md}?${g.dh ? ` (Game ${g.dh})` : ''}`,
         outcomeType: 'BINARY',
         probability: done ? (st.phase === 'cancelled' ? 0.5 : lineWins(g, l) ? 1 : 0) : round2(fairAt(ctx.seed, g, l, t)),
         // "placeholder times": the venue closes sports markets at 23:59 Eastern on the game day.

@@ -18,12 +18,24 @@ const TAG: Record<string, string> = {
 const SPORTS_BASE = 50_000_000;
 const G = GROUP_SIZE[V];
 
-/** venue_9 codes its titles from the nickname ("LAK" for the Lakers), unlike the common codes. */
+/**
+ * venue_9 codes its titles from the nickname ("LAK" for the Lakers), unlike the common codes: the
+ * first three letters, or another three-letter pick from the nickname when a team of the league
+ * listed earlier already holds them. Unique within a league.
+ */
+const CODE9 = new Map<SimTeam, string>();
 function code9(t: SimTeam, league: SimTeam[]): string {
-  const word = t.nickname.replace(/[^A-Za-z0-9]/g, '').toUpperCase();
-  let c = word.slice(0, 3);
-  if (league.some((o) => o !== t && o.nickname.replace(/[^A-Za-z0-9]/g, '').toUpperCase().slice(0, 3) === c)) c = word.slice(0, 2) + word.slice(-1);
-  return c;
+  if (!CODE9.has(t)) {
+    const used = new Set<string>();
+    for (const o of league) {
+      const w = o.nickname.replace(/[^A-Za-z0-9]/g, '').toUpperCase();
+      const cands = [w.slice(0, 3), w.slice(0, 2) + w.slice(-1), w[0] + w.slice(-2), w[0] + w[2] + w[w.length - 1], w[0] + w[1] + w[3], w[0] + w[3] + w[4]];
+      const c = cands.find((x) => x && x.length === 3 && !used.has(x)) ?? `${w.slice(0, 2)}${used.size}`;
+      used.add(c);
+      CODE9.set(o, c);
+    }
+  }
+  return CODE9.get(t)!;
 }
 
 function childStatus(st: GameState): string {
