@@ -22,6 +22,7 @@ import { startSportsArea, type SportsArea } from '../pipelines/matching/area.ts'
 import { SportsReader } from '../pipelines/matching/readmodel.ts';
 import { startLiveArea } from '../api/live/area.ts';
 import { metricsText } from '../pipelines/runtime/metrics.ts';
+import { pino } from 'pino';
 
 export interface RunningService {
   address?: string;
@@ -37,6 +38,8 @@ export async function runService(config: Config, opts: { quiet?: boolean } = {})
     if (!opts.quiet) console.log(msg);
   };
   const stops: (() => Promise<void>)[] = [];
+  // The pipeline's own log (the API logs through Fastify's pino, with the Authorization header redacted).
+  const logger = pino({ level: config.LOG_LEVEL, base: { component: 'pipeline' } });
 
   let simulator: Simulator | undefined;
   if (has('simulator') && !config.VENUE_BASE_URL) {
@@ -70,15 +73,15 @@ export async function runService(config: Config, opts: { quiet?: boolean } = {})
     stops.push(async () => {
       for (const s of sinks) await s.stop();
     });
-    catalog = await startCatalog(config, b);
+    catalog = await startCatalog(config, b, logger);
     stops.push(() => catalog!.stop());
-    sports = await startSportsArea({ config, ...b, venueBaseUrl });
+    sports = await startSportsArea({ config, ...b, venueBaseUrl, logger });
     stops.push(() => sports!.stop());
   }
   let pollers: RunningPollers | undefined;
   if (has('pollers')) {
     if (!venueBaseUrl) throw new ConfigError('pollers need VENUE_BASE_URL (or ROLES including simulator)');
-    pollers = await startPollers(config, b, venueBaseUrl);
+    pollers = await startPollers(config, b, venueBaseUrl, logger);
     stops.push(() => pollers!.stop());
   }
 
