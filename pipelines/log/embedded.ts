@@ -28,7 +28,7 @@
 // - 'delete' topics with retentionMs drop whole closed segments whose newest record is older.
 import { closeSync, existsSync, mkdirSync, openSync, readFileSync, writeSync } from 'node:fs';
 import { mkdir, open, readdir, readFile, rename, rm, unlink, writeFile, type FileHandle } from 'node:fs/promises';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { crc32 } from 'node:zlib';
 import { partitionForKey } from './partitioner.ts';
 import type {
@@ -275,6 +275,8 @@ export class EmbeddedLog implements Log {
       tombstoneRetentionMs: 24 * 3600_000,
       retryBackoffMs: 100,
       ...options,
+      // Absolute, so two spellings of one directory cannot both open it.
+      dir: resolve(options.dir),
     };
   }
 
