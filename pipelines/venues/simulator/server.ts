@@ -63,7 +63,9 @@ function resolveScenario(s: SimulatorOptions['scenario']): { scenario?: Scenario
 /** Build the app without listening (tests use `app.inject`). */
 export async function buildSimulatorApp(opts: SimulatorOptions = {}): Promise<Omit<Simulator, 'baseUrl' | 'url' | 'close'>> {
   const { scenario, preset } = resolveScenario(opts.scenario);
-  const seed = opts.seed ?? scenario?.manifest.seed ?? 42;
+  // A scenario directory that names its seed is a fixed world (its ground truth holds only for that
+  // seed), so the manifest's seed wins over the configured one.
+  const seed = scenario?.manifest.seed ?? opts.seed ?? 42;
   const scale = opts.scale ?? scenario?.manifest.scale ?? 1;
   const clock =
     opts.clock ?? createClock(scenario?.manifest.clock_start ? Date.parse(scenario.manifest.clock_start) : Date.now());

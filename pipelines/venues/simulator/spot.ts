@@ -6,6 +6,9 @@
 //       newest first, at most `limit` (1..1000) seconds in [startTime, endTime]; endTime defaults
 //       to the current second.
 // Unknown pair: 404 {code: -1121, msg}. Bad parameter: 400 {code: -1100, msg}.
+// Faults (the spot venue is not one of the nine, so it has its own switch, same kinds as
+// /__admin/faults): POST /spot/__admin/fault {kind: down|refuse|slow|rate_limit|malformed|reject|none,
+// delay_ms, retry_after_s}.
 // Prices are a pure function of (seed, pair, second), so any second can be read in O(1) and the
 // same second always has the same price.
 import type { FastifyPluginAsync } from 'fastify';
@@ -50,8 +53,42 @@ interface Opts {
   clock?: Clock;
 }
 
+interface SpotFault {
+  kind: 'down' | 'refuse' | 'slow' | 'rate_limit' | 'malformed' | 'reject';
+  delay_ms?: number;
+  retry_after_s?: number;
+}
+
 const spot: FastifyPluginAsync<Opts> = async (app, opts) => {
   const seed = opts.seed ?? 42;
+  let fault: SpotFault | null = null;
+  app.post('/__admin/fault', async (req, reply) => {
+    const b = (req.body ?? {}) as Partial<SpotFault> & { kind?: string };
+    if (b.kind === 'none') fault = null;
+    else if (['down', 'refuse', 'slow', 'rate_limit', 'malformed', 'reject'].includes(String(b.kind))) fault = b as SpotFault;
+    else return reply.code(400).send({ error: `unknown fault kind ${JSON.stringify(b.kind)}` });
+    return { fault };
+  });
+  app.addHook('onRequest', async (req, reply) => {
+    if (!fault || req.url.includes('/__admin/')) return;
+    switch (fault.kind) {
+      case 'down':
+        return reply.code(503).type('text/plain').send('Service Unavailable');
+      case 'refuse':
+        req.raw.socket.destroy();
+        return reply.hijack();
+      case 'slow':
+        await new Promise((r) => setTimeout(r, fault?.delay_ms ?? 12_000));
+        return;
+      case 'rate_limit':
+        if (fault.retry_after_s !== undefined) reply.header('Retry-After', String(fault.retry_after_s));
+        return reply.code(429).send({ code: -1003, msg: 'Too many requests.' });
+      case 'malformed':
+        return reply.code(200).type('application/json').send('{"symbol":"BTC');
+      case 'reject':
+        return reply.code(400).send({ code: -1100, msg: 'Illegal characters found in a parameter.' });
+    }
+  });
   const fmt = (symbol: string, sec: number) => spotPrice(seed, symbol, sec).toFixed(BASE[symbol].decimals);
 
   const symbolOf = (raw: unknown): string | null => {
