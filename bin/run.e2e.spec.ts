@@ -1,0 +1,86 @@
+// The embedded default as `make run` starts it: simulator, pollers, processors and API in one
+// process on the in-process seams. Proves the composition root wires every area: a matched sports
+// event and a catalog page come out of the API from what the pollers read, and a source market of
+// the matched event resolves live on market detail.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadConfig } from '../lib/config.ts';
+import { runService, type RunningService } from './run.ts';
+
+let svc: RunningService;
+let dir: string;
+
+async function get(path: string, key?: string): Promise<{ status: number; body: any }> {
+  const res = await fetch(`${svc.address}${path}`, { headers: key ? { authorization: `Bearer ${key}` } : {} });
+  return { status: res.status, body: await res.json() };
+}
+
+async function eventually<T>(what: string, f: () => Promise<T | undefined>, ms = 150_000): Promise<T> {
+  const until = Date.now() + ms;
+  for (;;) {
+    const v = await f();
+    if (v !== undefined) return v;
+    if (Date.now() > until) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 1000));
+  }
+}
+
+describe('embedded default (bin/run.ts)', () => {
+  beforeAll(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'pm-run-'));
+    // Embedded seams whatever the CI environment exports: this test is about the default mode.
+    const config = loadConfig({ DATA_DIR: dir, PORT: '0', LOG_LEVEL: 'warn', SPORTS_PUBLISH_MS: '500', POLL_INTERVAL_MS: '1000' });
+    svc = await runService(config, { quiet: true });
+  });
+  afterAll(async () => {
+    await svc?.stop();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('prints a usable demo key on the pro plan', async () => {
+    expect(svc.address).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+    expect(svc.demoKey).toBeTruthy();
+    const plans = await get('/v1/plans');
+    expect(plans.status).toBe(200);
+    expect(plans.body.data.map((p: { key: string }) => p.key)).toEqual(['free', 'starter', 'pro', 'business', 'enterprise']);
+    const cats = await get('/v1/categories', svc.demoKey);
+    expect(cats.status).toBe(200);
+    expect(cats.body.data).toHaveLength(11);
+  });
+
+  it('serves matched sports events built from what the pollers read, and their markets live', async () => {
+    const ev = await eventually('a matched sports event', async () => {
+      const r = await get('/v1/matching-markets/sports?limit=5', svc.demoKey);
+      expect(r.status).toBe(200);
+      return r.body.data.length > 0 ? r.body : undefined;
+    });
+    expect(ev.snapshot.observed_at).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/);
+    const first = ev.data[0];
+    expect(first.event_id).toMatch(/^(nba|wnba|nfl|mlb|nhl)-[a-z0-9]+-[a-z0-9]+-\d{4}-\d{2}-\d{2}$/);
+    const ml = first.submarkets[0];
+    expect(ml.key).toBe('moneyline|full|winner');
+    const providers = new Set(ml.source_markets.map((s: { provider: string }) => s.provider));
+    expect(providers.size).toBeGreaterThanOrEqual(2);
+    for (const sm of ml.source_markets.slice(0, 3)) {
+      const d = await get(`/v1/markets/${encodeURIComponent(`${sm.provider}:${sm.market_id}`)}`, svc.demoKey);
+      expect(d.status).toBe(200);
+      expect(d.body.provider).toBe(sm.provider);
+      expect(d.body.outcomes.map((o: { outcome_id: string }) => o.outcome_id)).toEqual(expect.arrayContaining(sm.outcomes.map((o: { outcome_id: string }) => o.outcome_id)));
+    }
+  });
+
+  it('serves the catalog once the first crawl is built', async () => {
+    const page = await eventually('the first catalog snapshot', async () => {
+      const r = await get('/v1/markets?limit=5', svc.demoKey);
+      return r.status === 200 ? r.body : undefined;
+    });
+    expect(page.data).toHaveLength(5);
+    expect(page.data[0].provider).toBe('venue_1');
+    expect(page.pagination.total).toBeGreaterThan(5);
+    const next = await get(`/v1/markets?limit=5&cursor=${encodeURIComponent(page.pagination.next_cursor)}`, svc.demoKey);
+    expect(next.status).toBe(200);
+    expect(next.body.data[0].id).not.toBe(page.data[0].id);
+  });
+});
