@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSimulator, type Simulator } from '../../../pipelines/venues/simulator/server.ts';
 import type { Fault, VenueId } from '../../../pipelines/venues/simulator/core.ts';
 import { buildWallets } from '../../../pipelines/venues/simulator/wallet.ts';
+import { request } from 'undici';
 import { liveApp, simJson } from '../../live/testkit.ts';
 
 let sim: Simulator;
@@ -82,13 +83,39 @@ describe.each(['market_v1', 'market_v3', 'event_v7', 'wallet'])('%s', (name) => 
   });
 });
 
-describe('spot venue', () => {
-  it('an unreachable spot venue is 502 (the spot venue has no fault switch: point the client elsewhere)', async () => {
-    const { get, live } = await liveApp(sim);
-    const { VenueHttp } = await import('../../../pipelines/venues/client/http.ts');
-    live.venues = new VenueHttp({ baseUrl: 'http://127.0.0.1:9' });
-    const r = await get('/v1/crypto-prices/spot?currency=btcusdt');
-    expect(r.status).toBe(502);
-    expect(r.body.code).toBe('upstream_unavailable');
+describe('spot venue (its own fault switch)', () => {
+  const setSpot = (body: Record<string, unknown>) => request(`${sim.baseUrl}/spot/__admin/fault`, { method: 'POST', body: JSON.stringify(body), headers: { 'content-type': 'application/json' } }).then((r) => r.body.text());
+  const url = '/v1/crypto-prices/spot?currency=btcusdt';
+  it.each([
+    [{ kind: 'rate_limit', retry_after_s: 4 }, 429, 'upstream_rate_limited', '4'],
+    [{ kind: 'rate_limit' }, 429, 'upstream_rate_limited', undefined],
+    [{ kind: 'reject' }, 400, 'upstream_rejected', undefined],
+    [{ kind: 'down' }, 502, 'upstream_unavailable', undefined],
+    [{ kind: 'refuse' }, 502, 'upstream_unavailable', undefined],
+    [{ kind: 'malformed' }, 502, 'upstream_unavailable', undefined],
+  ] as const)('%o -> %i %s', async (fault, status, code, retryAfter) => {
+    const { get } = await liveApp(sim);
+    await setSpot(fault);
+    try {
+      const r = await get(url);
+      expect(r.status).toBe(status);
+      expect(r.body.code).toBe(code);
+      expect(r.headers['retry-after']).toBe(retryAfter);
+    } finally {
+      await setSpot({ kind: 'none' });
+    }
+    expect((await get(url)).status).toBe(200);
+  });
+
+  it('slower than the deadline is 502', async () => {
+    const { get } = await liveApp(sim, { UPSTREAM_DEADLINE_MS: '300' });
+    await setSpot({ kind: 'slow', delay_ms: 8000 });
+    try {
+      const r = await get(url);
+      expect(r.status).toBe(502);
+      expect(r.body.code).toBe('upstream_unavailable');
+    } finally {
+      await setSpot({ kind: 'none' });
+    }
   });
 });
