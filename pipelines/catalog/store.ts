@@ -115,6 +115,8 @@ export class CatalogStore {
   private readonly retentionMs: number;
   private readonly pointer: SnapshotPointer;
   private readonly countsCache = new Map<string, Map<string, number>>();
+  /** Crawls already found completely staged (ids are unique; the set only grows by ~9 a refresh). */
+  private readonly verifiedCrawls = new Set<string>();
 
   constructor(o: CatalogStoreOptions) {
     this.history = o.history;
@@ -154,17 +156,22 @@ export class CatalogStore {
       `SELECT provider, crawl_id, started_at, completed_at, row_count FROM ${this.t('catalog_crawls')} FINAL ORDER BY provider, crawl_id DESC`,
     );
     if (done.length === 0) return [];
-    const staged = new Map(
-      (
-        await this.history.query<{ crawl_id: string; n: number | string }>(
-          `SELECT crawl_id, uniqExact(record_id) AS n FROM ${this.t('catalog_crawl_rows')} FINAL WHERE crawl_id IN (${done.map((d) => lit(d.crawl_id)).join(',')}) GROUP BY crawl_id`,
-        )
-      ).map((r) => [r.crawl_id, Number(r.n)]),
-    );
+    // Finished crawls not yet known complete are counted (a crawl found complete stays complete);
+    // builds delete the markers of superseded crawls, so this is a handful of crawls.
+    const candidates = done.filter((d) => !this.verifiedCrawls.has(d.crawl_id)).map((d) => d.crawl_id);
+    const staged = new Map<string, number>();
+    if (candidates.length > 0) {
+      const rows = await this.history.query<{ crawl_id: string; n: number | string }>(
+        `SELECT crawl_id, uniqExact(record_id) AS n FROM ${this.t('catalog_crawl_rows')} FINAL WHERE crawl_id IN (${candidates.map(lit).join(',')}) GROUP BY crawl_id`,
+      );
+      for (const r of rows) staged.set(r.crawl_id, Number(r.n));
+    }
     const chosen = new Map<string, CrawlDone>();
     for (const d of done) {
       if (chosen.has(d.provider)) continue;
-      if ((staged.get(d.crawl_id) ?? 0) >= Number(d.row_count)) {
+      const complete = this.verifiedCrawls.has(d.crawl_id) || (staged.has(d.crawl_id) && staged.get(d.crawl_id)! >= Number(d.row_count));
+      if (complete) this.verifiedCrawls.add(d.crawl_id);
+      if (complete) {
         chosen.set(d.provider, {
           provider: d.provider,
           crawl_id: d.crawl_id,
