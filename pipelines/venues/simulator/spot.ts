@@ -63,7 +63,7 @@ const spot: FastifyPluginAsync<Opts> = async (app, opts) => {
   const seed = opts.seed ?? 42;
   let fault: SpotFault | null = null;
   app.post('/__admin/fault', async (req, reply) => {
-    const b = (req.body ?? {}) as Partial<SpotFault> & { kind?: string };
+    const b = (req.body ?? {}) as Omit<Partial<SpotFault>, 'kind'> & { kind?: string };
     if (b.kind === 'none') fault = null;
     else if (['down', 'refuse', 'slow', 'rate_limit', 'malformed', 'reject'].includes(String(b.kind))) fault = b as SpotFault;
     else return reply.code(400).send({ error: `unknown fault kind ${JSON.stringify(b.kind)}` });
