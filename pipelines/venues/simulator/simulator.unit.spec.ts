@@ -316,6 +316,11 @@ describe('ground truth', () => {
     expect(new Set(subs.map((s) => s.settlement_equivalence))).toEqual(new Set(['equivalent', 'different', 'unverified']));
     expect(truth.games.some((g) => g.doubleheader === 2)).toBe(true);
     expect(truth.games.some((g) => g.roster_gap)).toBe(true);
+    const whyNot = truth.games.flatMap((g) => g.submarkets.map((x) => x.why_not ?? ''));
+    for (const reason of ['missing', 'stale', 'ambiguous']) expect(whyNot.some((w) => w.includes(reason)), reason).toBe(true);
+    const [lg, code] = [...sim.world.staleRosters][0].split(':');
+    const roster = (await get(sim, `/sportsdata/${lg}/teams/${code}/roster`)).json;
+    expect(sim.clock.now() - Date.parse(roster.updated_at)).toBeGreaterThan(7 * 86400e3);
     // Every venue's source markets in the truth resolve on that venue (ids are what venues publish).
     const url: Record<string, (id: string) => string> = {
       venue_1: (id) => `/venue_1/markets/${id}`,

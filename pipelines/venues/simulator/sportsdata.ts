@@ -25,7 +25,8 @@ export function sportsDataRoutes(app: FastifyInstance, ctx: SimCtx): void {
       source: SPORTS_DATA_SOURCE,
       league: lg,
       team: code,
-      updated_at: new Date(ctx.clock.now() - 3600e3).toISOString(),
+      // A stale roster: last updated 10 days ago (the source stopped updating this team).
+      updated_at: new Date(ctx.clock.now() - (ctx.world.staleRosters.has(`${lg}:${code}`) ? 10 * 86400e3 : 3600e3)).toISOString(),
       athletes: players.map((x) => ({ id: x.athleteId, name: x.name, position: x.position, jersey: x.jersey })),
     };
   });

@@ -177,11 +177,15 @@ export function buildTruth(ctx: SimCtx): { generated_at: string; seed: number; a
       if (s.market_type === 'player_prop' && s.expect_match) {
         // "a missing, stale or ambiguous roster removes the prop, not the game lines"
         const missing = [g.away.code, g.home.code].find((c) => gaps.has(`${g.league}:${c}`));
+        const stale = [g.away.code, g.home.code].find((c) => ctx.world.staleRosters.has(`${g.league}:${c}`));
         const both = [...ctx.world.rosters.get(`${g.league}:${g.away.code}`)!, ...ctx.world.rosters.get(`${g.league}:${g.home.code}`)!];
         const line = g.lines.find((l) => l.player && s.subject === `sds_${g.league}_${l.player.athleteId}`);
         if (missing) {
           s.expect_match = false;
           s.why_not = `roster of ${missing} missing`;
+        } else if (stale) {
+          s.expect_match = false;
+          s.why_not = `roster of ${stale} stale (not updated for 10 days)`;
         } else if (line && both.filter((p) => p.name === line.player!.name).length > 1) {
           s.expect_match = false;
           s.why_not = `player name ${line.player!.name} is on both rosters (ambiguous)`;

@@ -178,6 +178,8 @@ export interface SportsWorld {
   games: SimGame[];
   byLeagueTeam: Map<string, SimTeam>;
   rosters: Map<string, Player[]>;
+  /** `league:CODE` of teams whose roster the sports data source stopped updating (stale). */
+  staleRosters: Set<string>;
   transitions: number[];
 }
 
@@ -273,9 +275,18 @@ export function buildWorld(o: WorldOptions): SportsWorld {
       home.push({ ...star, athleteId: 100000 + (h32(o.seed, 'namesake-id', g.i) % 900000), team: g.home.code, jersey: 99 });
     }
   }
+  // "stale roster": in the hard preset the data source stopped updating two teams' rosters.
+  const staleRosters = new Set<string>();
+  if (preset === 'hard') {
+    const gapTeams = new Set(games.filter((g) => g.rosterGap).map((g) => `${g.league}:${g.rosterGap}`));
+    for (const lg of ['nba', 'nfl'] as const) {
+      const t = TEAMS[lg].find((x) => !gapTeams.has(`${lg}:${x.code}`) && unit(o.seed, 'stale', lg, x.code) < 0.1);
+      if (t) staleRosters.add(`${lg}:${t.code}`);
+    }
+  }
   const byLeagueTeam = new Map<string, SimTeam>();
   for (const lg of LEAGUES) for (const t of TEAMS[lg]) byLeagueTeam.set(`${lg}:${t.code}`, t);
-  return { seed: o.seed, anchorDay: o.anchorDay, games, byLeagueTeam, rosters, transitions: transitions(games) };
+  return { seed: o.seed, anchorDay: o.anchorDay, games, byLeagueTeam, rosters, staleRosters, transitions: transitions(games) };
 }
 
 function buildLines(g: SimGame, r: () => number, seed: number): SimLine[] {
