@@ -31,7 +31,9 @@ export class CatalogBuilder {
   lastError: string | null = null;
 
   constructor(o: BuilderOptions) {
-    this.o = { clock: Date.now, logger: silentLogger, expectedProviders: 9, firstBuildGraceMs: 120_000, checkMs: 2000, ...o };
+    // Options given as undefined take the defaults too.
+    const given = Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as BuilderOptions;
+    this.o = { clock: Date.now, logger: silentLogger, expectedProviders: 9, firstBuildGraceMs: 120_000, checkMs: 2000, ...given };
     this.startedAt = this.o.clock();
   }
 
@@ -60,7 +62,9 @@ export class CatalogBuilder {
 
   private schedule(ms: number): void {
     if (this.stopped) return;
-    this.timer = setTimeout(() => void this.tick(), ms);
+    this.timer = setTimeout(() => {
+      this.tick().catch(() => this.schedule(this.o.checkMs));
+    }, ms);
     this.timer.unref?.();
   }
 

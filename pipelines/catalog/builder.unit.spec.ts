@@ -72,4 +72,14 @@ describe('CatalogBuilder', () => {
     expect(b.lastError).toBeNull();
     await b.stop();
   });
+
+  it('regression: options passed as undefined take the defaults (an undefined logger broke the error path)', async () => {
+    let failures = 1;
+    const { store, builds } = fakeStore(() => 9, () => failures-- > 0);
+    const b = new CatalogBuilder({ store, refreshMs: 600_000, checkMs: 1_000, logger: undefined, clock: undefined });
+    b.start();
+    await vi.advanceTimersByTimeAsync(3_000);
+    expect(builds).toHaveLength(1);
+    await b.stop();
+  });
 });

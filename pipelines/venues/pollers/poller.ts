@@ -136,7 +136,8 @@ export class VenuePoller {
       logger: silentLogger,
       clock: Date.now,
       rand: Math.random,
-      ...options,
+      // Options given as undefined take the defaults too.
+      ...(Object.fromEntries(Object.entries(options).filter(([, v]) => v !== undefined)) as PollerOptions),
       baseUrl: options.baseUrl.replace(/\/+$/, ''),
     };
     this.feeds = options.feeds ?? [
