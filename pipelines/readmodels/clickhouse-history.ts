@@ -4,8 +4,10 @@
 import { createClient, type ClickHouseClient } from '@clickhouse/client';
 import type { History, Params } from './history.ts';
 
+// As chdb-history.ts sets them: 64-bit integers as JSON numbers, an unknown column is an error.
 const SETTINGS = {
   output_format_json_quote_64bit_integers: 0,
+  input_format_skip_unknown_fields: 0,
 } as const;
 
 export class ClickhouseHistory implements History {

@@ -91,6 +91,11 @@ export function historyContract(name: string, open: OpenHistory): void {
       }
     });
 
+    it('rejects a row naming a column the table does not have (a typo must not drop data silently)', async () => {
+      await expect(h.insert('schema_migrations', [{ version: 999, name: 'x', no_such_column: 1 }])).rejects.toThrow();
+      expect(await h.query('SELECT version FROM schema_migrations WHERE version = 999')).toEqual([]);
+    });
+
     it('reports a SQL error as a rejected promise and keeps working', async () => {
       await expect(h.query('SELECT * FROM no_such_table')).rejects.toThrow();
       expect(await h.query('SELECT 1 AS one')).toEqual([{ one: 1 }]);

@@ -7,6 +7,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { History } from '../readmodels/history.ts';
 import type { Producer } from '../log/types.ts';
+import type { MatchedEvent } from '../topics.ts';
 import { metricsText, parseMetrics, PipelineMetrics, summarize } from './metrics.ts';
 import { passThroughStage } from './passthrough.ts';
 import { replay, planReset } from './replay.ts';
@@ -26,7 +27,11 @@ async function answers(b: Backbone) {
   );
   const keys = await b.store.scan('market:');
   const docs = (await b.store.mget(keys)).map((d) => d && { key: d.key, value: d.value });
-  return { markets, raw, docs };
+  const events = await b.history.query(
+    `SELECT event_id, argMax(title, offset) AS title, count() AS versions FROM matched_events FINAL
+     GROUP BY event_id HAVING argMax(is_deleted, offset) = 0 ORDER BY event_id`,
+  );
+  return { markets, raw, docs, events };
 }
 
 describe('stage runner (embedded)', () => {
@@ -50,6 +55,17 @@ describe('stage runner (embedded)', () => {
       rawMarket('venue_2', '42', 'Team 42, renamed', { status: 'closed' }),
     ];
     await produceRaw(b, producer, records);
+    const ev = (id: string, title: string): MatchedEvent => ({
+      event_id: id, league: 'nba', sport: 'basketball', title, scheduled_date: '2026-01-01', scheduled_start: null,
+      participant_keys: ['bos', 'nyk'], population: 'current', submarket_count: 1, observed_at: 1_767_225_600_000, body: '{"submarkets":[]}',
+    });
+    const mt = b.topics['matched.events'];
+    await producer.send(mt.name, [
+      await b.serde.encode(mt, 'nba-bos-nyk-2026-01-01', ev('nba-bos-nyk-2026-01-01', 'BOS @ NYK')),
+      await b.serde.encode(mt, 'nba-lal-gsw-2026-01-01', ev('nba-lal-gsw-2026-01-01', 'LAL @ GSW')),
+      await b.serde.encode(mt, 'nba-bos-nyk-2026-01-01', ev('nba-bos-nyk-2026-01-01', 'Boston at New York')),
+      await b.serde.encode(mt, 'nba-lal-gsw-2026-01-01', null),
+    ]);
     const stages = [passThroughStage, ...BACKBONE_SINKS];
     const runners = await Promise.all(stages.map((s) => startStage(s, b)));
     for (const r of runners) await r.caughtUp(30_000);
@@ -69,6 +85,7 @@ describe('stage runner (embedded)', () => {
       ['venue_2', 'bad', 1],
       ['venue_3', '7', 1],
     ]);
+    expect(before.events).toEqual([{ event_id: 'nba-bos-nyk-2026-01-01', title: 'Boston at New York', versions: 2 }]);
     const doc = await b.store.get<{ title: string; body: { status: string } }>('market:venue_2:42');
     expect(doc!.value.title).toBe('Team 42, renamed');
     expect(doc!.value.body.status).toBe('closed');
@@ -79,6 +96,24 @@ describe('stage runner (embedded)', () => {
     const result = await replay(BACKBONE_SINKS, b, 'earliest', { timeoutMs: 30_000 });
     expect(result.lagBefore['sink.raw-history']).toBe(5);
     expect(await answers(b)).toEqual(before);
+  });
+
+  it('replays from a time: re-applies the records from then on, doubles nothing, clears nothing', async () => {
+    const p4 = randomPrefix();
+    const b4 = await embeddedBackbone({ dir, prefix: p4, serde: b.serde, log: b.log, store: b.store, history: b.history });
+    const t = b4.topics['raw.venue_6'];
+    const at = (i: number, ts: number) => b4.serde.encode(t, `v6-${p4}${i}`, rawMarket('venue_6', `v6-${p4}${i}`, `M${i}`), { timestamp: ts });
+    await producer.send(t.name, [await at(0, 1_000), await at(1, 2_000), await at(2, 3_000), await at(3, 4_000)]);
+    const r = await startStage(rawHistorySink, b4);
+    await r.caughtUp(10_000);
+    await r.stop();
+    const count = async () =>
+      (await b.history.query<{ c: number }>(`SELECT count() AS c FROM raw_records FINAL WHERE topic = {t:String}`, { t: t.name }))[0]!.c;
+    expect(await count()).toBe(4);
+    const result = await replay([rawHistorySink], b4, { timestamp: 2_500 }, { timeoutMs: 10_000 });
+    expect(result.plan.tables).toEqual([]);
+    expect(result.lagBefore['sink.raw-history']).toBe(2);
+    expect(await count()).toBe(4);
   });
 
   it('commits nothing before the read-model write is done', async () => {
