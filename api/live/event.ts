@@ -10,7 +10,7 @@
 import { NOT_FOUND, type NotFound } from '../../pipelines/venues/client/http.ts';
 import type { Provider } from '../routes/table.ts';
 import { arr, isRec, need, rec, str, type Rec } from './native.ts';
-import type { LiveIO } from './market.ts';
+import { venue3Get, type LiveIO } from './market.ts';
 
 export interface EventMarket {
   market_id: string;
@@ -146,7 +146,7 @@ export function buildVenue3Event(id: string, raw: unknown): EventDetail {
 }
 
 async function readVenue3(io: EventIO, id: string): Promise<EventDetail | NotFound> {
-  const r = await io.get('venue_3', `/venue_3/v1/markets/${id}`);
+  const r = await venue3Get(io, id);
   return r === NOT_FOUND ? NOT_FOUND : buildVenue3Event(id, r);
 }
 

@@ -189,11 +189,11 @@ export function planResolution(route: RouteKind, rawId: string, providerParam: s
     if (route === 'event') return { kind: 'direct', provider: 'venue_4', nativeId: id.toUpperCase() };
     throw invalid(route, `${quote(id)} is a venue_4 fixture (event) id; use GET /v1/events`);
   }
-  // The numeric shape is shared by venue_2 and venue_3: probe both. A kebab slug can only exist on
-  // venue_2 (venue_3 has no slugs), so its probe has the one candidate.
+  // "venue_2/venue_3 numeric and slug shapes are probed on both candidates": venue_3 answers a
+  // slug as an id it cannot hold (its reader maps that to not found), but it must answer.
   if (NUMERIC.test(id)) return { kind: 'probe', candidates: ['venue_2', 'venue_3'], nativeId: id };
   if (isInferableTicker(id)) return { kind: 'direct', provider: 'venue_1', nativeId: id.toUpperCase() };
-  if (SLUG.test(id)) return { kind: 'probe', candidates: ['venue_2'], nativeId: id };
+  if (SLUG.test(id)) return { kind: 'probe', candidates: ['venue_2', 'venue_3'], nativeId: id };
   if (ULID.test(id)) {
     throw invalid(route, `${quote(id)} looks like a venue_6 id, which is never inferred; send venue_6:${id} or provider=venue_6`);
   }

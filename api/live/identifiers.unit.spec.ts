@@ -54,9 +54,9 @@ describe('market route resolution', () => {
     expect(planResolution('event', 'kxnbagame-26nov21lalbos', undefined)).toMatchObject({ provider: 'venue_1' });
     expect(planResolution('market', 'nba-lal-bos-2026-11-22', undefined)).toMatchObject({ kind: 'probe' });
   });
-  it('probes the shared numeric shape on venue_2 and venue_3, a slug on venue_2', () => {
+  it('probes the shared numeric and slug shapes on venue_2 and venue_3', () => {
     expect(planResolution('market', '9000123', undefined)).toEqual({ kind: 'probe', candidates: ['venue_2', 'venue_3'], nativeId: '9000123' });
-    expect(planResolution('market', 'nba-lal-bos-2026-11-22', undefined)).toEqual({ kind: 'probe', candidates: ['venue_2'], nativeId: 'nba-lal-bos-2026-11-22' });
+    expect(planResolution('market', 'nba-lal-bos-2026-11-22', undefined)).toEqual({ kind: 'probe', candidates: ['venue_2', 'venue_3'], nativeId: 'nba-lal-bos-2026-11-22' });
   });
   it('never infers venue_5..9 ids', () => {
     expect(err(() => planResolution('market', ULID, undefined)).code).toBe('invalid_identifier');

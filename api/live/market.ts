@@ -6,6 +6,7 @@
 // the pure `build*` functions below, unit-tested on native fixtures. Nothing is cached.
 import { NOT_FOUND, type NotFound, type Query } from '../../pipelines/venues/client/http.ts';
 import type { Provider } from '../routes/table.ts';
+import { isApiError } from '../errors.ts';
 import {
   feesNotPublished,
   feesPerAccount,
@@ -367,9 +368,22 @@ export function buildVenue3(raw: unknown, observedAt: string): MarketDetail {
   );
 }
 
+/**
+ * venue_3 read by id. venue_3 ids are numeric; a slug only reaches here from the venue_2/venue_3
+ * probe, and the venue's 400 for a malformed id then means "not held here", not a rejection.
+ */
+export async function venue3Get(io: LiveIO, id: string): Promise<unknown | NotFound> {
+  try {
+    return await io.get('venue_3', `/venue_3/v1/markets/${encodeURIComponent(id)}`);
+  } catch (e) {
+    if (!/^[0-9]+$/.test(id) && isApiError(e) && e.code === 'upstream_rejected') return NOT_FOUND;
+    throw e;
+  }
+}
+
 async function readVenue3(io: LiveIO, id: string): Promise<MarketDetail | NotFound> {
   const observedAt = iso(io.now());
-  const r = await io.get('venue_3', `/venue_3/v1/markets/${id}`);
+  const r = await venue3Get(io, id);
   return r === NOT_FOUND ? NOT_FOUND : buildVenue3(rec(r, 'venue_3 answer').data, observedAt);
 }
 

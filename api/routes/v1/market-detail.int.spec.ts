@@ -194,6 +194,10 @@ describe('resolution rules', () => {
       expect(probe.body.code).toBe('upstream_unavailable');
       const named = await get(`/v1/markets/${m.id}?provider=venue_2`);
       expect(named.status).toBe(200);
+      // Slugs are probed on both candidates too.
+      const slug = await get(`/v1/markets/${m.slug}`);
+      expect(slug.status).toBe(502);
+      expect((await get(`/v1/markets/venue_2:${m.slug}`)).status).toBe(200);
     } finally {
       sim.faults.set('venue_3', null);
     }
