@@ -7,11 +7,15 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { build } from '../../../test/helper.ts';
 import { ChdbHistory } from '../../../pipelines/readmodels/chdb-history.ts';
 import { MemorySnapshotStore } from '../../../pipelines/readmodels/memory-store.ts';
+import { RedisSnapshotStore } from '../../../pipelines/readmodels/redis-store.ts';
+import type { SnapshotStore } from '../../../pipelines/readmodels/snapshots.ts';
+import { redisUrlForTests } from '../../../pipelines/runtime/test-services.ts';
 import { createCatalog } from '../../../pipelines/catalog/index.ts';
 import { newCrawlId, type CatalogStore, type StagedRow } from '../../../pipelines/catalog/store.ts';
 import { createCursorCodec } from '../../../pipelines/catalog/cursor.ts';
 import { PROVIDERS, type Provider } from '../table.ts';
 
+const redisUrl = await redisUrlForTests();
 let history: ChdbHistory;
 beforeAll(async () => {
   history = await ChdbHistory.open(path.join(tmpdir(), `pm-chdb-${process.pid}`), `markets_${randomBytes(4).toString('hex')}`);
@@ -22,12 +26,12 @@ const H = 3600_000;
 const T0 = Date.parse('2026-11-21T20:00:00.000Z');
 const SECRET = 'test-cursor-secret';
 
-async function setup(opts: { retentionMs?: number } = {}) {
+async function setup(opts: { retentionMs?: number; snapshots?: SnapshotStore } = {}) {
   const prefix = `t${randomBytes(4).toString('hex')}_`;
   const { store, deps } = createCatalog(
     { CATALOG_RETENTION_MS: opts.retentionMs ?? 8 * H, CATALOG_CURSOR_SECRET: SECRET },
     history,
-    new MemorySnapshotStore(),
+    opts.snapshots ?? new MemorySnapshotStore(),
     prefix,
   );
   await store.migrate();
@@ -37,7 +41,7 @@ async function setup(opts: { retentionMs?: number } = {}) {
     const res = await t.app.inject({ url: `/v1/markets${qs ? `?${qs}` : ''}`, headers: t.auth(key) });
     return { status: res.statusCode, body: res.json() };
   };
-  return { store, t, get };
+  return { store, t, get, prefix };
 }
 
 /** One finished listing crawl of a venue: `listed` rows plus `unlisted` ones (parlays, closed). */
@@ -240,5 +244,22 @@ describe('GET /v1/markets', () => {
     const e = await empty.get('');
     expect(e.status).toBe(200);
     expect(e.body).toEqual({ data: [], snapshot: { observed_at: null }, pagination: { limit: 25, total: 0, has_more: false } });
+  });
+
+  it.skipIf(!redisUrl)('publishes the current snapshot id in Redis, where every API process reads it', async () => {
+    const redis = new RedisSnapshotStore({ url: redisUrl!, namespace: `t${randomBytes(4).toString('hex')}:` });
+    try {
+      const { store, get, prefix } = await setup({ snapshots: redis });
+      expect((await get('')).status).toBe(503);
+      const meta = await seed(store);
+      const r = await get('limit=5');
+      expect(r.status).toBe(200);
+      expect(r.body.pagination.total).toBe(54);
+      expect((await redis.current(`${prefix}catalog`))?.id).toBe(meta.snapshotId);
+      const cont = await get(`cursor=${encodeURIComponent(r.body.pagination.next_cursor)}&limit=5`);
+      expect(cont.body.data[0].id).toBe('venue_1:KXNBA-002');
+    } finally {
+      await redis.close();
+    }
   });
 });
