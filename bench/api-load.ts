@@ -1,12 +1,12 @@
 // Load generator for bench/api.ts, run as a SEPARATE process so the load does not share the
 // server's event loop. In: argv url, connections, duration and a file of Authorization header
 // values (one per line; rotated per request, as many clients' keys would be). Out: one JSON line
-// {rps, p99, non2xx, errors} on stdout.
+// {rps, total, p99, non2xx, errors} on stdout.
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 
 interface AutocannonResult {
-  requests: { average: number };
+  requests: { average: number; total: number };
   latency: { p99: number };
   non2xx: number;
   errors: number;
@@ -32,5 +32,5 @@ const result = await autocannon({
   ],
 });
 process.stdout.write(
-  JSON.stringify({ rps: result.requests.average, p99: result.latency.p99, non2xx: result.non2xx, errors: result.errors }) + '\n',
+  JSON.stringify({ rps: result.requests.average, total: result.requests.total, p99: result.latency.p99, non2xx: result.non2xx, errors: result.errors }) + '\n',
 );
