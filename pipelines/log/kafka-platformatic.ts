@@ -199,6 +199,7 @@ class PlatformaticConsumer implements Consumer {
   private stopping = false;
   private loop: Promise<void> | null = null;
   private wake: (() => void) | null = null;
+  private failed = false;
 
   constructor(
     private readonly options: ConsumerOptions,
@@ -209,6 +210,12 @@ class PlatformaticConsumer implements Consumer {
 
   async run(handler: (batch: Batch) => Promise<void>): Promise<void> {
     if (this.consumer) throw new Error('consumer is already running');
+    await this.start();
+    this.loop = this.consume(handler);
+  }
+
+  /** Joins the group and opens the message stream (again after a failure: see consume()). */
+  private async start(): Promise<void> {
     const { groupId, topics, fromBeginning } = this.options;
     const c = new PltConsumer<Buffer, Buffer, Buffer, Buffer>({
       clientId: this.clientId,
@@ -230,16 +237,43 @@ class PlatformaticConsumer implements Consumer {
     this.stream = stream;
     stream.on('readable', () => this.wake?.());
     stream.on('error', (err) => {
-      if (!this.stopping) console.error(`kafka log (platformatic): consumer of group ${groupId} failed:`, err);
+      if (this.stopping) return;
+      console.error(`kafka log (platformatic): consumer of group ${groupId} failed, restarting from the committed offsets:`, err);
+      this.failed = true;
+      this.wake?.();
     });
-    this.loop = this.consume(stream, handler);
   }
 
-  private async consume(stream: MessagesStream<Buffer, Buffer, Buffer, Buffer>, handler: (batch: Batch) => Promise<void>): Promise<void> {
+  /** Closes the current stream and consumer, waiting for both. */
+  private async closeClients(): Promise<void> {
+    const stream = this.stream;
+    const c = this.consumer;
+    this.stream = null;
+    this.consumer = null;
+    if (stream) await new Promise<void>((resolve) => stream.close(() => resolve()));
+    if (c) await new Promise<void>((resolve) => c.close(true, () => resolve()));
+  }
+
+  private async consume(handler: (batch: Batch) => Promise<void>): Promise<void> {
     const { groupId } = this.options;
     const max = this.logOptions.maxBatchRecords ?? 5000;
     const backoff = this.logOptions.retryBackoffMs ?? 100;
     while (!this.stopping) {
+      if (this.failed || !this.stream) {
+        // A failed stream is destroyed: rejoin as kafkajs does (restartOnFailure), from the commits.
+        this.failed = false;
+        await this.closeClients();
+        await sleep(1000);
+        if (this.stopping) return;
+        try {
+          await this.start();
+        } catch (err) {
+          console.error(`kafka log (platformatic): consumer of group ${groupId} could not restart:`, err);
+          this.failed = true;
+        }
+        continue;
+      }
+      const stream = this.stream;
       const got: Msg[] = [];
       let m: Msg | null;
       while (got.length < max && (m = stream.read() as Msg | null) !== null) got.push(m);
@@ -296,12 +330,7 @@ class PlatformaticConsumer implements Consumer {
     this.stopping = true;
     this.wake?.();
     await this.loop?.catch(() => {});
-    const stream = this.stream;
-    if (stream) await new Promise<void>((resolve) => stream.close(() => resolve()));
-    const c = this.consumer;
-    if (c) await new Promise<void>((resolve) => c.close(true, () => resolve()));
-    this.consumer = null;
-    this.stream = null;
+    await this.closeClients();
     this.onStopped();
   }
 }

@@ -60,3 +60,34 @@ describe.skipIf(!availability.ok)(`Kafka topics as configured (${availability.re
     }
   });
 });
+
+describe.skipIf(!availability.ok)(`@platformatic/kafka consumer failure (${availability.reason})`, () => {
+  it('restarts a consumer whose message stream failed, from the committed offsets', async () => {
+    const { brokers } = await requireKafka();
+    const log = new PlatformaticKafkaLog({ brokers, retryBackoffMs: 20 });
+    const topic = randomName('t');
+    await log.createTopics([{ name: topic, partitions: 1, cleanupPolicy: 'delete' }]);
+    const producer = await log.producer();
+    await producer.send(topic, [{ key: Buffer.from('k'), value: Buffer.from('before') }]);
+    const seen: string[] = [];
+    const consumer = log.consumer({ groupId: randomName('g'), topics: [topic], fromBeginning: true });
+    await consumer.run(async (b) => void seen.push(...b.records.map((r) => String(r.value))));
+    const wait = async (n: number) => {
+      for (let i = 0; i < 300 && seen.length < n; i++) await new Promise((r) => setTimeout(r, 50));
+    };
+    await wait(1);
+    const inner = consumer as unknown as { stream: { destroy(e: Error): void } };
+    const errors = console.error;
+    console.error = () => {};
+    try {
+      inner.stream.destroy(new Error('connection lost'));
+      await producer.send(topic, [{ key: Buffer.from('k'), value: Buffer.from('after') }]);
+      await wait(2);
+    } finally {
+      console.error = errors;
+    }
+    await consumer.stop();
+    await log.close();
+    expect(seen).toEqual(['before', 'after']);
+  });
+});
