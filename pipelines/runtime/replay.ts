@@ -19,7 +19,7 @@ import type { StageDef } from './types.ts';
 export type ReplayFrom = 'earliest' | { timestamp: number };
 
 export interface ResetPlan {
-  groups: { groupId: string; topics: string[] }[];
+  groups: { groupId: string; topics: string[]; fromBeginning: boolean }[];
   tables: string[];
   snapshotPrefixes: string[];
   snapshotNames: string[];
@@ -30,7 +30,11 @@ export function planReset(stages: StageDef[], topics: TopicMap, from: ReplayFrom
   const clear = from === 'earliest';
   const uniq = (xs: string[]) => [...new Set(xs)];
   return {
-    groups: stages.map((s) => ({ groupId: stageGroupId(s, topics), topics: s.inputs.map((id) => topics[id].name) })),
+    groups: stages.map((s) => ({
+      groupId: stageGroupId(s, topics),
+      topics: s.inputs.map((id) => topics[id].name),
+      fromBeginning: s.fromBeginning ?? true,
+    })),
     tables: clear ? uniq(stages.flatMap((s) => s.sinks?.tables ?? [])) : [],
     snapshotPrefixes: clear ? uniq(stages.flatMap((s) => s.sinks?.snapshotPrefixes ?? [])) : [],
     snapshotNames: clear ? uniq(stages.flatMap((s) => s.sinks?.snapshotNames ?? [])) : [],
@@ -42,7 +46,13 @@ export async function resetReadModels(
   plan: ResetPlan,
   from: ReplayFrom,
 ): Promise<void> {
-  for (const g of plan.groups) for (const t of g.topics) await deps.log.resetGroup(g.groupId, t, from);
+  for (const g of plan.groups)
+    for (const t of g.topics) {
+      // A group that never committed on this topic starts from the earliest offset anyway: skip
+      // the reset (on Kafka each one is an admin round trip through the group coordinator).
+      if (from === 'earliest' && g.fromBeginning && (await deps.log.groupOffsets(g.groupId, t)).size === 0) continue;
+      await deps.log.resetGroup(g.groupId, t, from);
+    }
   if (plan.tables.length) {
     if (!deps.history) throw new Error('replay must clear history tables but no History was given');
     await truncateTables(deps.history, plan.tables);

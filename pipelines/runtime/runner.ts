@@ -83,7 +83,9 @@ export class StageRunner {
     // starts again from the earliest offset. Its writes are offset-versioned, so nothing doubles.
     const writesStore = Boolean(this.def.sinks?.snapshotPrefixes?.length || this.def.sinks?.snapshotNames?.length);
     if (writesStore && this.deps.store && !this.deps.store.durable)
-      for (const t of this.inputs) await log.resetGroup(this.groupId, t.name, 'earliest');
+      for (const t of this.inputs)
+        if (!(this.def.fromBeginning ?? true) || (await log.groupOffsets(this.groupId, t.name)).size > 0)
+          await log.resetGroup(this.groupId, t.name, 'earliest');
     if (this.deps.producer) this.producer = this.deps.producer;
     else {
       this.producer = await log.producer();
