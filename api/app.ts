@@ -111,7 +111,6 @@ export async function buildApp(deps: AppDeps, handlers: HandlerRegistry = defaul
     },
   });
 
-
   const matcher = compilePathMatcher(ROUTES);
   const deadlineMs = config.UPSTREAM_DEADLINE_MS;
 
@@ -159,7 +158,7 @@ export async function buildApp(deps: AppDeps, handlers: HandlerRegistry = defaul
       query = checkParams(route, pairs);
       checkPathParams(route, req.params as Record<string, string>);
     } catch (e) {
-      return sendError(req, reply, e as ApiError);
+      return sendError(req, reply, isApiError(e) ? e : mapFrameworkError(e as never));
     }
 
     const now = deps.clock();
