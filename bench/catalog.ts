@@ -29,7 +29,7 @@ import { VenuePoller, pathWithQuery, type RawSink } from '../pipelines/venues/po
 import { listingSteps } from '../pipelines/venues/pollers/feeds.ts';
 import { logRawSink } from '../pipelines/venues/pollers/sink.ts';
 import { embeddedBackbone, randomPrefix } from '../pipelines/runtime/testkit.ts';
-import { jsonSerde } from '../pipelines/serde/index.ts';
+import { testSerde } from '../pipelines/runtime/test-services.ts';
 
 function arg(name: string, def: string): string {
   const i = process.argv.indexOf(`--${name}`);
@@ -181,7 +181,7 @@ async function pollers(dir: string) {
     }
     const { n: baseRecords, secs: baseS } = best(bases);
     const counted = best(counts);
-    const b = await embeddedBackbone({ dir: path.join(dir, 'backbone'), prefix: randomPrefix(), serde: jsonSerde() });
+    const b = await embeddedBackbone({ dir: path.join(dir, 'backbone'), prefix: randomPrefix(), serde: await testSerde(path.join(dir, 'registry')) });
     const producer = await b.log.producer();
     const logged = await crawlAll(logRawSink(producer, b.serde, b.topics));
     await producer.close();
@@ -189,7 +189,7 @@ async function pollers(dir: string) {
     const lines = [
       `baseline (GET + JSON.parse only): ${baseRecords} records in ${baseS.toFixed(2)} s = ${(baseRecords / baseS).toFixed(0)} records/s`,
       `pollers, counting sink: ${counted.n} records in ${counted.secs.toFixed(2)} s = ${(counted.n / counted.secs).toFixed(0)} records/s (ratio to baseline ${((counted.n / counted.secs) / (baseRecords / baseS)).toFixed(2)}); complete crawls: ${counted.completed.join(', ')}`,
-      `pollers, embedded log sink (JSON serde, one round): ${logged.n} records in ${logged.secs.toFixed(2)} s = ${(logged.n / logged.secs).toFixed(0)} records/s (ratio to baseline ${((logged.n / logged.secs) / (baseRecords / baseS)).toFixed(2)})`,
+      `pollers, embedded log sink (Avro, embedded registry, one round): ${logged.n} records in ${logged.secs.toFixed(2)} s = ${(logged.n / logged.secs).toFixed(0)} records/s (ratio to baseline ${((logged.n / logged.secs) / (baseRecords / baseS)).toFixed(2)})`,
     ];
     for (const l of lines) console.log(l);
     return lines;
