@@ -18,7 +18,11 @@ const pollers = PROVIDERS.map(
       provider,
       baseUrl: sim.baseUrl,
       sink: async (_p, rs) => {
-        for (const r of rs) if (r.record_type !== 'crawl_complete') (tally[phase].records++, (tally[phase].bytes += r.payload.length));
+        for (const r of rs) {
+          if (r.record_type === 'crawl_complete') continue;
+          tally[phase].records++;
+          tally[phase].bytes += r.payload.length;
+        }
       },
       crawlIntervalMs: 3_600_000,
       sportsIntervalMs: 2_000,
