@@ -54,7 +54,7 @@ const schema = z.object({
   CATALOG_CRAWL_MS: z.coerce.number().int().min(1).optional(),
   // Sports feed of the pollers: a full crawl this often; between them only changed records are
   // written to the raw topics (every POLL_INTERVAL_MS).
-  POLL_FULL_MS: z.coerce.number().int().min(1).default(60_000),
+  POLL_FULL_MS: z.coerce.number().int().min(1).default(300_000),
   CATALOG_CURSOR_SECRET: z.string().min(1).default('embedded-dev-catalog-cursor-secret'),
   SPORTS_PUBLISH_MS: z.coerce.number().int().min(1).default(2_000),
   POLL_INTERVAL_MS: z.coerce.number().int().min(1).default(2_000),
