@@ -1,3 +1,4 @@
+/* global process, console, setTimeout */
 // Health check: resolves when the broker at $1 answers a metadata request (kafkajs describeCluster),
 // exits 1 after $2 seconds. Plain ESM so it runs without tsx.
 import kafkajs from 'kafkajs';
