@@ -160,6 +160,8 @@ export class StageRunner {
       this.metrics.recordsIn.inc({ stage, topic: topic.id }, records.length);
       this.metrics.batches.inc({ stage });
       this.metrics.batchSeconds.observe({ stage }, (performance.now() - started) / 1000);
+      const linger = this.def.linger;
+      if (linger && records.length < linger.minRecords) await new Promise((r) => setTimeout(r, linger.ms));
     } catch (err) {
       this.metrics.errors.inc({ stage });
       this.deps.onError?.(err, { stage, topic: batch.topic, partition: batch.partition });

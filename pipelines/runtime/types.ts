@@ -73,6 +73,12 @@ export interface StageDef {
   sinks?: { tables?: string[]; snapshotPrefixes?: string[]; snapshotNames?: string[] };
   /** Where a new group starts; default true (the topics are the source of truth). */
   fromBeginning?: boolean;
+  /**
+   * Like a producer's linger.ms: after writing a batch smaller than minRecords, wait ms before
+   * taking the next one, so records pile up and the next write carries many rows. For sinks whose
+   * write has a large fixed cost (a ClickHouse insert makes a part); adds at most ms of latency.
+   */
+  linger?: { ms: number; minRecords: number };
 }
 
 /** Version of a record for versioned sinks: its offset (monotonic per key within a topic). */
