@@ -91,3 +91,40 @@ describe.skipIf(!availability.ok)(`@platformatic/kafka consumer failure (${avail
     expect(seen).toEqual(['before', 'after']);
   });
 });
+
+describe.skipIf(!availability.ok)(`Kafka consumer groups with two members (${availability.reason})`, () => {
+  // The scale-out stack runs a stage in several processes: the group splits the partitions between
+  // them and, together, they see every record. (The embedded log gives a group one consumer.)
+  it.each([
+    ['kafkajs', (brokers: string[]) => new KafkaLog({ brokers, retryBackoffMs: 20 })],
+    ['@platformatic/kafka', (brokers: string[]) => new PlatformaticKafkaLog({ brokers, retryBackoffMs: 20 })],
+  ] as const)('splits partitions between two members through %s and loses nothing', { timeout: 90_000 }, async (_name, make) => {
+    const { brokers } = await requireKafka();
+    const log = make(brokers);
+    const topic = randomName('t');
+    const group = randomName('g');
+    await log.createTopics([{ name: topic, partitions: 4, cleanupPolicy: 'delete' }]);
+    const seen = [new Set<string>(), new Set<string>()];
+    const members = [0, 1].map((i) => {
+      const c = log.consumer({ groupId: group, topics: [topic], fromBeginning: true });
+      return { c, run: c.run(async (b) => void b.records.forEach((r) => seen[i]!.add(String(r.value)))) };
+    });
+    await Promise.all(members.map((m) => m.run));
+    const producer = await log.producer();
+    // Produce until both members have been assigned partitions and seen records (a rebalance waits
+    // for the first member's next heartbeat), at least 2 s, at most 30 s.
+    let sent = 0;
+    for (let i = 0; i < 600 && (i < 40 || !seen[0]!.size || !seen[1]!.size); i++) {
+      await producer.send(topic, Array.from({ length: 50 }, (_, j) => ({ key: Buffer.from(`k${j}`), value: Buffer.from(String(sent + j)) })));
+      sent += 50;
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    const union = () => new Set([...seen[0]!, ...seen[1]!]).size;
+    for (let i = 0; i < 600 && union() < sent; i++) await new Promise((r) => setTimeout(r, 50));
+    for (const m of members) await m.c.stop();
+    await log.close();
+    expect(union()).toBe(sent);
+    expect(seen[0]!.size).toBeGreaterThan(0);
+    expect(seen[1]!.size).toBeGreaterThan(0);
+  });
+});
