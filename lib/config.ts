@@ -37,6 +37,8 @@ const schema = z.object({
   // Backbone (pipelines/topics.ts): topic name prefix (tests use a random one), raw retention.
   TOPIC_PREFIX: z.string().default(''),
   RAW_RETENTION_MS: z.coerce.number().int().min(1).default(7 * 86_400_000),
+  // Stage metrics endpoint for processes without the API (ROLES=processors); 0 = none.
+  METRICS_PORT: z.coerce.number().int().min(0).max(65535).default(0),
 
   // Venues: the built-in simulator unless VENUE_BASE_URL points elsewhere.
   VENUE_BASE_URL: z.string().url().optional(),
