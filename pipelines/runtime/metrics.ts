@@ -165,3 +165,37 @@ export function formatStatus(rows: StageStatus[]): string {
   const line = (cells: string[]) => cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join('  ');
   return [line(head), ...body.map(line)].join('\n');
 }
+
+// ---- Serving them from a process without the API (ROLES=processors in the scale-out stack) ----
+
+/**
+ * A bare HTTP endpoint for the stage metrics: GET /metrics answers the Prometheus text, anything
+ * else 404. For processes that run stages but no API; the API process serves metricsText() itself.
+ */
+export async function startMetricsServer(port: number, host = '0.0.0.0'): Promise<{ address: string; close(): Promise<void> }> {
+  const { createServer } = await import('node:http');
+  const server = createServer((req, res) => {
+    if (req.method === 'GET' && req.url?.split('?')[0] === '/metrics') {
+      metricsText().then(
+        (text) => {
+          res.writeHead(200, { 'content-type': metricsContentType });
+          res.end(text);
+        },
+        () => {
+          res.writeHead(503);
+          res.end();
+        },
+      );
+      return;
+    }
+    res.writeHead(404, { 'content-type': 'text/plain' });
+    res.end('not found');
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, () => resolve());
+  });
+  const a = server.address();
+  const address = typeof a === 'object' && a ? `http://${a.address.includes(':') ? `[${a.address}]` : a.address}:${a.port}` : String(a);
+  return { address, close: () => new Promise<void>((r) => server.close(() => r())) };
+}

@@ -1,6 +1,6 @@
 // Reading the stage metrics back: two scrapes become per-stage throughput and lag (bin/status.ts).
 import { describe, expect, it } from 'vitest';
-import { formatStatus, parseMetrics, PipelineMetrics, summarize } from './metrics.ts';
+import { formatStatus, parseMetrics, pipelineMetrics, PipelineMetrics, startMetricsServer, summarize } from './metrics.ts';
 
 describe('stage metrics', () => {
   it('parses what prom-client writes, and two scrapes give rates per stage', async () => {
@@ -33,5 +33,21 @@ describe('stage metrics', () => {
 
   it('reads escaped label values', () => {
     expect(parseMetrics('x_total{stage="a\\"b",topic="t"} 3\n# HELP y\n')).toEqual([{ name: 'x_total', labels: { stage: 'a"b', topic: 't' }, value: 3 }]);
+  });
+});
+
+describe('metrics server (processes without the API)', () => {
+  it('serves the stage metrics at GET /metrics and 404 elsewhere', async () => {
+    pipelineMetrics.batches.inc({ stage: 'served-stage' });
+    const srv = await startMetricsServer(0, '127.0.0.1');
+    try {
+      const res = await fetch(`${srv.address}/metrics`);
+      expect(res.status).toBe(200);
+      expect(res.headers.get('content-type')).toContain('text/plain');
+      expect(await res.text()).toContain('pm_stage_batches_total{stage="served-stage"} 1');
+      expect((await fetch(`${srv.address}/other`)).status).toBe(404);
+    } finally {
+      await srv.close();
+    }
   });
 });
