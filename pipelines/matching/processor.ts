@@ -95,10 +95,14 @@ export class SportsProcessor {
   private publishing: Promise<void> | null = null;
   private readonly probing = new Set<string>();
   private readonly lastCrawlStart = new Map<Provider, number>();
-  /** A canonical market changed since the last round (matching must run again). */
-  private dirty = true;
+  /** Pairings (`<league>-<away>-<home>`) with a canonical market changed since the last round. */
+  private readonly dirtyPairings = new Set<string>();
+  /** Matching must run over everything (first round, restart). */
+  private dirtyAll = true;
   /** A venue read began since the last round (observed_at moves). */
   private readsAdvanced = false;
+  private readonly entryVersion = new Map<string, number>();
+  private versionSeq = 0;
   private readonly entryCache = new Map<string, { snap: LifecycleSnapshot; entry: SportsEntry | null }>();
   /** Publish rounds done (for tests and status). */
   rounds = 0;
@@ -228,7 +232,8 @@ export class SportsProcessor {
         const changed = !held || held.probedAt !== undefined || !sameMarket(held.m, m);
         this.markets.set(k, { m: changed ? m : held.m, nativeKey, readId: r.read_id ?? null, readAt: r.read_started_at });
         if (changed) {
-          this.dirty = true;
+          if (held) this.touch(held.m);
+          this.touch(m);
           out.push({ key: k, value: this.toTopic(m, nativeKey, r.read_id ?? null) });
         }
       }
@@ -238,6 +243,10 @@ export class SportsProcessor {
       const recs = await Promise.all(out.map((x) => this.o.serde.encode(t, x.key, x.value)));
       await this.producer.send(t.name, recs);
     }
+  }
+
+  private touch(m: CanonicalMarket): void {
+    this.dirtyPairings.add(`${m.league}-${m.away}-${m.home}`);
   }
 
   private toTopic(m: CanonicalMarket, nativeKey: string, readId: string | null): TopicValues['canonical.markets'] {
@@ -257,9 +266,10 @@ export class SportsProcessor {
   }
 
   private drop(key: string, out: { key: string; value: TopicValues['canonical.markets'] | null }[]): void {
-    if (!this.markets.has(key)) return;
+    const held = this.markets.get(key);
+    if (!held) return;
     this.markets.delete(key);
-    this.dirty = true;
+    this.touch(held.m);
     out.push({ key, value: null });
   }
 
@@ -295,7 +305,7 @@ export class SportsProcessor {
     for (const [k, h] of this.markets)
       if (h.probedAt !== undefined && now - h.probedAt > PROBED_KEEP_MS) {
         this.markets.delete(k);
-        this.dirty = true;
+        this.touch(h.m);
       }
   }
 
@@ -310,7 +320,7 @@ export class SportsProcessor {
         const k = marketIdentity(m);
         if (!this.markets.has(k)) {
           this.markets.set(k, { m, nativeKey: `venue_2|final|${marketId}`, readId: null, readAt: now, probedAt: now });
-          this.dirty = true;
+          this.touch(m);
         }
       }
     } catch (err) {
@@ -342,11 +352,17 @@ export class SportsProcessor {
     const eventsOut: { key: string; value: TopicValues['matched.events'] | null }[] = [];
     // Matching runs only when a canonical market changed since the last round; the lifecycle's
     // time rules (TICK) run every round and are cheap when nothing moves.
-    const matched = this.dirty;
-    this.dirty = false;
+    // Games of different pairings never share markets, so only pairings touched since the last
+    // round are matched again.
+    const all = this.dirtyAll;
+    const pairings = new Set(this.dirtyPairings);
+    this.dirtyAll = false;
+    this.dirtyPairings.clear();
+    const matched = all || pairings.size > 0;
     if (matched) {
+      const inScope = (m: CanonicalMarket) => all || pairings.has(`${m.league}-${m.away}-${m.home}`);
       const records = matchMarkets(
-        [...this.markets.values()].map((h) => h.m),
+        [...this.markets.values()].map((h) => h.m).filter(inScope),
         this.priorIds(),
       );
       const seen = new Set<string>();
@@ -360,7 +376,9 @@ export class SportsProcessor {
           this.lifecycle.set(id, startLifecycle({ now, record: r }).snapshot);
         } else this.lifecycle.set(id, advance(prev, { type: 'OBSERVE', now, record: r }).snapshot);
       }
-      for (const [id, snap] of this.lifecycle) if (!seen.has(id)) this.lifecycle.set(id, advance(snap, { type: 'GONE', now }).snapshot);
+      const pairingOf = (id: string) => id.split('-').slice(0, 3).join('-');
+      for (const [id, snap] of this.lifecycle)
+        if (!seen.has(id) && (all || pairings.has(pairingOf(id)))) this.lifecycle.set(id, advance(snap, { type: 'GONE', now }).snapshot);
     }
     let changed = matched;
     for (const [id, snap] of this.lifecycle) {
@@ -373,6 +391,7 @@ export class SportsProcessor {
         eventsOut.push({ key: id, value: null });
         this.lastLifecycleJson.delete(id);
         this.lastEventJson.delete(id);
+        this.entryVersion.delete(id);
         changed = true;
         continue;
       }
@@ -394,6 +413,7 @@ export class SportsProcessor {
       const evJson = JSON.stringify(entry);
       if (this.lastEventJson.get(id) !== evJson) {
         this.lastEventJson.set(id, evJson);
+        this.entryVersion.set(id, ++this.versionSeq);
         eventsOut.push({
           key: id,
           value: {
@@ -441,7 +461,12 @@ export class SportsProcessor {
     await this.o.store.publish(
       SPORTS_SNAPSHOT,
       entries.map((e) => ({ key: e.event.event_id, value: e })),
-      { observedAt: oldest ?? (entries.length ? now : null), now, meta: { events: entries.length } },
+      {
+        observedAt: oldest ?? (entries.length ? now : null),
+        now,
+        // Per-entry versions let readers fetch only the entries that changed since their last load.
+        meta: { events: entries.length, versions: Object.fromEntries(entries.map((e) => [e.event.event_id, this.entryVersion.get(e.event.event_id) ?? 0])) },
+      },
     );
     this.rounds++;
     this.lastPublishedAt = now;

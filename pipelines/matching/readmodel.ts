@@ -58,6 +58,7 @@ export function indexSnapshot(id: string, observedAt: number | null, entries: Sp
 export class SportsReader {
   private cache: LoadedSnapshot | null = null;
   private loading: Promise<LoadedSnapshot | null> | null = null;
+  private versions: Record<string, number> | null = null;
   constructor(private readonly store: SnapshotStore) {}
 
   async current(): Promise<LoadedSnapshot | null> {
@@ -66,9 +67,23 @@ export class SportsReader {
     if (this.cache?.id === info.id) return this.cache;
     if (this.loading) return this.loading;
     this.loading = (async () => {
-      const entries = await this.store.range<SportsEntry>(SPORTS_SNAPSHOT, info.id, 0, info.count);
-      const loaded = indexSnapshot(info.id, info.observedAt, entries.map((e) => e.value));
+      const versions = info.meta?.versions as Record<string, number> | undefined;
+      const prev = this.cache;
+      let entries: SportsEntry[];
+      if (versions && prev && this.versions) {
+        // Only entries whose version moved are read again; the rest are the objects already held.
+        const changed = Object.keys(versions).filter((k) => this.versions![k] !== versions[k] || !prev.byEventId.has(k));
+        const fresh = changed.length ? await this.store.entries<SportsEntry>(SPORTS_SNAPSHOT, info.id, changed) : [];
+        if (fresh.some((x) => x === null)) entries = (await this.store.range<SportsEntry>(SPORTS_SNAPSHOT, info.id, 0, info.count)).map((e) => e.value);
+        else {
+          const byId = new Map(changed.map((k, i) => [k, fresh[i]!]));
+          entries = Object.keys(versions).map((k) => byId.get(k) ?? prev.byEventId.get(k)!);
+          entries.sort(compareEntries);
+        }
+      } else entries = (await this.store.range<SportsEntry>(SPORTS_SNAPSHOT, info.id, 0, info.count)).map((e) => e.value);
+      const loaded = indexSnapshot(info.id, info.observedAt, entries);
       this.cache = loaded;
+      this.versions = versions ?? null;
       return loaded;
     })().finally(() => {
       this.loading = null;
