@@ -21,7 +21,7 @@ import { createCatalog } from '../pipelines/catalog/index.ts';
 import { startSportsArea, type SportsArea } from '../pipelines/matching/area.ts';
 import { SportsReader } from '../pipelines/matching/readmodel.ts';
 import { startLiveArea } from '../api/live/area.ts';
-import { metricsText } from '../pipelines/runtime/metrics.ts';
+import { startMetricsServer } from '../pipelines/runtime/metrics.ts';
 import { pino } from 'pino';
 
 export interface RunningService {
@@ -85,6 +85,14 @@ export async function runService(config: Config, opts: { quiet?: boolean } = {})
     stops.push(() => pollers!.stop());
   }
 
+  // Prometheus metrics of the stages (throughput, batch latency, consumer lag) on their own port, so
+  // scrapers never need an API key and processes without the API expose them too.
+  if (config.METRICS_PORT > 0 && (has('processors') || has('pollers'))) {
+    const m = await startMetricsServer(config.METRICS_PORT, config.HOST);
+    stops.push(() => m.close());
+    say(`metrics: ${m.address}/metrics`);
+  }
+
   let address: string | undefined;
   let demoKey: string | undefined;
   if (has('api')) {
@@ -95,7 +103,6 @@ export async function runService(config: Config, opts: { quiet?: boolean } = {})
       auth,
       catalog: (catalog ?? createCatalog(config, backbone.history, backbone.store)).deps,
       sports: sports?.deps ?? { reader: new SportsReader(backbone.store) },
-      metrics: { text: metricsText },
     };
     if (venueBaseUrl) {
       const live = startLiveArea({ venueBaseUrl });
