@@ -8,7 +8,7 @@
 import { resolveTeam, isLeague, type League, type Team, TEAMS } from './teams.ts';
 import { easternDate, easternLocalToUtc, isPlaceholderStart } from './time.ts';
 import { readGameLineRules, readPropRules, evidenceUrl } from './rulestext.ts';
-import { admitProp, type PropInput } from './props.ts';
+import { admitProp, type PropInput, type RosterBook } from './props.ts';
 import type { CanonicalMarket, MarketType, Provider, Segment, SourceOutcome, Subject, VenueStatus, RuleValue } from './types.ts';
 
 type J = Record<string, unknown>;
@@ -253,9 +253,9 @@ export function canonicalizeVenue1(rec: J, observedAt: number): CanonicalMarket[
 }
 
 // ---------------------------------------------------------------- props (shared)
-let ROSTERS: import('./props.ts').RosterBook | undefined;
+let ROSTERS: RosterBook | undefined;
 /** The processor installs the roster book it keeps (rosters are read like any venue data). */
-export function setRosterBook(book: import('./props.ts').RosterBook | undefined): void {
+export function setRosterBook(book: RosterBook | undefined): void {
   ROSTERS = book;
 }
 
@@ -313,8 +313,10 @@ export function canonicalizeVenue2(rec: J, observedAt: number): CanonicalMarket[
   if (codes) {
     const a = resolveTeam(league, codes[1]);
     const h = resolveTeam(league, codes[2]);
-    if (!away || !home) (away = a), (home = h);
-    else if (a && h && (a !== away || h !== home)) return []; // title and slug disagree: refuse
+    if (!away || !home) {
+      away = a;
+      home = h;
+    } else if (a && h && (a !== away || h !== home)) return []; // title and slug disagree: refuse
   }
   if (!away || !home || away === home) return [];
   const t = parseIso(str(rec.gameStartTime));
@@ -724,11 +726,12 @@ export function canonicalizeVenue8(rec: J, observedAt: number): CanonicalMarket[
   if (at) {
     const a = resolveTeam(league, at[1]);
     const h = resolveTeam(league, at[2]);
-    if (a && h && new Set([a, h, yesTeam, noTeam]).size === 2) (away = a), (home = h);
+    if (a && h && new Set([a, h, yesTeam, noTeam]).size === 2) {
+      away = a;
+      home = h;
+    }
   }
   if (!away || !home) {
-    const home1 = /\bhome\b/i.test(desc) ? undefined : undefined;
-    void home1;
     // The question names the away team first (venue convention, like its titles).
     away = yesTeam;
     home = noTeam;

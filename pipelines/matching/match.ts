@@ -236,7 +236,11 @@ function pickEventId(prefix: string, c: Cluster, prior: ReadonlyMap<string, stri
   // Choice where the spec is silent: a doubleheader's second game carries `-g2` before the date,
   // so the id still starts with the league and ends in the date.
   let id = n === 1 ? `${prefix}-${c.date}` : `${prefix}-g${n}-${c.date}`;
-  while (used.has(id)) id = `${prefix}-g${dayCount.get(c.date)! + 1}-${c.date}`, dayCount.set(c.date, dayCount.get(c.date)! + 1);
+  while (used.has(id)) {
+    const k = dayCount.get(c.date)! + 1;
+    dayCount.set(c.date, k);
+    id = `${prefix}-g${k}-${c.date}`;
+  }
   return id;
 }
 
