@@ -435,7 +435,11 @@ export class SportsProcessor {
     }
     const readsAdvanced = this.readsAdvanced;
     this.readsAdvanced = false;
-    if (!changed && !readsAdvanced && this.rounds > 0) return;
+    if (!changed && !readsAdvanced && this.rounds > 0) {
+      // Nothing moved: the published snapshot stays current.
+      this.rounds++;
+      return;
+    }
     const entries: SportsEntry[] = [];
     for (const { entry } of this.entryCache.values()) if (entry) entries.push(entry);
     entries.sort(compareEntries);
