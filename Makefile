@@ -17,6 +17,7 @@ run: install
 
 test: install
 	npx tsc --noEmit -p .
+	npx eslint --max-warnings 0 .
 	npx vitest run
 
 test-unit: install

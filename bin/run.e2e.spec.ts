@@ -12,6 +12,8 @@ import { runService, type RunningService } from './run.ts';
 let svc: RunningService;
 let dir: string;
 
+// The bodies are the API's JSON as a client sees it; the assertions below check their shape.
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
 async function get(path: string, key?: string): Promise<{ status: number; body: any }> {
   const res = await fetch(`${svc.address}${path}`, { headers: key ? { authorization: `Bearer ${key}` } : {} });
   return { status: res.status, body: await res.json() };
