@@ -58,7 +58,7 @@ const schema = z.object({
   // written to the raw topics (every POLL_INTERVAL_MS).
   POLL_FULL_MS: z.coerce.number().int().min(1).default(300_000),
   CATALOG_CURSOR_SECRET: z.string().min(1).default('embedded-dev-catalog-cursor-secret'),
-  SPORTS_PUBLISH_MS: z.coerce.number().int().min(1).default(2_000),
+  SPORTS_PUBLISH_MS: z.coerce.number().int().min(1).default(250),
   POLL_INTERVAL_MS: z.coerce.number().int().min(1).default(2_000),
 
   // "503 when the plan catalog is not configured": PLAN_CATALOG=none turns it off.
