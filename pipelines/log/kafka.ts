@@ -2,6 +2,9 @@
 // In: broker addresses and topic settings. Out: the Log seam (types.ts) on a real broker.
 // - Producer: idempotent (so acks=all, retries without duplicates), partitioning by kafkajs's
 //   DefaultPartitioner, which is the Java client's murmur2 (partitioner.ts, checked by the contract).
+//   Its one request in flight makes concurrent send() calls queue behind each other (nine raw topics
+//   a tick, three outputs a batch), so sends that arrive while a request is in flight go out together
+//   as one multi-topic request when it returns (CoalescingSender): no added wait, one round trip.
 // - Consumers: consumer groups with autoCommit off. A batch's next offset is committed only after the
 //   handler resolves ("offsets committed only after the stage's output is written"). A throwing handler
 //   gets the same batch again after a backoff (heartbeating meanwhile), as the embedded log does, so a
@@ -9,7 +12,7 @@
 // - Topics: created with the configured partitions, replication and cleanup.policy (retention.ms for
 //   'delete' topics that set it); creating an existing topic keeps it.
 import kafkajs from 'kafkajs';
-import type { Admin, Consumer as KjsConsumer, Kafka as KafkaClient, Producer as KjsProducer } from 'kafkajs';
+import type { Admin, Consumer as KjsConsumer, Kafka as KafkaClient, Message, Producer as KjsProducer } from 'kafkajs';
 import type { Batch, Consumer, ConsumerOptions, Log, LogRecord, OutgoingRecord, PartitionOffsets, Producer, TopicSpec } from './types.ts';
 
 const { Kafka, Partitioners, logLevel } = kafkajs;
@@ -122,19 +125,19 @@ export class KafkaLog implements Log {
     });
     await p.connect();
     this.producers.add(p);
+    const sender = new CoalescingSender(p);
     return {
       send: async (topic: string, records: OutgoingRecord[]) => {
         if (!records.length) return;
-        await p.send({
+        await sender.send(
           topic,
-          acks: -1,
-          messages: records.map((r) => ({
+          records.map((r) => ({
             key: r.key,
             value: r.value,
             timestamp: r.timestamp === undefined ? undefined : String(r.timestamp),
             headers: toKafkaHeaders(r.headers),
           })),
-        });
+        );
       },
       close: async () => {
         this.producers.delete(p);
@@ -179,6 +182,64 @@ export class KafkaLog implements Log {
     this.producers.clear();
     await this.adminClient?.disconnect().catch(() => {});
     this.adminClient = null;
+  }
+}
+
+interface PendingSend {
+  topic: string;
+  messages: Message[];
+  bytes: number;
+  resolve: () => void;
+  reject: (err: unknown) => void;
+}
+
+/**
+ * One request in flight (the idempotent producer's rule); what is asked for meanwhile is sent as one
+ * sendBatch when it returns, in arrival order (so per topic-partition order is kept). A merged request
+ * stays under MAX_MERGED_BYTES so no partition's record batch can pass the broker's 1 MB
+ * message.max.bytes through merging (a single send is sent as it is, as before). A failed request
+ * rejects every send() it carried; none of them is acknowledged.
+ */
+export class CoalescingSender {
+  static readonly MAX_MERGED_BYTES = 512 * 1024;
+  private pending: PendingSend[] = [];
+  private flushing = false;
+
+  constructor(private readonly producer: Pick<KjsProducer, 'sendBatch'>) {}
+
+  send(topic: string, messages: Message[]): Promise<void> {
+    let bytes = 0;
+    for (const m of messages) bytes += (m.value?.length ?? 0) + (m.key?.length ?? 0) + 64;
+    return new Promise<void>((resolve, reject) => {
+      this.pending.push({ topic, messages, bytes, resolve, reject });
+      if (!this.flushing) {
+        this.flushing = true;
+        // Sends issued in the same turn of the event loop (Promise.all over topics) leave together.
+        setImmediate(() => void this.flush());
+      }
+    });
+  }
+
+  private async flush(): Promise<void> {
+    while (this.pending.length) {
+      let take = 1;
+      let bytes = this.pending[0]!.bytes;
+      while (take < this.pending.length && bytes + this.pending[take]!.bytes <= CoalescingSender.MAX_MERGED_BYTES) bytes += this.pending[take++]!.bytes;
+      const sends = this.pending.splice(0, take);
+      const byTopic = new Map<string, Message[]>();
+      for (const s of sends) {
+        const list = byTopic.get(s.topic);
+        if (list) for (const m of s.messages) list.push(m);
+        else byTopic.set(s.topic, s.messages.slice());
+      }
+      try {
+        await this.producer.sendBatch({ acks: -1, topicMessages: [...byTopic].map(([topic, messages]) => ({ topic, messages })) });
+        for (const s of sends) s.resolve();
+      } catch (err) {
+        for (const s of sends) s.reject(err);
+      }
+    }
+    this.flushing = false;
   }
 }
 
