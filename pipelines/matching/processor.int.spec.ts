@@ -14,6 +14,7 @@ import type { Log } from '../log/types.ts';
 import { SportsProcessor } from './processor.ts';
 import { SportsReader, SPORTS_SNAPSHOT } from './readmodel.ts';
 import { crawlComplete, venue1Records, venue2Records, type GameSpec } from './fixtures.ts';
+import type { RawRecord as Raw } from '../topics.ts';
 
 const NOW = Date.parse('2026-11-21T15:00:00Z');
 const cleanups: (() => Promise<void>)[] = [];
@@ -114,5 +115,43 @@ describe('SportsProcessor on the embedded log', () => {
     const after = await new SportsReader(store2).current();
     expect(after?.entries.map((e) => [e.event.event_id, e.population])).toEqual([['nhl-tor-mtl-2026-11-23', 'archived']]);
     expect((await store2.current(SPORTS_SNAPSHOT))?.count).toBe(1);
+  });
+
+  // Regression: the pollers' delta mode re-emits only changed records between full crawls; the
+  // unchanged ones were read again all the same, so observed_at must move with the delta crawl, and
+  // what a delta crawl names as vanished leaves at once.
+  it('a delta crawl moves observed_at for unchanged records and drops what it names as vanished', async () => {
+    const { log, topics, serde, send } = await backbone();
+    const store = new MemorySnapshotStore();
+    const clock = { now: NOW };
+    const p = processor(log, serde, topics, store, clock);
+    await p.start();
+    cleanups.push(() => p.stop());
+    const v1 = venue1Records(g, NOW, {}, 'c1');
+    await send([...v1, ...venue2Records(g, NOW, { idBase: 9_410_000 }, 'c1'), crawlComplete('venue_1', 'c1', NOW), crawlComplete('venue_2', 'c1', NOW)]);
+    const reader = new SportsReader(store);
+    await until(async () => {
+      await p.publish();
+      const s = await reader.current();
+      return s && s.entries.length === 1 && s.entries[0].event.submarkets.length === 2 ? s : null;
+    });
+
+    // Delta crawls of both venues five minutes on: nothing changed, venue_1's total vanished.
+    const t2 = NOW + 5 * 60_000;
+    clock.now = t2;
+    const total = v1.find((r) => r.native_id.includes('TOTAL'))!;
+    const delta = (venue: string, id: string, vanished: string[]): Raw => ({
+      ...crawlComplete(venue, id, t2),
+      payload: JSON.stringify({ feed: 'sports', started_at: NOW, delta: true, emitted: 0, vanished }),
+    });
+    await send([delta('venue_1', 'd1', [`${total.record_type}:${total.native_id}`]), delta('venue_2', 'd2', [])]);
+    const after = await until(async () => {
+      await p.publish();
+      const s = await reader.current();
+      // The two venues' markers sit on two topics: wait until both are read.
+      return s && s.entries[0]?.event.submarkets.length === 1 && s.observedAt === t2 ? s : null;
+    });
+    expect(after.observedAt).toBe(t2);
+    expect(after.entries[0].event.submarkets.map((m) => m.key)).toEqual(['moneyline|full|winner']);
   });
 });

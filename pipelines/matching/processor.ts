@@ -273,14 +273,58 @@ export class SportsProcessor {
     out.push({ key, value: null });
   }
 
+  /**
+   * A delta crawl (pollers' delta mode) re-emits only changed records. Every record it did not
+   * name as vanished was read again, unchanged, by it: so its read began at the marker's
+   * read_started_at ("snapshot.observed_at: when the oldest underlying read began"), and what it
+   * names as vanished has left the listing now rather than at the next full crawl.
+   */
+  private completeDeltaCrawl(provider: Provider, r: RawRecord, vanished: string[], out: { key: string; value: TopicValues['canonical.markets'] | null }[]): void {
+    for (const v of vanished) {
+      const sep = v.indexOf(':');
+      const nk = `${provider}|${v.slice(0, sep)}|${v.slice(sep + 1)}`;
+      const n = this.natives.get(nk);
+      if (!n) continue;
+      for (const k of n.keys) this.dropListed(provider, k, out);
+      this.natives.delete(nk);
+    }
+    const since = this.lastCrawlStart.get(provider);
+    if (since === undefined) return;
+    for (const [nk, n] of this.natives) {
+      // Only what the last full crawl (or later) read is known to be listed still.
+      if (!nk.startsWith(`${provider}|`) || n.readAt < since || n.readAt >= r.read_started_at) continue;
+      n.readAt = r.read_started_at;
+      for (const k of n.keys) {
+        const held = this.markets.get(k);
+        if (held && held.nativeKey === nk && held.readAt < r.read_started_at) held.readAt = r.read_started_at;
+      }
+      this.readsAdvanced = true;
+    }
+  }
+
+  /** Drop a market that left its venue's listing (a venue_2 full-game moneyline may have settled 50-50). */
+  private dropListed(provider: Provider, k: string, out: { key: string; value: TopicValues['canonical.markets'] | null }[]): void {
+    const held = this.markets.get(k);
+    // A venue_2 full-game moneyline that left the listing may have settled 50-50 (a cancelled
+    // game): read its final record once.
+    if (held && provider === 'venue_2' && held.m.marketType === 'moneyline' && held.m.segment === 'full' && this.o.venueBaseUrl) {
+      void this.probeVenue2(held.m.source.market_id);
+    }
+    this.drop(k, out);
+  }
+
   /** A complete crawl is the venue's whole open listing: what it no longer lists has left it. */
   private completeCrawl(provider: Provider, r: RawRecord, out: { key: string; value: TopicValues['canonical.markets'] | null }[]): void {
     let startedAt = r.read_started_at;
+    let delta: { vanished: string[] } | null = null;
     try {
-      startedAt = (JSON.parse(r.payload) as { started_at?: number }).started_at ?? startedAt;
+      const detail = JSON.parse(r.payload) as { started_at?: number; delta?: boolean; vanished?: string[] };
+      startedAt = detail.started_at ?? startedAt;
+      if (detail.delta) delta = { vanished: detail.vanished ?? [] };
     } catch {
       /* marker without detail */
     }
+    if (delta) this.completeDeltaCrawl(provider, r, delta.vanished, out);
     // Records of one crawl sit on several partitions, so its marker can be read before some of its
     // records: prune only what the previous complete crawl did not list either (a delisting shows
     // one crawl later, never a flap).
@@ -289,15 +333,7 @@ export class SportsProcessor {
     if (threshold === undefined) return;
     for (const [nk, n] of this.natives) {
       if (!nk.startsWith(`${provider}|`) || n.readId === r.native_id || n.readAt >= threshold) continue;
-      for (const k of n.keys) {
-        const held = this.markets.get(k);
-        // A venue_2 full-game moneyline that left the listing may have settled 50-50 (a cancelled
-        // game): read its final record once.
-        if (held && provider === 'venue_2' && held.m.marketType === 'moneyline' && held.m.segment === 'full' && this.o.venueBaseUrl) {
-          void this.probeVenue2(held.m.source.market_id);
-        }
-        this.drop(k, out);
-      }
+      for (const k of n.keys) this.dropListed(provider, k, out);
       this.natives.delete(nk);
     }
     // Forget old final records.

@@ -106,6 +106,9 @@ describe('VenuePoller against the simulator', () => {
     const m = JSON.parse(marker.payload);
     expect(m).toMatchObject({ feed: 'sports', delta: true, started_at: firstMarker.read_started_at, emitted: changed.length });
     expect(m.records).toBeGreaterThanOrEqual(changed.length);
+    // Every record the full crawl listed is either listed again or named as vanished.
+    expect(m.vanished).toEqual(expect.any(Array));
+    expect(m.records + m.vanished.length).toBeGreaterThanOrEqual(full.length);
     expect(changed.length).toBeLessThan(full.length);
     // Each emitted record really differs from what the full crawl emitted for it.
     const before = new Map(full.map((r) => [r.native_id, r.payload]));
