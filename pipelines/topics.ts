@@ -8,18 +8,9 @@ import { fileURLToPath } from 'node:url';
 import path from 'node:path';
 import type { Log, TopicSpec, CleanupPolicy } from './log/types.ts';
 
-export const PROVIDERS = [
-  'venue_1',
-  'venue_2',
-  'venue_3',
-  'venue_4',
-  'venue_5',
-  'venue_6',
-  'venue_7',
-  'venue_8',
-  'venue_9',
-] as const;
-export type Provider = (typeof PROVIDERS)[number];
+// The provider tokens are the spec's, declared once beside the route table.
+export { PROVIDERS, type Provider } from '../api/routes/table.ts';
+import { PROVIDERS, type Provider } from '../api/routes/table.ts';
 
 // ---- Value types (mirror schemas/*.avsc; timestamp-millis fields are Unix ms numbers) ----
 
