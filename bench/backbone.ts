@@ -258,7 +258,7 @@ if (values.only !== 'kafka')
   logs.push({ name: 'embedded', open: () => EmbeddedLog.open({ dir: path.join(dir, `log-${randomBytes(3).toString('hex')}`), compactIntervalMs: 0 }) });
 if (process.env.KAFKA_BROKERS && values.only !== 'embedded') {
   const brokers = process.env.KAFKA_BROKERS.split(',');
-  logs.push({ name: 'kafka (kafkajs)', open: async () => new (await import('../pipelines/log/kafka.ts')).KafkaLog({ brokers, partitionsConsumedConcurrently: 3, maxWaitTimeInMs: 100 }) });
+  logs.push({ name: 'kafka (kafkajs)', open: async () => new (await import('../pipelines/log/kafka.ts')).KafkaLog({ brokers }) });
   logs.push({
     name: 'kafka (@platformatic/kafka)',
     open: async () => new (await import('../pipelines/log/kafka-platformatic.ts')).PlatformaticKafkaLog({ brokers }),
