@@ -90,13 +90,19 @@ export class PlatformaticKafkaLog implements Log {
     // concurrent send() calls reach the broker out of order (OUT_OF_ORDER_SEQUENCE_NUMBER, found by
     // bench/log-kafka.ts). Calls made while one is in flight are coalesced into the next request.
     type Msg = Parameters<typeof p.send>[0]['messages'][number];
-    let queue: Array<{ messages: Msg[]; resolve: () => void; reject: (e: unknown) => void }> = [];
+    // Requests stay under MAX_REQUEST_BYTES, merged or cut, so no partition's record batch passes the
+    // broker's 1 MB message.max.bytes (MESSAGE_TOO_LARGE is not retriable).
+    const MAX_REQUEST_BYTES = 512 * 1024;
+    let queue: Array<{ messages: Msg[]; bytes: number; resolve: () => void; reject: (e: unknown) => void }> = [];
     let inFlight = false;
     const pump = async (): Promise<void> => {
       if (inFlight || !queue.length) return;
       inFlight = true;
-      const taken = queue;
-      queue = [];
+      let take = 1;
+      let bytes = queue[0].bytes;
+      while (take < queue.length && bytes + queue[take].bytes <= MAX_REQUEST_BYTES) bytes += queue[take++].bytes;
+      const taken = queue.slice(0, take);
+      queue = queue.slice(take);
       try {
         await p.send({ messages: taken.flatMap((t) => t.messages) });
         for (const t of taken) t.resolve();
@@ -120,10 +126,24 @@ export class PlatformaticKafkaLog implements Log {
               ? new Map(Object.entries(r.headers).map(([k, v]) => [Buffer.from(k), Buffer.from(v)]))
               : undefined,
         }));
-        return new Promise<void>((resolve, reject) => {
-          queue.push({ messages, resolve, reject });
-          void pump();
+        const done: Promise<void>[] = [];
+        let chunk: Msg[] = [];
+        let bytes = 0;
+        const cut = () => {
+          const c = { messages: chunk, bytes };
+          done.push(new Promise<void>((resolve, reject) => queue.push({ ...c, resolve, reject })));
+          chunk = [];
+          bytes = 0;
+        };
+        records.forEach((r, i) => {
+          const size = (r.value?.length ?? 0) + (r.key?.length ?? 0) + 64;
+          if (chunk.length && bytes + size > MAX_REQUEST_BYTES) cut();
+          chunk.push(messages[i]);
+          bytes += size;
         });
+        cut();
+        void pump();
+        return Promise.all(done).then(() => undefined);
       },
       close: async () => {
         this.producers.delete(p);

@@ -205,7 +205,7 @@ interface PendingSend {
  * One request in flight (the idempotent producer's rule); what is asked for meanwhile is sent as one
  * sendBatch when it returns, in arrival order (so per topic-partition order is kept). A merged request
  * stays under MAX_MERGED_BYTES so no partition's record batch can pass the broker's 1 MB
- * message.max.bytes through merging (a single send is sent as it is, as before). A failed request
+ * message.max.bytes, whether by merging sends or by one large send (cut into several requests). A failed request
  * rejects every send() it carried; none of them is acknowledged.
  */
 export class CoalescingSender {
@@ -216,16 +216,36 @@ export class CoalescingSender {
   constructor(private readonly producer: Pick<KjsProducer, 'sendBatch'>) {}
 
   send(topic: string, messages: Message[]): Promise<void> {
+    // A large send (a stage's output for a whole batch, a replayed slate) is cut into requests under
+    // MAX_MERGED_BYTES too: sent whole, its record batch passed the broker's 1 MB message.max.bytes
+    // and the broker refused it (MESSAGE_TOO_LARGE, not retriable). The chunks stay in order; the
+    // send resolves when all are acknowledged and rejects if any fails (the caller redelivers;
+    // sinks are idempotent).
+    const chunks: PendingSend[] = [];
+    const done: Promise<void>[] = [];
+    let current: Message[] = [];
     let bytes = 0;
-    for (const m of messages) bytes += (m.value?.length ?? 0) + (m.key?.length ?? 0) + 64;
-    return new Promise<void>((resolve, reject) => {
-      this.pending.push({ topic, messages, bytes, resolve, reject });
-      if (!this.flushing) {
-        this.flushing = true;
-        // Sends issued in the same turn of the event loop (Promise.all over topics) leave together.
-        setImmediate(() => void this.flush());
-      }
-    });
+    const cut = () => {
+      const c = { topic, messages: current, bytes } as PendingSend;
+      done.push(new Promise<void>((resolve, reject) => Object.assign(c, { resolve, reject })));
+      chunks.push(c);
+      current = [];
+      bytes = 0;
+    };
+    for (const m of messages) {
+      const size = (m.value?.length ?? 0) + (m.key?.length ?? 0) + 64;
+      if (current.length && bytes + size > CoalescingSender.MAX_MERGED_BYTES) cut();
+      current.push(m);
+      bytes += size;
+    }
+    if (current.length || chunks.length === 0) cut();
+    this.pending.push(...chunks);
+    if (!this.flushing) {
+      this.flushing = true;
+      // Sends issued in the same turn of the event loop (Promise.all over topics) leave together.
+      setImmediate(() => void this.flush());
+    }
+    return Promise.all(done).then(() => undefined);
   }
 
   private async flush(): Promise<void> {
