@@ -48,19 +48,26 @@ export const rawHistorySink: StageDef = {
   },
 };
 
+/** The typed columns of a canonical market, shared by its history row and its store document. */
+function canonicalFields(v: CanonicalMarket): Record<string, unknown> {
+  return {
+    provider: v.provider,
+    market_id: v.market_id,
+    event_id: v.event_id ?? null,
+    title: v.title,
+    status: v.status,
+    category: v.category ?? null,
+    league: v.league ?? null,
+    market_type: v.market_type ?? null,
+    read_started_at: toMs(v.read_started_at),
+  };
+}
+
 function canonicalRow(r: InRecord<'canonical.markets'>): Record<string, unknown> | null {
   const v = r.value as CanonicalMarket | null;
   if (v) {
     return {
-      provider: v.provider,
-      market_id: v.market_id,
-      event_id: v.event_id ?? null,
-      title: v.title,
-      status: v.status,
-      category: v.category ?? null,
-      league: v.league ?? null,
-      market_type: v.market_type ?? null,
-      read_started_at: toMs(v.read_started_at),
+      ...canonicalFields(v),
       body: v.body,
       version: offsetVersion(r),
       is_deleted: 0,
@@ -97,18 +104,7 @@ export const MARKET_DOC_PREFIX = 'market:';
 
 /** The document the API can read for one canonical market: typed fields plus the parsed body. */
 export function marketDoc(v: CanonicalMarket): Record<string, unknown> {
-  return {
-    provider: v.provider,
-    market_id: v.market_id,
-    event_id: v.event_id ?? null,
-    title: v.title,
-    status: v.status,
-    category: v.category ?? null,
-    league: v.league ?? null,
-    market_type: v.market_type ?? null,
-    read_started_at: toMs(v.read_started_at),
-    body: JSON.parse(v.body) as unknown,
-  };
+  return { ...canonicalFields(v), body: JSON.parse(v.body) as unknown };
 }
 
 /** canonical.markets -> snapshot documents 'market:<provider>:<market_id>'. */
