@@ -7,7 +7,7 @@
 // limit test uses it; it prints one JSON line {"address": ...} once listening.
 import { pathToFileURL } from 'node:url';
 import type { FastifyInstance } from 'fastify';
-import { loadConfig, type Config } from '../lib/config.ts';
+import { loadConfigOrExit, type Config } from '../lib/config.ts';
 import { createAuthDeps } from './auth/index.ts';
 import { buildApp } from './app.ts';
 import type { HandlerRegistry } from './routes/index.ts';
@@ -38,7 +38,7 @@ export async function startApi(config: Config, deps: AppDeps, handlers: HandlerR
 }
 
 async function main(): Promise<void> {
-  const config = loadConfig();
+  const config = loadConfigOrExit();
   const { plans, categories, openapi } = defaultHandlers;
   const api = await startApi(config, { config, clock: Date.now, auth: createAuthDeps(config) }, { plans, categories, openapi });
   process.stdout.write(JSON.stringify({ address: api.address }) + '\n');

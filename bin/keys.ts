@@ -1,7 +1,8 @@
 // Operator command for API keys and accounts (spec: "Keys are created, revoked and rerolled ...;
 // a key's value is shown once at creation"; "capped by the plan's max_keys").
 // In: argv and the environment (REDIS_URL selects the Redis store, else DATA_DIR/keys.json, the
-// same store the embedded server reads). Out: text on stdout; exit 1 with a message on misuse.
+// same store the embedded server reads; with REDIS_URL also KEY_PEPPER, the API's). Out: text on
+// stdout; exit 1 with a message on misuse, 2 on a bad configuration.
 //
 //   npm run keys -- create --account acme --plan pro [--permissions markets.read,events.read] [--name ci]
 //   npm run keys -- list [--account acme]
@@ -11,7 +12,7 @@
 //   npm run keys -- accounts
 //   npm run keys -- usage acme [--period 2026-11]
 import { pathToFileURL } from 'node:url';
-import { loadConfig } from '../lib/config.ts';
+import { loadConfigOrExit } from '../lib/config.ts';
 import { createAuthDeps, type AuthDeps } from '../api/auth/index.ts';
 import { KeyAdminError } from '../api/auth/keys.ts';
 import { PLAN_KEYS, billingPeriod, isPlanKey, planByKey, type CustomLimits } from '../api/auth/plans.ts';
@@ -138,7 +139,7 @@ function describeAccount(a: { id: string; plan: string; paymentState: string; li
 }
 
 async function main(): Promise<void> {
-  const auth = createAuthDeps(loadConfig());
+  const auth = createAuthDeps(loadConfigOrExit());
   try {
     const lines = await runKeys(process.argv.slice(2), auth);
     process.stdout.write(lines.join('\n') + '\n');

@@ -1,15 +1,21 @@
 // Configuration, read from the environment and validated once at start.
 // In: process.env. Out: one frozen, typed Config. A bad value stops the process with a message
-// naming the variable and quoting the value. Each seam (log, registry, stores, history, venues)
-// picks its server implementation when its address is set and the embedded one otherwise, so the
-// same business code runs in both modes.
+// naming the variable and quoting the value (secrets are named, never quoted). Each seam (log,
+// registry, stores, history, venues) picks its server implementation when its address is set and
+// the embedded one otherwise, so the same business code runs in both modes.
 import { z } from 'zod';
 
 const bool = z
   .enum(['true', 'false', '1', '0', ''])
   .transform((v) => v === 'true' || v === '1');
 
-const schema = z.object({
+/** The built-in pepper of the embedded default; refused when REDIS_URL is set. */
+export const DEV_KEY_PEPPER = 'embedded-dev-pepper';
+export const MIN_KEY_PEPPER_LENGTH = 16;
+/** Never quoted in a configuration error. */
+const SECRETS: ReadonlySet<string> = new Set(['KEY_PEPPER', 'CATALOG_CURSOR_SECRET']);
+
+const fields = z.object({
   NODE_ENV: z.string().default('development'),
   HOST: z.string().default('127.0.0.1'),
   PORT: z.coerce.number().int().min(0).max(65535).default(8080),
@@ -65,8 +71,34 @@ const schema = z.object({
   PLAN_CATALOG: z.enum(['published', 'none']).default('published'),
   // Embedded default prints a demo key; the stack never creates one implicitly.
   DEMO_KEY: bool.default(true),
-  KEY_PEPPER: z.string().default('embedded-dev-pepper'),
+  // HMAC key of the stored API key hashes (api/auth/keys.ts). The embedded default falls back to
+  // DEV_KEY_PEPPER so `make run` needs no configuration; with REDIS_URL it is required (below).
+  KEY_PEPPER: z.string().optional(),
 });
+
+// With REDIS_URL the keys live in a store shared by every API process and bin/keys.ts, so they must
+// all hash with the same pepper, and a known pepper lets whoever reads Redis test guessed keys
+// offline: the stack refuses to start without a real one.
+const schema = fields
+  .superRefine((c, ctx) => {
+    if (!c.REDIS_URL) return;
+    const p = c.KEY_PEPPER;
+    const problem =
+      p === undefined
+        ? 'is required when REDIS_URL is set (API keys are kept in Redis)'
+        : p === DEV_KEY_PEPPER
+          ? 'is the development default, refused when REDIS_URL is set (API keys are kept in Redis)'
+          : p.length < MIN_KEY_PEPPER_LENGTH
+            ? `is shorter than ${MIN_KEY_PEPPER_LENGTH} characters`
+            : undefined;
+    if (problem)
+      ctx.addIssue({
+        code: 'custom',
+        path: ['KEY_PEPPER'],
+        message: `${problem}: set KEY_PEPPER to a random secret of at least ${MIN_KEY_PEPPER_LENGTH} characters, the same for every API process and bin/keys.ts (e.g. KEY_PEPPER=$(openssl rand -base64 32))`,
+      });
+  })
+  .transform((c) => ({ ...c, KEY_PEPPER: c.KEY_PEPPER ?? DEV_KEY_PEPPER }));
 
 export type Config = Readonly<z.infer<typeof schema>>;
 
@@ -74,7 +106,7 @@ export class ConfigError extends Error {}
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const picked: Record<string, string | undefined> = {};
-  for (const key of Object.keys(schema.shape)) {
+  for (const key of Object.keys(fields.shape)) {
     const v = env[key];
     if (v !== undefined && v !== '') picked[key] = v;
   }
@@ -82,9 +114,21 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if (!parsed.success) {
     const lines = parsed.error.issues.map((i) => {
       const name = String(i.path[0]);
-      return `${name}=${JSON.stringify(picked[name])}: ${i.message}`;
+      const shown = picked[name] === undefined ? ' (not set)' : SECRETS.has(name) ? ' (value not shown)' : `=${JSON.stringify(picked[name])}`;
+      return `${name}${shown}: ${i.message}`;
     });
     throw new ConfigError(`invalid configuration:\n  ${lines.join('\n  ')}`);
   }
   return Object.freeze(parsed.data);
+}
+
+/** loadConfig for a process entry point: a bad configuration prints its message and exits 2. */
+export function loadConfigOrExit(env: NodeJS.ProcessEnv = process.env): Config {
+  try {
+    return loadConfig(env);
+  } catch (e) {
+    if (!(e instanceof ConfigError)) throw e;
+    process.stderr.write(`${e.message}\n`);
+    process.exit(2);
+  }
 }

@@ -1,5 +1,17 @@
+import { randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { ConfigError, loadConfig } from './config.ts';
+import { ConfigError, DEV_KEY_PEPPER, MIN_KEY_PEPPER_LENGTH, loadConfig } from './config.ts';
+
+/** The ConfigError message loadConfig throws for env (fails the test when it does not throw). */
+function configError(env: Record<string, string>): string {
+  try {
+    loadConfig(env);
+  } catch (e) {
+    if (e instanceof ConfigError) return e.message;
+    throw e;
+  }
+  throw new Error('loadConfig accepted the configuration');
+}
 
 describe('config', () => {
   it('applies embedded defaults', () => {
@@ -11,5 +23,44 @@ describe('config', () => {
   it('rejects a bad value quoting it', () => {
     expect(() => loadConfig({ PORT: 'eighty' })).toThrow(ConfigError);
     expect(() => loadConfig({ PORT: 'eighty' })).toThrow(/PORT="eighty"/);
+  });
+});
+
+describe('KEY_PEPPER', () => {
+  const REDIS_URL = 'redis://127.0.0.1:6379';
+  // A fresh value per run: nothing below may echo it.
+  const good = randomBytes(24).toString('base64url');
+
+  it('the embedded default (no REDIS_URL) needs none and uses the built-in one', () => {
+    expect(loadConfig({}).KEY_PEPPER).toBe(DEV_KEY_PEPPER);
+    expect(loadConfig({ REDIS_URL: '' }).KEY_PEPPER).toBe(DEV_KEY_PEPPER);
+    expect(loadConfig({ KEY_PEPPER: 'short' }).KEY_PEPPER).toBe('short');
+  });
+
+  it('with REDIS_URL, a missing or empty pepper stops the start, saying what to set', () => {
+    for (const env of [{ REDIS_URL }, { REDIS_URL, KEY_PEPPER: '' }] as Record<string, string>[]) {
+      const msg = configError(env);
+      expect(msg).toContain('KEY_PEPPER (not set): is required when REDIS_URL is set');
+      expect(msg).toContain(`set KEY_PEPPER to a random secret of at least ${MIN_KEY_PEPPER_LENGTH} characters`);
+    }
+  });
+
+  it('with REDIS_URL, the development default is refused and not quoted', () => {
+    const msg = configError({ REDIS_URL, KEY_PEPPER: DEV_KEY_PEPPER });
+    expect(msg).toContain('KEY_PEPPER (value not shown): is the development default');
+    expect(msg).not.toContain(DEV_KEY_PEPPER);
+  });
+
+  it('with REDIS_URL, a pepper shorter than the minimum is refused and not quoted', () => {
+    const short = good.slice(0, MIN_KEY_PEPPER_LENGTH - 1);
+    const msg = configError({ REDIS_URL, KEY_PEPPER: short });
+    expect(msg).toContain(`KEY_PEPPER (value not shown): is shorter than ${MIN_KEY_PEPPER_LENGTH} characters`);
+    expect(msg.includes(short)).toBe(false);
+  });
+
+  it('with REDIS_URL, a pepper of the minimum length or longer is accepted', () => {
+    expect(loadConfig({ REDIS_URL, KEY_PEPPER: good }).KEY_PEPPER === good).toBe(true);
+    const edge = good.slice(0, MIN_KEY_PEPPER_LENGTH);
+    expect(loadConfig({ REDIS_URL, KEY_PEPPER: edge }).KEY_PEPPER === edge).toBe(true);
   });
 });
