@@ -1,8 +1,9 @@
 /* eslint-disable @typescript-eslint/no-explicit-any -- venue and API JSON is read loosely in tests and benches */
 // GET /v1/events/{event_id} through the API against the built-in simulator: inference and
-// probing, venue_1 sibling fanout (parallel, missing siblings listed, only the primary fails the
+// probing (the 409 of an id both candidates hold), venue_1 sibling fanout (parallel, missing siblings listed, only the primary fails the
 // request), each venue's wrapping rule, props not gathered.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { request } from 'undici';
 import { startSimulator, type Simulator } from '../../../pipelines/venues/simulator/server.ts';
 import { liveApp, schemaProblems, simJson } from '../../live/testkit.ts';
 import { EventDetailSchema } from '../../live/schemas.ts';
@@ -127,6 +128,75 @@ describe('venue_2 events nest their markets', () => {
     expect(byId.body.markets.map((m: any) => m.market_id)).toEqual(want);
     const bySlug = await get(`/v1/events/${ev.slug}`);
     expect(bySlug.body.markets).toEqual(byId.body.markets);
+  });
+});
+
+describe('shared numeric ids are probed on venue_2 and venue_3', () => {
+  // Spec, event route rule 1: "shared numeric/slug shapes are probed as above and give `409` when
+  // both hold the id"; Errors: 409 `ambiguous_identifier`, `param` is `event_id`, `candidates` the
+  // provider tokens, `message` quotes the offending value. The simulator gives some venue_2 events
+  // ids that are also venue_3 market ids (pipelines/venues/simulator/FORMATS.md).
+  const held = async (path: string) => {
+    const res = await request(sim.baseUrl + path);
+    await res.body.text();
+    return res.statusCode === 200;
+  };
+
+  it('an id that is a venue_2 event and a venue_3 market is 409 ambiguous_identifier; naming either provider answers', async () => {
+    const { get } = await liveApp(sim);
+    const v3 = (await simJson(sim, '/venue_3/v1/markets?per_page=250')).data as any[];
+    let shared: string | undefined;
+    for (const m of v3) {
+      if (await held(`/venue_2/events/${m.id}`)) {
+        shared = String(m.id);
+        break;
+      }
+    }
+    expect(shared, 'the simulator publishes venue_2 event ids that are venue_3 market ids').toBeTruthy();
+
+    const amb = await get(`/v1/events/${shared}`);
+    expect(amb.status).toBe(409);
+    expect(amb.headers['content-type']).toMatch(/^application\/json/);
+    expect(amb.headers['x-request-id']).toBeTruthy();
+    // The whole body: no field beyond the spec's for a 409; candidates in any order.
+    expect({ ...amb.body, candidates: [...amb.body.candidates].sort() }).toEqual({
+      code: 'ambiguous_identifier',
+      message: expect.stringContaining(`"${shared}"`),
+      status_code: 409,
+      param: 'event_id',
+      candidates: ['venue_2', 'venue_3'],
+    });
+
+    // "for 409 resend with a provider from candidates": each answers, the composite form too.
+    const v2 = await get(`/v1/events/${shared}?provider=venue_2`);
+    expect(v2.status).toBe(200);
+    shape(v2.body, 'venue_2');
+    const ev2 = await simJson(sim, `/venue_2/events/${shared}`);
+    expect(v2.body.title).toBe(ev2.title);
+    const v3named = await get(`/v1/events/${shared}?provider=venue_3`);
+    expect(v3named.status).toBe(200);
+    shape(v3named.body, 'venue_3');
+    expect(v3named.body.markets.map((m: any) => m.market_id)).toEqual([shared]);
+    expect((await get(`/v1/events/venue_3:${shared}`)).body).toEqual(v3named.body);
+  });
+
+  it('an id only one candidate holds answers from it; one neither holds is 404 event_not_found', async () => {
+    const { get } = await liveApp(sim);
+    const v3 = (await simJson(sim, '/venue_3/v1/markets?per_page=250')).data as any[];
+    let only3: string | undefined;
+    for (const m of v3) {
+      if (!(await held(`/venue_2/events/${m.id}`))) {
+        only3 = String(m.id);
+        break;
+      }
+    }
+    expect(only3).toBeTruthy();
+    const one = await get(`/v1/events/${only3}`);
+    expect(one.status).toBe(200);
+    expect(one.body.provider).toBe('venue_3');
+    const none = await get('/v1/events/1');
+    expect(none.status).toBe(404);
+    expect(none.body).toMatchObject({ code: 'event_not_found', status_code: 404 });
   });
 });
 
