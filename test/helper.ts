@@ -6,6 +6,11 @@
 //   const t = await build({ handlers: { markets_list: myHandler }, deps: { catalog } });
 //   const key = await t.createKey({ plan: 'pro', permissions: ['markets.read'] });
 //   const res = await t.app.inject({ url: '/v1/markets', headers: t.auth(key) });
+//
+// Also: redisKeyStores() for key stores on a random Redis prefix of the running test (STYLE 9),
+// removed when it finishes, and apiErrorCode() for the catalog code a pure function throws.
+import { randomBytes } from 'node:crypto';
+import { Redis } from 'ioredis';
 import { onTestFinished } from 'vitest';
 import type { FastifyInstance } from 'fastify';
 import { loadConfig, type Config } from '../lib/config.ts';
@@ -13,6 +18,8 @@ import { buildApp } from '../api/app.ts';
 import { handlers as defaultHandlers, type HandlerRegistry } from '../api/routes/index.ts';
 import { authDepsFor, type AuthDeps } from '../api/auth/index.ts';
 import { MemoryKeyStore } from '../api/auth/memory-store.ts';
+import { RedisKeyStore, type RedisStoreOptions } from '../api/auth/redis-store.ts';
+import { isApiError } from '../api/errors.ts';
 import type { KeyStore } from '../api/auth/store.ts';
 import type { PaymentState, PlanKey } from '../api/auth/plans.ts';
 import type { Permission } from '../api/routes/table.ts';
@@ -83,3 +90,41 @@ export async function build(opts: BuildOptions = {}): Promise<TestApp> {
   };
 }
 
+/**
+ * Key stores in Redis under a random prefix of the running test: every store open() gives shares
+ * it, as API processes share one Redis. When the test finishes the stores are closed and every key
+ * under the prefix is deleted. Call it inside a test.
+ */
+export function redisKeyStores(url: string, scope: string): { prefix: string; open(o?: Pick<RedisStoreOptions, 'url' | 'commandTimeoutMs'>): RedisKeyStore } {
+  const prefix = `test:${scope}:${randomBytes(6).toString('hex')}:`;
+  const opened: RedisKeyStore[] = [];
+  onTestFinished(async () => {
+    await Promise.all(opened.map((s) => s.close()));
+    const r = new Redis(url);
+    try {
+      const keys = await r.keys(`${prefix}*`);
+      if (keys.length) await r.del(...keys);
+    } finally {
+      r.disconnect();
+    }
+  });
+  return {
+    prefix,
+    open(o = {}) {
+      const store = new RedisKeyStore({ url, prefix, ...o });
+      opened.push(store);
+      return store;
+    },
+  };
+}
+
+/** The catalog code (api/errors.ts) that f throws, or 'ok' when it returns; other errors propagate. */
+export function apiErrorCode(f: () => unknown): string {
+  try {
+    f();
+  } catch (e) {
+    if (isApiError(e)) return e.code;
+    throw e;
+  }
+  return 'ok';
+}

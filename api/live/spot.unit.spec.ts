@@ -1,16 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { isApiError } from '../errors.ts';
 import { planSpot, spotBody, type SpotRow } from './spot.ts';
-
-const code = (f: () => unknown) => {
-  try {
-    f();
-  } catch (e) {
-    if (isApiError(e)) return e.code;
-    throw e;
-  }
-  return 'ok';
-};
+import { apiErrorCode } from '../../test/helper.ts';
 
 describe('spot parameter rules', () => {
   it('lower-cases upper case and returns empty for invalid symbols', () => {
@@ -23,9 +13,9 @@ describe('spot parameter rules', () => {
   });
   it('validates limit even without a range, then ignores it', () => {
     expect(planSpot({ currency: 'ethusdt', limit: '7' })).toEqual({ kind: 'latest', symbol: 'ethusdt' });
-    expect(code(() => planSpot({ currency: 'ethusdt', limit: '101' }))).toBe('invalid_parameter');
-    expect(code(() => planSpot({ currency: 'ethusdt', limit: '0', start_time: '1' }))).toBe('invalid_parameter');
-    expect(code(() => planSpot({ currency: 'ethusdt', start_time: 'abc' }))).toBe('invalid_parameter');
+    expect(apiErrorCode(() => planSpot({ currency: 'ethusdt', limit: '101' }))).toBe('invalid_parameter');
+    expect(apiErrorCode(() => planSpot({ currency: 'ethusdt', limit: '0', start_time: '1' }))).toBe('invalid_parameter');
+    expect(apiErrorCode(() => planSpot({ currency: 'ethusdt', start_time: 'abc' }))).toBe('invalid_parameter');
   });
   it('the cursor carries start_time; a different start_time is 400; end_time is ignored', () => {
     const rows: SpotRow[] = [3000, 2000, 1000].map((t) => ({ symbol: 'btcusdt', value: 1, timestamp: t }));
@@ -37,14 +27,14 @@ describe('spot parameter rules', () => {
     const next = planSpot({ cursor, end_time: '999999' });
     expect(next).toEqual({ kind: 'range', symbol: 'btcusdt', start: 1000, end: 1999, limit: 2 });
     expect(planSpot({ cursor, start_time: '1000' })).toEqual(next);
-    expect(code(() => planSpot({ cursor, start_time: '0' }))).toBe('invalid_cursor');
-    expect(code(() => planSpot({ cursor, currency: 'ethusdt' }))).toBe('invalid_cursor');
-    expect(code(() => planSpot({ cursor: 'garbage!' }))).toBe('invalid_cursor');
+    expect(apiErrorCode(() => planSpot({ cursor, start_time: '0' }))).toBe('invalid_cursor');
+    expect(apiErrorCode(() => planSpot({ cursor, currency: 'ethusdt' }))).toBe('invalid_cursor');
+    expect(apiErrorCode(() => planSpot({ cursor: 'garbage!' }))).toBe('invalid_cursor');
     const last = spotBody(next, rows.slice(2));
     expect(last.pagination).toEqual({ limit: 2, total: null, has_more: false });
   });
   it('start after end is 400; a missing currency is 400 missing_parameter', () => {
-    expect(code(() => planSpot({ currency: 'btcusdt', start_time: '5', end_time: '4' }))).toBe('invalid_parameter');
-    expect(code(() => planSpot({}))).toBe('missing_parameter');
+    expect(apiErrorCode(() => planSpot({ currency: 'btcusdt', start_time: '5', end_time: '4' }))).toBe('invalid_parameter');
+    expect(apiErrorCode(() => planSpot({}))).toBe('missing_parameter');
   });
 });

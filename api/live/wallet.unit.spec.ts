@@ -1,28 +1,19 @@
 import { describe, expect, it } from 'vitest';
-import { isApiError } from '../errors.ts';
 import { checkCursorWallet, exactUsernameMatch, parseWalletKey, planPositions, positionsBody } from './wallet.ts';
 import { proxyFor } from '../../pipelines/venues/client/proxy.ts';
+import { apiErrorCode } from '../../test/helper.ts';
 
 const A = '0x' + 'Ab'.repeat(20);
 const B = '0x' + 'cd'.repeat(20);
-const code = (f: () => unknown) => {
-  try {
-    f();
-  } catch (e) {
-    if (isApiError(e)) return e.code;
-    throw e;
-  }
-  return 'ok';
-};
 
 describe('wallet keys', () => {
   it('exactly one of address and username', () => {
-    expect(code(() => parseWalletKey({ address: A, username: 'x' }))).toBe('invalid_parameter');
-    expect(code(() => parseWalletKey({}))).toBe('missing_parameter');
-    expect(code(() => parseWalletKey({ address: '0x123' }))).toBe('invalid_parameter');
+    expect(apiErrorCode(() => parseWalletKey({ address: A, username: 'x' }))).toBe('invalid_parameter');
+    expect(apiErrorCode(() => parseWalletKey({}))).toBe('missing_parameter');
+    expect(apiErrorCode(() => parseWalletKey({ address: '0x123' }))).toBe('invalid_parameter');
     expect(parseWalletKey({ address: A })).toEqual({ by: 'address', address: A.toLowerCase() });
     expect(parseWalletKey({ username: '@LuckyWhale' })).toEqual({ by: 'username', username: 'LuckyWhale' });
-    expect(code(() => parseWalletKey({ username: '@' }))).toBe('invalid_parameter');
+    expect(apiErrorCode(() => parseWalletKey({ username: '@' }))).toBe('invalid_parameter');
   });
   it('username match is case-insensitive and exact', () => {
     const ps = [{ proxyWallet: A, name: 'LuckyWhale100' }, { proxyWallet: B, name: 'LuckyWhale' }];
@@ -46,10 +37,10 @@ describe('positions cursors', () => {
     const next = planPositions({ address: A, cursor: body.pagination.next_cursor!, limit: '50' });
     expect(next).toMatchObject({ offset: 3, limit: 3 });
     expect(() => checkCursorWallet(next, A.toLowerCase())).not.toThrow();
-    expect(code(() => checkCursorWallet(planPositions({ address: B, cursor: body.pagination.next_cursor! }), B))).toBe('invalid_cursor');
+    expect(apiErrorCode(() => checkCursorWallet(planPositions({ address: B, cursor: body.pagination.next_cursor! }), B))).toBe('invalid_cursor');
   });
   it('rejects the earlier offset cursors', () => {
-    expect(code(() => planPositions({ address: A, cursor: '50' }))).toBe('invalid_cursor');
-    expect(code(() => planPositions({ address: A, cursor: 'bm90LWpzb24' }))).toBe('invalid_cursor');
+    expect(apiErrorCode(() => planPositions({ address: A, cursor: '50' }))).toBe('invalid_cursor');
+    expect(apiErrorCode(() => planPositions({ address: A, cursor: 'bm90LWpzb24' }))).toBe('invalid_cursor');
   });
 });
