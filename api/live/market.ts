@@ -140,6 +140,23 @@ function assemble(b: Base, observedAt: string): MarketDetail {
 
 const outcome = (name: string, outcomeId: string, q: Quote): OutcomeDetail => ({ name, outcome_id: outcomeId, ...q });
 
+/** `as_of` and its kind: a book's time is a `quote` time, a record's a `record_refresh`; none is `unknown`. */
+const stamped = (at: string | null, kind: 'quote' | 'record_refresh'): Pick<Pricing, 'as_of' | 'as_of_kind'> => ({ as_of: at, as_of_kind: at ? kind : 'unknown' });
+
+/** A quote from a record's best bid and ask: the record carries no sizes, so none are reported. */
+function recordQuote(bid: number | null, ask: number | null, last: number | null, mark: number | null = null): Quote {
+  const q = quoteOf(bid === null ? null : { price: bid, size: 0 }, ask === null ? null : { price: ask, size: 0 }, last, mark);
+  delete q.bid_size;
+  delete q.ask_size;
+  return q;
+}
+
+/** A settled binary [yes, no]: the settlement (1 or 0, null when void) and its complement, no bid/ask. */
+const settledBinary = (p: number | null): [Quote, Quote] => [
+  { ...EMPTY, price: p },
+  { ...EMPTY, price: p === null ? null : 1 - p },
+];
+
 // ---------------------------------------------------------------- venue_1 (market record)
 
 const cents = (v: unknown): number | null => {
@@ -160,15 +177,8 @@ export function buildVenue1(marketRaw: unknown, fees: TradingFees, observedAt: s
   const ticker = need(str(m.ticker), 'venue_1 market.ticker');
   const status = venue1Status(String(m.status ?? ''), String(m.result ?? ''));
   const last = cents(m.last_price);
-  const lv = (p: number | null): Level | null => (p === null ? null : { price: p, size: 0 });
-  const q = (bid: number | null, ask: number | null, l: number | null): Quote => {
-    const x = quoteOf(lv(bid), lv(ask), l);
-    delete x.bid_size; // the record carries no sizes
-    delete x.ask_size;
-    return x;
-  };
-  let yes = q(cents(m.yes_bid), cents(m.yes_ask), last);
-  let no = q(cents(m.no_bid), cents(m.no_ask), last === null ? null : round6(1 - last));
+  let yes = recordQuote(cents(m.yes_bid), cents(m.yes_ask), last);
+  let no = recordQuote(cents(m.no_bid), cents(m.no_ask), last === null ? null : round6(1 - last));
   if (status === 'settled') {
     const r = String(m.result ?? '');
     const settle = r === 'yes' ? 1 : r === 'no' ? 0 : null;
@@ -253,21 +263,15 @@ export function buildVenue2(raw: unknown, observedAt: string): MarketDetail {
   const bid = num(m.bestBid);
   const ask = num(m.bestAsk);
   const last = num(m.lastTradePrice);
-  const lv = (p: number | null): Level | null => (p === null ? null : { price: p, size: 0 });
-  const strip = (q: Quote) => {
-    delete q.bid_size;
-    delete q.ask_size;
-    return q;
-  };
   const outcomes: OutcomeDetail[] = names.map((name, i) => {
     let q: Quote;
     if (status === 'settled') {
       q = { ...EMPTY, price: marks[i] ?? null, last: i === 0 ? last : last === null ? null : round6(1 - last) };
     } else if (i === 0) {
-      q = strip(quoteOf(lv(bid), lv(ask), last, marks[0] ?? null));
+      q = recordQuote(bid, ask, last, marks[0] ?? null);
     } else {
       // The record quotes the first outcome; the second is its complement.
-      q = strip(quoteOf(lv(ask === null ? null : round6(1 - ask)), lv(bid === null ? null : round6(1 - bid)), last === null ? null : round6(1 - last), marks[i] ?? null));
+      q = recordQuote(ask === null ? null : round6(1 - ask), bid === null ? null : round6(1 - bid), last === null ? null : round6(1 - last), marks[i] ?? null);
     }
     return outcome(name, tokens[i] ?? String(i), q);
   });
@@ -285,8 +289,7 @@ export function buildVenue2(raw: unknown, observedAt: string): MarketDetail {
       pricing: {
         availability: availabilityOf(status, outcomes),
         source: 'market_record',
-        as_of: isoTime(m.updatedAt),
-        as_of_kind: isoTime(m.updatedAt) ? 'record_refresh' : 'unknown',
+        ...stamped(isoTime(m.updatedAt), 'record_refresh'),
         neg_risk: m.negRisk === true,
       },
       fees: venue2Fees(m, observedAt),
@@ -322,7 +325,6 @@ export function buildVenue3(raw: unknown, observedAt: string): MarketDetail {
   const m = rec(raw, 'venue_3 market');
   const id = need(str(m.id), 'venue_3 market.id');
   const status = venue3Status(String(m.status ?? ''));
-  const lv = (p: number | null): Level | null => (p === null ? null : { price: p, size: 0 });
   let wide = false;
   const maxSpread = isRec(m.quote_rules) ? num(m.quote_rules.max_spread) : null;
   const outcomes = arr(m.outcomes).map((o, i) => {
@@ -331,9 +333,7 @@ export function buildVenue3(raw: unknown, observedAt: string): MarketDetail {
     const ask = num(r.best_ask);
     // "A market whose book is outside the venue's own published spread threshold reports indicative."
     if (maxSpread !== null && bid !== null && ask !== null && ask - bid > maxSpread + 1e-9) wide = true;
-    const q = quoteOf(lv(bid), lv(ask), num(r.last_price));
-    delete q.bid_size;
-    delete q.ask_size;
+    const q = recordQuote(bid, ask, num(r.last_price));
     if (status === 'settled') {
       const res = str(m.resolution);
       q.bid = null;
@@ -354,8 +354,7 @@ export function buildVenue3(raw: unknown, observedAt: string): MarketDetail {
       pricing: {
         availability: availabilityOf(status, outcomes, wide),
         source: 'market_record',
-        as_of: isoTime(m.updated_at),
-        as_of_kind: isoTime(m.updated_at) ? 'record_refresh' : 'unknown',
+        ...stamped(isoTime(m.updated_at), 'record_refresh'),
         neg_risk: false,
       },
       fees,
@@ -412,7 +411,6 @@ export function buildVenue4(raw: unknown, book: unknown | BookFailed, fees: Trad
     return quoteOf(bid === null ? null : { price: bid, size: num(s.bidSize) ?? 0 }, ask === null ? null : { price: ask, size: num(s.askSize) ?? 0 });
   };
   const outcomes = [outcome(one, 'outcomeOne', side('outcomeOne')), outcome(two, 'outcomeTwo', side('outcomeTwo'))];
-  const asOf = data ? isoTime(data.updatedAt, 's') : null;
   return assemble(
     {
       provider: 'venue_4',
@@ -426,8 +424,7 @@ export function buildVenue4(raw: unknown, book: unknown | BookFailed, fees: Trad
         // Prices only in the book: a failed book read is unavailable.
         availability: data || status === 'settled' ? availabilityOf(status, outcomes) : 'unavailable',
         source: 'orderbook',
-        as_of: asOf,
-        as_of_kind: asOf ? 'quote' : 'unknown',
+        ...stamped(data ? isoTime(data.updatedAt, 's') : null, 'quote'),
         neg_risk: false,
       },
       fees,
@@ -475,6 +472,40 @@ const pairs = (v: unknown): Level[] =>
     return [];
   });
 
+interface BinaryQuotes {
+  yes: Quote;
+  no: Quote;
+  availability: Availability;
+  stamp: Pick<Pricing, 'as_of' | 'as_of_kind'>;
+}
+
+/**
+ * A binary market with a YES-side book (venue_8, venue_9 child). Settled: the settlement. With a
+ * book: quoted from it, the record's mark standing in for a missing price ("a price mark that
+ * outlives an empty book is indicative"). Without one (not read, or failed): "keep the record's
+ * marks", indicative.
+ */
+function yesSideBinary(
+  status: string,
+  r: { settlement: number | null; mark: number | null; recordTime: string | null; book: { bids: unknown; asks: unknown; time: string | null } | null },
+): BinaryQuotes {
+  if (status === 'settled') {
+    const [yes, no] = settledBinary(r.settlement);
+    return { yes, no, availability: availabilityOf(status, [yes, no]), stamp: stamped(r.recordTime, 'record_refresh') };
+  }
+  if (r.book) {
+    const [yes, no] = binaryFromYesSide(pairs(r.book.bids), pairs(r.book.asks));
+    if (yes.price === null && r.mark !== null) {
+      yes.price = round6(r.mark);
+      no.price = round6(1 - r.mark);
+    }
+    return { yes, no, availability: availabilityOf(status, [yes, no], yes.bid === null && yes.ask === null), stamp: stamped(r.book.time, 'quote') };
+  }
+  const yes = { ...EMPTY, price: r.mark === null ? null : round6(r.mark) };
+  const no = { ...EMPTY, price: r.mark === null ? null : round6(1 - r.mark) };
+  return { yes, no, availability: availabilityOf(status, [yes, no], true), stamp: stamped(r.recordTime, 'record_refresh') };
+}
+
 export function buildVenue5Outcome(raw: unknown, book: unknown | BookFailed, observedAt: string): MarketDetail {
   const r = rec(raw, 'venue_5 answer');
   const o = rec(r.outcome, 'venue_5 outcome');
@@ -484,18 +515,10 @@ export function buildVenue5Outcome(raw: unknown, book: unknown | BookFailed, obs
   const b = book !== BOOK_FAILED && isRec(book) ? book : null;
   let yes: Quote;
   let no: Quote;
-  if (status === 'settled') {
-    const p = state === 'resolved_yes' ? 1 : state === 'resolved_no' ? 0 : null;
-    yes = { ...EMPTY, price: p };
-    no = { ...EMPTY, price: p === null ? null : 1 - p };
-  } else if (b) {
-    [yes, no] = binaryFromYesSide(pairs(b.bids), pairs(b.asks));
-  } else {
-    yes = { ...EMPTY };
-    no = { ...EMPTY };
-  }
+  if (status === 'settled') [yes, no] = settledBinary(state === 'resolved_yes' ? 1 : state === 'resolved_no' ? 0 : null);
+  else if (b) [yes, no] = binaryFromYesSide(pairs(b.bids), pairs(b.asks));
+  else [yes, no] = [{ ...EMPTY }, { ...EMPTY }];
   const outcomes = [outcome('Yes', 'yes', yes), outcome('No', 'no', no)];
-  const asOf = b ? isoTime(b.ts) : null;
   return assemble(
     {
       provider: 'venue_5',
@@ -507,8 +530,7 @@ export function buildVenue5Outcome(raw: unknown, book: unknown | BookFailed, obs
       pricing: {
         availability: b || status === 'settled' ? availabilityOf(status, outcomes) : 'unavailable',
         source: 'orderbook',
-        as_of: asOf,
-        as_of_kind: asOf ? 'quote' : 'unknown',
+        ...stamped(b ? isoTime(b.ts) : null, 'quote'),
         neg_risk: false,
       },
       fees: feesNotPublished(observedAt),
@@ -559,8 +581,7 @@ export function buildVenue5Question(raw: unknown, books: readonly (unknown | Boo
       pricing: {
         availability: read === 0 && status !== 'settled' ? 'unavailable' : availabilityOf(status, outcomes, read < opts.filter((_, i) => states[i] !== 'settled').length),
         source: 'orderbook',
-        as_of: stamps.length ? stamps[0] : null, // the oldest book read
-        as_of_kind: stamps.length ? 'quote' : 'unknown',
+        ...stamped(stamps.length ? stamps[0] : null, 'quote'), // the oldest book read
         neg_risk: false,
       },
       fees: feesNotPublished(observedAt),
@@ -601,23 +622,20 @@ export function buildVenue6(raw: unknown, book: unknown | BookFailed, observedAt
   let yes: Quote;
   let no: Quote;
   let availability: Availability;
-  let asOf: string | null;
-  let kind: AsOfKind;
+  let stamp: Pick<Pricing, 'as_of' | 'as_of_kind'>;
   const bookMark = b ? (num(b.mark) ?? mark) : mark;
   const marks = { yes: bookMark, no: bookMark === null ? null : round6(1 - bookMark) };
   if (b) {
     [yes, no] = binaryFromFourSided(side(b.yes), side(b.no), marks);
     const empty = [yes, no].every((q) => q.bid === null && q.ask === null);
     availability = availabilityOf(status, [yes, no], empty); // "a price mark that outlives an empty book is indicative"
-    asOf = isoTime(b.ts);
-    kind = asOf ? 'quote' : 'unknown';
+    stamp = stamped(isoTime(b.ts), 'quote');
   } else {
     // "If a book read fails ... venue_6 ... keep the record's marks."
     yes = { ...EMPTY, price: marks.yes };
     no = { ...EMPTY, price: marks.no };
     availability = availabilityOf(status, [yes, no], true);
-    asOf = isoTime(m.mark_ts);
-    kind = asOf ? 'record_refresh' : 'unknown';
+    stamp = stamped(isoTime(m.mark_ts), 'record_refresh');
   }
   const outcomes = [outcome('Yes', toks[0] || 'yes', yes), outcome('No', toks[1] || 'no', no)];
   const feeInfo = isRec(m.fee_info) ? m.fee_info : null;
@@ -629,7 +647,7 @@ export function buildVenue6(raw: unknown, book: unknown | BookFailed, observedAt
       status,
       eventId: str(m.event_id),
       outcomes,
-      pricing: { availability, source: 'orderbook', as_of: asOf, as_of_kind: kind, neg_risk: false },
+      pricing: { availability, source: 'orderbook', ...stamp, neg_risk: false },
       fees: feeInfo?.type === 'per_account' ? feesPerAccount(observedAt, 'market_record') : feesNotPublished(observedAt),
       volumeTotalUsd: num(m.volume),
     },
@@ -699,40 +717,14 @@ export function buildVenue8(raw: unknown, book: unknown | BookFailed, observedAt
   const m = rec(raw, 'venue_8 market');
   const slug = need(str(m.slug), 'venue_8 market.slug');
   const status = venue8Status(m, now);
-  const prob = num(m.probability);
   const b = book !== BOOK_FAILED && isRec(book) && isRec(book.yes) ? book : null;
-  let yes: Quote;
-  let no: Quote;
-  let asOf: string | null;
-  let kind: AsOfKind;
-  let availability: Availability;
-  if (status === 'settled') {
-    const r = String(m.resolution ?? '').toUpperCase();
-    const p = r === 'YES' ? 1 : r === 'NO' ? 0 : null;
-    yes = { ...EMPTY, price: p };
-    no = { ...EMPTY, price: p === null ? null : 1 - p };
-    availability = availabilityOf(status, [yes, no]);
-    asOf = isoTime(m.lastUpdatedTime, 'ms');
-    kind = asOf ? 'record_refresh' : 'unknown';
-  } else if (b) {
-    const y = b.yes as Rec;
-    [yes, no] = binaryFromYesSide(pairs(y.bids), pairs(y.asks));
-    if (yes.price === null && prob !== null) {
-      yes.price = round6(prob);
-      no.price = round6(1 - prob);
-    }
-    const empty = yes.bid === null && yes.ask === null;
-    availability = availabilityOf(status, [yes, no], empty);
-    asOf = isoTime(b.ts, 'ms');
-    kind = asOf ? 'quote' : 'unknown';
-  } else {
-    // "venue_8 ... keep the record's marks" when the book read fails.
-    yes = { ...EMPTY, price: prob === null ? null : round6(prob) };
-    no = { ...EMPTY, price: prob === null ? null : round6(1 - prob) };
-    availability = availabilityOf(status, [yes, no], true);
-    asOf = isoTime(m.lastUpdatedTime, 'ms');
-    kind = asOf ? 'record_refresh' : 'unknown';
-  }
+  const resolution = String(m.resolution ?? '').toUpperCase();
+  const q = yesSideBinary(status, {
+    settlement: resolution === 'YES' ? 1 : resolution === 'NO' ? 0 : null,
+    mark: num(m.probability),
+    recordTime: isoTime(m.lastUpdatedTime, 'ms'),
+    book: b ? { bids: (b.yes as Rec).bids, asks: (b.yes as Rec).asks, time: isoTime(b.ts, 'ms') } : null,
+  });
   return assemble(
     {
       provider: 'venue_8',
@@ -741,8 +733,8 @@ export function buildVenue8(raw: unknown, book: unknown | BookFailed, observedAt
       status,
       eventId: slug, // "a market's slug is also its event id"
       closeTime: isoTime(m.closeTime, 'ms'),
-      outcomes: [outcome('Yes', 'yes', yes), outcome('No', 'no', no)],
-      pricing: { availability, source: 'orderbook', as_of: asOf, as_of_kind: kind, neg_risk: false },
+      outcomes: [outcome('Yes', 'yes', q.yes), outcome('No', 'no', q.no)],
+      pricing: { availability: q.availability, source: 'orderbook', ...q.stamp, neg_risk: false },
       fees: venue8Fees(m.fees, observedAt),
       liquidityUsd: num(m.totalLiquidity),
       volume24hUsd: num(m.volume24Hours),
@@ -775,7 +767,7 @@ export function buildVenue8Group(raw: unknown, observedAt: string, now: number):
       status,
       outcomes,
       // Group views read no book: marks only.
-      pricing: { availability: availabilityOf(status, outcomes, true), source: 'market_record', as_of: asOf, as_of_kind: asOf ? 'record_refresh' : 'unknown', neg_risk: false },
+      pricing: { availability: availabilityOf(status, outcomes, true), source: 'market_record', ...stamped(asOf, 'record_refresh'), neg_risk: false },
       fees: members.length > 0 && allZero ? venue8Fees(members[0].fees, observedAt) : members.length > 0 ? venue8Fees(members[0].fees, observedAt) : feesNotPublished(observedAt),
       liquidityUsd: sum('totalLiquidity'),
       volume24hUsd: sum('volume24Hours'),
@@ -816,38 +808,14 @@ export function buildVenue9Child(raw: unknown, book: unknown | BookFailed, obser
   const c = rec(raw, 'venue_9 child');
   const pair = need(str(c.pair), 'venue_9 child.pair').toLowerCase();
   const status = venue9Status(String(c.status ?? ''));
-  const mark = num(c.yes_price);
+  // "the pair gives one binary child quoted from its book while trading"
   const b = status === 'open' && book !== BOOK_FAILED && isRec(book) ? book : null;
-  let yes: Quote;
-  let no: Quote;
-  let asOf: string | null;
-  let kind: AsOfKind;
-  let availability: Availability;
-  if (status === 'settled') {
-    const p = resolvedPrice(c);
-    yes = { ...EMPTY, price: p };
-    no = { ...EMPTY, price: p === null ? null : 1 - p };
-    availability = availabilityOf(status, [yes, no]);
-    asOf = isoTime(c.updated_at);
-    kind = asOf ? 'record_refresh' : 'unknown';
-  } else if (b) {
-    // "the pair gives one binary child quoted from its book while trading"
-    [yes, no] = binaryFromYesSide(pairs(b.bids), pairs(b.asks));
-    if (yes.price === null && mark !== null) {
-      yes.price = round6(mark);
-      no.price = round6(1 - mark);
-    }
-    availability = availabilityOf(status, [yes, no], yes.bid === null && yes.ask === null);
-    asOf = isoTime(b.timestamp);
-    kind = asOf ? 'quote' : 'unknown';
-  } else {
-    // Not trading, or the book read failed: "keep the record's marks".
-    yes = { ...EMPTY, price: mark === null ? null : round6(mark) };
-    no = { ...EMPTY, price: mark === null ? null : round6(1 - mark) };
-    availability = availabilityOf(status, [yes, no], true);
-    asOf = isoTime(c.updated_at);
-    kind = asOf ? 'record_refresh' : 'unknown';
-  }
+  const q = yesSideBinary(status, {
+    settlement: resolvedPrice(c),
+    mark: num(c.yes_price),
+    recordTime: isoTime(c.updated_at),
+    book: b ? { bids: b.bids, asks: b.asks, time: isoTime(b.timestamp) } : null,
+  });
   const parent = isRec(c.parent) ? c.parent : null;
   return assemble(
     {
@@ -856,8 +824,8 @@ export function buildVenue9Child(raw: unknown, book: unknown | BookFailed, obser
       title: parent && str(parent.title) ? `${str(parent.title)}: ${str(c.title) ?? ''}` : (str(c.title) ?? pair),
       status,
       eventId: pair.split(':')[0],
-      outcomes: [outcome('Yes', 'yes', yes), outcome('No', 'no', no)],
-      pricing: { availability, source: 'orderbook', as_of: asOf, as_of_kind: kind, neg_risk: false },
+      outcomes: [outcome('Yes', 'yes', q.yes), outcome('No', 'no', q.no)],
+      pricing: { availability: q.availability, source: 'orderbook', ...q.stamp, neg_risk: false },
       fees: venue9Fees(c.fee_rate_bps, observedAt),
       volumeTotalUsd: num(c.volume),
     },
@@ -889,8 +857,7 @@ export function buildVenue9Parent(raw: unknown, observedAt: string): MarketDetai
       pricing: {
         availability: availabilityOf(status, outcomes, true),
         source: 'market_record',
-        as_of: updated.length ? updated[updated.length - 1] : null,
-        as_of_kind: updated.length ? 'record_refresh' : 'unknown',
+        ...stamped(updated.length ? updated[updated.length - 1] : null, 'record_refresh'),
         neg_risk: false,
       },
       // One rate shared by every child is the group's; differing rates are read per child.
