@@ -1,50 +1,77 @@
 // The schema registry on a Confluent-compatible server (SCHEMA_REGISTRY_URL), through
-// @kafkajs/confluent-schema-registry, which owns the HTTP API, the id caches and the wire format.
+// @kafkajs/confluent-schema-registry, which owns the ids-to-schema cache and the wire format.
 // In: subjects and Avro schemas. Out: ids, wire-format bytes, decoded values. The BACKWARD check is
 // the server's; on the first register of a subject this sets the subject's compatibility to BACKWARD
 // explicitly, because some compatible servers (Apicurio's ccompat API) enforce no rule by default.
-import { SchemaRegistry as ConfluentClient, SchemaType } from '@kafkajs/confluent-schema-registry';
+// Registering is a plain POST /subjects/{subject}/versions: the client's register() refuses a schema
+// whose top level is not a named type ("Invalid name: undefined"), and every key schema here is a
+// bare "string".
+import { SchemaRegistry as ConfluentClient } from '@kafkajs/confluent-schema-registry';
 import { canonical } from './compat.ts';
 import { IncompatibleSchemaError, type AvroSchema, type SchemaRegistry } from './types.ts';
+
+const CONTENT_TYPE = 'application/vnd.schemaregistry.v1+json';
 
 export class ConfluentRegistry implements SchemaRegistry {
   readonly kind = 'confluent' as const;
   private readonly client: ConfluentClient;
   private readonly ids = new Map<string, Promise<number>>();
   private readonly configured = new Set<string>();
+  private readonly base: string;
 
-  constructor(private readonly url: string) {
-    this.client = new ConfluentClient({ host: url.replace(/\/+$/, '') });
+  constructor(url: string) {
+    this.base = url.replace(/\/+$/, '');
+    this.client = new ConfluentClient({ host: this.base });
+  }
+
+  /**
+   * One request to the registry's REST API. Apicurio answers 409 "... already exists" to the loser
+   * of two first writes of one subject at once (a stage and its worker process both register it);
+   * the same request again then finds what the winner made, so that case is retried.
+   */
+  private async send(method: 'POST' | 'PUT', path: string, body: unknown): Promise<{ status: number; json: unknown; text: string }> {
+    for (let attempt = 1; ; attempt++) {
+      const res = await fetch(this.base + path, {
+        method,
+        headers: { 'content-type': CONTENT_TYPE, accept: CONTENT_TYPE },
+        body: JSON.stringify(body),
+      });
+      const text = await res.text();
+      if (res.status === 409 && /already exists/i.test(text) && attempt < 3) continue;
+      let json: unknown;
+      try {
+        json = JSON.parse(text);
+      } catch {
+        json = undefined;
+      }
+      return { status: res.status, json, text };
+    }
   }
 
   private async ensureBackward(subject: string): Promise<void> {
     if (this.configured.has(subject)) return;
-    const res = await fetch(`${this.url.replace(/\/+$/, '')}/config/${encodeURIComponent(subject)}`, {
-      method: 'PUT',
-      headers: { 'content-type': 'application/vnd.schemaregistry.v1+json' },
-      body: JSON.stringify({ compatibility: 'BACKWARD' }),
-    });
-    if (!res.ok) throw new Error(`schema registry ${this.url}: setting BACKWARD on ${subject} answered ${res.status} ${await res.text()}`);
+    const res = await this.send('PUT', `/config/${encodeURIComponent(subject)}`, { compatibility: 'BACKWARD' });
+    if (res.status >= 300) throw new Error(`schema registry ${this.base}: setting BACKWARD on ${subject} answered ${res.status} ${res.text}`);
     this.configured.add(subject);
   }
 
   async register(subject: string, schema: AvroSchema): Promise<number> {
     await this.ensureBackward(subject);
     const text = typeof schema === 'string' ? schema : JSON.stringify(schema);
-    try {
-      const { id } = await this.client.register({ type: SchemaType.AVRO, schema: text }, { subject });
-      return id;
-    } catch (e) {
-      const err = e as Error & { status?: number };
-      if (err.status === 409 || /incompatible/i.test(err.message)) throw new IncompatibleSchemaError(subject, err.message);
-      throw e;
-    }
+    const res = await this.send('POST', `/subjects/${encodeURIComponent(subject)}/versions`, { schema: text });
+    const id = (res.json as { id?: unknown } | undefined)?.id;
+    if (res.status < 300 && typeof id === 'number') return id;
+    // 409 is the answer for an incompatible schema (Confluent and Apicurio alike).
+    if (res.status === 409) throw new IncompatibleSchemaError(subject, res.text);
+    throw new Error(`schema registry ${this.base}: registering under ${subject} answered ${res.status} ${res.text}`);
   }
 
   async getSchema(id: number): Promise<object | string> {
-    const s = (await this.client.getSchema(id)) as unknown as { schema?: () => unknown };
+    const s = (await this.client.getSchema(id)) as unknown as { schema?: (opts?: { exportAttrs?: boolean }) => unknown };
     // The client hands back an avsc Type for Avro; give the schema JSON like the embedded registry.
-    return typeof s.schema === 'function' ? (s.schema() as object) : (s as object);
+    // exportAttrs keeps field defaults, which avsc's schema() drops otherwise (and with them the
+    // defaults BACKWARD evolution relies on).
+    return typeof s.schema === 'function' ? (s.schema({ exportAttrs: true }) as object) : (s as object);
   }
 
   async encode(subject: string, schema: AvroSchema, value: unknown): Promise<Buffer> {

@@ -78,6 +78,27 @@ export function registryContract(name: string, makeHarness: () => RegistryHarnes
       await reg.close();
     });
 
+    it('registers and round-trips an unnamed schema, as every key schema is (a documented "string")', async () => {
+      const reg = await open();
+      const subject = randomName('s') + '-key';
+      const key = { type: 'string', doc: 'a market key' };
+      const buf = await reg.encode(subject, key, 'kalshi:KXBTC-25');
+      const id = await reg.register(subject, JSON.stringify(key));
+      expect(buf.readUInt32BE(1)).toBe(id);
+      expect(await reg.decode(buf)).toBe('kalshi:KXBTC-25');
+      // getSchema gives parsed JSON, here the JS string "string": back to JSON text to compare.
+      expect(canonical(JSON.stringify(await reg.getSchema(id)))).toBe(canonical(key));
+      await reg.close();
+    });
+
+    it('gives one id when two clients register a new subject at once (a stage and its worker)', async () => {
+      const [a, b] = [await open(), await open()];
+      const subject = randomName('s') + '-value';
+      const [ida, idb] = await Promise.all([a.register(subject, v1), b.register(subject, v1)]);
+      expect(ida).toBe(idb);
+      await Promise.all([a.close(), b.close()]);
+    });
+
     it('refuses bytes that are not in the wire format, and unknown ids', async () => {
       const reg = await open();
       await expect(reg.decode(Buffer.from([1, 0, 0, 0, 1, 2]))).rejects.toThrow();
