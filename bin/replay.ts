@@ -42,7 +42,7 @@ if (values.from !== 'earliest') {
 
 const config = loadConfig();
 const registry = createRegistry(config);
-const backbone = await openBackbone(config, { serde: avroSerde(registry) });
+const backbone = await openBackbone(config, { serde: avroSerde(registry), registry });
 let stages = READ_MODEL_STAGES;
 if (values.stages) {
   const wanted = values.stages.split(',').map((s) => s.trim());

@@ -58,7 +58,7 @@ export async function runService(config: Config, opts: { quiet?: boolean } = {})
   if (!needsBackbone) return { simulator, stop: () => stopAll(stops) };
 
   const registry = createRegistry(config);
-  const backbone = await openBackbone(config, { serde: avroSerde(registry) });
+  const backbone = await openBackbone(config, { serde: avroSerde(registry), registry });
   stops.push(async () => {
     await backbone.close();
     await registry.close();

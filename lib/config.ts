@@ -39,6 +39,9 @@ const fields = z.object({
   REDIS_URL: z.string().optional(),
   CLICKHOUSE_URL: z.string().url().optional(),
   CLICKHOUSE_DATABASE: z.string().default('pm'),
+  // Embedded default: chdb and the history sinks on a worker thread (pipelines/runtime/history-host.ts),
+  // so the pipeline uses the second core. false keeps everything on the main thread.
+  HISTORY_WORKER: bool.default(true),
 
   // Backbone (pipelines/topics.ts): topic name prefix (tests use a random one), raw retention.
   TOPIC_PREFIX: z.string().default(''),

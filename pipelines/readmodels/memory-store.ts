@@ -3,12 +3,13 @@
 // behaviour). Values are stored as JSON text and parsed on read, so a caller can never mutate a
 // stored document through a shared reference (as with Redis). Not durable: see SnapshotStore.durable.
 import { monotonicFactory } from 'ulid';
-import type {
-  PublishOptions,
-  SnapshotEntry,
-  SnapshotInfo,
-  SnapshotStore,
-  Versioned,
+import {
+  serializeDoc,
+  type PublishOptions,
+  type SnapshotEntry,
+  type SnapshotInfo,
+  type SnapshotStore,
+  type Versioned,
 } from './snapshots.ts';
 
 interface StoredSnapshot {
@@ -41,7 +42,7 @@ export class MemorySnapshotStore implements SnapshotStore {
   async put(key: string, value: unknown, version: number): Promise<boolean> {
     const d = this.docs.get(key);
     if (d && d.version >= version) return false;
-    this.docs.set(key, { version, json: JSON.stringify(value) });
+    this.docs.set(key, { version, json: serializeDoc(value) });
     return true;
   }
 

@@ -14,12 +14,13 @@
 // either the whole old or the whole new snapshot, never a mix), then evicts expired snapshots.
 import { Redis, type RedisOptions } from 'ioredis';
 import { DEFAULT_RETAIN_MS, nextSnapshotId } from './memory-store.ts';
-import type {
-  PublishOptions,
-  SnapshotEntry,
-  SnapshotInfo,
-  SnapshotStore,
-  Versioned,
+import {
+  serializeDoc,
+  type PublishOptions,
+  type SnapshotEntry,
+  type SnapshotInfo,
+  type SnapshotStore,
+  type Versioned,
 } from './snapshots.ts';
 
 const PUT = `
@@ -127,7 +128,7 @@ export class RedisSnapshotStore implements SnapshotStore {
       const part = docs.slice(i, i + CHUNK);
       const args: (string | number)[] = [part.length];
       for (const d of part) args.push(this.d(d.key));
-      for (const d of part) args.push(String(d.version), JSON.stringify(d.value));
+      for (const d of part) args.push(String(d.version), serializeDoc(d.value));
       n += await this.redis.pmPut(...args);
     }
     return n;

@@ -3,7 +3,7 @@
 // random key prefix / snapshot name ("Every test its own names").
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { randomBytes } from 'node:crypto';
-import type { SnapshotStore } from './snapshots.ts';
+import { JsonText, type SnapshotStore } from './snapshots.ts';
 
 const rnd = (p: string) => `${p}${randomBytes(4).toString('hex')}`;
 
@@ -45,6 +45,14 @@ export function snapshotStoreContract(name: string, make: () => Promise<Snapshot
       const got = await store.mget([`${p}b`, `${p}missing`, `${p}a`]);
       expect(got.map((g) => g?.value ?? null)).toEqual([2, null, 1]);
       expect(await store.mget([])).toEqual([]);
+    });
+
+    it('keeps a document given as JSON text as it is and reads it back parsed, in put and putMany', async () => {
+      const k = rnd('doc:');
+      expect(await store.put(k, new JsonText('{"a":1,"body":{"n":[1,2]}}'), 1)).toBe(true);
+      expect(await store.get(k)).toEqual({ key: k, version: 1, value: { a: 1, body: { n: [1, 2] } } });
+      expect(await store.putMany([{ key: k, value: new JsonText('{"a":2}'), version: 2 }])).toBe(1);
+      expect((await store.get(k))!.value).toEqual({ a: 2 });
     });
 
     it('delete honours the tombstone version', async () => {

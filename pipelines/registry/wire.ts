@@ -3,17 +3,29 @@
 import { WireFormatError } from './types.ts';
 
 export const MAGIC_BYTE = 0;
+/** Magic byte and schema id: where the Avro body starts. */
+export const WIRE_HEADER_BYTES = 5;
+
+/** Writes the magic byte and the schema id at pos (the body follows at pos + WIRE_HEADER_BYTES). */
+export function writeWireHeader(buf: Buffer, pos: number, id: number): void {
+  buf[pos] = MAGIC_BYTE;
+  buf.writeUInt32BE(id, pos + 1);
+}
 
 export function encodeWire(id: number, body: Buffer): Buffer {
-  const buf = Buffer.allocUnsafe(5 + body.length);
-  buf[0] = MAGIC_BYTE;
-  buf.writeUInt32BE(id, 1);
-  body.copy(buf, 5);
+  const buf = Buffer.allocUnsafe(WIRE_HEADER_BYTES + body.length);
+  writeWireHeader(buf, 0, id);
+  body.copy(buf, WIRE_HEADER_BYTES);
   return buf;
 }
 
-export function decodeWire(buf: Buffer): { id: number; body: Buffer } {
-  if (buf.length < 5) throw new WireFormatError(`not in the schema registry wire format: ${buf.length} bytes, at least 5 needed`);
+/** The schema id of a framed record, after checking the frame (no view of the body is made). */
+export function wireId(buf: Buffer): number {
+  if (buf.length < WIRE_HEADER_BYTES) throw new WireFormatError(`not in the schema registry wire format: ${buf.length} bytes, at least 5 needed`);
   if (buf[0] !== MAGIC_BYTE) throw new WireFormatError(`not in the schema registry wire format: magic byte ${buf[0]}, expected 0`);
-  return { id: buf.readUInt32BE(1), body: buf.subarray(5) };
+  return buf.readUInt32BE(1);
+}
+
+export function decodeWire(buf: Buffer): { id: number; body: Buffer } {
+  return { id: wireId(buf), body: buf.subarray(WIRE_HEADER_BYTES) };
 }

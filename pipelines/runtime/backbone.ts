@@ -3,17 +3,20 @@
 // (in-process or Redis), and the topic map. In: Config. Out: RuntimeDeps for stage runners, and a
 // close(). The service (bin/run.ts), bin/replay.ts, bin/status.ts and the benchmark all open the
 // backbone through here, so the two modes differ only by configuration.
+import path from 'node:path';
 import type { Config } from '../../lib/config.ts';
 import { createLog } from '../log/index.ts';
 import type { Log } from '../log/types.ts';
 import type { History } from '../readmodels/history.ts';
-import { openHistory } from '../readmodels/migrate.ts';
+import { migrate, openHistory } from '../readmodels/migrate.ts';
 import { MemorySnapshotStore } from '../readmodels/memory-store.ts';
 import { RedisSnapshotStore } from '../readmodels/redis-store.ts';
 import type { SnapshotStore } from '../readmodels/snapshots.ts';
-import type { Serde } from '../serde/index.ts';
+import type { SchemaLookup, Serde } from '../serde/index.ts';
 import { createAllTopics, defineTopics, topicSettings, type TopicMap } from '../topics.ts';
+import { HistoryHost, type StageOffload } from './history-host.ts';
 import type { RuntimeDeps } from './runner.ts';
+import { HISTORY_SINKS } from './sinks.ts';
 
 export interface OpenedBackbone extends RuntimeDeps {
   log: Log;
@@ -29,12 +32,34 @@ export function openStore(config: Pick<Config, 'REDIS_URL'>, namespace = 'pm:'):
 
 export async function openBackbone(
   config: Config,
-  parts: { serde: Serde; log?: Log; history?: History; store?: SnapshotStore; createTopics?: boolean },
+  parts: {
+    serde: Serde;
+    /** The serde's registry: with it, the embedded default runs chdb and the history sinks on a worker thread. */
+    registry?: SchemaLookup;
+    log?: Log;
+    history?: History;
+    store?: SnapshotStore;
+    createTopics?: boolean;
+  },
 ): Promise<OpenedBackbone> {
   const topics = defineTopics(topicSettings(config));
   const log = parts.log ?? (await createLog(config));
   if (parts.createTopics !== false) await createAllTopics(log, topics);
-  const history = parts.history ?? (await openHistory(config));
+  let offload: StageOffload | undefined;
+  let history = parts.history;
+  if (!history && !config.CLICKHOUSE_URL && config.HISTORY_WORKER && parts.registry) {
+    const host = await HistoryHost.open({
+      chdbPath: path.resolve(config.DATA_DIR, 'chdb'),
+      database: config.CLICKHOUSE_DATABASE,
+      topics,
+      stages: HISTORY_SINKS.map((d) => d.name),
+      registry: parts.registry,
+    });
+    await migrate(host);
+    history = host;
+    offload = host;
+  }
+  history ??= await openHistory(config);
   const store = parts.store ?? openStore(config);
   return {
     log,
@@ -42,6 +67,7 @@ export async function openBackbone(
     serde: parts.serde,
     history,
     store,
+    offload,
     async close() {
       await store.close();
       await history.close();

@@ -4,13 +4,14 @@
 // commits when the batch handler resolves). Any failure rejects the batch handler, so nothing is
 // committed and the log redelivers the batch: the sinks' idempotence (ReplacingMergeTree keys,
 // offset-versioned documents) makes the second delivery change nothing that the first one wrote.
-import type { Batch, Consumer, Log, Producer } from '../log/types.ts';
+import type { Batch, Consumer, Log, LogRecord, OutgoingRecord, Producer } from '../log/types.ts';
 import type { History } from '../readmodels/history.ts';
 import type { SnapshotStore, Versioned } from '../readmodels/snapshots.ts';
 import type { Serde } from '../serde/index.ts';
 import { topicByName, type TopicDef, type TopicId, type TopicMap } from '../topics.ts';
 import { pipelineMetrics, type PipelineMetrics } from './metrics.ts';
-import type { InRecord, OutRecord, StageDef, StageOutput } from './types.ts';
+import type { InRecord, OutRecord, SnapshotWrite, StageDef, StageOutput } from './types.ts';
+import type { OffloadedOutput, StageOffload } from './history-host.ts';
 
 export interface RuntimeDeps {
   log: Log;
@@ -21,6 +22,12 @@ export interface RuntimeDeps {
   metrics?: PipelineMetrics;
   /** Shared producer; one is opened (and closed with the runner) when absent. */
   producer?: Producer;
+  /**
+   * Runs some stages' handler and history writes elsewhere (history-host.ts: chdb and the history
+   * sinks on a worker thread in the embedded default). The runner still consumes, produces the
+   * stage's records, writes its snapshots and commits: only where the work happens changes.
+   */
+  offload?: StageOffload;
   onError?: (err: unknown, where: { stage: string; topic: string; partition: number }) => void;
 }
 
@@ -144,24 +151,18 @@ export class StageRunner {
     const topic = topicByName(this.deps.topics, batch.topic);
     try {
       if (!topic) throw new Error(`stage ${stage} got a batch of ${batch.topic}, which is not in the topic map`);
-      const decoded = await this.deps.serde.decodeMany(topic, batch.records);
-      const records: InRecord[] = batch.records.map((r, i) => ({
-        topic: topic.id,
-        topicName: topic.name,
-        partition: r.partition,
-        offset: r.offset,
-        key: decoded[i]!.key,
-        value: decoded[i]!.value,
-        timestamp: r.timestamp,
-        headers: r.headers,
-      }));
-      const out = await this.def.handle(records, { stage, topic: topic.id, partition: batch.partition });
-      await this.write(out);
-      this.metrics.recordsIn.inc({ stage, topic: topic.id }, records.length);
+      const offload = this.deps.offload;
+      if (offload?.runs(stage)) await this.writeOffloaded(await offload.batch(stage, topic.id, batch.partition, batch.records));
+      else {
+        const records = await decodeBatch(this.deps.serde, topic, batch.records);
+        const out = await this.def.handle(records, { stage, topic: topic.id, partition: batch.partition });
+        await this.write(out);
+      }
+      this.metrics.recordsIn.inc({ stage, topic: topic.id }, batch.records.length);
       this.metrics.batches.inc({ stage });
       this.metrics.batchSeconds.observe({ stage }, (performance.now() - started) / 1000);
       const linger = this.def.linger;
-      if (linger && records.length < linger.minRecords) await new Promise((r) => setTimeout(r, linger.ms));
+      if (linger && batch.records.length < linger.minRecords) await new Promise((r) => setTimeout(r, linger.ms));
     } catch (err) {
       this.metrics.errors.inc({ stage });
       this.deps.onError?.(err, { stage, topic: batch.topic, partition: batch.partition });
@@ -171,46 +172,79 @@ export class StageRunner {
 
   /** Outputs first, then read models: a committed batch has done both. */
   private async write(out: StageOutput): Promise<void> {
-    if (out.records?.length) await this.produce(out.records);
+    if (out.records?.length) await this.send(await encodeOutputs(this.deps.serde, this.deps.topics, out.records));
     if (out.history?.length) {
       const h = this.deps.history;
       if (!h) throw new Error(`stage ${this.def.name} returned history rows but has no History`);
       for (const w of out.history) await h.insert(w.table, w.rows);
     }
-    if (out.snapshots?.length) {
-      const s = this.deps.store;
-      if (!s) throw new Error(`stage ${this.def.name} returned snapshot writes but has no SnapshotStore`);
-      // In the stage's order: a delete between two puts of one key must stay between them.
-      let puts: Versioned[] = [];
-      for (const w of out.snapshots) {
-        if (w.value !== null) {
-          puts.push({ key: w.key, value: w.value, version: w.version });
-          continue;
-        }
-        if (puts.length) await s.putMany(puts);
-        puts = [];
-        await s.delete(w.key, w.version);
-      }
-      if (puts.length) await s.putMany(puts);
-    }
+    if (out.snapshots?.length) await this.writeSnapshots(out.snapshots);
   }
 
-  private async produce(records: OutRecord[]): Promise<void> {
-    const byTopic = new Map<TopicId, OutRecord[]>();
-    for (const r of records) {
-      const list = byTopic.get(r.topic);
-      if (list) list.push(r);
-      else byTopic.set(r.topic, [r]);
+  /** What an offloaded batch left to this thread: its history is written, its outputs are not. */
+  private async writeOffloaded(out: OffloadedOutput): Promise<void> {
+    if (out.produced.length) await this.send(out.produced);
+    if (out.snapshots.length) await this.writeSnapshots(out.snapshots);
+  }
+
+  private async writeSnapshots(snapshots: SnapshotWrite[]): Promise<void> {
+    const s = this.deps.store;
+    if (!s) throw new Error(`stage ${this.def.name} returned snapshot writes but has no SnapshotStore`);
+    // In the stage's order: a delete between two puts of one key must stay between them.
+    let puts: Versioned[] = [];
+    for (const w of snapshots) {
+      if (w.value !== null) {
+        puts.push({ key: w.key, value: w.value, version: w.version });
+        continue;
+      }
+      if (puts.length) await s.putMany(puts);
+      puts = [];
+      await s.delete(w.key, w.version);
     }
+    if (puts.length) await s.putMany(puts);
+  }
+
+  private async send(produced: EncodedOutputs): Promise<void> {
     await Promise.all(
-      [...byTopic].map(async ([id, list]) => {
-        const topic = this.deps.topics[id];
-        const encoded = await this.deps.serde.encodeMany(topic as TopicDef<typeof id>, list as never);
-        await this.producer!.send(topic.name, encoded);
-        this.metrics.recordsOut.inc({ stage: this.def.name, topic: id }, list.length);
+      produced.map(async ({ topic, records }) => {
+        await this.producer!.send(this.deps.topics[topic].name, records);
+        this.metrics.recordsOut.inc({ stage: this.def.name, topic }, records.length);
       }),
     );
   }
+}
+
+/** A batch of one topic-partition, decoded into the records a stage handles. */
+export async function decodeBatch(serde: Serde, topic: TopicDef, batch: LogRecord[]): Promise<InRecord[]> {
+  const decoded = await serde.decodeMany(topic, batch);
+  return batch.map((r, i) => ({
+    topic: topic.id,
+    topicName: topic.name,
+    partition: r.partition,
+    offset: r.offset,
+    key: decoded[i]!.key,
+    value: decoded[i]!.value,
+    timestamp: r.timestamp,
+    headers: r.headers,
+  }));
+}
+
+export type EncodedOutputs = Array<{ topic: TopicId; records: OutgoingRecord[] }>;
+
+/** A stage's output records, grouped by topic (in the stage's order within each) and encoded. */
+export async function encodeOutputs(serde: Serde, topics: TopicMap, records: OutRecord[]): Promise<EncodedOutputs> {
+  const byTopic = new Map<TopicId, OutRecord[]>();
+  for (const r of records) {
+    const list = byTopic.get(r.topic);
+    if (list) list.push(r);
+    else byTopic.set(r.topic, [r]);
+  }
+  return Promise.all(
+    [...byTopic].map(async ([id, list]) => ({
+      topic: id,
+      records: await serde.encodeMany(topics[id] as TopicDef<typeof id>, list as never),
+    })),
+  );
 }
 
 /** Creates and starts a runner. */

@@ -10,9 +10,11 @@ import type { History } from '../readmodels/history.ts';
 import { migrate } from '../readmodels/migrate.ts';
 import { MemorySnapshotStore } from '../readmodels/memory-store.ts';
 import type { SnapshotStore } from '../readmodels/snapshots.ts';
-import type { Serde } from '../serde/index.ts';
+import type { SchemaLookup, Serde } from '../serde/index.ts';
 import { createAllTopics, defineTopics, type Provider, type RawRecord, type TopicMap } from '../topics.ts';
+import { HistoryHost } from './history-host.ts';
 import type { RuntimeDeps } from './runner.ts';
+import { HISTORY_SINKS } from './sinks.ts';
 
 export function randomPrefix(): string {
   return `t${randomBytes(4).toString('hex')}.`;
@@ -32,11 +34,19 @@ export async function embeddedBackbone(opts: {
   log?: Log;
   store?: SnapshotStore;
   history?: History;
+  /** chdb and the history sinks on a worker thread (history-host.ts), resolving schemas in this registry. */
+  historyWorker?: { registry: SchemaLookup };
 }): Promise<Backbone> {
   const topics: TopicMap = defineTopics({ prefix: opts.prefix, partitions: opts.partitions ?? 3 });
   const log = opts.log ?? (await EmbeddedLog.open({ dir: path.join(opts.dir, 'log'), fsyncIntervalMs: 0, compactIntervalMs: 0, retryBackoffMs: 10 }));
   await createAllTopics(log, topics);
-  const history = opts.history ?? (await ChdbHistory.open(path.join(opts.dir, 'chdb'), `db_${opts.prefix.replace(/\W/g, '')}`));
+  const chdbPath = path.join(opts.dir, 'chdb');
+  const database = `db_${opts.prefix.replace(/\W/g, '')}`;
+  const host =
+    !opts.history && opts.historyWorker
+      ? await HistoryHost.open({ chdbPath, database, topics, stages: HISTORY_SINKS.map((d) => d.name), registry: opts.historyWorker.registry })
+      : undefined;
+  const history = opts.history ?? host ?? (await ChdbHistory.open(chdbPath, database));
   await migrate(history);
   const store = opts.store ?? new MemorySnapshotStore();
   return {
@@ -45,6 +55,7 @@ export async function embeddedBackbone(opts: {
     serde: opts.serde,
     history,
     store,
+    offload: host,
     async close() {
       await store.close();
       await history.close();

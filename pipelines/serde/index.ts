@@ -6,7 +6,7 @@
 // topic, and caches avsc types so a stage decodes thousands of records per batch cheaply.
 import avro from 'avsc';
 import type { LogRecord, OutgoingRecord } from '../log/types.ts';
-import { decodeWire, encodeWire } from '../registry/wire.ts';
+import { decodeWire, encodeWire, WIRE_HEADER_BYTES, wireId, writeWireHeader } from '../registry/wire.ts';
 import {
   loadSchema,
   keySubject,
@@ -64,6 +64,33 @@ function outgoing(key: Buffer | null, value: Buffer | null, extra?: { timestamp?
     ...(extra?.headers ? { headers: extra.headers } : {}),
   };
 }
+
+/**
+ * Frames many records in the wire format into shared chunks: each frame is a view of a chunk. A
+ * record that does not fit the rest of the chunk is encoded again into a new one (avsc tells how
+ * many bytes were missing), so a chunk is never copied.
+ */
+class FramePool {
+  private buf = Buffer.allocUnsafe(0);
+  private pos = 0;
+  frame(id: number, type: avro.Type, value: unknown): Buffer {
+    for (;;) {
+      const start = this.pos;
+      if (this.buf.length - start > WIRE_HEADER_BYTES) {
+        const end = type.encode(value, this.buf, start + WIRE_HEADER_BYTES);
+        if (end > 0 && end >= start + WIRE_HEADER_BYTES) {
+          writeWireHeader(this.buf, start, id);
+          this.pos = end;
+          return this.buf.subarray(start, end);
+        }
+        // end <= 0: -end bytes were missing
+        this.buf = Buffer.allocUnsafe(Math.max(FRAME_CHUNK, WIRE_HEADER_BYTES + (this.buf.length - start - WIRE_HEADER_BYTES) - end));
+      } else this.buf = Buffer.allocUnsafe(FRAME_CHUNK);
+      this.pos = 0;
+    }
+  }
+}
+const FRAME_CHUNK = 64 * 1024;
 
 /**
  * Avro through the registry: the format on every topic. Values are decoded with the topic's
@@ -130,12 +157,11 @@ export function avroSerde(registry: RegistryCodec & Partial<SchemaLookup>): Serd
       const [kid, vid] = await Promise.all([idFor(keySubject(topic), topic.keySchemaFile), idFor(valueSubject(topic), topic.valueSchemaFile)]);
       const kt = readerType(topic.keySchemaFile);
       const vt = readerType(topic.valueSchemaFile);
+      // Every record of the batch is framed into one pooled buffer (a view each), not two
+      // allocations and a copy per record: the encode is on the pipeline's hot path.
+      const pool = new FramePool();
       return records.map((r) =>
-        outgoing(
-          r.key === null ? null : encodeWire(kid, kt.toBuffer(r.key)),
-          r.value === null ? null : encodeWire(vid, vt.toBuffer(r.value)),
-          r,
-        ),
+        outgoing(r.key === null ? null : pool.frame(kid, kt, r.key), r.value === null ? null : pool.frame(vid, vt, r.value), r),
       );
     },
     async decode(topic, record) {
@@ -145,30 +171,33 @@ export function avroSerde(registry: RegistryCodec & Partial<SchemaLookup>): Serd
     },
     async decodeMany(topic, records) {
       if (!fast) return Promise.all(records.map((r) => serde.decode(topic, r)));
-      // Resolve every writer id of the batch first (usually one or two), then decode synchronously.
-      const need = new Map<string, { file: string; id: number }>();
-      for (const r of records) {
-        if (r.key) need.set(`${r.key.readUInt32BE(1)}|k`, { file: topic.keySchemaFile, id: decodeWire(r.key).id });
-        if (r.value) need.set(`${r.value.readUInt32BE(1)}|v`, { file: topic.valueSchemaFile, id: decodeWire(r.value).id });
-      }
-      await Promise.all([...need.values()].map((n) => resolverFor(n.file, n.id)));
       const kf = topic.keySchemaFile;
       const vf = topic.valueSchemaFile;
-      return records.map((r) => {
-        let key: string | null = null;
-        let value: TopicValues[typeof topic.id] | null = null;
+      // Resolve every writer id of the batch first (usually one or two), then decode synchronously
+      // in place (no per-record view or copy of the body).
+      const need = new Map<string, Promise<unknown>>();
+      for (const r of records) {
         if (r.key) {
-          const { id, body } = decodeWire(r.key);
-          const x = resolvers.get(`${id}|${kf}`)!;
-          key = x.reader.fromBuffer(body, x.resolver) as string;
+          const id = wireId(r.key);
+          if (!need.has(`${id}|${kf}`)) need.set(`${id}|${kf}`, resolverFor(kf, id));
         }
         if (r.value) {
-          const { id, body } = decodeWire(r.value);
-          const x = resolvers.get(`${id}|${vf}`)!;
-          value = x.reader.fromBuffer(body, x.resolver) as TopicValues[typeof topic.id];
+          const id = wireId(r.value);
+          if (!need.has(`${id}|${vf}`)) need.set(`${id}|${vf}`, resolverFor(vf, id));
         }
-        return { key, value };
-      });
+      }
+      await Promise.all(need.values());
+      const read = (buf: Buffer, file: string): unknown => {
+        const x = resolvers.get(`${buf.readUInt32BE(1)}|${file}`)!;
+        const { value, offset } = x.reader.decode(buf, WIRE_HEADER_BYTES, x.resolver);
+        // As fromBuffer: a truncated body or trailing bytes mean the record is not what its id says.
+        if (offset !== buf.length) throw new Error(`Avro body of ${buf.length} bytes does not match schema id ${buf.readUInt32BE(1)} (${offset < 0 ? 'truncated' : 'trailing data'})`);
+        return value;
+      };
+      return records.map((r) => ({
+        key: r.key ? (read(r.key, kf) as string) : null,
+        value: r.value ? (read(r.value, vf) as TopicValues[typeof topic.id]) : null,
+      }));
     },
   };
   return serde;

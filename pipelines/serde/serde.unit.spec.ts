@@ -60,6 +60,29 @@ describe('avro serde', () => {
     expect(await serde.decodeMany(t, logRecs)).toEqual(recs);
   });
 
+  it('frames a batch across pooled chunks, a record larger than a chunk included, byte for byte as one by one', async () => {
+    const t = topics['raw.venue_4'];
+    const [, value] = samples['raw.venue_4']!;
+    // ~120 KiB in all with one 100 KiB payload: several 64 KiB chunks and one record larger than a chunk.
+    const recs = Array.from({ length: 40 }, (_, i) => ({ key: `k${i}`, value: { ...value, native_id: `n${i}`, payload: 'x'.repeat(i === 17 ? 100_000 : 500 + i) } }));
+    const many = await serde.encodeMany(t, recs);
+    const one = await Promise.all(recs.map((r) => serde.encode(t, r.key, r.value)));
+    expect(many.map((m) => [m.key!.toString('hex'), m.value!.toString('hex')])).toEqual(one.map((m) => [m.key!.toString('hex'), m.value!.toString('hex')]));
+    expect(await serde.decodeMany(t, many.map((m) => asRecord(t.name, m.key, m.value)))).toEqual(recs);
+  });
+
+  it('refuses a body that is truncated or has trailing bytes, naming the schema id', async () => {
+    const t = topics['raw.venue_4'];
+    const [key, value] = samples['raw.venue_4']!;
+    const out = await serde.encode(t, key, value);
+    const id = out.value!.readUInt32BE(1);
+    const truncated = out.value!.subarray(0, out.value!.length - 3);
+    const trailing = Buffer.concat([out.value!, Buffer.from([1, 2])]);
+    await expect(serde.decodeMany(t, [asRecord(t.name, out.key, truncated)])).rejects.toThrow(`schema id ${id} (truncated)`);
+    await expect(serde.decodeMany(t, [asRecord(t.name, out.key, trailing)])).rejects.toThrow(`schema id ${id} (trailing data)`);
+    await expect(serde.decodeMany(t, [asRecord(t.name, out.key, Buffer.from([1, 0, 0, 0, 1, 0]))])).rejects.toThrow('magic byte 1');
+  });
+
   it('a tombstone stays null', async () => {
     const t = topics['matched.events'];
     const out = await serde.encode(t, 'gone', null);

@@ -1,0 +1,241 @@
+// The history host: chdb and the history sinks on a worker thread, for the embedded default.
+// In: the History calls of this process (migrations, catalog, replay, API reads) and the batches of
+// the stages it runs (the backbone's history sinks). Out: the same answers as a ChdbHistory on this
+// thread, and each batch's history written by the worker before the batch is committed here.
+//
+// Why: in the embedded default every stage shares one event loop, and that loop was the
+// pipeline's ceiling (bench/backbone.md: 99% busy at ~10k records/s while the second core idled).
+// The history sinks' work (Avro decode, rows, the JSON body of a ClickHouse insert, chdb's calls)
+// is half of it and needs nothing of this thread but the records' bytes, so it moves to a worker:
+// the log, consumer groups and commits stay here (the runner awaits the worker's answer before
+// committing, so at-least-once and idempotence are unchanged), and the worker decodes with the
+// same registry through this thread. The worker owns the process's chdb session: every History
+// call of the process goes through it.
+import { Worker } from 'node:worker_threads';
+import type { LogRecord } from '../log/types.ts';
+import type { History, Params } from '../readmodels/history.ts';
+import type { SchemaLookup } from '../serde/index.ts';
+import type { TopicDef, TopicId, TopicMap } from '../topics.ts';
+import type { EncodedOutputs } from './runner.ts';
+import { HISTORY_SINKS } from './sinks.ts';
+import type { SnapshotWrite } from './types.ts';
+
+/** What is left of an offloaded batch for the runner: outputs to produce and snapshots to write. */
+export interface OffloadedOutput {
+  produced: EncodedOutputs;
+  snapshots: SnapshotWrite[];
+}
+
+/** Runs some stages' batches (handler and history writes) away from the runner's thread. */
+export interface StageOffload {
+  runs(stage: string): boolean;
+  batch(stage: string, topic: TopicId, partition: number, records: LogRecord[]): Promise<OffloadedOutput>;
+}
+
+/** Sent to the worker as workerData. */
+export interface HistoryWorkerData {
+  entry: string;
+  chdbPath: string;
+}
+
+/** Every request names the host (its database, and its registry for schema lookups). */
+export type HostRequest =
+  | { id: number; host: number; db: string; op: 'exec'; sql: string; params?: Params }
+  | { id: number; host: number; db: string; op: 'insert'; table: string; rows: Record<string, unknown>[] }
+  | { id: number; host: number; db: string; op: 'query'; sql: string; params?: Params }
+  | { id: number; host: number; db: string; op: 'batch'; stage: string; topic: TopicDef; topics: TopicMap; partition: number; records: LogRecord[] }
+  | { id: number; host: number; db: string; op: 'close' }
+  | { id: number; host: number; db: string; op: 'shutdown' }
+  | { rid: number; ok: true; result: unknown }
+  | { rid: number; ok: false; error: WireError };
+
+export type WorkerMessage =
+  | { id: number; ok: true; result: unknown }
+  | { id: number; ok: false; error: WireError }
+  | { rid: number; host: number; op: 'register'; subject: string; schema: object | string }
+  | { rid: number; host: number; op: 'getSchema'; schemaId: number };
+
+export interface WireError {
+  name: string;
+  message: string;
+  stack?: string;
+}
+
+export const toWireError = (e: unknown): WireError =>
+  e instanceof Error ? { name: e.name, message: e.message, stack: e.stack } : { name: 'Error', message: String(e) };
+
+function fromWireError(w: WireError): Error {
+  const e = new Error(w.message);
+  e.name = w.name;
+  if (w.stack) e.stack = `${w.stack}\n    (on the history worker thread)`;
+  return e;
+}
+
+export interface HistoryHostOptions {
+  /** chdb's data directory (DATA_DIR/chdb). */
+  chdbPath: string;
+  database: string;
+  topics: TopicMap;
+  /** Names of the stages the worker runs for this host; each must be one of HISTORY_SINKS (sinks.ts). */
+  stages: string[];
+  /** Where the worker resolves schema ids and subjects: the process's registry. */
+  registry: SchemaLookup;
+}
+
+type Call = DistributiveOmit<Extract<HostRequest, { id: number }>, 'id' | 'host' | 'db'>;
+
+/**
+ * The one worker of the process. chdb binds one data directory per process and two sessions torn
+ * down apart abort its engine, so every HistoryHost of the process (one per database) shares this
+ * worker, which keeps one session; it stops when the last host closes.
+ */
+class SharedWorker {
+  private readonly pending = new Map<number, { resolve: (v: unknown) => void; reject: (e: Error) => void }>();
+  private readonly hosts = new Map<number, HistoryHost>();
+  private nextId = 1;
+  private failure: Error | null = null;
+
+  constructor(
+    readonly chdbPath: string,
+    private readonly worker: Worker,
+  ) {
+    worker.on('message', (m: WorkerMessage) => void this.onMessage(m));
+    worker.on('error', (e: Error) => this.fail(e));
+    worker.on('exit', (code) => this.fail(new Error(`the history worker thread exited (code ${code})`)));
+  }
+
+  attach(id: number, host: HistoryHost): void {
+    this.hosts.set(id, host);
+  }
+
+  /** The host is closed; the last one stops the worker. */
+  async detach(id: number): Promise<void> {
+    this.hosts.delete(id);
+    if (this.hosts.size > 0) return;
+    if (shared === this) shared = null;
+    // chdb's session is closed on its own thread before the thread goes (a session left open there
+    // may leave its background merges mid-part).
+    await this.call(id, '', { op: 'shutdown' }).catch(() => {});
+    this.failure ??= new Error('History is closed');
+    await this.worker.terminate();
+  }
+
+  call(host: number, db: string, req: Call): Promise<unknown> {
+    if (this.failure) return Promise.reject(this.failure);
+    const id = this.nextId++;
+    return new Promise((resolve, reject) => {
+      this.pending.set(id, { resolve, reject });
+      this.worker.postMessage({ ...req, id, host, db });
+    });
+  }
+
+  private async onMessage(m: WorkerMessage): Promise<void> {
+    if ('rid' in m) {
+      // The worker asks the host's registry (the serde there caches ids and schemas after one ask).
+      try {
+        const registry = this.hosts.get(m.host)?.registry;
+        if (!registry) throw new Error(`no open history host ${m.host}`);
+        const result = m.op === 'register' ? await registry.register(m.subject, m.schema) : await registry.getSchema(m.schemaId);
+        this.worker.postMessage({ rid: m.rid, ok: true, result } satisfies HostRequest);
+      } catch (e) {
+        this.worker.postMessage({ rid: m.rid, ok: false, error: toWireError(e) } satisfies HostRequest);
+      }
+      return;
+    }
+    const p = this.pending.get(m.id);
+    if (!p) return;
+    this.pending.delete(m.id);
+    if (m.ok) p.resolve(m.result);
+    else p.reject(fromWireError(m.error));
+  }
+
+  /** The worker is gone: every call in flight and every later one fails (its stages stop committing). */
+  private fail(e: Error): void {
+    this.failure ??= e;
+    if (shared === this) shared = null;
+    for (const p of this.pending.values()) p.reject(this.failure);
+    this.pending.clear();
+  }
+}
+
+let shared: SharedWorker | null = null;
+let nextHost = 1;
+
+export class HistoryHost implements History, StageOffload {
+  readonly kind = 'chdb' as const;
+  readonly database: string;
+  readonly registry: SchemaLookup;
+  private readonly stages: Set<string>;
+  private readonly topics: TopicMap;
+  private readonly id = nextHost++;
+  private closed: Promise<void> | null = null;
+
+  private constructor(
+    private readonly w: SharedWorker,
+    opts: HistoryHostOptions,
+  ) {
+    this.database = opts.database;
+    this.registry = opts.registry;
+    this.topics = opts.topics;
+    this.stages = new Set(opts.stages);
+    w.attach(this.id, this);
+  }
+
+  /** Starts (or joins) the process's worker, which opens chdb and creates the database. */
+  static async open(opts: HistoryHostOptions): Promise<HistoryHost> {
+    const hostable = new Set(HISTORY_SINKS.map((d) => d.name));
+    for (const name of opts.stages) if (!hostable.has(name)) throw new Error(`the history worker cannot run stage ${JSON.stringify(name)}`);
+    if (shared && shared.chdbPath !== opts.chdbPath)
+      throw new Error(`chdb is already open at ${JSON.stringify(shared.chdbPath)} in this process; cannot open ${JSON.stringify(opts.chdbPath)} (chdb allows one data directory per process)`);
+    if (!shared) {
+      // chdb's native addon must be loaded by the main thread too: when only a worker has loaded it,
+      // the process segfaults on exit as the worker's environment is torn down (seen with chdb 26.7).
+      await import('chdb');
+      const data: HistoryWorkerData = { entry: new URL('./history-worker.ts', import.meta.url).href, chdbPath: opts.chdbPath };
+      shared = new SharedWorker(opts.chdbPath, new Worker(new URL('./ts-worker.mjs', import.meta.url), { workerData: data }));
+    }
+    const host = new HistoryHost(shared, opts);
+    try {
+      await host.call({ op: 'query', sql: 'SELECT 1' });
+    } catch (e) {
+      await host.close();
+      throw e;
+    }
+    return host;
+  }
+
+  runs(stage: string): boolean {
+    return this.stages.has(stage);
+  }
+
+  batch(stage: string, topic: TopicId, partition: number, records: LogRecord[]): Promise<OffloadedOutput> {
+    return this.call({ op: 'batch', stage, topic: this.topics[topic], topics: this.topics, partition, records }) as Promise<OffloadedOutput>;
+  }
+
+  async exec(sql: string, params?: Params): Promise<void> {
+    await this.call({ op: 'exec', sql, params });
+  }
+
+  async insert(table: string, rows: Record<string, unknown>[]): Promise<void> {
+    if (rows.length) await this.call({ op: 'insert', table, rows });
+  }
+
+  query<T>(sql: string, params?: Params): Promise<T[]> {
+    return this.call({ op: 'query', sql, params }) as Promise<T[]>;
+  }
+
+  close(): Promise<void> {
+    this.closed ??= (async () => {
+      await this.w.call(this.id, this.database, { op: 'close' }).catch(() => {});
+      await this.w.detach(this.id);
+    })();
+    return this.closed;
+  }
+
+  private call(req: Call): Promise<unknown> {
+    if (this.closed) return Promise.reject(new Error('History is closed'));
+    return this.w.call(this.id, this.database, req);
+  }
+}
+
+type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;
