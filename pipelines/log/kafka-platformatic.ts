@@ -5,11 +5,13 @@
 //   uses an unsigned hash, which would put keys on other partitions than kafkajs and Java clients).
 // - Consumers: the library delivers a stream of messages; this reads what has arrived, groups it per
 //   partition into batches, and commits a batch's next offset only after the handler resolves. A
-//   throwing handler gets the same batch again after a backoff. At-least-once.
+//   throwing handler gets the same batch again after a backoff. At-least-once. Three partitions'
+//   batches are handled at a time by default, as kafka.ts does (one batch per partition per read, and
+//   the next read waits for all of them, so order within a partition is kept).
 // - Admin (topics, offsets, resets) through the library's Admin client.
 import { Admin, Consumer as PltConsumer, Producer as PltProducer, type Message, type MessagesStream } from '@platformatic/kafka';
 import { murmur2 } from './partitioner.ts';
-import { topicConfigEntries } from './kafka.ts';
+import { DEFAULT_PARTITIONS_CONSUMED_CONCURRENTLY, topicConfigEntries } from './kafka.ts';
 import type { Batch, Consumer, ConsumerOptions, Log, LogRecord, OutgoingRecord, PartitionOffsets, Producer, TopicSpec } from './types.ts';
 
 export interface PlatformaticKafkaLogOptions {
@@ -21,6 +23,8 @@ export interface PlatformaticKafkaLogOptions {
   maxBatchRecords?: number;
   /** Longest a fetch waits for data. */
   maxWaitTime?: number;
+  /** Partitions handled concurrently (order within each is kept); 3 by default, as kafka.ts. */
+  partitionsConsumedConcurrently?: number;
   onError?: (err: unknown, where: { groupId: string; topic: string; partition: number }) => void;
 }
 
@@ -277,7 +281,6 @@ class PlatformaticConsumer implements Consumer {
   private async consume(handler: (batch: Batch) => Promise<void>): Promise<void> {
     const { groupId } = this.options;
     const max = this.logOptions.maxBatchRecords ?? 5000;
-    const backoff = this.logOptions.retryBackoffMs ?? 100;
     while (!this.stopping) {
       if (this.failed || !this.stream) {
         // A failed stream is destroyed: rejoin as kafkajs does (restartOnFailure), from the commits.
@@ -313,36 +316,47 @@ class PlatformaticConsumer implements Consumer {
         if (!arr) byPartition.set(k, (arr = []));
         arr.push(msg);
       }
-      for (const msgs of byPartition.values()) {
-        const first = msgs[0]!;
-        const records: LogRecord[] = msgs.map((x) => ({
-          topic: x.topic,
-          partition: x.partition,
-          offset: x.offset.toString(),
-          key: x.key && x.key.length ? x.key : x.key === undefined || x.key === null ? null : x.key,
-          value: x.value === undefined || x.value === null ? null : x.value,
-          timestamp: Number(x.timestamp),
-          headers: Object.fromEntries([...x.headers].map(([k, v]) => [k.toString(), v.toString()])),
-        }));
-        for (let failures = 0; ; failures++) {
-          if (this.stopping) return; // not committed: redelivered to the group later
-          try {
-            await handler({ topic: first.topic, partition: first.partition, records });
-            break;
-          } catch (err) {
-            if (this.logOptions.onError) this.logOptions.onError(err, { groupId, topic: first.topic, partition: first.partition });
-            else console.error(`kafka log (platformatic): handler of group ${groupId} failed on ${first.topic}[${first.partition}], will redeliver:`, err);
-            await sleep(Math.min(5000, backoff * 2 ** failures));
-          }
-        }
-        // Commits offset + 1 of the batch's last message. A failed commit (the partition moved in a
-        // rebalance) is not fatal: the group redelivers from its last commit (at-least-once).
-        try {
-          await msgs[msgs.length - 1]!.commit();
-        } catch (err) {
-          if (!this.stopping) console.error(`kafka log (platformatic): commit of group ${groupId} on ${first.topic}[${first.partition}] failed:`, err);
-        }
+      const batches = [...byPartition.values()];
+      const workers = Math.min(batches.length, this.logOptions.partitionsConsumedConcurrently ?? DEFAULT_PARTITIONS_CONSUMED_CONCURRENTLY);
+      await Promise.all(
+        Array.from({ length: workers }, async () => {
+          for (let msgs; (msgs = batches.shift()); ) await this.handlePartition(msgs, handler);
+        }),
+      );
+    }
+  }
+
+  /** One partition's batch: handled (again after a backoff while it throws), then committed. */
+  private async handlePartition(msgs: Msg[], handler: (batch: Batch) => Promise<void>): Promise<void> {
+    const { groupId } = this.options;
+    const backoff = this.logOptions.retryBackoffMs ?? 100;
+    const first = msgs[0]!;
+    const records: LogRecord[] = msgs.map((x) => ({
+      topic: x.topic,
+      partition: x.partition,
+      offset: x.offset.toString(),
+      key: x.key && x.key.length ? x.key : x.key === undefined || x.key === null ? null : x.key,
+      value: x.value === undefined || x.value === null ? null : x.value,
+      timestamp: Number(x.timestamp),
+      headers: Object.fromEntries([...x.headers].map(([k, v]) => [k.toString(), v.toString()])),
+    }));
+    for (let failures = 0; ; failures++) {
+      if (this.stopping) return; // not committed: redelivered to the group later
+      try {
+        await handler({ topic: first.topic, partition: first.partition, records });
+        break;
+      } catch (err) {
+        if (this.logOptions.onError) this.logOptions.onError(err, { groupId, topic: first.topic, partition: first.partition });
+        else console.error(`kafka log (platformatic): handler of group ${groupId} failed on ${first.topic}[${first.partition}], will redeliver:`, err);
+        await sleep(Math.min(5000, backoff * 2 ** failures));
       }
+    }
+    // Commits offset + 1 of the batch's last message. A failed commit (the partition moved in a
+    // rebalance) is not fatal: the group redelivers from its last commit (at-least-once).
+    try {
+      await msgs[msgs.length - 1]!.commit();
+    } catch (err) {
+      if (!this.stopping) console.error(`kafka log (platformatic): commit of group ${groupId} on ${first.topic}[${first.partition}] failed:`, err);
     }
   }
 

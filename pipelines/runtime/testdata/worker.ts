@@ -27,6 +27,7 @@ export interface WorkerSettings {
   clickhouseUrl?: string;
   registryUrl?: string;
   database: string;
+  /** Largest batch a stage is handed, on either log: small, so there is a stream to kill. */
   maxBatch: number;
   exitWhenCaughtUp: boolean;
 }
@@ -34,7 +35,7 @@ export interface WorkerSettings {
 const s = JSON.parse(process.env.BACKBONE_WORKER ?? '{}') as WorkerSettings;
 const topics = defineTopics({ prefix: s.prefix, partitions: 3 });
 const log: Log = s.brokers
-  ? new KafkaLog({ brokers: s.brokers, retryBackoffMs: 20 })
+  ? new KafkaLog({ brokers: s.brokers, maxBatchRecords: s.maxBatch, retryBackoffMs: 20 })
   : await EmbeddedLog.open({ dir: path.join(s.dir, 'log'), maxBatchRecords: s.maxBatch, compactIntervalMs: 0, retryBackoffMs: 20 });
 const history: History = s.clickhouseUrl
   ? await ClickhouseHistory.open(s.clickhouseUrl, s.database)
