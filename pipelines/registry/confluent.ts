@@ -25,19 +25,27 @@ export class ConfluentRegistry implements SchemaRegistry {
   }
 
   /**
-   * One request to the registry's REST API. Apicurio answers 409 "... already exists" to the loser
-   * of two first writes of one subject at once (a stage and its worker process both register it);
-   * the same request again then finds what the winner made, so that case is retried.
+   * One request to the registry's REST API, retried (at most 3 times, backing off) where the same
+   * request again is the fix:
+   * - 5xx, as the client library retries its own requests. Apicurio on H2 answers 500 "Timeout
+   *   trying to lock table" when first registrations of several subjects at once deadlock on its
+   *   id sequence; H2 rolls one back, and that one succeeds when sent again.
+   * - 409 "... already exists": Apicurio's answer to the loser of two first writes of one subject at
+   *   once (a stage and its worker process both register it); again, it finds what the winner made.
    */
   private async send(method: 'POST' | 'PUT', path: string, body: unknown): Promise<{ status: number; json: unknown; text: string }> {
-    for (let attempt = 1; ; attempt++) {
+    for (let attempt = 0; ; attempt++) {
       const res = await fetch(this.base + path, {
         method,
         headers: { 'content-type': CONTENT_TYPE, accept: CONTENT_TYPE },
         body: JSON.stringify(body),
       });
       const text = await res.text();
-      if (res.status === 409 && /already exists/i.test(text) && attempt < 3) continue;
+      const again = res.status >= 500 || (res.status === 409 && /already exists/i.test(text));
+      if (again && attempt < 3) {
+        await new Promise((r) => setTimeout(r, 100 * 2 ** attempt));
+        continue;
+      }
       let json: unknown;
       try {
         json = JSON.parse(text);

@@ -99,6 +99,17 @@ export function registryContract(name: string, makeHarness: () => RegistryHarnes
       await Promise.all([a.close(), b.close()]);
     });
 
+    it('registers the key and value subjects of many topics at once, as the stages do on start', async () => {
+      const [a, b] = [await open(), await open()];
+      const prefix = randomName('t');
+      const subjects = Array.from({ length: 8 }, (_, i) => [`${prefix}.raw.venue_${i}-key`, `${prefix}.raw.venue_${i}-value`]).flat();
+      const ids = await Promise.all(subjects.flatMap((s) => [a, b].map((reg) => reg.register(s, s.endsWith('-key') ? '"string"' : v1))));
+      // Both clients got the same id for each subject; one id per distinct schema.
+      for (let i = 0; i < ids.length; i += 2) expect(ids[i]).toBe(ids[i + 1]);
+      expect(new Set(ids).size).toBe(2);
+      await Promise.all([a.close(), b.close()]);
+    });
+
     it('refuses bytes that are not in the wire format, and unknown ids', async () => {
       const reg = await open();
       await expect(reg.decode(Buffer.from([1, 0, 0, 0, 1, 2]))).rejects.toThrow();
