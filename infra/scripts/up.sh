@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # `make up`: the scale-out stack's services. With a Docker engine: infra/compose.yaml (Kafka KRaft,
 # Confluent Schema Registry, ClickHouse server, Redis, pinned images). Without Docker: Redis (Debian
-# package) and Apache Kafka (jars from Maven Central, KRaft single node) from infra/scripts; the schema
-# registry and ClickHouse then stay embedded (no Confluent-compatible registry or current ClickHouse
-# server installs from the package registries this project may use).
+# package), Apache Kafka (jars from Maven Central, KRaft single node) and Apicurio Registry (a
+# Confluent-compatible schema registry, built from Maven Central) from infra/scripts; ClickHouse then
+# stays embedded (chdb: no current ClickHouse server installs from the package registries this
+# project may use).
 # Prints the environment to export so the service runs against the stack.
 set -euo pipefail
 ROOT="$(cd "$(dirname "$0")/../.." && pwd)"
@@ -20,8 +21,10 @@ ENV
 fi
 bash "$ROOT/infra/scripts/start-redis.sh"
 bash "$ROOT/infra/scripts/start-kafka.sh"
+bash "$ROOT/infra/scripts/start-registry.sh"
 cat <<ENV
-up: Kafka and Redis running without Docker (schema registry and ClickHouse stay embedded). Export:
+up: Kafka, Redis and the schema registry running without Docker (ClickHouse stays embedded). Export:
   export KAFKA_BROKERS=127.0.0.1:${KAFKA_PORT:-9092}
   export REDIS_URL=redis://127.0.0.1:${REDIS_PORT:-6379}
+  export SCHEMA_REGISTRY_URL=http://127.0.0.1:${REGISTRY_PORT:-8081}/apis/ccompat/v7
 ENV

@@ -1,6 +1,6 @@
 // The registry contract against a Confluent-compatible server through @kafkajs/confluent-schema-registry:
-// SCHEMA_REGISTRY_URL, else a testcontainers registry where Docker answers; skipped with the reason
-// otherwise (no such registry runs on this machine without Docker; see bench/log.md).
+// SCHEMA_REGISTRY_URL (`make up` and .ci/run start Apicurio Registry: infra/scripts/start-registry.sh),
+// else a testcontainers registry where Docker answers; skipped with the reason otherwise.
 import { describe } from 'vitest';
 import { available, requireRegistry } from '../../test/services/index.ts';
 import { ConfluentRegistry } from './confluent.ts';
