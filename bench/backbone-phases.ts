@@ -40,7 +40,7 @@ const topics = defineTopics({ prefix: 'x.', partitions: 1 }); await createAllTop
 // HISTORY_WORKER=0: chdb and the history sinks on the main thread (as before history-host.ts).
 const onWorker = process.env.HISTORY_WORKER !== '0';
 const h = onWorker
-  ? await HistoryHost.open({ chdbPath: path.join(dir, 'chdb'), database: 'b', topics, stages: HISTORY_SINKS.map((d) => d.name), registry: reg })
+  ? await HistoryHost.open({ chdbPath: path.join(dir, 'chdb'), database: 'b', stages: HISTORY_SINKS.map((d) => d.name), registry: reg })
   : await ChdbHistory.open(path.join(dir, 'chdb'), 'b');
 await migrate(h);
 const hist = Object.assign(Object.create(h), { insert: timed('history.insert', h.insert.bind(h)) });
@@ -59,14 +59,16 @@ const runners = [passThroughStage, rawHistorySink, canonicalHistorySink, canonic
 const prof = process.env.PROFILE ? await startProfile() : null;
 const t0 = performance.now();
 const elu0 = performance.eventLoopUtilization();
+const welu0 = onWorker ? (h as HistoryHost).workerUtilization() : undefined;
 const cpu0 = process.cpuUsage();
 for (const r of runners) await r.start();
 for (let i = 0; i < 2; i++) for (const r of runners) await r.caughtUp(300000, 5);
 const ms = performance.now() - t0;
 const elu = performance.eventLoopUtilization(elu0);
+const welu = welu0 && (h as HistoryHost).workerUtilization(welu0);
 if (prof) await prof.stop(process.env.PROFILE!);
 const cpu = process.cpuUsage(cpu0);
-console.log('consume-only pipeline', Math.round(n / ms * 1000), 'rec/s', Math.round(ms), 'ms; event loop utilization', elu.utilization.toFixed(2), '; process CPU', ((cpu.user + cpu.system) / 1000 / ms).toFixed(2), 'cores');
+console.log('consume-only pipeline', Math.round(n / ms * 1000), 'rec/s', Math.round(ms), 'ms; event loop utilization', elu.utilization.toFixed(2), '; history worker', welu ? welu.utilization.toFixed(2) : '-', '; process CPU', ((cpu.user + cpu.system) / 1000 / ms).toFixed(2), 'cores;', ((cpu.user + cpu.system) / n).toFixed(1), 'CPU µs per record');
 console.log(Object.fromEntries(Object.entries(t).map(([k, v]) => [k, Math.round(v)])));
 await h.close();
 process.exit(0);

@@ -14,7 +14,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { EmbeddedLog } from '../pipelines/log/embedded.ts';
-import type { Log, OutgoingRecord } from '../pipelines/log/types.ts';
+import type { Log, LogRecord, OutgoingRecord } from '../pipelines/log/types.ts';
 import { ChdbHistory } from '../pipelines/readmodels/chdb-history.ts';
 import type { History } from '../pipelines/readmodels/history.ts';
 import { migrate } from '../pipelines/readmodels/migrate.ts';
@@ -22,9 +22,10 @@ import { MemorySnapshotStore } from '../pipelines/readmodels/memory-store.ts';
 import { EmbeddedRegistry } from '../pipelines/registry/embedded.ts';
 import { passThroughStage } from '../pipelines/runtime/passthrough.ts';
 import { StageRunner } from '../pipelines/runtime/runner.ts';
-import { canonicalHistorySink, canonicalStoreSink, rawHistorySink } from '../pipelines/runtime/sinks.ts';
+import { canonicalHistorySink, canonicalStoreSink, HISTORY_SINKS, rawHistorySink } from '../pipelines/runtime/sinks.ts';
+import { HistoryHost } from '../pipelines/runtime/history-host.ts';
 import { avroSerde, jsonSerde, type Serde } from '../pipelines/serde/index.ts';
-import { createAllTopics, defineTopics, PROVIDERS, type RawRecord, type TopicMap } from '../pipelines/topics.ts';
+import { createAllTopics, defineTopics, PROVIDERS, type RawRecord, type TopicId, type TopicMap } from '../pipelines/topics.ts';
 
 const { values } = parseArgs({
   options: {
@@ -41,7 +42,13 @@ const SECONDS = Number(values.seconds);
 const dir = mkdtempSync(path.join(tmpdir(), 'pm-bench-backbone-'));
 const registry = new EmbeddedRegistry(path.join(dir, 'registry'));
 const avro = avroSerde(registry);
-const history: History = await ChdbHistory.open(path.join(dir, 'chdb'), 'bench');
+// As the service: chdb and the history sinks on a worker thread (history-host.ts) unless
+// HISTORY_WORKER=0, which keeps them on the main thread (the figures before that change).
+const onWorker = process.env.HISTORY_WORKER !== '0';
+const host = onWorker
+  ? await HistoryHost.open({ chdbPath: path.join(dir, 'chdb'), database: 'bench', stages: HISTORY_SINKS.map((d) => d.name), registry })
+  : undefined;
+const history: History = host ?? (await ChdbHistory.open(path.join(dir, 'chdb'), 'bench'));
 await migrate(history);
 
 /** A venue market as a poller would read it: a realistic ~600-byte JSON payload. */
@@ -131,7 +138,7 @@ async function pipeline(log: Log, n: number): Promise<{ perSec: number; ms: numb
   const topics = defineTopics({ prefix: `p${randomBytes(3).toString('hex')}.`, partitions: partitionsFor(log) });
   await createAllTopics(log, topics);
   const store = new MemorySnapshotStore();
-  const deps = { log, topics, serde: avro, history, store };
+  const deps = { log, topics, serde: avro, history, store, offload: host };
   const recs = Array.from({ length: n }, (_, i) => record(i, Date.now()));
   const runners = [passThroughStage, rawHistorySink, canonicalHistorySink, canonicalStoreSink].map((s) => new StageRunner(s, deps));
   for (const r of runners) await r.start();
@@ -187,7 +194,21 @@ async function latency(log: Log, rate: number, seconds: number): Promise<{ store
       }
     },
   });
-  const deps = { log, topics, serde: avro, history: hist, store };
+  // On the worker, a canonical-history batch's rows are visible when its batch resolves.
+  const offload = host && {
+    runs: (stage: string) => host.runs(stage),
+    batch: async (stage: string, topics: TopicMap, topic: TopicId, partition: number, records: LogRecord[]) => {
+      const out = await host.batch(stage, topics, topic, partition, records);
+      if (stage !== canonicalHistorySink.name) return out;
+      const now = performance.now();
+      for (const d of await avro.decodeMany(topics[topic], records)) {
+        const t = d.key === null ? undefined : sentAt.get(d.key.slice(d.key.indexOf(':') + 1));
+        if (t !== undefined) historyLat.push(now - t);
+      }
+      return out;
+    },
+  };
+  const deps = { log, topics, serde: avro, history: hist, store, offload };
   const runners = [passThroughStage, canonicalHistorySink, canonicalStoreSink].map((s) => new StageRunner(s, deps));
   for (const r of runners) await r.start();
   const p = await log.producer();
@@ -242,7 +263,7 @@ async function serdeCompare(n: number) {
 }
 
 const f0 = (x: number) => Math.round(x).toLocaleString('en-US');
-const results: Record<string, unknown> = { n: N, rate: RATE, seconds: SECONDS, node: process.version, cpus: (await import('node:os')).cpus().length };
+const results: Record<string, unknown> = { historyWorker: onWorker, n: N, rate: RATE, seconds: SECONDS, node: process.version, cpus: (await import('node:os')).cpus().length };
 const lines: string[] = [];
 
 const serde = await serdeCompare(20_000);

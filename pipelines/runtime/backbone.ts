@@ -51,7 +51,6 @@ export async function openBackbone(
     const host = await HistoryHost.open({
       chdbPath: path.resolve(config.DATA_DIR, 'chdb'),
       database: config.CLICKHOUSE_DATABASE,
-      topics,
       stages: HISTORY_SINKS.map((d) => d.name),
       registry: parts.registry,
     });

@@ -21,7 +21,7 @@ const dir = mkdtempSync(path.join(tmpdir(), 'pm-history-host-'));
 const registry = new EmbeddedRegistry(path.join(dir, 'registry'));
 const chdbPath = path.join(dir, 'chdb');
 const openHost = (database: string, stages = HISTORY_SINKS.map((d) => d.name)) =>
-  HistoryHost.open({ chdbPath, database, topics: defineTopics({ prefix: randomPrefix() }), stages, registry });
+  HistoryHost.open({ chdbPath, database, stages, registry });
 
 historyContract('chdb on the history worker thread', (database) => openHost(database));
 
@@ -95,6 +95,6 @@ describe('history host failure', () => {
     const host = await openHost(`t_${randomPrefix().replace(/\W/g, '')}`);
     await host.close();
     await expect(host.query('SELECT 1')).rejects.toThrow();
-    await expect(host.batch('sink.raw-history', 'raw.venue_1', 0, [])).rejects.toThrow();
+    await expect(host.batch('sink.raw-history', defineTopics(), 'raw.venue_1', 0, [])).rejects.toThrow();
   });
 });

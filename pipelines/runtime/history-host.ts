@@ -11,6 +11,7 @@
 // committing, so at-least-once and idempotence are unchanged), and the worker decodes with the
 // same registry through this thread. The worker owns the process's chdb session: every History
 // call of the process goes through it.
+import type { EventLoopUtilization } from 'node:perf_hooks';
 import { Worker } from 'node:worker_threads';
 import type { LogRecord } from '../log/types.ts';
 import type { History, Params } from '../readmodels/history.ts';
@@ -29,7 +30,8 @@ export interface OffloadedOutput {
 /** Runs some stages' batches (handler and history writes) away from the runner's thread. */
 export interface StageOffload {
   runs(stage: string): boolean;
-  batch(stage: string, topic: TopicId, partition: number, records: LogRecord[]): Promise<OffloadedOutput>;
+  /** A batch of `topic` (an id of `topics`, the runner's topic map). */
+  batch(stage: string, topics: TopicMap, topic: TopicId, partition: number, records: LogRecord[]): Promise<OffloadedOutput>;
 }
 
 /** Sent to the worker as workerData. */
@@ -75,7 +77,6 @@ export interface HistoryHostOptions {
   /** chdb's data directory (DATA_DIR/chdb). */
   chdbPath: string;
   database: string;
-  topics: TopicMap;
   /** Names of the stages the worker runs for this host; each must be one of HISTORY_SINKS (sinks.ts). */
   stages: string[];
   /** Where the worker resolves schema ids and subjects: the process's registry. */
@@ -102,6 +103,11 @@ class SharedWorker {
     worker.on('message', (m: WorkerMessage) => void this.onMessage(m));
     worker.on('error', (e: Error) => this.fail(e));
     worker.on('exit', (code) => this.fail(new Error(`the history worker thread exited (code ${code})`)));
+  }
+
+  /** How busy the worker's event loop has been (benchmarks read it beside the main thread's). */
+  utilization(since?: EventLoopUtilization): EventLoopUtilization {
+    return this.worker.performance.eventLoopUtilization(since);
   }
 
   attach(id: number, host: HistoryHost): void {
@@ -166,7 +172,6 @@ export class HistoryHost implements History, StageOffload {
   readonly database: string;
   readonly registry: SchemaLookup;
   private readonly stages: Set<string>;
-  private readonly topics: TopicMap;
   private readonly id = nextHost++;
   private closed: Promise<void> | null = null;
 
@@ -176,7 +181,6 @@ export class HistoryHost implements History, StageOffload {
   ) {
     this.database = opts.database;
     this.registry = opts.registry;
-    this.topics = opts.topics;
     this.stages = new Set(opts.stages);
     w.attach(this.id, this);
   }
@@ -208,8 +212,13 @@ export class HistoryHost implements History, StageOffload {
     return this.stages.has(stage);
   }
 
-  batch(stage: string, topic: TopicId, partition: number, records: LogRecord[]): Promise<OffloadedOutput> {
-    return this.call({ op: 'batch', stage, topic: this.topics[topic], topics: this.topics, partition, records }) as Promise<OffloadedOutput>;
+  /** The worker thread's event loop utilization, as performance.eventLoopUtilization() gives this thread's. */
+  workerUtilization(since?: EventLoopUtilization): EventLoopUtilization {
+    return this.w.utilization(since);
+  }
+
+  batch(stage: string, topics: TopicMap, topic: TopicId, partition: number, records: LogRecord[]): Promise<OffloadedOutput> {
+    return this.call({ op: 'batch', stage, topic: topics[topic], topics, partition, records }) as Promise<OffloadedOutput>;
   }
 
   async exec(sql: string, params?: Params): Promise<void> {

@@ -152,7 +152,7 @@ export class StageRunner {
     try {
       if (!topic) throw new Error(`stage ${stage} got a batch of ${batch.topic}, which is not in the topic map`);
       const offload = this.deps.offload;
-      if (offload?.runs(stage)) await this.writeOffloaded(await offload.batch(stage, topic.id, batch.partition, batch.records));
+      if (offload?.runs(stage)) await this.writeOffloaded(await offload.batch(stage, this.deps.topics, topic.id, batch.partition, batch.records));
       else {
         const records = await decodeBatch(this.deps.serde, topic, batch.records);
         const out = await this.def.handle(records, { stage, topic: topic.id, partition: batch.partition });

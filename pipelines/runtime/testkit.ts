@@ -44,7 +44,7 @@ export async function embeddedBackbone(opts: {
   const database = `db_${opts.prefix.replace(/\W/g, '')}`;
   const host =
     !opts.history && opts.historyWorker
-      ? await HistoryHost.open({ chdbPath, database, topics, stages: HISTORY_SINKS.map((d) => d.name), registry: opts.historyWorker.registry })
+      ? await HistoryHost.open({ chdbPath, database, stages: HISTORY_SINKS.map((d) => d.name), registry: opts.historyWorker.registry })
       : undefined;
   const history = opts.history ?? host ?? (await ChdbHistory.open(chdbPath, database));
   await migrate(history);
