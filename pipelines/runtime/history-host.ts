@@ -17,21 +17,16 @@ import type { LogRecord } from '../log/types.ts';
 import type { History, Params } from '../readmodels/history.ts';
 import type { SchemaLookup } from '../serde/index.ts';
 import type { TopicDef, TopicId, TopicMap } from '../topics.ts';
-import type { EncodedOutputs } from './runner.ts';
 import { HISTORY_SINKS } from './sinks.ts';
-import type { SnapshotWrite } from './types.ts';
 
-/** What is left of an offloaded batch for the runner: outputs to produce and snapshots to write. */
-export interface OffloadedOutput {
-  produced: EncodedOutputs;
-  snapshots: SnapshotWrite[];
-}
-
-/** Runs some stages' batches (handler and history writes) away from the runner's thread. */
+/**
+ * Runs some stages' batches away from the runner's thread: stages whose whole output is history
+ * (HISTORY_SINKS), so a resolved batch is a written batch and the runner only commits it.
+ */
 export interface StageOffload {
   runs(stage: string): boolean;
-  /** A batch of `topic` (an id of `topics`, the runner's topic map). */
-  batch(stage: string, topics: TopicMap, topic: TopicId, partition: number, records: LogRecord[]): Promise<OffloadedOutput>;
+  /** A batch of `topic` (an id of `topics`, the runner's topic map); resolves once its rows are written. */
+  batch(stage: string, topics: TopicMap, topic: TopicId, partition: number, records: LogRecord[]): Promise<void>;
 }
 
 /** Sent to the worker as workerData. */
@@ -45,7 +40,7 @@ export type HostRequest =
   | { id: number; host: number; db: string; op: 'exec'; sql: string; params?: Params }
   | { id: number; host: number; db: string; op: 'insert'; table: string; rows: Record<string, unknown>[] }
   | { id: number; host: number; db: string; op: 'query'; sql: string; params?: Params }
-  | { id: number; host: number; db: string; op: 'batch'; stage: string; topic: TopicDef; topics: TopicMap; partition: number; records: LogRecord[] }
+  | { id: number; host: number; db: string; op: 'batch'; stage: string; topic: TopicDef; partition: number; records: LogRecord[] }
   | { id: number; host: number; db: string; op: 'close' }
   | { id: number; host: number; db: string; op: 'shutdown' }
   | { rid: number; ok: true; result: unknown }
@@ -217,8 +212,8 @@ export class HistoryHost implements History, StageOffload {
     return this.w.utilization(since);
   }
 
-  batch(stage: string, topics: TopicMap, topic: TopicId, partition: number, records: LogRecord[]): Promise<OffloadedOutput> {
-    return this.call({ op: 'batch', stage, topic: topics[topic], topics, partition, records }) as Promise<OffloadedOutput>;
+  async batch(stage: string, topics: TopicMap, topic: TopicId, partition: number, records: LogRecord[]): Promise<void> {
+    await this.call({ op: 'batch', stage, topic: topics[topic], partition, records });
   }
 
   async exec(sql: string, params?: Params): Promise<void> {

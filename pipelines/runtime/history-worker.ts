@@ -6,9 +6,9 @@ import { parentPort, workerData } from 'node:worker_threads';
 import type { LogRecord } from '../log/types.ts';
 import { ChdbHistory } from '../readmodels/chdb-history.ts';
 import { avroSerde, type Serde } from '../serde/index.ts';
-import type { HistoryWorkerData, HostRequest, OffloadedOutput, WorkerMessage } from './history-host.ts';
+import type { HistoryWorkerData, HostRequest, WorkerMessage } from './history-host.ts';
 import { toWireError } from './history-host.ts';
-import { decodeBatch, encodeOutputs } from './runner.ts';
+import { decodeBatch } from './runner.ts';
 import { HISTORY_SINKS } from './sinks.ts';
 
 const port = parentPort!;
@@ -16,7 +16,7 @@ const data = workerData as HistoryWorkerData;
 const stages = new Map(HISTORY_SINKS.map((d) => [d.name, d]));
 
 // Schema lookups are answered by the host's registry on the main thread; each host's serde caches
-// ids and resolvers, so this is asked once per subject and writer schema.
+// ids and resolvers, so this is asked once per writer schema.
 let nextRid = 1;
 const asked = new Map<number, { resolve: (v: unknown) => void; reject: (e: Error) => void }>();
 const ask = (m: DistributiveOmit<Extract<WorkerMessage, { rid: number }>, 'rid'>): Promise<unknown> =>
@@ -57,18 +57,16 @@ function historyOf(db: string): Promise<ChdbHistory> {
 const buf = (u: Uint8Array | null): Buffer | null => (u === null ? null : Buffer.from(u.buffer, u.byteOffset, u.byteLength));
 const asBuffers = (r: LogRecord): LogRecord => ({ ...r, key: buf(r.key), value: buf(r.value) });
 
-async function runBatch(req: Extract<HostRequest, { op: 'batch' }>): Promise<OffloadedOutput> {
+async function runBatch(req: Extract<HostRequest, { op: 'batch' }>): Promise<void> {
   const def = stages.get(req.stage);
   if (!def) throw new Error(`the history worker cannot run stage ${JSON.stringify(req.stage)}`);
   const serde = serdeOf(req.host);
   const records = await decodeBatch(serde, req.topic, req.records.map(asBuffers));
   const out = await def.handle(records, { stage: def.name, topic: req.topic.id, partition: req.partition });
+  // A hosted stage writes history only: anything else would be lost here, so it fails the batch.
+  if (out.records?.length || out.snapshots?.length) throw new Error(`stage ${def.name} returned records or snapshots, which the history worker cannot write`);
   const history = await historyOf(req.db);
   for (const w of out.history ?? []) await history.insert(w.table, w.rows);
-  return {
-    produced: out.records?.length ? await encodeOutputs(serde, req.topics, out.records) : [],
-    snapshots: out.snapshots ?? [],
-  };
 }
 
 async function answer(req: Extract<HostRequest, { id: number }>): Promise<unknown> {

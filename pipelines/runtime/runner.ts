@@ -11,7 +11,7 @@ import type { Serde } from '../serde/index.ts';
 import { topicByName, type TopicDef, type TopicId, type TopicMap } from '../topics.ts';
 import { pipelineMetrics, type PipelineMetrics } from './metrics.ts';
 import type { InRecord, OutRecord, SnapshotWrite, StageDef, StageOutput } from './types.ts';
-import type { OffloadedOutput, StageOffload } from './history-host.ts';
+import type { StageOffload } from './history-host.ts';
 
 export interface RuntimeDeps {
   log: Log;
@@ -24,8 +24,8 @@ export interface RuntimeDeps {
   producer?: Producer;
   /**
    * Runs some stages' handler and history writes elsewhere (history-host.ts: chdb and the history
-   * sinks on a worker thread in the embedded default). The runner still consumes, produces the
-   * stage's records, writes its snapshots and commits: only where the work happens changes.
+   * sinks on a worker thread in the embedded default). The runner still consumes and commits: only
+   * where the stage's decode, handler and history writes happen changes.
    */
   offload?: StageOffload;
   onError?: (err: unknown, where: { stage: string; topic: string; partition: number }) => void;
@@ -152,7 +152,7 @@ export class StageRunner {
     try {
       if (!topic) throw new Error(`stage ${stage} got a batch of ${batch.topic}, which is not in the topic map`);
       const offload = this.deps.offload;
-      if (offload?.runs(stage)) await this.writeOffloaded(await offload.batch(stage, this.deps.topics, topic.id, batch.partition, batch.records));
+      if (offload?.runs(stage)) await offload.batch(stage, this.deps.topics, topic.id, batch.partition, batch.records);
       else {
         const records = await decodeBatch(this.deps.serde, topic, batch.records);
         const out = await this.def.handle(records, { stage, topic: topic.id, partition: batch.partition });
@@ -179,12 +179,6 @@ export class StageRunner {
       for (const w of out.history) await h.insert(w.table, w.rows);
     }
     if (out.snapshots?.length) await this.writeSnapshots(out.snapshots);
-  }
-
-  /** What an offloaded batch left to this thread: its history is written, its outputs are not. */
-  private async writeOffloaded(out: OffloadedOutput): Promise<void> {
-    if (out.produced.length) await this.send(out.produced);
-    if (out.snapshots.length) await this.writeSnapshots(out.snapshots);
   }
 
   private async writeSnapshots(snapshots: SnapshotWrite[]): Promise<void> {
