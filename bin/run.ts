@@ -6,7 +6,7 @@
 //     replicable (pollers and processors are Kafka consumer groups; API replicas are stateless and
 //     share keys, rate limits and snapshots in Redis).
 // The same business code runs in every combination: only the seams differ, chosen by configuration.
-import { loadConfig, ConfigError, type Config } from '../lib/config.ts';
+import { loadConfigOrExit, ConfigError, type Config } from '../lib/config.ts';
 import { startApi } from '../api/server.ts';
 import { createAuthDeps, createDemoKey } from '../api/auth/index.ts';
 import type { AppDeps } from '../api/types.ts';
@@ -130,16 +130,7 @@ async function stopAll(stops: (() => Promise<void>)[]): Promise<void> {
 }
 
 async function main(): Promise<void> {
-  let config: Config;
-  try {
-    config = loadConfig();
-  } catch (e) {
-    if (e instanceof ConfigError) {
-      console.error(e.message);
-      process.exit(2);
-    }
-    throw e;
-  }
+  const config = loadConfigOrExit();
   const svc = await runService(config);
   if (svc.address) {
     console.log(`\nAPI listening on ${svc.address}`);

@@ -7,8 +7,9 @@
 // container when Docker answers. When neither: in CI (CI=true) `available()` THROWS for a service CI
 // must provide, so the suite fails loudly instead of skipping; elsewhere it says why, for
 // `describe.skipIf(!x.ok)`. Which services CI must provide: CI_SERVICES (comma separated), which
-// .ci/run sets to what it starts (kafka,redis: no schema registry or ClickHouse server installs on
-// this machine without Docker); with CI_SERVICES unset, CI requires every service.
+// .ci/run sets to what it starts (kafka,redis,registry: Apicurio's Confluent-compatible API; no
+// ClickHouse server installs on this machine without Docker); with CI_SERVICES unset, CI requires
+// every service.
 //
 // Use:
 //   const kafka = await available('kafka');
