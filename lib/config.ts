@@ -40,7 +40,7 @@ const fields = z.object({
   CLICKHOUSE_URL: z.string().url().optional(),
   CLICKHOUSE_DATABASE: z.string().default('pm'),
   // Embedded default: chdb and the history sinks on a worker thread (pipelines/runtime/history-host.ts),
-  // so the pipeline uses the second core. false keeps everything on the main thread.
+  // off the event loop that serves the API. false keeps everything on the main thread.
   HISTORY_WORKER: bool.default(true),
 
   // Backbone (pipelines/topics.ts): topic name prefix (tests use a random one), raw retention.
