@@ -11,7 +11,7 @@ import { testSerde } from '../runtime/test-services.ts';
 import { MemorySnapshotStore } from '../readmodels/memory-store.ts';
 import type { Serde } from '../serde/index.ts';
 import type { Log } from '../log/types.ts';
-import { SportsProcessor } from './processor.ts';
+import { SportsProcessor, SPORTS_RETAIN_MS } from './processor.ts';
 import { SportsReader, SPORTS_SNAPSHOT } from './readmodel.ts';
 import { crawlComplete, venue1Records, venue2Records, type GameSpec } from './fixtures.ts';
 import type { RawRecord as Raw } from '../topics.ts';
@@ -99,6 +99,17 @@ describe('SportsProcessor on the embedded log', () => {
       const s = await reader.current();
       return s?.entries[0]?.population === 'archived';
     });
+    // A read a little over SPORTS_RETAIN_MS later publishes again, and the first snapshot, superseded
+    // since then, is gone: sports snapshots are not kept for the store's 10-minute default (which at
+    // a publish every 250 ms held thousands of copies).
+    const archivedId = (await reader.current())!.id;
+    clock.now = t3 + SPORTS_RETAIN_MS + 1_000;
+    await send(venue2Records(g, clock.now, { idBase: 9_400_000, closed: true, resolved: true, prices: ['0.5', '0.5'] }, 'c3'));
+    await until(async () => {
+      await p.publish();
+      return (await store.current(SPORTS_SNAPSHOT))!.id !== archivedId;
+    });
+    expect(await store.snapshot(SPORTS_SNAPSHOT, first.id)).toBeNull();
     // Its state is on the compacted topic.
     const off = await log.topicOffsets(topics['lifecycle.states'].name);
     expect(off.reduce((n, o) => n + Number(o.high), 0)).toBeGreaterThan(0);

@@ -504,6 +504,11 @@ export class SportsProcessor {
       {
         observedAt: oldest ?? (entries.length ? now : null),
         now,
+        // Readers take the current snapshot and read its entries at once (sports cursors are not
+        // bound to a snapshot), so an earlier one only has to outlive a read in flight. The store's
+        // default (10 minutes, for catalog cursors) kept ~2,400 whole copies at a publish every
+        // 250 ms: the embedded default's memory grew by gigabytes (bench/soak.md).
+        retainMs: SPORTS_RETAIN_MS,
         // Per-entry versions let readers fetch only the entries that changed since their last load.
         meta: { events: entries.length, versions: Object.fromEntries(entries.map((e) => [e.event.event_id, this.entryVersion.get(e.event.event_id) ?? 0])) },
       },
@@ -512,6 +517,9 @@ export class SportsProcessor {
     this.lastPublishedAt = now;
   }
 }
+
+/** How long a superseded sports snapshot stays readable: far longer than any read of one takes. */
+export const SPORTS_RETAIN_MS = 30_000;
 
 function sameMarket(a: CanonicalMarket, b: CanonicalMarket): boolean {
   return JSON.stringify({ ...a, observedAt: 0 }) === JSON.stringify({ ...b, observedAt: 0 });
