@@ -13,7 +13,7 @@ node_modules/.installed: package.json package-lock.json
 install: node_modules/.installed
 
 run: install
-	npx tsx bin/run.ts
+	node --import tsx bin/run.ts
 
 test: install
 	npx tsc --noEmit -p .
