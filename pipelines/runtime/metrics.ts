@@ -1,8 +1,9 @@
 // Prometheus metrics of the pipeline stages (issue 3, Operators: "per-stage throughput and consumer
 // lag, readable by a command and as Prometheus metrics"). In: counts and timings from the stage
 // runner, and consumer lag read from the log when scraped. Out: metricsText() in the Prometheus text
-// format, which the API serves at /metrics and bin/status.ts reads; summarize() turns two scrapes into
-// the per-stage table status prints (pure, unit-tested).
+// format, served at /metrics on METRICS_PORT (bin/run.ts; not on the API's port) and read by
+// bin/status.ts; summarize() turns two scrapes into the per-stage table status prints (pure,
+// unit-tested).
 import { Counter, Gauge, Histogram, Registry } from 'prom-client';
 
 export interface LagSource {
@@ -72,7 +73,7 @@ export class PipelineMetrics {
 /** The process's pipeline metrics (one per process, as the stages are). */
 export const pipelineMetrics = new PipelineMetrics();
 
-/** Prometheus text of every stage of this process: what the API serves at GET /metrics. */
+/** Prometheus text of every stage of this process: what GET /metrics on METRICS_PORT serves. */
 export function metricsText(): Promise<string> {
   return pipelineMetrics.text();
 }

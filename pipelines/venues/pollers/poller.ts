@@ -229,6 +229,7 @@ export class VenuePoller {
       while (req !== null) {
         if (this.stopping) return false;
         const page = await this.readPage(step, req, crawlId, seen, dedupe);
+        if (page === null && this.stopping) return false;
         if (page === null) {
           this.status.crawlsAbandoned++;
           this.o.logger.warn({ venue: this.provider, feed: feed.name, crawlId, pages, records: seen.size }, 'crawl abandoned after repeated faults');
@@ -320,6 +321,9 @@ export class VenuePoller {
         this.status.consecutiveFaults = 0;
         return { emitted: out.length, next: parsed.next };
       } catch (e) {
+        // stop() aborts the request in flight: that is the stop, not a venue fault (it was logged
+        // as a deadline timeout and an abandoned crawl, bench/soak.md finding 7).
+        if (this.stopping) return null;
         const f = e instanceof VenueFault ? e : new VenueFault('unavailable', String(e));
         this.noteFault(f, sourceUrl);
         if (attempt < this.o.pageAttempts) {
