@@ -25,7 +25,7 @@ export class ConfluentRegistry implements SchemaRegistry {
   }
 
   /**
-   * One request to the registry's REST API, retried (at most 3 times, backing off) where the same
+   * One request to the registry's REST API, retried (at most 6 times, backing off with jitter) where the same
    * request again is the fix:
    * - 5xx, as the client library retries its own requests. Apicurio on H2 answers 500 "Timeout
    *   trying to lock table" when first registrations of several subjects at once deadlock on its
@@ -42,8 +42,9 @@ export class ConfluentRegistry implements SchemaRegistry {
       });
       const text = await res.text();
       const again = res.status >= 500 || (res.status === 409 && /already exists/i.test(text));
-      if (again && attempt < 3) {
-        await new Promise((r) => setTimeout(r, 100 * 2 ** attempt));
+      if (again && attempt < 6) {
+        // Jittered: two clients that collided once must not retry in step and collide again.
+        await new Promise((r) => setTimeout(r, Math.min(2000, 100 * 2 ** attempt) * (0.5 + Math.random())));
         continue;
       }
       let json: unknown;
