@@ -63,10 +63,11 @@ export interface WireError {
 export const toWireError = (e: unknown): WireError =>
   e instanceof Error ? { name: e.name, message: e.message, stack: e.stack } : { name: 'Error', message: String(e) };
 
-function fromWireError(w: WireError): Error {
+/** The error again on the receiving thread; `from` names the thread it was thrown on. */
+export function fromWireError(w: WireError, from: string): Error {
   const e = new Error(w.message);
   e.name = w.name;
-  if (w.stack) e.stack = `${w.stack}\n    (on the history worker thread)`;
+  if (w.stack) e.stack = `${w.stack}\n    (on ${from})`;
   return e;
 }
 
@@ -149,7 +150,7 @@ class SharedWorker {
     if (!p) return;
     this.pending.delete(m.id);
     if (m.ok) p.resolve(m.result);
-    else p.reject(fromWireError(m.error));
+    else p.reject(fromWireError(m.error, 'the history worker thread'));
   }
 
   /** The worker is gone: every call in flight and every later one fails (its stages stop committing). */
@@ -244,4 +245,4 @@ export class HistoryHost implements History, StageOffload {
   }
 }
 
-type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;
+export type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;

@@ -6,8 +6,8 @@ import { parentPort, workerData } from 'node:worker_threads';
 import type { LogRecord } from '../log/types.ts';
 import { ChdbHistory } from '../readmodels/chdb-history.ts';
 import { avroSerde, type Serde } from '../serde/index.ts';
-import type { HistoryWorkerData, HostRequest, WorkerMessage } from './history-host.ts';
-import { toWireError } from './history-host.ts';
+import type { DistributiveOmit, HistoryWorkerData, HostRequest, WorkerMessage } from './history-host.ts';
+import { fromWireError, toWireError } from './history-host.ts';
 import { decodeBatch } from './runner.ts';
 import { HISTORY_SINKS } from './sinks.ts';
 
@@ -99,7 +99,7 @@ port.on('message', (req: HostRequest) => {
     const a = asked.get(req.rid);
     asked.delete(req.rid);
     if (req.ok) a?.resolve(req.result);
-    else a?.reject(Object.assign(new Error(req.error.message), { name: req.error.name }));
+    else a?.reject(fromWireError(req.error, 'the main thread'));
     return;
   }
   answer(req).then(
@@ -107,5 +107,3 @@ port.on('message', (req: HostRequest) => {
     (e: unknown) => port.postMessage({ id: req.id, ok: false, error: toWireError(e) } satisfies WorkerMessage),
   );
 });
-
-type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;
