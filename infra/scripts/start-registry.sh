@@ -27,7 +27,7 @@ bash "$ROOT/infra/scripts/install-registry.sh"
 mkdir -p "$REGISTRY_HOME/data" "$REGISTRY_HOME/logs"
 
 # Apicurio reads its settings from the environment: port, bind address (loopback only) and the H2 file.
-HTTP_PORT="$PORT" QUARKUS_HTTP_HOST=127.0.0.1 REGISTRY_DATASOURCE_URL="jdbc:h2:file:$REGISTRY_HOME/data/registry;LOCK_TIMEOUT=10000" \
+HTTP_PORT="$PORT" QUARKUS_HTTP_HOST=127.0.0.1 REGISTRY_DATASOURCE_URL="jdbc:h2:file:$REGISTRY_HOME/data/registry" \
   nohup java -Xms"$HEAP" -Xmx"$HEAP" -XX:+UseSerialGC -Djava.awt.headless=true \
   -jar "$ROOT/.infra/registry/build/apicurio-registry-local-1-runner.jar" > "$REGISTRY_HOME/logs/registry.log" 2>&1 &
 echo $! > "$PIDFILE"

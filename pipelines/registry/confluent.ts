@@ -12,6 +12,8 @@ import { IncompatibleSchemaError, type AvroSchema, type SchemaRegistry } from '.
 
 const CONTENT_TYPE = 'application/vnd.schemaregistry.v1+json';
 
+let registrations: Promise<unknown> = Promise.resolve();
+
 export class ConfluentRegistry implements SchemaRegistry {
   readonly kind = 'confluent' as const;
   private readonly client: ConfluentClient;
@@ -67,7 +69,11 @@ export class ConfluentRegistry implements SchemaRegistry {
   async register(subject: string, schema: AvroSchema): Promise<number> {
     await this.ensureBackward(subject);
     const text = typeof schema === 'string' ? schema : JSON.stringify(schema);
-    const res = await this.send('POST', `/subjects/${encodeURIComponent(subject)}/versions`, { schema: text });
+    // One registration in flight per process: Apicurio's H2 store deadlocks on concurrent first
+    // registrations (lock timeouts, then 500s); across processes the retries in send() remain.
+    const run = registrations.then(() => this.send('POST', `/subjects/${encodeURIComponent(subject)}/versions`, { schema: text }));
+    registrations = run.catch(() => undefined);
+    const res = await run;
     const id = (res.json as { id?: unknown } | undefined)?.id;
     if (res.status < 300 && typeof id === 'number') return id;
     // 409 is the answer for an incompatible schema (Confluent and Apicurio alike).
