@@ -3,13 +3,18 @@
 // ChdbHistory of a process shares one Session (opened on first use, closed with the last user), and
 // all calls go through one queue: a query's unqualified table names resolve in its History's
 // database through a USE issued when the database changes. Inserts name the database explicitly.
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, rmSync } from 'node:fs';
+import { unlink, writeFile } from 'node:fs/promises';
+import path from 'node:path';
 import { Session } from 'chdb';
 import type { History, Params } from './history.ts';
 
 interface Shared {
   session: Session;
   path: string;
+  /** Where insertAvro stages its files for chdb's file() (emptied when the session opens). */
+  spool: string;
+  spooled: number;
   users: number;
   queue: Promise<unknown>;
   currentDb: string | null;
@@ -17,25 +22,34 @@ interface Shared {
 
 let shared: Shared | null = null;
 
-function acquire(path: string): Shared {
+function acquire(dir: string): Shared {
   if (shared) {
-    if (shared.path !== path)
-      throw new Error(`chdb is already open at ${JSON.stringify(shared.path)} in this process; cannot open ${JSON.stringify(path)} (chdb allows one data directory per process)`);
+    if (shared.path !== dir)
+      throw new Error(`chdb is already open at ${JSON.stringify(shared.path)} in this process; cannot open ${JSON.stringify(dir)} (chdb allows one data directory per process)`);
     shared.users++;
     return shared;
   }
-  mkdirSync(path, { recursive: true });
-  const session = new Session(path, {
+  mkdirSync(dir, { recursive: true });
+  // Files of inserts a crash interrupted are of no use: their batches were not committed and come again.
+  const spool = path.join(dir, 'avro-spool');
+  rmSync(spool, { recursive: true, force: true });
+  mkdirSync(spool);
+  const session = new Session(dir, {
     // Same JSON as the server client (clickhouse-history.ts): 64-bit integers as numbers.
     connectionArgs: ['--output_format_json_quote_64bit_integers=0'],
   });
-  shared = { session, path, users: 1, queue: Promise.resolve(), currentDb: null };
+  shared = { session, path: dir, spool, spooled: 0, users: 1, queue: Promise.resolve(), currentDb: null };
   return shared;
 }
 
 function quoteIdent(name: string): string {
   if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(name)) throw new Error(`invalid ClickHouse identifier ${JSON.stringify(name)}`);
   return name;
+}
+
+/** A ClickHouse string literal. */
+function quoteString(s: string): string {
+  return `'${s.replace(/\\/g, '\\\\').replace(/'/g, "\\'")}'`;
 }
 
 export class ChdbHistory implements History {
@@ -89,6 +103,29 @@ export class ChdbHistory implements History {
         format: 'JSONEachRow',
         settings: { input_format_skip_unknown_fields: 0 },
       });
+    });
+  }
+
+  /**
+   * chdb's insert() takes text formats only, so the file goes through the spool directory and
+   * ClickHouse's file() table function; the file is removed once the insert has run, whatever it did.
+   */
+  insertAvro(table: string, select: Record<string, string>, file: Buffer): Promise<void> {
+    const cols = Object.keys(select);
+    if (cols.length === 0) return Promise.reject(new Error('insertAvro needs at least one column'));
+    const name = path.join(this.s.spool, `${process.pid}-${++this.s.spooled}.avro`);
+    const sql =
+      `INSERT INTO ${this.database}.${quoteIdent(table)} (${cols.map(quoteIdent).join(', ')}) ` +
+      `SELECT ${cols.map((c) => select[c]).join(', ')} FROM file(${quoteString(name)}, 'Avro') ` +
+      // Every file is new: a cached inferred schema would only grow the cache.
+      'SETTINGS schema_inference_use_cache_for_file = 0';
+    return this.serial(async () => {
+      await writeFile(name, file);
+      try {
+        await this.s.session.queryAsync(sql);
+      } finally {
+        await unlink(name).catch(() => {});
+      }
     });
   }
 

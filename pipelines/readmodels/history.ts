@@ -17,6 +17,12 @@ export interface History {
    * DateTime64(3) columns take Unix milliseconds as integers (the same on chdb and the server).
    */
   insert(table: string, rows: Record<string, unknown>[]): Promise<void>;
+  /**
+   * Optional: inserts `select` (column -> expression) over the records of an Avro object container
+   * file (pipelines/serde/avro-file.ts), the file's field names as columns. What lets a history sink
+   * skip decoding in JavaScript (runtime/avro-history.ts); without it the sink inserts JSON rows.
+   */
+  insertAvro?(table: string, select: Record<string, string>, file: Buffer): Promise<void>;
   /** Runs a SELECT and returns its rows as JSON objects (64-bit integers as numbers, on both). */
   query<T = Record<string, unknown>>(sql: string, params?: Params): Promise<T[]>;
   close(): Promise<void>;

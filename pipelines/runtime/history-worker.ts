@@ -9,6 +9,7 @@ import { avroSerde, type Serde } from '../serde/index.ts';
 import type { DistributiveOmit, HistoryWorkerData, HostRequest, WorkerMessage } from './history-host.ts';
 import { fromWireError, toWireError } from './history-host.ts';
 import { decodeBatch } from './runner.ts';
+import { historyFromAvroFirst } from './avro-history.ts';
 import { HISTORY_SINKS } from './sinks.ts';
 
 const port = parentPort!;
@@ -61,11 +62,13 @@ async function runBatch(req: Extract<HostRequest, { op: 'batch' }>): Promise<voi
   const def = stages.get(req.stage);
   if (!def) throw new Error(`the history worker cannot run stage ${JSON.stringify(req.stage)}`);
   const serde = serdeOf(req.host);
-  const records = await decodeBatch(serde, req.topic, req.records.map(asBuffers));
+  const history = await historyOf(req.db);
+  const rest = await historyFromAvroFirst(def, serde, history, req.topic.name, req.records.map(asBuffers));
+  if (rest.length === 0) return;
+  const records = await decodeBatch(serde, req.topic, rest);
   const out = await def.handle(records, { stage: def.name, topic: req.topic.id, partition: req.partition });
   // A hosted stage writes history only: anything else would be lost here, so it fails the batch.
   if (out.records?.length || out.snapshots?.length) throw new Error(`stage ${def.name} returned records or snapshots, which the history worker cannot write`);
-  const history = await historyOf(req.db);
   for (const w of out.history ?? []) await history.insert(w.table, w.rows);
 }
 

@@ -12,6 +12,7 @@ import { topicByName, type TopicDef, type TopicId, type TopicMap } from '../topi
 import { pipelineMetrics, type PipelineMetrics } from './metrics.ts';
 import type { InRecord, OutRecord, SnapshotWrite, StageDef, StageOutput } from './types.ts';
 import type { StageOffload } from './history-host.ts';
+import { historyFromAvroFirst } from './avro-history.ts';
 
 export interface RuntimeDeps {
   log: Log;
@@ -78,6 +79,9 @@ export class StageRunner {
     this.metrics = deps.metrics ?? pipelineMetrics;
     const sinks = def.sinks ?? {};
     if (sinks.tables?.length && !deps.history) throw new Error(`stage ${def.name} writes history but no History was given`);
+    // Records that go the Avro way never reach handle(), so nothing but those rows may come of them.
+    if (def.avroHistory && (sinks.snapshotPrefixes?.length || sinks.snapshotNames?.length || sinks.tables?.some((t) => t !== def.avroHistory!.table)))
+      throw new Error(`stage ${def.name} has an avroHistory map, so its only output must be ${def.avroHistory.table} rows`);
     if ((sinks.snapshotPrefixes?.length || sinks.snapshotNames?.length) && !deps.store)
       throw new Error(`stage ${def.name} writes snapshots but no SnapshotStore was given`);
   }
@@ -154,9 +158,12 @@ export class StageRunner {
       const offload = this.deps.offload;
       if (offload?.runs(stage)) await offload.batch(stage, this.deps.topics, topic.id, batch.partition, batch.records);
       else {
-        const records = await decodeBatch(this.deps.serde, topic, batch.records);
-        const out = await this.def.handle(records, { stage, topic: topic.id, partition: batch.partition });
-        await this.write(out);
+        const rest = await historyFromAvroFirst(this.def, this.deps.serde, this.deps.history, topic.name, batch.records);
+        if (rest.length) {
+          const records = await decodeBatch(this.deps.serde, topic, rest);
+          const out = await this.def.handle(records, { stage, topic: topic.id, partition: batch.partition });
+          await this.write(out);
+        }
       }
       this.metrics.recordsIn.inc({ stage, topic: topic.id }, batch.records.length);
       this.metrics.batches.inc({ stage });

@@ -26,6 +26,24 @@ export const rawHistorySink: StageDef = {
   inputs: RAW_TOPIC_IDS,
   sinks: { tables: ['raw_records'] },
   linger: HISTORY_LINGER,
+  // The row handle() builds, as ClickHouse reads it from the record's Avro (avro-history.ts).
+  avroHistory: {
+    table: 'raw_records',
+    fields: ['venue', 'record_type', 'native_id', 'read_started_at', 'read_id', 'source_url', 'payload'],
+    columns: {
+      venue: 'venue',
+      record_type: 'record_type',
+      native_id: 'native_id',
+      read_started_at: 'read_started_at',
+      read_id: 'read_id',
+      source_url: 'source_url',
+      payload: 'payload',
+      topic: '_topic',
+      partition: '_partition',
+      offset: '_offset',
+      logged_at: '_timestamp',
+    },
+  },
   handle(records) {
     const rows = [];
     for (const r of records as InRecord<'raw.venue_1'>[]) {
@@ -95,6 +113,25 @@ export const canonicalHistorySink: StageDef = {
   inputs: ['canonical.markets'],
   sinks: { tables: ['canonical_markets'] },
   linger: HISTORY_LINGER,
+  // canonicalRow() of a record with a value, as ClickHouse reads it from the record's Avro.
+  avroHistory: {
+    table: 'canonical_markets',
+    fields: ['provider', 'market_id', 'event_id', 'title', 'status', 'category', 'league', 'market_type', 'read_started_at', 'body'],
+    columns: {
+      provider: 'provider',
+      market_id: 'market_id',
+      event_id: 'event_id',
+      title: 'title',
+      status: 'status',
+      category: 'category',
+      league: 'league',
+      market_type: 'market_type',
+      read_started_at: 'read_started_at',
+      body: 'body',
+      version: '_offset',
+      is_deleted: '0',
+    },
+  },
   handle(records) {
     const rows = (records as InRecord<'canonical.markets'>[]).map(canonicalRow).filter((r) => r !== null);
     return { history: [{ table: 'canonical_markets', rows }] };

@@ -79,6 +79,25 @@ export interface StageDef {
    * write has a large fixed cost (a ClickHouse insert makes a part); adds at most ms of latency.
    */
   linger?: { ms: number; minRecords: number };
+  /**
+   * The same history rows that handle() returns for a record with a value, said as a SELECT over the
+   * record's Avro fields, so a History that can read Avro (History.insertAvro) writes them without the
+   * record being decoded here (avro-history.ts). Only for a stage whose whole output is this table's
+   * rows. Tombstones, records whose writer schema lacks a field used here, and Histories that cannot
+   * read Avro go through handle(); avro-history.int.spec.ts holds both ways to the same table content.
+   */
+  avroHistory?: AvroHistoryMap;
+}
+
+/**
+ * Column -> ClickHouse expression over the value's Avro fields (by field name) and the record's
+ * identity: _topic (physical topic name), _partition, _offset and _timestamp (the log's, ms).
+ */
+export interface AvroHistoryMap {
+  table: string;
+  /** The value's Avro fields the columns read: records of a writer schema without one go to handle(). */
+  fields: string[];
+  columns: Record<string, string>;
 }
 
 /** Version of a record for versioned sinks: its offset (monotonic per key within a topic). */

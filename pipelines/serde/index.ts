@@ -41,6 +41,8 @@ export interface Serde {
   encodeMany<Id extends TopicId>(topic: TopicDef<Id>, records: OutgoingTyped<Id>[]): Promise<OutgoingRecord[]>;
   decode<Id extends TopicId>(topic: TopicDef<Id>, record: LogRecord): Promise<Decoded<Id>>;
   decodeMany<Id extends TopicId>(topic: TopicDef<Id>, records: LogRecord[]): Promise<Decoded<Id>[]>;
+  /** Avro only: the writer's schema of a schema id (what the records' bodies were written with). */
+  writerSchema?(id: number): Promise<object | string>;
 }
 
 export interface OutgoingTyped<Id extends TopicId> {
@@ -103,6 +105,16 @@ export function avroSerde(registry: RegistryCodec & Partial<SchemaLookup>): Serd
   const readers = new Map<string, avro.Type>();
   const resolvers = new Map<string, { reader: avro.Type; resolver: avro.Resolver }>();
   const ids = new Map<string, Promise<number>>();
+  const writers = new Map<number, Promise<object | string>>();
+  const writerSchema = (id: number): Promise<object | string> => {
+    let w = writers.get(id);
+    if (!w) {
+      w = registry.getSchema!(id);
+      writers.set(id, w);
+      w.catch(() => writers.delete(id));
+    }
+    return w;
+  };
   const readerType = (file: string): avro.Type => {
     let t = readers.get(file);
     if (!t) readers.set(file, (t = avro.Type.forSchema(loadSchema(file) as avro.Schema)));
@@ -113,7 +125,7 @@ export function avroSerde(registry: RegistryCodec & Partial<SchemaLookup>): Serd
     let r = resolvers.get(k);
     if (!r) {
       const reader = readerType(file);
-      const writer = avro.Type.forSchema((await registry.getSchema!(id)) as avro.Schema);
+      const writer = avro.Type.forSchema((await writerSchema(id)) as avro.Schema);
       r = { reader, resolver: reader.createResolver(writer) };
       resolvers.set(k, r);
     }
@@ -142,6 +154,7 @@ export function avroSerde(registry: RegistryCodec & Partial<SchemaLookup>): Serd
   };
 
   const serde: Serde = {
+    ...(fast && { writerSchema }),
     async encodeKey(topic, key) {
       return key === null ? null : encodeWith(keySubject(topic), topic.keySchemaFile, key);
     },
