@@ -145,6 +145,7 @@ async function pipeline(log: Log, n: number) {
   const recs = Array.from({ length: n }, (_, i) => record(i, Date.now()));
   const runners = [passThroughStage, rawHistorySink, canonicalHistorySink, canonicalStoreSink].map((s) => new StageRunner(s, deps));
   for (const r of runners) await r.start();
+  const prof = n >= N ? await startProfile() : null;
   const t0 = performance.now();
   const cpu0 = process.cpuUsage();
   const elu0 = performance.eventLoopUtilization();
@@ -154,6 +155,7 @@ async function pipeline(log: Log, n: number) {
   for (let i = 0; i < 2; i++) for (const r of runners) await r.caughtUp(300_000, 5);
   const ms = performance.now() - t0;
   const cpu = process.cpuUsage(cpu0);
+  await prof?.();
   const load = {
     cpuCores: (cpu.user + cpu.system) / 1000 / ms,
     cpuUsPerRecord: (cpu.user + cpu.system) / n,
@@ -175,6 +177,26 @@ async function pipeline(log: Log, n: number) {
   const [c] = await history.query<{ c: number }>(`SELECT count() AS c FROM canonical_markets FINAL WHERE market_id IN (SELECT native_id FROM raw_records WHERE topic LIKE {t:String})`, { t: `${topics['raw.venue_1'].name.slice(0, -11)}%` });
   if (c!.c !== n) throw new Error(`pipeline lost records: ${c!.c} of ${n} visible`);
   return { perSec: (n / ms) * 1000, ms, load };
+}
+
+/**
+ * BENCH_CPU_PROF=<file>: a CPU profile of the main thread over the timed pipeline run only (not the
+ * record generation, warm-up or baseline around it), for chrome://inspect or a script.
+ */
+async function startProfile(): Promise<(() => Promise<void>) | null> {
+  const file = process.env.BENCH_CPU_PROF;
+  if (!file) return null;
+  const { Session } = await import('node:inspector/promises');
+  const session = new Session();
+  session.connect();
+  await session.post('Profiler.enable');
+  await session.post('Profiler.setSamplingInterval', { interval: 200 });
+  await session.post('Profiler.start');
+  return async () => {
+    const { profile } = await session.post('Profiler.stop');
+    (await import('node:fs')).writeFileSync(file, JSON.stringify(profile));
+    session.disconnect();
+  };
 }
 
 /** Steady rate; visible = the snapshot-store write (and the history insert) showing the record resolved. */
