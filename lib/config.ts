@@ -42,6 +42,9 @@ const fields = z.object({
   // Embedded default: chdb and the history sinks on a worker thread (pipelines/runtime/history-host.ts),
   // off the event loop that serves the API. false keeps everything on the main thread.
   HISTORY_WORKER: bool.default(true),
+  // With Kafka, the history sinks' consumers run on that worker too (their own Kafka client there);
+  // false keeps them on the main thread, which hands each batch to the worker (session 2's way).
+  HISTORY_WORKER_CONSUMES: bool.default(true),
 
   // Backbone (pipelines/topics.ts): topic name prefix (tests use a random one), raw retention.
   TOPIC_PREFIX: z.string().default(''),

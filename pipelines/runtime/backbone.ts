@@ -14,7 +14,7 @@ import { RedisSnapshotStore } from '../readmodels/redis-store.ts';
 import type { SnapshotStore } from '../readmodels/snapshots.ts';
 import type { SchemaLookup, Serde } from '../serde/index.ts';
 import { createAllTopics, defineTopics, topicSettings, type TopicMap } from '../topics.ts';
-import { HistoryHost, type StageOffload } from './history-host.ts';
+import { HistoryHost, type StageOffload, type WorkerLog } from './history-host.ts';
 import type { RuntimeDeps } from './runner.ts';
 import { HISTORY_SINKS } from './sinks.ts';
 
@@ -34,7 +34,10 @@ export async function openBackbone(
   config: Config,
   parts: {
     serde: Serde;
-    /** The serde's registry: with it, the embedded default runs chdb and the history sinks on a worker thread. */
+    /**
+     * The serde's registry: with it, chdb and the history sinks run on a worker thread; on Kafka the
+     * sinks' consumers too (HISTORY_WORKER_CONSUMES), on the embedded log this thread consumes.
+     */
     registry?: SchemaLookup;
     log?: Log;
     history?: History;
@@ -53,6 +56,7 @@ export async function openBackbone(
       database: config.CLICKHOUSE_DATABASE,
       stages: HISTORY_SINKS.map((d) => d.name),
       registry: parts.registry,
+      workerLog: config.HISTORY_WORKER_CONSUMES && !parts.log ? workerLogOf(config, log) : undefined,
     });
     await migrate(host);
     history = host;
@@ -73,4 +77,14 @@ export async function openBackbone(
       await log.close();
     },
   };
+}
+
+/**
+ * The Kafka log createLog() opened from this configuration, as the history worker opens its own copy
+ * of it; undefined for the embedded log, which only this thread can read.
+ */
+export function workerLogOf(config: Pick<Config, 'KAFKA_BROKERS' | 'KAFKA_CLIENT' | 'KAFKA_REPLICATION'>, log: Log): { log: Log; spec: WorkerLog } | undefined {
+  if (!config.KAFKA_BROKERS || log.kind !== 'kafka') return undefined;
+  const options = { brokers: config.KAFKA_BROKERS.split(',').map((s) => s.trim()).filter(Boolean), replication: config.KAFKA_REPLICATION };
+  return { log, spec: config.KAFKA_CLIENT === 'platformatic' ? { client: 'platformatic', options } : { client: 'kafkajs', options } };
 }

@@ -1,7 +1,11 @@
-// The history host: chdb and the history sinks on a worker thread, for the embedded default.
-// In: the History calls of this process (migrations, catalog, replay, API reads) and the batches of
-// the stages it runs (the backbone's history sinks). Out: the same answers as a ChdbHistory on this
-// thread, and each batch's history written by the worker before the batch is committed here.
+// The history host: chdb and the history sinks on a worker thread.
+// In: the History calls of this process (migrations, catalog, replay, API reads) and the stages it
+// runs (the backbone's history sinks): on the embedded log their batches, relayed by this thread's
+// runners; on Kafka (workerLog) the whole stages. Out: the same answers as a ChdbHistory on this
+// thread; each relayed batch's history written by the worker before the batch is committed here; on
+// Kafka, stages consumed, written and committed by runners on the worker, in the groups this
+// thread's runners would use (so a switch between the two ways resumes where the other stopped),
+// with their metrics and batch errors reported to the runners here, which read their lag here.
 //
 // Why: in the embedded default the API shares its event loop with every stage, and that loop was
 // 85-99% busy under pipeline load. The history sinks' work (Avro decode, rows, the JSON body of a
@@ -12,13 +16,18 @@
 // call of the process goes through it. Measured (bench/backbone.md, session 2): the main loop is
 // 15-20 points less busy and the store's p95 lower; pipeline throughput is unchanged, because the
 // process is bound by total CPU (GC, chdb and I/O threads already used the second core), and each
-// record costs 5-11% more CPU (it is cloned to the worker).
+// record costs 5-11% more CPU (it is cloned to the worker). On Kafka the main loop was the limit
+// even so (82-91% busy, most of it the Kafka clients' JavaScript for four consumer groups), so there
+// the hosted stages' consumers run on the worker too (bench/backbone.md, session 3).
 import type { EventLoopUtilization } from 'node:perf_hooks';
 import { Worker } from 'node:worker_threads';
-import type { LogRecord } from '../log/types.ts';
+import type { KafkaLogOptions } from '../log/kafka.ts';
+import type { PlatformaticKafkaLogOptions } from '../log/kafka-platformatic.ts';
+import type { Log, LogRecord } from '../log/types.ts';
 import type { History, Params } from '../readmodels/history.ts';
 import type { SchemaLookup } from '../serde/index.ts';
 import type { TopicDef, TopicId, TopicMap } from '../topics.ts';
+import type { PipelineMetrics } from './metrics.ts';
 import { HISTORY_SINKS } from './sinks.ts';
 
 /**
@@ -29,7 +38,38 @@ export interface StageOffload {
   runs(stage: string): boolean;
   /** A batch of `topic` (an id of `topics`, the runner's topic map); resolves once its rows are written. */
   batch(stage: string, topics: TopicMap, topic: TopicId, partition: number, records: LogRecord[]): Promise<void>;
+  /**
+   * The whole stage there: consumed from its own copy of `log`, written and committed there, in the
+   * group the runner would use. null when the batches must come from this thread (the embedded log is
+   * this process's memory; or `log` is not the log the host mirrors).
+   */
+  consume?(stage: string, log: Log, topics: TopicMap, report: HostedReport): HostedStage | null;
 }
+
+/** Where a hosted stage's batch counts and batch errors land on this thread (the runner's own). */
+export interface HostedReport {
+  metrics: PipelineMetrics;
+  onError?: (err: unknown, where: { stage: string; topic: string; partition: number }) => void;
+}
+
+/** A stage run elsewhere, as the runner holds it in place of a consumer. */
+export interface HostedStage {
+  /** Starts it; resolves once it is stopped, rejects when it fails (as Consumer.run does). */
+  run(): Promise<void>;
+  /** Stops it after the batches in flight, which are committed first if they completed. */
+  stop(): Promise<void>;
+}
+
+/**
+ * A Kafka log the worker opens for itself: the client and its options. Data only (it crosses to the
+ * worker), so no onError: the worker's runners report errors through the host.
+ */
+export type WorkerLog =
+  | { client: 'kafkajs'; options: Omit<KafkaLogOptions, 'onError'> }
+  | { client: 'platformatic'; options: Omit<PlatformaticKafkaLogOptions, 'onError'> };
+
+/** The counters and histogram a runner records into (metrics.ts), by name. */
+export type MetricName = 'recordsIn' | 'recordsOut' | 'batches' | 'errors' | 'batchSeconds';
 
 /** Sent to the worker as workerData. */
 export interface HistoryWorkerData {
@@ -43,6 +83,8 @@ export type HostRequest =
   | { id: number; host: number; db: string; op: 'insert'; table: string; rows: Record<string, unknown>[] }
   | { id: number; host: number; db: string; op: 'query'; sql: string; params?: Params }
   | { id: number; host: number; db: string; op: 'batch'; stage: string; topic: TopicDef; partition: number; records: LogRecord[] }
+  | { id: number; host: number; db: string; op: 'start-stage'; sid: number; stage: string; topics: TopicMap; log: WorkerLog }
+  | { id: number; host: number; db: string; op: 'stop-stage'; sid: number }
   | { id: number; host: number; db: string; op: 'close' }
   | { id: number; host: number; db: string; op: 'shutdown' }
   | { rid: number; ok: true; result: unknown }
@@ -52,7 +94,11 @@ export type WorkerMessage =
   | { id: number; ok: true; result: unknown }
   | { id: number; ok: false; error: WireError }
   | { rid: number; host: number; op: 'register'; subject: string; schema: object | string }
-  | { rid: number; host: number; op: 'getSchema'; schemaId: number };
+  | { rid: number; host: number; op: 'getSchema'; schemaId: number }
+  // Reports of the hosted stages' runners (sid: the stage's number, given at start-stage).
+  | { sid: number; ev: 'metric'; metric: MetricName; labels: Record<string, string>; value: number }
+  | { sid: number; ev: 'error'; error: WireError; where: { stage: string; topic: string; partition: number } }
+  | { sid: number; ev: 'failed'; error: WireError };
 
 export interface WireError {
   name: string;
@@ -79,6 +125,13 @@ export interface HistoryHostOptions {
   stages: string[];
   /** Where the worker resolves schema ids and subjects: the process's registry. */
   registry: SchemaLookup;
+  /**
+   * A Kafka log of this thread and how the worker opens its own copy of it: runners on `log` then
+   * have their hosted stages consumed, written and committed entirely on the worker (consume()).
+   * Absent (the embedded log, which only this thread can read): this thread consumes and the worker
+   * writes each batch (batch()).
+   */
+  workerLog?: { log: Log; spec: WorkerLog };
 }
 
 type Call = DistributiveOmit<Extract<HostRequest, { id: number }>, 'id' | 'host' | 'db'>;
@@ -91,7 +144,9 @@ type Call = DistributiveOmit<Extract<HostRequest, { id: number }>, 'id' | 'host'
 class SharedWorker {
   private readonly pending = new Map<number, { resolve: (v: unknown) => void; reject: (e: Error) => void }>();
   private readonly hosts = new Map<number, HistoryHost>();
+  private readonly hosted = new Map<number, { report: HostedReport; resolve: () => void; reject: (e: Error) => void }>();
   private nextId = 1;
+  private nextSid = 1;
   private failure: Error | null = null;
 
   constructor(
@@ -133,7 +188,51 @@ class SharedWorker {
     });
   }
 
+  /** A hosted stage of `host`: started on the worker by run(), until stop() or its failure. */
+  stage(host: number, db: string, stage: string, topics: TopicMap, log: WorkerLog, report: HostedReport): HostedStage {
+    const sid = this.nextSid++;
+    let running: Promise<void> | null = null;
+    let started: Promise<unknown> | null = null;
+    return {
+      run: () => {
+        running ??= new Promise<void>((resolve, reject) => {
+          this.hosted.set(sid, { report, resolve, reject });
+          started = this.call(host, db, { op: 'start-stage', sid, stage, topics, log });
+          started.catch((e: Error) => this.settle(sid, e));
+        });
+        return running;
+      },
+      stop: async () => {
+        if (!running || !this.hosted.has(sid)) return;
+        // The worker stops the runner once its start is done: the stop waits for that, then for the
+        // batches in flight to be written and committed.
+        await started?.catch(() => {});
+        if (this.hosted.has(sid)) await this.call(host, db, { op: 'stop-stage', sid }).catch((e: Error) => this.settle(sid, e));
+        this.settle(sid, null);
+      },
+    };
+  }
+
+  private settle(sid: number, e: Error | null): void {
+    const h = this.hosted.get(sid);
+    if (!h) return;
+    this.hosted.delete(sid);
+    if (e) h.reject(e);
+    else h.resolve();
+  }
+
   private async onMessage(m: WorkerMessage): Promise<void> {
+    if ('sid' in m) {
+      const h = this.hosted.get(m.sid);
+      if (!h) return;
+      if (m.ev === 'metric') {
+        const { metrics } = h.report;
+        if (m.metric === 'batchSeconds') metrics.batchSeconds.observe(m.labels as { stage: string }, m.value);
+        else metrics[m.metric].inc(m.labels as { stage: string; topic: string }, m.value);
+      } else if (m.ev === 'error') h.report.onError?.(fromWireError(m.error, 'the history worker thread'), m.where);
+      else this.settle(m.sid, fromWireError(m.error, 'the history worker thread'));
+      return;
+    }
     if ('rid' in m) {
       // The worker asks the host's registry (the serde there caches ids and schemas after one ask).
       try {
@@ -159,6 +258,7 @@ class SharedWorker {
     if (shared === this) shared = null;
     for (const p of this.pending.values()) p.reject(this.failure);
     this.pending.clear();
+    for (const sid of [...this.hosted.keys()]) this.settle(sid, this.failure);
   }
 }
 
@@ -170,6 +270,7 @@ export class HistoryHost implements History, StageOffload {
   readonly database: string;
   readonly registry: SchemaLookup;
   private readonly stages: Set<string>;
+  private readonly workerLog: HistoryHostOptions['workerLog'];
   private readonly id = nextHost++;
   private closed: Promise<void> | null = null;
 
@@ -180,6 +281,7 @@ export class HistoryHost implements History, StageOffload {
     this.database = opts.database;
     this.registry = opts.registry;
     this.stages = new Set(opts.stages);
+    this.workerLog = opts.workerLog;
     w.attach(this.id, this);
   }
 
@@ -217,6 +319,12 @@ export class HistoryHost implements History, StageOffload {
 
   async batch(stage: string, topics: TopicMap, topic: TopicId, partition: number, records: LogRecord[]): Promise<void> {
     await this.call({ op: 'batch', stage, topic: topics[topic], partition, records });
+  }
+
+  consume(stage: string, log: Log, topics: TopicMap, report: HostedReport): HostedStage | null {
+    if (!this.stages.has(stage) || !this.workerLog || log !== this.workerLog.log) return null;
+    if (this.closed) throw new Error('History is closed');
+    return this.w.stage(this.id, this.database, stage, topics, this.workerLog.spec, report);
   }
 
   async exec(sql: string, params?: Params): Promise<void> {

@@ -1,14 +1,18 @@
-// The history worker thread (started by history-host.ts). In: History calls and batches of the
-// hosted stages, as raw log records, each naming its host and database. Out: answers, a batch's only
-// after its history rows are in chdb. It owns the process's chdb session (one ChdbHistory per
-// database, sharing it); the log, commits and the registry stay on the main thread.
+// The history worker thread (started by history-host.ts). In: History calls, batches of the hosted
+// stages as raw log records, and (on Kafka) whole hosted stages to run, each naming its host and
+// database. Out: answers, a batch's only after its history rows are in chdb; the hosted stages'
+// batch counts and errors. It owns the process's chdb session (one ChdbHistory per database, sharing
+// it); the registry stays on the main thread. A hosted stage runs here as a StageRunner on this
+// thread's own Kafka log, in the stage's usual group, so it consumes, writes and commits without the
+// main thread; its batches are written by runBatch, as relayed batches are.
 import { parentPort, workerData } from 'node:worker_threads';
-import type { LogRecord } from '../log/types.ts';
+import type { Log, LogRecord, Producer } from '../log/types.ts';
 import { ChdbHistory } from '../readmodels/chdb-history.ts';
 import { avroSerde, type Serde } from '../serde/index.ts';
-import type { DistributiveOmit, HistoryWorkerData, HostRequest, WorkerMessage } from './history-host.ts';
+import type { DistributiveOmit, HistoryWorkerData, HostRequest, MetricName, WorkerLog, WorkerMessage } from './history-host.ts';
 import { fromWireError, toWireError } from './history-host.ts';
-import { decodeBatch } from './runner.ts';
+import type { PipelineMetrics } from './metrics.ts';
+import { decodeBatch, StageRunner } from './runner.ts';
 import { historyFromAvroFirst } from './avro-history.ts';
 import { HISTORY_SINKS } from './sinks.ts';
 
@@ -72,10 +76,110 @@ async function runBatch(req: Extract<HostRequest, { op: 'batch' }>): Promise<voi
   for (const w of out.history ?? []) await history.insert(w.table, w.rows);
 }
 
+// ---- Hosted stages (Kafka): whole StageRunners on this thread ----
+
+/** One Log per configuration, shared by the runners on it (each runner has its own consumer). */
+const logs = new Map<string, Promise<Log>>();
+function logOf(spec: WorkerLog): Promise<Log> {
+  const key = JSON.stringify(spec);
+  let l = logs.get(key);
+  if (!l) {
+    // Imported here so a worker serving the embedded log never loads a Kafka client.
+    l =
+      spec.client === 'platformatic'
+        ? import('../log/kafka-platformatic.ts').then((m) => new m.PlatformaticKafkaLog(spec.options))
+        : import('../log/kafka.ts').then((m) => new m.KafkaLog(spec.options));
+    logs.set(key, l);
+  }
+  return l;
+}
+
+/** Hosted stages write history only: a send is a stage that should not be here (runBatch fails it first). */
+const noProducer: Producer = {
+  send: () => Promise.reject(new Error('a stage on the history worker produces no records')),
+  close: async () => {},
+};
+
+/** The runner's metrics, recorded into the main thread's (the lag is read there, from the same groups). */
+function reportedMetrics(sid: number): PipelineMetrics {
+  const post = (metric: MetricName, labels: Record<string, string>, value: number) =>
+    port.postMessage({ sid, ev: 'metric', metric, labels, value } satisfies WorkerMessage);
+  const counter = (metric: MetricName) => ({ inc: (labels: Record<string, string>, value = 1) => post(metric, labels, value) });
+  const metrics = {
+    recordsIn: counter('recordsIn'),
+    recordsOut: counter('recordsOut'),
+    batches: counter('batches'),
+    errors: counter('errors'),
+    batchSeconds: { observe: (labels: Record<string, string>, value: number) => post('batchSeconds', labels, value) },
+    addLagSource: () => () => {},
+  };
+  // Only the members the runner calls; the cast is confined here.
+  return metrics as unknown as PipelineMetrics;
+}
+
+const runners = new Map<number, { host: number; runner: Promise<StageRunner> }>();
+
+async function startStage(req: Extract<HostRequest, { op: 'start-stage' }>): Promise<void> {
+  const def = stages.get(req.stage);
+  if (!def) throw new Error(`the history worker cannot run stage ${JSON.stringify(req.stage)}`);
+  const { host, db, sid } = req;
+  let runner: StageRunner | null = null;
+  const started = (async () => {
+    runner = new StageRunner(def, {
+      log: await logOf(req.log),
+      serde: serdeOf(host),
+      topics: req.topics,
+      history: await historyOf(db),
+      producer: noProducer,
+      metrics: reportedMetrics(sid),
+      // The batch write the relayed batches use (runBatch), so both ways write alike.
+      offload: {
+        runs: () => true,
+        batch: (stage, topics, topic, partition, records) =>
+          runBatch({ id: 0, host, db, op: 'batch', stage, topic: topics[topic], partition, records }),
+      },
+      onError: (err, where) =>
+        // The error that ended the runner is its failure: the host rejects the stage's run() with it
+        // (and the main thread's runner reports it once); a batch's error is reported as it comes.
+        port.postMessage(
+          (runner?.failure === err
+            ? { sid, ev: 'failed', error: toWireError(err) }
+            : { sid, ev: 'error', error: toWireError(err), where }) satisfies WorkerMessage,
+        ),
+    });
+    await runner.start();
+    return runner;
+  })();
+  runners.set(sid, { host, runner: started });
+  try {
+    await started;
+  } catch (e) {
+    runners.delete(sid);
+    throw e;
+  }
+}
+
+async function stopStage(sid: number): Promise<void> {
+  const r = runners.get(sid);
+  if (!r) return;
+  runners.delete(sid);
+  await (await r.runner.catch(() => null))?.stop();
+}
+
+/** A stage stopped because its host closed under it: the main thread's runner fails with that. */
+async function closeStage(sid: number): Promise<void> {
+  await stopStage(sid);
+  port.postMessage({ sid, ev: 'failed', error: toWireError(new Error('the history host closed while the stage ran')) } satisfies WorkerMessage);
+}
+
 async function answer(req: Extract<HostRequest, { id: number }>): Promise<unknown> {
   switch (req.op) {
     case 'batch':
       return runBatch(req);
+    case 'start-stage':
+      return startStage(req);
+    case 'stop-stage':
+      return stopStage(req.sid);
     case 'exec':
       return (await historyOf(req.db)).exec(req.sql, req.params);
     case 'insert':
@@ -83,12 +187,18 @@ async function answer(req: Extract<HostRequest, { id: number }>): Promise<unknow
     case 'query':
       return (await historyOf(req.db)).query(req.sql, req.params);
     case 'close': {
+      // Its stages are stopped by their runners first; any left would lose their registry here.
+      for (const [sid, r] of runners) if (r.host === req.host) await closeStage(sid);
       serdes.delete(req.host);
       // Another host may still use this database; the ChdbHistory of a database is shared, and its
       // session closes with the thread.
       return null;
     }
     case 'shutdown': {
+      for (const sid of [...runners.keys()]) await closeStage(sid);
+      const openLogs = [...logs.values()];
+      logs.clear();
+      for (const l of openLogs) await (await l.catch(() => null))?.close();
       const open = [...histories.values()];
       histories.clear();
       for (const h of open) await (await h.catch(() => null))?.close();

@@ -60,7 +60,8 @@ export async function groupLag(log: Log, groupId: string, topicNames: string[]):
 
 export class StageRunner {
   readonly groupId: string;
-  private consumer: Consumer | null = null;
+  /** The log's consumer, or the stage run elsewhere (StageOffload.consume) in its place. */
+  private consumer: Pick<Consumer, 'stop'> | null = null;
   private running: Promise<void> | null = null;
   private producer: Producer | null = null;
   private ownProducer = false;
@@ -97,22 +98,27 @@ export class StageRunner {
       for (const t of this.inputs)
         if (!(this.def.fromBeginning ?? true) || (await log.groupOffsets(this.groupId, t.name)).size > 0)
           await log.resetGroup(this.groupId, t.name, 'earliest');
-    if (this.deps.producer) this.producer = this.deps.producer;
+    // A stage hosted elsewhere consumes, writes and commits there, in this runner's group; here it
+    // only reports (its batches' metrics and errors land in this runner's) and is stopped.
+    const hosted = this.deps.offload?.consume?.(this.def.name, log, this.deps.topics, { metrics: this.metrics, onError: this.deps.onError }) ?? null;
+    if (hosted || this.deps.producer) this.producer = this.deps.producer ?? null;
     else {
       this.producer = await log.producer();
       this.ownProducer = true;
     }
-    this.consumer = log.consumer({
-      groupId: this.groupId,
-      topics: this.inputs.map((t) => t.name),
-      fromBeginning: this.def.fromBeginning ?? true,
-    });
+    const consumer = hosted
+      ? null
+      : log.consumer({
+          groupId: this.groupId,
+          topics: this.inputs.map((t) => t.name),
+          fromBeginning: this.def.fromBeginning ?? true,
+        });
+    this.consumer = hosted ?? consumer;
     this.removeLag = this.metrics.addLagSource({
       stage: this.def.name,
       lag: () => groupLag(log, this.groupId, this.inputs.map((t) => t.name)),
     });
-    const consumer = this.consumer;
-    this.running = consumer.run((batch) => this.onBatch(batch)).catch((err) => {
+    this.running = (hosted ? hosted.run() : consumer!.run((batch) => this.onBatch(batch))).catch((err) => {
       this.failure = err;
       this.deps.onError?.(err, { stage: this.def.name, topic: '', partition: -1 });
     });
