@@ -24,7 +24,7 @@ import { EmbeddedRegistry } from '../pipelines/registry/embedded.ts';
 import { passThroughStage } from '../pipelines/runtime/passthrough.ts';
 import { StageRunner } from '../pipelines/runtime/runner.ts';
 import { canonicalHistorySink, canonicalStoreSink, HISTORY_SINKS, rawHistorySink } from '../pipelines/runtime/sinks.ts';
-import { HistoryHost } from '../pipelines/runtime/history-host.ts';
+import { HistoryHost, type StageOffload, type WorkerLog } from '../pipelines/runtime/history-host.ts';
 import { avroSerde, jsonSerde, type Serde } from '../pipelines/serde/index.ts';
 import { createAllTopics, defineTopics, PROVIDERS, type RawRecord, type TopicId, type TopicMap } from '../pipelines/topics.ts';
 
@@ -52,6 +52,10 @@ const host = onWorker
   ? await HistoryHost.open({ chdbPath: path.join(dir, 'chdb'), database: 'bench', stages: HISTORY_SINKS.map((d) => d.name), registry })
   : undefined;
 const history: History = host ?? (await ChdbHistory.open(path.join(dir, 'chdb'), 'bench'));
+// As the service on Kafka: the history sinks' consumers on that worker too, each with its own Kafka
+// client there; HISTORY_WORKER_CONSUMES=0 keeps them on the main thread, which relays each batch to
+// the worker (session 2's way, the baseline of session 3).
+const workerConsumes = onWorker && process.env.HISTORY_WORKER_CONSUMES !== '0';
 await migrate(history);
 
 /** A venue market as a poller would read it: a realistic ~600-byte JSON payload. */
@@ -93,7 +97,10 @@ async function encodeAll(serde: Serde, topics: TopicMap, recs: RawRecord[]): Pro
   const byTopic = new Map<string, RawRecord[]>();
   for (const r of recs) {
     const name = `raw.${r.venue as (typeof PROVIDERS)[number]}` as const;
-    byTopic.set(name, [...(byTopic.get(name) ?? []), r]);
+    // Appended in place: copying the list per record made this quadratic (5% of a timed 50,000 run).
+    const list = byTopic.get(name);
+    if (list) list.push(r);
+    else byTopic.set(name, [r]);
   }
   const out = new Map<string, OutgoingRecord[]>();
   for (const [id, list] of byTopic) {
@@ -137,11 +144,11 @@ async function logBaseline(log: Log, n: number): Promise<number> {
 }
 
 /** Produce -> pass-through -> raw history + canonical history + canonical documents. */
-async function pipeline(log: Log, n: number) {
+async function pipeline(log: Log, n: number, offload: StageOffload | undefined = host) {
   const topics = defineTopics({ prefix: `p${randomBytes(3).toString('hex')}.`, partitions: partitionsFor(log) });
   await createAllTopics(log, topics);
   const store = new MemorySnapshotStore();
-  const deps = { log, topics, serde: avro, history, store, offload: host };
+  const deps = { log, topics, serde: avro, history, store, offload };
   const recs = Array.from({ length: n }, (_, i) => record(i, Date.now()));
   const runners = [passThroughStage, rawHistorySink, canonicalHistorySink, canonicalStoreSink].map((s) => new StageRunner(s, deps));
   for (const r of runners) await r.start();
@@ -200,7 +207,7 @@ async function startProfile(): Promise<(() => Promise<void>) | null> {
 }
 
 /** Steady rate; visible = the snapshot-store write (and the history insert) showing the record resolved. */
-async function latency(log: Log, rate: number, seconds: number): Promise<{ store: number[]; history: number[] }> {
+async function latency(log: Log, rate: number, seconds: number, hosting: StageOffload | undefined = host): Promise<{ store: number[]; history: number[] }> {
   const topics = defineTopics({ prefix: `l${randomBytes(3).toString('hex')}.`, partitions: partitionsFor(log) });
   await createAllTopics(log, topics);
   const sentAt = new Map<string, number>();
@@ -229,9 +236,11 @@ async function latency(log: Log, rate: number, seconds: number): Promise<{ store
       }
     },
   });
-  // On the worker, a canonical-history batch's rows are visible when its batch resolves.
+  // On the worker, a canonical-history batch's rows are visible when its batch resolves. Consumed on
+  // the worker (consume), no batch passes here: pollHistory() below asks chdb instead.
   const offload = host && {
     runs: (stage: string) => host.runs(stage),
+    consume: hosting?.consume?.bind(hosting),
     batch: async (stage: string, topics: TopicMap, topic: TopicId, partition: number, records: LogRecord[]) => {
       await host.batch(stage, topics, topic, partition, records);
       if (stage !== canonicalHistorySink.name) return;
@@ -245,6 +254,22 @@ async function latency(log: Log, rate: number, seconds: number): Promise<{ store
   const deps = { log, topics, serde: avro, history: hist, store, offload };
   const runners = [passThroughStage, canonicalHistorySink, canonicalStoreSink].map((s) => new StageRunner(s, deps));
   for (const r of runners) await r.start();
+  // Consumed on the worker, the canonical-history rows are seen by asking chdb every 20 ms for the
+  // markets sent and not yet seen (a query's view, up to 20 ms later than the batch's end).
+  const unseen = new Set<string>();
+  let polling = Boolean(hosting && hosting !== host && hosting.consume);
+  const poller = polling
+    ? (async () => {
+        while (polling || unseen.size) {
+          if (unseen.size) {
+            const rows = await history.query<{ market_id: string }>(`SELECT market_id FROM canonical_markets WHERE market_id IN ({ids:Array(String)})`, { ids: [...unseen] });
+            const now = performance.now();
+            for (const r of rows) if (unseen.delete(r.market_id)) historyLat.push(now - sentAt.get(r.market_id)!);
+          }
+          await new Promise((res) => setTimeout(res, 20));
+        }
+      })()
+    : null;
   const p = await log.producer();
   const tickMs = 10;
   const total = rate * seconds;
@@ -261,12 +286,15 @@ async function latency(log: Log, rate: number, seconds: number): Promise<{ store
       const byTopic = await encodeAll(avro, topics, batch);
       const now = performance.now();
       for (const r of batch) sentAt.set(r.native_id, now);
+      if (poller) for (const r of batch) unseen.add(r.native_id);
       chain = chain.then(() => Promise.all([...byTopic].map(([name, list]) => p.send(name, list))).then(() => undefined));
     }
     await new Promise((res) => setTimeout(res, tickMs));
   }
   await chain;
   for (let k = 0; k < 2; k++) for (const r of runners) await r.caughtUp(120_000, 5);
+  polling = false;
+  await poller;
   for (const r of runners) await r.stop();
   await p.close();
   return { store: storeLat.sort((a, b) => a - b), history: historyLat.sort((a, b) => a - b) };
@@ -297,7 +325,7 @@ async function serdeCompare(n: number) {
 }
 
 const f0 = (x: number) => Math.round(x).toLocaleString('en-US');
-const results: Record<string, unknown> = { historyWorker: onWorker, n: N, rate: RATE, seconds: SECONDS, node: process.version, cpus: (await import('node:os')).cpus().length };
+const results: Record<string, unknown> = { historyWorker: onWorker, historyWorkerConsumes: workerConsumes, n: N, rate: RATE, seconds: SECONDS, node: process.version, cpus: (await import('node:os')).cpus().length };
 const lines: string[] = [];
 
 const serde = values['pipeline-only'] ? null : await serdeCompare(20_000);
@@ -308,20 +336,26 @@ if (serde) lines.push(
     `size ${serde.avro!.bytesPerRecord.toFixed(0)} B vs ${serde.json!.bytesPerRecord.toFixed(0)} B (x${(serde.avro!.bytesPerRecord / serde.json!.bytesPerRecord).toFixed(2)})`,
 );
 
-const logs: { name: string; open: () => Promise<Log> }[] = [];
+const logs: { name: string; open: () => Promise<Log>; worker?: WorkerLog }[] = [];
 if (values.only !== 'kafka')
   logs.push({ name: 'embedded', open: () => EmbeddedLog.open({ dir: path.join(dir, `log-${randomBytes(3).toString('hex')}`), compactIntervalMs: 0 }) });
 if (process.env.KAFKA_BROKERS && values.only !== 'embedded') {
   const brokers = process.env.KAFKA_BROKERS.split(',');
-  logs.push({ name: 'kafka (kafkajs)', open: async () => new (await import('../pipelines/log/kafka.ts')).KafkaLog({ brokers }) });
+  logs.push({ name: 'kafka (kafkajs)', open: async () => new (await import('../pipelines/log/kafka.ts')).KafkaLog({ brokers }), worker: { client: 'kafkajs', options: { brokers } } });
   logs.push({
     name: 'kafka (@platformatic/kafka)',
     open: async () => new (await import('../pipelines/log/kafka-platformatic.ts')).PlatformaticKafkaLog({ brokers }),
+    worker: { client: 'platformatic', options: { brokers } },
   });
 }
 
 for (const l of logs) {
   const log = await l.open();
+  // On Kafka the worker opens its own copy of this log and consumes the history sinks itself.
+  const hosting =
+    host && workerConsumes && l.worker
+      ? await HistoryHost.open({ chdbPath: path.join(dir, 'chdb'), database: 'bench', stages: HISTORY_SINKS.map((d) => d.name), registry, workerLog: { log, spec: l.worker } })
+      : host;
   try {
     const n = l.name === 'embedded' ? N : Math.min(N, 20_000);
     // One untimed round of each first, at a tenth of the size: what is measured is the steady state,
@@ -329,9 +363,9 @@ for (const l of logs) {
     const warm = Math.max(1000, Math.round(n / 10));
     await logBaseline(log, warm);
     const base = await logBaseline(log, n);
-    await pipeline(log, warm);
-    const run = await pipeline(log, n);
-    const lat = values['pipeline-only'] ? null : await latency(log, RATE, SECONDS);
+    await pipeline(log, warm, hosting);
+    const run = await pipeline(log, n, hosting);
+    const lat = values['pipeline-only'] ? null : await latency(log, RATE, SECONDS, hosting);
     results[l.name] = {
       n,
       baselinePerSec: base,
@@ -344,7 +378,7 @@ for (const l of logs) {
     };
     lines.push(
       `${l.name}: ${f0(run.perSec)} records/s produce->process->read models (n=${n}); bare log ${f0(base)} records/s (pipeline = x${(run.perSec / base).toFixed(2)} of bare log)`,
-      `${l.name}: process CPU ${run.load.cpuCores.toFixed(2)} cores, ${run.load.cpuUsPerRecord.toFixed(0)} µs per record; main event loop ${(run.load.mainBusy * 100).toFixed(0)}% busy, history worker ${run.load.workerBusy === null ? 'off' : `${(run.load.workerBusy * 100).toFixed(0)}% busy`}`,
+      `${l.name}: process CPU ${run.load.cpuCores.toFixed(2)} cores, ${run.load.cpuUsPerRecord.toFixed(0)} µs per record; main event loop ${(run.load.mainBusy * 100).toFixed(0)}% busy, history worker ${run.load.workerBusy === null ? 'off' : `${(run.load.workerBusy * 100).toFixed(0)}% busy`}${hosting !== host ? ' (consuming its sinks)' : ''}`,
     );
     if (lat)
       lines.push(
@@ -353,6 +387,7 @@ for (const l of logs) {
   } catch (err) {
     lines.push(`${l.name}: failed: ${(err as Error).message}`);
   } finally {
+    if (hosting !== host) await hosting?.close();
     await log.close();
   }
 }
