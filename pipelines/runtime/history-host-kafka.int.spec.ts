@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { loadConfig } from '../../lib/config.ts';
 import { available, requireKafka } from '../../test/services/index.ts';
 import { KafkaLog } from '../log/kafka.ts';
 import { PlatformaticKafkaLog } from '../log/kafka-platformatic.ts';
@@ -16,6 +17,7 @@ import { migrate } from '../readmodels/migrate.ts';
 import { EmbeddedRegistry } from '../registry/embedded.ts';
 import { avroSerde } from '../serde/index.ts';
 import { createAllTopics, defineTopics, type TopicId, type TopicMap } from '../topics.ts';
+import { openBackbone } from './backbone.ts';
 import { HistoryHost, type StageOffload, type WorkerLog } from './history-host.ts';
 import { parseMetrics, PipelineMetrics } from './metrics.ts';
 import { passThroughStage } from './passthrough.ts';
@@ -225,6 +227,45 @@ describe.skipIf(!availability.ok)(`history host on Kafka, worker gone (${availab
       await r.stop();
     } finally {
       await log.close();
+    }
+  });
+});
+
+describe.skipIf(!availability.ok)(`the service's backbone on Kafka (${availability.reason})`, () => {
+  it.each([
+    ['kafkajs', 'true', true],
+    ['platformatic', 'true', true],
+    ['kafkajs', 'false', false],
+  ] as const)('KAFKA_CLIENT=%s HISTORY_WORKER_CONSUMES=%s: the history sinks consumed on the worker: %s', async (client, consumes, onWorker) => {
+    const { brokers } = await requireKafka();
+    const config = loadConfig({
+      DATA_DIR: dir,
+      KAFKA_BROKERS: brokers.join(','),
+      KAFKA_CLIENT: client,
+      HISTORY_WORKER_CONSUMES: consumes,
+      TOPIC_PREFIX: randomPrefix(),
+      CLICKHOUSE_DATABASE: `hb_${randomPrefix().replace(/\W/g, '')}`,
+      LOG_LEVEL: 'silent',
+    });
+    const b = await openBackbone(config, { serde, registry });
+    try {
+      // The service's offload (the host openBackbone made from the configuration), its relayed
+      // batches counted: a stage consumed on the worker relays none.
+      expect(b.offload).toBe(b.history);
+      const offload = counting(b.history as HistoryHost, true);
+      const n = 30;
+      const producer = await b.log.producer();
+      await produceRaw(b, producer, Array.from({ length: n }, (_, i) => rawMarket(VENUES[i % 3]!, `b${i}`, `Market ${i}`)));
+      await producer.close();
+      const r = new StageRunner(rawHistorySink, { ...b, offload });
+      await r.start();
+      await r.caughtUp(60_000);
+      await r.stop();
+      expect(offload.relayed === 0).toBe(onWorker);
+      const [raw] = await b.history.query<{ c: number }>(`SELECT count() AS c FROM raw_records WHERE topic LIKE {t:String}`, { t: `${config.TOPIC_PREFIX}%` });
+      expect(raw!.c).toBe(n);
+    } finally {
+      await b.close();
     }
   });
 });
