@@ -29,6 +29,7 @@ import type { SchemaLookup } from '../serde/index.ts';
 import type { TopicDef, TopicId, TopicMap } from '../topics.ts';
 import type { PipelineMetrics } from './metrics.ts';
 import { HISTORY_SINKS } from './sinks.ts';
+import { packBatch, packedTransfer, type PackedBatch } from './batch-pack.ts';
 
 /**
  * Runs some stages' batches away from the runner's thread: stages whose whole output is history
@@ -82,7 +83,7 @@ export type HostRequest =
   | { id: number; host: number; db: string; op: 'exec'; sql: string; params?: Params }
   | { id: number; host: number; db: string; op: 'insert'; table: string; rows: Record<string, unknown>[] }
   | { id: number; host: number; db: string; op: 'query'; sql: string; params?: Params }
-  | { id: number; host: number; db: string; op: 'batch'; stage: string; topic: TopicDef; partition: number; records: LogRecord[] }
+  | { id: number; host: number; db: string; op: 'batch'; stage: string; topic: TopicDef; partition: number; packed: PackedBatch }
   | { id: number; host: number; db: string; op: 'start-stage'; sid: number; stage: string; topics: TopicMap; log: WorkerLog }
   | { id: number; host: number; db: string; op: 'stop-stage'; sid: number }
   | { id: number; host: number; db: string; op: 'close' }
@@ -179,12 +180,13 @@ class SharedWorker {
     await this.worker.terminate();
   }
 
-  call(host: number, db: string, req: Call): Promise<unknown> {
+  /** `transfer`: buffers of the request that move to the worker (unusable here afterwards). */
+  call(host: number, db: string, req: Call, transfer?: ArrayBuffer[]): Promise<unknown> {
     if (this.failure) return Promise.reject(this.failure);
     const id = this.nextId++;
     return new Promise((resolve, reject) => {
       this.pending.set(id, { resolve, reject });
-      this.worker.postMessage({ ...req, id, host, db });
+      this.worker.postMessage({ ...req, id, host, db }, transfer);
     });
   }
 
@@ -318,7 +320,9 @@ export class HistoryHost implements History, StageOffload {
   }
 
   async batch(stage: string, topics: TopicMap, topic: TopicId, partition: number, records: LogRecord[]): Promise<void> {
-    await this.call({ op: 'batch', stage, topic: topics[topic], partition, records });
+    // Packed and moved, not cloned record by record (batch-pack.ts).
+    const packed = packBatch(records);
+    await this.call({ op: 'batch', stage, topic: topics[topic], partition, packed }, packedTransfer(packed));
   }
 
   consume(stage: string, log: Log, topics: TopicMap, report: HostedReport): HostedStage | null {
@@ -347,9 +351,9 @@ export class HistoryHost implements History, StageOffload {
     return this.closed;
   }
 
-  private call(req: Call): Promise<unknown> {
+  private call(req: Call, transfer?: ArrayBuffer[]): Promise<unknown> {
     if (this.closed) return Promise.reject(new Error('History is closed'));
-    return this.w.call(this.id, this.database, req);
+    return this.w.call(this.id, this.database, req, transfer);
   }
 }
 

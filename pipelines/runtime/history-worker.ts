@@ -9,11 +9,13 @@ import { parentPort, workerData } from 'node:worker_threads';
 import type { Log, LogRecord, Producer } from '../log/types.ts';
 import { ChdbHistory } from '../readmodels/chdb-history.ts';
 import { avroSerde, type Serde } from '../serde/index.ts';
+import type { TopicDef } from '../topics.ts';
 import type { DistributiveOmit, HistoryWorkerData, HostRequest, MetricName, WorkerLog, WorkerMessage } from './history-host.ts';
 import { fromWireError, toWireError } from './history-host.ts';
 import type { PipelineMetrics } from './metrics.ts';
 import { decodeBatch, StageRunner } from './runner.ts';
 import { historyFromAvroFirst } from './avro-history.ts';
+import { unpackBatch } from './batch-pack.ts';
 import { HISTORY_SINKS } from './sinks.ts';
 
 const port = parentPort!;
@@ -58,19 +60,16 @@ function historyOf(db: string): Promise<ChdbHistory> {
   return h;
 }
 
-/** A cloned record's key and value arrive as Uint8Array: views again as Buffers, without a copy. */
-const buf = (u: Uint8Array | null): Buffer | null => (u === null ? null : Buffer.from(u.buffer, u.byteOffset, u.byteLength));
-const asBuffers = (r: LogRecord): LogRecord => ({ ...r, key: buf(r.key), value: buf(r.value) });
-
-async function runBatch(req: Extract<HostRequest, { op: 'batch' }>): Promise<void> {
-  const def = stages.get(req.stage);
-  if (!def) throw new Error(`the history worker cannot run stage ${JSON.stringify(req.stage)}`);
-  const serde = serdeOf(req.host);
-  const history = await historyOf(req.db);
-  const rest = await historyFromAvroFirst(def, serde, history, req.topic.name, req.records.map(asBuffers));
+/** One batch of a hosted stage, relayed (unpacked) or read here: its history written before it resolves. */
+async function runBatch(host: number, db: string, stage: string, topic: TopicDef, partition: number, batch: LogRecord[]): Promise<void> {
+  const def = stages.get(stage);
+  if (!def) throw new Error(`the history worker cannot run stage ${JSON.stringify(stage)}`);
+  const serde = serdeOf(host);
+  const history = await historyOf(db);
+  const rest = await historyFromAvroFirst(def, serde, history, topic.name, batch);
   if (rest.length === 0) return;
-  const records = await decodeBatch(serde, req.topic, rest);
-  const out = await def.handle(records, { stage: def.name, topic: req.topic.id, partition: req.partition });
+  const records = await decodeBatch(serde, topic, rest);
+  const out = await def.handle(records, { stage: def.name, topic: topic.id, partition });
   // A hosted stage writes history only: anything else would be lost here, so it fails the batch.
   if (out.records?.length || out.snapshots?.length) throw new Error(`stage ${def.name} returned records or snapshots, which the history worker cannot write`);
   for (const w of out.history ?? []) await history.insert(w.table, w.rows);
@@ -136,7 +135,7 @@ async function startStage(req: Extract<HostRequest, { op: 'start-stage' }>): Pro
       offload: {
         runs: () => true,
         batch: (stage, topics, topic, partition, records) =>
-          runBatch({ id: 0, host, db, op: 'batch', stage, topic: topics[topic], partition, records }),
+          runBatch(host, db, stage, topics[topic], partition, records),
       },
       onError: (err, where) =>
         // The error that ended the runner is its failure: the host rejects the stage's run() with it
@@ -175,7 +174,7 @@ async function closeStage(sid: number): Promise<void> {
 async function answer(req: Extract<HostRequest, { id: number }>): Promise<unknown> {
   switch (req.op) {
     case 'batch':
-      return runBatch(req);
+      return runBatch(req.host, req.db, req.stage, req.topic, req.partition, unpackBatch(req.packed));
     case 'start-stage':
       return startStage(req);
     case 'stop-stage':

@@ -1,0 +1,89 @@
+// A batch of log records packed for another thread. In: LogRecords of one topic-partition. Out: a few
+// typed arrays and one byte buffer, which postMessage moves without copying (transfer), and the same
+// LogRecords again on the other side (keys and values are views of the one buffer).
+//
+// Why: relaying a batch to the history worker as record objects made the main thread's structured
+// clone serialize thousands of objects and buffers per batch: postMessage was the largest single
+// JavaScript cost left on the main thread after the history sinks moved to Avro (bench/backbone.md,
+// session 3). Copying keys and values into one buffer is a memcpy each.
+import type { LogRecord } from '../log/types.ts';
+
+export interface PackedBatch {
+  topic: string;
+  partition: number;
+  /** Offsets as numbers when every one is a safe integer (always, in practice), else as the strings. */
+  offsets: Float64Array | string[];
+  timestamps: Float64Array;
+  /** Per record, key length then value length; -1 for null. */
+  lengths: Int32Array;
+  bytes: Uint8Array;
+  /** Headers of the records that have any, by index; null when none has. */
+  headers: Record<number, Record<string, string>> | null;
+}
+
+export function packBatch(records: LogRecord[]): PackedBatch {
+  const n = records.length;
+  const lengths = new Int32Array(2 * n);
+  const timestamps = new Float64Array(n);
+  let offsets: Float64Array | string[] = new Float64Array(n);
+  let headers: Record<number, Record<string, string>> | null = null;
+  let size = 0;
+  for (let i = 0; i < n; i++) {
+    const r = records[i]!;
+    if (r.topic !== records[0]!.topic || r.partition !== records[0]!.partition)
+      throw new Error(`a packed batch is of one topic-partition: ${records[0]!.topic}/${records[0]!.partition} and ${r.topic}/${r.partition}`);
+    const o = Number(r.offset);
+    if (offsets instanceof Float64Array) {
+      if (Number.isSafeInteger(o)) offsets[i] = o;
+      else offsets = records.map((x) => x.offset);
+    }
+    timestamps[i] = r.timestamp;
+    lengths[2 * i] = r.key === null ? -1 : r.key.length;
+    lengths[2 * i + 1] = r.value === null ? -1 : r.value.length;
+    size += (r.key?.length ?? 0) + (r.value?.length ?? 0);
+    for (const _ in r.headers) {
+      (headers ??= {})[i] = r.headers;
+      break;
+    }
+  }
+  const bytes = Buffer.allocUnsafeSlow(size);
+  let pos = 0;
+  for (const r of records) {
+    if (r.key) pos += r.key.copy(bytes, pos);
+    if (r.value) pos += r.value.copy(bytes, pos);
+  }
+  return { topic: n ? records[0]!.topic : '', partition: n ? records[0]!.partition : 0, offsets, timestamps, lengths, bytes, headers };
+}
+
+/** What postMessage should transfer rather than copy. */
+export function packedTransfer(p: PackedBatch): ArrayBuffer[] {
+  const out = [p.lengths.buffer, p.timestamps.buffer, p.bytes.buffer] as ArrayBuffer[];
+  if (p.offsets instanceof Float64Array) out.push(p.offsets.buffer as ArrayBuffer);
+  return out;
+}
+
+export function unpackBatch(p: PackedBatch): LogRecord[] {
+  const bytes = Buffer.from(p.bytes.buffer, p.bytes.byteOffset, p.bytes.byteLength);
+  const out: LogRecord[] = new Array(p.timestamps.length);
+  let pos = 0;
+  const view = (len: number): Buffer | null => {
+    if (len < 0) return null;
+    const b = bytes.subarray(pos, pos + len);
+    pos += len;
+    return b;
+  };
+  for (let i = 0; i < out.length; i++) {
+    const key = view(p.lengths[2 * i]!);
+    const value = view(p.lengths[2 * i + 1]!);
+    out[i] = {
+      topic: p.topic,
+      partition: p.partition,
+      offset: String(p.offsets[i]),
+      key,
+      value,
+      timestamp: p.timestamps[i]!,
+      headers: p.headers?.[i] ?? {},
+    };
+  }
+  return out;
+}

@@ -1,0 +1,49 @@
+// Packing a batch for the history worker: what comes out is the batch that went in, keys and values
+// byte for byte (nulls and empty buffers kept apart), offsets exact beyond 32 bits, headers where any.
+import { describe, expect, it } from 'vitest';
+import { randomBytes } from 'node:crypto';
+import type { LogRecord } from '../log/types.ts';
+import { packBatch, packedTransfer, unpackBatch } from './batch-pack.ts';
+
+const rec = (i: number, extra: Partial<LogRecord> = {}): LogRecord => ({
+  topic: 't.raw.venue_1',
+  partition: 2,
+  offset: String(2 ** 40 + i),
+  key: Buffer.from(`k${i}`),
+  value: randomBytes(i * 7),
+  timestamp: 1_767_225_600_000 + i,
+  headers: {},
+  ...extra,
+});
+
+/** Through a real structured clone with transfer, as postMessage does. */
+const across = <T>(v: T, transfer: ArrayBuffer[]): T => structuredClone(v, { transfer });
+
+describe('packBatch / unpackBatch', () => {
+  it('gives back the same records after a transfer', () => {
+    const records = [
+      rec(0),
+      rec(1, { key: null }),
+      rec(2, { value: null }),
+      rec(3, { key: Buffer.alloc(0), value: Buffer.alloc(0) }),
+      rec(4, { headers: { trace: 'abc', 'x-y': 'é' } }),
+      rec(5),
+    ];
+    const packed = packBatch(records);
+    const back = unpackBatch(across(packed, packedTransfer(packed)));
+    expect(back).toEqual(records);
+    expect(packed.bytes.byteLength).toBe(0); // moved, not copied
+  });
+
+  it('keeps offsets that are not safe integers as their strings', () => {
+    const records = [rec(0), rec(1, { offset: '9223372036854775807' })];
+    const packed = packBatch(records);
+    expect(Array.isArray(packed.offsets)).toBe(true);
+    expect(unpackBatch(across(packed, packedTransfer(packed))).map((r) => r.offset)).toEqual([records[0]!.offset, '9223372036854775807']);
+  });
+
+  it('packs an empty batch, and refuses records of two partitions', () => {
+    expect(unpackBatch(packBatch([]))).toEqual([]);
+    expect(() => packBatch([rec(0), rec(1, { partition: 3 })])).toThrow(/one topic-partition/);
+  });
+});
