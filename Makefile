@@ -13,7 +13,7 @@ node_modules/.installed: package.json package-lock.json
 install: node_modules/.installed
 
 run: install
-	node --import tsx bin/run.ts
+	node --max-semi-space-size=64 --import tsx bin/run.ts
 
 test: install
 	npx tsc --noEmit -p .
