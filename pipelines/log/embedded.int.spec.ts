@@ -16,7 +16,8 @@ import type { LogRecord } from './types.ts';
 logContract('embedded', () => {
   const dir = mkdtempSync(join(tmpdir(), 'log-contract-'));
   return {
-    open: () => EmbeddedLog.open({ dir, retryBackoffMs: 50 }),
+    open: (opts) => EmbeddedLog.open({ dir, retryBackoffMs: 50, ...opts }),
+    knowsWaiting: true,
     compact: (log, topic) => (log as EmbeddedLog).compact(topic),
   };
 });

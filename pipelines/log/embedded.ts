@@ -626,6 +626,11 @@ export class EmbeddedLog implements Log {
     });
   }
 
+  /** @internal The next offset to be written to a partition (consumers' Batch.waiting). */
+  highWatermark(topic: string, partition: number): number {
+    return this.topic(topic).partitions[partition]?.high ?? 0;
+  }
+
   version(topic: string): number {
     return this.topic(topic).version;
   }
@@ -832,8 +837,12 @@ export class EmbeddedConsumer implements Consumer {
         const records = await this.log.read(p.topic, p.partition, p.pos);
         if (!records.length) continue;
         delivered = true;
+        // What else the group could read right now, had this batch been committed.
+        const next = Number(records[records.length - 1]!.offset) + 1;
+        let waiting = 0;
+        for (const q of positions) waiting += Math.max(0, this.log.highWatermark(q.topic, q.partition) - (q === p ? next : q.pos));
         try {
-          await handler({ topic: p.topic, partition: p.partition, records });
+          await handler({ topic: p.topic, partition: p.partition, records, waiting });
         } catch (err) {
           // Not committed: the same batch comes again after a backoff (at-least-once).
           p.failures++;

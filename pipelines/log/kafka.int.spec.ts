@@ -14,14 +14,14 @@ const availability = await available('kafka');
 describe.skipIf(!availability.ok)(`Kafka log (${availability.reason})`, () => {
   logContract('kafka (kafkajs)', async () => {
     const { brokers } = await requireKafka();
-    return { open: async () => new KafkaLog({ brokers, retryBackoffMs: 50 }) };
+    return { open: async (opts) => new KafkaLog({ brokers, retryBackoffMs: 50, ...opts }), knowsWaiting: true };
   });
 });
 
 describe.skipIf(!availability.ok)(`Kafka log through @platformatic/kafka (${availability.reason})`, () => {
   logContract('kafka (@platformatic/kafka)', async () => {
     const { brokers } = await requireKafka();
-    return { open: async () => new PlatformaticKafkaLog({ brokers, retryBackoffMs: 50 }) };
+    return { open: async (opts) => new PlatformaticKafkaLog({ brokers, retryBackoffMs: 50, ...opts }) };
   });
 });
 

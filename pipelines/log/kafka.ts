@@ -328,7 +328,8 @@ class KafkaJsConsumer implements Consumer {
           for (let failures = 0; ; failures++) {
             if (this.stopping || !isRunning() || isStale()) return; // not committed: redelivered later
             try {
-              await handler({ topic: batch.topic, partition: batch.partition, records });
+              const waiting = Math.max(0, Number(batch.highWatermark) - (Number(records[records.length - 1]!.offset) + 1));
+              await handler({ topic: batch.topic, partition: batch.partition, records, ...(Number.isFinite(waiting) && { waiting }) });
               break;
             } catch (err) {
               if (this.logOptions.onError) this.logOptions.onError(err, { groupId, topic: batch.topic, partition: batch.partition });

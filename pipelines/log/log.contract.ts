@@ -9,7 +9,9 @@ import type { Batch, ConsumerOptions, Log, LogRecord, OutgoingRecord } from './t
 
 export interface LogHarness {
   /** Opens a log; called again after the previous one is closed to model a process restart. */
-  open(): Promise<Log>;
+  open(opts?: { maxBatchRecords?: number }): Promise<Log>;
+  /** Whether its batches say how many records wait after them (Batch.waiting); a log may not know. */
+  knowsWaiting?: boolean;
   /** Runs the cleaner now where the implementation can be told to (embedded); Kafka cleans on its own schedule. */
   compact?(log: Log, topic: string): Promise<void>;
   /** Extra time a consumer needs to join its group (Kafka rebalances take seconds). */
@@ -68,9 +70,9 @@ async function sumCommitted(log: Log, group: string, topic: string): Promise<num
 export function logContract(name: string, makeHarness: () => LogHarness | Promise<LogHarness>): void {
   describe(`Log contract: ${name}`, () => {
     const opened: Log[] = [];
-    async function open(): Promise<{ log: Log; harness: LogHarness }> {
+    async function open(opts?: { maxBatchRecords?: number }): Promise<{ log: Log; harness: LogHarness }> {
       const harness = await makeHarness();
-      const log = await harness.open();
+      const log = await harness.open(opts);
       opened.push(log);
       return { log, harness };
     }
@@ -205,6 +207,24 @@ export function logContract(name: string, makeHarness: () => LogHarness | Promis
       await until(() => sumCommitted(log, group, topic), (n) => n === 20, 30_000, 'the commit after the handler');
       await consumer.stop();
       expect(seen.map((r) => str(r.value))).toEqual(keyed(20, 3).map((r) => str(r.value)));
+    });
+
+    it('a batch that says how many records wait after it says it exactly', async () => {
+      const { log, harness } = await open({ maxBatchRecords: 7 });
+      const topic = randomName('t');
+      await log.createTopics([{ name: topic, partitions: 1, cleanupPolicy: 'delete' }]);
+      const producer = await log.producer();
+      await producer.send(topic, keyed(30, 1));
+      const said: Array<[number, number | undefined]> = [];
+      await consumeUntil(log, { groupId: randomName('g'), topics: [topic], fromBeginning: true }, (all) => all.length >= 30, {
+        handler: async (batch) => void said.push([Number(batch.records.at(-1)!.offset), batch.waiting]),
+      });
+      // Everything was produced before the first read: what waits after a batch is the rest of the 30.
+      for (const [last, waiting] of said) if (waiting !== undefined) expect(waiting, `after offset ${last}`).toBe(30 - (last + 1));
+      if (harness.knowsWaiting) {
+        expect(said.every(([, w]) => w !== undefined)).toBe(true);
+        expect(said.some(([, w]) => w! > 0)).toBe(true);
+      }
     });
 
     it('redelivers a batch whose handler throws, and commits nothing for it', async () => {

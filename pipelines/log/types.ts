@@ -51,6 +51,13 @@ export interface Batch {
   topic: string;
   partition: number;
   records: LogRecord[];
+  /**
+   * Records already in the log for this consumer after this batch, where the log knows it without
+   * asking anyone (embedded: across the consumer's partitions; kafkajs: this partition, from the
+   * fetch's high watermark); undefined where it does not. A stage that waits for more records to
+   * arrive (StageDef.linger) does not wait when some are already there.
+   */
+  waiting?: number;
 }
 
 export interface Consumer {

@@ -77,6 +77,7 @@ export interface StageDef {
    * Like a producer's linger.ms: after writing a batch smaller than minRecords, wait ms before
    * taking the next one, so records pile up and the next write carries many rows. For sinks whose
    * write has a large fixed cost (a ClickHouse insert makes a part); adds at most ms of latency.
+   * Not when the log says more records are already waiting (Batch.waiting), nor once the runner stops.
    */
   linger?: { ms: number; minRecords: number };
   /**
