@@ -8,7 +8,7 @@
 // committed, some not), starts a new one, and checks that every record is in the read models exactly
 // once.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -28,7 +28,7 @@ import { createAllTopics, defineTopics, type TopicMap } from '../topics.ts';
 import { passThroughStage } from './passthrough.ts';
 import { StageRunner } from './runner.ts';
 import { canonicalHistorySink, canonicalStoreSink, rawHistorySink } from './sinks.ts';
-import { produceRaw, randomPrefix, rawMarket } from './testkit.ts';
+import { produceRaw, randomPrefix, rawMarket, spawnStageProcess } from './testkit.ts';
 import { clickhouseUrlForTests, kafkaBrokersForTests, redisUrlForTests, registryUrlForTests } from './test-services.ts';
 import { workerSerde } from './testdata/serde.ts';
 import type { WorkerSettings } from './testdata/worker.ts';
@@ -57,30 +57,8 @@ if (brokers && redisUrl)
     registryUrl,
   });
 
-function runWorker(settings: WorkerSettings, onLine: (line: string, child: ChildProcess) => void): Promise<number | null> {
-  const child = spawn(process.execPath, ['--import', 'tsx', path.join(here, 'testdata/worker.ts')], {
-    env: { ...process.env, BACKBONE_WORKER: JSON.stringify(settings) },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let buf = '';
-  let err = '';
-  child.stdout!.on('data', (d: Buffer) => {
-    buf += d.toString();
-    let i;
-    while ((i = buf.indexOf('\n')) >= 0) {
-      const line = buf.slice(0, i);
-      buf = buf.slice(i + 1);
-      onLine(line, child);
-    }
-  });
-  child.stderr!.on('data', (d: Buffer) => (err += d.toString()));
-  return new Promise((resolve, reject) => {
-    child.on('exit', (code, signal) => {
-      if (code !== 0 && signal !== 'SIGKILL') reject(new Error(`worker exited ${code} ${signal}: ${err.slice(-2000)}`));
-      else resolve(code);
-    });
-  });
-}
+const runWorker = (settings: WorkerSettings, onLine: (line: string, child: ChildProcess) => void): Promise<number | null> =>
+  spawnStageProcess(path.join(here, 'testdata/worker.ts'), 'BACKBONE_WORKER', settings, onLine).exited;
 
 for (const mode of modes) {
   describe(`backbone end to end: ${mode.name}`, () => {

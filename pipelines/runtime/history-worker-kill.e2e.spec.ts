@@ -4,7 +4,7 @@
 // once afterwards. As backbone.e2e.spec.ts's kill test, but the kill is triggered by the group's
 // committed offsets read from here (the worker's batches print nothing on the process's stdout).
 import { describe, expect, it } from 'vitest';
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -18,37 +18,15 @@ import { avroSerde } from '../serde/index.ts';
 import { createAllTopics, defineTopics } from '../topics.ts';
 import { groupLag, stageGroupId } from './runner.ts';
 import { rawHistorySink } from './sinks.ts';
-import { produceRaw, randomPrefix, rawMarket } from './testkit.ts';
+import { produceRaw, randomPrefix, rawMarket, spawnStageProcess } from './testkit.ts';
 import type { HostedWorkerSettings } from './testdata/hosted-worker.ts';
 
 // In CI (CI=true) a missing broker throws here: the suite fails rather than skips.
 const availability = await available('kafka');
 const here = path.dirname(fileURLToPath(import.meta.url));
 
-function runWorker(settings: HostedWorkerSettings, onLine: (line: string, child: ChildProcess) => void): { child: ChildProcess; exited: Promise<number | null> } {
-  const child = spawn(process.execPath, ['--import', 'tsx', path.join(here, 'testdata/hosted-worker.ts')], {
-    env: { ...process.env, HOSTED_WORKER: JSON.stringify(settings) },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let buf = '';
-  let err = '';
-  child.stdout!.on('data', (d: Buffer) => {
-    buf += d.toString();
-    let i;
-    while ((i = buf.indexOf('\n')) >= 0) {
-      onLine(buf.slice(0, i), child);
-      buf = buf.slice(i + 1);
-    }
-  });
-  child.stderr!.on('data', (d: Buffer) => (err += d.toString()));
-  const exited = new Promise<number | null>((resolve, reject) => {
-    child.on('exit', (code, signal) => {
-      if (code !== 0 && signal !== 'SIGKILL') reject(new Error(`worker exited ${code} ${signal}: ${err.slice(-2000)}`));
-      else resolve(code);
-    });
-  });
-  return { child, exited };
-}
+const runWorker = (settings: HostedWorkerSettings, onLine: (line: string, child: ChildProcess) => void) =>
+  spawnStageProcess(path.join(here, 'testdata/hosted-worker.ts'), 'HOSTED_WORKER', settings, onLine);
 
 for (const client of ['kafkajs', 'platformatic'] as const) {
   describe.skipIf(!availability.ok)(`history sinks on the worker, killed mid-stream, ${client} (${availability.reason})`, () => {

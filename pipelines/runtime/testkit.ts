@@ -1,6 +1,7 @@
 // Test and benchmark helpers for the backbone (not used by the service). In: a directory and a
 // random prefix. Out: an embedded backbone (log, serde, history, store) with every topic created,
 // and generators of raw venue records.
+import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import { EmbeddedLog } from '../log/embedded.ts';
@@ -85,4 +86,40 @@ export async function produceRaw(deps: Pick<RuntimeDeps, 'serde' | 'topics'>, pr
     const encoded = await Promise.all(list.map((r) => deps.serde.encode(topic, r.native_id, r)));
     await producer.send(topic.name, encoded);
   }
+}
+
+/**
+ * Runs a stage process of the kill tests (testdata/*.ts) with its settings as JSON in `envName`,
+ * calling onLine for each line it prints. `exited` resolves with the exit code, or on SIGKILL (the
+ * kill the tests make); any other end rejects with the end of its stderr.
+ */
+export function spawnStageProcess(
+  script: string,
+  envName: string,
+  settings: unknown,
+  onLine: (line: string, child: ChildProcess) => void,
+): { child: ChildProcess; exited: Promise<number | null> } {
+  const child = spawn(process.execPath, ['--import', 'tsx', script], {
+    env: { ...process.env, [envName]: JSON.stringify(settings) },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let buf = '';
+  let err = '';
+  child.stdout!.on('data', (d: Buffer) => {
+    buf += d.toString();
+    let i;
+    while ((i = buf.indexOf('\n')) >= 0) {
+      const line = buf.slice(0, i);
+      buf = buf.slice(i + 1);
+      onLine(line, child);
+    }
+  });
+  child.stderr!.on('data', (d: Buffer) => (err += d.toString()));
+  const exited = new Promise<number | null>((resolve, reject) => {
+    child.on('exit', (code, signal) => {
+      if (code !== 0 && signal !== 'SIGKILL') reject(new Error(`worker exited ${code} ${signal}: ${err.slice(-2000)}`));
+      else resolve(code);
+    });
+  });
+  return { child, exited };
 }
