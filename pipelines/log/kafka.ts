@@ -173,13 +173,13 @@ export class KafkaLog implements Log {
 
   async topicOffsets(topic: string): Promise<PartitionOffsets[]> {
     const admin = await this.admin();
-    const offsets = await admin.fetchTopicOffsets(topic);
+    const offsets = await retriable(() => admin.fetchTopicOffsets(topic), this.options.retryBackoffMs ?? 100);
     return offsets.map((o) => ({ partition: o.partition, high: o.high, low: o.low })).sort((a, b) => a.partition - b.partition);
   }
 
   async groupOffsets(groupId: string, topic: string): Promise<Map<number, string>> {
     const admin = await this.admin();
-    const res = await admin.fetchOffsets({ groupId, topics: [topic] });
+    const res = await retriable(() => admin.fetchOffsets({ groupId, topics: [topic] }), this.options.retryBackoffMs ?? 100);
     const out = new Map<number, string>();
     for (const t of res) for (const p of t.partitions) if (Number(p.offset) >= 0) out.set(p.partition, p.offset);
     return out;
@@ -380,5 +380,22 @@ class KafkaJsConsumer implements Consumer {
     }
     this.consumer = null;
     this.onStopped();
+  }
+}
+
+/**
+ * Retries what the broker calls retriable (kafkajs marks such errors `retriable`), up to 5 attempts
+ * with doubling backoff. kafkajs's admin does not retry an offset fetch that meets NOT_COORDINATOR:
+ * on a broker just started, the group coordinator is still being elected, and a lag read in the first
+ * seconds failed a CI run with "This is not the correct coordinator for this group".
+ */
+export async function retriable<T>(fn: () => Promise<T>, backoffMs: number): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await fn();
+    } catch (err) {
+      if (!(err as { retriable?: boolean }).retriable || attempt >= 5) throw err;
+      await new Promise((r) => setTimeout(r, backoffMs * 2 ** (attempt - 1)));
+    }
   }
 }
