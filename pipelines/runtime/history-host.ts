@@ -8,8 +8,9 @@
 // with their metrics and batch errors reported to the runners here, which read their lag here.
 //
 // Why: in the embedded default the API shares its event loop with every stage, and that loop was
-// 85-99% busy under pipeline load. The history sinks' work (Avro decode, rows, the JSON body of a
-// ClickHouse insert, chdb's calls) needs nothing of this thread but the records' bytes, so it runs on
+// 85-99% busy under pipeline load. The history sinks' work (the Avro file of a batch, avro-history.ts,
+// or decoded rows for what that cannot take; chdb's calls) needs nothing of this thread but the
+// records' bytes, so it runs on
 // a worker: the log, consumer groups and commits stay here (the runner awaits the worker's answer
 // before committing, so at-least-once and idempotence are unchanged), and the worker decodes with
 // the same registry through this thread. The worker owns the process's chdb session: every History
