@@ -4,7 +4,9 @@ import { describe, expect, it } from 'vitest';
 import { KafkaJSProtocolError } from 'kafkajs';
 import { retriable } from './kafka.ts';
 
-const notCoordinator = () => new KafkaJSProtocolError({ type: 'NOT_COORDINATOR', code: 16, retriable: true, message: 'This is not the correct coordinator for this group' });
+// As kafkajs builds it from the broker's error code 16 (its typings take only an Error).
+const notCoordinator = () =>
+  new KafkaJSProtocolError(Object.assign(new Error('This is not the correct coordinator for this group'), { type: 'NOT_COORDINATOR', code: 16, retriable: true }));
 
 describe('retriable', () => {
   it('tries again after a retriable error and returns what the next attempt gives', async () => {
