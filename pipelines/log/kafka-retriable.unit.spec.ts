@@ -23,4 +23,10 @@ describe('retriable', () => {
     await expect(retriable(async () => Promise.reject((calls++, new Error('unknown topic'))), 1)).rejects.toThrow('unknown topic');
     expect(calls).toBe(1);
   });
+
+  it('gives up at once when told to stop (a consumer stopping does not retry its commit)', async () => {
+    let calls = 0;
+    await expect(retriable(async () => Promise.reject((calls++, notCoordinator())), 1, () => calls >= 2)).rejects.toThrow(/not the correct coordinator/);
+    expect(calls).toBe(2);
+  });
 });

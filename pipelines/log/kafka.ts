@@ -350,15 +350,15 @@ class KafkaJsConsumer implements Consumer {
           // a few times; any other (a rebalance) throws: kafkajs rejoins and fetches again from the
           // last resolved offset, which moves only below, so the batch is redelivered (at-least-once).
           const offset = (BigInt(last) + 1n).toString();
-          for (let attempt = 0; ; attempt++) {
-            try {
-              await commitOffsetsIfNecessary({ topics: [{ topic: batch.topic, partitions: [{ partition: batch.partition, offset }] }] });
-              break;
-            } catch (err) {
-              if (this.stopping) return; // not committed: redelivered after the restart
-              if (!(err as { retriable?: boolean }).retriable || attempt >= 4) throw err;
-              await sleep(100 * 2 ** attempt);
-            }
+          try {
+            await retriable(
+              () => commitOffsetsIfNecessary({ topics: [{ topic: batch.topic, partitions: [{ partition: batch.partition, offset }] }] }),
+              100,
+              () => this.stopping,
+            );
+          } catch (err) {
+            if (this.stopping) return; // not committed: redelivered after the restart
+            throw err;
           }
           // The local fetch position moves on only once the commit is through.
           resolveOffset(last);
@@ -385,17 +385,19 @@ class KafkaJsConsumer implements Consumer {
 
 /**
  * Retries what the broker calls retriable (kafkajs marks such errors `retriable`), up to 5 attempts
- * with doubling backoff. kafkajs's admin does not retry an offset fetch that meets NOT_COORDINATOR:
- * on a broker just started, the group coordinator is still being elected, and a lag read in the first
- * seconds failed a CI run with "This is not the correct coordinator for this group".
+ * with doubling backoff; `stop` says when to give up at once (the consumer is stopping). For batch
+ * commits (coordinator moving, a timeout) and for offset reads: kafkajs's admin does not retry an
+ * offset fetch that meets NOT_COORDINATOR, and on a broker just started, while the coordinator is
+ * still being elected, a lag read failed a CI run with "This is not the correct coordinator for this
+ * group".
  */
-export async function retriable<T>(fn: () => Promise<T>, backoffMs: number): Promise<T> {
+export async function retriable<T>(fn: () => Promise<T>, backoffMs: number, stop?: () => boolean): Promise<T> {
   for (let attempt = 1; ; attempt++) {
     try {
       return await fn();
     } catch (err) {
-      if (!(err as { retriable?: boolean }).retriable || attempt >= 5) throw err;
-      await new Promise((r) => setTimeout(r, backoffMs * 2 ** (attempt - 1)));
+      if (stop?.() || !(err as { retriable?: boolean }).retriable || attempt >= 5) throw err;
+      await sleep(backoffMs * 2 ** (attempt - 1));
     }
   }
 }
