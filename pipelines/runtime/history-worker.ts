@@ -4,7 +4,7 @@
 // batch counts and errors. It owns the process's chdb session (one ChdbHistory per database, sharing
 // it); the registry stays on the main thread. A hosted stage runs here as a StageRunner on this
 // thread's own Kafka log, in the stage's usual group, so it consumes, writes and commits without the
-// main thread; its batches are written by runBatch, as relayed batches are.
+// main thread; the runner writes its batches as runBatch writes relayed ones.
 import { parentPort, workerData } from 'node:worker_threads';
 import type { Log, LogRecord, Producer } from '../log/types.ts';
 import { ChdbHistory } from '../readmodels/chdb-history.ts';
@@ -60,7 +60,7 @@ function historyOf(db: string): Promise<ChdbHistory> {
   return h;
 }
 
-/** One batch of a hosted stage, relayed (unpacked) or read here: its history written before it resolves. */
+/** One relayed batch of a hosted stage: its history written before it resolves. */
 async function runBatch(host: number, db: string, stage: string, topic: TopicDef, partition: number, batch: LogRecord[]): Promise<void> {
   const def = stages.get(stage);
   if (!def) throw new Error(`the history worker cannot run stage ${JSON.stringify(stage)}`);
@@ -131,12 +131,9 @@ async function startStage(req: Extract<HostRequest, { op: 'start-stage' }>): Pro
       history: await historyOf(db),
       producer: noProducer,
       metrics: reportedMetrics(sid),
-      // The batch write the relayed batches use (runBatch), so both ways write alike.
-      offload: {
-        runs: () => true,
-        batch: (stage, topics, topic, partition, records) =>
-          runBatch(host, db, stage, topics[topic], partition, records),
-      },
+      // No offload: the runner's own batch path is runBatch's (Avro first, then handle() for the
+      // rest, history written), and a stage output other than history fails there too (noProducer;
+      // no snapshot store).
       onError: (err, where) =>
         // The error that ended the runner is its failure: the host rejects the stage's run() with it
         // (and the main thread's runner reports it once); a batch's error is reported as it comes.
