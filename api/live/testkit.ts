@@ -28,6 +28,22 @@ export async function simJson(sim: Simulator, path: string): Promise<any> {
 }
 
 /**
+ * The first venue_1 market of the simulator's open listing that `match` accepts, paging by cursor.
+ * The listing's first page changes with the simulated clock: at some hours it held no parlay and no
+ * non-sports group opener, and tests that looked at one page only failed then.
+ */
+export async function findSimMarket(sim: Simulator, match: (m: any) => boolean): Promise<any> {
+  let cursor = '';
+  do {
+    const page = await simJson(sim, `/venue_1/markets?limit=1000${cursor ? `&cursor=${cursor}` : ''}`);
+    const m = (page.markets as any[]).find(match);
+    if (m) return m;
+    cursor = page.cursor;
+  } while (cursor);
+  return undefined;
+}
+
+/**
  * Problems of `value` against the subset of JSON Schema that api/live/schemas.ts uses (type,
  * required, properties, items, enum, minimum, maximum), so tests keep those schemas honest.
  */

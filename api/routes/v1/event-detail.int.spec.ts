@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { request } from 'undici';
 import { startSimulator, type Simulator } from '../../../pipelines/venues/simulator/server.ts';
-import { liveApp, schemaProblems, simJson } from '../../live/testkit.ts';
+import { findSimMarket, liveApp, schemaProblems, simJson } from '../../live/testkit.ts';
 import { EventDetailSchema } from '../../live/schemas.ts';
 import { VENUE1_SIBLINGS } from '../../live/event.ts';
 
@@ -104,10 +104,9 @@ describe('venue_1 sibling fanout', () => {
 describe('venue_1 without a sibling registry', () => {
   it('a non-sports event has no fanout block', async () => {
     const { get } = await liveApp(sim);
-    const all = (await simJson(sim, '/venue_1/markets?limit=1000')).markets as any[];
     // The first option of a procedural group: the simulator's other options currently carry event
     // tickers that its events endpoint does not resolve.
-    const m = all.find((x) => x.category !== 'Sports' && !x.mve_collection_ticker && x.ticker.endsWith('-O0'));
+    const m = await findSimMarket(sim, (x) => x.category !== 'Sports' && !x.mve_collection_ticker && x.ticker.endsWith('-O0'));
     expect(m, 'a non-sports venue_1 market').toBeTruthy();
     const r = await get(`/v1/events/${m.event_ticker}`);
     expect(r.status).toBe(200);

@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSimulator, type Simulator } from '../../../pipelines/venues/simulator/server.ts';
 import { request } from 'undici';
-import { liveApp, schemaProblems, simJson } from '../../live/testkit.ts';
+import { findSimMarket, liveApp, schemaProblems, simJson } from '../../live/testkit.ts';
 import { MarketDetailSchema } from '../../live/schemas.ts';
 
 let sim: Simulator;
@@ -85,8 +85,7 @@ describe('venue_1 (tickers, market record, fee hops)', () => {
     const ev = await get(`/v1/markets/${m.event_ticker}`);
     expect(ev.status).toBe(404);
     expect(ev.body.code).toBe('market_not_found');
-    const all = (await simJson(sim, '/venue_1/markets?limit=1000')).markets as any[];
-    const parlay = all.find((x) => x.mve_collection_ticker);
+    const parlay = await findSimMarket(sim, (x) => x.mve_collection_ticker);
     expect(parlay, 'a parlay in the open listing').toBeTruthy();
     const p = await get(`/v1/markets/${parlay.ticker}`);
     expect(p.status).toBe(200);
