@@ -56,14 +56,6 @@ export interface MatchedEvent {
   body: string;
 }
 
-export interface SettlementVerdict {
-  event_id: string;
-  submarket_key: string;
-  settlement_equivalence: string;
-  observed_at: number;
-  rule_comparisons: string;
-}
-
 export interface LifecycleState {
   event_id: string;
   state: string;
@@ -72,24 +64,15 @@ export interface LifecycleState {
   snapshot: string;
 }
 
-export interface CatalogSnapshot {
-  snapshot_id: string;
-  status: string;
-  started_at: number;
-  completed_at?: number | null;
-  observed_at?: number | null;
-  row_count?: number;
-  detail?: string;
-}
-
-export interface CatalogRow {
-  snapshot_id: string;
-  id: string;
-  provider: string;
-  title: string;
-  category: string;
-  position: number;
-  excluded?: boolean;
+export interface DeadLetter {
+  stage: string;
+  topic: string;
+  partition: number;
+  offset: string;
+  reason: string;
+  failed_at: number;
+  key?: Buffer | null;
+  value?: Buffer | null;
 }
 
 /** Logical topic ids: what code refers to. The physical name adds the prefix. */
@@ -105,10 +88,10 @@ export interface TopicValues {
   'raw.venue_9': RawRecord;
   'canonical.markets': CanonicalMarket;
   'matched.events': MatchedEvent;
-  'settlement.verdicts': SettlementVerdict;
   'lifecycle.states': LifecycleState;
-  'catalog.snapshots': CatalogSnapshot;
-  'catalog.rows': CatalogRow;
+  'reference.rosters': RawRecord;
+  'matching.state': RawRecord;
+  'dead.letters': DeadLetter;
 }
 export type TopicId = keyof TopicValues;
 export type RawTopicId = `raw.${Provider}`;
@@ -148,7 +131,6 @@ export function defineTopics(settings: TopicSettings = {}): TopicMap {
   const prefix = settings.prefix ?? '';
   const partitions = settings.partitions ?? 3;
   const rawRetentionMs = settings.rawRetentionMs ?? 7 * DAY;
-  const catalogRetentionMs = settings.catalogRetentionMs ?? 9 * 3600_000;
   const raw = Object.fromEntries(
     PROVIDERS.map((p) => [
       `raw.${p}`,
@@ -189,16 +171,6 @@ export function defineTopics(settings: TopicSettings = {}): TopicMap {
       cleanupPolicy: 'compact',
       description: 'Current matched sports events with their submarkets; tombstone removes.',
     },
-    'settlement.verdicts': {
-      id: 'settlement.verdicts',
-      name: `${prefix}settlement.verdicts`,
-      keySchemaFile: 'verdict.key.avsc',
-      valueSchemaFile: 'settlement_verdict.value.avsc',
-      keyFormat: '<event_id>|<submarket_key>',
-      partitions,
-      cleanupPolicy: 'compact',
-      description: 'Current settlement_equivalence and rule matrix per submarket.',
-    },
     'lifecycle.states': {
       id: 'lifecycle.states',
       name: `${prefix}lifecycle.states`,
@@ -209,29 +181,41 @@ export function defineTopics(settings: TopicSettings = {}): TopicMap {
       cleanupPolicy: 'compact',
       description: 'Current population lifecycle state (XState snapshot) per sports event.',
     },
-    'catalog.snapshots': {
-      id: 'catalog.snapshots',
-      name: `${prefix}catalog.snapshots`,
-      keySchemaFile: 'catalog.key.avsc',
-      valueSchemaFile: 'catalog_snapshot.value.avsc',
-      keyFormat: '<snapshot_id>',
-      // One partition: snapshots are few and their order is the publish order.
-      partitions: 1,
-      cleanupPolicy: 'compact',
-      description: 'One record per catalog crawl, updated as the crawl completes.',
-    },
-    'catalog.rows': {
-      id: 'catalog.rows',
-      name: `${prefix}catalog.rows`,
-      keySchemaFile: 'catalog.key.avsc',
-      valueSchemaFile: 'catalog_row.value.avsc',
-      keyFormat: '<snapshot_id>|<provider>:<native_id>',
+    'reference.rosters': {
+      id: 'reference.rosters',
+      name: `${prefix}reference.rosters`,
+      keySchemaFile: 'state.key.avsc',
+      valueSchemaFile: 'raw_record.value.avsc',
+      keyFormat: 'roster|<league>|<team>',
       partitions,
-      // Rows belong to a snapshot; they are needed only as long as the snapshot is retained
-      // (spec: "Retention of catalog snapshots behind cursors ... up to 8 hours").
+      // Reference data read by the pollers (the sports data source's team rosters); the matcher
+      // needs only the latest roster of each team, and a restart or replay reads it back from here.
+      cleanupPolicy: 'compact',
+      description: 'Latest roster of every team, as read from the sports data source.',
+    },
+    'matching.state': {
+      id: 'matching.state',
+      name: `${prefix}matching.state`,
+      keySchemaFile: 'state.key.avsc',
+      valueSchemaFile: 'raw_record.value.avsc',
+      keyFormat: 'crawl|<venue>|<feed> or event|venue_1|<event_ticker>',
+      partitions,
+      // The canonicalizer's state, written in the same batch as its outputs (before the commit), so
+      // a restart at any point resumes with what it needs to decide deletions: the last complete
+      // crawl it applied per venue and feed, and the venue_1 event records that its markets read.
+      cleanupPolicy: 'compact',
+      description: "The canonicalizer's restart state: last applied crawl marker per venue and feed; venue_1 event records.",
+    },
+    'dead.letters': {
+      id: 'dead.letters',
+      name: `${prefix}dead.letters`,
+      keySchemaFile: 'state.key.avsc',
+      valueSchemaFile: 'dead_letter.value.avsc',
+      keyFormat: '<stage>|<topic>|<partition>|<offset>',
+      partitions: 1,
       cleanupPolicy: 'delete',
-      retentionMs: catalogRetentionMs,
-      description: 'Rows of each catalog crawl.',
+      retentionMs: rawRetentionMs,
+      description: 'Records a stage could not read, with the reason; they never block their partition.',
     },
   };
 }

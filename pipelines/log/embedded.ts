@@ -577,6 +577,14 @@ export class EmbeddedLog implements Log {
     await this.commit(groupId, topic, offsets);
   }
 
+  async deleteGroup(groupId: string): Promise<void> {
+    if (this.activeGroups.has(groupId)) throw new Error(`group ${JSON.stringify(groupId)} has an active consumer: stop it before deleting the group`);
+    await this.groupWrites.get(groupId)?.running;
+    this.groups.delete(groupId);
+    this.groupWrites.delete(groupId);
+    await rm(join(this.dir, 'groups', encodeURIComponent(groupId) + '.json'), { force: true });
+  }
+
   /** The first offset whose timestamp is at or after `ts` (the high watermark when none), as Kafka's offsetsForTimes. */
   private async offsetForTimestamp(pl: PartitionLog, ts: number): Promise<number> {
     let from = pl.low;

@@ -212,6 +212,15 @@ export class PlatformaticKafkaLog implements Log {
     });
   }
 
+  async deleteGroup(groupId: string): Promise<void> {
+    await this.admin()
+      .deleteGroups({ groups: [groupId] })
+      .catch((err: unknown) => {
+        // A group that is already gone is what was asked for.
+        if (!/GROUP_ID_NOT_FOUND|does not exist/i.test(JSON.stringify(err, Object.getOwnPropertyNames(err)))) throw err;
+      });
+  }
+
   async close(): Promise<void> {
     for (const c of [...this.consumers]) await c.stop();
     for (const p of [...this.producers]) await p.close().catch(() => {});

@@ -195,6 +195,14 @@ export class KafkaLog implements Log {
     await admin.setOffsets({ groupId, topic, partitions });
   }
 
+  async deleteGroup(groupId: string): Promise<void> {
+    const admin = await this.admin();
+    await retriable(() => admin.deleteGroups([groupId]), this.options.retryBackoffMs ?? 100).catch((err: unknown) => {
+      // A group that is already gone is what was asked for.
+      if (!/GROUP_ID_NOT_FOUND|does not exist/i.test(String((err as { groups?: { error?: unknown }[] }).groups?.[0]?.error ?? err))) throw err;
+    });
+  }
+
   async close(): Promise<void> {
     for (const c of [...this.consumers]) await c.stop();
     for (const p of [...this.producers]) await p.disconnect().catch(() => {});

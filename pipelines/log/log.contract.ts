@@ -334,6 +334,23 @@ export function logContract(name: string, makeHarness: () => LogHarness | Promis
       expect(replay.map((r) => str(r.value)).sort()).toEqual(keyed(25, 4).map((r) => str(r.value)).sort());
     });
 
+    it('deleteGroup forgets a stopped group and its offsets; deleting a missing group is no error', async () => {
+      const { log } = await open();
+      const topic = randomName('t');
+      const group = randomName('g');
+      await log.createTopics([{ name: topic, partitions: 2, cleanupPolicy: 'delete' }]);
+      const producer = await log.producer();
+      await producer.send(topic, keyed(10, 4));
+      await consumeUntil(log, { groupId: group, topics: [topic], fromBeginning: true }, (a) => a.length >= 10);
+      await until(() => sumCommitted(log, group, topic), (n) => n === 10, 30_000, 'commits');
+      await log.deleteGroup(group);
+      expect((await log.groupOffsets(group, topic)).size).toBe(0);
+      await log.deleteGroup(randomName('never'));
+      // A new consumer of the deleted group starts where a new group starts.
+      const again = await consumeUntil(log, { groupId: group, topics: [topic], fromBeginning: true }, (a) => a.length >= 10);
+      expect(again.length).toBeGreaterThanOrEqual(10);
+    });
+
     it('resetGroup to a timestamp starts at the first record at or after it', async () => {
       const { log } = await open();
       const topic = randomName('t');

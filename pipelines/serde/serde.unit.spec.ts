@@ -14,10 +14,9 @@ const samples: { [K in keyof TopicValues]?: [string, TopicValues[K]] } = {
   'raw.venue_4': ['0xabc', { venue: 'venue_4', record_type: 'market', native_id: '0xabc', read_started_at: 1_767_225_600_123, payload: '{"x":[1,2]}', read_id: '01J', source_url: null }],
   'canonical.markets': ['venue_2:501', { provider: 'venue_2', market_id: '501', event_id: null, title: 'T', status: 'open', category: 'sports', league: 'nba', market_type: 'moneyline', read_started_at: 1, body_version: 1, body: '{}' }],
   'matched.events': ['nba-bos-nyk-2026-01-01', { event_id: 'nba-bos-nyk-2026-01-01', league: 'nba', sport: 'basketball', title: 'BOS @ NYK', scheduled_date: '2026-01-01', scheduled_start: null, participant_keys: ['bos', 'nyk'], population: 'current', submarket_count: 3, observed_at: 5, body_version: 1, body: '{"submarkets":[]}' }],
-  'settlement.verdicts': ['e|moneyline|full|winner', { event_id: 'e', submarket_key: 'moneyline|full|winner', settlement_equivalence: 'unverified', observed_at: 2, rule_comparisons: '[]' }],
+  'matching.state': ['crawl|venue_3|sports', { venue: 'venue_3', record_type: 'crawl_complete', native_id: 'sports:venue_3:01J', read_started_at: 7, payload: '{"started_at":7}', read_id: 'sports:venue_3:01J', source_url: null }],
+  'dead.letters': ['stage.canonicalize|raw.venue_1|0|5', { stage: 'stage.canonicalize', topic: 'raw.venue_1', partition: 0, offset: '5', reason: 'bad magic byte', failed_at: 9, key: Buffer.from('k'), value: Buffer.from([1, 2, 3]) }],
   'lifecycle.states': ['e', { event_id: 'e', state: 'current', updated_at: 3, snapshot: '{"value":"current"}' }],
-  'catalog.snapshots': ['s1', { snapshot_id: 's1', status: 'complete', started_at: 1, completed_at: 2, observed_at: null, row_count: 10, detail: '{}' }],
-  'catalog.rows': ['s1|venue_1:KX', { snapshot_id: 's1', id: 'venue_1:KX', provider: 'venue_1', title: 'KX?', category: 'politics', position: 0, excluded: false }],
 };
 
 const asRecord = (topic: string, key: Buffer | null, value: Buffer | null): LogRecord => ({ topic, partition: 0, offset: '0', key, value, timestamp: 0, headers: {} });
