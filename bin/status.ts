@@ -10,7 +10,7 @@ import { loadConfig } from '../lib/config.ts';
 import { createLog } from '../pipelines/log/index.ts';
 import { formatStatus, parseMetrics, summarize, type StageStatus } from '../pipelines/runtime/metrics.ts';
 import { READ_MODEL_STAGES } from '../pipelines/runtime/stages.ts';
-import { logStatus } from '../pipelines/runtime/status.ts';
+import { deadLetterCount, logStatus } from '../pipelines/runtime/status.ts';
 import { defineTopics, topicSettings } from '../pipelines/topics.ts';
 
 const { values } = parseArgs({
@@ -43,10 +43,13 @@ async function scrape(url: string): Promise<string> {
 
 let rows: StageStatus[];
 let source: string;
+let deadLetters: number | null = null;
 if (values.log) {
   const log = await createLog(config);
   try {
-    rows = await logStatus(log, READ_MODEL_STAGES, defineTopics(topicSettings(config)), intervalMs);
+    const topics = defineTopics(topicSettings(config));
+    rows = await logStatus(log, READ_MODEL_STAGES, topics, intervalMs);
+    deadLetters = await deadLetterCount(log, topics).catch(() => null);
     source = `log (${log.kind})`;
   } finally {
     await log.close();
@@ -66,8 +69,10 @@ if (values.log) {
     process.exit(1);
   }
 }
-if (values.json) console.log(JSON.stringify({ source, stages: rows }, null, 2));
+if (values.json) console.log(JSON.stringify({ source, stages: rows, ...(deadLetters !== null ? { deadLetters } : {}) }, null, 2));
 else {
   console.log(`source: ${source}, interval ${intervalMs} ms`);
   console.log(rows.length ? formatStatus(rows) : '(no stage has reported yet)');
+  // Records no stage could read: each is kept in dead.letters with its reason (see pipelines/TOPICS.md).
+  if (deadLetters !== null) console.log(`dead letters: ${deadLetters} record(s) in dead.letters`);
 }

@@ -19,6 +19,7 @@ export class PipelineMetrics {
   readonly recordsOut: Counter<'stage' | 'topic'>;
   readonly batches: Counter<'stage'>;
   readonly errors: Counter<'stage'>;
+  readonly deadLetters: Counter<'stage' | 'topic'>;
   readonly batchSeconds: Histogram<'stage'>;
   readonly lag: Gauge<'stage' | 'topic'>;
 
@@ -28,6 +29,12 @@ export class PipelineMetrics {
     this.recordsOut = new Counter({ name: 'pm_stage_records_out_total', help: 'Records produced by a stage', labelNames: ['stage', 'topic'], registers });
     this.batches = new Counter({ name: 'pm_stage_batches_total', help: 'Batches a stage completed (outputs written, offsets committed)', labelNames: ['stage'], registers });
     this.errors = new Counter({ name: 'pm_stage_errors_total', help: 'Batches that failed and will be redelivered', labelNames: ['stage'], registers });
+    this.deadLetters = new Counter({
+      name: 'pm_stage_dead_letters_total',
+      help: 'Records a stage could not read, written to dead.letters with the reason and skipped',
+      labelNames: ['stage', 'topic'],
+      registers,
+    });
     this.batchSeconds = new Histogram({
       name: 'pm_stage_batch_duration_seconds',
       help: 'Time from a batch arriving to its outputs and read-model writes being done',
@@ -109,6 +116,7 @@ export interface StageStatus {
   lag: number;
   batches: number;
   errors: number;
+  deadLetters: number;
   /** Mean batch duration over the interval (or overall when nothing ran in it), ms. */
   meanBatchMs: number | null;
 }
@@ -129,6 +137,7 @@ export function summarize(before: Sample[], after: Sample[], intervalMs: number)
   const batchesA = sumBy(before, 'pm_stage_batches_total');
   const batches = sumBy(after, 'pm_stage_batches_total');
   const errors = sumBy(after, 'pm_stage_errors_total');
+  const dead = sumBy(after, 'pm_stage_dead_letters_total');
   const sumA = sumBy(before, 'pm_stage_batch_duration_seconds_sum');
   const sumB = sumBy(after, 'pm_stage_batch_duration_seconds_sum');
   const stages = new Set([...inB.keys(), ...lag.keys(), ...batches.keys()]);
@@ -145,13 +154,14 @@ export function summarize(before: Sample[], after: Sample[], intervalMs: number)
       lag: lag.get(stage) ?? 0,
       batches: total,
       errors: errors.get(stage) ?? 0,
+      deadLetters: dead.get(stage) ?? 0,
       meanBatchMs: db > 0 ? (ds / db) * 1000 : total > 0 ? ((sumB.get(stage) ?? 0) / total) * 1000 : null,
     };
   });
 }
 
 export function formatStatus(rows: StageStatus[]): string {
-  const head = ['stage', 'in/s', 'out/s', 'lag', 'records in', 'batches', 'errors', 'batch ms'];
+  const head = ['stage', 'in/s', 'out/s', 'lag', 'records in', 'batches', 'errors', 'dead letters', 'batch ms'];
   const body = rows.map((r) => [
     r.stage,
     r.inPerSec.toFixed(1),
@@ -160,6 +170,7 @@ export function formatStatus(rows: StageStatus[]): string {
     String(r.recordsIn),
     String(r.batches),
     String(r.errors),
+    String(r.deadLetters),
     r.meanBatchMs === null ? '-' : r.meanBatchMs.toFixed(1),
   ]);
   const widths = head.map((h, i) => Math.max(h.length, ...body.map((b) => b[i]!.length)));

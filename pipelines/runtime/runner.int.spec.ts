@@ -3,6 +3,7 @@
 // rebuilds the same read models.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mkdtempSync } from 'node:fs';
+import { readdir } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { History } from '../readmodels/history.ts';
@@ -11,7 +12,8 @@ import type { MatchedEvent } from '../topics.ts';
 import { metricsText, parseMetrics, PipelineMetrics, summarize } from './metrics.ts';
 import { passThroughStage } from './passthrough.ts';
 import { replay, planReset } from './replay.ts';
-import { StageRunner, startStage } from './runner.ts';
+import { restoreContext, StageRunner, startStage } from './runner.ts';
+import { deadLetterCount } from './status.ts';
 import { BACKBONE_SINKS, canonicalHistorySink, canonicalStoreSink, rawHistorySink } from './sinks.ts';
 import { embeddedBackbone, produceRaw, randomPrefix, rawMarket, type Backbone } from './testkit.ts';
 import { EmbeddedLog } from '../log/embedded.ts';
@@ -239,6 +241,99 @@ describe('stage runner (embedded)', () => {
     await runner.stop();
     expect(await committed()).toBe(35);
     await log.close();
+  });
+
+  it('sends a record that does not decode to dead.letters with the reason, counts it, and reads on past it', async () => {
+    const bl = await embeddedBackbone({ dir, prefix: randomPrefix(), serde: b.serde, partitions: 1, log: b.log, history: b.history, store: b.store });
+    const p = await bl.log.producer();
+    const topic = bl.topics['raw.venue_7'];
+    await produceRaw(bl, p, [rawMarket('venue_7', 'good-1', 'One')]);
+    // Bytes with no registry wire format (no magic byte), then a good record after them.
+    await p.send(topic.name, [{ key: Buffer.from('bad'), value: Buffer.from('not avro at all') }]);
+    await produceRaw(bl, p, [rawMarket('venue_7', 'good-2', 'Two')]);
+    await p.close();
+    const seen: string[] = [];
+    const metrics = new PipelineMetrics();
+    const stage: StageDef = { name: 'test.dead-letters', inputs: ['raw.venue_7'], handle: (rs) => (seen.push(...rs.map((r) => r.key!)), {}) };
+    const runner = await startStage(stage, { ...bl, metrics });
+    await runner.caughtUp(20_000);
+    await runner.stop();
+    expect(seen).toEqual(['good-1', 'good-2']);
+    const dead: { key: string | null; value: unknown }[] = [];
+    await restoreContext(bl, 'test.read-dead').readCompacted('dead.letters', (key, value) => dead.push({ key, value }));
+    expect(dead).toHaveLength(1);
+    expect(dead[0]!.key).toBe(`${runner.groupId}|${topic.name}|0|1`);
+    const v = dead[0]!.value as { stage: string; offset: string; reason: string; value: Buffer };
+    expect(v.stage).toBe(runner.groupId);
+    expect(v.offset).toBe('1');
+    expect(v.reason.length).toBeGreaterThan(0);
+    expect(Buffer.from(v.value).toString()).toBe('not avro at all');
+    const counted = parseMetrics(await metrics.text()).filter((x) => x.name === 'pm_stage_dead_letters_total');
+    expect(counted.reduce((a, x) => a + x.value, 0)).toBe(1);
+    expect(await deadLetterCount(bl.log, bl.topics)).toBe(1);
+  });
+
+  it('runs a tick between batches, never during one, and writes what it returns', async () => {
+    const bl = await embeddedBackbone({ dir, prefix: randomPrefix(), serde: b.serde, partitions: 1, log: b.log, history: b.history, store: b.store });
+    const p = await bl.log.producer();
+    await produceRaw(bl, p, Array.from({ length: 20 }, (_, i) => rawMarket('venue_8', `t${i}`, `Tick ${i}`)));
+    let inBatch = false;
+    let overlapped = false;
+    let seen = 0;
+    const stage: StageDef = {
+      name: 'test.tick',
+      inputs: ['raw.venue_8'],
+      async handle(rs) {
+        inBatch = true;
+        await new Promise((r) => setTimeout(r, 5));
+        seen += rs.length;
+        inBatch = false;
+        return {};
+      },
+      tick: {
+        ms: 1,
+        run(now) {
+          if (inBatch) overlapped = true;
+          return { records: [{ topic: 'matching.state', key: 'tick|count', value: { venue: 'test', record_type: 'tick', native_id: 'count', read_started_at: now, payload: String(seen) } }] };
+        },
+      },
+    };
+    const runner = await startStage(stage, bl);
+    await produceRaw(bl, p, Array.from({ length: 20 }, (_, i) => rawMarket('venue_8', `u${i}`, `Tock ${i}`)));
+    await p.close();
+    await runner.caughtUp(20_000);
+    await runner.tickNow();
+    await runner.stop();
+    expect(overlapped).toBe(false);
+    let last: string | null = null;
+    await restoreContext(bl, 'test.read-ticks').readCompacted('matching.state', (_k, v) => (last = v?.payload ?? null));
+    expect(last).toBe('40');
+  });
+
+  it('restore reads a compacted topic to its end before the consumer starts, and leaves no group behind', async () => {
+    const bl = await embeddedBackbone({ dir, prefix: randomPrefix(), serde: b.serde, partitions: 2, log: b.log, history: b.history, store: b.store });
+    const p = await bl.log.producer();
+    const t = bl.topics['matching.state'];
+    const rec = (id: string, payload: string) => ({ venue: 'venue_1', record_type: 'event', native_id: id, read_started_at: 1, payload });
+    await p.send(t.name, await Promise.all([['a', '1'], ['b', '2'], ['a', '3']].map(([k, v]) => bl.serde.encode(t, `event|venue_1|${k}`, rec(k!, v!)))));
+    await p.send(t.name, [await bl.serde.encode(t, 'event|venue_1|b', null)]);
+    await p.close();
+    const state = new Map<string, string>();
+    let handledBeforeRestore = false;
+    const stage: StageDef = {
+      name: 'test.restore',
+      inputs: ['raw.venue_9'],
+      async restore(ctx) {
+        await ctx.readCompacted('matching.state', (k, v) => (v ? state.set(k!, v.payload) : state.delete(k!)));
+      },
+      handle: () => ((handledBeforeRestore ||= state.size === 0), {}),
+    };
+    const runner = await startStage(stage, bl);
+    await runner.stop();
+    expect(Object.fromEntries(state)).toEqual({ 'event|venue_1|a': '3' });
+    expect(handledBeforeRestore).toBe(false);
+    const groups = await readdir(path.join(dir, 'log', 'groups')).catch(() => [] as string[]);
+    expect(groups.filter((g) => decodeURIComponent(g).includes(`${runner.groupId}.restore`))).toEqual([]);
   });
 
   it('exposes per-stage records, batches and lag as Prometheus metrics', async () => {

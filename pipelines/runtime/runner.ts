@@ -10,7 +10,7 @@ import type { SnapshotStore, Versioned } from '../readmodels/snapshots.ts';
 import type { Serde } from '../serde/index.ts';
 import { topicByName, type TopicDef, type TopicId, type TopicMap } from '../topics.ts';
 import { pipelineMetrics, type PipelineMetrics } from './metrics.ts';
-import type { InRecord, OutRecord, SnapshotWrite, StageDef, StageOutput } from './types.ts';
+import type { InRecord, OutRecord, RestoreContext, SnapshotWrite, StageDef, StageOutput } from './types.ts';
 import type { StageOffload } from './history-host.ts';
 import { historyFromAvroFirst } from './avro-history.ts';
 
@@ -70,6 +70,9 @@ export class StageRunner {
   private readonly metrics: PipelineMetrics;
   /** The error that stopped run(), if any. */
   failure: unknown = null;
+  private ticker: NodeJS.Timeout | null = null;
+  /** Batches and ticks run one at a time: a tick sees the state of whole batches only. */
+  private turn: Promise<unknown> = Promise.resolve();
 
   constructor(
     readonly def: StageDef,
@@ -100,6 +103,7 @@ export class StageRunner {
           await log.resetGroup(this.groupId, t.name, 'earliest');
     // A stage hosted elsewhere consumes, writes and commits there, in this runner's group; here it
     // only reports (its batches' metrics and errors land in this runner's) and is stopped.
+    if (this.def.restore) await this.def.restore(restoreContext(this.deps, this.groupId));
     const hosted = this.deps.offload?.consume?.(this.def.name, log, this.deps.topics, { metrics: this.metrics, onError: this.deps.onError }) ?? null;
     if (hosted || this.deps.producer) this.producer = this.deps.producer ?? null;
     else {
@@ -118,10 +122,36 @@ export class StageRunner {
       stage: this.def.name,
       lag: () => groupLag(log, this.groupId, this.inputs.map((t) => t.name)),
     });
-    this.running = (hosted ? hosted.run() : consumer!.run((batch) => this.onBatch(batch))).catch((err) => {
+    this.running = (hosted ? hosted.run() : consumer!.run((batch) => this.exclusive(() => this.onBatch(batch)))).catch((err) => {
       this.failure = err;
       this.deps.onError?.(err, { stage: this.def.name, topic: '', partition: -1 });
     });
+    const tick = this.def.tick;
+    if (tick) this.ticker = setInterval(() => void this.exclusive(() => this.runTick()).catch(() => undefined), tick.ms);
+  }
+
+  /** Runs fn after every batch or tick before it has finished (their effects never interleave). */
+  private exclusive<T>(fn: () => Promise<T>): Promise<T> {
+    const next = this.turn.then(fn, fn);
+    this.turn = next.catch(() => undefined);
+    return next;
+  }
+
+  /** One tick now (tests and the benchmark call it to run a round without waiting for the timer). */
+  tickNow(): Promise<void> {
+    return this.exclusive(() => this.runTick());
+  }
+
+  private async runTick(): Promise<void> {
+    const tick = this.def.tick;
+    if (!tick || !this.consumer) return;
+    try {
+      await this.write(await tick.run(Date.now()));
+    } catch (err) {
+      this.metrics.errors.inc({ stage: this.def.name });
+      this.deps.onError?.(err, { stage: this.def.name, topic: '', partition: -1 });
+      throw err;
+    }
   }
 
   /** Stops after the batch in flight (which commits only if it completed). */
@@ -129,10 +159,13 @@ export class StageRunner {
     const c = this.consumer;
     if (!c) return;
     this.consumer = null;
+    if (this.ticker) clearInterval(this.ticker);
+    this.ticker = null;
     // A batch lingering for more records is done: stop need not wait out the linger.
     this.endLinger?.();
     await c.stop();
     await this.running;
+    await this.turn;
     this.running = null;
     this.removeLag?.();
     this.removeLag = null;
@@ -168,7 +201,13 @@ export class StageRunner {
       else {
         const rest = await historyFromAvroFirst(this.def, this.deps.serde, this.deps.history, topic.name, batch.records);
         if (rest.length) {
-          const records = await decodeBatch(this.deps.serde, topic, rest);
+          const { records, dead } = await decodeOrDeadLetter(this.deps.serde, topic, rest, this.groupId);
+          // Dead letters first: a record that cannot be read is kept, with its reason, before the
+          // batch that skips it commits past it.
+          if (dead.length) {
+            await this.send(await encodeOutputs(this.deps.serde, this.deps.topics, dead));
+            this.metrics.deadLetters.inc({ stage, topic: topic.id }, dead.length);
+          }
           const out = await this.def.handle(records, { stage, topic: topic.id, partition: batch.partition });
           await this.write(out);
         }
@@ -240,6 +279,71 @@ export class StageRunner {
       }),
     );
   }
+}
+
+/**
+ * A batch decoded as decodeBatch does, except that a record that does not decode with its topic's
+ * schemas becomes a dead letter (with the reason) instead of failing the batch: a bad record must
+ * never block its partition.
+ */
+export async function decodeOrDeadLetter(
+  serde: Serde,
+  topic: TopicDef,
+  batch: LogRecord[],
+  stage: string,
+): Promise<{ records: InRecord[]; dead: OutRecord[] }> {
+  try {
+    return { records: await decodeBatch(serde, topic, batch), dead: [] };
+  } catch {
+    // Which record? Decode them one by one (rare: only a batch that holds a bad record comes here).
+  }
+  const records: InRecord[] = [];
+  const dead: OutRecord[] = [];
+  for (const r of batch) {
+    try {
+      records.push(...(await decodeBatch(serde, topic, [r])));
+    } catch (err) {
+      dead.push({
+        topic: 'dead.letters',
+        key: `${stage}|${r.topic}|${r.partition}|${r.offset}`,
+        value: { stage, topic: r.topic, partition: r.partition, offset: r.offset, reason: String((err as Error)?.message ?? err).slice(0, 1000), failed_at: Date.now(), key: r.key, value: r.value },
+      });
+    }
+  }
+  return { records, dead };
+}
+
+/** Reads compacted topics for a stage's restore(), through a one-off group deleted afterwards. */
+export function restoreContext(deps: Pick<RuntimeDeps, 'log' | 'serde' | 'topics'>, groupId: string): RestoreContext {
+  return {
+    async readCompacted(id, onRecord) {
+      const topic = deps.topics[id];
+      const offsets = await deps.log.topicOffsets(topic.name);
+      const target = new Map(offsets.map((p) => [p.partition, BigInt(p.high)]));
+      const pending = new Set(offsets.filter((p) => BigInt(p.high) > BigInt(p.low)).map((p) => p.partition));
+      if (pending.size === 0) return;
+      const group = `${groupId}.restore.${process.pid}.${Date.now().toString(36)}${Math.random().toString(36).slice(2, 8)}`;
+      const consumer = deps.log.consumer({ groupId: group, topics: [topic.name], fromBeginning: true });
+      try {
+        await new Promise<void>((resolve, reject) => {
+          consumer
+            .run(async (batch) => {
+              const end = target.get(batch.partition) ?? 0n;
+              const upTo = batch.records.filter((r) => BigInt(r.offset) < end);
+              const { records } = await decodeOrDeadLetter(deps.serde, topic, upTo, group);
+              for (const r of records) onRecord(r.key, r.value as never);
+              const last = batch.records[batch.records.length - 1];
+              if (last && BigInt(last.offset) + 1n >= end) pending.delete(batch.partition);
+              if (pending.size === 0) resolve();
+            })
+            .catch(reject);
+        });
+      } finally {
+        await consumer.stop();
+        await deps.log.deleteGroup(group).catch(() => undefined);
+      }
+    },
+  };
 }
 
 /** A batch of one topic-partition, decoded into the records a stage handles. */

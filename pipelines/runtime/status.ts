@@ -35,6 +35,14 @@ export async function logStatus(log: Log, stages: StageDef[], topics: TopicMap, 
     lag: after[i]!.lag,
     batches: 0,
     errors: 0,
+    // Per stage only in the metrics; the log's view is the dead.letters topic (deadLetterCount).
+    deadLetters: 0,
     meanBatchMs: null,
   }));
+}
+
+/** Records in the dead.letters topic (every stage's), from its offsets. */
+export async function deadLetterCount(log: Log, topics: TopicMap): Promise<number> {
+  const offsets = await log.topicOffsets(topics['dead.letters'].name);
+  return offsets.reduce((n, p) => n + Number(BigInt(p.high) - BigInt(p.low)), 0);
 }

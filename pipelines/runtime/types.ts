@@ -57,6 +57,15 @@ export interface BatchContext {
   partition: number;
 }
 
+/** What a stage's restore() may read before its consumer starts. */
+export interface RestoreContext {
+  /**
+   * Reads a compacted topic from its earliest offset to the high watermark at the call, calling
+   * onRecord in offset order per partition (no consumer group is left behind).
+   */
+  readCompacted<Id extends TopicId>(topic: Id, onRecord: (key: string | null, value: TopicValues[Id] | null) => void): Promise<void>;
+}
+
 export interface StageDef {
   /** Stable name; the consumer group is '<topic prefix>stage.<name>'. */
   name: string;
@@ -71,6 +80,16 @@ export interface StageDef {
    * truncated, snapshot documents under each prefix deleted, named snapshots dropped.
    */
   sinks?: { tables?: string[]; snapshotPrefixes?: string[]; snapshotNames?: string[] };
+  /**
+   * State a stage keeps in memory is read back from the log before its consumer starts (its own
+   * compacted outputs and state topics), so a restart at any point resumes with it.
+   */
+  restore?(ctx: RestoreContext): Promise<void>;
+  /**
+   * Time-driven output (a stream processor's punctuation): run every ms between batches, never
+   * during one; what it returns is written like a batch's output (there is nothing to commit).
+   */
+  tick?: { ms: number; run(now: number): StageOutput | Promise<StageOutput> };
   /** Where a new group starts; default true (the topics are the source of truth). */
   fromBeginning?: boolean;
   /**
