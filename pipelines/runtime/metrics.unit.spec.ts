@@ -25,7 +25,7 @@ describe('stage metrics', () => {
     expect(row!.recordsIn).toBe(500);
     expect(row!.batches).toBe(3);
     expect(row!.meanBatchMs).toBeCloseTo(50, 5);
-    expect(formatStatus([row!])).toMatch(/proc\.a\s+200\.0\s+100\.0\s+10\s+500\s+3\s+0\s+50\.0/);
+    expect(formatStatus([row!])).toMatch(/proc\.a\s+200\.0\s+100\.0\s+10\s+500\s+3\s+0\s+0\s+50\.0/);
     stop();
     const gone = parseMetrics(await m.text());
     expect(gone.filter((s) => s.name === 'pm_stage_consumer_lag')).toEqual([]);
