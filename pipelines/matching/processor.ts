@@ -14,10 +14,11 @@ import type { Serde } from '../serde/index.ts';
 import type { SnapshotStore } from '../readmodels/snapshots.ts';
 import { RAW_TOPIC_IDS, type RawRecord, type TopicDef, type TopicMap, type TopicId, type TopicValues } from '../topics.ts';
 import { canonicalize, setRosterBook } from './canonicalize.ts';
-import { advance, persist, restore, startLifecycle, type LifecycleSnapshot } from './lifecycle.ts';
-import { marketIdentity, matchMarkets } from './match.ts';
+import { restore, type LifecycleSnapshot } from './lifecycle.ts';
+import { marketIdentity } from './match.ts';
 import type { RosterBook } from './props.ts';
-import { compareEntries, sortKey, SPORTS_SNAPSHOT, type SportsEntry } from './readmodel.ts';
+import { SPORTS_SNAPSHOT } from './readmodel.ts';
+import { emptyRoundState, matchRound, restoredRoundState, roundEntries, type RoundState } from './round.ts';
 import type { CanonicalMarket, Provider } from './types.ts';
 
 /** Marks canonical.markets bodies written by this processor (other stages may share the topic). */
@@ -84,9 +85,8 @@ export class SportsProcessor {
   private readonly markets = new Map<string, Held>();
   private readonly natives = new Map<string, NativeState>();
   private readonly v1Events = new Map<string, unknown>();
-  private readonly lifecycle = new Map<string, LifecycleSnapshot>();
-  private readonly lastLifecycleJson = new Map<string, string>();
-  private readonly lastEventJson = new Map<string, string>();
+  /** Lifecycle snapshots and entry caches, moved by the pure matchRound each publish round. */
+  private round: RoundState = emptyRoundState();
   private producer: Producer | null = null;
   private consumer: Consumer | null = null;
   private running: Promise<void> | null = null;
@@ -101,9 +101,6 @@ export class SportsProcessor {
   private dirtyAll = true;
   /** A venue read began since the last round (observed_at moves). */
   private readsAdvanced = false;
-  private readonly entryVersion = new Map<string, number>();
-  private versionSeq = 0;
-  private readonly entryCache = new Map<string, { snap: LifecycleSnapshot; entry: SportsEntry | null }>();
   /** Publish rounds done (for tests and status). */
   rounds = 0;
   lastPublishedAt: number | null = null;
@@ -120,14 +117,13 @@ export class SportsProcessor {
 
   async start(): Promise<void> {
     const { log, serde, topics } = this.o;
+    const snapshots = new Map<string, { snapshot: LifecycleSnapshot; json: string }>();
     await readCompacted(log, serde, topics['lifecycle.states'], (key, v) => {
       if (!key) return;
-      if (v === null) this.lifecycle.delete(key);
-      else {
-        this.lifecycle.set(key, restore(v.snapshot));
-        this.lastLifecycleJson.set(key, v.snapshot);
-      }
+      if (v === null) snapshots.delete(key);
+      else snapshots.set(key, { snapshot: restore(v.snapshot), json: v.snapshot });
     });
+    this.round = restoredRoundState(snapshots);
     await readCompacted(log, serde, topics['canonical.markets'], (key, v) => {
       if (!key) return;
       if (v === null) {
@@ -366,13 +362,6 @@ export class SportsProcessor {
     }
   }
 
-  /** Prior event ids of venue markets, from the lifecycle (postponed games keep their id). */
-  private priorIds(): Map<string, string> {
-    const prior = new Map<string, string>();
-    for (const [id, s] of this.lifecycle) for (const k of s.context.marketIds ?? []) prior.set(k, id);
-    return prior;
-  }
-
   /** One publish round: match, move every lifecycle, write topics, publish the snapshot. */
   publish(): Promise<void> {
     if (this.publishing) return this.publishing;
@@ -384,91 +373,18 @@ export class SportsProcessor {
 
   private async publishRound(): Promise<void> {
     const now = this.clock();
-    const lifecycleOut: { key: string; value: TopicValues['lifecycle.states'] | null }[] = [];
-    const eventsOut: { key: string; value: TopicValues['matched.events'] | null }[] = [];
-    // Matching runs only when a canonical market changed since the last round; the lifecycle's
-    // time rules (TICK) run every round and are cheap when nothing moves.
-    // Games of different pairings never share markets, so only pairings touched since the last
-    // round are matched again.
     const all = this.dirtyAll;
     const pairings = new Set(this.dirtyPairings);
     this.dirtyAll = false;
     this.dirtyPairings.clear();
-    const matched = all || pairings.size > 0;
-    if (matched) {
-      const inScope = (m: CanonicalMarket) => all || pairings.has(`${m.league}-${m.away}-${m.home}`);
-      const records = matchMarkets(
-        [...this.markets.values()].map((h) => h.m).filter(inScope),
-        this.priorIds(),
-      );
-      const seen = new Set<string>();
-      for (const r of records) {
-        const id = r.event.event_id;
-        seen.add(id);
-        const prev = this.lifecycle.get(id);
-        if (!prev) {
-          // Only games matched on at least one submarket enter the population.
-          if (r.event.submarkets.length === 0) continue;
-          this.lifecycle.set(id, startLifecycle({ now, record: r }).snapshot);
-        } else this.lifecycle.set(id, advance(prev, { type: 'OBSERVE', now, record: r }).snapshot);
-      }
-      const pairingOf = (id: string) => id.split('-').slice(0, 3).join('-');
-      for (const [id, snap] of this.lifecycle)
-        if (!seen.has(id) && (all || pairings.has(pairingOf(id)))) this.lifecycle.set(id, advance(snap, { type: 'GONE', now }).snapshot);
-    }
-    let changed = matched;
-    for (const [id, snap] of this.lifecycle) {
-      const next = advance(snap, { type: 'TICK', now }).snapshot;
-      this.lifecycle.set(id, next);
-      if (next.value === 'removed') {
-        this.lifecycle.delete(id);
-        this.entryCache.delete(id);
-        lifecycleOut.push({ key: id, value: null });
-        eventsOut.push({ key: id, value: null });
-        this.lastLifecycleJson.delete(id);
-        this.lastEventJson.delete(id);
-        this.entryVersion.delete(id);
-        changed = true;
-        continue;
-      }
-      const cached = this.entryCache.get(id);
-      if (cached && cached.snap === next) continue;
-      changed = true;
-      const json = persist(next);
-      if (this.lastLifecycleJson.get(id) !== json) {
-        this.lastLifecycleJson.set(id, json);
-        lifecycleOut.push({ key: id, value: { event_id: id, state: String(next.value), updated_at: now, snapshot: json } });
-      }
-      const c = next.context;
-      const population = next.value === 'current' ? 'current' : 'archived';
-      const visible = !!c.body && c.body.submarkets.length > 0 && !(population === 'current' && c.liveEmpty);
-      const entry: SportsEntry | null =
-        visible && c.body ? { event: c.body, population, strictPropKeys: c.strictPropKeys, lookupIds: c.lookupIds, sortMs: sortKey(c.body) } : null;
-      this.entryCache.set(id, { snap: next, entry });
-      if (!entry || !c.body) continue;
-      const evJson = JSON.stringify(entry);
-      if (this.lastEventJson.get(id) !== evJson) {
-        this.lastEventJson.set(id, evJson);
-        this.entryVersion.set(id, ++this.versionSeq);
-        eventsOut.push({
-          key: id,
-          value: {
-            event_id: id,
-            league: c.body.league,
-            sport: c.body.sport,
-            title: c.body.title,
-            scheduled_date: c.body.scheduled_date,
-            scheduled_start: c.body.scheduled_start ? Date.parse(c.body.scheduled_start) : null,
-            participant_keys: c.body.participants.map((p) => p.key),
-            population: population === 'current' ? 'current' : 'settled',
-            submarket_count: c.body.submarkets.length,
-            observed_at: now,
-            body_version: 1,
-            body: JSON.stringify(c.body),
-          },
-        });
-      }
-    }
+    const markets = this.markets;
+    const { state, lifecycleOut, eventsOut, changed } = matchRound(this.round, {
+      // Read only when a pairing is matched (most rounds only tick).
+      markets: { *[Symbol.iterator]() { for (const h of markets.values()) yield h.m; } },
+      dirty: all ? 'all' : pairings,
+      now,
+    });
+    this.round = state;
     const readsAdvanced = this.readsAdvanced;
     this.readsAdvanced = false;
     if (!changed && !readsAdvanced && this.rounds > 0) {
@@ -476,9 +392,7 @@ export class SportsProcessor {
       this.rounds++;
       return;
     }
-    const entries: SportsEntry[] = [];
-    for (const { entry } of this.entryCache.values()) if (entry) entries.push(entry);
-    entries.sort(compareEntries);
+    const entries = roundEntries(this.round);
     // "snapshot.observed_at: when the oldest underlying read began" over the current population.
     let oldest: number | null = null;
     for (const e of entries) {
@@ -510,7 +424,7 @@ export class SportsProcessor {
         // 250 ms: the embedded default's memory grew by gigabytes (bench/soak.md).
         retainMs: SPORTS_RETAIN_MS,
         // Per-entry versions let readers fetch only the entries that changed since their last load.
-        meta: { events: entries.length, versions: Object.fromEntries(entries.map((e) => [e.event.event_id, this.entryVersion.get(e.event.event_id) ?? 0])) },
+        meta: { events: entries.length, versions: Object.fromEntries(entries.map((e) => [e.event.event_id, this.round.entryVersion.get(e.event.event_id) ?? 0])) },
       },
     );
     this.rounds++;
