@@ -1,5 +1,5 @@
-// Sports matching benchmark (issue 5, "It must show"). In one run:
-//  1. throughput: canonicalize-and-match records/s on a full slate of all five leagues (the
+// Sports matching benchmark. In one run:
+//  1. throughput: canonicalize-and-match records/s (the matching stages' own objects) on a full slate of all five leagues (the
 //     simulator's `hard` world, every venue's open listing crawled once over HTTP beforehand), against
 //     a baseline in the same process: JSON.parse of the same payloads (the least any consumer does);
 //  2. venue change to API: a changed venue record is appended to its raw topic (Avro, embedded log,
@@ -15,16 +15,16 @@ import path from 'node:path';
 import { startSimulator } from '../pipelines/venues/simulator/server.ts';
 import { createClock } from '../pipelines/venues/simulator/core.ts';
 import { crawlVenue, PROVIDER_LIST, readRosters, type CrawledRecord } from '../pipelines/matching/crawl.ts';
-import { canonicalize, setRosterBook } from '../pipelines/matching/canonicalize.ts';
-import { matchMarkets } from '../pipelines/matching/match.ts';
-import type { CanonicalMarket } from '../pipelines/matching/types.ts';
+import { setRosterBook } from '../pipelines/matching/canonicalize.ts';
+import { Canonicalizer } from '../pipelines/matching/stages/canonicalize.ts';
+import { Matcher } from '../pipelines/matching/stages/match.ts';
+import { startSportsArea } from '../pipelines/matching/area.ts';
 import { EmbeddedLog } from '../pipelines/log/embedded.ts';
 import type { Log } from '../pipelines/log/types.ts';
 import { EmbeddedRegistry } from '../pipelines/registry/embedded.ts';
 import { avroSerde } from '../pipelines/serde/index.ts';
-import { createAllTopics, defineTopics, rawTopicId, type RawRecord } from '../pipelines/topics.ts';
+import { createAllTopics, defineTopics, rawTopicId, type CanonicalMarket as CanonicalRecord, type RawRecord } from '../pipelines/topics.ts';
 import { MemorySnapshotStore } from '../pipelines/readmodels/memory-store.ts';
-import { SportsProcessor } from '../pipelines/matching/processor.ts';
 import { SportsReader } from '../pipelines/matching/readmodel.ts';
 import { buildApp } from '../api/app.ts';
 import { handlers } from '../api/routes/index.ts';
@@ -54,20 +54,14 @@ const payloads = crawled.map((r) => JSON.stringify(r.payload));
 await sim.close();
 
 // ---- 1. throughput
+// The stages' own objects (stages/canonicalize.ts, stages/match.ts), as the stage runner drives them.
+const slateRaws: RawRecord[] = crawled.map((r, i) => ({ venue: r.provider, record_type: r.recordType, native_id: r.nativeId, read_started_at: AT, payload: payloads[i], read_id: 'c1', source_url: null }));
 function canonicalizeAndMatch(): { markets: number; events: number } {
-  const markets: CanonicalMarket[] = [];
-  const v1Events = new Map<string, unknown>();
-  for (let i = 0; i < crawled.length; i++) {
-    const r = crawled[i];
-    const pl = JSON.parse(payloads[i]) as Record<string, unknown>;
-    if (r.provider === 'venue_1' && r.recordType === 'event') {
-      v1Events.set(r.nativeId, pl);
-      continue;
-    }
-    markets.push(...canonicalize(r.provider, r.provider === 'venue_1' ? { ...pl, _event: v1Events.get(String(pl.event_ticker)) } : pl, AT));
-  }
-  const events = matchMarkets(markets);
-  return { markets: markets.length, events: events.length };
+  const c = new Canonicalizer();
+  const m = new Matcher();
+  for (const r of c.ingest(slateRaws)) if (r.topic === 'canonical.markets') m.apply(r.key, r.value as CanonicalRecord | null);
+  const out = m.round(AT);
+  return { markets: m.markets.size, events: out.filter((r) => r.topic === 'lifecycle.states').length };
 }
 function parseOnly(): number {
   let n = 0;
@@ -113,18 +107,8 @@ async function latency(log: Log, label: string, publishMs: number, trials: numbe
     );
   };
   const store = new MemorySnapshotStore();
-  const proc = new SportsProcessor({ log, serde, topics, store, clock: () => AT, publishMs, logger: { warn: (o, m) => console.error(m, o), info: () => {} } });
-  await proc.start();
-  let ingested = 0;
-  const orig = proc.ingest.bind(proc);
-  let ingestAt = 0;
-  proc.ingest = async (r) => {
-    ingested += r.length;
-    if (process.env.DEBUG_SPORTS && r.length < 5) ingestAt = performance.now();
-    return orig(r);
-  };
-  const raws: RawRecord[] = crawled.map((r, i) => ({ venue: r.provider, record_type: r.recordType, native_id: r.nativeId, read_started_at: AT, payload: payloads[i], read_id: 'c1', source_url: null }));
-  await send(raws);
+  const area = await startSportsArea({ config: { SPORTS_PUBLISH_MS: publishMs }, deps: { log, serde, topics, store }, clock: () => AT });
+  await send(slateRaws);
   const config = loadConfig({ LOG_LEVEL: 'silent' });
   const auth = authDepsFor(new MemoryKeyStore(), config.KEY_PEPPER, () => AT + 3600_000, true);
   await auth.admin.ensureAccount('bench', 'business');
@@ -156,10 +140,7 @@ async function latency(log: Log, label: string, publishMs: number, trials: numbe
   };
   if (!(await until(new Date(start0).toISOString(), 120_000))) throw new Error('the slate never appeared');
   // Measure changes, not the initial load: wait until the whole slate is ingested and published.
-  while (ingested < raws.length) await new Promise((r) => setTimeout(r, 20));
-  const rounds0 = proc.rounds;
-  await proc.publish();
-  while (proc.rounds <= rounds0) await new Promise((r) => setTimeout(r, 20));
+  await area.round(120_000);
   const samples: number[] = [];
   for (let i = 1; i <= trials; i++) {
     const start = start0 - i * 60_000;
@@ -168,11 +149,10 @@ async function latency(log: Log, label: string, publishMs: number, trials: numbe
     const t0 = performance.now();
     await send([rec]);
     if (!(await until(new Date(start).toISOString(), 30_000))) {
-      const held = (proc as unknown as { markets: Map<string, { m: { scheduledStart: number } }> }).markets.get(`venue_2:${String(base.id)}`);
-      throw new Error(`trial ${i} never showed: API says ${await ask()}, wanted ${new Date(start).toISOString()} (${slug}); processor holds ${held ? new Date(held.m.scheduledStart).toISOString() : 'nothing'} after ${proc.rounds} rounds, ${ingested} raw records ingested of ${raws.length}`);
+      const held = area.stages.matching.state().markets.get(`venue_2:${String(base.id)}`);
+      throw new Error(`trial ${i} never showed: API says ${await ask()}, wanted ${new Date(start).toISOString()} (${slug}); matching holds ${held ? new Date(held.scheduledStart ?? 0).toISOString() : 'nothing'} after ${area.stages.matching.state().rounds} rounds`);
     }
     samples.push(performance.now() - t0);
-    if (process.env.DEBUG_SPORTS) console.error(`trial ${i}: send->ingest ${(ingestAt - t0).toFixed(0)} ms, total ${(performance.now() - t0).toFixed(0)} ms`);
     // Land at a random phase of the cadence next time.
     await new Promise((r) => setTimeout(r, Math.random() * publishMs));
   }
@@ -181,7 +161,7 @@ async function latency(log: Log, label: string, publishMs: number, trials: numbe
       `baseline (the cadence's own mean wait) ${(publishMs / 2).toFixed(0)} ms`,
   );
   await app.close();
-  await proc.stop();
+  await area.stop();
   await producer.close();
 }
 

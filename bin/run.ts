@@ -22,6 +22,15 @@ import { startSportsArea, type SportsArea } from '../pipelines/matching/area.ts'
 import { SportsReader } from '../pipelines/matching/readmodel.ts';
 import { startLiveArea } from '../api/live/area.ts';
 import { startMetricsServer } from '../pipelines/runtime/metrics.ts';
+import { RosterPoller } from '../pipelines/venues/pollers/rosters.ts';
+
+/** Rosters change a few times a day; a read every ten minutes keeps new players within minutes. */
+const ROSTER_REFRESH_MS = 10 * 60_000;
+
+/** A stage's failed batch or tick, in the pipeline's log (the batch is redelivered; a tick runs again). */
+function stageErrorLogger(logger: { warn(obj: object, msg: string): void }) {
+  return (err: unknown, where: { stage: string; topic: string; partition: number }) => logger.warn({ ...where, err: String(err) }, 'stage batch failed; it is retried');
+}
 import { pino } from 'pino';
 
 export interface RunningService {
@@ -75,7 +84,7 @@ export async function runService(config: Config, opts: { quiet?: boolean } = {})
     });
     catalog = await startCatalog(config, b, logger);
     stops.push(() => catalog!.stop());
-    sports = await startSportsArea({ config, ...b, venueBaseUrl, logger });
+    sports = await startSportsArea({ config, deps: { ...b, onError: stageErrorLogger(logger) } });
     stops.push(() => sports!.stop());
   }
   let pollers: RunningPollers | undefined;
@@ -83,6 +92,14 @@ export async function runService(config: Config, opts: { quiet?: boolean } = {})
     if (!venueBaseUrl) throw new ConfigError('pollers need VENUE_BASE_URL (or ROLES including simulator)');
     pollers = await startPollers(config, b, venueBaseUrl, logger);
     stops.push(() => pollers!.stop());
+    // The sports data source's rosters, read like venue data into the log (matching reads them there).
+    const rosterProducer = await backbone.log.producer();
+    const rosters = new RosterPoller({ baseUrl: venueBaseUrl, producer: rosterProducer, serde: b.serde, topics: b.topics, intervalMs: ROSTER_REFRESH_MS, deadlineMs: config.UPSTREAM_DEADLINE_MS, logger });
+    rosters.start();
+    stops.push(async () => {
+      await rosters.stop();
+      await rosterProducer.close();
+    });
   }
 
   // Prometheus metrics of the stages (throughput, batch latency, consumer lag) on their own port, so

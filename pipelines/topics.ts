@@ -54,6 +54,8 @@ export interface MatchedEvent {
   body_version?: number;
   /** The event with submarkets as JSON, in the API's list shape. */
   body: string;
+  strict_prop_keys?: string[];
+  lookup_ids?: string[];
 }
 
 export interface LifecycleState {

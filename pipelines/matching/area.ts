@@ -1,49 +1,65 @@
-// Wiring of the sports matching area for bin/run.ts (and the benchmark). In: config and the
-// backbone seams (log, serde, topic map, snapshot store). Out: the running processor and the
-// dependencies the sports routes read (`deps.sports`). Attach with:
-//   const sports = await startSportsArea({ config, log, serde, topics, store, venueBaseUrl });
-//   deps.sports = sports.deps;   ...   await sports.stop();
+// Wiring of the sports matching area for bin/run.ts, tests and the benchmark. In: config and the
+// backbone seams (log, serde, topic map, snapshot store). Out: the matching stages running under the
+// stage runner (each its own consumer group, so processor replicas share them through the log) and
+// the dependencies the sports routes read (`deps.sports`):
+//   canonicalize           raw.venue_N + reference.rosters -> canonical.markets + matching.state
+//   matching               canonical.markets -> lifecycle.states + matched.events (a round per tick)
+//   sink.sports-snapshot   matched.events + matching.state -> the published `sports` snapshot
 import type { Config } from '../../lib/config.ts';
-import type { Log } from '../log/types.ts';
-import type { Serde } from '../serde/index.ts';
-import type { SnapshotStore } from '../readmodels/snapshots.ts';
-import type { TopicMap } from '../topics.ts';
-import { SportsProcessor } from './processor.ts';
+import type { RuntimeDeps } from '../runtime/runner.ts';
+import { startStage, type StageRunner } from '../runtime/runner.ts';
 import { SportsReader } from './readmodel.ts';
+import { canonicalizeStage } from './stages/canonicalize.ts';
+import { matchStage } from './stages/match.ts';
+import { sportsSnapshotStage } from './stages/sports-snapshot.ts';
 import type { SportsDeps } from '../../api/routes/v1/sports.ts';
 
+export function sportsStages(o: { tickMs: number; clock?: () => number }) {
+  return {
+    canonicalize: canonicalizeStage(),
+    matching: matchStage(o),
+    snapshot: sportsSnapshotStage(o),
+  };
+}
+
 export interface SportsArea {
-  processor: SportsProcessor;
+  stages: ReturnType<typeof sportsStages>;
+  runners: { canonicalize: StageRunner; matching: StageRunner; snapshot: StageRunner };
   deps: SportsDeps;
+  /**
+   * One round now, as the ticks would run it: waits until the canonicalizer has read everything in
+   * its inputs, runs a matching round, waits for the sink to read its outputs, then publishes.
+   */
+  round(timeoutMs?: number): Promise<void>;
   stop(): Promise<void>;
 }
 
 export async function startSportsArea(o: {
-  config: Pick<Config, 'SPORTS_PUBLISH_MS' | 'KEY_PEPPER'>;
-  log: Log;
-  serde: Serde;
-  topics: TopicMap;
-  store: SnapshotStore;
-  /** The venues' base URL (the simulator's in the embedded default): rosters and final records. */
-  venueBaseUrl?: string;
+  config: Pick<Config, 'SPORTS_PUBLISH_MS'>;
+  deps: RuntimeDeps & { store: NonNullable<RuntimeDeps['store']> };
   clock?: () => number;
-  logger?: { warn(obj: object, msg: string): void; info(obj: object, msg: string): void };
 }): Promise<SportsArea> {
-  const processor = new SportsProcessor({
-    log: o.log,
-    serde: o.serde,
-    topics: o.topics,
-    store: o.store,
-    clock: o.clock,
-    publishMs: o.config.SPORTS_PUBLISH_MS,
-    venueBaseUrl: o.venueBaseUrl,
-    rosterRefreshMs: 10 * 60_000,
-    logger: o.logger,
-  });
-  await processor.start();
+  const stages = sportsStages({ tickMs: o.config.SPORTS_PUBLISH_MS, clock: o.clock });
+  // Downstream first: a consumer that starts after its producer would only see more waiting.
+  const snapshot = await startStage(stages.snapshot, o.deps);
+  const matching = await startStage(stages.matching, o.deps);
+  const canonicalize = await startStage(stages.canonicalize, o.deps);
+  const runners = { canonicalize, matching, snapshot };
   return {
-    processor,
-    deps: { reader: new SportsReader(o.store) },
-    stop: () => processor.stop(),
+    stages,
+    runners,
+    deps: { reader: new SportsReader(o.deps.store) },
+    async round(timeoutMs = 30_000) {
+      await canonicalize.caughtUp(timeoutMs);
+      await matching.caughtUp(timeoutMs);
+      await matching.tickNow();
+      await snapshot.caughtUp(timeoutMs);
+      await snapshot.tickNow();
+    },
+    async stop() {
+      await canonicalize.stop();
+      await matching.stop();
+      await snapshot.stop();
+    },
   };
 }

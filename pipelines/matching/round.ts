@@ -133,7 +133,14 @@ export function matchRound(state: RoundState, input: RoundInput): RoundOutput {
     const entry: SportsEntry | null =
       visible && c.body ? { event: c.body, population, strictPropKeys: c.strictPropKeys, lookupIds: c.lookupIds, sortMs: sortKey(c.body) } : null;
     entryCache.set(id, { snap: next, entry });
-    if (!entry || !c.body) continue;
+    if (!entry || !c.body) {
+      // Not served now: matched.events says so too, so a reader of the topic serves what this does.
+      if (lastEventJson.delete(id)) {
+        entryVersion.delete(id);
+        eventsOut.push({ key: id, value: null });
+      }
+      continue;
+    }
     const evJson = JSON.stringify(entry);
     if (lastEventJson.get(id) !== evJson) {
       lastEventJson.set(id, evJson);
@@ -153,6 +160,8 @@ export function matchRound(state: RoundState, input: RoundInput): RoundOutput {
           observed_at: now,
           body_version: 1,
           body: JSON.stringify(c.body),
+          strict_prop_keys: c.strictPropKeys,
+          lookup_ids: c.lookupIds,
         },
       });
     }

@@ -252,6 +252,14 @@ export class StageRunner {
       for (const w of out.history) await h.insert(w.table, w.rows);
     }
     if (out.snapshots?.length) await this.writeSnapshots(out.snapshots);
+    if (out.publishes?.length) {
+      const s = this.deps.store;
+      if (!s) throw new Error(`stage ${this.def.name} publishes snapshots but has no SnapshotStore`);
+      for (const p of out.publishes) {
+        if (!this.def.sinks?.snapshotNames?.includes(p.name)) throw new Error(`stage ${this.def.name} publishes ${p.name}, which is not in its sinks.snapshotNames`);
+        await s.publish(p.name, p.entries, p.options);
+      }
+    }
   }
 
   private async writeSnapshots(snapshots: SnapshotWrite[]): Promise<void> {
@@ -331,7 +339,7 @@ export function restoreContext(deps: Pick<RuntimeDeps, 'log' | 'serde' | 'topics
               const end = target.get(batch.partition) ?? 0n;
               const upTo = batch.records.filter((r) => BigInt(r.offset) < end);
               const { records } = await decodeOrDeadLetter(deps.serde, topic, upTo, group);
-              for (const r of records) onRecord(r.key, r.value as never);
+              for (const r of records) onRecord(r.key, r.value as never, r.offset);
               const last = batch.records[batch.records.length - 1];
               if (last && BigInt(last.offset) + 1n >= end) pending.delete(batch.partition);
               if (pending.size === 0) resolve();

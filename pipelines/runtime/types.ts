@@ -7,6 +7,7 @@
 // write must be idempotent: history tables are ReplacingMergeTree keyed by the record's identity,
 // snapshot documents are versioned by source offset.
 import type { TopicId, TopicValues } from '../topics.ts';
+import type { PublishOptions, SnapshotEntry } from '../readmodels/snapshots.ts';
 
 export interface InRecord<Id extends TopicId = TopicId> {
   topic: Id;
@@ -45,10 +46,19 @@ export interface SnapshotWrite {
   version: number;
 }
 
+/** A whole snapshot published at once (readers see the old one or the new one, never a mix). */
+export interface SnapshotPublish {
+  name: string;
+  entries: SnapshotEntry[];
+  options: PublishOptions;
+}
+
 export interface StageOutput {
   records?: OutRecord[];
   history?: HistoryWrite[];
   snapshots?: SnapshotWrite[];
+  /** Named snapshots (sinks.snapshotNames) to publish, after the records and documents. */
+  publishes?: SnapshotPublish[];
 }
 
 export interface BatchContext {
@@ -63,7 +73,7 @@ export interface RestoreContext {
    * Reads a compacted topic from its earliest offset to the high watermark at the call, calling
    * onRecord in offset order per partition (no consumer group is left behind).
    */
-  readCompacted<Id extends TopicId>(topic: Id, onRecord: (key: string | null, value: TopicValues[Id] | null) => void): Promise<void>;
+  readCompacted<Id extends TopicId>(topic: Id, onRecord: (key: string | null, value: TopicValues[Id] | null, offset: string) => void): Promise<void>;
 }
 
 export interface StageDef {

@@ -1,13 +1,12 @@
 // The two sports routes through app.inject, fed by native venue records through the real
-// canonicalizers, matcher, lifecycle and read model (no Kafka: the processor's ingest/publish are
-// driven directly with a memory SnapshotStore). Every expectation is written from the spec.
+// canonicalizers, matcher, lifecycle and read model (no log: the matching stages' objects are
+// driven directly in one call chain, stages/inline.ts, with a memory SnapshotStore). Every expectation is written from the spec.
 // Response bodies are read as loose JSON (the shapes are what the assertions check).
 /* eslint-disable @typescript-eslint/no-explicit-any */
 import { describe, expect, it } from 'vitest';
 import { build } from '../../../test/helper.ts';
 import { MemorySnapshotStore } from '../../../pipelines/readmodels/memory-store.ts';
-import { defineTopics } from '../../../pipelines/topics.ts';
-import { SportsProcessor } from '../../../pipelines/matching/processor.ts';
+import { InlineSports } from '../../../pipelines/matching/stages/inline.ts';
 import { SportsReader } from '../../../pipelines/matching/readmodel.ts';
 import { setRosterBook } from '../../../pipelines/matching/canonicalize.ts';
 import {
@@ -20,8 +19,6 @@ import {
 } from '../../../pipelines/matching/fixtures.ts';
 import type { RawRecord } from '../../../pipelines/topics.ts';
 import type { Roster, RosterBook } from '../../../pipelines/matching/props.ts';
-import type { Log } from '../../../pipelines/log/types.ts';
-import type { Serde } from '../../../pipelines/serde/index.ts';
 
 const NOW = Date.parse('2026-11-21T15:00:00Z');
 const H = 3600_000;
@@ -29,14 +26,7 @@ const H = 3600_000;
 async function harness(now = NOW) {
   const store = new MemorySnapshotStore();
   const clock = { now };
-  const proc = new SportsProcessor({
-    log: null as unknown as Log,
-    serde: null as unknown as Serde,
-    topics: defineTopics({ prefix: `t${Math.random().toString(36).slice(2)}.` }),
-    store,
-    clock: () => clock.now,
-    publishMs: 1000,
-  });
+  const proc = new InlineSports(store, () => clock.now);
   const t = await build({ now, deps: { sports: { reader: new SportsReader(store) } } });
   const key = await t.createKey({ plan: 'pro', permissions: ['markets.matching.read'] });
   const get = async (url: string) => {
@@ -44,7 +34,7 @@ async function harness(now = NOW) {
     return { status: res.statusCode, body: res.json() as Record<string, any> };
   };
   const feed = async (records: RawRecord[]) => {
-    await proc.ingest(records);
+    proc.ingest(records);
     await proc.publish();
   };
   const setNow = (ms: number) => {

@@ -1,20 +1,22 @@
-// The sports processor on the embedded log with Avro through the embedded registry: raw topics in,
-// canonical.markets / lifecycle.states / matched.events out, snapshot published; a delisting is
-// pruned one complete crawl later; a restart resumes the lifecycle from its compacted topic.
+// The matching stages under the stage runner on the embedded log, with Avro through the embedded
+// registry: raw topics in, canonical.markets / lifecycle.states / matched.events out, the sports
+// snapshot published by its sink; a delisting is pruned one complete crawl later; a restart resumes
+// the lifecycle from its compacted topic.
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { EmbeddedLog } from '../log/embedded.ts';
-import { createAllTopics, defineTopics, rawTopicId, type RawRecord, type TopicMap } from '../topics.ts';
-import { testSerde } from '../runtime/test-services.ts';
-import { MemorySnapshotStore } from '../readmodels/memory-store.ts';
-import type { Serde } from '../serde/index.ts';
-import type { Log } from '../log/types.ts';
-import { SportsProcessor, SPORTS_RETAIN_MS } from './processor.ts';
-import { SportsReader, SPORTS_SNAPSHOT } from './readmodel.ts';
-import { crawlComplete, venue1Records, venue2Records, type GameSpec } from './fixtures.ts';
-import type { RawRecord as Raw } from '../topics.ts';
+import { EmbeddedLog } from '../../log/embedded.ts';
+import { createAllTopics, defineTopics, rawTopicId, type RawRecord, type TopicMap } from '../../topics.ts';
+import { testSerde } from '../../runtime/test-services.ts';
+import { MemorySnapshotStore } from '../../readmodels/memory-store.ts';
+import type { Serde } from '../../serde/index.ts';
+import type { Log } from '../../log/types.ts';
+import { startSportsArea, type SportsArea } from '../area.ts';
+import { SPORTS_RETAIN_MS } from './sports-snapshot.ts';
+import { SportsReader, SPORTS_SNAPSHOT } from '../readmodel.ts';
+import { crawlComplete, venue1Records, venue2Records, type GameSpec } from '../fixtures.ts';
+import type { RawRecord as Raw } from '../../topics.ts';
 
 const NOW = Date.parse('2026-11-21T15:00:00Z');
 const cleanups: (() => Promise<void>)[] = [];
@@ -44,8 +46,30 @@ async function backbone() {
   return { log, topics, serde, send };
 }
 
+/** The stages with ticks far apart: each test runs its rounds itself (area.round()). */
+class Stages {
+  area: SportsArea | null = null;
+  constructor(
+    private readonly log: Log,
+    private readonly serde: Serde,
+    private readonly topics: TopicMap,
+    private readonly store: MemorySnapshotStore,
+    private readonly clock: { now: number },
+  ) {}
+  async start(): Promise<void> {
+    this.area = await startSportsArea({ config: { SPORTS_PUBLISH_MS: 3_600_000 }, deps: { log: this.log, serde: this.serde, topics: this.topics, store: this.store }, clock: () => this.clock.now });
+  }
+  publish(): Promise<void> {
+    return this.area!.round();
+  }
+  async stop(): Promise<void> {
+    await this.area?.stop();
+    this.area = null;
+  }
+}
+
 function processor(log: Log, serde: Serde, topics: TopicMap, store: MemorySnapshotStore, clock: { now: number }) {
-  return new SportsProcessor({ log, serde, topics, store, clock: () => clock.now, publishMs: 60_000 });
+  return new Stages(log, serde, topics, store, clock);
 }
 
 async function until<T>(f: () => Promise<T | undefined | null | false>, ms = 20_000): Promise<T> {
@@ -60,7 +84,7 @@ async function until<T>(f: () => Promise<T | undefined | null | false>, ms = 20_
 
 const g: GameSpec = { league: 'nhl', away: 'tor', home: 'mtl', start: Date.parse('2026-11-24T00:00:00Z'), total: 6.5 };
 
-describe('SportsProcessor on the embedded log', () => {
+describe('matching stages on the embedded log', () => {
   it('publishes matched events from raw topics, prunes delistings after the next complete crawl, and resumes its lifecycle after a restart', async () => {
     const { log, topics, serde, send } = await backbone();
     const store = new MemorySnapshotStore();
@@ -99,12 +123,12 @@ describe('SportsProcessor on the embedded log', () => {
       const s = await reader.current();
       return s?.entries[0]?.population === 'archived';
     });
-    // A read a little over SPORTS_RETAIN_MS later publishes again, and the first snapshot, superseded
+    // A crawl a little over SPORTS_RETAIN_MS later publishes again (observed_at moves), and the first snapshot, superseded
     // since then, is gone: sports snapshots are not kept for the store's 10-minute default (which at
     // a publish every 250 ms held thousands of copies).
     const archivedId = (await reader.current())!.id;
     clock.now = t3 + SPORTS_RETAIN_MS + 1_000;
-    await send(venue2Records(g, clock.now, { idBase: 9_400_000, closed: true, resolved: true, prices: ['0.5', '0.5'] }, 'c3'));
+    await send([...venue2Records(g, clock.now, { idBase: 9_400_000, closed: true, resolved: true, prices: ['0.5', '0.5'] }, 'c3'), crawlComplete('venue_2', 'c3', clock.now)]);
     await until(async () => {
       await p.publish();
       return (await store.current(SPORTS_SNAPSHOT))!.id !== archivedId;

@@ -117,6 +117,16 @@ export function sportsSteps(provider: Provider): ListingStep[] {
   }
 }
 
+/**
+ * Where a venue serves one record's final state after it left the open listing, for venues whose
+ * final record carries what the listing cannot (venue_2: a game cancelled and settled 50-50 is only
+ * visible on the market's own record). Null for every other venue and record type.
+ */
+export function finalRecordRequest(provider: Provider, recordType: string, nativeId: string): PageRequest | null {
+  if (provider === 'venue_2' && recordType === 'market') return { path: `/venue_2/markets/${encodeURIComponent(nativeId)}`, query: {} };
+  return null;
+}
+
 /** Page sizes: the largest each venue allows, so a crawl makes as few requests as possible. */
 export function listingSteps(provider: Provider): ListingStep[] {
   switch (provider) {

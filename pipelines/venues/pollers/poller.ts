@@ -13,7 +13,7 @@ import type { RawRecord } from '../../topics.ts';
 import { createHash } from 'node:crypto';
 import { ulid } from 'ulid';
 import { backoffDelay, parseRetryAfter, DEFAULT_BACKOFF, type BackoffPolicy } from './backoff.ts';
-import { listingSteps, sportsSteps, MalformedBody, type ListingStep, type PageRequest } from './feeds.ts';
+import { finalRecordRequest, listingSteps, sportsSteps, MalformedBody, type ListingStep, type PageRequest } from './feeds.ts';
 
 /**
  * A feed: one kind of crawl a poller repeats. `listing` reads the whole open listing (the catalog's
@@ -41,7 +41,12 @@ export interface FeedSpec {
 interface FeedState {
   hashes: Map<string, string>;
   lastFullStartedAt: number | null;
+  /** Records (`<record_type>:<native_id>`) the feed's previous complete crawl listed. */
+  lastSeen: Set<string> | null;
 }
+
+/** Final records read after one crawl at most (a venue delisting thousands at once is read over several). */
+const FINAL_READS_PER_CRAWL = 100;
 
 /** Read ids: `<feed>:<provider>:<ulid>`, shared by every record of one crawl and its marker. */
 export const newReadId = (feed: string, provider: Provider, now: number): string => `${feed}:${provider}:${ulid(now)}`;
@@ -148,7 +153,7 @@ export class VenuePoller {
         ? [{ name: 'sports', steps: sportsSteps(options.provider), intervalMs: options.sportsIntervalMs, fullEveryMs: options.sportsFullEveryMs }]
         : []),
     ];
-    for (const f of this.feeds) this.feedState.set(f.name, { hashes: new Map(), lastFullStartedAt: null });
+    for (const f of this.feeds) this.feedState.set(f.name, { hashes: new Map(), lastFullStartedAt: null, lastSeen: null });
     this.ownsAgent = options.agent === undefined;
     this.agent = options.agent ?? new Agent({ connections: 4, keepAliveTimeout: 10_000 });
     this.status = {
@@ -245,6 +250,9 @@ export class VenuePoller {
     // Delta mode: what the previous crawl listed and this one did not has left the venue's listing
     // now, so consumers can drop it at once instead of at the next full crawl.
     const vanished = !full && dedupe?.previous ? [...dedupe.previous.keys()].filter((k) => !seen.has(k)) : [];
+    // What left the listing since the previous crawl: where the venue keeps a final record that
+    // matters downstream (finalRecordRequest), read it once and write it to the log before the marker.
+    if (state.lastSeen && !(await this.readFinals([...state.lastSeen].filter((k) => !seen.has(k))))) return false;
     const marker: RawRecord = {
       venue: this.provider,
       record_type: 'crawl_complete',
@@ -262,6 +270,7 @@ export class VenuePoller {
       source_url: null,
     };
     if (!(await this.emit([marker]))) return false;
+    state.lastSeen = seen;
     if (feed.fullEveryMs !== undefined) {
       state.hashes = hashes;
       if (full) state.lastFullStartedAt = crawlStartedAt;
@@ -334,6 +343,35 @@ export class VenuePoller {
       }
     }
     return null;
+  }
+
+  /**
+   * Reads the final record of each gone `<record_type>:<native_id>` the venue serves one for and
+   * emits it as a `final` record. A read that fails is logged and skipped (the market is gone from
+   * the listing either way); false only when the sink or a stop ended it.
+   */
+  private async readFinals(gone: string[]): Promise<boolean> {
+    let reads = 0;
+    for (const k of gone) {
+      if (this.stopping) return false;
+      const sep = k.indexOf(':');
+      const req = finalRecordRequest(this.provider, k.slice(0, sep), k.slice(sep + 1));
+      if (!req || reads++ >= FINAL_READS_PER_CRAWL) continue;
+      const sourceUrl = pathWithQuery(req);
+      const readStartedAt = this.o.clock();
+      let body: unknown;
+      try {
+        body = await this.fetchJson(sourceUrl);
+      } catch (e) {
+        if (this.stopping) return false;
+        this.o.logger.warn({ venue: this.provider, where: sourceUrl, err: String(e) }, 'final record read failed');
+        continue;
+      }
+      // No read id: a final record is not part of the crawl's listing (the catalog counts a crawl's records by it).
+      const rec: RawRecord = { venue: this.provider, record_type: 'final', native_id: k.slice(sep + 1), read_started_at: readStartedAt, payload: JSON.stringify(body), read_id: null, source_url: sourceUrl };
+      if (!(await this.emit([rec]))) return false;
+    }
+    return true;
   }
 
   /** Hands records to the sink; a failing sink is a fault too, retried with backoff. */

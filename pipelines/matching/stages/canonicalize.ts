@@ -1,0 +1,335 @@
+// The canonicalize stage. In: raw venue records (`raw.venue_1..9`: the pollers' listings with one
+// `crawl_complete` marker per crawl, and venue_2 `final` records the venue_2 poller reads for a
+// market that left its listing) and the team rosters (`reference.rosters`). Out: sports markets in
+// their canonical shape on `canonical.markets` (upserts; a tombstone when a market leaves its venue's
+// listing) and the stage's restart state on `matching.state`, both written before the batch commits.
+//
+// Deleting is the dangerous decision: a market is dropped only when a complete crawl of its venue did
+// not list it, one crawl late (records of one crawl sit on several partitions, so a marker can be
+// read before some of its records). What that decision needs survives a restart by construction:
+//   - `crawl|<venue>` on matching.state: the newest complete crawl applied and the ids of recent
+//     markers, so a redelivered marker is applied once;
+//   - the current markets, read back from this stage's own compacted output; each is taken as read
+//     at the newest applied crawl of its venue (it was listed then, or it would have been dropped).
+//     A market that vanished just before a restart is therefore dropped one crawl later than
+//     without the restart, never earlier: a restart can delay a deletion, it can never cause one.
+//   - `event|venue_1|<ticker>` on matching.state: the venue_1 event records its markets read.
+// Nothing here reads a clock or the network: the same records give the same outputs.
+import type { CanonicalMarket as CanonicalRecord, RawRecord, TopicValues } from '../../topics.ts';
+import { RAW_TOPIC_IDS } from '../../topics.ts';
+import type { InRecord, OutRecord, StageDef } from '../../runtime/types.ts';
+import { canonicalize, setRosterBook } from '../canonicalize.ts';
+import { marketIdentity } from '../match.ts';
+import type { Roster, RosterBook } from '../props.ts';
+import type { CanonicalMarket, Provider } from '../types.ts';
+
+/** Marks canonical.markets bodies written by this stage (other stages may share the topic). */
+export const BODY_KIND = 'sports_matching';
+/** A venue_2 final record read after it left the listing is kept this long (cancellation signal). */
+export const PROBED_KEEP_MS = 3 * 86_400_000;
+/** Applied marker ids remembered per venue (a redelivered batch is at most a few crawls old). */
+const MARKER_MEMORY = 32;
+/** Roster staleness (as the sports data source's rosters were read before). */
+const ROSTER_STALE_MS = 24 * 3600_000;
+
+/** The body of a canonical.markets record of this stage. */
+export interface CanonicalBody {
+  kind: typeof BODY_KIND;
+  market: CanonicalMarket;
+  nativeKey: string;
+  readId: string | null;
+  /** Set on a venue_2 final record's market: when it was read. */
+  probedAt?: number;
+}
+
+interface Held {
+  m: CanonicalMarket;
+  nativeKey: string;
+  readId: string | null;
+  probedAt?: number;
+}
+
+interface NativeState {
+  keys: string[];
+  readId: string | null;
+  /** Last time a read of the record began (or, after a restore, the newest applied crawl's start). */
+  readAt: number;
+}
+
+/** `crawl|<venue>` on matching.state: what deciding deletions needs across a restart. */
+export interface CrawlState {
+  /** Start of the newest complete crawl applied: every listed record was read at or after it. */
+  lastCrawlStart: number;
+  /** When the newest applied marker's crawl began reading (for observed_at downstream). */
+  lastReadStart: number;
+  /** Recently applied marker ids, newest last. */
+  applied: string[];
+}
+
+type Out = OutRecord[];
+
+export const crawlStateKey = (p: string) => `crawl|${p}`;
+const v1EventKey = (id: string) => `event|venue_1|${id}`;
+
+function sameMarket(a: CanonicalMarket, b: CanonicalMarket): boolean {
+  return JSON.stringify({ ...a, observedAt: 0 }) === JSON.stringify({ ...b, observedAt: 0 });
+}
+
+/** The canonicalizer's state and its decide/evolve steps; every method returns the records to write. */
+export class Canonicalizer {
+  readonly markets = new Map<string, Held>();
+  readonly natives = new Map<string, NativeState>();
+  readonly v1Events = new Map<string, unknown>();
+  readonly crawls = new Map<Provider, CrawlState>();
+  readonly rosters = new Map<string, Roster>();
+  private rosterSource = 'sds';
+
+  // ---- restore (from the log, before consuming)
+
+  restoreState(key: string, v: RawRecord | null): void {
+    if (key.startsWith('crawl|')) {
+      const p = key.slice('crawl|'.length) as Provider;
+      if (v === null) this.crawls.delete(p);
+      else this.crawls.set(p, JSON.parse(v.payload) as CrawlState);
+    } else if (key.startsWith('event|venue_1|')) {
+      const id = key.slice('event|venue_1|'.length);
+      if (v === null) this.v1Events.delete(id);
+      else this.v1Events.set(id, JSON.parse(v.payload));
+    }
+  }
+
+  restoreMarket(key: string, v: CanonicalRecord | null): void {
+    const held = this.markets.get(key);
+    if (v === null) {
+      if (held) this.unlinkNative(held.nativeKey, key);
+      this.markets.delete(key);
+      return;
+    }
+    let b: CanonicalBody;
+    try {
+      b = JSON.parse(v.body) as CanonicalBody;
+    } catch {
+      return;
+    }
+    if (b.kind !== BODY_KIND) return;
+    if (held && held.nativeKey !== b.nativeKey) this.unlinkNative(held.nativeKey, key);
+    this.markets.set(key, { m: b.market, nativeKey: b.nativeKey, readId: b.readId, ...(b.probedAt !== undefined ? { probedAt: b.probedAt } : {}) });
+    if (b.probedAt !== undefined) return;
+    const n = this.natives.get(b.nativeKey) ?? { keys: [], readId: b.readId, readAt: b.market.observedAt };
+    if (!n.keys.includes(key)) n.keys.push(key);
+    n.readAt = Math.max(n.readAt, b.market.observedAt);
+    this.natives.set(b.nativeKey, n);
+  }
+
+  /** After restoring: every held market was listed at its venue's newest applied crawl. */
+  finishRestore(): void {
+    for (const [nk, n] of this.natives) {
+      const c = this.crawls.get(nk.slice(0, nk.indexOf('|')) as Provider);
+      if (c) n.readAt = Math.max(n.readAt, c.lastCrawlStart);
+    }
+    this.installRosters();
+  }
+
+  private unlinkNative(nativeKey: string, key: string): void {
+    const n = this.natives.get(nativeKey);
+    if (!n) return;
+    n.keys = n.keys.filter((k) => k !== key);
+    if (n.keys.length === 0) this.natives.delete(nativeKey);
+  }
+
+  // ---- rosters
+
+  roster(key: string, v: RawRecord | null): void {
+    const id = key.startsWith('roster|') ? key.slice('roster|'.length).replace('|', ':') : key;
+    if (v === null) {
+      this.rosters.delete(id);
+      return;
+    }
+    const b = JSON.parse(v.payload) as { source?: string; updated_at?: string; athletes?: { id: number | string; name: string }[] };
+    const [league, team] = id.split(':');
+    if (b.source) this.rosterSource = b.source;
+    this.rosters.set(id, {
+      league: league as Roster['league'],
+      team: team!,
+      players: (b.athletes ?? []).map((a) => ({ athleteId: String(a.id), name: a.name })),
+      readAt: b.updated_at ? Date.parse(b.updated_at) : v.read_started_at,
+    });
+  }
+
+  /** Canonicalization reads the roster book as it stands (canonicalize.ts keeps one). */
+  installRosters(): void {
+    const book: RosterBook | undefined = this.rosters.size ? { source: this.rosterSource, rosters: this.rosters, staleAfterMs: ROSTER_STALE_MS } : undefined;
+    setRosterBook(book);
+  }
+
+  // ---- raw records
+
+  /** One batch of raw records, in log order: canonicalize, prune after complete crawls. */
+  ingest(raws: RawRecord[]): Out {
+    const out: Out = [];
+    for (const r of raws) {
+      const provider = r.venue as Provider;
+      if (r.record_type === 'crawl_complete') {
+        this.completeCrawl(provider, r, out);
+        continue;
+      }
+      let payload: Record<string, unknown>;
+      try {
+        payload = JSON.parse(r.payload) as Record<string, unknown>;
+      } catch {
+        continue; // the raw history keeps it; nothing canonical can come of it
+      }
+      if (r.record_type === 'final') {
+        this.final(provider, r, payload, out);
+        continue;
+      }
+      if (provider === 'venue_1' && r.record_type === 'event') {
+        const prev = this.v1Events.get(r.native_id);
+        if (prev === undefined || JSON.stringify(prev) !== r.payload) {
+          this.v1Events.set(r.native_id, payload);
+          out.push({ topic: 'matching.state', key: v1EventKey(r.native_id), value: r });
+        }
+        continue;
+      }
+      const nativeKey = `${provider}|${r.record_type}|${r.native_id}`;
+      const input = provider === 'venue_1' ? { ...payload, _event: this.v1Events.get(String(payload.event_ticker)) } : payload;
+      const ms = canonicalize(provider, input, r.read_started_at);
+      const prev = this.natives.get(nativeKey);
+      const keys = ms.map(marketIdentity);
+      for (const k of prev?.keys ?? []) if (!keys.includes(k)) this.drop(k, out);
+      if (ms.length === 0) {
+        this.natives.delete(nativeKey);
+        continue;
+      }
+      this.natives.set(nativeKey, { keys, readId: r.read_id ?? null, readAt: Math.max(r.read_started_at, prev?.readAt ?? 0) });
+      for (const m of ms) {
+        const k = marketIdentity(m);
+        const held = this.markets.get(k);
+        const changed = !held || held.probedAt !== undefined || held.nativeKey !== nativeKey || !sameMarket(held.m, m);
+        if (!changed) continue;
+        if (held && held.nativeKey !== nativeKey) this.unlinkNative(held.nativeKey, k);
+        this.markets.set(k, { m, nativeKey, readId: r.read_id ?? null });
+        out.push({ topic: 'canonical.markets', key: k, value: toTopic({ kind: BODY_KIND, market: m, nativeKey, readId: r.read_id ?? null }) });
+      }
+    }
+    return out;
+  }
+
+  /** A venue_2 market's final record (read once after it left the listing): a settled market is kept a while. */
+  private final(provider: Provider, r: RawRecord, payload: unknown, out: Out): void {
+    for (const m of canonicalize(provider, payload, r.read_started_at)) {
+      if (m.status !== 'settled') continue;
+      const k = marketIdentity(m);
+      if (this.markets.has(k)) continue;
+      const nativeKey = `${provider}|final|${r.native_id}`;
+      this.markets.set(k, { m, nativeKey, readId: r.read_id ?? null, probedAt: r.read_started_at });
+      out.push({ topic: 'canonical.markets', key: k, value: toTopic({ kind: BODY_KIND, market: m, nativeKey, readId: r.read_id ?? null, probedAt: r.read_started_at }) });
+    }
+  }
+
+  private drop(key: string, out: Out): void {
+    const held = this.markets.get(key);
+    if (!held) return;
+    this.markets.delete(key);
+    out.push({ topic: 'canonical.markets', key, value: null });
+  }
+
+  private dropNative(nk: string, out: Out): void {
+    const n = this.natives.get(nk);
+    if (!n) return;
+    for (const k of n.keys) if (this.markets.get(k)?.nativeKey === nk) this.drop(k, out);
+    this.natives.delete(nk);
+  }
+
+  /** A complete crawl is the venue's whole open listing: what it no longer lists has left it. */
+  private completeCrawl(provider: Provider, r: RawRecord, out: Out): void {
+    const state = this.crawls.get(provider);
+    // A redelivered marker (a batch written but not committed before a crash) is applied once.
+    if (state?.applied.includes(r.native_id)) return;
+    let startedAt = r.read_started_at;
+    let delta: { vanished: string[] } | null = null;
+    try {
+      const detail = JSON.parse(r.payload) as { started_at?: number; delta?: boolean; vanished?: string[] };
+      startedAt = detail.started_at ?? startedAt;
+      if (detail.delta) delta = { vanished: detail.vanished ?? [] };
+    } catch {
+      /* marker without detail */
+    }
+    const threshold = state?.lastCrawlStart;
+    if (delta) {
+      // A delta crawl re-emits only changed records and names what vanished: that has left the
+      // listing now. Every other record it did not re-emit was read, unchanged, by it.
+      for (const v of delta.vanished) {
+        const sep = v.indexOf(':');
+        this.dropNative(`${provider}|${v.slice(0, sep)}|${v.slice(sep + 1)}`, out);
+      }
+      if (threshold !== undefined)
+        for (const [nk, n] of this.natives)
+          if (nk.startsWith(`${provider}|`) && n.readAt >= threshold && n.readAt < r.read_started_at) n.readAt = r.read_started_at;
+    }
+    // Records of one crawl sit on several partitions, so its marker can be read before some of its
+    // records: prune only what the previous complete crawl did not list either (a delisting shows
+    // one crawl later, never a flap).
+    if (threshold !== undefined)
+      for (const [nk, n] of this.natives)
+        if (nk.startsWith(`${provider}|`) && n.readId !== r.native_id && n.readAt < threshold) this.dropNative(nk, out);
+    // Final records are kept a while, then forgotten (by the log's time, not a clock).
+    for (const [k, h] of this.markets)
+      if (h.probedAt !== undefined && h.m.provider === provider && r.read_started_at - h.probedAt > PROBED_KEEP_MS) this.drop(k, out);
+    const next: CrawlState = {
+      lastCrawlStart: Math.max(startedAt, threshold ?? 0),
+      lastReadStart: Math.max(r.read_started_at, state?.lastReadStart ?? 0),
+      applied: [...(state?.applied ?? []), r.native_id].slice(-MARKER_MEMORY),
+    };
+    this.crawls.set(provider, next);
+    out.push({ topic: 'matching.state', key: crawlStateKey(provider), value: crawlStateRecord(provider, next) });
+  }
+}
+
+export function crawlStateRecord(provider: Provider, s: CrawlState): RawRecord {
+  return { venue: provider, record_type: 'crawl_state', native_id: provider, read_started_at: s.lastReadStart, payload: JSON.stringify(s), read_id: null, source_url: null };
+}
+
+function toTopic(b: CanonicalBody): TopicValues['canonical.markets'] {
+  const m = b.market;
+  return {
+    provider: m.provider,
+    market_id: m.source.market_id,
+    event_id: m.source.event_id,
+    title: m.source.market_name,
+    status: m.status,
+    category: 'sports',
+    league: m.league,
+    market_type: m.marketType,
+    read_started_at: m.observedAt,
+    body_version: 1,
+    body: JSON.stringify(b),
+  };
+}
+
+/** The stage: one Canonicalizer per stage instance (a runner runs one). */
+export function canonicalizeStage(): StageDef & { state: () => Canonicalizer } {
+  let c = new Canonicalizer();
+  return {
+    name: 'canonicalize',
+    inputs: [...RAW_TOPIC_IDS, 'reference.rosters'],
+    state: () => c,
+    async restore(ctx) {
+      c = new Canonicalizer();
+      await ctx.readCompacted('reference.rosters', (k, v) => k && c.roster(k, v));
+      await ctx.readCompacted('matching.state', (k, v) => k && c.restoreState(k, v));
+      await ctx.readCompacted('canonical.markets', (k, v) => k && c.restoreMarket(k, v));
+      c.finishRestore();
+    },
+    handle(records: InRecord[]) {
+      if (records[0]?.topic === 'reference.rosters') {
+        for (const r of records) if (r.key) c.roster(r.key, r.value as RawRecord | null);
+        c.installRosters();
+        return {};
+      }
+      const raws: RawRecord[] = [];
+      for (const r of records) if (r.value) raws.push(r.value as RawRecord);
+      return { records: c.ingest(raws) };
+    },
+  };
+}

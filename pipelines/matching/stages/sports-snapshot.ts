@@ -1,0 +1,122 @@
+// The sports snapshot sink: the read model the two sports routes serve, written from the compacted
+// topics the way the history is. In: `matched.events` (the served events; a tombstone takes one out)
+// and the `crawl|<venue>` records of `matching.state` (how far each venue's listing has been read).
+// Out, on a tick when anything moved: one published `sports` snapshot in the SnapshotStore (entries
+// in publish order, per-entry versions for readers that reload only what changed) with
+// `observed_at` = when the oldest underlying read began.
+//
+// observed_at: every market of a venue still listed was read at or after the start of that venue's
+// newest complete crawl (a crawl reads the whole listing), so the oldest such start over the venues
+// that a current event draws on is a time no served read is older than. A venue that stops answering
+// stops completing crawls, and observed_at shows it.
+import type { MatchedEvent as MatchedRecord, RawRecord } from '../../topics.ts';
+import type { StageDef, StageOutput } from '../../runtime/types.ts';
+import { compareEntries, sortKey, SPORTS_SNAPSHOT, type SportsEntry } from '../readmodel.ts';
+import type { MatchedEvent } from '../types.ts';
+import type { CrawlState } from './canonicalize.ts';
+
+/** How long a superseded sports snapshot stays readable: far longer than any read of one takes. */
+export const SPORTS_RETAIN_MS = 30_000;
+
+/** The served entry a matched.events record carries (the entry round.ts serves, field for field). */
+export function entryOfRecord(v: MatchedRecord): SportsEntry {
+  const event = JSON.parse(v.body) as MatchedEvent;
+  return {
+    event,
+    population: v.population === 'current' ? 'current' : 'archived',
+    strictPropKeys: v.strict_prop_keys ?? [],
+    lookupIds: v.lookup_ids ?? [],
+    sortMs: sortKey(event),
+  };
+}
+
+export class SportsSnapshotSink {
+  readonly entries = new Map<string, { entry: SportsEntry; version: number }>();
+  readonly crawls = new Map<string, CrawlState>();
+  private moved = true;
+  published = 0;
+
+  event(key: string, v: MatchedRecord | null, version: number): void {
+    if (v === null) {
+      if (this.entries.delete(key)) this.moved = true;
+      return;
+    }
+    this.entries.set(key, { entry: entryOfRecord(v), version });
+    this.moved = true;
+  }
+
+  state(key: string, v: RawRecord | null): void {
+    if (!key.startsWith('crawl|')) return;
+    const venue = key.slice('crawl|'.length);
+    if (v === null) this.crawls.delete(venue);
+    else this.crawls.set(venue, JSON.parse(v.payload) as CrawlState);
+    this.moved = true;
+  }
+
+  /** The oldest newest-crawl start over the venues current events draw on; null when none. */
+  observedAt(): number | null {
+    const venues = new Set<string>();
+    for (const { entry } of this.entries.values()) {
+      if (entry.population !== 'current') continue;
+      for (const sm of entry.event.submarkets) for (const src of sm.source_markets) venues.add(src.provider);
+    }
+    let oldest: number | null = null;
+    for (const v of venues) {
+      const c = this.crawls.get(v);
+      if (c && (oldest === null || c.lastReadStart < oldest)) oldest = c.lastReadStart;
+    }
+    return oldest;
+  }
+
+  /** The snapshot to publish, when anything moved since the last one. */
+  publish(now: number): StageOutput {
+    if (!this.moved && this.published > 0) return {};
+    this.moved = false;
+    const list = [...this.entries.values()].sort((a, b) => compareEntries(a.entry, b.entry));
+    this.published++;
+    const observedAt = this.observedAt();
+    return {
+      publishes: [
+        {
+          name: SPORTS_SNAPSHOT,
+          entries: list.map(({ entry }) => ({ key: entry.event.event_id, value: entry })),
+          options: {
+            observedAt: observedAt ?? (list.length ? now : null),
+            now,
+            // Readers take the current snapshot and read its entries at once (sports cursors are not
+            // bound to a snapshot), so an earlier one only has to outlive a read in flight; the
+            // store's default (10 minutes, for catalog cursors) kept thousands of whole copies.
+            retainMs: SPORTS_RETAIN_MS,
+            meta: { events: list.length, versions: Object.fromEntries(list.map(({ entry, version }) => [entry.event.event_id, version])) },
+          },
+        },
+      ],
+    };
+  }
+}
+
+export function sportsSnapshotStage(o: { tickMs: number; clock?: () => number }): StageDef & { state: () => SportsSnapshotSink } {
+  let s = new SportsSnapshotSink();
+  const clock = o.clock ?? Date.now;
+  return {
+    name: 'sink.sports-snapshot',
+    inputs: ['matched.events', 'matching.state'],
+    sinks: { snapshotNames: [SPORTS_SNAPSHOT] },
+    state: () => s,
+    async restore(ctx) {
+      s = new SportsSnapshotSink();
+      // An entry's version is its record's offset: one key stays in one partition, so it only grows.
+      await ctx.readCompacted('matched.events', (k, v, offset) => k && s.event(k, v, Number(offset)));
+      await ctx.readCompacted('matching.state', (k, v) => k && s.state(k, v));
+    },
+    handle(records) {
+      for (const r of records) {
+        if (!r.key) continue;
+        if (r.topic === 'matched.events') s.event(r.key, r.value as MatchedRecord | null, Number(r.offset));
+        else s.state(r.key, r.value as RawRecord | null);
+      }
+      return {};
+    },
+    tick: { ms: o.tickMs, run: () => s.publish(clock()) },
+  };
+}

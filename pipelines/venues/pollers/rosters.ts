@@ -1,0 +1,97 @@
+// The roster poller: the sports data source's team rosters, read like any venue data and written to
+// the log, so matching reads nothing from outside it (a restart or a replay reads the same rosters).
+// In: `GET <base>/sportsdata/<league>/teams/<CODE>/roster` for every team of the five leagues, every
+// intervalMs. Out: `reference.rosters` records keyed `roster|<league>|<team>` (the RawRecord shape:
+// venue `sportsdata`, record_type `roster`, the body as read), written only when a roster changed
+// since this poller last wrote it. A team that answers 404 has no roster (a gap: nothing written); a
+// failing read is logged and tried again at the next round.
+import type { Producer } from '../../log/types.ts';
+import type { Serde } from '../../serde/index.ts';
+import type { RawRecord, TopicMap } from '../../topics.ts';
+import { LEAGUE_LIST, TEAMS } from '../../matching/teams.ts';
+import { silentLogger, type PollerLogger } from './poller.ts';
+
+export interface RosterPollerOptions {
+  baseUrl: string;
+  producer: Producer;
+  serde: Serde;
+  topics: TopicMap;
+  intervalMs: number;
+  deadlineMs: number;
+  logger?: PollerLogger;
+  clock?: () => number;
+}
+
+export const rosterKey = (league: string, team: string) => `roster|${league}|${team}`;
+
+export class RosterPoller {
+  private readonly written = new Map<string, string>();
+  private timer: NodeJS.Timeout | null = null;
+  private round: Promise<void> | null = null;
+  private readonly stopController = new AbortController();
+  /** Completed rounds (tests and status). */
+  rounds = 0;
+
+  constructor(private readonly o: RosterPollerOptions) {}
+
+  start(): void {
+    if (this.timer) return;
+    void this.runRound();
+    this.timer = setInterval(() => void this.runRound(), this.o.intervalMs);
+  }
+
+  async stop(): Promise<void> {
+    if (this.timer) clearInterval(this.timer);
+    this.timer = null;
+    this.stopController.abort();
+    await this.round;
+  }
+
+  /** One round over every team; resolves when its changed rosters are in the log. */
+  runRound(): Promise<void> {
+    if (this.round) return this.round;
+    this.round = this.readAll()
+      .catch((err) => (this.o.logger ?? silentLogger).warn({ venue: 'sportsdata', err: String(err) }, 'roster round failed; next round tries again'))
+      .finally(() => {
+        this.round = null;
+      });
+    return this.round;
+  }
+
+  private async readAll(): Promise<void> {
+    const base = this.o.baseUrl.replace(/\/+$/, '');
+    const clock = this.o.clock ?? Date.now;
+    const changed: { key: string; value: RawRecord }[] = [];
+    let failed = 0;
+    await Promise.all(
+      LEAGUE_LIST.flatMap((league) =>
+        TEAMS[league].map(async (t) => {
+          const path = `/sportsdata/${league}/teams/${t.key.toUpperCase()}/roster`;
+          const readAt = clock();
+          let text: string;
+          try {
+            const signal = AbortSignal.any([AbortSignal.timeout(this.o.deadlineMs), this.stopController.signal]);
+            const res = await fetch(base + path, { signal });
+            if (res.status === 404) return;
+            if (!res.ok) throw new Error(`HTTP ${res.status}`);
+            text = JSON.stringify(await res.json());
+          } catch {
+            failed++;
+            return;
+          }
+          const key = rosterKey(league, t.key);
+          if (this.written.get(key) === text) return;
+          changed.push({ key, value: { venue: 'sportsdata', record_type: 'roster', native_id: `${league}:${t.key}`, read_started_at: readAt, payload: text, read_id: null, source_url: path } });
+        }),
+      ),
+    );
+    if (this.stopController.signal.aborted) return;
+    if (failed) (this.o.logger ?? silentLogger).warn({ venue: 'sportsdata', failed }, 'roster reads failed; they are tried again next round');
+    if (changed.length) {
+      const topic = this.o.topics['reference.rosters'];
+      await this.o.producer.send(topic.name, await Promise.all(changed.map((c) => this.o.serde.encode(topic, c.key, c.value))));
+      for (const c of changed) this.written.set(c.key, c.value.payload);
+    }
+    this.rounds++;
+  }
+}
