@@ -577,6 +577,12 @@ export class EmbeddedLog implements Log {
     await this.commit(groupId, topic, offsets);
   }
 
+  async setGroupOffsets(groupId: string, topic: string, offsets: Map<number, string>): Promise<void> {
+    if (this.activeGroups.has(groupId)) throw new Error(`group ${JSON.stringify(groupId)} has an active consumer: stop it before setting its offsets`);
+    this.topic(topic);
+    await this.commit(groupId, topic, new Map([...offsets].map(([p, o]) => [p, Number(o)])));
+  }
+
   async deleteGroup(groupId: string): Promise<void> {
     if (this.activeGroups.has(groupId)) throw new Error(`group ${JSON.stringify(groupId)} has an active consumer: stop it before deleting the group`);
     await this.groupWrites.get(groupId)?.running;

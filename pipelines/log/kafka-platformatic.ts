@@ -212,6 +212,13 @@ export class PlatformaticKafkaLog implements Log {
     });
   }
 
+  async setGroupOffsets(groupId: string, topic: string, offsets: Map<number, string>): Promise<void> {
+    await this.admin().alterConsumerGroupOffsets({
+      groupId,
+      topics: [{ name: topic, partitionOffsets: [...offsets].map(([partition, offset]) => ({ partition, offset: BigInt(offset) })) }],
+    });
+  }
+
   async deleteGroup(groupId: string): Promise<void> {
     await this.admin()
       .deleteGroups({ groups: [groupId] })

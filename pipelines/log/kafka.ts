@@ -195,6 +195,11 @@ export class KafkaLog implements Log {
     await admin.setOffsets({ groupId, topic, partitions });
   }
 
+  async setGroupOffsets(groupId: string, topic: string, offsets: Map<number, string>): Promise<void> {
+    const admin = await this.admin();
+    await admin.setOffsets({ groupId, topic, partitions: [...offsets].map(([partition, offset]) => ({ partition, offset })) });
+  }
+
   async deleteGroup(groupId: string): Promise<void> {
     const admin = await this.admin();
     await retriable(() => admin.deleteGroups([groupId]), this.options.retryBackoffMs ?? 100).catch((err: unknown) => {

@@ -334,6 +334,19 @@ export function logContract(name: string, makeHarness: () => LogHarness | Promis
       expect(replay.map((r) => str(r.value)).sort()).toEqual(keyed(25, 4).map((r) => str(r.value)).sort());
     });
 
+    it('setGroupOffsets starts a group where it is told', async () => {
+      const { log } = await open();
+      const topic = randomName('t');
+      const group = randomName('g');
+      await log.createTopics([{ name: topic, partitions: 1, cleanupPolicy: 'delete' }]);
+      const producer = await log.producer();
+      await producer.send(topic, keyed(10, 1));
+      await log.setGroupOffsets(group, topic, new Map([[0, '6']]));
+      expect(await log.groupOffsets(group, topic)).toEqual(new Map([[0, '6']]));
+      const got = await consumeUntil(log, { groupId: group, topics: [topic], fromBeginning: true }, (a) => a.length >= 4);
+      expect(got.map((r) => r.offset)).toEqual(['6', '7', '8', '9']);
+    });
+
     it('deleteGroup forgets a stopped group and its offsets; deleting a missing group is no error', async () => {
       const { log } = await open();
       const topic = randomName('t');

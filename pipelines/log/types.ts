@@ -88,6 +88,8 @@ export interface Log {
   groupOffsets(groupId: string, topic: string): Promise<Map<number, string>>;
   /** Operators' replay: move a stopped group to the earliest offset or to the first at/after a time. */
   resetGroup(groupId: string, topic: string, to: 'earliest' | { timestamp: number }): Promise<void>;
+  /** Commits these offsets (next offset to read, per partition) for a group with no live member. */
+  setGroupOffsets(groupId: string, topic: string, offsets: Map<number, string>): Promise<void>;
   /** Forgets a stopped group and its committed offsets (a stage's one-off restore read leaves none behind). */
   deleteGroup(groupId: string): Promise<void>;
   close(): Promise<void>;

@@ -321,35 +321,57 @@ export async function decodeOrDeadLetter(
   return { records, dead };
 }
 
-/** Reads compacted topics for a stage's restore(), through a one-off group deleted afterwards. */
+/** What a stage's restore() reads, through one-off groups that are deleted afterwards. */
 export function restoreContext(deps: Pick<RuntimeDeps, 'log' | 'serde' | 'topics'>, groupId: string): RestoreContext {
+  /** Reads [from, to) of each partition through a one-off group, handing over decoded batches. */
+  const read = async (topic: TopicDef, from: Map<number, bigint>, to: Map<number, bigint>, onBatch: (records: InRecord[]) => void): Promise<void> => {
+    const pending = new Set([...to].filter(([p, end]) => end > (from.get(p) ?? end)).map(([p]) => p));
+    if (pending.size === 0) return;
+    const group = `${groupId}.restore.${process.pid}.${Date.now().toString(36)}${Math.random().toString(36).slice(2, 8)}`;
+    await deps.log.setGroupOffsets(group, topic.name, new Map([...from].map(([p, o]) => [p, String(o)])));
+    const consumer = deps.log.consumer({ groupId: group, topics: [topic.name], fromBeginning: true });
+    try {
+      await new Promise<void>((resolve, reject) => {
+        consumer
+          .run(async (batch) => {
+            if (!pending.has(batch.partition)) return;
+            const end = to.get(batch.partition)!;
+            const upTo = batch.records.filter((r) => BigInt(r.offset) < end);
+            const { records } = await decodeOrDeadLetter(deps.serde, topic, upTo, group);
+            onBatch(records);
+            const last = batch.records[batch.records.length - 1];
+            if (last && BigInt(last.offset) + 1n >= end) pending.delete(batch.partition);
+            if (pending.size === 0) resolve();
+          })
+          .catch(reject);
+      });
+    } finally {
+      await consumer.stop();
+      await deps.log.deleteGroup(group).catch(() => undefined);
+    }
+  };
   return {
     async readCompacted(id, onRecord) {
       const topic = deps.topics[id];
       const offsets = await deps.log.topicOffsets(topic.name);
-      const target = new Map(offsets.map((p) => [p.partition, BigInt(p.high)]));
-      const pending = new Set(offsets.filter((p) => BigInt(p.high) > BigInt(p.low)).map((p) => p.partition));
-      if (pending.size === 0) return;
-      const group = `${groupId}.restore.${process.pid}.${Date.now().toString(36)}${Math.random().toString(36).slice(2, 8)}`;
-      const consumer = deps.log.consumer({ groupId: group, topics: [topic.name], fromBeginning: true });
-      try {
-        await new Promise<void>((resolve, reject) => {
-          consumer
-            .run(async (batch) => {
-              const end = target.get(batch.partition) ?? 0n;
-              const upTo = batch.records.filter((r) => BigInt(r.offset) < end);
-              const { records } = await decodeOrDeadLetter(deps.serde, topic, upTo, group);
-              for (const r of records) onRecord(r.key, r.value as never, r.offset);
-              const last = batch.records[batch.records.length - 1];
-              if (last && BigInt(last.offset) + 1n >= end) pending.delete(batch.partition);
-              if (pending.size === 0) resolve();
-            })
-            .catch(reject);
-        });
-      } finally {
-        await consumer.stop();
-        await deps.log.deleteGroup(group).catch(() => undefined);
-      }
+      await read(
+        topic,
+        new Map(offsets.map((p) => [p.partition, BigInt(p.low)])),
+        new Map(offsets.map((p) => [p.partition, BigInt(p.high)])),
+        (records) => {
+          for (const r of records) onRecord(r.key, r.value as never, r.offset);
+        },
+      );
+    },
+    committed(id) {
+      return deps.log.groupOffsets(groupId, deps.topics[id].name);
+    },
+    async readRange(id, from, to, onRecords) {
+      const topic = deps.topics[id];
+      // Never before what the log still holds.
+      const low = new Map((await deps.log.topicOffsets(topic.name)).map((p) => [p.partition, BigInt(p.low)]));
+      const start = new Map([...from].map(([p, o]) => [p, BigInt(o) > (low.get(p) ?? 0n) ? BigInt(o) : (low.get(p) ?? 0n)]));
+      await read(topic, start, new Map([...to].filter(([p]) => start.has(p)).map(([p, o]) => [p, BigInt(o)])), onRecords as (records: InRecord[]) => void);
     },
   };
 }

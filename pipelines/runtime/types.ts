@@ -74,6 +74,13 @@ export interface RestoreContext {
    * onRecord in offset order per partition (no consumer group is left behind).
    */
   readCompacted<Id extends TopicId>(topic: Id, onRecord: (key: string | null, value: TopicValues[Id] | null, offset: string) => void): Promise<void>;
+  /** Committed offsets of this stage's own group on one of its inputs (next offset to read). */
+  committed(topic: TopicId): Promise<Map<number, string>>;
+  /**
+   * Reads the records of a topic from `from` (inclusive) to `to` (exclusive) per partition, in offset
+   * order per partition; partitions absent from either map, or with nothing between, are not read.
+   */
+  readRange<Id extends TopicId>(topic: Id, from: Map<number, string>, to: Map<number, string>, onRecords: (records: InRecord<Id>[]) => void): Promise<void>;
 }
 
 export interface StageDef {

@@ -9,10 +9,12 @@
 // read before some of its records). What that decision needs survives a restart by construction:
 //   - `crawl|<venue>` on matching.state: the newest complete crawl applied and the ids of recent
 //     markers, so a redelivered marker is applied once;
-//   - the current markets, read back from this stage's own compacted output; each is taken as read
-//     at the newest applied crawl of its venue (it was listed then, or it would have been dropped).
-//     A market that vanished just before a restart is therefore dropped one crawl later than
-//     without the restart, never earlier: a restart can delay a deletion, it can never cause one.
+//   - with it, which of the venue's records had not been read since that crawl began (`stale`), and
+//     how far each partition of the venue's raw topic had been read (`positions`);
+//   - the current markets, read back from this stage's own compacted output.
+//   On restart the records read after the last applied marker (from `positions` to the group's
+//   committed offsets) are read again for their read times only (their outputs were written before
+//   their commit), so every record's last read time is what it was before the restart.
 //   - `event|venue_1|<ticker>` on matching.state: the venue_1 event records its markets read.
 // Nothing here reads a clock or the network: the same records give the same outputs.
 import type { CanonicalMarket as CanonicalRecord, RawRecord, TopicValues } from '../../topics.ts';
@@ -64,6 +66,10 @@ export interface CrawlState {
   lastReadStart: number;
   /** Recently applied marker ids, newest last. */
   applied: string[];
+  /** Records of the venue not read since lastCrawlStart when this marker was applied (`<type>|<id>`). */
+  stale?: string[];
+  /** Next offset per partition of the venue's raw topic when this marker was applied. */
+  positions?: Record<string, string>;
 }
 
 type Out = OutRecord[];
@@ -83,6 +89,8 @@ export class Canonicalizer {
   readonly crawls = new Map<Provider, CrawlState>();
   readonly rosters = new Map<string, Roster>();
   private rosterSource = 'sds';
+  /** Next offset to read per raw topic partition, per venue (known when fed from the log). */
+  private readonly positions = new Map<Provider, Map<number, string>>();
 
   // ---- restore (from the log, before consuming)
 
@@ -121,13 +129,47 @@ export class Canonicalizer {
     this.natives.set(b.nativeKey, n);
   }
 
-  /** After restoring: every held market was listed at its venue's newest applied crawl. */
+  /**
+   * After restoring: each record read since its venue's newest applied crawl began is taken as read
+   * at that start, each stale one as read before it (the records read after the marker then come
+   * again through replayAfterMarker).
+   */
   finishRestore(): void {
+    const stale = new Map<string, Set<string>>();
+    for (const [p, c] of this.crawls) stale.set(p, new Set(c.stale ?? []));
     for (const [nk, n] of this.natives) {
-      const c = this.crawls.get(nk.slice(0, nk.indexOf('|')) as Provider);
-      if (c) n.readAt = Math.max(n.readAt, c.lastCrawlStart);
+      const sep = nk.indexOf('|');
+      const p = nk.slice(0, sep) as Provider;
+      const c = this.crawls.get(p);
+      if (!c) continue;
+      n.readAt = stale.get(p)!.has(nk.slice(sep + 1)) ? Math.min(n.readAt, c.lastCrawlStart - 1) : Math.max(n.readAt, c.lastCrawlStart);
     }
     this.installRosters();
+  }
+
+  /** Where the records after a venue's last applied marker begin (restore reads them again). */
+  markerPositions(p: Provider): Map<number, string> | null {
+    const pos = this.crawls.get(p)?.positions;
+    return pos ? new Map(Object.entries(pos).map(([k, v]) => [Number(k), v])) : null;
+  }
+
+  /** Records read after the last applied marker, before a restart: read times only, outputs were written. */
+  replayAfterMarker(records: InRecord[]): void {
+    this.ingestRecords(records);
+  }
+
+  /** Records of one raw topic partition as the log hands them over: positions are kept. */
+  ingestRecords(records: InRecord[]): Out {
+    const raws: RawRecord[] = [];
+    const offsets: string[] = [];
+    for (const r of records)
+      if (r.value) {
+        raws.push(r.value as RawRecord);
+        offsets.push(r.offset);
+      }
+    const first = records[0];
+    if (!first) return [];
+    return this.ingest(raws, { partition: first.partition, offsets, last: records[records.length - 1]!.offset });
   }
 
   private unlinkNative(nativeKey: string, key: string): void {
@@ -164,11 +206,20 @@ export class Canonicalizer {
 
   // ---- raw records
 
-  /** One batch of raw records, in log order: canonicalize, prune after complete crawls. */
-  ingest(raws: RawRecord[]): Out {
+  /**
+   * One batch of raw records, in log order: canonicalize, prune after complete crawls. `at` says
+   * where in the log they sit (one partition), when they come from it.
+   */
+  ingest(raws: RawRecord[], at?: { partition: number; offsets: string[]; last: string }): Out {
     const out: Out = [];
-    for (const r of raws) {
+    for (let i = 0; i < raws.length; i++) {
+      const r = raws[i]!;
       const provider = r.venue as Provider;
+      if (at) {
+        let pos = this.positions.get(provider);
+        if (!pos) this.positions.set(provider, (pos = new Map()));
+        pos.set(at.partition, String(BigInt(at.offsets[i]!) + 1n));
+      }
       if (r.record_type === 'crawl_complete') {
         this.completeCrawl(provider, r, out);
         continue;
@@ -276,10 +327,16 @@ export class Canonicalizer {
     // Final records are kept a while, then forgotten (by the log's time, not a clock).
     for (const [k, h] of this.markets)
       if (h.probedAt !== undefined && h.m.provider === provider && r.read_started_at - h.probedAt > PROBED_KEEP_MS) this.drop(k, out);
+    const lastCrawlStart = Math.max(startedAt, threshold ?? 0);
+    const stale: string[] = [];
+    for (const [nk, n] of this.natives) if (nk.startsWith(`${provider}|`) && n.readAt < lastCrawlStart) stale.push(nk.slice(provider.length + 1));
+    const pos = this.positions.get(provider);
     const next: CrawlState = {
-      lastCrawlStart: Math.max(startedAt, threshold ?? 0),
+      lastCrawlStart,
       lastReadStart: Math.max(r.read_started_at, state?.lastReadStart ?? 0),
       applied: [...(state?.applied ?? []), r.native_id].slice(-MARKER_MEMORY),
+      stale,
+      ...(pos ? { positions: Object.fromEntries(pos) } : {}),
     };
     this.crawls.set(provider, next);
     out.push({ topic: 'matching.state', key: crawlStateKey(provider), value: crawlStateRecord(provider, next) });
@@ -320,6 +377,11 @@ export function canonicalizeStage(): StageDef & { state: () => Canonicalizer } {
       await ctx.readCompacted('matching.state', (k, v) => k && c.restoreState(k, v));
       await ctx.readCompacted('canonical.markets', (k, v) => k && c.restoreMarket(k, v));
       c.finishRestore();
+      // What was read (and committed) after each venue's last applied marker, read again.
+      for (const id of RAW_TOPIC_IDS) {
+        const from = c.markerPositions(id.slice('raw.'.length) as Provider);
+        if (from) await ctx.readRange(id, from, await ctx.committed(id), (records) => c.replayAfterMarker(records));
+      }
     },
     handle(records: InRecord[]) {
       if (records[0]?.topic === 'reference.rosters') {
@@ -327,9 +389,7 @@ export function canonicalizeStage(): StageDef & { state: () => Canonicalizer } {
         c.installRosters();
         return {};
       }
-      const raws: RawRecord[] = [];
-      for (const r of records) if (r.value) raws.push(r.value as RawRecord);
-      return { records: c.ingest(raws) };
+      return { records: c.ingestRecords(records) };
     },
   };
 }
