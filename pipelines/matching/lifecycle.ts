@@ -30,6 +30,12 @@ export interface LifecycleContext {
   lastSeenAt: number;
   /** Venue markets of the game (so a postponed game keeps its event id). */
   marketIds: string[];
+  /**
+   * Venue markets the game had before and no longer has (delisted, or left out of a round while
+   * venues disagreed): a market listed again comes back to this event rather than starting a new
+   * one. Absent from snapshots written before it existed.
+   */
+  formerMarketIds?: string[];
   /** Before the start, no submarket is matched any more: not served as current. */
   liveEmpty: boolean;
 }
@@ -55,6 +61,13 @@ export function graceEnds(scheduledDate: string): number {
   return easternMidnight(addDays(scheduledDate, 2));
 }
 
+function formerIds(ctx: LifecycleContext, now: string[]): string[] {
+  const listed = new Set(now);
+  const out = (ctx.formerMarketIds ?? []).filter((k) => !listed.has(k));
+  for (const k of ctx.marketIds) if (!listed.has(k) && !out.includes(k)) out.push(k);
+  return out;
+}
+
 function observe(ctx: LifecycleContext, now: number, r: EventRecord): Partial<LifecycleContext> {
   const started = r.startMs !== null ? now >= r.startMs : false;
   const settledNow = r.signals.settledProviders.length > 0;
@@ -64,6 +77,7 @@ function observe(ctx: LifecycleContext, now: number, r: EventRecord): Partial<Li
     startMs: r.startMs,
     lastSeenAt: now,
     marketIds: r.marketIds,
+    formerMarketIds: formerIds(ctx, r.marketIds),
   };
   if (settledNow && ctx.firstSettledAt === null) next.firstSettledAt = now;
   const size = sizeOf(r.event);

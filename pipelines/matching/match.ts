@@ -154,18 +154,27 @@ interface Cluster {
   markets: CanonicalMarket[];
   date: string;
   startMs: number | null;
+  /** Eastern days of the exact starts (more than one when a postponement was joined in). */
+  days: string[];
 }
 
 /** Split one pairing's markets into games. */
-function clusterGames(markets: CanonicalMarket[]): Cluster[] {
+function clusterGames(prefix: string, markets: CanonicalMarket[], prior: ReadonlyMap<string, string>): Cluster[] {
   const { league, away, home } = markets[0];
   const exact = markets.filter((m) => m.scheduledStart !== null).sort((a, b) => a.scheduledStart! - b.scheduledStart!);
   const clusters: Cluster[] = [];
   for (const m of exact) {
     const last = clusters[clusters.length - 1];
     if (last && m.scheduledStart! - last.startMs! <= SAME_GAME_WINDOW_MS) last.markets.push(m);
-    else clusters.push({ league, away, home, markets: [m], startMs: m.scheduledStart!, date: easternDate(m.scheduledStart!) });
+    else {
+      const date = easternDate(m.scheduledStart!);
+      clusters.push({ league, away, home, markets: [m], startMs: m.scheduledStart!, date, days: [date] });
+    }
   }
+  // Joined before the date-only listings are placed: a game the lag shows twice on one day is not
+  // a doubleheader.
+  const timed = joinPostponed(prefix, clusters, prior);
+  const tops = new Map(timed.map((c) => [c, topPrior(prefix, c, prior)]));
   const dateOnly = markets.filter((m) => m.scheduledStart === null);
   const byDate = new Map<string, CanonicalMarket[]>();
   for (const m of dateOnly) {
@@ -174,7 +183,7 @@ function clusterGames(markets: CanonicalMarket[]): Cluster[] {
     byDate.set(m.scheduledDate, list);
   }
   for (const [date, list] of byDate) {
-    const sameDay = clusters.filter((c) => c.date === date);
+    const sameDay = timed.filter((c) => c.days.includes(date));
     if (sameDay.length === 1) {
       // A numbered listing of game 2 cannot be the day's only timed game... unless that game is
       // game 2 of a doubleheader whose game 1 is untimed; keep numbered listings with their number.
@@ -182,18 +191,26 @@ function clusterGames(markets: CanonicalMarket[]): Cluster[] {
       continue;
     }
     if (sameDay.length > 1) {
-      // Doubleheader: only the venue's own game number places a date-only listing.
-      for (const m of list) if (m.gameNumber !== undefined && sameDay[m.gameNumber - 1]) sameDay[m.gameNumber - 1].markets.push(m);
+      // Doubleheader: only the venue's own game number places a date-only listing, or the game
+      // the same venue market was published with before.
+      for (const m of list) {
+        if (m.gameNumber !== undefined && sameDay[m.gameNumber - 1]) sameDay[m.gameNumber - 1].markets.push(m);
+        else if (m.gameNumber === undefined && prior.size) {
+          const id = prior.get(marketIdentity(m));
+          sameDay.find((c) => id !== undefined && tops.get(c) === id)?.markets.push(m);
+        }
+      }
       continue;
     }
     const numbers = new Set(list.map((m) => m.gameNumber ?? 1));
     const anyNumbered = list.some((m) => m.gameNumber !== undefined && m.gameNumber > 1);
     for (const n of [...numbers].sort()) {
       const members = list.filter((m) => (m.gameNumber ?? 1) === n && (m.gameNumber !== undefined || !anyNumbered));
-      if (members.length) clusters.push({ league, away, home, markets: members, startMs: null, date });
+      if (members.length) timed.push({ league, away, home, markets: members, startMs: null, date, days: [] });
     }
   }
-  return clusters;
+  // Date-only listings of a game whose other venues moved it to another day.
+  return joinPostponed(prefix, timed, prior);
 }
 
 /**
@@ -211,7 +228,7 @@ export function matchMarkets(markets: Iterable<CanonicalMarket>, prior: Readonly
   const out: EventRecord[] = [];
   const usedIds = new Set<string>();
   for (const [prefix, list] of pairings) {
-    const clusters = clusterGames(list);
+    const clusters = clusterGames(prefix, list, prior);
     const dayCount = new Map<string, number>();
     for (const c of clusters) {
       const eventId = pickEventId(prefix, c, prior, usedIds, dayCount);
@@ -220,6 +237,53 @@ export function matchMarkets(markets: Iterable<CanonicalMarket>, prior: Readonly
     }
   }
   return out;
+}
+
+/** The prior event id most of a cluster's markets were published under (ties: the smaller id). */
+function topPrior(prefix: string, c: Cluster, prior: ReadonlyMap<string, string>): string | undefined {
+  const votes = new Map<string, number>();
+  for (const m of c.markets) {
+    const id = prior.get(marketIdentity(m));
+    if (id && id.startsWith(`${prefix}-`)) votes.set(id, (votes.get(id) ?? 0) + 1);
+  }
+  let best: string | undefined;
+  for (const [id, n] of votes) if (best === undefined || n > votes.get(best)! || (n === votes.get(best)! && id < best)) best = id;
+  return best;
+}
+
+/**
+ * A postponement reaches the venues one crawl at a time: while some list the new start and others
+ * still the old one, the game's markets fall into two clusters (starts hours or days apart), both
+ * mostly published before under the same event. They are one game: left apart, the cluster read
+ * first keeps the event id and the other becomes a second current event of the same game under a
+ * new id, until the lagging venues catch up (or indefinitely, when the old event never started).
+ * A doubleheader's two games are told apart by a venue listing the same line in both clusters (one
+ * venue never lists a game's line twice), and those are never joined.
+ */
+function joinPostponed(prefix: string, clusters: Cluster[], prior: ReadonlyMap<string, string>): Cluster[] {
+  if (clusters.length < 2 || prior.size === 0) return clusters;
+  const out: Cluster[] = [];
+  const byPrior = new Map<string, Cluster>();
+  for (const c of clusters) {
+    const id = topPrior(prefix, c, prior);
+    const into = id === undefined ? undefined : byPrior.get(id);
+    if (into && !sharesVenueLine(into, c)) {
+      into.markets.push(...c.markets);
+      if (c.startMs !== null && (into.startMs === null || c.startMs < into.startMs)) into.startMs = c.startMs;
+      if (c.date < into.date) into.date = c.date;
+      for (const d of c.days) if (!into.days.includes(d)) into.days.push(d);
+      continue;
+    }
+    const copy = { ...c, markets: [...c.markets], days: [...c.days] };
+    out.push(copy);
+    if (id !== undefined && !byPrior.has(id)) byPrior.set(id, copy);
+  }
+  return out;
+}
+
+function sharesVenueLine(a: Cluster, b: Cluster): boolean {
+  const lines = new Set(a.markets.map((m) => `${m.provider}|${submarketKey(m)}`));
+  return b.markets.some((m) => lines.has(`${m.provider}|${submarketKey(m)}`));
 }
 
 function pickEventId(prefix: string, c: Cluster, prior: ReadonlyMap<string, string>, used: Set<string>, dayCount: Map<string, number>): string {

@@ -66,6 +66,9 @@ const pairingOfId = (id: string) => id.split('-').slice(0, 3).join('-');
 export function priorIds(lifecycle: ReadonlyMap<string, LifecycleSnapshot>): Map<string, string> {
   const prior = new Map<string, string>();
   for (const [id, s] of lifecycle) for (const k of s.context.marketIds ?? []) prior.set(k, id);
+  // A market the game had before (delisted, then listed again) returns to it, unless another
+  // event has it now.
+  for (const [id, s] of lifecycle) for (const k of s.context.formerMarketIds ?? []) if (!prior.has(k)) prior.set(k, id);
   return prior;
 }
 
