@@ -429,7 +429,9 @@ export class EmbeddedLog implements Log {
         return Promise.reject(new Error(`compacted topic ${JSON.stringify(topic)} cannot accept a record without a key`));
     }
     for (const r of records) {
-      const p = r.key ? partitionForKey(r.key, n) : t.roundRobin++ % n;
+      if (r.partition !== undefined && !(Number.isInteger(r.partition) && r.partition >= 0 && r.partition < n))
+        return Promise.reject(new Error(`topic ${JSON.stringify(topic)} has no partition ${r.partition}`));
+      const p = r.partition ?? (r.key ? partitionForKey(r.key, n) : t.roundRobin++ % n);
       const pl = t.partitions[p]!;
       const offset = pl.nextOffset++;
       const ts = r.timestamp ?? now;

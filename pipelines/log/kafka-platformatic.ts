@@ -133,6 +133,7 @@ export class PlatformaticKafkaLog implements Log {
             r.headers && Object.keys(r.headers).length
               ? new Map(Object.entries(r.headers).map(([k, v]) => [Buffer.from(k), Buffer.from(v)]))
               : undefined,
+          ...(r.partition !== undefined ? { partition: r.partition } : {}),
         }));
         const done: Promise<void>[] = [];
         let chunk: Msg[] = [];

@@ -155,6 +155,7 @@ export class KafkaLog implements Log {
             value: r.value,
             timestamp: r.timestamp === undefined ? undefined : String(r.timestamp),
             headers: toKafkaHeaders(r.headers),
+            ...(r.partition !== undefined ? { partition: r.partition } : {}),
           })),
         );
       },

@@ -334,6 +334,18 @@ export function logContract(name: string, makeHarness: () => LogHarness | Promis
       expect(replay.map((r) => str(r.value)).sort()).toEqual(keyed(25, 4).map((r) => str(r.value)).sort());
     });
 
+    it('writes a record with an explicit partition there, whatever its key', async () => {
+      const { log } = await open();
+      const topic = randomName('t');
+      await log.createTopics([{ name: topic, partitions: 3, cleanupPolicy: 'delete' }]);
+      const producer = await log.producer();
+      await producer.send(topic, [0, 1, 2].map((partition) => ({ key: b('same-key'), value: b(`copy-${partition}`), partition })));
+      const offsets = await log.topicOffsets(topic);
+      expect(offsets.map((o) => [o.partition, o.high])).toEqual([[0, '1'], [1, '1'], [2, '1']]);
+      const got = await consumeUntil(log, { groupId: randomName('g'), topics: [topic], fromBeginning: true }, (a) => a.length >= 3);
+      expect(got.map((r) => [r.partition, str(r.value)]).sort()).toEqual([[0, 'copy-0'], [1, 'copy-1'], [2, 'copy-2']]);
+    });
+
     it('setGroupOffsets starts a group where it is told', async () => {
       const { log } = await open();
       const topic = randomName('t');

@@ -21,6 +21,11 @@ export interface OutgoingRecord {
   /** Unix ms; defaults to the time of the send. */
   timestamp?: number;
   headers?: Record<string, string>;
+  /**
+   * An explicit partition instead of the key's (a barrier record written once to every partition,
+   * so a reader knows it has read everything written before it on all of them).
+   */
+  partition?: number;
 }
 
 export interface LogRecord {

@@ -42,7 +42,7 @@ export interface LifecycleContext {
 
 export type LifecycleEvent =
   | { type: 'OBSERVE'; now: number; record: EventRecord }
-  | { type: 'GONE'; now: number }
+  | { type: 'GONE'; now: number; claimed?: ReadonlySet<string> }
   | { type: 'TICK'; now: number };
 
 export interface LifecycleInput {
@@ -97,6 +97,23 @@ function observe(ctx: LifecycleContext, now: number, r: EventRecord): Partial<Li
     next.lookupIds = [...new Set([...ctx.lookupIds, ...r.lookupIds])];
   }
   return next;
+}
+
+/** The context without the markets another event holds now (nothing changes when none are). */
+function release(ctx: LifecycleContext, claimed: ReadonlySet<string> | undefined): Partial<LifecycleContext> {
+  if (!claimed?.size || !ctx.marketIds.some((k) => claimed.has(k))) return {};
+  const keep = (m: { provider: string; market_id: string }) => !claimed.has(`${m.provider}:${m.market_id}`);
+  const body = ctx.body
+    ? { ...ctx.body, submarkets: ctx.body.submarkets.map((s) => ({ ...s, source_markets: s.source_markets.filter(keep) })).filter((s) => s.source_markets.length > 0) }
+    : null;
+  const gone = new Set(ctx.marketIds.filter((k) => claimed.has(k)).map((k) => k.toLowerCase()));
+  return {
+    body,
+    bodySize: body ? sizeOf(body) : 0,
+    marketIds: ctx.marketIds.filter((k) => !claimed.has(k)),
+    lookupIds: ctx.lookupIds.filter((k) => !gone.has(k.toLowerCase())),
+    liveEmpty: !body || body.submarkets.length === 0 || ctx.liveEmpty,
+  };
 }
 
 export const lifecycleMachine = setup({
@@ -164,13 +181,21 @@ export const lifecycleMachine = setup({
           },
           { actions: [assign(({ context, event }) => observe(context, event.now, event.record)), 'publish'] },
         ],
-        GONE: {
-          // Every venue delisted the game after it began. Before that it stays listed until its
-          // date passes ("A cancelled game that never had a venue_2 market stays listed").
-          guard: 'started',
-          target: 'archived',
-          actions: assign(({ event }) => ({ archivedAt: event.now, archiveReason: 'delisted by the venues' })),
-        },
+        GONE: [
+          {
+            // Every venue delisted the game after it began. Before that it stays listed until its
+            // date passes ("A cancelled game that never had a venue_2 market stays listed").
+            guard: 'started',
+            target: 'archived',
+            actions: assign(({ event }) => ({ archivedAt: event.now, archiveReason: 'delisted by the venues' })),
+          },
+          {
+            // Still listed, but its markets now belong to another event of this round (the game was
+            // split for a while, e.g. venues lagging a postponement, and is one again): they leave
+            // this one, so a venue market is never served by two current events.
+            actions: assign(({ context, event }) => release(context, event.claimed)),
+          },
+        ],
         TICK: {
           guard: 'graceOver',
           target: 'archived',

@@ -104,8 +104,11 @@ export function matchRound(state: RoundState, input: RoundInput): RoundOutput {
         lifecycle.set(id, startLifecycle({ now, record: r }).snapshot);
       } else lifecycle.set(id, advance(prev, { type: 'OBSERVE', now, record: r }).snapshot);
     }
+    // Markets the events of this round hold: an event not seen in it gives them up.
+    const claimed = new Set<string>();
+    for (const r of records) if (lifecycle.has(r.event.event_id)) for (const k of r.marketIds) claimed.add(k);
     for (const [id, snap] of lifecycle)
-      if (!seen.has(id) && (all || dirty.has(pairingOfId(id)))) lifecycle.set(id, advance(snap, { type: 'GONE', now }).snapshot);
+      if (!seen.has(id) && (all || dirty.has(pairingOfId(id)))) lifecycle.set(id, advance(snap, { type: 'GONE', now, claimed }).snapshot);
   }
   let changed = matched;
   for (const [id, snap] of lifecycle) {
@@ -134,7 +137,9 @@ export function matchRound(state: RoundState, input: RoundInput): RoundOutput {
     const population = next.value === 'current' ? 'current' : 'archived';
     const visible = !!c.body && c.body.submarkets.length > 0 && !(population === 'current' && c.liveEmpty);
     const entry: SportsEntry | null =
-      visible && c.body ? { event: c.body, population, strictPropKeys: c.strictPropKeys, lookupIds: c.lookupIds, sortMs: sortKey(c.body) } : null;
+      // Id lists in a fixed order: the order markets were read in (which a restart or a rebalance
+      // changes) must not make a new version of an event.
+      visible && c.body ? { event: c.body, population, strictPropKeys: [...c.strictPropKeys].sort(), lookupIds: [...c.lookupIds].sort(), sortMs: sortKey(c.body) } : null;
     entryCache.set(id, { snap: next, entry });
     if (!entry || !c.body) {
       // Not served now: matched.events says so too, so a reader of the topic serves what this does.
@@ -163,8 +168,8 @@ export function matchRound(state: RoundState, input: RoundInput): RoundOutput {
           observed_at: now,
           body_version: 1,
           body: JSON.stringify(c.body),
-          strict_prop_keys: c.strictPropKeys,
-          lookup_ids: c.lookupIds,
+          strict_prop_keys: entry.strictPropKeys,
+          lookup_ids: entry.lookupIds,
         },
       });
     }

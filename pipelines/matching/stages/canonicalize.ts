@@ -5,8 +5,9 @@
 // listing) and the stage's restart state on `matching.state`, both written before the batch commits.
 //
 // Deleting is the dangerous decision: a market is dropped only when a complete crawl of its venue did
-// not list it, one crawl late (records of one crawl sit on several partitions, so a marker can be
-// read before some of its records). What that decision needs survives a restart by construction:
+// not list it, one crawl late. A crawl's marker is written to every partition of the raw topic and
+// applied once its copy has been read on each (records of one crawl sit on all partitions, and a
+// backlog is read one partition far ahead of another). What that decision needs survives a restart by construction:
 //   - `crawl|<venue>` on matching.state: the newest complete crawl applied and the ids of recent
 //     markers, so a redelivered marker is applied once;
 //   - with it, which of the venue's records had not been read since that crawl began (`stale`), and
@@ -21,6 +22,7 @@ import type { CanonicalMarket as CanonicalRecord, RawRecord, TopicValues } from 
 import { RAW_TOPIC_IDS } from '../../topics.ts';
 import type { InRecord, OutRecord, StageDef } from '../../runtime/types.ts';
 import { canonicalize, setRosterBook } from '../canonicalize.ts';
+import { BARRIER_HEADER } from '../../venues/pollers/sink.ts';
 import { marketIdentity } from '../match.ts';
 import type { Roster, RosterBook } from '../props.ts';
 import type { CanonicalMarket, Provider } from '../types.ts';
@@ -91,6 +93,8 @@ export class Canonicalizer {
   private rosterSource = 'sds';
   /** Next offset to read per raw topic partition, per venue (known when fed from the log). */
   private readonly positions = new Map<Provider, Map<number, string>>();
+  /** Crawl markers written to every partition (BARRIER_HEADER): the partitions whose copy was read. */
+  private readonly barriers = new Map<string, Set<number>>();
 
   // ---- restore (from the log, before consuming)
 
@@ -153,6 +157,16 @@ export class Canonicalizer {
     return pos ? new Map(Object.entries(pos).map(([k, v]) => [Number(k), v])) : null;
   }
 
+  /**
+   * After a restore, everything before the group's committed offsets is in the state: the next
+   * marker's checkpoint starts there for partitions this process has not read yet.
+   */
+  restoredUpTo(p: Provider, committed: Map<number, string>): void {
+    let pos = this.positions.get(p);
+    if (!pos) this.positions.set(p, (pos = new Map()));
+    for (const [partition, o] of committed) if (!pos.has(partition) || BigInt(pos.get(partition)!) < BigInt(o)) pos.set(partition, o);
+  }
+
   /** Records read after the last applied marker, before a restart: read times only, outputs were written. */
   replayAfterMarker(records: InRecord[]): void {
     this.ingestRecords(records);
@@ -162,14 +176,17 @@ export class Canonicalizer {
   ingestRecords(records: InRecord[]): Out {
     const raws: RawRecord[] = [];
     const offsets: string[] = [];
+    const copies: (number | undefined)[] = [];
     for (const r of records)
       if (r.value) {
         raws.push(r.value as RawRecord);
         offsets.push(r.offset);
+        const n = r.headers?.[BARRIER_HEADER];
+        copies.push(n === undefined ? undefined : Number(n));
       }
     const first = records[0];
     if (!first) return [];
-    return this.ingest(raws, { partition: first.partition, offsets, last: records[records.length - 1]!.offset });
+    return this.ingest(raws, { partition: first.partition, offsets, copies });
   }
 
   private unlinkNative(nativeKey: string, key: string): void {
@@ -210,7 +227,7 @@ export class Canonicalizer {
    * One batch of raw records, in log order: canonicalize, prune after complete crawls. `at` says
    * where in the log they sit (one partition), when they come from it.
    */
-  ingest(raws: RawRecord[], at?: { partition: number; offsets: string[]; last: string }): Out {
+  ingest(raws: RawRecord[], at?: { partition: number; offsets: string[]; copies: (number | undefined)[] }): Out {
     const out: Out = [];
     for (let i = 0; i < raws.length; i++) {
       const r = raws[i]!;
@@ -221,6 +238,18 @@ export class Canonicalizer {
         pos.set(at.partition, String(BigInt(at.offsets[i]!) + 1n));
       }
       if (r.record_type === 'crawl_complete') {
+        // A marker on every partition applies once its last copy is read: by then the whole crawl was.
+        const n = at?.copies[i];
+        if (at && n !== undefined && n > 1) {
+          if (this.crawls.get(provider)?.applied.includes(r.native_id)) continue; // a copy read again
+          const seen = this.barriers.get(r.native_id) ?? new Set<number>();
+          seen.add(at.partition);
+          if (seen.size < n) {
+            this.barriers.set(r.native_id, seen);
+            continue;
+          }
+          this.barriers.delete(r.native_id);
+        }
         this.completeCrawl(provider, r, out);
         continue;
       }
@@ -379,8 +408,11 @@ export function canonicalizeStage(): StageDef & { state: () => Canonicalizer } {
       c.finishRestore();
       // What was read (and committed) after each venue's last applied marker, read again.
       for (const id of RAW_TOPIC_IDS) {
-        const from = c.markerPositions(id.slice('raw.'.length) as Provider);
-        if (from) await ctx.readRange(id, from, await ctx.committed(id), (records) => c.replayAfterMarker(records));
+        const p = id.slice('raw.'.length) as Provider;
+        const from = c.markerPositions(p);
+        const committed = await ctx.committed(id);
+        if (from) await ctx.readRange(id, from, committed, (records) => c.replayAfterMarker(records));
+        c.restoredUpTo(p, committed);
       }
     },
     handle(records: InRecord[]) {

@@ -1,7 +1,7 @@
 // The pollers' RawSink on the log (issue 4: "emitting raw records to the raw topics"). In: raw
 // records of one venue. Out: Avro records (registry wire format) on `raw.<venue>`, keyed by the
 // venue's native id, timestamped with the time the read began. Resolves once the log has them.
-import type { Producer } from '../../log/types.ts';
+import type { OutgoingRecord, Producer } from '../../log/types.ts';
 import type { Serde } from '../../serde/index.ts';
 import { rawTopicId, type TopicMap } from '../../topics.ts';
 import type { RawSink } from './poller.ts';
@@ -9,7 +9,27 @@ import type { RawSink } from './poller.ts';
 export function logRawSink(producer: Producer, serde: Serde, topics: TopicMap): RawSink {
   return async (provider, records) => {
     const topic = topics[rawTopicId(provider)];
-    const encoded = await Promise.all(records.map((r) => serde.encode(topic, r.native_id, r, { timestamp: r.read_started_at })));
+    const encoded = (
+      await Promise.all(
+        records.map(async (r) => {
+          const e = await serde.encode(topic, r.native_id, r, { timestamp: r.read_started_at });
+          return r.record_type === 'crawl_complete' ? barrierCopies(e, topic.partitions) : [e];
+        }),
+      )
+    ).flat();
     await producer.send(topic.name, encoded);
   };
+}
+
+/** Header of a crawl marker written to every partition: how many copies there are. */
+export const BARRIER_HEADER = 'barrier';
+
+/**
+ * A crawl's marker, once on every partition of its raw topic. The crawl's records sit on all of
+ * them (by key), so a reader that has read the marker's copy on each partition has read the whole
+ * crawl, however it interleaves the partitions (a backlog after downtime is read one partition far
+ * ahead of another).
+ */
+export function barrierCopies(record: OutgoingRecord, partitions: number): OutgoingRecord[] {
+  return Array.from({ length: partitions }, (_, partition) => ({ ...record, partition, headers: { ...record.headers, [BARRIER_HEADER]: String(partitions) } }));
 }
