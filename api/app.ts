@@ -17,7 +17,7 @@ import { nextRequestId } from './plugins/app/request-id.ts';
 import { ApiError, isApiError, quote, renderError } from './errors.ts';
 import { ROUTES, type RouteSpec } from './routes/table.ts';
 import { handlers as defaultHandlers, type HandlerRegistry } from './routes/index.ts';
-import { CREDENTIAL_PARAMS, checkParams, checkPathParams, compilePathMatcher, compileRoute, parseQueryString, typeParams, type CompiledRoute } from './routes/router.ts';
+import { CREDENTIAL_PARAMS, checkParams, checkPathParams, compilePathMatcher, compileRoute, parseQueryString, typeParams, undecodableWhy, type CompiledRoute, type PathMatcher } from './routes/router.ts';
 import { readBearer } from './auth/keys.ts';
 import { authorizeRequest } from './plugins/app/authorize.ts';
 import type { AuthDeps } from './auth/index.ts';
@@ -71,16 +71,29 @@ function sendError(req: FastifyRequest, reply: FastifyReply, e: ApiError): Promi
   return sendJson(req, reply, e.statusCode, renderError(e));
 }
 
-function mapFrameworkError(err: { statusCode?: number; code?: string; message?: string; validation?: unknown }): ApiError {
+function mapFrameworkError(err: { statusCode?: number; code?: string; message?: string; validation?: unknown }, req?: FastifyRequest, matcher?: PathMatcher): ApiError {
   if (isApiError(err)) return err;
   const status = err.statusCode ?? 500;
-  if (err.code === 'FST_ERR_BAD_URL') return new ApiError('invalid_parameter', `malformed path: ${err.message ?? ''}`);
+  if (req && matcher && (err.code === 'FST_ERR_BAD_URL' || err.code === 'FST_ERR_MAX_PARAM_LENGTH')) {
+    const path = req.url.split('?')[0];
+    const param = matcher.pathParamOf(path);
+    if (err.code === 'FST_ERR_MAX_PARAM_LENGTH') {
+      // No market or event id is that long on any provider (spec: invalid_identifier, "id that cannot exist").
+      if (param === undefined) return new ApiError('route_not_found', `no route matches ${quote(path)}`);
+      return new ApiError('invalid_identifier', `${param} ${quote(path.slice(path.lastIndexOf('/') + 1))} is longer than ${MAX_PATH_ID} characters; no provider has such an identifier`, { param });
+    }
+    return new ApiError('invalid_parameter', `malformed path ${quote(path)}: ${undecodableWhy(path)}`, param === undefined ? {} : { param });
+  }
   if (status >= 400 && status < 500) return new ApiError('invalid_parameter', `malformed request: ${err.message ?? 'rejected'}`);
   return new ApiError('service_unavailable', 'the service could not complete the request; retry with backoff');
 }
 
+/** Longest path identifier: a composite venue_9 pair is 139 characters (Fastify's default limit is 100). */
+const MAX_PATH_ID = 512;
+
 export async function buildApp(deps: AppDeps, handlers: HandlerRegistry = defaultHandlers, opts: BuildOptions = {}): Promise<FastifyInstance> {
   const config = deps.config;
+  const matcher = compilePathMatcher(ROUTES);
   const auth = deps.auth as AuthDeps | undefined;
   const logger =
     opts.logger === false || (config.LOG_LEVEL === 'silent' && !opts.logStream)
@@ -104,14 +117,12 @@ export async function buildApp(deps: AppDeps, handlers: HandlerRegistry = defaul
     requestIdHeader: false,
     exposeHeadRoutes: false,
     return503OnClosing: false,
-    // Path identifiers can be long: a composite venue_9 pair is 139 characters (default limit 100).
-    routerOptions: { maxParamLength: 512 },
+    routerOptions: { maxParamLength: MAX_PATH_ID },
     frameworkErrors: (err, req, reply) => {
-      void sendError(req, reply, mapFrameworkError(err));
+      void sendError(req, reply, mapFrameworkError(err, req, matcher));
     },
   });
 
-  const matcher = compilePathMatcher(ROUTES);
   const deadlineMs = config.UPSTREAM_DEADLINE_MS;
 
   app.setNotFoundHandler((req, reply) => {
@@ -144,8 +155,10 @@ export async function buildApp(deps: AppDeps, handlers: HandlerRegistry = defaul
     const spec: RouteSpec = route.spec;
     let query: RawQuery;
     let pairs: Array<[string, string]>;
+    const url = req.url;
     try {
-      const url = req.url;
+      // A trailing slash (empty path id) is no route at all, whatever the query holds.
+      checkPathParams(route, req.params as Record<string, string>, url);
       const q = url.indexOf('?');
       pairs = q === -1 ? [] : parseQueryString(url.slice(q + 1));
       // A key sent in the query string is answered as the missing header it should have been
@@ -156,7 +169,6 @@ export async function buildApp(deps: AppDeps, handlers: HandlerRegistry = defaul
         if (b.kind !== 'key') return sendError(req, reply, new ApiError(b.kind === 'missing' ? 'missing_api_key' : 'invalid_api_key', b.message));
       }
       query = checkParams(route, pairs);
-      checkPathParams(route, req.params as Record<string, string>);
     } catch (e) {
       return sendError(req, reply, isApiError(e) ? e : mapFrameworkError(e as never));
     }

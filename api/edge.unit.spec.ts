@@ -41,3 +41,78 @@ describe('error bodies stay small (no amplification before the key is read)', ()
     expect(long.message).toContain('(14000 characters)');
   });
 });
+
+describe('Authorization: Bearer with no key', () => {
+  it('is missing_api_key, not invalid_api_key', async () => {
+    const t = await build();
+    for (const authorization of ['Bearer', 'bearer', 'Bearer ', 'Bearer    ']) {
+      const res = await t.app.inject({ url: '/v1/categories', headers: { authorization } });
+      expect(res.statusCode, authorization).toBe(401);
+      expect(res.json()).toMatchObject({ code: 'missing_api_key', message: expect.stringContaining('no key') });
+    }
+  });
+});
+
+describe('trailing slashes', () => {
+  it('GET /v1/markets/?limit=1 is route_not_found like every other trailing slash, under any method', async () => {
+    const t = await build();
+    for (const [method, url] of [
+      ['GET', '/v1/markets/?limit=1'],
+      ['GET', '/v1/markets/'],
+      ['GET', '/v1/events/'],
+      ['DELETE', '/v1/markets/'],
+      ['GET', '/v1/categories/'],
+    ] as const) {
+      const res = await t.app.inject({ method, url });
+      expect(res.statusCode, `${method} ${url}`).toBe(404);
+      expect(res.json()).toEqual({ code: 'route_not_found', message: `no route matches ${JSON.stringify(url.split('?')[0])}`, status_code: 404 });
+    }
+  });
+});
+
+describe('minor contract points', () => {
+  it('empty include_settled= / include_submarkets= are invalid_parameter (only include_rules may be empty)', async () => {
+    const t = await build();
+    for (const url of [
+      '/v1/matching-markets/sports?include_settled=',
+      '/v1/matching-markets/sports?include_submarkets=',
+      '/v1/matching-markets/sports/lookup?event_id=x&include_settled=',
+      '/v1/matching-markets/sports/lookup?event_id=x&include_submarkets=',
+    ]) {
+      const param = /include_\w+(?==$)/.exec(url)![0];
+      const res = await t.app.inject({ url });
+      expect(res.statusCode, url).toBe(400);
+      expect(res.json()).toMatchObject({ code: 'invalid_parameter', param, message: `parameter "${param}" must not be empty` });
+    }
+  });
+
+  it('a path id over 512 characters is invalid_identifier with param', async () => {
+    const t = await build();
+    for (const [base, param] of [
+      ['/v1/markets/', 'market_id'],
+      ['/v1/events/', 'event_id'],
+    ]) {
+      const id = 'A'.repeat(600);
+      const res = await t.app.inject({ url: `${base}${id}` });
+      expect(res.statusCode).toBe(400);
+      expect(res.json()).toMatchObject({ code: 'invalid_identifier', param, status_code: 400 });
+      expect(res.json().message).toContain(JSON.stringify('A'.repeat(200)));
+      expect(res.headers['x-request-id']).toBeDefined();
+    }
+  });
+
+  it('%C3%28 (not UTF-8) is described as such, in the query and in the path; a broken escape still as a broken escape', async () => {
+    const t = await build();
+    const q = (await t.app.inject({ url: '/v1/markets?category=%C3%28' })).json();
+    expect(q).toMatchObject({ code: 'invalid_parameter' });
+    expect(q.message).toContain('"category=%C3%28"');
+    expect(q.message).toContain('valid UTF-8');
+    expect(q.message).not.toContain('two hex digits');
+    const p = await t.app.inject({ url: '/v1/markets/%C3%28' });
+    expect(p.statusCode).toBe(400);
+    expect(p.json()).toMatchObject({ code: 'invalid_parameter', param: 'market_id' });
+    expect(p.json().message).toContain('valid UTF-8');
+    const hex = (await t.app.inject({ url: '/v1/markets?category=%zz' })).json();
+    expect(hex.message).toContain('two hex digits');
+  });
+});

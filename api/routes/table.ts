@@ -113,7 +113,9 @@ const providerParam: ParamSpec = {
   nonEmpty: true,
   description: 'Provider token (venue_1..venue_9); short alternate spellings tolerated on this route.',
 };
-const bool = (name: string, def: boolean, description: string): ParamSpec => ({ name, type: 'boolean', default: def, description });
+// Spec: only include_rules takes an empty value (meaning false); any other boolean sent empty is
+// "a filter ... sent with an empty value: 400 invalid_parameter".
+const bool = (name: string, def: boolean, description: string, emptyMeansFalse = false): ParamSpec => ({ name, type: 'boolean', default: def, description, nonEmpty: !emptyMeansFalse });
 const playerPropMatch: ParamSpec = {
   name: 'player_prop_match',
   type: 'enum',
@@ -143,7 +145,7 @@ export const ROUTES: readonly RouteSpec[] = [
       { name: 'participant', type: 'string', nonEmpty: true, description: 'One participant key, case-insensitive.' },
       bool('include_settled', false, 'Also draw from the settled archive.'),
       bool('include_submarkets', false, 'Every matched submarket instead of the full-game moneyline only.'),
-      bool('include_rules', false, 'Adds rule_comparisons to game lines.'),
+      bool('include_rules', false, 'Adds rule_comparisons to game lines; empty means false.', true),
       playerPropMatch,
     ],
     retired: {
@@ -163,7 +165,7 @@ export const ROUTES: readonly RouteSpec[] = [
       { name: 'source_id', type: 'string', repeatable: true, nonEmpty: true, description: '{provider}:{id} (repeatable).' },
       bool('include_settled', false, 'Searches the settled archive too.'),
       bool('include_submarkets', true, 'false: only the full-game moneyline.'),
-      bool('include_rules', false, 'Adds rule_comparisons to game lines.'),
+      bool('include_rules', false, 'Adds rule_comparisons to game lines; empty means false.', true),
       playerPropMatch,
     ],
   },
