@@ -125,21 +125,37 @@ export async function buildApp(deps: AppDeps, handlers: HandlerRegistry = defaul
 
   const deadlineMs = config.UPSTREAM_DEADLINE_MS;
 
-  app.setNotFoundHandler((req, reply) => {
+  // No route reads a body: every route is GET but the session-only billing route, which answers
+  // 401 whatever it is sent. Fastify would parse a body before the method check (a JSON body on
+  // POST /v1/markets answered 400, not 405), so every body is left unread; Node discards it.
+  app.removeAllContentTypeParsers();
+  app.addContentTypeParser('*', (_req, _payload, done) => done(null, undefined));
+
+  /** 405 with Allow when the path exists under another method, else 404. */
+  function noRoute(req: FastifyRequest): ApiError {
     const path = req.url.split('?')[0];
     const allowed = matcher.allowed(path);
     if (allowed) {
       const list = allowed.join(', ');
-      return sendError(
-        req,
-        reply,
-        new ApiError('method_not_allowed', `method ${quote(req.method)} is not allowed on ${path}; allowed: ${list}`, { headers: { allow: list } }),
-      );
+      return new ApiError('method_not_allowed', `method ${quote(req.method)} is not allowed on ${quote(path)}; allowed: ${list}`, { headers: { allow: list } });
     }
-    return sendError(req, reply, new ApiError('route_not_found', `no route matches ${quote(path)}`));
-  });
+    return new ApiError('route_not_found', `no route matches ${quote(path)}`);
+  }
+
+  app.setNotFoundHandler((req, reply) => sendError(req, reply, noRoute(req)));
+
+  /** Each route's serve, by "METHOD url", for requests the framework stopped before the handler. */
+  const served = new Map<string, (req: FastifyRequest, reply: FastifyReply) => Promise<FastifyReply>>();
 
   app.setErrorHandler((err, req, reply) => {
+    // A Content-Type the framework refused before any handler ran (QUERY without one, an unparsable
+    // one): no route reads a body, so the request is answered as if it had none (405 on a GET-only
+    // path, the route's own answer on the billing route).
+    const code = (err as { code?: unknown }).code;
+    if (typeof code === 'string' && (code.startsWith('FST_ERR_CTP_') || code === 'FST_ERR_ROUTE_MISSING_CONTENT_TYPE')) {
+      const own = served.get(`${req.method} ${req.routeOptions.url}`);
+      return own ? own(req, reply) : sendError(req, reply, noRoute(req));
+    }
     const e = mapFrameworkError(err as never);
     if (e.statusCode >= 500 && !isApiError(err)) req.log.error({ err }, 'unhandled error');
     return sendError(req, reply, e);
@@ -148,7 +164,9 @@ export async function buildApp(deps: AppDeps, handlers: HandlerRegistry = defaul
   for (const spec of ROUTES) {
     const route = compileRoute(spec);
     const handler = handlers[spec.id];
-    app.route({ method: spec.method, url: spec.url, handler: (req, reply) => serve(route, handler, req, reply) });
+    const h = (req: FastifyRequest, reply: FastifyReply) => serve(route, handler, req, reply);
+    served.set(`${spec.method} ${spec.url}`, h);
+    app.route({ method: spec.method, url: spec.url, handler: h });
   }
 
   async function serve(route: CompiledRoute, handler: HandlerRegistry[keyof HandlerRegistry], req: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> {

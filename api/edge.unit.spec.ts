@@ -116,3 +116,28 @@ describe('minor contract points', () => {
     expect(hex.message).toContain('two hex digits');
   });
 });
+
+describe('a body on a GET-only route', () => {
+  it('is never parsed: POST, PUT, PATCH, DELETE, QUERY with a (bad) body answer 405 with Allow, the billing route 401', async () => {
+    const t = await build();
+    for (const method of ['POST', 'PUT', 'PATCH', 'DELETE', 'QUERY']) {
+      for (const [headers, payload] of [
+        [{ 'content-type': 'application/json' }, '{bad'],
+        [{ 'content-type': 'application/json' }, '{"limit": 5}'],
+        [{ 'content-type': 'application/x-weird' }, 'x'],
+        [{}, 'raw bytes'],
+        [{ 'content-type': '/;;' }, 'x'],
+      ] as const) {
+        const res = await t.app.inject({ method: method as 'POST', url: '/v1/markets?limit=5', headers, payload });
+        expect(res.statusCode, `${method} ${headers['content-type'] ?? '(none)'}`).toBe(405);
+        expect(res.headers.allow).toBe('GET');
+        expect(res.json()).toMatchObject({ code: 'method_not_allowed', status_code: 405 });
+      }
+    }
+    for (const ct of ['application/json', '/;;']) {
+      const portal = await t.app.inject({ method: 'POST', url: '/v1/account/billing/portal', headers: { 'content-type': ct }, payload: '{bad' });
+      expect(portal.statusCode, ct).toBe(401);
+      expect(portal.json().code).toBe('missing_api_key');
+    }
+  });
+});
