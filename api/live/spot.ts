@@ -19,21 +19,19 @@ export type SpotPlan =
   /** One page: the `limit` newest seconds in [start, end] (end undefined: the current second). */
   | { kind: 'range'; symbol: string; start: number; end: number | undefined; limit: number };
 
-const INT64_MAX = 9223372036854775807n;
-
-/** int64 Unix ms; "negatives clamped to 0". */
+/**
+ * int64 Unix ms; "negatives clamped to 0". A value past 2^53 (which no JavaScript number holds
+ * exactly, and no price is that far in the future) is clamped to 2^53 - 1 the same way, not refused.
+ */
 export function parseTime(name: string, raw: string | undefined): number | undefined {
   if (raw === undefined) return undefined;
   const t = raw.trim();
   if (!/^-?\d+$/.test(t)) {
     throw new ApiError('invalid_parameter', `${name} ${quote(raw)} is not an integer of Unix milliseconds`, { param: name });
   }
-  const big = BigInt(t);
-  if (big > INT64_MAX || big < -INT64_MAX - 1n) {
-    throw new ApiError('invalid_parameter', `${name} ${quote(raw)} does not fit an int64`, { param: name });
-  }
-  if (big < 0n) return 0;
-  return big > BigInt(Number.MAX_SAFE_INTEGER) ? Number.MAX_SAFE_INTEGER : Number(big);
+  if (t.startsWith('-')) return 0;
+  const n = Number(t);
+  return n > Number.MAX_SAFE_INTEGER ? Number.MAX_SAFE_INTEGER : n;
 }
 
 /** "alphanumeric only (no separators); upper case accepted and lower-cased". */
@@ -42,7 +40,8 @@ export function normalizeCurrency(raw: string): string | null {
   return /^[A-Za-z0-9]+$/.test(t) ? t.toLowerCase() : null;
 }
 
-export function planSpot(query: RawQuery): SpotPlan {
+/** `now`: the request's time (Unix ms), for a start_time in the future. */
+export function planSpot(query: RawQuery, now: number): SpotPlan {
   const currencyRaw = one(query.currency);
   const cursorRaw = one(query.cursor);
   const startRaw = one(query.start_time);
@@ -83,6 +82,15 @@ export function planSpot(query: RawQuery): SpotPlan {
   if (symbol === null) return { kind: 'empty', limit: hasRange ? limitParam : 1 };
   if (!hasRange) return { kind: 'latest', symbol };
   const s = start ?? 0;
+  // Without end_time the range ends at the current second, so a start_time after now is an empty
+  // range the client asked for by mistake (the venue would refuse it, naming its own parameters).
+  if (end === undefined && s > now) {
+    throw new ApiError(
+      'invalid_parameter',
+      `start_time ${quote(startRaw)} is in the future (now is ${now}); send a start_time at or before now, or an end_time`,
+      { param: 'start_time' },
+    );
+  }
   if (end !== undefined && s > end) {
     throw new ApiError('invalid_parameter', `start_time ${quote(startRaw)} is after end_time ${quote(endRaw)}`, {
       param: 'start_time',

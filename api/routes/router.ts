@@ -168,8 +168,13 @@ function rangeText(p: ParamSpec): string {
 /** One value against its declared type; returns the typed value or an error message. */
 function typeValue(p: ParamSpec, v: string): { ok: true; value: string | number | boolean } | { ok: false; message: string } {
   switch (p.type) {
-    case 'integer':
     case 'int64': {
+      // Unix ms: past ±2^53 is clamped, not refused (the route clamps negatives to 0 itself).
+      if (!INTEGER.test(v)) return { ok: false, message: `${p.name} must be an integer; got ${quote(v)}` };
+      const n = Number(v);
+      return { ok: true, value: Math.min(Math.max(n, Number.MIN_SAFE_INTEGER), Number.MAX_SAFE_INTEGER) };
+    }
+    case 'integer': {
       const n = INTEGER.test(v) ? Number(v) : NaN;
       if (!Number.isSafeInteger(n) || (p.min !== undefined && n < p.min) || (p.max !== undefined && n > p.max)) {
         return { ok: false, message: `${p.name} must be an integer${rangeText(p)}; got ${quote(v)}` };

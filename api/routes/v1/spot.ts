@@ -8,7 +8,7 @@ import { guarded, liveDeps } from '../../live/io.ts';
 import { arr, isRec, num, rec } from '../../live/native.ts';
 
 export const spotPrices: RouteHandler = async (ctx) => {
-  const plan = planSpot(ctx.query);
+  const plan = planSpot(ctx.query, ctx.now);
   if (plan.kind === 'empty') return { body: spotBody(plan, []) };
   const http = liveDeps(ctx).venues;
   const symbol = plan.symbol.toUpperCase();
