@@ -4,6 +4,7 @@
 import { ApiError, quote } from '../errors.ts';
 import { cursorInt, cursorString, decodeCursor, encodeCursor, one, parseLimit } from './cursor.ts';
 import type { RawQuery } from '../types.ts';
+import type { CursorCodec } from '../../lib/cursor.ts';
 
 export interface SpotRow {
   symbol: string;
@@ -40,8 +41,11 @@ export function normalizeCurrency(raw: string): string | null {
   return /^[A-Za-z0-9]+$/.test(t) ? t.toLowerCase() : null;
 }
 
+const SYMBOL = /^[a-z0-9]+$/;
+const MAX_LIMIT = 100;
+
 /** `now`: the request's time (Unix ms), for a start_time in the future. */
-export function planSpot(query: RawQuery, now: number): SpotPlan {
+export function planSpot(query: RawQuery, now: number, cursors: CursorCodec): SpotPlan {
   const currencyRaw = one(query.currency);
   const cursorRaw = one(query.cursor);
   const startRaw = one(query.start_time);
@@ -51,14 +55,14 @@ export function planSpot(query: RawQuery, now: number): SpotPlan {
   // Values are checked even where they are then ignored ("validated but ignored without a range").
   const start = parseTime('start_time', startRaw);
   const end = parseTime('end_time', endRaw);
-  const limitParam = parseLimit(limitRaw, 100);
+  const limitParam = parseLimit(limitRaw, MAX_LIMIT);
 
   if (cursorRaw !== undefined) {
-    const rec = decodeCursor('spot', cursorRaw);
-    const symbol = cursorString(rec, 'c', cursorRaw);
-    const cStart = cursorInt(rec, 's', cursorRaw);
-    const cEnd = cursorInt(rec, 'e', cursorRaw);
-    const cLimit = cursorInt(rec, 'l', cursorRaw, 1);
+    const fields = decodeCursor(cursors, 'spot', cursorRaw);
+    const symbol = cursorString(fields, 0, cursorRaw, SYMBOL);
+    const cStart = cursorInt(fields, 1, cursorRaw);
+    const cEnd = cursorInt(fields, 2, cursorRaw);
+    const cLimit = cursorInt(fields, 3, cursorRaw, 1, MAX_LIMIT);
     if (currencyRaw !== undefined && normalizeCurrency(currencyRaw) !== symbol) {
       throw new ApiError('invalid_cursor', `cursor was issued for currency ${quote(symbol)}, not ${quote(currencyRaw)}`, { param: 'cursor' });
     }
@@ -104,7 +108,7 @@ export function planSpot(query: RawQuery, now: number): SpotPlan {
  * rows: the extra row only says a further page exists. The next cursor's end is one millisecond
  * before the last row returned, so following cursors returns every second exactly once.
  */
-export function spotBody(plan: SpotPlan, rows: readonly SpotRow[]) {
+export function spotBody(plan: SpotPlan, rows: readonly SpotRow[], cursors: CursorCodec) {
   if (plan.kind === 'empty') return { data: [], pagination: { limit: plan.limit, total: null, has_more: false } };
   if (plan.kind === 'latest') {
     return { data: rows.slice(0, 1), pagination: { limit: 1, total: null, has_more: false } };
@@ -118,12 +122,7 @@ export function spotBody(plan: SpotPlan, rows: readonly SpotRow[]) {
     has_more: hasMore,
   };
   if (hasMore) {
-    pagination.next_cursor = encodeCursor('spot', {
-      c: plan.symbol,
-      s: plan.start,
-      e: data[data.length - 1].timestamp - 1,
-      l: plan.limit,
-    });
+    pagination.next_cursor = encodeCursor(cursors, 'spot', [plan.symbol, plan.start, data[data.length - 1].timestamp - 1, plan.limit]);
   }
   return { data, pagination };
 }

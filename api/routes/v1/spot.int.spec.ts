@@ -127,4 +127,19 @@ describe('spot prices', () => {
     expect(high.status).toBe(200);
     expect(high.body.data).toHaveLength(3);
   });
+  it('forged cursors (unsigned base64 JSON of the earlier form) are invalid_cursor: no page of 999, no chosen range, no upstream_rejected', async () => {
+    const { get } = await liveApp(sim);
+    const end = pastSecond();
+    const forge = (f: Record<string, unknown>) => Buffer.from(JSON.stringify({ v: 1, k: 'spot', c: 'btcusdt', s: end - 2_000_000, e: end, l: 3, ...f })).toString('base64url');
+    for (const f of [{ l: 999 }, { s: 0 }, { s: end + 10_000_000, e: end + 20_000_000 }, { e: -1 }, { l: 0 }]) {
+      const r = await get(`/v1/crypto-prices/spot?cursor=${forge(f)}`);
+      expect(r.status, JSON.stringify(f)).toBe(400);
+      expect(r.body).toMatchObject({ code: 'invalid_cursor', param: 'cursor' });
+    }
+    // The real cursor still pages.
+    const first = await get(`/v1/crypto-prices/spot?currency=btcusdt&start_time=${end - 10_000}&end_time=${end}&limit=3`);
+    const next = await get(`/v1/crypto-prices/spot?cursor=${encodeURIComponent(first.body.pagination.next_cursor)}`);
+    expect(next.status).toBe(200);
+    expect(next.body.data.map((x: any) => x.timestamp)).toEqual([end - 3000, end - 4000, end - 5000]);
+  });
 });
