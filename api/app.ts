@@ -20,6 +20,7 @@ import { handlers as defaultHandlers, type HandlerRegistry } from './routes/inde
 import { CREDENTIAL_PARAMS, checkParams, checkPathParams, compilePathMatcher, compileRoute, parseQueryString, typeParams, undecodableWhy, type CompiledRoute, type PathMatcher } from './routes/router.ts';
 import { readBearer } from './auth/keys.ts';
 import { authorizeRequest } from './plugins/app/authorize.ts';
+import { MAX_HEADER_BYTES, clientErrorHandler } from './plugins/app/client-errors.ts';
 import type { AuthDeps } from './auth/index.ts';
 import type { AppDeps, KeyInfo, RawQuery, RouteContext, TypedQuery } from './types.ts';
 
@@ -118,6 +119,10 @@ export async function buildApp(deps: AppDeps, handlers: HandlerRegistry = defaul
     exposeHeadRoutes: false,
     return503OnClosing: false,
     routerOptions: { maxParamLength: MAX_PATH_ID },
+    // Node's parser answers oversized or malformed requests itself: these give the catalog's body.
+    // A missing Host is left to serve() for the same reason (Node would answer a bare 400).
+    http: { maxHeaderSize: MAX_HEADER_BYTES, requireHostHeader: false },
+    clientErrorHandler: clientErrorHandler(matcher),
     frameworkErrors: (err, req, reply) => {
       void sendError(req, reply, mapFrameworkError(err, req, matcher));
     },
@@ -173,6 +178,11 @@ export async function buildApp(deps: AppDeps, handlers: HandlerRegistry = defaul
     const spec: RouteSpec = route.spec;
     let query: RawQuery;
     let pairs: Array<[string, string]>;
+    // RFC 9112: a server answers 400 to an HTTP/1.1 request without Host (Node's own check, off in
+    // buildApp, answered with no body at all).
+    if (req.headers.host === undefined && req.raw.httpVersion === '1.1') {
+      return sendError(req, reply, new ApiError('invalid_parameter', 'malformed HTTP request: an HTTP/1.1 request must send a Host header'));
+    }
     const url = req.url;
     try {
       // A trailing slash (empty path id) is no route at all, whatever the query holds.
