@@ -33,7 +33,7 @@ function send(port: number, bytes: string | Buffer): Promise<RawResponse> {
       sock.destroy();
       resolve({ status: Number(statusLine.split(' ')[1]), headers, body });
     };
-    sock.on('data', (c) => {
+    sock.on('data', (c: Buffer) => {
       chunks.push(c);
       finish();
     });
