@@ -1,7 +1,7 @@
 # The two commands a newcomer needs: `make run` (embedded default) and `make test`.
 # Each installs what it needs first. The stack targets (`up`, `down`) start real Kafka, the schema
 # registry and Redis from infra/scripts (no Docker needed) or infra/compose.yaml where Docker runs.
-.PHONY: install run test test-unit test-int test-e2e lint typecheck up down bench keys
+.PHONY: install run test test-unit test-int test-e2e lint typecheck up down bench keys fuzz
 
 # npm ci refuses this lock file: chdb lists optional per-platform packages (@chdb/lib-darwin-*,
 # lib-linux-arm64-gnu) that the npm registry does not serve, so they can never be in the lock. npm
@@ -43,3 +43,17 @@ down:
 
 keys: install
 	npx tsx bin/keys.ts $(ARGS)
+
+# Property-based fuzzing of the embedded service against its own /v1/openapi.json (schemathesis,
+# pinned, in a venv under .infra/). Not in `make test` nor .ci/run: minutes long, findings are triage.
+# FUZZ_EXAMPLES (default 25 per operation); ARGS go to `schemathesis run`.
+SCHEMATHESIS_VERSION := 4.32.5
+FUZZ_VENV := .infra/fuzz-venv
+
+$(FUZZ_VENV)/.schemathesis-$(SCHEMATHESIS_VERSION):
+	python3 -m venv $(FUZZ_VENV)
+	$(FUZZ_VENV)/bin/pip install --quiet --disable-pip-version-check schemathesis==$(SCHEMATHESIS_VERSION)
+	@touch $@
+
+fuzz: install $(FUZZ_VENV)/.schemathesis-$(SCHEMATHESIS_VERSION)
+	bash infra/scripts/fuzz.sh $(ARGS)

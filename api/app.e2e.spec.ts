@@ -43,8 +43,8 @@ describe.skipIf(!redis.ok)(`two API processes sharing Redis (${redis.reason})`, 
   });
 
   it('admits exactly the limit of a starter key (60) out of a concurrent burst across both', async () => {
-    // The stack refuses to start without a pepper (lib/config.ts); a fresh one per run.
-    const env = { REDIS_URL: url, PORT: '0', LOG_LEVEL: 'silent', KEY_PEPPER: randomBytes(24).toString('base64url') };
+    // The stack refuses to start without a pepper and a cursor secret (lib/config.ts); fresh ones per run.
+    const env = { REDIS_URL: url, PORT: '0', LOG_LEVEL: 'silent', KEY_PEPPER: randomBytes(24).toString('base64url'), CATALOG_CURSOR_SECRET: randomBytes(24).toString('base64url') };
     const [a, b] = await Promise.all([startApiProcess(env), startApiProcess(env)]);
     procs.push(a.proc, b.proc);
     const store = new RedisKeyStore({ url, prefix: 'pm:auth:' });

@@ -17,9 +17,10 @@ import { nextRequestId } from './plugins/app/request-id.ts';
 import { ApiError, isApiError, quote, renderError } from './errors.ts';
 import { ROUTES, type RouteSpec } from './routes/table.ts';
 import { handlers as defaultHandlers, type HandlerRegistry } from './routes/index.ts';
-import { CREDENTIAL_PARAMS, checkParams, checkPathParams, compilePathMatcher, compileRoute, parseQueryString, typeParams, type CompiledRoute } from './routes/router.ts';
+import { CREDENTIAL_PARAMS, checkParams, checkPathParams, compilePathMatcher, compileRoute, parseQueryString, typeParams, undecodableWhy, type CompiledRoute, type PathMatcher } from './routes/router.ts';
 import { readBearer } from './auth/keys.ts';
 import { authorizeRequest } from './plugins/app/authorize.ts';
+import { MAX_HEADER_BYTES, clientErrorHandler } from './plugins/app/client-errors.ts';
 import type { AuthDeps } from './auth/index.ts';
 import type { AppDeps, KeyInfo, RawQuery, RouteContext, TypedQuery } from './types.ts';
 
@@ -71,16 +72,29 @@ function sendError(req: FastifyRequest, reply: FastifyReply, e: ApiError): Promi
   return sendJson(req, reply, e.statusCode, renderError(e));
 }
 
-function mapFrameworkError(err: { statusCode?: number; code?: string; message?: string; validation?: unknown }): ApiError {
+function mapFrameworkError(err: { statusCode?: number; code?: string; message?: string; validation?: unknown }, req?: FastifyRequest, matcher?: PathMatcher): ApiError {
   if (isApiError(err)) return err;
   const status = err.statusCode ?? 500;
-  if (err.code === 'FST_ERR_BAD_URL') return new ApiError('invalid_parameter', `malformed path: ${err.message ?? ''}`);
+  if (req && matcher && (err.code === 'FST_ERR_BAD_URL' || err.code === 'FST_ERR_MAX_PARAM_LENGTH')) {
+    const path = req.url.split('?')[0];
+    const param = matcher.pathParamOf(path);
+    if (err.code === 'FST_ERR_MAX_PARAM_LENGTH') {
+      // No market or event id is that long on any provider (spec: invalid_identifier, "id that cannot exist").
+      if (param === undefined) return new ApiError('route_not_found', `no route matches ${quote(path)}`);
+      return new ApiError('invalid_identifier', `${param} ${quote(path.slice(path.lastIndexOf('/') + 1))} is longer than ${MAX_PATH_ID} characters; no provider has such an identifier`, { param });
+    }
+    return new ApiError('invalid_parameter', `malformed path ${quote(path)}: ${undecodableWhy(path)}`, param === undefined ? {} : { param });
+  }
   if (status >= 400 && status < 500) return new ApiError('invalid_parameter', `malformed request: ${err.message ?? 'rejected'}`);
   return new ApiError('service_unavailable', 'the service could not complete the request; retry with backoff');
 }
 
+/** Longest path identifier: a composite venue_9 pair is 139 characters (Fastify's default limit is 100). */
+const MAX_PATH_ID = 512;
+
 export async function buildApp(deps: AppDeps, handlers: HandlerRegistry = defaultHandlers, opts: BuildOptions = {}): Promise<FastifyInstance> {
   const config = deps.config;
+  const matcher = compilePathMatcher(ROUTES);
   const auth = deps.auth as AuthDeps | undefined;
   const logger =
     opts.logger === false || (config.LOG_LEVEL === 'silent' && !opts.logStream)
@@ -104,31 +118,49 @@ export async function buildApp(deps: AppDeps, handlers: HandlerRegistry = defaul
     requestIdHeader: false,
     exposeHeadRoutes: false,
     return503OnClosing: false,
-    // Path identifiers can be long: a composite venue_9 pair is 139 characters (default limit 100).
-    routerOptions: { maxParamLength: 512 },
+    routerOptions: { maxParamLength: MAX_PATH_ID },
+    // Node's parser answers oversized or malformed requests itself: these give the catalog's body.
+    // A missing Host is left to serve() for the same reason (Node would answer a bare 400).
+    http: { maxHeaderSize: MAX_HEADER_BYTES, requireHostHeader: false },
+    clientErrorHandler: clientErrorHandler(matcher),
     frameworkErrors: (err, req, reply) => {
-      void sendError(req, reply, mapFrameworkError(err));
+      void sendError(req, reply, mapFrameworkError(err, req, matcher));
     },
   });
 
-  const matcher = compilePathMatcher(ROUTES);
   const deadlineMs = config.UPSTREAM_DEADLINE_MS;
 
-  app.setNotFoundHandler((req, reply) => {
+  // No route reads a body: every route is GET but the session-only billing route, which answers
+  // 401 whatever it is sent. Fastify would parse a body before the method check (a JSON body on
+  // POST /v1/markets answered 400, not 405), so every body is left unread; Node discards it.
+  app.removeAllContentTypeParsers();
+  app.addContentTypeParser('*', (_req, _payload, done) => done(null, undefined));
+
+  /** 405 with Allow when the path exists under another method, else 404. */
+  function noRoute(req: FastifyRequest): ApiError {
     const path = req.url.split('?')[0];
     const allowed = matcher.allowed(path);
     if (allowed) {
       const list = allowed.join(', ');
-      return sendError(
-        req,
-        reply,
-        new ApiError('method_not_allowed', `method ${quote(req.method)} is not allowed on ${path}; allowed: ${list}`, { headers: { allow: list } }),
-      );
+      return new ApiError('method_not_allowed', `method ${quote(req.method)} is not allowed on ${quote(path)}; allowed: ${list}`, { headers: { allow: list } });
     }
-    return sendError(req, reply, new ApiError('route_not_found', `no route matches ${quote(path)}`));
-  });
+    return new ApiError('route_not_found', `no route matches ${quote(path)}`);
+  }
+
+  app.setNotFoundHandler((req, reply) => sendError(req, reply, noRoute(req)));
+
+  /** Each route's serve, by "METHOD url", for requests the framework stopped before the handler. */
+  const served = new Map<string, (req: FastifyRequest, reply: FastifyReply) => Promise<FastifyReply>>();
 
   app.setErrorHandler((err, req, reply) => {
+    // A Content-Type the framework refused before any handler ran (QUERY without one, an unparsable
+    // one): no route reads a body, so the request is answered as if it had none (405 on a GET-only
+    // path, the route's own answer on the billing route).
+    const code = (err as { code?: unknown }).code;
+    if (typeof code === 'string' && (code.startsWith('FST_ERR_CTP_') || code === 'FST_ERR_ROUTE_MISSING_CONTENT_TYPE')) {
+      const own = served.get(`${req.method} ${req.routeOptions.url}`);
+      return own ? own(req, reply) : sendError(req, reply, noRoute(req));
+    }
     const e = mapFrameworkError(err as never);
     if (e.statusCode >= 500 && !isApiError(err)) req.log.error({ err }, 'unhandled error');
     return sendError(req, reply, e);
@@ -137,15 +169,24 @@ export async function buildApp(deps: AppDeps, handlers: HandlerRegistry = defaul
   for (const spec of ROUTES) {
     const route = compileRoute(spec);
     const handler = handlers[spec.id];
-    app.route({ method: spec.method, url: spec.url, handler: (req, reply) => serve(route, handler, req, reply) });
+    const h = (req: FastifyRequest, reply: FastifyReply) => serve(route, handler, req, reply);
+    served.set(`${spec.method} ${spec.url}`, h);
+    app.route({ method: spec.method, url: spec.url, handler: h });
   }
 
   async function serve(route: CompiledRoute, handler: HandlerRegistry[keyof HandlerRegistry], req: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> {
     const spec: RouteSpec = route.spec;
     let query: RawQuery;
     let pairs: Array<[string, string]>;
+    // RFC 9112: a server answers 400 to an HTTP/1.1 request without Host (Node's own check, off in
+    // buildApp, answered with no body at all).
+    if (req.headers.host === undefined && req.raw.httpVersion === '1.1') {
+      return sendError(req, reply, new ApiError('invalid_parameter', 'malformed HTTP request: an HTTP/1.1 request must send a Host header'));
+    }
+    const url = req.url;
     try {
-      const url = req.url;
+      // A trailing slash (empty path id) is no route at all, whatever the query holds.
+      checkPathParams(route, req.params as Record<string, string>, url);
       const q = url.indexOf('?');
       pairs = q === -1 ? [] : parseQueryString(url.slice(q + 1));
       // A key sent in the query string is answered as the missing header it should have been
@@ -156,7 +197,6 @@ export async function buildApp(deps: AppDeps, handlers: HandlerRegistry = defaul
         if (b.kind !== 'key') return sendError(req, reply, new ApiError(b.kind === 'missing' ? 'missing_api_key' : 'invalid_api_key', b.message));
       }
       query = checkParams(route, pairs);
-      checkPathParams(route, req.params as Record<string, string>);
     } catch (e) {
       return sendError(req, reply, isApiError(e) ? e : mapFrameworkError(e as never));
     }

@@ -58,18 +58,47 @@ export interface ApiErrorOptions {
   headers?: Record<string, string>;
 }
 
+// Size caps of an error body. Router-level errors answer before the key is read, so no rate limit
+// applies to them: an uncapped errors[] let a 14 KB query of 7,000 empty pairs draw a 1.4 MB body.
+// With these caps a body stays under about 16 KB whatever the request held.
+/** At most this many entries in errors[]; the body message says how many more there were. */
+export const MAX_ERROR_ITEMS = 20;
+/** A quoted value longer than this is cut, and the quote says how long it was. */
+export const MAX_QUOTED_CHARS = 200;
+/** A message (of the body or of an errors[] entry) longer than this is cut. */
+export const MAX_MESSAGE_CHARS = 600;
+/** A repeated parameter's values listed in errors[].value: at most this many. */
+const MAX_VALUE_ITEMS = 10;
+
+const clipText = (s: string, max: number): string => (s.length <= max ? s : `${s.slice(0, max)}… (cut at ${max} of ${s.length} characters)`);
+
+function clipValue(v: unknown): unknown {
+  if (typeof v === 'string') return clipText(v, MAX_QUOTED_CHARS);
+  if (Array.isArray(v)) return v.slice(0, MAX_VALUE_ITEMS).map(clipValue);
+  return v;
+}
+
 export class ApiError extends Error {
   readonly code: ErrorCode;
   readonly statusCode: number;
   readonly canRetry: boolean;
   readonly options: ApiErrorOptions;
   constructor(code: ErrorCode, message: string, options: ApiErrorOptions = {}) {
-    super(message);
+    let text = clipText(message, MAX_MESSAGE_CHARS);
+    let opts = options;
+    const items = options.errors;
+    if (items !== undefined) {
+      if (items.length > MAX_ERROR_ITEMS) text += ` (and ${items.length - MAX_ERROR_ITEMS} more problems; errors[] lists the first ${MAX_ERROR_ITEMS})`;
+      const kept = items.length > MAX_ERROR_ITEMS ? items.slice(0, MAX_ERROR_ITEMS) : items;
+      opts = { ...options, errors: kept.map((i) => ({ param: clipText(i.param, MAX_QUOTED_CHARS), value: clipValue(i.value), message: clipText(i.message, MAX_MESSAGE_CHARS) })) };
+    }
+    if (opts.param !== undefined && opts.param.length > MAX_QUOTED_CHARS) opts = { ...opts, param: clipText(opts.param, MAX_QUOTED_CHARS) };
+    super(text);
     this.name = 'ApiError';
     this.code = code;
     this.statusCode = ERROR_CATALOG[code].status;
     this.canRetry = ERROR_CATALOG[code].canRetry;
-    this.options = options;
+    this.options = opts;
   }
 }
 
@@ -94,5 +123,8 @@ export function renderError(e: ApiError): ErrorBody {
   return body;
 }
 
-/** Quote a value in a message the same way everywhere. */
-export const quote = (v: unknown): string => JSON.stringify(typeof v === 'string' ? v : String(v));
+/** Quote a value in a message the same way everywhere; a long value is cut (MAX_QUOTED_CHARS). */
+export const quote = (v: unknown): string => {
+  const s = typeof v === 'string' ? v : String(v);
+  return s.length <= MAX_QUOTED_CHARS ? JSON.stringify(s) : `${JSON.stringify(s.slice(0, MAX_QUOTED_CHARS))}… (${s.length} characters)`;
+};

@@ -1,8 +1,8 @@
 // The OpenAPI 3.1 document, generated from the route table (api/routes/table.ts) and the error
 // catalog (api/errors.ts), so it cannot drift from what the router enforces. Served at
 // GET /v1/openapi.json without a key. In: ROUTES, ERROR_CATALOG. Out: a plain JSON document.
-import { ERROR_CATALOG } from './errors.ts';
-import { ROUTES, type ParamSpec, type RouteId, type RouteSpec } from './routes/table.ts';
+import { ERROR_CATALOG, type ErrorCode } from './errors.ts';
+import { PROVIDERS, ROUTES, type ParamSpec, type RouteId, type RouteSpec } from './routes/table.ts';
 import { CategorySchema, PlanSchema, dataOf } from './schemas/shell.ts';
 import { LIVE_OK_SCHEMAS } from './live/schemas.ts';
 import type { RouteHandler } from './types.ts';
@@ -14,7 +14,8 @@ function schemaOf(p: ParamSpec): Record<string, unknown> {
     case 'integer':
       return { type: 'integer', ...(p.min !== undefined && { minimum: p.min }), ...(p.max !== undefined && { maximum: p.max }), ...(p.default !== undefined && { default: p.default }) };
     case 'int64':
-      return { type: 'integer', format: 'int64' };
+      // Unix ms; values past ±2^53 are accepted and clamped (negatives to 0), so these are the exact bounds.
+      return { type: 'integer', format: 'int64', minimum: Number.MIN_SAFE_INTEGER, maximum: Number.MAX_SAFE_INTEGER };
     case 'boolean':
       return { type: 'boolean', ...(p.default !== undefined && { default: p.default }) };
     case 'date':
@@ -22,7 +23,12 @@ function schemaOf(p: ParamSpec): Record<string, unknown> {
     case 'enum':
       return { type: 'string', enum: [...(p.values ?? [])], ...(p.default !== undefined && { default: p.default }) };
     default:
-      return { type: 'string', ...(p.nonEmpty && { minLength: 1 }) };
+      return {
+        type: 'string',
+        ...(p.nonEmpty && { minLength: 1 }),
+        ...(p.values && { enum: [...p.values] }),
+        ...(p.pattern && { pattern: p.pattern }),
+      };
   }
 }
 
@@ -38,8 +44,6 @@ function parameter(p: ParamSpec, where: 'query' | 'path'): Record<string, unknow
   };
 }
 
-const errorRef = { $ref: '#/components/responses/Error' };
-
 /** Typed 200 bodies where the shell owns the shape; other routes document an open object. */
 const OK_SCHEMAS: Partial<Record<RouteId, Record<string, unknown>>> = {
   plans: dataOf('#/components/schemas/Plan'),
@@ -47,15 +51,46 @@ const OK_SCHEMAS: Partial<Record<RouteId, Record<string, unknown>>> = {
   ...LIVE_OK_SCHEMAS,
 };
 
+/** What the shell itself can answer on every route: router-level checks and 503 (api/app.ts). */
+const SHELL_CODES: readonly ErrorCode[] = ['unknown_parameter', 'invalid_parameter', 'route_not_found', 'method_not_allowed', 'service_unavailable'];
+/** The key check, rate limit and monthly allowance (api/plugins/app/authorize.ts). */
+const KEY_CODES: readonly ErrorCode[] = ['missing_api_key', 'invalid_api_key', 'payment_required', 'forbidden', 'rate_limited', 'usage_limit_exceeded', 'upstream_unavailable'];
+
+/** Every code a route can answer, in catalog order: the shell's, its auth's, its own (RouteSpec.errors). */
+export function errorCodesOf(r: RouteSpec): ErrorCode[] {
+  const codes = new Set<ErrorCode>([...SHELL_CODES, ...(r.errors ?? [])]);
+  if (r.auth === 'api_key') for (const c of KEY_CODES) codes.add(c);
+  // "a request without a session answers 401 missing_api_key" (README, the billing route).
+  if (r.auth === 'session') codes.add('missing_api_key');
+  // A path identifier no provider can have (over 512 characters).
+  if (r.pathParams?.length) codes.add('invalid_identifier');
+  return (Object.keys(ERROR_CATALOG) as ErrorCode[]).filter((c) => codes.has(c));
+}
+
+const ERROR_HEADERS: Record<number, Record<string, unknown>> = {
+  405: { Allow: { description: 'The methods the path accepts.', schema: { type: 'string' } } },
+  429: { 'Retry-After': { $ref: '#/components/headers/Retry-After' } },
+};
+
 function responsesOf(r: RouteSpec): Record<string, unknown> {
   const out: Record<string, unknown> = {
     '200': { description: 'Success', content: { 'application/json': { schema: OK_SCHEMAS[r.id] ?? { type: 'object', additionalProperties: true } } } },
-    '400': errorRef,
-    '404': errorRef,
-    '405': errorRef,
-    '503': errorRef,
   };
-  if (r.auth === 'api_key') Object.assign(out, { '401': errorRef, '402': errorRef, '403': errorRef, '429': errorRef, '502': errorRef });
+  const byStatus = new Map<number, ErrorCode[]>();
+  for (const c of errorCodesOf(r)) {
+    const st = ERROR_CATALOG[c].status;
+    byStatus.set(st, [...(byStatus.get(st) ?? []), c]);
+  }
+  for (const [status, codes] of [...byStatus].sort((a, b) => a[0] - b[0])) {
+    const schema: Record<string, unknown> = {
+      allOf: [{ $ref: '#/components/schemas/Error' }, { properties: { code: { enum: codes } }, ...(status === 409 && { required: ['candidates', 'param'] }) }],
+    };
+    out[String(status)] = {
+      description: codes.join(', '),
+      ...(ERROR_HEADERS[status] && { headers: ERROR_HEADERS[status] }),
+      content: { 'application/json': { schema } },
+    };
+  }
   return out;
 }
 
@@ -98,13 +133,13 @@ export function buildOpenApi(): Record<string, unknown> {
           properties: {
             code: { type: 'string', enum: Object.keys(ERROR_CATALOG) },
             message: { type: 'string' },
-            status_code: { type: 'integer' },
+            status_code: { type: 'integer', minimum: 400, maximum: 599 },
             param: { type: 'string' },
             errors: {
               type: 'array',
               items: { type: 'object', required: ['param', 'value', 'message'], properties: { param: { type: 'string' }, value: {}, message: { type: 'string' } } },
             },
-            candidates: { type: 'array', items: { type: 'string' } },
+            candidates: { type: 'array', items: { type: 'string', enum: [...PROVIDERS] } },
             action: { type: 'string', enum: ['upgrade_plan', 'resolve_payment'] },
             required_tier: { type: 'string' },
             current_tier: { type: 'string' },

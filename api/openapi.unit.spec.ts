@@ -1,7 +1,9 @@
 import { describe, it, expect } from 'vitest';
 import { build } from '../test/helper.ts';
 import { ERROR_CATALOG } from './errors.ts';
-import { ROUTES } from './routes/table.ts';
+import { PROVIDERS, ROUTES } from './routes/table.ts';
+import { buildOpenApi } from './openapi.ts';
+import { ADDRESS } from './live/wallet.ts';
 
 describe('GET /v1/openapi.json', () => {
   it('serves an OpenAPI 3.1 document generated from the route table, without a key', async () => {
@@ -34,6 +36,76 @@ describe('GET /v1/openapi.json', () => {
     for (const ref of refs) {
       const target = ref.split('/').reduce((o: Record<string, unknown> | undefined, k) => o?.[k] as Record<string, unknown> | undefined, doc);
       expect(target, ref).toBeDefined();
+    }
+  });
+});
+
+type Op = { parameters: Array<{ name: string; in: string; schema: Record<string, unknown> }>; responses: Record<string, { content?: Record<string, { schema: { allOf?: Array<{ properties?: { code?: { enum: string[] } } }> } }> }> };
+
+const opOf = (doc: { paths: Record<string, Record<string, Op>> }, r: (typeof ROUTES)[number]): Op => doc.paths[r.url.replace(/:([a-z_]+)/g, '{$1}')][r.method.toLowerCase()];
+/** The codes the document lists under a status of an operation. */
+const codesAt = (op: Op, status: number): string[] => op.responses[String(status)]?.content?.['application/json'].schema.allOf?.[1].properties?.code?.enum ?? [];
+
+describe('the OpenAPI document is held to the route table and the error catalog', () => {
+  const doc = buildOpenApi() as unknown as { paths: Record<string, Record<string, Op>> };
+
+  it('every code a route declares, and the shell answers on it, is listed under its catalog status', () => {
+    const shell = ['unknown_parameter', 'invalid_parameter', 'route_not_found', 'method_not_allowed', 'service_unavailable'];
+    const keyed = ['missing_api_key', 'invalid_api_key', 'payment_required', 'forbidden', 'rate_limited', 'usage_limit_exceeded', 'upstream_unavailable'];
+    for (const r of ROUTES) {
+      const op = opOf(doc, r);
+      const want = new Set([...shell, ...(r.errors ?? []), ...(r.auth === 'api_key' ? keyed : []), ...(r.auth === 'session' ? ['missing_api_key'] : [])]);
+      for (const code of want) expect(codesAt(op, ERROR_CATALOG[code as keyof typeof ERROR_CATALOG].status), `${r.id} ${code}`).toContain(code);
+      // And nothing is listed under a status the catalog does not give it.
+      for (const status of Object.keys(op.responses).filter((s) => s !== '200')) {
+        for (const code of codesAt(op, Number(status))) expect(ERROR_CATALOG[code as keyof typeof ERROR_CATALOG].status, `${r.id} ${code}`).toBe(Number(status));
+      }
+    }
+  });
+
+  it('every catalog code is documented somewhere; 409 ambiguous_identifier where a bare id can be ambiguous; the billing route its 401', () => {
+    const documented = new Set(ROUTES.flatMap((r) => Object.keys(opOf(doc, r).responses).flatMap((s) => codesAt(opOf(doc, r), Number(s)))));
+    expect([...documented].sort()).toEqual(Object.keys(ERROR_CATALOG).sort());
+    for (const id of ['market_detail', 'event_detail']) expect(codesAt(opOf(doc, ROUTES.find((r) => r.id === id)!), 409)).toEqual(['ambiguous_identifier']);
+    expect(codesAt(opOf(doc, ROUTES.find((r) => r.id === 'billing_portal')!), 401)).toEqual(['missing_api_key']);
+  });
+
+  it('provider has the nine tokens, wallet address its pattern, every integer parameter bounds', () => {
+    for (const r of ROUTES) {
+      for (const p of opOf(doc, r).parameters) {
+        const schema = (p.schema.type === 'array' ? p.schema.items : p.schema) as Record<string, unknown>;
+        if (p.name === 'provider') expect(schema.enum, r.id).toEqual([...PROVIDERS]);
+        if (p.name === 'address') {
+          expect(schema.pattern, r.id).toBe(ADDRESS.source);
+          expect(new RegExp(schema.pattern as string).test(`0x${'aB'.repeat(20)}`)).toBe(true);
+        }
+        if (schema.type === 'integer') {
+          expect(typeof schema.minimum, `${r.id} ${p.name}`).toBe('number');
+          expect(typeof schema.maximum, `${r.id} ${p.name}`).toBe('number');
+        }
+      }
+    }
+  });
+
+  it('what the routes answer is documented: status and code of each answer, per route', async () => {
+    const t = await build();
+    const key = await t.createKey();
+    const noPerm = await t.createKey({ permissions: [] });
+    const id600 = 'A'.repeat(600);
+    const requests: Array<[string, string, Record<string, string>?]> = [];
+    for (const r of ROUTES) {
+      const path = r.url.replace(/:([a-z_]+)/g, 'venue_1:KX-1');
+      const other = r.method === 'GET' ? 'POST' : 'GET';
+      requests.push([r.method, path], [r.method, `${path}?zzz=1`], [other, path], [r.method, path, t.auth(key)], [r.method, path, t.auth('pmk_unknown')], [r.method, path, t.auth(noPerm)]);
+      if (r.params.some((p) => p.name === 'cursor')) requests.push([r.method, `${path}?cursor=forged`, t.auth(key)]);
+      if (r.pathParams) requests.push([r.method, r.url.replace(/:([a-z_]+)/g, id600), t.auth(key)]);
+    }
+    for (const [method, url, headers] of requests) {
+      const res = await t.app.inject({ method: method as 'GET', url, headers });
+      const route = ROUTES.find((r) => new RegExp(`^${r.url.replace(/:[a-z_]+/g, '[^/?]+')}(\\?|$)`).test(url))!;
+      const op = opOf(doc, route);
+      if (res.statusCode === 200) continue;
+      expect(codesAt(op, res.statusCode), `${method} ${url.slice(0, 60)} -> ${res.statusCode} ${res.json().code}`).toContain(res.json().code);
     }
   });
 });

@@ -59,6 +59,8 @@ const int = (flags: Map<string, string>, name: string): number | undefined => {
 
 /** Runs one command; returns the lines to print. Exported for tests. */
 export async function runKeys(argv: string[], auth: AuthDeps, now: () => number = Date.now): Promise<string[]> {
+  // A flag without a value, so it is looked for before the flags are parsed.
+  if (argv.includes('--help') || argv.includes('-h') || argv[0] === 'help') return [USAGE];
   const { positional, flags } = parseArgs(argv);
   const [cmd, arg] = positional;
   const admin = auth.admin;
@@ -107,7 +109,17 @@ export async function runKeys(argv: string[], auth: AuthDeps, now: () => number 
       if (inc !== undefined) custom.included_requests_per_month = inc;
       if (mk !== undefined) custom.max_keys = mk;
       const plan = flags.get('plan');
-      if ((await auth.store.getAccount(arg)) === undefined) await admin.ensureAccount(arg, plan !== undefined && isPlanKey(plan) ? plan : 'free');
+      const existing = await auth.store.getAccount(arg);
+      // Custom terms only apply to enterprise (its catalog zeros mean "custom"); on any other plan
+      // they would be stored and never served, so they are refused rather than silently ignored.
+      const terms = ['rate-limit', 'included', 'max-keys'].filter((f) => flags.has(f));
+      const planAfter = plan ?? existing?.plan ?? 'free';
+      if (terms.length > 0 && planAfter !== 'enterprise') {
+        throw new UsageError(
+          `${terms.map((f) => `--${f}`).join(', ')}: custom terms apply to the enterprise plan only; account ${JSON.stringify(arg)} ${plan !== undefined ? 'would be' : 'is'} on ${JSON.stringify(planAfter)} (add --plan enterprise)`,
+        );
+      }
+      if (existing === undefined) await admin.ensureAccount(arg, plan !== undefined && isPlanKey(plan) ? plan : 'free');
       const a = await admin.updateAccount(arg, { plan, paymentState: flags.get('payment-state'), custom });
       return [describeAccount(a)];
     }
@@ -139,9 +151,14 @@ function describeAccount(a: { id: string; plan: string; paymentState: string; li
 }
 
 async function main(): Promise<void> {
+  const argv = process.argv.slice(2);
+  if (argv.includes('--help') || argv.includes('-h') || argv[0] === 'help') {
+    process.stdout.write(USAGE + '\n'); // before the configuration: help needs no store
+    return;
+  }
   const auth = createAuthDeps(loadConfigOrExit());
   try {
-    const lines = await runKeys(process.argv.slice(2), auth);
+    const lines = await runKeys(argv, auth);
     process.stdout.write(lines.join('\n') + '\n');
   } catch (e) {
     if (e instanceof UsageError) process.stderr.write(`${e.message}\n${USAGE}\n`);

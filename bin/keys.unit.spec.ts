@@ -56,6 +56,27 @@ describe('bin/keys.ts', () => {
     await expect(run('bogus')).rejects.toThrow(/unknown command/);
   });
 
+  it('refuses custom terms (--rate-limit, --included, --max-keys) on a plan other than enterprise instead of ignoring them', async () => {
+    const auth = authDepsFor(new MemoryKeyStore(), 'p');
+    const run = (...argv: string[]) => runKeys(argv, auth);
+    await run('account', 'terms', '--plan', 'pro');
+    await expect(run('account', 'terms', '--included', '5000000')).rejects.toThrow(/--included: custom terms apply to the enterprise plan only; account "terms" is on "pro"/);
+    await expect(run('account', 'terms', '--rate-limit', '5000', '--max-keys', '50')).rejects.toThrow(/--rate-limit, --max-keys: .*enterprise/);
+    await expect(run('account', 'fresh', '--plan', 'business', '--rate-limit', '5000')).rejects.toThrow(/would be on "business"/);
+    expect(await auth.store.getAccount('fresh')).toBeUndefined();
+    const ent = (await run('account', 'terms', '--plan', 'enterprise', '--rate-limit', '5000', '--included', '10000000'))[0];
+    expect(ent).toContain('rate_limit_per_min=5000');
+    expect(ent).toContain('included_per_month=10000000');
+  });
+
+  it('--help prints the usage (exit 0), also as a process with no store configured', async () => {
+    const auth = authDepsFor(new MemoryKeyStore(), 'p');
+    expect((await runKeys(['--help'], auth))[0]).toMatch(/^usage: keys <command>/);
+    expect((await runKeys(['create', '--help'], auth))[0]).toMatch(/^usage: keys/);
+    const out = execFileSync(process.execPath, ['--import', 'tsx', 'bin/keys.ts', '--help'], { env: { ...process.env, REDIS_URL: 'redis://127.0.0.1:1', KEY_PEPPER: '' }, encoding: 'utf8' });
+    expect(out).toMatch(/^usage: keys <command>/);
+  }, 60_000);
+
   it('runs as a process against the embedded store under DATA_DIR', () => {
     const dir = mkdtempSync(join(tmpdir(), 'keys-cli-'));
     try {

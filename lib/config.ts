@@ -12,6 +12,8 @@ const bool = z
 /** The built-in pepper of the embedded default; refused when REDIS_URL is set. */
 export const DEV_KEY_PEPPER = 'embedded-dev-pepper';
 export const MIN_KEY_PEPPER_LENGTH = 16;
+/** The built-in cursor secret of the embedded default; refused when REDIS_URL is set. */
+export const DEV_CURSOR_SECRET = 'embedded-dev-catalog-cursor-secret';
 /** Never quoted in a configuration error. */
 const SECRETS: ReadonlySet<string> = new Set(['KEY_PEPPER', 'CATALOG_CURSOR_SECRET']);
 
@@ -69,7 +71,9 @@ const fields = z.object({
   // Sports feed of the pollers: a full crawl this often; between them only changed records are
   // written to the raw topics (every POLL_INTERVAL_MS).
   POLL_FULL_MS: z.coerce.number().int().min(1).default(300_000),
-  CATALOG_CURSOR_SECRET: z.string().min(1).default('embedded-dev-catalog-cursor-secret'),
+  // HMAC secret of every cursor the API issues (lib/cursor.ts; the catalog's were first, hence the
+  // name). The embedded default falls back to DEV_CURSOR_SECRET; with REDIS_URL it is required (below).
+  CATALOG_CURSOR_SECRET: z.string().optional(),
   SPORTS_PUBLISH_MS: z.coerce.number().int().min(1).default(250),
   POLL_INTERVAL_MS: z.coerce.number().int().min(1).default(2_000),
 
@@ -84,27 +88,36 @@ const fields = z.object({
 
 // With REDIS_URL the keys live in a store shared by every API process and bin/keys.ts, so they must
 // all hash with the same pepper, and a known pepper lets whoever reads Redis test guessed keys
-// offline: the stack refuses to start without a real one.
+// offline: the stack refuses to start without a real one. The cursor secret likewise: with a public
+// one anyone can forge a cursor (any snapshot, offset or page size), and API nodes behind one
+// balancer must share it.
+const STACK_SECRETS = [
+  { name: 'KEY_PEPPER', dev: DEV_KEY_PEPPER, why: 'API keys are kept in Redis', same: 'every API process and bin/keys.ts' },
+  { name: 'CATALOG_CURSOR_SECRET', dev: DEV_CURSOR_SECRET, why: 'it signs every cursor of the API', same: 'every API process' },
+] as const;
+
 const schema = fields
   .superRefine((c, ctx) => {
     if (!c.REDIS_URL) return;
-    const p = c.KEY_PEPPER;
-    const problem =
-      p === undefined
-        ? 'is required when REDIS_URL is set (API keys are kept in Redis)'
-        : p === DEV_KEY_PEPPER
-          ? 'is the development default, refused when REDIS_URL is set (API keys are kept in Redis)'
-          : p.length < MIN_KEY_PEPPER_LENGTH
-            ? `is shorter than ${MIN_KEY_PEPPER_LENGTH} characters`
-            : undefined;
-    if (problem)
-      ctx.addIssue({
-        code: 'custom',
-        path: ['KEY_PEPPER'],
-        message: `${problem}: set KEY_PEPPER to a random secret of at least ${MIN_KEY_PEPPER_LENGTH} characters, the same for every API process and bin/keys.ts (e.g. KEY_PEPPER=$(openssl rand -base64 32))`,
-      });
+    for (const { name, dev, why, same } of STACK_SECRETS) {
+      const p = c[name];
+      const problem =
+        p === undefined
+          ? `is required when REDIS_URL is set (${why})`
+          : p === dev
+            ? `is the development default, refused when REDIS_URL is set (${why})`
+            : p.length < MIN_KEY_PEPPER_LENGTH
+              ? `is shorter than ${MIN_KEY_PEPPER_LENGTH} characters`
+              : undefined;
+      if (problem)
+        ctx.addIssue({
+          code: 'custom',
+          path: [name],
+          message: `${problem}: set ${name} to a random secret of at least ${MIN_KEY_PEPPER_LENGTH} characters, the same for ${same} (e.g. ${name}=$(openssl rand -base64 32))`,
+        });
+    }
   })
-  .transform((c) => ({ ...c, KEY_PEPPER: c.KEY_PEPPER ?? DEV_KEY_PEPPER }));
+  .transform((c) => ({ ...c, KEY_PEPPER: c.KEY_PEPPER ?? DEV_KEY_PEPPER, CATALOG_CURSOR_SECRET: c.CATALOG_CURSOR_SECRET ?? DEV_CURSOR_SECRET }));
 
 export type Config = Readonly<z.infer<typeof schema>>;
 

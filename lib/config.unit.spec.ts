@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { ConfigError, DEV_KEY_PEPPER, MIN_KEY_PEPPER_LENGTH, loadConfig } from './config.ts';
+import { ConfigError, DEV_CURSOR_SECRET, DEV_KEY_PEPPER, MIN_KEY_PEPPER_LENGTH, loadConfig } from './config.ts';
 
 /** The ConfigError message loadConfig throws for env (fails the test when it does not throw). */
 function configError(env: Record<string, string>): string {
@@ -59,8 +59,34 @@ describe('KEY_PEPPER', () => {
   });
 
   it('with REDIS_URL, a pepper of the minimum length or longer is accepted', () => {
-    expect(loadConfig({ REDIS_URL, KEY_PEPPER: good }).KEY_PEPPER === good).toBe(true);
+    const CATALOG_CURSOR_SECRET = randomBytes(24).toString('base64url');
+    expect(loadConfig({ REDIS_URL, KEY_PEPPER: good, CATALOG_CURSOR_SECRET }).KEY_PEPPER === good).toBe(true);
     const edge = good.slice(0, MIN_KEY_PEPPER_LENGTH);
-    expect(loadConfig({ REDIS_URL, KEY_PEPPER: edge }).KEY_PEPPER === edge).toBe(true);
+    expect(loadConfig({ REDIS_URL, KEY_PEPPER: edge, CATALOG_CURSOR_SECRET }).KEY_PEPPER === edge).toBe(true);
+  });
+});
+
+describe('CATALOG_CURSOR_SECRET (signs every cursor of the API)', () => {
+  const REDIS_URL = 'redis://127.0.0.1:6379';
+  const KEY_PEPPER = randomBytes(24).toString('base64url');
+  const good = randomBytes(24).toString('base64url');
+
+  it('the embedded default (no REDIS_URL) needs none and uses the built-in one', () => {
+    expect(loadConfig({}).CATALOG_CURSOR_SECRET).toBe(DEV_CURSOR_SECRET);
+  });
+
+  it('with REDIS_URL, a missing, public default or short secret stops the start, not quoted', () => {
+    expect(configError({ REDIS_URL, KEY_PEPPER })).toContain('CATALOG_CURSOR_SECRET (not set): is required when REDIS_URL is set');
+    const dev = configError({ REDIS_URL, KEY_PEPPER, CATALOG_CURSOR_SECRET: DEV_CURSOR_SECRET });
+    expect(dev).toContain('CATALOG_CURSOR_SECRET (value not shown): is the development default');
+    expect(dev).not.toContain(DEV_CURSOR_SECRET);
+    const short = good.slice(0, MIN_KEY_PEPPER_LENGTH - 1);
+    const msg = configError({ REDIS_URL, KEY_PEPPER, CATALOG_CURSOR_SECRET: short });
+    expect(msg).toContain(`CATALOG_CURSOR_SECRET (value not shown): is shorter than ${MIN_KEY_PEPPER_LENGTH} characters`);
+    expect(msg.includes(short)).toBe(false);
+  });
+
+  it('with REDIS_URL, a real secret is accepted', () => {
+    expect(loadConfig({ REDIS_URL, KEY_PEPPER, CATALOG_CURSOR_SECRET: good }).CATALOG_CURSOR_SECRET === good).toBe(true);
   });
 });

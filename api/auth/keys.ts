@@ -48,7 +48,8 @@ export function readBearer(headers: Record<string, string | string[] | undefined
       const what = sp === -1 ? 'an Authorization header without a scheme' : `an Authorization header with the ${quoteScheme(scheme)} scheme`;
       return { kind: 'missing', message: `missing API key: the request sent ${what}; send Authorization: Bearer <API_KEY>` };
     }
-    const key = h.slice(sp + 1).trim();
+    // `Bearer` alone (Node trims the header's trailing spaces, so `Bearer ` arrives so too) sent no key.
+    const key = sp === -1 ? '' : h.slice(sp + 1).trim();
     if (key.length === 0) return { kind: 'missing', message: 'missing API key: the Authorization header has the Bearer scheme but no key; send Authorization: Bearer <API_KEY>' };
     if (key.length > MAX_KEY_LENGTH) return { kind: 'invalid', message: `invalid API key: keys are at most ${MAX_KEY_LENGTH} characters; the one sent has ${key.length}` };
     return { kind: 'key', key };

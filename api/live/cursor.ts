@@ -1,16 +1,20 @@
-// Opaque cursors of the live list routes (spot prices, wallet positions). In: a small record
-// tagged with its route. Out: a base64url string, and back. A cursor names its route (`k`), so a
-// cursor of another endpoint is `400 invalid_cursor` (spec: "Errors"), and carries what binds it
-// (the symbol and start_time; the wallet). Plain integers are the earlier offset-based cursors and
-// are rejected with their own message (spec: wallet positions "cursors of the earlier
-// offset-based implementation are rejected").
+// Cursors of the live list routes (spot prices, wallet positions), sealed by the API's one cursor
+// codec (lib/cursor.ts): signed and tagged with their route, so a forged position (a page of 999,
+// any offset) or a cursor of another endpoint is `400 invalid_cursor` (spec: "Errors") before any
+// venue is asked. Each carries what binds it (the symbol and start_time; the wallet). Plain
+// integers are the earlier offset-based cursors and are rejected with their own message (spec:
+// wallet positions "cursors of the earlier offset-based implementation are rejected").
 import { ApiError, quote } from '../errors.ts';
+import type { CursorCodec, CursorField } from '../../lib/cursor.ts';
 
-export function encodeCursor(kind: string, fields: Record<string, string | number>): string {
-  return Buffer.from(JSON.stringify({ v: 1, k: kind, ...fields }), 'utf8').toString('base64url');
+const malformed = (raw: string) => new ApiError('invalid_cursor', `cursor ${quote(raw)} is malformed or was not issued by this API; send next_cursor unchanged`, { param: 'cursor' });
+
+export function encodeCursor(cursors: CursorCodec, route: string, fields: readonly CursorField[]): string {
+  return cursors.seal(route, fields);
 }
 
-export function decodeCursor(kind: string, raw: string): Record<string, unknown> {
+/** The fields of a cursor this route issued, or 400 invalid_cursor saying why not. */
+export function decodeCursor(cursors: CursorCodec, route: string, raw: string): CursorField[] {
   if (/^\s*-?\d+\s*$/.test(raw)) {
     throw new ApiError(
       'invalid_cursor',
@@ -18,36 +22,22 @@ export function decodeCursor(kind: string, raw: string): Record<string, unknown>
       { param: 'cursor' },
     );
   }
-  let parsed: unknown;
-  try {
-    if (!/^[A-Za-z0-9_-]+$/.test(raw)) throw new Error('not base64url');
-    parsed = JSON.parse(Buffer.from(raw, 'base64url').toString('utf8'));
-  } catch {
-    throw new ApiError('invalid_cursor', `cursor ${quote(raw)} is malformed; send next_cursor unchanged`, { param: 'cursor' });
-  }
-  const rec = parsed as Record<string, unknown> | null;
-  if (!rec || typeof rec !== 'object' || rec.v !== 1 || typeof rec.k !== 'string') {
-    throw new ApiError('invalid_cursor', `cursor ${quote(raw)} is malformed; send next_cursor unchanged`, { param: 'cursor' });
-  }
-  if (rec.k !== kind) {
-    throw new ApiError('invalid_cursor', `cursor ${quote(raw)} belongs to another endpoint`, { param: 'cursor' });
-  }
-  return rec;
+  const c = cursors.open(raw);
+  if (c === null) throw malformed(raw);
+  if (c.route !== route) throw new ApiError('invalid_cursor', `cursor ${quote(raw)} belongs to another endpoint`, { param: 'cursor' });
+  return c.fields;
 }
 
-export function cursorInt(rec: Record<string, unknown>, field: string, raw: string, min = 0): number {
-  const v = rec[field];
-  if (typeof v !== 'number' || !Number.isSafeInteger(v) || v < min) {
-    throw new ApiError('invalid_cursor', `cursor ${quote(raw)} is malformed; send next_cursor unchanged`, { param: 'cursor' });
-  }
+/** An integer field in [min, max], else 400 invalid_cursor (a signed cursor never holds one). */
+export function cursorInt(fields: readonly CursorField[], i: number, raw: string, min = 0, max = Number.MAX_SAFE_INTEGER): number {
+  const v = fields[i];
+  if (typeof v !== 'number' || !Number.isSafeInteger(v) || v < min || v > max) throw malformed(raw);
   return v;
 }
 
-export function cursorString(rec: Record<string, unknown>, field: string, raw: string): string {
-  const v = rec[field];
-  if (typeof v !== 'string' || v === '') {
-    throw new ApiError('invalid_cursor', `cursor ${quote(raw)} is malformed; send next_cursor unchanged`, { param: 'cursor' });
-  }
+export function cursorString(fields: readonly CursorField[], i: number, raw: string, shape?: RegExp): string {
+  const v = fields[i];
+  if (typeof v !== 'string' || v === '' || (shape !== undefined && !shape.test(v))) throw malformed(raw);
   return v;
 }
 

@@ -4,6 +4,7 @@
 import { ApiError, quote } from '../errors.ts';
 import { cursorInt, cursorString, decodeCursor, encodeCursor, one, parseLimit } from './cursor.ts';
 import type { RawQuery } from '../types.ts';
+import type { CursorCodec } from '../../lib/cursor.ts';
 
 export interface SpotRow {
   symbol: string;
@@ -19,21 +20,19 @@ export type SpotPlan =
   /** One page: the `limit` newest seconds in [start, end] (end undefined: the current second). */
   | { kind: 'range'; symbol: string; start: number; end: number | undefined; limit: number };
 
-const INT64_MAX = 9223372036854775807n;
-
-/** int64 Unix ms; "negatives clamped to 0". */
+/**
+ * int64 Unix ms; "negatives clamped to 0". A value past 2^53 (which no JavaScript number holds
+ * exactly, and no price is that far in the future) is clamped to 2^53 - 1 the same way, not refused.
+ */
 export function parseTime(name: string, raw: string | undefined): number | undefined {
   if (raw === undefined) return undefined;
   const t = raw.trim();
   if (!/^-?\d+$/.test(t)) {
     throw new ApiError('invalid_parameter', `${name} ${quote(raw)} is not an integer of Unix milliseconds`, { param: name });
   }
-  const big = BigInt(t);
-  if (big > INT64_MAX || big < -INT64_MAX - 1n) {
-    throw new ApiError('invalid_parameter', `${name} ${quote(raw)} does not fit an int64`, { param: name });
-  }
-  if (big < 0n) return 0;
-  return big > BigInt(Number.MAX_SAFE_INTEGER) ? Number.MAX_SAFE_INTEGER : Number(big);
+  if (t.startsWith('-')) return 0;
+  const n = Number(t);
+  return n > Number.MAX_SAFE_INTEGER ? Number.MAX_SAFE_INTEGER : n;
 }
 
 /** "alphanumeric only (no separators); upper case accepted and lower-cased". */
@@ -42,7 +41,11 @@ export function normalizeCurrency(raw: string): string | null {
   return /^[A-Za-z0-9]+$/.test(t) ? t.toLowerCase() : null;
 }
 
-export function planSpot(query: RawQuery): SpotPlan {
+const SYMBOL = /^[a-z0-9]+$/;
+const MAX_LIMIT = 100;
+
+/** `now`: the request's time (Unix ms), for a start_time in the future. */
+export function planSpot(query: RawQuery, now: number, cursors: CursorCodec): SpotPlan {
   const currencyRaw = one(query.currency);
   const cursorRaw = one(query.cursor);
   const startRaw = one(query.start_time);
@@ -52,14 +55,14 @@ export function planSpot(query: RawQuery): SpotPlan {
   // Values are checked even where they are then ignored ("validated but ignored without a range").
   const start = parseTime('start_time', startRaw);
   const end = parseTime('end_time', endRaw);
-  const limitParam = parseLimit(limitRaw, 100);
+  const limitParam = parseLimit(limitRaw, MAX_LIMIT);
 
   if (cursorRaw !== undefined) {
-    const rec = decodeCursor('spot', cursorRaw);
-    const symbol = cursorString(rec, 'c', cursorRaw);
-    const cStart = cursorInt(rec, 's', cursorRaw);
-    const cEnd = cursorInt(rec, 'e', cursorRaw);
-    const cLimit = cursorInt(rec, 'l', cursorRaw, 1);
+    const fields = decodeCursor(cursors, 'spot', cursorRaw);
+    const symbol = cursorString(fields, 0, cursorRaw, SYMBOL);
+    const cStart = cursorInt(fields, 1, cursorRaw);
+    const cEnd = cursorInt(fields, 2, cursorRaw);
+    const cLimit = cursorInt(fields, 3, cursorRaw, 1, MAX_LIMIT);
     if (currencyRaw !== undefined && normalizeCurrency(currencyRaw) !== symbol) {
       throw new ApiError('invalid_cursor', `cursor was issued for currency ${quote(symbol)}, not ${quote(currencyRaw)}`, { param: 'cursor' });
     }
@@ -83,6 +86,15 @@ export function planSpot(query: RawQuery): SpotPlan {
   if (symbol === null) return { kind: 'empty', limit: hasRange ? limitParam : 1 };
   if (!hasRange) return { kind: 'latest', symbol };
   const s = start ?? 0;
+  // Without end_time the range ends at the current second, so a start_time after now is an empty
+  // range the client asked for by mistake (the venue would refuse it, naming its own parameters).
+  if (end === undefined && s > now) {
+    throw new ApiError(
+      'invalid_parameter',
+      `start_time ${quote(startRaw)} is in the future (now is ${now}); send a start_time at or before now, or an end_time`,
+      { param: 'start_time' },
+    );
+  }
   if (end !== undefined && s > end) {
     throw new ApiError('invalid_parameter', `start_time ${quote(startRaw)} is after end_time ${quote(endRaw)}`, {
       param: 'start_time',
@@ -96,7 +108,7 @@ export function planSpot(query: RawQuery): SpotPlan {
  * rows: the extra row only says a further page exists. The next cursor's end is one millisecond
  * before the last row returned, so following cursors returns every second exactly once.
  */
-export function spotBody(plan: SpotPlan, rows: readonly SpotRow[]) {
+export function spotBody(plan: SpotPlan, rows: readonly SpotRow[], cursors: CursorCodec) {
   if (plan.kind === 'empty') return { data: [], pagination: { limit: plan.limit, total: null, has_more: false } };
   if (plan.kind === 'latest') {
     return { data: rows.slice(0, 1), pagination: { limit: 1, total: null, has_more: false } };
@@ -110,12 +122,7 @@ export function spotBody(plan: SpotPlan, rows: readonly SpotRow[]) {
     has_more: hasMore,
   };
   if (hasMore) {
-    pagination.next_cursor = encodeCursor('spot', {
-      c: plan.symbol,
-      s: plan.start,
-      e: data[data.length - 1].timestamp - 1,
-      l: plan.limit,
-    });
+    pagination.next_cursor = encodeCursor(cursors, 'spot', [plan.symbol, plan.start, data[data.length - 1].timestamp - 1, plan.limit]);
   }
   return { data, pagination };
 }

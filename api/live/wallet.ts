@@ -5,6 +5,7 @@
 import { ApiError, quote } from '../errors.ts';
 import { cursorInt, cursorString, decodeCursor, encodeCursor, one, parseLimit } from './cursor.ts';
 import type { RawQuery } from '../types.ts';
+import type { CursorCodec } from '../../lib/cursor.ts';
 
 export const ADDRESS = /^0x[a-fA-F0-9]{40}$/;
 
@@ -68,25 +69,33 @@ export interface PositionsPlan {
   offset: number;
   limit: number;
   cursorRaw?: string;
+  /** The wallet the cursor was issued for (lower case). */
+  cursorWallet?: string;
 }
 
+const WALLET = /^0x[a-f0-9]{40}$/;
+const MAX_LIMIT = 100;
+
 /** limit 1..100 default 50 "applies to the first page only"; "page size comes from the cursor". */
-export function planPositions(query: RawQuery): PositionsPlan {
+export function planPositions(query: RawQuery, cursors: CursorCodec): PositionsPlan {
   const key = parseWalletKey(query);
-  const limit = parseLimit(one(query.limit), 50);
+  const limit = parseLimit(one(query.limit), 50, MAX_LIMIT);
   const cursorRaw = one(query.cursor);
   if (cursorRaw === undefined) return { key, offset: 0, limit };
-  const rec = decodeCursor('positions', cursorRaw);
-  cursorString(rec, 'w', cursorRaw);
-  return { key, offset: cursorInt(rec, 'o', cursorRaw), limit: cursorInt(rec, 'l', cursorRaw, 1), cursorRaw };
+  const fields = decodeCursor(cursors, 'positions', cursorRaw);
+  return {
+    key,
+    cursorWallet: cursorString(fields, 0, cursorRaw, WALLET),
+    offset: cursorInt(fields, 1, cursorRaw),
+    limit: cursorInt(fields, 2, cursorRaw, 1, MAX_LIMIT),
+    cursorRaw,
+  };
 }
 
 /** "cursor (bound to the resolved wallet; another wallet is 400)". */
 export function checkCursorWallet(plan: PositionsPlan, wallet: string): void {
   if (plan.cursorRaw === undefined) return;
-  const rec = decodeCursor('positions', plan.cursorRaw);
-  const w = cursorString(rec, 'w', plan.cursorRaw);
-  if (w !== wallet.toLowerCase()) {
+  if (plan.cursorWallet !== wallet.toLowerCase()) {
     throw new ApiError('invalid_cursor', `cursor ${quote(plan.cursorRaw)} was issued for another wallet, not ${wallet.toLowerCase()}`, {
       param: 'cursor',
     });
@@ -106,7 +115,7 @@ export function isNativePosition(v: unknown): v is NativePosition {
 }
 
 /** Body of a page from up to limit+1 native rows (the extra one only says a further page exists). */
-export function positionsBody(plan: PositionsPlan, wallet: string, rows: readonly NativePosition[]) {
+export function positionsBody(plan: PositionsPlan, wallet: string, rows: readonly NativePosition[], cursors: CursorCodec) {
   const hasMore = rows.length > plan.limit;
   const page = rows.slice(0, plan.limit);
   const pagination: { limit: number; total: null; has_more: boolean; next_cursor?: string } = {
@@ -114,7 +123,7 @@ export function positionsBody(plan: PositionsPlan, wallet: string, rows: readonl
     total: null, // "pagination.total always null"
     has_more: hasMore,
   };
-  if (hasMore) pagination.next_cursor = encodeCursor('positions', { w: wallet.toLowerCase(), o: plan.offset + plan.limit, l: plan.limit });
+  if (hasMore) pagination.next_cursor = encodeCursor(cursors, 'positions', [wallet.toLowerCase(), plan.offset + plan.limit, plan.limit]);
   return {
     address: wallet.toLowerCase(),
     data: page.map((p) => {

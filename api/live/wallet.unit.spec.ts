@@ -1,5 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { checkCursorWallet, exactUsernameMatch, parseWalletKey, planPositions, positionsBody } from './wallet.ts';
+import { createCursorCodec } from '../../lib/cursor.ts';
+
+const C = createCursorCodec('wallet-unit-test-secret');
 import { proxyFor } from '../../pipelines/venues/client/proxy.ts';
 import { apiErrorCode } from '../../test/helper.ts';
 
@@ -30,17 +33,17 @@ describe('wallet keys', () => {
 describe('positions cursors', () => {
   const rows = Array.from({ length: 4 }, (_, i) => ({ conditionId: '0x' + String(i).repeat(64), outcome: 'Yes', size: 10 - i }));
   it('are bound to the wallet and carry the page size', () => {
-    const first = planPositions({ address: A, limit: '3' });
-    const body = positionsBody(first, A, rows);
+    const first = planPositions({ address: A, limit: '3' }, C);
+    const body = positionsBody(first, A, rows, C);
     expect(body.pagination).toMatchObject({ limit: 3, total: null, has_more: true });
     expect(body.data[0]).toMatchObject({ condition_id: rows[0].conditionId, outcome: 'Yes', shares: 10 });
-    const next = planPositions({ address: A, cursor: body.pagination.next_cursor!, limit: '50' });
+    const next = planPositions({ address: A, cursor: body.pagination.next_cursor!, limit: '50' }, C);
     expect(next).toMatchObject({ offset: 3, limit: 3 });
     expect(() => checkCursorWallet(next, A.toLowerCase())).not.toThrow();
-    expect(apiErrorCode(() => checkCursorWallet(planPositions({ address: B, cursor: body.pagination.next_cursor! }), B))).toBe('invalid_cursor');
+    expect(apiErrorCode(() => checkCursorWallet(planPositions({ address: B, cursor: body.pagination.next_cursor! }, C), B))).toBe('invalid_cursor');
   });
   it('rejects the earlier offset cursors', () => {
-    expect(apiErrorCode(() => planPositions({ address: A, cursor: '50' }))).toBe('invalid_cursor');
-    expect(apiErrorCode(() => planPositions({ address: A, cursor: 'bm90LWpzb24' }))).toBe('invalid_cursor');
+    expect(apiErrorCode(() => planPositions({ address: A, cursor: '50' }, C))).toBe('invalid_cursor');
+    expect(apiErrorCode(() => planPositions({ address: A, cursor: 'bm90LWpzb24' }, C))).toBe('invalid_cursor');
   });
 });

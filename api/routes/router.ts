@@ -22,6 +22,13 @@ function decode(s: string): string | undefined {
   }
 }
 
+/** Why a percent-encoded text does not decode: a broken escape, or escapes that are not UTF-8. */
+export function undecodableWhy(text: string): string {
+  return BAD_PERCENT.test(text)
+    ? '"%" must be followed by two hex digits'
+    : 'its percent-escapes do not decode to valid UTF-8 (e.g. %C3%28)';
+}
+
 /**
  * Split a raw query string (without the `?`) into decoded [key, value] pairs, in order.
  * "A query string that is not &-separated percent-encoded key=value pairs (a `;` separator, or `%`
@@ -44,15 +51,17 @@ export function parseQueryString(qs: string): Array<[string, string]> {
     const rawVal = eq === -1 ? '' : seg.slice(eq + 1);
     let key: string | undefined;
     let val: string | undefined;
-    if (seg.indexOf(';') === -1 && !BAD_PERCENT.test(seg)) {
+    const semi = seg.indexOf(';') !== -1;
+    if (!semi && !BAD_PERCENT.test(seg)) {
       key = decode(rawKey);
       val = decode(rawVal);
     }
     if (key === undefined || val === undefined || key.length === 0) {
+      const why = semi ? 'pairs are separated by "&" only' : key !== undefined && key.length === 0 && val !== undefined ? 'the key is empty' : undecodableWhy(seg);
       (bad ??= []).push({
         param: key ?? rawKey,
         value: seg,
-        message: `malformed query string: the pair ${quote(seg)} is not a percent-encoded key=value pair (pairs are separated by "&" only; "%" must be followed by two hex digits)`,
+        message: `malformed query string: the pair ${quote(seg)} is not a percent-encoded key=value pair (${why})`,
       });
       continue;
     }
@@ -159,8 +168,13 @@ function rangeText(p: ParamSpec): string {
 /** One value against its declared type; returns the typed value or an error message. */
 function typeValue(p: ParamSpec, v: string): { ok: true; value: string | number | boolean } | { ok: false; message: string } {
   switch (p.type) {
-    case 'integer':
     case 'int64': {
+      // Unix ms: past ±2^53 is clamped, not refused (the route clamps negatives to 0 itself).
+      if (!INTEGER.test(v)) return { ok: false, message: `${p.name} must be an integer; got ${quote(v)}` };
+      const n = Number(v);
+      return { ok: true, value: Math.min(Math.max(n, Number.MIN_SAFE_INTEGER), Number.MAX_SAFE_INTEGER) };
+    }
+    case 'integer': {
       const n = INTEGER.test(v) ? Number(v) : NaN;
       if (!Number.isSafeInteger(n) || (p.min !== undefined && n < p.min) || (p.max !== undefined && n > p.max)) {
         return { ok: false, message: `${p.name} must be an integer${rangeText(p)}; got ${quote(v)}` };
@@ -214,12 +228,13 @@ export function typeParams(route: CompiledRoute, query: RawQuery): TypedQuery {
   return typed;
 }
 
-/** Path params: an empty identifier segment (`/v1/markets/`) is 400 invalid_parameter. */
-export function checkPathParams(route: CompiledRoute, params: Record<string, string>): void {
+/**
+ * Path params: an empty identifier segment is a trailing slash (`/v1/markets/`), which is
+ * 404 route_not_found as on every other route (`/v1/plans/`), not an identifier to look up.
+ */
+export function checkPathParams(route: CompiledRoute, params: Record<string, string>, url: string): void {
   for (const p of route.spec.pathParams ?? []) {
-    if (p.nonEmpty && (params[p.name] ?? '') === '') {
-      throw new ApiError('invalid_parameter', `path parameter ${quote(p.name)} must not be empty`, { param: p.name });
-    }
+    if ((params[p.name] ?? '') === '') throw new ApiError('route_not_found', `no route matches ${quote(url.split('?')[0])}`);
   }
 }
 
@@ -227,18 +242,25 @@ export function checkPathParams(route: CompiledRoute, params: Record<string, str
 export interface PathMatcher {
   /** The methods the path accepts, or undefined when no route has this path. */
   allowed(path: string): string[] | undefined;
+  /** The path parameter (market_id, event_id) of the route this path has the shape of, if any. */
+  pathParamOf(path: string): string | undefined;
 }
 
 export function compilePathMatcher(routes: readonly RouteSpec[]): PathMatcher {
   const entries = routes.map((r) => ({
-    re: new RegExp('^' + r.url.replace(/[.*+?^${}()|[\]\\]/g, '\\$&').replace(/:[A-Za-z_]+/g, '[^/]*') + '$'),
+    re: new RegExp('^' + r.url.replace(/[.*+?^${}()|[\]\\]/g, '\\$&').replace(/:[A-Za-z_]+/g, '([^/]+)') + '$'),
     method: r.method,
+    pathParam: r.pathParams?.[0]?.name,
   }));
   return {
     allowed(path) {
       let out: string[] | undefined;
       for (const e of entries) if (e.re.test(path) && !(out ??= []).includes(e.method)) out.push(e.method);
       return out;
+    },
+    pathParamOf(path) {
+      for (const e of entries) if (e.pathParam !== undefined && e.re.test(path)) return e.pathParam;
+      return undefined;
     },
   };
 }

@@ -2,6 +2,7 @@
 // parameters it reads (with retired names). The router-level checks (404/405/unknown_parameter/
 // repeated/empty/malformed), the OpenAPI document and the handlers' typed query all come from here.
 // Handlers live in api/routes/v1/* and are attached by route id.
+import type { ErrorCode } from '../errors.ts';
 
 export type Permission =
   | 'markets.matching.read'
@@ -65,6 +66,8 @@ export interface ParamSpec {
   repeatable?: boolean;
   /** A filter or identifier: an empty value is 400 invalid_parameter. */
   nonEmpty?: boolean;
+  /** Documented shape of a string value (OpenAPI `pattern`); the handler enforces it. */
+  pattern?: string;
 }
 
 /** Every route id of ROUTES; handlers are registered under these (api/routes/index.ts). */
@@ -96,7 +99,15 @@ export interface RouteSpec {
   params: ParamSpec[];
   /** Retired query names answering 400 naming the replacement (spec: "Versioning"). */
   retired?: Record<string, string>;
+  /**
+   * Codes the route's handler can answer beyond the shell's own (router, key, limits, 503); the
+   * OpenAPI document lists every status of both (api/openapi.ts, held to this by its unit test).
+   */
+  errors?: readonly ErrorCode[];
 }
+
+/** What every live venue read can answer (pipelines/venues/client/http.ts). */
+const UPSTREAM: readonly ErrorCode[] = ['upstream_rejected', 'upstream_rate_limited', 'upstream_unavailable'];
 
 const limit = (def: number, max = 100): ParamSpec => ({
   name: 'limit',
@@ -110,10 +121,14 @@ const cursor: ParamSpec = { name: 'cursor', type: 'string', nonEmpty: true, desc
 const providerParam: ParamSpec = {
   name: 'provider',
   type: 'string',
+  // Documented as the nine tokens (the spec omits the tolerated alternate spellings).
+  values: PROVIDERS,
   nonEmpty: true,
   description: 'Provider token (venue_1..venue_9); short alternate spellings tolerated on this route.',
 };
-const bool = (name: string, def: boolean, description: string): ParamSpec => ({ name, type: 'boolean', default: def, description });
+// Spec: only include_rules takes an empty value (meaning false); any other boolean sent empty is
+// "a filter ... sent with an empty value: 400 invalid_parameter".
+const bool = (name: string, def: boolean, description: string, emptyMeansFalse = false): ParamSpec => ({ name, type: 'boolean', default: def, description, nonEmpty: !emptyMeansFalse });
 const playerPropMatch: ParamSpec = {
   name: 'player_prop_match',
   type: 'enum',
@@ -121,7 +136,7 @@ const playerPropMatch: ParamSpec = {
   nonEmpty: true,
   description: 'Player-prop policy; requires include_submarkets=true.',
 };
-const walletAddress: ParamSpec = { name: 'address', type: 'string', nonEmpty: true, description: '0x + 40 hex.' };
+const walletAddress: ParamSpec = { name: 'address', type: 'string', nonEmpty: true, pattern: '^0x[a-fA-F0-9]{40}$', description: '0x + 40 hex, mixed case accepted.' };
 const walletUsername: ParamSpec = { name: 'username', type: 'string', nonEmpty: true, description: 'Case-insensitive exact username; leading @ stripped.' };
 
 export const ROUTES: readonly RouteSpec[] = [
@@ -135,6 +150,7 @@ export const ROUTES: readonly RouteSpec[] = [
     summary: 'Matched sports events, soonest scheduled start first',
     auth: 'api_key',
     permission: 'markets.matching.read',
+    errors: ['invalid_cursor'],
     params: [
       limit(25),
       cursor,
@@ -143,7 +159,7 @@ export const ROUTES: readonly RouteSpec[] = [
       { name: 'participant', type: 'string', nonEmpty: true, description: 'One participant key, case-insensitive.' },
       bool('include_settled', false, 'Also draw from the settled archive.'),
       bool('include_submarkets', false, 'Every matched submarket instead of the full-game moneyline only.'),
-      bool('include_rules', false, 'Adds rule_comparisons to game lines.'),
+      bool('include_rules', false, 'Adds rule_comparisons to game lines; empty means false.', true),
       playerPropMatch,
     ],
     retired: {
@@ -158,12 +174,13 @@ export const ROUTES: readonly RouteSpec[] = [
     summary: 'Find matched sports events by canonical or venue identifier',
     auth: 'api_key',
     permission: 'markets.matching.read',
+    errors: ['missing_parameter'],
     params: [
       { name: 'event_id', type: 'string', repeatable: true, nonEmpty: true, description: 'Canonical event key (repeatable).' },
       { name: 'source_id', type: 'string', repeatable: true, nonEmpty: true, description: '{provider}:{id} (repeatable).' },
       bool('include_settled', false, 'Searches the settled archive too.'),
       bool('include_submarkets', true, 'false: only the full-game moneyline.'),
-      bool('include_rules', false, 'Adds rule_comparisons to game lines.'),
+      bool('include_rules', false, 'Adds rule_comparisons to game lines; empty means false.', true),
       playerPropMatch,
     ],
   },
@@ -174,6 +191,7 @@ export const ROUTES: readonly RouteSpec[] = [
     summary: 'Catalog of open markets across all nine venues',
     auth: 'api_key',
     permission: 'markets.read',
+    errors: ['invalid_cursor'],
     params: [
       limit(25),
       cursor,
@@ -188,6 +206,7 @@ export const ROUTES: readonly RouteSpec[] = [
     summary: 'Single-market detail read live from the venue',
     auth: 'api_key',
     permission: 'markets.read',
+    errors: ['invalid_identifier', 'market_not_found', 'ambiguous_identifier', ...UPSTREAM],
     pathParams: [{ name: 'market_id', type: 'string', nonEmpty: true, description: 'Composite or native market id.' }],
     params: [providerParam],
     retired: { platform: 'platform was renamed to provider' },
@@ -199,6 +218,7 @@ export const ROUTES: readonly RouteSpec[] = [
     summary: 'Event detail with nested markets',
     auth: 'api_key',
     permission: 'events.read',
+    errors: ['invalid_identifier', 'event_not_found', 'ambiguous_identifier', ...UPSTREAM],
     pathParams: [{ name: 'event_id', type: 'string', nonEmpty: true, description: 'Composite or native event id.' }],
     params: [providerParam],
     retired: { platform: 'platform was renamed to provider' },
@@ -219,6 +239,7 @@ export const ROUTES: readonly RouteSpec[] = [
     summary: 'Per-second spot crypto prices, newest first',
     auth: 'api_key',
     permission: 'crypto.prices.read',
+    errors: ['missing_parameter', 'invalid_cursor', ...UPSTREAM],
     params: [
       { name: 'currency', type: 'string', nonEmpty: true, description: 'Trading pair, alphanumeric.' },
       { name: 'start_time', type: 'int64', description: 'Unix ms, inclusive.' },
@@ -235,6 +256,7 @@ export const ROUTES: readonly RouteSpec[] = [
     summary: 'Wallet profile by address or username',
     auth: 'api_key',
     permission: 'marketplace.wallet.read',
+    errors: ['missing_parameter', 'profile_not_found', ...UPSTREAM],
     params: [walletAddress, walletUsername],
   },
   {
@@ -244,6 +266,7 @@ export const ROUTES: readonly RouteSpec[] = [
     summary: 'Wallet positions',
     auth: 'api_key',
     permission: 'marketplace.positions.read',
+    errors: ['missing_parameter', 'invalid_cursor', 'profile_not_found', ...UPSTREAM],
     params: [walletAddress, walletUsername, limit(50), cursor],
   },
   {

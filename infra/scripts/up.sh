@@ -17,6 +17,7 @@ up: stack running in Docker. Export:
   export CLICKHOUSE_URL=http://127.0.0.1:8123
   export REDIS_URL=redis://127.0.0.1:6379
   export KEY_PEPPER="\$(openssl rand -base64 32)"   # required with REDIS_URL; keep it: every API process and bin/keys.ts use the same
+  export CATALOG_CURSOR_SECRET="\$(openssl rand -base64 32)"   # required with REDIS_URL; signs every cursor: every API process uses the same
 ENV
   exit 0
 fi
@@ -29,4 +30,5 @@ up: Kafka, Redis and the schema registry running without Docker (ClickHouse stay
   export REDIS_URL=redis://127.0.0.1:${REDIS_PORT:-6379}
   export SCHEMA_REGISTRY_URL=http://127.0.0.1:${REGISTRY_PORT:-8081}/apis/ccompat/v7
   export KEY_PEPPER="\$(openssl rand -base64 32)"   # required with REDIS_URL; keep it: every API process and bin/keys.ts use the same
+  export CATALOG_CURSOR_SECRET="\$(openssl rand -base64 32)"   # required with REDIS_URL; signs every cursor: every API process uses the same
 ENV

@@ -1,11 +1,11 @@
-// Catalog cursor codec (spec: "GET /v1/markets", "cursors are bound to the catalog snapshot and to
-// `category` and `provider`").
+// Catalog cursors (spec: "GET /v1/markets", "cursors are bound to the catalog snapshot and to
+// `category` and `provider`"), sealed by the API's one cursor codec (lib/cursor.ts).
 // In: the position after the last row of a page plus the snapshot and filters it was read under.
-// Out: an opaque base64url string `<payload>.<hmac>`; decoding checks the signature and the shape
-// and returns the position, or null for anything that is not a cursor this service issued.
+// Out: an opaque signed string; decoding returns the position, or null for anything that is not a
+// catalog cursor this service issued.
 // The cursor carries only the keyset position (provider walk position, composite id), so reading
 // the next page costs the same however deep it is.
-import { createHmac, timingSafeEqual } from 'node:crypto';
+import { cursorCodec } from '../../lib/cursor.ts';
 
 export interface CatalogCursor {
   /** Snapshot the position belongs to. */
@@ -18,39 +18,22 @@ export interface CatalogCursor {
   id: string;
 }
 
-// A version tag lets a future encoding reject cursors of this one cleanly.
-const VERSION = 1;
-
-const b64 = (buf: Buffer): string => buf.toString('base64url');
+const ROUTE = 'markets';
 
 export function createCursorCodec(secret: string) {
-  const sign = (payload: string): string => b64(createHmac('sha256', secret).update(payload).digest().subarray(0, 16));
-
+  const codec = cursorCodec(secret);
   return {
     encode(c: CatalogCursor): string {
-      const payload = b64(Buffer.from(JSON.stringify([VERSION, 'markets', c.snapshotId, c.category, c.provider, c.pos, c.id])));
-      return `${payload}.${sign(payload)}`;
+      return codec.seal(ROUTE, [c.snapshotId, c.category, c.provider, c.pos, c.id]);
     },
     /** null when malformed, forged, or issued by another endpoint. */
     decode(text: string): CatalogCursor | null {
-      const dot = text.indexOf('.');
-      if (dot <= 0 || dot !== text.lastIndexOf('.')) return null;
-      const payload = text.slice(0, dot);
-      const mac = Buffer.from(text.slice(dot + 1), 'base64url');
-      const want = Buffer.from(sign(payload), 'base64url');
-      if (mac.length !== want.length || !timingSafeEqual(mac, want)) return null;
-      let arr: unknown;
-      try {
-        arr = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8'));
-      } catch {
-        return null;
-      }
-      if (!Array.isArray(arr) || arr.length !== 7) return null;
-      const [v, route, snapshotId, category, provider, pos, id] = arr as unknown[];
-      if (v !== VERSION || route !== 'markets' || typeof snapshotId !== 'string') return null;
+      const c = codec.open(text);
+      if (c === null || c.route !== ROUTE || c.fields.length !== 5) return null;
+      const [snapshotId, category, provider, pos, id] = c.fields;
+      if (typeof snapshotId !== 'string' || typeof id !== 'string' || !Number.isInteger(pos)) return null;
       if (category !== null && typeof category !== 'string') return null;
       if (provider !== null && typeof provider !== 'string') return null;
-      if (!Number.isInteger(pos) || typeof id !== 'string') return null;
       return { snapshotId, category, provider, pos: pos as number, id };
     },
   };

@@ -3,8 +3,8 @@
 // repeated and empty parameters and type-checked limit, booleans, enums and dates) and the current
 // sports snapshot (deps.sports.reader). Out: {data, pagination, snapshot} and {data, lookups,
 // snapshot}. Handlers validate values, then hand off to the read model (pipelines/matching/readmodel).
-import { createHmac, timingSafeEqual } from 'node:crypto';
 import { ApiError, apiErrorFromItems, quote, type ErrorItem } from '../../errors.ts';
+import { cursorCodec } from '../../../lib/cursor.ts';
 import type { RouteContext, RouteHandler } from '../../types.ts';
 import { PROVIDERS, type League } from '../table.ts';
 import {
@@ -21,7 +21,7 @@ import type { MatchedEvent } from '../../../pipelines/matching/types.ts';
 
 export interface SportsDeps {
   reader: { current(): Promise<LoadedSnapshot | null> };
-  /** Secret that signs list cursors (defaults to one derived from KEY_PEPPER). */
+  /** Secret that signs list cursors (default: CATALOG_CURSOR_SECRET, which signs every cursor of the API). */
   cursorSecret?: string;
 }
 
@@ -69,33 +69,23 @@ interface CursorBody {
 }
 
 function secretOf(ctx: RouteContext): string {
-  return depsOf(ctx).cursorSecret ?? `sports-cursor:${ctx.deps.config.KEY_PEPPER}`;
-}
-
-function sign(secret: string, payload: string): string {
-  return createHmac('sha256', secret).update(payload).digest('base64url').slice(0, 22);
+  return depsOf(ctx).cursorSecret ?? ctx.deps.config.CATALOG_CURSOR_SECRET;
 }
 
 export function encodeCursor(secret: string, c: CursorBody): string {
-  const payload = Buffer.from(JSON.stringify(c)).toString('base64url');
-  return `${payload}.${sign(secret, payload)}`;
+  return cursorCodec(secret).seal(c.r, [c.f, c.s, c.e]);
 }
 
 function decodeCursor(secret: string, raw: string): CursorBody {
-  const bad = () => new ApiError('invalid_cursor', `cursor ${quote(raw)} is malformed or was not issued by this route`, { param: 'cursor' });
-  const [payload, mac] = raw.split('.');
-  if (!payload || !mac) throw bad();
-  const want = Buffer.from(sign(secret, payload));
-  const got = Buffer.from(mac);
-  if (want.length !== got.length || !timingSafeEqual(want, got)) throw bad();
-  let c: CursorBody;
-  try {
-    c = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8')) as CursorBody;
-  } catch {
-    throw bad();
+  const c = cursorCodec(secret).open(raw);
+  if (c === null || c.route !== 'sports_list' || c.fields.length !== 3) {
+    throw new ApiError('invalid_cursor', `cursor ${quote(raw)} is malformed or was not issued by this route`, { param: 'cursor' });
   }
-  if (c?.r !== 'sports_list' || typeof c.f !== 'string' || typeof c.s !== 'number' || typeof c.e !== 'string') throw bad();
-  return c;
+  const [f, s, e] = c.fields;
+  if (typeof f !== 'string' || typeof s !== 'number' || typeof e !== 'string') {
+    throw new ApiError('invalid_cursor', `cursor ${quote(raw)} is malformed or was not issued by this route`, { param: 'cursor' });
+  }
+  return { r: 'sports_list', f, s, e };
 }
 
 // ---------------------------------------------------------------- list

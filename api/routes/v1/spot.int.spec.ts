@@ -105,4 +105,41 @@ describe('spot prices', () => {
     expect(retired.status).toBe(400);
     expect(retired.body.message).toContain('cursor');
   });
+  it('a start_time in the future without end_time is the client\'s invalid_parameter quoting it, not upstream_rejected', async () => {
+    const { get } = await liveApp(sim);
+    const future = Date.now() + 10 * 86_400_000;
+    const r = await get(`/v1/crypto-prices/spot?currency=btcusdt&start_time=${future}`);
+    expect(r.status).toBe(400);
+    expect(r.body).toMatchObject({ code: 'invalid_parameter', param: 'start_time', status_code: 400 });
+    expect(r.body.message).toContain(JSON.stringify(String(future)));
+    expect(r.body.message).not.toMatch(/startTime|endTime/);
+  });
+
+  it('times past ±2^53 (even past int64) are clamped like negatives, not refused', async () => {
+    const { get } = await liveApp(sim);
+    const end = pastSecond();
+    const low = await get(`/v1/crypto-prices/spot?currency=btcusdt&start_time=-9007199254740993&end_time=${end}&limit=2`);
+    expect(low.status).toBe(200);
+    expect(low.body.data.map((x: any) => x.timestamp)).toEqual([end, end - 1000]);
+    const lower = await get(`/v1/crypto-prices/spot?currency=btcusdt&start_time=-99999999999999999999999&end_time=${end}&limit=2`);
+    expect(lower.body).toEqual(low.body);
+    const high = await get(`/v1/crypto-prices/spot?currency=btcusdt&start_time=${end - 5000}&end_time=9007199254740993&limit=3`);
+    expect(high.status).toBe(200);
+    expect(high.body.data).toHaveLength(3);
+  });
+  it('forged cursors (unsigned base64 JSON of the earlier form) are invalid_cursor: no page of 999, no chosen range, no upstream_rejected', async () => {
+    const { get } = await liveApp(sim);
+    const end = pastSecond();
+    const forge = (f: Record<string, unknown>) => Buffer.from(JSON.stringify({ v: 1, k: 'spot', c: 'btcusdt', s: end - 2_000_000, e: end, l: 3, ...f })).toString('base64url');
+    for (const f of [{ l: 999 }, { s: 0 }, { s: end + 10_000_000, e: end + 20_000_000 }, { e: -1 }, { l: 0 }]) {
+      const r = await get(`/v1/crypto-prices/spot?cursor=${forge(f)}`);
+      expect(r.status, JSON.stringify(f)).toBe(400);
+      expect(r.body).toMatchObject({ code: 'invalid_cursor', param: 'cursor' });
+    }
+    // The real cursor still pages.
+    const first = await get(`/v1/crypto-prices/spot?currency=btcusdt&start_time=${end - 10_000}&end_time=${end}&limit=3`);
+    const next = await get(`/v1/crypto-prices/spot?cursor=${encodeURIComponent(first.body.pagination.next_cursor)}`);
+    expect(next.status).toBe(200);
+    expect(next.body.data.map((x: any) => x.timestamp)).toEqual([end - 3000, end - 4000, end - 5000]);
+  });
 });

@@ -2,14 +2,16 @@
 // rules). In: the raw query. Out: {data, pagination} (no snapshot). The plan and the body are pure
 // (api/live/spot.ts); this handler does the one read of the spot venue under the request deadline.
 import type { RouteHandler } from '../../types.ts';
+import { cursorCodec } from '../../../lib/cursor.ts';
 import { NOT_FOUND } from '../../../pipelines/venues/client/http.ts';
 import { planSpot, spotBody, type SpotRow } from '../../live/spot.ts';
 import { guarded, liveDeps } from '../../live/io.ts';
 import { arr, isRec, num, rec } from '../../live/native.ts';
 
 export const spotPrices: RouteHandler = async (ctx) => {
-  const plan = planSpot(ctx.query);
-  if (plan.kind === 'empty') return { body: spotBody(plan, []) };
+  const cursors = cursorCodec(ctx.deps.config.CATALOG_CURSOR_SECRET);
+  const plan = planSpot(ctx.query, ctx.now, cursors);
+  if (plan.kind === 'empty') return { body: spotBody(plan, [], cursors) };
   const http = liveDeps(ctx).venues;
   const symbol = plan.symbol.toUpperCase();
   const rows: SpotRow[] = await guarded('spot', (async () => {
@@ -30,5 +32,5 @@ export const spotPrices: RouteHandler = async (ctx) => {
       return ts === null || value === null ? [] : [{ symbol: plan.symbol, value, timestamp: ts }];
     });
   })());
-  return { body: spotBody(plan, rows) };
+  return { body: spotBody(plan, rows, cursors) };
 };

@@ -108,6 +108,33 @@ describe('wallet positions', () => {
     expect(old.body.code).toBe('invalid_cursor');
   });
 
+  it('forged cursors (unsigned base64 JSON of the earlier form, or a signed one edited) are invalid_cursor: no page of 999, no jump, no upstream_rejected', async () => {
+    const { get } = await liveApp(sim);
+    const w = wallets[0].proxy;
+    const forge = (o: number, l: number) => Buffer.from(JSON.stringify({ v: 1, k: 'positions', w, o, l })).toString('base64url');
+    for (const [o, l] of [
+      [0, 999],
+      [40, 5],
+      [-5, 10],
+      [0, 0],
+      [1e20, 10],
+    ]) {
+      const r = await get(`/v1/marketplace/wallet/positions?address=${w}&cursor=${forge(o, l)}`);
+      expect(r.status, `o=${o} l=${l}`).toBe(400);
+      expect(r.body).toMatchObject({ code: 'invalid_cursor', param: 'cursor' });
+    }
+    const real = (await get(`/v1/marketplace/wallet/positions?address=${w}&limit=2`)).body.pagination.next_cursor as string;
+    const [payload, mac] = real.split('.');
+    const edited = Buffer.from(Buffer.from(payload, 'base64url').toString().replace(/,2\]$/, ',99]')).toString('base64url');
+    const tampered = await get(`/v1/marketplace/wallet/positions?address=${w}&cursor=${edited}.${mac}`);
+    expect(tampered.body.code).toBe('invalid_cursor');
+    // A spot cursor is not a positions cursor.
+    const end = Math.floor(sim.clock.now() / 1000) * 1000 - 60_000;
+    const spot = (await get(`/v1/crypto-prices/spot?currency=btcusdt&start_time=${end - 10_000}&end_time=${end}&limit=2`)).body.pagination.next_cursor as string;
+    const cross = await get(`/v1/marketplace/wallet/positions?address=${w}&cursor=${encodeURIComponent(spot)}`);
+    expect(cross.body).toMatchObject({ code: 'invalid_cursor', message: expect.stringContaining('another endpoint') });
+  });
+
   it('username resolves to the proxy; an EOA as address gives empty data (no resolution)', async () => {
     const { get } = await liveApp(sim);
     const w = wallets[0];

@@ -6,6 +6,7 @@
 // case-insensitive exact match counts.
 import { ApiError, quote } from '../../errors.ts';
 import type { RouteContext, RouteHandler } from '../../types.ts';
+import { cursorCodec } from '../../../lib/cursor.ts';
 import { NOT_FOUND, type VenueHttp } from '../../../pipelines/venues/client/http.ts';
 import { proxyFor } from '../../../pipelines/venues/client/proxy.ts';
 import { guarded, liveDeps } from '../../live/io.ts';
@@ -60,7 +61,8 @@ export const walletProfile: RouteHandler = async (ctx: RouteContext) => {
 };
 
 export const walletPositions: RouteHandler = async (ctx: RouteContext) => {
-  const plan = planPositions(ctx.query);
+  const cursors = cursorCodec(ctx.deps.config.CATALOG_CURSOR_SECRET);
+  const plan = planPositions(ctx.query, cursors);
   const http = liveDeps(ctx).venues;
   // "An EOA passed as address yields an empty data (no resolution is performed)."
   const wallet = plan.key.by === 'address' ? plan.key.address : (await guarded(VENUE, profileByUsername(http, plan.key.username, ctx.signal))).proxyWallet.toLowerCase();
@@ -68,5 +70,5 @@ export const walletPositions: RouteHandler = async (ctx: RouteContext) => {
   const r = await http.getJson(VENUE, '/venue_2/positions', { user: wallet, limit: plan.limit + 1, offset: plan.offset }, ctx.signal);
   if (r !== NOT_FOUND && !Array.isArray(r)) throw new ApiError('upstream_unavailable', `${VENUE} gave no valid answer: malformed positions`);
   const rows = r === NOT_FOUND ? [] : r.filter(isNativePosition);
-  return { body: positionsBody(plan, wallet, rows) };
+  return { body: positionsBody(plan, wallet, rows, cursors) };
 };
