@@ -7,6 +7,14 @@
 // acct:<id> (hash: json + denormalized served limits), active:<account> (set of active key ids),
 // keys (set of all key ids), accts (set of account ids), rl:<keyId> (zset), u:<account>:<YYYY-MM>.
 // Revocation deletes h:<hash>, so it takes effect on the very next request (no cache).
+// Across a Redis restart the limiter keeps its promise because the windows are durable, not by
+// failing closed: infra/scripts/start-redis.sh (and compose) run Redis with the append-only file,
+// appendfsync everysec. Redis writes each command to the AOF before it sends the reply, so every
+// admission a client was told about is replayed by a restart, clean or SIGKILL; rl:<keyId> keeps
+// its absolute expiry and the script reads the time from Redis (TIME), so a window picks up where
+// it stopped (redis-durability.int.spec.ts). Failing closed for 60 s after each restart (run_id
+// changed) would refuse every key for a minute to cover a loss that the AOF already prevents; what
+// stays uncovered is a crash of the host itself, which can lose the last second not yet fsynced.
 import { Redis } from 'ioredis';
 import type { AccountRecord, AuthorizeInput, AuthorizeResult, KeyRecord, KeyStore } from './store.ts';
 import type { PlanKey } from './plans.ts';
