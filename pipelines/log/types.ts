@@ -88,5 +88,11 @@ export interface Log {
   groupOffsets(groupId: string, topic: string): Promise<Map<number, string>>;
   /** Operators' replay: move a stopped group to the earliest offset or to the first at/after a time. */
   resetGroup(groupId: string, topic: string, to: 'earliest' | { timestamp: number }): Promise<void>;
+  /**
+   * Live members per group (0 for a group nobody consumes in), where the log can say: what replay
+   * checks before resetting a group the running processors still consume in. Undefined: the log
+   * refuses a reset of an active group itself (embedded: one process holds the log at a time).
+   */
+  liveMembers?(groupIds: string[]): Promise<Map<string, number>>;
   close(): Promise<void>;
 }
