@@ -128,6 +128,8 @@ export class RedisKeyStore implements KeyStore {
         retryStrategy: (times) => Math.min(times * 50, 500),
         // Auto-pipelining off: A/B runs showed no reliable gain under HTTP load (bench/api.md).
       });
+    // A client passed in may be connected already, and then emits no 'ready' for us.
+    this.wasReady = this.redis.status === 'ready';
     this.redis.on('ready', () => {
       this.wasReady = true;
     });
