@@ -167,6 +167,28 @@ export async function freePort(): Promise<number> {
   });
 }
 
+/** Whether nothing listens on a loopback port now. */
+export async function portIsFree(port: number): Promise<boolean> {
+  const { createServer } = await import('node:net');
+  return new Promise((done) => {
+    const s = createServer();
+    s.once('error', () => done(false));
+    s.listen(port, '127.0.0.1', () => s.close(() => done(true)));
+  });
+}
+
+/**
+ * A free port for a service the test restarts: random in 20000-31999, below the kernel's ephemeral
+ * range (32768-60999), so while the service is down no outgoing connection can take its port.
+ * `taken`: ports this caller already holds.
+ */
+export async function restartablePort(taken: readonly number[] = []): Promise<number> {
+  for (;;) {
+    const p = 20_000 + Math.floor(Math.random() * 12_000);
+    if (!taken.includes(p) && (await portIsFree(p))) return p;
+  }
+}
+
 /** A redis-server of the test's own, started and stopped by the repository's infra/scripts. */
 export interface OwnRedis {
   url: string;
@@ -206,7 +228,7 @@ export async function startOwnRedis(): Promise<OwnRedis> {
   const { join, resolve } = await import('node:path');
   const root = resolve(import.meta.dirname, '../..');
   const home = mkdtempSync(join(tmpdir(), 'pm-redis-'));
-  const port = await freePort();
+  const port = await restartablePort();
   const env = { ...process.env, REDIS_PORT: String(port), REDIS_HOME: home };
   const script = (name: string) =>
     new Promise<void>((ok, fail) =>

@@ -23,6 +23,7 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from 'node:
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { Redis } from 'ioredis';
+import { restartablePort } from '../services/index.ts';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 const T0 = Date.now();
@@ -39,25 +40,11 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 // ---- the environment: free ports, a temp directory, what the README says to export ----
 const dir = mkdtempSync(join(tmpdir(), 'pm-chaos-'));
 const ports: number[] = [];
-/**
- * A free port below the kernel's ephemeral range (32768-60999): Redis and Kafka are restarted on
- * theirs, and while one is down an outgoing connection could otherwise take its port.
- */
+/** Below the ephemeral range: Redis and Kafka restart on theirs (test/services restartablePort). */
 async function port(): Promise<number> {
-  for (;;) {
-    const p = 20_000 + Math.floor(Math.random() * 12_000);
-    if (ports.includes(p) || !(await isFree(p))) continue;
-    ports.push(p);
-    return p;
-  }
-}
-async function isFree(p: number): Promise<boolean> {
-  const { createServer } = await import('node:net');
-  return new Promise((done) => {
-    const s = createServer();
-    s.once('error', () => done(false));
-    s.listen(p, '127.0.0.1', () => s.close(() => done(true)));
-  });
+  const p = await restartablePort(ports);
+  ports.push(p);
+  return p;
 }
 const P = {
   redis: await port(),
