@@ -1,7 +1,7 @@
 # The two commands a newcomer needs: `make run` (embedded default) and `make test`.
 # Each installs what it needs first. The stack targets (`up`, `down`) start real Kafka, the schema
 # registry and Redis from infra/scripts (no Docker needed) or infra/compose.yaml where Docker runs.
-.PHONY: install run test test-unit test-int test-e2e lint typecheck up down bench keys fuzz
+.PHONY: install run test test-unit test-int test-e2e test-stack lint typecheck up down bench keys fuzz
 
 # npm ci refuses this lock file: chdb lists optional per-platform packages (@chdb/lib-darwin-*,
 # lib-linux-arm64-gnu) that the npm registry does not serve, so they can never be in the lock. npm
@@ -28,6 +28,13 @@ test-int: install
 
 test-e2e: install
 	npx vitest run --project e2e
+
+# The chaos suite of the scale-out stack (test/stack/chaos.ts): starts Kafka, Redis and the registry
+# (`make up`) and the stack (infra/scripts/stack.sh) on free ports of its own, kills and restarts its
+# parts under load, checks recovery, keys and the rate limiter; about 5 minutes. Not part of `make
+# test`. CHAOS_PROCESSORS=1 adds the processors kill step.
+test-stack: install
+	node --max-semi-space-size=64 --import tsx test/stack/chaos.ts
 
 lint: install
 	npx eslint --max-warnings 0 .

@@ -1,7 +1,9 @@
 // Rebuild the read models from the topics (issue 3, Operators: "Replay"). Stop-the-world: stop the
 // service first (the embedded log refuses a second process; on Kafka the stage groups must have no
-// live members). Then: reset the read-model stages' consumer groups, clear their read models (from
-// the earliest offset), re-consume until caught up, exit.
+// live members: replay checks that before it changes anything and refuses in one line, naming the
+// groups, while the processors run). Then: reset the read-model stages' consumer groups, clear their
+// read models (from the earliest offset), re-consume until caught up, exit. It prints what it will
+// do first. Run it in the processors' environment (the same DATA_DIR: the chdb it clears is theirs).
 //   --from earliest     (default) clear and rebuild everything the topics still hold
 //   --from <ISO time>   keep the read models and re-apply every record from that time on
 //                       (idempotent sinks: a repair, never a doubling)
@@ -10,12 +12,15 @@
 // In the embedded default the in-process snapshot store lives in the service's memory and is rebuilt
 // when the service starts, so replay rebuilds the durable read models (chdb) only.
 import { parseArgs } from 'node:util';
-import { loadConfig } from '../lib/config.ts';
+import { loadConfigOrExit } from '../lib/config.ts';
+import { createLog } from '../pipelines/log/index.ts';
+import type { Log } from '../pipelines/log/types.ts';
 import { createRegistry } from '../pipelines/registry/index.ts';
 import { openBackbone } from '../pipelines/runtime/backbone.ts';
 import { planReset, replay, type ReplayFrom } from '../pipelines/runtime/replay.ts';
 import { READ_MODEL_STAGES } from '../pipelines/runtime/stages.ts';
 import { avroSerde } from '../pipelines/serde/index.ts';
+import { defineTopics, topicSettings } from '../pipelines/topics.ts';
 
 const { values } = parseArgs({
   options: {
@@ -40,9 +45,14 @@ if (values.from !== 'earliest') {
   from = { timestamp: t };
 }
 
-const config = loadConfig();
-const registry = createRegistry(config);
-const backbone = await openBackbone(config, { serde: avroSerde(registry), registry });
+/** One line on stderr and exit 1: an operator command never ends in a stack trace. */
+function refuse(msg: string): never {
+  console.error(`replay: ${msg}`);
+  process.exit(1);
+}
+const firstLine = (e: unknown): string => String((e as Error)?.message ?? e).split('\n')[0]!;
+
+const config = loadConfigOrExit();
 let stages = READ_MODEL_STAGES;
 if (values.stages) {
   const wanted = values.stages.split(',').map((s) => s.trim());
@@ -53,17 +63,54 @@ if (values.stages) {
   }
   stages = READ_MODEL_STAGES.filter((s) => wanted.includes(s.name));
 }
+
+// First the log alone: on Kafka, refuse while any of the groups has live members, before anything
+// else opens (the processors' chdb is locked while they run) and before anything changes.
+let log: Log;
+try {
+  log = await createLog(config);
+} catch (e) {
+  refuse(`cannot open the log (${config.KAFKA_BROKERS ? `Kafka at ${config.KAFKA_BROKERS}` : `embedded, ${config.DATA_DIR}/log`}): ${firstLine(e)}; stop the service first`);
+}
+const groupIds = planReset(stages, defineTopics(topicSettings(config)), from).groups.map((g) => g.groupId);
+if (log.liveMembers) {
+  let members: Map<string, number>;
+  try {
+    members = await log.liveMembers(groupIds);
+  } catch (e) {
+    await log.close();
+    refuse(`cannot read the consumer groups: ${firstLine(e)}`);
+  }
+  const busy = groupIds.filter((g) => (members.get(g) ?? 0) > 0);
+  if (busy.length) {
+    await log.close();
+    refuse(
+      `refused: ${busy.length} of the ${groupIds.length} consumer groups have live members (${busy.map((g) => `${g}: ${members.get(g)}`).join(', ')}); stop the processors first (infra/scripts/stack.sh stop processors), then replay, then start them again`,
+    );
+  }
+}
+
+const registry = createRegistry(config);
+let backbone: Awaited<ReturnType<typeof openBackbone>>;
+try {
+  backbone = await openBackbone(config, { serde: avroSerde(registry), registry, log });
+} catch (e) {
+  await log.close();
+  refuse(`cannot open the read models (DATA_DIR ${config.DATA_DIR}): ${firstLine(e)}; is a service still running on them?`);
+}
 if (!backbone.store.durable) {
   // Nothing to rebuild in this process's memory: the service rebuilds these stages on start.
   stages = stages.filter((s) => s.sinks?.tables?.length);
 }
 
 const plan = planReset(stages, backbone.topics, from);
-console.log(`replay from ${from === 'earliest' ? 'earliest' : new Date(from.timestamp).toISOString()} (log: ${backbone.log.kind}, history: ${backbone.history.kind}, store: ${backbone.store.kind})`);
+console.log(`replay from ${from === 'earliest' ? 'earliest' : new Date(from.timestamp).toISOString()} (log: ${backbone.log.kind}, history: ${backbone.history.kind}, store: ${backbone.store.kind}) will:`);
 for (const g of plan.groups) console.log(`  reset group ${g.groupId} on ${g.topics.length} topic(s)`);
 if (plan.tables.length) console.log(`  clear tables: ${plan.tables.join(', ')}`);
 if (plan.snapshotPrefixes.length) console.log(`  clear documents under: ${plan.snapshotPrefixes.join(', ')}`);
 if (plan.snapshotNames.length) console.log(`  drop snapshots: ${plan.snapshotNames.join(', ')}`);
+console.log(`  then re-consume ${from === 'earliest' ? 'everything the topics hold' : 'every record from that time on'} until caught up, and exit`);
+let failed: string | undefined;
 try {
   if (values['dry-run']) console.log('dry run: nothing changed');
   else {
@@ -71,7 +118,10 @@ try {
     for (const [stage, n] of Object.entries(result.lagBefore)) console.log(`  ${stage}: ${n} record(s) re-consumed`);
     console.log(`done in ${result.ms} ms`);
   }
+} catch (e) {
+  failed = firstLine(e);
 } finally {
   await backbone.close();
   await registry.close();
 }
+if (failed) refuse(`failed: ${failed}`);

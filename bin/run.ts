@@ -66,8 +66,16 @@ export async function runService(config: Config, opts: { quiet?: boolean } = {})
   const needsBackbone = has('pollers') || has('processors') || has('api');
   if (!needsBackbone) return { simulator, stop: () => stopAll(stops) };
 
+  // Each role opens only what it uses: pollers the log; processors everything; an API replica the
+  // snapshot store, and the history (for the catalog) only where reading it takes no exclusive lock
+  // or there is no Redis to serve from (an API replica with REDIS_URL opens no chdb and no log).
+  const uses = {
+    log: has('pollers') || has('processors'),
+    history: has('processors') || (has('api') && (!config.REDIS_URL || config.CLICKHOUSE_URL !== undefined)),
+    store: has('processors') || has('api'),
+  };
   const registry = createRegistry(config);
-  const backbone = await openBackbone(config, { serde: avroSerde(registry), registry });
+  const backbone = await openBackbone(config, { serde: avroSerde(registry), registry, uses });
   stops.push(async () => {
     await backbone.close();
     await registry.close();
@@ -118,7 +126,8 @@ export async function runService(config: Config, opts: { quiet?: boolean } = {})
       config,
       clock: Date.now,
       auth,
-      catalog: (catalog ?? createCatalog(config, backbone.history, backbone.store)).deps,
+      // No history opened: no catalog here (GET /v1/markets answers 503 service_unavailable).
+      catalog: (catalog ?? (uses.history ? createCatalog(config, backbone.history, backbone.store) : undefined))?.deps,
       sports: sports?.deps ?? { reader: new SportsReader(backbone.store) },
     };
     if (venueBaseUrl) {

@@ -22,7 +22,9 @@ const fields = z.object({
   HOST: z.string().default('127.0.0.1'),
   PORT: z.coerce.number().int().min(0).max(65535).default(8080),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
-  DATA_DIR: z.string().default('.data'),
+  // Unset: `.data` for ROLES=all, else a directory per role (stackDataDir below), so processes of
+  // different roles started from one directory never share chdb's or the embedded log's lock.
+  DATA_DIR: z.string().optional(),
   // Which parts this process runs (bin/run.ts). `all` is the embedded default; the scale-out stack
   // runs e.g. ROLES=api in several replicas, ROLES=processors, ROLES=pollers, ROLES=simulator.
   ROLES: z
@@ -51,8 +53,10 @@ const fields = z.object({
   // Backbone (pipelines/topics.ts): topic name prefix (tests use a random one), raw retention.
   TOPIC_PREFIX: z.string().default(''),
   RAW_RETENTION_MS: z.coerce.number().int().min(1).default(7 * 86_400_000),
-  // Stage metrics endpoint for processes without the API (ROLES=processors); 0 = none.
-  METRICS_PORT: z.coerce.number().int().min(0).max(65535).default(0),
+  // Stage metrics endpoint (GET /metrics) of the processes that run stages; 0 = none. Unset: the
+  // role's own default (METRICS_PORT_DEFAULTS: processors 9464, pollers 9465, so both run on one
+  // host without colliding and bin/status.ts finds them), none for ROLES=all and API replicas.
+  METRICS_PORT: z.coerce.number().int().min(0).max(65535).optional(),
 
   // Venues: the built-in simulator unless VENUE_BASE_URL points elsewhere.
   VENUE_BASE_URL: z.string().url().optional(),
@@ -117,9 +121,42 @@ const schema = fields
         });
     }
   })
-  .transform((c) => ({ ...c, KEY_PEPPER: c.KEY_PEPPER ?? DEV_KEY_PEPPER, CATALOG_CURSOR_SECRET: c.CATALOG_CURSOR_SECRET ?? DEV_CURSOR_SECRET }));
+  .transform((c) => ({
+    ...c,
+    KEY_PEPPER: c.KEY_PEPPER ?? DEV_KEY_PEPPER,
+    CATALOG_CURSOR_SECRET: c.CATALOG_CURSOR_SECRET ?? DEV_CURSOR_SECRET,
+    DATA_DIR: c.DATA_DIR ?? stackDataDir(c.ROLES, c.PORT),
+    METRICS_PORT: c.METRICS_PORT ?? defaultMetricsPort(c.ROLES),
+  }));
 
 export type Config = Readonly<z.infer<typeof schema>>;
+
+/** Where processes of the scale-out stack expose their stage metrics when METRICS_PORT is unset. */
+export const METRICS_PORT_DEFAULTS = { processors: 9464, pollers: 9465 } as const;
+
+function roleList(roles: string): string[] {
+  return [...new Set(roles.split(',').map((r) => r.trim()))].sort();
+}
+
+/**
+ * DATA_DIR when unset. ROLES=all: `.data` (the embedded default). Any other ROLES: `.data/<roles>`
+ * (e.g. `.data/processors`), and an API replica adds its PORT (`.data/api-8080`): several replicas
+ * started from one directory must not open the same chdb (an exclusive lock) or keys file.
+ */
+export function stackDataDir(roles: string, port: number): string {
+  const list = roleList(roles);
+  if (list.includes('all')) return '.data';
+  return `.data/${list.join('+')}${list.includes('api') ? `-${port}` : ''}`;
+}
+
+/** METRICS_PORT when unset: the processors' default for a process running them, else the pollers', else none. */
+export function defaultMetricsPort(roles: string): number {
+  const list = roleList(roles);
+  if (list.includes('all')) return 0;
+  if (list.includes('processors')) return METRICS_PORT_DEFAULTS.processors;
+  if (list.includes('pollers')) return METRICS_PORT_DEFAULTS.pollers;
+  return 0;
+}
 
 export class ConfigError extends Error {}
 

@@ -90,3 +90,38 @@ describe('CATALOG_CURSOR_SECRET (signs every cursor of the API)', () => {
     expect(loadConfig({ REDIS_URL, KEY_PEPPER, CATALOG_CURSOR_SECRET: good }).CATALOG_CURSOR_SECRET === good).toBe(true);
   });
 });
+
+describe('per-role defaults of the scale-out stack', () => {
+  it('ROLES=all keeps .data and no metrics port', () => {
+    const c = loadConfig({});
+    expect(c.DATA_DIR).toBe('.data');
+    expect(c.METRICS_PORT).toBe(0);
+  });
+
+  it('each role gets its own DATA_DIR, and each API replica its own by PORT', () => {
+    const dirs = [
+      loadConfig({ ROLES: 'simulator' }).DATA_DIR,
+      loadConfig({ ROLES: 'pollers' }).DATA_DIR,
+      loadConfig({ ROLES: 'processors' }).DATA_DIR,
+      loadConfig({ ROLES: 'api', PORT: '8080' }).DATA_DIR,
+      loadConfig({ ROLES: 'api', PORT: '8082' }).DATA_DIR,
+    ];
+    expect(dirs).toEqual(['.data/simulator', '.data/pollers', '.data/processors', '.data/api-8080', '.data/api-8082']);
+    expect(loadConfig({ ROLES: 'processors, pollers' }).DATA_DIR).toBe('.data/pollers+processors');
+  });
+
+  it('a DATA_DIR that is set wins', () => {
+    expect(loadConfig({ ROLES: 'processors', DATA_DIR: '/srv/pm' }).DATA_DIR).toBe('/srv/pm');
+  });
+
+  it('processors and pollers expose metrics on different default ports; METRICS_PORT wins', () => {
+    const processors = loadConfig({ ROLES: 'processors' }).METRICS_PORT;
+    const pollers = loadConfig({ ROLES: 'pollers' }).METRICS_PORT;
+    expect(processors).toBeGreaterThan(0);
+    expect(pollers).toBeGreaterThan(0);
+    expect(processors).not.toBe(pollers);
+    expect(loadConfig({ ROLES: 'api' }).METRICS_PORT).toBe(0);
+    expect(loadConfig({ ROLES: 'processors', METRICS_PORT: '0' }).METRICS_PORT).toBe(0);
+    expect(loadConfig({ ROLES: 'pollers', METRICS_PORT: '29000' }).METRICS_PORT).toBe(29000);
+  });
+});

@@ -7,6 +7,14 @@
 // acct:<id> (hash: json + denormalized served limits), active:<account> (set of active key ids),
 // keys (set of all key ids), accts (set of account ids), rl:<keyId> (zset), u:<account>:<YYYY-MM>.
 // Revocation deletes h:<hash>, so it takes effect on the very next request (no cache).
+// Across a Redis restart the limiter keeps its promise because the windows are durable, not by
+// failing closed: infra/scripts/start-redis.sh (and compose) run Redis with the append-only file,
+// appendfsync everysec. Redis writes each command to the AOF before it sends the reply, so every
+// admission a client was told about is replayed by a restart, clean or SIGKILL; rl:<keyId> keeps
+// its absolute expiry and the script reads the time from Redis (TIME), so a window picks up where
+// it stopped (redis-durability.int.spec.ts). Failing closed for 60 s after each restart (run_id
+// changed) would refuse every key for a minute to cover a loss that the AOF already prevents; what
+// stays uncovered is a crash of the host itself, which can lose the last second not yet fsynced.
 import { Redis } from 'ioredis';
 import type { AccountRecord, AuthorizeInput, AuthorizeResult, KeyRecord, KeyStore } from './store.ts';
 import type { PlanKey } from './plans.ts';
@@ -74,6 +82,13 @@ redis.call('SET', KEYS[1], ARGV[3])
 return 1
 `;
 
+/** The key store's connection is down: authorize() refuses without waiting for it. */
+export class KeyStoreUnreachable extends Error {
+  constructor(status: string) {
+    super(`the Redis key store is unreachable (connection ${status})`);
+  }
+}
+
 export interface RedisStoreOptions {
   url?: string;
   client?: Redis;
@@ -95,6 +110,8 @@ export class RedisKeyStore implements KeyStore {
   readonly redis: Redis;
   private readonly p: string;
   private readonly owned: boolean;
+  /** Connected once: a connection lost since then fails requests at once (see authorize). */
+  private wasReady = false;
 
   constructor(opts: RedisStoreOptions) {
     this.p = opts.prefix;
@@ -102,15 +119,23 @@ export class RedisKeyStore implements KeyStore {
     this.redis =
       opts.client ??
       new Redis(opts.url ?? 'redis://127.0.0.1:6379', {
-        // Fail fast so an unreachable store is a prompt 502, not a hung request.
+        // Bounded: a store that stops answering is a 502 within this, not a hung request.
         commandTimeout: opts.commandTimeoutMs ?? 2000,
+        connectTimeout: opts.commandTimeoutMs ?? 2000,
         maxRetriesPerRequest: 1,
         lazyConnect: false,
+        // Reconnect at least every 500 ms, so requests succeed again soon after Redis is back.
+        retryStrategy: (times) => Math.min(times * 50, 500),
         // Auto-pipelining off: A/B runs showed no reliable gain under HTTP load (bench/api.md).
       });
-    this.redis.on('error', () => {
-      /* surfaced per command as a rejection (-> 502); avoid unhandled 'error' events */
+    // A client passed in may be connected already, and then emits no 'ready' for us.
+    this.wasReady = this.redis.status === 'ready';
+    this.redis.on('ready', () => {
+      this.wasReady = true;
     });
+    // Without a listener ioredis reports every failed reconnection as an "Unhandled error event".
+    // The failures reach callers as rejected commands (authorize: 502, keys.ts: its error message).
+    this.redis.on('error', () => {});
     this.redis.defineCommand('pmAuthorize', { numberOfKeys: 1, lua: AUTHORIZE });
     this.redis.defineCommand('pmInsertKey', { numberOfKeys: 4, lua: INSERT_KEY });
     this.redis.defineCommand('pmRevokeOrReroll', { numberOfKeys: 1, lua: REVOKE_OR_REROLL });
@@ -121,6 +146,10 @@ export class RedisKeyStore implements KeyStore {
   }
 
   async authorize(input: AuthorizeInput): Promise<AuthorizeResult> {
+    // Redis went away after we had it: answer now rather than queue the request behind the
+    // reconnection for commandTimeout (an outage would hold every request for 2 s). Before the
+    // first connection, requests wait (bounded) so a process that just started does not refuse.
+    if (this.wasReady && this.redis.status !== 'ready') throw new KeyStoreUnreachable(this.redis.status);
     const r = (await this.cmd().pmAuthorize(this.p + 'h:' + input.hash, this.p, input.permission ?? '', input.now === undefined ? '' : String(input.now), input.period, `-${MEMBER_TAG}-${(memberSeq++).toString(36)}`)) as AuthorizeReply;
     const kind = r[0];
     if (kind === 0) return { kind: 'invalid' };

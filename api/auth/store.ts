@@ -76,7 +76,8 @@ export interface KeyStore {
    * Verify the key, check the permission, charge the rolling window (spec: "Rate limit") and the
    * monthly allowance, atomically. Forbidden and invalid requests charge nothing; a request past
    * the window charges nothing; a 402 is charged to the window but not to the allowance.
-   * Rejects (throws) when the store cannot be reached (the API answers 502 upstream_unavailable).
+   * Rejects (throws) when the store cannot be reached (the API answers 502 upstream_unavailable, at
+   * once when a connection it had is down).
    */
   authorize(input: AuthorizeInput): Promise<AuthorizeResult>;
 

@@ -92,13 +92,27 @@ export class KafkaLog implements Log {
     });
   }
 
-  private async admin(): Promise<Admin> {
-    if (!this.adminClient) {
+  private adminConnecting: Promise<Admin> | null = null;
+
+  /**
+   * The one admin client, connected once: concurrent first calls (bin/status.ts reads every group
+   * at once) share its connection instead of each connecting an admin that close() never sees and
+   * whose sockets keep the process alive.
+   */
+  private admin(): Promise<Admin> {
+    this.adminConnecting ??= (async () => {
       const a = this.kafka.admin();
-      await a.connect();
       this.adminClient = a;
-    }
-    return this.adminClient;
+      try {
+        await a.connect();
+      } catch (e) {
+        this.adminClient = null;
+        this.adminConnecting = null;
+        throw e;
+      }
+      return a;
+    })();
+    return this.adminConnecting;
   }
 
   async createTopics(specs: TopicSpec[]): Promise<void> {
@@ -209,12 +223,19 @@ export class KafkaLog implements Log {
     });
   }
 
+  async liveMembers(groupIds: string[]): Promise<Map<string, number>> {
+    const admin = await this.admin();
+    const { groups } = await retriable(() => admin.describeGroups(groupIds), this.options.retryBackoffMs ?? 100);
+    return new Map(groups.map((g) => [g.groupId, g.members.length]));
+  }
+
   async close(): Promise<void> {
     for (const c of [...this.consumers]) await c.stop();
     for (const p of [...this.producers]) await p.disconnect().catch(() => {});
     this.producers.clear();
     await this.adminClient?.disconnect().catch(() => {});
     this.adminClient = null;
+    this.adminConnecting = null;
   }
 }
 

@@ -97,5 +97,11 @@ export interface Log {
   setGroupOffsets(groupId: string, topic: string, offsets: Map<number, string>): Promise<void>;
   /** Forgets a stopped group and its committed offsets (a stage's one-off restore read leaves none behind). */
   deleteGroup(groupId: string): Promise<void>;
+  /**
+   * Live members per group (0 for a group nobody consumes in), where the log can say: what replay
+   * checks before resetting a group the running processors still consume in. Undefined: the log
+   * refuses a reset of an active group itself (embedded: one process holds the log at a time).
+   */
+  liveMembers?(groupIds: string[]): Promise<Map<string, number>>;
   close(): Promise<void>;
 }

@@ -89,7 +89,10 @@ export class RedisSnapshotStore implements SnapshotStore {
 
   constructor(options: RedisStoreOptions) {
     this.ns = options.namespace ?? 'pm:';
-    const r = new Redis(options.url, { lazyConnect: false, maxRetriesPerRequest: 3, ...options.redis });
+    const r = new Redis(options.url, { lazyConnect: false, maxRetriesPerRequest: 3, retryStrategy: (times) => Math.min(times * 50, 500), ...options.redis });
+    // Without a listener ioredis reports every failed reconnection during a Redis outage as an
+    // "Unhandled error event"; the failures reach callers as rejected commands.
+    r.on('error', () => {});
     r.defineCommand('pmPut', { lua: PUT });
     r.defineCommand('pmDel', { numberOfKeys: 1, lua: DEL });
     r.defineCommand('pmSwap', { numberOfKeys: 2, lua: SWAP });

@@ -26,6 +26,31 @@ export interface OpenedBackbone extends RuntimeDeps {
   close(): Promise<void>;
 }
 
+/**
+ * Which parts a process opens (bin/run.ts derives it from ROLES): a part it does not use is never
+ * opened, so an API replica with REDIS_URL opens no chdb (an exclusive lock on DATA_DIR/chdb) and
+ * no log. Unset: every part.
+ */
+export interface BackboneUses {
+  log: boolean;
+  history: boolean;
+  store: boolean;
+}
+
+/**
+ * Stands in for a part the process did not open: any use throws an error naming the part, instead
+ * of a lock or connection error from a seam the process was never meant to touch.
+ */
+function unopened<T extends object>(part: string): T {
+  return new Proxy({} as T, {
+    get(_t, prop) {
+      if (prop === 'then') return undefined; // not a thenable: awaiting it must not call get('then')
+      if (prop === 'kind') return 'unopened';
+      throw new Error(`this process did not open the ${part} (ROLES does not use it); ${String(prop)} is unavailable`);
+    },
+  });
+}
+
 export function openStore(config: Pick<Config, 'REDIS_URL'>, namespace = 'pm:'): SnapshotStore {
   return config.REDIS_URL ? new RedisSnapshotStore({ url: config.REDIS_URL, namespace }) : new MemorySnapshotStore();
 }
@@ -43,27 +68,29 @@ export async function openBackbone(
     history?: History;
     store?: SnapshotStore;
     createTopics?: boolean;
+    uses?: Partial<BackboneUses>;
   },
 ): Promise<OpenedBackbone> {
+  const uses: BackboneUses = { log: true, history: true, store: true, ...parts.uses };
   const topics = defineTopics(topicSettings(config));
-  const log = parts.log ?? (await createLog(config));
-  if (parts.createTopics !== false) await createAllTopics(log, topics);
+  const log = parts.log ?? (uses.log ? await createLog(config) : unopened<Log>('log'));
+  if (uses.log && parts.createTopics !== false) await createAllTopics(log, topics);
   let offload: StageOffload | undefined;
-  let history = parts.history;
+  let history = parts.history ?? (uses.history ? undefined : unopened<History>('history (chdb / ClickHouse)'));
   if (!history && !config.CLICKHOUSE_URL && config.HISTORY_WORKER && parts.registry) {
     const host = await HistoryHost.open({
       chdbPath: path.resolve(config.DATA_DIR, 'chdb'),
       database: config.CLICKHOUSE_DATABASE,
       stages: HISTORY_SINKS.map((d) => d.name),
       registry: parts.registry,
-      workerLog: config.HISTORY_WORKER_CONSUMES && !parts.log ? workerLogOf(config, log) : undefined,
+      workerLog: config.HISTORY_WORKER_CONSUMES && !parts.log && uses.log ? workerLogOf(config, log) : undefined,
     });
     await migrate(host);
     history = host;
     offload = host;
   }
   history ??= await openHistory(config);
-  const store = parts.store ?? openStore(config);
+  const store = parts.store ?? (uses.store ? openStore(config) : unopened<SnapshotStore>('snapshot store'));
   return {
     log,
     topics,
@@ -72,9 +99,9 @@ export async function openBackbone(
     store,
     offload,
     async close() {
-      await store.close();
-      await history.close();
-      await log.close();
+      if (uses.store || parts.store) await store.close();
+      if (uses.history || parts.history) await history.close();
+      if (uses.log || parts.log) await log.close();
     },
   };
 }

@@ -153,3 +153,109 @@ export async function requireClickHouse(): Promise<{ url: string }> {
   });
   return { url };
 }
+
+/** A loopback TCP port nothing listens on now (the OS picks it). */
+export async function freePort(): Promise<number> {
+  const { createServer } = await import('node:net');
+  return new Promise((resolve, reject) => {
+    const s = createServer();
+    s.once('error', reject);
+    s.listen(0, '127.0.0.1', () => {
+      const port = (s.address() as { port: number }).port;
+      s.close(() => resolve(port));
+    });
+  });
+}
+
+/** Whether nothing listens on a loopback port now. */
+export async function portIsFree(port: number): Promise<boolean> {
+  const { createServer } = await import('node:net');
+  return new Promise((done) => {
+    const s = createServer();
+    s.once('error', () => done(false));
+    s.listen(port, '127.0.0.1', () => s.close(() => done(true)));
+  });
+}
+
+/**
+ * A free port for a service the test restarts: random in 20000-31999, below the kernel's ephemeral
+ * range (32768-60999), so while the service is down no outgoing connection can take its port.
+ * `taken`: ports this caller already holds.
+ */
+export async function restartablePort(taken: readonly number[] = []): Promise<number> {
+  for (;;) {
+    const p = 20_000 + Math.floor(Math.random() * 12_000);
+    if (!taken.includes(p) && (await portIsFree(p))) return p;
+  }
+}
+
+/** A redis-server of the test's own, started and stopped by the repository's infra/scripts. */
+export interface OwnRedis {
+  url: string;
+  port: number;
+  /** infra/scripts/start-redis.sh (same port and data directory: a restart). */
+  start(): Promise<void>;
+  /** infra/scripts/stop-redis.sh: a normal shutdown. */
+  stop(): Promise<void>;
+  /** SIGKILL, as a crash: no shutdown work at all. */
+  kill(): Promise<void>;
+  /** Stops it and removes its data directory. */
+  remove(): Promise<void>;
+}
+
+/**
+ * Whether a test can start a redis-server of its own (suites that stop and restart Redis cannot
+ * use a shared one). In CI with redis in CI_SERVICES a missing binary fails the suite.
+ */
+export async function ownRedisAvailable(env: NodeJS.ProcessEnv = process.env): Promise<Availability> {
+  const { spawnSync } = await import('node:child_process');
+  const ok = spawnSync('redis-server', ['--version']).status === 0;
+  if (ok) return { ok: true, reason: 'redis-server on PATH' };
+  const why = 'redis-server is not installed (apt-get install redis-server)';
+  if (isCI(env) && requiredInCI('redis', env)) throw new Error(`CI=true and a needed service is missing: ${why}`);
+  return { ok: false, reason: `skipped, ${why}` };
+}
+
+/**
+ * Starts a redis-server on a random free port with its data in a fresh temp directory, through
+ * infra/scripts/start-redis.sh, so what a test proves about restarts holds for the scripts the
+ * README and the stack use.
+ */
+export async function startOwnRedis(): Promise<OwnRedis> {
+  const { execFile } = await import('node:child_process');
+  const { mkdtempSync, readFileSync, rmSync } = await import('node:fs');
+  const { tmpdir } = await import('node:os');
+  const { join, resolve } = await import('node:path');
+  const root = resolve(import.meta.dirname, '../..');
+  const home = mkdtempSync(join(tmpdir(), 'pm-redis-'));
+  const port = await restartablePort();
+  const env = { ...process.env, REDIS_PORT: String(port), REDIS_HOME: home };
+  const script = (name: string) =>
+    new Promise<void>((ok, fail) =>
+      execFile('bash', [join(root, 'infra/scripts', name)], { env }, (err, _out, stderr) => (err ? fail(new Error(`${name}: ${stderr || err.message}`)) : ok())),
+    );
+  const r: OwnRedis = {
+    url: `redis://127.0.0.1:${port}`,
+    port,
+    start: () => script('start-redis.sh'),
+    stop: () => script('stop-redis.sh'),
+    async kill() {
+      const pid = Number(readFileSync(join(home, `redis-${port}.pid`), 'utf8').trim());
+      process.kill(pid, 'SIGKILL');
+      for (;;) {
+        try {
+          process.kill(pid, 0);
+        } catch {
+          return;
+        }
+        await new Promise((t) => setTimeout(t, 50));
+      }
+    },
+    async remove() {
+      await r.stop().catch(() => {});
+      rmSync(home, { recursive: true, force: true });
+    },
+  };
+  await r.start();
+  return r;
+}

@@ -23,8 +23,9 @@ export async function authorizeRequest(req: FastifyRequest, reply: FastifyReply,
   try {
     v = await auth.store.authorize({ hash: hashKey(auth.pepper, b.key), permission: spec.permission, now: auth.useAppClock ? now : undefined, period: billingPeriod(now) });
   } catch (err) {
-    req.log.error({ err }, 'key store unreachable');
-    return new ApiError('upstream_unavailable', 'API keys cannot be verified right now (key store unreachable); retry with backoff');
+    // Spec ("Authentication"): "Failure to verify keys upstream: 502 upstream_unavailable".
+    req.log.error({ err: (err as Error).message }, 'key store unreachable');
+    return new ApiError('upstream_unavailable', 'API keys cannot be verified right now: the key store is unreachable; retry with backoff');
   }
   if (v.kind !== 'invalid' && v.kind !== 'forbidden') rateHeaders(reply, v.window);
   if (v.kind === 'ok') return { keyId: v.key.keyId, accountId: v.key.accountId, plan: v.key.servedPlan };
