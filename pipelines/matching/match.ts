@@ -156,10 +156,15 @@ interface Cluster {
   startMs: number | null;
   /** Eastern days of the exact starts (more than one when a postponement was joined in). */
   days: string[];
+  /** The prior event id most of its markets had (set by joinPostponed). */
+  top?: string;
 }
 
 /** Split one pairing's markets into games. */
-function clusterGames(prefix: string, markets: CanonicalMarket[], prior: ReadonlyMap<string, string>): Cluster[] {
+/** The prior event id of each market of one pairing (only ids of that pairing). */
+type PriorOf = ReadonlyMap<CanonicalMarket, string>;
+
+function clusterGames(markets: CanonicalMarket[], prior: PriorOf): Cluster[] {
   const { league, away, home } = markets[0];
   const exact = markets.filter((m) => m.scheduledStart !== null).sort((a, b) => a.scheduledStart! - b.scheduledStart!);
   const clusters: Cluster[] = [];
@@ -173,8 +178,7 @@ function clusterGames(prefix: string, markets: CanonicalMarket[], prior: Readonl
   }
   // Joined before the date-only listings are placed: a game the lag shows twice on one day is not
   // a doubleheader.
-  const timed = joinPostponed(prefix, clusters, prior);
-  const tops = new Map(timed.map((c) => [c, topPrior(prefix, c, prior)]));
+  const timed = joinPostponed(clusters, prior);
   const dateOnly = markets.filter((m) => m.scheduledStart === null);
   const byDate = new Map<string, CanonicalMarket[]>();
   for (const m of dateOnly) {
@@ -196,8 +200,8 @@ function clusterGames(prefix: string, markets: CanonicalMarket[], prior: Readonl
       for (const m of list) {
         if (m.gameNumber !== undefined && sameDay[m.gameNumber - 1]) sameDay[m.gameNumber - 1].markets.push(m);
         else if (m.gameNumber === undefined && prior.size) {
-          const id = prior.get(marketIdentity(m));
-          sameDay.find((c) => id !== undefined && tops.get(c) === id)?.markets.push(m);
+          const id = prior.get(m);
+          sameDay.find((c) => id !== undefined && c.top === id)?.markets.push(m);
         }
       }
       continue;
@@ -210,7 +214,7 @@ function clusterGames(prefix: string, markets: CanonicalMarket[], prior: Readonl
     }
   }
   // Date-only listings of a game whose other venues moved it to another day.
-  return joinPostponed(prefix, timed, prior);
+  return timed.some((c) => c.startMs === null) ? joinPostponed(timed, prior) : timed;
 }
 
 /**
@@ -228,10 +232,16 @@ export function matchMarkets(markets: Iterable<CanonicalMarket>, prior: Readonly
   const out: EventRecord[] = [];
   const usedIds = new Set<string>();
   for (const [prefix, list] of pairings) {
-    const clusters = clusterGames(prefix, list, prior);
+    const priorOf = new Map<CanonicalMarket, string>();
+    if (prior.size)
+      for (const m of list) {
+        const id = prior.get(marketIdentity(m));
+        if (id && id.startsWith(`${prefix}-`)) priorOf.set(m, id);
+      }
+    const clusters = clusterGames(list, priorOf);
     const dayCount = new Map<string, number>();
     for (const c of clusters) {
-      const eventId = pickEventId(prefix, c, prior, usedIds, dayCount);
+      const eventId = pickEventId(prefix, c, priorOf, usedIds, dayCount);
       usedIds.add(eventId);
       out.push(buildEvent(eventId, c));
     }
@@ -240,11 +250,11 @@ export function matchMarkets(markets: Iterable<CanonicalMarket>, prior: Readonly
 }
 
 /** The prior event id most of a cluster's markets were published under (ties: the smaller id). */
-function topPrior(prefix: string, c: Cluster, prior: ReadonlyMap<string, string>): string | undefined {
+function topPrior(c: Cluster, prior: PriorOf): string | undefined {
   const votes = new Map<string, number>();
   for (const m of c.markets) {
-    const id = prior.get(marketIdentity(m));
-    if (id && id.startsWith(`${prefix}-`)) votes.set(id, (votes.get(id) ?? 0) + 1);
+    const id = prior.get(m);
+    if (id) votes.set(id, (votes.get(id) ?? 0) + 1);
   }
   let best: string | undefined;
   for (const [id, n] of votes) if (best === undefined || n > votes.get(best)! || (n === votes.get(best)! && id < best)) best = id;
@@ -260,12 +270,12 @@ function topPrior(prefix: string, c: Cluster, prior: ReadonlyMap<string, string>
  * A doubleheader's two games are told apart by a venue listing the same line in both clusters (one
  * venue never lists a game's line twice), and those are never joined.
  */
-function joinPostponed(prefix: string, clusters: Cluster[], prior: ReadonlyMap<string, string>): Cluster[] {
+function joinPostponed(clusters: Cluster[], prior: PriorOf): Cluster[] {
   if (clusters.length < 2 || prior.size === 0) return clusters;
   const out: Cluster[] = [];
   const byPrior = new Map<string, Cluster>();
   for (const c of clusters) {
-    const id = topPrior(prefix, c, prior);
+    const id = topPrior(c, prior);
     const into = id === undefined ? undefined : byPrior.get(id);
     if (into && !sharesVenueLine(into, c)) {
       into.markets.push(...c.markets);
@@ -274,7 +284,7 @@ function joinPostponed(prefix: string, clusters: Cluster[], prior: ReadonlyMap<s
       for (const d of c.days) if (!into.days.includes(d)) into.days.push(d);
       continue;
     }
-    const copy = { ...c, markets: [...c.markets], days: [...c.days] };
+    const copy = { ...c, markets: [...c.markets], days: [...c.days], top: id };
     out.push(copy);
     if (id !== undefined && !byPrior.has(id)) byPrior.set(id, copy);
   }
@@ -286,13 +296,13 @@ function sharesVenueLine(a: Cluster, b: Cluster): boolean {
   return b.markets.some((m) => lines.has(`${m.provider}|${submarketKey(m)}`));
 }
 
-function pickEventId(prefix: string, c: Cluster, prior: ReadonlyMap<string, string>, used: Set<string>, dayCount: Map<string, number>): string {
+function pickEventId(prefix: string, c: Cluster, prior: PriorOf, used: Set<string>, dayCount: Map<string, number>): string {
   // A postponed game keeps the id it was first published under ("scheduled_date ... never earlier
   // than the date the event_id ends in; a postponed game takes its new day").
   const votes = new Map<string, number>();
   for (const m of c.markets) {
-    const id = prior.get(marketIdentity(m));
-    if (id && id.startsWith(`${prefix}-`) && !used.has(id) && id.slice(-10) <= c.date) votes.set(id, (votes.get(id) ?? 0) + 1);
+    const id = prior.get(m);
+    if (id && !used.has(id) && id.slice(-10) <= c.date) votes.set(id, (votes.get(id) ?? 0) + 1);
   }
   if (votes.size) return [...votes.entries()].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]))[0][0];
   const n = (dayCount.get(c.date) ?? 0) + 1;
