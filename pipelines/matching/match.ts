@@ -213,8 +213,9 @@ function clusterGames(markets: CanonicalMarket[], prior: PriorOf): Cluster[] {
       if (members.length) timed.push({ league, away, home, markets: members, startMs: null, date, days: [] });
     }
   }
-  // Date-only listings of a game whose other venues moved it to another day.
-  return timed.some((c) => c.startMs === null) ? joinPostponed(timed, prior) : timed;
+  // Again once the date-only listings are placed: a date-only cluster of a game whose other venues
+  // moved it to another day, or a timed cluster that only its date-only listings tie to the game.
+  return joinPostponed(timed, prior);
 }
 
 /**

@@ -397,6 +397,30 @@ describe('matchRound regressions', () => {
     expect(r.violations).toEqual([]);
   });
 
+  it('a venue re-listing a game under a new id on its new day, beside a date-only venue that had moved it, became a second event', () => {
+    const split = runTimeline(
+      [{ pairing: 0, startH: 1, venues: [{ v: 1, dateOnly: false }, { v: 0, dateOnly: false }, { v: 2, dateOnly: true }, { v: 3, dateOnly: false }] }],
+      [
+        { t: 'delist', g: 0, v: 1 },
+        { t: 'postpone', g: 0, hours: 24, now: [2] },
+        { t: 'relist', g: 0, v: 1, newId: true },
+        { t: 'delist', g: 0, v: 0 },
+      ],
+    );
+    expect(split.violations).toEqual([]);
+    const moved = runTimeline(
+      [{ pairing: 0, startH: 1, venues: [{ v: 1, dateOnly: false }, { v: 0, dateOnly: false }, { v: 2, dateOnly: true }] }],
+      [
+        { t: 'delist', g: 0, v: 1 },
+        { t: 'postpone', g: 0, hours: 24, now: [2] },
+        { t: 'relist', g: 0, v: 1, newId: true },
+        { t: 'delist', g: 0, v: 0 },
+      ],
+    );
+    expect(moved.violations).toEqual([]);
+    expect(moved.current.map((e) => e.id)).toEqual(['nba-lal-bos-2026-11-21']);
+  });
+
   it('markets delisted and listed again after a postponement came back under a new event id', () => {
     const r = runTimeline(
       [{ pairing: 0, startH: 1, venues: [{ v: 0, dateOnly: false }, { v: 1, dateOnly: false }, { v: 2, dateOnly: false }] }],
