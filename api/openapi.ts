@@ -55,6 +55,12 @@ function responsesOf(r: RouteSpec): Record<string, unknown> {
     '405': errorRef,
     '503': errorRef,
   };
+  if (r.etag) {
+    out['304'] = {
+      description: 'Not Modified: If-None-Match named the ETag of this snapshot page; no body',
+      headers: { ETag: { schema: { type: 'string' } }, 'Cache-Control': { schema: { type: 'string' } } },
+    };
+  }
   if (r.auth === 'api_key') Object.assign(out, { '401': errorRef, '402': errorRef, '403': errorRef, '429': errorRef, '502': errorRef });
   return out;
 }

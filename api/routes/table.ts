@@ -96,6 +96,8 @@ export interface RouteSpec {
   params: ParamSpec[];
   /** Retired query names answering 400 naming the replacement (spec: "Versioning"). */
   retired?: Record<string, string>;
+  /** Served from an immutable snapshot page: ETag on 200, 304 for a matching If-None-Match. */
+  etag?: true;
 }
 
 const limit = (def: number, max = 100): ParamSpec => ({
@@ -135,6 +137,7 @@ export const ROUTES: readonly RouteSpec[] = [
     summary: 'Matched sports events, soonest scheduled start first',
     auth: 'api_key',
     permission: 'markets.matching.read',
+    etag: true,
     params: [
       limit(25),
       cursor,
@@ -174,6 +177,7 @@ export const ROUTES: readonly RouteSpec[] = [
     summary: 'Catalog of open markets across all nine venues',
     auth: 'api_key',
     permission: 'markets.read',
+    etag: true,
     params: [
       limit(25),
       cursor,
