@@ -23,7 +23,6 @@ import { ChdbHistory } from '../pipelines/readmodels/chdb-history.ts';
 import { MemorySnapshotStore } from '../pipelines/readmodels/memory-store.ts';
 import { createCatalog } from '../pipelines/catalog/index.ts';
 import { newCrawlId, type StagedRow } from '../pipelines/catalog/store.ts';
-import { lit } from '../pipelines/catalog/sql.ts';
 import { startSimulator } from '../pipelines/venues/simulator/server.ts';
 import { VenuePoller, pathWithQuery, type RawSink } from '../pipelines/venues/pollers/poller.ts';
 import { listingSteps } from '../pipelines/venues/pollers/feeds.ts';
@@ -94,13 +93,8 @@ async function paging(dir: string) {
     const filteredTotal = await store.total(meta.snapshotId, category, null);
     // As deep as the set allows, up to 10,000 pages (a filtered set may be smaller).
     const depth = Math.min(limit === 100 ? 9_000 : DEPTH, Math.floor(filteredTotal / limit) - 1);
-    const where = category ? `AND category = ${lit(category)}` : '';
-    const table = category ? 'catalog_rows_by_category' : 'catalog_rows';
-    const [row] = await history.query<{ pos: number; id: string }>(
-      `SELECT pos, id FROM ${table} WHERE snapshot_id = ${lit(meta.snapshotId)} ${where} ORDER BY pos, id LIMIT 1 OFFSET ${depth * limit - 1}`,
-    );
-    if (!row) throw new Error(`fewer than ${depth * limit} rows for ${label}`);
-    const cursor = deps.cursors.encode({ snapshotId: meta.snapshotId, category, provider: null, pos: Number(row.pos), id: row.id });
+    // The cursor a client holding page `depth`'s next_cursor sends: the offset of the next page's first row.
+    const cursor = deps.cursors.encode({ snapshotId: meta.snapshotId, category, provider: null, offset: depth * limit });
     const q = `limit=${limit}${category ? `&category=${category}` : ''}`;
     // Page 2 too: it pays the keyset condition like the deep page, at the smallest depth.
     const page1 = (await app.inject({ url: `/v1/markets?${q}`, headers })).json();

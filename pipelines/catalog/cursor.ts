@@ -1,10 +1,10 @@
 // Catalog cursor codec (spec: "GET /v1/markets", "cursors are bound to the catalog snapshot and to
 // `category` and `provider`").
-// In: the position after the last row of a page plus the snapshot and filters it was read under.
+// In: the position of the next page's first row plus the snapshot and filters it was read under.
 // Out: an opaque base64url string `<payload>.<hmac>`; decoding checks the signature and the shape
 // and returns the position, or null for anything that is not a cursor this service issued.
-// The cursor carries only the keyset position (provider walk position, composite id), so reading
-// the next page costs the same however deep it is.
+// The position is an offset in the filtered list of one immutable snapshot: the snapshot's pages
+// are laid out in fixed chunks (pages.ts), so any offset is a keyed read, as cheap deep as shallow.
 import { createHmac, timingSafeEqual } from 'node:crypto';
 
 export interface CatalogCursor {
@@ -13,13 +13,14 @@ export interface CatalogCursor {
   /** Filters the position was issued under (null: not sent). Lower-case tokens. */
   category: string | null;
   provider: string | null;
-  /** Keyset position of the last row returned: walk position of its provider and its id. */
-  pos: number;
-  id: string;
+  /** Offset of the next page's first row in the filtered list of that snapshot. */
+  offset: number;
 }
 
-// A version tag lets a future encoding reject cursors of this one cleanly.
-const VERSION = 1;
+// A version tag lets a future encoding reject cursors of this one cleanly. Version 1 carried a
+// keyset position into chdb tables; its snapshots have no pages in the SnapshotStore.
+const VERSION = 2;
+export const RETIRED_VERSION = 1;
 
 const b64 = (buf: Buffer): string => buf.toString('base64url');
 
@@ -28,11 +29,11 @@ export function createCursorCodec(secret: string) {
 
   return {
     encode(c: CatalogCursor): string {
-      const payload = b64(Buffer.from(JSON.stringify([VERSION, 'markets', c.snapshotId, c.category, c.provider, c.pos, c.id])));
+      const payload = b64(Buffer.from(JSON.stringify([VERSION, 'markets', c.snapshotId, c.category, c.provider, c.offset])));
       return `${payload}.${sign(payload)}`;
     },
-    /** null when malformed, forged, or issued by another endpoint. */
-    decode(text: string): CatalogCursor | null {
+    /** null when malformed, forged, or issued by another endpoint; 'retired' for a signed version 1 cursor. */
+    decode(text: string): CatalogCursor | 'retired' | null {
       const dot = text.indexOf('.');
       if (dot <= 0 || dot !== text.lastIndexOf('.')) return null;
       const payload = text.slice(0, dot);
@@ -45,13 +46,15 @@ export function createCursorCodec(secret: string) {
       } catch {
         return null;
       }
-      if (!Array.isArray(arr) || arr.length !== 7) return null;
-      const [v, route, snapshotId, category, provider, pos, id] = arr as unknown[];
+      if (!Array.isArray(arr)) return null;
+      if (arr.length === 7 && arr[0] === RETIRED_VERSION && arr[1] === 'markets') return 'retired';
+      if (arr.length !== 6) return null;
+      const [v, route, snapshotId, category, provider, offset] = arr as unknown[];
       if (v !== VERSION || route !== 'markets' || typeof snapshotId !== 'string') return null;
       if (category !== null && typeof category !== 'string') return null;
       if (provider !== null && typeof provider !== 'string') return null;
-      if (!Number.isInteger(pos) || typeof id !== 'string') return null;
-      return { snapshotId, category, provider, pos: pos as number, id };
+      if (!Number.isInteger(offset) || (offset as number) < 0) return null;
+      return { snapshotId, category, provider, offset: offset as number };
     },
   };
 }
