@@ -365,4 +365,19 @@ describe('GET /v1/markets', () => {
     expect(r.body).toMatchObject({ code: 'invalid_cursor', param: 'cursor' });
     expect(r.body.message).toMatch(/no longer retained; restart from page 1/);
   });
+
+  it('answers a cursor as stale once its snapshot is gone from the store, even where its page was already served', async () => {
+    const snapshots = new MemorySnapshotStore();
+    const { store, get, prefix } = await setup({ snapshots });
+    await seed(store);
+    const first = await get('limit=10');
+    const cursor = encodeURIComponent(first.body.pagination.next_cursor);
+    expect((await get(`limit=10&cursor=${cursor}`)).status).toBe(200);
+    // A replay clears the read model (SnapshotStore.dropSnapshots).
+    await snapshots.dropSnapshots(`${prefix}catalog`);
+    const gone = await get(`limit=10&cursor=${cursor}`);
+    expect(gone.status).toBe(400);
+    expect(gone.body).toMatchObject({ code: 'invalid_cursor', param: 'cursor' });
+    expect(gone.body.message).toMatch(/no longer retained; restart from page 1/);
+  });
 });

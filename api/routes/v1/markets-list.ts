@@ -139,7 +139,13 @@ export const marketsList: RouteHandler = async (ctx): Promise<RouteResult> => {
     if (info === null) throw staleCursor(params.cursor);
     // Retained for CATALOG_RETENTION_MS after it stopped being current (spec: "up to 8 hours"),
     // judged on the request's clock even before a later build evicts it from the store.
-    const retiredAt = (await pages.currentId()) === info.id ? null : await pages.retiredAt(info.id);
+    let retiredAt: number | null = null;
+    if ((await pages.currentId()) !== info.id) {
+      retiredAt = await pages.retiredAt(info.id);
+      // Neither current nor retired: evicted from the store, unless it became current after the
+      // shared current-id read above began.
+      if (retiredAt === null && (await pages.store.currentId(pages.name)) !== info.id) throw staleCursor(params.cursor);
+    }
     if (retiredAt !== null && ctx.now - retiredAt > pages.retentionMs) throw staleCursor(params.cursor);
     offset = c.offset;
     // The page a cursor names never changes while it can be served.
