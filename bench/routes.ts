@@ -5,7 +5,8 @@
 // from a second process (bench/api-load.ts, autocannon), embedded default (in-process
 // SnapshotStore and key store) and, when REDIS_URL is set, with Redis for snapshots and keys as on
 // the scale-out stack. Targets: catalog page and sports list >= 0.5x bare at 32 connections
-// embedded, >= 0.3x with Redis.
+// embedded, >= 0.3x with Redis. Besides throughput, each line gives the CPU-cost ratio (bare CPU per
+// request over the service's, this process only), which a busy shared machine disturbs far less.
 //
 //   npx tsx bench/routes.ts [--rows 100000] [--events 600] [--duration 3] [--rounds 3] [--keys 50] [--connections 1,32]
 //
@@ -60,11 +61,16 @@ interface Load {
   p99: number;
   non2xx: number;
   errors: number;
+  /** CPU microseconds of this process (the servers; the load runs elsewhere) per request. */
+  cpuUsPerReq: number;
 }
 
 async function load(url: string, connections: number, keysFile: string, duration = DURATION): Promise<Load> {
+  const c0 = process.cpuUsage();
   const { stdout } = await run(process.execPath, ['--import', 'tsx', loadScript, url, String(connections), String(duration), keysFile], { maxBuffer: 1 << 24 });
-  return JSON.parse(stdout.trim().split('\n').pop()!) as Load;
+  const c = process.cpuUsage(c0);
+  const l = JSON.parse(stdout.trim().split('\n').pop()!) as Omit<Load, 'cpuUsPerReq'>;
+  return { ...l, cpuUsPerReq: (c.user + c.system) / Math.max(1, l.total) };
 }
 
 const median = (xs: number[]) => {
@@ -224,6 +230,11 @@ async function benchMode(mode: 'embedded' | 'redis', history: ChdbHistory, simUr
           app_rps: Math.round(median(a.map((x) => x.rps))),
           ratio_median: r3(median(ratios)),
           ratios: ratios.map(r3),
+          // Less disturbed by a busy shared machine than throughput: bare CPU per request over the
+          // service's (API process only; Redis's own CPU is not counted).
+          bare_cpu_us_per_req: Math.round(median(b.map((x) => x.cpuUsPerReq))),
+          app_cpu_us_per_req: Math.round(median(a.map((x) => x.cpuUsPerReq))),
+          cpu_ratio_median: r3(median(a.map((x, i) => b[i].cpuUsPerReq / x.cpuUsPerReq))),
           bare_p99_ms: median(b.map((x) => x.p99)),
           app_p99_ms: median(a.map((x) => x.p99)),
           app_non2xx_or_errors: a.reduce((n, x) => n + x.non2xx + x.errors, 0),
