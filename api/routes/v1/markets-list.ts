@@ -103,6 +103,24 @@ const memoOf = (d: CatalogDeps): EncodedMemo => {
   return m;
 };
 
+/**
+ * Cursors already verified, by their text: a cursor is immutable and its signature check (HMAC,
+ * base64, JSON) costs more than serving the page it names from the memo. Bounded; oldest out first.
+ */
+const verified = new WeakMap<CatalogDeps, Map<string, ReturnType<CursorCodec['decode']>>>();
+function decodeCursor(d: CatalogDeps, text: string): ReturnType<CursorCodec['decode']> {
+  let m = verified.get(d);
+  if (!m) verified.set(d, (m = new Map()));
+  const held = m.get(text);
+  if (held !== undefined) return held;
+  const c = d.cursors.decode(text);
+  if (c !== null) {
+    if (m.size >= 10_000) m.delete(m.keys().next().value as string);
+    m.set(text, c);
+  }
+  return c;
+}
+
 const staleCursor = (cursor: string) =>
   // Limits: "a cursor whose snapshot is no longer retained is rejected with a stale-cursor message".
   new ApiError('invalid_cursor', `cursor ${quote(cursor)} is stale: the catalog snapshot it belongs to is no longer retained; restart from page 1`, {
@@ -122,7 +140,7 @@ export const marketsList: RouteHandler = async (ctx): Promise<RouteResult> => {
   let offset = 0;
   let cacheControl: string;
   if (params.cursor !== null) {
-    const c = cursors.decode(params.cursor);
+    const c = decodeCursor(d, params.cursor);
     if (c === 'retired') throw staleCursor(params.cursor);
     if (c === null) {
       throw new ApiError('invalid_cursor', `cursor ${quote(params.cursor)} is not a cursor issued by GET /v1/markets`, { param: 'cursor' });
