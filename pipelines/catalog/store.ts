@@ -1,11 +1,11 @@
 // The catalog read model in ClickHouse (spec: "GET /v1/markets"; limits: "Retention of catalog
 // snapshots behind cursors").
 // In: listing crawls staged by the catalog stage (rows of one venue's crawl, then its completion).
-// Out: immutable snapshots built on a cadence from the last complete crawl of every venue, read
-// a page at a time by keyset (snapshot_id, walk position, id) so cost does not grow with
-// depth, with per-(category, provider) counts precomputed so `pagination.total` is a small sum.
-// The current snapshot id is published through a SnapshotPointer (Redis/in-process store);
-// snapshots superseded for longer than the retention are dropped.
+// Out: immutable snapshots built on a cadence from the last complete crawl of every venue, kept as
+// history (tables keyed (snapshot_id, walk position, id), per-(category, provider) counts) and, for
+// the API, laid out as pages in the SnapshotStore through the SnapshotPointer (pages.ts), which
+// GET /v1/markets reads instead of these tables. The keyset reads below (page, total) remain for
+// data teams and benchmarks; snapshots superseded for longer than the retention are dropped.
 import { readFile } from 'node:fs/promises';
 import { ulid } from 'ulid';
 import { PROVIDERS, type Provider } from '../../api/routes/table.ts';
