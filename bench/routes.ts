@@ -8,7 +8,7 @@
 // embedded, >= 0.3x with Redis. Besides throughput, each line gives the CPU-cost ratio (bare CPU per
 // request over the service's, this process only), which a busy shared machine disturbs far less.
 //
-//   npx tsx bench/routes.ts [--rows 100000] [--events 600] [--duration 3] [--rounds 3] [--keys 50] [--connections 1,32]
+//   npx tsx bench/routes.ts [--rows 100000] [--events 600] [--duration 3] [--rounds 3] [--keys 50] [--connections 1,32] [--mode both|embedded|redis]
 //
 // The catalog is built the way the service builds it: listing crawls staged in chdb, one snapshot
 // build, its pages laid out in the SnapshotStore. The sports snapshot is published in the sports
@@ -54,6 +54,8 @@ const DURATION = Number(arg('duration', '3'));
 const ROUNDS = Number(arg('rounds', '3'));
 const KEYS = Number(arg('keys', '50'));
 const CONNECTIONS = arg('connections', '1,32').split(',').map(Number);
+/** embedded, redis, or both (redis only where REDIS_URL is set). */
+const MODE = arg('mode', 'both');
 
 interface Load {
   rps: number;
@@ -261,7 +263,7 @@ async function main() {
   const sim = await startSimulator({ seed: 42 });
   try {
     console.log(JSON.stringify({ date: new Date().toISOString(), rows: ROWS, events: EVENTS, duration_s: DURATION, rounds: ROUNDS, connections: CONNECTIONS }));
-    const modes: ('embedded' | 'redis')[] = process.env.REDIS_URL ? ['embedded', 'redis'] : ['embedded'];
+    const modes = (process.env.REDIS_URL ? (['embedded', 'redis'] as const) : (['embedded'] as const)).filter((m) => MODE === 'both' || MODE === m);
     for (const m of modes) {
       const r = await benchMode(m, history, sim.baseUrl);
       console.log(JSON.stringify({ mode: r.mode, catalog_rows: r.rows, catalog_build_ms: r.buildMs }));
