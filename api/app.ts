@@ -9,10 +9,13 @@
 //   3. generic value checks of declared parameters (400 invalid_parameter);
 //   4. the route's handler (503 service_unavailable when none is registered yet).
 // Every response carries X-Request-Id (generated; a client's is ignored) and Vary: Accept-Encoding, and is
-// gzipped for clients that accept gzip (api/plugins/external/compress.ts).
+// gzipped for clients that accept gzip (api/plugins/external/compress.ts). A handler may return a body
+// serialized once (EncodedJson, api/plugins/external/encoded.ts): its bytes and gzip are sent as kept,
+// with its ETag, and a matching If-None-Match answers 304 without a body.
 // Every error body comes from renderError (api/errors.ts); Fastify's own errors are mapped into it.
 import Fastify, { LogController, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import { VARY, acceptsGzip, gzipJson } from './plugins/external/compress.ts';
+import { EncodedJson, etagMatches } from './plugins/external/encoded.ts';
 import { nextRequestId } from './plugins/app/request-id.ts';
 import { ApiError, isApiError, quote, renderError } from './errors.ts';
 import { ROUTES, type RouteSpec } from './routes/table.ts';
@@ -57,6 +60,15 @@ async function sendJson(req: FastifyRequest, reply: FastifyReply, status: number
   reply.header('x-request-id', req.id);
   reply.header('vary', VARY);
   reply.code(status).header('content-type', JSON_TYPE);
+  if (body instanceof EncodedJson) {
+    // Serialized (and gzipped) once per snapshot page: sent as the bytes kept.
+    reply.header('etag', body.etag);
+    if (acceptsGzip(req.headers['accept-encoding'])) {
+      reply.header('content-encoding', 'gzip');
+      return reply.send(await body.gzip());
+    }
+    return reply.send(body.json);
+  }
   const json = JSON.stringify(body);
   if (acceptsGzip(req.headers['accept-encoding'])) {
     reply.header('content-encoding', 'gzip');
@@ -220,7 +232,15 @@ export async function buildApp(deps: AppDeps, handlers: HandlerRegistry = defaul
       const ctx = new Context(query, typed, req.params as Record<string, string>, deps, now, key, deadlineMs);
       const res = await handler(ctx);
       if (res.headers) for (const k in res.headers) reply.header(k, res.headers[k]);
-      return sendJson(req, reply, res.status ?? 200, res.body);
+      const status = res.status ?? 200;
+      if (status === 200 && res.body instanceof EncodedJson && etagMatches(req.headers['if-none-match'], res.body.etag)) {
+        // The client holds this snapshot page already (RFC 9110 15.4.5): headers, no body.
+        reply.header('x-request-id', req.id);
+        reply.header('vary', VARY);
+        reply.header('etag', res.body.etag);
+        return reply.code(304).send();
+      }
+      return sendJson(req, reply, status, res.body);
     } catch (e) {
       if (isApiError(e)) return sendError(req, reply, e);
       if ((e as Error)?.name === 'AbortError' || (e as Error)?.name === 'TimeoutError') {

@@ -91,6 +91,12 @@ function responsesOf(r: RouteSpec): Record<string, unknown> {
       content: { 'application/json': { schema } },
     };
   }
+  if (r.etag) {
+    out['304'] = {
+      description: 'Not Modified: If-None-Match named the ETag of this snapshot page; no body',
+      headers: { ETag: { schema: { type: 'string' } }, 'Cache-Control': { schema: { type: 'string' } } },
+    };
+  }
   return out;
 }
 

@@ -26,6 +26,11 @@ describe('GET /v1/openapi.json', () => {
     expect(limit.schema).toEqual({ type: 'integer', minimum: 1, maximum: 100, default: 25 });
     const eid = doc.paths['/v1/matching-markets/sports/lookup'].get.parameters.find((p: { name: string }) => p.name === 'event_id');
     expect(eid.schema.type).toBe('array');
+    // The snapshot routes answer 304 to a matching If-None-Match; the others never do.
+    for (const r of ROUTES) {
+      const op = doc.paths[r.url.replace(/:([a-z_]+)/g, '{$1}')][r.method.toLowerCase()];
+      expect(op.responses['304'] !== undefined, r.id).toBe(r.id === 'markets_list' || r.id === 'sports_list');
+    }
     expect(doc.components.schemas.Error.properties.code.enum).toEqual(Object.keys(ERROR_CATALOG));
     expect(doc.paths['/v1/plans'].get.responses['200'].content['application/json'].schema.properties.data.items.$ref).toBe('#/components/schemas/Plan');
     // The published plans carry exactly the documented fields.

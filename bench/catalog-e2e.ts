@@ -38,7 +38,7 @@ for (const s of pollers.supervisor.status()) {
   console.log(`${s.provider}: ${c ? `${c.records} records in ${((c.completedAt - c.startedAt) / 1000).toFixed(1)} s` : 'no complete crawl'}`);
 }
 console.log(`scale ${scale}: first snapshot served after ${(firstMs / 1000).toFixed(1)} s with ${meta?.rowCount} rows`);
-const reader = catalog.deps.reader;
+const reader = catalog.store;
 const time = async (after: { pos: number; id: string } | null) => {
   const s = process.hrtime.bigint();
   for (let k = 0; k < 20; k++) await reader.page({ snapshotId: meta!.snapshotId, category: null, provider: null, after, limit: 25 });

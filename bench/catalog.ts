@@ -23,7 +23,6 @@ import { ChdbHistory } from '../pipelines/readmodels/chdb-history.ts';
 import { MemorySnapshotStore } from '../pipelines/readmodels/memory-store.ts';
 import { createCatalog } from '../pipelines/catalog/index.ts';
 import { newCrawlId, type StagedRow } from '../pipelines/catalog/store.ts';
-import { lit } from '../pipelines/catalog/sql.ts';
 import { startSimulator } from '../pipelines/venues/simulator/server.ts';
 import { VenuePoller, pathWithQuery, type RawSink } from '../pipelines/venues/pollers/poller.ts';
 import { listingSteps } from '../pipelines/venues/pollers/feeds.ts';
@@ -94,13 +93,8 @@ async function paging(dir: string) {
     const filteredTotal = await store.total(meta.snapshotId, category, null);
     // As deep as the set allows, up to 10,000 pages (a filtered set may be smaller).
     const depth = Math.min(limit === 100 ? 9_000 : DEPTH, Math.floor(filteredTotal / limit) - 1);
-    const where = category ? `AND category = ${lit(category)}` : '';
-    const table = category ? 'catalog_rows_by_category' : 'catalog_rows';
-    const [row] = await history.query<{ pos: number; id: string }>(
-      `SELECT pos, id FROM ${table} WHERE snapshot_id = ${lit(meta.snapshotId)} ${where} ORDER BY pos, id LIMIT 1 OFFSET ${depth * limit - 1}`,
-    );
-    if (!row) throw new Error(`fewer than ${depth * limit} rows for ${label}`);
-    const cursor = deps.cursors.encode({ snapshotId: meta.snapshotId, category, provider: null, pos: Number(row.pos), id: row.id });
+    // The cursor a client holding page `depth`'s next_cursor sends: the offset of the next page's first row.
+    const cursor = deps.cursors.encode({ snapshotId: meta.snapshotId, category, provider: null, offset: depth * limit });
     const q = `limit=${limit}${category ? `&category=${category}` : ''}`;
     // Page 2 too: it pays the keyset condition like the deep page, at the smallest depth.
     const page1 = (await app.inject({ url: `/v1/markets?${q}`, headers })).json();
@@ -109,11 +103,17 @@ async function paging(dir: string) {
       second: `/v1/markets?${q}&cursor=${encodeURIComponent(page1.pagination.next_cursor)}`,
       deep: `/v1/markets?${q}&cursor=${encodeURIComponent(cursor)}`,
     };
-    const times = { first: [] as number[], second: [] as number[], deep: [] as number[] };
+    // Pages are kept serialized once served (per snapshot page), so the three URLs above are read
+    // from that memo after their first request. The cold pair reads a page never served before at
+    // every sample: a shallow one (page 2 + i) and a deep one (page depth + 1 - i).
+    const at = (offset: number) => `/v1/markets?${q}&cursor=${encodeURIComponent(deps.cursors.encode({ snapshotId: meta.snapshotId, category, provider: null, offset }))}`;
+    const times = { first: [] as number[], second: [] as number[], deep: [] as number[], secondCold: [] as number[], deepCold: [] as number[] };
     for (let i = 0; i < SAMPLES + 5; i++) {
-      for (const which of i % 2 ? (['deep', 'second', 'first'] as const) : (['first', 'second', 'deep'] as const)) {
+      const order = ['first', 'second', 'deep', 'secondCold', 'deepCold'] as const;
+      for (const which of i % 2 ? [...order].reverse() : order) {
+        const url = which === 'secondCold' ? at(limit * (1 + i)) : which === 'deepCold' ? at(limit * (depth - i)) : urls[which];
         const s = process.hrtime.bigint();
-        const res = await app.inject({ url: urls[which], headers });
+        const res = await app.inject({ url, headers });
         const el = ms(process.hrtime.bigint() - s);
         if (res.statusCode !== 200) throw new Error(`${which}: ${res.statusCode} ${res.body}`);
         const body = res.json();
@@ -124,7 +124,9 @@ async function paging(dir: string) {
     const f = median(times.first);
     const d = median(times.deep);
     const sec = median(times.second);
-    const line = `${label}: page 1 median ${f.toFixed(2)} ms (p90 ${p90(times.first).toFixed(2)}), page 2 median ${sec.toFixed(2)} ms, page ${depth + 1} median ${d.toFixed(2)} ms (p90 ${p90(times.deep).toFixed(2)}), deep/first ${(d / f).toFixed(2)}, deep/page 2 ${(d / sec).toFixed(2)}`;
+    const sc = median(times.secondCold);
+    const dc = median(times.deepCold);
+    const line = `${label}: page 1 median ${f.toFixed(2)} ms (p90 ${p90(times.first).toFixed(2)}), page 2 median ${sec.toFixed(2)} ms, page ${depth + 1} median ${d.toFixed(2)} ms (p90 ${p90(times.deep).toFixed(2)}), deep/first ${(d / f).toFixed(2)}, deep/page 2 ${(d / sec).toFixed(2)}; never served before: shallow median ${sc.toFixed(2)} ms, deep median ${dc.toFixed(2)} ms, deep/shallow ${(dc / sc).toFixed(2)}, deep/page 1 ${(dc / f).toFixed(2)}`;
     console.log(line);
     results.push(line);
   }

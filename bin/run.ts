@@ -17,7 +17,7 @@ import { startStage, type StageRunner } from '../pipelines/runtime/runner.ts';
 import { BACKBONE_SINKS } from '../pipelines/runtime/sinks.ts';
 import { startSimulator, type Simulator } from '../pipelines/venues/simulator/server.ts';
 import { startPollers, startCatalog, type RunningPollers, type RunningCatalog } from '../pipelines/catalog/area.ts';
-import { createCatalog } from '../pipelines/catalog/index.ts';
+import { catalogDeps } from '../pipelines/catalog/index.ts';
 import { startSportsArea, type SportsArea } from '../pipelines/matching/area.ts';
 import { SportsReader } from '../pipelines/matching/readmodel.ts';
 import { startLiveArea } from '../api/live/area.ts';
@@ -126,8 +126,8 @@ export async function runService(config: Config, opts: { quiet?: boolean } = {})
       config,
       clock: Date.now,
       auth,
-      // No history opened: no catalog here (GET /v1/markets answers 503 service_unavailable).
-      catalog: (catalog ?? (uses.history ? createCatalog(config, backbone.history, backbone.store) : undefined))?.deps,
+      // Catalog pages are read from the SnapshotStore: every replica serves them, with or without chdb.
+      catalog: catalog?.deps ?? catalogDeps(config, backbone.store),
       sports: sports?.deps ?? { reader: new SportsReader(backbone.store) },
     };
     if (venueBaseUrl) {

@@ -104,6 +104,8 @@ export interface RouteSpec {
    * OpenAPI document lists every status of both (api/openapi.ts, held to this by its unit test).
    */
   errors?: readonly ErrorCode[];
+  /** Served from an immutable snapshot page: ETag on 200, 304 for a matching If-None-Match. */
+  etag?: true;
 }
 
 /** What every live venue read can answer (pipelines/venues/client/http.ts). */
@@ -151,6 +153,7 @@ export const ROUTES: readonly RouteSpec[] = [
     auth: 'api_key',
     permission: 'markets.matching.read',
     errors: ['invalid_cursor'],
+    etag: true,
     params: [
       limit(25),
       cursor,
@@ -192,6 +195,7 @@ export const ROUTES: readonly RouteSpec[] = [
     auth: 'api_key',
     permission: 'markets.read',
     errors: ['invalid_cursor'],
+    etag: true,
     params: [
       limit(25),
       cursor,

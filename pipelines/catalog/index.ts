@@ -1,23 +1,40 @@
 // Wiring of the catalog area. In: config, the backbone's History and SnapshotStore. Out: the
-// CatalogStore (staging, builds, reads), the deps GET /v1/markets reads (deps.catalog), and the
-// SnapshotPointer that publishes the current catalog snapshot id in the SnapshotStore so every API
-// process serves the same snapshot.
+// CatalogStore (staging, builds), the deps GET /v1/markets reads (deps.catalog: the SnapshotStore
+// only), and the SnapshotPointer that publishes each built snapshot's pages (pages.ts) in the
+// SnapshotStore, so every API process serves the same snapshot without History.
 import type { Config } from '../../lib/config.ts';
 import type { History } from '../readmodels/history.ts';
 import type { SnapshotStore } from '../readmodels/snapshots.ts';
+import { MemorySnapshotStore } from '../readmodels/memory-store.ts';
 import type { CatalogDeps } from '../../api/routes/v1/markets-list.ts';
 import { createCursorCodec } from './cursor.ts';
 import { CatalogStore, type SnapshotPointer } from './store.ts';
+import { CatalogPages, layoutMeta } from './pages.ts';
 
 export const CATALOG_SNAPSHOT_NAME = 'catalog';
 
-/** The current snapshot id lives in the SnapshotStore as a named snapshot without entries. */
+/** Each snapshot is published in the SnapshotStore with its pages; the current one is the store's. */
 export function snapshotStorePointer(snapshots: SnapshotStore, retentionMs: number, name = CATALOG_SNAPSHOT_NAME): SnapshotPointer {
   return {
-    get: async () => (await snapshots.current(name))?.id ?? null,
-    set: async (m) => {
-      await snapshots.publish(name, [], { id: m.snapshotId, observedAt: m.observedAt, retainMs: retentionMs, now: m.builtAt, meta: { rows: m.rowCount } });
+    pages: true,
+    get: () => snapshots.currentId(name),
+    set: async (m, layout) => {
+      const meta = layout ? layoutMeta(layout) : { rows: m.rowCount };
+      await snapshots.publish(name, layout?.entries ?? [], { id: m.snapshotId, observedAt: m.observedAt, retainMs: retentionMs, now: m.builtAt, meta });
     },
+  };
+}
+
+/** What GET /v1/markets reads: the SnapshotStore only (an API process needs no History). */
+export function catalogDeps(
+  config: Pick<Config, 'CATALOG_RETENTION_MS' | 'CATALOG_CURSOR_SECRET'> & Partial<Pick<Config, 'CATALOG_REFRESH_MS'>>,
+  snapshots: SnapshotStore,
+  prefix?: string,
+): CatalogDeps {
+  return {
+    pages: new CatalogPages(snapshots, `${prefix ?? ''}${CATALOG_SNAPSHOT_NAME}`, config.CATALOG_RETENTION_MS),
+    cursors: createCursorCodec(config.CATALOG_CURSOR_SECRET),
+    refreshMs: config.CATALOG_REFRESH_MS ?? 30 * 60_000,
   };
 }
 
@@ -26,13 +43,14 @@ export interface CatalogArea {
   deps: CatalogDeps;
 }
 
+/** The catalog area; `deps` (GET /v1/markets) reads `snapshots` (an in-process store when none is given). */
 export function createCatalog(
-  config: Pick<Config, 'CATALOG_RETENTION_MS' | 'CATALOG_CURSOR_SECRET'>,
+  config: Pick<Config, 'CATALOG_RETENTION_MS' | 'CATALOG_CURSOR_SECRET'> & Partial<Pick<Config, 'CATALOG_REFRESH_MS'>>,
   history: History,
-  snapshots?: SnapshotStore,
+  snapshots: SnapshotStore = new MemorySnapshotStore(),
   prefix?: string,
 ): CatalogArea {
-  const pointer = snapshots ? snapshotStorePointer(snapshots, config.CATALOG_RETENTION_MS, `${prefix ?? ''}${CATALOG_SNAPSHOT_NAME}`) : undefined;
+  const pointer = snapshotStorePointer(snapshots, config.CATALOG_RETENTION_MS, `${prefix ?? ''}${CATALOG_SNAPSHOT_NAME}`);
   const store = new CatalogStore({ history, prefix, retentionMs: config.CATALOG_RETENTION_MS, pointer });
-  return { store, deps: { reader: store, cursors: createCursorCodec(config.CATALOG_CURSOR_SECRET) } };
+  return { store, deps: catalogDeps(config, snapshots, prefix) };
 }

@@ -1,16 +1,17 @@
 // The catalog read model in ClickHouse (spec: "GET /v1/markets"; limits: "Retention of catalog
 // snapshots behind cursors").
 // In: listing crawls staged by the catalog stage (rows of one venue's crawl, then its completion).
-// Out: immutable snapshots built on a cadence from the last complete crawl of every venue, read
-// a page at a time by keyset (snapshot_id, walk position, id) so cost does not grow with
-// depth, with per-(category, provider) counts precomputed so `pagination.total` is a small sum.
-// The current snapshot id is published through a SnapshotPointer (Redis/in-process store);
-// snapshots superseded for longer than the retention are dropped.
+// Out: immutable snapshots built on a cadence from the last complete crawl of every venue, kept as
+// history (tables keyed (snapshot_id, walk position, id), per-(category, provider) counts) and, for
+// the API, laid out as pages in the SnapshotStore through the SnapshotPointer (pages.ts), which
+// GET /v1/markets reads instead of these tables. The keyset reads below (page, total) remain for
+// data teams and benchmarks; snapshots superseded for longer than the retention are dropped.
 import { readFile } from 'node:fs/promises';
 import { ulid } from 'ulid';
 import { PROVIDERS, type Provider } from '../../api/routes/table.ts';
 import type { History } from '../readmodels/history.ts';
 import { lit } from './sql.ts';
+import { layoutCatalog, type CatalogLayout } from './pages.ts';
 
 export interface CatalogRowInput {
   nativeId: string;
@@ -67,10 +68,14 @@ export interface SnapshotMeta {
   supersededAt: number | null;
 }
 
-/** Where the id of the snapshot readers should serve lives (SnapshotStore in the app). */
+/**
+ * Where the snapshot readers should serve lives (SnapshotStore in the app). With `pages`, a build
+ * also lays out the snapshot's pages (pages.ts) and hands them to set(): GET /v1/markets reads only those.
+ */
 export interface SnapshotPointer {
   get(): Promise<string | null>;
-  set(meta: SnapshotMeta): Promise<void>;
+  set(meta: SnapshotMeta, layout?: CatalogLayout): Promise<void>;
+  pages?: boolean;
 }
 
 export interface CatalogPosition {
@@ -220,10 +225,23 @@ export class CatalogStore {
       { snapshot_id: snapshotId, built_at: now, observed_at: observedAt, row_count: rowCount },
     ]);
     const meta: SnapshotMeta = { snapshotId, builtAt: now, observedAt, rowCount, supersededAt: null };
-    await this.pointer.set(meta);
+    const layout = this.pointer.pages ? layoutCatalog(latest.length > 0 ? await this.snapshotRows(snapshotId) : []) : undefined;
+    await this.pointer.set(meta, layout);
     await this.dropExpired(now);
     await this.dropSupersededCrawls(latest);
     return meta;
+  }
+
+  /** A snapshot's rows, provider by provider in walk order, each provider's in id order (the walk). */
+  private async snapshotRows(snapshotId: string): Promise<[Provider, CatalogRow[]][]> {
+    const out: [Provider, CatalogRow[]][] = [];
+    for (const provider of PROVIDERS) {
+      const rows = await this.history.query<{ id: string; title: string; category: string }>(
+        `SELECT id, title, category FROM ${this.t('catalog_rows')} WHERE snapshot_id = ${lit(snapshotId)} AND pos = ${walkPosition(provider)} ORDER BY pos, id`,
+      );
+      out.push([provider, rows.map((r) => ({ id: r.id, provider, title: r.title, category: r.category }))]);
+    }
+    return out;
   }
 
   /** Drops snapshots superseded longer ago than the retention (spec: "up to 8 hours"). */

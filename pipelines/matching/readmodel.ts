@@ -54,15 +54,34 @@ export function indexSnapshot(id: string, observedAt: number | null, entries: Sp
   return { id, observedAt, entries, byEventId, byLookupId };
 }
 
-/** Loads the current sports snapshot, parsing each published snapshot once. */
+/**
+ * Loads the current sports snapshot, parsing each published snapshot once. On the request path it
+ * asks the store only for the current id (one read; concurrent requests share the read in flight)
+ * and answers from the snapshot it holds while the id is unchanged.
+ */
 export class SportsReader {
   private cache: LoadedSnapshot | null = null;
   private loading: Promise<LoadedSnapshot | null> | null = null;
   private versions: Record<string, number> | null = null;
+  private idRead: Promise<string | null> | null = null;
   constructor(private readonly store: SnapshotStore) {}
 
+  private currentId(): Promise<string | null> {
+    if (this.idRead) return this.idRead;
+    const p = this.store.currentId(SPORTS_SNAPSHOT).finally(() => {
+      if (this.idRead === p) this.idRead = null;
+    });
+    this.idRead = p;
+    return p;
+  }
+
   async current(): Promise<LoadedSnapshot | null> {
-    const info = await this.store.current(SPORTS_SNAPSHOT);
+    const id = await this.currentId();
+    if (id === null) return null;
+    if (this.cache?.id === id) return this.cache;
+    if (this.loading) return this.loading;
+    // Replaced and evicted between the two reads: read the newest.
+    const info = (await this.store.snapshot(SPORTS_SNAPSHOT, id)) ?? (await this.store.current(SPORTS_SNAPSHOT));
     if (!info) return null;
     if (this.cache?.id === info.id) return this.cache;
     if (this.loading) return this.loading;

@@ -103,6 +103,15 @@ export class MemorySnapshotStore implements SnapshotStore {
     return this.snapshot(name, s.current);
   }
 
+  async currentId(name: string): Promise<string | null> {
+    return this.snaps.get(name)?.current ?? null;
+  }
+
+  async retiredAt(name: string, id: string): Promise<number | null> {
+    const snap = this.snaps.get(name)?.all.get(id);
+    return snap && snap.retiredAt !== Infinity ? snap.retiredAt : null;
+  }
+
   async snapshot(name: string, id: string): Promise<SnapshotInfo | null> {
     const snap = this.snaps.get(name)?.all.get(id);
     return snap ? { ...snap.info, meta: { ...snap.info.meta } } : null;

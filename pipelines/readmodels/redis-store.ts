@@ -205,6 +205,18 @@ export class RedisSnapshotStore implements SnapshotStore {
     return id === null ? null : this.snapshot(name, id);
   }
 
+  async currentId(name: string): Promise<string | null> {
+    return this.redis.get(this.s(name, 'cur'));
+  }
+
+  async retiredAt(name: string, id: string): Promise<number | null> {
+    // The ids zset scores each snapshot by when it stopped being current, +inf while current.
+    const score = await this.redis.zscore(this.s(name, 'ids'), id);
+    if (score === null) return null;
+    const n = Number(score);
+    return Number.isFinite(n) ? n : null;
+  }
+
   async snapshot(name: string, id: string): Promise<SnapshotInfo | null> {
     const raw = await this.redis.get(this.s(name, `${id}:i`));
     return raw === null ? null : (JSON.parse(raw) as SnapshotInfo);

@@ -81,6 +81,7 @@ export function snapshotStoreContract(name: string, make: () => Promise<Snapshot
     it('publishes a snapshot: current, entries by key, range in publish order', async () => {
       const name = rnd('snap');
       expect(await store.current(name)).toBeNull();
+      expect(await store.currentId(name)).toBeNull();
       const info = await store.publish(
         name,
         [
@@ -113,11 +114,17 @@ export function snapshotStoreContract(name: string, make: () => Promise<Snapshot
       });
       expect(a.id).not.toBe(b.id);
       expect((await store.current(name))!.id).toBe(b.id);
+      expect(await store.currentId(name)).toBe(b.id);
+      // a stopped being current when b was published; b is current.
+      expect(await store.retiredAt(name, a.id)).toBe(t0 + 10);
+      expect(await store.retiredAt(name, b.id)).toBeNull();
       expect(await store.entries(name, a.id, ['x'])).toEqual(['old']);
       expect(await store.snapshot(name, a.id)).toEqual(a);
       // A third publish after a's retention (counted from when a stopped being current) evicts a.
       const c = await store.publish(name, [], { observedAt: t0, now: t0 + 2000, retainMs: 1000 });
       expect(await store.snapshot(name, a.id)).toBeNull();
+      expect(await store.retiredAt(name, a.id)).toBeNull();
+      expect(await store.retiredAt(name, b.id)).toBe(t0 + 2000);
       expect(await store.entries(name, a.id, ['x'])).toEqual([null]);
       expect(await store.range(name, a.id, 0, 10)).toEqual([]);
       // b stopped being current at t0 + 2000: still retained.

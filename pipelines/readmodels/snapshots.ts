@@ -83,8 +83,18 @@ export interface SnapshotStore {
   publish(name: string, entries: SnapshotEntry[], options: PublishOptions): Promise<SnapshotInfo>;
   /** The snapshot readers should use now; null before the first publish. */
   current(name: string): Promise<SnapshotInfo | null>;
+  /**
+   * Only the id of the current snapshot (one read; Redis: one GET). Readers that hold the immutable
+   * SnapshotInfo of an id already ask only this on the request path.
+   */
+  currentId(name: string): Promise<string | null>;
   /** A retained snapshot by id (current or earlier); null when unknown or evicted. */
   snapshot(name: string, id: string): Promise<SnapshotInfo | null>;
+  /**
+   * When a retained snapshot stopped being current (the publish that replaced it); null while it is
+   * current, or when unknown or evicted. Readers bound retention behind cursors by it.
+   */
+  retiredAt(name: string, id: string): Promise<number | null>;
   /** Entries of one snapshot by key; null where absent (or when the snapshot was evicted). */
   entries<T = unknown>(name: string, id: string, keys: string[]): Promise<(T | null)[]>;
   /** Entries in publish order, positions [start, end) ; [] when evicted. */

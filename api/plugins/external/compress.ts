@@ -45,6 +45,6 @@ export function acceptsGzip(header: string | string[] | undefined): boolean {
   return accepts;
 }
 
-export function gzipJson(json: string): Buffer | Promise<Buffer> {
+export function gzipJson(json: string | Buffer): Buffer | Promise<Buffer> {
   return json.length < SYNC_LIMIT ? gzipSync(json) : gzipAsync(json);
 }

@@ -10,7 +10,7 @@ import { MemorySnapshotStore } from '../../../pipelines/readmodels/memory-store.
 import { RedisSnapshotStore } from '../../../pipelines/readmodels/redis-store.ts';
 import type { SnapshotStore } from '../../../pipelines/readmodels/snapshots.ts';
 import { redisUrlForTests } from '../../../pipelines/runtime/test-services.ts';
-import { createCatalog } from '../../../pipelines/catalog/index.ts';
+import { catalogDeps, createCatalog } from '../../../pipelines/catalog/index.ts';
 import { newCrawlId, type CatalogStore, type StagedRow } from '../../../pipelines/catalog/store.ts';
 import { createCursorCodec } from '../../../pipelines/catalog/cursor.ts';
 import { PROVIDERS, type Provider } from '../table.ts';
@@ -41,7 +41,20 @@ async function setup(opts: { retentionMs?: number; snapshots?: SnapshotStore } =
     const res = await t.app.inject({ url: `/v1/markets${qs ? `?${qs}` : ''}`, headers: t.auth(key) });
     return { status: res.statusCode, body: res.json() };
   };
-  return { store, t, get, prefix };
+  return { store, t, get, prefix, key };
+}
+
+/**
+ * A second API instance, built separately, that reads the catalog only from `snapshots` (no History
+ * at all), as an API replica of the stack reads only Redis.
+ */
+async function replica(snapshots: SnapshotStore, prefix: string, now: number) {
+  const t = await build({ deps: { catalog: catalogDeps({ CATALOG_RETENTION_MS: 8 * H, CATALOG_CURSOR_SECRET: SECRET }, snapshots, prefix) }, now });
+  const key = await t.createKey({ plan: 'business', permissions: ['markets.read'] });
+  return async (qs: string) => {
+    const res = await t.app.inject({ url: `/v1/markets${qs ? `?${qs}` : ''}`, headers: t.auth(key) });
+    return { status: res.statusCode, body: res.json() };
+  };
 }
 
 /** One finished listing crawl of a venue: `listed` rows plus `unlisted` ones (parlays, closed). */
@@ -194,7 +207,7 @@ describe('GET /v1/markets', () => {
   it('rejects malformed and forged cursors', async () => {
     const { store, get } = await setup();
     const meta = await seed(store);
-    const forged = createCursorCodec('another-secret').encode({ snapshotId: meta.snapshotId, category: null, provider: null, pos: 1, id: 'venue_1:KXNBA-003' });
+    const forged = createCursorCodec('another-secret').encode({ snapshotId: meta.snapshotId, category: null, provider: null, offset: 3 });
     for (const bad of ['abc', 'x.y', forged, Buffer.from('{"offset":25}').toString('base64url')]) {
       const r = await get(`cursor=${encodeURIComponent(bad)}`);
       expect(r.status).toBe(400);
@@ -261,5 +274,110 @@ describe('GET /v1/markets', () => {
     } finally {
       await redis.close();
     }
+  });
+
+  it('a second app built separately, reading only the same SnapshotStore, serves every page and cursor of the catalog', async () => {
+    const snapshots = new MemorySnapshotStore();
+    const { store, get, prefix } = await setup({ snapshots });
+    await seed(store);
+    const other = await replica(snapshots, prefix, T0 + 10 * 60_000);
+    for (const qs of ['', 'limit=7', 'category=sports&limit=5', 'provider=venue_2&category=politics', 'limit=100']) {
+      const mine = await walk(get, qs);
+      const theirs = await walk(other, qs);
+      expect(theirs.rows).toEqual(mine.rows);
+      expect(theirs.last).toEqual(mine.last);
+    }
+    // A cursor issued by one instance continues on the other.
+    const first = await get('category=sports&limit=10');
+    const cont = await other(`category=sports&limit=10&cursor=${encodeURIComponent(first.body.pagination.next_cursor)}`);
+    expect(cont.status).toBe(200);
+    expect(cont.body.data[0].id).toBe('venue_1:KXNBA-010');
+  });
+
+  it.skipIf(!redisUrl)('an API instance with only Redis (no History) serves the catalog another process built', async () => {
+    const namespace = `t${randomBytes(4).toString('hex')}:`;
+    const writer = new RedisSnapshotStore({ url: redisUrl!, namespace });
+    const reader = new RedisSnapshotStore({ url: redisUrl!, namespace });
+    let name = '';
+    try {
+      const { store, get, prefix } = await setup({ snapshots: writer });
+      name = `${prefix}catalog`;
+      const other = await replica(reader, prefix, T0 + 10 * 60_000);
+      expect((await other('')).status).toBe(503);
+      await seed(store);
+      const mine = await walk(get, 'limit=9');
+      const theirs = await walk(other, 'limit=9');
+      expect(theirs.rows).toHaveLength(54);
+      expect(theirs.rows).toEqual(mine.rows);
+      expect(theirs.last.snapshot).toEqual({ observed_at: '2026-11-21T20:00:00.000Z' });
+      const filtered = await walk(other, 'provider=venue_2&category=sports&limit=6');
+      expect(filtered.rows.map((r: Json) => r.id)).toEqual(ids(20, 'TWO-S', 'sports').map(([id]) => `venue_2:${id}`));
+    } finally {
+      if (name) await writer.dropSnapshots(name);
+      await writer.close();
+      await reader.close();
+    }
+  });
+
+  it('sends each snapshot page with an ETag and a Cache-Control for its life; If-None-Match answers 304 until the snapshot changes', async () => {
+    const { store, t, key } = await setup();
+    await seed(store);
+    const url = (qs: string) => `/v1/markets?${qs}`;
+    const first = await t.app.inject({ url: url('limit=10'), headers: t.auth(key) });
+    const etag = first.headers.etag as string;
+    expect(etag).toMatch(/^W\/"/);
+    // Built at T0 + 5 min, next build expected 30 min later; the request is at T0 + 10 min.
+    expect(first.headers['cache-control']).toBe(`private, max-age=${25 * 60}`);
+    const again = await t.app.inject({ url: url('limit=10'), headers: { ...t.auth(key), 'if-none-match': etag } });
+    expect(again.statusCode).toBe(304);
+    expect(again.body).toBe('');
+    // Another page (here: another limit) is another representation.
+    const other = await t.app.inject({ url: url('limit=11'), headers: { ...t.auth(key), 'if-none-match': etag } });
+    expect(other.statusCode).toBe(200);
+    expect(other.headers.etag).not.toBe(etag);
+    // A cursor's page never changes while its snapshot is retained.
+    const cursor = encodeURIComponent(first.json().pagination.next_cursor);
+    const next = await t.app.inject({ url: url(`limit=10&cursor=${cursor}`), headers: t.auth(key) });
+    expect(next.headers['cache-control']).toBe(`private, max-age=${8 * 3600}, immutable`);
+    // A new snapshot with the same rows but a newer observed_at: page 1 changes, so no 304.
+    await crawl(store, 'venue_1', T0 + 20 * 60_000, [...ids(12, 'KXNBA', 'sports'), ...ids(3, 'KXFED', 'economics')], ['KXMVENBASINGLEGAME-S1', 'KXMVENBASINGLEGAME-S2']);
+    await store.buildSnapshot(T0 + 30 * 60_000);
+    t.clock.set(T0 + 31 * 60_000);
+    const fresh = await t.app.inject({ url: url('limit=10'), headers: { ...t.auth(key), 'if-none-match': etag } });
+    expect(fresh.statusCode).toBe(200);
+    expect(fresh.json().snapshot.observed_at).toBe(new Date(T0 + 30_000).toISOString());
+    // The old snapshot's cursor page: retained for 8 h from its retirement at T0 + 30 min.
+    const old = await t.app.inject({ url: url(`limit=10&cursor=${cursor}`), headers: t.auth(key) });
+    expect(old.statusCode).toBe(200);
+    expect(old.headers['cache-control']).toBe(`private, max-age=${8 * 3600 - 60}, immutable`);
+    expect(old.headers.etag).toBe(next.headers.etag);
+  });
+
+  it('answers a cursor of the earlier keyset encoding as stale: restart from page 1', async () => {
+    const { store, get } = await setup();
+    const meta = await seed(store);
+    // The version 1 layout, signed with the service's secret, as a client may still hold one.
+    const payload = Buffer.from(JSON.stringify([1, 'markets', meta.snapshotId, null, null, 1, 'venue_1:KXNBA-003'])).toString('base64url');
+    const { createHmac } = await import('node:crypto');
+    const v1 = `${payload}.${createHmac('sha256', SECRET).update(payload).digest().subarray(0, 16).toString('base64url')}`;
+    const r = await get(`cursor=${encodeURIComponent(v1)}`);
+    expect(r.status).toBe(400);
+    expect(r.body).toMatchObject({ code: 'invalid_cursor', param: 'cursor' });
+    expect(r.body.message).toMatch(/no longer retained; restart from page 1/);
+  });
+
+  it('answers a cursor as stale once its snapshot is gone from the store, even where its page was already served', async () => {
+    const snapshots = new MemorySnapshotStore();
+    const { store, get, prefix } = await setup({ snapshots });
+    await seed(store);
+    const first = await get('limit=10');
+    const cursor = encodeURIComponent(first.body.pagination.next_cursor);
+    expect((await get(`limit=10&cursor=${cursor}`)).status).toBe(200);
+    // A replay clears the read model (SnapshotStore.dropSnapshots).
+    await snapshots.dropSnapshots(`${prefix}catalog`);
+    const gone = await get(`limit=10&cursor=${cursor}`);
+    expect(gone.status).toBe(400);
+    expect(gone.body).toMatchObject({ code: 'invalid_cursor', param: 'cursor' });
+    expect(gone.body.message).toMatch(/no longer retained; restart from page 1/);
   });
 });

@@ -1,26 +1,27 @@
 // GET /v1/markets: the unified catalog of open markets (spec: "GET /v1/markets", "Catalog market
 // row", "Pagination block", "Snapshot block").
 // In: limit, cursor, category, provider (the router has already rejected unknown, repeated and
-// empty parameters). Out: {data, snapshot, pagination} read from the stored catalog snapshot.
-// The handler validates values, resolves the snapshot (current, or the cursor's while retained)
-// and hands off to the catalog read model; it never touches a venue.
+// empty parameters). Out: {data, snapshot, pagination} read from the catalog snapshot's pages in the
+// SnapshotStore (pipelines/catalog/pages.ts), never from History and never from a venue.
+// A page of a snapshot never changes, so its body is serialized (and gzipped) once per process and
+// kept (EncodedJson in a byte-bounded memo), with an ETag (If-None-Match: 304) and a Cache-Control
+// for as long as the page can be served: until the next expected build for page 1, until the end of
+// retention for a cursor's page.
 import { ApiError, apiErrorFromItems, quote, type ErrorItem } from '../../errors.ts';
 import type { RouteContext, RouteHandler, RouteResult } from '../../types.ts';
 import { CATEGORIES, PROVIDERS, type Category, type Provider } from '../table.ts';
-import type { CatalogCursor, CursorCodec } from '../../../pipelines/catalog/cursor.ts';
-import type { CatalogPosition, CatalogRow, PageQuery, PageResult, SnapshotMeta } from '../../../pipelines/catalog/store.ts';
+import { EncodedJson, EncodedMemo } from '../../plugins/external/encoded.ts';
+import type { CursorCodec } from '../../../pipelines/catalog/cursor.ts';
+import { filteredTotal, isLaidOut, type CatalogPages } from '../../../pipelines/catalog/pages.ts';
+import type { CatalogRow } from '../../../pipelines/catalog/store.ts';
+import type { SnapshotInfo } from '../../../pipelines/readmodels/snapshots.ts';
 
 /** What the handler needs from the catalog area (attached as deps.catalog). */
-export interface CatalogReader {
-  currentSnapshotId(): Promise<string | null>;
-  retainedSnapshot(snapshotId: string, now: number): Promise<SnapshotMeta | null>;
-  total(snapshotId: string, category: string | null, provider: Provider | null): Promise<number>;
-  page(q: PageQuery): Promise<PageResult>;
-}
-
 export interface CatalogDeps {
-  reader: CatalogReader;
+  pages: CatalogPages;
   cursors: CursorCodec;
+  /** CATALOG_REFRESH_MS: when the next snapshot is expected, for page 1's Cache-Control. */
+  refreshMs: number;
 }
 
 export interface MarketsListBody {
@@ -94,14 +95,53 @@ function deps(ctx: RouteContext): CatalogDeps {
   return d;
 }
 
+/** One memo per catalog deps (per app): encoded pages keyed by snapshot, filters, offset and limit. */
+const memos = new WeakMap<CatalogDeps, EncodedMemo>();
+const memoOf = (d: CatalogDeps): EncodedMemo => {
+  let m = memos.get(d);
+  if (!m) memos.set(d, (m = new EncodedMemo()));
+  return m;
+};
+
+/**
+ * Cursors already verified, by their text: a cursor is immutable and its signature check (HMAC,
+ * base64, JSON) costs more than serving the page it names from the memo. Bounded; oldest out first.
+ */
+const verified = new WeakMap<CatalogDeps, Map<string, ReturnType<CursorCodec['decode']>>>();
+function decodeCursor(d: CatalogDeps, text: string): ReturnType<CursorCodec['decode']> {
+  let m = verified.get(d);
+  if (!m) verified.set(d, (m = new Map()));
+  const held = m.get(text);
+  if (held !== undefined) return held;
+  const c = d.cursors.decode(text);
+  if (c !== null) {
+    if (m.size >= 10_000) m.delete(m.keys().next().value as string);
+    m.set(text, c);
+  }
+  return c;
+}
+
+const staleCursor = (cursor: string) =>
+  // Limits: "a cursor whose snapshot is no longer retained is rejected with a stale-cursor message".
+  new ApiError('invalid_cursor', `cursor ${quote(cursor)} is stale: the catalog snapshot it belongs to is no longer retained; restart from page 1`, {
+    param: 'cursor',
+  });
+
+const notBuilt = () => new ApiError('service_unavailable', 'the market catalog has not been built yet; retry shortly', { headers: { 'Retry-After': '5' } });
+
+const seconds = (ms: number): number => Math.max(0, Math.floor(ms / 1000));
+
 export const marketsList: RouteHandler = async (ctx): Promise<RouteResult> => {
   const params = parseMarketsListQuery(ctx.query);
-  const { reader, cursors } = deps(ctx);
+  const d = deps(ctx);
+  const { pages, cursors } = d;
 
-  let meta: SnapshotMeta | null;
-  let after: CatalogPosition | null = null;
+  let info: SnapshotInfo | null;
+  let offset = 0;
+  let cacheControl: string;
   if (params.cursor !== null) {
-    const c: CatalogCursor | null = cursors.decode(params.cursor);
+    const c = decodeCursor(d, params.cursor);
+    if (c === 'retired') throw staleCursor(params.cursor);
     if (c === null) {
       throw new ApiError('invalid_cursor', `cursor ${quote(params.cursor)} is not a cursor issued by GET /v1/markets`, { param: 'cursor' });
     }
@@ -113,41 +153,51 @@ export const marketsList: RouteHandler = async (ctx): Promise<RouteResult> => {
         { param: 'cursor' },
       );
     }
-    meta = await reader.retainedSnapshot(c.snapshotId, ctx.now);
-    if (meta === null) {
-      // Limits: "a cursor whose snapshot is no longer retained is rejected with a stale-cursor message".
-      throw new ApiError(
-        'invalid_cursor',
-        `cursor ${quote(params.cursor)} is stale: the catalog snapshot it belongs to is no longer retained; restart from page 1`,
-        { param: 'cursor' },
-      );
+    info = await pages.info(c.snapshotId);
+    if (info === null) throw staleCursor(params.cursor);
+    // Retained for CATALOG_RETENTION_MS after it stopped being current (spec: "up to 8 hours"),
+    // judged on the request's clock even before a later build evicts it from the store.
+    let retiredAt: number | null = null;
+    if ((await pages.currentId()) !== info.id) {
+      retiredAt = await pages.retiredAt(info.id);
+      // Neither current nor retired: evicted from the store, unless it became current after the
+      // shared current-id read above began.
+      if (retiredAt === null && (await pages.store.currentId(pages.name)) !== info.id) throw staleCursor(params.cursor);
     }
-    after = { pos: c.pos, id: c.id };
+    if (retiredAt !== null && ctx.now - retiredAt > pages.retentionMs) throw staleCursor(params.cursor);
+    offset = c.offset;
+    // The page a cursor names never changes while it can be served.
+    cacheControl = `private, max-age=${seconds(retiredAt === null ? pages.retentionMs : retiredAt + pages.retentionMs - ctx.now)}, immutable`;
   } else {
-    const id = await reader.currentSnapshotId();
-    meta = id === null ? null : await reader.retainedSnapshot(id, ctx.now);
-    if (meta === null) {
-      throw new ApiError('service_unavailable', 'the market catalog has not been built yet; retry shortly', { headers: { 'Retry-After': '5' } });
-    }
+    const id = await pages.currentId();
+    info = id === null ? null : await pages.info(id);
+    if (info === null || !isLaidOut(info)) throw notBuilt();
+    // Page 1 is this snapshot's until the next build ("refreshed roughly every 30 minutes").
+    cacheControl = `private, max-age=${seconds(info.publishedAt + d.refreshMs - ctx.now)}`;
   }
 
-  const [page, total] = await Promise.all([
-    reader.page({ snapshotId: meta.snapshotId, category: params.category, provider: params.provider, after, limit: params.limit }),
-    reader.total(meta.snapshotId, params.category, params.provider),
-  ]);
-  const body: MarketsListBody = {
-    data: page.rows,
-    snapshot: { observed_at: meta.observedAt === null ? null : new Date(meta.observedAt).toISOString() },
-    pagination: { limit: params.limit, total, has_more: page.next !== null },
-  };
-  if (page.next) {
-    body.pagination.next_cursor = cursors.encode({
-      snapshotId: meta.snapshotId,
-      category: params.category,
-      provider: params.provider,
-      pos: page.next.pos,
-      id: page.next.id,
-    });
+  const memo = memoOf(d);
+  const key = `${info.id}|${params.category ?? ''}|${params.provider ?? ''}|${offset}|${params.limit}`;
+  let encoded = memo.get(key);
+  if (encoded === undefined) {
+    const rows = await pages.rows(info, params.category, params.provider, offset, params.limit);
+    // Evicted from the store while this process still held its info.
+    if (rows === null) {
+      if (params.cursor !== null) throw staleCursor(params.cursor);
+      throw notBuilt();
+    }
+    const total = filteredTotal(info, params.category, params.provider);
+    const hasMore = offset + rows.length < total;
+    const body: MarketsListBody = {
+      data: rows,
+      snapshot: { observed_at: info.observedAt === null ? null : new Date(info.observedAt).toISOString() },
+      pagination: { limit: params.limit, total, has_more: hasMore },
+    };
+    if (hasMore) {
+      body.pagination.next_cursor = cursors.encode({ snapshotId: info.id, category: params.category, provider: params.provider, offset: offset + rows.length });
+    }
+    encoded = EncodedJson.of(body);
+    memo.set(key, encoded);
   }
-  return { body };
+  return { body: encoded, headers: { 'cache-control': cacheControl } };
 };

@@ -3,9 +3,15 @@
 // repeated and empty parameters and type-checked limit, booleans, enums and dates) and the current
 // sports snapshot (deps.sports.reader). Out: {data, pagination, snapshot} and {data, lookups,
 // snapshot}. Handlers validate values, then hand off to the read model (pipelines/matching/readmodel).
+// A list page is a pure function of the snapshot and the query (and the Eastern day, which bounds
+// the default population), so it is shaped, serialized and gzipped once per (snapshot id, query) and
+// sent as those bytes (EncodedJson) with an ETag; the memo is dropped when a newer snapshot is read.
+// `Cache-Control: private, no-cache`: a snapshot lives about 12 seconds and a cursor is not bound to
+// one, so clients revalidate (If-None-Match: 304) rather than reuse.
 import { ApiError, apiErrorFromItems, quote, type ErrorItem } from '../../errors.ts';
 import { cursorCodec } from '../../../lib/cursor.ts';
 import type { RouteContext, RouteHandler } from '../../types.ts';
+import { EncodedJson, EncodedMemo } from '../../plugins/external/encoded.ts';
 import { PROVIDERS, type League } from '../table.ts';
 import {
   compareEntries,
@@ -122,8 +128,14 @@ export const sportsList: RouteHandler = async (ctx) => {
   }
 
   const snap = await snapshotOf(ctx);
+  const today = easternDate(ctx.now);
+  const memo = memoFor(depsOf(ctx), snap.id);
+  const memoKey = JSON.stringify([bound, includeRules, limit, after?.s ?? null, after?.e ?? null, today]);
+  const held = memo.get(memoKey);
+  if (held) return { body: held, headers: { 'cache-control': SPORTS_CACHE_CONTROL } };
+
   const shape: ShapeOptions = { includeSubmarkets, includeRules, policy };
-  const all = listFiltered(snap, { league, scheduledDate, participant, includeSettled, today: easternDate(ctx.now) }, shape);
+  const all = listFiltered(snap, { league, scheduledDate, participant, includeSettled, today }, shape);
   let start = 0;
   if (after) {
     // Keyset paging: resume after the last event served, so a newer snapshot never repeats or skips
@@ -139,8 +151,24 @@ export const sportsList: RouteHandler = async (ctx) => {
     const last = page[page.length - 1].entry;
     pagination.next_cursor = encodeCursor(secret, { r: 'sports_list', f: bound, s: last.sortMs, e: last.event.event_id });
   }
-  return { body: { data: page.map((x) => x.event), pagination, snapshot: snapshotBlock(snap) } };
+  const body = EncodedJson.of({ data: page.map((x) => x.event), pagination, snapshot: snapshotBlock(snap) });
+  memo.set(memoKey, body);
+  return { body, headers: { 'cache-control': SPORTS_CACHE_CONTROL } };
 };
+
+const SPORTS_CACHE_CONTROL = 'private, no-cache';
+
+/** One memo per sports deps (per app), holding the pages of one snapshot. */
+const memos = new WeakMap<SportsDeps, { id: string; memo: EncodedMemo }>();
+function memoFor(d: SportsDeps, snapshotId: string): EncodedMemo {
+  let m = memos.get(d);
+  if (!m) memos.set(d, (m = { id: snapshotId, memo: new EncodedMemo() }));
+  if (m.id !== snapshotId) {
+    m.memo.clear();
+    m.id = snapshotId;
+  }
+  return m.memo;
+}
 
 // ---------------------------------------------------------------- lookup
 

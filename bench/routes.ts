@@ -1,0 +1,278 @@
+// Snapshot routes against a bare Fastify server sending the same bytes, alternating in one run
+// (bench/routes.md). Routes: a catalog page (GET /v1/markets?limit=100), a catalog page behind a
+// deep cursor, the sports list (GET /v1/matching-markets/sports?limit=25) and, for scale, market
+// detail (live: one read of the simulated venue per request). Each at 1 and 32 connections, load
+// from a second process (bench/api-load.ts, autocannon), embedded default (in-process
+// SnapshotStore and key store) and, when REDIS_URL is set, with Redis for snapshots and keys as on
+// the scale-out stack. Targets: catalog page and sports list >= 0.5x bare at 32 connections
+// embedded, >= 0.3x with Redis. Besides throughput, each line gives the CPU-cost ratio (bare CPU per
+// request over the service's, this process only), which a busy shared machine disturbs far less.
+//
+//   npx tsx bench/routes.ts [--rows 100000] [--events 600] [--duration 3] [--rounds 3] [--keys 50] [--connections 1,32] [--mode both|embedded|redis]
+//
+// The catalog is built the way the service builds it: listing crawls staged in chdb, one snapshot
+// build, its pages laid out in the SnapshotStore. The sports snapshot is published in the sports
+// publisher's format (key event_id, SportsEntry values, meta.versions), with synthetic events sized
+// like the simulator's (about 3.5 KB each with the full-game moneyline only). The service's body for
+// each URL is fetched once and the bare server sends exactly those bytes with the same content type.
+import { execFile } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import Fastify from 'fastify';
+import { request } from 'undici';
+import { loadConfig } from '../lib/config.ts';
+import { buildApp } from '../api/app.ts';
+import { authDepsFor } from '../api/auth/index.ts';
+import { MemoryKeyStore } from '../api/auth/memory-store.ts';
+import { RedisKeyStore } from '../api/auth/redis-store.ts';
+import { createLiveDeps } from '../api/live/io.ts';
+import { CATEGORIES, PROVIDERS, type Provider } from '../api/routes/table.ts';
+import { ChdbHistory } from '../pipelines/readmodels/chdb-history.ts';
+import { MemorySnapshotStore } from '../pipelines/readmodels/memory-store.ts';
+import { RedisSnapshotStore } from '../pipelines/readmodels/redis-store.ts';
+import type { SnapshotStore } from '../pipelines/readmodels/snapshots.ts';
+import { createCatalog } from '../pipelines/catalog/index.ts';
+import { newCrawlId, type StagedRow } from '../pipelines/catalog/store.ts';
+import { FULL_MONEYLINE, SPORTS_SNAPSHOT, SportsReader, sortKey, type SportsEntry } from '../pipelines/matching/readmodel.ts';
+import type { MatchedEvent } from '../pipelines/matching/types.ts';
+import { startSimulator } from '../pipelines/venues/simulator/server.ts';
+
+const run = promisify(execFile);
+const loadScript = fileURLToPath(new URL('./api-load.ts', import.meta.url));
+
+function arg(name: string, def: string): string {
+  const i = process.argv.indexOf(`--${name}`);
+  return i === -1 ? def : process.argv[i + 1];
+}
+const ROWS = Number(arg('rows', '100000'));
+const EVENTS = Number(arg('events', '600'));
+const DURATION = Number(arg('duration', '3'));
+const ROUNDS = Number(arg('rounds', '3'));
+const KEYS = Number(arg('keys', '50'));
+const CONNECTIONS = arg('connections', '1,32').split(',').map(Number);
+/** embedded, redis, or both (redis only where REDIS_URL is set). */
+const MODE = arg('mode', 'both');
+
+interface Load {
+  rps: number;
+  total: number;
+  p99: number;
+  non2xx: number;
+  errors: number;
+  /** CPU microseconds of this process (the servers; the load runs elsewhere) per request. */
+  cpuUsPerReq: number;
+}
+
+async function load(url: string, connections: number, keysFile: string, duration = DURATION): Promise<Load> {
+  const c0 = process.cpuUsage();
+  const { stdout } = await run(process.execPath, ['--import', 'tsx', loadScript, url, String(connections), String(duration), keysFile], { maxBuffer: 1 << 24 });
+  const c = process.cpuUsage(c0);
+  const l = JSON.parse(stdout.trim().split('\n').pop()!) as Omit<Load, 'cpuUsPerReq'>;
+  return { ...l, cpuUsPerReq: (c.user + c.system) / Math.max(1, l.total) };
+}
+
+const median = (xs: number[]) => {
+  const v = [...xs].sort((a, b) => a - b);
+  return v.length % 2 ? v[(v.length - 1) / 2] : (v[v.length / 2 - 1] + v[v.length / 2]) / 2;
+};
+const r3 = (x: number) => Number(x.toFixed(3));
+
+/** Synthetic matched events, four venues on each game line, ids shaped as the venues shape them. */
+function sportsEntries(n: number, now: number): SportsEntry[] {
+  const hex = (i: number, salt: string) => `0x${(salt + String(i)).padEnd(8, '0')}${'a1b2c3d4'.repeat(7)}`;
+  const teams = ['lal', 'bos', 'nyk', 'mia', 'gsw', 'den', 'phx', 'mil', 'dal', 'chi', 'atl', 'tor'];
+  const out: SportsEntry[] = [];
+  for (let i = 0; i < n; i++) {
+    const away = `${teams[i % teams.length]}${Math.floor(i / teams.length)}`;
+    const home = `${teams[(i + 5) % teams.length]}${Math.floor(i / teams.length)}`;
+    const start = new Date(now + 3600_000 + i * 600_000);
+    const date = start.toISOString().slice(0, 10);
+    const source = (line: string) =>
+      (['venue_1', 'venue_2', 'venue_3', 'venue_4'] as const).map((provider, v) => ({
+        provider,
+        event_id: provider === 'venue_1' ? `KXNBAGAME-${date.replace(/-/g, '')}${away.toUpperCase()}${home.toUpperCase()}` : `${provider}-event-${i}`,
+        market_id: provider === 'venue_4' ? hex(i, `m${v}`) : `${provider}-${line}-${i}`,
+        market_name: `${away.toUpperCase()} vs ${home.toUpperCase()}: ${line} (game ${i}, ${provider})`,
+        ...(provider === 'venue_2' && { market_slug: `nba-${away}-${home}-${date}-${line}` }),
+        outcomes: [
+          { canonical_outcome_key: `winner:${away}`, label: away.toUpperCase(), outcome_id: provider === 'venue_1' ? 'yes' : hex(i, `a${v}`), ...(provider === 'venue_1' && { side: 'yes' }) },
+          { canonical_outcome_key: `winner:${home}`, label: home.toUpperCase(), outcome_id: provider === 'venue_1' ? 'no' : hex(i, `h${v}`), ...(provider === 'venue_1' && { side: 'no' }) },
+        ],
+      }));
+    const sub = (key: string, type: string, line?: number) => ({
+      key,
+      market_type: type,
+      segment: 'full',
+      display_name: `${type} ${line ?? ''}`.trim(),
+      metric: type === 'moneyline' ? 'winner' : 'points',
+      ...(line !== undefined && { line }),
+      outcomes: [
+        { key: `winner:${away}`, label: away.toUpperCase(), type: 'participant', side: 'win' },
+        { key: `winner:${home}`, label: home.toUpperCase(), type: 'participant', side: 'win' },
+      ],
+      source_markets: source(type),
+      settlement_equivalence: 'equivalent',
+      rule_comparisons: [],
+    });
+    const event = {
+      event_id: `nba-${away}-${home}-${date}`,
+      sport: 'basketball',
+      league: 'nba',
+      title: `${away.toUpperCase()} at ${home.toUpperCase()}`,
+      scheduled_date: date,
+      scheduled_start: start.toISOString(),
+      participants: [
+        { key: away, name: away.toUpperCase(), role: 'away' },
+        { key: home, name: home.toUpperCase(), role: 'home' },
+      ],
+      submarkets: [sub(FULL_MONEYLINE, 'moneyline'), sub(`spread|full|spread:${home}|4.5`, 'spread', -4.5), sub('total|full|total|221.5', 'total', 221.5)],
+    } as unknown as MatchedEvent;
+    out.push({ event, population: 'current', strictPropKeys: [], lookupIds: [], sortMs: sortKey(event) });
+  }
+  return out;
+}
+
+async function benchMode(mode: 'embedded' | 'redis', history: ChdbHistory, simUrl: string) {
+  const config = loadConfig({ LOG_LEVEL: 'silent' });
+  const ns = `bench:routes:${randomBytes(4).toString('hex')}:`;
+  const store: SnapshotStore = mode === 'redis' ? new RedisSnapshotStore({ url: process.env.REDIS_URL!, namespace: ns }) : new MemorySnapshotStore();
+  const keyStore = mode === 'redis' ? new RedisKeyStore({ url: process.env.REDIS_URL!, prefix: `${ns}auth:` }) : new MemoryKeyStore();
+  const auth = authDepsFor(keyStore, config.KEY_PEPPER);
+  await auth.admin.ensureAccount('bench', 'enterprise');
+  await auth.admin.updateAccount('bench', { custom: { rate_limit_per_min: 1e9, included_requests_per_month: 1e12, max_keys: KEYS } });
+  const keyLines: string[] = [];
+  for (let i = 0; i < KEYS; i++) keyLines.push(`Bearer ${(await auth.admin.create({ accountId: 'bench', permissions: ['markets.read', 'markets.matching.read'] })).key}`);
+  const keysFile = path.join(tmpdir(), `bench-routes-keys-${process.pid}.txt`);
+  writeFileSync(keysFile, keyLines.join('\n'));
+
+  // The catalog, built as the service builds it.
+  const prefix = `b${randomBytes(3).toString('hex')}_`;
+  const catalog = createCatalog({ ...config, CATALOG_CURSOR_SECRET: 'bench' }, history, store, prefix);
+  await catalog.store.migrate();
+  const share = [0.2, 0.2, 0.05, 0.05, 0.1, 0.1, 0.05, 0.15, 0.1];
+  const cats = CATEGORIES.filter((c) => c !== 'unknown');
+  let staged = 0;
+  for (let v = 0; v < 9; v++) {
+    const provider = PROVIDERS[v] as Provider;
+    const n = v === 8 ? ROWS - staged : Math.round(ROWS * share[v]);
+    const crawlId = newCrawlId(provider, Date.now());
+    const batch: StagedRow[] = [];
+    for (let i = 0; i < n; i++) {
+      const id = `${provider.toUpperCase()}-M${String(i).padStart(8, '0')}`;
+      batch.push({ provider, crawl_id: crawlId, record_id: id, native_id: id, title: `Will market ${i} of ${provider} resolve Yes by the end of the year?`, category: cats[(i * 7 + v) % cats.length], listed: 1 });
+    }
+    await catalog.store.stageCrawlRows(batch);
+    await catalog.store.completeCrawls([{ provider, crawl_id: crawlId, started_at: Date.now(), completed_at: Date.now(), row_count: n }]);
+    staged += n;
+  }
+  const t0 = Date.now();
+  const meta = await catalog.store.buildSnapshot(Date.now());
+  const buildMs = Date.now() - t0;
+
+  const entries = sportsEntries(EVENTS, Date.now());
+  await store.publish(
+    SPORTS_SNAPSHOT,
+    entries.map((e) => ({ key: e.event.event_id, value: e })),
+    { observedAt: Date.now(), meta: { events: entries.length, versions: Object.fromEntries(entries.map((e) => [e.event.event_id, 1])) } },
+  );
+
+  const app = await buildApp(
+    { config, clock: Date.now, auth, catalog: catalog.deps, sports: { reader: new SportsReader(store) }, live: createLiveDeps(simUrl) },
+    undefined,
+    { logger: false },
+  );
+  await app.listen({ host: '127.0.0.1', port: 0 });
+  const appBase = `http://127.0.0.1:${(app.server.address() as { port: number }).port}`;
+
+  const venue3 = ((await (await request(`${simUrl}/venue_3/v1/markets?per_page=1`)).body.json()) as { data: { id: string }[] }).data[0];
+  const deep = Math.floor(meta.rowCount / 100) - 2;
+  const deepCursor = catalog.deps.cursors.encode({ snapshotId: meta.snapshotId, category: null, provider: null, offset: deep * 100 });
+  const routes = [
+    { name: 'catalog page (limit=100)', url: '/v1/markets?limit=100' },
+    { name: `catalog page behind a cursor (page ${deep + 1})`, url: `/v1/markets?limit=100&cursor=${encodeURIComponent(deepCursor)}` },
+    { name: 'sports list (limit=25)', url: '/v1/matching-markets/sports?limit=25' },
+    { name: 'market detail (venue_3, live)', url: `/v1/markets/venue_3:${venue3.id}` },
+  ];
+
+  // The bare server: the same bytes and content type for each URL, nothing else.
+  const bytes = new Map<string, Buffer>();
+  for (const r of routes) {
+    const res = await request(appBase + r.url, { headers: { authorization: keyLines[0] } });
+    if (res.statusCode !== 200) throw new Error(`${r.url}: HTTP ${res.statusCode} ${await res.body.text()}`);
+    bytes.set(r.url, Buffer.from(await res.body.arrayBuffer()));
+  }
+  const bare = Fastify({ logger: false });
+  bare.get('/*', (req, reply) => reply.type('application/json; charset=utf-8').send(bytes.get(req.url)));
+  await bare.listen({ host: '127.0.0.1', port: 0 });
+  const bareBase = `http://127.0.0.1:${(bare.server.address() as { port: number }).port}`;
+
+  const results = [];
+  try {
+    for (const r of routes) {
+      for (const c of CONNECTIONS) {
+        await load(bareBase + r.url, c, '', 1);
+        await load(appBase + r.url, c, keysFile, 1);
+        const b: Load[] = [];
+        const a: Load[] = [];
+        for (let i = 0; i < ROUNDS; i++) {
+          b.push(await load(bareBase + r.url, c, ''));
+          a.push(await load(appBase + r.url, c, keysFile));
+        }
+        const ratios = a.map((x, i) => x.rps / b[i].rps);
+        const line = {
+          mode,
+          route: r.name,
+          bytes: bytes.get(r.url)!.length,
+          connections: c,
+          bare_rps: Math.round(median(b.map((x) => x.rps))),
+          app_rps: Math.round(median(a.map((x) => x.rps))),
+          ratio_median: r3(median(ratios)),
+          ratios: ratios.map(r3),
+          // Less disturbed by a busy shared machine than throughput: bare CPU per request over the
+          // service's (API process only; Redis's own CPU is not counted).
+          bare_cpu_us_per_req: Math.round(median(b.map((x) => x.cpuUsPerReq))),
+          app_cpu_us_per_req: Math.round(median(a.map((x) => x.cpuUsPerReq))),
+          cpu_ratio_median: r3(median(a.map((x, i) => b[i].cpuUsPerReq / x.cpuUsPerReq))),
+          bare_p99_ms: median(b.map((x) => x.p99)),
+          app_p99_ms: median(a.map((x) => x.p99)),
+          app_non2xx_or_errors: a.reduce((n, x) => n + x.non2xx + x.errors, 0),
+        };
+        console.log(JSON.stringify(line));
+        results.push(line);
+      }
+    }
+  } finally {
+    rmSync(keysFile, { force: true });
+    await app.close();
+    await bare.close();
+    await store.dropSnapshots(SPORTS_SNAPSHOT);
+    await store.dropSnapshots(`${prefix}catalog`);
+    await keyStore.close();
+    await store.close();
+  }
+  return { mode, rows: meta.rowCount, buildMs, results };
+}
+
+async function main() {
+  const dir = mkdtempSync(path.join(tmpdir(), 'bench-routes-'));
+  const history = await ChdbHistory.open(path.join(dir, 'chdb'), 'bench_routes');
+  const sim = await startSimulator({ seed: 42 });
+  try {
+    console.log(JSON.stringify({ date: new Date().toISOString(), rows: ROWS, events: EVENTS, duration_s: DURATION, rounds: ROUNDS, connections: CONNECTIONS }));
+    const modes = (process.env.REDIS_URL ? (['embedded', 'redis'] as const) : (['embedded'] as const)).filter((m) => MODE === 'both' || MODE === m);
+    for (const m of modes) {
+      const r = await benchMode(m, history, sim.baseUrl);
+      console.log(JSON.stringify({ mode: r.mode, catalog_rows: r.rows, catalog_build_ms: r.buildMs }));
+    }
+  } finally {
+    await sim.close();
+    await history.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+await main();
