@@ -317,6 +317,27 @@ export class CoalescingSender {
   }
 }
 
+/**
+ * Every partition to one member (the first by member id); the others get none and stand by. A
+ * rebalance after that member leaves gives everything to the next.
+ */
+const activeStandbyAssigner: kafkajs.PartitionAssigner = ({ cluster }) => ({
+  name: 'ActiveStandbyAssigner',
+  version: 0,
+  async assign({ members, topics }) {
+    const ids = members.map((m) => m.memberId).sort();
+    const assignment: Record<string, number[]> = {};
+    for (const topic of topics) assignment[topic] = cluster.findTopicPartitionMetadata(topic).map((m) => m.partitionId);
+    return ids.map((memberId, i) => ({
+      memberId,
+      memberAssignment: kafkajs.AssignerProtocol.MemberAssignment.encode({ version: 0, assignment: i === 0 ? assignment : {}, userData: Buffer.alloc(0) }),
+    }));
+  },
+  protocol({ topics }) {
+    return { name: 'ActiveStandbyAssigner', metadata: kafkajs.AssignerProtocol.MemberMetadata.encode({ version: 0, topics, userData: Buffer.alloc(0) }) };
+  },
+});
+
 class KafkaJsConsumer implements Consumer {
   private consumer: KjsConsumer | null = null;
   private stopping = false;
@@ -334,11 +355,15 @@ class KafkaJsConsumer implements Consumer {
     const c = this.kafka.consumer({
       groupId,
       allowAutoTopicCreation: false,
-      sessionTimeout: 30_000,
-      heartbeatInterval: 3000,
+      // A standby takes over from a member that died once its session times out: keep that short.
+      sessionTimeout: this.options.exclusive ? 10_000 : 30_000,
+      heartbeatInterval: this.options.exclusive ? 1000 : 3000,
+      ...(this.options.exclusive ? { partitionAssigners: [activeStandbyAssigner] } : {}),
       maxWaitTimeInMs: this.logOptions.maxWaitTimeInMs ?? 100,
     });
     this.consumer = c;
+    const told = this.options.onAssignment;
+    if (told) c.on(c.events.GROUP_JOIN, ({ payload }) => told(Object.values(payload.memberAssignment).reduce((n, ps) => n + ps.length, 0)));
     await c.connect();
     await c.subscribe({ topics, fromBeginning });
     const backoff = this.logOptions.retryBackoffMs ?? 100;

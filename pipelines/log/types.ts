@@ -50,6 +50,18 @@ export interface ConsumerOptions {
   topics: string[];
   /** Where a group with no committed offset starts. */
   fromBeginning: boolean;
+  /**
+   * One member of the group consumes every partition and the others stand by, taking over when it
+   * leaves (a stage whose state spans all its partitions: a crawl's marker barrier, all the canonical
+   * markets). The embedded log gives a group one consumer anyway; kafkajs assigns everything to one
+   * member; @platformatic/kafka does not support it and splits the partitions as usual.
+   */
+  exclusive?: boolean;
+  /**
+   * Told how many partitions this member was given, after each rebalance (where the log knows:
+   * kafkajs). A standby of an exclusive group is given none.
+   */
+  onAssignment?: (partitions: number) => void;
 }
 
 export interface Batch {

@@ -71,6 +71,10 @@ export class StageRunner {
   /** The error that stopped run(), if any. */
   failure: unknown = null;
   private ticker: NodeJS.Timeout | null = null;
+  /** False while this replica stands by (an exclusive stage given no partitions): no ticks then. */
+  private active = true;
+  /** Became active after standing by: the state it restored at start is old, restore it again first. */
+  private restoreAgain = false;
   /** Batches and ticks run one at a time: a tick sees the state of whole batches only. */
   private turn: Promise<unknown> = Promise.resolve();
 
@@ -116,36 +120,55 @@ export class StageRunner {
           groupId: this.groupId,
           topics: this.inputs.map((t) => t.name),
           fromBeginning: this.def.fromBeginning ?? true,
+          ...(this.def.exclusive ? { exclusive: true, onAssignment: (n: number) => this.assigned(n) } : {}),
         });
     this.consumer = hosted ?? consumer;
     this.removeLag = this.metrics.addLagSource({
       stage: this.def.name,
       lag: () => groupLag(log, this.groupId, this.inputs.map((t) => t.name)),
     });
-    this.running = (hosted ? hosted.run() : consumer!.run((batch) => this.exclusive(() => this.onBatch(batch)))).catch((err) => {
+    this.running = (hosted ? hosted.run() : consumer!.run((batch) => this.inTurn(() => this.onBatch(batch)))).catch((err) => {
       this.failure = err;
       this.deps.onError?.(err, { stage: this.def.name, topic: '', partition: -1 });
     });
     const tick = this.def.tick;
-    if (tick) this.ticker = setInterval(() => void this.exclusive(() => this.runTick()).catch(() => undefined), tick.ms);
+    if (tick) this.ticker = setInterval(() => void this.inTurn(() => this.runTick()).catch(() => undefined), tick.ms);
   }
 
   /** Runs fn after every batch or tick before it has finished (their effects never interleave). */
-  private exclusive<T>(fn: () => Promise<T>): Promise<T> {
+  private inTurn<T>(fn: () => Promise<T>): Promise<T> {
     const next = this.turn.then(fn, fn);
     this.turn = next.catch(() => undefined);
     return next;
   }
 
+  private joined = false;
+  private assigned(partitions: number): void {
+    const was = this.active && this.joined;
+    this.joined = true;
+    this.active = partitions > 0;
+    // Given partitions after standing by, or at the first join (another replica may have worked on
+    // between this one's restore at start and its joining): read the state again first.
+    if (this.active && !was) this.restoreAgain = true;
+  }
+
+  /** An exclusive stage taking over from another replica reads the state that replica left. */
+  private async catchUpState(): Promise<void> {
+    if (!this.restoreAgain || !this.def.restore) return;
+    this.restoreAgain = false;
+    await this.def.restore(restoreContext(this.deps, this.groupId));
+  }
+
   /** One tick now (tests and the benchmark call it to run a round without waiting for the timer). */
   tickNow(): Promise<void> {
-    return this.exclusive(() => this.runTick());
+    return this.inTurn(() => this.runTick());
   }
 
   private async runTick(): Promise<void> {
     const tick = this.def.tick;
-    if (!tick || !this.consumer) return;
+    if (!tick || !this.consumer || !this.active) return;
     try {
+      await this.catchUpState();
       await this.write(await tick.run(Date.now()));
     } catch (err) {
       this.metrics.errors.inc({ stage: this.def.name });
@@ -196,6 +219,7 @@ export class StageRunner {
     const topic = topicByName(this.deps.topics, batch.topic);
     try {
       if (!topic) throw new Error(`stage ${stage} got a batch of ${batch.topic}, which is not in the topic map`);
+      await this.catchUpState();
       const offload = this.deps.offload;
       if (offload?.runs(stage)) await offload.batch(stage, this.deps.topics, topic.id, batch.partition, batch.records);
       else {

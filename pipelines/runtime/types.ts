@@ -107,6 +107,11 @@ export interface StageDef {
    * during one; what it returns is written like a batch's output (there is nothing to commit).
    */
   tick?: { ms: number; run(now: number): StageOutput | Promise<StageOutput> };
+  /**
+   * One replica consumes all the stage's partitions and the others stand by (ConsumerOptions.exclusive):
+   * for a stage whose state spans every partition of its inputs.
+   */
+  exclusive?: boolean;
   /** Where a new group starts; default true (the topics are the source of truth). */
   fromBeginning?: boolean;
   /**

@@ -398,6 +398,8 @@ export function canonicalizeStage(): StageDef & { state: () => Canonicalizer } {
   let c = new Canonicalizer();
   return {
     name: 'canonicalize',
+    // Its state spans every partition of its inputs: one replica runs it, another stands by.
+    exclusive: true,
     inputs: [...RAW_TOPIC_IDS, 'reference.rosters'],
     state: () => c,
     async restore(ctx) {

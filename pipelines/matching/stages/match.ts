@@ -75,6 +75,8 @@ export function matchStage(o: { tickMs: number; clock?: () => number }): StageDe
   const clock = o.clock ?? Date.now;
   return {
     name: 'matching',
+    // Its state spans every partition of its inputs: one replica runs it, another stands by.
+    exclusive: true,
     inputs: ['canonical.markets'],
     state: () => m,
     async restore(ctx) {

@@ -100,6 +100,8 @@ export function sportsSnapshotStage(o: { tickMs: number; clock?: () => number })
   const clock = o.clock ?? Date.now;
   return {
     name: 'sink.sports-snapshot',
+    // Its state spans every partition of its inputs: one replica runs it, another stands by.
+    exclusive: true,
     inputs: ['matched.events', 'matching.state'],
     sinks: { snapshotNames: [SPORTS_SNAPSHOT] },
     state: () => s,
