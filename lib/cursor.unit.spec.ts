@@ -35,11 +35,14 @@ describe('the one cursor codec', () => {
     }
   });
 
-  it('opens the catalog cursors of the earlier codec (same form), so cursors in flight survive the change', () => {
+  it('reads the catalog cursors of the earlier codec (same form): a keyset position it can no longer serve is retired, an offset opens', () => {
     // The earlier catalog codec: base64url JSON [1, 'markets', ...] then the first 16 bytes of its HMAC-SHA256.
     const payload = Buffer.from(JSON.stringify([1, 'markets', '01JSNAP', 'sports', null, 3, 'venue_3:123'])).toString('base64url');
     const earlier = `${payload}.${createHmac('sha256', secret).update(payload).digest().subarray(0, 16).toString('base64url')}`;
-    expect(catalogCodec(secret).decode(earlier)).toEqual({ snapshotId: '01JSNAP', category: 'sports', provider: null, pos: 3, id: 'venue_3:123' });
+    // Its keyset position pointed into chdb tables; pages now come from the SnapshotStore (the route answers it as stale).
+    expect(catalogCodec(secret).decode(earlier)).toBe('retired');
+    const now = catalogCodec(secret).encode({ snapshotId: '01JSNAP', category: 'sports', provider: null, offset: 200 });
+    expect(catalogCodec(secret).decode(now)).toEqual({ snapshotId: '01JSNAP', category: 'sports', provider: null, offset: 200 });
     // And a catalog cursor is not another route's.
     expect(createCursorCodec(secret).open(earlier)?.route).toBe('markets');
   });

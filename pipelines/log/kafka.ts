@@ -218,8 +218,9 @@ export class KafkaLog implements Log {
   async deleteGroup(groupId: string): Promise<void> {
     const admin = await this.admin();
     await retriable(() => admin.deleteGroups([groupId]), this.options.retryBackoffMs ?? 100).catch((err: unknown) => {
-      // A group that is already gone is what was asked for.
-      if (!/GROUP_ID_NOT_FOUND|does not exist/i.test(String((err as { groups?: { error?: unknown }[] }).groups?.[0]?.error ?? err))) throw err;
+      // A group that is already gone is what was asked for (GROUP_ID_NOT_FOUND, code 69).
+      const g = (err as { groups?: { errorCode?: number; error?: { type?: string } }[] }).groups?.[0];
+      if (!(g && (g.errorCode === 69 || g.error?.type === 'GROUP_ID_NOT_FOUND'))) throw err;
     });
   }
 

@@ -6,17 +6,17 @@
 //   api         SIGKILL one API replica and restart it; the other keeps serving
 //   redis       restart Redis (infra/scripts/stop-redis.sh, start-redis.sh)
 //   kafka       restart Kafka (infra/scripts/stop-kafka.sh, start-kafka.sh)
-//   processors  (CHAOS_PROCESSORS=1) SIGKILL and restart the processors, then check that the
+//   processors  SIGKILL and restart the processors (CHAOS_PROCESSORS=0 skips it), then check that the
 //               canonical read model (market documents in Redis) is not emptied
-// After each step: every replica answers GET /v1/plans, /v1/matching-markets/sports and
-// /v1/categories with 2xx within RECOVERY_BOUND_S (90); no key was lost (never a 401, and
+// After each step: every replica answers GET /v1/plans, /v1/matching-markets/sports,
+// /v1/categories and /v1/markets with 2xx within RECOVERY_BOUND_S (90); no key was lost (never a 401, and
 // bin/keys.ts lists them at the end); no 5xx other than the documented degradation of that step
 // (Redis down: 502 upstream_unavailable for key verification, 503 service_unavailable for a
 // snapshot read); every stack process is still running. Throughout: a free-plan key (10 per
 // rolling 60 s), sent to both replicas in turn, is never admitted more than 10 times within 60 s.
 // Prints the figures (requests served, errors by code, recovery seconds) and a closing line
 // "N passed, N failed"; exits 1 when a check failed (the temp directory, with every log, is kept).
-// Env: CHAOS_PROCESSORS=1 adds the processors step; RECOVERY_BOUND_S; KEEP=1 keeps the directory.
+// Env: CHAOS_PROCESSORS=0 leaves the processors step out; RECOVERY_BOUND_S; KEEP=1 keeps the directory.
 import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
@@ -28,8 +28,8 @@ import { restartablePort } from '../services/index.ts';
 const ROOT = resolve(import.meta.dirname, '../..');
 const T0 = Date.now();
 const RECOVERY_BOUND_S = Number(process.env.RECOVERY_BOUND_S ?? 90);
-const WITH_PROCESSORS = process.env.CHAOS_PROCESSORS === '1';
-const ROUTES = ['/v1/plans', '/v1/matching-markets/sports?limit=5', '/v1/categories'];
+const WITH_PROCESSORS = process.env.CHAOS_PROCESSORS !== '0';
+const ROUTES = ['/v1/plans', '/v1/matching-markets/sports?limit=5', '/v1/categories', '/v1/markets?limit=5'];
 const FREE_LIMIT = 10;
 const WINDOW_MS = 60_000;
 
@@ -206,7 +206,7 @@ async function step(name: string, allows: string[], act: () => Promise<void>, pr
   say(`${name}: fault and restart done in ${secs(Date.now() - t)} s`);
   const s = await recovered(t, probeKey);
   recovery[name] = s;
-  check(`${name}: every replica answers the three routes 2xx`, s !== undefined, s === undefined ? `not within ${RECOVERY_BOUND_S} s` : `after ${s.toFixed(1)} s`);
+  check(`${name}: every replica answers the four routes 2xx`, s !== undefined, s === undefined ? `not within ${RECOVERY_BOUND_S} s` : `after ${s.toFixed(1)} s`);
   const down = processesDown();
   check(`${name}: every stack process is running`, down.length === 0, down.length ? `down: ${down.join(', ')}` : 'all up');
   const bad = samples.filter((x) => x.phase === name && unexpected(x));
@@ -277,7 +277,7 @@ try {
   const [load, probe, free] = await Promise.all([createKey('business'), createKey('business'), createKey('free')]);
   say('keys created with bin/keys.ts (business x2, free)');
   const warm = await recovered(Date.now(), probe.key);
-  check('start: every replica answers the three routes 2xx', warm !== undefined, warm === undefined ? `not within ${RECOVERY_BOUND_S} s` : `after ${warm.toFixed(1)} s`);
+  check('start: every replica answers the four routes 2xx', warm !== undefined, warm === undefined ? `not within ${RECOVERY_BOUND_S} s` : `after ${warm.toFixed(1)} s`);
 
   enter('steady');
   drive({ load: load.key, free: free.key });
@@ -332,7 +332,7 @@ try {
       seen.length > 0 && least >= before * 0.95,
       `${before} market documents before the kill; after it, ${seen.length} counts: least ${least}, last ${seen.at(-1)}`,
     );
-  } else say('processors step skipped (CHAOS_PROCESSORS=1 enables it)');
+  } else say('processors step skipped (CHAOS_PROCESSORS=0)');
 
   driving = false;
   await Promise.all(loops);
