@@ -87,6 +87,8 @@ export async function replay(
   try {
     for (const r of runners) await r.start();
     for (const r of runners) await r.caughtUp(options.timeoutMs ?? 10 * 60_000);
+    // Time-driven output (the sports snapshot is published on a tick) is written once more at the end.
+    for (const r of runners) if (r.def.tick) await r.tickNow();
   } finally {
     for (const r of runners) await r.stop();
   }

@@ -15,6 +15,8 @@ import type { Log } from '../../log/types.ts';
 import { startSportsArea, type SportsArea } from '../area.ts';
 import { SPORTS_RETAIN_MS } from './sports-snapshot.ts';
 import { SportsReader, SPORTS_SNAPSHOT } from '../readmodel.ts';
+import { READ_MODEL_STAGES } from '../../runtime/stages.ts';
+import { replay } from '../../runtime/replay.ts';
 import { crawlComplete, venue1Records, venue2Records, type GameSpec } from '../fixtures.ts';
 import type { RawRecord as Raw } from '../../topics.ts';
 
@@ -188,5 +190,27 @@ describe('matching stages on the embedded log', () => {
     });
     expect(after.observedAt).toBe(t2);
     expect(after.entries[0].event.submarkets.map((m) => m.key)).toEqual(['moneyline|full|winner']);
+  });
+
+  it('bin/replay --from earliest rebuilds the sports snapshot: the same entries before and after a reset and replay', async () => {
+    const { log, topics, serde, send } = await backbone();
+    const store = new MemorySnapshotStore();
+    const clock = { now: NOW };
+    const p = processor(log, serde, topics, store, clock);
+    await p.start();
+    await send([...venue1Records(g, NOW, {}, 'r1'), ...venue2Records(g, NOW, { idBase: 9_420_000 }, 'r1'), crawlComplete('venue_1', 'r1', NOW), crawlComplete('venue_2', 'r1', NOW)]);
+    await p.publish();
+    await p.stop();
+    const answer = async () => {
+      const s = await new SportsReader(store).current();
+      return { observedAt: s?.observedAt, entries: s?.entries.map((e) => [e.event, e.population, e.lookupIds, e.strictPropKeys]) };
+    };
+    const before = await answer();
+    expect(before.entries).toHaveLength(1);
+    // The operator's replay of the read-model stages (bin/replay.ts): the sports snapshot is dropped and rebuilt.
+    const sink = READ_MODEL_STAGES.find((x) => x.name === 'sink.sports-snapshot')!;
+    const result = await replay([sink], { log, serde, topics, store }, 'earliest');
+    expect(result.plan.snapshotNames).toEqual([SPORTS_SNAPSHOT]);
+    expect(await answer()).toEqual(before);
   });
 });
