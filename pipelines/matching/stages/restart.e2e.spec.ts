@@ -191,6 +191,8 @@ const kills: Step[] = [
   { dieAfterRecords: 12, signal: 'SIGKILL' },
 ];
 
+const kafkaKills: Step[] = [kills[0]!, kills[1]!, kills[3]!, kills[4]!];
+
 for (const kind of ['embedded', 'kafka'] as const) {
   const skip = kind === 'kafka' && !kafka.ok;
   describe.skipIf(skip)(`matching stages killed and restarted, ${kind} log${skip ? ` (${kafka.reason})` : ''}`, () => {
@@ -201,7 +203,8 @@ for (const kind of ['embedded', 'kafka'] as const) {
       expect(Object.keys(reference.lifecycle).some((id) => id.startsWith('nba-lal-bos-'))).toBe(true);
       expect(reference.tombstoned.length).toBeGreaterThan(0);
       expect(Object.keys(reference.canonical).length).toBeGreaterThan(4);
-      const interrupted = await run(kind, kills);
+      // On Kafka each restart waits for the group to let the dead member go (its session, 10 s): fewer points there.
+      const interrupted = await run(kind, kind === 'kafka' ? kafkaKills : kills);
       expect(interrupted.canonical).toEqual(reference.canonical);
       // A restart may delay a deletion; it never causes one.
       expect(interrupted.tombstoned.filter((k) => !reference.tombstoned.includes(k))).toEqual([]);
@@ -215,6 +218,6 @@ for (const kind of ['embedded', 'kafka'] as const) {
       expect(Object.keys(interrupted.matched)).toContain('nhl-tor-mtl-2026-11-23');
       expect(interrupted.matched['nhl-tor-mtl-2026-11-23']).toEqual(reference.matched['nhl-tor-mtl-2026-11-23']);
       expect(byGame(interrupted)).toEqual(byGame(reference));
-    }, 300_000);
+    }, 900_000);
   });
 }

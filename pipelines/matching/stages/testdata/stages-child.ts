@@ -98,7 +98,7 @@ process.on("SIGTERM", () => {
 });
 process.stdout.write("started\n");
 // A run told to die dies: if its point never comes (everything read already), it dies idle.
-if (s.dieAfterRecords !== undefined || s.dieMidPublish !== undefined) setTimeout(die, 15_000).unref();
+if (s.dieAfterRecords !== undefined || s.dieMidPublish !== undefined) setTimeout(die, s.brokers ? 60_000 : 15_000).unref();
 if (s.finish) {
   // Everything was produced before this run: read it all, then let two rounds settle it.
   await area.round(60_000);
