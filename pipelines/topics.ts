@@ -141,7 +141,7 @@ export function defineTopics(settings: TopicSettings = {}): TopicMap {
         name: `${prefix}raw.${p}`,
         keySchemaFile: 'raw_record.key.avsc',
         valueSchemaFile: 'raw_record.value.avsc',
-        keyFormat: '<native_id>',
+        keyFormat: p === 'venue_1' ? '<native_id>; a market: its event_ticker (with its event, in order)' : '<native_id>',
         partitions,
         // Raw reads are history, not state: every read is kept for the retention period so replay
         // can rebuild everything downstream, then dropped.

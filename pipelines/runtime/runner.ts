@@ -100,8 +100,10 @@ export class StageRunner {
     const { log } = this.deps;
     // A store that forgets on restart (the in-process one) is rebuilt from the topics: the group
     // starts again from the earliest offset. Its writes are offset-versioned, so nothing doubles.
+    // A stage that restores its state itself (and publishes it whole) needs no rewind; on Kafka the
+    // rewind would also fail while a killed member is still in the group.
     const writesStore = Boolean(this.def.sinks?.snapshotPrefixes?.length || this.def.sinks?.snapshotNames?.length);
-    if (writesStore && this.deps.store && !this.deps.store.durable)
+    if (writesStore && !this.def.restore && this.deps.store && !this.deps.store.durable)
       for (const t of this.inputs)
         if (!(this.def.fromBeginning ?? true) || (await log.groupOffsets(this.groupId, t.name)).size > 0)
           await log.resetGroup(this.groupId, t.name, 'earliest');

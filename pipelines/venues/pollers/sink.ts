@@ -3,7 +3,7 @@
 // venue's native id, timestamped with the time the read began. Resolves once the log has them.
 import type { OutgoingRecord, Producer } from '../../log/types.ts';
 import type { Serde } from '../../serde/index.ts';
-import { rawTopicId, type TopicMap } from '../../topics.ts';
+import { rawTopicId, type RawRecord, type TopicMap } from '../../topics.ts';
 import type { RawSink } from './poller.ts';
 
 export function logRawSink(producer: Producer, serde: Serde, topics: TopicMap): RawSink {
@@ -12,13 +12,27 @@ export function logRawSink(producer: Producer, serde: Serde, topics: TopicMap): 
     const encoded = (
       await Promise.all(
         records.map(async (r) => {
-          const e = await serde.encode(topic, r.native_id, r, { timestamp: r.read_started_at });
+          const e = await serde.encode(topic, rawKey(r), r, { timestamp: r.read_started_at });
           return r.record_type === 'crawl_complete' ? barrierCopies(e, topic.partitions) : [e];
         }),
       )
     ).flat();
     await producer.send(topic.name, encoded);
   };
+}
+
+/**
+ * The raw record's key, which picks its partition. A venue_1 market is canonicalized with its event
+ * record (the event carries the game's start), so it is keyed by its event: the event and its
+ * markets sit in one partition, in the order the poller read them (the event first), however a
+ * consumer interleaves partitions. Every other record is keyed by its own id.
+ */
+export function rawKey(r: RawRecord): string {
+  if (r.venue === 'venue_1' && r.record_type === 'market') {
+    const m = /"event_ticker":"([^"\\]+)"/.exec(r.payload);
+    if (m) return m[1]!;
+  }
+  return r.native_id;
 }
 
 /** Header of a crawl marker written to every partition: how many copies there are. */
