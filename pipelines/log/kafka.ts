@@ -319,25 +319,31 @@ export class CoalescingSender {
 }
 
 /**
- * Every partition to one member (the first by member id); the others get none and stand by. A
- * rebalance after that member leaves gives everything to the next.
+ * Every partition to one member; the others get none and stand by. Sticky: the group's leader (the
+ * member whose assigner runs) keeps the member it chose while that member is in the group, so a
+ * standby joining never takes the work over; when the active member leaves, the next (first by
+ * member id) is given everything.
  */
-const activeStandbyAssigner: kafkajs.PartitionAssigner = ({ cluster }) => ({
-  name: 'ActiveStandbyAssigner',
-  version: 0,
-  async assign({ members, topics }) {
-    const ids = members.map((m) => m.memberId).sort();
-    const assignment: Record<string, number[]> = {};
-    for (const topic of topics) assignment[topic] = cluster.findTopicPartitionMetadata(topic).map((m) => m.partitionId);
-    return ids.map((memberId, i) => ({
-      memberId,
-      memberAssignment: kafkajs.AssignerProtocol.MemberAssignment.encode({ version: 0, assignment: i === 0 ? assignment : {}, userData: Buffer.alloc(0) }),
-    }));
-  },
-  protocol({ topics }) {
-    return { name: 'ActiveStandbyAssigner', metadata: kafkajs.AssignerProtocol.MemberMetadata.encode({ version: 0, topics, userData: Buffer.alloc(0) }) };
-  },
-});
+const activeStandbyAssigner: kafkajs.PartitionAssigner = ({ cluster }) => {
+  let active: string | undefined;
+  return {
+    name: 'ActiveStandbyAssigner',
+    version: 0,
+    async assign({ members, topics }) {
+      const ids = members.map((m) => m.memberId).sort();
+      active = active !== undefined && ids.includes(active) ? active : ids[0];
+      const assignment: Record<string, number[]> = {};
+      for (const topic of topics) assignment[topic] = cluster.findTopicPartitionMetadata(topic).map((m) => m.partitionId);
+      return ids.map((memberId) => ({
+        memberId,
+        memberAssignment: kafkajs.AssignerProtocol.MemberAssignment.encode({ version: 0, assignment: memberId === active ? assignment : {}, userData: Buffer.alloc(0) }),
+      }));
+    },
+    protocol({ topics }) {
+      return { name: 'ActiveStandbyAssigner', metadata: kafkajs.AssignerProtocol.MemberMetadata.encode({ version: 0, topics, userData: Buffer.alloc(0) }) };
+    },
+  };
+};
 
 class KafkaJsConsumer implements Consumer {
   private consumer: KjsConsumer | null = null;
@@ -364,7 +370,11 @@ class KafkaJsConsumer implements Consumer {
     });
     this.consumer = c;
     const told = this.options.onAssignment;
-    if (told) c.on(c.events.GROUP_JOIN, ({ payload }) => told(Object.values(payload.memberAssignment).reduce((n, ps) => n + ps.length, 0)));
+    if (told) {
+      // Nothing is assigned until the group says so: a member still joining stands by.
+      told(0);
+      c.on(c.events.GROUP_JOIN, ({ payload }) => told(Object.values(payload.memberAssignment).reduce((n, ps) => n + ps.length, 0)));
+    }
     await c.connect();
     await c.subscribe({ topics, fromBeginning });
     const backoff = this.logOptions.retryBackoffMs ?? 100;
