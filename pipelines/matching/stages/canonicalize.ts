@@ -46,6 +46,16 @@ export interface CanonicalBody {
   probedAt?: number;
 }
 
+/** The body of a canonical.markets record this stage wrote; null for anything else on the topic. */
+export function canonicalBody(v: CanonicalRecord): CanonicalBody | null {
+  try {
+    const b = JSON.parse(v.body) as CanonicalBody;
+    return b.kind === BODY_KIND ? b : null;
+  } catch {
+    return null;
+  }
+}
+
 interface Held {
   m: CanonicalMarket;
   nativeKey: string;
@@ -117,13 +127,8 @@ export class Canonicalizer {
       this.markets.delete(key);
       return;
     }
-    let b: CanonicalBody;
-    try {
-      b = JSON.parse(v.body) as CanonicalBody;
-    } catch {
-      return;
-    }
-    if (b.kind !== BODY_KIND) return;
+    const b = canonicalBody(v);
+    if (!b) return;
     if (held && held.nativeKey !== b.nativeKey) this.unlinkNative(held.nativeKey, key);
     this.markets.set(key, { m: b.market, nativeKey: b.nativeKey, readId: b.readId, ...(b.probedAt !== undefined ? { probedAt: b.probedAt } : {}) });
     if (b.probedAt !== undefined) return;

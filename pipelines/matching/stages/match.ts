@@ -13,7 +13,7 @@ import type { OutRecord, StageDef } from '../../runtime/types.ts';
 import { restore, type LifecycleSnapshot } from '../lifecycle.ts';
 import { matchRound, pairingOfMarket, restoredRoundState, type RoundState } from '../round.ts';
 import type { CanonicalMarket } from '../types.ts';
-import { BODY_KIND, type CanonicalBody } from './canonicalize.ts';
+import { canonicalBody } from './canonicalize.ts';
 import { entryOfRecord } from './sports-snapshot.ts';
 
 export class Matcher {
@@ -33,13 +33,8 @@ export class Matcher {
       this.markets.delete(key);
       return;
     }
-    let b: CanonicalBody;
-    try {
-      b = JSON.parse(v.body) as CanonicalBody;
-    } catch {
-      return;
-    }
-    if (b.kind !== BODY_KIND) return;
+    const b = canonicalBody(v);
+    if (!b) return;
     if (held) this.dirty.add(pairingOfMarket(held));
     this.dirty.add(pairingOfMarket(b.market));
     this.markets.set(key, b.market);
