@@ -1,4 +1,4 @@
-// Benchmarks of the catalog area (issue 4 "It must show"):
+// Benchmarks of the catalog area:
 //  1. With N catalog rows (default 1,000,000) in chdb: snapshot build time, and GET /v1/markets
 //     page 1 against a page 10,000 pages deep, through the full API shell (app.inject), measured
 //     interleaved in the same run; target deep/first <= 1.5 (cost must not grow with depth). The

@@ -1,4 +1,4 @@
-// Rebuild the read models from the topics (issue 3, Operators: "Replay"). Stop-the-world: stop the
+// Rebuild the read models from the topics. Stop-the-world: stop the
 // service first (the embedded log refuses a second process; on Kafka the stage groups must have no
 // live members: replay checks that before it changes anything and refuses in one line, naming the
 // groups, while the processors run). Then: reset the read-model stages' consumer groups, clear their

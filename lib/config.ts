@@ -47,7 +47,7 @@ const fields = z.object({
   // off the event loop that serves the API. false keeps everything on the main thread.
   HISTORY_WORKER: bool.default(true),
   // With Kafka, the history sinks' consumers run on that worker too (their own Kafka client there);
-  // false keeps them on the main thread, which hands each batch to the worker (session 2's way).
+  // false keeps them on the main thread, which hands each batch to the worker (the earlier relay).
   HISTORY_WORKER_CONSUMES: bool.default(true),
 
   // Backbone (pipelines/topics.ts): topic name prefix (tests use a random one), raw retention.

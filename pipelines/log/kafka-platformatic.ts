@@ -24,7 +24,7 @@ export interface PlatformaticKafkaLogOptions {
   /**
    * Longest a fetch waits for data: 100 ms by default, as kafka.ts. It bounds how long a record that
    * arrives while a fetch waits takes to be seen: with 1,000 the produce-to-visible p50 through this
-   * client was about one second (bench/backbone.md, session 2).
+   * client was about one second (bench/backbone.md).
    */
   maxWaitTime?: number;
   /** Partitions handled concurrently (order within each is kept); 3 by default, as kafka.ts. */

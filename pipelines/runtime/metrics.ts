@@ -1,4 +1,4 @@
-// Prometheus metrics of the pipeline stages (issue 3, Operators: "per-stage throughput and consumer
+// Prometheus metrics of the pipeline stages ("per-stage throughput and consumer
 // lag, readable by a command and as Prometheus metrics"). In: counts and timings from the stage
 // runner, and consumer lag read from the log when scraped. Out: metricsText() in the Prometheus text
 // format, served at /metrics on METRICS_PORT (bin/run.ts; not on the API's port) and read by

@@ -1,4 +1,4 @@
-// Replay: rebuild read models from the topics (issue 3, Operators). In: the sink stages to rebuild,
+// Replay: rebuild read models from the topics. In: the sink stages to rebuild,
 // stopped (stop-the-world: on the embedded log the directory lock guarantees no service has it open;
 // on Kafka the groups must have no live members, which resetGroup checks). Out: the stages' groups
 // moved back, their read models cleared, and the stages run until they have consumed everything.

@@ -242,7 +242,7 @@ export class StageRunner {
       this.metrics.batches.inc({ stage });
       this.metrics.batchSeconds.observe({ stage }, (performance.now() - started) / 1000);
       // Linger only when nothing is known to be waiting: with records already in the log, waiting
-      // would only delay them (bench/backbone.md, session 3: the raw-history sink lingered after
+      // would only delay them (bench/backbone.md, the history-sink linger section: the raw-history sink lingered after
       // every 1,000-record batch of nine topics and finished last, 0.5 s after everything else).
       const linger = this.def.linger;
       if (linger && batch.records.length < linger.minRecords && !(batch.waiting! > 0)) await this.linger(linger.ms);

@@ -2,7 +2,7 @@
 // read-model sinks) plugs into the runner (runner.ts). In: decoded records of one topic-partition
 // batch. Out: what the stage wants done, as data: records to produce, rows to insert into history,
 // documents to put in the snapshot store. The runner does the I/O in this order: produce outputs,
-// write sinks, and only then commit the batch's offsets (issue 3: "offsets committed only after the
+// write sinks, and only then commit the batch's offsets ("offsets committed only after the
 // stage's output is written"). A crash anywhere before the commit redelivers the batch, so every
 // write must be idempotent: history tables are ReplacingMergeTree keyed by the record's identity,
 // snapshot documents are versioned by source offset.
