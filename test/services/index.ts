@@ -80,7 +80,7 @@ export interface Availability {
 
 /**
  * Says whether a service can be had. In CI a missing service throws: "in CI a missing service fails
- * the run" (issue 3), never a silent skip.
+ * the run", never a silent skip.
  */
 export async function available(name: ServiceName, env: NodeJS.ProcessEnv = process.env): Promise<Availability> {
   const v = env[ENV[name]];

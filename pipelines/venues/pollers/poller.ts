@@ -1,4 +1,4 @@
-// One venue's poller (issue 4 "Pollers"). In: the venue's open-market listing over HTTP (the
+// One venue's poller. In: the venue's open-market listing over HTTP (the
 // simulator by default, VENUE_BASE_URL otherwise). Out: every listed record, as read, to the raw
 // topic `raw.<venue>` through a RawSink, each stamped with the time its read began
 // (`read_started_at`, from which the catalog's `snapshot.observed_at` is derived), and one

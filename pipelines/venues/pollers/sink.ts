@@ -1,4 +1,4 @@
-// The pollers' RawSink on the log (issue 4: "emitting raw records to the raw topics"). In: raw
+// The pollers' RawSink on the log. In: raw
 // records of one venue. Out: Avro records (registry wire format) on `raw.<venue>`, keyed by the
 // venue's native id, timestamped with the time the read began. Resolves once the log has them.
 import type { OutgoingRecord, Producer } from '../../log/types.ts';
