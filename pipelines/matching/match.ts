@@ -158,11 +158,13 @@ interface Cluster {
   days: string[];
   /** The prior event id most of its markets had (set by joinPostponed). */
   top?: string;
+  /** A venue re-listed the game on another day while its old listing was still up (set by joinPostponed). */
+  relisted?: boolean;
 }
 
 /** Split one pairing's markets into games. */
 /** The prior event id of each market of one pairing (only ids of that pairing). */
-type PriorOf = ReadonlyMap<CanonicalMarket, string>;
+type PriorOf = ReadonlyMap<CanonicalMarket, string> & { held: ReadonlySet<CanonicalMarket> };
 
 function clusterGames(markets: CanonicalMarket[], prior: PriorOf): Cluster[] {
   const { league, away, home } = markets[0];
@@ -222,7 +224,10 @@ function clusterGames(markets: CanonicalMarket[], prior: PriorOf): Cluster[] {
  * Group canonical markets into games and build each game's published event.
  * `prior` maps a venue market identity to the event id it was published under before.
  */
-export function matchMarkets(markets: Iterable<CanonicalMarket>, prior: ReadonlyMap<string, string> = new Map()): EventRecord[] {
+/** Venue market identity -> the event id it was served under; `held`: those an event holds now (absent: all). */
+export type PriorIds = Map<string, string> & { held?: Set<string> };
+
+export function matchMarkets(markets: Iterable<CanonicalMarket>, prior: ReadonlyMap<string, string> & { held?: ReadonlySet<string> } = new Map()): EventRecord[] {
   const pairings = new Map<string, CanonicalMarket[]>();
   for (const m of markets) {
     const k = `${m.league}-${m.away}-${m.home}`;
@@ -233,16 +238,23 @@ export function matchMarkets(markets: Iterable<CanonicalMarket>, prior: Readonly
   const out: EventRecord[] = [];
   const usedIds = new Set<string>();
   for (const [prefix, list] of pairings) {
-    const priorOf = new Map<CanonicalMarket, string>();
+    const priorOf = Object.assign(new Map<CanonicalMarket, string>(), { held: new Set<CanonicalMarket>() });
     if (prior.size)
       for (const m of list) {
-        const id = prior.get(marketIdentity(m));
-        if (id && id.startsWith(`${prefix}-`)) priorOf.set(m, id);
+        const k = marketIdentity(m);
+        const id = prior.get(k);
+        if (id && id.startsWith(`${prefix}-`)) {
+          priorOf.set(m, id);
+          if (!prior.held || prior.held.has(k)) priorOf.held.add(m);
+        }
       }
     const clusters = clusterGames(list, priorOf);
     const dayCount = new Map<string, number>();
+    // A new id never takes one this pairing's markets were served under: a game listed fresh by one
+    // venue, matched before the cluster that holds that id, would take it and move that game.
+    const reserved = new Set(priorOf.values());
     for (const c of clusters) {
-      const eventId = pickEventId(prefix, c, priorOf, usedIds, dayCount);
+      const eventId = pickEventId(prefix, c, priorOf, usedIds, dayCount, reserved);
       usedIds.add(eventId);
       out.push(buildEvent(eventId, c));
     }
@@ -269,7 +281,12 @@ function topPrior(c: Cluster, prior: PriorOf): string | undefined {
  * first keeps the event id and the other becomes a second current event of the same game under a
  * new id, until the lagging venues catch up (or indefinitely, when the old event never started).
  * A doubleheader's two games are told apart by a venue listing the same line in both clusters (one
- * venue never lists a game's line twice), and those are never joined.
+ * venue never lists a game's line twice), and those are not joined on one day. But the same line
+ * twice on different days, or on one day where one side's copies are new listings (no prior id)
+ * beside a cluster the rest of the game was served under, is a venue that re-listed the moved game
+ * under new ids while its old listing is still up (held, or not yet gone from the crawl): the game
+ * is joined, and the venue's earlier listing is superseded by its own later one (left out, so the
+ * game takes its new start and day).
  */
 function joinPostponed(clusters: Cluster[], prior: PriorOf): Cluster[] {
   if (clusters.length < 2 || prior.size === 0) return clusters;
@@ -278,7 +295,9 @@ function joinPostponed(clusters: Cluster[], prior: PriorOf): Cluster[] {
   for (const c of clusters) {
     const id = topPrior(c, prior);
     const into = id === undefined ? undefined : byPrior.get(id);
-    if (into && !sharesVenueLine(into, c)) {
+    const relisted = into !== undefined && sharesVenueLine(into, c);
+    if (into && (!relisted || !sharesDay(into, c) || newListings(into, c, prior))) {
+      if (relisted) into.relisted = true;
       into.markets.push(...c.markets);
       if (c.startMs !== null && (into.startMs === null || c.startMs < into.startMs)) into.startMs = c.startMs;
       if (c.date < into.date) into.date = c.date;
@@ -289,7 +308,50 @@ function joinPostponed(clusters: Cluster[], prior: PriorOf): Cluster[] {
     out.push(copy);
     if (id !== undefined && !byPrior.has(id)) byPrior.set(id, copy);
   }
+  for (const c of out) if (c.relisted) dropSuperseded(c);
   return out;
+}
+
+/**
+ * Each venue line that both clusters list has, on one side, only listings no event holds now (new
+ * ones, or the venue's old listing that an earlier round already left out as superseded). A
+ * doubleheader served for a while as one event holds both games' listings and is never joined.
+ */
+function newListings(a: Cluster, b: Cluster, prior: PriorOf): boolean {
+  const linesOf = (c: Cluster) => {
+    const map = new Map<string, CanonicalMarket[]>();
+    for (const m of c.markets) {
+      const k = `${m.provider}|${submarketKey(m)}`;
+      map.set(k, [...(map.get(k) ?? []), m]);
+    }
+    return map;
+  };
+  const la = linesOf(a);
+  const lb = linesOf(b);
+  const fresh = (ms: CanonicalMarket[]) => ms.every((m) => !prior.held.has(m));
+  const shared = [...lb.keys()].filter((k) => la.has(k));
+  return shared.every((k) => fresh(lb.get(k)!) || fresh(la.get(k)!));
+}
+
+/** A listing's place in time: its day, then its exact start (a date-only listing sorts first on its day). */
+const whenOf = (m: CanonicalMarket): string => `${dayOf(m)}|${m.scheduledStart === null ? '' : String(m.scheduledStart).padStart(15, '0')}`;
+const dayOf = (m: CanonicalMarket): string => (m.scheduledStart !== null ? easternDate(m.scheduledStart) : m.scheduledDate);
+const daysOf = (c: Cluster): string[] => (c.days.length ? c.days : [c.date]);
+const sharesDay = (a: Cluster, b: Cluster): boolean => daysOf(a).some((d) => daysOf(b).includes(d));
+
+/** Keeps each venue line's latest listing; the cluster's schedule is read again from what is left. */
+function dropSuperseded(c: Cluster): void {
+  const latest = new Map<string, string>();
+  for (const m of c.markets) {
+    const k = `${m.provider}|${submarketKey(m)}`;
+    const w = whenOf(m);
+    if ((latest.get(k) ?? '') < w) latest.set(k, w);
+  }
+  c.markets = c.markets.filter((m) => whenOf(m) === latest.get(`${m.provider}|${submarketKey(m)}`));
+  const starts = c.markets.map((m) => m.scheduledStart).filter((s): s is number => s !== null);
+  c.startMs = starts.length ? Math.min(...starts) : null;
+  c.days = [...new Set(starts.map(easternDate))];
+  c.date = c.markets.map(dayOf).sort()[0] ?? c.date;
 }
 
 function sharesVenueLine(a: Cluster, b: Cluster): boolean {
@@ -297,7 +359,7 @@ function sharesVenueLine(a: Cluster, b: Cluster): boolean {
   return b.markets.some((m) => lines.has(`${m.provider}|${submarketKey(m)}`));
 }
 
-function pickEventId(prefix: string, c: Cluster, prior: PriorOf, used: Set<string>, dayCount: Map<string, number>): string {
+function pickEventId(prefix: string, c: Cluster, prior: PriorOf, used: Set<string>, dayCount: Map<string, number>, reserved: ReadonlySet<string>): string {
   // A postponed game keeps the id it was first published under ("scheduled_date ... never earlier
   // than the date the event_id ends in; a postponed game takes its new day").
   const votes = new Map<string, number>();
@@ -311,7 +373,7 @@ function pickEventId(prefix: string, c: Cluster, prior: PriorOf, used: Set<strin
   // Choice where the spec is silent: a doubleheader's second game carries `-g2` before the date,
   // so the id still starts with the league and ends in the date.
   let id = n === 1 ? `${prefix}-${c.date}` : `${prefix}-g${n}-${c.date}`;
-  while (used.has(id)) {
+  while (used.has(id) || reserved.has(id)) {
     const k = dayCount.get(c.date)! + 1;
     dayCount.set(c.date, k);
     id = `${prefix}-g${k}-${c.date}`;

@@ -8,7 +8,7 @@
 // The input state is never modified: the maps are copied, so a caller (or a property test) may keep
 // the state of any round and replay from it.
 import { advance, persist, startLifecycle, type LifecycleSnapshot } from './lifecycle.ts';
-import { matchMarkets } from './match.ts';
+import { matchMarkets, type PriorIds } from './match.ts';
 import { compareEntries, sortKey, type SportsEntry } from './readmodel.ts';
 import type { TopicValues } from '../topics.ts';
 import type { CanonicalMarket } from './types.ts';
@@ -62,10 +62,17 @@ export function restoredRoundState(snapshots: Iterable<[string, { snapshot: Life
 export const pairingOfMarket = (m: CanonicalMarket) => `${m.league}-${m.away}-${m.home}`;
 const pairingOfId = (id: string) => id.split('-').slice(0, 3).join('-');
 
-/** Prior event ids of venue markets, from the lifecycle (postponed games keep their id). */
-export function priorIds(lifecycle: ReadonlyMap<string, LifecycleSnapshot>): Map<string, string> {
-  const prior = new Map<string, string>();
-  for (const [id, s] of lifecycle) for (const k of s.context.marketIds ?? []) prior.set(k, id);
+/**
+ * Prior event ids of venue markets, from the lifecycle (postponed games keep their id); the
+ * markets an event holds now are `PriorIds.held`, the rest had been in one before.
+ */
+export function priorIds(lifecycle: ReadonlyMap<string, LifecycleSnapshot>): Required<PriorIds> {
+  const prior = Object.assign(new Map<string, string>(), { held: new Set<string>() });
+  for (const [id, s] of lifecycle)
+    for (const k of s.context.marketIds ?? []) {
+      prior.set(k, id);
+      prior.held.add(k);
+    }
   // A market the game had before (delisted, then listed again) returns to it, unless another
   // event has it now.
   for (const [id, s] of lifecycle) for (const k of s.context.formerMarketIds ?? []) if (!prior.has(k)) prior.set(k, id);

@@ -57,6 +57,12 @@ export type Action =
   | { t: 'delist'; g: number; v: number }
   /** The venue lists the game again (at its current start), under a new market id or the old one. */
   | { t: 'relist'; g: number; v: number; newId: boolean }
+  /**
+   * A venue that lags a postponement lists the game again at its current start under a new market
+   * id, while its old listing stays up at the old start (held) until a later delist; only once
+   * another venue shows the new start under its old id.
+   */
+  | { t: 'relistMoved'; g: number; v: number }
   | { t: 'restart' };
 
 interface VenueView {
@@ -67,6 +73,8 @@ interface VenueView {
   listed: boolean;
   status: 'open' | 'settled';
   fifty: boolean;
+  /** An old listing the venue keeps up after re-listing the game under a new id: it no longer moves. */
+  held?: boolean;
 }
 
 interface Violation {
@@ -154,11 +162,11 @@ function runTimeline(games: GameDef[], actions: Action[]): { violations: Violati
           const near = (t: number) => Math.abs(t - to) < 4 * H;
           if (games.some((o, i) => i !== g && o.pairing === games[g].pairing && (near(trueStart[i]) || views[i].some((x) => near(x.start))))) break;
           trueStart[g] = to;
-          for (const v of a.now) view(g, v).start = trueStart[g];
+          for (const v of a.now) if (!view(g, v).held) view(g, v).start = trueStart[g];
           break;
         }
         case 'catchUp':
-          view(a.g, a.v).start = trueStart[a.g % games.length];
+          if (!view(a.g, a.v).held) view(a.g, a.v).start = trueStart[a.g % games.length];
           break;
         case 'settle': {
           const x = view(a.g, a.v);
@@ -176,9 +184,23 @@ function runTimeline(games: GameDef[], actions: Action[]): { violations: Violati
           break;
         case 'relist': {
           const x = view(a.g, a.v);
+          if (x.held) break;
           if (!x.listed && a.newId) x.marketId = `${x.provider}-r${++relisted}`;
           x.listed = true;
           x.start = trueStart[a.g % games.length];
+          break;
+        }
+        case 'relistMoved': {
+          const list = views[a.g % views.length];
+          const x = view(a.g, a.v);
+          const start = trueStart[a.g % games.length];
+          if (!x.listed || x.dateOnly || x.start === start || list.some((o) => o.provider === x.provider && o.start === start)) break;
+          // Only beside another venue that already lists the game at its new start under an id served
+          // before: a game every venue re-lists under new ids while holding the old is, from what the
+          // venues publish, a second game of the same teams (a doubleheader, or the next of a series).
+          if (!list.some((o) => o.provider !== x.provider && o.listed && o.start === start && !o.marketId.includes('-m'))) break;
+          list.push({ ...x, marketId: `${x.provider}-m${++relisted}`, start, status: 'open', fifty: false });
+          x.held = true;
           break;
         }
         case 'restart': {
@@ -278,6 +300,7 @@ const arbAction: fc.Arbitrary<Action> = fc.oneof(
   { weight: 1, arbitrary: fc.record({ t: fc.constant('cancel' as const), g: fc.nat(2), v: fc.nat(4) }) },
   { weight: 2, arbitrary: fc.record({ t: fc.constant('delist' as const), g: fc.nat(2), v: fc.nat(4) }) },
   { weight: 2, arbitrary: fc.record({ t: fc.constant('relist' as const), g: fc.nat(2), v: fc.nat(4), newId: fc.boolean() }) },
+  { weight: 2, arbitrary: fc.record({ t: fc.constant('relistMoved' as const), g: fc.nat(2), v: fc.nat(4) }) },
   { weight: 1, arbitrary: fc.constant({ t: 'restart' as const }) },
 );
 
@@ -438,6 +461,43 @@ describe('matchRound regressions', () => {
   });
 });
 
+describe('matchRound regressions: a venue re-listing a postponed game under new ids while its old listing stays up', () => {
+  it('the old listing, settled after the re-listed game was joined, split the game again and served two markets twice', () => {
+    const r = runTimeline(
+      [{ pairing: 1, startH: 1, venues: [{ v: 2, dateOnly: false }, { v: 0, dateOnly: false }, { v: 1, dateOnly: false }] }],
+      [
+        { t: 'tick', minutes: 420 },
+        { t: 'postpone', g: 0, hours: 3, now: [] },
+        { t: 'catchUp', g: 0, v: 1 },
+        { t: 'relistMoved', g: 0, v: 0 },
+        { t: 'settle', g: 0, v: 0 },
+      ],
+    );
+    expect(r.violations).toEqual([]);
+  });
+
+  it('two venues re-listing one after the other split the game (each line new on a different side)', () => {
+    const r = runTimeline(
+      [
+        { pairing: 2, startH: 6, venues: [{ v: 0, dateOnly: false }, { v: 1, dateOnly: false }, { v: 2, dateOnly: false }] },
+        { pairing: 2, startH: 1, venues: [{ v: 1, dateOnly: false }, { v: 0, dateOnly: false }] },
+      ],
+      [
+        { t: 'postpone', g: 0, hours: 3, now: [0] },
+        { t: 'relistMoved', g: 0, v: 1 },
+        { t: 'relistMoved', g: 0, v: 2 },
+        { t: 'tick', minutes: 1 },
+      ],
+    );
+    expect(r.violations).toEqual([]);
+    // The re-listed game takes its new start; the first game of the day is left as it was.
+    expect(r.current.map((e) => [e.id, e.markets])).toEqual([
+      ['nfl-kc-buf-2026-11-21', ['venue_1:venue_1-g1', 'venue_2:venue_2-g1']],
+      ['nfl-kc-buf-g2-2026-11-21', ['venue_1:venue_1-g0', 'venue_2:venue_2-m1', 'venue_3:venue_3-m2']],
+    ]);
+  });
+});
+
 describe('matchMarkets joins a postponement only through prior event ids', () => {
   const view = (provider: Provider, marketId: string, start: number): VenueView => ({ provider, marketId, dateOnly: false, start, listed: true, status: 'open', fifty: false });
   const game: GameDef = { pairing: 3, startH: 0, venues: [] };
@@ -450,6 +510,33 @@ describe('matchMarkets joins a postponement only through prior event ids', () =>
     expect(matchMarkets(ms, prior).map((r) => [r.event.event_id, r.marketIds])).toEqual([
       ['mlb-nyy-bos-2026-11-21', ['venue_1:a1', 'venue_2:b1']],
       ['mlb-nyy-bos-g2-2026-11-21', ['venue_1:a2', 'venue_2:b2']],
+    ]);
+  });
+
+  it('joins a venue that re-listed a postponed game on its new day while its old listing is still up, and takes the new day', () => {
+    const ms = [view('venue_1', 'old', g1), view('venue_2', 'b1', g1 + D), view('venue_1', 'new', g1 + D)].map((v) => market(game, 0, v, T0));
+    // venue_1's old listing and venue_2 (which moved first) were served under the game's event.
+    const prior = new Map([
+      ['venue_1:old', 'mlb-nyy-bos-2026-11-21'],
+      ['venue_2:b1', 'mlb-nyy-bos-2026-11-21'],
+    ]);
+    const out = matchMarkets(ms, prior);
+    expect(out.map((r) => [r.event.event_id, r.event.scheduled_date, r.marketIds])).toEqual([
+      ['mlb-nyy-bos-2026-11-21', '2026-11-22', ['venue_2:b1', 'venue_1:new']],
+    ]);
+  });
+
+  it('never gives a new game an id a later game of the pairing was served under', () => {
+    // One venue lists a game later on the old day; the game served as mlb-nyy-bos-2026-11-21 moved
+    // a day. Matched first, the new listing took that id and the moved game got a new one.
+    const ms = [view('venue_1', 'late', g1 + 3 * H), view('venue_1', 'a1', g1 + D), view('venue_2', 'b1', g1 + D)].map((v) => market(game, 0, v, T0));
+    const prior = new Map([
+      ['venue_1:a1', 'mlb-nyy-bos-2026-11-21'],
+      ['venue_2:b1', 'mlb-nyy-bos-2026-11-21'],
+    ]);
+    expect(matchMarkets(ms, prior).map((r) => [r.event.event_id, r.marketIds])).toEqual([
+      ['mlb-nyy-bos-g2-2026-11-21', ['venue_1:late']],
+      ['mlb-nyy-bos-2026-11-21', ['venue_1:a1', 'venue_2:b1']],
     ]);
   });
 
