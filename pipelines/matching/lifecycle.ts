@@ -56,6 +56,22 @@ function sizeOf(e: MatchedEvent): number {
   return n;
 }
 
+/** "Settled-archive retention: 30 days" from the archiving. */
+function retentionEnds(archivedAt: number): number {
+  return archivedAt + ARCHIVE_RETENTION_MS;
+}
+
+/**
+ * The first instant at which TICK can change this snapshot: the time rules' guards (graceOver,
+ * retentionOver) read the same instants. A round skips TICK before it, so an idle round neither
+ * runs a transition nor makes a new snapshot per event.
+ */
+export function nextTimeRule(s: LifecycleSnapshot): number {
+  if (s.value === 'current') return graceEnds(s.context.scheduledDate);
+  if (s.value === 'archived' && s.context.archivedAt !== null) return retentionEnds(s.context.archivedAt);
+  return Number.POSITIVE_INFINITY;
+}
+
 /** "the game's date plus a one-day grace (Eastern) has passed". */
 export function graceEnds(scheduledDate: string): number {
   return easternMidnight(addDays(scheduledDate, 2));
@@ -135,7 +151,7 @@ export const lifecycleMachine = setup({
     started: ({ context, event }) =>
       'now' in event && event.now >= (context.startMs ?? easternMidnight(context.scheduledDate)),
     graceOver: ({ context, event }) => 'now' in event && event.now >= graceEnds(context.scheduledDate),
-    retentionOver: ({ context, event }) => 'now' in event && context.archivedAt !== null && event.now >= context.archivedAt + ARCHIVE_RETENTION_MS,
+    retentionOver: ({ context, event }) => 'now' in event && context.archivedAt !== null && event.now >= retentionEnds(context.archivedAt),
   },
 }).createMachine({
   id: 'sportsEventPopulation',
@@ -238,9 +254,32 @@ export function advance(snapshot: LifecycleSnapshot, event: LifecycleEvent): Ste
   return step(transition(lifecycleMachine, snapshot, event) as [LifecycleSnapshot, { type: string }[]]);
 }
 
+const bodies = new WeakMap<MatchedEvent, string>();
+const BODY_SLOT = '\u0000body';
+
+/**
+ * JSON of a served body, made once per body object (bodies are never changed in place: a round
+ * makes new ones). The lifecycle snapshot, the served entry and the matched.events record each
+ * embed the same body; serializing it three times was most of a round's own time.
+ */
+export function bodyJson(b: MatchedEvent): string {
+  let json = bodies.get(b);
+  if (json === undefined) bodies.set(b, (json = JSON.stringify(b)));
+  return json;
+}
+
+/** JSON.stringify(o), with `o[key]` (a body) written from bodyJson: the same text, made faster. */
+export function stringifyWithBody<T extends object>(o: T, key: keyof T & string): string {
+  const b = o[key] as MatchedEvent | null | undefined;
+  if (!b) return JSON.stringify(o);
+  const slot = `"${key}":${JSON.stringify(BODY_SLOT)}`;
+  // A function replacement: the body's text may hold `$` patterns a string replacement would expand.
+  return JSON.stringify({ ...o, [key]: BODY_SLOT }).replace(slot, () => `"${key}":${bodyJson(b)}`);
+}
+
 /** What goes on the compacted topic. */
 export function persist(s: LifecycleSnapshot): string {
-  return JSON.stringify({ value: s.value, context: s.context });
+  return `{"value":${JSON.stringify(s.value)},"context":${stringifyWithBody(s.context, 'body')}}`;
 }
 
 /** Rebuilds a snapshot read back from the topic. */

@@ -7,7 +7,7 @@
 //
 // The input state is never modified: the maps are copied, so a caller (or a property test) may keep
 // the state of any round and replay from it.
-import { advance, persist, startLifecycle, type LifecycleSnapshot } from './lifecycle.ts';
+import { advance, bodyJson, nextTimeRule, persist, startLifecycle, stringifyWithBody, type LifecycleSnapshot } from './lifecycle.ts';
 import { matchMarkets, type PriorIds } from './match.ts';
 import { compareEntries, sortKey, type SportsEntry } from './readmodel.ts';
 import type { TopicValues } from '../topics.ts';
@@ -119,7 +119,7 @@ export function matchRound(state: RoundState, input: RoundInput): RoundOutput {
   }
   let changed = matched;
   for (const [id, snap] of lifecycle) {
-    const next = advance(snap, { type: 'TICK', now }).snapshot;
+    const next = now >= nextTimeRule(snap) ? advance(snap, { type: 'TICK', now }).snapshot : snap;
     lifecycle.set(id, next);
     if (next.value === 'removed') {
       lifecycle.delete(id);
@@ -156,7 +156,7 @@ export function matchRound(state: RoundState, input: RoundInput): RoundOutput {
       }
       continue;
     }
-    const evJson = JSON.stringify(entry);
+    const evJson = stringifyWithBody(entry, 'event');
     if (lastEventJson.get(id) !== evJson) {
       lastEventJson.set(id, evJson);
       entryVersion.set(id, ++versionSeq);
@@ -174,7 +174,7 @@ export function matchRound(state: RoundState, input: RoundInput): RoundOutput {
           submarket_count: c.body.submarkets.length,
           observed_at: now,
           body_version: 1,
-          body: JSON.stringify(c.body),
+          body: bodyJson(c.body),
           strict_prop_keys: entry.strictPropKeys,
           lookup_ids: entry.lookupIds,
         },
