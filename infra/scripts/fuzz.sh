@@ -3,8 +3,8 @@
 # embedded service (bin/run.ts, the built-in simulator, a throwaway DATA_DIR) on a free port, lifts
 # its demo key to enterprise terms (so the fuzzer is not stopped by the pro plan's rate limit), and
 # runs schemathesis (installed by the Makefile into .infra/fuzz-venv, pinned) on
-# /v1/openapi.json with every check. Not part of `make test` or .ci/run: it takes minutes and what
-# it finds is triage work. Extra arguments go to `schemathesis run` (e.g. ARGS="--max-examples 200").
+# /v1/openapi.json with every check. .ci/run runs it after `make test` with FUZZ_EXAMPLES=10 (a few
+# minutes); longer runs are triage work. Extra arguments go to `schemathesis run` (e.g. ARGS="--max-examples 200").
 set -euo pipefail
 ROOT="$(cd "$(dirname "$0")/../.." && pwd)"
 cd "$ROOT"
