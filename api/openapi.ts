@@ -5,6 +5,7 @@ import { ERROR_CATALOG, type ErrorCode } from './errors.ts';
 import { PROVIDERS, ROUTES, type ParamSpec, type RouteId, type RouteSpec } from './routes/table.ts';
 import { CategorySchema, PlanSchema, dataOf } from './schemas/shell.ts';
 import { LIVE_OK_SCHEMAS } from './live/schemas.ts';
+import { SPORTS_COMPONENTS, SPORTS_OK_SCHEMAS } from './schemas/sports.ts';
 import type { RouteHandler } from './types.ts';
 
 export const API_VERSION = '0.1.4';
@@ -44,11 +45,12 @@ function parameter(p: ParamSpec, where: 'query' | 'path'): Record<string, unknow
   };
 }
 
-/** Typed 200 bodies where the shell owns the shape; other routes document an open object. */
+/** Typed 200 bodies; a route without one documents an open object. */
 const OK_SCHEMAS: Partial<Record<RouteId, Record<string, unknown>>> = {
   plans: dataOf('#/components/schemas/Plan'),
   categories: dataOf('#/components/schemas/Category'),
   ...LIVE_OK_SCHEMAS,
+  ...SPORTS_OK_SCHEMAS,
 };
 
 /** What the shell itself can answer on every route: router-level checks and 503 (api/app.ts). */
@@ -133,6 +135,7 @@ export function buildOpenApi(): Record<string, unknown> {
       schemas: {
         Plan: PlanSchema,
         Category: CategorySchema,
+        ...SPORTS_COMPONENTS,
         Error: {
           type: 'object',
           required: ['code', 'message', 'status_code'],

@@ -39,6 +39,16 @@ env -u REDIS_URL DATA_DIR="$DATA" node --import tsx bin/keys.ts account demo --p
 sleep 2 # the server re-reads DATA_DIR/keys.json within a second
 
 BASE="http://127.0.0.1:$PORT"
+# The readers answer 503 service_unavailable until the first catalog and sports snapshots are
+# published (the spec's warm-up answer); the fuzzer starts once both serve, so any 5xx it sees is a fault.
+for path in /v1/markets /v1/matching-markets/sports; do
+  for _ in $(seq 1 240); do
+    code="$(curl -s -o /dev/null -w '%{http_code}' -H "Authorization: Bearer $KEY" "$BASE$path?limit=1" || true)"
+    [[ "$code" == 200 ]] && break
+    sleep 1
+  done
+  [[ "$code" == 200 ]] || { tail -50 "$LOG" >&2; echo "fuzz: $path still answers $code after 240 s" >&2; exit 1; }
+done
 echo "fuzz: schemathesis on $BASE/v1/openapi.json"
 # Every check but positive_data_acceptance, which a schema cannot satisfy here: opaque cursors
 # ("0" is schema-valid, never issued), identifiers checked per provider, "address or username, not

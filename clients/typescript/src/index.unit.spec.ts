@@ -1,0 +1,101 @@
+// The client's retry policy and errors against a scripted fetch (no server): what is retried
+// (429 after Retry-After, capped at 60 s; 502/503 and network errors with doubling backoff), what
+// never is (400/401/402/403/404/405/409), and what an ApiError carries. Also: the generated types
+// are those of the API's current OpenAPI document (the document's hash is stamped in schema.ts).
+import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { buildOpenApi } from '../../../api/openapi.ts';
+import { ApiError, MAX_RETRY_DELAY_MS, PmClient } from './index.ts';
+
+type Reply = { status: number; body?: unknown; headers?: Record<string, string> } | Error;
+
+function scripted(replies: Reply[]) {
+  const calls: { url: string; headers: Record<string, string> }[] = [];
+  const sleeps: number[] = [];
+  const fetch = (async (url: string, init: { headers: Record<string, string> }) => {
+    calls.push({ url, headers: init.headers });
+    const r = replies.shift();
+    if (!r) throw new Error('no scripted reply left');
+    if (r instanceof Error) throw r;
+    return new Response(JSON.stringify(r.body ?? {}), { status: r.status, headers: { 'content-type': 'application/json', ...r.headers } });
+  }) as unknown as typeof globalThis.fetch;
+  const client = new PmClient({ baseUrl: 'http://api.test/', apiKey: 'pmk_test', fetch, sleep: async (ms) => void sleeps.push(ms), maxRetries: 3, backoffMs: 500 });
+  return { client, calls, sleeps };
+}
+
+const err = (status: number, code: string, extra: Record<string, unknown> = {}, headers: Record<string, string> = {}): Reply => ({
+  status,
+  body: { code, message: `${code} happened`, status_code: status, ...extra },
+  headers: { 'x-request-id': `req-${status}`, ...headers },
+});
+
+describe('retry policy', () => {
+  it('retries 429 after Retry-After (capped at 60 s), then succeeds', async () => {
+    const { client, calls, sleeps } = scripted([err(429, 'rate_limited', {}, { 'retry-after': '2' }), err(429, 'rate_limited', {}, { 'retry-after': '600' }), { status: 200, body: { data: [] } }]);
+    await expect(client.categories()).resolves.toEqual({ data: [] });
+    expect(calls).toHaveLength(3);
+    expect(sleeps).toEqual([2000, MAX_RETRY_DELAY_MS]);
+  });
+
+  it('retries 502, 503 and network errors with doubling backoff, and gives up after maxRetries', async () => {
+    const { client, calls, sleeps } = scripted([err(502, 'upstream_unavailable'), new TypeError('fetch failed'), err(503, 'service_unavailable'), err(503, 'service_unavailable')]);
+    const e = await client.market('venue_3:1').catch((x: unknown) => x);
+    expect(e).toBeInstanceOf(ApiError);
+    expect(e).toMatchObject({ status: 503, code: 'service_unavailable', requestId: 'req-503' });
+    expect(calls).toHaveLength(4);
+    expect(sleeps).toEqual([500, 1000, 2000]);
+  });
+
+  it.each([
+    [400, 'invalid_parameter'],
+    [401, 'invalid_api_key'],
+    [402, 'payment_required'],
+    [403, 'forbidden'],
+    [404, 'market_not_found'],
+    [405, 'method_not_allowed'],
+    [409, 'ambiguous_identifier'],
+  ])('never retries %i', async (status, code) => {
+    const { client, calls, sleeps } = scripted([err(status, code), { status: 200 }]);
+    await expect(client.market('123')).rejects.toMatchObject({ status, code });
+    expect(calls).toHaveLength(1);
+    expect(sleeps).toEqual([]);
+  });
+});
+
+describe('requests and errors', () => {
+  it('sends the key, asks for gzip, repeats array parameters and leaves undefined ones out', async () => {
+    const { client, calls } = scripted([{ status: 200, body: { data: [], lookups: {}, snapshot: { observed_at: null } } }]);
+    await client.sportsLookup({ source_id: ['venue_2:a', 'venue_3:b'], event_id: 'nba-lal-bos-2026-11-21', include_rules: undefined });
+    expect(calls[0].url).toBe('http://api.test/v1/matching-markets/sports/lookup?source_id=venue_2%3Aa&source_id=venue_3%3Ab&event_id=nba-lal-bos-2026-11-21');
+    expect(calls[0].headers).toMatchObject({ authorization: 'Bearer pmk_test', 'accept-encoding': 'gzip' });
+  });
+
+  it('a 409 carries candidates and param; a lookup 400 carries every problem', async () => {
+    const { client } = scripted([
+      err(409, 'ambiguous_identifier', { param: 'market_id', candidates: ['venue_3', 'venue_7'] }),
+      err(400, 'invalid_parameter', { param: 'source_id', errors: [{ param: 'source_id', value: 'x', message: 'bare id "x"' }] }),
+    ]);
+    await expect(client.market('123')).rejects.toMatchObject({ code: 'ambiguous_identifier', param: 'market_id', candidates: ['venue_3', 'venue_7'], message: 'ambiguous_identifier happened' });
+    await expect(client.sportsLookup({ source_id: 'x' })).rejects.toMatchObject({ errors: [{ param: 'source_id', value: 'x', message: 'bare id "x"' }] });
+  });
+
+  it('iterates a list to its end through next_cursor', async () => {
+    const page = (ids: string[], next?: string) => ({
+      status: 200,
+      body: { data: ids.map((id) => ({ id, provider: 'venue_1', title: id, category: 'sports' })), pagination: { limit: 2, total: 3, has_more: !!next, ...(next && { next_cursor: next }) }, snapshot: { observed_at: null } },
+    });
+    const { client, calls } = scripted([page(['a', 'b'], 'c1'), page(['c'])]);
+    const ids: string[] = [];
+    for await (const row of client.allMarkets({ limit: 2, provider: 'venue_1' })) ids.push(row.id);
+    expect(ids).toEqual(['a', 'b', 'c']);
+    expect(calls.map((c) => c.url)).toEqual(['http://api.test/v1/markets?limit=2&provider=venue_1', 'http://api.test/v1/markets?limit=2&provider=venue_1&cursor=c1']);
+  });
+});
+
+describe('generated types', () => {
+  it('were generated from the current OpenAPI document (else: npm run generate in clients/typescript)', () => {
+    const stamped = /openapi-sha256: ([0-9a-f]{64})/.exec(readFileSync(new URL('./schema.ts', import.meta.url), 'utf8'))?.[1];
+    expect(stamped).toBe(createHash('sha256').update(JSON.stringify(buildOpenApi())).digest('hex'));
+  });
+});
