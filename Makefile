@@ -52,7 +52,7 @@ keys: install
 	npx tsx bin/keys.ts $(ARGS)
 
 # Property-based fuzzing of the embedded service against its own /v1/openapi.json (schemathesis,
-# pinned, in a venv under .infra/). Not in `make test`; .ci/run runs one (FUZZ_EXAMPLES=70, about 5,000 requests)
+# pinned, in a venv under .infra/). Not in `make test`; .ci/run runs one (FUZZ_EXAMPLES=100, over 5,000 requests)
 # after it. FUZZ_EXAMPLES (default 25 per operation); ARGS go to `schemathesis run`.
 SCHEMATHESIS_VERSION := 4.32.5
 FUZZ_VENV := .infra/fuzz-venv

@@ -3,7 +3,7 @@
 # embedded service (bin/run.ts, the built-in simulator, a throwaway DATA_DIR) on a free port, lifts
 # its demo key to enterprise terms (so the fuzzer is not stopped by the pro plan's rate limit), and
 # runs schemathesis (installed by the Makefile into .infra/fuzz-venv, pinned) on
-# /v1/openapi.json with every check. .ci/run runs it after `make test` with FUZZ_EXAMPLES=70 (about 5,000 requests, a few
+# /v1/openapi.json with every check. .ci/run runs it after `make test` with FUZZ_EXAMPLES=100 (over 5,000 requests, a few
 # minutes); longer runs are triage work. Extra arguments go to `schemathesis run` (e.g. ARGS="--max-examples 200").
 set -euo pipefail
 ROOT="$(cd "$(dirname "$0")/../.." && pwd)"
