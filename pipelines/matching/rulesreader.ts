@@ -73,7 +73,6 @@ const LEXICON = Object.fromEntries(
 ) as Record<ReadRule, { topics: Compiled<LexEntry>[]; values: Compiled<LexEntry>[]; negation?: Record<string, string> }>;
 
 const NEGATION_CUES = new Set(['not', 'no', 'never', 'without', 'nor', 'neither']);
-const ALL_LEAGUES: League[] = ['nba', 'wnba', 'nfl', 'mlb', 'nhl'];
 const GAP = 4;
 
 // ---------------------------------------------------------------- tokens
@@ -376,5 +375,3 @@ export function readRule(text: string, rule: ReadRule, m: MarketScope): Reading 
   if (values.size > 1) return { value: 'unknown', why: 'contradiction', others: group.map((f) => ({ value: f.conflict ? `${f.value} and ${f.conflict}` : f.value, evidence: f.clause })) };
   return { value: group[0].value, evidence: group[0].clause };
 }
-
-export const ALL_MARKET_LEAGUES = ALL_LEAGUES;
