@@ -91,7 +91,7 @@ interface Line {
 const teamSubject = (t: Team): Subject => ({ type: 'team', key: t.key, name: t.name });
 
 function make(b: Base, l: Line): CanonicalMarket {
-  const rules = l.rules ?? (l.marketType === 'player_prop' ? {} : readGameLineRules(b.rulesText, b.provider, b.rulesUrl));
+  const rules = l.rules ?? (l.marketType === 'player_prop' ? {} : readGameLineRules(b.rulesText, b.provider, { league: b.league, marketType: l.marketType, segment: l.segment }, b.rulesUrl));
   // Overtime in the key: a team total counts overtime unless the venue says otherwise; a second
   // half or fourth quarter only when the venue says it does.
   const ot = rules.overtime?.value;
@@ -266,7 +266,7 @@ function propMarket(
   const input: PropInput = { league: b.league, away: b.away.key, home: b.home.key, player: p.player, stat: p.stat, line: p.line, start: b.start, date: b.date, observedAt: b.observedAt };
   const admitted = admitProp(input, ROSTERS);
   if (!admitted) return [];
-  const rules = readPropRules(b.rulesText, b.provider, { line: p.line, printed: p.printed }, b.rulesUrl);
+  const rules = readPropRules(b.rulesText, b.provider, { line: p.line, printed: p.printed }, { league: b.league, marketType: 'player_prop', segment: 'full' }, b.rulesUrl);
   return [
     make(b, {
       ...p.common,

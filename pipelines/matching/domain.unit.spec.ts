@@ -10,20 +10,22 @@ import { easternDate, easternLocalToUtc, isPlaceholderStart, isRealDate } from '
 import { admitProp, type RosterBook } from './props.ts';
 
 describe('rules text', () => {
+  const NFL_ML = { league: 'nfl', marketType: 'moneyline', segment: 'full' } as const;
   it('reads a tie only from a sentence about ties', () => {
     const push = readGameLineRules(
       'This market includes overtime. If the result lands exactly on the line, the market resolves 50-50 and pushes are refunded. If it is canceled with no make-up game, it resolves 50-50. Rules: https://venue2.example/rules/sports',
       'venue_2',
+      NFL_ML,
     );
     expect(push.tie.value).toBe('unknown');
     expect(push.push.value).toBe('void');
     expect(push.overtime).toMatchObject({ value: 'included', evidence_url: 'https://venue2.example/rules/sports' });
-    const tie = readGameLineRules('Regulation time only. If the game ends in a tie, this market resolves 50-50.', 'venue_2');
+    const tie = readGameLineRules('Regulation time only. If the game ends in a tie, this market resolves 50-50.', 'venue_2', NFL_ML);
     expect(tie.tie.value).toBe('half_payout');
     expect(tie.overtime.value).toBe('excluded');
-    expect(readGameLineRules('Ties settle at 50/50.', 'venue_3').tie.value).toBe('half_payout');
-    expect(readGameLineRules('If tied, the market resolves to No.', 'venue_9').tie.value).toBe('loses');
-    const none = readGameLineRules('', 'venue_8');
+    expect(readGameLineRules('Ties settle at 50/50.', 'venue_3', NFL_ML).tie.value).toBe('half_payout');
+    expect(readGameLineRules('If tied, the market resolves to No.', 'venue_9', NFL_ML).tie.value).toBe('loses');
+    const none = readGameLineRules('', 'venue_8', NFL_ML);
     expect(none.tie).toEqual({ value: 'unknown', description: 'venue_8 publishes no rules text for this market.' });
   });
 });

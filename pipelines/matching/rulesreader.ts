@@ -1,0 +1,377 @@
+// The rules reader: what a venue's rules text states about one rule for one market. In: the free
+// text, the market it is published on (league, market type, segment) and the rule. Out: the
+// value, the clause it came from, or `unknown` with the reason (silent, or clauses that contradict).
+//
+// How it reads: the text is split into sentences (questions are headings, not rules) and each
+// sentence into clauses at ";", ":", ", but", "except", "unless" and ", not". A clause's scope
+// (leagues, segments, market types; or a market outside the spec such as a teaser or European
+// hockey) comes from the scope lexicon; a clause without a word of some dimension takes that
+// dimension from the clause before it in the same sentence ("Quarter markets ...; overtime does
+// not count"). Only clauses whose scope holds the market are read. An exception clause ("except
+// those that are quarter specific", ", not the 4th quarter") takes the market out of the clause
+// it follows, and for overtime states the opposite value there. Among the clauses that apply, the
+// most specific scope wins (a fourth-quarter sentence over "all wagers include overtime"); clauses
+// of the same specificity that disagree give `unknown`. Every word the reader knows is in
+// ./rules-lexicon (one file per rule), not in this code.
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import type { League } from './teams.ts';
+import type { MarketType, Segment } from './types.ts';
+
+export interface MarketScope {
+  league: League;
+  marketType: MarketType;
+  segment: Segment;
+}
+
+interface LexEntry {
+  phrase: string;
+  value?: string;
+  source: string;
+  standalone?: boolean;
+  priority?: number;
+  dim?: string;
+  values?: string[];
+}
+interface RuleLexicon {
+  topics: LexEntry[];
+  values: LexEntry[];
+  negation?: Record<string, string>;
+}
+
+export const READ_RULES = [
+  'tie',
+  'overtime',
+  'push',
+  'non_participation',
+  'cancellation',
+  'postponement',
+  'interruption',
+  'stat_definition',
+  'stat_corrections',
+] as const;
+export type ReadRule = (typeof READ_RULES)[number];
+
+function load<T>(name: string): T {
+  return JSON.parse(readFileSync(fileURLToPath(new URL(`./rules-lexicon/${name}.json`, import.meta.url)), 'utf8')) as T;
+}
+
+interface Compiled<E> {
+  entry: E;
+  tokens: string[];
+}
+const compile = <E extends { phrase: string }>(list: E[]): Compiled<E>[] =>
+  list.map((entry) => ({ entry, tokens: entry.phrase.split(/\s+/).flatMap((p) => (p === '*' ? ['*'] : tokenize(p).map((t) => t.word))) })).sort((a, b) => b.tokens.length - a.tokens.length);
+
+const SCOPE = compile(load<{ entries: LexEntry[] }>('scope').entries);
+const HEDGES = compile(load<{ phrases: LexEntry[] }>('hedges').phrases);
+const LEXICON = Object.fromEntries(
+  READ_RULES.map((r) => {
+    const l = load<RuleLexicon>(r);
+    return [r, { topics: compile(l.topics), values: compile(l.values), negation: l.negation }];
+  }),
+) as Record<ReadRule, { topics: Compiled<LexEntry>[]; values: Compiled<LexEntry>[]; negation?: Record<string, string> }>;
+
+const NEGATION_CUES = new Set(['not', 'no', 'never', 'without', 'nor', 'neither']);
+const GAP = 4;
+
+// ---------------------------------------------------------------- tokens
+
+interface Tok {
+  word: string;
+  start: number;
+  end: number;
+}
+
+/** Lower-case word tokens (with their place in the text) and the separators ; : , ( ). */
+export function tokenize(text: string): Tok[] {
+  const s = text
+    .toLowerCase()
+    .replace(/[\u2018\u2019`]/g, "'")
+    // Wording of the same number, kept the same length so offsets stay on the text.
+    .replace(/\$0\.50|50-50|50\/50/g, (m) => 'f'.padEnd(m.length, '5'));
+  const out: Tok[] = [];
+  const re = /[a-z0-9_]+(?:'[a-z]+)?|[;:,()]/g;
+  for (let m = re.exec(s); m; m = re.exec(s)) {
+    let w = m[0];
+    const start = m.index;
+    const end = start + w.length;
+    if (/^f5{4}$/.test(w)) w = 'fifty_fifty';
+    if (w.endsWith("n't")) {
+      out.push({ word: w === "can't" ? 'can' : w === "won't" ? 'will' : w.slice(0, -3), start, end }, { word: 'not', start, end });
+      continue;
+    }
+    if (w.includes("'")) w = w.replace(/'s$/, '').replace(/'/g, '');
+    if (w === 'cancelled') w = 'canceled';
+    out.push({ word: w, start, end });
+  }
+  // "over time" is overtime; "over" alone is a side of a total.
+  for (let i = 0; i + 1 < out.length; i++) {
+    if (out[i].word === 'over' && out[i + 1].word === 'time') {
+      out.splice(i, 2, { word: 'overtime', start: out[i].start, end: out[i + 1].end });
+    }
+  }
+  return out;
+}
+
+const isWord = (t: Tok) => /^[a-z0-9_]/.test(t.word);
+
+interface Hit {
+  start: number;
+  end: number; // exclusive
+  gap: string[];
+}
+
+/** Every place the phrase occurs in the words ("*" skips up to four words). */
+function findAll(words: string[], phrase: string[]): Hit[] {
+  const hits: Hit[] = [];
+  const step = (i: number, p: number, gap: string[]): Hit | undefined => {
+    if (p === phrase.length) return { start: -1, end: i, gap };
+    if (phrase[p] === '*') {
+      for (let g = 0; g <= GAP && i + g <= words.length; g++) {
+        const h = step(i + g, p + 1, [...gap, ...words.slice(i, i + g)]);
+        if (h) return h;
+      }
+      return undefined;
+    }
+    return words[i] === phrase[p] ? step(i + 1, p + 1, gap) : undefined;
+  };
+  for (let i = 0; i < words.length; i++) {
+    const h = step(i, 0, []);
+    if (h) hits.push({ ...h, start: i });
+  }
+  return hits;
+}
+
+// ---------------------------------------------------------------- sentences and clauses
+
+type ClauseKind = 'first' | 'semi' | 'colon' | 'but' | 'except' | 'not';
+
+interface Scope {
+  leagues?: Set<string>;
+  sports?: Set<string>;
+  complement: boolean;
+  blocking: boolean;
+  segments?: Set<string>;
+  markets?: Set<string>;
+}
+
+export interface Clause {
+  kind: ClauseKind;
+  text: string;
+  words: string[];
+  scope: Scope;
+  /** Dimensions the clause names itself (not taken from the clause before it). */
+  own: { league: boolean; segment: boolean; market: boolean; blocking: boolean };
+}
+
+const ABBREV = /\b(incl|excl|vs|approx|e\.g|i\.e)\./gi;
+
+/** Sentences end at . ! ? before a space (a URL's dots and "incl." stay inside). Questions dropped. */
+export function sentences(text: string): string[] {
+  const masked = text.replace(ABBREV, (m) => m.slice(0, -1) + '\u0000');
+  const out: string[] = [];
+  let start = 0;
+  for (let i = 0; i <= masked.length; i++) {
+    const c = masked[i];
+    const end = i === masked.length || ((c === '.' || c === '!' || c === '?') && (i + 1 === masked.length || /\s/.test(masked[i + 1])));
+    if (!end) continue;
+    const s = text.slice(start, Math.min(i + 1, text.length)).trim();
+    if (s && !s.endsWith('?')) out.push(s);
+    start = i + 1;
+  }
+  return out;
+}
+
+function readScope(words: string[]): { scope: Scope; own: Clause['own'] } {
+  const scope: Scope = { complement: false, blocking: false };
+  const own = { league: false, segment: false, market: false, blocking: false };
+  const add = (k: 'leagues' | 'sports' | 'segments' | 'markets', vs: string[]) => {
+    const set = scope[k] ?? new Set<string>();
+    for (const v of vs) set.add(v);
+    scope[k] = set;
+  };
+  for (let i = 0; i < words.length; ) {
+    let matched = 0;
+    for (const c of SCOPE) {
+      if (c.tokens.length && c.tokens.every((t, j) => words[i + j] === t)) {
+        matched = c.tokens.length;
+        const e = c.entry;
+        const vs = e.values ?? [];
+        if (e.dim === 'league' || e.dim === 'sport') {
+          add(e.dim === 'league' ? 'leagues' : 'sports', vs);
+          own.league = true;
+        } else if (e.dim === 'complement') {
+          scope.complement = true;
+          own.league = true;
+        } else if (e.dim === 'blocking') {
+          scope.blocking = true;
+          own.blocking = true;
+        } else if (e.dim === 'segment') {
+          add('segments', vs);
+          own.segment = true;
+        } else if (e.dim === 'market') {
+          add('markets', vs);
+          own.market = true;
+        }
+        break;
+      }
+    }
+    i += matched || 1;
+  }
+  return { scope, own };
+}
+
+function inherit(c: { scope: Scope; own: Clause['own'] }, prev: Scope | undefined): Scope {
+  if (!prev) return c.scope;
+  const s: Scope = { ...c.scope };
+  if (!c.own.league) {
+    s.leagues = prev.leagues;
+    s.sports = prev.sports;
+    s.complement = prev.complement;
+  }
+  if (!c.own.segment) s.segments = prev.segments;
+  if (!c.own.market) s.markets = prev.markets;
+  // A condition outside our markets carries on unless the clause names its own league or market.
+  if (!c.own.blocking && !c.own.league && !c.own.market) s.blocking = prev.blocking;
+  return s;
+}
+
+/** A sentence's clauses, hedges ("unless otherwise stated") removed, each with its scope. */
+export function clauses(sentence: string): Clause[] {
+  const toks = tokenize(sentence);
+  // Hedges qualify nothing: drop them before looking for "unless" exceptions.
+  const words = toks.map((t) => t.word);
+  const drop = new Set<number>();
+  for (const h of HEDGES) for (const hit of findAll(words, h.tokens)) for (let k = hit.start; k < hit.end; k++) drop.add(k);
+  const kept = toks.filter((_, i) => !drop.has(i));
+  const parts: { kind: ClauseKind; toks: Tok[] }[] = [{ kind: 'first', toks: [] }];
+  for (let i = 0; i < kept.length; i++) {
+    const t = kept[i];
+    const next = kept[i + 1]?.word;
+    const cur = parts[parts.length - 1];
+    if (t.word === ';') parts.push({ kind: 'semi', toks: [] });
+    else if (t.word === ':') parts.push({ kind: 'colon', toks: [] });
+    else if (t.word === ',' && (next === 'but' || next === 'not')) {
+      parts.push({ kind: next, toks: [] });
+      i++;
+    }
+    else if (t.word === 'whereas') parts.push({ kind: 'but', toks: [] });
+    else if ((t.word === 'except' || t.word === 'unless') && cur.toks.some(isWord)) parts.push({ kind: 'except', toks: [] });
+    else cur.toks.push(t);
+  }
+  const out: Clause[] = [];
+  let prev: Scope | undefined;
+  for (const p of parts) {
+    const ws = p.toks.filter(isWord);
+    if (!ws.length) continue;
+    const wordsOf = ws.map((t) => t.word);
+    const read = readScope(wordsOf);
+    const scope = inherit(read, prev);
+    out.push({ kind: p.kind, text: sentence.slice(ws[0].start, ws[ws.length - 1].end), words: wordsOf, scope, own: read.own });
+    prev = scope;
+  }
+  return out;
+}
+
+export function applies(s: Scope, m: MarketScope): boolean {
+  if (s.blocking) return false;
+  const named = new Set<string>([...(s.leagues ?? []), ...(s.sports ?? [])]);
+  if (s.complement) {
+    if (named.has(m.league)) return false;
+  } else if (s.leagues?.size) {
+    if (!s.leagues.has(m.league)) return false;
+  } else if (s.sports?.size && !s.sports.has(m.league)) return false;
+  if (s.segments && !s.segments.has(m.segment)) return false;
+  if (s.markets && !s.markets.has(m.marketType)) return false;
+  return true;
+}
+
+const specificity = (s: Scope) => (s.segments ? 4 : 0) + (s.markets ? 2 : 0) + (s.leagues || s.sports || s.complement ? 1 : 0);
+
+// ---------------------------------------------------------------- values
+
+interface ClauseValue {
+  value: string;
+  /** Two values of the same weight in one clause. */
+  conflict?: string;
+}
+
+function hasTopic(rule: ReadRule, words: string[]): boolean {
+  return LEXICON[rule].topics.some((t) => findAll(words, t.tokens).length > 0);
+}
+
+/** The value one clause states for a rule (topic carried in from the clause before when asked). */
+function clauseValue(rule: ReadRule, words: string[], topic: boolean): ClauseValue | undefined {
+  const lex = LEXICON[rule];
+  let best: { value: string; priority: number }[] = [];
+  const taken = new Set<number>();
+  for (const v of lex.values) {
+    if (!v.entry.standalone && !topic) continue;
+    for (const hit of findAll(words, v.tokens)) {
+      // A word already read by a longer phrase ("graded a push") is not read again ("push").
+      if ([...Array(hit.end - hit.start).keys()].some((k) => taken.has(hit.start + k))) continue;
+      for (let k = hit.start; k < hit.end; k++) taken.add(k);
+      let value = v.entry.value!;
+      if (lex.negation) {
+        const before = words.slice(Math.max(0, hit.start - 3), hit.start);
+        const negated = [...before, ...hit.gap].some((w) => NEGATION_CUES.has(w));
+        if (negated) value = lex.negation[value] ?? value;
+      }
+      const priority = v.entry.priority ?? 0;
+      if (!best.length || priority > best[0].priority) best = [{ value, priority }];
+      else if (priority === best[0].priority) best.push({ value, priority });
+    }
+  }
+  if (!best.length) return undefined;
+  const values = [...new Set(best.map((b) => b.value))];
+  return values.length === 1 ? { value: values[0] } : { value: values[0], conflict: values[1] };
+}
+
+export interface Reading {
+  value: string;
+  /** The clause a known value comes from. */
+  evidence?: string;
+  /** Why the value is unknown. */
+  why?: 'silent' | 'contradiction';
+  others?: { value: string; evidence: string }[];
+}
+
+interface Applicable {
+  value: string;
+  conflict?: string;
+  clause: string;
+  weight: number;
+}
+
+/** What the text states about one rule for one market. */
+export function readRule(text: string, rule: ReadRule, m: MarketScope): Reading {
+  const found: Applicable[] = [];
+  for (const s of sentences(text)) {
+    const cs = clauses(s);
+    for (let i = 0; i < cs.length; i++) {
+      const c = cs[i];
+      if (c.kind === 'except' || c.kind === 'not') continue; // read with the clause they follow
+      // The exception clauses that follow this clause.
+      const exc: Clause[] = [];
+      for (let j = i + 1; j < cs.length && (cs[j].kind === 'except' || cs[j].kind === 'not'); j++) exc.push(cs[j]);
+      const carried = (c.kind === 'but' || c.kind === 'colon') && i > 0 && hasTopic(rule, cs[i - 1].words);
+      const topic = carried || hasTopic(rule, c.words);
+      const v = clauseValue(rule, c.words, topic);
+      // An exception that names no scope of its own is a hedge; one that holds the market takes it out.
+      const hit = exc.find((e) => (e.own.league || e.own.segment || e.own.market) && applies(e.scope, m));
+      if (hit) {
+        const neg = LEXICON[rule].negation;
+        if (v && !v.conflict && neg?.[v.value]) found.push({ value: neg[v.value], clause: `${c.text} ... ${hit.text}`, weight: specificity(hit.scope) });
+        continue;
+      }
+      if (v && applies(c.scope, m)) found.push({ value: v.value, conflict: v.conflict, clause: c.text, weight: specificity(c.scope) });
+    }
+  }
+  if (!found.length) return { value: 'unknown', why: 'silent' };
+  const top = Math.max(...found.map((f) => f.weight));
+  const group = found.filter((f) => f.weight === top);
+  const values = new Set(group.flatMap((f) => (f.conflict ? [f.value, f.conflict] : [f.value])));
+  if (values.size > 1) return { value: 'unknown', why: 'contradiction', others: group.map((f) => ({ value: f.conflict ? `${f.value} and ${f.conflict}` : f.value, evidence: f.clause })) };
+  return { value: group[0].value, evidence: group[0].clause };
+}

@@ -1,0 +1,102 @@
+// The rules reader on sentences venues write: a clause counts only for the markets its scope holds,
+// negation and exceptions turn a value, clauses that apply and disagree give unknown, silence is
+// never read as a value, and every known value quotes its clause. Then the quality gate on the
+// evaluation part of the corpus of real rules texts (test/fixtures/rules).
+import { describe, expect, it } from 'vitest';
+import { clauses, readRule, sentences, type MarketScope } from './rulesreader.ts';
+import { readGameLineRules } from './rulestext.ts';
+import { evaluate, loadCorpus } from './ruleseval.ts';
+
+const m = (league: MarketScope['league'], marketType: MarketScope['marketType'], segment: MarketScope['segment'] = 'full'): MarketScope => ({ league, marketType, segment });
+
+describe('sentences and clauses', () => {
+  it('keeps "incl." and URLs inside a sentence and drops questions', () => {
+    expect(sentences('Winner (incl. extra innings): which team will win. Does overtime count? Rules: https://x.example/a.b')).toEqual([
+      'Winner (incl. extra innings): which team will win.',
+      'Rules: https://x.example/a.b',
+    ]);
+  });
+  it('splits at ; : , but and except, and a clause takes the dimensions it does not name from the clause before', () => {
+    const cs = clauses('Quarter markets are resulted on the score of the relevant quarter; overtime does not count.');
+    expect(cs.map((c) => c.kind)).toEqual(['first', 'semi']);
+    expect([...(cs[1].scope.segments ?? [])]).toEqual(['quarter:1', 'quarter:2', 'quarter:3', 'quarter:4']);
+    expect(cs[1].own.segment).toBe(false);
+  });
+});
+
+describe('scope', () => {
+  it('a sentence about other periods, leagues or markets does not decide the full game', () => {
+    const text = 'Overtime does not count towards any 4th quarter bets. Bets on European hockey are for regulation time only. Alternative pucklines and totals include both overtime and shootouts.';
+    expect(readRule(text, 'overtime', m('nba', 'total'))).toEqual({ value: 'unknown', why: 'silent' });
+    expect(readRule(text, 'overtime', m('nba', 'total', 'quarter:4'))).toMatchObject({ value: 'excluded', evidence: 'Overtime does not count towards any 4th quarter bets' });
+    expect(readRule(text, 'overtime', m('nhl', 'total'))).toMatchObject({ value: 'unknown' });
+  });
+  it('"leagues other than the NHL" and "markets denoted Excl. OT" apply to none of the market at hand', () => {
+    const hockey = 'Goals scored during overtime are included for wagers on the full game. For all leagues other than NHL, wagers are based on regulation time only.';
+    expect(readRule(hockey, 'overtime', m('nhl', 'moneyline')).value).toBe('included');
+    const football = 'All markets include overtime unless stated. Markets that exclude overtime are denoted using phrases such as Excl. OT.';
+    expect(readRule(football, 'overtime', m('nfl', 'spread')).value).toBe('included');
+  });
+  it('a teaser sentence says nothing about a straight total', () => {
+    expect(readRule('A two-team teaser resulting in Tie/Win is considered a push and all money is refunded.', 'push', m('nba', 'total')).value).toBe('unknown');
+  });
+});
+
+describe('negation and exceptions', () => {
+  it('"do not include overtime" is excluded, "include overtime" included', () => {
+    expect(readRule('Second-half markets do not include overtime.', 'overtime', m('nba', 'moneyline', 'half:2')).value).toBe('excluded');
+    expect(readRule('Wagers on the second half include overtime.', 'overtime', m('nba', 'moneyline', 'half:2')).value).toBe('included');
+    expect(readRule("Overtime doesn't count.", 'overtime', m('nfl', 'spread')).value).toBe('excluded');
+  });
+  it('an exception takes its markets out and states the opposite there; a hedge does not', () => {
+    const text = 'Overtime counts for all markets except those that are quarter specific.';
+    expect(readRule(text, 'overtime', m('nba', 'spread')).value).toBe('included');
+    expect(readRule(text, 'overtime', m('nba', 'spread', 'quarter:4')).value).toBe('excluded');
+    expect(readRule('OT counts for the 2nd half, not the 4th quarter.', 'overtime', m('nba', 'total', 'quarter:4')).value).toBe('excluded');
+    expect(readRule('Player prop markets will be graded including overtime, unless otherwise stated.', 'overtime', m('nba', 'player_prop')).value).toBe('included');
+  });
+});
+
+describe('contradiction, silence and evidence', () => {
+  it('clauses of the same scope that disagree give unknown with a description naming both', () => {
+    const v = readGameLineRules('Overtime counts. Regulation time only.', 'venue_5', m('nba', 'total'));
+    expect(v.overtime.value).toBe('unknown');
+    expect(v.overtime.description).toContain('contradicts itself');
+    expect(v.overtime.description).toContain('"Overtime counts" (included)');
+    expect(v.overtime.evidence_url).toBeUndefined();
+  });
+  it('the more specific clause wins over the general one', () => {
+    expect(readRule('All wagers include overtime. Wagers on fourth quarters do not include overtime scoring.', 'overtime', m('wnba', 'spread', 'quarter:4')).value).toBe('excluded');
+  });
+  it('never infers a value from silence, and a 50-50 payout is not a refund', () => {
+    expect(readRule('Bets are void if the game does not start on the scheduled day.', 'non_participation', m('mlb', 'player_prop')).value).toBe('unknown');
+    expect(readRule('If the game is canceled entirely, with no make-up game, this market will resolve 50-50.', 'cancellation', m('nba', 'player_prop')).value).toBe('half_payout');
+    expect(readRule('If the game is canceled, postponed, or never begins, all related props are voided.', 'cancellation', m('mlb', 'player_prop')).value).toBe('void');
+  });
+  it('paraphrases map to the same value', () => {
+    for (const s of ['The result will be determined based on the final score including any overtime periods.', 'The second half includes over time.', 'The outcome is the final result of the match, extra innings count.'])
+      expect(readRule(s, 'overtime', m('mlb', 'moneyline', s.includes('second') ? 'half:2' : 'full')).value).toBe('included');
+    expect(readRule('If a game ends in a tie after all regulation and overtime periods, the market will resolve to $0.50 for each team.', 'tie', m('nfl', 'moneyline')).value).toBe('half_payout');
+    expect(readRule('Player Prop wagers are deemed no action and voided if the applicable player does not participate in the event.', 'non_participation', m('nba', 'player_prop')).value).toBe('void');
+    expect(readRule('If the player is listed as out, the market resolves to No.', 'non_participation', m('nba', 'player_prop')).value).toBe('loses');
+  });
+  it('a known value quotes its clause and carries the rules page', () => {
+    const v = readGameLineRules('Goals scored during OT are included for bets on the full game, but are not included on bets for the 3rd period. Rules: https://v.example/r', 'venue_7', m('nhl', 'total'));
+    expect(v.overtime).toEqual({ value: 'included', description: 'venue_7: "Goals scored during OT are included for bets on the full game"', evidence_url: 'https://v.example/r' });
+  });
+});
+
+describe('corpus of real rules texts (evaluation part)', () => {
+  it('meets the targets: right >= 95%, wrong <= 1%, silent reported known 0, verdicts >= 95%, no opposite rules equivalent', () => {
+    const c = loadCorpus();
+    expect(c.texts.size + c.rows.length).toBeGreaterThan(150);
+    const r = evaluate(c, 'evaluation');
+    expect(r.overall.stated).toBeGreaterThan(50);
+    expect(r.overall.right / r.overall.stated).toBeGreaterThanOrEqual(0.95);
+    expect(r.overall.wrong / r.overall.stated).toBeLessThanOrEqual(0.01);
+    expect(r.overall.silentKnown).toBe(0);
+    expect(r.verdicts.groups).toBeGreaterThan(30);
+    expect(r.verdicts.right / r.verdicts.groups).toBeGreaterThanOrEqual(0.95);
+    expect(r.verdicts.oppositeEquivalent).toBe(0);
+  });
+});
