@@ -40,6 +40,7 @@ import type {
   OutgoingRecord,
   PartitionOffsets,
   Producer,
+  TailOptions,
   TopicSpec,
 } from './types.ts';
 
@@ -257,6 +258,8 @@ export class EmbeddedLog implements Log {
   private readonly groups = new Map<string, Map<string, Map<number, number>>>();
   private readonly groupWrites = new Map<string, { running: Promise<void> | null; again: boolean }>();
   private readonly activeGroups = new Map<string, EmbeddedConsumer>();
+  /** Running tails, stopped by close() like the groups' consumers. */
+  readonly tails = new Set<EmbeddedTail>();
   private flushScheduled = false;
   private readonly toFlush = new Set<PartitionLog>();
   private readonly toSync = new Set<Segment>();
@@ -557,6 +560,11 @@ export class EmbeddedLog implements Log {
     return new EmbeddedConsumer(this, options);
   }
 
+  tail(options: TailOptions): Consumer {
+    this.assertOpen();
+    return new EmbeddedTail(this, options);
+  }
+
   async topicOffsets(topic: string): Promise<PartitionOffsets[]> {
     const t = this.topic(topic);
     return t.partitions.map((pl) => ({ partition: pl.partition, high: String(pl.high), low: String(pl.low) }));
@@ -787,6 +795,7 @@ export class EmbeddedLog implements Log {
   async close(): Promise<void> {
     if (this.closed) return;
     for (const c of [...this.activeGroups.values()]) await c.stop();
+    for (const t of [...this.tails]) await t.stop();
     this.closed = true;
     for (const t of this.timers) clearInterval(t);
     // Drain pending writes, then sync and close every segment.
@@ -880,6 +889,66 @@ export class EmbeddedConsumer implements Consumer {
   }
 
   /** Stops fetching; an in-flight handler finishes and its batch is committed first, as on Kafka. */
+  async stop(): Promise<void> {
+    this.stopped = true;
+    this.signal.wake?.();
+    await this.loop?.catch(() => {});
+  }
+}
+
+/**
+ * Log.tail() on the embedded log: the consumer's read loop without a group (no claim, no commits).
+ * Positions live in this object only; a handler that throws gets its batch again after a backoff.
+ */
+export class EmbeddedTail implements Consumer {
+  private stopped = false;
+  private loop: Promise<void> | null = null;
+  private readonly signal: { wake?: () => void } = {};
+
+  constructor(
+    private readonly log: EmbeddedLog,
+    private readonly options: TailOptions,
+  ) {}
+
+  async run(handler: (batch: Batch) => Promise<void>): Promise<void> {
+    if (this.loop) throw new Error('tail is already running');
+    const { topics, from } = this.options;
+    const positions: Array<{ topic: string; partition: number; pos: number }> = [];
+    for (const topic of topics)
+      for (const pl of this.log.partitionsOf(topic)) {
+        const named = from?.get(topic)?.get(pl.partition);
+        positions.push({ topic, partition: pl.partition, pos: Math.max(pl.low, named === undefined ? 0 : Number(named)) });
+      }
+    this.log.tails.add(this);
+    this.loop = this.follow(handler, positions).finally(() => this.log.tails.delete(this));
+  }
+
+  private async follow(handler: (batch: Batch) => Promise<void>, positions: Array<{ topic: string; partition: number; pos: number }>): Promise<void> {
+    const { topics } = this.options;
+    while (!this.stopped) {
+      const versions = topics.map((t) => this.log.version(t));
+      let delivered = false;
+      for (const p of positions) {
+        if (this.stopped) break;
+        const records = await this.log.read(p.topic, p.partition, p.pos);
+        if (!records.length) continue;
+        delivered = true;
+        const next = Number(records[records.length - 1]!.offset) + 1;
+        let waiting = 0;
+        for (const q of positions) waiting += Math.max(0, this.log.highWatermark(q.topic, q.partition) - (q === p ? next : q.pos));
+        try {
+          await handler({ topic: p.topic, partition: p.partition, records, waiting });
+        } catch (err) {
+          this.log.opts.onError?.(err, { groupId: '(tail)', topic: p.topic, partition: p.partition });
+          await new Promise((r) => setTimeout(r, this.log.opts.retryBackoffMs));
+          continue;
+        }
+        p.pos = next;
+      }
+      if (!delivered && !this.stopped) await this.log.waitForData(topics, versions, 500, this.signal);
+    }
+  }
+
   async stop(): Promise<void> {
     this.stopped = true;
     this.signal.wake?.();
