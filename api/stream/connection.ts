@@ -8,8 +8,11 @@ import type { StreamHub, SportsChange, Subscriber } from './hub.ts';
 import { filterKey, renderChange, snapshotBody, type Rendered, type SportsFilter } from './sports.ts';
 
 export interface Sink {
-  /** Sends one event (id may be empty: heartbeats and the final overflow carry none). */
-  event(id: string, type: string, json: string): void;
+  /**
+   * Sends one event (id may be empty: the final overflow carries none). `shared`: a rendering that
+   * every live connection sends under this same id, whose encoded frame the sink may keep on it.
+   */
+  event(id: string, type: string, json: string, shared?: Rendered): void;
   heartbeat(): void;
   /** Bytes written and not yet taken by the client's socket. */
   buffered(): number;
@@ -71,17 +74,17 @@ export class StreamConnection implements Subscriber {
       r = renderChange(this.filter, change, this.hub.clock());
       (change.rendered ??= new Map()).set(this.key, r);
     }
-    if (r) this.send(id, r.type, r.json);
+    if (r) this.send(id, r.type, r.json, id === change.id ? r : undefined);
   }
 
-  private send(id: string, type: string, json: string): void {
+  private send(id: string, type: string, json: string, shared?: Rendered): void {
     if (this.closed) return;
     if (this.sink.buffered() > this.opts.bufferBytes) {
       this.sink.event('', 'overflow', JSON.stringify({ message: `the client read too slowly: more than ${this.opts.bufferBytes} bytes were waiting; reconnect with the last event id received to resume` }));
       this.close();
       return;
     }
-    this.sink.event(id, type, json);
+    this.sink.event(id, type, json, shared);
     this.sent++;
   }
 

@@ -44,6 +44,12 @@ function matchesIgnoringPopulation(f: SportsFilter, e: SportsEntry, now: number)
 export interface Rendered {
   type: string;
   json: string;
+  /**
+   * The whole frame under the change's own id, encoded once and written to every connection that
+   * sends it under that id (the live ones): one encoding per change, not one per client.
+   */
+  sse?: Buffer;
+  ws?: string;
 }
 
 /** The event a change is for this subscription, or null when it has none. */

@@ -41,10 +41,14 @@ export type StreamIO =
   | { kind: 'sse'; req: IncomingMessage; res: ServerResponse; headers: OutgoingHttpHeaders }
   | { kind: 'ws'; socket: StreamSocket; lastEventId: string | undefined };
 
+const sseFrame = (id: string, type: string, json: string) => `${id ? `id: ${id}\n` : ''}event: ${type}\ndata: ${json}\n\n`;
+const wsFrame = (id: string, type: string, json: string) => `{"id":${JSON.stringify(id || null)},"event":${JSON.stringify(type)},"data":${json}}`;
+
 function sseSink(res: ServerResponse): Sink {
   return {
-    event(id, type, json) {
-      res.write(`${id ? `id: ${id}\n` : ''}event: ${type}\ndata: ${json}\n\n`);
+    event(id, type, json, shared) {
+      if (shared) res.write((shared.sse ??= Buffer.from(sseFrame(id, type, json))));
+      else res.write(sseFrame(id, type, json));
     },
     heartbeat() {
       res.write(': heartbeat\n\n');
@@ -59,8 +63,9 @@ function sseSink(res: ServerResponse): Sink {
 
 function wsSink(socket: StreamSocket): Sink {
   return {
-    event(id, type, json) {
-      socket.send(`{"id":${JSON.stringify(id || null)},"event":${JSON.stringify(type)},"data":${json}}`);
+    event(id, type, json, shared) {
+      if (shared) socket.send((shared.ws ??= wsFrame(id, type, json)));
+      else socket.send(wsFrame(id, type, json));
     },
     heartbeat() {
       socket.ping();
