@@ -135,6 +135,10 @@ export const stream: RouteHandler = async (ctx) => {
     stream: (io: StreamIO) => {
       let conn: StreamConnection;
       if (io.kind === 'sse') {
+        // No chunked encoding: the stream ends only with its connection, and each event is then one
+        // socket write instead of three (size, data, CRLF) for every client.
+        io.res.useChunkedEncodingByDefault = false;
+        io.res.shouldKeepAlive = false;
         io.res.writeHead(200, io.headers);
         // Reconnect after 1 s (EventSource's default is 3 s); then the first event.
         io.res.write('retry: 1000\n\n');
