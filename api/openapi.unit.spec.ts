@@ -63,7 +63,7 @@ type Op = { parameters: Array<{ name: string; in: string; schema: Record<string,
 
 const opOf = (doc: { paths: Record<string, Record<string, Op>> }, r: (typeof ROUTES)[number]): Op => doc.paths[r.url.replace(/:([a-z_]+)/g, '{$1}')][r.method.toLowerCase()];
 /** The codes the document lists under a status of an operation. */
-const codesAt = (op: Op, status: number): string[] => op.responses[String(status)]?.content?.['application/json'].schema.allOf?.[1].properties?.code?.enum ?? [];
+const codesAt = (op: Op, status: number): string[] => op.responses[String(status)]?.content?.['application/json']?.schema.allOf?.[1].properties?.code?.enum ?? [];
 
 describe('the OpenAPI document is held to the route table and the error catalog', () => {
   const doc = buildOpenApi() as unknown as { paths: Record<string, Record<string, Op>> };
