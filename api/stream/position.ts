@@ -16,7 +16,8 @@ export interface Layout {
 export function layoutOf(topics: ReadonlyArray<{ name: string; partitions: number }>): Layout {
   const parts: string[] = [];
   for (const t of topics) for (let p = 0; p < t.partitions; p++) parts.push(`${t.name}|${p}`);
-  const tag = createHash('sha256').update(parts.join(',')).digest('base64url').slice(0, 6);
+  // Hex: the id's fields are separated by '-', which base64url may contain.
+  const tag = createHash('sha256').update(parts.join(',')).digest('hex').slice(0, 8);
   return { parts, index: new Map(parts.map((k, i) => [k, i])), tag };
 }
 
