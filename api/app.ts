@@ -13,6 +13,7 @@
 // serialized once (EncodedJson, api/plugins/external/encoded.ts): its bytes and gzip are sent as kept,
 // with its ETag, and a matching If-None-Match answers 304 without a body.
 // Every error body comes from renderError (api/errors.ts); Fastify's own errors are mapped into it.
+import websocket from '@fastify/websocket';
 import Fastify, { LogController, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import { VARY, acceptsGzip, gzipJson } from './plugins/external/compress.ts';
 import { EncodedJson, etagMatches } from './plugins/external/encoded.ts';
@@ -25,7 +26,12 @@ import { readBearer } from './auth/keys.ts';
 import { authorizeRequest } from './plugins/app/authorize.ts';
 import { MAX_HEADER_BYTES, clientErrorHandler } from './plugins/app/client-errors.ts';
 import type { AuthDeps } from './auth/index.ts';
-import type { AppDeps, KeyInfo, RawQuery, RouteContext, TypedQuery } from './types.ts';
+import type { AppDeps, KeyInfo, RawQuery, RouteContext, RouteResult, TypedQuery } from './types.ts';
+import type { StreamDeps, StreamSocket } from './routes/v1/stream.ts';
+
+/** Where a checked WebSocket connect keeps its stream for the upgrade (GET /v1/stream). */
+const STREAM_OPEN = Symbol('stream-open');
+type WithStream = { [STREAM_OPEN]?: RouteResult };
 
 export interface BuildOptions {
   /** false: no logger. Default: pino at config LOG_LEVEL, keys redacted (see below). */
@@ -162,7 +168,7 @@ export async function buildApp(deps: AppDeps, handlers: HandlerRegistry = defaul
   app.setNotFoundHandler((req, reply) => sendError(req, reply, noRoute(req)));
 
   /** Each route's serve, by "METHOD url", for requests the framework stopped before the handler. */
-  const served = new Map<string, (req: FastifyRequest, reply: FastifyReply) => Promise<FastifyReply>>();
+  const served = new Map<string, (req: FastifyRequest, reply: FastifyReply) => Promise<FastifyReply | undefined>>();
 
   app.setErrorHandler((err, req, reply) => {
     // A Content-Type the framework refused before any handler ran (QUERY without one, an unparsable
@@ -178,15 +184,72 @@ export async function buildApp(deps: AppDeps, handlers: HandlerRegistry = defaul
     return sendError(req, reply, e);
   });
 
+  // The push stream's WebSocket transport: an upgrade of GET /v1/stream passes every check of the
+  // route (router, key, permission, rate limit, the handler's own) before it is accepted; a refused
+  // one is answered with the same HTTP error body as the SSE request would be.
+  const streams = deps.stream !== undefined;
+  if (streams) {
+    await app.register(websocket, { options: { maxPayload: 64 * 1024 } });
+    // Open streams never end on their own: closed first, so close() does not wait on them.
+    app.addHook('preClose', async () => {
+      for (const c of [...(deps.stream as StreamDeps).connections]) c.close();
+    });
+  }
+
   for (const spec of ROUTES) {
     const route = compileRoute(spec);
     const handler = handlers[spec.id];
     const h = (req: FastifyRequest, reply: FastifyReply) => serve(route, handler, req, reply);
     served.set(`${spec.method} ${spec.url}`, h);
-    app.route({ method: spec.method, url: spec.url, handler: h });
+    if (streams && spec.id === 'stream') {
+      app.route({
+        method: spec.method,
+        url: spec.url,
+        handler: h,
+        preValidation: async (req: FastifyRequest, reply: FastifyReply) => {
+          if ((req as unknown as { ws?: boolean }).ws) await serve(route, handler, req, reply, true);
+        },
+        wsHandler: (socket: StreamSocket & { once(e: 'message', fn: (data: Buffer) => void): void }, req: FastifyRequest) => openWebSocket(socket, req),
+      } as never);
+    } else app.route({ method: spec.method, url: spec.url, handler: h });
   }
 
-  async function serve(route: CompiledRoute, handler: HandlerRegistry[keyof HandlerRegistry], req: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> {
+  /**
+   * A WebSocket stream starts with the client's first message: {"type":"start"}, or
+   * {"type":"resume","last_event_id":"<id>"} (browsers cannot send Last-Event-ID on an upgrade; a
+   * client that does starts at once).
+   */
+  function openWebSocket(socket: StreamSocket & { once(e: 'message', fn: (data: Buffer) => void): void }, req: FastifyRequest): void {
+    const r = (req as unknown as WithStream)[STREAM_OPEN];
+    if (!r?.stream) return socket.close(1011);
+    const open = r.stream;
+    const header = req.headers['last-event-id'];
+    if (typeof header === 'string' && header !== '') return open({ kind: 'ws', socket, lastEventId: header });
+    let started = false;
+    socket.on('close', () => {
+      if (!started) r.release?.();
+    });
+    socket.once('message', (data) => {
+      type Hello = { type?: unknown; last_event_id?: unknown } | null;
+      let msg: Hello;
+      try {
+        msg = JSON.parse(data.toString('utf8')) as Hello;
+      } catch {
+        msg = null;
+      }
+      const resume = msg?.type === 'resume' && typeof msg.last_event_id === 'string' && msg.last_event_id !== '';
+      if (!resume && msg?.type !== 'start') {
+        const text = data.toString('utf8').slice(0, 200);
+        const e = new ApiError('invalid_parameter', `the first message must be {"type":"start"} or {"type":"resume","last_event_id":"<id>"}; got ${quote(text)}`);
+        socket.send(JSON.stringify({ id: null, event: 'error', data: renderError(e) }));
+        return socket.close(1008);
+      }
+      started = true;
+      open({ kind: 'ws', socket, lastEventId: resume ? (msg!.last_event_id as string) : undefined });
+    });
+  }
+
+  async function serve(route: CompiledRoute, handler: HandlerRegistry[keyof HandlerRegistry], req: FastifyRequest, reply: FastifyReply, upgrade = false): Promise<FastifyReply | undefined> {
     const spec: RouteSpec = route.spec;
     let query: RawQuery;
     let pairs: Array<[string, string]>;
@@ -231,6 +294,29 @@ export async function buildApp(deps: AppDeps, handlers: HandlerRegistry = defaul
       const typed = typeParams(route, query);
       const ctx = new Context(query, typed, req.params as Record<string, string>, deps, now, key, deadlineMs);
       const res = await handler(ctx);
+      if (res.stream) {
+        if (upgrade) {
+          // Checked: the upgrade goes on to openWebSocket with this stream.
+          (req as unknown as WithStream)[STREAM_OPEN] = res;
+          // Not the reply: it is a thenable that settles only once a response is sent.
+          return undefined;
+        }
+        reply.hijack();
+        res.stream({
+          kind: 'sse',
+          req: req.raw,
+          res: reply.raw,
+          headers: {
+            ...(reply.getHeaders() as Record<string, string | string[]>),
+            'x-request-id': req.id,
+            'content-type': 'text/event-stream; charset=utf-8',
+            // No proxy may buffer or transform the stream.
+            'cache-control': 'no-cache, no-transform',
+            'x-accel-buffering': 'no',
+          },
+        });
+        return reply;
+      }
       if (res.headers) for (const k in res.headers) reply.header(k, res.headers[k]);
       const status = res.status ?? 200;
       if (status === 200 && res.body instanceof EncodedJson && etagMatches(req.headers['if-none-match'], res.body.etag)) {

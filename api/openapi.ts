@@ -74,9 +74,40 @@ const ERROR_HEADERS: Record<number, Record<string, unknown>> = {
   429: { 'Retry-After': { $ref: '#/components/headers/Retry-After' } },
 };
 
+/**
+ * The push stream as far as OpenAPI can say it: a text/event-stream body, its events (type, id,
+ * data) under `x-events`, the Last-Event-ID header, and the WebSocket form in the description.
+ */
+const STREAM_EVENT_ID = 'Opaque position in the log (`<layout>-<time>-<offsets>`); send the last one received as Last-Event-ID to resume.';
+export const STREAM_EVENTS: Record<string, { description: string; data: Record<string, unknown> }> = {
+  snapshot: {
+    description: 'First event after connect (and after `reset`): the subscription\'s current list, soonest scheduled start first, in the shape of GET /v1/matching-markets/sports `data`.',
+    data: { type: 'object', required: ['channel', 'data'], properties: { channel: { const: 'sports' }, data: { type: 'array', items: { type: 'object' } } } },
+  },
+  'event.updated': { description: 'A matched sports event of the subscription changed or joined it: the full event in the list shape.', data: { type: 'object', required: ['event_id'] } },
+  'event.removed': {
+    description: 'An event left the subscription (without include_settled: archived; with it: removed from the archive).',
+    data: { type: 'object', required: ['event_id', 'reason'], properties: { event_id: { type: 'string' }, reason: { enum: ['settled', 'cancelled', 'delisted'] } } },
+  },
+  reset: { description: 'The Last-Event-ID cannot be resumed (older than the resume window, or from another deployment); a `snapshot` follows. No id.', data: { type: 'object', required: ['message'], properties: { message: { type: 'string' } } } },
+  overflow: { description: 'Last event before the server closes a client that reads too slowly; reconnect with the last id received. No id.', data: { type: 'object', required: ['message'], properties: { message: { type: 'string' } } } },
+};
+
+function streamResponse(): Record<string, unknown> {
+  return {
+    description: [
+      'Server-Sent Events. Each event has `id:` (a log position), `event:` (its type) and one `data:` line of JSON; comment lines (`: heartbeat`) keep idle connections open.',
+      'WebSocket: the same URL with an upgrade; the client first sends {"type":"start"} or {"type":"resume","last_event_id":"<id>"}; each message is {"id","event","data"}; pings are the heartbeat.',
+      'Concurrent streams per account and replica: free 1, starter 5, pro 25, business and enterprise 100 (beyond: 429 rate_limited). The connect counts one request; events count nothing.',
+    ].join(' '),
+    headers: { 'Cache-Control': { schema: { type: 'string', const: 'no-cache, no-transform' } } },
+    content: { 'text/event-stream': { schema: { type: 'string' }, 'x-event-id': STREAM_EVENT_ID, 'x-events': STREAM_EVENTS } },
+  };
+}
+
 function responsesOf(r: RouteSpec): Record<string, unknown> {
   const out: Record<string, unknown> = {
-    '200': { description: 'Success', content: { 'application/json': { schema: OK_SCHEMAS[r.id] ?? { type: 'object', additionalProperties: true } } } },
+    '200': r.id === 'stream' ? streamResponse() : { description: 'Success', content: { 'application/json': { schema: OK_SCHEMAS[r.id] ?? { type: 'object', additionalProperties: true } } } },
   };
   const byStatus = new Map<number, ErrorCode[]>();
   for (const c of errorCodesOf(r)) {
@@ -109,7 +140,11 @@ export function buildOpenApi(): Record<string, unknown> {
     const op: Record<string, unknown> = {
       operationId: r.id,
       summary: r.summary,
-      parameters: [...(r.pathParams ?? []).map((p) => parameter(p, 'path')), ...r.params.map((p) => parameter(p, 'query'))],
+      parameters: [
+        ...(r.pathParams ?? []).map((p) => parameter(p, 'path')),
+        ...r.params.map((p) => parameter(p, 'query')),
+        ...(r.id === 'stream' ? [{ name: 'Last-Event-ID', in: 'header', required: false, description: `Resume after this event. ${STREAM_EVENT_ID}`, schema: { type: 'string' } }] : []),
+      ],
       responses: responsesOf(r),
     };
     if (r.auth === 'none') op.security = [];

@@ -43,13 +43,27 @@ describe('GET /v1/openapi.json', () => {
       expect(target, ref).toBeDefined();
     }
   });
+
+  it('documents the push stream: an event-stream body with its event types, Last-Event-ID and the permission', () => {
+    // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the document is read as loose JSON
+    const doc = buildOpenApi() as any;
+    const op = doc.paths['/v1/stream'].get;
+    expect(op['x-permission']).toBe('stream.read');
+    const ok = op.responses['200'].content['text/event-stream'];
+    expect(Object.keys(ok['x-events'])).toEqual(['snapshot', 'event.updated', 'event.removed', 'reset', 'overflow']);
+    expect(ok['x-events']['event.removed'].data.properties.reason.enum).toEqual(['settled', 'cancelled', 'delisted']);
+    expect(op.parameters.find((p: { name: string }) => p.name === 'Last-Event-ID')).toMatchObject({ in: 'header', required: false });
+    expect(op.parameters.find((p: { name: string }) => p.name === 'channel').schema).toEqual({ type: 'string', enum: ['sports'] });
+    expect(op.responses['200'].description).toContain('WebSocket');
+    expect(op.responses['429'].content['application/json'].schema.allOf[1].properties.code.enum).toContain('rate_limited');
+  });
 });
 
 type Op = { parameters: Array<{ name: string; in: string; schema: Record<string, unknown> }>; responses: Record<string, { content?: Record<string, { schema: { allOf?: Array<{ properties?: { code?: { enum: string[] } } }> } }> }> };
 
 const opOf = (doc: { paths: Record<string, Record<string, Op>> }, r: (typeof ROUTES)[number]): Op => doc.paths[r.url.replace(/:([a-z_]+)/g, '{$1}')][r.method.toLowerCase()];
 /** The codes the document lists under a status of an operation. */
-const codesAt = (op: Op, status: number): string[] => op.responses[String(status)]?.content?.['application/json'].schema.allOf?.[1].properties?.code?.enum ?? [];
+const codesAt = (op: Op, status: number): string[] => op.responses[String(status)]?.content?.['application/json']?.schema.allOf?.[1].properties?.code?.enum ?? [];
 
 describe('the OpenAPI document is held to the route table and the error catalog', () => {
   const doc = buildOpenApi() as unknown as { paths: Record<string, Record<string, Op>> };

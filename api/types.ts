@@ -3,6 +3,7 @@
 // the key and charged the rate limit before a handler runs. A handler validates the values of its
 // own parameters, throws ApiError for anything wrong, and returns the JSON body.
 import type { Config } from '../lib/config.ts';
+import type { StreamIO } from './routes/v1/stream.ts';
 
 /** Query as received: a repeatable parameter is an array, every other one a single string. */
 export type RawQuery = Record<string, string | string[] | undefined>;
@@ -39,6 +40,13 @@ export interface RouteResult {
   status?: number;
   body: unknown;
   headers?: Record<string, string>;
+  /**
+   * A push stream instead of a body (GET /v1/stream): the shell hands it the raw response (SSE) or
+   * the upgraded socket (WebSocket) once every check has passed.
+   */
+  stream?: (io: StreamIO) => void;
+  /** Undoes what the handler reserved for a stream that never opens (a failed upgrade). */
+  release?: () => void;
 }
 
 export type RouteHandler = (ctx: RouteContext) => Promise<RouteResult>;

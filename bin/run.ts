@@ -6,6 +6,7 @@
 //     replicable (pollers and processors are Kafka consumer groups; API replicas are stateless and
 //     share keys, rate limits and snapshots in Redis).
 // The same business code runs in every combination: only the seams differ, chosen by configuration.
+import { startStreamArea } from '../api/stream/area.ts';
 import { loadConfigOrExit, ConfigError, type Config } from '../lib/config.ts';
 import { startApi } from '../api/server.ts';
 import { createAuthDeps, createDemoKey } from '../api/auth/index.ts';
@@ -69,8 +70,11 @@ export async function runService(config: Config, opts: { quiet?: boolean } = {})
   // Each role opens only what it uses: pollers the log; processors everything; an API replica the
   // snapshot store, and the history (for the catalog) only where reading it takes no exclusive lock
   // or there is no Redis to serve from (an API replica with REDIS_URL opens no chdb and no log).
+  // The push stream tails the log from every API process that has one to tail: the Kafka stack, or
+  // the embedded log of a process that also runs the pipeline.
+  const streams = has('api') && config.STREAM && (has('pollers') || has('processors') || config.KAFKA_BROKERS !== undefined);
   const uses = {
-    log: has('pollers') || has('processors'),
+    log: has('pollers') || has('processors') || streams,
     history: has('processors') || (has('api') && (!config.REDIS_URL || config.CLICKHOUSE_URL !== undefined)),
     store: has('processors') || has('api'),
   };
@@ -135,8 +139,12 @@ export async function runService(config: Config, opts: { quiet?: boolean } = {})
       deps.live = live.deps;
       stops.push(() => live.stop());
     }
+    const area = streams ? await startStreamArea(config, { log: backbone.log, serde: backbone.serde, topics: backbone.topics }) : undefined;
+    if (area) deps.stream = area.deps;
     const api = await startApi(config, deps);
     stops.push(() => api.close());
+    // Stopped before the API (stops run in reverse): the open streams end, then the server closes.
+    if (area) stops.push(() => area.stop());
     address = api.address;
     if (config.DEMO_KEY) demoKey = await createDemoKey(auth);
   }

@@ -81,6 +81,18 @@ const fields = z.object({
   SPORTS_PUBLISH_MS: z.coerce.number().int().min(1).default(250),
   POLL_INTERVAL_MS: z.coerce.number().int().min(1).default(2_000),
 
+  // The push stream (GET /v1/stream, api/stream/): each API process tails the matching topics
+  // itself. STREAM=false leaves it out (the route answers 503).
+  STREAM: bool.default(true),
+  // A comment line this often keeps proxies from closing an idle stream.
+  STREAM_HEARTBEAT_MS: z.coerce.number().int().min(1).default(15_000),
+  // Unsent bytes a connection may hold before it gets `overflow` and is closed.
+  STREAM_BUFFER_BYTES: z.coerce.number().int().min(1024).default(1_048_576),
+  // Changes kept in memory for resumes; an older position is resumed from the folded state.
+  STREAM_JOURNAL: z.coerce.number().int().min(1).default(20_000),
+  // Oldest resumable event id (a later one gets `reset`); inside the 24 h tombstone retention.
+  STREAM_RESUME_MS: z.coerce.number().int().min(1000).max(86_400_000).default(3_600_000),
+
   // "503 when the plan catalog is not configured": PLAN_CATALOG=none turns it off.
   PLAN_CATALOG: z.enum(['published', 'none']).default('published'),
   // Embedded default prints a demo key; the stack never creates one implicitly.

@@ -110,6 +110,12 @@ export const PLANS: readonly Plan[] = [
   },
 ];
 
+/**
+ * Concurrent push streams (GET /v1/stream) per account on one API replica. Not part of the
+ * published plan object (the spec fixes its fields); documented with the route.
+ */
+export const STREAM_LIMITS: Readonly<Record<PlanKey, number>> = { free: 1, starter: 5, pro: 25, business: 100, enterprise: 100 };
+
 const BY_KEY = new Map(PLANS.map((p) => [p.key, p] as const));
 export const planByKey = (k: PlanKey): Plan => BY_KEY.get(k)!;
 export const isPlanKey = (k: string): k is PlanKey => BY_KEY.has(k as PlanKey);

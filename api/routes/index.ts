@@ -21,6 +21,7 @@ import { eventDetail } from './v1/event-detail.ts';
 import { spotPrices } from './v1/spot.ts';
 import { walletProfile, walletPositions } from './v1/wallet.ts';
 import { sportsList, sportsLookup } from './v1/sports.ts';
+import { stream } from './v1/stream.ts';
 
 export type HandlerRegistry = Partial<Record<RouteId, RouteHandler>>;
 
@@ -36,4 +37,5 @@ export const handlers: HandlerRegistry = {
   wallet_positions: walletPositions,
   sports_list: sportsList,
   sports_lookup: sportsLookup,
+  stream,
 };

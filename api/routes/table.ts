@@ -10,7 +10,8 @@ export type Permission =
   | 'events.read'
   | 'crypto.prices.read'
   | 'marketplace.wallet.read'
-  | 'marketplace.positions.read';
+  | 'marketplace.positions.read'
+  | 'stream.read';
 
 export const PERMISSIONS: readonly Permission[] = [
   'markets.matching.read',
@@ -19,6 +20,7 @@ export const PERMISSIONS: readonly Permission[] = [
   'crypto.prices.read',
   'marketplace.wallet.read',
   'marketplace.positions.read',
+  'stream.read',
 ];
 
 export const PROVIDERS = [
@@ -83,6 +85,7 @@ export type RouteId =
   | 'spot_prices'
   | 'wallet_profile'
   | 'wallet_positions'
+  | 'stream'
   | 'billing_portal';
 
 export interface RouteSpec {
@@ -272,6 +275,28 @@ export const ROUTES: readonly RouteSpec[] = [
     permission: 'marketplace.positions.read',
     errors: ['missing_parameter', 'invalid_cursor', 'profile_not_found', ...UPSTREAM],
     params: [walletAddress, walletUsername, limit(50), cursor],
+  },
+  {
+    id: 'stream',
+    method: 'GET',
+    url: '/v1/stream',
+    summary:
+      'Push stream of matched sports event changes (Server-Sent Events; WebSocket on an upgrade of the same URL), resumable with Last-Event-ID',
+    auth: 'api_key',
+    permission: 'stream.read',
+    errors: ['missing_parameter'],
+    // The sports list's filters, with the same meaning; no paging (the first event is the whole
+    // current list as a `snapshot`).
+    params: [
+      { name: 'channel', type: 'enum', values: ['sports'], nonEmpty: true, description: 'What to subscribe to (required): sports.' },
+      { name: 'league', type: 'enum', values: LEAGUES, nonEmpty: true, description: 'League filter.' },
+      { name: 'scheduled_date', type: 'date', nonEmpty: true, description: 'YYYY-MM-DD in America/New_York.' },
+      { name: 'participant', type: 'string', nonEmpty: true, description: 'One participant key, case-insensitive.' },
+      bool('include_settled', false, 'Also the settled archive (an event leaving the current list is then updated, not removed).'),
+      bool('include_submarkets', false, 'Every matched submarket instead of the full-game moneyline only.'),
+      bool('include_rules', false, 'Adds rule_comparisons to game lines; empty means false.', true),
+      playerPropMatch,
+    ],
   },
   {
     id: 'billing_portal',

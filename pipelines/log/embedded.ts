@@ -40,6 +40,7 @@ import type {
   OutgoingRecord,
   PartitionOffsets,
   Producer,
+  TailOptions,
   TopicSpec,
 } from './types.ts';
 
@@ -257,6 +258,8 @@ export class EmbeddedLog implements Log {
   private readonly groups = new Map<string, Map<string, Map<number, number>>>();
   private readonly groupWrites = new Map<string, { running: Promise<void> | null; again: boolean }>();
   private readonly activeGroups = new Map<string, EmbeddedConsumer>();
+  /** Running tails, stopped by close() like the groups' consumers. */
+  readonly tails = new Set<EmbeddedTail>();
   private flushScheduled = false;
   private readonly toFlush = new Set<PartitionLog>();
   private readonly toSync = new Set<Segment>();
@@ -557,6 +560,11 @@ export class EmbeddedLog implements Log {
     return new EmbeddedConsumer(this, options);
   }
 
+  tail(options: TailOptions): Consumer {
+    this.assertOpen();
+    return new EmbeddedTail(this, options);
+  }
+
   async topicOffsets(topic: string): Promise<PartitionOffsets[]> {
     const t = this.topic(topic);
     return t.partitions.map((pl) => ({ partition: pl.partition, high: String(pl.high), low: String(pl.low) }));
@@ -787,6 +795,7 @@ export class EmbeddedLog implements Log {
   async close(): Promise<void> {
     if (this.closed) return;
     for (const c of [...this.activeGroups.values()]) await c.stop();
+    for (const t of [...this.tails]) await t.stop();
     this.closed = true;
     for (const t of this.timers) clearInterval(t);
     // Drain pending writes, then sync and close every segment.
@@ -805,9 +814,8 @@ export class EmbeddedLog implements Log {
 }
 
 export class EmbeddedConsumer implements Consumer {
-  private stopped = false;
   private loop: Promise<void> | null = null;
-  private readonly signal: { wake?: () => void } = {};
+  private readonly state: LoopState = { stopped: false, signal: {} };
 
   constructor(
     private readonly log: EmbeddedLog,
@@ -819,7 +827,7 @@ export class EmbeddedConsumer implements Consumer {
     const { groupId, topics, fromBeginning } = this.options;
     this.log.claimGroup(groupId, this);
     // Positions: the committed offset, else the earliest or the high watermark at start.
-    const positions: Array<{ topic: string; partition: number; pos: number; failures: number; retryAt: number }> = [];
+    const positions: ReadPosition[] = [];
     try {
       for (const topic of topics)
         for (const pl of this.log.partitionsOf(topic)) {
@@ -833,56 +841,107 @@ export class EmbeddedConsumer implements Consumer {
     this.loop = this.consume(handler, positions).finally(() => this.log.releaseGroup(groupId, this));
   }
 
-  private async consume(
-    handler: (batch: Batch) => Promise<void>,
-    positions: Array<{ topic: string; partition: number; pos: number; failures: number; retryAt: number }>,
-  ): Promise<void> {
+  private consume(handler: (batch: Batch) => Promise<void>, positions: ReadPosition[]): Promise<void> {
     const { groupId, topics } = this.options;
-    const { retryBackoffMs, onError } = this.log.opts;
-    while (!this.stopped) {
-      const versions = topics.map((t) => this.log.version(t));
-      let delivered = false;
-      let nextRetry = Infinity;
-      for (const p of positions) {
-        if (this.stopped) break;
-        const now = Date.now();
-        if (p.retryAt > now) {
-          nextRetry = Math.min(nextRetry, p.retryAt);
-          continue;
-        }
-        const records = await this.log.read(p.topic, p.partition, p.pos);
-        if (!records.length) continue;
-        delivered = true;
-        // What else the group could read right now, had this batch been committed.
-        const next = Number(records[records.length - 1]!.offset) + 1;
-        let waiting = 0;
-        for (const q of positions) waiting += Math.max(0, this.log.highWatermark(q.topic, q.partition) - (q === p ? next : q.pos));
-        try {
-          await handler({ topic: p.topic, partition: p.partition, records, waiting });
-        } catch (err) {
-          // Not committed: the same batch comes again after a backoff (at-least-once).
-          p.failures++;
-          p.retryAt = Date.now() + Math.min(5000, retryBackoffMs * 2 ** (p.failures - 1));
-          if (onError) onError(err, { groupId, topic: p.topic, partition: p.partition });
-          else console.error(`embedded log: handler of group ${groupId} failed on ${p.topic}[${p.partition}], will redeliver:`, err);
-          continue;
-        }
-        p.failures = 0;
-        p.retryAt = 0;
-        p.pos = Number(records[records.length - 1]!.offset) + 1;
-        await this.log.commit(groupId, p.topic, new Map([[p.partition, p.pos]]));
-      }
-      if (!delivered && !this.stopped) {
-        const wait = Math.max(1, Math.min(500, nextRetry - Date.now()));
-        await this.log.waitForData(topics, versions, wait, this.signal);
-      }
-    }
+    return readLoop(this.log, topics, positions, handler, this.state, `group ${groupId}`, groupId, (p) => this.log.commit(groupId, p.topic, new Map([[p.partition, p.pos]])));
   }
 
   /** Stops fetching; an in-flight handler finishes and its batch is committed first, as on Kafka. */
   async stop(): Promise<void> {
-    this.stopped = true;
-    this.signal.wake?.();
+    this.state.stopped = true;
+    this.state.signal.wake?.();
+    await this.loop?.catch(() => {});
+  }
+}
+
+type ReadPosition = { topic: string; partition: number; pos: number; failures: number; retryAt: number };
+type LoopState = { stopped: boolean; signal: { wake?: () => void } };
+
+/**
+ * The read loop of a group's consumer and of a tail: batches in offset order per partition; a
+ * handler that throws gets the same batch again after a backoff; `done` runs once a handler resolves
+ * (a group commits the position; a tail keeps it only here).
+ */
+async function readLoop(
+  log: EmbeddedLog,
+  topics: string[],
+  positions: ReadPosition[],
+  handler: (batch: Batch) => Promise<void>,
+  state: LoopState,
+  who: string,
+  groupId: string,
+  done: (p: ReadPosition) => Promise<void>,
+): Promise<void> {
+  const { retryBackoffMs, onError } = log.opts;
+  while (!state.stopped) {
+    const versions = topics.map((t) => log.version(t));
+    let delivered = false;
+    let nextRetry = Infinity;
+    for (const p of positions) {
+      if (state.stopped) break;
+      const now = Date.now();
+      if (p.retryAt > now) {
+        nextRetry = Math.min(nextRetry, p.retryAt);
+        continue;
+      }
+      const records = await log.read(p.topic, p.partition, p.pos);
+      if (!records.length) continue;
+      delivered = true;
+      // What else could be read right now, had this batch been handled.
+      const next = Number(records[records.length - 1]!.offset) + 1;
+      let waiting = 0;
+      for (const q of positions) waiting += Math.max(0, log.highWatermark(q.topic, q.partition) - (q === p ? next : q.pos));
+      try {
+        await handler({ topic: p.topic, partition: p.partition, records, waiting });
+      } catch (err) {
+        // Not done: the same batch comes again after a backoff (at-least-once).
+        p.failures++;
+        p.retryAt = Date.now() + Math.min(5000, retryBackoffMs * 2 ** (p.failures - 1));
+        if (onError) onError(err, { groupId, topic: p.topic, partition: p.partition });
+        else console.error(`embedded log: handler of ${who} failed on ${p.topic}[${p.partition}], will redeliver:`, err);
+        continue;
+      }
+      p.failures = 0;
+      p.retryAt = 0;
+      p.pos = next;
+      await done(p);
+    }
+    if (!delivered && !state.stopped) {
+      const wait = Math.max(1, Math.min(500, nextRetry - Date.now()));
+      await log.waitForData(topics, versions, wait, state.signal);
+    }
+  }
+}
+
+/**
+ * Log.tail() on the embedded log: the consumer's read loop without a group (no claim, no commits).
+ * Positions live in this object only; a handler that throws gets its batch again after a backoff.
+ */
+export class EmbeddedTail implements Consumer {
+  private loop: Promise<void> | null = null;
+  private readonly state: LoopState = { stopped: false, signal: {} };
+
+  constructor(
+    private readonly log: EmbeddedLog,
+    private readonly options: TailOptions,
+  ) {}
+
+  async run(handler: (batch: Batch) => Promise<void>): Promise<void> {
+    if (this.loop) throw new Error('tail is already running');
+    const { topics, from } = this.options;
+    const positions: ReadPosition[] = [];
+    for (const topic of topics)
+      for (const pl of this.log.partitionsOf(topic)) {
+        const named = from?.get(topic)?.get(pl.partition);
+        positions.push({ topic, partition: pl.partition, pos: Math.max(pl.low, named === undefined ? 0 : Number(named)), failures: 0, retryAt: 0 });
+      }
+    this.log.tails.add(this);
+    this.loop = readLoop(this.log, topics, positions, handler, this.state, 'a tail', '(tail)', async () => {}).finally(() => this.log.tails.delete(this));
+  }
+
+  async stop(): Promise<void> {
+    this.state.stopped = true;
+    this.state.signal.wake?.();
     await this.loop?.catch(() => {});
   }
 }

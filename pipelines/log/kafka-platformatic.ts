@@ -12,7 +12,8 @@
 import { Admin, Consumer as PltConsumer, Producer as PltProducer, type Message, type MessagesStream } from '@platformatic/kafka';
 import { murmur2 } from './partitioner.ts';
 import { DEFAULT_PARTITIONS_CONSUMED_CONCURRENTLY, topicConfigEntries } from './kafka.ts';
-import type { Batch, Consumer, ConsumerOptions, Log, LogRecord, OutgoingRecord, PartitionOffsets, Producer, TopicSpec } from './types.ts';
+import type { Batch, Consumer, ConsumerOptions, Log, LogRecord, OutgoingRecord, PartitionOffsets, Producer, TailOptions, TopicSpec } from './types.ts';
+import { groupTail } from './tail.ts';
 
 export interface PlatformaticKafkaLogOptions {
   brokers: string[];
@@ -159,6 +160,10 @@ export class PlatformaticKafkaLog implements Log {
         await p.close();
       },
     };
+  }
+
+  tail(options: TailOptions): Consumer {
+    return groupTail(this, options, this.clientId);
   }
 
   consumer(options: ConsumerOptions): Consumer {

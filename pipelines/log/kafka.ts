@@ -15,7 +15,8 @@
 //   'delete' topics that set it); creating an existing topic keeps it.
 import kafkajs from 'kafkajs';
 import type { Admin, Consumer as KjsConsumer, Kafka as KafkaClient, Message, Producer as KjsProducer } from 'kafkajs';
-import type { Batch, Consumer, ConsumerOptions, Log, LogRecord, OutgoingRecord, PartitionOffsets, Producer, TopicSpec } from './types.ts';
+import type { Batch, Consumer, ConsumerOptions, Log, LogRecord, OutgoingRecord, PartitionOffsets, Producer, TailOptions, TopicSpec } from './types.ts';
+import { groupTail } from './tail.ts';
 
 const { Kafka, Partitioners, logLevel } = kafkajs;
 
@@ -184,6 +185,10 @@ export class KafkaLog implements Log {
     const c = new KafkaJsConsumer(this.kafka, options, this.options, () => this.consumers.delete(c));
     this.consumers.add(c);
     return c;
+  }
+
+  tail(options: TailOptions): Consumer {
+    return groupTail(this, options, this.options.clientId ?? 'pm-data-api');
   }
 
   async topicOffsets(topic: string): Promise<PartitionOffsets[]> {

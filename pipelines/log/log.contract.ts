@@ -398,6 +398,61 @@ export function logContract(name: string, makeHarness: () => LogHarness | Promis
       expect(Object.fromEntries(await log.groupOffsets(group, topic))).toEqual({ 0: '10' });
     });
 
+    it('tail: reads from the earliest offset, then live records, in offset order per partition, beside a group', async () => {
+      const { log, harness } = await open();
+      const topic = randomName('t');
+      const group = randomName('g');
+      await log.createTopics([{ name: topic, partitions: 2, cleanupPolicy: 'delete' }]);
+      const producer = await log.producer();
+      await producer.send(topic, keyed(20, 5, 'a'));
+      const [t1, t2] = [log.tail({ topics: [topic] }), log.tail({ topics: [topic] })];
+      const [got1, got2]: LogRecord[][] = [[], []];
+      await t1.run(async (batch) => void got1.push(...batch.records));
+      await t2.run(async (batch) => void got2.push(...batch.records));
+      try {
+        await until(() => got1.length + got2.length, (n) => n >= 40, 30_000 + (harness.joinMs ?? 0), 'both tails to read what was there');
+        // Live records after the tails caught up; a group reading the same topic takes nothing from them.
+        await producer.send(topic, keyed(10, 5, 'b'));
+        const byGroup = await consumeUntil(log, { groupId: group, topics: [topic], fromBeginning: true }, (a) => a.length >= 30);
+        await until(() => Math.min(got1.length, got2.length), (n) => n >= 30, 30_000, 'both tails to read the live records');
+        for (const got of [got1, got2, byGroup]) {
+          expect(got).toHaveLength(30);
+          for (const p of [0, 1]) {
+            const offs = got.filter((r) => r.partition === p).map((r) => Number(r.offset));
+            expect(offs).toEqual([...offs].sort((x, y) => x - y));
+            expect(new Set(offs).size).toBe(offs.length);
+          }
+          expect(got.map((r) => str(r.value)).sort()).toEqual([...keyed(20, 5, 'a'), ...keyed(10, 5, 'b')].map((r) => str(r.value)).sort());
+        }
+      } finally {
+        await t1.stop();
+        await t2.stop();
+        await producer.close();
+      }
+    });
+
+    it('tail: starts at the positions it is given, a partition not named at its earliest offset', async () => {
+      const { log, harness } = await open();
+      const topic = randomName('t');
+      await log.createTopics([{ name: topic, partitions: 2, cleanupPolicy: 'delete' }]);
+      const producer = await log.producer();
+      await producer.send(topic, Array.from({ length: 12 }, (_, i) => ({ key: b(`k${i}`), value: b(`v${i}`), partition: i % 2 })));
+      await producer.close();
+      // Partition 0 from offset 4 (records v8, v10); partition 1 from its start (six records).
+      const tail = log.tail({ topics: [topic], from: new Map([[topic, new Map([[0, '4']])]]) });
+      const got: LogRecord[] = [];
+      await tail.run(async (batch) => void got.push(...batch.records));
+      try {
+        await until(() => got.length, (n) => n >= 8, 30_000 + (harness.joinMs ?? 0), 'the tail to read from its positions');
+        // Nothing beyond what was asked for arrives later.
+        await new Promise((r) => setTimeout(r, 300));
+      } finally {
+        await tail.stop();
+      }
+      expect(got.filter((r) => r.partition === 0).map((r) => [r.offset, str(r.value)])).toEqual([['4', 'v8'], ['5', 'v10']]);
+      expect(got.filter((r) => r.partition === 1).map((r) => str(r.value))).toEqual(['v1', 'v3', 'v5', 'v7', 'v9', 'v11']);
+    });
+
     it('gives each group its own offsets on the same topic', async () => {
       const { log } = await open();
       const topic = randomName('t');

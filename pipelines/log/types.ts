@@ -87,6 +87,21 @@ export interface Consumer {
   stop(): Promise<void>;
 }
 
+/**
+ * A reader that follows topics from given positions without a consumer group: nothing is committed
+ * and nobody shares its partitions, so every process can read everything itself (each API replica
+ * tails the matching topics for its push streams). Records already in the log come first, then live
+ * ones, in offset order per partition, until stop().
+ */
+export interface TailOptions {
+  topics: string[];
+  /**
+   * Next offset to read, per topic and partition. A partition not named, or named below its earliest
+   * retained offset, starts at the earliest retained offset.
+   */
+  from?: Map<string, Map<number, string>>;
+}
+
 export interface PartitionOffsets {
   partition: number;
   /** Offset of the next record to be written. */
@@ -100,6 +115,8 @@ export interface Log {
   createTopics(specs: TopicSpec[]): Promise<void>;
   producer(): Promise<Producer>;
   consumer(options: ConsumerOptions): Consumer;
+  /** Follows topics from positions without a shared group (TailOptions); a handler that throws gets its batch again. */
+  tail(options: TailOptions): Consumer;
   topicOffsets(topic: string): Promise<PartitionOffsets[]>;
   /** Committed offsets of a group (next offset to read) per partition; absent when none. */
   groupOffsets(groupId: string, topic: string): Promise<Map<number, string>>;

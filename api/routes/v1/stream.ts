@@ -1,0 +1,159 @@
+// GET /v1/stream: the push stream (Server-Sent Events; WebSocket on an upgrade of the same URL).
+// In: the typed query (the router already rejected unknown, repeated and empty parameters and
+// type-checked booleans, enums and dates; the key was checked for `stream.read` and the connect
+// charged one request against the rate limit) and deps.stream (the process's hub). Out: a stream of
+// events (api/stream/connection.ts); events count against nothing. Refused before it opens: more
+// concurrent streams than the plan allows (429 rate_limited, per account on this replica), the hub
+// not caught up with the log yet (503).
+import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from 'node:http';
+import { ApiError, apiErrorFromItems, quote, type ErrorItem } from '../../errors.ts';
+import { STREAM_LIMITS, type PlanKey } from '../../auth/plans.ts';
+import type { RouteHandler } from '../../types.ts';
+import type { League } from '../table.ts';
+import type { PropPolicy } from '../../../pipelines/matching/readmodel.ts';
+import type { StreamHub } from '../../stream/hub.ts';
+import { StreamConnection, type Sink } from '../../stream/connection.ts';
+import type { SportsFilter } from '../../stream/sports.ts';
+
+export interface StreamDeps {
+  hub: StreamHub;
+  /** Unsent bytes a connection may hold before it gets `overflow` and is closed. */
+  bufferBytes: number;
+  heartbeatMs: number;
+  /** How long a connect waits for the hub to catch up with the log before answering 503. */
+  readyMs: number;
+  /** Open streams per account on this process. */
+  open: Map<string, number>;
+  /** Live connections (closed on shutdown). */
+  connections: Set<StreamConnection>;
+}
+
+/** What the stream uses of a WebSocket (ws, through @fastify/websocket). */
+export interface StreamSocket {
+  send(text: string): void;
+  ping(): void;
+  readonly bufferedAmount: number;
+  close(code?: number): void;
+  on(event: 'close', fn: () => void): unknown;
+}
+
+export type StreamIO =
+  | { kind: 'sse'; req: IncomingMessage; res: ServerResponse; headers: OutgoingHttpHeaders }
+  | { kind: 'ws'; socket: StreamSocket; lastEventId: string | undefined };
+
+const sseFrame = (id: string, type: string, json: string) => `${id ? `id: ${id}\n` : ''}event: ${type}\ndata: ${json}\n\n`;
+const wsFrame = (id: string, type: string, json: string) => `{"id":${JSON.stringify(id || null)},"event":${JSON.stringify(type)},"data":${json}}`;
+
+function sseSink(res: ServerResponse): Sink {
+  return {
+    event(id, type, json, shared) {
+      if (shared) res.write((shared.sse ??= Buffer.from(sseFrame(id, type, json))));
+      else res.write(sseFrame(id, type, json));
+    },
+    heartbeat() {
+      res.write(': heartbeat\n\n');
+    },
+    // The response's own buffer plus what its socket has not sent yet.
+    buffered: () => res.writableLength,
+    close() {
+      res.end();
+    },
+  };
+}
+
+function wsSink(socket: StreamSocket): Sink {
+  return {
+    event(id, type, json, shared) {
+      if (shared) socket.send((shared.ws ??= wsFrame(id, type, json)));
+      else socket.send(wsFrame(id, type, json));
+    },
+    heartbeat() {
+      socket.ping();
+    },
+    buffered: () => socket.bufferedAmount,
+    close() {
+      socket.close(1000);
+    },
+  };
+}
+
+function filterOf(t: Record<string, unknown>, raw: Record<string, unknown>): SportsFilter {
+  const items: ErrorItem[] = [];
+  const includeSubmarkets = t.include_submarkets === true;
+  let policy: PropPolicy = 'strict';
+  if (t.player_prop_match !== undefined) {
+    if (!includeSubmarkets) {
+      items.push({
+        param: 'player_prop_match',
+        value: raw.player_prop_match as string,
+        message: `player_prop_match requires include_submarkets=true; got player_prop_match=${quote(raw.player_prop_match)} with include_submarkets=false`,
+      });
+    }
+    policy = t.player_prop_match as PropPolicy;
+  }
+  const participant = typeof t.participant === 'string' ? t.participant.trim() : undefined;
+  if (participant !== undefined && (participant.includes(',') || participant === '')) {
+    items.push({ param: 'participant', value: t.participant as string, message: `participant takes one key only (pair it with league); got ${quote(t.participant)}` });
+  }
+  if (items.length) throw apiErrorFromItems('invalid_parameter', items);
+  return {
+    league: t.league as League | undefined,
+    scheduledDate: t.scheduled_date as string | undefined,
+    participant,
+    includeSettled: t.include_settled === true,
+    shape: { includeSubmarkets, includeRules: t.include_rules === true, policy },
+  };
+}
+
+export const stream: RouteHandler = async (ctx) => {
+  const d = ctx.deps.stream as StreamDeps | undefined;
+  if (ctx.typed.channel === undefined) throw new ApiError('missing_parameter', 'send channel=sports: the channel to subscribe to', { param: 'channel' });
+  const filter = filterOf(ctx.typed, ctx.query);
+  if (!d) throw new ApiError('service_unavailable', 'the push stream is not configured on this deployment');
+  const key = ctx.key!;
+  const limit = STREAM_LIMITS[key.plan as PlanKey] ?? STREAM_LIMITS.free;
+  const open = d.open.get(key.accountId) ?? 0;
+  if (open >= limit) {
+    throw new ApiError('rate_limited', `the ${key.plan} plan allows ${limit} concurrent streams per account; ${open} are open: close one and retry`, {
+      headers: { 'retry-after': '1' },
+    });
+  }
+  if (!(await d.hub.ready(d.readyMs))) throw new ApiError('service_unavailable', 'the stream is still reading the log after a start; retry shortly');
+  // Counted from here (before any await) so concurrent connects cannot pass the limit together.
+  d.open.set(key.accountId, (d.open.get(key.accountId) ?? 0) + 1);
+  let released = false;
+  const release = () => {
+    if (released) return;
+    released = true;
+    const n = (d.open.get(key.accountId) ?? 1) - 1;
+    if (n > 0) d.open.set(key.accountId, n);
+    else d.open.delete(key.accountId);
+  };
+  return {
+    body: null,
+    release,
+    stream: (io: StreamIO) => {
+      let conn: StreamConnection;
+      if (io.kind === 'sse') {
+        // No chunked encoding: the stream ends only with its connection, and each event is then one
+        // socket write instead of three (size, data, CRLF) for every client.
+        io.res.useChunkedEncodingByDefault = false;
+        io.res.shouldKeepAlive = false;
+        io.res.writeHead(200, io.headers);
+        // Reconnect after 1 s (EventSource's default is 3 s); then the first event.
+        io.res.write('retry: 1000\n\n');
+        conn = new StreamConnection(d.hub, filter, sseSink(io.res), { bufferBytes: d.bufferBytes, heartbeatMs: d.heartbeatMs, onClose: () => (release(), d.connections.delete(conn)) });
+        io.req.socket.setNoDelay(true);
+        io.res.on('close', () => conn.close());
+        d.connections.add(conn);
+        const last = io.req.headers['last-event-id'];
+        conn.start(typeof last === 'string' && last !== '' ? last : undefined);
+      } else {
+        conn = new StreamConnection(d.hub, filter, wsSink(io.socket), { bufferBytes: d.bufferBytes, heartbeatMs: d.heartbeatMs, onClose: () => (release(), d.connections.delete(conn)) });
+        io.socket.on('close', () => conn.close());
+        d.connections.add(conn);
+        conn.start(io.lastEventId);
+      }
+    },
+  };
+};

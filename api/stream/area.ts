@@ -1,0 +1,38 @@
+// Composition of the push stream for an API process. In: config and the log, serde and topics of
+// the backbone. Out: deps.stream for buildApp (api/routes/v1/stream.ts) and stop(), which closes
+// every open stream before the hub stops tailing.
+import type { Config } from '../../lib/config.ts';
+import type { Log } from '../../pipelines/log/types.ts';
+import type { Serde } from '../../pipelines/serde/index.ts';
+import type { TopicMap } from '../../pipelines/topics.ts';
+import type { StreamDeps } from '../routes/v1/stream.ts';
+import { StreamHub } from './hub.ts';
+
+export interface StreamArea {
+  deps: StreamDeps;
+  hub: StreamHub;
+  stop(): Promise<void>;
+}
+
+export async function startStreamArea(
+  config: Pick<Config, 'STREAM_HEARTBEAT_MS' | 'STREAM_BUFFER_BYTES' | 'STREAM_JOURNAL' | 'STREAM_RESUME_MS'>,
+  parts: { log: Log; serde: Serde; topics: TopicMap; clock?: () => number },
+): Promise<StreamArea> {
+  const hub = await StreamHub.start({ ...parts, journalSize: config.STREAM_JOURNAL, resumeMs: config.STREAM_RESUME_MS });
+  const deps: StreamDeps = {
+    hub,
+    bufferBytes: config.STREAM_BUFFER_BYTES,
+    heartbeatMs: config.STREAM_HEARTBEAT_MS,
+    readyMs: 5_000,
+    open: new Map(),
+    connections: new Set(),
+  };
+  return {
+    deps,
+    hub,
+    async stop() {
+      for (const c of [...deps.connections]) c.close();
+      await hub.stop();
+    },
+  };
+}

@@ -1,0 +1,99 @@
+// One push-stream connection over either transport (SSE or WebSocket), subscribed to the hub.
+// In: the hub, the subscription, a Sink (the transport's write, how much it still buffers, close)
+// and the client's last event id, if any. Out: `snapshot` first (or, on a resume, every missed event
+// in order, or `reset` + `snapshot` when the id is not resumable), then live events, heartbeats,
+// and a final `overflow` when the client reads too slowly: a connection whose transport buffers more
+// than `bufferBytes` unsent is closed, so a slow client never holds memory or time of the others.
+import type { StreamHub, SportsChange, Subscriber } from './hub.ts';
+import { filterKey, renderChange, snapshotBody, type Rendered, type SportsFilter } from './sports.ts';
+
+export interface Sink {
+  /**
+   * Sends one event (id may be empty: the final overflow carries none). `shared`: a rendering that
+   * every live connection sends under this same id, whose encoded frame the sink may keep on it.
+   */
+  event(id: string, type: string, json: string, shared?: Rendered): void;
+  heartbeat(): void;
+  /** Bytes written and not yet taken by the client's socket. */
+  buffered(): number;
+  close(): void;
+}
+
+export interface ConnectionOptions {
+  bufferBytes: number;
+  heartbeatMs: number;
+  onClose?: () => void;
+}
+
+export class StreamConnection implements Subscriber {
+  from: number[] = [];
+  private closed = false;
+  private timer: NodeJS.Timeout | null = null;
+  private readonly key: string;
+  /** Events sent (tests and the bench read it). */
+  sent = 0;
+
+  constructor(
+    private readonly hub: StreamHub,
+    private readonly filter: SportsFilter,
+    private readonly sink: Sink,
+    private readonly opts: ConnectionOptions,
+  ) {
+    this.key = filterKey(filter);
+  }
+
+  /** Sends what the client needs first and subscribes, in one synchronous turn (nothing falls between). */
+  start(lastEventId: string | undefined): void {
+    const now = this.hub.clock();
+    const missed = lastEventId === undefined ? null : this.hub.missedSince(lastEventId);
+    if (missed === null || missed === 'reset') {
+      if (missed === 'reset') {
+        this.send('', 'reset', JSON.stringify({ message: `event id ${JSON.stringify(lastEventId)} cannot be resumed here (too old, or from another deployment): reload the state from the snapshot that follows` }));
+      }
+      this.from = this.hub.pos.slice();
+      this.send(this.hub.currentId(), 'snapshot', JSON.stringify(snapshotBody(this.filter, [...this.hub.entries.values()].map((h) => h.entry), now)));
+    } else {
+      this.from = missed.from;
+      for (const m of missed.changes) {
+        const r = renderChange(this.filter, m.change, now);
+        if (r) this.send(m.id, r.type, r.json);
+      }
+    }
+    if (this.closed) return;
+    this.hub.subscribers.add(this);
+    this.timer = setInterval(() => {
+      if (!this.closed) this.sink.heartbeat();
+    }, this.opts.heartbeatMs);
+    this.timer.unref();
+  }
+
+  onChange(change: SportsChange, id: string): void {
+    if (this.closed) return;
+    let r: Rendered | null | undefined = change.rendered?.get(this.key);
+    if (r === undefined) {
+      r = renderChange(this.filter, change, this.hub.clock());
+      (change.rendered ??= new Map()).set(this.key, r);
+    }
+    if (r) this.send(id, r.type, r.json, id === change.id ? r : undefined);
+  }
+
+  private send(id: string, type: string, json: string, shared?: Rendered): void {
+    if (this.closed) return;
+    if (this.sink.buffered() > this.opts.bufferBytes) {
+      this.sink.event('', 'overflow', JSON.stringify({ message: `the client read too slowly: more than ${this.opts.bufferBytes} bytes were waiting; reconnect with the last event id received to resume` }));
+      this.close();
+      return;
+    }
+    this.sink.event(id, type, json, shared);
+    this.sent++;
+  }
+
+  close(): void {
+    if (this.closed) return;
+    this.closed = true;
+    this.hub.subscribers.delete(this);
+    if (this.timer) clearInterval(this.timer);
+    this.sink.close();
+    this.opts.onClose?.();
+  }
+}

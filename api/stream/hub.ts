@@ -1,0 +1,266 @@
+// The push stream's in-process hub: one per API process. In: the log, tailed by this process alone
+// (Log.tail: no shared group, so no replica depends on another) from the earliest offset of the
+// compacted topics `lifecycle.states` and `matched.events`. Out: the current sports entries, a
+// bounded journal of recent changes, and every change handed to the subscribed connections, each
+// with the log position after it (api/stream/position.ts).
+//
+// Resume: a client's position V names, per partition, the next offset it has not seen. What it
+// missed is every change at or above V: from the journal while the journal reaches back that far,
+// else folded from the current state (each event whose latest record is at or above V, with that
+// record), which is what the compacted topic itself holds. A V older than the resume window, or from
+// another topic layout, gets `reset` (see position.ts).
+import type { Log, LogRecord } from '../../pipelines/log/types.ts';
+import type { Rendered } from './sports.ts';
+import type { Serde } from '../../pipelines/serde/index.ts';
+import type { TopicMap } from '../../pipelines/topics.ts';
+import type { LifecycleState as LifecycleRecord } from '../../pipelines/topics.ts';
+import { entryOfRecord } from '../../pipelines/matching/stages/sports-snapshot.ts';
+import type { SportsEntry } from '../../pipelines/matching/readmodel.ts';
+import { covers, decodeId, encodeId, layoutOf, maxPos, type Layout } from './position.ts';
+
+/** Why an event left a subscription: the lifecycle's archive reason, in the stream's three words. */
+export type RemovedReason = 'settled' | 'cancelled' | 'delisted';
+
+/** One record of `matched.events` as the hub saw it. */
+export interface SportsChange {
+  /** Index of its partition in the layout; its offset there. */
+  part: number;
+  offset: number;
+  key: string;
+  /** The entry before and after (undefined: not served / a tombstone). */
+  prev: SportsEntry | undefined;
+  next: SportsEntry | undefined;
+  /** The last served entry, for a removal after a tombstone (which carries no body). */
+  last: SportsEntry | undefined;
+  reason: RemovedReason;
+  /** Next offsets of every partition after this change, and its id. */
+  pos: number[];
+  id: string;
+  /** Per-subscription rendering, shared by the connections with the same subscription. */
+  rendered?: Map<string, Rendered | null>;
+}
+
+export interface Subscriber {
+  /** Changes below this position (per partition) are skipped: the client has them. */
+  from: number[];
+  onChange(change: SportsChange, id: string): void;
+}
+
+export interface HubOptions {
+  log: Log;
+  serde: Serde;
+  topics: TopicMap;
+  /** Changes kept for resumes (older ones are folded from the current state). */
+  journalSize?: number;
+  /** Oldest resumable id, in ms (default one hour, well inside the tombstone retention of 24 h). */
+  resumeMs?: number;
+  clock?: () => number;
+}
+
+interface Held {
+  entry: SportsEntry | undefined;
+  last: SportsEntry | undefined;
+  part: number;
+  offset: number;
+  at: number;
+}
+
+/** The lifecycle's archive reason as one of the stream's words. */
+export function reasonOf(archiveReason: string | null | undefined, tombstone: boolean): RemovedReason {
+  if (archiveReason?.startsWith('cancelled')) return 'cancelled';
+  if (archiveReason?.startsWith('delisted')) return 'delisted';
+  // Settled by the venues, or the date plus the one-day grace passed (the game is over).
+  if (archiveReason) return 'settled';
+  return tombstone ? 'delisted' : 'settled';
+}
+
+export class StreamHub {
+  readonly layout: Layout;
+  readonly pos: number[];
+  readonly entries = new Map<string, Held>();
+  private readonly reasons = new Map<string, string | null>();
+  private readonly journal: SportsChange[] = [];
+  /** The journal holds every change at or above this position. */
+  private journalFrom: number[];
+  readonly subscribers = new Set<Subscriber>();
+  private readonly tail;
+  private readonly journalSize: number;
+  readonly resumeMs: number;
+  readonly clock: () => number;
+  private caughtUp = false;
+  private readonly readyWaiters: Array<() => void> = [];
+  private highAtStart: number[] | null = null;
+  private lastId: string;
+  /** Changes applied since start (tests and the bench wait on it). */
+  changes = 0;
+
+  private constructor(
+    private readonly opts: HubOptions,
+    layout: Layout,
+  ) {
+    this.layout = layout;
+    this.pos = layout.parts.map(() => 0);
+    this.journalFrom = layout.parts.map(() => 0);
+    this.journalSize = opts.journalSize ?? 20_000;
+    this.resumeMs = opts.resumeMs ?? 3_600_000;
+    this.clock = opts.clock ?? Date.now;
+    this.lastId = encodeId(layout, this.clock(), this.pos);
+    const { topics } = opts;
+    this.tail = opts.log.tail({ topics: [topics['lifecycle.states'].name, topics['matched.events'].name] });
+  }
+
+  static async start(opts: HubOptions): Promise<StreamHub> {
+    const { topics, log } = opts;
+    const defs = [topics['lifecycle.states'], topics['matched.events']];
+    const parts = await Promise.all(defs.map(async (d) => ({ name: d.name, partitions: (await log.topicOffsets(d.name)).length })));
+    const hub = new StreamHub(opts, layoutOf(parts));
+    const highs: number[] = [];
+    for (const d of defs) for (const o of await log.topicOffsets(d.name)) highs.push(Number(o.high));
+    hub.highAtStart = highs;
+    hub.checkReady();
+    await hub.tail.run((batch) => hub.apply(batch.topic, batch.partition, batch.records));
+    return hub;
+  }
+
+  /** Resolves once the hub has read what the log held when it started (false after `ms`). */
+  ready(ms: number): Promise<boolean> {
+    if (this.caughtUp) return Promise.resolve(true);
+    return new Promise((resolve) => {
+      const t = setTimeout(() => resolve(false), ms);
+      this.readyWaiters.push(() => {
+        clearTimeout(t);
+        resolve(true);
+      });
+    });
+  }
+
+  private checkReady(): void {
+    if (this.caughtUp || !this.highAtStart || !covers(this.pos, this.highAtStart)) return;
+    this.caughtUp = true;
+    for (const w of this.readyWaiters.splice(0)) w();
+  }
+
+  /** The id of the current position (a snapshot's id). */
+  currentId(): string {
+    return this.lastId;
+  }
+
+  private async apply(topic: string, partition: number, records: LogRecord[]): Promise<void> {
+    const part = this.layout.index.get(`${topic}|${partition}`);
+    if (part === undefined) return;
+    const lifecycle = topic === this.opts.topics['lifecycle.states'].name;
+    if (lifecycle) {
+      const decoded = await this.opts.serde.decodeMany(this.opts.topics['lifecycle.states'], records);
+      for (const d of decoded) if (d.key !== null) this.reasons.set(d.key, archiveReasonOf(d.value));
+      this.pos[part] = Number(records[records.length - 1]!.offset) + 1;
+      this.checkReady();
+      return;
+    }
+    const decoded = await this.opts.serde.decodeMany(this.opts.topics['matched.events'], records);
+    const now = this.clock();
+    for (let i = 0; i < records.length; i++) {
+      const d = decoded[i]!;
+      const offset = Number(records[i]!.offset);
+      this.pos[part] = offset + 1;
+      if (d.key === null) continue;
+      const held = this.entries.get(d.key);
+      const next = d.value ? entryOfRecord(d.value) : undefined;
+      const prev = held?.entry;
+      const last = next ?? held?.last;
+      const pos = this.pos.slice();
+      const id = encodeId(this.layout, now, pos);
+      this.lastId = id;
+      const change: SportsChange = {
+        part,
+        offset,
+        key: d.key,
+        prev,
+        next,
+        last,
+        reason: reasonOf(this.reasons.get(d.key), next === undefined),
+        pos,
+        id,
+      };
+      this.entries.set(d.key, { entry: next, last, part, offset, at: now });
+      this.record(change);
+      this.changes++;
+      for (const s of this.subscribers) {
+        if (offset < s.from[part]!) continue;
+        s.onChange(change, covers(pos, s.from) ? id : encodeId(this.layout, now, maxPos(pos, s.from)));
+      }
+    }
+    this.checkReady();
+    this.prune(now);
+  }
+
+  private record(c: SportsChange): void {
+    this.journal.push(c);
+    if (this.journal.length > this.journalSize + this.journalSize / 10) {
+      const dropped = this.journal.splice(0, this.journal.length - this.journalSize);
+      for (const d of dropped) this.journalFrom[d.part] = Math.max(this.journalFrom[d.part]!, d.offset + 1);
+    }
+  }
+
+  private lastPrune = 0;
+  /** Removed events are held for the resume window only (a fold needs them no longer). */
+  private prune(now: number): void {
+    if (now - this.lastPrune < 60_000) return;
+    this.lastPrune = now;
+    for (const [k, h] of this.entries) if (!h.entry && now - h.at > this.resumeMs) this.entries.delete(k);
+  }
+
+  /**
+   * What a client at `id` missed, in order per partition, with the id each is sent under; 'reset'
+   * when the id is not resumable here. Synchronous: subscribe in the same turn and nothing falls
+   * between the two.
+   */
+  missedSince(id: string): { from: number[]; changes: Array<{ change: SportsChange; id: string }> } | 'reset' {
+    const v = decodeId(this.layout, id);
+    const now = this.clock();
+    if (!v || now - v.at > this.resumeMs) return 'reset';
+    const from = v.pos;
+    const out: Array<{ change: SportsChange; id: string }> = [];
+    if (covers(from, this.journalFrom)) {
+      // After a journal change the hub had every record below its position: later ones are above it.
+      for (const c of this.journal) if (c.offset >= from[c.part]!) out.push({ change: c, id: covers(c.pos, from) ? c.id : encodeId(this.layout, now, maxPos(c.pos, from)) });
+    } else {
+      // Folded: each event's latest record at or above the client's position, by partition and
+      // offset, so the id after each says: earlier partitions done, this one up to here, later ones
+      // where the client was.
+      const upTo = maxPos(from, this.pos);
+      const held = [...this.entries].filter(([, h]) => h.offset >= from[h.part]!).sort((a, b) => a[1].part - b[1].part || a[1].offset - b[1].offset);
+      for (const [key, h] of held) {
+        const pos = upTo.map((x, j) => (j < h.part || this.layout.parts[j]!.startsWith(this.opts.topics['lifecycle.states'].name + '|') ? x : j === h.part ? h.offset + 1 : from[j]!));
+        const c: SportsChange = {
+          part: h.part,
+          offset: h.offset,
+          key,
+          // The client's view of it is unknown: a removal is sent when its last body matches.
+          prev: h.entry ? undefined : h.last,
+          next: h.entry,
+          last: h.last,
+          reason: reasonOf(this.reasons.get(key), h.entry === undefined),
+          pos,
+          id: encodeId(this.layout, now, pos),
+        };
+        out.push({ change: c, id: c.id });
+      }
+    }
+    return { from: maxPos(from, this.pos), changes: out };
+  }
+
+  async stop(): Promise<void> {
+    this.subscribers.clear();
+    await this.tail.stop();
+  }
+}
+
+function archiveReasonOf(v: LifecycleRecord | null): string | null {
+  if (!v) return null;
+  try {
+    const snap = JSON.parse(v.snapshot) as { context?: { archiveReason?: string | null } };
+    return snap.context?.archiveReason ?? null;
+  } catch {
+    return null;
+  }
+}

@@ -1,0 +1,49 @@
+// Event ids of the push stream: a log position, so a client that reconnects with Last-Event-ID
+// resumes from it on any replica. In: the partitions the hub tails, in a fixed order, and the next
+// offset of each after the event. Out: `<layout>-<time>-<o1>.<o2>...` (base 36), where <layout> is
+// a short hash of the topic names and partition counts (an id from another deployment or topic
+// layout is not a position here) and <time> is when the event was sent (a resume older than the
+// window is answered with a `reset`: compaction may have dropped a removal's tombstone since).
+import { createHash } from 'node:crypto';
+
+export interface Layout {
+  /** `<topic>|<partition>` in id order. */
+  readonly parts: readonly string[];
+  readonly index: ReadonlyMap<string, number>;
+  readonly tag: string;
+}
+
+export function layoutOf(topics: ReadonlyArray<{ name: string; partitions: number }>): Layout {
+  const parts: string[] = [];
+  for (const t of topics) for (let p = 0; p < t.partitions; p++) parts.push(`${t.name}|${p}`);
+  // Hex: the id's fields are separated by '-', which base64url may contain.
+  const tag = createHash('sha256').update(parts.join(',')).digest('hex').slice(0, 8);
+  return { parts, index: new Map(parts.map((k, i) => [k, i])), tag };
+}
+
+export function encodeId(layout: Layout, at: number, pos: readonly number[]): string {
+  let s = `${layout.tag}-${at.toString(36)}-`;
+  for (let i = 0; i < pos.length; i++) s += (i ? '.' : '') + pos[i]!.toString(36);
+  return s;
+}
+
+const DIGITS = /^[0-9a-z]{1,12}$/;
+
+/** The position and time an id names, or null when it is not an id of this layout. */
+export function decodeId(layout: Layout, id: string): { at: number; pos: number[] } | null {
+  const parts = id.split('-');
+  if (parts.length !== 3 || parts[0] !== layout.tag || !DIGITS.test(parts[1]!)) return null;
+  const offs = parts[2]!.split('.');
+  if (offs.length !== layout.parts.length || !offs.every((o) => DIGITS.test(o))) return null;
+  return { at: parseInt(parts[1]!, 36), pos: offs.map((o) => parseInt(o, 36)) };
+}
+
+/** Component-wise maximum (a resumed client has everything below either). */
+export function maxPos(a: readonly number[], b: readonly number[]): number[] {
+  return a.map((x, i) => Math.max(x, b[i]!));
+}
+
+export function covers(a: readonly number[], b: readonly number[]): boolean {
+  for (let i = 0; i < a.length; i++) if (a[i]! < b[i]!) return false;
+  return true;
+}

@@ -1,0 +1,397 @@
+// GET /v1/stream against a real log: records written to `matched.events` and `lifecycle.states` (as
+// the matching stage writes them) reach SSE and WebSocket clients through the hub. Every suite runs on
+// the embedded log and, where KAFKA_BROKERS is set (CI), on Kafka. Resume is checked against the log
+// itself: what a client got across a forced disconnect is what the log holds, nothing lost, nothing
+// twice.
+/* eslint-disable @typescript-eslint/no-explicit-any -- event bodies are read as loose JSON */
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it, onTestFinished } from 'vitest';
+import { build } from '../../test/helper.ts';
+import { available, randomName, requireKafka } from '../../test/services/index.ts';
+import { EmbeddedLog } from '../../pipelines/log/embedded.ts';
+import { KafkaLog } from '../../pipelines/log/kafka.ts';
+import type { Log, LogRecord } from '../../pipelines/log/types.ts';
+import { jsonSerde } from '../../pipelines/serde/index.ts';
+import { defineTopics, topicSpecs, type MatchedEvent as MatchedRecord } from '../../pipelines/topics.ts';
+import { FULL_MONEYLINE } from '../../pipelines/matching/readmodel.ts';
+import type { PlanKey } from '../auth/plans.ts';
+import type { Permission } from '../routes/table.ts';
+import { startStreamArea } from './area.ts';
+import { decodeId } from './position.ts';
+import { openSse, type SseClient } from './sse-client.ts';
+
+const kafka = await available('kafka');
+
+interface Impl {
+  name: string;
+  open(): Promise<Log>;
+}
+const impls: Impl[] = [
+  { name: 'embedded log', open: () => EmbeddedLog.open({ dir: mkdtempSync(join(tmpdir(), 'stream-')), compactIntervalMs: 0 }) },
+  ...(kafka.ok ? [{ name: 'Kafka', open: async () => new KafkaLog({ brokers: (await requireKafka()).brokers }) }] : []),
+];
+
+// A game far enough ahead that the default population ("a past date matches nothing") holds it.
+const DAY = 86_400_000;
+function dateIn(days: number): string {
+  return new Date(Date.now() + days * DAY).toISOString().slice(0, 10);
+}
+
+function matched(eventId: string, o: { league?: string; date?: string; away?: string; home?: string; population?: 'current' | 'archived'; title?: string } = {}): MatchedRecord {
+  const league = o.league ?? 'nba';
+  const date = o.date ?? dateIn(3);
+  const [away, home] = [o.away ?? 'lal', o.home ?? 'bos'];
+  const event = {
+    event_id: eventId,
+    sport: league === 'nfl' ? 'football' : 'basketball',
+    league,
+    title: o.title ?? `${away} at ${home}`,
+    scheduled_date: date,
+    scheduled_start: `${date}T23:30:00.000Z`,
+    participants: [
+      { key: away, name: away.toUpperCase(), role: 'away' },
+      { key: home, name: home.toUpperCase(), role: 'home' },
+    ],
+    submarkets: [{ key: FULL_MONEYLINE, market_type: 'moneyline', source_markets: [{ provider: 'venue_1', market_id: `${eventId}-m` }] }],
+  };
+  return {
+    event_id: eventId,
+    league,
+    sport: event.sport,
+    title: event.title,
+    scheduled_date: date,
+    scheduled_start: Date.parse(event.scheduled_start),
+    participant_keys: [away, home],
+    population: o.population ?? 'current',
+    submarket_count: 1,
+    observed_at: Date.now(),
+    body: JSON.stringify(event),
+    strict_prop_keys: [],
+    lookup_ids: [],
+  };
+}
+
+function lifecycle(eventId: string, archiveReason: string | null) {
+  return { event_id: eventId, state: archiveReason ? 'archived' : 'current', updated_at: Date.now(), snapshot: JSON.stringify({ value: archiveReason ? 'archived' : 'current', context: { archiveReason } }) };
+}
+
+async function harness(impl: Impl, o: { journal?: number; bufferBytes?: number; heartbeatMs?: number } = {}) {
+  const log = await impl.open();
+  const topics = defineTopics({ prefix: randomName('st') + '.', partitions: 2 });
+  await log.createTopics(topicSpecs(topics).filter((s) => s.name === topics['matched.events'].name || s.name === topics['lifecycle.states'].name));
+  const serde = jsonSerde();
+  const producer = await log.producer();
+  const area = await startStreamArea(
+    { STREAM_HEARTBEAT_MS: o.heartbeatMs ?? 60_000, STREAM_BUFFER_BYTES: o.bufferBytes ?? 1_048_576, STREAM_JOURNAL: o.journal ?? 20_000, STREAM_RESUME_MS: 3_600_000 },
+    { log, serde, topics },
+  );
+  area.deps.readyMs = 30_000;
+  const t = await build({ deps: { stream: area.deps } });
+  await t.app.listen({ port: 0, host: '127.0.0.1' });
+  const addr = t.app.server.address() as { port: number };
+  const base = `http://127.0.0.1:${addr.port}`;
+  const clients: SseClient[] = [];
+  onTestFinished(async () => {
+    for (const c of clients) c.destroy();
+    await t.app.close();
+    await area.stop();
+    await producer.close();
+    await log.close();
+  });
+  const keyOf = (plan: PlanKey = 'pro', permissions: Permission[] = ['stream.read'], account?: string) => t.createKey({ plan, permissions, account });
+  const defaultKey = await keyOf();
+  return {
+    log,
+    topics,
+    area,
+    t,
+    base,
+    key: defaultKey,
+    keyOf,
+    async put(eventId: string, v: MatchedRecord | null) {
+      await producer.send(topics['matched.events'].name, [await serde.encode(topics['matched.events'], eventId, v)]);
+    },
+    async archive(eventId: string, reason: string, v: MatchedRecord | null) {
+      // The matching stage writes the lifecycle state and the event in one batch, the state first.
+      await producer.send(topics['lifecycle.states'].name, [await serde.encode(topics['lifecycle.states'], eventId, lifecycle(eventId, reason))]);
+      await producer.send(topics['matched.events'].name, [await serde.encode(topics['matched.events'], eventId, v)]);
+    },
+    async open(query: string, headers: Record<string, string> = {}, key = defaultKey) {
+      const c = await openSse(`${base}/v1/stream?${query}`, { ...t.auth(key), ...headers });
+      clients.push(c);
+      return c;
+    },
+    /** Waits until the hub has applied `n` changes in all (so a connect sees them in its snapshot). */
+    async applied(n: number) {
+      const end = Date.now() + 60_000;
+      while (area.hub.changes < n) {
+        if (Date.now() > end) throw new Error(`hub applied ${area.hub.changes} of ${n} changes`);
+        await new Promise((r) => setTimeout(r, 20));
+      }
+    },
+    /** Every record of matched.events, in offset order per partition, read from the log itself. */
+    async logRecords(count: number): Promise<LogRecord[]> {
+      const got: LogRecord[] = [];
+      const tail = log.tail({ topics: [topics['matched.events'].name] });
+      await tail.run(async (b) => void got.push(...b.records));
+      const end = Date.now() + 60_000;
+      while (got.length < count && Date.now() < end) await new Promise((r) => setTimeout(r, 20));
+      await tail.stop();
+      return got;
+    },
+  };
+}
+
+const data = (e: { data: string }) => JSON.parse(e.data) as any;
+
+describe.each(impls)('GET /v1/stream on the $name', (impl) => {
+  it('starts with a snapshot of the subscription, then event.updated and event.removed with the lifecycle reason', async () => {
+    const h = await harness(impl);
+    await h.put('nba-lal-bos-a', matched('nba-lal-bos-a'));
+    await h.put('nfl-kc-buf-a', matched('nfl-kc-buf-a', { league: 'nfl', away: 'kc', home: 'buf' }));
+    await h.applied(2);
+    const c = await h.open('channel=sports');
+    expect(c.status).toBe(200);
+    expect(c.headers['content-type']).toBe('text/event-stream; charset=utf-8');
+    await c.waitFor((e) => e.length >= 1);
+    expect(c.events[0]!.event).toBe('snapshot');
+    expect(c.events[0]!.id).toMatch(/^[\w-]+-[0-9a-z]+-[0-9a-z.]+$/);
+    expect(data(c.events[0]!).channel).toBe('sports');
+    expect(data(c.events[0]!).data.map((e: any) => e.event_id).sort()).toEqual(['nba-lal-bos-a', 'nfl-kc-buf-a']);
+
+    await h.put('nba-lal-bos-a', matched('nba-lal-bos-a', { title: 'renamed' }));
+    await h.archive('nfl-kc-buf-a', 'settled by the venues', matched('nfl-kc-buf-a', { league: 'nfl', away: 'kc', home: 'buf', population: 'archived' }));
+    await h.put('nba-den-mia-a', matched('nba-den-mia-a', { away: 'den', home: 'mia' }));
+    await h.archive('nba-den-mia-a', 'cancelled: venue_2 settled the moneyline 50-50', matched('nba-den-mia-a', { away: 'den', home: 'mia', population: 'archived' }));
+    await h.put('nba-lal-bos-a', null);
+    await c.waitFor((e) => e.length >= 6, 30_000, 'five changes');
+    const seen = c.events.slice(1).map((e) => [e.event, data(e).event_id, data(e).reason ?? data(e).title]);
+    // Per event in log order (two partitions: the events of different keys may interleave).
+    const byKey = (k: string) => seen.filter((s) => s[1] === k);
+    expect(byKey('nba-lal-bos-a')).toEqual([
+      ['event.updated', 'nba-lal-bos-a', 'renamed'],
+      ['event.removed', 'nba-lal-bos-a', 'delisted'],
+    ]);
+    expect(byKey('nfl-kc-buf-a')).toEqual([['event.removed', 'nfl-kc-buf-a', 'settled']]);
+    expect(byKey('nba-den-mia-a')).toEqual([
+      ['event.updated', 'nba-den-mia-a', 'den at mia'],
+      ['event.removed', 'nba-den-mia-a', 'cancelled'],
+    ]);
+    // An updated event is the list's shape: the full-game moneyline only by default.
+    const updated = data(c.events.find((e) => e.event === 'event.updated')!);
+    expect(Object.keys(updated)).toEqual(['event_id', 'sport', 'league', 'title', 'scheduled_date', 'scheduled_start', 'participants', 'submarkets']);
+    // Every event id is distinct and names a later position than the one before it on its partition.
+    expect(new Set(c.events.map((e) => e.id)).size).toBe(c.events.length);
+  });
+
+  it('filters as the sports list does: league, participant, include_settled', async () => {
+    const h = await harness(impl);
+    const nba = await h.open('channel=sports&league=NBA');
+    const kc = await h.open('channel=sports&participant=KC');
+    const settled = await h.open('channel=sports&include_settled=true&league=nfl');
+    for (const c of [nba, kc, settled]) await c.waitFor((e) => e.length >= 1);
+    await h.put('nfl-kc-buf-b', matched('nfl-kc-buf-b', { league: 'nfl', away: 'kc', home: 'buf' }));
+    await h.put('nba-lal-bos-b', matched('nba-lal-bos-b'));
+    await h.archive('nfl-kc-buf-b', 'settled by the venues', matched('nfl-kc-buf-b', { league: 'nfl', away: 'kc', home: 'buf', population: 'archived' }));
+    await h.put('nba-lal-bos-b', matched('nba-lal-bos-b', { title: 'last' }));
+    await nba.waitFor((e) => e.some((x) => x.data.includes('"last"')), 30_000, 'the last nba change');
+    await kc.waitFor((e) => e.length >= 3, 30_000, 'the kc game and its removal');
+    await settled.waitFor((e) => e.length >= 3, 30_000, 'the nfl game twice');
+    const view = (c: SseClient) => c.events.slice(1).map((e) => `${e.event} ${data(e).event_id}`);
+    expect(view(nba)).toEqual(['event.updated nba-lal-bos-b', 'event.updated nba-lal-bos-b']);
+    expect(view(kc)).toEqual(['event.updated nfl-kc-buf-b', 'event.removed nfl-kc-buf-b']);
+    // With the settled archive the archived game stays in the subscription: updated, not removed.
+    expect(view(settled)).toEqual(['event.updated nfl-kc-buf-b', 'event.updated nfl-kc-buf-b']);
+  });
+
+  for (const mode of ['journal', 'folded state'] as const) {
+    it(`resumes after a forced disconnect from the ${mode} with nothing lost or doubled (against the log)`, async () => {
+      // A journal of 3 changes cannot reach back to the disconnect: the resume is folded.
+      const h = await harness(impl, { journal: mode === 'journal' ? 20_000 : 3 });
+      const q = 'channel=sports&include_settled=true&include_submarkets=true&player_prop_match=same_prop';
+      const keys = Array.from({ length: 6 }, (_, i) => `nba-t${i}-u${i}-r`);
+      let version = 0;
+      const write = async (n: number) => {
+        for (let i = 0; i < n; i++) {
+          const k = keys[version % keys.length]!;
+          version++;
+          await h.put(k, version % 7 === 0 ? null : matched(k, { away: `t${k.length}`, title: `v${version}` }));
+        }
+      };
+      await write(10);
+      await h.applied(10);
+      const first = await h.open(q);
+      await first.waitFor((e) => e.length >= 1);
+      // The snapshot's id is the position below which the client has everything.
+      const at = decodeId(h.area.hub.layout, first.events[0]!.id!)!.pos;
+      const posOf = (partition: number) => at[h.area.hub.layout.index.get(`${h.topics['matched.events'].name}|${partition}`)!]!;
+      await write(15);
+      await first.waitFor((e) => e.length >= 8, 30_000, 'some live events before the disconnect');
+      first.destroy();
+      const got = first.events.slice(1);
+      const last = first.lastId()!;
+      await write(15);
+      await h.applied(40);
+      const second = await h.open(q, { 'last-event-id': last });
+      await write(10);
+      // Version 50 (the last write) is an update.
+      await second.waitFor((e) => e.some((x) => x.event === 'event.updated' && data(x).title === 'v50'), 30_000, 'the last change after the resume');
+      expect(second.events[0]!.event).not.toBe('reset');
+      const records = await h.logRecords(50);
+      const expected = new Map<string, string[]>();
+      for (const r of records.filter((x) => Number(x.offset) >= posOf(x.partition))) {
+        const key = r.key!.toString();
+        const list = expected.get(key) ?? [];
+        expected.set(key, list);
+        list.push(r.value ? `updated ${JSON.parse(JSON.parse(r.value.toString()).body).title}` : 'removed');
+      }
+      const streamed = new Map<string, string[]>();
+      for (const e of [...got, ...second.events]) {
+        const k = data(e).event_id as string;
+        const list = streamed.get(k) ?? [];
+        streamed.set(k, list);
+        list.push(e.event === 'event.updated' ? `updated ${data(e).title}` : 'removed');
+      }
+      expect([...streamed.keys()].sort()).toEqual([...expected.keys()].sort());
+      for (const [k, fromLog] of expected) {
+        const mine = streamed.get(k)!;
+        if (mode === 'journal') expect(mine, `events of ${k}`).toEqual(fromLog);
+        else {
+          // Folded: a subsequence of the log's records, in order, ending with the latest.
+          expect(mine[mine.length - 1], `latest of ${k}`).toBe(fromLog[fromLog.length - 1]);
+          let j = 0;
+          for (const x of mine) {
+            while (j < fromLog.length && fromLog[j] !== x) j++;
+            expect(j, `${x} of ${k} follows the one before it in the log`).toBeLessThan(fromLog.length);
+            j++;
+          }
+        }
+      }
+    });
+  }
+
+  it('answers an id it cannot resume with reset, then a fresh snapshot', async () => {
+    const h = await harness(impl);
+    await h.put('nba-lal-bos-c', matched('nba-lal-bos-c'));
+    await h.applied(1);
+    const c = await h.open('channel=sports', { 'last-event-id': 'zzzzzz-1-0.0.0.0' });
+    await c.waitFor((e) => e.length >= 2);
+    expect(c.events.map((e) => e.event)).toEqual(['reset', 'snapshot']);
+    expect(data(c.events[0]!).message).toContain('"zzzzzz-1-0.0.0.0"');
+    expect(data(c.events[1]!).data.map((e: any) => e.event_id)).toEqual(['nba-lal-bos-c']);
+  });
+
+  it('checks the key, the permission and the parameters with the router rules and error bodies', async () => {
+    const h = await harness(impl);
+    const noPerm = await h.keyOf('pro', ['markets.matching.read']);
+    const cases: Array<[string, Record<string, string>, number, string, string | undefined]> = [
+      ['channel=sports', {}, 401, 'missing_api_key', undefined],
+      ['channel=sports', h.t.auth(noPerm), 403, 'forbidden', undefined],
+      ['channel=sports&foo=1', h.t.auth(h.key), 400, 'unknown_parameter', 'foo'],
+      ['channel=prices', h.t.auth(h.key), 400, 'invalid_parameter', 'channel'],
+      ['channel=sports&league=', h.t.auth(h.key), 400, 'invalid_parameter', 'league'],
+      ['channel=sports&player_prop_match=strict', h.t.auth(h.key), 400, 'invalid_parameter', 'player_prop_match'],
+      ['league=nba', h.t.auth(h.key), 400, 'missing_parameter', 'channel'],
+    ];
+    for (const [q, headers, status, code, param] of cases) {
+      const c = await openSse(`${h.base}/v1/stream?${q}`, headers);
+      await c.ended;
+      expect([q, c.status]).toEqual([q, status]);
+      const body = JSON.parse(c.body);
+      expect(body.code).toBe(code);
+      if (param) expect(body.param).toBe(param);
+    }
+  });
+
+  it('holds the plan limit of concurrent streams; a connect counts one request, events none', async () => {
+    const h = await harness(impl);
+    const free = await h.keyOf('free', ['stream.read']);
+    const one = await h.open('channel=sports', {}, free);
+    expect(one.status).toBe(200);
+    const remaining = Number(one.headers['x-ratelimit-remaining']);
+    for (let i = 0; i < 5; i++) await h.put(`nba-r${i}-s${i}-d`, matched(`nba-r${i}-s${i}-d`, { away: `r${i}`, home: `s${i}` }));
+    await one.waitFor((e) => e.length >= 6, 30_000, 'five events');
+    const two = await h.open('channel=sports', {}, free);
+    await two.ended;
+    expect(two.status).toBe(429);
+    expect(JSON.parse(two.body).code).toBe('rate_limited');
+    expect(JSON.parse(two.body).message).toContain('allows 1 concurrent stream');
+    // Five events did not count; the refused connect did.
+    expect(Number(two.headers['x-ratelimit-remaining'])).toBe(remaining - 1);
+    one.destroy();
+    await one.ended;
+    // The slot is free again once the server has seen the close.
+    let three: SseClient | undefined;
+    for (let i = 0; i < 50; i++) {
+      three = await h.open('channel=sports', {}, free);
+      if (three.status === 200) break;
+      await three.ended;
+      await new Promise((r) => setTimeout(r, 20));
+    }
+    expect(three!.status).toBe(200);
+  });
+
+  it('sends heartbeat comments on an idle stream', async () => {
+    const h = await harness(impl, { heartbeatMs: 50 });
+    const c = await h.open('channel=sports');
+    await c.waitFor(() => c.comments >= 2, 30_000, 'two heartbeats');
+    expect(c.events.map((e) => e.event)).toEqual(['snapshot']);
+  });
+
+  it('closes a client that falls behind with a final overflow event, and serves the others', { timeout: 120_000 }, async () => {
+    // A buffer above what one fetched batch writes at once (a reading client never reaches it).
+    const h = await harness(impl, { bufferBytes: 4 * 1024 * 1024 });
+    const slow = await h.open('channel=sports');
+    const fast = await h.open('channel=sports');
+    await slow.waitFor((e) => e.length >= 1);
+    slow.pause();
+    // About 19 MB of events: more than the socket buffers and the server's buffer together hold.
+    const big = 'x'.repeat(48 * 1024);
+    const n = 400;
+    for (let i = 0; i < n; i++) await h.put(`nba-o${i % 8}-p${i % 8}-o`, matched(`nba-o${i % 8}-p${i % 8}-o`, { away: `o${i % 8}`, home: `p${i % 8}`, title: `${i} ${big}` }));
+    await fast.waitFor((e) => e.length >= n + 1, 90_000, 'every event at the fast client');
+    slow.resume();
+    await slow.ended;
+    const types = slow.events.map((e) => e.event);
+    expect(types[types.length - 1]).toBe('overflow');
+    expect(types.length).toBeLessThan(n + 1);
+    expect(h.area.deps.connections.size).toBe(1);
+  });
+
+  it('serves the same events over a WebSocket, and resumes from a `resume` message', async () => {
+    const h = await harness(impl);
+    await h.put('nba-lal-bos-w', matched('nba-lal-bos-w'));
+    await h.applied(1);
+    const messages: any[] = [];
+    const ws = await (h.t.app as any).injectWS('/v1/stream?channel=sports', { headers: { host: 'localhost', ...h.t.auth(h.key) } });
+    ws.on('message', (m: Buffer) => messages.push(JSON.parse(m.toString())));
+    ws.send(JSON.stringify({ type: 'start' }));
+    const until = async (n: number) => {
+      for (let i = 0; i < 1500 && messages.length < n; i++) await new Promise((r) => setTimeout(r, 20));
+    };
+    await until(1);
+    expect(messages[0].event).toBe('snapshot');
+    expect(messages[0].data.data.map((e: any) => e.event_id)).toEqual(['nba-lal-bos-w']);
+    await h.put('nba-lal-bos-w', matched('nba-lal-bos-w', { title: 'one' }));
+    await until(2);
+    ws.terminate();
+    await h.put('nba-lal-bos-w', matched('nba-lal-bos-w', { title: 'two' }));
+    await h.put('nba-lal-bos-w', null);
+    await h.applied(4);
+    const again: any[] = [];
+    const ws2 = await (h.t.app as any).injectWS('/v1/stream?channel=sports', { headers: { host: 'localhost', ...h.t.auth(h.key) } });
+    ws2.on('message', (m: Buffer) => again.push(JSON.parse(m.toString())));
+    ws2.send(JSON.stringify({ type: 'resume', last_event_id: messages[1].id }));
+    for (let i = 0; i < 1500 && again.length < 2; i++) await new Promise((r) => setTimeout(r, 20));
+    ws2.terminate();
+    expect(messages[1]).toMatchObject({ event: 'event.updated', data: { title: 'one' } });
+    expect(again.map((m) => [m.event, m.data.title ?? m.data.reason])).toEqual([
+      ['event.updated', 'two'],
+      ['event.removed', 'delisted'],
+    ]);
+    // A refused upgrade answers with the route's HTTP error.
+    await expect((h.t.app as any).injectWS('/v1/stream?channel=sports', { headers: { host: 'localhost' } })).rejects.toThrow(/401/);
+  });
+});

@@ -1,0 +1,265 @@
+// Benchmark of the push stream (GET /v1/stream) on one replica, embedded log. In one API process:
+// the hub tailing matched.events and lifecycle.states, the API on a local port, and a pipeline
+// stand-in (a consumer group reading Avro raw records from the log and decoding them, as the stages
+// do). 1,000 SSE clients run in a second process (this file with --clients), so their parsing does
+// not load the measured process.
+//
+//   node --expose-gc --import tsx bench/stream.ts [--clients 1000] [--records 100000] [--events 200] [--rounds 2]
+//
+// Figures:
+// - delay from commit to arrival: a matched.events change is written (20 a second); its commit is
+//   when producer.send resolves (the record is in the log); each client notes when the event
+//   arrives; p50/p95 over every (client, event) pair, measured while the pipeline runs at full speed;
+// - RSS per connection: the API process's RSS with the clients connected and idle, minus before,
+//   after a full GC, divided by the clients;
+// - pipeline throughput with and without the clients connected (records/s of the stand-in): without
+//   before they connect and after they leave, with while the probes fan out and with idle clients;
+//   ratios against the mean without.
+import { fork, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { loadConfig } from '../lib/config.ts';
+import { buildApp } from '../api/app.ts';
+import { authDepsFor } from '../api/auth/index.ts';
+import { MemoryKeyStore } from '../api/auth/memory-store.ts';
+import { startStreamArea } from '../api/stream/area.ts';
+import { STREAM_LIMITS } from '../api/auth/plans.ts';
+import { request } from 'node:http';
+import { EmbeddedLog } from '../pipelines/log/embedded.ts';
+import { EmbeddedRegistry } from '../pipelines/registry/embedded.ts';
+import { avroSerde } from '../pipelines/serde/index.ts';
+import { defineTopics, topicSpecs, type MatchedEvent as MatchedRecord, type RawRecord } from '../pipelines/topics.ts';
+import { FULL_MONEYLINE } from '../pipelines/matching/readmodel.ts';
+
+const args = process.argv.slice(2);
+const arg = (name: string, def: number) => {
+  const i = args.indexOf(`--${name}`);
+  return i === -1 ? def : Number(args[i + 1]);
+};
+
+if (args.includes('--child')) await child();
+else await main();
+
+// ---------------------------------------------------------------- clients (second process)
+
+async function child(): Promise<void> {
+  const url = args[args.indexOf('--url') + 1]!;
+  const keys = args[args.indexOf('--key') + 1]!.split(',');
+  const n = arg('clients', 1000);
+  const arrivals = new Map<number, number[]>();
+  let ready = 0;
+  let overflows = 0;
+  // A light reader (no SSE parsing): the probes' titles are found in the raw chunks, so the client
+  // process's own work delays arrivals as little as it can.
+  const PROBE = /"title":"p(\d+)"/g;
+  for (let i = 0; i < n; i++) {
+    await new Promise<void>((resolve, reject) => {
+      const req = request(url, { headers: { accept: 'text/event-stream', authorization: `Bearer ${keys[i % keys.length]}` } });
+      req.on('error', reject);
+      req.on('response', (res) => {
+        if (res.statusCode !== 200) return reject(new Error(`client ${i}: ${res.statusCode}`));
+        res.setEncoding('utf8');
+        let first = true;
+        res.on('data', (chunk: string) => {
+          const at = Date.now();
+          if (first && chunk.includes('event: snapshot')) {
+            first = false;
+            resolve();
+          }
+          if (chunk.includes('event: overflow')) overflows++;
+          for (const m of chunk.matchAll(PROBE)) {
+            const seq = Number(m[1]);
+            let list = arrivals.get(seq);
+            if (!list) arrivals.set(seq, (list = []));
+            list.push(at);
+          }
+        });
+      });
+      req.end();
+    });
+    ready++;
+  }
+  process.send!({ type: 'ready', ready });
+  process.on('message', (m: { type: string; commits?: Record<string, number> }) => {
+    if (m.type !== 'report') return;
+    const delays: number[] = [];
+    let missing = 0;
+    for (const [seq, t] of Object.entries(m.commits!)) {
+      const got = arrivals.get(Number(seq)) ?? [];
+      missing += n - got.length;
+      for (const a of got) delays.push(a - t);
+    }
+    delays.sort((a, b) => a - b);
+    const pct = (p: number) => delays[Math.min(delays.length - 1, Math.floor(p * delays.length))] ?? NaN;
+    process.send!({ type: 'report', samples: delays.length, missing, overflows, p50: pct(0.5), p95: pct(0.95), max: delays[delays.length - 1] });
+  });
+}
+
+// ---------------------------------------------------------------- the API process
+
+function matched(eventId: string, title: string): MatchedRecord {
+  const date = new Date(Date.now() + 3 * 86_400_000).toISOString().slice(0, 10);
+  const event = {
+    event_id: eventId,
+    sport: 'basketball',
+    league: 'nba',
+    title,
+    scheduled_date: date,
+    scheduled_start: `${date}T23:30:00.000Z`,
+    participants: [
+      { key: 'lal', name: 'LAL', role: 'away' },
+      { key: 'bos', name: 'BOS', role: 'home' },
+    ],
+    submarkets: [{ key: FULL_MONEYLINE, market_type: 'moneyline', source_markets: [{ provider: 'venue_1', market_id: `${eventId}-m` }] }],
+  };
+  return {
+    event_id: eventId,
+    league: 'nba',
+    sport: 'basketball',
+    title,
+    scheduled_date: date,
+    scheduled_start: Date.parse(event.scheduled_start),
+    participant_keys: ['lal', 'bos'],
+    population: 'current',
+    submarket_count: 1,
+    observed_at: Date.now(),
+    body: JSON.stringify(event),
+    strict_prop_keys: [],
+    lookup_ids: [],
+  };
+}
+
+async function main(): Promise<void> {
+  const clients = arg('clients', 1000);
+  const records = arg('records', 100_000);
+  const events = arg('events', 200);
+  const rounds = arg('rounds', 2);
+  const dir = mkdtempSync(join(tmpdir(), 'bench-stream-'));
+  const log = await EmbeddedLog.open({ dir: join(dir, 'log'), compactIntervalMs: 0 });
+  const serde = avroSerde(new EmbeddedRegistry(join(dir, 'registry')));
+  const topics = defineTopics({ prefix: 'bench.', partitions: 1 });
+  await log.createTopics(topicSpecs(topics));
+  const producer = await log.producer();
+  const area = await startStreamArea({ STREAM_HEARTBEAT_MS: 15_000, STREAM_BUFFER_BYTES: 1_048_576, STREAM_JOURNAL: 20_000, STREAM_RESUME_MS: 3_600_000 }, { log, serde, topics });
+  const config = loadConfig({ LOG_LEVEL: 'silent' });
+  const store = new MemoryKeyStore();
+  const auth = authDepsFor(store, config.KEY_PEPPER);
+  // The business plan allows 100 concurrent streams per account: the clients use one key of each
+  // of enough business accounts.
+  const keys: string[] = [];
+  for (let a = 0; a < Math.ceil(clients / STREAM_LIMITS.business); a++) {
+    await auth.admin.ensureAccount(`bench${a}`, 'business');
+    keys.push((await auth.admin.create({ accountId: `bench${a}`, permissions: ['stream.read'] })).key);
+  }
+  const app = await buildApp({ config, clock: Date.now, auth, stream: area.deps }, undefined, { logger: false });
+  await app.listen({ port: 0, host: '127.0.0.1' });
+  const port = (app.server.address() as { port: number }).port;
+  const url = `http://127.0.0.1:${port}/v1/stream?channel=sports`;
+
+  // Some served events first, so every connect's snapshot has content.
+  for (let i = 0; i < 50; i++) await producer.send(topics['matched.events'].name, [await serde.encode(topics['matched.events'], `nba-e${i}-bench`, matched(`nba-e${i}-bench`, `warm ${i}`))]);
+
+  // The pipeline stand-in: raw records through a consumer group that decodes each (Avro, then the payload JSON).
+  const rawTopic = topics['raw.venue_3'];
+  const payload = JSON.stringify({ id: 'x', question: 'Will it?', outcomes: ['Yes', 'No'], outcomePrices: ['0.4', '0.6'], volume: 1234.5 });
+  async function pipelineRound(): Promise<number> {
+    const batch: RawRecord[] = Array.from({ length: 1000 }, (_, i) => ({ venue: 'venue_3', record_type: 'market', native_id: `m${i}`, read_started_at: Date.now(), payload }));
+    const encoded = await serde.encodeMany(rawTopic, batch.map((v) => ({ key: v.native_id, value: v })));
+    let consumed = 0;
+    const group = `bench.pipeline.${Math.random().toString(36).slice(2)}`;
+    const consumer = log.consumer({ groupId: group, topics: [rawTopic.name], fromBeginning: false });
+    await consumer.run(async (b) => {
+      const decoded = await serde.decodeMany(rawTopic, b.records);
+      for (const d of decoded) if (d.value) JSON.parse(d.value.payload);
+      consumed += b.records.length;
+    });
+    const t0 = performance.now();
+    for (let i = 0; i < records; i += 1000) await producer.send(rawTopic.name, encoded);
+    while (consumed < records) await new Promise((r) => setTimeout(r, 5));
+    const s = (performance.now() - t0) / 1000;
+    await consumer.stop();
+    return records / s;
+  }
+
+  const gc = (globalThis as { gc?: () => void }).gc;
+  const rss = () => {
+    gc?.();
+    gc?.();
+    return process.memoryUsage().rss;
+  };
+
+  // Without clients (before they connect, and again after they leave), then with them.
+  const without: number[] = [];
+  const withClients: number[] = [];
+  await pipelineRound(); // warm-up (JIT), not counted
+  without.push(await pipelineRound());
+  const rssBefore = rss();
+
+  const kid: ChildProcess = fork(fileURLToPath(import.meta.url), ['--child', '--url', url, '--key', keys.join(','), '--clients', String(clients)], {
+    execArgv: ['--import', 'tsx'],
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+  });
+  const fromKid = (type: string) =>
+    new Promise<Record<string, number>>((resolve) => {
+      const on = (m: { type: string }) => {
+        if (m.type === type) {
+          kid.off('message', on);
+          resolve(m as unknown as Record<string, number>);
+        }
+      };
+      kid.on('message', on);
+    });
+  const ready = await fromKid('ready');
+  await new Promise((r) => setTimeout(r, 2000));
+  const rssAfter = rss();
+  const perConn = (rssAfter - rssBefore) / clients;
+
+  // Latency probes while the pipeline runs at full speed, then more rounds alternating.
+  const commits: Record<string, number> = {};
+  const probes = (async () => {
+    for (let seq = 0; seq < events; seq++) {
+      const id = `nba-e${seq % 50}-bench`;
+      const rec = await serde.encode(topics['matched.events'], id, matched(id, `p${seq}`));
+      await producer.send(topics['matched.events'].name, [rec]);
+      commits[seq] = Date.now();
+      await new Promise((r) => setTimeout(r, 50));
+    }
+  })();
+  withClients.push(await pipelineRound());
+  await probes;
+  for (let r = 1; r < rounds; r++) withClients.push(await pipelineRound());
+  await new Promise((r) => setTimeout(r, 1000));
+  const report = fromKid('report');
+  kid.send({ type: 'report', commits });
+  const lat = await report;
+  kid.kill();
+  await new Promise((r) => setTimeout(r, 500));
+  // Without clients again, after they left (alternating around the with-clients rounds).
+  without.push(await pipelineRound());
+
+  const w = without;
+  const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
+  const out = {
+    clients: ready.ready,
+    delay_ms: { p50: lat.p50, p95: lat.p95, max: lat.max, samples: lat.samples, missing: lat.missing, overflows: lat.overflows },
+    rss_per_connection_kb: Math.round(perConn / 1024),
+    // The first with-clients round runs while the probes fan out (20 changes/s to every client); the
+    // others with the clients connected and idle.
+    pipeline_records_per_s: {
+      without: w.map(Math.round),
+      with: withClients.map(Math.round),
+      ratio_during_fanout: +(withClients[0]! / mean(w)).toFixed(3),
+      ratio_idle_clients: withClients.length > 1 ? +(mean(withClients.slice(1)) / mean(w)).toFixed(3) : null,
+    },
+    loadavg: (await import('node:os')).loadavg().map((x) => +x.toFixed(2)),
+  };
+  console.log(JSON.stringify(out, null, 2));
+  await app.close();
+  await area.stop();
+  await producer.close();
+  await log.close();
+  rmSync(dir, { recursive: true, force: true });
+  process.exit(0);
+}
