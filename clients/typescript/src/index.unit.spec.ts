@@ -6,7 +6,7 @@ import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { buildOpenApi } from '../../../api/openapi.ts';
-import { ApiError, MAX_RETRY_DELAY_MS, PmClient } from './index.ts';
+import { ApiError, MAX_RETRY_DELAY_MS, PmClient, type StreamEvent } from './index.ts';
 
 type Reply = { status: number; body?: unknown; headers?: Record<string, string> } | Error;
 
@@ -90,6 +90,46 @@ describe('requests and errors', () => {
     for await (const row of client.allMarkets({ limit: 2, provider: 'venue_1' })) ids.push(row.id);
     expect(ids).toEqual(['a', 'b', 'c']);
     expect(calls.map((c) => c.url)).toEqual(['http://api.test/v1/markets?limit=2&provider=venue_1', 'http://api.test/v1/markets?limit=2&provider=venue_1&cursor=c1']);
+  });
+});
+
+describe('stream()', () => {
+  const sse = (text: string) =>
+    new Response(new ReadableStream({ start: (c) => (c.enqueue(new TextEncoder().encode(text)), c.close()) }), { status: 200, headers: { 'content-type': 'text/event-stream' } });
+
+  it('yields the events, skips heartbeats, and after a dropped connection resumes from the last id', async () => {
+    const bodies = [
+      sse('id: p1\nevent: snapshot\ndata: {"channel":"sports","data":[]}\n\n: heartbeat\n\nid: p2\nevent: event.updated\ndata: {"event_id":"a"}\n\n'),
+      sse('id: p3\nevent: event.removed\ndata: {"event_id":"a","reason":"settled"}\n\n'),
+    ];
+    const seen: Record<string, string>[] = [];
+    const fetch = (async (_url: string, init: { headers: Record<string, string> }) => {
+      seen.push(init.headers);
+      const b = bodies.shift();
+      if (!b) throw new TypeError('fetch failed');
+      return b;
+    }) as unknown as typeof globalThis.fetch;
+    const client = new PmClient({ baseUrl: 'http://api.test', apiKey: 'pmk_test', fetch, sleep: async () => {}, maxRetries: 1 });
+    const got: StreamEvent[] = [];
+    await expect(
+      (async () => {
+        for await (const ev of client.stream({ channel: 'sports' })) got.push(ev);
+      })(),
+    ).rejects.toMatchObject({ code: 'network_error' });
+    expect(got.map((e) => [e.id, e.event])).toEqual([
+      ['p1', 'snapshot'],
+      ['p2', 'event.updated'],
+      ['p3', 'event.removed'],
+    ]);
+    expect(got[2].data).toEqual({ event_id: 'a', reason: 'settled' });
+    expect(seen.map((h) => h['last-event-id'])).toEqual([undefined, 'p2', 'p3', 'p3']);
+    expect(seen[0]).toMatchObject({ authorization: 'Bearer pmk_test', accept: 'text/event-stream' });
+  });
+
+  it('throws a refusal it must not retry', async () => {
+    const { client } = scripted([err(400, 'invalid_parameter', { param: 'channel' })]);
+    const it = client.stream({ channel: 'sports' })[Symbol.asyncIterator]();
+    await expect(it.next()).rejects.toMatchObject({ status: 400, code: 'invalid_parameter', param: 'channel' });
   });
 });
 

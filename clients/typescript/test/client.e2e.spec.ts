@@ -74,6 +74,18 @@ describe('TypeScript client against the embedded service', () => {
     expect(seen.every((id) => id.startsWith('venue_1:'))).toBe(true);
   });
 
+  it('opens the push stream: its first event is the subscription snapshot, with a resumable id', async () => {
+    await eventually('matched events', async () => ((await client.sports({ limit: 1 })).data.length ? true : undefined));
+    const ac = new AbortController();
+    const first = await (async () => {
+      for await (const ev of client.stream({ channel: 'sports', league: undefined }, { signal: ac.signal })) return ev;
+    })();
+    ac.abort();
+    expect(first?.event).toBe('snapshot');
+    expect(first?.id).toBeTruthy();
+    expect((first?.data as { channel: string; data: unknown[] }).data.length).toBeGreaterThan(0);
+  });
+
   it('raises typed errors with the code, param and request id', async () => {
     const e = await client.markets({ limit: 1000 }).catch((x: unknown) => x);
     expect(e).toBeInstanceOf(ApiError);
