@@ -3,11 +3,12 @@
 # registry and Redis from infra/scripts (no Docker needed) or infra/compose.yaml where Docker runs.
 .PHONY: install run test test-unit test-int test-e2e test-stack lint typecheck up down bench keys fuzz
 
-# npm ci refuses this lock file: chdb lists optional per-platform packages (@chdb/lib-darwin-*,
-# lib-linux-arm64-gnu) that the npm registry does not serve, so they can never be in the lock. npm
-# install then resolves from the same lock (it stays unchanged) and skips them.
+# Plain `npm ci`: installs exactly the lock and never writes it, so `make run` on a fresh machine
+# installs what was tested. chdb's optional per-platform binaries that the registry does not serve
+# (@chdb/lib-darwin-*, lib-linux-arm64-gnu) are recorded in the lock with their os/cpu, so npm ci
+# skips them on other platforms instead of finding the lock out of sync.
 node_modules/.installed: package.json package-lock.json
-	npm ci --no-audit --no-fund || npm install --no-audit --no-fund
+	npm ci --no-audit --no-fund
 	@touch $@
 
 install: node_modules/.installed
