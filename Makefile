@@ -16,19 +16,21 @@ install: node_modules/.installed
 run: install
 	node --max-semi-space-size=64 --import tsx bin/run.ts
 
+# The whole suite: Redis, Kafka and the schema registry started on free ports for it and stopped after
+# (infra/scripts/with-test-services.sh, as in CI); nothing skipped for a missing service.
 test: install
 	npx tsc --noEmit -p .
 	npx eslint --max-warnings 0 .
-	npx vitest run
+	bash infra/scripts/with-test-services.sh npx vitest run
 
 test-unit: install
 	npx vitest run --project unit
 
 test-int: install
-	npx vitest run --project int
+	bash infra/scripts/with-test-services.sh npx vitest run --project int
 
 test-e2e: install
-	npx vitest run --project e2e
+	bash infra/scripts/with-test-services.sh npx vitest run --project e2e
 
 # The chaos suite of the scale-out stack (test/stack/chaos.ts): starts Kafka, Redis and the registry
 # (`make up`) and the stack (infra/scripts/stack.sh) on free ports of its own, kills and restarts its
