@@ -21,7 +21,12 @@ const fields = z.object({
   NODE_ENV: z.string().default('development'),
   HOST: z.string().default('127.0.0.1'),
   PORT: z.coerce.number().int().min(0).max(65535).default(8080),
+  // info: what an operator acts on (start, stop, snapshots published, a venue failing or recovering,
+  // the per-minute pipeline summary); debug adds a line per crawl. README "Logs".
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  // The pipeline summary line's period (0: none) and the stage lag (records) that makes it a warn.
+  LOG_SUMMARY_MS: z.coerce.number().int().min(0).default(60_000),
+  LOG_LAG_WARN: z.coerce.number().int().min(0).default(100_000),
   // Unset: `.data` for ROLES=all, else a directory per role (stackDataDir below), so processes of
   // different roles started from one directory never share chdb's or the embedded log's lock.
   DATA_DIR: z.string().optional(),
