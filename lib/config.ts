@@ -58,6 +58,12 @@ const fields = z.object({
   // Backbone (pipelines/topics.ts): topic name prefix (tests use a random one), raw retention.
   TOPIC_PREFIX: z.string().default(''),
   RAW_RETENTION_MS: z.coerce.number().int().min(1).default(7 * 86_400_000),
+  // Bytes kept per partition of each raw topic (and dead.letters), on the embedded log and Kafka
+  // (retention.bytes): the size half of the storage budget (README "Storage budget").
+  RAW_RETENTION_BYTES: z.coerce.number().int().min(1).default(512 * 1024 * 1024),
+  // Days of rows kept in the history tables that grow with every read (raw_records, matched_events,
+  // catalog_crawls, catalog_crawl_rows): ClickHouse TTL, applied at every start.
+  HISTORY_TTL_DAYS: z.coerce.number().int().min(1).default(7),
   // Stage metrics endpoint (GET /metrics) of the processes that run stages; 0 = none. Unset: the
   // role's own default (METRICS_PORT_DEFAULTS: processors 9464, pollers 9465, so both run on one
   // host without colliding and bin/status.ts finds them), none for ROLES=all and API replicas.
