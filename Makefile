@@ -3,11 +3,12 @@
 # registry and Redis from infra/scripts (no Docker needed) or infra/compose.yaml where Docker runs.
 .PHONY: install run test test-unit test-int test-e2e test-stack lint typecheck up down bench keys fuzz
 
-# npm ci refuses this lock file: chdb lists optional per-platform packages (@chdb/lib-darwin-*,
-# lib-linux-arm64-gnu) that the npm registry does not serve, so they can never be in the lock. npm
-# install then resolves from the same lock (it stays unchanged) and skips them.
+# Plain `npm ci`: installs exactly the lock and never writes it, so `make run` on a fresh machine
+# installs what was tested. chdb's optional per-platform binaries that the registry does not serve
+# (@chdb/lib-darwin-*, lib-linux-arm64-gnu) are recorded in the lock with their os/cpu, so npm ci
+# skips them on other platforms instead of finding the lock out of sync.
 node_modules/.installed: package.json package-lock.json
-	npm ci --no-audit --no-fund || npm install --no-audit --no-fund
+	npm ci --no-audit --no-fund
 	@touch $@
 
 install: node_modules/.installed
@@ -15,19 +16,21 @@ install: node_modules/.installed
 run: install
 	node --max-semi-space-size=64 --import tsx bin/run.ts
 
+# The whole suite: Redis, Kafka and the schema registry started on free ports for it and stopped after
+# (infra/scripts/with-test-services.sh, as in CI); nothing skipped for a missing service.
 test: install
 	npx tsc --noEmit -p .
 	npx eslint --max-warnings 0 .
-	npx vitest run
+	bash infra/scripts/with-test-services.sh npx vitest run
 
 test-unit: install
 	npx vitest run --project unit
 
 test-int: install
-	npx vitest run --project int
+	bash infra/scripts/with-test-services.sh npx vitest run --project int
 
 test-e2e: install
-	npx vitest run --project e2e
+	bash infra/scripts/with-test-services.sh npx vitest run --project e2e
 
 # The chaos suite of the scale-out stack (test/stack/chaos.ts): starts Kafka, Redis and the registry
 # (`make up`) and the stack (infra/scripts/stack.sh) on free ports of its own, kills and restarts its

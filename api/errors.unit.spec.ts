@@ -1,9 +1,15 @@
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { existsSync, readFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ApiError, ERROR_CATALOG, apiErrorFromItems, isApiError, renderError } from './errors.ts';
 
 const ROOT = join(import.meta.dirname, '..');
+/** The API contract lives outside the repository: SPEC_PATH, relative to the repository root (README). */
+const SPEC_PATH = resolve(ROOT, process.env.SPEC_PATH ?? join('..', 'shared', 'spec', 'SPEC.md'));
+const SPEC_PRESENT = existsSync(SPEC_PATH);
+// CI must check against the contract: there a missing file fails the check instead of skipping it.
+const SKIP_SPEC = !SPEC_PRESENT && process.env.CI !== 'true';
+if (SKIP_SPEC) console.warn(`errors.unit.spec: the contract is absent at ${SPEC_PATH} (set SPEC_PATH): its error-table check is skipped`);
 
 /** Rows `| `code` | status | retry |` of a markdown table. */
 function readmeRows(): Map<string, { status: number; retry: boolean }> {
@@ -16,7 +22,8 @@ function readmeRows(): Map<string, { status: number; retry: boolean }> {
 
 /** The spec's error table: `| 400 | `a`, `b` | ... |`. */
 function specCodes(): Map<string, number> {
-  const text = readFileSync(join(ROOT, '..', 'shared', 'spec', 'SPEC.md'), 'utf8');
+  if (!SPEC_PRESENT) throw new Error(`the contract is absent at ${SPEC_PATH} (set SPEC_PATH to the contract's SPEC.md)`);
+  const text = readFileSync(SPEC_PATH, 'utf8');
   const codes = new Map<string, number>();
   for (const line of text.split('\n')) {
     const m = /^\| (\d{3}) \| (`[^|]+) \|/.exec(line);
@@ -33,7 +40,7 @@ describe('error catalog', () => {
     for (const [code, e] of Object.entries(ERROR_CATALOG)) expect(rows.get(code), code).toEqual({ status: e.status, retry: e.canRetry });
   });
 
-  it("covers every code of the spec's error table with the spec's status", () => {
+  it.skipIf(SKIP_SPEC)(`covers every code of the spec's error table with the spec's status (${SPEC_PRESENT ? SPEC_PATH : `contract absent at ${SPEC_PATH}`})`, () => {
     const spec = specCodes();
     expect(spec.size).toBeGreaterThanOrEqual(20);
     for (const [code, status] of spec) expect(ERROR_CATALOG[code as keyof typeof ERROR_CATALOG]?.status, code).toBe(status);

@@ -1,4 +1,4 @@
-// Benchmark of the service shell's per-request cost (issue 2 "It must show"): authenticated
+// Benchmark of the service shell's per-request cost: authenticated
 // GET /v1/categories through the full shell (router checks, key hash, authorize: permission +
 // rolling window + usage, typed query, handler, gzip negotiation, headers) against the same body
 // from a bare Fastify route, in the same run. Load comes from a second process (bench/api-load.ts,

@@ -1,4 +1,4 @@
-// Backbone benchmark (issue 3, "It must show"). In one run:
+// Backbone benchmark. In one run:
 //  1. throughput: records/s through produce -> process (pass-through canonicalizer) -> read-model
 //     writes (raw history + canonical history in ClickHouse/chdb, canonical documents in the
 //     snapshot store), Avro through the registry, against a baseline of the bare log (produce and
@@ -54,7 +54,7 @@ const host = onWorker
 const history: History = host ?? (await ChdbHistory.open(path.join(dir, 'chdb'), 'bench'));
 // As the service on Kafka: the history sinks' consumers on that worker too, each with its own Kafka
 // client there; HISTORY_WORKER_CONSUMES=0 keeps them on the main thread, which relays each batch to
-// the worker (session 2's way, the baseline of session 3).
+// the worker (the way before commit cbbed7b, its baseline).
 const workerConsumes = onWorker && process.env.HISTORY_WORKER_CONSUMES !== '0';
 await migrate(history);
 

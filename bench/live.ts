@@ -1,5 +1,5 @@
 /* eslint-disable @typescript-eslint/no-explicit-any -- venue and API JSON is read loosely in tests and benches */
-// Live routes benchmark (issue 6 "It must show"). One process: the simulator and the API (both
+// Live routes benchmark. One process: the simulator and the API (both
 // listening on loopback), the client below. Two figures, each a ratio against a baseline measured
 // in the same run:
 //   1. market detail: median latency of GET /v1/markets/{id} through the API against the median of

@@ -1,4 +1,4 @@
-// Soak test of the embedded default (issue 3 follow-up): chdb crashed twice under load during
+// Soak test of the embedded default: chdb crashed twice under load during
 // development (a libc++ "vector index out of bounds" assertion, a segfault in libchdb's background
 // pool), and chdb now lives on the history worker thread (pipelines/runtime/history-host.ts). This
 // runs the real service as a child process, as a user would, keeps its pipeline busy and puts steady

@@ -23,6 +23,7 @@ import { startSportsArea, type SportsArea } from '../pipelines/matching/area.ts'
 import { SportsReader } from '../pipelines/matching/readmodel.ts';
 import { startLiveArea } from '../api/live/area.ts';
 import { startMetricsServer } from '../pipelines/runtime/metrics.ts';
+import { startPipelineSummary } from '../pipelines/runtime/summary.ts';
 import { RosterPoller } from '../pipelines/venues/pollers/rosters.ts';
 
 /** Rosters change a few times a day; a read every ten minutes keeps new players within minutes. */
@@ -120,6 +121,12 @@ export async function runService(config: Config, opts: { quiet?: boolean } = {})
     const m = await startMetricsServer(config.METRICS_PORT, config.HOST);
     stops.push(() => m.close());
     say(`metrics: ${m.address}/metrics`);
+  }
+  // One info line a minute for the pipeline (records per venue, faults, failed batches, lag).
+  if (config.LOG_SUMMARY_MS > 0 && (has('processors') || has('pollers'))) {
+    const running = pollers;
+    const summary = startPipelineSummary({ logger, intervalMs: config.LOG_SUMMARY_MS, lagWarn: config.LOG_LAG_WARN, pollers: running ? () => running.supervisor.status() : undefined });
+    stops.push(async () => summary.stop());
   }
 
   let address: string | undefined;

@@ -8,6 +8,7 @@
 //   --log     read committed offsets and high watermarks from the log directly (Kafka, or the
 //             embedded log when no service has it open), for the read-model stages: lag without
 //             any metrics endpoint.
+//   Always: disk use per topic and per history table (embedded default: from DATA_DIR's files).
 // Usage: npx tsx bin/status.ts [--url URL]... [--interval 2000] [--log] [--json]
 import { parseArgs } from 'node:util';
 import { loadConfigOrExit, METRICS_PORT_DEFAULTS } from '../lib/config.ts';
@@ -16,6 +17,7 @@ import { formatStatus, parseMetrics, summarize, type StageStatus } from '../pipe
 import { READ_MODEL_STAGES } from '../pipelines/runtime/stages.ts';
 import { deadLetterCount, logStatus } from '../pipelines/runtime/status.ts';
 import { defineTopics, topicSettings } from '../pipelines/topics.ts';
+import { embeddedDiskUse, formatDiskUse } from '../pipelines/runtime/disk.ts';
 
 const { values } = parseArgs({
   options: {
@@ -105,11 +107,17 @@ if (values.log) {
 } else {
   ({ rows, source, missed } = await fromMetrics());
 }
-if (values.json) console.log(JSON.stringify({ source, unreachable: missed, stages: rows, ...(deadLetters !== null ? { deadLetters } : {}) }, null, 2));
+// Disk use per topic and history table (the storage budget, README "Storage budget"): on the embedded
+// default, from DATA_DIR's files; Kafka and a ClickHouse server report their own.
+const disk = config.KAFKA_BROKERS || config.CLICKHOUSE_URL ? null : await embeddedDiskUse(config.DATA_DIR, config.CLICKHOUSE_DATABASE);
+const diskJson = disk ? { disk: { topics: Object.fromEntries(disk.topics), tables: Object.fromEntries(disk.tables) } } : {};
+if (values.json) console.log(JSON.stringify({ source, unreachable: missed, stages: rows, ...(deadLetters !== null ? { deadLetters } : {}), ...diskJson }, null, 2));
 else {
   console.log(`source: ${source}, interval ${intervalMs} ms`);
   for (const m of missed) console.log(`unreachable: ${m}`);
   console.log(rows.length ? formatStatus(rows) : '(no stage has reported yet)');
   // Records no stage could read: each is kept in dead.letters with its reason (see pipelines/TOPICS.md).
   if (deadLetters !== null) console.log(`dead letters: ${deadLetters} record(s) in dead.letters`);
+  if (disk) for (const l of formatDiskUse(disk)) console.log(l);
+  else console.log('disk: Kafka and ClickHouse server keep their files on their hosts (kafka-log-dirs.sh, system.parts)');
 }

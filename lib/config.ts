@@ -21,7 +21,12 @@ const fields = z.object({
   NODE_ENV: z.string().default('development'),
   HOST: z.string().default('127.0.0.1'),
   PORT: z.coerce.number().int().min(0).max(65535).default(8080),
+  // info: what an operator acts on (start, stop, snapshots published, a venue failing or recovering,
+  // the per-minute pipeline summary); debug adds a line per crawl. README "Logs".
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  // The pipeline summary line's period (0: none) and the stage lag (records) that makes it a warn.
+  LOG_SUMMARY_MS: z.coerce.number().int().min(0).default(60_000),
+  LOG_LAG_WARN: z.coerce.number().int().min(0).default(100_000),
   // Unset: `.data` for ROLES=all, else a directory per role (stackDataDir below), so processes of
   // different roles started from one directory never share chdb's or the embedded log's lock.
   DATA_DIR: z.string().optional(),
@@ -53,6 +58,12 @@ const fields = z.object({
   // Backbone (pipelines/topics.ts): topic name prefix (tests use a random one), raw retention.
   TOPIC_PREFIX: z.string().default(''),
   RAW_RETENTION_MS: z.coerce.number().int().min(1).default(7 * 86_400_000),
+  // Bytes kept per partition of each raw topic (and dead.letters), on the embedded log and Kafka
+  // (retention.bytes): the size half of the storage budget (README "Storage budget").
+  RAW_RETENTION_BYTES: z.coerce.number().int().min(1).default(512 * 1024 * 1024),
+  // Days of rows kept in the history tables that grow with every read (raw_records, matched_events,
+  // catalog_crawls, catalog_crawl_rows): ClickHouse TTL, applied at every start.
+  HISTORY_TTL_DAYS: z.coerce.number().int().min(1).default(7),
   // Stage metrics endpoint (GET /metrics) of the processes that run stages; 0 = none. Unset: the
   // role's own default (METRICS_PORT_DEFAULTS: processors 9464, pollers 9465, so both run on one
   // host without colliding and bin/status.ts finds them), none for ROLES=all and API replicas.

@@ -110,6 +110,8 @@ export interface TopicDef<Id extends TopicId = TopicId> {
   partitions: number;
   cleanupPolicy: CleanupPolicy;
   retentionMs?: number;
+  /** Bytes kept per partition ('delete' topics): the size half of the storage budget. */
+  retentionBytes?: number;
   description: string;
 }
 
@@ -122,17 +124,22 @@ export interface TopicSettings {
   partitions?: number;
   /** Retention of raw venue topics (RAW_RETENTION_MS), default 7 days. */
   rawRetentionMs?: number;
+  /** Bytes kept per partition of a raw venue topic (RAW_RETENTION_BYTES), default 512 MiB. */
+  rawRetentionBytes?: number;
   /** Retention of catalog rows (CATALOG_RETENTION_MS plus one refresh), default 9 hours. */
   catalogRetentionMs?: number;
 }
 
 const DAY = 86_400_000;
+/** RAW_RETENTION_BYTES unset: 512 MiB per partition of each raw topic (README "Storage budget"). */
+export const DEFAULT_RAW_RETENTION_BYTES = 512 * 1024 * 1024;
 
 /** Builds the topic map. Pure: same settings, same map. */
 export function defineTopics(settings: TopicSettings = {}): TopicMap {
   const prefix = settings.prefix ?? '';
   const partitions = settings.partitions ?? 3;
   const rawRetentionMs = settings.rawRetentionMs ?? 7 * DAY;
+  const rawRetentionBytes = settings.rawRetentionBytes ?? DEFAULT_RAW_RETENTION_BYTES;
   const raw = Object.fromEntries(
     PROVIDERS.map((p) => [
       `raw.${p}`,
@@ -147,6 +154,7 @@ export function defineTopics(settings: TopicSettings = {}): TopicMap {
         // can rebuild everything downstream, then dropped.
         cleanupPolicy: 'delete',
         retentionMs: rawRetentionMs,
+        retentionBytes: rawRetentionBytes,
         description: `Every record read from ${p}, as read.`,
       },
     ]),
@@ -217,6 +225,7 @@ export function defineTopics(settings: TopicSettings = {}): TopicMap {
       partitions: 1,
       cleanupPolicy: 'delete',
       retentionMs: rawRetentionMs,
+      retentionBytes: rawRetentionBytes,
       description: 'Records a stage could not read, with the reason; they never block their partition.',
     },
   };
@@ -242,6 +251,7 @@ export function topicSettings(config: {
   KAFKA_BROKERS?: string;
   KAFKA_PARTITIONS: number;
   RAW_RETENTION_MS?: number;
+  RAW_RETENTION_BYTES?: number;
   CATALOG_RETENTION_MS?: number;
   CATALOG_REFRESH_MS?: number;
 }): TopicSettings {
@@ -249,6 +259,7 @@ export function topicSettings(config: {
     prefix: config.TOPIC_PREFIX ?? '',
     partitions: config.KAFKA_BROKERS ? config.KAFKA_PARTITIONS : 1,
     rawRetentionMs: config.RAW_RETENTION_MS,
+    rawRetentionBytes: config.RAW_RETENTION_BYTES,
     catalogRetentionMs:
       config.CATALOG_RETENTION_MS !== undefined
         ? config.CATALOG_RETENTION_MS + (config.CATALOG_REFRESH_MS ?? 0)
@@ -262,6 +273,7 @@ export function topicSpecs(topics: TopicMap): TopicSpec[] {
     partitions: t.partitions,
     cleanupPolicy: t.cleanupPolicy,
     ...(t.retentionMs !== undefined ? { retentionMs: t.retentionMs } : {}),
+    ...(t.retentionBytes !== undefined ? { retentionBytes: t.retentionBytes } : {}),
   }));
 }
 

@@ -1,4 +1,4 @@
-// The catalog stage (issue 4 "The catalog"). In: raw records of the nine raw topics. Out: history
+// The catalog stage. In: raw records of the nine raw topics. Out: history
 // writes that stage every listing crawl (catalog_crawl_rows) and record each finished crawl
 // (catalog_crawls). Only records of listing crawls (read_id `listing:<provider>:<ulid>`) are
 // staged; other feeds' records pass by. Pure over its input, and idempotent through the tables'

@@ -128,6 +128,23 @@ describe('embedded log specifics', () => {
     expect((await readAll(log, topic)).map((r) => String(r.value))).toContain('new0');
   });
 
+  it('drops the oldest closed segments of a delete topic beyond its retentionBytes, set again on an existing topic', async () => {
+    const log = await openLog({ segmentBytes: 200 });
+    const topic = randomName('t');
+    await log.createTopics([{ name: topic, partitions: 1, cleanupPolicy: 'delete' }]);
+    const p = await log.producer();
+    for (let i = 0; i < 13; i++) await p.send(topic, [{ key: b('k'), value: Buffer.alloc(60, i) }]);
+    await (log as unknown as { maintain(): Promise<void> }).maintain();
+    expect((await log.topicOffsets(topic))[0]!.low).toBe('0');
+    // The configured budget reaches a topic created before it.
+    await log.createTopics([{ name: topic, partitions: 1, cleanupPolicy: 'delete', retentionBytes: 250 }]);
+    await (log as unknown as { maintain(): Promise<void> }).maintain();
+    // 97-byte records, 3 per segment: [0-2] [3-5] [6-8] go; [9-11] (291 B) stays, as without it the
+    // partition (the active [12], 97 B) would be under 250 B.
+    expect((await log.topicOffsets(topic))[0]!.low).toBe('9');
+    expect((await readAll(log, topic)).map((r) => r.offset)).toEqual(['9', '10', '11', '12']);
+  });
+
   it('gives a group one active consumer and refuses to reset a running group', async () => {
     const log = await openLog();
     const topic = randomName('t');

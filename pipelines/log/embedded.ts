@@ -25,7 +25,10 @@
 // - 'compact' topics: records need a key (as on Kafka). The cleaner keeps the latest record per key in
 //   closed segments, drops tombstones older than tombstoneRetentionMs, and never touches the active
 //   segment; it runs every compactIntervalMs once enough has been written, or on compact().
-// - 'delete' topics with retentionMs drop whole closed segments whose newest record is older.
+// - 'delete' topics with retentionMs drop whole closed segments whose newest record is older; with
+//   retentionBytes, the oldest closed segments while the partition is larger than that without them.
+//   Both come from the topic's spec on every createTopics (the configured budget applies to topics
+//   created before it changed).
 import { closeSync, existsSync, mkdirSync, openSync, readFileSync, writeSync } from 'node:fs';
 import { mkdir, open, readdir, readFile, rename, rm, unlink, writeFile, type FileHandle } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
@@ -403,8 +406,16 @@ export class EmbeddedLog implements Log {
       if (!TOPIC_NAME.test(spec.name)) throw new Error(`invalid topic name ${JSON.stringify(spec.name)}`);
       if (!Number.isInteger(spec.partitions) || spec.partitions < 1)
         throw new Error(`invalid partition count ${JSON.stringify(spec.partitions)} for topic ${spec.name}`);
-      // As on Kafka, creating an existing topic keeps it as it is.
-      if (this.topics.has(spec.name)) continue;
+      // As on Kafka, creating an existing topic keeps it as it is, but for its retention: the
+      // configured budget applies to topics made before it changed (Kafka: alterConfigs).
+      const existing = this.topics.get(spec.name);
+      if (existing) {
+        if (existing.spec.cleanupPolicy === 'delete' && (existing.spec.retentionMs !== spec.retentionMs || existing.spec.retentionBytes !== spec.retentionBytes)) {
+          existing.spec = { ...existing.spec, retentionMs: spec.retentionMs, retentionBytes: spec.retentionBytes };
+          changed = true;
+        }
+        continue;
+      }
       await this.openTopic({ ...spec });
       changed = true;
     }
@@ -712,12 +723,15 @@ export class EmbeddedLog implements Log {
       for (const pl of t.partitions) {
         if (t.spec.cleanupPolicy === 'compact') {
           if (pl.bytesSinceClean >= this.opts.compactMinBytes) await pl.serial(() => this.clean(pl));
-        } else if (t.spec.retentionMs !== undefined) {
-          const horizon = now - t.spec.retentionMs;
+        } else if (t.spec.retentionMs !== undefined || t.spec.retentionBytes !== undefined) {
+          const horizon = t.spec.retentionMs !== undefined ? now - t.spec.retentionMs : -Infinity;
+          const maxBytes = t.spec.retentionBytes ?? Infinity;
           await pl.serial(async () => {
             if (pl.active.maxTimestamp < horizon && pl.active.size > 0) await this.roll(pl);
-            while (pl.segments.length > 1 && pl.segments[0]!.maxTimestamp < horizon) {
+            let total = pl.segments.reduce((a, seg) => a + seg.size, 0);
+            while (pl.segments.length > 1 && (pl.segments[0]!.maxTimestamp < horizon || total - pl.segments[0]!.size >= maxBytes)) {
               const seg = pl.segments.shift()!;
+              total -= seg.size;
               this.retire(seg);
               await unlink(seg.path).catch(() => {});
             }

@@ -68,7 +68,10 @@ export function fromKafkaHeaders(h: Record<string, unknown> | undefined): Record
 
 export function topicConfigEntries(spec: TopicSpec): Array<{ name: string; value: string }> {
   const entries: Array<{ name: string; value: string }> = [{ name: 'cleanup.policy', value: spec.cleanupPolicy }];
-  if (spec.cleanupPolicy === 'delete') entries.push({ name: 'retention.ms', value: String(spec.retentionMs ?? -1) });
+  if (spec.cleanupPolicy === 'delete') {
+    entries.push({ name: 'retention.ms', value: String(spec.retentionMs ?? -1) });
+    entries.push({ name: 'retention.bytes', value: String(spec.retentionBytes ?? -1) });
+  }
   return entries;
 }
 

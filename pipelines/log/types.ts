@@ -12,6 +12,11 @@ export interface TopicSpec {
   cleanupPolicy: CleanupPolicy;
   /** Only for cleanupPolicy 'delete'; undefined keeps records forever. */
   retentionMs?: number;
+  /**
+   * Only for cleanupPolicy 'delete': bytes kept per partition (Kafka's retention.bytes); the oldest
+   * closed segments go first, so a partition holds at most this plus one segment. Undefined: no limit.
+   */
+  retentionBytes?: number;
 }
 
 export interface OutgoingRecord {

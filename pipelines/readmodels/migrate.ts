@@ -56,6 +56,22 @@ export async function migrate(history: History, migrations: Migration[] = loadMi
   return applied;
 }
 
+/**
+ * The history tables that gain rows with every read, and the time column their TTL counts from.
+ * canonical_markets is left out: it holds one current row per market (ReplacingMergeTree), bounded by
+ * the venues' listings, and a TTL would drop markets still listed. The catalog's tables are pruned by
+ * the catalog store (CATALOG_RETENTION_MS).
+ */
+export const HISTORY_TTL_COLUMNS = { raw_records: 'read_started_at', matched_events: 'observed_at' } as const;
+
+/** Sets the TTL of every table of HISTORY_TTL_COLUMNS to `days` (HISTORY_TTL_DAYS); idempotent, run at every start. */
+export async function applyHistoryTtl(history: History, days: number): Promise<void> {
+  if (!Number.isInteger(days) || days < 1) throw new Error(`HISTORY_TTL_DAYS must be a whole number of days >= 1, got ${JSON.stringify(days)}`);
+  for (const [table, column] of Object.entries(HISTORY_TTL_COLUMNS)) {
+    await history.exec(`ALTER TABLE ${table} MODIFY TTL toDateTime(${column}) + INTERVAL ${days} DAY`);
+  }
+}
+
 export interface HistoryConfig {
   DATA_DIR: string;
   CLICKHOUSE_URL?: string;

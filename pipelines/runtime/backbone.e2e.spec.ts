@@ -1,4 +1,4 @@
-// End to end through the backbone (issue 3, "It must show"): raw venue records produced to a raw
+// End to end through the backbone: raw venue records produced to a raw
 // topic flow through a processor (the pass-through canonicalizer) into both read models (history
 // in ClickHouse/chdb, documents in the snapshot store) and out through a query. Runs on the
 // embedded default, and against real Kafka and Redis (and a ClickHouse server when there is one)

@@ -8,7 +8,7 @@ import type { Config } from '../../lib/config.ts';
 import { createLog } from '../log/index.ts';
 import type { Log } from '../log/types.ts';
 import type { History } from '../readmodels/history.ts';
-import { migrate, openHistory } from '../readmodels/migrate.ts';
+import { applyHistoryTtl, migrate, openHistory } from '../readmodels/migrate.ts';
 import { MemorySnapshotStore } from '../readmodels/memory-store.ts';
 import { RedisSnapshotStore } from '../readmodels/redis-store.ts';
 import type { SnapshotStore } from '../readmodels/snapshots.ts';
@@ -86,10 +86,14 @@ export async function openBackbone(
       workerLog: config.HISTORY_WORKER_CONSUMES && !parts.log && uses.log ? workerLogOf(config, log) : undefined,
     });
     await migrate(host);
+    await applyHistoryTtl(host, config.HISTORY_TTL_DAYS);
     history = host;
     offload = host;
   }
-  history ??= await openHistory(config);
+  if (!history) {
+    history = await openHistory(config);
+    await applyHistoryTtl(history, config.HISTORY_TTL_DAYS);
+  }
   const store = parts.store ?? (uses.store ? openStore(config) : unopened<SnapshotStore>('snapshot store'));
   return {
     log,

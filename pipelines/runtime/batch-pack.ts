@@ -5,7 +5,7 @@
 // Why: relaying a batch to the history worker as record objects made the main thread's structured
 // clone serialize thousands of objects and buffers per batch: postMessage was the largest single
 // JavaScript cost left on the main thread after the history sinks moved to Avro (bench/backbone.md,
-// session 3). Copying keys and values into one buffer is a memcpy each.
+// 2026-11-22, "history sinks from Avro"). Copying keys and values into one buffer is a memcpy each.
 import type { LogRecord } from '../log/types.ts';
 
 export interface PackedBatch {

@@ -14,12 +14,12 @@
 // a worker: the log, consumer groups and commits stay here (the runner awaits the worker's answer
 // before committing, so at-least-once and idempotence are unchanged), and the worker decodes with
 // the same registry through this thread. The worker owns the process's chdb session: every History
-// call of the process goes through it. Measured (bench/backbone.md, session 2): the main loop is
+// call of the process goes through it. Measured (bench/backbone.md, 2026-11-22, "embedded pipeline"): the main loop is
 // 15-20 points less busy and the store's p95 lower; pipeline throughput is unchanged, because the
 // process is bound by total CPU (GC, chdb and I/O threads already used the second core), and each
 // record costs 5-11% more CPU (it is cloned to the worker). On Kafka the main loop was the limit
 // even so (82-91% busy, most of it the Kafka clients' JavaScript for four consumer groups), so there
-// the hosted stages' consumers run on the worker too (bench/backbone.md, session 3).
+// the hosted stages' consumers run on the worker too (bench/backbone.md, 2026-11-22, "Kafka consumers on the worker").
 import type { EventLoopUtilization } from 'node:perf_hooks';
 import { Worker } from 'node:worker_threads';
 import type { KafkaLogOptions } from '../log/kafka.ts';

@@ -5,7 +5,7 @@
 //
 // Why: a history sink used to decode every record in JavaScript, build a row object, serialize the
 // rows as JSON and have ClickHouse parse that JSON again: about two thirds of a history table's cost
-// per record (bench/backbone.md, session 3). An Avro record's binary encoding is the concatenation
+// per record (bench/backbone.md, 2026-11-22, "history sinks from Avro"). An Avro record's binary encoding is the concatenation
 // of its fields' encodings, so a record schema made of a few extra fields followed by the writer's
 // fields encodes as (the extra fields' bytes) + (the body the producer wrote): the file is built by
 // copying bytes, and ClickHouse's C++ Avro reader does the decoding.

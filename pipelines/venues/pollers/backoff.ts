@@ -1,4 +1,4 @@
-// Backoff on venue faults (issue 4: "Backoff on faults, exponential, bounded, honour Retry-After").
+// Backoff on venue faults: exponential, bounded, and honouring Retry-After.
 // In: how many faults in a row, the fault's Retry-After. Out: how long to wait before the next try.
 // Pure; the poller supplies the random source so tests are deterministic.
 

@@ -25,6 +25,8 @@ function collect() {
 const fast = { baseMs: 5, maxMs: 40, maxRetryAfterMs: 5_000 };
 function poller(provider: Provider, sink: RawSink, o: Partial<PollerOptions> = {}) {
   const warnings: object[] = [];
+  const infos: { obj: object; msg: string }[] = [];
+  const debugs: { obj: object; msg: string }[] = [];
   const p = new VenuePoller({
     provider,
     baseUrl: sim.baseUrl,
@@ -33,18 +35,26 @@ function poller(provider: Provider, sink: RawSink, o: Partial<PollerOptions> = {
     deadlineMs: 2_000,
     pageAttempts: 2,
     backoff: fast,
-    logger: { info() {}, warn: (o) => void warnings.push(o), error: (o) => void warnings.push(o) },
+    logger: {
+      debug: (obj, msg) => void debugs.push({ obj, msg }),
+      info: (obj, msg) => void infos.push({ obj, msg }),
+      warn: (o) => void warnings.push(o),
+      error: (o) => void warnings.push(o),
+    },
     ...o,
   });
-  return { p, warnings };
+  return { p, warnings, infos, debugs };
 }
 
 describe('VenuePoller against the simulator', () => {
   it('crawls the whole open listing, stamping each record with when its read began', async () => {
     const { got, sink } = collect();
-    const { p } = poller('venue_1', sink);
+    const { p, infos, debugs } = poller('venue_1', sink);
     const before = Date.now();
     expect(await p.crawlOnce()).toBe(true);
+    // A crawl is a debug line: info is for what an operator acts on (the per-minute summary counts crawls).
+    expect(infos.map((l) => l.msg)).toEqual([]);
+    expect(debugs.map((l) => l.msg)).toEqual(['crawl complete']);
     const markers = got.filter((r) => r.record_type === 'crawl_complete');
     const markets = got.filter((r) => r.record_type === 'market');
     const records = got.filter((r) => r.record_type !== 'crawl_complete');
@@ -127,7 +137,7 @@ describe('VenuePoller against the simulator', () => {
   for (const [name, fault, kind] of cases) {
     it(`classifies, logs and recovers from: ${name}`, async () => {
       const { got, sink } = collect();
-      const { p, warnings } = poller('venue_1', sink, { deadlineMs: 500 });
+      const { p, warnings, infos } = poller('venue_1', sink, { deadlineMs: 500 });
       sim.faults.set('venue_1', fault);
       try {
         expect(await p.crawlOnce()).toBe(false);
@@ -140,8 +150,11 @@ describe('VenuePoller against the simulator', () => {
       expect(warnings.some((w) => (w as { venue?: string; fault?: string }).venue === 'venue_1' && (w as { fault?: string }).fault === kind)).toBe(true);
       expect(got.filter((r) => r.record_type === 'crawl_complete')).toHaveLength(0);
       // The next crawl succeeds once the venue is healthy again.
+      expect(infos).toEqual([]);
       expect(await p.crawlOnce()).toBe(true);
       expect(p.status.consecutiveFaults).toBe(0);
+      // The recovery is one info line, after the faults' warn lines.
+      expect(infos).toEqual([{ obj: { venue: 'venue_1', afterFaults: 2 }, msg: 'venue recovered' }]);
       await p.stop();
     });
   }

@@ -77,6 +77,8 @@ export class VenueFault extends Error {
 }
 
 export interface PollerLogger {
+  /** Per-crawl lines: an operator reads the per-minute summary (pipelines/runtime/summary.ts) instead. */
+  debug?(obj: object, msg: string): void;
   info(obj: object, msg: string): void;
   warn(obj: object, msg: string): void;
   error(obj: object, msg: string): void;
@@ -281,7 +283,7 @@ export class VenuePoller {
     const fs = this.status.feeds[feed.name];
     fs.crawlsCompleted++;
     fs.lastCrawl = last;
-    this.o.logger.info({ venue: this.provider, feed: feed.name, crawlId, records: count, pages, ms: completedAt - crawlStartedAt }, 'crawl complete');
+    this.o.logger.debug?.({ venue: this.provider, feed: feed.name, crawlId, records: count, pages, ms: completedAt - crawlStartedAt }, 'crawl complete');
     return true;
   }
 
@@ -327,6 +329,8 @@ export class VenuePoller {
         }
         if (!(await this.emit(out))) return null;
         for (const r of recs) seen.add(`${r.record_type}:${r.native_id}`);
+        // Each fault was a warn line; the first good page after them is the line an operator waits for.
+        if (this.status.consecutiveFaults > 0) this.o.logger.info({ venue: this.provider, afterFaults: this.status.consecutiveFaults }, 'venue recovered');
         this.status.consecutiveFaults = 0;
         return { emitted: out.length, next: parsed.next };
       } catch (e) {

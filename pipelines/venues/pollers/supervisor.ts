@@ -1,5 +1,5 @@
-// Starts and stops the nine venue pollers (issue 4: "a fault in one venue never stops another,
-// nothing crashes the process"). In: config (venue base URL, cadence, deadline) and the raw sink.
+// Starts and stops the nine venue pollers: a fault in one venue never stops another, and
+// nothing crashes the process. In: config (venue base URL, cadence, deadline) and the raw sink.
 // Out: nine independent crawl loops and their status for operators. Each poller owns its own
 // connection pool and its own loop, so a venue that hangs or floods 429s holds up nothing else.
 import { PROVIDERS, type Provider } from '../../../api/routes/table.ts';
