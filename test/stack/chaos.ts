@@ -93,6 +93,9 @@ Object.assign(env, {
   PROCESSORS_METRICS_PORT: String(P.processors),
   POLLERS_METRICS_PORT: String(P.pollers),
   STACK_DIR: join(dir, 'stack'),
+  // Starting is setup, not a measured recovery: on a 2-core machine shared with other work a first
+  // start took over stack.sh's default 120 s (load average 30).
+  READY_SECONDS: process.env.READY_SECONDS ?? '300',
   LOG_LEVEL: 'warn',
 });
 const API = P.api.map((p) => `http://127.0.0.1:${p}`);
