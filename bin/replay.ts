@@ -100,7 +100,7 @@ if (log.liveMembers) {
   if (busy.length) {
     await log.close();
     refuse(
-      `refused: ${busy.length} of the ${groupIds.length} consumer groups have live members (${busy.map((g) => `${g}: ${members.get(g)}`).join(', ')}); stop the processors first (infra/scripts/stack.sh stop processors), then replay, then start them again`,
+      `refused: ${busy.length} of the ${groupIds.length} consumer groups have live members (${busy.map((g) => `${g}: ${members.get(g)}`).join(', ')}); stop the processors first (infra/scripts/stack.sh stop processors), then replay, then start them again; or rebuild the store read models while they run with --side-by-side`,
     );
   }
 }
