@@ -81,18 +81,24 @@ export async function replay(
   const started = Date.now();
   const plan = planReset(stages, deps.topics, from);
   await resetReadModels(deps, plan, from);
+  const lagBefore = await runUntilCaughtUp(stages, deps, options.timeoutMs);
+  return { plan, lagBefore, ms: Date.now() - started };
+}
+
+/** Runs the stages until each has consumed everything, ticks once, stops them; the records each had to consume. */
+async function runUntilCaughtUp(stages: StageDef[], deps: RuntimeDeps, timeoutMs = 10 * 60_000): Promise<Record<string, number>> {
   const runners = stages.map((s) => new StageRunner(s, deps));
   const lagBefore: Record<string, number> = {};
   for (const r of runners) lagBefore[r.def.name] = [...(await r.lag()).values()].reduce((a, b) => a + b, 0);
   try {
     for (const r of runners) await r.start();
-    for (const r of runners) await r.caughtUp(options.timeoutMs ?? 10 * 60_000);
+    for (const r of runners) await r.caughtUp(timeoutMs);
     // Time-driven output (the sports snapshot is published on a tick) is written once more at the end.
     for (const r of runners) if (r.def.tick) await r.tickNow();
   } finally {
     for (const r of runners) await r.stop();
   }
-  return { plan, lagBefore, ms: Date.now() - started };
+  return lagBefore;
 }
 
 /** What a store must do for a replay without downtime (RedisSnapshotStore with generations). */
@@ -151,19 +157,7 @@ export async function replaySideBySide(
   const target = deps.storeAt(to);
   const renamed = stages.map((s) => ({ ...s, name: `${s.name}.gen-${to}` }));
   const groupIds = renamed.map((s) => stageGroupId(s, deps.topics));
-  const run = async (): Promise<Record<string, number>> => {
-    const runners = renamed.map((s) => new StageRunner(s, { ...deps, store: target }));
-    const lag: Record<string, number> = {};
-    for (const r of runners) lag[r.def.name] = [...(await r.lag()).values()].reduce((a, b) => a + b, 0);
-    try {
-      for (const r of runners) await r.start();
-      for (const r of runners) await r.caughtUp(options.timeoutMs ?? 10 * 60_000);
-      for (const r of runners) if (r.def.tick) await r.tickNow();
-    } finally {
-      for (const r of runners) await r.stop();
-    }
-    return lag;
-  };
+  const run = () => runUntilCaughtUp(renamed, { ...deps, store: target }, options.timeoutMs);
   let switched = false;
   try {
     // A generation left behind by a replay that failed half way would mix in: start it empty.
