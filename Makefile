@@ -34,8 +34,8 @@ test-e2e: install
 
 # The chaos suite of the scale-out stack (test/stack/chaos.ts): starts Kafka, Redis and the registry
 # (`make up`) and the stack (infra/scripts/stack.sh) on free ports of its own, kills and restarts its
-# parts under load, checks recovery, keys and the rate limiter; about 5 minutes. Not part of `make
-# test`; .ci/run runs it after it. CHAOS_PROCESSORS=0 leaves out the processors kill step.
+# parts under load, checks recovery, served content, keys and the rate limiter; about 8 minutes. Not
+# part of `make test`; .ci/run runs it after it. CHAOS_PROCESSORS=0 leaves out the processors steps.
 test-stack: install
 	node --max-semi-space-size=64 --import tsx test/stack/chaos.ts
 

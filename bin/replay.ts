@@ -9,6 +9,12 @@
 //                       (idempotent sinks: a repair, never a doubling)
 //   --stages a,b        only these stages (names as in bin/status.ts)
 //   --dry-run           print what would be reset and cleared, change nothing
+//   --side-by-side      no downtime, with the service running: rebuild the store read models (the
+//                       canonical market documents and the sports snapshot in Redis) into a new
+//                       generation under groups of their own while the service keeps serving the
+//                       current one, switch the generation pointer in one command, drop the old one
+//                       (pipelines/runtime/replay.ts replaySideBySide). Needs REDIS_URL; from earliest
+//                       only; history tables (ClickHouse) still need the stop-the-world replay.
 // In the embedded default the in-process snapshot store lives in the service's memory and is rebuilt
 // when the service starts, so replay rebuilds the durable read models (chdb) only.
 import { parseArgs } from 'node:util';
@@ -17,21 +23,28 @@ import { createLog } from '../pipelines/log/index.ts';
 import type { Log } from '../pipelines/log/types.ts';
 import { createRegistry } from '../pipelines/registry/index.ts';
 import { openBackbone } from '../pipelines/runtime/backbone.ts';
-import { planReset, replay, type ReplayFrom } from '../pipelines/runtime/replay.ts';
+import { isGenerational, planReset, replay, replaySideBySide, type ReplayFrom } from '../pipelines/runtime/replay.ts';
 import { READ_MODEL_STAGES } from '../pipelines/runtime/stages.ts';
 import { avroSerde } from '../pipelines/serde/index.ts';
 import { defineTopics, topicSettings } from '../pipelines/topics.ts';
+import { CATALOG_SNAPSHOT_NAME } from '../pipelines/catalog/index.ts';
+import { openStore } from '../pipelines/runtime/backbone.ts';
+import { GENERATION_REFRESH_MS, generationNamespace, RedisSnapshotStore } from '../pipelines/readmodels/redis-store.ts';
+
+/** How long a replay side by side waits after the switch: every process re-reads the pointer by then. */
+const FOLLOW_MS = 3 * GENERATION_REFRESH_MS;
 
 const { values } = parseArgs({
   options: {
     from: { type: 'string', default: 'earliest' },
     stages: { type: 'string' },
     'dry-run': { type: 'boolean', default: false },
+    'side-by-side': { type: 'boolean', default: false },
     help: { type: 'boolean', default: false },
   },
 });
 if (values.help) {
-  console.log('usage: npx tsx bin/replay.ts [--from earliest|<ISO time>] [--stages a,b] [--dry-run]');
+  console.log('usage: npx tsx bin/replay.ts [--from earliest|<ISO time>] [--stages a,b] [--dry-run] [--side-by-side]');
   process.exit(0);
 }
 
@@ -64,6 +77,8 @@ if (values.stages) {
   stages = READ_MODEL_STAGES.filter((s) => wanted.includes(s.name));
 }
 
+if (values['side-by-side']) await sideBySide();
+
 // First the log alone: on Kafka, refuse while any of the groups has live members, before anything
 // else opens (the processors' chdb is locked while they run) and before anything changes.
 let log: Log;
@@ -85,7 +100,7 @@ if (log.liveMembers) {
   if (busy.length) {
     await log.close();
     refuse(
-      `refused: ${busy.length} of the ${groupIds.length} consumer groups have live members (${busy.map((g) => `${g}: ${members.get(g)}`).join(', ')}); stop the processors first (infra/scripts/stack.sh stop processors), then replay, then start them again`,
+      `refused: ${busy.length} of the ${groupIds.length} consumer groups have live members (${busy.map((g) => `${g}: ${members.get(g)}`).join(', ')}); stop the processors first (infra/scripts/stack.sh stop processors), then replay, then start them again; or rebuild the store read models while they run with --side-by-side`,
     );
   }
 }
@@ -125,3 +140,53 @@ try {
   await registry.close();
 }
 if (failed) refuse(`failed: ${failed}`);
+
+/** --side-by-side: the replay without downtime; exits when done. */
+async function sideBySide(): Promise<never> {
+  if (!config.REDIS_URL) refuse('--side-by-side needs the Redis store (REDIS_URL): the embedded default keeps its store in the service\'s memory and rebuilds it at each start');
+  if (from !== 'earliest') refuse(`--side-by-side rebuilds from the earliest offsets only, got --from ${JSON.stringify(values.from)}`);
+  const withTables = stages.filter((s) => s.sinks?.tables?.length);
+  const chosen = values.stages ? stages : stages.filter((s) => !s.sinks?.tables?.length);
+  if (values.stages && withTables.length)
+    refuse(`--side-by-side rebuilds store read models only; ${withTables.map((s) => s.name).join(', ')} write history tables (ClickHouse): replay those stop-the-world`);
+  let log: Log;
+  try {
+    log = await createLog(config);
+  } catch (e) {
+    refuse(`cannot open the log (${config.KAFKA_BROKERS ? `Kafka at ${config.KAFKA_BROKERS}` : `embedded, ${config.DATA_DIR}/log`}): ${firstLine(e)}${config.KAFKA_BROKERS ? '' : '; the embedded log is the service\'s own: stop it first, or run the stack on Kafka'}`);
+  }
+  const registry = createRegistry(config);
+  const store = openStore(config);
+  if (!isGenerational(store)) refuse('the store does not keep generations');
+  const topics = defineTopics(topicSettings(config));
+  const generation = Date.now().toString(36);
+  const current = await store.generation().catch((e: unknown) => refuse(`cannot read the generation pointer in Redis: ${firstLine(e)}`));
+  console.log(`replay side by side (log: ${log.kind}, store: redis) will, while the service keeps serving:`);
+  console.log(`  build generation ${generation} beside ${current === '' ? 'the base generation' : `generation ${current}`} from the earliest offsets: ${chosen.map((s) => s.name).join(', ')} (groups of their own)`);
+  console.log(`  copy the ${CATALOG_SNAPSHOT_NAME} snapshots as they are (built by the processors from ClickHouse, not by these stages)`);
+  console.log(`  switch the generation pointer, wait ${FOLLOW_MS} ms for every process to follow, catch up once more, drop the old generation`);
+  if (withTables.length && !values.stages) console.log(`  not rebuilt (history tables; stop-the-world replay): ${withTables.map((s) => s.name).join(', ')}`);
+  let failed: string | undefined;
+  try {
+    if (values['dry-run']) console.log('dry run: nothing changed');
+    else {
+      const result = await replaySideBySide(chosen, {
+        log,
+        serde: avroSerde(registry),
+        topics,
+        store,
+        storeAt: (g) => new RedisSnapshotStore({ url: config.REDIS_URL!, namespace: generationNamespace(store.base, g) }),
+      }, { generation, copyNames: [CATALOG_SNAPSHOT_NAME], followMs: FOLLOW_MS, say: (line) => console.log(`  ${line}`) });
+      for (const [stage, n] of Object.entries(result.lagBefore)) console.log(`  ${stage}: ${n} record(s) consumed`);
+      console.log(`done in ${result.ms} ms: generation ${result.to} is current`);
+    }
+  } catch (e) {
+    failed = firstLine(e);
+  } finally {
+    await store.close();
+    await registry.close();
+    await log.close();
+  }
+  if (failed) refuse(`failed: ${failed}`);
+  process.exit(0);
+}

@@ -167,6 +167,18 @@ export class PlatformaticKafkaLog implements Log {
   }
 
   consumer(options: ConsumerOptions): Consumer {
+    const startAt = options.startAt;
+    if (startAt) {
+      // Set on the (not yet joined) group before the consumer starts: this client's admin commits directly.
+      const inner = this.consumer({ ...options, startAt: undefined });
+      return {
+        run: async (handler) => {
+          await this.setGroupOffsets(options.groupId, startAt.topic, startAt.offsets);
+          return inner.run(handler);
+        },
+        stop: () => inner.stop(),
+      };
+    }
     const c = new PlatformaticConsumer(options, this.options, this.clientId, () => this.consumers.delete(c));
     this.consumers.add(c);
     return c;

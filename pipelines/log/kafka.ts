@@ -447,6 +447,8 @@ class KafkaJsConsumer implements Consumer {
         }
       },
     });
+    const at = this.options.startAt;
+    if (at) for (const [partition, offset] of at.offsets) c.seek({ topic: at.topic, partition, offset });
   }
 
   /** Stops fetching; an in-flight handler finishes and its batch is committed first, as on the embedded log. */

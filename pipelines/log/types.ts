@@ -67,6 +67,14 @@ export interface ConsumerOptions {
    * kafkajs). A standby of an exclusive group is given none.
    */
   onAssignment?: (partitions: number) => void;
+  /**
+   * Where this consumer starts in one topic's partitions, whatever the group committed (a one-off
+   * group reading a stretch of a topic: a stage's restore). kafkajs seeks once it has joined: its
+   * admin's setOffsets joins the group with a throwaway consumer and waits out a 5 s fetch poll,
+   * which made a processors restart (a dozen such reads) take over a minute. A consumer may still be
+   * handed records below these offsets (a fetch before the seek): the reader skips them.
+   */
+  startAt?: { topic: string; offsets: Map<number, string> };
 }
 
 export interface Batch {

@@ -12,6 +12,13 @@
 //   <ns>s:<name>:<id>:o            list of keys in publish order
 // A publish writes the new snapshot's keys aside, then one Lua script swaps 'cur' (readers see
 // either the whole old or the whole new snapshot, never a mix), then evicts expired snapshots.
+//
+// Generations (replay without downtime): with `generations` on, the keys above live under
+// <ns>g:<generation>: when the pointer key <ns>gen names one (under <ns> itself while it is unset).
+// bin/replay.ts --side-by-side rebuilds the read models into a new generation while every process
+// keeps reading and writing the current one, then switches the pointer in one command and drops the
+// old generation. Each store re-reads the pointer at most every GENERATION_REFRESH_MS, so a process
+// follows a switch within that time; the old generation is dropped only after a multiple of it.
 import { Redis, type RedisOptions } from 'ioredis';
 import { DEFAULT_RETAIN_MS, nextSnapshotId } from './memory-store.ts';
 import {
@@ -60,6 +67,7 @@ interface Scripts {
   pmPut(...args: (string | number)[]): Promise<number>;
   pmDel(k: string, version: string): Promise<number>;
   pmSwap(cur: string, ids: string, id: string, now: string): Promise<string | null>;
+  pmSwitchGen(pointer: string, from: string, to: string): Promise<number>;
 }
 
 const CHUNK = 500;
@@ -79,16 +87,39 @@ export interface RedisStoreOptions {
   /** Key namespace; default 'pm:'. */
   namespace?: string;
   redis?: RedisOptions;
+  /** Follow the generation pointer <namespace>gen (the service's stores); off: keys under namespace itself. */
+  generations?: boolean;
 }
+
+/** How often a store re-reads the generation pointer: how long a process takes to follow a switch. */
+export const GENERATION_REFRESH_MS = 1000;
+
+/** The key namespace of one generation under a base namespace ('' is the base itself). */
+export function generationNamespace(base: string, generation: string): string {
+  return generation === '' ? base : `${base}g:${generation}:`;
+}
+
+const SWITCH_GEN = `
+local cur = redis.call('GET', KEYS[1]) or ''
+if cur ~= ARGV[1] then return 0 end
+if ARGV[2] == '' then redis.call('DEL', KEYS[1]) else redis.call('SET', KEYS[1], ARGV[2]) end
+return 1`;
 
 export class RedisSnapshotStore implements SnapshotStore {
   readonly kind = 'redis' as const;
   readonly durable = true;
   readonly redis: Redis & Scripts;
-  private readonly ns: string;
+  /** The base namespace; the keys live under the current generation's (generationNamespace). */
+  readonly base: string;
+  private readonly follows: boolean;
+  private ns: string;
+  private nsReadAt = -Infinity;
+  private nsReading: Promise<string> | null = null;
 
   constructor(options: RedisStoreOptions) {
-    this.ns = options.namespace ?? 'pm:';
+    this.base = options.namespace ?? 'pm:';
+    this.ns = this.base;
+    this.follows = options.generations ?? false;
     const r = new Redis(options.url, { lazyConnect: false, maxRetriesPerRequest: 3, retryStrategy: (times) => Math.min(times * 50, 500), ...options.redis });
     // Without a listener ioredis reports every failed reconnection during a Redis outage as an
     // "Unhandled error event"; the failures reach callers as rejected commands.
@@ -96,26 +127,83 @@ export class RedisSnapshotStore implements SnapshotStore {
     r.defineCommand('pmPut', { lua: PUT });
     r.defineCommand('pmDel', { numberOfKeys: 1, lua: DEL });
     r.defineCommand('pmSwap', { numberOfKeys: 2, lua: SWAP });
+    r.defineCommand('pmSwitchGen', { numberOfKeys: 1, lua: SWITCH_GEN });
     this.redis = r as Redis & Scripts;
   }
 
-  private d(key: string): string {
-    return `${this.ns}d:${key}`;
+  private get pointer(): string {
+    return `${this.base}gen`;
   }
-  private s(name: string, part: string): string {
-    return `${this.ns}s:${name}:${part}`;
+
+  /** The current generation ('' while the pointer is unset), read from Redis now. */
+  async generation(): Promise<string> {
+    return (await this.redis.get(this.pointer)) ?? '';
+  }
+
+  /**
+   * Moves the pointer from one generation to another in one command; false (nothing changed) when
+   * the pointer no longer names `from` (another replay switched first).
+   */
+  async switchGeneration(from: string, to: string): Promise<boolean> {
+    const ok = (await this.redis.pmSwitchGen(this.pointer, from, to)) === 1;
+    if (ok) this.nsReadAt = -Infinity;
+    return ok;
+  }
+
+  /** Deletes every document and snapshot of a generation (never the keys beside them: auth, the pointer). */
+  async dropGeneration(generation: string): Promise<number> {
+    const ns = generationNamespace(this.base, generation);
+    let n = 0;
+    for (const part of ['d:', 's:']) {
+      const keys = [...new Set(await this.scanKeys(`${escapeGlob(ns + part)}*`))];
+      for (let i = 0; i < keys.length; i += CHUNK) n += await this.redis.unlink(...keys.slice(i, i + CHUNK));
+    }
+    return n;
+  }
+
+  /** Copies one name's snapshots (current and retained) from a generation into another, as they are. */
+  async copySnapshots(name: string, from: string, to: string): Promise<number> {
+    const src = generationNamespace(this.base, from);
+    const dst = generationNamespace(this.base, to);
+    const keys = [...new Set(await this.scanKeys(`${escapeGlob(`${src}s:${name}:`)}*`))];
+    for (const k of keys) await this.redis.copy(k, dst + k.slice(src.length), 'REPLACE');
+    return keys.length;
+  }
+
+  /** The namespace of the current generation (the pointer re-read at most every GENERATION_REFRESH_MS). */
+  private async space(): Promise<string> {
+    if (!this.follows || Date.now() - this.nsReadAt < GENERATION_REFRESH_MS) return this.ns;
+    this.nsReading ??= this.generation()
+      .then((g) => {
+        this.ns = generationNamespace(this.base, g);
+        this.nsReadAt = Date.now();
+        return this.ns;
+      })
+      .finally(() => {
+        this.nsReading = null;
+      });
+    return this.nsReading;
+  }
+
+  private d(ns: string, key: string): string {
+    return `${ns}d:${key}`;
+  }
+  private s(ns: string, name: string, part: string): string {
+    return `${ns}s:${name}:${part}`;
   }
 
   async get<T>(key: string): Promise<Versioned<T> | null> {
-    return parseDoc<T>(key, await this.redis.get(this.d(key)));
+    const ns = await this.space();
+    return parseDoc<T>(key, await this.redis.get(this.d(ns, key)));
   }
 
   async mget<T>(keys: string[]): Promise<(Versioned<T> | null)[]> {
+    const ns = await this.space();
     if (keys.length === 0) return [];
     const out: (Versioned<T> | null)[] = [];
     for (let i = 0; i < keys.length; i += CHUNK) {
       const part = keys.slice(i, i + CHUNK);
-      const raws = await this.redis.mget(...part.map((k) => this.d(k)));
+      const raws = await this.redis.mget(...part.map((k) => this.d(ns, k)));
       raws.forEach((raw, j) => out.push(parseDoc<T>(part[j]!, raw)));
     }
     return out;
@@ -126,11 +214,12 @@ export class RedisSnapshotStore implements SnapshotStore {
   }
 
   async putMany(docs: Versioned[]): Promise<number> {
+    const ns = await this.space();
     let n = 0;
     for (let i = 0; i < docs.length; i += CHUNK) {
       const part = docs.slice(i, i + CHUNK);
       const args: (string | number)[] = [part.length];
-      for (const d of part) args.push(this.d(d.key));
+      for (const d of part) args.push(this.d(ns, d.key));
       for (const d of part) args.push(String(d.version), serializeDoc(d.value));
       n += await this.redis.pmPut(...args);
     }
@@ -138,7 +227,8 @@ export class RedisSnapshotStore implements SnapshotStore {
   }
 
   async delete(key: string, version?: number): Promise<boolean> {
-    return (await this.redis.pmDel(this.d(key), version === undefined ? '' : String(version))) === 1;
+    const ns = await this.space();
+    return (await this.redis.pmDel(this.d(ns, key), version === undefined ? '' : String(version))) === 1;
   }
 
   private async scanKeys(match: string): Promise<string[]> {
@@ -153,24 +243,27 @@ export class RedisSnapshotStore implements SnapshotStore {
   }
 
   async scan(prefix: string): Promise<string[]> {
-    const base = this.d('');
-    const keys = await this.scanKeys(`${escapeGlob(this.d(prefix))}*`);
+    const ns = await this.space();
+    const base = this.d(ns, '');
+    const keys = await this.scanKeys(`${escapeGlob(this.d(ns, prefix))}*`);
     return [...new Set(keys.map((k) => k.slice(base.length)))].sort();
   }
 
   async deletePrefix(prefix: string): Promise<number> {
-    const keys = [...new Set(await this.scanKeys(`${escapeGlob(this.d(prefix))}*`))];
+    const ns = await this.space();
+    const keys = [...new Set(await this.scanKeys(`${escapeGlob(this.d(ns, prefix))}*`))];
     let n = 0;
     for (let i = 0; i < keys.length; i += CHUNK) n += await this.redis.unlink(...keys.slice(i, i + CHUNK));
     return n;
   }
 
   async publish(name: string, entries: SnapshotEntry[], options: PublishOptions): Promise<SnapshotInfo> {
+    const ns = await this.space();
     const now = options.now ?? Date.now();
     const id = options.id ?? nextSnapshotId(now);
     const retainMs = options.retainMs ?? DEFAULT_RETAIN_MS;
-    const h = this.s(name, `${id}:h`);
-    const o = this.s(name, `${id}:o`);
+    const h = this.s(ns, name, `${id}:h`);
+    const o = this.s(ns, name, `${id}:o`);
     await this.redis.unlink(h, o);
     const seen = new Set<string>();
     for (let i = 0; i < entries.length; i += CHUNK) {
@@ -189,55 +282,62 @@ export class RedisSnapshotStore implements SnapshotStore {
       count: seen.size,
       meta: options.meta ?? {},
     };
-    await this.redis.set(this.s(name, `${id}:i`), JSON.stringify(info));
-    await this.redis.pmSwap(this.s(name, 'cur'), this.s(name, 'ids'), id, String(now));
-    const expired = await this.redis.zrangebyscore(this.s(name, 'ids'), '-inf', `(${now - retainMs}`);
+    await this.redis.set(this.s(ns, name, `${id}:i`), JSON.stringify(info));
+    await this.redis.pmSwap(this.s(ns, name, 'cur'), this.s(ns, name, 'ids'), id, String(now));
+    const expired = await this.redis.zrangebyscore(this.s(ns, name, 'ids'), '-inf', `(${now - retainMs}`);
     for (const old of expired) {
       if (old === id) continue;
-      await this.redis.unlink(this.s(name, `${old}:i`), this.s(name, `${old}:h`), this.s(name, `${old}:o`));
-      await this.redis.zrem(this.s(name, 'ids'), old);
+      await this.redis.unlink(this.s(ns, name, `${old}:i`), this.s(ns, name, `${old}:h`), this.s(ns, name, `${old}:o`));
+      await this.redis.zrem(this.s(ns, name, 'ids'), old);
     }
     return info;
   }
 
   async current(name: string): Promise<SnapshotInfo | null> {
-    const id = await this.redis.get(this.s(name, 'cur'));
+    const ns = await this.space();
+    const id = await this.redis.get(this.s(ns, name, 'cur'));
     return id === null ? null : this.snapshot(name, id);
   }
 
   async currentId(name: string): Promise<string | null> {
-    return this.redis.get(this.s(name, 'cur'));
+    const ns = await this.space();
+    return this.redis.get(this.s(ns, name, 'cur'));
   }
 
   async retiredAt(name: string, id: string): Promise<number | null> {
+    const ns = await this.space();
     // The ids zset scores each snapshot by when it stopped being current, +inf while current.
-    const score = await this.redis.zscore(this.s(name, 'ids'), id);
+    const score = await this.redis.zscore(this.s(ns, name, 'ids'), id);
     if (score === null) return null;
     const n = Number(score);
     return Number.isFinite(n) ? n : null;
   }
 
   async snapshot(name: string, id: string): Promise<SnapshotInfo | null> {
-    const raw = await this.redis.get(this.s(name, `${id}:i`));
+    const ns = await this.space();
+    const raw = await this.redis.get(this.s(ns, name, `${id}:i`));
     return raw === null ? null : (JSON.parse(raw) as SnapshotInfo);
   }
 
   async entries<T>(name: string, id: string, keys: string[]): Promise<(T | null)[]> {
+    const ns = await this.space();
     if (keys.length === 0) return [];
-    const raws = await this.redis.hmget(this.s(name, `${id}:h`), ...keys);
+    const raws = await this.redis.hmget(this.s(ns, name, `${id}:h`), ...keys);
     return raws.map((r) => (r === null ? null : (JSON.parse(r) as T)));
   }
 
   async range<T>(name: string, id: string, start: number, end: number): Promise<SnapshotEntry<T>[]> {
+    const ns = await this.space();
     const from = Math.max(0, start);
     if (end <= from) return [];
-    const keys = await this.redis.lrange(this.s(name, `${id}:o`), from, end - 1);
+    const keys = await this.redis.lrange(this.s(ns, name, `${id}:o`), from, end - 1);
     const values = await this.entries<T>(name, id, keys);
     return keys.map((key, i) => ({ key, value: values[i] as T }));
   }
 
   async dropSnapshots(name: string): Promise<void> {
-    const keys = await this.scanKeys(`${escapeGlob(this.s(name, ''))}*`);
+    const ns = await this.space();
+    const keys = await this.scanKeys(`${escapeGlob(this.s(ns, name, ''))}*`);
     for (let i = 0; i < keys.length; i += CHUNK) await this.redis.unlink(...keys.slice(i, i + CHUNK));
   }
 

@@ -52,7 +52,7 @@ function unopened<T extends object>(part: string): T {
 }
 
 export function openStore(config: Pick<Config, 'REDIS_URL'>, namespace = 'pm:'): SnapshotStore {
-  return config.REDIS_URL ? new RedisSnapshotStore({ url: config.REDIS_URL, namespace }) : new MemorySnapshotStore();
+  return config.REDIS_URL ? new RedisSnapshotStore({ url: config.REDIS_URL, namespace, generations: true }) : new MemorySnapshotStore();
 }
 
 export async function openBackbone(

@@ -81,16 +81,102 @@ export async function replay(
   const started = Date.now();
   const plan = planReset(stages, deps.topics, from);
   await resetReadModels(deps, plan, from);
+  const lagBefore = await runUntilCaughtUp(stages, deps, options.timeoutMs);
+  return { plan, lagBefore, ms: Date.now() - started };
+}
+
+/** Runs the stages until each has consumed everything, ticks once, stops them; the records each had to consume. */
+async function runUntilCaughtUp(stages: StageDef[], deps: RuntimeDeps, timeoutMs = 10 * 60_000): Promise<Record<string, number>> {
   const runners = stages.map((s) => new StageRunner(s, deps));
   const lagBefore: Record<string, number> = {};
   for (const r of runners) lagBefore[r.def.name] = [...(await r.lag()).values()].reduce((a, b) => a + b, 0);
   try {
     for (const r of runners) await r.start();
-    for (const r of runners) await r.caughtUp(options.timeoutMs ?? 10 * 60_000);
+    for (const r of runners) await r.caughtUp(timeoutMs);
     // Time-driven output (the sports snapshot is published on a tick) is written once more at the end.
     for (const r of runners) if (r.def.tick) await r.tickNow();
   } finally {
     for (const r of runners) await r.stop();
   }
-  return { plan, lagBefore, ms: Date.now() - started };
+  return lagBefore;
+}
+
+/** What a store must do for a replay without downtime (RedisSnapshotStore with generations). */
+export interface GenerationalStore extends SnapshotStore {
+  /** The base key namespace the generations live under. */
+  readonly base: string;
+  generation(): Promise<string>;
+  switchGeneration(from: string, to: string): Promise<boolean>;
+  dropGeneration(generation: string): Promise<number>;
+  copySnapshots(name: string, from: string, to: string): Promise<number>;
+}
+
+export function isGenerational(store: SnapshotStore | undefined): store is GenerationalStore {
+  return Boolean(store && typeof (store as Partial<GenerationalStore>).switchGeneration === 'function');
+}
+
+export interface SideBySideResult {
+  from: string;
+  to: string;
+  /** Records each stage consumed to build the new generation. */
+  lagBefore: Record<string, number>;
+  /** Snapshot keys copied as they are (read models the replayed stages do not write: the catalog's pages). */
+  copied: Record<string, number>;
+  dropped: number;
+  ms: number;
+}
+
+/**
+ * Replay without downtime: the store read models are rebuilt from the earliest offsets into a new
+ * generation while the service keeps reading and writing the current one; then the pointer moves in
+ * one command and the old generation is dropped. The stages run under groups of their own (the
+ * generation in the name), so the service's groups and offsets are not touched. In order:
+ *   1. build: the stages (renamed per generation) consume everything into the new generation;
+ *   2. copy the snapshots the stages do not write (`copyNames`: the catalog, built by the processors
+ *      from ClickHouse) as they are, so the switch changes nothing there;
+ *   3. switch the pointer (compare-and-set: refused when another replay switched first);
+ *   4. wait until every process follows (`followMs`, a multiple of GENERATION_REFRESH_MS), then catch
+ *      up once more: records the service's own sinks applied to the old generation only, between the
+ *      build's end and their switch, reach the new one (offset-versioned writes: nothing doubles);
+ *   5. drop the old generation and the replay's groups.
+ * Only stages whose read models are store documents or snapshots: history tables live in the
+ * processors' ClickHouse and are rebuilt by the stop-the-world replay.
+ */
+export async function replaySideBySide(
+  stages: StageDef[],
+  deps: RuntimeDeps & { store: GenerationalStore; storeAt: (generation: string) => SnapshotStore },
+  options: { generation?: string; copyNames?: string[]; followMs: number; timeoutMs?: number; say?: (line: string) => void },
+): Promise<SideBySideResult> {
+  const started = Date.now();
+  const say = options.say ?? (() => undefined);
+  const withTables = stages.filter((s) => s.sinks?.tables?.length);
+  if (withTables.length) throw new Error(`a replay side by side rebuilds store read models only; ${withTables.map((s) => s.name).join(', ')} write history tables`);
+  const from = await deps.store.generation();
+  const to = options.generation ?? Date.now().toString(36);
+  if (to === from) throw new Error(`generation ${JSON.stringify(to)} is the current one`);
+  const target = deps.storeAt(to);
+  const renamed = stages.map((s) => ({ ...s, name: `${s.name}.gen-${to}` }));
+  const groupIds = renamed.map((s) => stageGroupId(s, deps.topics));
+  const run = () => runUntilCaughtUp(renamed, { ...deps, store: target }, options.timeoutMs);
+  let switched = false;
+  try {
+    // A generation left behind by a replay that failed half way would mix in: start it empty.
+    await deps.store.dropGeneration(to);
+    say(`building generation ${to} beside ${from === '' ? 'the base generation' : `generation ${from}`}`);
+    const lagBefore = await run();
+    const copied: Record<string, number> = {};
+    for (const name of options.copyNames ?? []) copied[name] = await deps.store.copySnapshots(name, from, to);
+    if (!(await deps.store.switchGeneration(from, to))) throw new Error(`the current generation is no longer ${JSON.stringify(from)} (another replay switched): nothing switched`);
+    switched = true;
+    say(`switched the pointer to generation ${to}; waiting ${options.followMs} ms for every process to follow`);
+    await new Promise((r) => setTimeout(r, options.followMs));
+    await run();
+    const dropped = await deps.store.dropGeneration(from);
+    say(`dropped ${dropped} keys of the old generation`);
+    return { from, to, lagBefore, copied, dropped, ms: Date.now() - started };
+  } finally {
+    if (!switched) await deps.store.dropGeneration(to).catch(() => undefined);
+    await target.close().catch(() => undefined);
+    for (const g of groupIds) await deps.log.deleteGroup(g).catch(() => undefined);
+  }
 }

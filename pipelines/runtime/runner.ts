@@ -354,15 +354,20 @@ export function restoreContext(deps: Pick<RuntimeDeps, 'log' | 'serde' | 'topics
     const pending = new Set([...to].filter(([p, end]) => end > (from.get(p) ?? end)).map(([p]) => p));
     if (pending.size === 0) return;
     const group = `${groupId}.restore.${process.pid}.${Date.now().toString(36)}${Math.random().toString(36).slice(2, 8)}`;
-    await deps.log.setGroupOffsets(group, topic.name, new Map([...from].map(([p, o]) => [p, String(o)])));
-    const consumer = deps.log.consumer({ groupId: group, topics: [topic.name], fromBeginning: true });
+    const consumer = deps.log.consumer({
+      groupId: group,
+      topics: [topic.name],
+      fromBeginning: true,
+      startAt: { topic: topic.name, offsets: new Map([...from].map(([p, o]) => [p, String(o)])) },
+    });
     try {
       await new Promise<void>((resolve, reject) => {
         consumer
           .run(async (batch) => {
             if (!pending.has(batch.partition)) return;
             const end = to.get(batch.partition)!;
-            const upTo = batch.records.filter((r) => BigInt(r.offset) < end);
+            const start = from.get(batch.partition) ?? 0n;
+            const upTo = batch.records.filter((r) => BigInt(r.offset) >= start && BigInt(r.offset) < end);
             const { records } = await decodeOrDeadLetter(deps.serde, topic, upTo, group);
             onBatch(records);
             const last = batch.records[batch.records.length - 1];

@@ -16,14 +16,16 @@
 // rolling 60 s), sent to both replicas in turn, is never admitted more than 10 times within 60 s.
 // Prints the figures (requests served, errors by code, recovery seconds) and a closing line
 // "N passed, N failed"; exits 1 when a check failed (the temp directory, with every log, is kept).
-// Env: CHAOS_PROCESSORS=0 leaves the processors step out; RECOVERY_BOUND_S; KEEP=1 keeps the directory.
+// Env: CHAOS_PROCESSORS=0 leaves the processors step out; RECOVERY_BOUND_S; KEEP=1 keeps the directory;
+// CHAOS_PORT_BASE=<p> takes the ports p, p+1, ... (each must be free) instead of random free ones,
+// for a machine where others pick random ports too.
 import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { Redis } from 'ioredis';
-import { restartablePort } from '../services/index.ts';
+import { portIsFree, restartablePort } from '../services/index.ts';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 const T0 = Date.now();
@@ -40,9 +42,17 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 // ---- the environment: free ports, a temp directory, what the README says to export ----
 const dir = mkdtempSync(join(tmpdir(), 'pm-chaos-'));
 const ports: number[] = [];
+const PORT_BASE = process.env.CHAOS_PORT_BASE ? Number(process.env.CHAOS_PORT_BASE) : undefined;
+if (PORT_BASE !== undefined && !(Number.isInteger(PORT_BASE) && PORT_BASE > 1024 && PORT_BASE < 65_000))
+  throw new Error(`CHAOS_PORT_BASE must be a port number between 1025 and 64999, got "${process.env.CHAOS_PORT_BASE}"`);
 /** Below the ephemeral range: Redis and Kafka restart on theirs (test/services restartablePort). */
 async function port(): Promise<number> {
-  const p = await restartablePort(ports);
+  let p: number;
+  if (PORT_BASE === undefined) p = await restartablePort(ports);
+  else {
+    p = PORT_BASE + ports.length;
+    if (!(await portIsFree(p))) throw new Error(`CHAOS_PORT_BASE: port ${p} is in use`);
+  }
   ports.push(p);
   return p;
 }
@@ -83,6 +93,9 @@ Object.assign(env, {
   PROCESSORS_METRICS_PORT: String(P.processors),
   POLLERS_METRICS_PORT: String(P.pollers),
   STACK_DIR: join(dir, 'stack'),
+  // Starting is setup, not a measured recovery: on a 2-core machine shared with other work a first
+  // start took over stack.sh's default 120 s (load average 30).
+  READY_SECONDS: process.env.READY_SECONDS ?? '300',
   LOG_LEVEL: 'warn',
 });
 const API = P.api.map((p) => `http://127.0.0.1:${p}`);
@@ -199,6 +212,7 @@ function processesDown(): string[] {
 }
 
 const recovery: Record<string, number | undefined> = {};
+const contentFigures: string[] = [];
 async function step(name: string, allows: string[], act: () => Promise<void>, probeKey: string): Promise<void> {
   enter(name, allows);
   const t = Date.now();
@@ -257,6 +271,136 @@ async function marketDocuments(): Promise<number> {
   }
 }
 
+// ---- served content: what /v1/markets and /v1/matching-markets/sports list, read whole ----
+
+/** What the API serves: each sports event's venue markets, and the catalog's market ids. */
+interface Served {
+  /** event_id -> the provider:market_id of every source market of every submarket. */
+  sports: Map<string, Set<string>>;
+  catalog: Set<string>;
+  /** The published snapshots the reading saw (SnapshotStore ids in Redis). */
+  sportsId: string | null;
+  catalogId: string | null;
+}
+
+async function currentIds(): Promise<{ sports: string | null; catalog: string | null }> {
+  const r = new Redis(env.REDIS_URL!, { maxRetriesPerRequest: 1 });
+  r.on('error', () => {});
+  try {
+    const [sports, catalog] = await Promise.all([r.get('pm:s:sports:cur'), r.get('pm:s:catalog:cur')]);
+    return { sports, catalog };
+  } finally {
+    r.disconnect();
+  }
+}
+
+/** Every page of a list route through replica 0, following next_cursor. */
+async function readList<T>(route: string, key: string): Promise<T[]> {
+  const out: T[] = [];
+  let cursor: string | undefined;
+  for (let page = 0; page < 10_000; page++) {
+    const url = `${API[0]}${route}${route.includes('?') ? '&' : '?'}limit=100${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`;
+    const res = await fetch(url, { headers: { authorization: `Bearer ${key}` }, signal: AbortSignal.timeout(10_000) });
+    if (res.status !== 200) throw new Error(`GET ${url} answered ${res.status}: ${(await res.text()).slice(0, 200)}`);
+    const body = (await res.json()) as { data: T[]; pagination: { has_more: boolean; next_cursor?: string } };
+    out.push(...body.data);
+    if (!body.pagination.has_more) return out;
+    cursor = body.pagination.next_cursor;
+  }
+  throw new Error(`${route}: more than 10,000 pages`);
+}
+
+interface SportsEvent {
+  event_id: string;
+  submarkets: { source_markets: { provider: string; market_id: string }[] }[];
+}
+
+/**
+ * One whole reading of both lists. A reading spans many requests; the sports snapshot is
+ * republished every few seconds, so a reading that saw two snapshots is taken again.
+ */
+async function readServed(key: string): Promise<Served> {
+  /** Reads one list until a reading saw one snapshot from its start to its end. */
+  const steady = async <T>(route: string, id: () => Promise<string | null>): Promise<{ rows: T[]; id: string | null }> => {
+    for (let attempt = 0; ; attempt++) {
+      const before = await id();
+      const rows = await readList<T>(route, key);
+      const after = await id();
+      if (before === after) return { rows, id: after };
+      if (attempt >= 10) throw new Error(`${route}: the snapshot changed during each of ${attempt + 1} readings`);
+    }
+  };
+  const events = await steady<SportsEvent>('/v1/matching-markets/sports?include_submarkets=true', async () => (await currentIds()).sports);
+  const rows = await steady<{ id: string }>('/v1/markets', async () => (await currentIds()).catalog);
+  const sports = new Map<string, Set<string>>();
+  for (const e of events.rows) {
+    const markets = sports.get(e.event_id) ?? new Set<string>();
+    for (const sm of e.submarkets) for (const m of sm.source_markets) markets.add(`${m.provider}:${m.market_id}`);
+    sports.set(e.event_id, markets);
+  }
+  return { sports, catalog: new Set(rows.rows.map((r) => r.id)), sportsId: events.id, catalogId: rows.id };
+}
+
+/** Whether the venue no longer lists a market open (market detail, live: 404 or a status not open). */
+async function venueDropped(id: string, key: string): Promise<boolean> {
+  const res = await fetch(`${API[0]}/v1/markets/${encodeURIComponent(id)}`, { headers: { authorization: `Bearer ${key}` }, signal: AbortSignal.timeout(15_000) });
+  if (res.status === 404) return true;
+  if (res.status !== 200) throw new Error(`GET /v1/markets/${id} answered ${res.status}`);
+  return ((await res.json()) as { status: string }).status !== 'open';
+}
+
+/**
+ * What a reading after a fault lost against the one before it. A difference is the simulator's own
+ * doing when the venue itself no longer lists the market open (asked live, through market detail);
+ * anything else missing is a loss. At most CHECK_CAP differences are asked about: more than that
+ * within one step is itself a failure (the restart bug this guards against dropped thousands).
+ */
+const CHECK_CAP = 300;
+/**
+ * Venues whose market detail cannot say that a catalog market left the listing: a venue_8 market
+ * record has only isResolved and closeTime, and the simulator's venue_8 closes its generated
+ * markets (they roll out of its open window) before their closeTime, so detail reads them 'open'
+ * (seen: 5 of 55 rows a rebuilt catalog no longer listed, 2026-11-23). Their missing catalog rows
+ * are counted apart as unverifiable, never as explained; their sports markets are still checked.
+ */
+const DETAIL_BLIND_FOR_CATALOG = new Set(['venue_8']);
+async function compareServed(before: Served, after: Served, key: string) {
+  const missingMarkets = new Set<string>(); // venue markets of a sports event that no event serves now
+  const servedAfter = new Set<string>();
+  for (const ms of after.sports.values()) for (const m of ms) servedAfter.add(m);
+  let sportsMarkets = 0;
+  for (const ms of before.sports.values())
+    for (const m of ms) {
+      sportsMarkets++;
+      if (!servedAfter.has(m)) missingMarkets.add(m);
+    }
+  const missingEvents = [...before.sports.keys()].filter((e) => !after.sports.has(e));
+  const missingRows = [...before.catalog].filter((id) => !after.catalog.has(id));
+  // The same catalog snapshot must list exactly the same rows; a newer one may differ by what the venues changed.
+  const sameCatalog = before.catalogId !== null && before.catalogId === after.catalogId;
+  const blind = sameCatalog ? [] : missingRows.filter((id) => DETAIL_BLIND_FOR_CATALOG.has(id.slice(0, id.indexOf(':'))));
+  const toAsk = [...missingMarkets, ...(sameCatalog ? [] : missingRows.filter((id) => !blind.includes(id)))];
+  const lost: string[] = sameCatalog ? missingRows.map((id) => `catalog ${id}`) : [];
+  let explained = 0;
+  if (toAsk.length > CHECK_CAP) lost.push(`${toAsk.length} markets missing (more than ${CHECK_CAP})`);
+  else
+    for (const id of new Set(toAsk)) {
+      if (await venueDropped(id, key)) explained++;
+      else lost.push(id);
+    }
+  // An event that left the list must have lost every venue market the venues still list open.
+  const lostEvents = missingEvents.filter((e) => [...before.sports.get(e)!].some((m) => lost.includes(m)));
+  // A venue market in at most one current event, after as before.
+  const seen = new Map<string, string>();
+  const twice: string[] = [];
+  for (const [e, ms] of after.sports)
+    for (const m of ms) {
+      if (seen.has(m)) twice.push(`${m} in ${seen.get(m)} and ${e}`);
+      else seen.set(m, e);
+    }
+  return { sportsMarkets, missingMarkets: missingMarkets.size, missingEvents: missingEvents.length, missingRows: missingRows.length, explained, unverifiable: blind.length, lost, lostEvents, twice, sameCatalog };
+}
+
 async function createKey(plan: string): Promise<{ id: string; key: string }> {
   const account = `chaos-${plan}-${randomBytes(4).toString('hex')}`;
   const out = await sh('npx', ['tsx', 'bin/keys.ts', 'create', '--account', account, '--plan', plan]);
@@ -265,6 +409,21 @@ async function createKey(plan: string): Promise<{ id: string; key: string }> {
   if (!key || !id) throw new Error(`bin/keys.ts create printed no key:\n${out}`);
   return { id, key };
 }
+
+// Stopped from outside (.ci/run's cleanup, Ctrl-C): stop what this run started, as its end does.
+let stopping = false;
+for (const sig of ['SIGTERM', 'SIGINT'] as const)
+  process.on(sig, () => {
+    if (stopping) return;
+    stopping = true;
+    say(`${sig}: stack.sh stop, make down`);
+    driving = false;
+    void stack('stop')
+      .catch((e: Error) => say(e.message))
+      .then(() => sh('make', ['down']))
+      .catch((e: Error) => say(e.message))
+      .finally(() => process.exit(1));
+  });
 
 let failedToRun: unknown;
 try {
@@ -306,32 +465,58 @@ try {
     await script('start-kafka.sh');
   }, probe.key);
   if (WITH_PROCESSORS) {
-    // The canonical read model (the canonical-store sink's market documents in Redis), counted
-    // every 2 s from the kill until 30 s after the restart: a restart resumes from the committed
-    // offsets, so the count may grow but must never fall (5% slack for markets the venues closed).
-    const before = await marketDocuments();
-    const counts: number[] = [];
-    let watching = true;
-    const watcher = (async () => {
-      while (watching) {
-        counts.push(await marketDocuments().catch(() => -1));
-        await sleep(2000);
-      }
-    })();
-    await step('processors', [], async () => {
-      await stack('kill', 'processors');
-      await stack('start', 'processors');
-    }, probe.key);
-    await sleep(25_000);
-    watching = false;
-    await watcher;
-    const seen = counts.filter((n) => n >= 0);
-    const least = Math.min(...seen);
-    check(
-      'processors: the canonical read model is not emptied',
-      seen.length > 0 && least >= before * 0.95,
-      `${before} market documents before the kill; after it, ${seen.length} counts: least ${least}, last ${seen.at(-1)}`,
-    );
+    const reader = await createKey('business');
+    // SIGKILL (a crash) and SIGTERM (the service's own shutdown) of the processors while the pollers
+    // keep publishing. Around each: the canonical read model (the canonical-store sink's market
+    // documents in Redis) counted every 2 s must never fall (5% slack for markets the venues
+    // closed), and the whole served content (every sports event with its venue markets, every
+    // catalog row) read before the fault must still be served after recovery, except what the
+    // venues themselves no longer list open.
+    for (const how of ['kill', 'term'] as const) {
+      const name = `processors-${how}`;
+      const served0 = await readServed(reader.key);
+      const before = await marketDocuments();
+      const counts: number[] = [];
+      let watching = true;
+      const watcher = (async () => {
+        while (watching) {
+          counts.push(await marketDocuments().catch(() => -1));
+          await sleep(2000);
+        }
+      })();
+      let idsAtFault: { sports: string | null } = { sports: null };
+      await step(name, [], async () => {
+        if (how === 'kill') await stack('kill', 'processors');
+        else await stack('stop', 'processors');
+        idsAtFault = await currentIds();
+        await stack('start', 'processors');
+      }, probe.key);
+      // Past the first delta crawls after the restart (POLL_INTERVAL_MS 2 s), where a restart that
+      // forgot its crawl state deleted what it had not seen again.
+      await sleep(25_000);
+      watching = false;
+      await watcher;
+      const seen = counts.filter((n) => n >= 0);
+      const least = Math.min(...seen);
+      check(
+        `${name}: the canonical read model is not emptied`,
+        seen.length > 0 && least >= before * 0.95,
+        `${before} market documents before; after the fault, ${seen.length} counts: least ${least}, last ${seen.at(-1)}`,
+      );
+      for (let i = 0; (await currentIds()).sports === idsAtFault.sports && i < 60; i++) await sleep(1000);
+      const served1 = await readServed(reader.key);
+      check(`${name}: the restarted processors published a sports snapshot`, served1.sportsId !== idsAtFault.sports, `snapshot ${idsAtFault.sports} at the fault, ${served1.sportsId} now`);
+      const c = await compareServed(served0, served1, reader.key);
+      check(
+        `${name}: the served content is kept (sports events with their venue markets, catalog rows)`,
+        c.lost.length === 0 && c.lostEvents.length === 0 && served1.sports.size > 0 && served1.catalog.size > 0,
+        `before: ${served0.sports.size} events, ${c.sportsMarkets} venue markets, ${served0.catalog.size} catalog rows; after: ${served1.sports.size} events, ${served1.catalog.size} rows; ` +
+          `missing ${c.missingEvents} events, ${c.missingMarkets} venue markets, ${c.missingRows} rows (${c.sameCatalog ? 'same catalog snapshot' : 'a newer catalog snapshot'}), ` +
+          `${c.explained} of them no longer open on their venue, ${c.unverifiable} unverifiable (${[...DETAIL_BLIND_FOR_CATALOG].join(', ')} catalog rows); lost: ${c.lost.length ? c.lost.slice(0, 10).join(', ') : 'none'}`,
+      );
+      check(`${name}: a venue market is in at most one served event`, c.twice.length === 0, c.twice.length ? c.twice.slice(0, 5).join('; ') : `${served1.sports.size} events`);
+      contentFigures.push(`${name}: ${c.sportsMarkets} venue markets in ${served0.sports.size} events and ${served0.catalog.size} catalog rows compared, ${c.missingMarkets + c.missingRows} missing, ${c.explained} closed on their venue, ${c.unverifiable} unverifiable, ${c.lost.length} lost`);
+    }
   } else say('processors step skipped (CHAOS_PROCESSORS=0)');
 
   driving = false;
@@ -360,6 +545,7 @@ console.log(`  wall time               ${secs(Date.now() - T0)} s`);
 console.log(`  requests                ${samples.length} (${served.length} served 2xx: ${P.api.map((p, r) => `${p}: ${served.filter((s) => s.replica === r).length}`).join(', ')})`);
 console.log(`  not 2xx, by code        ${summarize(samples.filter((s) => !served.includes(s))) || 'none'}`);
 for (const [name, s] of Object.entries(recovery)) console.log(`  recovery ${name.padEnd(14)} ${s === undefined ? `not within ${RECOVERY_BOUND_S} s` : `${s.toFixed(1)} s`}`);
+for (const f of contentFigures) console.log(`  content ${f}`);
 const passed = checks.filter((c) => c.ok).length;
 const failed = checks.length - passed;
 console.log(`\n${passed} passed, ${failed} failed`);
