@@ -8,9 +8,9 @@ import { fileURLToPath } from 'node:url';
 import path from 'node:path';
 import type { Log, TopicSpec, CleanupPolicy } from './log/types.ts';
 
-// The provider tokens are the spec's, declared once beside the route table.
-export { PROVIDERS, type Provider } from '../api/routes/table.ts';
-import { PROVIDERS, type Provider } from '../api/routes/table.ts';
+// The provider tokens are the spec's, declared once in the service's vocabulary.
+export { PROVIDERS, type Provider } from '../lib/vocabulary.ts';
+import { PROVIDERS, type Provider } from '../lib/vocabulary.ts';
 
 // ---- Value types (mirror schemas/*.avsc; timestamp-millis fields are Unix ms numbers) ----
 

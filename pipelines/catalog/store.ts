@@ -8,7 +8,7 @@
 // data teams and benchmarks; snapshots superseded for longer than the retention are dropped.
 import { readFile } from 'node:fs/promises';
 import { ulid } from 'ulid';
-import { PROVIDERS, type Provider } from '../../api/routes/table.ts';
+import { PROVIDERS, type Provider } from '../../lib/vocabulary.ts';
 import type { History } from '../readmodels/history.ts';
 import { lit } from './sql.ts';
 import { layoutCatalog, type CatalogLayout } from './pages.ts';

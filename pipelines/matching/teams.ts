@@ -5,8 +5,9 @@
 // A name form shared by two teams of a league (e.g. "los angeles" in the nba) resolves to nothing:
 // a wrong match is worse than a missing one.
 
-export type League = 'nba' | 'wnba' | 'nfl' | 'mlb' | 'nhl';
-export const LEAGUE_LIST: readonly League[] = ['nba', 'wnba', 'nfl', 'mlb', 'nhl'];
+import { LEAGUES, type League } from '../../lib/vocabulary.ts';
+export type { League };
+export const LEAGUE_LIST: readonly League[] = LEAGUES;
 
 export const SPORT_OF: Record<League, string> = {
   nba: 'basketball',
