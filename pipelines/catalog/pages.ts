@@ -16,8 +16,15 @@
 // keeps its own copy, in Redis or in the process.
 import { CATEGORIES, PROVIDERS, type Provider } from '../../lib/vocabulary.ts';
 import type { SnapshotEntry, SnapshotInfo, SnapshotStore } from '../readmodels/snapshots.ts';
-import type { CatalogRow } from './store.ts';
 import type { CursorCodec } from './cursor.ts';
+
+/** One row of the served catalog (spec: "Catalog market row"). */
+export interface CatalogRow {
+  id: string;
+  provider: string;
+  title: string;
+  category: string;
+}
 
 export const CHUNK_ROWS = 100;
 /** meta.layout of a snapshot laid out here; a snapshot without it has no pages to serve. */
