@@ -24,7 +24,6 @@ import { CREDENTIAL_PARAMS, checkParams, checkPathParams, compilePathMatcher, co
 import { readBearer } from './auth/keys.ts';
 import { authorizeRequest } from './plugins/app/authorize.ts';
 import { MAX_HEADER_BYTES, clientErrorHandler } from './plugins/app/client-errors.ts';
-import type { AuthDeps } from './auth/index.ts';
 import type { AppDeps, KeyInfo, RawQuery, RouteContext, TypedQuery } from './types.ts';
 
 export interface BuildOptions {
@@ -107,7 +106,7 @@ const MAX_PATH_ID = 512;
 export async function buildApp(deps: AppDeps, handlers: HandlerRegistry = defaultHandlers, opts: BuildOptions = {}): Promise<FastifyInstance> {
   const config = deps.config;
   const matcher = compilePathMatcher(ROUTES);
-  const auth = deps.auth as AuthDeps | undefined;
+  const auth = deps.auth;
   const logger =
     opts.logger === false || (config.LOG_LEVEL === 'silent' && !opts.logStream)
       ? false

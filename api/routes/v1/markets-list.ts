@@ -85,7 +85,7 @@ const describe = (category: string | null, provider: string | null): string =>
   `category=${category ?? '(none)'} provider=${provider ?? '(none)'}`;
 
 function deps(ctx: RouteContext): CatalogDeps {
-  const d = ctx.deps.catalog as CatalogDeps | undefined;
+  const d = ctx.deps.catalog;
   if (!d) throw new ApiError('service_unavailable', 'the market catalog is not configured on this server; retry later');
   return d;
 }

@@ -30,7 +30,7 @@ import type { MatchedEvent } from '../../../pipelines/matching/types.ts';
 export type { SportsDeps } from '../../../pipelines/matching/readmodel.ts';
 
 function depsOf(ctx: RouteContext): SportsDeps {
-  const d = ctx.deps.sports as SportsDeps | undefined;
+  const d = ctx.deps.sports;
   if (!d) throw new ApiError('service_unavailable', 'sports matching is not configured');
   return d;
 }
