@@ -12,4 +12,11 @@ export default tseslint.config(
       '@typescript-eslint/no-explicit-any': 'warn',
     },
   },
+  {
+    // The pipeline sits below the API: pipelines/ never imports api/ (the shared words live in lib/).
+    files: ['pipelines/**/*.ts'],
+    rules: {
+      'no-restricted-imports': ['error', { patterns: [{ group: ['**/api/*', '**/api/**'], message: 'pipelines/ never imports api/: put shared code in lib/ (lib/vocabulary.ts, lib/errors.ts).' }] }],
+    },
+  },
 );

@@ -25,9 +25,8 @@ import { CREDENTIAL_PARAMS, checkParams, checkPathParams, compilePathMatcher, co
 import { readBearer } from './auth/keys.ts';
 import { authorizeRequest } from './plugins/app/authorize.ts';
 import { MAX_HEADER_BYTES, clientErrorHandler } from './plugins/app/client-errors.ts';
-import type { AuthDeps } from './auth/index.ts';
 import type { AppDeps, KeyInfo, RawQuery, RouteContext, RouteResult, TypedQuery } from './types.ts';
-import type { StreamDeps, StreamSocket } from './routes/v1/stream.ts';
+import type { StreamSocket } from './routes/v1/stream.ts';
 
 /** Where a checked WebSocket connect keeps its stream for the upgrade (GET /v1/stream). */
 const STREAM_OPEN = Symbol('stream-open');
@@ -113,7 +112,7 @@ const MAX_PATH_ID = 512;
 export async function buildApp(deps: AppDeps, handlers: HandlerRegistry = defaultHandlers, opts: BuildOptions = {}): Promise<FastifyInstance> {
   const config = deps.config;
   const matcher = compilePathMatcher(ROUTES);
-  const auth = deps.auth as AuthDeps | undefined;
+  const auth = deps.auth;
   const logger =
     opts.logger === false || (config.LOG_LEVEL === 'silent' && !opts.logStream)
       ? false
@@ -187,12 +186,13 @@ export async function buildApp(deps: AppDeps, handlers: HandlerRegistry = defaul
   // The push stream's WebSocket transport: an upgrade of GET /v1/stream passes every check of the
   // route (router, key, permission, rate limit, the handler's own) before it is accepted; a refused
   // one is answered with the same HTTP error body as the SSE request would be.
-  const streams = deps.stream !== undefined;
-  if (streams) {
+  const hub = deps.stream;
+  const streams = hub !== undefined;
+  if (hub) {
     await app.register(websocket, { options: { maxPayload: 64 * 1024 } });
     // Open streams never end on their own: closed first, so close() does not wait on them.
     app.addHook('preClose', async () => {
-      for (const c of [...(deps.stream as StreamDeps).connections]) c.close();
+      for (const c of [...hub.connections]) c.close();
     });
   }
 

@@ -12,7 +12,6 @@ import { createAuthDeps } from './auth/index.ts';
 import { buildApp } from './app.ts';
 import type { HandlerRegistry } from './routes/index.ts';
 import { handlers as defaultHandlers } from './routes/index.ts';
-import type { AuthDeps } from './auth/index.ts';
 import type { AppDeps } from './types.ts';
 
 export interface RunningApi {
@@ -32,7 +31,7 @@ export async function startApi(config: Config, deps: AppDeps, handlers: HandlerR
     address,
     async close() {
       await app.close();
-      await (deps.auth as AuthDeps | undefined)?.store.close();
+      await deps.auth?.store.close();
     },
   };
 }

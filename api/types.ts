@@ -3,7 +3,11 @@
 // the key and charged the rate limit before a handler runs. A handler validates the values of its
 // own parameters, throws ApiError for anything wrong, and returns the JSON body.
 import type { Config } from '../lib/config.ts';
-import type { StreamIO } from './routes/v1/stream.ts';
+import type { StreamDeps, StreamIO } from './routes/v1/stream.ts';
+import type { AuthDeps } from './auth/index.ts';
+import type { CatalogDeps } from '../pipelines/catalog/pages.ts';
+import type { SportsDeps } from '../pipelines/matching/readmodel.ts';
+import type { VenueHttp } from '../pipelines/venues/client/http.ts';
 
 /** Query as received: a repeatable parameter is an array, every other one a single string. */
 export type RawQuery = Record<string, string | string[] | undefined>;
@@ -55,9 +59,25 @@ export type RouteHandler = (ctx: RouteContext) => Promise<RouteResult>;
  * What handlers may use. Each area adds its own seam here; all are optional so the shell runs
  * before an area exists (its routes then answer 503 service_unavailable).
  */
+/** What the live routes read venues through (api/live/io.ts). */
+export interface LiveDeps {
+  venues: VenueHttp;
+}
+
+/** Everything a route may use, each area under its own name; an area left out answers 503 on its routes. */
 export interface AppDeps {
   config: Config;
   clock: () => number;
-  // Areas attach their dependencies under their own names (see api/deps.ts).
-  [area: string]: unknown;
+  /** Keys, accounts, usage and rate windows (api/auth). */
+  auth?: AuthDeps;
+  /** The catalog snapshot's pages (pipelines/catalog). */
+  catalog?: CatalogDeps;
+  /** The published sports snapshot (pipelines/matching). */
+  sports?: SportsDeps;
+  /** Live venue reads; without it, one client per VENUE_BASE_URL (or the simulator's base URL). */
+  live?: LiveDeps;
+  /** The in-process simulator of the embedded default, when the composition attached it. */
+  simulator?: { baseUrl?: string };
+  /** The push stream's hub and its open connections (api/stream), when STREAM is on. */
+  stream?: StreamDeps;
 }

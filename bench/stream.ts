@@ -30,7 +30,7 @@ import { request } from 'node:http';
 import { EmbeddedLog } from '../pipelines/log/embedded.ts';
 import { EmbeddedRegistry } from '../pipelines/registry/embedded.ts';
 import { avroSerde } from '../pipelines/serde/index.ts';
-import { defineTopics, topicSpecs, type MatchedEvent as MatchedRecord, type RawRecord } from '../pipelines/topics.ts';
+import { defineTopics, topicSpecs, type MatchedEventRecord as MatchedRecord, type RawRecord } from '../pipelines/topics.ts';
 import { FULL_MONEYLINE } from '../pipelines/matching/readmodel.ts';
 
 const args = process.argv.slice(2);

@@ -8,9 +8,9 @@ import { fileURLToPath } from 'node:url';
 import path from 'node:path';
 import type { Log, TopicSpec, CleanupPolicy } from './log/types.ts';
 
-// The provider tokens are the spec's, declared once beside the route table.
-export { PROVIDERS, type Provider } from '../api/routes/table.ts';
-import { PROVIDERS, type Provider } from '../api/routes/table.ts';
+// The provider tokens are the spec's, declared once in the service's vocabulary.
+export { PROVIDERS, type Provider } from '../lib/vocabulary.ts';
+import { PROVIDERS, type Provider } from '../lib/vocabulary.ts';
 
 // ---- Value types (mirror schemas/*.avsc; timestamp-millis fields are Unix ms numbers) ----
 
@@ -40,7 +40,8 @@ export interface CanonicalMarket {
   body: string;
 }
 
-export interface MatchedEvent {
+/** A `matched.events` record: one served event, its list-shape body as JSON (the event itself is matching/types.ts MatchedEvent). */
+export interface MatchedEventRecord {
   event_id: string;
   league: string;
   sport: string;
@@ -89,7 +90,7 @@ export interface TopicValues {
   'raw.venue_8': RawRecord;
   'raw.venue_9': RawRecord;
   'canonical.markets': CanonicalMarket;
-  'matched.events': MatchedEvent;
+  'matched.events': MatchedEventRecord;
   'lifecycle.states': LifecycleState;
   'reference.rosters': RawRecord;
   'matching.state': RawRecord;

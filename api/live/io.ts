@@ -4,26 +4,24 @@
 // `resolvePlan` which runs an identifier plan (one read, or the venue_2/venue_3 probe in
 // parallel) and turns its outcome into the body or the spec's 404/409/502.
 import { ApiError, quote } from '../errors.ts';
-import type { RouteContext } from '../types.ts';
+import type { LiveDeps, RouteContext } from '../types.ts';
 import type { Provider } from '../routes/table.ts';
 import { MalformedUpstream, NOT_FOUND, VenueHttp, boundedSignal, unavailable, type NotFound } from '../../pipelines/venues/client/http.ts';
 import { BOOK_FAILED } from './market.ts';
 import type { EventIO } from './event.ts';
 import type { Plan } from './identifiers.ts';
 
-export interface LiveDeps {
-  venues: VenueHttp;
-}
+export type { LiveDeps } from '../types.ts';
 
 const byBase = new Map<string, LiveDeps>();
 
 /** deps.live when composed by bin/run.ts or a test; otherwise one client per VENUE_BASE_URL (or
  * the base URL of deps.simulator). */
 export function liveDeps(ctx: RouteContext): LiveDeps {
-  const d = ctx.deps.live as LiveDeps | undefined;
+  const d = ctx.deps.live;
   if (d) return d;
   // The embedded default's in-process simulator, when the composition attached it.
-  const sim = ctx.deps.simulator as { baseUrl?: unknown } | undefined;
+  const sim = ctx.deps.simulator;
   const base = ctx.deps.config.VENUE_BASE_URL ?? (typeof sim?.baseUrl === 'string' ? sim.baseUrl : undefined);
   if (!base) throw new ApiError('service_unavailable', 'no venue upstream is configured on this deployment; retry later');
   let c = byBase.get(base);

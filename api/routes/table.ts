@@ -23,36 +23,9 @@ export const PERMISSIONS: readonly Permission[] = [
   'stream.read',
 ];
 
-export const PROVIDERS = [
-  'venue_1',
-  'venue_2',
-  'venue_3',
-  'venue_4',
-  'venue_5',
-  'venue_6',
-  'venue_7',
-  'venue_8',
-  'venue_9',
-] as const;
-export type Provider = (typeof PROVIDERS)[number];
-
-export const CATEGORIES = [
-  'sports',
-  'politics',
-  'crypto',
-  'finance',
-  'economics',
-  'weather',
-  'culture',
-  'technology',
-  'entertainment',
-  'other',
-  'unknown',
-] as const;
-export type Category = (typeof CATEGORIES)[number];
-
-export const LEAGUES = ['nba', 'wnba', 'nfl', 'mlb', 'nhl'] as const;
-export type League = (typeof LEAGUES)[number];
+// The provider tokens, categories and leagues are the service's vocabulary (lib/vocabulary.ts).
+export { PROVIDERS, CATEGORIES, LEAGUES, type Provider, type Category, type League } from '../../lib/vocabulary.ts';
+import { PROVIDERS, CATEGORIES, LEAGUES } from '../../lib/vocabulary.ts';
 
 export type ParamType = 'string' | 'integer' | 'int64' | 'boolean' | 'date' | 'enum';
 

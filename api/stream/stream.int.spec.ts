@@ -14,7 +14,7 @@ import { EmbeddedLog } from '../../pipelines/log/embedded.ts';
 import { KafkaLog } from '../../pipelines/log/kafka.ts';
 import type { Log, LogRecord } from '../../pipelines/log/types.ts';
 import { jsonSerde } from '../../pipelines/serde/index.ts';
-import { defineTopics, topicSpecs, type MatchedEvent as MatchedRecord } from '../../pipelines/topics.ts';
+import { defineTopics, topicSpecs, type MatchedEventRecord as MatchedRecord } from '../../pipelines/topics.ts';
 import { FULL_MONEYLINE } from '../../pipelines/matching/readmodel.ts';
 import type { PlanKey } from '../auth/plans.ts';
 import type { Permission } from '../routes/table.ts';

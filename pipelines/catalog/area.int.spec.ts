@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../lib/config.ts';
-import { PROVIDERS } from '../../api/routes/table.ts';
+import { PROVIDERS } from '../../lib/vocabulary.ts';
 import { startSimulator, type Simulator } from '../venues/simulator/server.ts';
 import { embeddedBackbone, randomPrefix, type Backbone } from '../runtime/testkit.ts';
 import { testSerde } from '../runtime/test-services.ts';

@@ -4,7 +4,7 @@
 // buckets: the first venue word that names a bucket wins; words that name none give `other`;
 // a market with no usable word at all gives `unknown`.
 // Pure; one function per venue reads that venue's own fields, one dictionary maps the words.
-import type { Category, Provider } from '../../api/routes/table.ts';
+import type { Category, Provider } from '../../lib/vocabulary.ts';
 
 /** Venue words (normalized: lower case, runs of non-alphanumerics as '-') to buckets. */
 const WORDS: Record<string, Category> = {};

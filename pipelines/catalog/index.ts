@@ -6,7 +6,7 @@ import type { Config } from '../../lib/config.ts';
 import type { History } from '../readmodels/history.ts';
 import type { SnapshotStore } from '../readmodels/snapshots.ts';
 import { MemorySnapshotStore } from '../readmodels/memory-store.ts';
-import type { CatalogDeps } from '../../api/routes/v1/markets-list.ts';
+import type { CatalogDeps } from './pages.ts';
 import { createCursorCodec } from './cursor.ts';
 import { CatalogStore, type SnapshotPointer } from './store.ts';
 import { CatalogPages, layoutMeta } from './pages.ts';

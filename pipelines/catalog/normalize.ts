@@ -5,8 +5,8 @@
 // venue_9 parent -> its children). Not listed: markets that are not open at this crawl ("the catalog
 // lists only markets that were open at the last crawl") and venue_1 user-built multi-leg parlays
 // ("excluded from the list and from pagination.total"). Pure.
-import type { Provider } from '../../api/routes/table.ts';
-import type { Category } from '../../api/routes/table.ts';
+import type { Provider } from '../../lib/vocabulary.ts';
+import type { Category } from '../../lib/vocabulary.ts';
 import { categoryOf } from './categories.ts';
 
 export interface NormalizedRow {

@@ -14,9 +14,17 @@
 // Cost: the JSON of every row twice per snapshot, about 0.2 GB at 1,000,000 rows (the bench's
 // titles), and each snapshot retained behind cursors (CATALOG_RETENTION_MS, every CATALOG_REFRESH_MS)
 // keeps its own copy, in Redis or in the process.
-import { CATEGORIES, PROVIDERS, type Provider } from '../../api/routes/table.ts';
+import { CATEGORIES, PROVIDERS, type Provider } from '../../lib/vocabulary.ts';
 import type { SnapshotEntry, SnapshotInfo, SnapshotStore } from '../readmodels/snapshots.ts';
-import type { CatalogRow } from './store.ts';
+import type { CursorCodec } from './cursor.ts';
+
+/** One row of the served catalog (spec: "Catalog market row"). */
+export interface CatalogRow {
+  id: string;
+  provider: string;
+  title: string;
+  category: string;
+}
 
 export const CHUNK_ROWS = 100;
 /** meta.layout of a snapshot laid out here; a snapshot without it has no pages to serve. */
@@ -176,4 +184,12 @@ export class CatalogPages {
     }
     return out;
   }
+}
+
+/** What the API's catalog route needs from the catalog area (attached as deps.catalog). */
+export interface CatalogDeps {
+  pages: CatalogPages;
+  cursors: CursorCodec;
+  /** CATALOG_REFRESH_MS: when the next snapshot is expected, for page 1's Cache-Control. */
+  refreshMs: number;
 }

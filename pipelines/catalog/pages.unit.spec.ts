@@ -2,7 +2,7 @@
 // order (providers in token order, ids in order within one), filtered, then sliced at an offset.
 import { randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { CATEGORIES, PROVIDERS, type Provider } from '../../api/routes/table.ts';
+import { CATEGORIES, PROVIDERS, type Provider } from '../../lib/vocabulary.ts';
 import { MemorySnapshotStore } from '../readmodels/memory-store.ts';
 import { CHUNK_ROWS, CatalogPages, filteredTotal, layoutCatalog, layoutMeta } from './pages.ts';
 import type { CatalogRow } from './store.ts';

@@ -4,8 +4,8 @@
 // staged; other feeds' records pass by. Pure over its input, and idempotent through the tables'
 // ReplacingMergeTree keys, so a redelivered batch changes nothing. The snapshot build
 // (builder.ts) reads what this stage staged.
-import type { Provider } from '../../api/routes/table.ts';
-import { PROVIDERS } from '../../api/routes/table.ts';
+import type { Provider } from '../../lib/vocabulary.ts';
+import { PROVIDERS } from '../../lib/vocabulary.ts';
 import { RAW_TOPIC_IDS, type RawRecord } from '../topics.ts';
 import type { HistoryWrite, InRecord, StageDef, StageOutput } from '../runtime/types.ts';
 import { normalizeListing } from './normalize.ts';

@@ -10,7 +10,7 @@ import { ChdbHistory } from '../readmodels/chdb-history.ts';
 import { ClickhouseHistory } from '../readmodels/clickhouse-history.ts';
 import { clickhouseUrlForTests } from '../runtime/test-services.ts';
 import { CatalogStore, newCrawlId, type CatalogRowInput } from './store.ts';
-import type { Provider } from '../../api/routes/table.ts';
+import type { Provider } from '../../lib/vocabulary.ts';
 
 const chUrl = await clickhouseUrlForTests();
 const modes: Array<[string, (db: string) => Promise<History>]> = [['chdb', (db) => ChdbHistory.open(path.join(tmpdir(), `pm-chdb-${process.pid}`), db)]];

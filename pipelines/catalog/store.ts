@@ -8,10 +8,10 @@
 // data teams and benchmarks; snapshots superseded for longer than the retention are dropped.
 import { readFile } from 'node:fs/promises';
 import { ulid } from 'ulid';
-import { PROVIDERS, type Provider } from '../../api/routes/table.ts';
+import { PROVIDERS, type Provider } from '../../lib/vocabulary.ts';
 import type { History } from '../readmodels/history.ts';
 import { lit } from './sql.ts';
-import { layoutCatalog, type CatalogLayout } from './pages.ts';
+import { layoutCatalog, type CatalogLayout, type CatalogRow } from './pages.ts';
 
 export interface CatalogRowInput {
   nativeId: string;
@@ -51,12 +51,8 @@ export const newCrawlId = (provider: Provider, now: number): string => `${LISTIN
 // (The pollers build the same shape for every feed: pipelines/venues/pollers/poller.ts newReadId.)
 export const crawlProvider = (crawlId: string): string => crawlId.split(':')[1] ?? '';
 
-export interface CatalogRow {
-  id: string;
-  provider: string;
-  title: string;
-  category: string;
-}
+// A row of the served catalog is declared with its page layout (pages.ts imports nothing from here).
+export type { CatalogRow } from './pages.ts';
 
 export interface SnapshotMeta {
   snapshotId: string;

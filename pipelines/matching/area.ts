@@ -12,7 +12,7 @@ import { SportsReader } from './readmodel.ts';
 import { canonicalizeStage } from './stages/canonicalize.ts';
 import { matchStage } from './stages/match.ts';
 import { sportsSnapshotStage } from './stages/sports-snapshot.ts';
-import type { SportsDeps } from '../../api/routes/v1/sports.ts';
+import type { SportsDeps } from './readmodel.ts';
 
 export function sportsStages(o: { tickMs: number; clock?: () => number }) {
   return {

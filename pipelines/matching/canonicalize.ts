@@ -6,9 +6,9 @@
 // from the venue's rules text, lookup identifiers and status. Records that are not sports game
 // lines or admitted props give nothing. Pure: no I/O, no clock.
 import { resolveTeam, isLeague, type League, type Team, TEAMS } from './teams.ts';
-import { easternDate, easternLocalToUtc, isPlaceholderStart } from './time.ts';
+import { easternDate, easternLocalToUtc, isPlaceholderStart, isRealDate } from './time.ts';
 import { readGameLineRules, readPropRules, evidenceUrl } from './rulestext.ts';
-import { admitProp, type PropInput, type RosterBook } from './props.ts';
+import { admitProp, readPropTitle, readThreshold, type PropInput, type RosterBook } from './props.ts';
 import type { CanonicalMarket, MarketType, Provider, Segment, SourceOutcome, Subject, VenueStatus, RuleValue } from './types.ts';
 
 type J = Record<string, unknown>;
@@ -40,11 +40,30 @@ function startOf(ms: number | undefined): { date: string; start: number | null }
   return { date: easternDate(ms), start: isPlaceholderStart(ms) ? null : ms };
 }
 
+/** An instant with its zone ("2026-11-22T00:30:00Z", venue_2's "2026-11-22 00:30:00+00"); a time without one is no instant. */
 function parseIso(s: string | undefined): number | undefined {
   if (!s) return undefined;
-  // venue_2: "2026-11-22 00:30:00+00"
-  const t = Date.parse(s.replace(' ', 'T').replace(/\+00$/, 'Z'));
+  const iso = s.trim().replace(' ', 'T').replace(/\+00$/, 'Z');
+  if (!/T\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}(?::?\d{2})?)$/i.test(iso)) return undefined;
+  const t = Date.parse(iso);
   return Number.isNaN(t) ? undefined : t;
+}
+
+/**
+ * The day and exact start of a printed start. A date alone ("2026-11-21"), a date with a time but
+ * no zone ("2026-11-21T00:00:00", local midnight) or with a word ("2026-11-21 TBD") names the day
+ * only: the printed date is the day, the start is unknown. An instant gives its Eastern day, and
+ * its start unless it is a placeholder time (time.ts).
+ */
+function whenOf(s: string | undefined): { date: string; start: number | null } | undefined {
+  if (!s) return undefined;
+  // Midnight printed with a local offset ("2026-11-21T00:00:00-08:00") is that day with no time.
+  const local = /^(\d{4}-\d{2}-\d{2})[T ]00:00(?::00(?:\.0+)?)?[+-](?!00(?::?00)?$)\d{2}(?::?\d{2})?$/.exec(s.trim());
+  if (local && isRealDate(local[1])) return { date: local[1], start: null };
+  const t = parseIso(s);
+  if (t !== undefined) return startOf(t);
+  const d = /^(\d{4}-\d{2}-\d{2})(?:$|[T ]\s*(?:00:00(?::00(?:\.0+)?)?|TBD|TBA)\s*$)/i.exec(s.trim());
+  return d && isRealDate(d[1]) ? { date: d[1], start: null } : undefined;
 }
 
 /** "Away at Home", "Away @ Home", "Away vs Home" (away first) split into two team forms. */
@@ -236,18 +255,14 @@ export function canonicalizeVenue1(rec: J, observedAt: number): CanonicalMarket[
       return [make(b, { ...common, marketType: 'team_total', segment, subject: teamSubject(team), line: strike2, outcomes: yesNo('over', 'under') })];
     default: {
       const stat = V1_PROP_STAT[kind];
-      const threshold = num(cs.threshold);
-      const player = str(cs.player);
-      if (!stat || threshold === undefined || !player) return [];
-      return propMarket(b, {
-        player,
-        stat,
-        // "25+" on an integer statistic means over 24.5.
-        line: threshold - 0.5,
-        printed: `${threshold}+`,
-        common,
-        outcomes: yesNo('over', 'under'),
-      });
+      // The strike's threshold ("25": 25+), else what the title prints (`LeBron James: 25+ points`).
+      const n = num(cs.threshold);
+      const fromTitle = readPropTitle(title);
+      const th = n !== undefined ? { line: n - 0.5, printed: `${n}+` } : (readThreshold(str(cs.threshold) ?? '') ?? fromTitle);
+      const player = str(cs.player) ?? fromTitle?.player;
+      if (!stat || !th || !player) return [];
+      // "25+" on an integer statistic means over 24.5.
+      return propMarket(b, { player, stat, line: th.line, printed: th.printed, common, outcomes: yesNo('over', 'under') });
     }
   }
 }
@@ -319,8 +334,7 @@ export function canonicalizeVenue2(rec: J, observedAt: number): CanonicalMarket[
     } else if (a && h && (a !== away || h !== home)) return []; // title and slug disagree: refuse
   }
   if (!away || !home || away === home) return [];
-  const t = parseIso(str(rec.gameStartTime));
-  const when = startOf(t);
+  const when = whenOf(str(rec.gameStartTime));
   if (!when) return [];
   const prices = jsonArr(rec.outcomePrices);
   const resolved = str(rec.umaResolutionStatus) === 'resolved';
@@ -366,10 +380,15 @@ export function canonicalizeVenue2(rec: J, observedAt: number): CanonicalMarket[
     }
     return [make(b, { ...common, marketType: 'total', segment: kind.segment, line, outcomes: out(['over', 'under']) })];
   }
-  // Props: `LeBron James: Points O/U 24.5`.
-  const pq = /^(.+?):\s*(.+?)\s+O\/U\s+([\d.]+)\s*$/i.exec(str(rec.question) ?? '');
-  if (pq && line !== undefined && /^over/i.test(names[0])) {
-    return propMarket(b, { player: pq[1], stat: smt || pq[2], line, printed: `O/U ${pq[3]}`, common, outcomes: out(['over', 'under']), lookupIds });
+  // Props: `LeBron James: Points O/U 24.5`, and the yes/no forms `LeBron James: 25+ Points`,
+  // `Will LeBron James score at least 25 points?` (Yes is the over side).
+  const pq = readPropTitle(str(rec.question) ?? '');
+  const side0 = /^(?:over|yes)\b/i.test(names[0]) ? 'over' : /^(?:under|no)\b/i.test(names[0]) ? 'under' : undefined;
+  const side1 = /^(?:over|yes)\b/i.test(names[1]) ? 'over' : /^(?:under|no)\b/i.test(names[1]) ? 'under' : undefined;
+  if (pq && side0 && side1 && side0 !== side1) {
+    // The record's own line wins for an over/under question; an `N+` question means over N-0.5.
+    const l = /^(?:o\/u|over)/i.test(pq.printed) && line !== undefined ? line : pq.line;
+    return propMarket(b, { player: pq.player, stat: (V2_TYPES[smt] ? '' : smt) || pq.stat, line: l, printed: pq.printed, common, outcomes: out([side0, side1]), lookupIds });
   }
   return [];
 }
@@ -383,7 +402,7 @@ export function canonicalizeVenue3(rec: J, observedAt: number): CanonicalMarket[
   const away = sp ? resolveTeam(league, sp[0]) : undefined;
   const home = sp ? resolveTeam(league, sp[1]) : undefined;
   if (!away || !home || away === home) return [];
-  const when = startOf(parseIso(str(rec.starts_at)));
+  const when = whenOf(str(rec.starts_at));
   if (!when) return [];
   const s = str(rec.status);
   const resolution = str(rec.resolution);
@@ -566,7 +585,7 @@ export function canonicalizeVenue6(rec: J, observedAt: number): CanonicalMarket[
   if (!res) return [];
   const [away, home] = res.teams;
   if (away === home || (res.teams[2] && res.teams[2] !== away) || (res.teams[3] && res.teams[3] !== home)) return [];
-  const when = startOf(parseIso(str(rec.starts_at)));
+  const when = whenOf(str(rec.starts_at));
   if (!when) return [];
   const s = str(rec.status);
   const result = str(rec.result) ?? str(rec.resolution);
@@ -635,7 +654,7 @@ export function canonicalizeVenue7(rec: J, observedAt: number): CanonicalMarket[
   const away = sp ? resolveTeam(league, sp[0]) : undefined;
   const home = sp ? resolveTeam(league, sp[1]) : undefined;
   if (!away || !home || away === home) return [];
-  const when = startOf(parseIso(str(rec.start)));
+  const when = whenOf(str(rec.start));
   if (!when) return [];
   const evState = str(rec.state);
   const eventId = str(rec.event_id);
@@ -827,7 +846,7 @@ export function canonicalizeVenue9(rec: J, observedAt: number): CanonicalMarket[
     home = teamByToken(league, sp[1]);
   }
   if (!away || !home || away === home) return [];
-  const when = startOf(parseIso(str(rec.start_time)));
+  const when = whenOf(str(rec.start_time));
   if (!when) return [];
   const parent = str(rec.id);
   if (!parent) return [];

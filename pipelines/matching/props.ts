@@ -106,14 +106,110 @@ export function admitProp(p: PropInput, book: RosterBook | undefined): AdmittedP
   if (p.start !== null && p.observedAt > p.start + PROP_ADMISSION_WINDOW_MS) return undefined;
   if (!book) return undefined;
   // "a missing, stale or ambiguous roster removes the prop".
-  const candidates: RosterPlayer[] = [];
+  const players: RosterPlayer[] = [];
   for (const team of [p.away, p.home]) {
     const r = book.rosters.get(`${p.league}:${team}`);
     if (!r || p.observedAt - r.readAt > book.staleAfterMs) return undefined;
-    const want = normalizeName(p.player);
-    for (const pl of r.players) if (normalizeName(pl.name) === want) candidates.push(pl);
+    players.push(...r.players);
   }
-  if (candidates.length !== 1) return undefined;
-  const a = candidates[0];
-  return { stat, playerKey: `${book.source}_${p.league}_${a.athleteId}`, playerName: a.name };
+  const a = resolvePlayer(p.player, players);
+  return a ? { stat, playerKey: `${book.source}_${p.league}_${a.athleteId}`, playerName: a.name } : undefined;
+}
+
+const SUFFIX = /\s+(?:jr|sr|ii|iii|iv|v)$/;
+
+/** A printed name's forms: full, without a generational suffix ("Jr.", "III"). */
+function nameForms(name: string): { full: string; bare: string } {
+  const full = normalizeName(name);
+  return { full, bare: full.replace(SUFFIX, '') };
+}
+
+/**
+ * The one player of both teams' rosters a printed name denotes, or nothing. Tried in order, each
+ * step only when the one before found nobody: the exact name (accents and punctuation aside); the
+ * name without a generational suffix ("Marvin Harrison" and "Marvin Harrison Jr."); an initial and
+ * surname ("J. Smith", "J Smith", "Smith, J."). Two fits at any step refuse: a wrong player is
+ * worse than a missing prop.
+ */
+export function resolvePlayer(printed: string, players: readonly RosterPlayer[]): RosterPlayer | undefined {
+  const want = nameForms(printed);
+  if (!want.full) return undefined;
+  const steps: ((n: { full: string; bare: string }) => boolean)[] = [(n) => n.full === want.full, (n) => n.bare === want.bare];
+  const init = initialForm(printed);
+  if (init) steps.push((n) => {
+    const words = n.bare.split(' ');
+    return words.length >= 2 && words[0][0] === init.initial && words.slice(1).join(' ') === init.surname;
+  });
+  const forms = players.map((pl) => nameForms(pl.name));
+  for (const step of steps) {
+    const hits = players.filter((_, i) => step(forms[i]));
+    if (hits.length) return hits.length === 1 ? hits[0] : undefined;
+  }
+  return undefined;
+}
+
+/** "J. Smith", "J Smith", "Smith, J.": a first initial and a surname (suffix dropped). */
+function initialForm(printed: string): { initial: string; surname: string } | undefined {
+  const comma = /^([^,]+),\s*([A-Za-z])\.?$/.exec(printed.trim());
+  const lead = /^([A-Za-z])\.?\s+(.+)$/.exec(printed.trim());
+  const [initial, surname] = comma ? [comma[2], comma[1]] : lead ? [lead[1], lead[2]] : [];
+  if (!initial || !surname) return undefined;
+  const s = normalizeName(surname).replace(SUFFIX, '');
+  return s ? { initial: initial.toLowerCase(), surname: s } : undefined;
+}
+
+export interface PropThreshold {
+  /** The over line: `25+`, `at least 25` and `25 or more` on an integer statistic are over 24.5. */
+  line: number;
+  /** As the venue printed it (for the threshold row's description). */
+  printed: string;
+}
+
+// Threshold phrases venues print, each with the over line it means. "N+" and its word forms count
+// N itself, so on an integer statistic they are the market `over N-0.5`.
+const THRESHOLD_FORMS: { re: RegExp; line: (n: number) => number }[] = [
+  { re: /\b(\d+)\s*\+(?=\s|$|[^\w])/, line: (n) => n - 0.5 },
+  { re: /\bat\s+least\s+(\d+)\b/i, line: (n) => n - 0.5 },
+  { re: /\b(\d+)\s+or\s+more\b/i, line: (n) => n - 0.5 },
+  { re: /\b(?:o\/u|over\/under|over|o)\s*(\d+(?:\.\d+)?)\b/i, line: (n) => n },
+];
+
+/** A threshold printed in a prop's title or selection, or nothing. */
+export function readThreshold(text: string): (PropThreshold & { index: number; length: number }) | undefined {
+  for (const f of THRESHOLD_FORMS) {
+    const m = f.re.exec(text);
+    if (m) return { line: f.line(Number(m[1])), printed: m[0].trim(), index: m.index, length: m[0].length };
+  }
+  return undefined;
+}
+
+/**
+ * A prop as a title prints it: `LeBron James: 25+ points`, `LeBron James: Points O/U 24.5`,
+ * `LeBron James: at least 25 points`, `Will LeBron James score 25 or more points?`,
+ * `LeBron James Over 24.5 Points`. Out: the player as printed, the statistic's words and the
+ * threshold, or nothing.
+ */
+export function readPropTitle(title: string): ({ player: string; stat: string } & PropThreshold) | undefined {
+  const t = title.trim().replace(/\?+$/, '');
+  const th = readThreshold(t);
+  if (!th) return undefined;
+  const before = t.slice(0, th.index).trim();
+  const after = t.slice(th.index + th.length).trim();
+  let player: string | undefined;
+  let stat: string;
+  const colon = /^(.+?):\s*(.*)$/.exec(before);
+  const will = /^will\s+(.+?)\s+(?:score|record|have|get|throw for|rush for|catch)\s*(.*)$/i.exec(before);
+  if (colon) {
+    player = colon[1];
+    stat = `${colon[2]} ${after}`;
+  } else if (will) {
+    player = will[1];
+    stat = `${will[2]} ${after}`;
+  } else {
+    player = before;
+    stat = after;
+  }
+  stat = stat.replace(/\b(?:total|in the game|in game|scored)\b/gi, ' ').replace(/\s+/g, ' ').trim();
+  if (!player || !stat) return undefined;
+  return { player: player.trim(), stat, line: th.line, printed: th.printed };
 }

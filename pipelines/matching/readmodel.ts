@@ -171,3 +171,10 @@ export function listFiltered(s: LoadedSnapshot, f: ListFilters, shape: ShapeOpti
   }
   return out;
 }
+
+/** What the API's sports routes need from the sports area (attached as deps.sports). */
+export interface SportsDeps {
+  reader: { current(): Promise<LoadedSnapshot | null> };
+  /** Secret that signs list cursors (default: CATALOG_CURSOR_SECRET, which signs every cursor of the API). */
+  cursorSecret?: string;
+}

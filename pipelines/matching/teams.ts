@@ -5,8 +5,9 @@
 // A name form shared by two teams of a league (e.g. "los angeles" in the nba) resolves to nothing:
 // a wrong match is worse than a missing one.
 
-export type League = 'nba' | 'wnba' | 'nfl' | 'mlb' | 'nhl';
-export const LEAGUE_LIST: readonly League[] = ['nba', 'wnba', 'nfl', 'mlb', 'nhl'];
+import { LEAGUES, type League } from '../../lib/vocabulary.ts';
+export type { League };
+export const LEAGUE_LIST: readonly League[] = LEAGUES;
 
 export const SPORT_OF: Record<League, string> = {
   nba: 'basketball',
@@ -85,25 +86,25 @@ const WNBA: Row[] = [
 ];
 
 const NFL: Row[] = [
-  ['ari', 'Arizona', 'Cardinals', ['ARI', 'ARZ'], []],
+  ['ari', 'Arizona', 'Cardinals', ['ARI', 'ARZ', 'AZ', 'CRD'], []],
   ['atl', 'Atlanta', 'Falcons', [], []],
-  ['bal', 'Baltimore', 'Ravens', [], []],
+  ['bal', 'Baltimore', 'Ravens', ['BLT', 'RAV'], []],
   ['buf', 'Buffalo', 'Bills', [], []],
   ['car', 'Carolina', 'Panthers', [], []],
   ['chi', 'Chicago', 'Bears', [], []],
   ['cin', 'Cincinnati', 'Bengals', [], []],
-  ['cle', 'Cleveland', 'Browns', [], []],
+  ['cle', 'Cleveland', 'Browns', ['CLV'], []],
   ['dal', 'Dallas', 'Cowboys', [], []],
   ['den', 'Denver', 'Broncos', [], []],
   ['det', 'Detroit', 'Lions', [], []],
   ['gb', 'Green Bay', 'Packers', ['GB', 'GNB'], []],
-  ['hou', 'Houston', 'Texans', [], []],
-  ['ind', 'Indianapolis', 'Colts', [], []],
+  ['hou', 'Houston', 'Texans', ['HST', 'HTX'], []],
+  ['ind', 'Indianapolis', 'Colts', ['CLT'], []],
   ['jax', 'Jacksonville', 'Jaguars', ['JAX', 'JAC'], ['Jags']],
   ['kc', 'Kansas City', 'Chiefs', ['KC', 'KAN'], []],
-  ['lv', 'Las Vegas', 'Raiders', ['LV', 'LVR'], []],
-  ['lac', 'Los Angeles', 'Chargers', ['LAC'], ['LA Chargers']],
-  ['lar', 'Los Angeles', 'Rams', ['LAR', 'LA'], ['LA Rams']],
+  ['lv', 'Las Vegas', 'Raiders', ['LV', 'LVR', 'RAI', 'OAK'], []],
+  ['lac', 'Los Angeles', 'Chargers', ['LAC', 'SDG'], ['LA Chargers']],
+  ['lar', 'Los Angeles', 'Rams', ['LAR', 'LA', 'RAM'], ['LA Rams']],
   ['mia', 'Miami', 'Dolphins', [], []],
   ['min', 'Minnesota', 'Vikings', [], []],
   ['ne', 'New England', 'Patriots', ['NE', 'NWE'], ['Pats']],
@@ -115,38 +116,38 @@ const NFL: Row[] = [
   ['sf', 'San Francisco', '49ers', ['SF', 'SFO'], ['Niners']],
   ['sea', 'Seattle', 'Seahawks', [], []],
   ['tb', 'Tampa Bay', 'Buccaneers', ['TB', 'TAM'], ['Bucs']],
-  ['ten', 'Tennessee', 'Titans', [], []],
-  ['was', 'Washington', 'Commanders', ['WSH', 'WAS'], []],
+  ['ten', 'Tennessee', 'Titans', ['OTI'], []],
+  ['was', 'Washington', 'Commanders', ['WSH', 'WAS'], ['Washington Football Team']],
 ];
 
 const MLB: Row[] = [
-  ['ari', 'Arizona', 'Diamondbacks', ['ARI', 'AZ'], ['D-backs', 'Dbacks']],
+  ['ari', 'Arizona', 'Diamondbacks', ['ARI', 'AZ', 'ARZ'], ['D-backs', 'Dbacks']],
   ['atl', 'Atlanta', 'Braves', [], []],
   ['bal', 'Baltimore', 'Orioles', [], []],
   ['bos', 'Boston', 'Red Sox', [], []],
-  ['chc', 'Chicago', 'Cubs', ['CHC'], ['Chi Cubs']],
-  ['cws', 'Chicago', 'White Sox', ['CWS', 'CHW'], ['Chi White Sox']],
+  ['chc', 'Chicago', 'Cubs', ['CHC', 'CHN'], ['Chi Cubs']],
+  ['cws', 'Chicago', 'White Sox', ['CWS', 'CHW', 'CHA'], ['Chi White Sox']],
   ['cin', 'Cincinnati', 'Reds', [], []],
   ['cle', 'Cleveland', 'Guardians', [], []],
   ['col', 'Colorado', 'Rockies', [], []],
   ['det', 'Detroit', 'Tigers', [], []],
   ['hou', 'Houston', 'Astros', [], []],
-  ['kc', 'Kansas City', 'Royals', ['KC', 'KCR'], []],
+  ['kc', 'Kansas City', 'Royals', ['KC', 'KCR', 'KCA'], []],
   ['laa', 'Los Angeles', 'Angels', ['LAA', 'ANA'], ['LA Angels']],
-  ['lad', 'Los Angeles', 'Dodgers', ['LAD'], ['LA Dodgers']],
-  ['mia', 'Miami', 'Marlins', [], []],
+  ['lad', 'Los Angeles', 'Dodgers', ['LAD', 'LAN'], ['LA Dodgers']],
+  ['mia', 'Miami', 'Marlins', ['FLA'], []],
   ['mil', 'Milwaukee', 'Brewers', [], []],
   ['min', 'Minnesota', 'Twins', [], []],
-  ['nym', 'New York', 'Mets', ['NYM'], ['NY Mets']],
-  ['nyy', 'New York', 'Yankees', ['NYY'], ['NY Yankees']],
+  ['nym', 'New York', 'Mets', ['NYM', 'NYN'], ['NY Mets']],
+  ['nyy', 'New York', 'Yankees', ['NYY', 'NYA'], ['NY Yankees']],
   ['ath', 'Athletics', 'Athletics', ['ATH', 'OAK'], ['Oakland Athletics', "A's", 'Sacramento Athletics']],
   ['phi', 'Philadelphia', 'Phillies', [], []],
   ['pit', 'Pittsburgh', 'Pirates', [], []],
-  ['sd', 'San Diego', 'Padres', ['SD', 'SDP'], []],
-  ['sf', 'San Francisco', 'Giants', ['SF', 'SFG'], []],
+  ['sd', 'San Diego', 'Padres', ['SD', 'SDP', 'SDN'], []],
+  ['sf', 'San Francisco', 'Giants', ['SF', 'SFG', 'SFN'], []],
   ['sea', 'Seattle', 'Mariners', [], []],
-  ['stl', 'St. Louis', 'Cardinals', ['STL'], ['Saint Louis Cardinals', 'St Louis Cardinals']],
-  ['tb', 'Tampa Bay', 'Rays', ['TB', 'TBR'], []],
+  ['stl', 'St. Louis', 'Cardinals', ['STL', 'SLN'], ['Saint Louis Cardinals', 'St Louis Cardinals']],
+  ['tb', 'Tampa Bay', 'Rays', ['TB', 'TBR', 'TBA'], []],
   ['tex', 'Texas', 'Rangers', [], []],
   ['tor', 'Toronto', 'Blue Jays', [], []],
   ['wsh', 'Washington', 'Nationals', ['WSH', 'WAS', 'WSN'], ['Nats']],
@@ -241,6 +242,20 @@ const INDEX: Record<League, Map<string, Slot>> = Object.fromEntries(
   LEAGUE_LIST.map((l) => [l, indexLeague(TEAMS[l])]),
 ) as Record<League, Map<string, Slot>>;
 
+/** Codes only: a code beside a name must be the team's own (or coined: see codeFits). */
+const CODES: Record<League, Map<string, Slot>> = Object.fromEntries(
+  LEAGUE_LIST.map((l) => {
+    const m = new Map<string, Slot>();
+    for (const t of TEAMS[l])
+      for (const c of [t.key, ...t.codes]) {
+        const k = normalizeName(c);
+        const cur = m.get(k);
+        m.set(k, cur === undefined || cur === t ? t : AMBIGUOUS);
+      }
+    return [l, m];
+  }),
+) as Record<League, Map<string, Slot>>;
+
 const resolved = new Map<string, Team | null>();
 
 /** The team a name form denotes in a league, or undefined when unknown or ambiguous. */
@@ -257,12 +272,22 @@ export function resolveTeam(league: League, form: string): Team | undefined {
 function resolveUncached(league: League, form: string): Team | undefined {
   const hit = INDEX[league].get(normalizeName(form));
   if (hit !== undefined) return hit === AMBIGUOUS ? undefined : hit;
-  // "Lakers (LAL)": a name and a code that must agree.
-  const paren = /^(.*?)\s*\(([^)]+)\)\s*$/.exec(form);
+  // "Jaguars (JAC)", "Jacksonville Jaguars [JAC]": a name and a code that must agree.
+  const paren = /^(.*?)\s*[([]([^)\]]+)[)\]]\s*$/.exec(form);
   if (paren) {
     const a = resolveUncached(league, paren[1]);
-    const b = resolveUncached(league, paren[2]);
-    return a && b && a === b ? a : undefined;
+    return a && codeFits(league, paren[2], a) ? a : undefined;
+  }
+  // The code before or after the name: "JAC Jaguars", "Jaguars JAC", "JAC - Jacksonville Jaguars".
+  const coded = /^([A-Za-z0-9.]{2,5})\s*(?:\s|[-–—:|])\s*(.+)$/.exec(form.trim()) ?? undefined;
+  if (coded) {
+    const a = resolveUncached(league, coded[2]);
+    if (a && codeFits(league, coded[1], a, true)) return a;
+  }
+  const trailing = /^(.+?)\s*(?:\s|[-–—:|])\s*([A-Za-z0-9.]{2,5})$/.exec(form.trim()) ?? undefined;
+  if (trailing) {
+    const a = resolveUncached(league, trailing[1]);
+    if (a && codeFits(league, trailing[2], a, true)) return a;
   }
   // "Los Angeles L": a shared city followed by the nickname's first letter.
   const initial = /^(.*\S)\s+([A-Za-z])$/.exec(form.trim());
@@ -274,6 +299,33 @@ function resolveUncached(league: League, form: string): Team | undefined {
     return found.length === 1 ? found[0] : undefined;
   }
   return undefined;
+}
+
+/**
+ * A code printed beside a team's name names that team: one of its codes, or (for a code this
+ * registry does not list, as leagues and venues coin alternates) an abbreviation of the team's
+ * city and nickname ("WSH" for Washington, "JAC" for Jacksonville, "NY" beside "Giants"). The name
+ * decides the team; the code only has to agree with it, and a code of another team refuses the pair.
+ */
+function codeFits(league: League, code: string, team: Team, bare = false): boolean {
+  const k = normalizeName(code);
+  const byCode = CODES[league].get(k);
+  if (byCode !== undefined) return byCode !== AMBIGUOUS ? byCode === team : team.codes.some((c) => normalizeName(c) === k);
+  if (INDEX[league].has(k)) return false; // a city or nickname, not a code
+  // Beside a name without brackets only an upper-case token reads as a code ("Kansas City" is no code).
+  if (bare && code !== code.toUpperCase()) return false;
+  if (!/^[a-z]{2,4}$/.test(k)) return false;
+  return abbreviatesTeam(k, team);
+}
+
+/** The letters of `code` in order within "city nickname", from the first letter of one of its words. */
+function abbreviatesTeam(code: string, t: Team): boolean {
+  const words = normalizeName(`${t.city} ${t.nickname}`).split(' ');
+  const from = words.findIndex((w) => w[0] === code[0]);
+  if (from < 0) return false;
+  let i = 0;
+  for (const ch of words.slice(from).join('')) if (ch === code[i]) i++;
+  return i >= code.length;
 }
 
 export function teamByKey(league: League, key: string): Team | undefined {

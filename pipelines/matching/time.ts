@@ -82,9 +82,13 @@ export function easternLocalToUtc(date: string, hhmm: string): number | null {
 
 /**
  * Placeholder starts ("some venues publish a start of 00:00 Eastern or 23:59 Eastern as a
- * placeholder"): the day is meant, the time is not.
+ * placeholder"): the day is meant, the time is not. Noon UTC to the second (12:00:00Z, 07:00 or
+ * 08:00 Eastern) is the date-only placeholder of feeds that store a day as its UTC midday, so that
+ * the day survives any time zone; the five leagues' games start in the Americas' afternoon and
+ * evening (games abroad at 09:30 Eastern or earlier are printed on their own exact minute).
  */
 export function isPlaceholderStart(ms: number): boolean {
+  if (ms % 86_400_000 === 43_200_000) return true;
   const t = easternTime(ms);
   return t === '00:00' || t === '23:59';
 }

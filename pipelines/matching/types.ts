@@ -2,20 +2,10 @@
 // market read into the service's words, produced by the per-venue canonicalizers), and the
 // published shapes of the spec's "Matched sports event", "Submarket", "Source market" and
 // "Rule matrix" (the API serves these objects as they are).
-import type { League } from './teams.ts';
+import type { League } from '../../lib/vocabulary.ts';
 
-export type Provider =
-  | 'venue_1'
-  | 'venue_2'
-  | 'venue_3'
-  | 'venue_4'
-  | 'venue_5'
-  | 'venue_6'
-  | 'venue_7'
-  | 'venue_8'
-  | 'venue_9';
-
-export type MarketType = 'moneyline' | 'spread' | 'total' | 'team_total' | 'player_prop';
+export type { Provider, MarketType } from '../../lib/vocabulary.ts';
+import type { Provider, MarketType } from '../../lib/vocabulary.ts';
 export type Segment = 'full' | 'half:1' | 'half:2' | 'quarter:1' | 'quarter:2' | 'quarter:3' | 'quarter:4';
 
 export const GAME_LINE_RULES = ['tie', 'overtime', 'push'] as const;

@@ -2,8 +2,13 @@
 // format (magic byte 0, 4-byte big-endian schema id, Avro binary body). Two implementations: the
 // embedded registry (ids persisted under DATA_DIR) and a Confluent-compatible server
 // (SCHEMA_REGISTRY_URL) through @kafkajs/confluent-schema-registry. One contract suite for both
-// (registry.contract.ts). It satisfies serde's RegistryCodec.
-import type { RegistryCodec } from '../serde/index.ts';
+// (registry.contract.ts). This module imports nothing: serde and the wire format build on it.
+
+/** What serde needs from the registry seam: encode to and decode from the wire format. */
+export interface RegistryCodec {
+  encode(subject: string, schema: object | string, value: unknown): Promise<Buffer>;
+  decode(buf: Buffer): Promise<unknown>;
+}
 
 /** An Avro schema as JSON text or as parsed JSON. */
 export type AvroSchema = string | object;

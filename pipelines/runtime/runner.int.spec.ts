@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { History } from '../readmodels/history.ts';
 import type { Producer } from '../log/types.ts';
-import type { MatchedEvent } from '../topics.ts';
+import type { MatchedEventRecord } from '../topics.ts';
 import { metricsText, parseMetrics, PipelineMetrics, summarize } from './metrics.ts';
 import { passThroughStage } from './passthrough.ts';
 import { replay, planReset } from './replay.ts';
@@ -59,7 +59,7 @@ describe('stage runner (embedded)', () => {
       rawMarket('venue_2', '42', 'Team 42, renamed', { status: 'closed' }),
     ];
     await produceRaw(b, producer, records);
-    const ev = (id: string, title: string): MatchedEvent => ({
+    const ev = (id: string, title: string): MatchedEventRecord => ({
       event_id: id, league: 'nba', sport: 'basketball', title, scheduled_date: '2026-01-01', scheduled_start: null,
       participant_keys: ['bos', 'nyk'], population: 'current', submarket_count: 1, observed_at: 1_767_225_600_000, body: '{"submarkets":[]}',
     });

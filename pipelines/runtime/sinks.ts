@@ -3,7 +3,7 @@
 // versioned snapshot documents (Redis / in-process). Pure functions of their input batch: the row
 // for a record carries the record's identity (topic, partition, offset) or its offset as version,
 // so a redelivered or replayed record lands on the row or document it already wrote.
-import { RAW_TOPIC_IDS, type CanonicalMarket, type MatchedEvent, type RawRecord } from '../topics.ts';
+import { RAW_TOPIC_IDS, type CanonicalMarket, type MatchedEventRecord, type RawRecord } from '../topics.ts';
 import { JsonText } from '../readmodels/snapshots.ts';
 import { offsetVersion, type InRecord, type StageDef } from './types.ts';
 
@@ -181,7 +181,7 @@ export const matchedHistorySink: StageDef = {
   handle(records) {
     const rows = [];
     for (const r of records as InRecord<'matched.events'>[]) {
-      const v = r.value as MatchedEvent | null;
+      const v = r.value as MatchedEventRecord | null;
       if (!v && r.key === null) continue;
       rows.push(
         v

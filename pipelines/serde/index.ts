@@ -16,11 +16,10 @@ import {
   type TopicValues,
 } from '../topics.ts';
 
-/** What serde needs from the registry seam (pipelines/registry implements it). */
-export interface RegistryCodec {
-  encode(subject: string, schema: object | string, value: unknown): Promise<Buffer>;
-  decode(buf: Buffer): Promise<unknown>;
-}
+// What serde needs from the registry seam is declared by the seam (registry/types.ts imports
+// nothing, so serde -> registry/wire -> registry/types has no way back).
+export type { RegistryCodec } from '../registry/types.ts';
+import type { RegistryCodec } from '../registry/types.ts';
 
 export interface Decoded<Id extends TopicId> {
   key: string | null;

@@ -11,18 +11,13 @@ import { ApiError, apiErrorFromItems, quote, type ErrorItem } from '../../errors
 import type { RouteContext, RouteHandler, RouteResult } from '../../types.ts';
 import { CATEGORIES, PROVIDERS, type Category, type Provider } from '../table.ts';
 import { EncodedJson, EncodedMemo } from '../../plugins/external/encoded.ts';
+import { filteredTotal, isLaidOut, type CatalogDeps } from '../../../pipelines/catalog/pages.ts';
 import type { CursorCodec } from '../../../pipelines/catalog/cursor.ts';
-import { filteredTotal, isLaidOut, type CatalogPages } from '../../../pipelines/catalog/pages.ts';
 import type { CatalogRow } from '../../../pipelines/catalog/store.ts';
 import type { SnapshotInfo } from '../../../pipelines/readmodels/snapshots.ts';
 
-/** What the handler needs from the catalog area (attached as deps.catalog). */
-export interface CatalogDeps {
-  pages: CatalogPages;
-  cursors: CursorCodec;
-  /** CATALOG_REFRESH_MS: when the next snapshot is expected, for page 1's Cache-Control. */
-  refreshMs: number;
-}
+// What the handler needs from the catalog area (deps.catalog), declared where the area builds it.
+export type { CatalogDeps } from '../../../pipelines/catalog/pages.ts';
 
 export interface MarketsListBody {
   data: CatalogRow[];
@@ -90,7 +85,7 @@ const describe = (category: string | null, provider: string | null): string =>
   `category=${category ?? '(none)'} provider=${provider ?? '(none)'}`;
 
 function deps(ctx: RouteContext): CatalogDeps {
-  const d = ctx.deps.catalog as CatalogDeps | undefined;
+  const d = ctx.deps.catalog;
   if (!d) throw new ApiError('service_unavailable', 'the market catalog is not configured on this server; retry later');
   return d;
 }

@@ -20,19 +20,17 @@ import {
   type LoadedSnapshot,
   type PropPolicy,
   type ShapeOptions,
+  type SportsDeps,
   type SportsEntry,
 } from '../../../pipelines/matching/readmodel.ts';
 import { easternDate, isoMs } from '../../../pipelines/matching/time.ts';
 import type { MatchedEvent } from '../../../pipelines/matching/types.ts';
 
-export interface SportsDeps {
-  reader: { current(): Promise<LoadedSnapshot | null> };
-  /** Secret that signs list cursors (default: CATALOG_CURSOR_SECRET, which signs every cursor of the API). */
-  cursorSecret?: string;
-}
+// What the handlers need from the sports area (deps.sports), declared where the area builds it.
+export type { SportsDeps } from '../../../pipelines/matching/readmodel.ts';
 
 function depsOf(ctx: RouteContext): SportsDeps {
-  const d = ctx.deps.sports as SportsDeps | undefined;
+  const d = ctx.deps.sports;
   if (!d) throw new ApiError('service_unavailable', 'sports matching is not configured');
   return d;
 }

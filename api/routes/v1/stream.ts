@@ -106,7 +106,7 @@ function filterOf(t: Record<string, unknown>, raw: Record<string, unknown>): Spo
 }
 
 export const stream: RouteHandler = async (ctx) => {
-  const d = ctx.deps.stream as StreamDeps | undefined;
+  const d = ctx.deps.stream;
   if (ctx.typed.channel === undefined) throw new ApiError('missing_parameter', 'send channel=sports: the channel to subscribe to', { param: 'channel' });
   const filter = filterOf(ctx.typed, ctx.query);
   if (!d) throw new ApiError('service_unavailable', 'the push stream is not configured on this deployment');

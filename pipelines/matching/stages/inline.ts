@@ -4,7 +4,7 @@
 // the matching and the read model rather than the log (the stages' int and e2e tests run them on
 // the log).
 import type { SnapshotStore } from '../../readmodels/snapshots.ts';
-import type { MatchedEvent as MatchedRecord, RawRecord, CanonicalMarket as CanonicalRecord } from '../../topics.ts';
+import type { MatchedEventRecord as MatchedRecord, RawRecord, CanonicalMarket as CanonicalRecord } from '../../topics.ts';
 import type { OutRecord } from '../../runtime/types.ts';
 import { Canonicalizer } from './canonicalize.ts';
 import { Matcher } from './match.ts';

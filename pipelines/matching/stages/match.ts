@@ -8,7 +8,7 @@
 // (`lifecycle.states`) and the last written version of each served event (`matched.events`), all
 // read back from the log before consuming, so a restart matches what an uninterrupted run matched
 // and writes no version that did not change.
-import type { CanonicalMarket as CanonicalRecord, MatchedEvent as MatchedRecord } from '../../topics.ts';
+import type { CanonicalMarket as CanonicalRecord, MatchedEventRecord as MatchedRecord } from '../../topics.ts';
 import type { OutRecord, StageDef } from '../../runtime/types.ts';
 import { restore, type LifecycleSnapshot } from '../lifecycle.ts';
 import { matchRound, pairingOfMarket, restoredRoundState, type RoundState } from '../round.ts';

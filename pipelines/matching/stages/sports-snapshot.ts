@@ -9,7 +9,7 @@
 // newest complete crawl (a crawl reads the whole listing), so the oldest such start over the venues
 // that a current event draws on is a time no served read is older than. A venue that stops answering
 // stops completing crawls, and observed_at shows it.
-import type { MatchedEvent as MatchedRecord, RawRecord } from '../../topics.ts';
+import type { MatchedEventRecord as MatchedRecord, RawRecord } from '../../topics.ts';
 import type { StageDef, StageOutput } from '../../runtime/types.ts';
 import { compareEntries, sortKey, SPORTS_SNAPSHOT, type SportsEntry } from '../readmodel.ts';
 import type { MatchedEvent } from '../types.ts';

@@ -7,7 +7,7 @@
 //   down, timeout, 5xx, bad body   -> 502 upstream_unavailable
 // HTTP goes through undici with one keep-alive pool per base address; nothing is cached.
 import { Agent, request } from 'undici';
-import { ApiError } from '../../../api/errors.ts';
+import { ApiError } from '../../../lib/errors.ts';
 
 export const NOT_FOUND: unique symbol = Symbol('venue-not-found');
 export type NotFound = typeof NOT_FOUND;

@@ -3,7 +3,7 @@
 // native id, the record as read) and the request for the next page, or null after the last one.
 // Pure: the poller does the HTTP. A body without the documented shape throws MalformedBody, which
 // the poller treats as a fault of the venue ("malformed bodies").
-import type { Provider } from '../../../api/routes/table.ts';
+import type { Provider } from '../../../lib/vocabulary.ts';
 
 export interface PageRequest {
   path: string;

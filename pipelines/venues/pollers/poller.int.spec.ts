@@ -4,10 +4,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSimulator, type Simulator } from '../simulator/server.ts';
 import type { RawRecord } from '../../topics.ts';
-import type { Provider } from '../../../api/routes/table.ts';
+import type { Provider } from '../../../lib/vocabulary.ts';
 import { VenuePoller, type PollerOptions, type RawSink } from './poller.ts';
 import { PollerSupervisor } from './supervisor.ts';
-import { PROVIDERS } from '../../../api/routes/table.ts';
+import { PROVIDERS } from '../../../lib/vocabulary.ts';
 import { normalizeListing } from '../../catalog/normalize.ts';
 
 let sim: Simulator;

@@ -8,7 +8,7 @@
 // backoff that honours Retry-After; a crawl that keeps failing is abandoned and started afresh
 // later. Nothing here throws out of run(): one venue's trouble never stops another.
 import { Agent, request } from 'undici';
-import type { Provider } from '../../../api/routes/table.ts';
+import type { Provider } from '../../../lib/vocabulary.ts';
 import type { RawRecord } from '../../topics.ts';
 import { createHash } from 'node:crypto';
 import { ulid } from 'ulid';

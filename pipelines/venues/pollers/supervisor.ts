@@ -2,7 +2,7 @@
 // nothing crashes the process. In: config (venue base URL, cadence, deadline) and the raw sink.
 // Out: nine independent crawl loops and their status for operators. Each poller owns its own
 // connection pool and its own loop, so a venue that hangs or floods 429s holds up nothing else.
-import { PROVIDERS, type Provider } from '../../../api/routes/table.ts';
+import { PROVIDERS, type Provider } from '../../../lib/vocabulary.ts';
 import { VenuePoller, silentLogger, type PollerLogger, type PollerOptions, type PollerStatus, type RawSink } from './poller.ts';
 
 export interface SupervisorOptions {

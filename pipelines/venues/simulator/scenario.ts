@@ -6,12 +6,13 @@
 import { readFileSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { VENUES, type VenueId } from './core.ts';
+import type { WorldPreset } from './world.ts';
 
 export interface ScenarioManifest {
   name: string;
   description?: string;
-  /** Sports world preset rendered alongside the files: `none` (files only), `default`, `hard`. */
-  preset?: 'none' | 'default' | 'hard';
+  /** Sports world preset rendered alongside the files: `none` (files only), `default`, `hard`, `wide`. */
+  preset?: WorldPreset;
   /** ISO time the scenario clock starts at. */
   clock_start?: string;
   seed?: number;

@@ -20,7 +20,7 @@ import {
 import { procSpace } from './procedural.ts';
 import { type Scenario, loadScenario } from './scenario.ts';
 import { type SimCtx, type VenueModule, storeAccessor } from './store.ts';
-import { type SportsWorld, buildWorld } from './world.ts';
+import { type SportsWorld, type WorldPreset, buildWorld } from './world.ts';
 import { VENUE_MODULES } from './venues/index.ts';
 import { sportsDataRoutes } from './sportsdata.ts';
 
@@ -31,7 +31,7 @@ export interface SimulatorOptions {
   port?: number;
   host?: string;
   clock?: SimClock;
-  /** A loaded scenario, or a directory path, or a preset name (`default`, `hard`, `none`). */
+  /** A loaded scenario, or a directory path, or a preset name (`default`, `hard`, `wide`, `none`). */
   scenario?: Scenario | string;
 }
 
@@ -49,13 +49,13 @@ export interface Simulator {
 const HERE = dirname(fileURLToPath(import.meta.url));
 const REPO = join(HERE, '..', '..', '..');
 
-function resolveScenario(s: SimulatorOptions['scenario']): { scenario?: Scenario; preset: 'default' | 'hard' | 'none' } {
+function resolveScenario(s: SimulatorOptions['scenario']): { scenario?: Scenario; preset: WorldPreset } {
   if (!s) return { preset: 'default' };
   if (typeof s !== 'string') return { scenario: s, preset: s.manifest.preset ?? 'none' };
   // A scenario directory (a path, or a name under infra/scenarios/) wins over a bare preset name,
   // so `hard` brings its manifest's seed and clock start.
   const dir = existsSync(join(s, 'scenario.json')) ? s : join(REPO, 'infra', 'scenarios', s);
-  if (!existsSync(join(dir, 'scenario.json')) && (s === 'default' || s === 'hard' || s === 'none')) return { preset: s };
+  if (!existsSync(join(dir, 'scenario.json')) && (s === 'default' || s === 'hard' || s === 'wide' || s === 'none')) return { preset: s };
   const scenario = loadScenario(dir);
   return { scenario, preset: scenario.manifest.preset ?? 'none' };
 }

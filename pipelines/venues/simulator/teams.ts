@@ -4,8 +4,8 @@
 // simulator renders from; it is not ground truth and the pipeline never imports it.
 import { h32, pick } from './core.ts';
 
-export type League = 'nba' | 'wnba' | 'nfl' | 'mlb' | 'nhl';
-export const LEAGUES: readonly League[] = ['nba', 'wnba', 'nfl', 'mlb', 'nhl'];
+import { LEAGUES, type League } from '../../../lib/vocabulary.ts';
+export { LEAGUES, type League };
 
 export interface SimTeam {
   league: League;

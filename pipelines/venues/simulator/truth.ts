@@ -9,6 +9,7 @@ import type { Rendered, SimCtx } from './store.ts';
 import { VENUE_MODULES } from './venues/index.ts';
 import { v7TypeId } from './venues/venue7.ts';
 import { HALF2_EXCLUDES_OT, PROP_RULES, type SimGame, type SimLine, gameState, lineRules, propRules } from './world.ts';
+import type { Player } from './teams.ts';
 
 export interface TruthSource {
   provider: VenueId;
@@ -186,7 +187,7 @@ export function buildTruth(ctx: SimCtx): { generated_at: string; seed: number; a
         } else if (stale) {
           s.expect_match = false;
           s.why_not = `roster of ${stale} stale (not updated for 10 days)`;
-        } else if (line && both.filter((p) => p.name === line.player!.name).length > 1) {
+        } else if (line && both.filter((p) => p.name === rosterNameOf(both, line.player!)).length > 1) {
           s.expect_match = false;
           s.why_not = `player name ${line.player!.name} is on both rosters (ambiguous)`;
         }
@@ -213,4 +214,9 @@ export function buildTruth(ctx: SimCtx): { generated_at: string; seed: number; a
   }
   void VENUES;
   return { generated_at: iso(ctx.clock.now()), seed: ctx.seed, anchor_day: ctx.world.anchorDay, games };
+}
+
+/** The name the sports data source publishes for a line's player (it may add a suffix or accents). */
+function rosterNameOf(both: readonly Player[], p: Player): string {
+  return both.find((x) => x.athleteId === p.athleteId)?.name ?? p.name;
 }

@@ -5,6 +5,7 @@
 // pipeline never reads (only bin/export-truth.ts writes it out).
 import { type VenueId, eastern, fromEastern, h32, pick, rng, unit } from './core.ts';
 import { LEAGUES, type League, type Player, type SimTeam, TEAMS, roster } from './teams.ts';
+import { NO_VARIANTS, WIDE_VARIANTS, rosterName, type VariantMix } from './variants.ts';
 
 export type LineKind = 'moneyline' | 'spread' | 'total' | 'team_total' | 'player_prop';
 export type Segment = 'full' | 'half:1' | 'half:2' | 'quarter:1';
@@ -163,13 +164,18 @@ export function propRules(v: VenueId): Record<(typeof PROP_RULES)[number], strin
 
 // ---- generation ----
 
+export type WorldPreset = 'default' | 'hard' | 'wide' | 'none';
+
 export interface WorldOptions {
   seed: number;
   /** Eastern day (YYYY-MM-DD) of the scenario start; the schedule runs from the day before. */
   anchorDay: string;
   days?: number;
-  /** `default` or `hard` (more games, every naming variant, doubleheaders, postponements, cancellations, roster gaps). */
-  preset?: 'default' | 'hard' | 'none';
+  /**
+   * `default`; `hard` (more games, every naming variant, doubleheaders, postponements,
+   * cancellations, roster gaps); `wide` (as `hard`, plus the printing variety of variants.ts).
+   */
+  preset?: WorldPreset;
 }
 
 export interface SportsWorld {
@@ -181,6 +187,8 @@ export interface SportsWorld {
   /** `league:CODE` of teams whose roster the sports data source stopped updating (stale). */
   staleRosters: Set<string>;
   transitions: number[];
+  /** How often venues print the forms of variants.ts (none outside the `wide` preset). */
+  variants: VariantMix;
 }
 
 const START_TIMES: Record<League, [number, number][]> = {
@@ -204,10 +212,12 @@ function halfLine(r: () => number, lo: number, hi: number): number {
 
 export function buildWorld(o: WorldOptions): SportsWorld {
   const preset = o.preset ?? 'default';
+  // `wide` is a `hard` world (same schedule rules) printed with more variety.
+  const hard = preset === 'hard' || preset === 'wide';
   const days = o.days ?? 8;
   const r = rng(h32(o.seed, 'world', o.anchorDay, preset));
   const games: SimGame[] = [];
-  const mult = preset === 'hard' ? 2 : preset === 'none' ? 0 : 1;
+  const mult = hard ? 2 : preset === 'none' ? 0 : 1;
   for (let dk = -1; dk < days - 1; dk++) {
     const day = addDays(o.anchorDay, dk);
     for (const lg of LEAGUES) {
@@ -222,7 +232,7 @@ export function buildWorld(o: WorldOptions): SportsWorld {
         const away = teams[2 * k];
         const home = teams[2 * k + 1];
         const [hh, mm] = START_TIMES[lg][Math.floor(r() * START_TIMES[lg].length)];
-        const dh = lg === 'mlb' && k === 0 && (preset === 'hard' || dk % 2 === 0);
+        const dh = lg === 'mlb' && k === 0 && (hard || dk % 2 === 0);
         const starts = dh ? [fromEastern(day, 13, 5), fromEastern(day, 18, 40)] : [fromEastern(day, hh, mm)];
         starts.forEach((start, si) => {
           games.push({
@@ -249,24 +259,24 @@ export function buildWorld(o: WorldOptions): SportsWorld {
       venue_1: 0.9, venue_2: 0.92, venue_3: 0.7, venue_4: 0.75, venue_5: 0.6,
       venue_6: 1, venue_7: 0.85, venue_8: 0.4, venue_9: 0.6,
     };
-    if (preset === 'hard') for (const k of Object.keys(cover) as VenueId[]) cover[k] = Math.max(cover[k], 0.85);
+    if (hard) for (const k of Object.keys(cover) as VenueId[]) cover[k] = Math.max(cover[k], 0.85);
     g.venues = (Object.keys(cover) as VenueId[]).filter((v) => rr() < cover[v]);
     if (!g.venues.includes('venue_2')) g.venues = g.venues.filter((v) => v !== 'venue_6'); // venue_6 mirrors venue_2
     // Timeline: a few postponements (new day, same time) and cancellations after the anchor.
-    const pr = preset === 'hard' ? 0.06 : 0.02;
+    const pr = hard ? 0.06 : 0.02;
     if (g.start > anchorMs + 3 * 3600e3 && !g.dh) {
       const x = rr();
       if (x < pr) g.postpone = { at: g.start - 2 * 3600e3, newStart: g.start + 24 * 3600e3 };
       else if (x < 2 * pr) g.cancel = { at: g.start - 3600e3 };
     }
-    if (preset === 'hard' && (g.league === 'nba' || g.league === 'nfl') && rr() < 0.05) g.rosterGap = g.home.code;
+    if (hard && (g.league === 'nba' || g.league === 'nfl') && rr() < 0.05) g.rosterGap = g.home.code;
     g.lines = buildLines(g, rr, o.seed);
     g.finalTotal = Math.round((g.lines.find((l) => l.kind === 'total' && l.segment === 'full')?.line ?? 10) + (rr() - 0.5) * 20);
   }
   const rosters = new Map<string, Player[]>();
   for (const lg of LEAGUES) for (const t of TEAMS[lg]) rosters.set(`${lg}:${t.code}`, roster(o.seed, t));
   // "ambiguous roster": in the hard preset a few home teams carry a namesake of the visiting star.
-  if (preset === 'hard') {
+  if (hard) {
     for (const g of games) {
       if (g.rosterGap || (g.league !== 'nba' && g.league !== 'nfl') || unit(o.seed, 'namesake', g.i) >= 0.05) continue;
       const star = rosters.get(`${g.league}:${g.away.code}`)![0];
@@ -277,16 +287,19 @@ export function buildWorld(o: WorldOptions): SportsWorld {
   }
   // "stale roster": in the hard preset the data source stopped updating two teams' rosters.
   const staleRosters = new Set<string>();
-  if (preset === 'hard') {
+  if (hard) {
     const gapTeams = new Set(games.filter((g) => g.rosterGap).map((g) => `${g.league}:${g.rosterGap}`));
     for (const lg of ['nba', 'nfl'] as const) {
       const t = TEAMS[lg].find((x) => !gapTeams.has(`${lg}:${x.code}`) && unit(o.seed, 'stale', lg, x.code) < 0.1);
       if (t) staleRosters.add(`${lg}:${t.code}`);
     }
   }
+  // `wide`: the data source writes some names with a suffix or accents that venues print plain.
+  const variants = preset === 'wide' ? WIDE_VARIANTS : NO_VARIANTS;
+  if (variants.rosterForms > 0) for (const ps of rosters.values()) for (const p of ps) p.name = rosterName(p.name, variants.rosterForms);
   const byLeagueTeam = new Map<string, SimTeam>();
   for (const lg of LEAGUES) for (const t of TEAMS[lg]) byLeagueTeam.set(`${lg}:${t.code}`, t);
-  return { seed: o.seed, anchorDay: o.anchorDay, games, byLeagueTeam, rosters, staleRosters, transitions: transitions(games) };
+  return { seed: o.seed, anchorDay: o.anchorDay, games, byLeagueTeam, rosters, staleRosters, transitions: transitions(games), variants };
 }
 
 function buildLines(g: SimGame, r: () => number, seed: number): SimLine[] {

@@ -20,6 +20,7 @@ import {
 import { intParam, offsetPos, page } from '../paging.ts';
 import { procFairAt, procMarket, procStatus } from '../procedural.ts';
 import { lineRulesText, propRulesText, statWords } from '../rules.ts';
+import { printedPlayer, thresholdQuestion } from '../variants.ts';
 import { type Rendered, type SimCtx, type VenueModule, quote } from '../store.ts';
 import { type GameState, type SimGame, type SimLine, eDate, fairAt, lineRules, lineWins } from '../world.ts';
 
@@ -120,10 +121,18 @@ function render(ctx: SimCtx, g: SimGame, st: GameState, t: number): Rendered[] {
         outcomes = ['Over', 'Under'];
         lead = `In the upcoming ${L} game, scheduled for ${when}: "Over" if the ${subj.name} score more than ${l.line} points, otherwise "Under".`;
         break;
-      default:
-        question = `${l.player!.name}: ${statWords(l.stat!).replace(/^\w/, (c) => c.toUpperCase())} O/U ${l.line}`;
-        outcomes = ['Over', 'Under'];
-        lead = `In the upcoming ${L} game, ${A} vs. ${H}, scheduled for ${when}: "Over" if ${l.player!.name} records more than ${l.line} ${statWords(l.stat!)}, otherwise "Under".`;
+      default: {
+        // `wide` world: initials, and the yes/no threshold questions (`25+`, `at least 25`).
+        const who = printedPlayer(ctx.world, g, l.player!, 'v2', g.i, l.n);
+        if (unit('v2thq', g.i, l.n) < ctx.world.variants.thresholdWords) {
+          question = thresholdQuestion(who, statWords(l.stat!), l.line!, 'v2', g.i, l.n);
+          outcomes = ['Yes', 'No'];
+        } else {
+          question = `${who}: ${statWords(l.stat!).replace(/^\w/, (c) => c.toUpperCase())} O/U ${l.line}`;
+          outcomes = ['Over', 'Under'];
+        }
+        lead = `In the upcoming ${L} game, ${A} vs. ${H}, scheduled for ${when}: "${outcomes[0]}" if ${l.player!.name} records more than ${l.line} ${statWords(l.stat!)}, otherwise "${outcomes[1]}".`;
+      }
     }
     const text = l.kind === 'player_prop' ? propRulesText(V, g, l, lead) : lineRulesText(V, g, l, lineRules(V, g, l), lead);
     const fair = fairAt(ctx.seed, g, l, t);

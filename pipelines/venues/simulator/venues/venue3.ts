@@ -8,6 +8,7 @@ import { procFairAt, procMarket, procStatus } from '../procedural.ts';
 import { lineRulesText } from '../rules.ts';
 import { type Rendered, type SimCtx, type VenueModule, quote } from '../store.ts';
 import { type GameState, type SimGame, eDate, fairAt, lineRules, lineWins } from '../world.ts';
+import { placeholderStart } from '../variants.ts';
 
 const V: VenueId = 'venue_3';
 const SUB: Record<string, string> = { nba: 'Basketball / NBA', wnba: 'Basketball / WNBA', nfl: 'Football / NFL', mlb: 'Baseball / MLB', nhl: 'Hockey / NHL' };
@@ -44,6 +45,8 @@ function render(ctx: SimCtx, g: SimGame, st: GameState, t: number): Rendered[] {
   // Doubleheaders always carry their real start: it is what tells the two games apart.
   const placeholder = !g.dh && unit('v3ph', g.i) < 0.1;
   const start = placeholder ? fromEastern(eDate(st.start), 0, 0) : st.start;
+  // `wide` world: a few more print noon UTC of the day, or the day alone.
+  const wide = !g.dh && !placeholder && unit('v3ph2', g.i) < ctx.world.variants.placeholder ? placeholderStart(eDate(st.start), 'v3', g.i) : undefined;
   for (const l of g.lines) {
     if (!l.venues.includes(V)) continue;
     const id = 9_500_000 + g.i * 20 + l.n;
@@ -70,8 +73,8 @@ function render(ctx: SimCtx, g: SimGame, st: GameState, t: number): Rendered[] {
         line: l.line ?? null,
         status,
         resolution: done ? (st.phase === 'cancelled' ? 'void' : token(ctx.seed, n, win ? 0 : 1)) : null,
-        starts_at: iso(start),
-        closes_at: iso(start),
+        starts_at: wide ? wide.iso : iso(start),
+        closes_at: iso(wide ? st.start : start),
         outcomes: names.map((name, k) => {
           const qq = k === 0 ? q : { bid: q.ask === null ? null : round2(1 - q.ask), ask: q.bid === null ? null : round2(1 - q.bid), last: round2(1 - q.last) };
           return { token: token(ctx.seed, n, k), name, best_bid: done ? null : qq.bid, best_ask: done ? null : qq.ask, last_price: qq.last };

@@ -9,6 +9,7 @@ import { procFairAt, procMarket, procStatus } from '../procedural.ts';
 import { lineRulesText } from '../rules.ts';
 import { type Rendered, type SimCtx, type VenueModule, quote } from '../store.ts';
 import { type GameState, type SimGame, type SimLine, eDate, fairAt, lineRules, lineWins } from '../world.ts';
+import { codedName, placeholderStart } from '../variants.ts';
 
 const V: VenueId = 'venue_4';
 const SPORT: Record<string, string> = { nba: 'Basketball', wnba: 'Basketball', nfl: 'Football', mlb: 'Baseball', nhl: 'Hockey' };
@@ -34,6 +35,12 @@ function render(ctx: SimCtx, g: SimGame, st: GameState, t: number): Rendered[] {
   const out: Rendered[] = [];
   const fixture = v4Fixture(g);
   const hashes: string[] = [];
+  // `wide` world: some games name teams with a code before or after ("JAX Jaguars", "Jaguars JAC")
+  // and carry a placeholder start (noon UTC of the day; never on a doubleheader).
+  const mix = ctx.world.variants;
+  const coded = unit('v4code', g.i) < mix.codePosition;
+  const nameOf = (tm: SimGame['away']) => (coded ? codedName(tm, 'v4', g.i) : tm.name);
+  const gameTime = !g.dh && unit('v4ph', g.i) < mix.placeholder ? placeholderStart(eDate(st.start), 'v4', g.i).ms : st.start;
   for (const l of g.lines) {
     if (!l.venues.includes(V)) continue;
     const hash = hexId(ctx.seed, 'v4m', SPORTS_BASE + g.i * 32 + l.n);
@@ -42,9 +49,9 @@ function render(ctx: SimCtx, g: SimGame, st: GameState, t: number): Rendered[] {
     const other = subj === g.away ? g.home : g.away;
     const [o1, o2] =
       l.kind === 'moneyline'
-        ? [g.away.name, g.home.name]
+        ? [nameOf(g.away), nameOf(g.home)]
         : l.kind === 'spread'
-          ? [`${subj.name} ${signed(l.line!)}`, `${other.name} ${signed(-l.line!)}`]
+          ? [`${nameOf(subj)} ${signed(l.line!)}`, `${nameOf(other)} ${signed(-l.line!)}`]
           : [`Over ${l.line}`, `Under ${l.line}`];
     const done = st.phase === 'final' || st.phase === 'cancelled';
     const lead = `Market on ${g.away.name} vs ${g.home.name} (${eDate(st.start)}): ${o1} or ${o2}.`;
@@ -59,11 +66,11 @@ function render(ctx: SimCtx, g: SimGame, st: GameState, t: number): Rendered[] {
         line: l.kind === 'moneyline' ? null : l.line,
         outcomeOneName: o1,
         outcomeTwoName: o2,
-        teamOneName: g.away.name,
-        teamTwoName: g.home.name,
+        teamOneName: nameOf(g.away),
+        teamTwoName: nameOf(g.home),
         sportLabel: SPORT[g.league],
         leagueLabel: g.league.toUpperCase(),
-        gameTime: Math.floor(st.start / 1000),
+        gameTime: Math.floor(gameTime / 1000),
         liveEnabled: true,
         mainLine: !l.alt,
         rules: lineRulesText(V, g, l, lineRules(V, g, l), lead),
@@ -76,7 +83,7 @@ function render(ctx: SimCtx, g: SimGame, st: GameState, t: number): Rendered[] {
   if (st.phase === 'scheduled' || st.phase === 'live') {
     out.push({
       type: 'fixtures',
-      rec: { eventId: fixture, teamOne: g.away.name, teamTwo: g.home.name, gameTime: Math.floor(st.start / 1000), leagueLabel: g.league.toUpperCase(), sportLabel: SPORT[g.league], markets: hashes },
+      rec: { eventId: fixture, teamOne: nameOf(g.away), teamTwo: nameOf(g.home), gameTime: Math.floor(gameTime / 1000), leagueLabel: g.league.toUpperCase(), sportLabel: SPORT[g.league], markets: hashes },
       meta: { g, st },
     });
   }

@@ -9,6 +9,7 @@ import { lineRulesText } from '../rules.ts';
 import { type Rendered, type SimCtx, type VenueModule, quote } from '../store.ts';
 import { type GameState, type SimGame, fairAt, lineRules, lineWins } from '../world.ts';
 import { v2MarketId, v2Tokens } from './venue2.ts';
+import { altCode } from '../variants.ts';
 
 const V: VenueId = 'venue_6';
 const CAT: Record<string, string> = {
@@ -23,7 +24,9 @@ function render(ctx: SimCtx, g: SimGame, st: GameState, t: number): Rendered[] {
   const born = g.start - 7 * 86400e3;
   const eventId = ulidId(ctx.seed, 'v6e', SPORTS_BASE + g.i, born);
   const ids: string[] = [];
-  const lab = (tm: SimGame['away']) => `${tm.nickname} (${tm.code})`;
+  // `wide` world: some games carry an alternate code in the parentheses ("Jaguars (JAC)").
+  const alt = unit('v6alt', g.i) < ctx.world.variants.altCodes;
+  const lab = (tm: SimGame['away']) => `${tm.nickname} (${alt ? altCode(tm, 'v6', g.i) : tm.code})`;
   for (const l of g.lines) {
     // Game lines mirror venue_2: only lines venue_2 lists too.
     if (!l.venues.includes(V) || !l.venues.includes('venue_2')) continue;

@@ -6,6 +6,7 @@ import { type VenueId, h32, iso, round2, unit } from '../core.ts';
 import { intParam, offsetPos, page } from '../paging.ts';
 import { procFairAt, procMarket, procStatus } from '../procedural.ts';
 import { lineRulesText, propRulesText, statWords } from '../rules.ts';
+import { printedPlayer } from '../variants.ts';
 import { type Rendered, type SimCtx, type VenueModule } from '../store.ts';
 import { type GameState, type SimGame, type SimLine, fairAt, lineRules } from '../world.ts';
 
@@ -52,7 +53,9 @@ function render(ctx: SimCtx, g: SimGame, st: GameState, t: number): Rendered[] {
   const markets = [...byType.entries()].map(([typeId, lines]) => {
     const l0 = lines[0];
     const isProp = l0.kind === 'player_prop';
-    const name = isProp ? `${l0.player!.name} ${statWords(l0.stat!).replace(/\b\w/g, (c) => c.toUpperCase())}` : TYPE_NAME[typeId];
+    // `wide` world: some props name the player by initial and surname.
+    const who = isProp ? printedPlayer(ctx.world, g, l0.player!, 'v7', g.i, typeId) : '';
+    const name = isProp ? `${who} ${statWords(l0.stat!).replace(/\b\w/g, (c) => c.toUpperCase())}` : TYPE_NAME[typeId];
     const sig = (x: number) => (x > 0 ? `+${x}` : String(x));
     const lead = (l: SimLine) =>
       isProp
@@ -75,7 +78,7 @@ function render(ctx: SimCtx, g: SimGame, st: GameState, t: number): Rendered[] {
             : l.kind === 'spread'
               ? [`${subj.nickname} ${sig(l.line!)}`, `${other.nickname} ${sig(-l.line!)}`]
               : isProp
-                ? [`${l.player!.name} Over ${l.line} ${statWords(l.stat!).replace(/\b\w/g, (c) => c.toUpperCase())}`, `${l.player!.name} Under ${l.line} ${statWords(l.stat!).replace(/\b\w/g, (c) => c.toUpperCase())}`]
+                ? [`${who} Over ${l.line} ${statWords(l.stat!).replace(/\b\w/g, (c) => c.toUpperCase())}`, `${who} Under ${l.line} ${statWords(l.stat!).replace(/\b\w/g, (c) => c.toUpperCase())}`]
                 : [`Over ${l.line}`, `Under ${l.line}`];
         const open = st.phase === 'scheduled';
         return {
