@@ -3,7 +3,7 @@
 // the key and charged the rate limit before a handler runs. A handler validates the values of its
 // own parameters, throws ApiError for anything wrong, and returns the JSON body.
 import type { Config } from '../lib/config.ts';
-import type { StreamDeps, StreamIO } from './routes/v1/stream.ts';
+import type { StreamDeps, StreamIO } from './stream/types.ts';
 import type { AuthDeps } from './auth/index.ts';
 import type { CatalogDeps } from '../pipelines/catalog/pages.ts';
 import type { SportsDeps } from '../pipelines/matching/readmodel.ts';

@@ -4,8 +4,8 @@
 // in order, or `reset` + `snapshot` when the id is not resumable), then live events, heartbeats,
 // and a final `overflow` when the client reads too slowly: a connection whose transport buffers more
 // than `bufferBytes` unsent is closed, so a slow client never holds memory or time of the others.
-import type { StreamHub, SportsChange, Subscriber } from './hub.ts';
-import { filterKey, renderChange, snapshotBody, type Rendered, type SportsFilter } from './sports.ts';
+import type { Rendered, StreamHub, SportsChange, Subscriber } from './hub.ts';
+import { filterKey, renderChange, snapshotBody, type SportsFilter } from './sports.ts';
 
 export interface Sink {
   /**

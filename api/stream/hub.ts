@@ -10,7 +10,6 @@
 // record), which is what the compacted topic itself holds. A V older than the resume window, or from
 // another topic layout, gets `reset` (see position.ts).
 import type { Log, LogRecord } from '../../pipelines/log/types.ts';
-import type { Rendered } from './sports.ts';
 import type { Serde } from '../../pipelines/serde/index.ts';
 import type { TopicMap } from '../../pipelines/topics.ts';
 import type { LifecycleState as LifecycleRecord } from '../../pipelines/topics.ts';
@@ -20,6 +19,18 @@ import { covers, decodeId, encodeId, layoutOf, maxPos, type Layout } from './pos
 
 /** Why an event left a subscription: the lifecycle's archive reason, in the stream's three words. */
 export type RemovedReason = 'settled' | 'cancelled' | 'delisted';
+
+/** A rendered event: its type and its data as JSON (each transport frames it its own way). */
+export interface Rendered {
+  type: string;
+  json: string;
+  /**
+   * The whole frame under the change's own id, encoded once and written to every connection that
+   * sends it under that id (the live ones): one encoding per change, not one per client.
+   */
+  sse?: Buffer;
+  ws?: string;
+}
 
 /** One record of `matched.events` as the hub saw it. */
 export interface SportsChange {

@@ -7,7 +7,7 @@ import { compareEntries, shapeEvent, type ShapeOptions, type SportsEntry } from 
 import { easternDate } from '../../pipelines/matching/time.ts';
 import type { League } from '../routes/table.ts';
 import type { MatchedEvent } from '../../pipelines/matching/types.ts';
-import type { SportsChange } from './hub.ts';
+import type { Rendered, SportsChange } from './hub.ts';
 
 export interface SportsFilter {
   league?: League;
@@ -40,17 +40,6 @@ function matchesIgnoringPopulation(f: SportsFilter, e: SportsEntry, now: number)
   return true;
 }
 
-/** A rendered event: its type and its data as JSON (each transport frames it its own way). */
-export interface Rendered {
-  type: string;
-  json: string;
-  /**
-   * The whole frame under the change's own id, encoded once and written to every connection that
-   * sends it under that id (the live ones): one encoding per change, not one per client.
-   */
-  sse?: Buffer;
-  ws?: string;
-}
 
 /** The event a change is for this subscription, or null when it has none. */
 export function renderChange(f: SportsFilter, c: SportsChange, now: number): Rendered | null {

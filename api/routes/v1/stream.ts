@@ -5,41 +5,17 @@
 // events (api/stream/connection.ts); events count against nothing. Refused before it opens: more
 // concurrent streams than the plan allows (429 rate_limited, per account on this replica), the hub
 // not caught up with the log yet (503).
-import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from 'node:http';
+import type { ServerResponse } from 'node:http';
 import { ApiError, apiErrorFromItems, quote, type ErrorItem } from '../../errors.ts';
 import { STREAM_LIMITS, type PlanKey } from '../../auth/plans.ts';
 import type { RouteHandler } from '../../types.ts';
 import type { League } from '../table.ts';
 import type { PropPolicy } from '../../../pipelines/matching/readmodel.ts';
-import type { StreamHub } from '../../stream/hub.ts';
 import { StreamConnection, type Sink } from '../../stream/connection.ts';
+import type { StreamIO, StreamSocket } from '../../stream/types.ts';
 import type { SportsFilter } from '../../stream/sports.ts';
 
-export interface StreamDeps {
-  hub: StreamHub;
-  /** Unsent bytes a connection may hold before it gets `overflow` and is closed. */
-  bufferBytes: number;
-  heartbeatMs: number;
-  /** How long a connect waits for the hub to catch up with the log before answering 503. */
-  readyMs: number;
-  /** Open streams per account on this process. */
-  open: Map<string, number>;
-  /** Live connections (closed on shutdown). */
-  connections: Set<StreamConnection>;
-}
-
-/** What the stream uses of a WebSocket (ws, through @fastify/websocket). */
-export interface StreamSocket {
-  send(text: string): void;
-  ping(): void;
-  readonly bufferedAmount: number;
-  close(code?: number): void;
-  on(event: 'close', fn: () => void): unknown;
-}
-
-export type StreamIO =
-  | { kind: 'sse'; req: IncomingMessage; res: ServerResponse; headers: OutgoingHttpHeaders }
-  | { kind: 'ws'; socket: StreamSocket; lastEventId: string | undefined };
+export type { StreamDeps, StreamIO, StreamSocket } from '../../stream/types.ts';
 
 const sseFrame = (id: string, type: string, json: string) => `${id ? `id: ${id}\n` : ''}event: ${type}\ndata: ${json}\n\n`;
 const wsFrame = (id: string, type: string, json: string) => `{"id":${JSON.stringify(id || null)},"event":${JSON.stringify(type)},"data":${json}}`;

@@ -1,0 +1,33 @@
+// The push stream's seams as the app shell sees them (api/types.ts, api/app.ts): the process's hub
+// with its open connections, and the transport a checked stream is handed (SSE response or WebSocket).
+// Declared apart from the route so the shell's types and the route import each other's nothing.
+import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from 'node:http';
+import type { StreamHub } from './hub.ts';
+import type { StreamConnection } from './connection.ts';
+
+export interface StreamDeps {
+  hub: StreamHub;
+  /** Unsent bytes a connection may hold before it gets `overflow` and is closed. */
+  bufferBytes: number;
+  heartbeatMs: number;
+  /** How long a connect waits for the hub to catch up with the log before answering 503. */
+  readyMs: number;
+  /** Open streams per account on this process. */
+  open: Map<string, number>;
+  /** Live connections (closed on shutdown). */
+  connections: Set<StreamConnection>;
+}
+
+/** What the stream uses of a WebSocket (ws, through @fastify/websocket). */
+export interface StreamSocket {
+  send(text: string): void;
+  ping(): void;
+  readonly bufferedAmount: number;
+  close(code?: number): void;
+  on(event: 'close', fn: () => void): unknown;
+}
+
+export type StreamIO =
+  | { kind: 'sse'; req: IncomingMessage; res: ServerResponse; headers: OutgoingHttpHeaders }
+  | { kind: 'ws'; socket: StreamSocket; lastEventId: string | undefined };
+
