@@ -6,7 +6,7 @@
 //  2. Avro vs JSON: encode and decode of the same records, same run;
 //  3. produce-to-visible latency at a steady rate: from send() to the moment the read-model write
 //     that shows the record has resolved, p50/p95/p99.
-// Embedded always; with Kafka too when KAFKA_BROKERS is set (kafkajs and @platformatic/kafka).
+// Embedded always; with Kafka too when KAFKA_BROKERS is set (kafkajs).
 // Usage: npx tsx bench/backbone.ts [--n 50000] [--rate 1000] [--seconds 5] [--only embedded|kafka]
 import { parseArgs } from 'node:util';
 import { performance } from 'node:perf_hooks';
@@ -366,11 +366,6 @@ if (values.only !== 'kafka')
 if (process.env.KAFKA_BROKERS && values.only !== 'embedded') {
   const brokers = process.env.KAFKA_BROKERS.split(',');
   logs.push({ name: 'kafka (kafkajs)', open: async () => new (await import('../pipelines/log/kafka.ts')).KafkaLog({ brokers }), worker: { client: 'kafkajs', options: { brokers } } });
-  logs.push({
-    name: 'kafka (@platformatic/kafka)',
-    open: async () => new (await import('../pipelines/log/kafka-platformatic.ts')).PlatformaticKafkaLog({ brokers }),
-    worker: { client: 'platformatic', options: { brokers } },
-  });
 }
 
 for (const l of logs) {

@@ -1,6 +1,5 @@
-// Log throughput: produce + consume records/s through the Log seam, acks=all, for the embedded log,
-// Kafka through kafkajs and Kafka through @platformatic/kafka, in one run (same records, same
-// machine, same moment), so the figures compare as ratios against the embedded baseline.
+// Log throughput: produce + consume records/s through the Log seam, acks=all, for the embedded log
+// and Kafka through kafkajs, in one run (same records, same machine, same moment), so the figures compare as ratios against the embedded baseline.
 // In: KAFKA_BROKERS (Kafka rows are skipped without it), BENCH_RECORDS (default 50000),
 // BENCH_BATCH (records per send, default 500), BENCH_INFLIGHT (concurrent sends, default 4).
 // Out: a markdown table on stdout (copy it into bench/log.md with the command).
@@ -15,7 +14,6 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { EmbeddedLog } from '../pipelines/log/embedded.ts';
 import { KafkaLog } from '../pipelines/log/kafka.ts';
-import { PlatformaticKafkaLog } from '../pipelines/log/kafka-platformatic.ts';
 import type { Log, OutgoingRecord } from '../pipelines/log/types.ts';
 import { randomName } from '../test/services/index.ts';
 
@@ -104,9 +102,6 @@ async function main(): Promise<void> {
     const kjs = new KafkaLog({ brokers, logLevel: 'nothing', partitionsConsumedConcurrently: 3 });
     rows.push(await measure('kafka (kafkajs)', kjs, records));
     await kjs.close();
-    const plt = new PlatformaticKafkaLog({ brokers });
-    rows.push(await measure('kafka (@platformatic/kafka)', plt, records));
-    await plt.close();
   } else {
     console.error('KAFKA_BROKERS is not set: Kafka rows skipped');
   }
@@ -118,9 +113,6 @@ async function main(): Promise<void> {
     console.log(
       `| ${r.name} | ${Math.round(r.produceRps)} | ${Math.round(r.e2eRps)} | ${(r.e2eRps / base.e2eRps).toFixed(3)} | ${Math.round(r.joinMs)} | ${Math.round(r.stopMs)} |`,
     );
-  const k = rows.find((r) => r.name.includes('kafkajs'));
-  const p = rows.find((r) => r.name.includes('platformatic'));
-  if (k && p) console.log(`\n@platformatic/kafka / kafkajs end-to-end: ${(p.e2eRps / k.e2eRps).toFixed(2)}x, produce: ${(p.produceRps / k.produceRps).toFixed(2)}x`);
 }
 
 await main();

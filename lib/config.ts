@@ -41,7 +41,6 @@ const fields = z.object({
 
   // Seams: set the address to use the server implementation.
   KAFKA_BROKERS: z.string().optional(),
-  KAFKA_CLIENT: z.enum(['kafkajs', 'platformatic']).default('kafkajs'),
   KAFKA_PARTITIONS: z.coerce.number().int().min(1).default(3),
   KAFKA_REPLICATION: z.coerce.number().int().min(1).default(1),
   SCHEMA_REGISTRY_URL: z.string().url().optional(),

@@ -8,19 +8,19 @@ import { createLog } from './index.ts';
 describe('createLog', () => {
   it('opens the embedded log under <DATA_DIR>/log when KAFKA_BROKERS is unset', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'createlog-'));
-    const log = await createLog({ DATA_DIR: dir, KAFKA_BROKERS: undefined, KAFKA_CLIENT: 'kafkajs', KAFKA_REPLICATION: 1 });
+    const log = await createLog({ DATA_DIR: dir, KAFKA_BROKERS: undefined, KAFKA_REPLICATION: 1 });
     expect(log.kind).toBe('embedded');
     await log.createTopics([{ name: 'x', partitions: 1, cleanupPolicy: 'delete' }]);
     await log.close();
-    const again = await createLog({ DATA_DIR: dir, KAFKA_BROKERS: undefined, KAFKA_CLIENT: 'kafkajs', KAFKA_REPLICATION: 1 });
+    const again = await createLog({ DATA_DIR: dir, KAFKA_BROKERS: undefined, KAFKA_REPLICATION: 1 });
     expect((await again.topicOffsets('x')).length).toBe(1);
     await again.close();
   });
 
-  it.each(['kafkajs', 'platformatic'] as const)('picks Kafka through %s when KAFKA_BROKERS is set (no connection until used)', async (client) => {
-    const log = await createLog({ DATA_DIR: '.', KAFKA_BROKERS: '127.0.0.1:1', KAFKA_CLIENT: client, KAFKA_REPLICATION: 1 });
+  it('picks Kafka through kafkajs when KAFKA_BROKERS is set (no connection until used)', async () => {
+    const log = await createLog({ DATA_DIR: '.', KAFKA_BROKERS: '127.0.0.1:1', KAFKA_REPLICATION: 1 });
     expect(log.kind).toBe('kafka');
-    expect(log.constructor.name).toBe(client === 'kafkajs' ? 'KafkaLog' : 'PlatformaticKafkaLog');
+    expect(log.constructor.name).toBe('KafkaLog');
     await log.close();
   });
 });

@@ -1,11 +1,9 @@
-// The log contract against a real broker, with both clients behind the seam (kafkajs, the default,
-// and @platformatic/kafka). The broker comes from test/services: testcontainers where Docker answers,
+// The log contract against a real broker, through kafkajs behind the seam. The broker comes from test/services: testcontainers where Docker answers,
 // else KAFKA_BROKERS; in CI a missing broker fails the run.
 import kafkajs from 'kafkajs';
 import { describe, expect, it } from 'vitest';
 import { available, randomName, requireKafka } from '../../test/services/index.ts';
 import { KafkaLog } from './kafka.ts';
-import { PlatformaticKafkaLog } from './kafka-platformatic.ts';
 import { logContract } from './log.contract.ts';
 import type { Log, LogRecord } from './types.ts';
 
@@ -18,18 +16,10 @@ describe.skipIf(!availability.ok)(`Kafka log (${availability.reason})`, () => {
   });
 });
 
-describe.skipIf(!availability.ok)(`Kafka log through @platformatic/kafka (${availability.reason})`, () => {
-  logContract('kafka (@platformatic/kafka)', async () => {
-    const { brokers } = await requireKafka();
-    return { open: async (opts) => new PlatformaticKafkaLog({ brokers, retryBackoffMs: 50, ...opts }) };
-  });
-});
-
 describe.skipIf(!availability.ok)(`Kafka topics as configured (${availability.reason})`, () => {
   // "topics created with configured partitions, replication and cleanup policy": read back from the broker.
   it.each([
     ['kafkajs', (brokers: string[]) => new KafkaLog({ brokers })],
-    ['@platformatic/kafka', (brokers: string[]) => new PlatformaticKafkaLog({ brokers })],
   ] as const)('creates them through %s with their partitions, cleanup.policy and retention.ms', async (_name, make) => {
     const { brokers } = await requireKafka();
     const log = make(brokers);
@@ -62,43 +52,11 @@ describe.skipIf(!availability.ok)(`Kafka topics as configured (${availability.re
   });
 });
 
-describe.skipIf(!availability.ok)(`@platformatic/kafka consumer failure (${availability.reason})`, () => {
-  it('restarts a consumer whose message stream failed, from the committed offsets', async () => {
-    const { brokers } = await requireKafka();
-    const log = new PlatformaticKafkaLog({ brokers, retryBackoffMs: 20 });
-    const topic = randomName('t');
-    await log.createTopics([{ name: topic, partitions: 1, cleanupPolicy: 'delete' }]);
-    const producer = await log.producer();
-    await producer.send(topic, [{ key: Buffer.from('k'), value: Buffer.from('before') }]);
-    const seen: string[] = [];
-    const consumer = log.consumer({ groupId: randomName('g'), topics: [topic], fromBeginning: true });
-    await consumer.run(async (b) => void seen.push(...b.records.map((r) => String(r.value))));
-    const wait = async (n: number) => {
-      for (let i = 0; i < 300 && seen.length < n; i++) await new Promise((r) => setTimeout(r, 50));
-    };
-    await wait(1);
-    const inner = consumer as unknown as { stream: { destroy(e: Error): void } };
-    const errors = console.error;
-    console.error = () => {};
-    try {
-      inner.stream.destroy(new Error('connection lost'));
-      await producer.send(topic, [{ key: Buffer.from('k'), value: Buffer.from('after') }]);
-      await wait(2);
-    } finally {
-      console.error = errors;
-    }
-    await consumer.stop();
-    await log.close();
-    expect(seen).toEqual(['before', 'after']);
-  });
-});
-
 describe.skipIf(!availability.ok)(`Kafka consumer groups with two members (${availability.reason})`, () => {
   // The scale-out stack runs a stage in several processes: the group splits the partitions between
   // them and, together, they see every record. (The embedded log gives a group one consumer.)
   it.each([
     ['kafkajs', (brokers: string[]) => new KafkaLog({ brokers, retryBackoffMs: 20 })],
-    ['@platformatic/kafka', (brokers: string[]) => new PlatformaticKafkaLog({ brokers, retryBackoffMs: 20 })],
   ] as const)('splits partitions between two members through %s and loses nothing', { timeout: 90_000 }, async (_name, make) => {
     const { brokers } = await requireKafka();
     const log = make(brokers);
@@ -133,7 +91,6 @@ describe.skipIf(!availability.ok)(`Kafka consumer groups with two members (${ava
 describe.skipIf(!availability.ok)(`Kafka consumers: partitions at a time, stop, batch size (${availability.reason})`, () => {
   const clients = [
     ['kafkajs', (brokers: string[], o: { maxBatchRecords?: number } = {}) => new KafkaLog({ brokers, retryBackoffMs: 20, ...o })],
-    ['@platformatic/kafka', (brokers: string[], o: { maxBatchRecords?: number } = {}) => new PlatformaticKafkaLog({ brokers, retryBackoffMs: 20, ...o })],
   ] as const;
   const waitFor = async (ok: () => boolean | Promise<boolean>, what: string) => {
     for (let i = 0; i < 600; i++) {

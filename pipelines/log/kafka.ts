@@ -1,4 +1,4 @@
-// The Kafka log through kafkajs (the owner's named client, the default KAFKA_CLIENT).
+// The Kafka log through kafkajs (the owner's named client).
 // In: broker addresses and topic settings. Out: the Log seam (types.ts) on a real broker.
 // - Producer: idempotent (so acks=all, retries without duplicates), partitioning by kafkajs's
 //   DefaultPartitioner, which is the Java client's murmur2 (partitioner.ts, checked by the contract).

@@ -128,8 +128,8 @@ export function logContract(name: string, makeHarness: () => LogHarness | Promis
     });
 
     it('takes concurrent sends from one producer: all land, each call in order per key', async () => {
-      // Regression: @platformatic/kafka's idempotent producer failed concurrent sends with
-      // OUT_OF_ORDER_SEQUENCE_NUMBER; stages send from several batches at once.
+      // Stages send from several batches at once (a Kafka client's idempotent producer once failed
+      // such sends with OUT_OF_ORDER_SEQUENCE_NUMBER).
       const { log } = await open();
       const topic = randomName('t');
       await log.createTopics([{ name: topic, partitions: 3, cleanupPolicy: 'delete' }]);

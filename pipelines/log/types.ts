@@ -1,5 +1,5 @@
 // The log seam: what every pipeline stage needs from Kafka, and nothing more. Two implementations
-// stand behind it: Kafka (kafkajs by default, @platformatic/kafka selectable) for the scale-out stack
+// stand behind it: Kafka (through kafkajs) for the scale-out stack
 // and an in-process, persisted log for the embedded default. One contract suite (log.contract.ts)
 // runs against both. Keys and values are bytes: Avro with the registry's wire format
 // (magic byte 0, 4-byte schema id) is applied by the serde layer above this interface.
@@ -59,7 +59,7 @@ export interface ConsumerOptions {
    * One member of the group consumes every partition and the others stand by, taking over when it
    * leaves (a stage whose state spans all its partitions: a crawl's marker barrier, all the canonical
    * markets). The embedded log gives a group one consumer anyway; kafkajs assigns everything to one
-   * member; @platformatic/kafka does not support it and splits the partitions as usual.
+   * member.
    */
   exclusive?: boolean;
   /**

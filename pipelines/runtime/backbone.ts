@@ -114,8 +114,8 @@ export async function openBackbone(
  * The Kafka log createLog() opened from this configuration, as the history worker opens its own copy
  * of it; undefined for the embedded log, which only this thread can read.
  */
-export function workerLogOf(config: Pick<Config, 'KAFKA_BROKERS' | 'KAFKA_CLIENT' | 'KAFKA_REPLICATION'>, log: Log): { log: Log; spec: WorkerLog } | undefined {
+export function workerLogOf(config: Pick<Config, 'KAFKA_BROKERS' | 'KAFKA_REPLICATION'>, log: Log): { log: Log; spec: WorkerLog } | undefined {
   if (!config.KAFKA_BROKERS || log.kind !== 'kafka') return undefined;
   const options = { brokers: config.KAFKA_BROKERS.split(',').map((s) => s.trim()).filter(Boolean), replication: config.KAFKA_REPLICATION };
-  return { log, spec: config.KAFKA_CLIENT === 'platformatic' ? { client: 'platformatic', options } : { client: 'kafkajs', options } };
+  return { log, spec: { client: 'kafkajs', options } };
 }

@@ -11,7 +11,6 @@ import path from 'node:path';
 import { loadConfig } from '../../lib/config.ts';
 import { available, requireKafka } from '../../test/services/index.ts';
 import { KafkaLog } from '../log/kafka.ts';
-import { PlatformaticKafkaLog } from '../log/kafka-platformatic.ts';
 import type { Log, LogRecord, Producer } from '../log/types.ts';
 import { migrate } from '../readmodels/migrate.ts';
 import { EmbeddedRegistry } from '../registry/embedded.ts';
@@ -47,7 +46,7 @@ function counting(host: HistoryHost, consume: boolean): StageOffload & { relayed
   return o;
 }
 
-for (const client of ['kafkajs', 'platformatic'] as const) {
+for (const client of ['kafkajs'] as const) {
   describe.skipIf(!availability.ok)(`history sinks consumed on the worker, ${client} (${availability.reason})`, () => {
     let log: Log;
     let host: HistoryHost;
@@ -58,7 +57,7 @@ for (const client of ['kafkajs', 'platformatic'] as const) {
       const { brokers } = await requireKafka();
       // Small batches on both threads' logs, so a stream has a middle to stop in.
       const options = { brokers, retryBackoffMs: 20, maxBatchRecords: 50 };
-      log = client === 'kafkajs' ? new KafkaLog(options) : new PlatformaticKafkaLog(options);
+      log = new KafkaLog(options);
       const spec: WorkerLog = { client, options };
       host = await HistoryHost.open({
         chdbPath: path.join(dir, 'chdb'),
@@ -233,15 +232,13 @@ describe.skipIf(!availability.ok)(`history host on Kafka, worker gone (${availab
 
 describe.skipIf(!availability.ok)(`the service's backbone on Kafka (${availability.reason})`, () => {
   it.each([
-    ['kafkajs', 'true', true],
-    ['platformatic', 'true', true],
-    ['kafkajs', 'false', false],
-  ] as const)('KAFKA_CLIENT=%s HISTORY_WORKER_CONSUMES=%s: the history sinks consumed on the worker: %s', async (client, consumes, onWorker) => {
+    ['true', true],
+    ['false', false],
+  ] as const)('HISTORY_WORKER_CONSUMES=%s: the history sinks consumed on the worker: %s', async (consumes, onWorker) => {
     const { brokers } = await requireKafka();
     const config = loadConfig({
       DATA_DIR: dir,
       KAFKA_BROKERS: brokers.join(','),
-      KAFKA_CLIENT: client,
       HISTORY_WORKER_CONSUMES: consumes,
       TOPIC_PREFIX: randomPrefix(),
       CLICKHOUSE_DATABASE: `hb_${randomPrefix().replace(/\W/g, '')}`,

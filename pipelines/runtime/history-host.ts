@@ -23,7 +23,6 @@
 import type { EventLoopUtilization } from 'node:perf_hooks';
 import { Worker } from 'node:worker_threads';
 import type { KafkaLogOptions } from '../log/kafka.ts';
-import type { PlatformaticKafkaLogOptions } from '../log/kafka-platformatic.ts';
 import type { Log, LogRecord } from '../log/types.ts';
 import type { History, Params } from '../readmodels/history.ts';
 import type { SchemaLookup } from '../serde/index.ts';
@@ -66,9 +65,7 @@ export interface HostedStage {
  * A Kafka log the worker opens for itself: the client and its options. Data only (it crosses to the
  * worker), so no onError: the worker's runners report errors through the host.
  */
-export type WorkerLog =
-  | { client: 'kafkajs'; options: Omit<KafkaLogOptions, 'onError'> }
-  | { client: 'platformatic'; options: Omit<PlatformaticKafkaLogOptions, 'onError'> };
+export type WorkerLog = { client: 'kafkajs'; options: Omit<KafkaLogOptions, 'onError'> };
 
 /** The counters and histogram a runner records into (metrics.ts), by name. */
 export type MetricName = 'recordsIn' | 'recordsOut' | 'batches' | 'errors' | 'batchSeconds';

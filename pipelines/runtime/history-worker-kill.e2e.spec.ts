@@ -28,7 +28,7 @@ const here = path.dirname(fileURLToPath(import.meta.url));
 const runWorker = (settings: HostedWorkerSettings, onLine: (line: string, child: ChildProcess) => void) =>
   spawnStageProcess(path.join(here, 'testdata/hosted-worker.ts'), 'HOSTED_WORKER', settings, onLine);
 
-for (const client of ['kafkajs', 'platformatic'] as const) {
+for (const client of ['kafkajs'] as const) {
   describe.skipIf(!availability.ok)(`history sinks on the worker, killed mid-stream, ${client} (${availability.reason})`, () => {
     it('loses no record and duplicates none after a restart', async () => {
       const { brokers } = await requireKafka();

@@ -84,10 +84,7 @@ function logOf(spec: WorkerLog): Promise<Log> {
   let l = logs.get(key);
   if (!l) {
     // Imported here so a worker serving the embedded log never loads a Kafka client.
-    l =
-      spec.client === 'platformatic'
-        ? import('../log/kafka-platformatic.ts').then((m) => new m.PlatformaticKafkaLog(spec.options))
-        : import('../log/kafka.ts').then((m) => new m.KafkaLog(spec.options));
+    l = import('../log/kafka.ts').then((m) => new m.KafkaLog(spec.options));
     logs.set(key, l);
   }
   return l;

@@ -6,7 +6,6 @@
 import path from 'node:path';
 import type { Log } from '../../log/types.ts';
 import { KafkaLog } from '../../log/kafka.ts';
-import { PlatformaticKafkaLog } from '../../log/kafka-platformatic.ts';
 import { migrate } from '../../readmodels/migrate.ts';
 import { EmbeddedRegistry } from '../../registry/embedded.ts';
 import { avroSerde } from '../../serde/index.ts';
@@ -28,7 +27,7 @@ export interface HostedWorkerSettings {
 
 const s = JSON.parse(process.env.HOSTED_WORKER ?? '{}') as HostedWorkerSettings;
 const options = { brokers: s.brokers, maxBatchRecords: s.maxBatch, retryBackoffMs: 20 };
-const log: Log = s.client === 'platformatic' ? new PlatformaticKafkaLog(options) : new KafkaLog(options);
+const log: Log = new KafkaLog(options);
 const registry = new EmbeddedRegistry(path.join(s.dir, 'registry'));
 const host = await HistoryHost.open({
   chdbPath: path.join(s.dir, 'chdb'),
