@@ -252,7 +252,8 @@ describe.skipIf(!availability.ok)(`the service's backbone on Kafka (${availabili
       const offload = counting(b.history as HistoryHost, true);
       const n = 30;
       const producer = await b.log.producer();
-      await produceRaw(b, producer, Array.from({ length: n }, (_, i) => rawMarket(VENUES[i % 3]!, `b${i}`, `Market ${i}`)));
+      // Read now: the service's history keeps HISTORY_TTL_DAYS, and older rows expire on insert.
+      await produceRaw(b, producer, Array.from({ length: n }, (_, i) => rawMarket(VENUES[i % 3]!, `b${i}`, `Market ${i}`, {}, Date.now())));
       await producer.close();
       const r = new StageRunner(rawHistorySink, { ...b, offload });
       await r.start();
