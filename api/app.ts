@@ -17,6 +17,7 @@ import websocket from '@fastify/websocket';
 import Fastify, { LogController, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import { VARY, acceptsGzip, gzipJson } from './plugins/external/compress.ts';
 import { EncodedJson, etagMatches } from './plugins/external/encoded.ts';
+import { registerDocs } from './plugins/external/docs.ts';
 import { nextRequestId } from './plugins/app/request-id.ts';
 import { ApiError, isApiError, quote, renderError } from './errors.ts';
 import { ROUTES, type RouteSpec } from './routes/table.ts';
@@ -336,6 +337,9 @@ export async function buildApp(deps: AppDeps, handlers: HandlerRegistry = defaul
       return sendError(req, reply, new ApiError('service_unavailable', 'the service could not complete the request; retry with backoff'));
     }
   }
+
+  // The reference for people (api/plugins/external/docs.ts), from the same document.
+  await registerDocs(app);
 
   return app;
 }
