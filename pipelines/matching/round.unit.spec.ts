@@ -142,6 +142,8 @@ function runTimeline(games: GameDef[], actions: Action[]): { violations: Violati
   const gameOfMarket = new Map<string, number>();
   const firstId = new Map<number, string>();
   const archived = new Set<string>();
+  /** Venue markets some current event has served (relistMoved needs one at the game's new start). */
+  const served = new Set<string>();
   let state: RoundState = emptyRoundState();
   let dirtyAll = true;
   let prev = new Map<string, CanonicalMarket>();
@@ -196,9 +198,10 @@ function runTimeline(games: GameDef[], actions: Action[]): { violations: Violati
           const start = trueStart[a.g % games.length];
           if (!x.listed || x.dateOnly || x.start === start || list.some((o) => o.provider === x.provider && o.start === start)) break;
           // Only beside another venue that already lists the game at its new start under an id served
-          // before: a game every venue re-lists under new ids while holding the old is, from what the
-          // venues publish, a second game of the same teams (a doubleheader, or the next of a series).
-          if (!list.some((o) => o.provider !== x.provider && o.listed && o.start === start && !o.marketId.includes('-m'))) break;
+          // before: a game every venue re-lists under new ids (new at the new start, or delisted and
+          // listed again under a new id) while holding the old is, from what the venues publish, a
+          // second game of the same teams (a doubleheader, or the next of a series).
+          if (!list.some((o) => o.provider !== x.provider && o.listed && o.start === start && served.has(`${o.provider}:${o.marketId}`))) break;
           list.push({ ...x, marketId: `${x.provider}-m${++relisted}`, start, status: 'open', fifty: false });
           x.held = true;
           break;
@@ -247,6 +250,7 @@ function runTimeline(games: GameDef[], actions: Action[]): { violations: Violati
         }
     // (b)
     const eventsOfGame = new Map<number, Set<string>>();
+    for (const k of holder.keys()) served.add(k);
     for (const [k, id] of holder) {
       const g = gameOfMarket.get(k)!;
       const set = eventsOfGame.get(g) ?? new Set();
