@@ -93,6 +93,22 @@ export const STREAM_EVENTS: Record<string, { description: string; data: Record<s
   overflow: { description: 'Last event before the server closes a client that reads too slowly; reconnect with the last id received. No id.', data: { type: 'object', required: ['message'], properties: { message: { type: 'string' } } } },
 };
 
+/**
+ * One event of the stream, as OpenAPI before 3.2 has `schema` describe an event-stream body (each
+ * event: its `event` type, its `data` line of JSON, its `id`); schemathesis checks every event of
+ * the streams it opens against it.
+ */
+const STREAM_EVENT_SCHEMA = {
+  type: 'object',
+  required: ['event', 'data'],
+  properties: {
+    event: { type: 'string', enum: Object.keys(STREAM_EVENTS) },
+    data: { type: 'string', contentMediaType: 'application/json' },
+    id: { type: 'string', description: STREAM_EVENT_ID },
+    retry: { type: 'integer' },
+  },
+};
+
 function streamResponse(): Record<string, unknown> {
   return {
     description: [
@@ -101,7 +117,7 @@ function streamResponse(): Record<string, unknown> {
       'Concurrent streams per account and replica: free 1, starter 5, pro 25, business and enterprise 100 (beyond: 429 rate_limited). The connect counts one request; events count nothing.',
     ].join(' '),
     headers: { 'Cache-Control': { schema: { type: 'string', const: 'no-cache, no-transform' } } },
-    content: { 'text/event-stream': { schema: { type: 'string' }, 'x-event-id': STREAM_EVENT_ID, 'x-events': STREAM_EVENTS } },
+    content: { 'text/event-stream': { schema: STREAM_EVENT_SCHEMA, 'x-event-id': STREAM_EVENT_ID, 'x-events': STREAM_EVENTS } },
   };
 }
 
