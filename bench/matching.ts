@@ -15,7 +15,7 @@ import path from 'node:path';
 import { startSimulator } from '../pipelines/venues/simulator/server.ts';
 import { createClock } from '../pipelines/venues/simulator/core.ts';
 import { crawlVenue, PROVIDER_LIST, readRosters, type CrawledRecord } from '../pipelines/matching/crawl.ts';
-import { canonicalize, setRosterBook } from '../pipelines/matching/canonicalize.ts';
+import { canonicalize, setRosterBook, withListedEvent } from '../pipelines/matching/canonicalize.ts';
 import { matchMarkets } from '../pipelines/matching/match.ts';
 import type { CanonicalMarket as CanonicalMarketObj, Provider } from '../pipelines/matching/types.ts';
 import { Canonicalizer } from '../pipelines/matching/stages/canonicalize.ts';
@@ -78,7 +78,7 @@ function canonicalizeAndMatchMarkets(): number {
       events.set(r.native_id, p);
       continue;
     }
-    markets.push(...canonicalize(r.venue as Provider, r.venue === 'venue_1' ? { ...p, _event: events.get(String(p.event_ticker)) } : p, r.read_started_at));
+    markets.push(...canonicalize(r.venue as Provider, withListedEvent(r.venue as Provider, p, (t) => events.get(t)), r.read_started_at));
   }
   return matchMarkets(markets).length;
 }

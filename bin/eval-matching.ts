@@ -13,7 +13,7 @@ import { tmpdir } from 'node:os';
 import { startSimulator } from '../pipelines/venues/simulator/server.ts';
 import { createClock } from '../pipelines/venues/simulator/core.ts';
 import { crawlVenue, PROVIDER_LIST, readRosters } from '../pipelines/matching/crawl.ts';
-import { canonicalize, setRosterBook } from '../pipelines/matching/canonicalize.ts';
+import { canonicalize, setRosterBook, withListedEvent } from '../pipelines/matching/canonicalize.ts';
 import { matchMarkets } from '../pipelines/matching/match.ts';
 import type { CanonicalMarket } from '../pipelines/matching/types.ts';
 
@@ -74,7 +74,7 @@ for (const p of PROVIDER_LIST) {
   for (const r of recs) {
     if (p === 'venue_1' && r.recordType === 'event') continue;
     const pl = r.payload as Record<string, unknown>;
-    const input = p === 'venue_1' ? { ...pl, _event: v1Events.get(String(pl.event_ticker)) } : pl;
+    const input = withListedEvent(p, pl, (t) => v1Events.get(t));
     // What the venue lists (for a fair recall: an unlisted market cannot be matched).
     listed.add(`${p}:${r.nativeId}`);
     markets.push(...canonicalize(p, input, r.readStartedAt));

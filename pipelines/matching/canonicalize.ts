@@ -893,6 +893,14 @@ const BY_VENUE: Record<Provider, (rec: J, observedAt: number) => CanonicalMarket
   venue_9: canonicalizeVenue9,
 };
 
+/**
+ * The record canonicalize() reads for one listed market: a venue_1 market joined with its event
+ * record (start time, titles), which that venue lists apart under the market's `event_ticker`.
+ */
+export function withListedEvent(provider: Provider, payload: Record<string, unknown>, eventOf: (ticker: string) => unknown): unknown {
+  return provider === 'venue_1' ? { ...payload, _event: eventOf(String(payload.event_ticker)) } : payload;
+}
+
 /** One raw venue record (parsed JSON) to its canonical markets. Never throws on odd input. */
 export function canonicalize(provider: Provider, record: unknown, observedAt: number): CanonicalMarket[] {
   if (!record || typeof record !== 'object') return [];

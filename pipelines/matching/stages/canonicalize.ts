@@ -21,7 +21,7 @@
 import type { CanonicalMarket as CanonicalRecord, RawRecord, TopicValues } from '../../topics.ts';
 import { RAW_TOPIC_IDS } from '../../topics.ts';
 import type { InRecord, OutRecord, StageDef } from '../../runtime/types.ts';
-import { canonicalize, setRosterBook } from '../canonicalize.ts';
+import { canonicalize, setRosterBook, withListedEvent } from '../canonicalize.ts';
 import { BARRIER_HEADER } from '../../venues/pollers/sink.ts';
 import { marketIdentity } from '../match.ts';
 import type { Roster, RosterBook } from '../props.ts';
@@ -277,7 +277,7 @@ export class Canonicalizer {
         continue;
       }
       const nativeKey = `${provider}|${r.record_type}|${r.native_id}`;
-      const input = provider === 'venue_1' ? { ...payload, _event: this.v1Events.get(String(payload.event_ticker)) } : payload;
+      const input = withListedEvent(provider, payload, (t) => this.v1Events.get(t));
       const ms = canonicalize(provider, input, r.read_started_at);
       const prev = this.natives.get(nativeKey);
       const keys = ms.map(marketIdentity);
