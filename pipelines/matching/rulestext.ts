@@ -47,31 +47,37 @@ export function toRuleValue(r: Reading, rule: string, venue: string, text: strin
   return v;
 }
 
+/**
+ * What one rule reads as in a venue's text for one kind of market. Texts repeat across the markets
+ * of a venue (one template per kind, names filled in), and reading a text's sentences and clauses
+ * is the canonicalizer's costliest step, so each (rule, venue, evidence url, market scope, text)
+ * is read once; the values are never changed by their users. Bounded: cleared when full.
+ */
+const readCache = new Map<string, RuleValue>();
+
 function read(text: string | null | undefined, rule: ReadRule, venue: string, market: MarketScope, url?: string): RuleValue {
   if (!text || !text.trim()) return { value: 'unknown', description: `${venue} publishes no rules text for this market.` };
-  return toRuleValue(readRule(text, rule, market), rule, venue, text, url);
+  const k = `${rule}\u0000${venue}\u0000${url ?? ''}\u0000${market.league}|${market.marketType}|${market.segment}\u0000${text}`;
+  const hit = readCache.get(k);
+  if (hit) return hit;
+  if (readCache.size > 50_000) readCache.clear();
+  const v = toRuleValue(readRule(text, rule, market), rule, venue, text, url);
+  readCache.set(k, v);
+  return v;
 }
 
-const lineCache = new Map<string, Record<'tie' | 'overtime' | 'push', RuleValue>>();
-
-/** Tie, overtime and push as the venue's text states them for this market (texts repeat across lines: cached). */
+/** Tie, overtime and push as the venue's text states them for this market. */
 export function readGameLineRules(
   text: string | null | undefined,
   venue: string,
   market: MarketScope,
   url?: string,
 ): Record<'tie' | 'overtime' | 'push', RuleValue> {
-  const k = `${venue}\u0000${url ?? ''}\u0000${market.league}|${market.marketType}|${market.segment}\u0000${text ?? ''}`;
-  const hit = lineCache.get(k);
-  if (hit) return hit;
-  if (lineCache.size > 20_000) lineCache.clear();
-  const v = {
+  return {
     tie: read(text, 'tie', venue, market, url),
     overtime: read(text, 'overtime', venue, market, url),
     push: read(text, 'push', venue, market, url),
   };
-  lineCache.set(k, v);
-  return v;
 }
 
 const PROP_READ: ReadRule[] = ['non_participation', 'overtime', 'stat_definition', 'stat_corrections', 'postponement', 'cancellation', 'interruption'];
