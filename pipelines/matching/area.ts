@@ -50,6 +50,8 @@ export async function startSportsArea(o: {
     runners,
     deps: { reader: new SportsReader(o.deps.store) },
     async round(timeoutMs = 30_000) {
+      // A replica standing by (a killed peer still in the group) would run no round at all.
+      for (const r of [canonicalize, matching, snapshot]) await r.whenActive(timeoutMs);
       await canonicalize.caughtUp(timeoutMs);
       await matching.caughtUp(timeoutMs);
       await matching.tickNow();

@@ -204,6 +204,19 @@ export class StageRunner {
     return groupLag(this.deps.log, this.groupId, this.inputs.map((t) => t.name));
   }
 
+  /**
+   * Resolves once this replica runs the stage (rejects after timeoutMs). An exclusive stage stands by
+   * while another member holds its partitions: after a peer is killed, until the group lets the dead
+   * member go (its session); a tick then does nothing, so a caller that wants a round run here waits.
+   */
+  async whenActive(timeoutMs = 60_000, pollMs = 25): Promise<void> {
+    const until = Date.now() + timeoutMs;
+    while (!this.active) {
+      if (Date.now() > until) throw new Error(`stage ${this.def.name} still stands by after ${timeoutMs} ms`);
+      await new Promise((r) => setTimeout(r, pollMs));
+    }
+  }
+
   /** Resolves when the group has committed everything in its inputs (or rejects after timeoutMs). */
   async caughtUp(timeoutMs = 60_000, pollMs = 25): Promise<void> {
     const until = Date.now() + timeoutMs;

@@ -217,18 +217,6 @@ for (const kind of ['embedded', 'kafka'] as const) {
       // date was still listed, and rounds are ticks of wall time, so that differs between runs.
       // On Kafka the order in which a backlog's partitions are read moves rounds relative to the
       // postponement: a round can see venue_1's new tickers beside its old ones (one game, re-listed).
-      // On Kafka the served events are compared only as matched.events holds them (one per game,
-      // the same games as the uninterrupted run): the finishing run's own published snapshot came out
-      // empty there after restarts once restore reads began starting their group at offsets
-      // (ConsumerOptions.startAt); at the commit before, this test compared it and passed. An open
-      // finding, named in the notes; the stack's chaos suite compares the served list after real
-      // processors restarts on Kafka and finds it whole.
-      if (kind === 'kafka') {
-        const games = (o: Outcome) => Object.keys(o.matched).map((id) => id.split('-').slice(0, 3).join('-')).sort();
-        expect(new Set(games(interrupted)).size).toBe(games(interrupted).length);
-        expect(games(interrupted)).toEqual(games(reference));
-        return;
-      }
       expect(Object.keys(interrupted.matched)).toContain('nhl-tor-mtl-2026-11-23');
       expect(interrupted.matched['nhl-tor-mtl-2026-11-23']).toEqual(reference.matched['nhl-tor-mtl-2026-11-23']);
       expect(byGame(interrupted)).toEqual(byGame(reference));
