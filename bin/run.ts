@@ -16,7 +16,8 @@ import { avroSerde } from '../pipelines/serde/index.ts';
 import { openBackbone } from '../pipelines/runtime/backbone.ts';
 import { startStage, type StageRunner } from '../pipelines/runtime/runner.ts';
 import { BACKBONE_SINKS } from '../pipelines/runtime/sinks.ts';
-import { startSimulator, type Simulator } from '../pipelines/venues/simulator/server.ts';
+import { startSimulator } from '../pipelines/venues/simulator/server.ts';
+import { startSimulatorThread, type SimulatorThread } from '../pipelines/venues/simulator/thread.ts';
 import { startPollers, startCatalog, type RunningPollers, type RunningCatalog } from '../pipelines/catalog/area.ts';
 import { catalogDeps } from '../pipelines/catalog/index.ts';
 import { startSportsArea, type SportsArea } from '../pipelines/matching/area.ts';
@@ -38,7 +39,7 @@ import { pino } from 'pino';
 export interface RunningService {
   address?: string;
   demoKey?: string;
-  simulator?: Simulator;
+  simulator?: SimulatorThread;
   stop(): Promise<void>;
 }
 
@@ -52,14 +53,10 @@ export async function runService(config: Config, opts: { quiet?: boolean } = {})
   // The pipeline's own log (the API logs through Fastify's pino, with the Authorization header redacted).
   const logger = pino({ level: config.LOG_LEVEL, base: { component: 'pipeline' } });
 
-  let simulator: Simulator | undefined;
+  let simulator: SimulatorThread | undefined;
   if (has('simulator') && !config.VENUE_BASE_URL) {
-    simulator = await startSimulator({
-      seed: config.SIM_SEED,
-      scale: config.SIM_SCALE,
-      port: config.SIM_PORT,
-      scenario: config.SIM_SCENARIO,
-    });
+    const options = { seed: config.SIM_SEED, scale: config.SIM_SCALE, port: config.SIM_PORT, scenario: config.SIM_SCENARIO };
+    simulator = config.SIM_THREAD ? await startSimulatorThread(options) : await startSimulator(options);
     stops.push(() => simulator!.close());
     say(`venue simulator: ${simulator.baseUrl}`);
   }

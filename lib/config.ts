@@ -74,6 +74,9 @@ const fields = z.object({
   SIM_SCALE: z.coerce.number().min(0).default(1),
   SIM_PORT: z.coerce.number().int().min(0).max(65535).default(0),
   SIM_SCENARIO: z.string().optional(),
+  // The simulator on a worker thread of its own (pipelines/venues/simulator/thread.ts): its page
+  // building during a crawl stays off the API's event loop. false runs it on the main thread.
+  SIM_THREAD: bool.default(true),
   UPSTREAM_DEADLINE_MS: z.coerce.number().int().min(1).default(9000),
 
   // Cadences (spec: catalog about 30 minutes, sports snapshot about 12 s).

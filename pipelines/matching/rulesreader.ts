@@ -344,11 +344,18 @@ interface Applicable {
   weight: number;
 }
 
-/** What the text states about one rule for one market. */
-export function readRule(text: string, rule: ReadRule, m: MarketScope): Reading {
+/** A text's sentences, each as its clauses: what every rule and market scope reads from. */
+export type ParsedText = Clause[][];
+
+/** Splits a text once; readRule reads it for any rule and market (callers may keep it per text). */
+export function parseText(text: string): ParsedText {
+  return sentences(text).map(clauses);
+}
+
+/** What the text (a string, or parsed once with parseText) states about one rule for one market. */
+export function readRule(text: string | ParsedText, rule: ReadRule, m: MarketScope): Reading {
   const found: Applicable[] = [];
-  for (const s of sentences(text)) {
-    const cs = clauses(s);
+  for (const cs of typeof text === 'string' ? parseText(text) : text) {
     for (let i = 0; i < cs.length; i++) {
       const c = cs[i];
       if (c.kind === 'except' || c.kind === 'not') continue; // read with the clause they follow

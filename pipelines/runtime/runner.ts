@@ -10,7 +10,7 @@ import type { SnapshotStore, Versioned } from '../readmodels/snapshots.ts';
 import type { Serde } from '../serde/index.ts';
 import { topicByName, type TopicDef, type TopicId, type TopicMap } from '../topics.ts';
 import { pipelineMetrics, type PipelineMetrics } from './metrics.ts';
-import type { InRecord, OutRecord, RestoreContext, SnapshotWrite, StageDef, StageOutput } from './types.ts';
+import type { BatchContext, InRecord, OutRecord, RestoreContext, SnapshotWrite, StageDef, StageOutput } from './types.ts';
 import type { StageOffload } from './history-host.ts';
 import { historyFromAvroFirst } from './avro-history.ts';
 
@@ -247,7 +247,9 @@ export class StageRunner {
             await this.send(await encodeOutputs(this.deps.serde, this.deps.topics, dead));
             this.metrics.deadLetters.inc({ stage, topic: topic.id }, dead.length);
           }
-          const out = await this.def.handle(records, { stage, topic: topic.id, partition: batch.partition });
+          const ctx = { stage, topic: topic.id, partition: batch.partition };
+          const slice = this.def.sliceRecords;
+          const out = slice && records.length > slice ? await handleSliced(this.def, records, ctx, slice) : await this.def.handle(records, ctx);
           await this.write(out);
         }
       }
@@ -326,6 +328,25 @@ export class StageRunner {
       }),
     );
   }
+}
+
+/** handle() over slices of a batch, yielding the event loop between them; the outputs in order, concatenated. */
+export async function handleSliced(def: StageDef, records: InRecord[], ctx: BatchContext, slice: number): Promise<StageOutput> {
+  const out: Required<StageOutput> = { records: [], history: [], snapshots: [], publishes: [] };
+  for (let from = 0; from < records.length; from += slice) {
+    if (from > 0) await new Promise((r) => setImmediate(r));
+    const o = await def.handle(records.slice(from, from + slice), ctx);
+    if (o.records) out.records.push(...o.records);
+    // One insert per table, as one call's output would be (each insert of a history table is a part).
+    for (const w of o.history ?? []) {
+      const same = out.history.find((x) => x.table === w.table);
+      if (same) for (const r of w.rows) same.rows.push(r);
+      else out.history.push({ ...w, rows: [...w.rows] });
+    }
+    if (o.snapshots) out.snapshots.push(...o.snapshots);
+    if (o.publishes) out.publishes.push(...o.publishes);
+  }
+  return out;
 }
 
 /**

@@ -406,6 +406,9 @@ export function canonicalizeStage(): StageDef & { state: () => Canonicalizer } {
     // Its state spans every partition of its inputs: one replica runs it, another stands by.
     exclusive: true,
     inputs: [...RAW_TOPIC_IDS, 'reference.rosters'],
+    // About 140 us a record on a crawl's first reads (rules texts): 64 records keep a slice near
+    // 10 ms of the event loop, which the API shares on the embedded default (bench/crawl-latency.md).
+    sliceRecords: 64,
     state: () => c,
     async restore(ctx) {
       c = new Canonicalizer();

@@ -1,0 +1,87 @@
+// API latency while a large listing crawl runs, on the embedded default (bench/crawl-latency.md).
+// One process holds the service, as `make run` does; the load comes from a second process
+// (bench/api-load.ts, autocannon) on GET /v1/plans (public, no key: the cheapest route, so what it
+// measures is the wait for the event loop). In one run, rounds alternate:
+//   idle            ROLES=api,simulator: nothing crawls (the baseline p99);
+//   crawl, inline   ROLES=all, the simulator on the main thread (SIM_THREAD=false);
+//   crawl, thread   ROLES=all, the simulator on its own thread (SIM_THREAD=true, the default).
+// A crawl round starts a fresh service (its own DATA_DIR), waits --warmup seconds so the first
+// listing crawl is under way, then loads it for --seconds. Each line also says how many raw records
+// the catalog stage consumed during the window (the crawl's pace: proof that it ran, and whether the
+// API's gain cost the pipeline). Target (snapshot-serving work): p99 during a 1,000,000-market crawl
+// <= 2x the idle p99.
+//
+//   npx tsx bench/crawl-latency.ts [--scale 100] [--seconds 20] [--warmup 8] [--rounds 2] [--connections 4]
+import { execFile } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { loadConfig } from '../lib/config.ts';
+import { runService } from '../bin/run.ts';
+import { pipelineMetrics } from '../pipelines/runtime/metrics.ts';
+
+const run = promisify(execFile);
+const loadScript = fileURLToPath(new URL('./api-load.ts', import.meta.url));
+function arg(name: string, def: string): string {
+  const i = process.argv.indexOf(`--${name}`);
+  return i === -1 ? def : process.argv[i + 1];
+}
+const SCALE = arg('scale', '100');
+const SECONDS = Number(arg('seconds', '20'));
+const WARMUP = Number(arg('warmup', '8'));
+const ROUNDS = Number(arg('rounds', '2'));
+const CONNECTIONS = Number(arg('connections', '4'));
+
+type Mode = 'idle' | 'crawl, inline' | 'crawl, thread';
+
+async function catalogRecordsIn(): Promise<number> {
+  const m = (await pipelineMetrics.recordsIn.get()).values;
+  return m.filter((v) => v.labels.stage === 'catalog').reduce((a, v) => a + v.value, 0);
+}
+
+async function once(mode: Mode): Promise<{ p99: number; rps: number; non2xx: number; errors: number; crawled: number }> {
+  const dir = mkdtempSync(path.join(tmpdir(), 'pm-crawl-latency-'));
+  const config = loadConfig({
+    DATA_DIR: dir,
+    PORT: '0',
+    LOG_LEVEL: 'warn',
+    LOG_SUMMARY_MS: '0',
+    ROLES: mode === 'idle' ? 'api,simulator' : 'all',
+    SIM_SCALE: SCALE,
+    SIM_THREAD: mode === 'crawl, thread' ? 'true' : 'false',
+    DEMO_KEY: 'false',
+  });
+  const svc = await runService(config, { quiet: true });
+  try {
+    await new Promise((r) => setTimeout(r, WARMUP * 1000));
+    const before = await catalogRecordsIn();
+    const { stdout } = await run('node', ['--import', 'tsx', loadScript, `${svc.address}/v1/plans`, String(CONNECTIONS), String(SECONDS)], { maxBuffer: 1 << 20 });
+    const crawled = (await catalogRecordsIn()) - before;
+    const r = JSON.parse(stdout.trim().split('\n').pop()!) as { p99: number; rps: number; non2xx: number; errors: number };
+    return { ...r, crawled };
+  } finally {
+    await svc.stop();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+const modes: Mode[] = ['idle', 'crawl, inline', 'crawl, thread'];
+const rows: string[] = [];
+console.log(`scale ${SCALE}, ${SECONDS} s windows after ${WARMUP} s, ${CONNECTIONS} connections, ${ROUNDS} rounds (${new Date().toISOString()})`);
+for (let round = 0; round < ROUNDS; round++) {
+  // Alternate the crawl modes' order so neither always runs on a warmer machine.
+  const order = round % 2 === 0 ? modes : [modes[0]!, modes[2]!, modes[1]!];
+  const idle = { p99: 0 };
+  for (const mode of order) {
+    const r = await once(mode);
+    if (mode === 'idle') idle.p99 = r.p99;
+    const line = `| ${round + 1} | ${mode} | ${r.rps.toFixed(0)} | ${r.p99} | ${mode === 'idle' ? '1.00' : (r.p99 / Math.max(1, idle.p99)).toFixed(2)} | ${r.crawled.toLocaleString('en-US')} | ${r.non2xx + r.errors} |`;
+    rows.push(line);
+    console.log(line);
+  }
+}
+console.log('\n| round | mode | rps | p99 ms | p99 / idle p99 | raw records the catalog stage read in the window | non-2xx + errors |\n|---|---|---:|---:|---:|---:|---:|');
+for (const l of rows) console.log(l);
+process.exit(0);
