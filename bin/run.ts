@@ -18,6 +18,7 @@ import { startStage, type StageRunner } from '../pipelines/runtime/runner.ts';
 import { BACKBONE_SINKS } from '../pipelines/runtime/sinks.ts';
 import { startSimulator } from '../pipelines/venues/simulator/server.ts';
 import { startSimulatorThread, type SimulatorThread } from '../pipelines/venues/simulator/thread.ts';
+import { VenueEndpoints } from '../pipelines/venues/client/endpoints.ts';
 import { startPollers, startCatalog, type RunningPollers, type RunningCatalog } from '../pipelines/catalog/area.ts';
 import { catalogDeps } from '../pipelines/catalog/index.ts';
 import { startSportsArea, type SportsArea } from '../pipelines/matching/area.ts';
@@ -54,13 +55,16 @@ export async function runService(config: Config, opts: { quiet?: boolean } = {})
   const logger = pino({ level: config.LOG_LEVEL, base: { component: 'pipeline' } });
 
   let simulator: SimulatorThread | undefined;
-  if (has('simulator') && !config.VENUE_BASE_URL) {
+  // No simulator where every venue is read from a host of its own (VENUE_<n>_BASE_URL).
+  if (has('simulator') && !config.VENUE_BASE_URL && !VenueEndpoints.fromConfig(config, undefined).allOwn) {
     const options = { seed: config.SIM_SEED, scale: config.SIM_SCALE, port: config.SIM_PORT, scenario: config.SIM_SCENARIO };
     simulator = config.SIM_THREAD ? await startSimulatorThread(options) : await startSimulator(options);
     stops.push(() => simulator!.close());
     say(`venue simulator: ${simulator.baseUrl}`);
   }
   const venueBaseUrl = config.VENUE_BASE_URL ?? simulator?.baseUrl;
+  // One per process: the pollers and the live routes take from the same per-venue budgets.
+  const endpoints = VenueEndpoints.fromConfig(config, venueBaseUrl);
 
   const needsBackbone = has('pollers') || has('processors') || has('api');
   if (!needsBackbone) return { simulator, stop: () => stopAll(stops) };
@@ -99,17 +103,20 @@ export async function runService(config: Config, opts: { quiet?: boolean } = {})
   }
   let pollers: RunningPollers | undefined;
   if (has('pollers')) {
-    if (!venueBaseUrl) throw new ConfigError('pollers need VENUE_BASE_URL (or ROLES including simulator)');
-    pollers = await startPollers(config, b, venueBaseUrl, logger);
+    if (!venueBaseUrl && !endpoints.allOwn) throw new ConfigError('pollers need VENUE_BASE_URL, VENUE_<n>_BASE_URL for every venue, or ROLES including simulator');
+    pollers = await startPollers(config, b, venueBaseUrl ?? '', logger, endpoints);
     stops.push(() => pollers!.stop());
     // The sports data source's rosters, read like venue data into the log (matching reads them there).
-    const rosterProducer = await backbone.log.producer();
-    const rosters = new RosterPoller({ baseUrl: venueBaseUrl, producer: rosterProducer, serde: b.serde, topics: b.topics, intervalMs: ROSTER_REFRESH_MS, deadlineMs: config.UPSTREAM_DEADLINE_MS, logger });
-    rosters.start();
-    stops.push(async () => {
-      await rosters.stop();
-      await rosterProducer.close();
-    });
+    // It lives beside the venues on the shared host; without one, matching reads names as listed.
+    if (venueBaseUrl) {
+      const rosterProducer = await backbone.log.producer();
+      const rosters = new RosterPoller({ baseUrl: venueBaseUrl, producer: rosterProducer, serde: b.serde, topics: b.topics, intervalMs: ROSTER_REFRESH_MS, deadlineMs: config.UPSTREAM_DEADLINE_MS, logger });
+      rosters.start();
+      stops.push(async () => {
+        await rosters.stop();
+        await rosterProducer.close();
+      });
+    } else logger.warn('no shared venue host (VENUE_BASE_URL): rosters are not read; players are matched by name as listed');
   }
 
   // Prometheus metrics of the stages (throughput, batch latency, consumer lag) on their own port, so
@@ -138,8 +145,8 @@ export async function runService(config: Config, opts: { quiet?: boolean } = {})
       catalog: catalog?.deps ?? catalogDeps(config, backbone.store),
       sports: sports?.deps ?? { reader: new SportsReader(backbone.store) },
     };
-    if (venueBaseUrl) {
-      const live = startLiveArea({ venueBaseUrl });
+    if (venueBaseUrl || endpoints.allOwn) {
+      const live = startLiveArea({ venueBaseUrl, endpoints });
       deps.live = live.deps;
       stops.push(() => live.stop());
     }

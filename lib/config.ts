@@ -14,8 +14,27 @@ export const DEV_KEY_PEPPER = 'embedded-dev-pepper';
 export const MIN_KEY_PEPPER_LENGTH = 16;
 /** The built-in cursor secret of the embedded default; refused when REDIS_URL is set. */
 export const DEV_CURSOR_SECRET = 'embedded-dev-catalog-cursor-secret';
+type VenueNumber = 1 | 2 | 3 | 4 | 5 | 6 | 7 | 8 | 9;
+const VENUE_NUMBERS: VenueNumber[] = [1, 2, 3, 4, 5, 6, 7, 8, 9];
+
 /** Never quoted in a configuration error. */
-const SECRETS: ReadonlySet<string> = new Set(['KEY_PEPPER', 'CATALOG_CURSOR_SECRET']);
+const SECRETS: ReadonlySet<string> = new Set(['KEY_PEPPER', 'CATALOG_CURSOR_SECRET', ...VENUE_NUMBERS.map((n) => `VENUE_${n}_API_KEY`)]);
+
+// Real venues live on nine hosts, each with its own credentials and request allowance:
+// VENUE_<n>_BASE_URL (the venue's own API root: paths are the venue's, without the `/venue_<n>`
+// prefix the simulator's shared host uses), VENUE_<n>_API_KEY (sent as a bearer token, never logged)
+// and VENUE_<n>_RPS (requests per second this process sends it at most, pollers and live routes
+// together; pipelines/venues/client/endpoints.ts). A venue without its own base URL is read from
+// VENUE_BASE_URL (or the built-in simulator), as before.
+const venueFields = Object.fromEntries(
+  VENUE_NUMBERS.flatMap((n) => [
+    [`VENUE_${n}_BASE_URL`, z.string().url().optional()],
+    [`VENUE_${n}_API_KEY`, z.string().min(1).optional()],
+    [`VENUE_${n}_RPS`, z.coerce.number().positive().optional()],
+  ]),
+) as { [K in `VENUE_${VenueNumber}_BASE_URL` | `VENUE_${VenueNumber}_API_KEY`]: z.ZodOptional<z.ZodString> } & {
+  [K in `VENUE_${VenueNumber}_RPS`]: z.ZodOptional<z.ZodCoercedNumber>;
+};
 
 const fields = z.object({
   NODE_ENV: z.string().default('development'),
@@ -113,6 +132,7 @@ const fields = z.object({
   // HMAC key of the stored API key hashes (api/auth/keys.ts). The embedded default falls back to
   // DEV_KEY_PEPPER so `make run` needs no configuration; with REDIS_URL it is required (below).
   KEY_PEPPER: z.string().optional(),
+  ...venueFields,
 });
 
 // With REDIS_URL the keys live in a store shared by every API process and bin/keys.ts, so they must

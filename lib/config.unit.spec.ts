@@ -125,3 +125,13 @@ describe('per-role defaults of the scale-out stack', () => {
     expect(loadConfig({ ROLES: 'pollers', METRICS_PORT: '29000' }).METRICS_PORT).toBe(29000);
   });
 });
+
+describe('per-venue endpoints', () => {
+  it('reads a base URL, key and request budget per venue, and quotes a bad budget', () => {
+    const c = loadConfig({ VENUE_3_BASE_URL: 'https://api.venue3.example/v2', VENUE_3_API_KEY: 'k', VENUE_3_RPS: '2.5' });
+    expect([c.VENUE_3_BASE_URL, c.VENUE_3_API_KEY, c.VENUE_3_RPS, c.VENUE_4_BASE_URL]).toEqual(['https://api.venue3.example/v2', 'k', 2.5, undefined]);
+    expect(() => loadConfig({ VENUE_7_RPS: 'lots' })).toThrow(/VENUE_7_RPS="lots"/);
+    expect(() => loadConfig({ VENUE_7_RPS: '0' })).toThrow(/VENUE_7_RPS/);
+    expect(() => loadConfig({ VENUE_1_BASE_URL: 'not a url' })).toThrow(/VENUE_1_BASE_URL="not a url"/);
+  });
+});

@@ -5,6 +5,7 @@
 //   const live = startLiveArea({ venueBaseUrl });
 //   deps.live = live.deps;   ...   await live.stop();
 import type { Config } from '../../lib/config.ts';
+import type { VenueEndpoints } from '../../pipelines/venues/client/endpoints.ts';
 import { createLiveDeps, type LiveDeps } from './io.ts';
 
 export interface LiveArea {
@@ -12,9 +13,9 @@ export interface LiveArea {
   stop(): Promise<void>;
 }
 
-export function startLiveArea(o: { config?: Pick<Config, 'VENUE_BASE_URL'>; venueBaseUrl?: string }): LiveArea {
+export function startLiveArea(o: { config?: Pick<Config, 'VENUE_BASE_URL'>; venueBaseUrl?: string; endpoints?: VenueEndpoints }): LiveArea {
   const base = o.venueBaseUrl ?? o.config?.VENUE_BASE_URL;
-  if (!base) throw new Error('live routes need the venues base URL (the simulator address or VENUE_BASE_URL)');
-  const deps = createLiveDeps(base);
+  if (!base && !o.endpoints?.allOwn) throw new Error('live routes need the venues base URL (the simulator address or VENUE_BASE_URL)');
+  const deps = createLiveDeps(base ?? '', o.endpoints);
   return { deps, stop: () => deps.venues.close() };
 }

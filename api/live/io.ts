@@ -7,6 +7,7 @@ import { ApiError, quote } from '../errors.ts';
 import type { LiveDeps, RouteContext } from '../types.ts';
 import type { Provider } from '../routes/table.ts';
 import { MalformedUpstream, NOT_FOUND, VenueHttp, boundedSignal, unavailable, type NotFound } from '../../pipelines/venues/client/http.ts';
+import { VenueEndpoints } from '../../pipelines/venues/client/endpoints.ts';
 import { BOOK_FAILED } from './market.ts';
 import type { EventIO } from './event.ts';
 import type { Plan } from './identifiers.ts';
@@ -25,12 +26,13 @@ export function liveDeps(ctx: RouteContext): LiveDeps {
   const base = ctx.deps.config.VENUE_BASE_URL ?? (typeof sim?.baseUrl === 'string' ? sim.baseUrl : undefined);
   if (!base) throw new ApiError('service_unavailable', 'no venue upstream is configured on this deployment; retry later');
   let c = byBase.get(base);
-  if (!c) byBase.set(base, (c = { venues: new VenueHttp({ baseUrl: base }) }));
+  if (!c) byBase.set(base, (c = { venues: new VenueHttp({ baseUrl: base, endpoints: VenueEndpoints.fromConfig(ctx.deps.config, base) }) }));
   return c;
 }
 
-export function createLiveDeps(baseUrl: string): LiveDeps {
-  return { venues: new VenueHttp({ baseUrl }) };
+/** `endpoints`: per-venue base URLs, credentials and budgets (shared with the pollers of the process). */
+export function createLiveDeps(baseUrl: string, endpoints?: VenueEndpoints): LiveDeps {
+  return { venues: new VenueHttp({ baseUrl, endpoints }) };
 }
 
 /**

@@ -7,6 +7,7 @@
 //     (a snapshot every CATALOG_REFRESH_MS, published in the SnapshotStore).
 // In the scale-out stack the two can run in different processes; an API-only process needs just
 // createCatalog(...).deps.
+import { VenueEndpoints } from '../venues/client/endpoints.ts';
 import type { Config } from '../../lib/config.ts';
 import type { Log, Producer } from '../log/types.ts';
 import type { Serde } from '../serde/index.ts';
@@ -35,8 +36,12 @@ export interface RunningPollers {
   stop(): Promise<void>;
 }
 
-/** `baseUrl`: the simulator's address in the embedded default (VENUE_BASE_URL otherwise). */
-export async function startPollers(config: Config, b: AreaBackbone, baseUrl: string, logger?: PollerLogger): Promise<RunningPollers> {
+/**
+ * `baseUrl`: the simulator's address in the embedded default (VENUE_BASE_URL otherwise).
+ * `endpoints`: per-venue base URLs, credentials and budgets, shared with the live routes of the
+ * process (bin/run.ts makes one); by default the configuration's own, over baseUrl.
+ */
+export async function startPollers(config: Config, b: AreaBackbone, baseUrl: string, logger?: PollerLogger, endpoints?: VenueEndpoints): Promise<RunningPollers> {
   const producer = b.producer ?? (await b.log.producer());
   const supervisor = new PollerSupervisor({
     baseUrl: config.VENUE_BASE_URL ?? baseUrl,
@@ -46,6 +51,7 @@ export async function startPollers(config: Config, b: AreaBackbone, baseUrl: str
     sportsFullEveryMs: config.POLL_FULL_MS,
     deadlineMs: config.UPSTREAM_DEADLINE_MS,
     logger,
+    pollerOptions: { endpoints: endpoints ?? VenueEndpoints.fromConfig(config, config.VENUE_BASE_URL ?? baseUrl) },
   });
   supervisor.start();
   return {

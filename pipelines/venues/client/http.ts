@@ -8,6 +8,10 @@
 // HTTP goes through undici with one keep-alive pool per base address; nothing is cached.
 import { Agent, request } from 'undici';
 import { ApiError } from '../../../lib/errors.ts';
+import { BudgetSpent, VenueEndpoints } from './endpoints.ts';
+
+/** The longest a live read waits for its venue's request budget before it answers 429. */
+const BUDGET_WAIT_MS = 1000;
 
 export const NOT_FOUND: unique symbol = Symbol('venue-not-found');
 export type NotFound = typeof NOT_FOUND;
@@ -17,6 +21,8 @@ export class MalformedUpstream extends Error {}
 
 export interface VenueHttpOptions {
   baseUrl: string;
+  /** Per-venue base URLs, credentials and request budgets (endpoints.ts); baseUrl serves the rest. */
+  endpoints?: VenueEndpoints;
   /** Keep-alive connections per origin. */
   connections?: number;
 }
@@ -54,8 +60,11 @@ export class VenueHttp {
   readonly baseUrl: string;
   private readonly agent: Agent;
 
+  private readonly endpoints: VenueEndpoints;
+
   constructor(opts: VenueHttpOptions) {
     this.baseUrl = opts.baseUrl.replace(/\/+$/, '');
+    this.endpoints = opts.endpoints ?? new VenueEndpoints(this.baseUrl);
     this.agent = new Agent({ connections: opts.connections ?? 64, keepAliveTimeout: 10_000 });
   }
 
@@ -64,12 +73,24 @@ export class VenueHttp {
    * the request's deadline; an abort is "no valid answer" (502).
    */
   async getJson(venue: string, path: string, query: Query, signal: AbortSignal): Promise<unknown | NotFound> {
-    const url = new URL(this.baseUrl + path);
+    const url = new URL(this.endpoints.url(path));
     for (const [k, v] of Object.entries(query)) if (v !== undefined) url.searchParams.set(k, String(v));
     if (signal.aborted) throw unavailable(venue, 'the request deadline passed');
+    const provider = VenueEndpoints.venueOf(path);
+    try {
+      // Never more than the venue allows: wait for its budget only while the deadline would still
+      // leave time to answer (a second), else answer as the venue itself would, 429.
+      await this.endpoints.admit(provider, { signal, maxWaitMs: BUDGET_WAIT_MS });
+    } catch (e) {
+      if (e instanceof BudgetSpent) {
+        const after = String(Math.max(1, Math.ceil(e.waitMs / 1000)));
+        throw new ApiError('upstream_rate_limited', `${venue} allows ${e.rps} requests/s and this service's share is spent; retry after ${after} s`, { headers: { 'Retry-After': after } });
+      }
+      throw unavailable(venue, 'the request deadline passed');
+    }
     let res;
     try {
-      res = await request(url, { method: 'GET', signal, dispatcher: this.agent, headers: { accept: 'application/json' } });
+      res = await request(url, { method: 'GET', signal, dispatcher: this.agent, headers: { accept: 'application/json', ...this.endpoints.headers(provider) } });
     } catch (e) {
       throw unavailable(venue, signal.aborted ? 'no answer within the request deadline' : `connection failed (${(e as Error).message})`);
     }

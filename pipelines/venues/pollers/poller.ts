@@ -14,6 +14,7 @@ import { createHash } from 'node:crypto';
 import { ulid } from 'ulid';
 import { backoffDelay, parseRetryAfter, DEFAULT_BACKOFF, type BackoffPolicy } from './backoff.ts';
 import { finalRecordRequest, listingSteps, sportsSteps, MalformedBody, type ListingStep, type PageRequest } from './feeds.ts';
+import { VenueEndpoints } from '../client/endpoints.ts';
 
 /**
  * A feed: one kind of crawl a poller repeats. `listing` reads the whole open listing (the catalog's
@@ -109,6 +110,8 @@ export interface PollerOptions {
   /** Every feed, replacing the listing (and sports) feed built from the options above. */
   feeds?: FeedSpec[];
   agent?: Agent;
+  /** Per-venue base URLs, credentials and request budgets (shared with the live routes); baseUrl otherwise. */
+  endpoints?: VenueEndpoints;
 }
 
 export interface PollerStatus {
@@ -127,10 +130,11 @@ export interface PollerStatus {
 
 export class VenuePoller {
   readonly provider: Provider;
-  private readonly o: Required<Omit<PollerOptions, 'agent' | 'steps' | 'feeds' | 'sportsIntervalMs' | 'sportsFullEveryMs'>>;
+  private readonly o: Required<Omit<PollerOptions, 'agent' | 'steps' | 'feeds' | 'sportsIntervalMs' | 'sportsFullEveryMs' | 'endpoints'>>;
   readonly feeds: FeedSpec[];
   private readonly feedState = new Map<string, FeedState>();
   private readonly agent: Agent;
+  private readonly endpoints: VenueEndpoints;
   private readonly ownsAgent: boolean;
   private stopping = false;
   private readonly stopController = new AbortController();
@@ -156,6 +160,7 @@ export class VenuePoller {
         : []),
     ];
     for (const f of this.feeds) this.feedState.set(f.name, { hashes: new Map(), lastFullStartedAt: null, lastSeen: null });
+    this.endpoints = options.endpoints ?? new VenueEndpoints(this.o.baseUrl);
     this.ownsAgent = options.agent === undefined;
     this.agent = options.agent ?? new Agent({ connections: 4, keepAliveTimeout: 10_000 });
     this.status = {
@@ -406,10 +411,14 @@ export class VenuePoller {
   }
 
   private async fetchJson(pathQuery: string): Promise<unknown> {
+    // The venue's budget first (a crawl waits its turn; only a stop ends the wait), then the deadline.
+    await this.endpoints.admit(this.provider, { signal: this.stopController.signal }).catch(() => {
+      throw new VenueFault('timeout', 'stopped while waiting for the venue request budget');
+    });
     const signal = AbortSignal.any([AbortSignal.timeout(this.o.deadlineMs), this.stopController.signal]);
     let res;
     try {
-      res = await request(this.o.baseUrl + pathQuery, { method: 'GET', signal, dispatcher: this.agent, headers: { accept: 'application/json' } });
+      res = await request(this.endpoints.url(pathQuery), { method: 'GET', signal, dispatcher: this.agent, headers: { accept: 'application/json', ...this.endpoints.headers(this.provider) } });
     } catch (e) {
       throw connectionFault(e, signal, this.o.deadlineMs);
     }
