@@ -3,19 +3,12 @@
 // shapes ("Provider tokens and identifier shapes"). Procedural ids embed their index under a mask,
 // so an id maps back to its index without a table: the catalog stays O(page) at 1,000,000 markets.
 import { createHash } from 'node:crypto';
+import { PROVIDERS, type Provider } from '../../../lib/vocabulary.ts';
 
-export const VENUES = [
-  'venue_1',
-  'venue_2',
-  'venue_3',
-  'venue_4',
-  'venue_5',
-  'venue_6',
-  'venue_7',
-  'venue_8',
-  'venue_9',
-] as const;
-export type VenueId = (typeof VENUES)[number];
+// The simulator's venues are the product's providers: one vocabulary (lib/vocabulary.ts), so a
+// simulated record's venue is a Provider wherever the pipeline reads it.
+export const VENUES = PROVIDERS;
+export type VenueId = Provider;
 
 export function sha(...parts: (string | number)[]): Buffer {
   return createHash('sha256').update(parts.join('\u0001')).digest();
