@@ -56,6 +56,42 @@ export function unavailable(venue: string, why: string): ApiError {
   return new ApiError('upstream_unavailable', `${venue} gave no valid answer: ${why}`);
 }
 
+/** A GET that got no complete answer: the connection failed (`connect`) or the body was cut off (`body`). */
+export class VenueConnectionError extends Error {
+  constructor(
+    readonly phase: 'connect' | 'body',
+    cause: unknown,
+  ) {
+    super(String((cause as Error)?.message ?? cause));
+  }
+}
+
+export interface VenueResponse {
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  text: string;
+}
+
+/**
+ * The one GET every venue read makes (the live routes' VenueHttp, the pollers, the roster reader):
+ * JSON accepted, the venue's own headers (its credentials, endpoints.ts), the caller's keep-alive
+ * pool and signal; the whole body as text. What a status means is the caller's to say (the live
+ * routes answer the spec's upstream errors, the pollers classify faults and back off).
+ */
+export async function venueGet(url: string | URL, o: { agent?: Agent; headers?: Record<string, string>; signal: AbortSignal }): Promise<VenueResponse> {
+  let res;
+  try {
+    res = await request(url, { method: 'GET', signal: o.signal, ...(o.agent && { dispatcher: o.agent }), headers: { accept: 'application/json', ...o.headers } });
+  } catch (e) {
+    throw new VenueConnectionError('connect', e);
+  }
+  try {
+    return { status: res.statusCode, headers: res.headers, text: await res.body.text() };
+  } catch (e) {
+    throw new VenueConnectionError('body', e);
+  }
+}
+
 export class VenueHttp {
   readonly baseUrl: string;
   private readonly agent: Agent;
@@ -88,20 +124,16 @@ export class VenueHttp {
       }
       throw unavailable(venue, 'the request deadline passed');
     }
-    let res;
+    let res: VenueResponse;
     try {
-      res = await request(url, { method: 'GET', signal, dispatcher: this.agent, headers: { accept: 'application/json', ...this.endpoints.headers(provider) } });
+      res = await venueGet(url, { agent: this.agent, headers: this.endpoints.headers(provider), signal });
     } catch (e) {
-      throw unavailable(venue, signal.aborted ? 'no answer within the request deadline' : `connection failed (${(e as Error).message})`);
+      const phase = (e as VenueConnectionError).phase;
+      throw unavailable(venue, signal.aborted ? 'no answer within the request deadline' : phase === 'body' ? 'the body was cut off' : `connection failed (${(e as Error).message})`);
     }
-    let text: string;
-    try {
-      text = await res.body.text();
-    } catch {
-      throw unavailable(venue, signal.aborted ? 'no answer within the request deadline' : 'the body was cut off');
-    }
-    if (res.statusCode === 404) return NOT_FOUND;
-    if (res.statusCode < 200 || res.statusCode >= 300) {
+    const text = res.text;
+    if (res.status === 404) return NOT_FOUND;
+    if (res.status < 200 || res.status >= 300) {
       let detail = '';
       try {
         const b = JSON.parse(text) as Record<string, unknown>;
@@ -110,7 +142,7 @@ export class VenueHttp {
       } catch {
         /* a fault body need not be JSON */
       }
-      throw faultFor(venue, res.statusCode, retryAfterSeconds(res.headers['retry-after']), detail);
+      throw faultFor(venue, res.status, retryAfterSeconds(res.headers['retry-after']), detail);
     }
     try {
       return JSON.parse(text) as unknown;

@@ -7,7 +7,7 @@
 // rejection, a failing sink) are caught, logged with the venue and retried with bounded exponential
 // backoff that honours Retry-After; a crawl that keeps failing is abandoned and started afresh
 // later. Nothing here throws out of run(): one venue's trouble never stops another.
-import { Agent, request } from 'undici';
+import { Agent } from 'undici';
 import type { Provider } from '../../../lib/vocabulary.ts';
 import type { RawRecord } from '../../topics.ts';
 import { createHash } from 'node:crypto';
@@ -15,6 +15,7 @@ import { ulid } from 'ulid';
 import { backoffDelay, parseRetryAfter, DEFAULT_BACKOFF, type BackoffPolicy } from './backoff.ts';
 import { finalRecordRequest, listingSteps, sportsSteps, MalformedBody, type ListingStep, type PageRequest } from './feeds.ts';
 import { VenueEndpoints } from '../client/endpoints.ts';
+import { venueGet, type VenueResponse } from '../client/http.ts';
 
 /**
  * A feed: one kind of crawl a poller repeats. `listing` reads the whole open listing (the catalog's
@@ -416,19 +417,13 @@ export class VenuePoller {
       throw new VenueFault('timeout', 'stopped while waiting for the venue request budget');
     });
     const signal = AbortSignal.any([AbortSignal.timeout(this.o.deadlineMs), this.stopController.signal]);
-    let res;
+    let res: VenueResponse;
     try {
-      res = await request(this.endpoints.url(pathQuery), { method: 'GET', signal, dispatcher: this.agent, headers: { accept: 'application/json', ...this.endpoints.headers(this.provider) } });
+      res = await venueGet(this.endpoints.url(pathQuery), { agent: this.agent, headers: this.endpoints.headers(this.provider), signal });
     } catch (e) {
       throw connectionFault(e, signal, this.o.deadlineMs);
     }
-    let text: string;
-    try {
-      text = await res.body.text();
-    } catch (e) {
-      throw connectionFault(e, signal, this.o.deadlineMs);
-    }
-    const status = res.statusCode;
+    const { text, status } = res;
     if (status === 429) {
       const ra = parseRetryAfter(res.headers['retry-after'], this.o.clock());
       throw new VenueFault('rate_limited', `HTTP 429${ra !== undefined ? `, Retry-After ${Math.round(ra / 1000)} s` : ' without Retry-After'}`, 429, ra);

@@ -5,6 +5,7 @@
 // venue `sportsdata`, record_type `roster`, the body as read), written only when a roster changed
 // since this poller last wrote it. A team that answers 404 has no roster (a gap: nothing written); a
 // failing read is logged and tried again at the next round.
+import { venueGet } from '../client/http.ts';
 import type { Producer } from '../../log/types.ts';
 import type { Serde } from '../../serde/index.ts';
 import type { RawRecord, TopicMap } from '../../topics.ts';
@@ -71,10 +72,10 @@ export class RosterPoller {
           let text: string;
           try {
             const signal = AbortSignal.any([AbortSignal.timeout(this.o.deadlineMs), this.stopController.signal]);
-            const res = await fetch(base + path, { signal });
+            const res = await venueGet(base + path, { signal });
             if (res.status === 404) return;
-            if (!res.ok) throw new Error(`HTTP ${res.status}`);
-            text = JSON.stringify(await res.json());
+            if (res.status < 200 || res.status >= 300) throw new Error(`HTTP ${res.status}`);
+            text = JSON.stringify(JSON.parse(res.text));
           } catch {
             failed++;
             return;
