@@ -25,8 +25,10 @@ export function sportsDataRoutes(app: FastifyInstance, ctx: SimCtx): void {
       source: SPORTS_DATA_SOURCE,
       league: lg,
       team: code,
-      // A stale roster: last updated 10 days ago (the source stopped updating this team).
-      updated_at: new Date(ctx.clock.now() - (ctx.world.staleRosters.has(`${lg}:${code}`) ? 10 * 86400e3 : 3600e3)).toISOString(),
+      // Updated once a day (an hour before midnight UTC), as a source republishes rosters: the same
+      // answer all day, so a reader that writes only changed rosters writes each once a day. A stale
+      // roster: last updated 10 days before that (the source stopped updating this team).
+      updated_at: new Date(Math.floor(ctx.clock.now() / 86400e3) * 86400e3 - (ctx.world.staleRosters.has(`${lg}:${code}`) ? 10 * 86400e3 : 3600e3)).toISOString(),
       athletes: players.map((x) => ({ id: x.athleteId, name: x.name, position: x.position, jersey: x.jersey })),
     };
   });
