@@ -19,6 +19,18 @@ interface StoredSnapshot {
   /** When it stopped being current (Infinity while current). */
   retiredAt: number;
   retainMs: number;
+  /** The JSON this snapshot added in characters (entries shared with its predecessor not counted): what the retained-bytes budget counts. */
+  bytes: number;
+}
+
+export interface MemoryStoreOptions {
+  /**
+   * Retired snapshots (kept for cursors into them, PublishOptions.retainMs) may hold at most this
+   * many bytes of JSON together; past it the oldest retired ones go first (the spec lets a catalog
+   * snapshot behind cursors be "evicted sooner": such a cursor gets a stale-cursor 400). Current
+   * snapshots are never evicted. Default: unbounded.
+   */
+  retainedBytes?: number;
 }
 
 export const DEFAULT_RETAIN_MS = 10 * 60_000;
@@ -29,6 +41,11 @@ export class MemorySnapshotStore implements SnapshotStore {
   readonly durable = false;
   private readonly docs = new Map<string, { version: number; json: string }>();
   private readonly snaps = new Map<string, { current: string | null; all: Map<string, StoredSnapshot> }>();
+  private readonly retainedBytes: number;
+
+  constructor(opts: MemoryStoreOptions = {}) {
+    this.retainedBytes = opts.retainedBytes ?? Infinity;
+  }
 
   async get<T>(key: string): Promise<Versioned<T> | null> {
     const d = this.docs.get(key);
@@ -75,9 +92,20 @@ export class MemorySnapshotStore implements SnapshotStore {
     const id = options.id ?? nextSnapshotId(now);
     const values = new Map<string, string>();
     const order: string[] = [];
+    let bytes = 0;
+    // An entry unchanged since the current snapshot keeps that snapshot's string: the retired
+    // snapshots a name keeps behind readers then share what did not change instead of each holding
+    // a copy (the sports snapshot is republished every few hundred ms with most events as they were;
+    // at SIM_SCALE=1 its retired copies held about 400 MB of the main heap, bench/soak.md).
+    const s0 = this.snaps.get(name);
+    const before = s0?.current != null ? s0.all.get(s0.current)?.values : undefined;
     for (const e of entries) {
       if (!values.has(e.key)) order.push(e.key);
-      values.set(e.key, JSON.stringify(e.value));
+      let json = JSON.stringify(e.value);
+      const old = before?.get(e.key);
+      if (old === json) json = old;
+      else bytes += json.length;
+      values.set(e.key, json);
     }
     const info: SnapshotInfo = {
       name,
@@ -91,10 +119,30 @@ export class MemorySnapshotStore implements SnapshotStore {
     if (!s) this.snaps.set(name, (s = { current: null, all: new Map() }));
     const prev = s.current !== null ? s.all.get(s.current) : undefined;
     if (prev && prev.info.id !== id) prev.retiredAt = now;
-    s.all.set(id, { info, order, values, retiredAt: Infinity, retainMs: options.retainMs ?? DEFAULT_RETAIN_MS });
+    s.all.set(id, { info, order, values, retiredAt: Infinity, retainMs: options.retainMs ?? DEFAULT_RETAIN_MS, bytes });
     s.current = id;
     for (const [sid, snap] of s.all) if (now - snap.retiredAt > snap.retainMs) s.all.delete(sid);
+    this.evictOverBudget();
     return { ...info };
+  }
+
+  /** Retired snapshots of every name, oldest retirement first, until they fit the budget. */
+  private evictOverBudget(): void {
+    if (this.retainedBytes === Infinity) return;
+    const retired: { all: Map<string, StoredSnapshot>; id: string; snap: StoredSnapshot }[] = [];
+    let total = 0;
+    for (const s of this.snaps.values())
+      for (const [id, snap] of s.all)
+        if (snap.retiredAt !== Infinity) {
+          retired.push({ all: s.all, id, snap });
+          total += snap.bytes;
+        }
+    retired.sort((a, b) => a.snap.retiredAt - b.snap.retiredAt);
+    for (const r of retired) {
+      if (total <= this.retainedBytes) break;
+      r.all.delete(r.id);
+      total -= r.snap.bytes;
+    }
   }
 
   async current(name: string): Promise<SnapshotInfo | null> {

@@ -51,8 +51,8 @@ function unopened<T extends object>(part: string): T {
   });
 }
 
-export function openStore(config: Pick<Config, 'REDIS_URL'>, namespace = 'pm:'): SnapshotStore {
-  return config.REDIS_URL ? new RedisSnapshotStore({ url: config.REDIS_URL, namespace, generations: true }) : new MemorySnapshotStore();
+export function openStore(config: Pick<Config, 'REDIS_URL'> & Partial<Pick<Config, 'SNAPSHOT_RETAINED_MB'>>, namespace = 'pm:'): SnapshotStore {
+  return config.REDIS_URL ? new RedisSnapshotStore({ url: config.REDIS_URL, namespace, generations: true }) : new MemorySnapshotStore({ retainedBytes: config.SNAPSHOT_RETAINED_MB === undefined ? undefined : config.SNAPSHOT_RETAINED_MB * 1024 * 1024 });
 }
 
 export async function openBackbone(
