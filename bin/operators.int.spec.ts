@@ -54,6 +54,14 @@ describe('bin/status.ts without Kafka', () => {
     expect(r.stderr.trim().split('\n')).toHaveLength(1);
     expect(r.stderr).toContain(`no stage metrics answered: http://127.0.0.1:${port}/metrics`);
   });
+
+  it('replay --side-by-side of history sinks without a ClickHouse server refuses in one line, saying why', async () => {
+    const r = await run('bin/replay.ts', ['--side-by-side', '--stages', 'sink.raw-history'], { KAFKA_BROKERS: '', REDIS_URL: '', CLICKHOUSE_URL: '', DATA_DIR: '/nonexistent/replay-must-not-open-it' });
+    expect(r.code).toBe(1);
+    expect(r.stderr.trim().split('\n')).toHaveLength(1);
+    expect(r.stderr).toContain("replay: --side-by-side rebuilds history tables in a ClickHouse server (CLICKHOUSE_URL) only: without one they live in the processors' own chdb");
+    expect(r.stderr).toContain('replay sink.raw-history stop-the-world');
+  });
 });
 
 describe.skipIf(!kafka.ok)(`operator commands on Kafka (${kafka.reason})`, () => {

@@ -14,7 +14,9 @@
 //                       generation under groups of their own while the service keeps serving the
 //                       current one, switch the generation pointer in one command, drop the old one
 //                       (pipelines/runtime/replay.ts replaySideBySide). Needs REDIS_URL; from earliest
-//                       only; history tables (ClickHouse) still need the stop-the-world replay.
+//                       only. With --stages naming history sinks and CLICKHOUSE_URL set: their tables
+//                       are rebuilt beside the live ones and exchanged (replayHistorySideBySide);
+//                       without a ClickHouse server they live in the processors' chdb: stop-the-world.
 // In the embedded default the in-process snapshot store lives in the service's memory and is rebuilt
 // when the service starts, so replay rebuilds the durable read models (chdb) only.
 import { parseArgs } from 'node:util';
@@ -23,7 +25,9 @@ import { createLog } from '../pipelines/log/index.ts';
 import type { Log } from '../pipelines/log/types.ts';
 import { createRegistry } from '../pipelines/registry/index.ts';
 import { openBackbone } from '../pipelines/runtime/backbone.ts';
-import { isGenerational, planReset, replay, replaySideBySide, type ReplayFrom } from '../pipelines/runtime/replay.ts';
+import { isGenerational, planReset, replay, replayHistorySideBySide, replaySideBySide, type ReplayFrom } from '../pipelines/runtime/replay.ts';
+import { openHistory } from '../pipelines/readmodels/migrate.ts';
+import type { History } from '../pipelines/readmodels/history.ts';
 import { READ_MODEL_STAGES } from '../pipelines/runtime/stages.ts';
 import { avroSerde } from '../pipelines/serde/index.ts';
 import { defineTopics, topicSettings } from '../pipelines/topics.ts';
@@ -143,12 +147,15 @@ if (failed) refuse(`failed: ${failed}`);
 
 /** --side-by-side: the replay without downtime; exits when done. */
 async function sideBySide(): Promise<never> {
-  if (!config.REDIS_URL) refuse('--side-by-side needs the Redis store (REDIS_URL): the embedded default keeps its store in the service\'s memory and rebuilds it at each start');
   if (from !== 'earliest') refuse(`--side-by-side rebuilds from the earliest offsets only, got --from ${JSON.stringify(values.from)}`);
   const withTables = stages.filter((s) => s.sinks?.tables?.length);
+  // History tables: beside the live ones in the ClickHouse server every process reaches.
+  if (values.stages && withTables.length) {
+    if (withTables.length !== stages.length) refuse(`--side-by-side rebuilds history tables and store read models in separate runs: give --stages ${withTables.map((s) => s.name).join(',')} or the others`);
+    await historySideBySide(withTables);
+  }
+  if (!config.REDIS_URL) refuse('--side-by-side needs the Redis store (REDIS_URL): the embedded default keeps its store in the service\'s memory and rebuilds it at each start');
   const chosen = values.stages ? stages : stages.filter((s) => !s.sinks?.tables?.length);
-  if (values.stages && withTables.length)
-    refuse(`--side-by-side rebuilds store read models only; ${withTables.map((s) => s.name).join(', ')} write history tables (ClickHouse): replay those stop-the-world`);
   let log: Log;
   try {
     log = await createLog(config);
@@ -165,7 +172,7 @@ async function sideBySide(): Promise<never> {
   console.log(`  build generation ${generation} beside ${current === '' ? 'the base generation' : `generation ${current}`} from the earliest offsets: ${chosen.map((s) => s.name).join(', ')} (groups of their own)`);
   console.log(`  copy the ${CATALOG_SNAPSHOT_NAME} snapshots as they are (built by the processors from ClickHouse, not by these stages)`);
   console.log(`  switch the generation pointer, wait ${FOLLOW_MS} ms for every process to follow, catch up once more, drop the old generation`);
-  if (withTables.length && !values.stages) console.log(`  not rebuilt (history tables; stop-the-world replay): ${withTables.map((s) => s.name).join(', ')}`);
+  if (withTables.length && !values.stages) console.log(`  not rebuilt (history tables; --side-by-side --stages ${withTables.map((s) => s.name).join(',')} with CLICKHOUSE_URL, or a stop-the-world replay): ${withTables.map((s) => s.name).join(', ')}`);
   let failed: string | undefined;
   try {
     if (values['dry-run']) console.log('dry run: nothing changed');
@@ -184,6 +191,48 @@ async function sideBySide(): Promise<never> {
     failed = firstLine(e);
   } finally {
     await store.close();
+    await registry.close();
+    await log.close();
+  }
+  if (failed) refuse(`failed: ${failed}`);
+  process.exit(0);
+}
+
+/** --side-by-side --stages <history sinks>: the tables rebuilt beside the live ones; exits when done. */
+async function historySideBySide(chosen: typeof stages): Promise<never> {
+  if (!config.CLICKHOUSE_URL)
+    refuse(`--side-by-side rebuilds history tables in a ClickHouse server (CLICKHOUSE_URL) only: without one they live in the processors' own chdb (DATA_DIR ${config.DATA_DIR}), which no other process opens while they run; replay ${chosen.map((s) => s.name).join(', ')} stop-the-world`);
+  let log: Log;
+  try {
+    log = await createLog(config);
+  } catch (e) {
+    refuse(`cannot open the log (${config.KAFKA_BROKERS ? `Kafka at ${config.KAFKA_BROKERS}` : `embedded, ${config.DATA_DIR}/log`}): ${firstLine(e)}${config.KAFKA_BROKERS ? '' : '; the embedded log is the service\'s own: stop it first, or run the stack on Kafka'}`);
+  }
+  const registry = createRegistry(config);
+  let history: History;
+  try {
+    history = await openHistory(config);
+  } catch (e) {
+    await log.close();
+    refuse(`cannot open ClickHouse at ${config.CLICKHOUSE_URL}: ${firstLine(e)}`);
+  }
+  const tables = [...new Set(chosen.flatMap((s) => s.sinks?.tables ?? []))];
+  const generation = Date.now().toString(36);
+  console.log(`replay side by side (log: ${log.kind}, history: ${history.kind}) will, while the service keeps writing and serving:`);
+  console.log(`  rebuild ${tables.join(', ')} from the earliest offsets into ${tables.map((t) => `${t}__replay_${generation}`).join(', ')}: ${chosen.map((s) => s.name).join(', ')} (groups of their own)`);
+  console.log('  exchange each live table with its rebuilt one (EXCHANGE TABLES, atomic per table), catch up once more, drop the old tables');
+  let failed: string | undefined;
+  try {
+    if (values['dry-run']) console.log('dry run: nothing changed');
+    else {
+      const result = await replayHistorySideBySide(chosen, { log, serde: avroSerde(registry), topics: defineTopics(topicSettings(config)), history }, { generation, say: (line) => console.log(`  ${line}`) });
+      for (const [stage, n] of Object.entries(result.lagBefore)) console.log(`  ${stage}: ${n} record(s) consumed`);
+      console.log(`done in ${result.ms} ms`);
+    }
+  } catch (e) {
+    failed = firstLine(e);
+  } finally {
+    await history.close();
     await registry.close();
     await log.close();
   }

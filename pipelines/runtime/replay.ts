@@ -180,3 +180,83 @@ export async function replaySideBySide(
     for (const g of groupIds) await deps.log.deleteGroup(g).catch(() => undefined);
   }
 }
+
+/** A History whose tables are others (a replay's shadow tables): inserts go to rename(table). */
+export function renamedHistory(h: History, rename: (table: string) => string): History {
+  return {
+    kind: h.kind,
+    database: h.database,
+    exec: (sql, params) => h.exec(sql, params),
+    insert: (table, rows) => h.insert(rename(table), rows),
+    ...(h.insertAvro && { insertAvro: (table: string, select: Record<string, string>, file: Buffer) => h.insertAvro!(rename(table), select, file) }),
+    query: (sql, params) => h.query(sql, params),
+    // The History is the caller's: closing this view closes nothing.
+    close: async () => undefined,
+  };
+}
+
+export interface HistorySideBySideResult {
+  generation: string;
+  tables: string[];
+  /** Records each stage consumed to build the new tables. */
+  lagBefore: Record<string, number>;
+  ms: number;
+}
+
+const IDENT = /^[A-Za-z_][A-Za-z0-9_]*$/;
+
+/**
+ * Replay without downtime for history tables (ClickHouse or chdb), the way replaySideBySide does it
+ * for the store: while the service's sinks keep writing the live tables and readers keep reading
+ * them, each table of the stages is rebuilt from the earliest offsets into a shadow table of the
+ * same definition (`CREATE TABLE <t>__replay_<generation> AS <t>`: engine, keys and TTL), by the
+ * stages under groups of their own; then each live table and its shadow trade places
+ * (`EXCHANGE TABLES`, atomic per table); then the stages catch up once more into the live names
+ * (records the service's sinks wrote only to the old table between the build's end and the
+ * exchange; the tables are ReplacingMergeTree keyed by the record's identity, so nothing doubles);
+ * then the old tables (now under the shadow names) and the groups are dropped. Several tables switch
+ * one after another, each atomically, not all at once: a query joining two of them in between may
+ * see one rebuilt and one not. On a failure before the exchange the shadows are dropped and the live
+ * tables are untouched.
+ */
+export async function replayHistorySideBySide(
+  stages: StageDef[],
+  deps: RuntimeDeps & { history: History },
+  options: { generation?: string; timeoutMs?: number; say?: (line: string) => void } = {},
+): Promise<HistorySideBySideResult> {
+  const started = Date.now();
+  const say = options.say ?? (() => undefined);
+  const withStore = stages.filter((s) => s.sinks?.snapshotPrefixes?.length || s.sinks?.snapshotNames?.length);
+  if (withStore.length) throw new Error(`a history replay side by side rebuilds tables only; ${withStore.map((s) => s.name).join(', ')} write store read models (replaySideBySide)`);
+  const tables = [...new Set(stages.flatMap((s) => s.sinks?.tables ?? []))];
+  if (!tables.length) throw new Error('none of the stages writes a history table');
+  const generation = options.generation ?? Date.now().toString(36);
+  if (!/^[a-z0-9]+$/.test(generation)) throw new Error(`generation ${JSON.stringify(generation)} must be lower-case letters and digits`);
+  const shadow = (t: string) => `${t}__replay_${generation}`;
+  for (const t of tables) if (!IDENT.test(t)) throw new Error(`invalid table ${JSON.stringify(t)}`);
+  const renamed = stages.map((s) => ({ ...s, name: `${s.name}.gen-${generation}` }));
+  const groupIds = renamed.map((s) => stageGroupId(s, deps.topics));
+  const h = deps.history;
+  // Batches run here, never on a history host's worker: the host writes its own stages' tables.
+  const base = { ...deps, offload: undefined };
+  let exchanged = false;
+  try {
+    for (const t of tables) {
+      // A shadow left behind by a replay that failed half way would mix in: start it empty.
+      await h.exec(`DROP TABLE IF EXISTS ${shadow(t)}`);
+      await h.exec(`CREATE TABLE ${shadow(t)} AS ${t}`);
+    }
+    say(`building ${tables.map(shadow).join(', ')} beside the live tables`);
+    const lagBefore = await runUntilCaughtUp(renamed, { ...base, history: renamedHistory(h, (t) => (tables.includes(t) ? shadow(t) : t)) }, options.timeoutMs);
+    for (const t of tables) await h.exec(`EXCHANGE TABLES ${t} AND ${shadow(t)}`);
+    exchanged = true;
+    say(`switched ${tables.join(', ')} to the rebuilt tables`);
+    await runUntilCaughtUp(renamed, base, options.timeoutMs);
+    for (const t of tables) await h.exec(`DROP TABLE IF EXISTS ${shadow(t)}`);
+    say(`dropped the old tables`);
+    return { generation, tables, lagBefore, ms: Date.now() - started };
+  } finally {
+    if (!exchanged) for (const t of tables) await h.exec(`DROP TABLE IF EXISTS ${shadow(t)}`).catch(() => undefined);
+    for (const g of groupIds) await deps.log.deleteGroup(g).catch(() => undefined);
+  }
+}
