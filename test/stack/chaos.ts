@@ -356,14 +356,6 @@ async function venueDropped(id: string, key: string): Promise<boolean> {
  * within one step is itself a failure (the restart bug this guards against dropped thousands).
  */
 const CHECK_CAP = 300;
-/**
- * Venues whose market detail cannot say that a catalog market left the listing: a venue_8 market
- * record has only isResolved and closeTime, and the simulator's venue_8 closes its generated
- * markets (they roll out of its open window) before their closeTime, so detail reads them 'open'
- * (seen: 5 of 55 rows a rebuilt catalog no longer listed, 2026-11-23). Their missing catalog rows
- * are counted apart as unverifiable, never as explained; their sports markets are still checked.
- */
-const DETAIL_BLIND_FOR_CATALOG = new Set(['venue_8']);
 async function compareServed(before: Served, after: Served, key: string) {
   const missingMarkets = new Set<string>(); // venue markets of a sports event that no event serves now
   const servedAfter = new Set<string>();
@@ -378,8 +370,7 @@ async function compareServed(before: Served, after: Served, key: string) {
   const missingRows = [...before.catalog].filter((id) => !after.catalog.has(id));
   // The same catalog snapshot must list exactly the same rows; a newer one may differ by what the venues changed.
   const sameCatalog = before.catalogId !== null && before.catalogId === after.catalogId;
-  const blind = sameCatalog ? [] : missingRows.filter((id) => DETAIL_BLIND_FOR_CATALOG.has(id.slice(0, id.indexOf(':'))));
-  const toAsk = [...missingMarkets, ...(sameCatalog ? [] : missingRows.filter((id) => !blind.includes(id)))];
+  const toAsk = [...missingMarkets, ...(sameCatalog ? [] : missingRows)];
   const lost: string[] = sameCatalog ? missingRows.map((id) => `catalog ${id}`) : [];
   let explained = 0;
   if (toAsk.length > CHECK_CAP) lost.push(`${toAsk.length} markets missing (more than ${CHECK_CAP})`);
@@ -398,7 +389,7 @@ async function compareServed(before: Served, after: Served, key: string) {
       if (seen.has(m)) twice.push(`${m} in ${seen.get(m)} and ${e}`);
       else seen.set(m, e);
     }
-  return { sportsMarkets, missingMarkets: missingMarkets.size, missingEvents: missingEvents.length, missingRows: missingRows.length, explained, unverifiable: blind.length, lost, lostEvents, twice, sameCatalog };
+  return { sportsMarkets, missingMarkets: missingMarkets.size, missingEvents: missingEvents.length, missingRows: missingRows.length, explained, lost, lostEvents, twice, sameCatalog };
 }
 
 async function createKey(plan: string): Promise<{ id: string; key: string }> {
@@ -524,10 +515,10 @@ try {
         c.lost.length === 0 && c.lostEvents.length === 0 && served1.sports.size > 0 && served1.catalog.size > 0,
         `before: ${served0.sports.size} events, ${c.sportsMarkets} venue markets, ${served0.catalog.size} catalog rows; after: ${served1.sports.size} events, ${served1.catalog.size} rows; ` +
           `missing ${c.missingEvents} events, ${c.missingMarkets} venue markets, ${c.missingRows} rows (${c.sameCatalog ? 'same catalog snapshot' : 'a newer catalog snapshot'}), ` +
-          `${c.explained} of them no longer open on their venue, ${c.unverifiable} unverifiable (${[...DETAIL_BLIND_FOR_CATALOG].join(', ')} catalog rows); lost: ${c.lost.length ? c.lost.slice(0, 10).join(', ') : 'none'}`,
+          `${c.explained} of them no longer open on their venue; lost: ${c.lost.length ? c.lost.slice(0, 10).join(', ') : 'none'}`,
       );
       check(`${name}: a venue market is in at most one served event`, c.twice.length === 0, c.twice.length ? c.twice.slice(0, 5).join('; ') : `${served1.sports.size} events`);
-      contentFigures.push(`${name}: ${c.sportsMarkets} venue markets in ${served0.sports.size} events and ${served0.catalog.size} catalog rows compared, ${c.missingMarkets + c.missingRows} missing, ${c.explained} closed on their venue, ${c.unverifiable} unverifiable, ${c.lost.length} lost`);
+      contentFigures.push(`${name}: ${c.sportsMarkets} venue markets in ${served0.sports.size} events and ${served0.catalog.size} catalog rows compared, ${c.missingMarkets + c.missingRows} missing, ${c.explained} closed on their venue, ${c.lost.length} lost`);
     }
   } else say('processors step skipped (CHAOS_PROCESSORS=0)');
 

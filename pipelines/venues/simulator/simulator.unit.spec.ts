@@ -208,6 +208,10 @@ describe('procedural paging', () => {
     const closed = await get(sim, `/venue_8/v0/market/${first[0].id}`);
     expect(closed.status).toBe(200);
     expect(closed.json.id).toBe(first[0].id);
+    // The record says it closed (its closeTime is past), as the listing says by leaving it out:
+    // market detail reads venue_8's status from closeTime alone.
+    expect(closed.json.closeTime).toBeLessThanOrEqual(sim.clock.now());
+    expect(first[0].closeTime).toBeGreaterThan(sim.clock.now() - 10 * 60_000);
     await sim.app.close();
   });
 });

@@ -4,7 +4,7 @@
 import type { FastifyInstance } from 'fastify';
 import { type VenueId, fromEastern, h32, kebab, monthDay, round2, sha, unit } from '../core.ts';
 import { intParam, page } from '../paging.ts';
-import { type ProcMarket, procFairAt, procMarket, procStatus, openLo } from '../procedural.ts';
+import { type ProcMarket, TURNOVER_MS, procFairAt, procMarket, procStatus, openLo } from '../procedural.ts';
 import { type Rendered, type SimCtx, type VenueModule, quote } from '../store.ts';
 import { type GameState, type SimGame, eDate, fairAt, lineWins } from '../world.ts';
 
@@ -72,7 +72,10 @@ function procRecord(ctx: SimCtx, i: number, t: number): Record<string, unknown> 
     question: m.title,
     outcomeType: 'BINARY',
     probability: s === 'settled' ? (win ? 1 : 0) : round2(procFairAt(sp, m, t)),
-    closeTime: m.closeAt,
+    // A market that rolled out of the open window closed then, whatever close it was created with:
+    // the record says so (detail reads a past closeTime as closed), as the listing does by leaving
+    // it out.
+    closeTime: s === 'open' ? m.closeAt : Math.min(m.closeAt, sp.epoch + (i + 1) * TURNOVER_MS),
     isResolved: s === 'settled',
     resolution: s === 'settled' ? (win ? 'YES' : 'NO') : null,
     groupSlugs: m.tagged ? [V8_GROUP[m.topic]] : [],
