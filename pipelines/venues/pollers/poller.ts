@@ -323,10 +323,11 @@ export class VenuePoller {
           read_id: crawlId,
           source_url: sourceUrl,
         }));
-        let out = recs;
+        // Once per crawl: overlapping pages (feeds.ts PAGE_OVERLAP) read some records twice.
+        let out = recs.filter((r) => !seen.has(`${r.record_type}:${r.native_id}`));
         if (dedupe) {
           // Delta mode: remember every record's payload hash; emit only the changed ones.
-          out = recs.filter((r) => {
+          out = out.filter((r) => {
             const key = `${r.record_type}:${r.native_id}`;
             const h = createHash('sha1').update(r.payload).digest('base64');
             dedupe.hashes.set(key, h);
