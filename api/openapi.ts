@@ -78,11 +78,34 @@ const ERROR_HEADERS: Record<number, Record<string, unknown>> = {
  * The push stream as far as OpenAPI can say it: a text/event-stream body, its events (type, id,
  * data) under `x-events`, the Last-Event-ID header, and the WebSocket form in the description.
  */
+/** What the catalog channel says of a catalog snapshot (api/stream/catalog.ts catalogFacts). */
+const CATALOG_FACTS = {
+  type: 'object',
+  required: ['snapshot', 'total', 'providers'],
+  properties: {
+    snapshot: {
+      type: 'object',
+      required: ['id', 'observed_at', 'published_at'],
+      properties: { id: { type: 'string' }, observed_at: { type: ['string', 'null'], format: 'date-time' }, published_at: { type: 'string', format: 'date-time' } },
+    },
+    total: { type: 'integer', description: 'Rows of the snapshot (open markets, all providers).' },
+    providers: { type: 'object', additionalProperties: { type: 'integer' }, description: 'Rows per provider token.' },
+  },
+};
 const STREAM_EVENT_ID = 'Opaque position in the log (`<layout>-<time>-<offsets>`); send the last one received as Last-Event-ID to resume.';
 export const STREAM_EVENTS: Record<string, { description: string; data: Record<string, unknown> }> = {
   snapshot: {
-    description: 'First event after connect (and after `reset`): the subscription\'s current list, soonest scheduled start first, in the shape of GET /v1/matching-markets/sports `data`.',
-    data: { type: 'object', required: ['channel', 'data'], properties: { channel: { const: 'sports' }, data: { type: 'array', items: { type: 'object' } } } },
+    description:
+      'First event after connect (and after `reset`). channel=sports: the subscription\'s current list, soonest scheduled start first, in the shape of GET /v1/matching-markets/sports `data`. channel=catalog: the current catalog snapshot\'s facts as in `catalog.snapshot` (null before the first build).',
+    data: {
+      type: 'object',
+      required: ['channel', 'data'],
+      properties: { channel: { enum: ['sports', 'catalog'] }, data: { anyOf: [{ type: 'array', items: { type: 'object' } }, CATALOG_FACTS, { type: 'null' }] } },
+    },
+  },
+  'catalog.snapshot': {
+    description: 'channel=catalog: a new catalog snapshot was published (GET /v1/markets now serves it); id `catalog-<snapshot id>`.',
+    data: CATALOG_FACTS,
   },
   'event.updated': { description: 'A matched sports event of the subscription changed or joined it: the full event in the list shape.', data: { type: 'object', required: ['event_id'] } },
   'event.removed': {

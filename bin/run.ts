@@ -20,7 +20,7 @@ import { startSimulator } from '../pipelines/venues/simulator/server.ts';
 import { startSimulatorThread, type SimulatorThread } from '../pipelines/venues/simulator/thread.ts';
 import { VenueEndpoints } from '../pipelines/venues/client/endpoints.ts';
 import { startPollers, startCatalog, type RunningPollers, type RunningCatalog } from '../pipelines/catalog/area.ts';
-import { catalogDeps } from '../pipelines/catalog/index.ts';
+import { catalogDeps, CATALOG_SNAPSHOT_NAME } from '../pipelines/catalog/index.ts';
 import { startSportsArea, type SportsArea } from '../pipelines/matching/area.ts';
 import { SportsReader } from '../pipelines/matching/readmodel.ts';
 import { startLiveArea } from '../api/live/area.ts';
@@ -150,7 +150,9 @@ export async function runService(config: Config, opts: { quiet?: boolean } = {})
       deps.live = live.deps;
       stops.push(() => live.stop());
     }
-    const area = streams ? await startStreamArea(config, { log: backbone.log, serde: backbone.serde, topics: backbone.topics }) : undefined;
+    const area = streams
+      ? await startStreamArea(config, { log: backbone.log, serde: backbone.serde, topics: backbone.topics, catalog: { store: backbone.store, name: CATALOG_SNAPSHOT_NAME } })
+      : undefined;
     if (area) deps.stream = area.deps;
     const api = await startApi(config, deps);
     stops.push(() => api.close());

@@ -7,6 +7,11 @@ import type { Serde } from '../../pipelines/serde/index.ts';
 import type { TopicMap } from '../../pipelines/topics.ts';
 import type { StreamDeps } from '../routes/v1/stream.ts';
 import { StreamHub } from './hub.ts';
+import { CatalogWatch } from './catalog.ts';
+import type { SnapshotStore } from '../../pipelines/readmodels/snapshots.ts';
+
+/** How often the catalog channel looks for a new catalog snapshot (built every CATALOG_REFRESH_MS). */
+const CATALOG_POLL_MS = 2_000;
 
 export interface StreamArea {
   deps: StreamDeps;
@@ -16,11 +21,13 @@ export interface StreamArea {
 
 export async function startStreamArea(
   config: Pick<Config, 'STREAM_HEARTBEAT_MS' | 'STREAM_BUFFER_BYTES' | 'STREAM_JOURNAL' | 'STREAM_RESUME_MS'>,
-  parts: { log: Log; serde: Serde; topics: TopicMap; clock?: () => number },
+  parts: { log: Log; serde: Serde; topics: TopicMap; clock?: () => number; catalog?: { store: SnapshotStore; name: string; pollMs?: number } },
 ): Promise<StreamArea> {
   const hub = await StreamHub.start({ ...parts, journalSize: config.STREAM_JOURNAL, resumeMs: config.STREAM_RESUME_MS });
+  const catalog = parts.catalog ? await CatalogWatch.start({ ...parts.catalog, pollMs: parts.catalog.pollMs ?? CATALOG_POLL_MS }) : undefined;
   const deps: StreamDeps = {
     hub,
+    catalog,
     bufferBytes: config.STREAM_BUFFER_BYTES,
     heartbeatMs: config.STREAM_HEARTBEAT_MS,
     readyMs: 5_000,
@@ -32,6 +39,7 @@ export async function startStreamArea(
     hub,
     async stop() {
       for (const c of [...deps.connections]) c.close();
+      catalog?.stop();
       await hub.stop();
     },
   };

@@ -25,21 +25,69 @@ export interface ConnectionOptions {
   onClose?: () => void;
 }
 
-export class StreamConnection implements Subscriber {
-  from: number[] = [];
-  private closed = false;
-  private timer: NodeJS.Timeout | null = null;
-  private readonly key: string;
+/**
+ * What every channel's connection does with its transport: send an event unless the client has
+ * fallen more than `bufferBytes` behind (then a final `overflow` and close), heartbeats, and close
+ * once (the transport, the heartbeat, the channel's own unsubscribe, the owner's onClose).
+ */
+export class Outbox {
+  closed = false;
   /** Events sent (tests and the bench read it). */
   sent = 0;
+  private timer: NodeJS.Timeout | null = null;
+
+  constructor(
+    private readonly sink: Sink,
+    private readonly opts: ConnectionOptions,
+    private readonly unsubscribe: () => void,
+  ) {}
+
+  send(id: string, type: string, json: string, shared?: Rendered): void {
+    if (this.closed) return;
+    if (this.sink.buffered() > this.opts.bufferBytes) {
+      this.sink.event('', 'overflow', JSON.stringify({ message: `the client read too slowly: more than ${this.opts.bufferBytes} bytes were waiting; reconnect with the last event id received to resume` }));
+      this.close();
+      return;
+    }
+    this.sink.event(id, type, json, shared);
+    this.sent++;
+  }
+
+  startHeartbeat(): void {
+    this.timer = setInterval(() => {
+      if (!this.closed) this.sink.heartbeat();
+    }, this.opts.heartbeatMs);
+    this.timer.unref();
+  }
+
+  close(): void {
+    if (this.closed) return;
+    this.closed = true;
+    this.unsubscribe();
+    if (this.timer) clearInterval(this.timer);
+    this.sink.close();
+    this.opts.onClose?.();
+  }
+}
+
+export class StreamConnection implements Subscriber {
+  from: number[] = [];
+  private readonly key: string;
+  private readonly out: Outbox;
 
   constructor(
     private readonly hub: StreamHub,
     private readonly filter: SportsFilter,
-    private readonly sink: Sink,
-    private readonly opts: ConnectionOptions,
+    sink: Sink,
+    opts: ConnectionOptions,
   ) {
     this.key = filterKey(filter);
+    this.out = new Outbox(sink, opts, () => this.hub.subscribers.delete(this));
+  }
+
+  /** Events sent (tests and the bench read it). */
+  get sent(): number {
+    return this.out.sent;
   }
 
   /** Sends what the client needs first and subscribes, in one synchronous turn (nothing falls between). */
@@ -59,16 +107,13 @@ export class StreamConnection implements Subscriber {
         if (r) this.send(m.id, r.type, r.json);
       }
     }
-    if (this.closed) return;
+    if (this.out.closed) return;
     this.hub.subscribers.add(this);
-    this.timer = setInterval(() => {
-      if (!this.closed) this.sink.heartbeat();
-    }, this.opts.heartbeatMs);
-    this.timer.unref();
+    this.out.startHeartbeat();
   }
 
   onChange(change: SportsChange, id: string): void {
-    if (this.closed) return;
+    if (this.out.closed) return;
     let r: Rendered | null | undefined = change.rendered?.get(this.key);
     if (r === undefined) {
       r = renderChange(this.filter, change, this.hub.clock());
@@ -78,22 +123,10 @@ export class StreamConnection implements Subscriber {
   }
 
   private send(id: string, type: string, json: string, shared?: Rendered): void {
-    if (this.closed) return;
-    if (this.sink.buffered() > this.opts.bufferBytes) {
-      this.sink.event('', 'overflow', JSON.stringify({ message: `the client read too slowly: more than ${this.opts.bufferBytes} bytes were waiting; reconnect with the last event id received to resume` }));
-      this.close();
-      return;
-    }
-    this.sink.event(id, type, json, shared);
-    this.sent++;
+    this.out.send(id, type, json, shared);
   }
 
   close(): void {
-    if (this.closed) return;
-    this.closed = true;
-    this.hub.subscribers.delete(this);
-    if (this.timer) clearInterval(this.timer);
-    this.sink.close();
-    this.opts.onClose?.();
+    this.out.close();
   }
 }

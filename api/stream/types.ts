@@ -4,9 +4,12 @@
 import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from 'node:http';
 import type { StreamHub } from './hub.ts';
 import type { StreamConnection } from './connection.ts';
+import type { CatalogConnection, CatalogWatch } from './catalog.ts';
 
 export interface StreamDeps {
   hub: StreamHub;
+  /** The catalog channel's watch of the published catalog snapshot (absent: channel=catalog answers 503). */
+  catalog?: CatalogWatch;
   /** Unsent bytes a connection may hold before it gets `overflow` and is closed. */
   bufferBytes: number;
   heartbeatMs: number;
@@ -15,7 +18,7 @@ export interface StreamDeps {
   /** Open streams per account on this process. */
   open: Map<string, number>;
   /** Live connections (closed on shutdown). */
-  connections: Set<StreamConnection>;
+  connections: Set<StreamConnection | CatalogConnection>;
 }
 
 /** What the stream uses of a WebSocket (ws, through @fastify/websocket). */

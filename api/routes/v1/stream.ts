@@ -12,6 +12,7 @@ import type { RouteHandler } from '../../types.ts';
 import type { League } from '../table.ts';
 import type { PropPolicy } from '../../../pipelines/matching/readmodel.ts';
 import { StreamConnection, type Sink } from '../../stream/connection.ts';
+import { CatalogConnection } from '../../stream/catalog.ts';
 import type { StreamIO, StreamSocket } from '../../stream/types.ts';
 import type { SportsFilter } from '../../stream/sports.ts';
 
@@ -81,11 +82,25 @@ function filterOf(t: Record<string, unknown>, raw: Record<string, unknown>): Spo
   };
 }
 
+/** The sports list's filters: they mean nothing on another channel. */
+const SPORTS_PARAMS = ['league', 'scheduled_date', 'participant', 'include_settled', 'include_submarkets', 'include_rules', 'player_prop_match'];
+
 export const stream: RouteHandler = async (ctx) => {
   const d = ctx.deps.stream;
-  if (ctx.typed.channel === undefined) throw new ApiError('missing_parameter', 'send channel=sports: the channel to subscribe to', { param: 'channel' });
-  const filter = filterOf(ctx.typed, ctx.query);
+  if (ctx.typed.channel === undefined) throw new ApiError('missing_parameter', 'send channel=sports or channel=catalog: the channel to subscribe to', { param: 'channel' });
+  const channel = ctx.typed.channel as 'sports' | 'catalog';
+  if (channel === 'catalog') {
+    const items: ErrorItem[] = SPORTS_PARAMS.filter((p) => ctx.query[p] !== undefined).map((p) => ({
+      param: p,
+      value: ctx.query[p] as string,
+      message: `${p} filters channel=sports; channel=catalog takes no filters, got ${p}=${quote(ctx.query[p])}`,
+    }));
+    if (items.length) throw apiErrorFromItems('invalid_parameter', items);
+  }
+  const filter = channel === 'sports' ? filterOf(ctx.typed, ctx.query) : null;
   if (!d) throw new ApiError('service_unavailable', 'the push stream is not configured on this deployment');
+  const catalog = d.catalog;
+  if (channel === 'catalog' && !catalog) throw new ApiError('service_unavailable', 'the catalog channel is not configured on this deployment');
   const key = ctx.key!;
   const limit = STREAM_LIMITS[key.plan as PlanKey] ?? STREAM_LIMITS.free;
   const open = d.open.get(key.accountId) ?? 0;
@@ -94,7 +109,7 @@ export const stream: RouteHandler = async (ctx) => {
       headers: { 'retry-after': '1' },
     });
   }
-  if (!(await d.hub.ready(d.readyMs))) throw new ApiError('service_unavailable', 'the stream is still reading the log after a start; retry shortly');
+  if (channel === 'sports' && !(await d.hub.ready(d.readyMs))) throw new ApiError('service_unavailable', 'the stream is still reading the log after a start; retry shortly');
   // Counted from here (before any await) so concurrent connects cannot pass the limit together.
   d.open.set(key.accountId, (d.open.get(key.accountId) ?? 0) + 1);
   let released = false;
@@ -109,7 +124,9 @@ export const stream: RouteHandler = async (ctx) => {
     body: null,
     release,
     stream: (io: StreamIO) => {
-      let conn: StreamConnection;
+      let conn: StreamConnection | CatalogConnection;
+      const opts = { bufferBytes: d.bufferBytes, heartbeatMs: d.heartbeatMs, onClose: () => (release(), d.connections.delete(conn)) };
+      const open = (sink: Sink) => (filter ? new StreamConnection(d.hub, filter, sink, opts) : new CatalogConnection(catalog!, sink, opts));
       if (io.kind === 'sse') {
         // No chunked encoding: the stream ends only with its connection, and each event is then one
         // socket write instead of three (size, data, CRLF) for every client.
@@ -118,14 +135,14 @@ export const stream: RouteHandler = async (ctx) => {
         io.res.writeHead(200, io.headers);
         // Reconnect after 1 s (EventSource's default is 3 s); then the first event.
         io.res.write('retry: 1000\n\n');
-        conn = new StreamConnection(d.hub, filter, sseSink(io.res), { bufferBytes: d.bufferBytes, heartbeatMs: d.heartbeatMs, onClose: () => (release(), d.connections.delete(conn)) });
+        conn = open(sseSink(io.res));
         io.req.socket.setNoDelay(true);
         io.res.on('close', () => conn.close());
         d.connections.add(conn);
         const last = io.req.headers['last-event-id'];
         conn.start(typeof last === 'string' && last !== '' ? last : undefined);
       } else {
-        conn = new StreamConnection(d.hub, filter, wsSink(io.socket), { bufferBytes: d.bufferBytes, heartbeatMs: d.heartbeatMs, onClose: () => (release(), d.connections.delete(conn)) });
+        conn = open(wsSink(io.socket));
         io.socket.on('close', () => conn.close());
         d.connections.add(conn);
         conn.start(io.lastEventId);

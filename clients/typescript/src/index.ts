@@ -30,7 +30,7 @@ export type WalletPositionsQuery = Query<'wallet_positions'>;
 
 export type StreamQuery = Query<'stream'>;
 
-/** One event of GET /v1/stream: `snapshot`, `event.updated`, `event.removed`, `reset`, `overflow`. */
+/** One event of GET /v1/stream: `snapshot`, `event.updated`, `event.removed` (channel=sports), `catalog.snapshot` (channel=catalog), `reset`, `overflow`. */
 export interface StreamEvent {
   /** Its log position; sent back as Last-Event-ID to resume after it. */
   id?: string;
