@@ -137,7 +137,7 @@ function streamResponse(): Record<string, unknown> {
     description: [
       'Server-Sent Events. Each event has `id:` (a log position), `event:` (its type) and one `data:` line of JSON; comment lines (`: heartbeat`) keep idle connections open.',
       'WebSocket: the same URL with an upgrade; the client first sends {"type":"start"} or {"type":"resume","last_event_id":"<id>"}; each message is {"id","event","data"}; pings are the heartbeat.',
-      'Concurrent streams per account and replica: free 1, starter 5, pro 25, business and enterprise 100 (beyond: 429 rate_limited). The connect counts one request; events count nothing.',
+      'Concurrent streams per account, across replicas: free 1, starter 5, pro 25, business and enterprise 100 (beyond: 429 rate_limited). The connect counts one request; events count nothing.',
     ].join(' '),
     headers: { 'Cache-Control': { schema: { type: 'string', const: 'no-cache, no-transform' } } },
     content: { 'text/event-stream': { schema: STREAM_EVENT_SCHEMA, 'x-event-id': STREAM_EVENT_ID, 'x-events': STREAM_EVENTS } },

@@ -196,6 +196,32 @@ export class MemoryKeyStore implements KeyStore {
   async usage(accountId: string, period: string) {
     return this.usageCounts.get(`${accountId}:${period}`) ?? 0;
   }
+
+  /** Open push streams per account: connection -> when its slot expires. One process: memory only. */
+  private readonly streamSlots = new Map<string, Map<string, number>>();
+
+  async acquireStreamSlot(accountId: string, conn: string, limit: number, now: number, expiresAt: number) {
+    const slots = this.streamSlots.get(accountId) ?? new Map<string, number>();
+    for (const [c, until] of slots) if (until <= now) slots.delete(c);
+    if (slots.size >= limit && !slots.has(conn)) return false;
+    slots.set(conn, expiresAt);
+    this.streamSlots.set(accountId, slots);
+    return true;
+  }
+
+  async renewStreamSlot(accountId: string, conn: string, now: number, expiresAt: number) {
+    const slots = this.streamSlots.get(accountId);
+    const until = slots?.get(conn);
+    if (until === undefined || until <= now) return false;
+    slots!.set(conn, expiresAt);
+    return true;
+  }
+
+  async releaseStreamSlot(accountId: string, conn: string) {
+    const slots = this.streamSlots.get(accountId);
+    slots?.delete(conn);
+    if (slots && slots.size === 0) this.streamSlots.delete(accountId);
+  }
   async close() {
     if (this.flushTimer) {
       clearTimeout(this.flushTimer);

@@ -19,6 +19,27 @@ import { Redis } from 'ioredis';
 import type { AccountRecord, AuthorizeInput, AuthorizeResult, KeyRecord, KeyStore } from './store.ts';
 import type { PlanKey } from './plans.ts';
 
+/**
+ * KEYS[1] the account's stream slots; ARGV conn, limit, now, expiresAt. Drops expired slots, then
+ * takes one for conn unless limit are held; the key lives as long as its latest slot (a TTL from
+ * the caller's clock, not Redis's). 1 taken, 0 full.
+ */
+const STREAM_SLOT = `
+redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', ARGV[3])
+if redis.call('ZSCORE', KEYS[1], ARGV[1]) == false and redis.call('ZCARD', KEYS[1]) >= tonumber(ARGV[2]) then return 0 end
+redis.call('ZADD', KEYS[1], ARGV[4], ARGV[1])
+redis.call('PEXPIRE', KEYS[1], math.max(1, tonumber(redis.call('ZRANGE', KEYS[1], -1, -1, 'WITHSCORES')[2]) - tonumber(ARGV[3])))
+return 1
+`;
+/** KEYS[1] the account's stream slots; ARGV conn, now, expiresAt. Extends a slot still held: 1, else 0. */
+const STREAM_RENEW = `
+local s = redis.call('ZSCORE', KEYS[1], ARGV[1])
+if s == false or tonumber(s) <= tonumber(ARGV[2]) then return 0 end
+redis.call('ZADD', KEYS[1], ARGV[3], ARGV[1])
+redis.call('PEXPIRE', KEYS[1], math.max(1, tonumber(redis.call('ZRANGE', KEYS[1], -1, -1, 'WITHSCORES')[2]) - tonumber(ARGV[2])))
+return 1
+`;
+
 const AUTHORIZE = `
 local p = ARGV[1]
 local k = redis.call('HMGET', KEYS[1], 'id', 'account', 'perms')
@@ -139,6 +160,8 @@ export class RedisKeyStore implements KeyStore {
     this.redis.defineCommand('pmAuthorize', { numberOfKeys: 1, lua: AUTHORIZE });
     this.redis.defineCommand('pmInsertKey', { numberOfKeys: 4, lua: INSERT_KEY });
     this.redis.defineCommand('pmRevokeOrReroll', { numberOfKeys: 1, lua: REVOKE_OR_REROLL });
+    this.redis.defineCommand('pmStreamSlot', { numberOfKeys: 1, lua: STREAM_SLOT });
+    this.redis.defineCommand('pmStreamRenew', { numberOfKeys: 1, lua: STREAM_RENEW });
   }
 
   private cmd(): Record<string, (...args: unknown[]) => Promise<unknown>> {
@@ -249,6 +272,21 @@ export class RedisKeyStore implements KeyStore {
 
   async usage(accountId: string, period: string): Promise<number> {
     return Number((await this.redis.get(this.p + 'u:' + accountId + ':' + period)) ?? 0);
+  }
+
+  // An account's open streams: a sorted set, member = connection, score = when its slot expires.
+  async acquireStreamSlot(accountId: string, conn: string, limit: number, now: number, expiresAt: number): Promise<boolean> {
+    const cmd = this.redis as unknown as { pmStreamSlot(key: string, conn: string, limit: number, now: number, until: number): Promise<number> };
+    return (await cmd.pmStreamSlot(this.p + 'st:' + accountId, conn, limit, now, expiresAt)) === 1;
+  }
+
+  async renewStreamSlot(accountId: string, conn: string, now: number, expiresAt: number): Promise<boolean> {
+    const cmd = this.redis as unknown as { pmStreamRenew(key: string, conn: string, now: number, until: number): Promise<number> };
+    return (await cmd.pmStreamRenew(this.p + 'st:' + accountId, conn, now, expiresAt)) === 1;
+  }
+
+  async releaseStreamSlot(accountId: string, conn: string): Promise<void> {
+    await this.redis.zrem(this.p + 'st:' + accountId, conn);
   }
 
   async close(): Promise<void> {

@@ -164,5 +164,33 @@ export function keyStoreContract(name: string, make: () => Promise<KeyStore>): v
         await s.close();
       }
     });
+
+    it('holds an account to its concurrent streams across the processes sharing the store, freeing slots at release or expiry', async () => {
+      const s = await setup();
+      try {
+        const acct = `acct-${Math.random().toString(36).slice(2)}`;
+        const other = `${acct}-other`;
+        const lease = 60_000;
+        // Two slots: a third connection is refused, another account is not affected.
+        expect(await s.store.acquireStreamSlot(acct, 'c1', 2, T0, T0 + lease)).toBe(true);
+        expect(await s.store.acquireStreamSlot(acct, 'c2', 2, T0, T0 + lease)).toBe(true);
+        expect(await s.store.acquireStreamSlot(acct, 'c3', 2, T0, T0 + lease)).toBe(false);
+        expect(await s.store.acquireStreamSlot(other, 'c1', 2, T0, T0 + lease)).toBe(true);
+        // Taking a slot it holds again is not a second one.
+        expect(await s.store.acquireStreamSlot(acct, 'c1', 2, T0, T0 + lease)).toBe(true);
+        // Released: the next one fits.
+        await s.store.releaseStreamSlot(acct, 'c2');
+        expect(await s.store.acquireStreamSlot(acct, 'c3', 2, T0 + 1, T0 + 1 + lease)).toBe(true);
+        // c1 renewed, c3 not: past c3's expiry (a process that died holding it) a new one fits, c1 still counts.
+        expect(await s.store.renewStreamSlot(acct, 'c1', T0 + 2, T0 + 10 * lease)).toBe(true);
+        const later = T0 + 2 * lease;
+        expect(await s.store.acquireStreamSlot(acct, 'c4', 2, later, later + lease)).toBe(true);
+        expect(await s.store.acquireStreamSlot(acct, 'c5', 2, later, later + lease)).toBe(false);
+        // An expired slot cannot be renewed (its stream must reconnect and take a slot again).
+        expect(await s.store.renewStreamSlot(acct, 'c3', later, later + lease)).toBe(false);
+      } finally {
+        await s.close();
+      }
+    });
   });
 }

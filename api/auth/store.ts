@@ -94,5 +94,15 @@ export interface KeyStore {
   rerollKey(id: string, hash: string, prefix: string, now: number): Promise<boolean>;
   /** Requests counted toward the account's allowance in a period (`YYYY-MM`). */
   usage(accountId: string, period: string): Promise<number>;
+  /**
+   * The account's open push streams, counted across every API process sharing the store: takes a
+   * slot for `conn` unless `limit` unexpired slots are held (false then). A slot lasts until
+   * `expiresAt`: its process renews it while the stream is open and releases it at close, so a
+   * process that dies without releasing frees its slots when they expire.
+   */
+  acquireStreamSlot(accountId: string, conn: string, limit: number, now: number, expiresAt: number): Promise<boolean>;
+  /** Extends an open stream's slot (false if it expired by `now`, or is gone). */
+  renewStreamSlot(accountId: string, conn: string, now: number, expiresAt: number): Promise<boolean>;
+  releaseStreamSlot(accountId: string, conn: string): Promise<void>;
   close(): Promise<void>;
 }

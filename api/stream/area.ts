@@ -31,7 +31,6 @@ export async function startStreamArea(
     bufferBytes: config.STREAM_BUFFER_BYTES,
     heartbeatMs: config.STREAM_HEARTBEAT_MS,
     readyMs: 5_000,
-    open: new Map(),
     connections: new Set(),
   };
   return {

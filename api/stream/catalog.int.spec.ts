@@ -7,8 +7,10 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it, onTestFinished } from 'vitest';
-import { build } from '../../test/helper.ts';
+import { build, redisKeyStores } from '../../test/helper.ts';
 import { randomName } from '../../test/services/index.ts';
+import { MemoryKeyStore } from '../auth/memory-store.ts';
+import { redisUrlForTests } from '../../pipelines/runtime/test-services.ts';
 import { EmbeddedLog } from '../../pipelines/log/embedded.ts';
 import { MemorySnapshotStore } from '../../pipelines/readmodels/memory-store.ts';
 import { jsonSerde } from '../../pipelines/serde/index.ts';
@@ -18,6 +20,8 @@ import { catalogFacts } from './catalog.ts';
 import { openSse, type SseClient } from './sse-client.ts';
 
 const data = (e: { data: string }) => JSON.parse(e.data) as any;
+
+const redisUrl = await redisUrlForTests();
 
 async function harness() {
   const log = await EmbeddedLog.open({ dir: mkdtempSync(join(tmpdir(), 'stream-cat-')), compactIntervalMs: 0 });
@@ -43,6 +47,7 @@ async function harness() {
   let n = 0;
   return {
     t,
+    area,
     key,
     /** Publishes a catalog snapshot as the catalog does (meta: rows and rows per category|provider). */
     async publish(rows: Record<string, number>) {
@@ -117,6 +122,40 @@ describe('GET /v1/stream?channel=catalog', () => {
     const bad = await h.t.app.inject({ url: '/v1/stream?channel=quotes', headers: h.t.auth(h.key) });
     expect(bad.statusCode).toBe(400);
     expect(bad.json().param).toBe('channel');
+  });
+});
+
+describe('concurrent streams per account', () => {
+  it(`hold across two API processes sharing the key store (${redisUrl ? 'Redis' : 'in-process'})`, async () => {
+    const h = await harness();
+    const store = redisUrl ? redisKeyStores(redisUrl, 'stream-slots').open({ url: redisUrl }) : new MemoryKeyStore();
+    const apps = [await build({ deps: { stream: h.area.deps }, store }), await build({ deps: { stream: h.area.deps }, store })];
+    const bases: string[] = [];
+    for (const t of apps) {
+      await t.app.listen({ port: 0, host: '127.0.0.1' });
+      bases.push(`http://127.0.0.1:${(t.app.server.address() as { port: number }).port}`);
+    }
+    const key = await apps[0]!.createKey({ plan: 'free', permissions: ['stream.read'] });
+    const open = (i: number) => openSse(`${bases[i]}/v1/stream?channel=catalog`, apps[i]!.auth(key));
+    const one = await open(0);
+    expect(one.status).toBe(200);
+    // The free plan's one stream is open on the first process: the second refuses another.
+    const two = await open(1);
+    await two.ended;
+    expect(two.status).toBe(429);
+    expect(JSON.parse(two.body).message).toContain('allows 1 concurrent streams per account and all 1 are open');
+    one.destroy();
+    await one.ended;
+    // Released at close: the second process takes it.
+    let three = await open(1);
+    for (let i = 0; i < 50 && three.status !== 200; i++) {
+      await three.ended;
+      await new Promise((r) => setTimeout(r, 20));
+      three = await open(1);
+    }
+    expect(three.status).toBe(200);
+    three.destroy();
+    if (!redisUrl) await store.close();
   });
 });
 

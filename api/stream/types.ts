@@ -15,8 +15,6 @@ export interface StreamDeps {
   heartbeatMs: number;
   /** How long a connect waits for the hub to catch up with the log before answering 503. */
   readyMs: number;
-  /** Open streams per account on this process. */
-  open: Map<string, number>;
   /** Live connections (closed on shutdown). */
   connections: Set<StreamConnection | CatalogConnection>;
 }

@@ -3,8 +3,10 @@
 // type-checked booleans, enums and dates; the key was checked for `stream.read` and the connect
 // charged one request against the rate limit) and deps.stream (the process's hub). Out: a stream of
 // events (api/stream/connection.ts); events count against nothing. Refused before it opens: more
-// concurrent streams than the plan allows (429 rate_limited, per account on this replica), the hub
+// concurrent streams than the plan allows (429 rate_limited, per account across every replica sharing
+// the key store: slots leased in it, api/auth/store.ts), the hub
 // not caught up with the log yet (503).
+import { randomUUID } from 'node:crypto';
 import type { ServerResponse } from 'node:http';
 import { ApiError, apiErrorFromItems, quote, type ErrorItem } from '../../errors.ts';
 import { STREAM_LIMITS, type PlanKey } from '../../auth/plans.ts';
@@ -17,6 +19,9 @@ import type { StreamIO, StreamSocket } from '../../stream/types.ts';
 import type { SportsFilter } from '../../stream/sports.ts';
 
 export type { StreamDeps, StreamIO, StreamSocket } from '../../stream/types.ts';
+
+/** How long a stream's slot lasts without a renewal (renewed every third of it while open). */
+export const STREAM_SLOT_MS = 60_000;
 
 const sseFrame = (id: string, type: string, json: string) => `${id ? `id: ${id}\n` : ''}event: ${type}\ndata: ${json}\n\n`;
 const wsFrame = (id: string, type: string, json: string) => `{"id":${JSON.stringify(id || null)},"event":${JSON.stringify(type)},"data":${json}}`;
@@ -103,22 +108,30 @@ export const stream: RouteHandler = async (ctx) => {
   if (channel === 'catalog' && !catalog) throw new ApiError('service_unavailable', 'the catalog channel is not configured on this deployment');
   const key = ctx.key!;
   const limit = STREAM_LIMITS[key.plan as PlanKey] ?? STREAM_LIMITS.free;
-  const open = d.open.get(key.accountId) ?? 0;
-  if (open >= limit) {
-    throw new ApiError('rate_limited', `the ${key.plan} plan allows ${limit} concurrent streams per account; ${open} are open: close one and retry`, {
+  if (channel === 'sports' && !(await d.hub.ready(d.readyMs))) throw new ApiError('service_unavailable', 'the stream is still reading the log after a start; retry shortly');
+  // The account's slots live in the key store every API process shares (Redis on the stack), so
+  // the plan's limit holds across replicas; a slot is a lease this process renews while the stream
+  // is open, so one a dead replica held frees itself (STREAM_SLOT_MS).
+  const store = ctx.deps.auth!.store;
+  const slot = randomUUID();
+  const now = ctx.deps.clock();
+  if (!(await store.acquireStreamSlot(key.accountId, slot, limit, now, now + STREAM_SLOT_MS))) {
+    throw new ApiError('rate_limited', `the ${key.plan} plan allows ${limit} concurrent streams per account and all ${limit} are open: close one and retry`, {
       headers: { 'retry-after': '1' },
     });
   }
-  if (channel === 'sports' && !(await d.hub.ready(d.readyMs))) throw new ApiError('service_unavailable', 'the stream is still reading the log after a start; retry shortly');
-  // Counted from here (before any await) so concurrent connects cannot pass the limit together.
-  d.open.set(key.accountId, (d.open.get(key.accountId) ?? 0) + 1);
+  const renewal = setInterval(() => {
+    const at = ctx.deps.clock();
+    // A store that is away is tried again at the next renewal; the lease outlives two of them.
+    void store.renewStreamSlot(key.accountId, slot, at, at + STREAM_SLOT_MS).catch(() => undefined);
+  }, STREAM_SLOT_MS / 3);
+  renewal.unref();
   let released = false;
   const release = () => {
     if (released) return;
     released = true;
-    const n = (d.open.get(key.accountId) ?? 1) - 1;
-    if (n > 0) d.open.set(key.accountId, n);
-    else d.open.delete(key.accountId);
+    clearInterval(renewal);
+    void store.releaseStreamSlot(key.accountId, slot).catch(() => undefined);
   };
   return {
     body: null,
