@@ -156,12 +156,7 @@ async function sideBySide(): Promise<never> {
   }
   if (!config.REDIS_URL) refuse('--side-by-side needs the Redis store (REDIS_URL): the embedded default keeps its store in the service\'s memory and rebuilds it at each start');
   const chosen = values.stages ? stages : stages.filter((s) => !s.sinks?.tables?.length);
-  let log: Log;
-  try {
-    log = await createLog(config);
-  } catch (e) {
-    refuse(`cannot open the log (${config.KAFKA_BROKERS ? `Kafka at ${config.KAFKA_BROKERS}` : `embedded, ${config.DATA_DIR}/log`}): ${firstLine(e)}${config.KAFKA_BROKERS ? '' : '; the embedded log is the service\'s own: stop it first, or run the stack on Kafka'}`);
-  }
+  const log = await openLogForSideBySide();
   const registry = createRegistry(config);
   const store = openStore(config);
   if (!isGenerational(store)) refuse('the store does not keep generations');
@@ -173,41 +168,24 @@ async function sideBySide(): Promise<never> {
   console.log(`  copy the ${CATALOG_SNAPSHOT_NAME} snapshots as they are (built by the processors from ClickHouse, not by these stages)`);
   console.log(`  switch the generation pointer, wait ${FOLLOW_MS} ms for every process to follow, catch up once more, drop the old generation`);
   if (withTables.length && !values.stages) console.log(`  not rebuilt (history tables; --side-by-side --stages ${withTables.map((s) => s.name).join(',')} with CLICKHOUSE_URL, or a stop-the-world replay): ${withTables.map((s) => s.name).join(', ')}`);
-  let failed: string | undefined;
-  try {
-    if (values['dry-run']) console.log('dry run: nothing changed');
-    else {
-      const result = await replaySideBySide(chosen, {
-        log,
-        serde: avroSerde(registry),
-        topics,
-        store,
-        storeAt: (g) => new RedisSnapshotStore({ url: config.REDIS_URL!, namespace: generationNamespace(store.base, g) }),
-      }, { generation, copyNames: [CATALOG_SNAPSHOT_NAME], followMs: FOLLOW_MS, say: (line) => console.log(`  ${line}`) });
-      for (const [stage, n] of Object.entries(result.lagBefore)) console.log(`  ${stage}: ${n} record(s) consumed`);
-      console.log(`done in ${result.ms} ms: generation ${result.to} is current`);
-    }
-  } catch (e) {
-    failed = firstLine(e);
-  } finally {
-    await store.close();
-    await registry.close();
-    await log.close();
-  }
-  if (failed) refuse(`failed: ${failed}`);
-  process.exit(0);
+  return finishSideBySide(async () => {
+    const result = await replaySideBySide(chosen, {
+      log,
+      serde: avroSerde(registry),
+      topics,
+      store,
+      storeAt: (g) => new RedisSnapshotStore({ url: config.REDIS_URL!, namespace: generationNamespace(store.base, g) }),
+    }, { generation, copyNames: [CATALOG_SNAPSHOT_NAME], followMs: FOLLOW_MS, say: (line) => console.log(`  ${line}`) });
+    for (const [stage, n] of Object.entries(result.lagBefore)) console.log(`  ${stage}: ${n} record(s) consumed`);
+    console.log(`done in ${result.ms} ms: generation ${result.to} is current`);
+  }, [store, registry, log]);
 }
 
 /** --side-by-side --stages <history sinks>: the tables rebuilt beside the live ones; exits when done. */
 async function historySideBySide(chosen: typeof stages): Promise<never> {
   if (!config.CLICKHOUSE_URL)
     refuse(`--side-by-side rebuilds history tables in a ClickHouse server (CLICKHOUSE_URL) only: without one they live in the processors' own chdb (DATA_DIR ${config.DATA_DIR}), which no other process opens while they run; replay ${chosen.map((s) => s.name).join(', ')} stop-the-world`);
-  let log: Log;
-  try {
-    log = await createLog(config);
-  } catch (e) {
-    refuse(`cannot open the log (${config.KAFKA_BROKERS ? `Kafka at ${config.KAFKA_BROKERS}` : `embedded, ${config.DATA_DIR}/log`}): ${firstLine(e)}${config.KAFKA_BROKERS ? '' : '; the embedded log is the service\'s own: stop it first, or run the stack on Kafka'}`);
-  }
+  const log = await openLogForSideBySide();
   const registry = createRegistry(config);
   let history: History;
   try {
@@ -221,20 +199,32 @@ async function historySideBySide(chosen: typeof stages): Promise<never> {
   console.log(`replay side by side (log: ${log.kind}, history: ${history.kind}) will, while the service keeps writing and serving:`);
   console.log(`  rebuild ${tables.join(', ')} from the earliest offsets into ${tables.map((t) => `${t}__replay_${generation}`).join(', ')}: ${chosen.map((s) => s.name).join(', ')} (groups of their own)`);
   console.log('  exchange each live table with its rebuilt one (EXCHANGE TABLES, atomic per table), catch up once more, drop the old tables');
+  return finishSideBySide(async () => {
+    const result = await replayHistorySideBySide(chosen, { log, serde: avroSerde(registry), topics: defineTopics(topicSettings(config)), history }, { generation, say: (line) => console.log(`  ${line}`) });
+    for (const [stage, n] of Object.entries(result.lagBefore)) console.log(`  ${stage}: ${n} record(s) consumed`);
+    console.log(`done in ${result.ms} ms`);
+  }, [history, registry, log]);
+}
+
+/** The log a replay side by side reads beside the running service, or a refusal in one line. */
+async function openLogForSideBySide(): Promise<Log> {
+  try {
+    return await createLog(config);
+  } catch (e) {
+    refuse(`cannot open the log (${config.KAFKA_BROKERS ? `Kafka at ${config.KAFKA_BROKERS}` : `embedded, ${config.DATA_DIR}/log`}): ${firstLine(e)}${config.KAFKA_BROKERS ? '' : '; the embedded log is the service\'s own: stop it first, or run the stack on Kafka'}`);
+  }
+}
+
+/** Runs the work (not on --dry-run), closes what it opened, exits 0, or 1 with one line. */
+async function finishSideBySide(work: () => Promise<void>, opened: { close(): Promise<void> }[]): Promise<never> {
   let failed: string | undefined;
   try {
     if (values['dry-run']) console.log('dry run: nothing changed');
-    else {
-      const result = await replayHistorySideBySide(chosen, { log, serde: avroSerde(registry), topics: defineTopics(topicSettings(config)), history }, { generation, say: (line) => console.log(`  ${line}`) });
-      for (const [stage, n] of Object.entries(result.lagBefore)) console.log(`  ${stage}: ${n} record(s) consumed`);
-      console.log(`done in ${result.ms} ms`);
-    }
+    else await work();
   } catch (e) {
     failed = firstLine(e);
   } finally {
-    await history.close();
-    await registry.close();
-    await log.close();
+    for (const o of opened) await o.close();
   }
   if (failed) refuse(`failed: ${failed}`);
   process.exit(0);
