@@ -33,6 +33,8 @@ import { handlers } from '../api/routes/index.ts';
 import { authDepsFor } from '../api/auth/index.ts';
 import { MemoryKeyStore } from '../api/auth/memory-store.ts';
 import { loadConfig } from '../lib/config.ts';
+import { startStreamArea } from '../api/stream/area.ts';
+import { StreamConnection } from '../api/stream/connection.ts';
 
 const { values } = parseArgs({
   options: { rounds: { type: 'string', default: '5' }, trials: { type: 'string', default: '20' }, cadence: { type: 'string', default: String(loadConfig({}).SPORTS_PUBLISH_MS) }, slow: { type: 'string', default: '2000' } },
@@ -143,6 +145,20 @@ async function latency(log: Log, label: string, publishMs: number, trials: numbe
   await auth.admin.ensureAccount('bench', 'business');
   const { key } = await auth.admin.create({ accountId: 'bench', permissions: ['markets.matching.read'] });
   const app = await buildApp({ config, clock: () => AT + 3600_000, auth, sports: { reader: new SportsReader(store) } }, handlers, { logger: false });
+  // The push stream of this process on the same log: one sports subscriber (all leagues, the list
+  // shape) whose sink notes when the changed event arrives, rendered as a client would get it.
+  const stream = await startStreamArea({ STREAM_HEARTBEAT_MS: 60_000, STREAM_BUFFER_BYTES: 1 << 30, STREAM_JOURNAL: 20_000, STREAM_RESUME_MS: 3_600_000 }, { log, serde, topics, clock: () => AT + 3600_000 });
+  const arrivals: { at: number; start: string | null }[] = [];
+  const conn = new StreamConnection(stream.hub, { includeSettled: true, shape: { includeSubmarkets: false, includeRules: false, policy: 'strict' } }, {
+    event(_id, type, json) {
+      if (type !== 'event.updated') return;
+      const e = JSON.parse(json) as { scheduled_start: string | null; submarkets: { source_markets: { provider: string; market_id: string }[] }[] };
+      if (e.submarkets.some((m) => m.source_markets.some((x) => x.provider === 'venue_2' && x.market_id === String(base.id)))) arrivals.push({ at: performance.now(), start: e.scheduled_start });
+    },
+    heartbeat() {},
+    buffered: () => 0,
+    close() {},
+  }, { bufferBytes: 1 << 30, heartbeatMs: 60_000 });
   // A venue_2 moneyline of the slate: each trial moves its game's start one minute earlier.
   const idx = crawled.findIndex((r) => r.provider === 'venue_2' && (r.payload as { sportsMarketType?: string }).sportsMarketType === 'moneyline' && String((r.payload as { slug?: string }).slug).startsWith('nba-'));
   const base = crawled[idx].payload as Record<string, unknown>;
@@ -170,7 +186,10 @@ async function latency(log: Log, label: string, publishMs: number, trials: numbe
   if (!(await until(new Date(start0).toISOString(), 120_000))) throw new Error('the slate never appeared');
   // Measure changes, not the initial load: wait until the whole slate is ingested and published.
   await area.round(120_000);
+  await stream.hub.ready(120_000);
+  conn.start(undefined);
   const samples: number[] = [];
+  const streamed: number[] = [];
   for (let i = 1; i <= trials; i++) {
     const start = start0 - i * 60_000;
     const gst = new Date(start).toISOString().replace('T', ' ').replace(/\.\d+Z$/, '+00');
@@ -182,6 +201,11 @@ async function latency(log: Log, label: string, publishMs: number, trials: numbe
       throw new Error(`trial ${i} never showed: API says ${await ask()}, wanted ${new Date(start).toISOString()} (${slug}); matching holds ${held ? new Date(held.scheduledStart ?? 0).toISOString() : 'nothing'} after ${area.stages.matching.state().rounds} rounds`);
     }
     samples.push(performance.now() - t0);
+    // The same change as a stream client gets it (it may have arrived before the API showed it).
+    const want = new Date(start).toISOString();
+    for (const end = performance.now() + 30_000; !arrivals.some((a) => a.start === want && a.at >= t0) && performance.now() < end; ) await new Promise((r) => setTimeout(r, 1));
+    const got = arrivals.find((a) => a.start === want && a.at >= t0);
+    if (got) streamed.push(got.at - t0);
     // Land at a random phase of the cadence next time.
     await new Promise((r) => setTimeout(r, Math.random() * publishMs));
   }
@@ -189,6 +213,11 @@ async function latency(log: Log, label: string, publishMs: number, trials: numbe
     `venue change -> API (${label}, publish every ${publishMs} ms, ${shape.markets} markets loaded): p50 ${pct(samples, 50).toFixed(0)} ms, p95 ${pct(samples, 95).toFixed(0)} ms, max ${Math.max(...samples).toFixed(0)} ms over ${trials} changes; ` +
       `baseline (the cadence's own mean wait) ${(publishMs / 2).toFixed(0)} ms`,
   );
+  console.log(
+    `venue change -> push stream event (${label}, publish every ${publishMs} ms): p50 ${pct(streamed, 50).toFixed(0)} ms, p95 ${pct(streamed, 95).toFixed(0)} ms, max ${Math.max(...streamed).toFixed(0)} ms; ${streamed.length} of ${trials} changes arrived`,
+  );
+  conn.close();
+  await stream.stop();
   await app.close();
   await area.stop();
   await producer.close();
