@@ -15,6 +15,7 @@ import type { TopicMap } from '../topics.ts';
 import type { History } from '../readmodels/history.ts';
 import type { SnapshotStore } from '../readmodels/snapshots.ts';
 import { startStage, type StageRunner } from '../runtime/runner.ts';
+import type { StageOffload } from '../runtime/history-host.ts';
 import { PollerSupervisor } from '../venues/pollers/supervisor.ts';
 import { logRawSink } from '../venues/pollers/sink.ts';
 import type { PollerLogger } from '../venues/pollers/poller.ts';
@@ -29,6 +30,8 @@ export interface AreaBackbone {
   history: History;
   store: SnapshotStore;
   producer?: Producer;
+  /** Where the catalog stage's batches run when the history worker hosts it (history-host.ts). */
+  offload?: StageOffload;
 }
 
 export interface RunningPollers {
@@ -72,7 +75,7 @@ export interface RunningCatalog extends CatalogArea {
 export async function startCatalog(config: Config, b: AreaBackbone, logger?: PollerLogger): Promise<RunningCatalog> {
   const area = createCatalog(config, b.history, b.store);
   await area.store.migrate();
-  const runner = await startStage(catalogStage(), { log: b.log, serde: b.serde, topics: b.topics, history: b.history, store: b.store, producer: b.producer });
+  const runner = await startStage(catalogStage(), { log: b.log, serde: b.serde, topics: b.topics, history: b.history, store: b.store, producer: b.producer, offload: b.offload });
   const builder = new CatalogBuilder({ store: area.store, refreshMs: config.CATALOG_REFRESH_MS, logger });
   builder.start();
   return {

@@ -1,6 +1,7 @@
 // The catalog end to end on the embedded backbone: simulator -> nine pollers over HTTP -> raw
 // topics -> catalog stage -> ClickHouse (chdb) -> snapshot build -> GET /v1/markets. The rows the
-// API serves are checked against what the venue actually listed, read independently here.
+// API serves are checked against what the venue actually listed, read independently here; once with
+// the catalog stage on this thread, once on the history worker (history-host.ts), as the service runs it.
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -17,27 +18,42 @@ import { build } from '../../test/helper.ts';
 import { catalogStage } from './stage.ts';
 import { createCatalog } from './index.ts';
 import { CatalogBuilder } from './builder.ts';
+import { EmbeddedRegistry } from '../registry/embedded.ts';
+import { avroSerde } from '../serde/index.ts';
+import { HistoryHost } from '../runtime/history-host.ts';
 
-const dir = mkdtempSync(path.join(tmpdir(), 'pm-catalog-flow-'));
-let sim: Simulator;
-let b: Backbone;
-let producer: Producer;
-let runner: StageRunner;
+describe.each([
+  ['on this thread', false],
+  ['on the history worker', true],
+])('catalog flow, the catalog stage %s', (_where, onWorker) => {
+  let dir: string;
+  let sim: Simulator;
+  let b: Backbone;
+  let producer: Producer;
+  let runner: StageRunner;
 
-beforeAll(async () => {
-  sim = await startSimulator({ seed: 11, scale: 0.05, scenario: 'default' });
-  b = await embeddedBackbone({ dir, prefix: randomPrefix(), serde: await testSerde(dir) });
-  producer = await b.log.producer();
-  runner = await startStage(catalogStage(), b);
-});
-afterAll(async () => {
-  await runner?.stop();
-  await producer?.close();
-  await b?.close();
-  await sim?.close();
-});
+  beforeAll(async () => {
+    dir = mkdtempSync(path.join(tmpdir(), 'pm-catalog-flow-'));
+    sim = await startSimulator({ seed: 11, scale: 0.05, scenario: 'default' });
+    if (onWorker) {
+      const registry = new EmbeddedRegistry(path.join(dir, 'registry'));
+      b = await embeddedBackbone({ dir, prefix: randomPrefix(), serde: avroSerde(registry), historyWorker: { registry } });
+      expect(b.offload).toBeInstanceOf(HistoryHost);
+      expect(b.offload!.runs(catalogStage().name)).toBe(true);
+    } else {
+      b = await embeddedBackbone({ dir, prefix: randomPrefix(), serde: await testSerde(dir) });
+      expect(b.offload).toBeUndefined();
+    }
+    producer = await b.log.producer();
+    runner = await startStage(catalogStage(), b);
+  });
+  afterAll(async () => {
+    await runner?.stop();
+    await producer?.close();
+    await b?.close();
+    await sim?.close();
+  });
 
-describe('catalog flow', () => {
   it('serves exactly the open, non-parlay markets the venue listed, in token order', async () => {
     const { store, deps } = createCatalog({ CATALOG_RETENTION_MS: 8 * 3600_000, CATALOG_CURSOR_SECRET: 's' }, b.history!, b.store);
     const seen: RawRecord[] = [];

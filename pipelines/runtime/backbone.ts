@@ -16,7 +16,7 @@ import type { SchemaLookup, Serde } from '../serde/index.ts';
 import { createAllTopics, defineTopics, topicSettings, type TopicMap } from '../topics.ts';
 import { HistoryHost, type StageOffload, type WorkerLog } from './history-host.ts';
 import type { RuntimeDeps } from './runner.ts';
-import { HISTORY_SINKS } from './sinks.ts';
+import { HOSTED_STAGES } from './hosted.ts';
 
 export interface OpenedBackbone extends RuntimeDeps {
   log: Log;
@@ -81,7 +81,7 @@ export async function openBackbone(
     const host = await HistoryHost.open({
       chdbPath: path.resolve(config.DATA_DIR, 'chdb'),
       database: config.CLICKHOUSE_DATABASE,
-      stages: HISTORY_SINKS.map((d) => d.name),
+      stages: HOSTED_STAGES.map((d) => d.name),
       registry: parts.registry,
       workerLog: config.HISTORY_WORKER_CONSUMES && !parts.log && uses.log ? workerLogOf(config, log) : undefined,
     });

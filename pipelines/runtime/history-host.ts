@@ -28,12 +28,12 @@ import type { History, Params } from '../readmodels/history.ts';
 import type { SchemaLookup } from '../serde/index.ts';
 import type { TopicDef, TopicId, TopicMap } from '../topics.ts';
 import type { PipelineMetrics } from './metrics.ts';
-import { HISTORY_SINKS } from './sinks.ts';
+import { HOSTED_STAGES } from './hosted.ts';
 import { packBatch, packedTransfer, type PackedBatch } from './batch-pack.ts';
 
 /**
  * Runs some stages' batches away from the runner's thread: stages whose whole output is history
- * (HISTORY_SINKS), so a resolved batch is a written batch and the runner only commits it.
+ * (HOSTED_STAGES, hosted.ts), so a resolved batch is a written batch and the runner only commits it.
  */
 export interface StageOffload {
   runs(stage: string): boolean;
@@ -120,7 +120,7 @@ export interface HistoryHostOptions {
   /** chdb's data directory (DATA_DIR/chdb). */
   chdbPath: string;
   database: string;
-  /** Names of the stages the worker runs for this host; each must be one of HISTORY_SINKS (sinks.ts). */
+  /** Names of the stages the worker runs for this host; each must be one of HOSTED_STAGES (hosted.ts). */
   stages: string[];
   /** Where the worker resolves schema ids and subjects: the process's registry. */
   registry: SchemaLookup;
@@ -287,7 +287,7 @@ export class HistoryHost implements History, StageOffload {
 
   /** Starts (or joins) the process's worker, which opens chdb and creates the database. */
   static async open(opts: HistoryHostOptions): Promise<HistoryHost> {
-    const hostable = new Set(HISTORY_SINKS.map((d) => d.name));
+    const hostable = new Set(HOSTED_STAGES.map((d) => d.name));
     for (const name of opts.stages) if (!hostable.has(name)) throw new Error(`the history worker cannot run stage ${JSON.stringify(name)}`);
     if (shared && shared.chdbPath !== opts.chdbPath)
       throw new Error(`chdb is already open at ${JSON.stringify(shared.chdbPath)} in this process; cannot open ${JSON.stringify(opts.chdbPath)} (chdb allows one data directory per process)`);

@@ -16,11 +16,11 @@ import type { PipelineMetrics } from './metrics.ts';
 import { decodeBatch, StageRunner } from './runner.ts';
 import { historyFromAvroFirst } from './avro-history.ts';
 import { unpackBatch } from './batch-pack.ts';
-import { HISTORY_SINKS } from './sinks.ts';
+import { HOSTED_STAGES } from './hosted.ts';
 
 const port = parentPort!;
 const data = workerData as HistoryWorkerData;
-const stages = new Map(HISTORY_SINKS.map((d) => [d.name, d]));
+const stages = new Map(HOSTED_STAGES.map((d) => [d.name, d]));
 
 // Schema lookups are answered by the host's registry on the main thread; each host's serde caches
 // ids and resolvers, so this is asked once per writer schema.

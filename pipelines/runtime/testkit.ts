@@ -15,7 +15,7 @@ import type { SchemaLookup, Serde } from '../serde/index.ts';
 import { createAllTopics, defineTopics, type Provider, type RawRecord, type TopicMap } from '../topics.ts';
 import { HistoryHost } from './history-host.ts';
 import type { RuntimeDeps } from './runner.ts';
-import { HISTORY_SINKS } from './sinks.ts';
+import { HOSTED_STAGES } from './hosted.ts';
 
 export function randomPrefix(): string {
   return `t${randomBytes(4).toString('hex')}.`;
@@ -45,7 +45,7 @@ export async function embeddedBackbone(opts: {
   const database = `db_${opts.prefix.replace(/\W/g, '')}`;
   const host =
     !opts.history && opts.historyWorker
-      ? await HistoryHost.open({ chdbPath, database, stages: HISTORY_SINKS.map((d) => d.name), registry: opts.historyWorker.registry })
+      ? await HistoryHost.open({ chdbPath, database, stages: HOSTED_STAGES.map((d) => d.name), registry: opts.historyWorker.registry })
       : undefined;
   const history = opts.history ?? host ?? (await ChdbHistory.open(chdbPath, database));
   await migrate(history);
