@@ -86,7 +86,7 @@ export async function runService(config: Config, opts: { quiet?: boolean } = {})
     await backbone.close();
     await registry.close();
   });
-  const b = { log: backbone.log, serde: backbone.serde, topics: backbone.topics, history: backbone.history, store: backbone.store };
+  const b = { log: backbone.log, serde: backbone.serde, topics: backbone.topics, history: backbone.history, store: backbone.store, offload: backbone.offload };
 
   let catalog: RunningCatalog | undefined;
   let sports: SportsArea | undefined;
