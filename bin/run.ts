@@ -16,6 +16,7 @@ import { avroSerde } from '../pipelines/serde/index.ts';
 import { openBackbone } from '../pipelines/runtime/backbone.ts';
 import { startStage, type StageRunner } from '../pipelines/runtime/runner.ts';
 import { BACKBONE_SINKS } from '../pipelines/runtime/sinks.ts';
+import { StageThread } from '../pipelines/runtime/stage-thread.ts';
 import { startSimulator } from '../pipelines/venues/simulator/server.ts';
 import { startSimulatorThread, type SimulatorThread } from '../pipelines/venues/simulator/thread.ts';
 import { VenueEndpoints } from '../pipelines/venues/client/endpoints.ts';
@@ -98,7 +99,9 @@ export async function runService(config: Config, opts: { quiet?: boolean } = {})
     });
     catalog = await startCatalog(config, b, logger);
     stops.push(() => catalog!.stop());
-    sports = await startSportsArea({ config, deps: { ...b, onError: stageErrorLogger(logger) } });
+    const thread = config.STAGE_THREAD ? await StageThread.open({ tickMs: config.SPORTS_PUBLISH_MS }) : undefined;
+    if (thread) stops.push(() => thread.close());
+    sports = await startSportsArea({ config, deps: { ...b, onError: stageErrorLogger(logger) }, thread });
     stops.push(() => sports!.stop());
   }
   let pollers: RunningPollers | undefined;
@@ -166,8 +169,9 @@ export async function runService(config: Config, opts: { quiet?: boolean } = {})
   return { address, demoKey, simulator, stop: () => stopAll(stops) };
 }
 
+/** Last started, first stopped: the API before the stages it reads, the stages before the log they use. */
 async function stopAll(stops: (() => Promise<void>)[]): Promise<void> {
-  for (const s of stops) {
+  for (const s of [...stops].reverse()) {
     try {
       await s();
     } catch (e) {

@@ -96,6 +96,10 @@ const fields = z.object({
   // The simulator on a worker thread of its own (pipelines/venues/simulator/thread.ts): its page
   // building during a crawl stays off the API's event loop. false runs it on the main thread.
   SIM_THREAD: bool.default(true),
+  // The canonicalizer and the matching round on a worker thread of their own
+  // (pipelines/runtime/stage-thread.ts): their CPU work and state stay off the API's event loop;
+  // their consumers and commits stay on the main thread. false runs them on the main thread.
+  STAGE_THREAD: bool.default(true),
   // The in-process snapshot store (embedded default) keeps retired snapshots behind cursors up to
   // this many MB of JSON in all, oldest evicted first (catalog snapshots are 4 MB at SIM_SCALE=1,
   // about 200 MB at 1,000,000 markets; README "Memory").

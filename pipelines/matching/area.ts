@@ -5,9 +5,13 @@
 //   canonicalize           raw.venue_N + reference.rosters -> canonical.markets + matching.state
 //   matching               canonical.markets -> lifecycle.states + matched.events (a round per tick)
 //   sink.sports-snapshot   matched.events + matching.state -> the published `sports` snapshot
+// With a stage thread (STAGE_THREAD), the canonicalizer's and the matching round's work and state are
+// on that worker (runtime/stage-thread.ts); their runners, groups and commits stay here.
 import type { Config } from '../../lib/config.ts';
 import type { RuntimeDeps } from '../runtime/runner.ts';
+import type { StageDef } from '../runtime/types.ts';
 import { startStage, type StageRunner } from '../runtime/runner.ts';
+import type { StageThread } from '../runtime/stage-thread.ts';
 import { SportsReader } from './readmodel.ts';
 import { canonicalizeStage } from './stages/canonicalize.ts';
 import { matchStage } from './stages/match.ts';
@@ -38,12 +42,15 @@ export async function startSportsArea(o: {
   config: Pick<Config, 'SPORTS_PUBLISH_MS'>;
   deps: RuntimeDeps & { store: NonNullable<RuntimeDeps['store']> };
   clock?: () => number;
+  /** Runs the canonicalizer and the matching round there (built with the same tickMs); ticks at `clock`. */
+  thread?: StageThread;
 }): Promise<SportsArea> {
   const stages = sportsStages({ tickMs: o.config.SPORTS_PUBLISH_MS, clock: o.clock });
+  const there = <T extends StageDef>(d: T): StageDef => (o.thread ? o.thread.def(d, o.clock) : d);
   // Downstream first: a consumer that starts after its producer would only see more waiting.
   const snapshot = await startStage(stages.snapshot, o.deps);
-  const matching = await startStage(stages.matching, o.deps);
-  const canonicalize = await startStage(stages.canonicalize, o.deps);
+  const matching = await startStage(there(stages.matching), o.deps);
+  const canonicalize = await startStage(there(stages.canonicalize), o.deps);
   const runners = { canonicalize, matching, snapshot };
   return {
     stages,

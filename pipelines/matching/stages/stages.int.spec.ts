@@ -1,11 +1,12 @@
 // The matching stages under the stage runner on the embedded log, with Avro through the embedded
 // registry: raw topics in, canonical.markets / lifecycle.states / matched.events out, the sports
 // snapshot published by its sink; a delisting is pruned one complete crawl later; a restart resumes
-// the lifecycle from its compacted topic.
+// the lifecycle from its compacted topic. Each test runs twice: the stages on this thread, and the
+// canonicalizer and the matching round on a stage thread (a new one per start, as after a restart).
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { EmbeddedLog } from '../../log/embedded.ts';
 import { createAllTopics, defineTopics, rawTopicId, type RawRecord, type TopicMap } from '../../topics.ts';
 import { testSerde } from '../../runtime/test-services.ts';
@@ -13,6 +14,7 @@ import { MemorySnapshotStore } from '../../readmodels/memory-store.ts';
 import type { Serde } from '../../serde/index.ts';
 import type { Log } from '../../log/types.ts';
 import { startSportsArea, type SportsArea } from '../area.ts';
+import { StageThread } from '../../runtime/stage-thread.ts';
 import { SPORTS_RETAIN_MS } from './sports-snapshot.ts';
 import { SportsReader, SPORTS_SNAPSHOT } from '../readmodel.ts';
 import { READ_MODEL_STAGES } from '../../runtime/stages.ts';
@@ -51,6 +53,7 @@ async function backbone() {
 /** The stages with ticks far apart: each test runs its rounds itself (area.round()). */
 class Stages {
   area: SportsArea | null = null;
+  thread: StageThread | undefined;
   constructor(
     private readonly log: Log,
     private readonly serde: Serde,
@@ -59,14 +62,17 @@ class Stages {
     private readonly clock: { now: number },
   ) {}
   async start(): Promise<void> {
-    this.area = await startSportsArea({ config: { SPORTS_PUBLISH_MS: 3_600_000 }, deps: { log: this.log, serde: this.serde, topics: this.topics, store: this.store }, clock: () => this.clock.now });
+    this.thread = threaded ? await StageThread.open({ tickMs: 3_600_000 }) : undefined;
+    this.area = await startSportsArea({ config: { SPORTS_PUBLISH_MS: 3_600_000 }, deps: { log: this.log, serde: this.serde, topics: this.topics, store: this.store }, clock: () => this.clock.now, thread: this.thread });
   }
   publish(): Promise<void> {
     return this.area!.round();
   }
   async stop(): Promise<void> {
     await this.area?.stop();
+    await this.thread?.close();
     this.area = null;
+    this.thread = undefined;
   }
 }
 
@@ -86,7 +92,15 @@ async function until<T>(f: () => Promise<T | undefined | null | false>, ms = 20_
 
 const g: GameSpec = { league: 'nhl', away: 'tor', home: 'mtl', start: Date.parse('2026-11-24T00:00:00Z'), total: 6.5 };
 
-describe('matching stages on the embedded log', () => {
+let threaded = false;
+
+describe.each([
+  ['on this thread', false],
+  ['the canonicalizer and matching on a stage thread', true],
+])('matching stages on the embedded log, %s', (_where, onThread) => {
+  beforeAll(() => {
+    threaded = onThread;
+  });
   it('publishes matched events from raw topics, prunes delistings after the next complete crawl, and resumes its lifecycle after a restart', async () => {
     const { log, topics, serde, send } = await backbone();
     const store = new MemorySnapshotStore();

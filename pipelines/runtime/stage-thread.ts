@@ -1,0 +1,187 @@
+// Stages whose work runs on a worker thread of their own: the stage thread.
+// In: a StageDef built on the worker (a factory named in STAGE_FACTORIES) and, on this thread, the
+// same stage's definition for its metadata. Out: a StageDef for this thread's runner whose handle(),
+// tick and restore() are answered by the worker: the runner here still consumes, decodes, writes the
+// outputs and commits, so groups, ordering, at-least-once and the standby replica are unchanged.
+//
+// Why: on the embedded default the API shares its event loop with every stage. The canonicalizer
+// (about 140 us a record on a crawl's first reads: rules texts, titles, rosters) and the matching
+// round (170-250 ms a tick early in a large crawl) were most of what held that loop during a
+// 1,000,000-market crawl (bench/crawl-latency.md). Their state lives on the worker; restore() reads
+// the log here and hands the records over in chunks.
+import { Worker } from 'node:worker_threads';
+import { fromWireError, toWireError, type WireError } from './history-host.ts';
+import type { BatchContext, InRecord, RestoreContext, StageDef, StageOutput } from './types.ts';
+import type { TopicId } from '../topics.ts';
+
+/** The stages the worker can build, by name, from the options it is given. */
+export interface StageThreadOptions {
+  /** The matching stage's tick (SPORTS_PUBLISH_MS). */
+  tickMs: number;
+}
+
+/** Records read at restore travel in chunks of this many (one message each). */
+export const RESTORE_CHUNK = 2_000;
+
+export type StageCall =
+  | { rid: number; op: 'handle'; stage: string; records: InRecord[]; ctx: BatchContext }
+  | { rid: number; op: 'tick'; stage: string; now: number }
+  | { rid: number; op: 'restore'; stage: string }
+  // Answers to the worker's reads during a restore (rrid: the read's number).
+  | { rrid: number; chunk: unknown[] }
+  | { rrid: number; done: true; result?: unknown }
+  | { rrid: number; error: WireError };
+
+export type StageReply =
+  | { rid: number; ok: true; value?: StageOutput }
+  | { rid: number; error: WireError }
+  // A read of the restore `rid` is running on the worker.
+  | { rid: number; rrid: number; read: 'compacted'; topic: TopicId }
+  | { rid: number; rrid: number; read: 'committed'; topic: TopicId }
+  | { rid: number; rrid: number; read: 'range'; topic: TopicId; from: [number, string][]; to: [number, string][] }
+  | { ready: true }
+  | { fatal: WireError };
+
+export interface StageWorkerData {
+  entry: string;
+  options: StageThreadOptions;
+}
+
+/**
+ * One worker thread holding some stages. def(local) gives the runner here a stage that runs there;
+ * calls of one stage come one at a time (a runner never overlaps them), different stages interleave.
+ */
+export class StageThread {
+  private nextRid = 1;
+  private readonly pending = new Map<number, { resolve: (v: StageOutput | undefined) => void; reject: (e: Error) => void }>();
+  /** The restore contexts of restores in flight, by their call's rid. */
+  private readonly restores = new Map<number, RestoreContext>();
+  private failed: Error | undefined;
+  private closing = false;
+
+  private constructor(private readonly worker: Worker) {
+    worker.on('message', (m: StageReply) => this.onMessage(m));
+    worker.on('error', (e: unknown) => this.fail(e instanceof Error ? e : new Error(String(e))));
+    worker.on('exit', (code) => this.fail(new Error(`the stage thread exited (code ${code})`)));
+  }
+
+  static async open(options: StageThreadOptions): Promise<StageThread> {
+    const data: StageWorkerData = { entry: new URL('./stage-worker.ts', import.meta.url).href, options };
+    const worker = new Worker(new URL('./ts-worker.mjs', import.meta.url), { workerData: data });
+    const t = new StageThread(worker);
+    await new Promise<void>((resolve, reject) => {
+      const onReady = (m: StageReply) => {
+        if ('ready' in m) {
+          worker.off('message', onReady);
+          resolve();
+        } else if ('fatal' in m) reject(fromWireError(m.fatal, 'the stage thread'));
+      };
+      worker.on('message', onReady);
+      worker.once('error', reject);
+      worker.once('exit', (code) => reject(new Error(`the stage thread exited while starting (code ${code})`)));
+    });
+    return t;
+  }
+
+  /**
+   * The stage `local.name` as it runs on the worker: local's metadata (inputs, group, exclusivity,
+   * sinks), the worker's handle/tick/restore. Slicing is dropped: the work is not on this thread.
+   * A tick runs there at `clock()` of this thread (default: the runner's now), so a test's clock holds.
+   */
+  def<T extends StageDef>(local: T, clock?: () => number): StageDef {
+    const { sliceRecords: _slice, state: _state, ...meta } = local as T & { state?: unknown };
+    const stage = local.name;
+    return {
+      ...meta,
+      handle: (records, ctx) => this.call({ op: 'handle', stage, records, ctx }).then((v) => v ?? {}),
+      tick: local.tick ? { ms: local.tick.ms, run: (now) => this.call({ op: 'tick', stage, now: clock ? clock() : now }).then((v) => v ?? {}) } : undefined,
+      restore: local.restore ? (ctx) => this.restore(stage, ctx) : undefined,
+    };
+  }
+
+  async close(): Promise<void> {
+    this.closing = true;
+    await this.worker.terminate();
+    this.fail(new Error('the stage thread is closed'));
+  }
+
+  private restore(stage: string, ctx: RestoreContext): Promise<void> {
+    const rid = this.nextRid++;
+    this.restores.set(rid, ctx);
+    return this.send({ rid, op: 'restore', stage }).then(
+      () => void this.restores.delete(rid),
+      (e) => {
+        this.restores.delete(rid);
+        throw e;
+      },
+    );
+  }
+
+  private call(m: DistributiveOmit<Extract<StageCall, { op: 'handle' | 'tick' }>, 'rid'>): Promise<StageOutput | undefined> {
+    return this.send({ ...m, rid: this.nextRid++ } as StageCall & { rid: number });
+  }
+
+  private send(m: StageCall & { rid: number }): Promise<StageOutput | undefined> {
+    if (this.failed) return Promise.reject(this.failed);
+    return new Promise((resolve, reject) => {
+      this.pending.set(m.rid, { resolve, reject });
+      this.worker.postMessage(m);
+    });
+  }
+
+  private onMessage(m: StageReply): void {
+    if ('ready' in m || 'fatal' in m) return;
+    if ('read' in m) {
+      void this.serveRead(m);
+      return;
+    }
+    const p = this.pending.get(m.rid);
+    if (!p) return;
+    this.pending.delete(m.rid);
+    if ('error' in m) p.reject(fromWireError(m.error, 'the stage thread'));
+    else p.resolve(m.value);
+  }
+
+  /** One read of a restore, done here on the log and sent to the worker in order. */
+  private async serveRead(m: Extract<StageReply, { read: string }>): Promise<void> {
+    const ctx = this.restores.get(m.rid);
+    const post = (msg: StageCall) => this.worker.postMessage(msg);
+    try {
+      if (!ctx) throw new Error(`no restore ${m.rid} is in flight`);
+      if (m.read === 'committed') {
+        post({ rrid: m.rrid, done: true, result: [...(await ctx.committed(m.topic))] });
+        return;
+      }
+      let chunk: unknown[] = [];
+      const flush = () => {
+        if (chunk.length) post({ rrid: m.rrid, chunk });
+        chunk = [];
+      };
+      if (m.read === 'compacted')
+        await ctx.readCompacted(m.topic, (key, value, offset) => {
+          chunk.push([key, value, offset]);
+          if (chunk.length >= RESTORE_CHUNK) flush();
+        });
+      else
+        await ctx.readRange(m.topic, new Map(m.from), new Map(m.to), (records) => {
+          for (const r of records) {
+            chunk.push(r);
+            if (chunk.length >= RESTORE_CHUNK) flush();
+          }
+        });
+      flush();
+      post({ rrid: m.rrid, done: true });
+    } catch (e) {
+      post({ rrid: m.rrid, error: toWireError(e) });
+    }
+  }
+
+  private fail(e: Error): void {
+    if (this.failed) return;
+    this.failed = this.closing ? new Error('the stage thread is closed') : e;
+    for (const p of this.pending.values()) p.reject(this.failed);
+    this.pending.clear();
+  }
+}
+
+type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;

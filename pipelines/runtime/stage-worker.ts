@@ -1,0 +1,104 @@
+// The stage thread's worker (started by stage-thread.ts). In: calls of the stages it holds
+// (handle, tick, restore) and, during a restore, the records of the reads it asked for. Out: each
+// call's StageOutput, or its error. It holds the stages' state; it reads and writes nothing itself.
+import { parentPort, workerData } from 'node:worker_threads';
+import { sportsStages } from '../matching/area.ts';
+import { fromWireError, toWireError } from './history-host.ts';
+import type { StageCall, StageReply, StageWorkerData } from './stage-thread.ts';
+import type { InRecord, RestoreContext, StageDef } from './types.ts';
+import type { TopicId } from '../topics.ts';
+
+const port = parentPort!;
+const data = workerData as StageWorkerData;
+const post = (m: StageReply) => port.postMessage(m);
+
+/** The stages this worker can hold: the sports stages that turn topics into topics. */
+// The time of the tick being run: the caller's, so its clock (a test's) is the one that counts.
+let tickNow = Date.now();
+function buildStages(): Map<string, StageDef> {
+  const s = sportsStages({ tickMs: data.options.tickMs, clock: () => tickNow });
+  return new Map<string, StageDef>([
+    [s.canonicalize.name, s.canonicalize],
+    [s.matching.name, s.matching],
+  ]);
+}
+
+let stages: Map<string, StageDef>;
+try {
+  stages = buildStages();
+} catch (e) {
+  post({ fatal: toWireError(e) });
+  throw e;
+}
+
+// Reads of restores in flight: their records arrive in chunks, then done (or an error).
+let nextRrid = 1;
+const reads = new Map<number, { onChunk: (chunk: unknown[]) => void; resolve: (result: unknown) => void; reject: (e: Error) => void }>();
+function read(rid: number, ask: DistributiveOmit<Extract<StageReply, { read: string }>, 'rid' | 'rrid'>, onChunk: (chunk: unknown[]) => void): Promise<unknown> {
+  const rrid = nextRrid++;
+  return new Promise((resolve, reject) => {
+    reads.set(rrid, { onChunk, resolve, reject });
+    post({ ...ask, rid, rrid } as StageReply);
+  });
+}
+
+/** A RestoreContext whose reads are done on the main thread, for the restore call `rid`. */
+function remoteRestoreContext(rid: number): RestoreContext {
+  return {
+    async readCompacted(topic, onRecord) {
+      await read(rid, { read: 'compacted', topic }, (chunk) => {
+        for (const [key, value, offset] of chunk as [string | null, never, string][]) onRecord(key, value, offset);
+      });
+    },
+    async committed(topic) {
+      const entries = (await read(rid, { read: 'committed', topic }, () => {})) as [number, string][];
+      return new Map(entries);
+    },
+    async readRange(topic, from, to, onRecords) {
+      await read(rid, { read: 'range', topic: topic as TopicId, from: [...from], to: [...to] }, (chunk) => onRecords(chunk as InRecord<typeof topic>[]));
+    },
+  };
+}
+
+async function answer(m: Extract<StageCall, { op: string }>): Promise<void> {
+  try {
+    const def = stages.get(m.stage);
+    if (!def) throw new Error(`the stage thread holds no stage ${JSON.stringify(m.stage)}`);
+    if (m.op === 'handle') post({ rid: m.rid, ok: true, value: await def.handle(m.records, m.ctx) });
+    else if (m.op === 'tick') {
+      if (!def.tick) throw new Error(`stage ${def.name} has no tick`);
+      tickNow = m.now;
+      post({ rid: m.rid, ok: true, value: await def.tick.run(m.now) });
+    } else {
+      await def.restore?.(remoteRestoreContext(m.rid));
+      post({ rid: m.rid, ok: true });
+    }
+  } catch (e) {
+    post({ rid: m.rid, error: toWireError(e) });
+  }
+}
+
+port.on('message', (m: StageCall) => {
+  if ('op' in m) {
+    void answer(m);
+    return;
+  }
+  const r = reads.get(m.rrid);
+  if (!r) return;
+  if ('chunk' in m) {
+    try {
+      r.onChunk(m.chunk);
+    } catch (e) {
+      // The restore fails with the stage's own error; the rest of this read's chunks are dropped.
+      reads.delete(m.rrid);
+      r.reject(e instanceof Error ? e : new Error(String(e)));
+    }
+  } else {
+    reads.delete(m.rrid);
+    if ('error' in m) r.reject(fromWireError(m.error, 'the main thread'));
+    else r.resolve(m.result);
+  }
+});
+post({ ready: true });
+
+type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;
