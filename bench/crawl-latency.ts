@@ -3,8 +3,11 @@
 // (bench/api-load.ts, autocannon) on GET /v1/plans (public, no key: the cheapest route, so what it
 // measures is the wait for the event loop). In one run, rounds alternate:
 //   idle            ROLES=api,simulator: nothing crawls (the baseline p99);
-//   crawl, inline   ROLES=all, the simulator on the main thread (SIM_THREAD=false);
-//   crawl, thread   ROLES=all, the simulator on its own thread (SIM_THREAD=true, the default).
+//   crawl, stages here    ROLES=all, the canonicalizer and the matching round on the main thread
+//                         (STAGE_THREAD=false);
+//   crawl, stage thread   ROLES=all, those two on the stage thread (STAGE_THREAD=true, the default).
+// Both crawl modes run the simulator on its own thread and the catalog stage and history sinks on
+// the history worker (the defaults).
 // A crawl round starts a fresh service (its own DATA_DIR), waits --warmup seconds so the first
 // listing crawl is under way, then loads it for --seconds. Each line also says how many raw records
 // the catalog stage consumed during the window (the crawl's pace: proof that it ran, and whether the
@@ -34,7 +37,7 @@ const WARMUP = Number(arg('warmup', '8'));
 const ROUNDS = Number(arg('rounds', '2'));
 const CONNECTIONS = Number(arg('connections', '4'));
 
-type Mode = 'idle' | 'crawl, inline' | 'crawl, thread';
+type Mode = 'idle' | 'crawl, stages here' | 'crawl, stage thread';
 
 async function catalogRecordsIn(): Promise<number> {
   const m = (await pipelineMetrics.recordsIn.get()).values;
@@ -50,7 +53,8 @@ async function once(mode: Mode): Promise<{ p99: number; rps: number; non2xx: num
     LOG_SUMMARY_MS: '0',
     ROLES: mode === 'idle' ? 'api,simulator' : 'all',
     SIM_SCALE: SCALE,
-    SIM_THREAD: mode === 'crawl, thread' ? 'true' : 'false',
+    SIM_THREAD: 'true',
+    STAGE_THREAD: mode === 'crawl, stage thread' ? 'true' : 'false',
     DEMO_KEY: 'false',
   });
   const svc = await runService(config, { quiet: true });
@@ -67,7 +71,7 @@ async function once(mode: Mode): Promise<{ p99: number; rps: number; non2xx: num
   }
 }
 
-const modes: Mode[] = ['idle', 'crawl, inline', 'crawl, thread'];
+const modes: Mode[] = ['idle', 'crawl, stages here', 'crawl, stage thread'];
 const rows: string[] = [];
 console.log(`scale ${SCALE}, ${SECONDS} s windows after ${WARMUP} s, ${CONNECTIONS} connections, ${ROUNDS} rounds (${new Date().toISOString()})`);
 for (let round = 0; round < ROUNDS; round++) {

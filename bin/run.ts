@@ -169,9 +169,8 @@ export async function runService(config: Config, opts: { quiet?: boolean } = {})
   return { address, demoKey, simulator, stop: () => stopAll(stops) };
 }
 
-/** Last started, first stopped: the API before the stages it reads, the stages before the log they use. */
 async function stopAll(stops: (() => Promise<void>)[]): Promise<void> {
-  for (const s of [...stops].reverse()) {
+  for (const s of stops) {
     try {
       await s();
     } catch (e) {
