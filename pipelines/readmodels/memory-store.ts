@@ -101,7 +101,7 @@ export class MemorySnapshotStore implements SnapshotStore {
     const before = s0?.current != null ? s0.all.get(s0.current)?.values : undefined;
     for (const e of entries) {
       if (!values.has(e.key)) order.push(e.key);
-      let json = JSON.stringify(e.value);
+      let json = serializeDoc(e.value);
       const old = before?.get(e.key);
       if (old === json) json = old;
       else bytes += json.length;

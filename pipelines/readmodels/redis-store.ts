@@ -270,7 +270,7 @@ export class RedisSnapshotStore implements SnapshotStore {
       const part = entries.slice(i, i + CHUNK);
       const fresh = part.filter((e) => !seen.has(e.key) && seen.add(e.key));
       const p = this.redis.pipeline();
-      p.hset(h, ...part.flatMap((e) => [e.key, JSON.stringify(e.value)]));
+      p.hset(h, ...part.flatMap((e) => [e.key, serializeDoc(e.value)]));
       if (fresh.length > 0) p.rpush(o, ...fresh.map((e) => e.key));
       await p.exec();
     }

@@ -11,6 +11,7 @@
 // stops completing crawls, and observed_at shows it.
 import type { MatchedEventRecord as MatchedRecord, RawRecord } from '../../topics.ts';
 import type { StageDef, StageOutput } from '../../runtime/types.ts';
+import { JsonText } from '../../readmodels/snapshots.ts';
 import { compareEntries, sortKey, SPORTS_SNAPSHOT, type SportsEntry } from '../readmodel.ts';
 import type { MatchedEvent } from '../types.ts';
 import type { CrawlState } from './canonicalize.ts';
@@ -31,7 +32,12 @@ export function entryOfRecord(v: MatchedRecord): SportsEntry {
 }
 
 export class SportsSnapshotSink {
-  readonly entries = new Map<string, { entry: SportsEntry; version: number }>();
+  /**
+   * Each entry with its JSON, serialized once when its record arrives: the snapshot is republished
+   * whenever anything moved (during a crawl, every tick), and serializing every event again for
+   * each publish was about 6% of the main thread during a large crawl (bench/crawl-latency.md).
+   */
+  readonly entries = new Map<string, { entry: SportsEntry; json: JsonText; version: number }>();
   readonly crawls = new Map<string, CrawlState>();
   private moved = true;
   published = 0;
@@ -41,7 +47,8 @@ export class SportsSnapshotSink {
       if (this.entries.delete(key)) this.moved = true;
       return;
     }
-    this.entries.set(key, { entry: entryOfRecord(v), version });
+    const entry = entryOfRecord(v);
+    this.entries.set(key, { entry, json: new JsonText(JSON.stringify(entry)), version });
     this.moved = true;
   }
 
@@ -79,7 +86,7 @@ export class SportsSnapshotSink {
       publishes: [
         {
           name: SPORTS_SNAPSHOT,
-          entries: list.map(({ entry }) => ({ key: entry.event.event_id, value: entry })),
+          entries: list.map(({ entry, json }) => ({ key: entry.event.event_id, value: json })),
           options: {
             observedAt: observedAt ?? (list.length ? now : null),
             now,
