@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EmbeddedRegistry } from '../registry/embedded.ts';
 import { HistoryHost } from '../runtime/history-host.ts';
 import { migrate } from './migrate.ts';
-import { startSqlPort, type SqlPort } from './sql-port.ts';
+import { MAX_CONCURRENT, startSqlPort, type SqlPort } from './sql-port.ts';
 import { normalizeRow, paramsOf, readmeExamples, REFUSED, writeFixture, type Fixture } from './sql-port.testkit.ts';
 
 const dir = mkdtempSync(path.join(tmpdir(), 'pm-sql-port-'));
@@ -124,5 +124,14 @@ describe('history SQL port with @clickhouse/client', () => {
     expect((await refusal(c.query({ query: 'SELECT repeat(\'x\', 100) FROM numbers(20000)', format: 'TabSeparated' }))).code).toBe('396');
     const formatted = await refusal(c.query({ query: 'SELECT toUInt8(1) AS one FROM numbers(200000)', format: 'JSONEachRow' }));
     expect([formatted.code, formatted.message]).toEqual(['396', expect.stringContaining('(formatted)')]);
+  });
+
+  it(`runs at most ${MAX_CONCURRENT} statements at once; one more answers 503, code 202`, async () => {
+    // Each runs until the engine stops it at 1 s; all are sent at once, so the last finds the others running.
+    const slow = `${port.address}/?${new URLSearchParams({ database, max_execution_time: '1', query: 'SELECT count() FROM numbers_mt(1000000000000) WHERE sipHash64(number) = 0' })}`;
+    const answers = await Promise.all(
+      Array.from({ length: MAX_CONCURRENT + 1 }, () => fetch(slow, { headers: { 'x-clickhouse-key': token } }).then(async (r) => `${r.status} ${r.headers.get('x-clickhouse-exception-code')}`)),
+    );
+    expect(answers.sort()).toEqual([...Array<string>(MAX_CONCURRENT).fill('408 159'), '503 202'].sort());
   });
 });

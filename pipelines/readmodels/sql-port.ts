@@ -28,6 +28,13 @@ import type { History, ReadOnlyQuery } from './history.ts';
 /** The longest statement (with its form fields) accepted, after decompression. */
 export const MAX_REQUEST_BYTES = 1024 * 1024;
 
+/**
+ * Statements run at once; more answer 503 (code 202), which both clients retry. chdb runs each on a
+ * thread of libuv's pool (4 threads), which the pipeline's own chdb calls and file I/O use too: two
+ * long statements must not take all of it.
+ */
+export const MAX_CONCURRENT = 2;
+
 export interface SqlPortOptions {
   port: number;
   host: string;
@@ -262,6 +269,7 @@ export async function startSqlPort(history: History, opts: SqlPortOptions): Prom
     return code;
   };
 
+  let running = 0;
   const handle = async (req: IncomingMessage, res: ServerResponse) => {
     const url = new URL(req.url ?? '/', 'http://sql-port');
     const started = performance.now();
@@ -286,6 +294,11 @@ export async function startSqlPort(history: History, opts: SqlPortOptions): Prom
       req.resume();
       return fail(res, queryId, new SqlError(516, 'AUTHENTICATION_FAILED', 'Authentication failed: the token is missing or wrong (HISTORY_SQL_TOKEN, as the password)'));
     }
+    if (running >= MAX_CONCURRENT) {
+      req.resume();
+      return fail(res, queryId, new SqlError(202, 'TOO_MANY_SIMULTANEOUS_QUERIES', `Too many simultaneous queries. Maximum: ${MAX_CONCURRENT}`, 503));
+    }
+    running++;
     let code = 0;
     try {
       const parsed = parseRequest(url, req.headers, method === 'POST' ? await readBody(req) : { text: '' }, { database: history.database });
@@ -313,6 +326,7 @@ export async function startSqlPort(history: History, opts: SqlPortOptions): Prom
     } catch (e) {
       code = fail(res, queryId, e) ?? 0;
     } finally {
+      running--;
       // What ran and how it ended; never the statement's values, never a header.
       opts.logger?.debug({ component: 'sql-port', query_id: queryId, ms: Math.round(performance.now() - started), code }, 'history SQL statement');
     }
