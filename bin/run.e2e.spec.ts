@@ -1,16 +1,20 @@
 // The embedded default as `make run` starts it: simulator, pollers, processors and API in one
 // process on the in-process seams. Proves the composition root wires every area: a matched sports
 // event and a catalog page come out of the API from what the pollers read, and a source market of
-// the matched event resolves live on market detail.
+// the matched event resolves live on market detail. The history SQL port (HISTORY_SQL_PORT) serves
+// what the pipeline wrote, read-only, while it runs.
+import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { ClickHouseLogLevel, createClient } from '@clickhouse/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../lib/config.ts';
 import { runService, type RunningService } from './run.ts';
 
 let svc: RunningService;
 let dir: string;
+const SQL_TOKEN = randomBytes(24).toString('base64url');
 
 // The bodies are the API's JSON as a client sees it; the assertions below check their shape.
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
@@ -33,7 +37,7 @@ describe('embedded default (bin/run.ts)', () => {
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), 'pm-run-'));
     // Embedded seams whatever the CI environment exports: this test is about the default mode.
-    const config = loadConfig({ DATA_DIR: dir, PORT: '0', LOG_LEVEL: 'warn', SPORTS_PUBLISH_MS: '500', POLL_INTERVAL_MS: '1000' });
+    const config = loadConfig({ DATA_DIR: dir, PORT: '0', LOG_LEVEL: 'warn', SPORTS_PUBLISH_MS: '500', POLL_INTERVAL_MS: '1000', HISTORY_SQL_PORT: '0', HISTORY_SQL_TOKEN: SQL_TOKEN });
     svc = await runService(config, { quiet: true });
   });
   afterAll(async () => {
@@ -87,5 +91,25 @@ describe('embedded default (bin/run.ts)', () => {
     const next = await get(`/v1/markets?limit=5&cursor=${encodeURIComponent(page.pagination.next_cursor)}`, svc.demoKey);
     expect(next.status).toBe(200);
     expect(next.body.data[0].id).not.toBe(page.data[0].id);
+  });
+
+  it('serves the history over the SQL port while it runs: a served event is in matched_events, and a DROP is refused', async () => {
+    expect(svc.sqlAddress).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+    const client = createClient({ url: svc.sqlAddress, username: 'default', password: SQL_TOKEN, log: { level: ClickHouseLogLevel.OFF } });
+    try {
+      const served = await eventually('a matched sports event', async () => {
+        const r = await get('/v1/matching-markets/sports?limit=1', svc.demoKey);
+        return r.status === 200 && r.body.data.length > 0 ? (r.body.data[0].event_id as string) : undefined;
+      });
+      const versions = await eventually(`event ${served} in matched_events`, async () => {
+        const rs = await client.query({ query: 'SELECT count() AS n FROM matched_events FINAL WHERE event_id = {id:String}', query_params: { id: served }, format: 'JSONEachRow' });
+        const [row] = (await rs.json()) as { n: number | string }[];
+        return Number(row?.n) > 0 ? Number(row!.n) : undefined;
+      });
+      expect(versions).toBeGreaterThan(0);
+      await expect(client.command({ query: 'DROP TABLE matched_events' })).rejects.toMatchObject({ code: '164', type: 'READONLY' });
+    } finally {
+      await client.close();
+    }
   });
 });

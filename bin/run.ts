@@ -28,6 +28,7 @@ import { startLiveArea } from '../api/live/area.ts';
 import { startMetricsServer } from '../pipelines/runtime/metrics.ts';
 import { startPipelineSummary } from '../pipelines/runtime/summary.ts';
 import { RosterPoller } from '../pipelines/venues/pollers/rosters.ts';
+import { startSqlPort } from '../pipelines/readmodels/sql-port.ts';
 
 /** Rosters change a few times a day; a read every ten minutes keeps new players within minutes. */
 const ROSTER_REFRESH_MS = 10 * 60_000;
@@ -40,6 +41,8 @@ import { pino } from 'pino';
 
 export interface RunningService {
   address?: string;
+  /** The history SQL port (HISTORY_SQL_PORT), when on. */
+  sqlAddress?: string;
   demoKey?: string;
   simulator?: SimulatorThread;
   stop(): Promise<void>;
@@ -129,6 +132,23 @@ export async function runService(config: Config, opts: { quiet?: boolean } = {})
     stops.push(() => m.close());
     say(`metrics: ${m.address}/metrics`);
   }
+  // The history SQL port: data teams' read-only ClickHouse HTTP access to this process's chdb
+  // (the embedded default; lib/config.ts refuses it beside CLICKHOUSE_URL).
+  let sqlAddress: string | undefined;
+  if (config.HISTORY_SQL_PORT !== undefined) {
+    if (!uses.history) throw new ConfigError('HISTORY_SQL_PORT needs a process that opens the history: ROLES=all or processors, or an API replica without REDIS_URL');
+    const sql = await startSqlPort(backbone.history, {
+      port: config.HISTORY_SQL_PORT,
+      host: config.HOST,
+      token: config.HISTORY_SQL_TOKEN!,
+      timeoutMs: config.HISTORY_SQL_TIMEOUT_MS,
+      maxResultBytes: config.HISTORY_SQL_MAX_RESULT_BYTES,
+      logger,
+    });
+    stops.push(() => sql.close());
+    sqlAddress = sql.address;
+    say(`history SQL (ClickHouse HTTP, read-only, HISTORY_SQL_TOKEN as the password): ${sql.address}`);
+  }
   // One info line a minute for the pipeline (records per venue, faults, failed batches, lag).
   if (config.LOG_SUMMARY_MS > 0 && (has('processors') || has('pollers'))) {
     const running = pollers;
@@ -166,7 +186,7 @@ export async function runService(config: Config, opts: { quiet?: boolean } = {})
   }
   // Stop in reverse order of start: API first, so nothing reads a closed store.
   stops.reverse();
-  return { address, demoKey, simulator, stop: () => stopAll(stops) };
+  return { address, sqlAddress, demoKey, simulator, stop: () => stopAll(stops) };
 }
 
 async function stopAll(stops: (() => Promise<void>)[]): Promise<void> {

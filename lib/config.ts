@@ -18,7 +18,7 @@ type VenueNumber = 1 | 2 | 3 | 4 | 5 | 6 | 7 | 8 | 9;
 const VENUE_NUMBERS: VenueNumber[] = [1, 2, 3, 4, 5, 6, 7, 8, 9];
 
 /** Never quoted in a configuration error. */
-const SECRETS: ReadonlySet<string> = new Set(['KEY_PEPPER', 'CATALOG_CURSOR_SECRET', ...VENUE_NUMBERS.map((n) => `VENUE_${n}_API_KEY`)]);
+const SECRETS: ReadonlySet<string> = new Set(['KEY_PEPPER', 'CATALOG_CURSOR_SECRET', 'HISTORY_SQL_TOKEN', ...VENUE_NUMBERS.map((n) => `VENUE_${n}_API_KEY`)]);
 
 // Real venues live on nine hosts, each with its own credentials and request allowance:
 // VENUE_<n>_BASE_URL (the venue's own API root: paths are the venue's, without the `/venue_<n>`
@@ -82,6 +82,16 @@ const fields = z.object({
   // Days of rows kept in the history tables that grow with every read (raw_records, matched_events,
   // catalog_crawls, catalog_crawl_rows): ClickHouse TTL, applied at every start.
   HISTORY_TTL_DAYS: z.coerce.number().int().min(1).default(7),
+  // The history SQL port (pipelines/readmodels/sql-port.ts): a read-only ClickHouse HTTP interface
+  // to the embedded default's chdb, for data teams while the service runs (on the stack they query
+  // the ClickHouse server). Unset: off; 0: any free port. HISTORY_SQL_TOKEN, required with it, is
+  // the operator's token every request must carry; a statement may run HISTORY_SQL_TIMEOUT_MS and
+  // answer HISTORY_SQL_MAX_RESULT_BYTES at most (the engine's max_execution_time and
+  // max_result_bytes, and the formatted answer's size).
+  HISTORY_SQL_PORT: z.coerce.number().int().min(0).max(65535).optional(),
+  HISTORY_SQL_TOKEN: z.string().optional(),
+  HISTORY_SQL_TIMEOUT_MS: z.coerce.number().int().min(1).default(30_000),
+  HISTORY_SQL_MAX_RESULT_BYTES: z.coerce.number().int().min(1024).default(64 * 1024 * 1024),
   // Stage metrics endpoint (GET /metrics) of the processes that run stages; 0 = none. Unset: the
   // role's own default (METRICS_PORT_DEFAULTS: processors 9464, pollers 9465, so both run on one
   // host without colliding and bin/status.ts finds them), none for ROLES=all and API replicas.
@@ -153,7 +163,26 @@ const STACK_SECRETS = [
   { name: 'CATALOG_CURSOR_SECRET', dev: DEV_CURSOR_SECRET, why: 'it signs every cursor of the API', same: 'every API process' },
 ] as const;
 
+/** The shortest HISTORY_SQL_TOKEN accepted (the same floor as the other secrets). */
+export const MIN_SQL_TOKEN_LENGTH = MIN_KEY_PEPPER_LENGTH;
+
 const schema = fields
+  .superRefine((c, ctx) => {
+    if (c.HISTORY_SQL_PORT === undefined) return;
+    if (c.CLICKHOUSE_URL)
+      ctx.addIssue({
+        code: 'custom',
+        path: ['HISTORY_SQL_PORT'],
+        message: 'serves the embedded history (chdb) only; with CLICKHOUSE_URL set, query the ClickHouse server itself (unset HISTORY_SQL_PORT)',
+      });
+    const t = c.HISTORY_SQL_TOKEN;
+    if (t === undefined || t.length < MIN_SQL_TOKEN_LENGTH)
+      ctx.addIssue({
+        code: 'custom',
+        path: ['HISTORY_SQL_TOKEN'],
+        message: `${t === undefined ? 'is required when HISTORY_SQL_PORT is set' : `is shorter than ${MIN_SQL_TOKEN_LENGTH} characters`}: every request to the history SQL port must carry it; set it to a random secret (e.g. HISTORY_SQL_TOKEN=$(openssl rand -base64 32))`,
+      });
+  })
   .superRefine((c, ctx) => {
     if (!c.REDIS_URL) return;
     for (const { name, dev, why, same } of STACK_SECRETS) {

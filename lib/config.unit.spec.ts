@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { ConfigError, DEV_CURSOR_SECRET, DEV_KEY_PEPPER, MIN_KEY_PEPPER_LENGTH, loadConfig } from './config.ts';
+import { ConfigError, DEV_CURSOR_SECRET, DEV_KEY_PEPPER, MIN_KEY_PEPPER_LENGTH, MIN_SQL_TOKEN_LENGTH, loadConfig } from './config.ts';
 
 /** The ConfigError message loadConfig throws for env (fails the test when it does not throw). */
 function configError(env: Record<string, string>): string {
@@ -88,6 +88,35 @@ describe('CATALOG_CURSOR_SECRET (signs every cursor of the API)', () => {
 
   it('with REDIS_URL, a real secret is accepted', () => {
     expect(loadConfig({ REDIS_URL, KEY_PEPPER, CATALOG_CURSOR_SECRET: good }).CATALOG_CURSOR_SECRET === good).toBe(true);
+  });
+});
+
+describe('HISTORY_SQL_PORT (the read-only ClickHouse HTTP port of the embedded history)', () => {
+  const token = randomBytes(24).toString('base64url');
+
+  it('is off by default, with its limits at their defaults', () => {
+    const c = loadConfig({});
+    expect(c.HISTORY_SQL_PORT).toBeUndefined();
+    expect(c.HISTORY_SQL_TIMEOUT_MS).toBe(30_000);
+    expect(c.HISTORY_SQL_MAX_RESULT_BYTES).toBe(64 * 1024 * 1024);
+  });
+
+  it('needs a token of the minimum length once the port is set, and never quotes it', () => {
+    expect(configError({ HISTORY_SQL_PORT: '8124' })).toContain('HISTORY_SQL_TOKEN (not set): is required when HISTORY_SQL_PORT is set');
+    const short = token.slice(0, MIN_SQL_TOKEN_LENGTH - 1);
+    const msg = configError({ HISTORY_SQL_PORT: '8124', HISTORY_SQL_TOKEN: short });
+    expect(msg).toContain(`HISTORY_SQL_TOKEN (value not shown): is shorter than ${MIN_SQL_TOKEN_LENGTH} characters`);
+    expect(msg.includes(short)).toBe(false);
+    const c = loadConfig({ HISTORY_SQL_PORT: '8124', HISTORY_SQL_TOKEN: token, HISTORY_SQL_TIMEOUT_MS: '5000', HISTORY_SQL_MAX_RESULT_BYTES: '1048576' });
+    expect([c.HISTORY_SQL_PORT, c.HISTORY_SQL_TOKEN === token, c.HISTORY_SQL_TIMEOUT_MS, c.HISTORY_SQL_MAX_RESULT_BYTES]).toEqual([8124, true, 5000, 1048576]);
+  });
+
+  it('is refused beside CLICKHOUSE_URL (the server is queried directly), and a bad limit is quoted', () => {
+    expect(configError({ HISTORY_SQL_PORT: '8124', HISTORY_SQL_TOKEN: token, CLICKHOUSE_URL: 'http://127.0.0.1:8123' })).toContain(
+      'HISTORY_SQL_PORT="8124": serves the embedded history (chdb) only',
+    );
+    expect(configError({ HISTORY_SQL_TIMEOUT_MS: 'soon' })).toContain('HISTORY_SQL_TIMEOUT_MS="soon"');
+    expect(configError({ HISTORY_SQL_MAX_RESULT_BYTES: '10' })).toContain('HISTORY_SQL_MAX_RESULT_BYTES="10"');
   });
 });
 

@@ -7,7 +7,8 @@ import { mkdirSync, rmSync } from 'node:fs';
 import { unlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { Session } from 'chdb';
-import type { History, Params } from './history.ts';
+import type { History, Params, ReadOnlyAnswer, ReadOnlyQuery } from './history.ts';
+import { runReadOnly } from './chdb-readonly.ts';
 
 interface Shared {
   session: Session;
@@ -143,6 +144,12 @@ export class ChdbHistory implements History {
         .filter((l) => l.length > 0)
         .map((l) => JSON.parse(l) as T);
     });
+  }
+
+  /** On a read-only connection of its own (chdb-readonly.ts), beside this History's queue: the pipeline's writes never wait for it. */
+  readOnlyQuery(q: ReadOnlyQuery): Promise<ReadOnlyAnswer> {
+    if (this.closed) return Promise.reject(new Error('History is closed'));
+    return runReadOnly(this.s.path, q);
   }
 
   async close(): Promise<void> {

@@ -25,5 +25,36 @@ export interface History {
   insertAvro?(table: string, select: Record<string, string>, file: Buffer): Promise<void>;
   /** Runs a SELECT and returns its rows as JSON objects (64-bit integers as numbers, on both). */
   query<T = Record<string, unknown>>(sql: string, params?: Params): Promise<T[]>;
+  /**
+   * Optional (chdb only): one statement of someone outside the service (the history SQL port,
+   * sql-port.ts) on a connection of its own that the engine holds read-only, with the limits of
+   * `q`; the answer is the engine's output in `q.format` (or the statement's FORMAT clause). A
+   * ClickHouse server needs none: data teams query it directly. Rejects with the engine's error
+   * text (`Code: N. DB::Exception: ...`).
+   */
+  readOnlyQuery?(q: ReadOnlyQuery): Promise<ReadOnlyAnswer>;
   close(): Promise<void>;
+}
+
+export interface ReadOnlyQuery {
+  sql: string;
+  /** The database unqualified names resolve in. */
+  database: string;
+  /** Output format unless the statement has a FORMAT clause. */
+  format: string;
+  /** ClickHouse settings by name (values as text); names must be settings of the engine. */
+  settings: Record<string, string>;
+  /** Values of {name:Type} placeholders, as ClickHouse's HTTP interface takes them (escaped text). */
+  params: Record<string, string>;
+  /** The engine's max_execution_time. */
+  timeoutMs: number;
+  /** The engine's max_result_bytes, and the most bytes of formatted output answered. */
+  maxResultBytes: number;
+}
+
+export interface ReadOnlyAnswer {
+  body: Uint8Array;
+  rowsRead: number;
+  bytesRead: number;
+  elapsedMs: number;
 }

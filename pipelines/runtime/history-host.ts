@@ -24,7 +24,7 @@ import type { EventLoopUtilization } from 'node:perf_hooks';
 import { Worker } from 'node:worker_threads';
 import type { KafkaLogOptions } from '../log/kafka.ts';
 import type { Log, LogRecord } from '../log/types.ts';
-import type { History, Params } from '../readmodels/history.ts';
+import type { History, Params, ReadOnlyAnswer, ReadOnlyQuery } from '../readmodels/history.ts';
 import type { SchemaLookup } from '../serde/index.ts';
 import type { TopicDef, TopicId, TopicMap } from '../topics.ts';
 import type { PipelineMetrics } from './metrics.ts';
@@ -81,6 +81,7 @@ export type HostRequest =
   | { id: number; host: number; db: string; op: 'exec'; sql: string; params?: Params }
   | { id: number; host: number; db: string; op: 'insert'; table: string; rows: Record<string, unknown>[] }
   | { id: number; host: number; db: string; op: 'query'; sql: string; params?: Params }
+  | { id: number; host: number; db: string; op: 'readonly'; q: ReadOnlyQuery }
   | { id: number; host: number; db: string; op: 'batch'; stage: string; topic: TopicDef; partition: number; packed: PackedBatch }
   | { id: number; host: number; db: string; op: 'start-stage'; sid: number; stage: string; topics: TopicMap; log: WorkerLog }
   | { id: number; host: number; db: string; op: 'stop-stage'; sid: number }
@@ -339,6 +340,10 @@ export class HistoryHost implements History, StageOffload {
 
   query<T>(sql: string, params?: Params): Promise<T[]> {
     return this.call({ op: 'query', sql, params }) as Promise<T[]>;
+  }
+
+  readOnlyQuery(q: ReadOnlyQuery): Promise<ReadOnlyAnswer> {
+    return this.call({ op: 'readonly', q }) as Promise<ReadOnlyAnswer>;
   }
 
   close(): Promise<void> {

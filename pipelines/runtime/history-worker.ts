@@ -179,6 +179,8 @@ async function answer(req: Extract<HostRequest, { id: number }>): Promise<unknow
       return (await historyOf(req.db)).insert(req.table, req.rows);
     case 'query':
       return (await historyOf(req.db)).query(req.sql, req.params);
+    case 'readonly':
+      return (await historyOf(req.db)).readOnlyQuery(req.q);
     case 'close': {
       // Its stages are stopped by their runners first; any left would lose their registry here.
       for (const [sid, r] of runners) if (r.host === req.host) await closeStage(sid);
@@ -200,6 +202,11 @@ async function answer(req: Extract<HostRequest, { id: number }>): Promise<unknow
   }
 }
 
+function bodyTransfer(result: unknown): ArrayBuffer[] {
+  const body = (result as { body?: Uint8Array } | null)?.body;
+  return body && body.buffer instanceof ArrayBuffer ? [body.buffer] : [];
+}
+
 port.on('message', (req: HostRequest) => {
   if ('rid' in req) {
     const a = asked.get(req.rid);
@@ -209,7 +216,8 @@ port.on('message', (req: HostRequest) => {
     return;
   }
   answer(req).then(
-    (result) => port.postMessage({ id: req.id, ok: true, result: result ?? null } satisfies WorkerMessage),
+    // A read-only answer's body moves to the main thread rather than being copied (it may be tens of MB).
+    (result) => port.postMessage({ id: req.id, ok: true, result: result ?? null } satisfies WorkerMessage, req.op === 'readonly' ? bodyTransfer(result) : []),
     (e: unknown) => port.postMessage({ id: req.id, ok: false, error: toWireError(e) } satisfies WorkerMessage),
   );
 });
