@@ -16,9 +16,19 @@ install: node_modules/.installed
 run: install
 	node --max-semi-space-size=64 --import tsx bin/run.ts
 
+# The history SQL port's Python client test (pipelines/readmodels/sql-port-python.int.spec.ts) runs
+# clickhouse-connect, pinned, from a venv under .infra/ (python3 with venv needed; .ci/run installs it).
+CLICKHOUSE_CONNECT_VERSION := 1.12.0
+SQL_VENV := .infra/sql-venv
+
+$(SQL_VENV)/.clickhouse-connect-$(CLICKHOUSE_CONNECT_VERSION):
+	python3 -m venv $(SQL_VENV)
+	$(SQL_VENV)/bin/pip install --quiet --disable-pip-version-check clickhouse-connect==$(CLICKHOUSE_CONNECT_VERSION)
+	@touch $@
+
 # The whole suite: Redis, Kafka and the schema registry started on free ports for it and stopped after
 # (infra/scripts/with-test-services.sh, as in CI); nothing skipped for a missing service.
-test: install
+test: install $(SQL_VENV)/.clickhouse-connect-$(CLICKHOUSE_CONNECT_VERSION)
 	npx tsc --noEmit -p .
 	npx eslint --max-warnings 0 .
 	bash infra/scripts/with-test-services.sh npx vitest run
