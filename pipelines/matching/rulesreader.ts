@@ -422,6 +422,9 @@ export interface Reading {
   others?: { value: string; evidence: string }[];
 }
 
+/** Last words of a lead-in that cannot stand as a sentence of their own ("... does not count for:"). */
+const LEAD_ENDS = new Set(['for', 'to', 'in', 'on', 'of', 'following', 'reasons', 'include', 'includes', 'apply', 'applies', 'below']);
+
 /** The value a withdrawn clause ("usually", "depending on the market") stands for among the candidates. */
 const HEDGED = 'hedged';
 
@@ -449,8 +452,18 @@ export function parseText(text: string): ParsedText {
       continue;
     }
     if (fresh.length > 1 && fresh[1].kind === 'colon') {
-      section = fresh[0].scope;
-      out.push(fresh);
+      // A sub-heading that names no league stays in the league section it stands in ("Football
+      // betting rules: ..." then "Dallas -7: ...").
+      const head = fresh[0];
+      if (head.own.league || !section) {
+        section = head.scope;
+        out.push(fresh);
+      } else {
+        const league: Scope = { leagues: section.leagues, sports: section.sports, complement: section.complement, blocking: false };
+        const cs = clauses(s.text, league);
+        section = cs[0].scope;
+        out.push(cs);
+      }
     } else out.push(clauses(s.text, section));
   }
   return out;
@@ -460,9 +473,16 @@ export function parseText(text: string): ParsedText {
 export function readRule(text: string | ParsedText, rule: ReadRule, m: MarketScope): Reading {
   const found: Applicable[] = [];
   for (const cs of typeof text === 'string' ? parseText(text) : text) {
+    // A lead-in before a list ("overtime does not count for: quarter markets; 1st half markets") gives
+    // its value to the items that name a market or the rule's subject, and on its own states nothing
+    // when it ends in mid-phrase.
+    const lead = cs.length > 1 && cs[1].kind === 'colon' && !cs[0].withdrawn ? clauseValue(rule, cs[0].words, true) : undefined;
+    const leadTopic = lead ? hasTopic(rule, cs[0].words) : false;
+    const dangling = lead ? LEAD_ENDS.has(cs[0].words[cs[0].words.length - 1]) : false;
     for (let i = 0; i < cs.length; i++) {
       const c = cs[i];
       if (c.kind === 'except' || c.kind === 'not') continue; // read with the clause they follow
+      if (i === 0 && dangling) continue;
       // The exception clauses that follow this clause.
       const exc: Clause[] = [];
       for (let j = i + 1; j < cs.length && (cs[j].kind === 'except' || cs[j].kind === 'not'); j++) exc.push(cs[j]);
@@ -474,7 +494,10 @@ export function readRule(text: string | ParsedText, rule: ReadRule, m: MarketSco
         if (topic && applies(c.scope, m)) found.push({ value: HEDGED, clause: c.text, weight: specificity(c.scope, m) });
         continue;
       }
-      const v = clauseValue(rule, c.words, topic);
+      let v = clauseValue(rule, c.words, topic);
+      if (!v && lead && !lead.conflict && i > 0 && (c.kind === 'colon' || c.kind === 'semi')) {
+        if (hasTopic(rule, c.words) || (leadTopic && (c.own.segment || c.own.market))) v = lead;
+      }
       // An exception that names no scope of its own is a hedge; one that holds the market takes it out.
       const hit = exc.find((e) => (e.own.league || e.own.segment || e.own.market) && applies(e.scope, m));
       if (hit) {
