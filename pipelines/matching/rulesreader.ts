@@ -12,7 +12,8 @@
 // (leagues, segments, market types; or a market outside the spec such as a teaser or European
 // hockey) comes from the scope lexicon; a clause without a word of some dimension takes that
 // dimension from the clause before it in the same sentence ("Quarter markets ...; overtime does
-// not count"). Only clauses whose scope holds the market are read. An exception clause ("except
+// not count"). A clause about one side of a market only (the favourite, the over) settles nothing for
+// the market as a whole. Only clauses whose scope holds the market are read. An exception clause ("except
 // those that are quarter specific", ", not the 4th quarter") takes the market out of the clause
 // it follows, and for overtime states the opposite value there. Among the clauses that apply, the
 // most specific scope wins (a fourth-quarter sentence over "all wagers include overtime"); clauses
@@ -210,6 +211,7 @@ function readScope(words: string[]): { scope: Scope; own: Clause['own'] } {
     for (const v of vs) set.add(v);
     scope[k] = set;
   };
+  const sides = new Set<string>();
   for (let i = 0; i < words.length; ) {
     let matched = 0;
     for (const c of SCOPE) {
@@ -232,6 +234,8 @@ function readScope(words: string[]): { scope: Scope; own: Clause['own'] } {
         } else if (e.dim === 'market') {
           add('markets', vs);
           own.market = true;
+        } else if (e.dim === 'side') {
+          for (const v of vs) sides.add(v);
         } else if (e.dim === 'all') {
           // "All bets", "all markets": a subject that covers everything does not take a heading's scope.
           own.league = own.segment = own.market = own.blocking = true;
@@ -240,6 +244,12 @@ function readScope(words: string[]): { scope: Scope; own: Clause['own'] } {
       }
     }
     i += matched || 1;
+  }
+  // A clause about one side only ("if the bet is on the favorite, you lose half") does not settle the
+  // market's rule, which holds for both sides; "the over or under" names both.
+  if (sides.has('over') !== sides.has('under') || sides.has('favorite') !== sides.has('underdog')) {
+    scope.blocking = true;
+    own.blocking = true;
   }
   return { scope, own };
 }
