@@ -35,11 +35,12 @@ export interface Corpus {
   texts: Map<string, CorpusText>;
   rows: CorpusRow[];
   /** The first batch's split, and the blind batch's own split (drawn once when that batch was added). */
-  split: SplitPart & { blind?: SplitPart };
+  split: SplitPart & { blind?: SplitPart & { extra_development?: string[] } };
 }
 
-/** The development and evaluation parts of the first batch, and of the blind batch. */
-export const PARTS = ['development', 'evaluation', 'blind-development', 'blind-evaluation'] as const;
+/** The development and evaluation parts of the first batch, and of the blind batch (whose extra
+ * development texts were added after its split, valued before the reader read them). */
+export const PARTS = ['development', 'evaluation', 'blind-development', 'blind-extra-development', 'blind-evaluation'] as const;
 export type Part = (typeof PARTS)[number];
 
 /** The text ids of one part (empty when the corpus has no blind batch). */
@@ -47,6 +48,7 @@ export function partTexts(c: Corpus, part: Part): string[] {
   if (part === 'development' || part === 'evaluation') return c.split[part];
   const blind = c.split.blind;
   if (!blind) return [];
+  if (part === 'blind-extra-development') return blind.extra_development ?? [];
   return part === 'blind-development' ? blind.development : blind.evaluation;
 }
 

@@ -178,7 +178,7 @@ export interface Clause {
   withdrawn: boolean;
 }
 
-const ABBREV = /\b(incl|excl|vs|approx|e\.g|i\.e)\./gi;
+const ABBREV = /\b(incl|excl|vs|approx|e\.g|eg|i\.e)\./gi;
 
 /** Sentences end at . ! ? before a space (a URL's dots and "incl." stay inside); a question is a heading. */
 export function sentenceList(text: string): { text: string; question: boolean }[] {
@@ -237,8 +237,9 @@ function readScope(words: string[]): { scope: Scope; own: Clause['own'] } {
         } else if (e.dim === 'side') {
           for (const v of vs) sides.add(v);
         } else if (e.dim === 'all') {
-          // "All bets", "all markets": a subject that covers everything does not take a heading's scope.
-          own.league = own.segment = own.market = own.blocking = true;
+          // "All bets", "all markets": a subject that covers every market does not take a heading's
+          // market, period or condition (it still stands in the heading's league section).
+          own.segment = own.market = own.blocking = true;
         }
         break;
       }
@@ -254,7 +255,7 @@ function readScope(words: string[]): { scope: Scope; own: Clause['own'] } {
   return { scope, own };
 }
 
-function inherit(c: { scope: Scope; own: Clause['own'] }, prev: Scope | undefined): Scope {
+function inherit(c: { scope: Scope; own: Clause['own'] }, prev: Scope | undefined, kind?: ClauseKind): Scope {
   if (!prev) return c.scope;
   const s: Scope = { ...c.scope };
   if (!c.own.league) {
@@ -265,8 +266,9 @@ function inherit(c: { scope: Scope; own: Clause['own'] }, prev: Scope | undefine
   if (!c.own.segment) s.segments = prev.segments;
   if (!c.own.market) s.markets = prev.markets;
   if (!c.own.segment && !c.own.market) s.alternatives = prev.alternatives;
-  // A condition outside our markets carries on unless the clause names its own league or market.
-  if (!c.own.blocking && !c.own.league && !c.own.market) s.blocking = prev.blocking;
+  // A condition outside our markets carries on unless the clause names its own league or market; what
+  // follows a heading's colon describes the heading's market ("Handicap (Excl OT): ... the handicap").
+  if (!c.own.blocking && !c.own.league && (!c.own.market || kind === 'colon')) s.blocking = prev.blocking;
   return s;
 }
 
@@ -353,7 +355,7 @@ export function clauses(sentence: string, section?: Scope): Clause[] {
     const wordsOf = ws.map((t) => t.word);
     const read = readScope(wordsOf);
     listAlternatives(p.toks, read);
-    const scope = prev ? inherit(read, prev) : section ? inheritSection(read, section) : read.scope;
+    const scope = prev ? inherit(read, prev, p.kind) : section ? inheritSection(read, section) : read.scope;
     const withdrawn = WITHDRAW.some((w) => findAll(wordsOf, w.tokens).length > 0);
     out.push({ kind: p.kind, text: sentence.slice(ws[0].start, ws[ws.length - 1].end), words: wordsOf, scope, own: read.own, withdrawn });
     prev = scope;
