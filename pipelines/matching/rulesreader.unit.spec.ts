@@ -1,7 +1,9 @@
 // The rules reader on sentences venues write: a clause counts only for the markets its scope holds,
 // negation and exceptions turn a value, clauses that apply and disagree give unknown, silence is
-// never read as a value, and every known value quotes its clause. Then the quality gate on the
-// evaluation part of the corpus of real rules texts (test/fixtures/rules).
+// never read as a value, and every known value quotes its clause. Then the quality gate on the first
+// batch's evaluation part of the corpus of real rules texts (test/fixtures/rules), and a guard on the
+// blind batch's development rows; the blind batch's evaluation part is measured by bin/eval-rules.ts
+// and reported (test/fixtures/rules/measurements.md), not gated: it does not meet the targets yet.
 import { describe, expect, it } from 'vitest';
 import { clauses, readRule, sentences, type MarketScope } from './rulesreader.ts';
 import { readGameLineRules } from './rulestext.ts';
@@ -132,7 +134,7 @@ describe('headings, qualifiers, lists and sides', () => {
 describe('corpus of real rules texts (evaluation part)', () => {
   it('meets the targets: right >= 95%, wrong <= 1%, silent reported known 0, verdicts >= 95%, no opposite rules equivalent', () => {
     const c = loadCorpus();
-    expect(c.texts.size + c.rows.length).toBeGreaterThan(150);
+    expect(c.texts.size).toBeGreaterThanOrEqual(150);
     const r = evaluate(c, 'evaluation');
     expect(r.overall.stated).toBeGreaterThan(50);
     expect(r.overall.right / r.overall.stated).toBeGreaterThanOrEqual(0.95);
@@ -141,5 +143,16 @@ describe('corpus of real rules texts (evaluation part)', () => {
     expect(r.verdicts.groups).toBeGreaterThan(30);
     expect(r.verdicts.right / r.verdicts.groups).toBeGreaterThanOrEqual(0.95);
     expect(r.verdicts.oppositeEquivalent).toBe(0);
+  });
+  it("keeps the blind batch's development rows (what tuning used) read: right >= 95%, none wrong, at most one silent text reported known", () => {
+    const c = loadCorpus();
+    for (const part of ['blind-development', 'blind-extra-development'] as const) {
+      const r = evaluate(c, part);
+      expect(r.overall.stated).toBeGreaterThan(25);
+      expect(r.overall.right / r.overall.stated).toBeGreaterThanOrEqual(0.95);
+      expect(r.overall.wrong).toBe(0);
+      expect(r.overall.silentKnown).toBeLessThanOrEqual(1);
+      expect(r.verdicts.oppositeEquivalent).toBe(0);
+    }
   });
 });
