@@ -26,10 +26,30 @@ export interface CorpusRow {
   /** rule -> hand-decided value; a rule of the market type not listed is silent. */
   values: Record<string, { value: string; reason: string }>;
 }
+export interface SplitPart {
+  seed: number;
+  development: string[];
+  evaluation: string[];
+}
 export interface Corpus {
   texts: Map<string, CorpusText>;
   rows: CorpusRow[];
-  split: { seed: number; development: string[]; evaluation: string[] };
+  /** The first batch's split, and the blind batch's own split (drawn once when that batch was added). */
+  split: SplitPart & { blind?: SplitPart & { extra_development?: string[] } };
+}
+
+/** The development and evaluation parts of the first batch, and of the blind batch (whose extra
+ * development texts were added after its split, valued before the reader read them). */
+export const PARTS = ['development', 'evaluation', 'blind-development', 'blind-extra-development', 'blind-evaluation'] as const;
+export type Part = (typeof PARTS)[number];
+
+/** The text ids of one part (empty when the corpus has no blind batch). */
+export function partTexts(c: Corpus, part: Part): string[] {
+  if (part === 'development' || part === 'evaluation') return c.split[part];
+  const blind = c.split.blind;
+  if (!blind) return [];
+  if (part === 'blind-extra-development') return blind.extra_development ?? [];
+  return part === 'blind-development' ? blind.development : blind.evaluation;
 }
 
 const FIXTURES = fileURLToPath(new URL('../../test/fixtures/rules/', import.meta.url));
@@ -130,8 +150,8 @@ function verdictOf(values: Record<string, string>[], rules: string[]): { verdict
 const groupKey = (r: CorpusRow) =>
   [r.league, r.marketType, r.segment, r.line === undefined ? '' : Math.abs(Math.abs(r.line) % 1) === 0.5 ? 'half' : 'whole', r.league === 'nhl' && r.marketType === 'spread' && Math.abs(r.line ?? 0) > 1 ? 'big' : ''].join('|');
 
-export function evaluate(c: Corpus, part: 'development' | 'evaluation'): EvalResult {
-  const ids = new Set(c.split[part]);
+export function evaluate(c: Corpus, part: Part): EvalResult {
+  const ids = new Set(partTexts(c, part));
   const rows = c.rows.filter((r) => ids.has(r.text));
   const byRule: Record<string, RuleCounts> = {};
   const overall = empty();

@@ -2,12 +2,18 @@
 // text, the market it is published on (league, market type, segment) and the rule. Out: the
 // value, the clause it came from, or `unknown` with the reason (silent, or clauses that contradict).
 //
-// How it reads: the text is split into sentences (questions are headings, not rules) and each
-// sentence into clauses at ";", ":", ", but", "except", "unless" and ", not". A clause's scope
+// How it reads: the text is split into sentences and each sentence into clauses at ";", ":",
+// ", but", "except", "unless" and ", not". A heading (the words before a sentence's first colon, or a
+// question) states no rule but scopes what follows it: sentences after it that do not name a
+// dimension themselves take it from the heading, until the next heading ("Quarter and half markets:
+// ... . Overtime is not included."; "What is a 60 Minute Line? ... this does not include overtime").
+// A clause with a withdrawing qualifier ("usually", "depending on the market") states nothing, and a
+// parenthetical example ("(e.g. Including Overtime)") is not read. A clause's scope
 // (leagues, segments, market types; or a market outside the spec such as a teaser or European
 // hockey) comes from the scope lexicon; a clause without a word of some dimension takes that
 // dimension from the clause before it in the same sentence ("Quarter markets ...; overtime does
-// not count"). Only clauses whose scope holds the market are read. An exception clause ("except
+// not count"). A clause about one side of a market only (the favourite, the over) settles nothing for
+// the market as a whole. Only clauses whose scope holds the market are read. An exception clause ("except
 // those that are quarter specific", ", not the 4th quarter") takes the market out of the clause
 // it follows, and for overtime states the opposite value there. Among the clauses that apply, the
 // most specific scope wins (a fourth-quarter sentence over "all wagers include overtime"); clauses
@@ -64,7 +70,9 @@ const compile = <E extends { phrase: string }>(list: E[]): Compiled<E>[] =>
   list.map((entry) => ({ entry, tokens: entry.phrase.split(/\s+/).flatMap((p) => (p === '*' ? ['*'] : tokenize(p).map((t) => t.word))) })).sort((a, b) => b.tokens.length - a.tokens.length);
 
 const SCOPE = compile(load<{ entries: LexEntry[] }>('scope').entries);
-const HEDGES = compile(load<{ phrases: LexEntry[] }>('hedges').phrases);
+const HEDGE_FILE = load<{ phrases: LexEntry[]; withdraw: LexEntry[] }>('hedges');
+const HEDGES = compile(HEDGE_FILE.phrases);
+const WITHDRAW = compile(HEDGE_FILE.withdraw);
 const LEXICON = Object.fromEntries(
   READ_RULES.map((r) => {
     const l = load<RuleLexicon>(r);
@@ -148,6 +156,9 @@ function findAll(words: string[], phrase: string[]): Hit[] {
 type ClauseKind = 'first' | 'semi' | 'colon' | 'but' | 'except' | 'not';
 
 interface Scope {
+  /** A list of markets named item by item ("sides, totals, moneylines, 2nd half wagers"): the clause
+   * holds a market when one item does; the league words of the clause hold for every item. */
+  alternatives?: Pick<Scope, 'segments' | 'markets' | 'blocking'>[];
   leagues?: Set<string>;
   sports?: Set<string>;
   complement: boolean;
@@ -163,24 +174,33 @@ export interface Clause {
   scope: Scope;
   /** Dimensions the clause names itself (not taken from the clause before it). */
   own: { league: boolean; segment: boolean; market: boolean; blocking: boolean };
+  /** A qualifier withdraws the statement ("usually exclude", "may count depending on the market"). */
+  withdrawn: boolean;
 }
 
-const ABBREV = /\b(incl|excl|vs|approx|e\.g|i\.e)\./gi;
+const ABBREV = /\b(incl|excl|vs|approx|e\.g|eg|i\.e)\./gi;
 
-/** Sentences end at . ! ? before a space (a URL's dots and "incl." stay inside). Questions dropped. */
-export function sentences(text: string): string[] {
+/** Sentences end at . ! ? before a space (a URL's dots and "incl." stay inside); a question is a heading. */
+export function sentenceList(text: string): { text: string; question: boolean }[] {
   const masked = text.replace(ABBREV, (m) => m.slice(0, -1) + '\u0000');
-  const out: string[] = [];
+  const out: { text: string; question: boolean }[] = [];
   let start = 0;
   for (let i = 0; i <= masked.length; i++) {
     const c = masked[i];
     const end = i === masked.length || ((c === '.' || c === '!' || c === '?') && (i + 1 === masked.length || /\s/.test(masked[i + 1])));
     if (!end) continue;
     const s = text.slice(start, Math.min(i + 1, text.length)).trim();
-    if (s && !s.endsWith('?')) out.push(s);
+    if (s) out.push({ text: s, question: s.endsWith('?') });
     start = i + 1;
   }
   return out;
+}
+
+/** The sentences that state rules (questions dropped). */
+export function sentences(text: string): string[] {
+  return sentenceList(text)
+    .filter((s) => !s.question)
+    .map((s) => s.text);
 }
 
 function readScope(words: string[]): { scope: Scope; own: Clause['own'] } {
@@ -191,6 +211,7 @@ function readScope(words: string[]): { scope: Scope; own: Clause['own'] } {
     for (const v of vs) set.add(v);
     scope[k] = set;
   };
+  const sides = new Set<string>();
   for (let i = 0; i < words.length; ) {
     let matched = 0;
     for (const c of SCOPE) {
@@ -213,16 +234,28 @@ function readScope(words: string[]): { scope: Scope; own: Clause['own'] } {
         } else if (e.dim === 'market') {
           add('markets', vs);
           own.market = true;
+        } else if (e.dim === 'side') {
+          for (const v of vs) sides.add(v);
+        } else if (e.dim === 'all') {
+          // "All bets", "all markets": a subject that covers every market does not take a heading's
+          // market, period or condition (it still stands in the heading's league section).
+          own.segment = own.market = own.blocking = true;
         }
         break;
       }
     }
     i += matched || 1;
   }
+  // A clause about one side only ("if the bet is on the favorite, you lose half") does not settle the
+  // market's rule, which holds for both sides; "the over or under" names both.
+  if (sides.has('over') !== sides.has('under') || sides.has('favorite') !== sides.has('underdog')) {
+    scope.blocking = true;
+    own.blocking = true;
+  }
   return { scope, own };
 }
 
-function inherit(c: { scope: Scope; own: Clause['own'] }, prev: Scope | undefined): Scope {
+function inherit(c: { scope: Scope; own: Clause['own'] }, prev: Scope | undefined, kind?: ClauseKind): Scope {
   if (!prev) return c.scope;
   const s: Scope = { ...c.scope };
   if (!c.own.league) {
@@ -232,14 +265,68 @@ function inherit(c: { scope: Scope; own: Clause['own'] }, prev: Scope | undefine
   }
   if (!c.own.segment) s.segments = prev.segments;
   if (!c.own.market) s.markets = prev.markets;
-  // A condition outside our markets carries on unless the clause names its own league or market.
-  if (!c.own.blocking && !c.own.league && !c.own.market) s.blocking = prev.blocking;
+  if (!c.own.segment && !c.own.market) s.alternatives = prev.alternatives;
+  // A condition outside our markets carries on unless the clause names its own league or market; what
+  // follows a heading's colon describes the heading's market ("Handicap (Excl OT): ... the handicap").
+  if (!c.own.blocking && !c.own.league && (!c.own.market || kind === 'colon')) s.blocking = prev.blocking;
   return s;
 }
 
-/** A sentence's clauses, hedges ("unless otherwise stated") removed, each with its scope. */
-export function clauses(sentence: string): Clause[] {
-  const toks = tokenize(sentence);
+// Parentheticals that name examples or other markets, not a rule for the market at hand.
+const EXAMPLE_OPENERS = [['e', 'g'], ['eg'], ['for', 'example'], ['such', 'as'], ['except']];
+
+/** Comma-separated items that each name markets or periods are alternatives, not one market named
+ * twice: "overtime counts towards sides, totals, moneylines, 2nd half wagers" holds a full-game total
+ * and a second-half spread alike. */
+function listAlternatives(toks: Tok[], read: { scope: Scope; own: Clause['own'] }): void {
+  const items: string[][] = [[]];
+  for (const t of toks) {
+    if (t.word === ',') items.push([]);
+    else if (isWord(t)) items[items.length - 1].push(t.word);
+  }
+  const named = items.map((w) => readScope(w).scope).filter((sc) => sc.segments || sc.markets || sc.blocking);
+  if (named.length < 2) return;
+  read.scope.alternatives = named.map((sc) => ({ segments: sc.segments, markets: sc.markets, blocking: sc.blocking }));
+  read.scope.segments = undefined;
+  read.scope.markets = undefined;
+  read.scope.blocking = named.every((sc) => sc.blocking);
+}
+
+/** The scope a sentence's first clause takes from its heading: the league independently, the market
+ * and segment together (a "Quarter bets:" heading does not put "Players must take the field for
+ * player prop wagers" into quarters). */
+function inheritSection(c: { scope: Scope; own: Clause['own'] }, section: Scope): Scope {
+  const s: Scope = { ...c.scope };
+  if (!c.own.league) {
+    s.leagues = section.leagues;
+    s.sports = section.sports;
+    s.complement = section.complement;
+  }
+  if (!c.own.segment && !c.own.market) {
+    s.segments = section.segments;
+    s.markets = section.markets;
+    s.alternatives = section.alternatives;
+  }
+  if (!c.own.blocking && !c.own.league && !c.own.market) s.blocking = section.blocking;
+  return s;
+}
+
+/** A sentence's clauses, hedges ("unless otherwise stated") and parenthetical examples removed, each
+ * with its scope; `section` is the scope of the heading the sentence stands under. */
+export function clauses(sentence: string, section?: Scope): Clause[] {
+  const all = tokenize(sentence);
+  // "(e.g. Including Overtime)" names an example, not a rule.
+  const toks: Tok[] = [];
+  for (let i = 0; i < all.length; i++) {
+    if (all[i].word === '(' && EXAMPLE_OPENERS.some((o) => o.every((w, j) => all[i + 1 + j]?.word === w))) {
+      const close = all.findIndex((t, j) => j > i && t.word === ')');
+      if (close > i) {
+        i = close;
+        continue;
+      }
+    }
+    toks.push(all[i]);
+  }
   // Hedges qualify nothing: drop them before looking for "unless" exceptions.
   const words = toks.map((t) => t.word);
   const drop = new Set<number>();
@@ -267,8 +354,10 @@ export function clauses(sentence: string): Clause[] {
     if (!ws.length) continue;
     const wordsOf = ws.map((t) => t.word);
     const read = readScope(wordsOf);
-    const scope = inherit(read, prev);
-    out.push({ kind: p.kind, text: sentence.slice(ws[0].start, ws[ws.length - 1].end), words: wordsOf, scope, own: read.own });
+    listAlternatives(p.toks, read);
+    const scope = prev ? inherit(read, prev, p.kind) : section ? inheritSection(read, section) : read.scope;
+    const withdrawn = WITHDRAW.some((w) => findAll(wordsOf, w.tokens).length > 0);
+    out.push({ kind: p.kind, text: sentence.slice(ws[0].start, ws[ws.length - 1].end), words: wordsOf, scope, own: read.own, withdrawn });
     prev = scope;
   }
   return out;
@@ -282,12 +371,20 @@ export function applies(s: Scope, m: MarketScope): boolean {
   } else if (s.leagues?.size) {
     if (!s.leagues.has(m.league)) return false;
   } else if (s.sports?.size && !s.sports.has(m.league)) return false;
-  if (s.segments && !s.segments.has(m.segment)) return false;
-  if (s.markets && !s.markets.has(m.marketType)) return false;
-  return true;
+  if (s.alternatives) return s.alternatives.some((a) => holds(a, m));
+  return holds(s, m);
 }
 
-const specificity = (s: Scope) => (s.segments ? 4 : 0) + (s.markets ? 2 : 0) + (s.leagues || s.sports || s.complement ? 1 : 0);
+const holds = (a: Pick<Scope, 'segments' | 'markets' | 'blocking'>, m: MarketScope) =>
+  !a.blocking && (!a.segments || a.segments.has(m.segment)) && (!a.markets || a.markets.has(m.marketType));
+
+/** How narrowly a scope names the market at hand (for a list, the item that holds it). */
+function specificity(s: Scope, m: MarketScope): number {
+  const league = s.leagues || s.sports || s.complement ? 1 : 0;
+  const of = (a: Pick<Scope, 'segments' | 'markets'>) => (a.segments ? 4 : 0) + (a.markets ? 2 : 0) + league;
+  if (!s.alternatives) return of(s);
+  return Math.max(...s.alternatives.filter((a) => holds(a, m)).map(of), league);
+}
 
 // ---------------------------------------------------------------- values
 
@@ -333,9 +430,15 @@ export interface Reading {
   /** The clause a known value comes from. */
   evidence?: string;
   /** Why the value is unknown. */
-  why?: 'silent' | 'contradiction';
+  why?: 'silent' | 'contradiction' | 'hedged';
   others?: { value: string; evidence: string }[];
 }
+
+/** Last words of a lead-in that cannot stand as a sentence of their own ("... does not count for:"). */
+const LEAD_ENDS = new Set(['for', 'to', 'in', 'on', 'of', 'following', 'reasons', 'include', 'includes', 'apply', 'applies', 'below']);
+
+/** The value a withdrawn clause ("usually", "depending on the market") stands for among the candidates. */
+const HEDGED = 'hedged';
 
 interface Applicable {
   value: string;
@@ -347,37 +450,81 @@ interface Applicable {
 /** A text's sentences, each as its clauses: what every rule and market scope reads from. */
 export type ParsedText = Clause[][];
 
-/** Splits a text once; readRule reads it for any rule and market (callers may keep it per text). */
+/** Splits a text once; readRule reads it for any rule and market (callers may keep it per text). A
+ * heading (a question, or the words before a sentence's first colon) scopes the sentences after it. */
 export function parseText(text: string): ParsedText {
-  return sentences(text).map(clauses);
+  const out: ParsedText = [];
+  let section: Scope | undefined;
+  for (const s of sentenceList(text)) {
+    // A heading starts a new section: it is read on its own, not under the heading before it.
+    const fresh = clauses(s.text);
+    if (s.question) {
+      // A question states nothing; what it names is the subject of the answer after it.
+      section = fresh.length ? fresh[fresh.length - 1].scope : undefined;
+      continue;
+    }
+    if (fresh.length > 1 && fresh[1].kind === 'colon') {
+      // A sub-heading that names no league stays in the league section it stands in ("Football
+      // betting rules: ..." then "Dallas -7: ...").
+      const head = fresh[0];
+      if (head.own.league || !section) {
+        section = head.scope;
+        out.push(fresh);
+      } else {
+        const league: Scope = { leagues: section.leagues, sports: section.sports, complement: section.complement, blocking: false };
+        const cs = clauses(s.text, league);
+        section = cs[0].scope;
+        out.push(cs);
+      }
+    } else out.push(clauses(s.text, section));
+  }
+  return out;
 }
 
 /** What the text (a string, or parsed once with parseText) states about one rule for one market. */
 export function readRule(text: string | ParsedText, rule: ReadRule, m: MarketScope): Reading {
   const found: Applicable[] = [];
   for (const cs of typeof text === 'string' ? parseText(text) : text) {
+    // A lead-in before a list ("overtime does not count for: quarter markets; 1st half markets") gives
+    // its value to the items that name a market or the rule's subject, and on its own states nothing
+    // when it ends in mid-phrase.
+    const lead = cs.length > 1 && cs[1].kind === 'colon' && !cs[0].withdrawn ? clauseValue(rule, cs[0].words, true) : undefined;
+    const leadTopic = lead ? hasTopic(rule, cs[0].words) : false;
+    const dangling = lead ? LEAD_ENDS.has(cs[0].words[cs[0].words.length - 1]) : false;
     for (let i = 0; i < cs.length; i++) {
       const c = cs[i];
       if (c.kind === 'except' || c.kind === 'not') continue; // read with the clause they follow
+      if (i === 0 && dangling) continue;
       // The exception clauses that follow this clause.
       const exc: Clause[] = [];
       for (let j = i + 1; j < cs.length && (cs[j].kind === 'except' || cs[j].kind === 'not'); j++) exc.push(cs[j]);
       const carried = (c.kind === 'but' || c.kind === 'colon') && i > 0 && hasTopic(rule, cs[i - 1].words);
       const topic = carried || hasTopic(rule, c.words);
-      const v = clauseValue(rule, c.words, topic);
+      // A withdrawn clause about the rule still claims its scope: "usually exclude" on fourth quarters
+      // leaves a fourth quarter unknown rather than letting "totals include overtime" decide it.
+      if (c.withdrawn) {
+        if (topic && applies(c.scope, m)) found.push({ value: HEDGED, clause: c.text, weight: specificity(c.scope, m) });
+        continue;
+      }
+      let v = clauseValue(rule, c.words, topic);
+      if (!v && lead && !lead.conflict && i > 0 && (c.kind === 'colon' || c.kind === 'semi')) {
+        if (hasTopic(rule, c.words) || (leadTopic && (c.own.segment || c.own.market))) v = lead;
+      }
       // An exception that names no scope of its own is a hedge; one that holds the market takes it out.
       const hit = exc.find((e) => (e.own.league || e.own.segment || e.own.market) && applies(e.scope, m));
       if (hit) {
         const neg = LEXICON[rule].negation;
-        if (v && !v.conflict && neg?.[v.value]) found.push({ value: neg[v.value], clause: `${c.text} ... ${hit.text}`, weight: specificity(hit.scope) });
+        if (v && !v.conflict && neg?.[v.value]) found.push({ value: neg[v.value], clause: `${c.text} ... ${hit.text}`, weight: specificity(hit.scope, m) });
         continue;
       }
-      if (v && applies(c.scope, m)) found.push({ value: v.value, conflict: v.conflict, clause: c.text, weight: specificity(c.scope) });
+      if (v && applies(c.scope, m)) found.push({ value: v.value, conflict: v.conflict, clause: c.text, weight: specificity(c.scope, m) });
     }
   }
   if (!found.length) return { value: 'unknown', why: 'silent' };
   const top = Math.max(...found.map((f) => f.weight));
   const group = found.filter((f) => f.weight === top);
+  const hedged = group.find((f) => f.value === HEDGED);
+  if (hedged) return { value: 'unknown', why: 'hedged', others: [{ value: HEDGED, evidence: hedged.clause }] };
   const values = new Set(group.flatMap((f) => (f.conflict ? [f.value, f.conflict] : [f.value])));
   if (values.size > 1) return { value: 'unknown', why: 'contradiction', others: group.map((f) => ({ value: f.conflict ? `${f.value} and ${f.conflict}` : f.value, evidence: f.clause })) };
   return { value: group[0].value, evidence: group[0].clause };

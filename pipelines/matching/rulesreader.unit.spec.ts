@@ -1,7 +1,9 @@
 // The rules reader on sentences venues write: a clause counts only for the markets its scope holds,
 // negation and exceptions turn a value, clauses that apply and disagree give unknown, silence is
-// never read as a value, and every known value quotes its clause. Then the quality gate on the
-// evaluation part of the corpus of real rules texts (test/fixtures/rules).
+// never read as a value, and every known value quotes its clause. Then the quality gate on the first
+// batch's evaluation part of the corpus of real rules texts (test/fixtures/rules), and a guard on the
+// blind batch's development rows; the blind batch's evaluation part is measured by bin/eval-rules.ts
+// and reported (test/fixtures/rules/measurements.md), not gated: it does not meet the targets yet.
 import { describe, expect, it } from 'vitest';
 import { clauses, readRule, sentences, type MarketScope } from './rulesreader.ts';
 import { readGameLineRules } from './rulestext.ts';
@@ -10,7 +12,7 @@ import { evaluate, loadCorpus } from './ruleseval.ts';
 const m = (league: MarketScope['league'], marketType: MarketScope['marketType'], segment: MarketScope['segment'] = 'full'): MarketScope => ({ league, marketType, segment });
 
 describe('sentences and clauses', () => {
-  it('keeps "incl." and URLs inside a sentence and drops questions', () => {
+  it('keeps "incl." and URLs inside a sentence and drops questions from the rules it reads', () => {
     expect(sentences('Winner (incl. extra innings): which team will win. Does overtime count? Rules: https://x.example/a.b')).toEqual([
       'Winner (incl. extra innings): which team will win.',
       'Rules: https://x.example/a.b',
@@ -86,10 +88,53 @@ describe('contradiction, silence and evidence', () => {
   });
 });
 
+describe('headings, qualifiers, lists and sides', () => {
+  it('a heading scopes the sentences under it until the next heading', () => {
+    const text = 'Overtime counts for all markets unless otherwise stated. Quarter and half markets: for bets based on the specific quarters or halves, the entire period of play must be played for bets to stand. Overtime is not included. Double Result (half time/full time): bets are settled on the score at half time and full time (excluding any overtime).';
+    expect(readRule(text, 'overtime', m('nfl', 'total', 'quarter:4'))).toMatchObject({ value: 'excluded', evidence: 'Overtime is not included' });
+    expect(readRule(text, 'overtime', m('nfl', 'spread', 'half:2')).value).toBe('excluded');
+    expect(readRule(text, 'overtime', m('nfl', 'total')).value).toBe('included');
+  });
+  it('a question is the heading of its answer', () => {
+    const text = 'All markets include Overtime unless stated. What is a 60 Minute Line in Hockey? This market is where you are wagering on the outcome of the game at the end of regulation time only (60 minutes), as this does not include overtime.';
+    expect(readRule(text, 'overtime', m('nhl', 'moneyline'))).toMatchObject({ value: 'included', evidence: 'All markets include Overtime' });
+  });
+  it('a sub-heading that names no league stays in its league section', () => {
+    const text = 'Football betting rules: NFL games are official after 55 minutes of play. Washington 40, Dallas -7: exactly 40 points would be a push or a tie and all money would be refunded on total wagers. Basketball betting rules: overtime periods are included as part of the wager on full game and half time wagers.';
+    expect(readRule(text, 'push', m('nfl', 'total')).value).toBe('void');
+    expect(readRule(text, 'push', m('mlb', 'total')).value).toBe('unknown');
+  });
+  it('a withdrawing qualifier states nothing and still claims its scope', () => {
+    const text = 'Totals: unless otherwise stated, overtime counts toward totals and team totals. Quarter wagers require the specified quarter to be completed; fourth-quarter wagers usually exclude overtime unless stated.';
+    expect(readRule(text, 'overtime', m('nfl', 'total', 'quarter:4'))).toMatchObject({ value: 'unknown', why: 'hedged' });
+    expect(readRule(text, 'overtime', m('nfl', 'total')).value).toBe('included');
+    expect(readRule('The simple answer is that much more often than not, the overtime period counts.', 'overtime', m('nba', 'moneyline')).value).toBe('unknown');
+    expect(readGameLineRules(text, 'venue_7', m('nfl', 'total', 'quarter:4')).overtime).toEqual({
+      value: 'unknown',
+      description: 'The venue_7 rules text only qualifies overtime for this market ("fourth-quarter wagers usually exclude overtime"), it does not state it.',
+    });
+  });
+  it('a comma list of markets and periods holds each of them', () => {
+    const text = 'Overtime counts towards sides, totals, moneylines, 2nd half wagers.';
+    expect(readRule(text, 'overtime', m('nfl', 'moneyline')).value).toBe('included');
+    expect(readRule(text, 'overtime', m('nfl', 'spread', 'half:2')).value).toBe('included');
+    expect(readRule(text, 'overtime', m('nfl', 'team_total')).value).toBe('unknown');
+  });
+  it('a lead-in gives its value to the list after it and states nothing on its own', () => {
+    const text = 'Unless otherwise stated in the market name (e.g. Including Overtime), overtime does not count for: quarter markets (1st, 2nd, 3rd, 4th Quarter); Half-time Result and 1st Half markets.';
+    expect(readRule(text, 'overtime', m('nfl', 'moneyline', 'quarter:4')).value).toBe('excluded');
+    expect(readRule(text, 'overtime', m('nfl', 'moneyline')).value).toBe('unknown');
+  });
+  it('a clause about one side of a market settles nothing; the over or under names both', () => {
+    expect(readRule('In the event of a draw, if the bet is on the favorite, you would lose half of your bet.', 'tie', m('nfl', 'moneyline')).value).toBe('unknown');
+    expect(readRule('Every sportsbook will cancel your bet if the player is inactive, whether you bet the over or under.', 'non_participation', m('nfl', 'player_prop')).value).toBe('void');
+  });
+});
+
 describe('corpus of real rules texts (evaluation part)', () => {
   it('meets the targets: right >= 95%, wrong <= 1%, silent reported known 0, verdicts >= 95%, no opposite rules equivalent', () => {
     const c = loadCorpus();
-    expect(c.texts.size + c.rows.length).toBeGreaterThan(150);
+    expect(c.texts.size).toBeGreaterThanOrEqual(150);
     const r = evaluate(c, 'evaluation');
     expect(r.overall.stated).toBeGreaterThan(50);
     expect(r.overall.right / r.overall.stated).toBeGreaterThanOrEqual(0.95);
@@ -98,5 +143,16 @@ describe('corpus of real rules texts (evaluation part)', () => {
     expect(r.verdicts.groups).toBeGreaterThan(30);
     expect(r.verdicts.right / r.verdicts.groups).toBeGreaterThanOrEqual(0.95);
     expect(r.verdicts.oppositeEquivalent).toBe(0);
+  });
+  it("keeps the blind batch's development rows (what tuning used) read: right >= 95%, none wrong, at most one silent text reported known", () => {
+    const c = loadCorpus();
+    for (const part of ['blind-development', 'blind-extra-development'] as const) {
+      const r = evaluate(c, part);
+      expect(r.overall.stated).toBeGreaterThan(25);
+      expect(r.overall.right / r.overall.stated).toBeGreaterThanOrEqual(0.95);
+      expect(r.overall.wrong).toBe(0);
+      expect(r.overall.silentKnown).toBeLessThanOrEqual(1);
+      expect(r.verdicts.oppositeEquivalent).toBe(0);
+    }
   });
 });

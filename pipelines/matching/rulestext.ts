@@ -39,6 +39,10 @@ export function toRuleValue(r: Reading, rule: string, venue: string, text: strin
       const said = (r.others ?? []).map((o) => `"${o.evidence}" (${o.value})`).join(' and ');
       return { value: 'unknown', description: `The ${venue} rules text contradicts itself on ${RULE_WORDS[rule] ?? rule} for this market: ${said}.` };
     }
+    if (r.why === 'hedged') {
+      const said = r.others?.[0]?.evidence ?? '';
+      return { value: 'unknown', description: `The ${venue} rules text only qualifies ${RULE_WORDS[rule] ?? rule} for this market ("${said}"), it does not state it.` };
+    }
     return { value: 'unknown', description: `The ${venue} rules text does not say how ${RULE_WORDS[rule] ?? rule} is settled for this market.` };
   }
   const v: RuleValue = { value: r.value, description: `${venue}: "${r.evidence}"` };
