@@ -25,6 +25,9 @@ async function getJson(url: string): Promise<unknown> {
 
 export async function crawlVenue(base: string, provider: Provider, now: () => number = Date.now): Promise<CrawledRecord[]> {
   const out: CrawledRecord[] = [];
+  // Once per crawl, the first read kept, as the pollers emit it: overlapping pages (feeds.ts
+  // PAGE_OVERLAP) read some records twice, and the evaluation counted such a market as its own pair.
+  const seen = new Set<string>();
   for (const step of listingSteps(provider)) {
     let req = step.first();
     for (;;) {
@@ -32,7 +35,12 @@ export async function crawlVenue(base: string, provider: Provider, now: () => nu
       const readStartedAt = now();
       const body = await getJson(`${base}${req.path}?${qs}`);
       const page = step.parse(body, req);
-      for (const r of page.records) out.push({ provider, recordType: r.recordType, nativeId: r.nativeId, payload: r.payload, readStartedAt });
+      for (const r of page.records) {
+        const key = `${r.recordType}:${r.nativeId}`;
+        if (seen.has(key)) continue;
+        seen.add(key);
+        out.push({ provider, recordType: r.recordType, nativeId: r.nativeId, payload: r.payload, readStartedAt });
+      }
       if (!page.next) break;
       req = page.next;
     }
