@@ -51,6 +51,26 @@ export interface KafkaLogOptions {
 
 const levels = { nothing: logLevel.NOTHING, error: logLevel.ERROR, warn: logLevel.WARN, info: logLevel.INFO, debug: logLevel.DEBUG };
 
+/**
+ * kafkajs's own JSON lines, except that an error response of a broker ("[Connection] Response …":
+ * the coordinator is loading or moved, a partition's leader changed) is a debug line: the client
+ * retries it by its retry policy, and what still fails after that is thrown to the caller, who says
+ * so. At startup and during a leader election those lines came by the dozen and said nothing an
+ * operator could act on.
+ */
+function kafkaLogLines(configured: number): (entry: { namespace: string; level: number; label: string; log: { message: string; timestamp?: string } & Record<string, unknown> }) => void {
+  return ({ namespace, level, label, log }) => {
+    const { timestamp, message: _message, ...extra } = log;
+    const message = namespace ? `[${namespace}] ${log.message}` : log.message;
+    const brokerResponse = level === logLevel.ERROR && namespace === 'Connection' && log.message.startsWith('Response ');
+    if (brokerResponse && configured < logLevel.DEBUG) return;
+    const line = JSON.stringify({ level: label, timestamp, logger: 'kafkajs', message, ...extra });
+    if (level <= logLevel.ERROR) console.error(line);
+    else if (level === logLevel.WARN) console.warn(line);
+    else console.log(line);
+  };
+}
+
 export function toKafkaHeaders(h: Record<string, string> | undefined): Record<string, string> | undefined {
   return h && Object.keys(h).length ? h : undefined;
 }
@@ -92,6 +112,7 @@ export class KafkaLog implements Log {
       clientId: options.clientId ?? 'pm-data-api',
       brokers: options.brokers,
       logLevel: levels[options.logLevel ?? 'error'],
+      logCreator: kafkaLogLines,
       retry: { retries: 8 },
     });
   }
