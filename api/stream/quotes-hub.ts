@@ -78,6 +78,7 @@ const WITHIN = /^([0-9a-z]{1,4})\.([0-9a-z]{1,6})$/;
 export function decodeQuoteId(layout: Layout, id: string): { at: number; pos: number[]; within: Within | null } | null {
   const parts = id.split('-');
   let within: Within | null = null;
+  if (parts.length > 4) return null;
   if (parts.length === 4) {
     const m = WITHIN.exec(parts[3]!);
     if (!m) return null;
