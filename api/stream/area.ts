@@ -22,7 +22,7 @@ export interface StreamArea {
 }
 
 export async function startStreamArea(
-  config: Pick<Config, 'STREAM_HEARTBEAT_MS' | 'STREAM_BUFFER_BYTES' | 'STREAM_JOURNAL' | 'STREAM_RESUME_MS'>,
+  config: Pick<Config, 'STREAM_HEARTBEAT_MS' | 'STREAM_BUFFER_BYTES' | 'STREAM_JOURNAL' | 'STREAM_RESUME_MS'> & Partial<Pick<Config, 'STREAM_QUOTES_LOOKBACK_MS'>>,
   parts: {
     log: Log;
     serde: Serde;
@@ -34,7 +34,10 @@ export async function startStreamArea(
   },
 ): Promise<StreamArea> {
   const hub = await StreamHub.start({ ...parts, journalSize: config.STREAM_JOURNAL, resumeMs: config.STREAM_RESUME_MS });
-  const quotes = parts.quotes ? await QuotesHub.start({ ...parts, journalSize: config.STREAM_JOURNAL, resumeMs: config.STREAM_RESUME_MS }) : undefined;
+  const lookback = config.STREAM_QUOTES_LOOKBACK_MS;
+  const quotes = parts.quotes
+    ? await QuotesHub.start({ ...parts, journalSize: config.STREAM_JOURNAL, resumeMs: config.STREAM_RESUME_MS, fromTime: lookback === undefined ? undefined : (parts.clock ?? Date.now)() - lookback })
+    : undefined;
   const catalog = parts.catalog ? await CatalogWatch.start({ ...parts.catalog, pollMs: parts.catalog.pollMs ?? CATALOG_POLL_MS }) : undefined;
   const deps: StreamDeps = {
     hub,

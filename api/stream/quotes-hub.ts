@@ -1,8 +1,10 @@
 // The quotes channel's in-process hub: one per API process, beside the sports hub (hub.ts) and built
 // the same way. In: the raw venue topics `raw.venue_1` .. `raw.venue_9`, tailed by this process
-// alone (Log.tail: no shared group, so no replica depends on another) from the earliest retained
-// offset: the quotes enter the log there, as the pollers read them (pipelines/TOPICS.md;
-// `canonical.markets` carries sports markets only, and no quotes). Out: the current quote of every
+// alone (Log.tail: no shared group, so no replica depends on another): the quotes enter the log
+// there, as the pollers read them (pipelines/TOPICS.md; `canonical.markets` carries sports markets
+// only, and no quotes). The raw topics keep days of reads, so the tail starts at the first record of
+// `fromTime` (the last full crawls re-read every open market after it; older ids get the folded
+// state). Out: the current quote of every
 // market the log has quoted, a bounded journal of changes, and each change handed to the subscribed
 // connections with the log position after it (position.ts), so a client resumes on any replica.
 //
@@ -66,6 +68,8 @@ export interface QuotesHubOptions {
   journalSize?: number;
   resumeMs?: number;
   clock?: () => number;
+  /** Read the raw topics from the first record at or after this time (default: all they hold). */
+  fromTime?: number;
 }
 
 export function encodeQuoteId(layout: Layout, at: number, pos: readonly number[], within: Within | null): string {
@@ -119,22 +123,30 @@ export class QuotesHub {
   private constructor(
     private readonly opts: QuotesHubOptions,
     layout: Layout,
-    private readonly names_: string[],
+    topicNames: string[],
+    /** Where the tail starts, per topic and partition (absent: the earliest retained offset). */
+    from: Map<string, Map<number, string>> | undefined,
   ) {
     this.layout = layout;
-    this.pos = layout.parts.map(() => 0);
-    this.journalFrom = layout.parts.map(() => 0);
+    this.pos = layout.parts.map((k) => {
+      const [t, p] = k.split('|');
+      return Number(from?.get(t!)?.get(Number(p)) ?? 0);
+    });
+    // Nothing below the start was journaled: a resume from there is folded.
+    this.journalFrom = this.pos.slice();
     this.journalSize = opts.journalSize ?? 20_000;
     this.resumeMs = opts.resumeMs ?? 3_600_000;
     this.clock = opts.clock ?? Date.now;
     this.lastId = encodeId(layout, this.clock(), this.pos);
-    this.tail = opts.log.tail({ topics: names_ });
+    this.tail = opts.log.tail({ topics: topicNames, from });
   }
 
   static async start(opts: QuotesHubOptions): Promise<QuotesHub> {
     const defs = PROVIDERS.map((p) => opts.topics[rawTopicId(p)]);
     const offsets = await Promise.all(defs.map((d) => opts.log.topicOffsets(d.name)));
-    const hub = new QuotesHub(opts, layoutOf(defs.map((d, i) => ({ name: d.name, partitions: offsets[i]!.length }))), defs.map((d) => d.name));
+    const t = opts.fromTime;
+    const from = t === undefined ? undefined : new Map(await Promise.all(defs.map(async (d) => [d.name, await opts.log.offsetsForTime(d.name, t)] as const)));
+    const hub = new QuotesHub(opts, layoutOf(defs.map((d, i) => ({ name: d.name, partitions: offsets[i]!.length }))), defs.map((d) => d.name), from);
     hub.highAtStart = offsets.flatMap((os) => os.map((o) => Number(o.high)));
     hub.checkReady();
     await hub.tail.run((batch) => hub.apply(batch.topic, batch.partition, batch.records));

@@ -92,7 +92,9 @@ function v4Market(hash: string, status = 'ACTIVE') {
   return { marketHash: hash, status, outcomeOneName: 'Chicago Bulls', outcomeTwoName: 'Miami Heat', ...(status === 'SETTLED' && { outcome: 1 }) };
 }
 
-async function harness(impl: Impl, o: { journal?: number; bufferBytes?: number } = {}) {
+type Put = (venue: (typeof PROVIDERS)[number], recordType: string, nativeId: string, payload: unknown, at?: number) => Promise<RawRecord>;
+
+async function harness(impl: Impl, o: { journal?: number; bufferBytes?: number; lookbackMs?: number; before?: (put: Put) => Promise<void> } = {}) {
   const log = await impl.open();
   const topics = defineTopics({ prefix: randomName('qs') + '.', partitions: 2 });
   const wanted = new Set([topics['matched.events'].name, topics['lifecycle.states'].name, ...PROVIDERS.map((p) => topics[rawTopicId(p)].name)]);
@@ -100,8 +102,17 @@ async function harness(impl: Impl, o: { journal?: number; bufferBytes?: number }
   const serde = jsonSerde();
   const producer = await log.producer();
   const sink = logRawSink(producer, serde, topics);
+  let written = 0;
+  /** Writes one venue record as its poller would (read began now, or at `at`). */
+  const put: Put = async (venue, recordType, nativeId, payload, at = Date.now()) => {
+    const r: RawRecord = { venue, record_type: recordType, native_id: nativeId, read_started_at: at, payload: JSON.stringify(payload), read_id: null, source_url: null };
+    await sink(venue, [r]);
+    written++;
+    return r;
+  };
+  await o.before?.(put);
   const area = await startStreamArea(
-    { STREAM_HEARTBEAT_MS: 60_000, STREAM_BUFFER_BYTES: o.bufferBytes ?? 1_048_576, STREAM_JOURNAL: o.journal ?? 20_000, STREAM_RESUME_MS: 3_600_000 },
+    { STREAM_HEARTBEAT_MS: 60_000, STREAM_BUFFER_BYTES: o.bufferBytes ?? 1_048_576, STREAM_JOURNAL: o.journal ?? 20_000, STREAM_RESUME_MS: 3_600_000, STREAM_QUOTES_LOOKBACK_MS: o.lookbackMs },
     { log, serde, topics, quotes: true },
   );
   area.deps.readyMs = 30_000;
@@ -119,7 +130,6 @@ async function harness(impl: Impl, o: { journal?: number; bufferBytes?: number }
   const keyOf = (plan: PlanKey = 'pro', permissions: Permission[] = ['stream.read']) => t.createKey({ plan, permissions });
   const key = await keyOf();
   const quotes = area.quotes!;
-  let written = 0;
   return {
     log,
     topics,
@@ -129,17 +139,11 @@ async function harness(impl: Impl, o: { journal?: number; bufferBytes?: number }
     base,
     key,
     keyOf,
-    /** Writes one venue record as its poller would (read began now). */
-    async put(venue: (typeof PROVIDERS)[number], recordType: string, nativeId: string, payload: unknown, at = Date.now()) {
-      const r: RawRecord = { venue, record_type: recordType, native_id: nativeId, read_started_at: at, payload: JSON.stringify(payload), read_id: null, source_url: null };
-      await sink(venue, [r]);
-      written++;
-      return r;
-    },
-    /** Waits until the hub has read every record written so far. */
-    async applied() {
+    put,
+    /** Waits until the hub has read every record written so far (`skipped`: before its start). */
+    async applied(skipped = 0) {
       const end = Date.now() + 60_000;
-      while (quotes.records < written) {
+      while (quotes.records < written - skipped) {
         if (Date.now() > end) throw new Error(`quotes hub read ${quotes.records} of ${written} records`);
         await new Promise((r) => setTimeout(r, 20));
       }
@@ -338,6 +342,28 @@ describe.each(impls)('GET /v1/stream?channel=quotes on the $name', (impl) => {
       expect(again.events.map((e) => data(e).market_id)).toEqual(c.events.slice(4 - rest).map((e) => data(e).market_id));
       again.destroy();
     }
+  });
+
+  it('reads the raw topics from the lookback on: older reads are not quoted', async () => {
+    const [a, b] = [`KXNBAGAME-26NOV26L${word().toUpperCase()}-CHI`, `KXNBAGAME-26NOV26L${word().toUpperCase()}-MIA`];
+    const hours = (n: number) => Date.now() - n * 3_600_000;
+    const h = await harness(impl, {
+      lookbackMs: 3_600_000,
+      before: async (put) => {
+        await put('venue_1', 'market', a, v1Market(a, 30), hours(3));
+        await put('venue_1', 'market', b, v1Market(b, 30), hours(3));
+        await put('venue_1', 'market', b, v1Market(b, 31), hours(0.5));
+      },
+    });
+    await h.applied(2);
+    const c = await h.open(qs([a, b]));
+    await c.waitFor((e) => e.length >= 1);
+    expect(data(c.events[0]!).data.map((q: any) => [q.market_id, q.outcomes[0].bid])).toEqual([[`venue_1:${b}`, 0.31]]);
+    expect(h.quotes.records).toBe(1);
+    // The first read of a after the start is a change (the hub never saw it quoted).
+    await h.put('venue_1', 'market', a, v1Market(a, 30));
+    await c.waitFor((e) => e.length >= 2);
+    expect(c.events.slice(1).map((e) => [e.event, data(e).market_id])).toEqual([['quote', `venue_1:${a}`]]);
   });
 
   it('answers an id it cannot resume with reset, then a fresh snapshot', async () => {
