@@ -124,8 +124,10 @@ export class QuotesHub {
     private readonly opts: QuotesHubOptions,
     layout: Layout,
     topicNames: string[],
-    /** Where the tail starts, per topic and partition (absent: the earliest retained offset). */
+    /** Where the hub's positions start, per topic and partition (absent: 0). */
     from: Map<string, Map<number, string>> | undefined,
+    /** Where the tail starts reading, where that is above the earliest retained offset. */
+    seek: Map<string, Map<number, string>> | undefined,
   ) {
     this.layout = layout;
     this.pos = layout.parts.map((k) => {
@@ -138,7 +140,7 @@ export class QuotesHub {
     this.resumeMs = opts.resumeMs ?? 3_600_000;
     this.clock = opts.clock ?? Date.now;
     this.lastId = encodeId(layout, this.clock(), this.pos);
-    this.tail = opts.log.tail({ topics: topicNames, from });
+    this.tail = opts.log.tail({ topics: topicNames, from: seek });
   }
 
   static async start(opts: QuotesHubOptions): Promise<QuotesHub> {
@@ -146,12 +148,25 @@ export class QuotesHub {
     const offsets = await Promise.all(defs.map((d) => opts.log.topicOffsets(d.name)));
     const t = opts.fromTime;
     const from = t === undefined ? undefined : new Map(await Promise.all(defs.map(async (d) => [d.name, await opts.log.offsetsForTime(d.name, t)] as const)));
-    const hub = new QuotesHub(opts, layoutOf(defs.map((d, i) => ({ name: d.name, partitions: offsets[i]!.length }))), defs.map((d) => d.name), from);
+    // Seek only where there is something to skip: on Kafka each topic's start is set on the tail's
+    // group before it joins (pipelines/log/tail.ts), a few seconds each.
+    const lows = new Map(defs.map((d, i) => [d.name, new Map(offsets[i]!.map((o) => [o.partition, Number(o.low)]))]));
+    const seek = from && new Map([...from].map(([topic, parts]) => [topic, new Map([...parts].filter(([p, o]) => Number(o) > (lows.get(topic)?.get(p) ?? 0)))]));
+    const hub = new QuotesHub(opts, layoutOf(defs.map((d, i) => ({ name: d.name, partitions: offsets[i]!.length }))), defs.map((d) => d.name), from, seek);
     hub.highAtStart = offsets.flatMap((os) => os.map((o) => Number(o.high)));
     hub.checkReady();
-    await hub.tail.run((batch) => hub.apply(batch.topic, batch.partition, batch.records));
+    // Not awaited: reaching the raw topics may take a while (the seeks above), and the API and the
+    // other channels do not wait for it; channel=quotes answers 503 until the hub has caught up.
+    hub.running = hub.tail.run((batch) => hub.apply(batch.topic, batch.partition, batch.records)).catch((err: unknown) => {
+      hub.failure = err;
+      console.error('quotes hub: the tail of the raw venue topics failed; channel=quotes answers 503:', err);
+    });
     return hub;
   }
+
+  /** The tail's run (resolves once it is reading); a failure of it, after which the hub is never ready. */
+  private running: Promise<void> | null = null;
+  failure: unknown = undefined;
 
   ready(ms: number): Promise<boolean> {
     if (this.caughtUp) return Promise.resolve(true);
@@ -264,6 +279,8 @@ export class QuotesHub {
   async stop(): Promise<void> {
     this.subscribers.clear();
     await this.tail.stop();
+    // A run still joining sees the stop and ends without reading.
+    await this.running;
   }
 }
 
