@@ -51,8 +51,6 @@ interface Held {
   part: number;
   offset: number;
   index: number;
-  /** The record at (part, offset) quoted more markets after this one. */
-  more: boolean;
 }
 
 export interface QuoteSubscriber {
@@ -214,7 +212,7 @@ export class QuotesHub {
         const id = encodeQuoteId(this.layout, now, pos, within);
         const ids = [q.id, ...q.aliases];
         for (const n of ids) this.names.set(n, q.id);
-        this.markets.set(q.id, { body: q.body, ids, fingerprint: q.fingerprint, part, offset, index, more: !last });
+        this.markets.set(q.id, { body: q.body, ids, fingerprint: q.fingerprint, part, offset, index });
         const change: QuoteChange = { part, offset, index, key: q.id, ids, body: q.body, pos, within, id };
         this.lastId = id;
         this.record(change);
