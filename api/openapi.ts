@@ -4,7 +4,7 @@
 import { ERROR_CATALOG, type ErrorCode } from './errors.ts';
 import { PROVIDERS, ROUTES, type ParamSpec, type RouteId, type RouteSpec } from './routes/table.ts';
 import { CategorySchema, PlanSchema, dataOf } from './schemas/shell.ts';
-import { LIVE_OK_SCHEMAS } from './live/schemas.ts';
+import { LIVE_OK_SCHEMAS, MarketDetailSchema } from './live/schemas.ts';
 import { SPORTS_COMPONENTS, SPORTS_OK_SCHEMAS } from './schemas/sports.ts';
 import type { RouteHandler } from './types.ts';
 
@@ -92,16 +92,32 @@ const CATALOG_FACTS = {
     providers: { type: 'object', additionalProperties: { type: 'integer' }, description: 'Rows per provider token.' },
   },
 };
+/** A market's quotes as the quotes channel sends them: market detail's outcomes[] and pricing envelope (api/stream/quotes.ts). */
+const QUOTE = {
+  type: 'object',
+  required: ['market_id', 'status', 'outcomes', 'pricing'],
+  properties: {
+    market_id: { type: 'string', description: 'Composite id, as market detail `id`.' },
+    status: MarketDetailSchema.properties.status,
+    outcomes: MarketDetailSchema.properties.outcomes,
+    pricing: MarketDetailSchema.properties.pricing,
+  },
+};
 const STREAM_EVENT_ID = 'Opaque position in the log (`<layout>-<time>-<offsets>`); send the last one received as Last-Event-ID to resume.';
 export const STREAM_EVENTS: Record<string, { description: string; data: Record<string, unknown> }> = {
   snapshot: {
     description:
-      'First event after connect (and after `reset`). channel=sports: the subscription\'s current list, soonest scheduled start first, in the shape of GET /v1/matching-markets/sports `data`. channel=catalog: the current catalog snapshot\'s facts as in `catalog.snapshot` (null before the first build).',
+      'First event after connect (and after `reset`). channel=sports: the subscription\'s current list, soonest scheduled start first, in the shape of GET /v1/matching-markets/sports `data`. channel=quotes: the current quote of each market named that the log has quoted, in the order named (a market not quoted yet is absent until its first `quote`). channel=catalog: the current catalog snapshot\'s facts as in `catalog.snapshot` (null before the first build).',
     data: {
       type: 'object',
       required: ['channel', 'data'],
-      properties: { channel: { enum: ['sports', 'catalog'] }, data: { anyOf: [{ type: 'array', items: { type: 'object' } }, CATALOG_FACTS, { type: 'null' }] } },
+      properties: { channel: { enum: ['sports', 'quotes', 'catalog'] }, data: { anyOf: [{ type: 'array', items: { type: 'object' } }, CATALOG_FACTS, { type: 'null' }] } },
     },
+  },
+  quote: {
+    description:
+      'channel=quotes: the quotes of a market named by market_id changed in the log (status, an outcome\'s price, bid, ask, last or sizes, or the pricing availability, source or neg_risk; a poll that reads the same quotes sends nothing). Built as market detail builds them from the venue record the pollers read, `pricing.observed_at` when that read began; fees are not included. The pollers read no order books, so venue_4 and venue_5 markets are `unavailable` and venue_6, venue_8 and venue_9 markets carry the record\'s marks (`indicative`), as market detail does when its book read fails.',
+    data: QUOTE,
   },
   'catalog.snapshot': {
     description: 'channel=catalog: a new catalog snapshot was published (GET /v1/markets now serves it); id `catalog-<snapshot id>`.',

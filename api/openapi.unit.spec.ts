@@ -44,16 +44,18 @@ describe('GET /v1/openapi.json', () => {
     }
   });
 
-  it('documents the push stream: an event-stream body with its event types (both channels), Last-Event-ID and the permission', () => {
+  it('documents the push stream: an event-stream body with its event types (every channel), Last-Event-ID and the permission', () => {
     // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the document is read as loose JSON
     const doc = buildOpenApi() as any;
     const op = doc.paths['/v1/stream'].get;
     expect(op['x-permission']).toBe('stream.read');
     const ok = op.responses['200'].content['text/event-stream'];
-    expect(Object.keys(ok['x-events'])).toEqual(['snapshot', 'catalog.snapshot', 'event.updated', 'event.removed', 'reset', 'overflow']);
+    expect(Object.keys(ok['x-events'])).toEqual(['snapshot', 'quote', 'catalog.snapshot', 'event.updated', 'event.removed', 'reset', 'overflow']);
+    expect(ok['x-events'].quote.data.required).toEqual(['market_id', 'status', 'outcomes', 'pricing']);
+    expect(op.parameters.find((p: { name: string }) => p.name === 'market_id')).toMatchObject({ in: 'query', schema: { type: 'array' } });
     expect(ok['x-events']['event.removed'].data.properties.reason.enum).toEqual(['settled', 'cancelled', 'delisted']);
     expect(op.parameters.find((p: { name: string }) => p.name === 'Last-Event-ID')).toMatchObject({ in: 'header', required: false });
-    expect(op.parameters.find((p: { name: string }) => p.name === 'channel').schema).toEqual({ type: 'string', enum: ['sports', 'catalog'] });
+    expect(op.parameters.find((p: { name: string }) => p.name === 'channel').schema).toEqual({ type: 'string', enum: ['sports', 'quotes', 'catalog'] });
     expect(op.responses['200'].description).toContain('WebSocket');
     expect(op.responses['429'].content['application/json'].schema.allOf[1].properties.code.enum).toContain('rate_limited');
   });

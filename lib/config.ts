@@ -142,6 +142,9 @@ const fields = z.object({
   STREAM_JOURNAL: z.coerce.number().int().min(1).default(20_000),
   // Oldest resumable event id (a later one gets `reset`); inside the 24 h tombstone retention.
   STREAM_RESUME_MS: z.coerce.number().int().min(1000).max(86_400_000).default(3_600_000),
+  // The quotes channel reads the raw venue topics (days of reads) from this long ago only: the
+  // resume window plus a catalog crawl (every open market re-read) and room to spare.
+  STREAM_QUOTES_LOOKBACK_MS: z.coerce.number().int().min(60_000).default(2 * 3_600_000),
 
   // "503 when the plan catalog is not configured": PLAN_CATALOG=none turns it off.
   PLAN_CATALOG: z.enum(['published', 'none']).default('published'),

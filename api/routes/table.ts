@@ -254,14 +254,22 @@ export const ROUTES: readonly RouteSpec[] = [
     method: 'GET',
     url: '/v1/stream',
     summary:
-      'Push stream of matched sports event changes and of new catalog snapshots (Server-Sent Events; WebSocket on an upgrade of the same URL), resumable with Last-Event-ID',
+      'Push stream of matched sports event changes, of market quote changes and of new catalog snapshots (Server-Sent Events; WebSocket on an upgrade of the same URL), resumable with Last-Event-ID',
     auth: 'api_key',
     permission: 'stream.read',
     errors: ['missing_parameter'],
     // The sports list's filters, with the same meaning; no paging (the first event is the whole
     // current list as a `snapshot`).
     params: [
-      { name: 'channel', type: 'enum', values: ['sports', 'catalog'], nonEmpty: true, description: 'What to subscribe to (required): sports (matched events; the filters below apply) or catalog (a new catalog snapshot; no filters).' },
+      { name: 'channel', type: 'enum', values: ['sports', 'quotes', 'catalog'], nonEmpty: true, description: 'What to subscribe to (required): sports (matched events; the sports filters apply), quotes (quote changes of the markets named by market_id) or catalog (a new catalog snapshot; no filters).' },
+      {
+        name: 'market_id',
+        type: 'string',
+        repeatable: true,
+        nonEmpty: true,
+        description: 'channel=quotes (required there, repeatable, at most 100 unique): a market in any form GET /v1/markets/{market_id} accepts (composite, or native with provider).',
+      },
+      { ...providerParam, description: 'channel=quotes: the provider of native market_id values, as on market detail (short alternate spellings tolerated).' },
       { name: 'league', type: 'enum', values: LEAGUES, nonEmpty: true, description: 'League filter.' },
       { name: 'scheduled_date', type: 'date', nonEmpty: true, description: 'YYYY-MM-DD in America/New_York.' },
       { name: 'participant', type: 'string', nonEmpty: true, description: 'One participant key, case-insensitive.' },

@@ -8,6 +8,7 @@ import type { TopicMap } from '../../pipelines/topics.ts';
 import type { StreamDeps } from '../routes/v1/stream.ts';
 import { StreamHub } from './hub.ts';
 import { CatalogWatch } from './catalog.ts';
+import { QuotesHub } from './quotes-hub.ts';
 import type { SnapshotStore } from '../../pipelines/readmodels/snapshots.ts';
 
 /** How often the catalog channel looks for a new catalog snapshot (built every CATALOG_REFRESH_MS). */
@@ -16,18 +17,32 @@ const CATALOG_POLL_MS = 2_000;
 export interface StreamArea {
   deps: StreamDeps;
   hub: StreamHub;
+  quotes: QuotesHub | undefined;
   stop(): Promise<void>;
 }
 
 export async function startStreamArea(
-  config: Pick<Config, 'STREAM_HEARTBEAT_MS' | 'STREAM_BUFFER_BYTES' | 'STREAM_JOURNAL' | 'STREAM_RESUME_MS'>,
-  parts: { log: Log; serde: Serde; topics: TopicMap; clock?: () => number; catalog?: { store: SnapshotStore; name: string; pollMs?: number } },
+  config: Pick<Config, 'STREAM_HEARTBEAT_MS' | 'STREAM_BUFFER_BYTES' | 'STREAM_JOURNAL' | 'STREAM_RESUME_MS'> & Partial<Pick<Config, 'STREAM_QUOTES_LOOKBACK_MS'>>,
+  parts: {
+    log: Log;
+    serde: Serde;
+    topics: TopicMap;
+    clock?: () => number;
+    catalog?: { store: SnapshotStore; name: string; pollMs?: number };
+    /** Serve channel=quotes: tail the raw venue topics too (every one must exist). */
+    quotes?: boolean;
+  },
 ): Promise<StreamArea> {
   const hub = await StreamHub.start({ ...parts, journalSize: config.STREAM_JOURNAL, resumeMs: config.STREAM_RESUME_MS });
+  const lookback = config.STREAM_QUOTES_LOOKBACK_MS;
+  const quotes = parts.quotes
+    ? await QuotesHub.start({ ...parts, journalSize: config.STREAM_JOURNAL, resumeMs: config.STREAM_RESUME_MS, fromTime: lookback === undefined ? undefined : (parts.clock ?? Date.now)() - lookback })
+    : undefined;
   const catalog = parts.catalog ? await CatalogWatch.start({ ...parts.catalog, pollMs: parts.catalog.pollMs ?? CATALOG_POLL_MS }) : undefined;
   const deps: StreamDeps = {
     hub,
     catalog,
+    quotes,
     bufferBytes: config.STREAM_BUFFER_BYTES,
     heartbeatMs: config.STREAM_HEARTBEAT_MS,
     readyMs: 5_000,
@@ -36,9 +51,11 @@ export async function startStreamArea(
   return {
     deps,
     hub,
+    quotes,
     async stop() {
       for (const c of [...deps.connections]) c.close();
       catalog?.stop();
+      await quotes?.stop();
       await hub.stop();
     },
   };

@@ -119,7 +119,7 @@ describe('GET /v1/stream?channel=catalog', () => {
     expect(body.code).toBe('invalid_parameter');
     expect(JSON.stringify(body)).toContain('league filters channel=sports; channel=catalog takes no filters, got league=\\"nba\\"');
     expect(JSON.stringify(body)).toContain('include_settled');
-    const bad = await h.t.app.inject({ url: '/v1/stream?channel=quotes', headers: h.t.auth(h.key) });
+    const bad = await h.t.app.inject({ url: '/v1/stream?channel=prices', headers: h.t.auth(h.key) });
     expect(bad.statusCode).toBe(400);
     expect(bad.json().param).toBe('channel');
   });

@@ -5,18 +5,21 @@ import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from 'node:
 import type { StreamHub } from './hub.ts';
 import type { StreamConnection } from './connection.ts';
 import type { CatalogConnection, CatalogWatch } from './catalog.ts';
+import type { QuotesConnection, QuotesHub } from './quotes-hub.ts';
 
 export interface StreamDeps {
   hub: StreamHub;
   /** The catalog channel's watch of the published catalog snapshot (absent: channel=catalog answers 503). */
   catalog?: CatalogWatch;
+  /** The quotes channel's hub over the raw venue topics (absent: channel=quotes answers 503). */
+  quotes?: QuotesHub;
   /** Unsent bytes a connection may hold before it gets `overflow` and is closed. */
   bufferBytes: number;
   heartbeatMs: number;
   /** How long a connect waits for the hub to catch up with the log before answering 503. */
   readyMs: number;
   /** Live connections (closed on shutdown). */
-  connections: Set<StreamConnection | CatalogConnection>;
+  connections: Set<StreamConnection | CatalogConnection | QuotesConnection>;
 }
 
 /** What the stream uses of a WebSocket (ws, through @fastify/websocket). */

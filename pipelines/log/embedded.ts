@@ -581,6 +581,13 @@ export class EmbeddedLog implements Log {
     return t.partitions.map((pl) => ({ partition: pl.partition, high: String(pl.high), low: String(pl.low) }));
   }
 
+  async offsetsForTime(topic: string, timestamp: number): Promise<Map<number, string>> {
+    const t = this.topic(topic);
+    const out = new Map<number, string>();
+    for (const pl of t.partitions) out.set(pl.partition, String(await this.offsetForTimestamp(pl, timestamp)));
+    return out;
+  }
+
   async groupOffsets(groupId: string, topic: string): Promise<Map<number, string>> {
     const m = this.groups.get(groupId)?.get(topic);
     return new Map([...(m ?? new Map<number, number>())].map(([p, o]) => [p, String(o)]));

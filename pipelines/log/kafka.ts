@@ -221,6 +221,13 @@ export class KafkaLog implements Log {
     return offsets.map((o) => ({ partition: o.partition, high: o.high, low: o.low })).sort((a, b) => a.partition - b.partition);
   }
 
+  async offsetsForTime(topic: string, timestamp: number): Promise<Map<number, string>> {
+    const admin = await this.admin();
+    // kafkajs answers the high watermark for a partition with no record at or after the time.
+    const res = await retriable(() => admin.fetchTopicOffsetsByTimestamp(topic, timestamp), this.options.retryBackoffMs ?? 100);
+    return new Map(res.map((o) => [o.partition, o.offset]));
+  }
+
   async groupOffsets(groupId: string, topic: string): Promise<Map<number, string>> {
     const admin = await this.admin();
     const res = await retriable(() => admin.fetchOffsets({ groupId, topics: [topic] }), this.options.retryBackoffMs ?? 100);

@@ -417,6 +417,29 @@ export function logContract(name: string, makeHarness: () => LogHarness | Promis
       expect(Object.fromEntries(await log.groupOffsets(group, topic))).toEqual({ 0: '10' });
     });
 
+    it('offsetsForTime: the first offset at or after a time per partition, the high watermark where none', async () => {
+      const { log } = await open();
+      const topic = randomName('t');
+      await log.createTopics([{ name: topic, partitions: 2, cleanupPolicy: 'delete' }]);
+      const producer = await log.producer();
+      const t0 = Date.now() - 3_600_000;
+      // Partition 0: ten records a second apart; partition 1: two old ones.
+      await producer.send(topic, [
+        ...Array.from({ length: 10 }, (_, i) => ({ key: b(`k${i}`), value: b(`v${i}`), timestamp: t0 + i * 1000, partition: 0 })),
+        ...[0, 1].map((i) => ({ key: b(`o${i}`), value: b(`o${i}`), timestamp: t0 - 60_000 + i, partition: 1 })),
+      ]);
+      expect(Object.fromEntries(await log.offsetsForTime(topic, t0 + 6500))).toEqual({ 0: '7', 1: '2' });
+      expect(Object.fromEntries(await log.offsetsForTime(topic, t0 - 120_000))).toEqual({ 0: '0', 1: '0' });
+      expect(Object.fromEntries(await log.offsetsForTime(topic, Date.now() + 60_000))).toEqual({ 0: '10', 1: '2' });
+      // A tail from there reads the last stretch only.
+      const got: Array<string | null> = [];
+      const tail = log.tail({ topics: [topic], from: new Map([[topic, await log.offsetsForTime(topic, t0 + 8000)]]) });
+      await tail.run(async (batch) => void got.push(...batch.records.map((r) => str(r.value))));
+      await until(async () => got.length, (n) => n >= 2, 30_000, 'the last two records');
+      await tail.stop();
+      expect(got).toEqual(['v8', 'v9']);
+    });
+
     it('tail: reads from the earliest offset, then live records, in offset order per partition, beside a group', async () => {
       const { log, harness } = await open();
       const topic = randomName('t');

@@ -131,6 +131,12 @@ export interface Log {
   /** Follows topics from positions without a shared group (TailOptions); a handler that throws gets its batch again. */
   tail(options: TailOptions): Consumer;
   topicOffsets(topic: string): Promise<PartitionOffsets[]>;
+  /**
+   * Per partition, the first offset whose record timestamp is at or after `timestamp` (the high
+   * watermark where there is none), as Kafka's offsetsForTimes: where a tail starts to read the
+   * last stretch of a long topic (the quotes hub over the raw topics) instead of all of it.
+   */
+  offsetsForTime(topic: string, timestamp: number): Promise<Map<number, string>>;
   /** Committed offsets of a group (next offset to read) per partition; absent when none. */
   groupOffsets(groupId: string, topic: string): Promise<Map<number, string>>;
   /** Operators' replay: move a stopped group to the earliest offset or to the first at/after a time. */

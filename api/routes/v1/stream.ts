@@ -17,6 +17,10 @@ import { StreamConnection, type Sink } from '../../stream/connection.ts';
 import { CatalogConnection } from '../../stream/catalog.ts';
 import type { StreamIO, StreamSocket } from '../../stream/types.ts';
 import type { SportsFilter } from '../../stream/sports.ts';
+import { QuotesConnection, type QuotesHub } from '../../stream/quotes-hub.ts';
+import { venue7Line } from '../../stream/quotes.ts';
+import { planResolution, parseVenue7MarketId } from '../../live/identifiers.ts';
+import { isApiError } from '../../errors.ts';
 
 export type { StreamDeps, StreamIO, StreamSocket } from '../../stream/types.ts';
 
@@ -89,26 +93,102 @@ function filterOf(t: Record<string, unknown>, raw: Record<string, unknown>): Spo
 
 /** The sports list's filters: they mean nothing on another channel. */
 const SPORTS_PARAMS = ['league', 'scheduled_date', 'participant', 'include_settled', 'include_submarkets', 'include_rules', 'player_prop_match'];
+const QUOTES_PARAMS = ['market_id', 'provider'];
+
+/** Markets one quotes subscription may name (as the lookup's identifiers: "at most 100 unique"). */
+export const MAX_QUOTE_MARKETS = 100;
+
+/** The parameters of other channels sent to this one: each is 400 invalid_parameter quoting it. */
+function foreignParams(q: Record<string, unknown>, channel: string, params: string[], owner: string): ErrorItem[] {
+  return params
+    .filter((p) => q[p] !== undefined)
+    .map((p) => {
+      const v = Array.isArray(q[p]) ? (q[p] as string[]).join(',') : (q[p] as string);
+      return { param: p, value: v, message: `${p} belongs to ${owner}; channel=${channel} does not take it, got ${p}=${quote(v)}` };
+    });
+}
+
+/**
+ * Each market_id as the composite id it names, by market detail's resolution rules (composite,
+ * native with provider, venue_1 tickers and venue_4 hashes inferred). The venue_2/venue_3 shapes
+ * market detail probes both venues for are settled by what the log has quoted: one holds it, that
+ * one; both or neither, 400 naming the composite forms. Every problem is one `errors[]` item
+ * (invalid_parameter, param market_id) quoting the value.
+ */
+function quoteMarketsOf(hub: QuotesHub, values: readonly string[], provider: string | undefined): string[] {
+  const items: ErrorItem[] = [];
+  const unique = [...new Set(values.map((v) => v.trim()))];
+  if (unique.length > MAX_QUOTE_MARKETS) {
+    throw apiErrorFromItems('invalid_parameter', [{ param: 'market_id', value: String(unique.length), message: `at most ${MAX_QUOTE_MARKETS} unique market_id values per stream; got ${unique.length}` }]);
+  }
+  const ids: string[] = [];
+  for (const raw of unique) {
+    try {
+      const plan = planResolution('market', raw, provider);
+      if (plan.kind === 'direct') {
+        let native = plan.nativeId;
+        const v7 = plan.provider === 'venue_7' ? parseVenue7MarketId(native) : undefined;
+        if (v7?.line !== undefined) native = `${v7.eventId}:${v7.marketTypeId}:${venue7Line(v7.line)}`;
+        ids.push(`${plan.provider}:${native}`);
+        continue;
+      }
+      const held = plan.candidates.filter((p) => hub.resolve(`${p}:${plan.nativeId}`) !== undefined);
+      if (held.length === 1) ids.push(`${held[0]}:${plan.nativeId}`);
+      else {
+        const forms = plan.candidates.map((p) => `${p}:${plan.nativeId}`).join(' or ');
+        items.push({
+          param: 'market_id',
+          value: raw,
+          message: held.length
+            ? `market_id ${quote(raw)} names a market on both ${held.join(' and ')}; send ${forms}`
+            : `market_id ${quote(raw)} has the shape of a venue_2 and a venue_3 id and neither has been quoted here; send ${forms}`,
+        });
+      }
+    } catch (e) {
+      if (!isApiError(e)) throw e;
+      // A provider contradicting a prefix is the provider's problem, as on market detail.
+      if (e.options.param === 'provider') throw e;
+      items.push({ param: 'market_id', value: raw, message: e.message });
+    }
+  }
+  if (items.length) throw apiErrorFromItems('invalid_parameter', items);
+  return ids;
+}
 
 export const stream: RouteHandler = async (ctx) => {
   const d = ctx.deps.stream;
-  if (ctx.typed.channel === undefined) throw new ApiError('missing_parameter', 'send channel=sports or channel=catalog: the channel to subscribe to', { param: 'channel' });
-  const channel = ctx.typed.channel as 'sports' | 'catalog';
+  if (ctx.typed.channel === undefined) throw new ApiError('missing_parameter', 'send channel=sports, channel=quotes or channel=catalog: the channel to subscribe to', { param: 'channel' });
+  const channel = ctx.typed.channel as 'sports' | 'quotes' | 'catalog';
   if (channel === 'catalog') {
     const items: ErrorItem[] = SPORTS_PARAMS.filter((p) => ctx.query[p] !== undefined).map((p) => ({
       param: p,
       value: ctx.query[p] as string,
       message: `${p} filters channel=sports; channel=catalog takes no filters, got ${p}=${quote(ctx.query[p])}`,
     }));
+    items.push(...foreignParams(ctx.query, channel, QUOTES_PARAMS, 'channel=quotes'));
     if (items.length) throw apiErrorFromItems('invalid_parameter', items);
+  }
+  if (channel === 'sports') {
+    const items = foreignParams(ctx.query, channel, QUOTES_PARAMS, 'channel=quotes');
+    if (items.length) throw apiErrorFromItems('invalid_parameter', items);
+  }
+  if (channel === 'quotes') {
+    const items = foreignParams(ctx.query, channel, SPORTS_PARAMS, 'channel=sports');
+    if (items.length) throw apiErrorFromItems('invalid_parameter', items);
+    if (ctx.query.market_id === undefined) throw new ApiError('missing_parameter', 'channel=quotes needs market_id: the markets to follow (repeat it, at most 100)', { param: 'market_id' });
   }
   const filter = channel === 'sports' ? filterOf(ctx.typed, ctx.query) : null;
   if (!d) throw new ApiError('service_unavailable', 'the push stream is not configured on this deployment');
   const catalog = d.catalog;
   if (channel === 'catalog' && !catalog) throw new ApiError('service_unavailable', 'the catalog channel is not configured on this deployment');
+  const quotes = d.quotes;
+  if (channel === 'quotes' && !quotes) throw new ApiError('service_unavailable', 'the quotes channel is not configured on this deployment');
   const key = ctx.key!;
   const limit = STREAM_LIMITS[key.plan as PlanKey] ?? STREAM_LIMITS.free;
   if (channel === 'sports' && !(await d.hub.ready(d.readyMs))) throw new ApiError('service_unavailable', 'the stream is still reading the log after a start; retry shortly');
+  if (channel === 'quotes' && !(await quotes!.ready(d.readyMs))) throw new ApiError('service_unavailable', 'the stream is still reading the log after a start; retry shortly');
+  // After the hub caught up: the venue_2/venue_3 shapes are settled by what the log has quoted.
+  const markets = channel === 'quotes' ? quoteMarketsOf(quotes!, ctx.query.market_id as string[], ctx.query.provider as string | undefined) : null;
   // The account's slots live in the key store every API process shares (Redis on the stack), so
   // the plan's limit holds across replicas; a slot is a lease this process renews while the stream
   // is open, so one a dead replica held frees itself (STREAM_SLOT_MS).
@@ -137,9 +217,9 @@ export const stream: RouteHandler = async (ctx) => {
     body: null,
     release,
     stream: (io: StreamIO) => {
-      let conn: StreamConnection | CatalogConnection;
+      let conn: StreamConnection | CatalogConnection | QuotesConnection;
       const opts = { bufferBytes: d.bufferBytes, heartbeatMs: d.heartbeatMs, onClose: () => (release(), d.connections.delete(conn)) };
-      const open = (sink: Sink) => (filter ? new StreamConnection(d.hub, filter, sink, opts) : new CatalogConnection(catalog!, sink, opts));
+      const open = (sink: Sink) => (filter ? new StreamConnection(d.hub, filter, sink, opts) : markets ? new QuotesConnection(quotes!, markets, sink, opts) : new CatalogConnection(catalog!, sink, opts));
       if (io.kind === 'sse') {
         // No chunked encoding: the stream ends only with its connection, and each event is then one
         // socket write instead of three (size, data, CRLF) for every client.

@@ -30,13 +30,33 @@ export type WalletPositionsQuery = Query<'wallet_positions'>;
 
 export type StreamQuery = Query<'stream'>;
 
-/** One event of GET /v1/stream: `snapshot`, `event.updated`, `event.removed` (channel=sports), `catalog.snapshot` (channel=catalog), `reset`, `overflow`. */
+/**
+ * One event of GET /v1/stream: `snapshot`, `event.updated`, `event.removed` (channel=sports), `quote`
+ * (channel=quotes), `catalog.snapshot` (channel=catalog), `reset`, `overflow`.
+ */
 export interface StreamEvent {
   /** Its log position; sent back as Last-Event-ID to resume after it. */
   id?: string;
   event: string;
   data: unknown;
 }
+
+/** What a `quote` event says of one market (channel=quotes): market detail's outcomes and pricing envelope. */
+export interface Quote {
+  /** Composite id, as market detail `id`. */
+  market_id: string;
+  status: MarketDetail['status'];
+  outcomes: MarketDetail['outcomes'];
+  pricing: MarketDetail['pricing'];
+}
+
+export interface QuoteEvent extends StreamEvent {
+  event: 'quote';
+  data: Quote;
+}
+
+/** Narrows a stream event to a `quote` (channel=quotes; the `snapshot` of that channel carries `data: Quote[]`). */
+export const isQuoteEvent = (e: StreamEvent): e is QuoteEvent => e.event === 'quote';
 
 export type SportsPage = Ok<'sports_list'>;
 export type SportsLookup = Ok<'sports_lookup'>;

@@ -6,7 +6,7 @@ import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { buildOpenApi } from '../../../api/openapi.ts';
-import { ApiError, MAX_RETRY_DELAY_MS, PmClient, type StreamEvent } from './index.ts';
+import { ApiError, MAX_RETRY_DELAY_MS, PmClient, isQuoteEvent, type StreamEvent } from './index.ts';
 
 type Reply = { status: number; body?: unknown; headers?: Record<string, string> } | Error;
 
@@ -124,6 +124,22 @@ describe('stream()', () => {
     expect(got[2].data).toEqual({ event_id: 'a', reason: 'settled' });
     expect(seen.map((h) => h['last-event-id'])).toEqual([undefined, 'p2', 'p3', 'p3']);
     expect(seen[0]).toMatchObject({ authorization: 'Bearer pmk_test', accept: 'text/event-stream' });
+  });
+
+  it('narrows a quote event to its market, outcomes and pricing', async () => {
+    const quote = { market_id: 'venue_1:KXA-1', status: 'open', outcomes: [{ name: 'Yes', outcome_id: 'yes', price: 0.45, bid: 0.44, ask: 0.46, last: 0.45 }], pricing: { availability: 'live' } };
+    const body = sse(`id: q1\nevent: snapshot\ndata: {"channel":"quotes","data":[]}\n\nid: q2\nevent: quote\ndata: ${JSON.stringify(quote)}\n\n`);
+    const client = new PmClient({ baseUrl: 'http://api.test', apiKey: 'pmk_test', fetch: (async () => body) as unknown as typeof globalThis.fetch, sleep: async () => {} });
+    const got: StreamEvent[] = [];
+    // The generated query type learns channel=quotes and market_id when the types are regenerated.
+    for await (const ev of client.stream({ channel: 'sports' })) {
+      got.push(ev);
+      if (got.length === 2) break;
+    }
+    expect(got.map(isQuoteEvent)).toEqual([false, true]);
+    const q = got[1]!;
+    if (!isQuoteEvent(q)) throw new Error('not a quote');
+    expect([q.data.market_id, q.data.outcomes[0]!.bid]).toEqual(['venue_1:KXA-1', 0.44]);
   });
 
   it('throws a refusal it must not retry', async () => {
