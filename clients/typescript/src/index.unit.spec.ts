@@ -131,8 +131,7 @@ describe('stream()', () => {
     const body = sse(`id: q1\nevent: snapshot\ndata: {"channel":"quotes","data":[]}\n\nid: q2\nevent: quote\ndata: ${JSON.stringify(quote)}\n\n`);
     const client = new PmClient({ baseUrl: 'http://api.test', apiKey: 'pmk_test', fetch: (async () => body) as unknown as typeof globalThis.fetch, sleep: async () => {} });
     const got: StreamEvent[] = [];
-    // The generated query type learns channel=quotes and market_id when the types are regenerated.
-    for await (const ev of client.stream({ channel: 'sports' })) {
+    for await (const ev of client.stream({ channel: 'quotes', market_id: ['venue_1:KXA-1'] })) {
       got.push(ev);
       if (got.length === 2) break;
     }
