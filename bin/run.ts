@@ -174,7 +174,7 @@ export async function runService(config: Config, opts: { quiet?: boolean } = {})
       stops.push(() => live.stop());
     }
     const area = streams
-      ? await startStreamArea(config, { log: backbone.log, serde: backbone.serde, topics: backbone.topics, catalog: { store: backbone.store, name: CATALOG_SNAPSHOT_NAME }, quotes: true })
+      ? await startStreamArea(config, { log: backbone.log, serde: backbone.serde, topics: backbone.topics, catalog: { store: backbone.store, name: CATALOG_SNAPSHOT_NAME }, quotes: 'on-demand' })
       : undefined;
     if (area) deps.stream = area.deps;
     const api = await startApi(config, deps);

@@ -29,15 +29,18 @@ export async function startStreamArea(
     topics: TopicMap;
     clock?: () => number;
     catalog?: { store: SnapshotStore; name: string; pollMs?: number };
-    /** Serve channel=quotes: tail the raw venue topics too (every one must exist). */
-    quotes?: boolean;
+    /**
+     * Serve channel=quotes: tail the raw venue topics too (every one must exist); 'on-demand' from the
+     * first quotes subscription (that one may be told to retry while the hub catches up).
+     */
+    quotes?: boolean | 'on-demand';
   },
 ): Promise<StreamArea> {
   const hub = await StreamHub.start({ ...parts, journalSize: config.STREAM_JOURNAL, resumeMs: config.STREAM_RESUME_MS });
   const lookback = config.STREAM_QUOTES_LOOKBACK_MS;
-  const quotes = parts.quotes
-    ? await QuotesHub.start({ ...parts, journalSize: config.STREAM_JOURNAL, resumeMs: config.STREAM_RESUME_MS, fromTime: lookback === undefined ? undefined : (parts.clock ?? Date.now)() - lookback })
-    : undefined;
+  const startQuotes = () =>
+    QuotesHub.start({ ...parts, journalSize: config.STREAM_JOURNAL, resumeMs: config.STREAM_RESUME_MS, fromTime: lookback === undefined ? undefined : (parts.clock ?? Date.now)() - lookback });
+  const quotes = parts.quotes === true ? await startQuotes() : undefined;
   const catalog = parts.catalog ? await CatalogWatch.start({ ...parts.catalog, pollMs: parts.catalog.pollMs ?? CATALOG_POLL_MS }) : undefined;
   const deps: StreamDeps = {
     hub,
@@ -48,6 +51,20 @@ export async function startStreamArea(
     readyMs: 5_000,
     connections: new Set(),
   };
+  let starting: Promise<QuotesHub> | undefined;
+  let stopped = false;
+  if (parts.quotes === 'on-demand')
+    deps.startQuotes = () =>
+      (starting ??= startQuotes().then(async (h) => {
+        // A stop while it started: the hub it made is stopped too.
+        if (stopped) await h.stop();
+        else deps.quotes = h;
+        return h;
+      }, (err: unknown) => {
+        // Not kept: the next quotes subscription tries again.
+        starting = undefined;
+        throw err;
+      }));
   return {
     deps,
     hub,
@@ -55,7 +72,8 @@ export async function startStreamArea(
     async stop() {
       for (const c of [...deps.connections]) c.close();
       catalog?.stop();
-      await quotes?.stop();
+      stopped = true;
+      await (deps.quotes ?? quotes)?.stop();
       await hub.stop();
     },
   };

@@ -22,7 +22,7 @@ import { feesUnavailable } from '../live/fees.ts';
 import type { PlanKey } from '../auth/plans.ts';
 import type { Permission } from '../routes/table.ts';
 import { startStreamArea } from './area.ts';
-import { decodeQuoteId } from './quotes-hub.ts';
+import { decodeQuoteId, type QuotesHub } from './quotes-hub.ts';
 import { openSse, type SseClient } from './sse-client.ts';
 
 const kafka = await available('kafka');
@@ -94,7 +94,7 @@ function v4Market(hash: string, status = 'ACTIVE') {
 
 type Put = (venue: (typeof PROVIDERS)[number], recordType: string, nativeId: string, payload: unknown, at?: number) => Promise<RawRecord>;
 
-async function harness(impl: Impl, o: { journal?: number; bufferBytes?: number; lookbackMs?: number; before?: (put: Put) => Promise<void> } = {}) {
+async function harness(impl: Impl, o: { journal?: number; bufferBytes?: number; lookbackMs?: number; onDemand?: boolean; before?: (put: Put) => Promise<void> } = {}) {
   const log = await impl.open();
   const topics = defineTopics({ prefix: randomName('qs') + '.', partitions: 2 });
   const wanted = new Set([topics['matched.events'].name, topics['lifecycle.states'].name, ...PROVIDERS.map((p) => topics[rawTopicId(p)].name)]);
@@ -113,7 +113,7 @@ async function harness(impl: Impl, o: { journal?: number; bufferBytes?: number; 
   await o.before?.(put);
   const area = await startStreamArea(
     { STREAM_HEARTBEAT_MS: 60_000, STREAM_BUFFER_BYTES: o.bufferBytes ?? 1_048_576, STREAM_JOURNAL: o.journal ?? 20_000, STREAM_RESUME_MS: 3_600_000, STREAM_QUOTES_LOOKBACK_MS: o.lookbackMs },
-    { log, serde, topics, quotes: true },
+    { log, serde, topics, quotes: o.onDemand ? 'on-demand' : true },
   );
   area.deps.readyMs = 30_000;
   const t = await build({ deps: { stream: area.deps } });
@@ -129,7 +129,8 @@ async function harness(impl: Impl, o: { journal?: number; bufferBytes?: number; 
   });
   const keyOf = (plan: PlanKey = 'pro', permissions: Permission[] = ['stream.read']) => t.createKey({ plan, permissions });
   const key = await keyOf();
-  const quotes = area.quotes!;
+  // On demand, the hub exists once a quotes subscription started it.
+  const quotes = area.quotes ?? ({ get records() { return area.deps.quotes?.records ?? 0; } } as QuotesHub);
   return {
     log,
     topics,
@@ -170,6 +171,21 @@ const data = (e: { data: string }) => JSON.parse(e.data) as any;
 const qs = (ids: string[]) => `channel=quotes&${ids.map((i) => `market_id=${encodeURIComponent(i)}`).join('&')}`;
 
 describe.each(impls)('GET /v1/stream?channel=quotes on the $name', (impl) => {
+  it('on demand: no hub until the first quotes subscription, which gets the snapshot of what the log quoted', async () => {
+    const h = await harness(impl, { onDemand: true });
+    const t1 = `KXNBAGAME-26NOV26${word().toUpperCase()}-BOS`;
+    const at0 = Date.now() - 1000;
+    const r1 = await h.put('venue_1', 'market', t1, v1Market(t1, 37), at0);
+    expect(h.area.deps.quotes).toBeUndefined();
+    const c = await h.open(qs([t1]));
+    expect(c.status).toBe(200);
+    await c.waitFor((e) => e.length >= 1);
+    expect(h.area.deps.quotes).toBeDefined();
+    const built = buildVenue1(JSON.parse(r1.payload), feesUnavailable(new Date(at0).toISOString(), null), new Date(at0).toISOString());
+    expect(c.events[0]!.event).toBe('snapshot');
+    expect(data(c.events[0]!).data).toEqual([{ market_id: `venue_1:${t1}`, status: 'open', outcomes: built.outcomes, pricing: built.pricing }]);
+  });
+
   it('starts with a snapshot of the markets named, then one quote event per change: outcomes and pricing as market detail builds them', async () => {
     const h = await harness(impl);
     const t1 = `KXNBAGAME-26NOV26${word().toUpperCase()}-CHI`;

@@ -13,6 +13,11 @@ export interface StreamDeps {
   catalog?: CatalogWatch;
   /** The quotes channel's hub over the raw venue topics (absent: channel=quotes answers 503). */
   quotes?: QuotesHub;
+  /**
+   * Starts the quotes hub on the first quotes subscription (then sets `quotes`): a process whose
+   * clients never subscribe to quotes never tails the raw topics nor holds every market's quote.
+   */
+  startQuotes?: () => Promise<QuotesHub>;
   /** Unsent bytes a connection may hold before it gets `overflow` and is closed. */
   bufferBytes: number;
   heartbeatMs: number;

@@ -181,7 +181,7 @@ export const stream: RouteHandler = async (ctx) => {
   if (!d) throw new ApiError('service_unavailable', 'the push stream is not configured on this deployment');
   const catalog = d.catalog;
   if (channel === 'catalog' && !catalog) throw new ApiError('service_unavailable', 'the catalog channel is not configured on this deployment');
-  const quotes = d.quotes;
+  const quotes = d.quotes ?? (channel === 'quotes' && d.startQuotes ? await d.startQuotes().catch(() => undefined) : undefined);
   if (channel === 'quotes' && !quotes) throw new ApiError('service_unavailable', 'the quotes channel is not configured on this deployment');
   const key = ctx.key!;
   const limit = STREAM_LIMITS[key.plan as PlanKey] ?? STREAM_LIMITS.free;
