@@ -3,10 +3,11 @@
 // (bench/api-load.ts, autocannon) on GET /v1/plans (public, no key: the cheapest route, so what it
 // measures is the wait for the event loop). In one run, rounds alternate:
 //   idle            ROLES=api,simulator: nothing crawls (the baseline p99);
-//   crawl, stages here    ROLES=all, the canonicalizer and the matching round on the main thread
-//                         (STAGE_THREAD=false);
-//   crawl, stage thread   ROLES=all, those two on the stage thread (STAGE_THREAD=true, the default).
-// Both crawl modes run the simulator on its own thread and the catalog stage and history sinks on
+//   crawl, nice 0         ROLES=all, the worker threads at the process's priority (WORKER_NICE=0);
+//   crawl, stages here    ROLES=all, WORKER_NICE=10 (default), the canonicalizer and the matching
+//                         round on the main thread (STAGE_THREAD=false);
+//   crawl                 ROLES=all, the defaults: WORKER_NICE=10, those two on the stage thread.
+// Every crawl mode runs the simulator on its own thread and the catalog stage and history sinks on
 // the history worker (the defaults).
 // A crawl round starts a fresh service (its own DATA_DIR), waits --warmup seconds so the first
 // listing crawl is under way, then loads it for --seconds. Each line also says how many raw records
@@ -37,7 +38,7 @@ const WARMUP = Number(arg('warmup', '8'));
 const ROUNDS = Number(arg('rounds', '2'));
 const CONNECTIONS = Number(arg('connections', '4'));
 
-type Mode = 'idle' | 'crawl, stages here' | 'crawl, stage thread';
+type Mode = 'idle' | 'crawl, nice 0' | 'crawl, stages here' | 'crawl';
 
 async function catalogRecordsIn(): Promise<number> {
   const m = (await pipelineMetrics.recordsIn.get()).values;
@@ -54,7 +55,8 @@ async function once(mode: Mode): Promise<{ p99: number; rps: number; non2xx: num
     ROLES: mode === 'idle' ? 'api,simulator' : 'all',
     SIM_SCALE: SCALE,
     SIM_THREAD: 'true',
-    STAGE_THREAD: mode === 'crawl, stage thread' ? 'true' : 'false',
+    STAGE_THREAD: mode === 'crawl, stages here' ? 'false' : 'true',
+    WORKER_NICE: mode === 'crawl, nice 0' ? '0' : '10',
     DEMO_KEY: 'false',
   });
   const svc = await runService(config, { quiet: true });
@@ -71,12 +73,12 @@ async function once(mode: Mode): Promise<{ p99: number; rps: number; non2xx: num
   }
 }
 
-const modes: Mode[] = ['idle', 'crawl, stages here', 'crawl, stage thread'];
+const modes: Mode[] = ['idle', 'crawl, nice 0', 'crawl, stages here', 'crawl'];
 const rows: string[] = [];
 console.log(`scale ${SCALE}, ${SECONDS} s windows after ${WARMUP} s, ${CONNECTIONS} connections, ${ROUNDS} rounds (${new Date().toISOString()})`);
 for (let round = 0; round < ROUNDS; round++) {
   // Alternate the crawl modes' order so neither always runs on a warmer machine.
-  const order = round % 2 === 0 ? modes : [modes[0]!, modes[2]!, modes[1]!];
+  const order = round % 2 === 0 ? modes : [modes[0]!, ...modes.slice(1).reverse()];
   const idle = { p99: 0 };
   for (const mode of order) {
     const r = await once(mode);

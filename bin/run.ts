@@ -62,7 +62,7 @@ export async function runService(config: Config, opts: { quiet?: boolean } = {})
   // No simulator where every venue is read from a host of its own (VENUE_<n>_BASE_URL).
   if (has('simulator') && !config.VENUE_BASE_URL && !VenueEndpoints.fromConfig(config, undefined).allOwn) {
     const options = { seed: config.SIM_SEED, scale: config.SIM_SCALE, port: config.SIM_PORT, scenario: config.SIM_SCENARIO };
-    simulator = config.SIM_THREAD ? await startSimulatorThread(options) : await startSimulator(options);
+    simulator = config.SIM_THREAD ? await startSimulatorThread({ ...options, nice: config.WORKER_NICE }) : await startSimulator(options);
     stops.push(() => simulator!.close());
     say(`venue simulator: ${simulator.baseUrl}`);
   }
@@ -102,7 +102,7 @@ export async function runService(config: Config, opts: { quiet?: boolean } = {})
     });
     catalog = await startCatalog(config, b, logger);
     stops.push(() => catalog!.stop());
-    const thread = config.STAGE_THREAD ? await StageThread.open({ tickMs: config.SPORTS_PUBLISH_MS }) : undefined;
+    const thread = config.STAGE_THREAD ? await StageThread.open({ tickMs: config.SPORTS_PUBLISH_MS, nice: config.WORKER_NICE }) : undefined;
     if (thread) stops.push(() => thread.close());
     sports = await startSportsArea({ config, deps: { ...b, onError: stageErrorLogger(logger) }, thread });
     stops.push(() => sports!.stop());

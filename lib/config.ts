@@ -110,6 +110,10 @@ const fields = z.object({
   // (pipelines/runtime/stage-thread.ts): their CPU work and state stay off the API's event loop;
   // their consumers and commits stay on the main thread. false runs them on the main thread.
   STAGE_THREAD: bool.default(true),
+  // The nice value of those worker threads (simulator, history, stages): they yield the CPU to the
+  // main thread, which serves the API (Linux sets it per thread; bench/crawl-latency.md). 0 leaves
+  // them at the process's priority.
+  WORKER_NICE: z.coerce.number().int().min(0).max(19).default(10),
   // The in-process snapshot store (embedded default) keeps retired snapshots behind cursors up to
   // this many MB of JSON in all, oldest evicted first (catalog snapshots are 4 MB at SIM_SCALE=1,
   // about 200 MB at 1,000,000 markets; README "Memory").

@@ -82,6 +82,7 @@ export async function openBackbone(
       chdbPath: path.resolve(config.DATA_DIR, 'chdb'),
       database: config.CLICKHOUSE_DATABASE,
       stages: HOSTED_STAGES.map((d) => d.name),
+      nice: config.WORKER_NICE,
       registry: parts.registry,
       workerLog: config.HISTORY_WORKER_CONSUMES && !parts.log && uses.log ? workerLogOf(config, log) : undefined,
     });

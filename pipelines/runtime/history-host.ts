@@ -74,6 +74,8 @@ export type MetricName = 'recordsIn' | 'recordsOut' | 'batches' | 'errors' | 'ba
 export interface HistoryWorkerData {
   entry: string;
   chdbPath: string;
+  /** The worker thread's nice value (ts-worker.mjs). */
+  nice?: number;
 }
 
 /** Every request names the host (its database, and its registry for schema lookups). */
@@ -121,6 +123,8 @@ export interface HistoryHostOptions {
   /** chdb's data directory (DATA_DIR/chdb). */
   chdbPath: string;
   database: string;
+  /** The worker thread's nice value when this host starts it (WORKER_NICE; ts-worker.mjs). */
+  nice?: number;
   /** Names of the stages the worker runs for this host; each must be one of HOSTED_STAGES (hosted.ts). */
   stages: string[];
   /** Where the worker resolves schema ids and subjects: the process's registry. */
@@ -296,7 +300,7 @@ export class HistoryHost implements History, StageOffload {
       // chdb's native addon must be loaded by the main thread too: when only a worker has loaded it,
       // the process segfaults on exit as the worker's environment is torn down (seen with chdb 26.7).
       await import('chdb');
-      const data: HistoryWorkerData = { entry: new URL('./history-worker.ts', import.meta.url).href, chdbPath: opts.chdbPath };
+      const data: HistoryWorkerData = { entry: new URL('./history-worker.ts', import.meta.url).href, chdbPath: opts.chdbPath, nice: opts.nice };
       shared = new SharedWorker(opts.chdbPath, new Worker(new URL('./ts-worker.mjs', import.meta.url), { workerData: data }));
     }
     const host = new HistoryHost(shared, opts);

@@ -18,6 +18,8 @@ import type { TopicId } from '../topics.ts';
 export interface StageThreadOptions {
   /** The matching stage's tick (SPORTS_PUBLISH_MS). */
   tickMs: number;
+  /** The thread's nice value (WORKER_NICE; ts-worker.mjs). */
+  nice?: number;
 }
 
 /** Records read at restore travel in chunks of this many (one message each). */
@@ -45,6 +47,7 @@ export type StageReply =
 export interface StageWorkerData {
   entry: string;
   options: StageThreadOptions;
+  nice?: number;
 }
 
 /**
@@ -66,7 +69,7 @@ export class StageThread {
   }
 
   static async open(options: StageThreadOptions): Promise<StageThread> {
-    const data: StageWorkerData = { entry: new URL('./stage-worker.ts', import.meta.url).href, options };
+    const data: StageWorkerData = { entry: new URL('./stage-worker.ts', import.meta.url).href, options, nice: options.nice };
     const worker = new Worker(new URL('./ts-worker.mjs', import.meta.url), { workerData: data });
     const t = new StageThread(worker);
     await new Promise<void>((resolve, reject) => {

@@ -9,7 +9,7 @@
 import { Worker } from 'node:worker_threads';
 import type { SimulatorOptions } from './server.ts';
 
-export type ThreadOptions = Omit<SimulatorOptions, 'clock' | 'scenario'> & { scenario?: string };
+export type ThreadOptions = Omit<SimulatorOptions, 'clock' | 'scenario'> & { scenario?: string; /** The thread's nice value (WORKER_NICE; ts-worker.mjs). */ nice?: number };
 
 export interface SimulatorThread {
   baseUrl: string;
@@ -27,7 +27,7 @@ interface Failed {
 
 export async function startSimulatorThread(options: ThreadOptions): Promise<SimulatorThread> {
   const worker = new Worker(new URL('../../runtime/ts-worker.mjs', import.meta.url), {
-    workerData: { entry: new URL('./thread-worker.ts', import.meta.url).href, options },
+    workerData: { entry: new URL('./thread-worker.ts', import.meta.url).href, options, nice: options.nice },
   });
   const exited = new Promise<void>((resolve) => worker.once('exit', () => resolve()));
   const first = await new Promise<Ready | Failed>((resolve, reject) => {
