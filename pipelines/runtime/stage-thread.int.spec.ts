@@ -2,6 +2,7 @@
 // message, a stage the thread does not hold is refused, and once the thread is gone every call
 // rejects instead of waiting for an answer that cannot come.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { getPriority } from 'node:os';
 import { StageThread } from './stage-thread.ts';
 import type { StageDef } from './types.ts';
 
@@ -28,6 +29,17 @@ describe('stage thread', () => {
     await expect(Promise.resolve(def.handle([rec], { stage: 'matching', topic: 'canonical.markets', partition: 0 }))).resolves.toEqual({});
     const out = await def.tick!.run(Date.now());
     expect(out.records ?? []).toEqual([]);
+  });
+
+  it.runIf(process.platform === 'linux')('runs at the nice value it is given, the main thread at its own', async () => {
+    const before = getPriority();
+    const t = await StageThread.open({ tickMs: 60_000, nice: 7 });
+    try {
+      expect(t.priority).toBe(7);
+      expect(getPriority()).toBe(before);
+    } finally {
+      await t.close();
+    }
   });
 
   it('rejects every call once the thread is gone', async () => {

@@ -41,7 +41,7 @@ export type StageReply =
   | { rid: number; rrid: number; read: 'compacted'; topic: TopicId }
   | { rid: number; rrid: number; read: 'committed'; topic: TopicId }
   | { rid: number; rrid: number; read: 'range'; topic: TopicId; from: [number, string][]; to: [number, string][] }
-  | { ready: true }
+  | { ready: true; priority: number }
   | { fatal: WireError };
 
 export interface StageWorkerData {
@@ -61,6 +61,8 @@ export class StageThread {
   private readonly restores = new Map<number, RestoreContext>();
   private failed: Error | undefined;
   private closing = false;
+  /** The worker thread's scheduling priority as it read it at start (its nice value on Linux). */
+  priority = 0;
 
   private constructor(private readonly worker: Worker) {
     worker.on('message', (m: StageReply) => this.onMessage(m));
@@ -76,6 +78,7 @@ export class StageThread {
       const onReady = (m: StageReply) => {
         if ('ready' in m) {
           worker.off('message', onReady);
+          t.priority = m.priority;
           resolve();
         } else if ('fatal' in m) reject(fromWireError(m.fatal, 'the stage thread'));
       };

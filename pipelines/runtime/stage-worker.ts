@@ -1,6 +1,7 @@
 // The stage thread's worker (started by stage-thread.ts). In: calls of the stages it holds
 // (handle, tick, restore) and, during a restore, the records of the reads it asked for. Out: each
 // call's StageOutput, or its error. It holds the stages' state; it reads and writes nothing itself.
+import { getPriority } from 'node:os';
 import { parentPort, workerData } from 'node:worker_threads';
 import { sportsStages } from '../matching/area.ts';
 import { fromWireError, toWireError } from './history-host.ts';
@@ -99,6 +100,7 @@ port.on('message', (m: StageCall) => {
     else r.resolve(m.result);
   }
 });
-post({ ready: true });
+// Its own priority (the calling thread's on Linux), so a test can see WORKER_NICE applied.
+post({ ready: true, priority: getPriority() });
 
 type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;

@@ -10,6 +10,7 @@
 // a refusal (no permission to lower priority) leaves the thread as it was.
 import { workerData } from 'node:worker_threads';
 import { setPriority } from 'node:os';
+import process from 'node:process';
 import { register } from 'tsx/esm/api';
 
 if (typeof workerData.nice === 'number' && workerData.nice !== 0 && process.platform === 'linux') {
