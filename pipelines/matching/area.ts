@@ -8,7 +8,7 @@
 import type { Config } from '../../lib/config.ts';
 import type { RuntimeDeps } from '../runtime/runner.ts';
 import { startStage, type StageRunner } from '../runtime/runner.ts';
-import { SportsReader } from './readmodel.ts';
+import { sportsDepsOf } from './readmodel.ts';
 import { canonicalizeStage } from './stages/canonicalize.ts';
 import { matchStage } from './stages/match.ts';
 import { sportsSnapshotStage } from './stages/sports-snapshot.ts';
@@ -48,7 +48,7 @@ export async function startSportsArea(o: {
   return {
     stages,
     runners,
-    deps: { reader: new SportsReader(o.deps.store) },
+    deps: sportsDepsOf(o.deps.store),
     async round(timeoutMs = 30_000) {
       // A replica standing by (a killed peer still in the group) would run no round at all.
       for (const r of [canonicalize, matching, snapshot]) await r.whenActive(timeoutMs);
