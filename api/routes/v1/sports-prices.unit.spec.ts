@@ -9,6 +9,7 @@ import { InlineSports } from '../../../pipelines/matching/stages/inline.ts';
 import { SportsReader, sportsDepsOf } from '../../../pipelines/matching/readmodel.ts';
 import { crawlComplete, raw, venue1Records, venue2Records, type GameSpec } from '../../../pipelines/matching/fixtures.ts';
 import type { RawRecord } from '../../../pipelines/topics.ts';
+import { buildOpenApi } from '../../openapi.ts';
 
 const NOW = Date.parse('2026-11-21T15:00:00Z');
 const LIST = '/v1/matching-markets/sports';
@@ -117,6 +118,12 @@ describe('include_prices', () => {
       ['winner:lal', 'venue_7'],
       ['winner:bos', 'venue_2'],
     ]);
+    // The fields served are the ones the OpenAPI document requires.
+    const schemas = (buildOpenApi() as any).components.schemas;
+    expect(Object.keys(ml.prices).sort()).toEqual([...schemas.SubmarketPrices.required].sort());
+    for (const q of [...lal.quotes, ...bos.quotes]) expect(Object.keys(q).sort()).toEqual([...schemas.VenueQuote.required].sort());
+    expect(Object.keys(lal.best).sort()).toEqual([...schemas.PriceLeg.required].sort());
+    expect(Object.keys(ml.prices.complete_set).sort()).toEqual([...schemas.SubmarketPrices.properties.complete_set.anyOf[0].required].sort());
     // Every venue's text says overtime counts on an nba moneyline: equivalent, so settlement-safe.
     expect(ml.settlement_equivalence).toBe('equivalent');
     expect(ml.prices.complete_set.settlement_safe).toBe(true);
