@@ -33,7 +33,7 @@ async function harness(o: { prices?: boolean } = {}) {
     clock.now = ms;
     t.clock.set(ms);
   };
-  return { get, feed, setNow };
+  return { get, feed, setNow, proc };
 }
 
 /** A record's payload changed the way a test needs (the fixtures carry no quotes). */
@@ -163,6 +163,8 @@ describe('include_prices', () => {
     const h = await harness();
     const first = quoted();
     await h.feed(first);
+    const version = () => h.proc.sink.entries.get('nba-lal-bos-2026-11-21')!.version;
+    const v0 = version();
     const moved = edit(
       first.filter((r) => r.venue === 'venue_2'),
       (p) => Object.assign(p, { bestBid: 0.5, bestAsk: 0.51 }),
@@ -173,6 +175,9 @@ describe('include_prices', () => {
     expect(q.map((x: any) => [x.bid, x.ask, x.observed_at])).toEqual([[0.5, 0.51, new Date(NOW + 5000).toISOString()]]);
     // Lakers: venue_7 0.412 is still best; Celtics: venue_2 1 - 0.5 = 0.5 -> 0.912, edge 0.088.
     expect(ml.prices.complete_set).toMatchObject({ cost: 0.912, edge: 0.088 });
+    // A quote is not part of the matched event: no new matched.events version (nor a push-stream
+    // event.updated) for it.
+    expect(version()).toBe(v0);
   });
 
   it('leaves the list and lookup bodies exactly as they were without it, and on the lookup adds the same prices', async () => {
