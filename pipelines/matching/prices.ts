@@ -204,6 +204,49 @@ export interface SubmarketPrices {
 
 const iso = (ms: number | null): string | null => (ms === null ? null : new Date(ms).toISOString());
 
+/** What one venue outcome's quote prices at, whatever the request time. */
+interface PricedOutcome {
+  oq: OutcomeQuote | undefined;
+  askMicro: bigint | null;
+  fee: bigint | null;
+  effective: bigint | null;
+  feeNumber: number | null;
+  effectiveNumber: number | null;
+  asOf: string | null;
+  observedAt: string;
+}
+
+// A SourceQuotes object is immutable and shared by every request of one prices snapshot (the reader
+// hands out the same objects), so what does not depend on the request time is worked out once.
+const pricedCache = new WeakMap<SourceQuotes, Map<string, PricedOutcome>>();
+
+function pricedOutcome(q: SourceQuotes, outcomeId: string): PricedOutcome {
+  let byId = pricedCache.get(q);
+  if (!byId) pricedCache.set(q, (byId = new Map()));
+  let p = byId.get(outcomeId);
+  if (p) return p;
+  const oq = q.outcomes.find((x) => x.outcome_id === outcomeId);
+  const askMicro = toMicro(oq?.ask);
+  let fee: bigint | null = null;
+  if (askMicro !== null) {
+    const f = takerFee(q.fees, askMicro);
+    if ('fee' in f) fee = feeMicro(f.fee);
+  }
+  const effective = fee !== null && askMicro !== null ? askMicro + fee : null;
+  p = {
+    oq,
+    askMicro,
+    fee,
+    effective,
+    feeNumber: fee === null ? null : fromMicro(fee),
+    effectiveNumber: effective === null ? null : fromMicro(effective),
+    asOf: iso(q.as_of),
+    observedAt: iso(q.observed_at)!,
+  };
+  byId.set(outcomeId, p);
+  return p;
+}
+
 /**
  * Prices of one submarket. `quotesOf` returns a source market's quotes (`provider:market_id`), with
  * `observed_at` already the newest read that saw them; a quote read before `now - staleMs` is stale.
@@ -221,31 +264,23 @@ export function submarketPrices(
     for (const so of src.outcomes) {
       const list = byOutcome.get(so.canonical_outcome_key);
       if (!list) continue;
-      const oq = q?.outcomes.find((x) => x.outcome_id === so.outcome_id);
-      const askMicro = toMicro(oq?.ask);
-      const stale = q ? q.observed_at < now - staleMs : false;
-      let fee: bigint | null = null;
-      if (q && askMicro !== null) {
-        const f = takerFee(q.fees, askMicro);
-        if ('fee' in f) fee = feeMicro(f.fee);
-      }
-      const effective = fee !== null && askMicro !== null ? askMicro + fee : null;
+      const p = q ? pricedOutcome(q, so.outcome_id) : undefined;
       list.push({
-        askMicro,
-        effective,
+        askMicro: p?.askMicro ?? null,
+        effective: p?.effective ?? null,
         quote: {
           provider: src.provider,
           market_id: src.market_id,
           outcome_id: so.outcome_id,
-          bid: oq?.bid ?? null,
-          ask: oq?.ask ?? null,
-          as_of: iso(q?.as_of ?? null),
+          bid: p?.oq?.bid ?? null,
+          ask: p?.oq?.ask ?? null,
+          as_of: p?.asOf ?? null,
           as_of_kind: q?.as_of_kind ?? null,
-          observed_at: iso(q?.observed_at ?? null),
-          stale,
+          observed_at: p?.observedAt ?? null,
+          stale: q ? q.observed_at < now - staleMs : false,
           fee_availability: q?.fees.availability ?? null,
-          fee: fee === null ? null : fromMicro(fee),
-          effective_ask: effective === null ? null : fromMicro(effective),
+          fee: p?.feeNumber ?? null,
+          effective_ask: p?.effectiveNumber ?? null,
         },
       });
     }

@@ -131,7 +131,7 @@ export interface PricesView {
  * request, then only the entries of events not read yet under that id.
  */
 export class SportsPricesReader {
-  private held: { id: string; crawls: Record<string, number>; entries: Map<string, PricesEntry | null> } | null = null;
+  private held: { id: string; crawls: Record<string, number>; entries: Map<string, SourceQuotes[]> } | null = null;
   constructor(private readonly store: SnapshotStore) {}
 
   async current(): Promise<PricesView | null> {
@@ -149,16 +149,21 @@ export class SportsPricesReader {
         const missing = [...new Set(eventIds)].filter((e) => !held.entries.has(e));
         if (missing.length) {
           const got = await this.store.entries<PricesEntry>(SPORTS_PRICES_SNAPSHOT, held.id, missing);
-          missing.forEach((e, i) => held.entries.set(e, got[i] ?? null));
+          // Unchanged quotes are not written again: a market still listed was read at or after its
+          // venue's newest complete crawl began. Adjusted once per snapshot, so every request of it
+          // shares the same objects (prices.ts works out what it can once per object).
+          missing.forEach((e, i) =>
+            held.entries.set(
+              e,
+              (got[i]?.quotes ?? []).map((q) => {
+                const crawl = held.crawls[q.provider] ?? 0;
+                return crawl > q.observed_at ? { ...q, observed_at: crawl } : q;
+              }),
+            ),
+          );
         }
         const out = new Map<string, SourceQuotes>();
-        for (const e of eventIds)
-          for (const q of held.entries.get(e)?.quotes ?? []) {
-            // Unchanged quotes are not written again: a market still listed was read at or after its
-            // venue's newest complete crawl began.
-            const crawl = held.crawls[q.provider] ?? 0;
-            out.set(`${q.provider}:${q.market_id}`, crawl > q.observed_at ? { ...q, observed_at: crawl } : q);
-          }
+        for (const e of eventIds) for (const q of held.entries.get(e) ?? []) out.set(`${q.provider}:${q.market_id}`, q);
         return out;
       },
     };
