@@ -35,7 +35,7 @@ describe('taker fee of one contract, per model', () => {
     // 0.0175: down 0.01, nearest (a half) 0.02
     expect(fee(published(leg('quadratic', 0.07, { exponent: 1, direction: 'down', increment: 0.01 })), 0.5)).toBe(0.01);
     expect(fee(published(leg('quadratic', 0.07, { exponent: 1, direction: 'nearest', increment: 0.01 })), 0.5)).toBe(0.02);
-    // 0.017388 to the nearest cent: 0.02; 0.0063: 0.01; 0.004 (0.07 x 0.0625 x ... ) see below
+    // 0.017388 to the nearest cent: 0.02
     expect(fee(published(leg('quadratic', 0.07, { exponent: 1, direction: 'nearest', increment: 0.01 })), 0.46)).toBe(0.02);
     // 0.07 x 0.05 x 0.95 = 0.003325 -> nearest cent 0.00
     expect(fee(published(leg('quadratic', 0.07, { exponent: 1, direction: 'nearest', increment: 0.01 })), 0.05)).toBe(0);
