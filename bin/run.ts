@@ -23,7 +23,7 @@ import { VenueEndpoints } from '../pipelines/venues/client/endpoints.ts';
 import { startPollers, startCatalog, type RunningPollers, type RunningCatalog } from '../pipelines/catalog/area.ts';
 import { catalogDeps, CATALOG_SNAPSHOT_NAME } from '../pipelines/catalog/index.ts';
 import { startSportsArea, type SportsArea } from '../pipelines/matching/area.ts';
-import { SportsReader } from '../pipelines/matching/readmodel.ts';
+import { sportsDepsOf } from '../pipelines/matching/readmodel.ts';
 import { startLiveArea } from '../api/live/area.ts';
 import { startMetricsServer } from '../pipelines/runtime/metrics.ts';
 import { startPipelineSummary } from '../pipelines/runtime/summary.ts';
@@ -166,7 +166,7 @@ export async function runService(config: Config, opts: { quiet?: boolean } = {})
       auth,
       // Catalog pages are read from the SnapshotStore: every replica serves them, with or without chdb.
       catalog: catalog?.deps ?? catalogDeps(config, backbone.store),
-      sports: sports?.deps ?? { reader: new SportsReader(backbone.store) },
+      sports: sports?.deps ?? sportsDepsOf(backbone.store),
     };
     if (venueBaseUrl || endpoints.allOwn) {
       const live = startLiveArea({ venueBaseUrl, endpoints });

@@ -134,6 +134,10 @@ const fields = z.object({
   CATALOG_CURSOR_SECRET: z.string().optional(),
   SPORTS_PUBLISH_MS: z.coerce.number().int().min(1).default(250),
   POLL_INTERVAL_MS: z.coerce.number().int().min(1).default(2_000),
+  // include_prices on the sports routes: a quote last read longer ago than this is marked stale and
+  // left out of best prices and complete sets. The sports feed reads every venue every
+  // POLL_INTERVAL_MS, so a minute means a venue missed about thirty reads.
+  PRICES_STALE_MS: z.coerce.number().int().min(1000).default(60_000),
 
   // The push stream (GET /v1/stream, api/stream/): each API process tails the matching topics
   // itself. STREAM=false leaves it out (the route answers 503).

@@ -26,6 +26,15 @@ describe('config', () => {
   });
 });
 
+describe('PRICES_STALE_MS', () => {
+  it('defaults to a minute and takes whole milliseconds of at least a second', () => {
+    expect(loadConfig({}).PRICES_STALE_MS).toBe(60_000);
+    expect(loadConfig({ PRICES_STALE_MS: '15000' }).PRICES_STALE_MS).toBe(15_000);
+    expect(configError({ PRICES_STALE_MS: '500' })).toMatch(/PRICES_STALE_MS="500"/);
+    expect(configError({ PRICES_STALE_MS: 'soon' })).toMatch(/PRICES_STALE_MS="soon"/);
+  });
+});
+
 describe('KEY_PEPPER', () => {
   const REDIS_URL = 'redis://127.0.0.1:6379';
   // A fresh value per run: nothing below may echo it.

@@ -114,6 +114,13 @@ const playerPropMatch: ParamSpec = {
   nonEmpty: true,
   description: 'Player-prop policy; requires include_submarkets=true.',
 };
+// A parameter rather than a sibling route: prices belong to the submarkets and source markets a
+// response already carries, under the same filters, cursors and lookups (README "Cross-venue prices").
+const includePrices = bool(
+  'include_prices',
+  false,
+  "Adds `prices` to every submarket: each source market's best bid and ask with as_of and observed_at, the effective ask after the venue's taker fee, the best venue per outcome and, on two-outcome submarkets, the cheapest complete set with its cost, edge and settlement_safe. Quotes read longer ago than PRICES_STALE_MS (default 60 s) are marked stale and left out of best prices.",
+);
 const walletAddress: ParamSpec = { name: 'address', type: 'string', nonEmpty: true, pattern: '^0x[a-fA-F0-9]{40}$', description: '0x + 40 hex, mixed case accepted.' };
 const walletUsername: ParamSpec = { name: 'username', type: 'string', nonEmpty: true, description: 'Case-insensitive exact username; leading @ stripped.' };
 
@@ -139,6 +146,7 @@ export const ROUTES: readonly RouteSpec[] = [
       bool('include_settled', false, 'Also draw from the settled archive.'),
       bool('include_submarkets', false, 'Every matched submarket instead of the full-game moneyline only.'),
       bool('include_rules', false, 'Adds rule_comparisons to game lines; empty means false.', true),
+      includePrices,
       playerPropMatch,
     ],
     retired: {
@@ -160,6 +168,7 @@ export const ROUTES: readonly RouteSpec[] = [
       bool('include_settled', false, 'Searches the settled archive too.'),
       bool('include_submarkets', true, 'false: only the full-game moneyline.'),
       bool('include_rules', false, 'Adds rule_comparisons to game lines; empty means false.', true),
+      includePrices,
       playerPropMatch,
     ],
   },

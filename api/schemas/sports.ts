@@ -101,6 +101,78 @@ export const SubmarketSchema = {
     source_markets: { type: 'array', minItems: 2, items: { $ref: '#/components/schemas/SourceMarket' } },
     settlement_equivalence: { type: 'string', enum: ['equivalent', 'different', 'unverified'] },
     rule_comparisons: { type: 'array', items: { $ref: '#/components/schemas/RuleRow' } },
+    prices: { $ref: '#/components/schemas/SubmarketPrices' },
+  },
+} as const;
+
+const PROB = { type: ['number', 'null'], minimum: 0 } as const;
+
+/** include_prices: one venue outcome's quote (pipelines/matching/prices.ts VenueQuote). */
+export const VenueQuoteSchema = {
+  type: 'object',
+  required: ['provider', 'market_id', 'outcome_id', 'bid', 'ask', 'as_of', 'as_of_kind', 'observed_at', 'stale', 'fee_availability', 'fee', 'effective_ask'],
+  properties: {
+    provider: PROVIDER,
+    market_id: { type: 'string' },
+    outcome_id: { type: 'string' },
+    bid: { ...PROB, description: 'Best bid (probability 0..1) as last read from the venue; null on an empty side or when the venue lists no top of book.' },
+    ask: { ...PROB, description: 'Best ask, as bid.' },
+    as_of: { ...ISO_MS, type: ['string', 'null'], description: "The venue's own time of the quote when its record carries one (as market detail's pricing.as_of)." },
+    as_of_kind: { type: ['string', 'null'], description: '`quote`, `record_refresh`, `record_static`, `unknown` (as market detail).' },
+    observed_at: { ...ISO_MS, type: ['string', 'null'], description: 'When the service last read this quote (the newest complete crawl of the venue that still listed it unchanged); the field staleness is judged on.' },
+    stale: { type: 'boolean', description: 'Read longer ago than the stale age (PRICES_STALE_MS, default 60 s): shown, never a best price.' },
+    fee_availability: { type: ['string', 'null'], description: '`trading_fees.availability` of the fee used: `published`, `zero`, `per_account`, `not_published`, `unavailable`; an open set.' },
+    fee: { ...PROB, description: "The venue's taker fee of buying one contract at `ask`, rounded as the venue rounds it, then up to 6 places; null when not known." },
+    effective_ask: { ...PROB, description: '`ask` + `fee`: the cost of one contract (payout 1) after fees; null when either is unknown.' },
+  },
+} as const;
+
+const LegSchema = {
+  type: 'object',
+  required: ['outcome_key', 'provider', 'market_id', 'outcome_id', 'ask', 'effective_ask'],
+  properties: {
+    outcome_key: { type: 'string' },
+    provider: PROVIDER,
+    market_id: { type: 'string' },
+    outcome_id: { type: 'string' },
+    ask: { type: 'number' },
+    effective_ask: { type: 'number' },
+  },
+} as const;
+
+/** include_prices: `prices` of a submarket (pipelines/matching/prices.ts SubmarketPrices). */
+export const SubmarketPricesSchema = {
+  type: 'object',
+  required: ['outcomes', 'complete_set'],
+  properties: {
+    outcomes: {
+      type: 'array',
+      items: {
+        type: 'object',
+        required: ['outcome_key', 'quotes', 'best'],
+        properties: {
+          outcome_key: { type: 'string', description: 'A canonical outcome key of the submarket, in its order.' },
+          quotes: { type: 'array', items: { $ref: '#/components/schemas/VenueQuote' }, description: 'One per source market outcome mapped onto this outcome.' },
+          best: { anyOf: [{ $ref: '#/components/schemas/PriceLeg' }, { type: 'null' }], description: 'The lowest effective ask among quotes that are not stale and whose fee is known; null when none.' },
+        },
+      },
+    },
+    complete_set: {
+      anyOf: [
+        {
+          type: 'object',
+          required: ['legs', 'cost', 'edge', 'settlement_safe'],
+          properties: {
+            legs: { type: 'array', items: { $ref: '#/components/schemas/PriceLeg' } },
+            cost: { type: 'number', description: "Sum of the legs' effective asks: one contract of each outcome, each bought where it is cheapest after fees." },
+            edge: { type: 'number', description: '1 - cost per set, whatever the result (negative is a loss). Never overstated: fees are rounded up and a commission on net winnings is counted as if the leg wins.' },
+            settlement_safe: { type: 'boolean', description: "True only when the submarket's settlement_equivalence is `equivalent`: every venue settles the line by the same rules." },
+          },
+        },
+        { type: 'null' },
+      ],
+      description: 'Two-outcome submarkets with a best price on both outcomes; null otherwise.',
+    },
   },
 } as const;
 
@@ -155,6 +227,9 @@ export const SPORTS_COMPONENTS = {
   RuleRow: RuleRowSchema,
   SourceMarket: SourceMarketSchema,
   Submarket: SubmarketSchema,
+  SubmarketPrices: SubmarketPricesSchema,
+  VenueQuote: VenueQuoteSchema,
+  PriceLeg: LegSchema,
   Event: EventSchema,
   CatalogRow: CatalogRowSchema,
 } as const;

@@ -18,7 +18,7 @@ import { jsonSerde } from '../../pipelines/serde/index.ts';
 import { defineTopics, PROVIDERS, rawTopicId, topicSpecs, type RawRecord } from '../../pipelines/topics.ts';
 import { logRawSink } from '../../pipelines/venues/pollers/sink.ts';
 import { buildVenue1, buildVenue2, buildVenue7 } from '../live/market.ts';
-import { feesUnavailable } from '../live/fees.ts';
+import { feesUnavailable } from '../../pipelines/venues/fees.ts';
 import type { PlanKey } from '../auth/plans.ts';
 import type { Permission } from '../routes/table.ts';
 import { startStreamArea } from './area.ts';

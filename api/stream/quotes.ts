@@ -30,7 +30,7 @@ import {
   type OutcomeDetail,
   type Pricing,
 } from '../live/market.ts';
-import { feesUnavailable } from '../live/fees.ts';
+import { feesUnavailable } from '../../pipelines/venues/fees.ts';
 import { arr, isRec, str, type Rec } from '../live/native.ts';
 import { NOT_FOUND } from '../../pipelines/venues/client/http.ts';
 

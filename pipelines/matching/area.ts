@@ -12,7 +12,7 @@ import type { RuntimeDeps } from '../runtime/runner.ts';
 import type { StageDef } from '../runtime/types.ts';
 import { startStage, type StageRunner } from '../runtime/runner.ts';
 import type { StageThread } from '../runtime/stage-thread.ts';
-import { SportsReader } from './readmodel.ts';
+import { sportsDepsOf } from './readmodel.ts';
 import { canonicalizeStage } from './stages/canonicalize.ts';
 import { matchStage } from './stages/match.ts';
 import { sportsSnapshotStage } from './stages/sports-snapshot.ts';
@@ -55,7 +55,7 @@ export async function startSportsArea(o: {
   return {
     stages,
     runners,
-    deps: { reader: new SportsReader(o.deps.store) },
+    deps: sportsDepsOf(o.deps.store),
     async round(timeoutMs = 30_000) {
       // A replica standing by (a killed peer still in the group) would run no round at all.
       for (const r of [canonicalize, matching, snapshot]) await r.whenActive(timeoutMs);

@@ -4,12 +4,15 @@
 // team registry, Eastern day and exact start (placeholder and date-only times give a null start),
 // market type, segment, line, subject, outcomes mapped onto canonical outcome keys, rule values read
 // from the venue's rules text, lookup identifiers and status. Records that are not sports game
-// lines or admitted props give nothing. Pure: no I/O, no clock.
+// lines or admitted props give nothing. An open market also carries the top of book and taker fee
+// its record lists (source-quotes.ts), which the prices view of the sports routes reads.
+// Pure: no I/O, no clock.
 import { resolveTeam, isLeague, type League, type Team, TEAMS } from './teams.ts';
 import { easternDate, easternLocalToUtc, isPlaceholderStart, isRealDate } from './time.ts';
 import { readGameLineRules, readPropRules, evidenceUrl } from './rulestext.ts';
 import { admitProp, readPropTitle, readThreshold, type PropInput, type RosterBook } from './props.ts';
 import type { CanonicalMarket, MarketType, Provider, Segment, SourceOutcome, Subject, VenueStatus, RuleValue } from './types.ts';
+import { sourceQuotesOf } from './source-quotes.ts';
 
 type J = Record<string, unknown>;
 const str = (v: unknown): string | undefined => (typeof v === 'string' ? v : typeof v === 'number' ? String(v) : undefined);
@@ -905,7 +908,12 @@ export function withListedEvent(provider: Provider, payload: Record<string, unkn
 export function canonicalize(provider: Provider, record: unknown, observedAt: number): CanonicalMarket[] {
   if (!record || typeof record !== 'object') return [];
   try {
-    return BY_VENUE[provider](record as J, observedAt);
+    const ms = BY_VENUE[provider](record as J, observedAt);
+    for (const m of ms) {
+      const q = sourceQuotesOf(provider, record, m);
+      if (q) m.quotes = q;
+    }
+    return ms;
   } catch {
     return [];
   }

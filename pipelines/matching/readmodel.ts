@@ -6,9 +6,17 @@
 import type { SnapshotStore } from '../readmodels/snapshots.ts';
 import type { League } from './teams.ts';
 import type { MatchedEvent, Submarket } from './types.ts';
+import type { SourceQuotes } from './prices.ts';
 import { easternMidnight } from './time.ts';
 
 export const SPORTS_SNAPSHOT = 'sports';
+/** Published beside `sports` on the same tick: per event, the quotes of its source markets. */
+export const SPORTS_PRICES_SNAPSHOT = 'sports_prices';
+
+/** One entry of the prices snapshot (key: event_id). */
+export interface PricesEntry {
+  quotes: SourceQuotes[];
+}
 
 export type Population = 'current' | 'archived';
 
@@ -111,6 +119,57 @@ export class SportsReader {
   }
 }
 
+/** The current prices snapshot as a route reads it: the quotes of the events it serves. */
+export interface PricesView {
+  id: string;
+  /** `provider:market_id` -> quotes, observed_at already the newest read that saw them. */
+  quotesFor(eventIds: string[]): Promise<Map<string, SourceQuotes>>;
+}
+
+/**
+ * Reads the prices snapshot for the events a response carries (include_prices only): one id read per
+ * request, then only the entries of events not read yet under that id.
+ */
+export class SportsPricesReader {
+  private held: { id: string; crawls: Record<string, number>; entries: Map<string, SourceQuotes[]> } | null = null;
+  constructor(private readonly store: SnapshotStore) {}
+
+  async current(): Promise<PricesView | null> {
+    const id = await this.store.currentId(SPORTS_PRICES_SNAPSHOT);
+    if (id === null) return null;
+    if (this.held?.id !== id) {
+      const info = (await this.store.snapshot(SPORTS_PRICES_SNAPSHOT, id)) ?? (await this.store.current(SPORTS_PRICES_SNAPSHOT));
+      if (!info) return null;
+      this.held = { id: info.id, crawls: (info.meta?.crawls as Record<string, number> | undefined) ?? {}, entries: new Map() };
+    }
+    const held = this.held;
+    return {
+      id: held.id,
+      quotesFor: async (eventIds) => {
+        const missing = [...new Set(eventIds)].filter((e) => !held.entries.has(e));
+        if (missing.length) {
+          const got = await this.store.entries<PricesEntry>(SPORTS_PRICES_SNAPSHOT, held.id, missing);
+          // Unchanged quotes are not written again: a market still listed was read at or after its
+          // venue's newest complete crawl began. Adjusted once per snapshot, so every request of it
+          // shares the same objects (prices.ts works out what it can once per object).
+          missing.forEach((e, i) =>
+            held.entries.set(
+              e,
+              (got[i]?.quotes ?? []).map((q) => {
+                const crawl = held.crawls[q.provider] ?? 0;
+                return crawl > q.observed_at ? { ...q, observed_at: crawl } : q;
+              }),
+            ),
+          );
+        }
+        const out = new Map<string, SourceQuotes>();
+        for (const e of eventIds) for (const q of held.entries.get(e) ?? []) out.set(`${q.provider}:${q.market_id}`, q);
+        return out;
+      },
+    };
+  }
+}
+
 // ---------------------------------------------------------------- shaping
 
 export type PropPolicy = 'strict' | 'same_prop';
@@ -175,6 +234,13 @@ export function listFiltered(s: LoadedSnapshot, f: ListFilters, shape: ShapeOpti
 /** What the API's sports routes need from the sports area (attached as deps.sports). */
 export interface SportsDeps {
   reader: { current(): Promise<LoadedSnapshot | null> };
+  /** The prices snapshot (include_prices); without it include_prices=true answers 503. */
+  prices?: { current(): Promise<PricesView | null> };
   /** Secret that signs list cursors (default: CATALOG_CURSOR_SECRET, which signs every cursor of the API). */
   cursorSecret?: string;
+}
+
+/** The sports routes' readers over one SnapshotStore. */
+export function sportsDepsOf(store: SnapshotStore): SportsDeps {
+  return { reader: new SportsReader(store), prices: new SportsPricesReader(store) };
 }

@@ -6,6 +6,7 @@ import type { League } from '../../lib/vocabulary.ts';
 
 export type { Provider, MarketType } from '../../lib/vocabulary.ts';
 import type { Provider, MarketType } from '../../lib/vocabulary.ts';
+import type { MarketQuotes } from './prices.ts';
 export type Segment = 'full' | 'half:1' | 'half:2' | 'quarter:1' | 'quarter:2' | 'quarter:3' | 'quarter:4';
 
 export const GAME_LINE_RULES = ['tie', 'overtime', 'push'] as const;
@@ -92,6 +93,8 @@ export interface CanonicalMarket {
   settledFiftyFifty?: boolean;
   /** When the poller read this record (for snapshot.observed_at). */
   observedAt: number;
+  /** Top of book and taker fee as the record carries them (open markets of venues that list them). */
+  quotes?: MarketQuotes;
 }
 
 export interface CanonicalOutcome {

@@ -8,6 +8,11 @@
 // sent as those bytes (EncodedJson) with an ETag; the memo is dropped when a newer snapshot is read.
 // `Cache-Control: private, no-cache`: a snapshot lives about 12 seconds and a cursor is not bound to
 // one, so clients revalidate (If-None-Match: 304) rather than reuse.
+// include_prices=true adds `prices` to every submarket of the page (pipelines/matching/prices.ts)
+// from the prices snapshot published beside the sports snapshot: what the pollers last read, never a
+// venue call per request. Staleness is judged at the request's whole second, so a priced page is
+// memoized per (sports snapshot, prices snapshot, second, query); without the parameter nothing of
+// this runs and the page is the one it always was.
 import { ApiError, apiErrorFromItems, quote, type ErrorItem } from '../../errors.ts';
 import { cursorCodec } from '../../../lib/cursor.ts';
 import type { RouteContext, RouteHandler } from '../../types.ts';
@@ -18,6 +23,7 @@ import {
   listFiltered,
   shapeEvent,
   type LoadedSnapshot,
+  type PricesView,
   type PropPolicy,
   type ShapeOptions,
   type SportsDeps,
@@ -25,6 +31,7 @@ import {
 } from '../../../pipelines/matching/readmodel.ts';
 import { easternDate, isoMs } from '../../../pipelines/matching/time.ts';
 import type { MatchedEvent } from '../../../pipelines/matching/types.ts';
+import { submarketPrices } from '../../../pipelines/matching/prices.ts';
 
 // What the handlers need from the sports area (deps.sports), declared where the area builds it.
 export type { SportsDeps } from '../../../pipelines/matching/readmodel.ts';
@@ -46,6 +53,26 @@ const snapshotBlock = (s: LoadedSnapshot) => ({ observed_at: s.observedAt === nu
 
 function bool(v: unknown, def: boolean): boolean {
   return typeof v === 'boolean' ? v : def;
+}
+
+async function pricesOf(ctx: RouteContext): Promise<PricesView> {
+  const p = depsOf(ctx).prices;
+  if (!p) throw new ApiError('service_unavailable', 'prices are not configured on this process');
+  const v = await p.current();
+  if (!v) throw new ApiError('service_unavailable', 'the first sports prices snapshot has not been published yet; retry shortly');
+  return v;
+}
+
+/** The request time that staleness is judged at: its whole second (one memo entry per second). */
+const priceSecond = (now: number) => Math.floor(now / 1000) * 1000;
+
+/** The events with `prices` on every submarket. */
+async function withPrices(ctx: RouteContext, view: PricesView, events: MatchedEvent[]): Promise<MatchedEvent[]> {
+  if (events.length === 0) return events;
+  const quotes = await view.quotesFor(events.map((e) => e.event_id));
+  const at = priceSecond(ctx.now);
+  const staleMs = ctx.deps.config.PRICES_STALE_MS;
+  return events.map((e) => ({ ...e, submarkets: e.submarkets.map((sm) => ({ ...sm, prices: submarketPrices(sm, (id) => quotes.get(id), at, staleMs) })) }));
 }
 
 /** player_prop_match: "requires include_submarkets=true (otherwise 400)". */
@@ -100,6 +127,7 @@ export const sportsList: RouteHandler = async (ctx) => {
   const includeSubmarkets = bool(t.include_submarkets, false);
   const includeSettled = bool(t.include_settled, false);
   const includeRules = bool(t.include_rules, false);
+  const includePrices = bool(t.include_prices, false);
   const policy = policyOf(ctx, includeSubmarkets, items);
   const participant = typeof t.participant === 'string' ? t.participant.trim() : undefined;
   if (participant !== undefined && (participant.includes(',') || participant === '')) {
@@ -126,9 +154,11 @@ export const sportsList: RouteHandler = async (ctx) => {
   }
 
   const snap = await snapshotOf(ctx);
+  const prices = includePrices ? await pricesOf(ctx) : null;
   const today = easternDate(ctx.now);
   const memo = memoFor(depsOf(ctx), snap.id);
-  const memoKey = JSON.stringify([bound, includeRules, limit, after?.s ?? null, after?.e ?? null, today]);
+  const priced = prices ? [prices.id, priceSecond(ctx.now)] : [];
+  const memoKey = JSON.stringify([bound, includeRules, limit, after?.s ?? null, after?.e ?? null, today, ...priced]);
   const held = memo.get(memoKey);
   if (held) return { body: held, headers: { 'cache-control': SPORTS_CACHE_CONTROL } };
 
@@ -149,7 +179,9 @@ export const sportsList: RouteHandler = async (ctx) => {
     const last = page[page.length - 1].entry;
     pagination.next_cursor = encodeCursor(secret, { r: 'sports_list', f: bound, s: last.sortMs, e: last.event.event_id });
   }
-  const body = EncodedJson.of({ data: page.map((x) => x.event), pagination, snapshot: snapshotBlock(snap) });
+  const events = page.map((x) => x.event);
+  const data = prices ? await withPrices(ctx, prices, events) : events;
+  const body = EncodedJson.of({ data, pagination, snapshot: snapshotBlock(snap) });
   memo.set(memoKey, body);
   return { body, headers: { 'cache-control': SPORTS_CACHE_CONTROL } };
 };
@@ -238,6 +270,7 @@ export const sportsLookup: RouteHandler = async (ctx) => {
   const includeSubmarkets = bool(t.include_submarkets, true);
   const includeSettled = bool(t.include_settled, false);
   const includeRules = bool(t.include_rules, false);
+  const includePrices = bool(t.include_prices, false);
   const policy = policyOf(ctx, includeSubmarkets, items);
   const eventIds = asList(ctx.query.event_id);
   const sourceIds = asList(ctx.query.source_id);
@@ -289,6 +322,7 @@ export const sportsLookup: RouteHandler = async (ctx) => {
     const prev = lookups[p.sent]?.event_ids ?? [];
     lookups[p.sent] = { event_ids: [...new Set([...prev, ...ids])] };
   }
-  const data = [...found.values()].sort((a, b) => compareEntries(a.entry, b.entry)).map((x) => x.event);
+  const events = [...found.values()].sort((a, b) => compareEntries(a.entry, b.entry)).map((x) => x.event);
+  const data = includePrices ? await withPrices(ctx, await pricesOf(ctx), events) : events;
   return { body: { data, lookups, snapshot: snapshotBlock(snap) } };
 };

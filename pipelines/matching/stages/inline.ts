@@ -35,7 +35,10 @@ export class InlineSports {
 
   private deliver(records: OutRecord[]): void {
     for (const r of records) {
-      if (r.topic === 'canonical.markets') this.matcher.apply(r.key, r.value as CanonicalRecord | null);
+      if (r.topic === 'canonical.markets') {
+        this.matcher.apply(r.key, r.value as CanonicalRecord | null);
+        this.sink.market(r.key, r.value as CanonicalRecord | null);
+      }
       else if (r.topic === 'matching.state') this.sink.state(r.key, r.value as RawRecord | null);
       else if (r.topic === 'matched.events') this.sink.event(r.key, r.value as MatchedRecord | null, ++this.version);
     }

@@ -9,12 +9,20 @@
 // newest complete crawl (a crawl reads the whole listing), so the oldest such start over the venues
 // that a current event draws on is a time no served read is older than. A venue that stops answering
 // stops completing crawls, and observed_at shows it.
-import type { MatchedEventRecord as MatchedRecord, RawRecord } from '../../topics.ts';
+//
+// Prices: `canonical.markets` too, for the top of book and taker fee each open venue market's record
+// carried (source-quotes.ts). Published on the same tick as a second snapshot, `sports_prices`: per
+// served event the quotes of its source markets, and in its meta each venue's newest complete crawl
+// start. A quote that did not change is not written again, but every market still listed was read at
+// or after that start, so a reader takes the later of the two as when the quote was last seen. Apart
+// from the sports snapshot, so the routes without include_prices read exactly what they read before.
+import type { CanonicalMarket as CanonicalRecord, MatchedEventRecord as MatchedRecord, RawRecord } from '../../topics.ts';
 import type { StageDef, StageOutput } from '../../runtime/types.ts';
 import { JsonText } from '../../readmodels/snapshots.ts';
-import { compareEntries, sortKey, SPORTS_SNAPSHOT, type SportsEntry } from '../readmodel.ts';
+import { compareEntries, sortKey, SPORTS_PRICES_SNAPSHOT, SPORTS_SNAPSHOT, type PricesEntry, type SportsEntry } from '../readmodel.ts';
+import type { SourceQuotes } from '../prices.ts';
 import type { MatchedEvent } from '../types.ts';
-import type { CrawlState } from './canonicalize.ts';
+import { canonicalBody, type CrawlState } from './canonicalize.ts';
 
 /** How long a superseded sports snapshot stays readable: far longer than any read of one takes. */
 export const SPORTS_RETAIN_MS = 30_000;
@@ -39,6 +47,8 @@ export class SportsSnapshotSink {
    */
   readonly entries = new Map<string, { entry: SportsEntry; json: JsonText; version: number }>();
   readonly crawls = new Map<string, CrawlState>();
+  /** canonical.markets key -> the quotes its current version carries (open markets with a top of book). */
+  readonly quotes = new Map<string, { q: SourceQuotes; json: string }>();
   private moved = true;
   published = 0;
 
@@ -58,6 +68,38 @@ export class SportsSnapshotSink {
     if (v === null) this.crawls.delete(venue);
     else this.crawls.set(venue, JSON.parse(v.payload) as CrawlState);
     this.moved = true;
+  }
+
+  market(key: string, v: CanonicalRecord | null): void {
+    const m = v === null ? undefined : canonicalBody(v)?.market;
+    if (!m?.quotes) {
+      if (this.quotes.delete(key)) this.moved = true;
+      return;
+    }
+    const q: SourceQuotes = { provider: m.provider, market_id: m.source.market_id, observed_at: m.observedAt, ...m.quotes };
+    const json = JSON.stringify(q);
+    if (this.quotes.get(key)?.json === json) return;
+    this.quotes.set(key, { q, json });
+    this.moved = true;
+  }
+
+  /** Per served event, the quotes of its source markets (events with none are left out). */
+  pricesEntries(list: { entry: SportsEntry }[]): { key: string; value: PricesEntry }[] {
+    const out: { key: string; value: PricesEntry }[] = [];
+    for (const { entry } of list) {
+      const seen = new Set<string>();
+      const quotes: SourceQuotes[] = [];
+      for (const sm of entry.event.submarkets)
+        for (const src of sm.source_markets) {
+          const id = `${src.provider}:${src.market_id}`;
+          if (seen.has(id)) continue;
+          seen.add(id);
+          const held = this.quotes.get(id);
+          if (held) quotes.push(held.q);
+        }
+      if (quotes.length) out.push({ key: entry.event.event_id, value: { quotes } });
+    }
+    return out;
   }
 
   /** The oldest newest-crawl start over the venues current events draw on; null when none. */
@@ -97,6 +139,16 @@ export class SportsSnapshotSink {
             meta: { events: list.length, versions: Object.fromEntries(list.map(({ entry, version }) => [entry.event.event_id, version])) },
           },
         },
+        {
+          name: SPORTS_PRICES_SNAPSHOT,
+          entries: this.pricesEntries(list),
+          options: {
+            observedAt: observedAt ?? (list.length ? now : null),
+            now,
+            retainMs: SPORTS_RETAIN_MS,
+            meta: { crawls: Object.fromEntries([...this.crawls].map(([venue, c]) => [venue, c.lastCrawlStart])) },
+          },
+        },
       ],
     };
   }
@@ -109,19 +161,21 @@ export function sportsSnapshotStage(o: { tickMs: number; clock?: () => number })
     name: 'sink.sports-snapshot',
     // Its state spans every partition of its inputs: one replica runs it, another stands by.
     exclusive: true,
-    inputs: ['matched.events', 'matching.state'],
-    sinks: { snapshotNames: [SPORTS_SNAPSHOT] },
+    inputs: ['matched.events', 'matching.state', 'canonical.markets'],
+    sinks: { snapshotNames: [SPORTS_SNAPSHOT, SPORTS_PRICES_SNAPSHOT] },
     state: () => s,
     async restore(ctx) {
       s = new SportsSnapshotSink();
       // An entry's version is its record's offset: one key stays in one partition, so it only grows.
       await ctx.readCompacted('matched.events', (k, v, offset) => k && s.event(k, v, Number(offset)));
       await ctx.readCompacted('matching.state', (k, v) => k && s.state(k, v));
+      await ctx.readCompacted('canonical.markets', (k, v) => k && s.market(k, v));
     },
     handle(records) {
       for (const r of records) {
         if (!r.key) continue;
         if (r.topic === 'matched.events') s.event(r.key, r.value as MatchedRecord | null, Number(r.offset));
+        else if (r.topic === 'canonical.markets') s.market(r.key, r.value as CanonicalRecord | null);
         else s.state(r.key, r.value as RawRecord | null);
       }
       return {};

@@ -16,7 +16,7 @@ import type { Log } from '../../log/types.ts';
 import { startSportsArea, type SportsArea } from '../area.ts';
 import { StageThread } from '../../runtime/stage-thread.ts';
 import { SPORTS_RETAIN_MS } from './sports-snapshot.ts';
-import { SportsReader, SPORTS_SNAPSHOT } from '../readmodel.ts';
+import { SportsPricesReader, SportsReader, SPORTS_PRICES_SNAPSHOT, SPORTS_SNAPSHOT } from '../readmodel.ts';
 import { READ_MODEL_STAGES } from '../../runtime/stages.ts';
 import { replay } from '../../runtime/replay.ts';
 import { crawlComplete, venue1Records, venue2Records, type GameSpec } from '../fixtures.ts';
@@ -89,6 +89,10 @@ async function until<T>(f: () => Promise<T | undefined | null | false>, ms = 20_
     await new Promise((r) => setTimeout(r, 50));
   }
 }
+
+/** venue_2 records quoting their first outcome (the fixtures carry no quotes). */
+const quotedVenue2 = (records: RawRecord[]): RawRecord[] =>
+  records.map((r) => ({ ...r, payload: JSON.stringify({ ...JSON.parse(r.payload), bestBid: 0.44, bestAsk: 0.46 }) }));
 
 const g: GameSpec = { league: 'nhl', away: 'tor', home: 'mtl', start: Date.parse('2026-11-24T00:00:00Z'), total: 6.5 };
 
@@ -206,25 +210,60 @@ describe.each([
     expect(after.entries[0].event.submarkets.map((m) => m.key)).toEqual(['moneyline|full|winner']);
   });
 
+  it('publishes the quotes of served events beside the sports snapshot and restores them after a restart', async () => {
+    const { log, topics, serde, send } = await backbone();
+    const store = new MemorySnapshotStore();
+    const clock = { now: NOW };
+    let p = processor(log, serde, topics, store, clock);
+    await p.start();
+    cleanups.push(() => p.stop());
+    await send([...venue1Records(g, NOW, {}, 'q1'), ...quotedVenue2(venue2Records(g, NOW, { idBase: 9_430_000 }, 'q1')), crawlComplete('venue_1', 'q1', NOW), crawlComplete('venue_2', 'q1', NOW)]);
+    const quotesOf = async (s: MemorySnapshotStore) => (await new SportsPricesReader(s).current())?.quotesFor(['nhl-tor-mtl-2026-11-23']);
+    const before = await until(async () => {
+      await p.publish();
+      const q = await quotesOf(store);
+      return q?.size === 2 ? q : null;
+    });
+    // The moneyline quotes its first outcome; the second is the complement (1 - 0.46, 1 - 0.44).
+    expect(before.get('venue_2:9430000')?.outcomes.map((o) => [o.bid, o.ask])).toEqual([
+      [0.44, 0.46],
+      [0.54, 0.56],
+    ]);
+    expect(before.get('venue_2:9430000')?.fees.availability).toBe('zero');
+    expect(before.get('venue_2:9430000')?.observed_at).toBe(NOW);
+    // A fresh processor with a fresh store (not durable: its sink is rebuilt from the log) publishes
+    // the same quotes again from canonical.markets.
+    await p.stop();
+    cleanups.pop();
+    const store2 = new MemorySnapshotStore();
+    p = processor(log, serde, topics, store2, clock);
+    await p.start();
+    cleanups.push(() => p.stop());
+    await p.publish();
+    expect(await quotesOf(store2)).toEqual(before);
+  });
+
   it('bin/replay --from earliest rebuilds the sports snapshot: the same entries before and after a reset and replay', async () => {
     const { log, topics, serde, send } = await backbone();
     const store = new MemorySnapshotStore();
     const clock = { now: NOW };
     const p = processor(log, serde, topics, store, clock);
     await p.start();
-    await send([...venue1Records(g, NOW, {}, 'r1'), ...venue2Records(g, NOW, { idBase: 9_420_000 }, 'r1'), crawlComplete('venue_1', 'r1', NOW), crawlComplete('venue_2', 'r1', NOW)]);
+    await send([...venue1Records(g, NOW, {}, 'r1'), ...quotedVenue2(venue2Records(g, NOW, { idBase: 9_420_000 }, 'r1')), crawlComplete('venue_1', 'r1', NOW), crawlComplete('venue_2', 'r1', NOW)]);
     await p.publish();
     await p.stop();
     const answer = async () => {
       const s = await new SportsReader(store).current();
-      return { observedAt: s?.observedAt, entries: s?.entries.map((e) => [e.event, e.population, e.lookupIds, e.strictPropKeys]) };
+      const prices = await (await new SportsPricesReader(store).current())?.quotesFor(['nhl-tor-mtl-2026-11-23']);
+      return { observedAt: s?.observedAt, entries: s?.entries.map((e) => [e.event, e.population, e.lookupIds, e.strictPropKeys]), prices: [...(prices ?? [])] };
     };
     const before = await answer();
     expect(before.entries).toHaveLength(1);
+    expect(before.prices.map(([id]) => id)).toEqual(['venue_2:9420000', 'venue_2:9420002']);
     // The operator's replay of the read-model stages (bin/replay.ts): the sports snapshot is dropped and rebuilt.
     const sink = READ_MODEL_STAGES.find((x) => x.name === 'sink.sports-snapshot')!;
     const result = await replay([sink], { log, serde, topics, store }, 'earliest');
-    expect(result.plan.snapshotNames).toEqual([SPORTS_SNAPSHOT]);
+    expect(result.plan.snapshotNames).toEqual([SPORTS_SNAPSHOT, SPORTS_PRICES_SNAPSHOT]);
     expect(await answer()).toEqual(before);
   });
 });

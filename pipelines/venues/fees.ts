@@ -1,6 +1,7 @@
 // `trading_fees` of market detail (spec: "Market detail", trading_fees paragraph). In: what a
 // venue publishes about its fees (series fee schedule, market record fields, venue metadata,
-// event commission) already read by the route. Out: the always-present fee object. Pure.
+// event commission), as market detail reads it live or the sports canonicalizer finds it on a listing
+// record (pipelines/matching/source-quotes.ts). Out: the always-present fee object. Pure.
 //
 // availability values:
 //   published        the venue publishes the rate that applies to everyone
