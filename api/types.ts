@@ -8,6 +8,7 @@ import type { AuthDeps } from './auth/index.ts';
 import type { CatalogDeps } from '../pipelines/catalog/pages.ts';
 import type { SportsDeps } from '../pipelines/matching/readmodel.ts';
 import type { VenueHttp } from '../pipelines/venues/client/http.ts';
+import type { PriceHistoryDeps } from './routes/v1/market-history.ts';
 
 /** Query as received: a repeatable parameter is an array, every other one a single string. */
 export type RawQuery = Record<string, string | string[] | undefined>;
@@ -80,4 +81,6 @@ export interface AppDeps {
   simulator?: { baseUrl?: string };
   /** The push stream's hub and its open connections (api/stream), when STREAM is on. */
   stream?: StreamDeps;
+  /** The price history's candles (GET /v1/markets/{market_id}/history): absent where no History is open. */
+  priceHistory?: PriceHistoryDeps;
 }
