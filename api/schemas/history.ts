@@ -35,11 +35,12 @@ export const MarketHistorySchema = {
             type: 'array',
             items: {
               type: 'object',
-              required: ['outcome_id', 'mid', 'last', 'changes'],
+              required: ['outcome_id', 'mid', 'last', 'price', 'changes'],
               properties: {
                 outcome_id: { type: 'string', description: 'As in market detail outcomes[].outcome_id.' },
                 mid: { ...ohlc, description: 'Midpoint of bid and ask (changes quoting both sides only).' },
                 last: { ...ohlc, description: 'Last traded price as the venue reports it.' },
+                price: { ...ohlc, description: "The implied probability as market detail's price: the midpoint, else the venue's mark or last (the one series of venues whose listings carry a mark only)." },
                 changes: { type: 'integer', minimum: 1, description: 'Quote changes of this outcome stored in the bucket.' },
               },
             },

@@ -87,11 +87,11 @@ export function historyContract(name: string, open: OpenHistory): void {
       const minute = groupCandles(await candleRows(h, { provider: 'venue_3', marketId: market, interval: '1m', from: 0, to: day + 86_400 * 2, buckets: 10 }), '1m');
       expect(minute.map((c) => c.start_time)).toEqual([day + 86_400, day + 3_600, day]);
       expect(minute[2].outcomes).toEqual([
-        { outcome_id: 'a', mid: { open: 0.45, high: 0.55, low: 0.25, close: 0.25 }, last: { open: 0.45, high: 0.45, low: 0.3, close: 0.3 }, changes: 3 },
-        { outcome_id: 'b', mid: { open: 0.15, high: 0.15, low: 0.15, close: 0.15 }, last: { open: 0.15, high: 0.15, low: 0.15, close: 0.15 }, changes: 1 },
+        { outcome_id: 'a', mid: { open: 0.45, high: 0.55, low: 0.25, close: 0.25 }, last: { open: 0.45, high: 0.45, low: 0.3, close: 0.3 }, price: null, changes: 3 },
+        { outcome_id: 'b', mid: { open: 0.15, high: 0.15, low: 0.15, close: 0.15 }, last: { open: 0.15, high: 0.15, low: 0.15, close: 0.15 }, price: null, changes: 1 },
       ]);
       // The 1h bucket of 01:00 has one change whose bid is missing: no mid at all, a last.
-      expect(minute[1].outcomes).toEqual([{ outcome_id: 'a', mid: null, last: { open: 0.65, high: 0.65, low: 0.65, close: 0.65 }, changes: 1 }]);
+      expect(minute[1].outcomes).toEqual([{ outcome_id: 'a', mid: null, last: { open: 0.65, high: 0.65, low: 0.65, close: 0.65 }, price: null, changes: 1 }]);
       const hour = groupCandles(await candleRows(h, { provider: 'venue_3', marketId: market, interval: '1h', from: day, to: day + 3_600, buckets: 10 }), '1h');
       expect(hour.map((c) => [c.start_time, c.end_time, c.outcomes.map((o) => o.changes)])).toEqual([
         [day + 3_600, day + 7_199, [1]],
@@ -99,7 +99,7 @@ export function historyContract(name: string, open: OpenHistory): void {
       ]);
       const daily = groupCandles(await candleRows(h, { provider: 'venue_3', marketId: market, interval: '1d', from: 0, to: day * 2, buckets: 1 }), '1d');
       // buckets: 1 is the newest bucket only.
-      expect(daily).toEqual([{ start_time: day + 86_400, end_time: day + 172_799, outcomes: [{ outcome_id: 'a', mid: { open: 0.65, high: 0.65, low: 0.65, close: 0.65 }, last: { open: 0.7, high: 0.7, low: 0.7, close: 0.7 }, changes: 1 }] }]);
+      expect(daily).toEqual([{ start_time: day + 86_400, end_time: day + 172_799, outcomes: [{ outcome_id: 'a', mid: { open: 0.65, high: 0.65, low: 0.65, close: 0.65 }, last: { open: 0.7, high: 0.7, low: 0.7, close: 0.7 }, price: null, changes: 1 }] }]);
       const both = groupCandles(await candleRows(h, { provider: 'venue_3', marketId: market, interval: '1d', from: 0, to: day, buckets: 5 }), '1d');
       expect(both.map((c) => [c.start_time, c.outcomes.map((o) => [o.outcome_id, o.changes, o.mid?.close])])).toEqual([[day, [['a', 4, 0.25], ['b', 1, 0.15]]]]);
     });

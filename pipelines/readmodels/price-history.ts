@@ -284,6 +284,10 @@ export interface CandleRow {
   last_high: number | null;
   last_low: number | null;
   last_close: number | null;
+  price_open: number | null;
+  price_high: number | null;
+  price_low: number | null;
+  price_close: number | null;
   changes: number;
 }
 
@@ -298,7 +302,7 @@ export interface Ohlc {
 export interface Candle {
   start_time: number;
   end_time: number;
-  outcomes: { outcome_id: string; mid: Ohlc | null; last: Ohlc | null; changes: number }[];
+  outcomes: { outcome_id: string; mid: Ohlc | null; last: Ohlc | null; price: Ohlc | null; changes: number }[];
 }
 
 const ohlc = (open: number | null, high: number | null, low: number | null, close: number | null): Ohlc | null =>
@@ -328,6 +332,7 @@ export function groupCandles(rows: readonly CandleRow[], interval: CandleInterva
           outcome_id: r.outcome_id,
           mid: ohlc(r.mid_open, r.mid_high, r.mid_low, r.mid_close),
           last: ohlc(r.last_open, r.last_high, r.last_low, r.last_close),
+          price: ohlc(r.price_open, r.price_high, r.price_low, r.price_close),
           changes: r.changes,
         })),
     }));

@@ -120,18 +120,18 @@ describe('changedQuotes: change detection', () => {
 });
 
 describe('candles', () => {
-  const row = (bucket: number, outcome_id: string, over: Partial<CandleRow> = {}): CandleRow => ({ bucket, outcome_id, mid_open: 0.4, mid_high: 0.6, mid_low: 0.3, mid_close: 0.5, last_open: null, last_high: null, last_low: null, last_close: null, changes: 3, ...over });
+  const row = (bucket: number, outcome_id: string, over: Partial<CandleRow> = {}): CandleRow => ({ bucket, outcome_id, mid_open: 0.4, mid_high: 0.6, mid_low: 0.3, mid_close: 0.5, last_open: null, last_high: null, last_low: null, last_close: null, price_open: 0.41, price_high: 0.41, price_low: 0.41, price_close: 0.41, changes: 3, ...over });
 
   it('groups rows into buckets newest first, outcomes in id order, end_time the bucket last second, an all-null side null', () => {
     const c = groupCandles([row(3600, 'b'), row(7200, 'a'), row(3600, 'a', { changes: 1 })], '1h');
     expect(c).toEqual([
-      { start_time: 7200, end_time: 10_799, outcomes: [{ outcome_id: 'a', mid: { open: 0.4, high: 0.6, low: 0.3, close: 0.5 }, last: null, changes: 3 }] },
+      { start_time: 7200, end_time: 10_799, outcomes: [{ outcome_id: 'a', mid: { open: 0.4, high: 0.6, low: 0.3, close: 0.5 }, last: null, price: { open: 0.41, high: 0.41, low: 0.41, close: 0.41 }, changes: 3 }] },
       {
         start_time: 3600,
         end_time: 7199,
         outcomes: [
-          { outcome_id: 'a', mid: { open: 0.4, high: 0.6, low: 0.3, close: 0.5 }, last: null, changes: 1 },
-          { outcome_id: 'b', mid: { open: 0.4, high: 0.6, low: 0.3, close: 0.5 }, last: null, changes: 3 },
+          { outcome_id: 'a', mid: { open: 0.4, high: 0.6, low: 0.3, close: 0.5 }, last: null, price: { open: 0.41, high: 0.41, low: 0.41, close: 0.41 }, changes: 1 },
+          { outcome_id: 'b', mid: { open: 0.4, high: 0.6, low: 0.3, close: 0.5 }, last: null, price: { open: 0.41, high: 0.41, low: 0.41, close: 0.41 }, changes: 3 },
         ],
       },
     ]);

@@ -57,7 +57,7 @@ describe('GET /v1/markets/{market_id}/history', () => {
     expect(schemaProblems(MarketHistorySchema, a.body)).toEqual([]);
     expect(a.body.market).toEqual({ id: `venue_3:${v3}`, provider: 'venue_3', provider_id: v3 });
     expect(a.body.data.map((c: any) => c.start_time)).toEqual([DAY + 120, DAY + 60, DAY]);
-    expect(a.body.data[2]).toEqual({ start_time: DAY, end_time: DAY + 59, outcomes: [{ outcome_id: 'a', mid: { open: 0.45, high: 0.45, low: 0.45, close: 0.45 }, last: null, changes: 1 }] });
+    expect(a.body.data[2]).toEqual({ start_time: DAY, end_time: DAY + 59, outcomes: [{ outcome_id: 'a', mid: { open: 0.45, high: 0.45, low: 0.45, close: 0.45 }, last: null, price: { open: 0.45, high: 0.45, low: 0.45, close: 0.45 }, changes: 1 }] });
     expect(a.body.pagination).toEqual({ limit: 100, total: null, has_more: false });
     // The same candles by every other form.
     for (const url of [`/v1/markets/${v3}/history?interval=1m`, `/v1/markets/${v3}/history?interval=1m&provider=v3`]) {
@@ -68,7 +68,27 @@ describe('GET /v1/markets/{market_id}/history', () => {
     const s = await get(`/v1/markets/${slug}/history?interval=1h`);
     expect(s.status).toBe(200);
     expect(s.body.market.id).toBe(`venue_2:${v2}`);
-    expect(s.body.data).toEqual([{ start_time: DAY, end_time: DAY + 3599, outcomes: [{ outcome_id: 'a', mid: { open: 0.45, high: 0.455, low: 0.45, close: 0.455 }, last: null, changes: 2 }] }]);
+    expect(s.body.data).toEqual([{ start_time: DAY, end_time: DAY + 3599, outcomes: [{ outcome_id: 'a', mid: { open: 0.45, high: 0.455, low: 0.45, close: 0.455 }, last: null, price: { open: 0.45, high: 0.455, low: 0.45, close: 0.455 }, changes: 2 }] }]);
+  });
+
+  it('a venue_9 bare parent gives the group view: one outcome per child (its pair), from the children Yes candles', async () => {
+    const hex = () => `0x${randomBytes(32).toString('hex')}`;
+    const parent = hex();
+    const [c1, c2] = [`${parent}:${hex()}`, `${parent}:${hex()}`];
+    const mark = (market_id: string, outcome_id: string, price: number, sec: number) => ({ provider: 'venue_9', market_id, outcome_id, bid: null, ask: null, last: null, price, mid: null, bid_size: null, ask_size: null, venue_time: null, observed_at: (DAY + sec) * 1000 });
+    await history.insert('price_history', [mark(c1, 'yes', 0.6, 1), mark(c1, 'no', 0.4, 1), mark(c2, 'yes', 0.3, 2), mark(c2, 'no', 0.7, 2), mark(c1, 'yes', 0.65, 30), mark(c1, 'no', 0.35, 30)]);
+    const get = await app();
+    const g = await get(`/v1/markets/venue_9:${parent}/history?interval=1d`);
+    expect(g.status).toBe(200);
+    expect(g.body.market).toEqual({ id: `venue_9:${parent}`, provider: 'venue_9', provider_id: parent });
+    const want = [
+      { outcome_id: c1, mid: null, last: null, price: { open: 0.6, high: 0.65, low: 0.6, close: 0.65 }, changes: 2 },
+      { outcome_id: c2, mid: null, last: null, price: { open: 0.3, high: 0.3, low: 0.3, close: 0.3 }, changes: 1 },
+    ].sort((a, b) => (a.outcome_id < b.outcome_id ? -1 : 1));
+    expect(g.body.data).toEqual([{ start_time: DAY, end_time: DAY + 86_399, outcomes: want }]);
+    // A child pair is a binary market of its own, Yes and No.
+    const c = await get(`/v1/markets/${c1}/history?provider=venue_9&interval=1d`);
+    expect(c.body.data[0].outcomes.map((o: any) => [o.outcome_id, o.price.close])).toEqual([['no', 0.35], ['yes', 0.65]]);
   });
 
   it('market detail resolution rules: 409 with candidates when both venue_2 and venue_3 hold a bare id, 404 unknown, 400 impossible', async () => {

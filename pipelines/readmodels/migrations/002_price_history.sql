@@ -61,8 +61,10 @@ ENGINE = ReplacingMergeTree(observed_at)
 ORDER BY (provider, alias);
 
 -- Candles: one row per outcome and bucket after merges (AggregatingMergeTree; read with the -Merge
--- combinators, GROUP BY). Open and close are the first and last non-null value of the bucket by
--- observed_at; changes counts the stored quote changes. Buckets without a change have no row.
+-- combinators, GROUP BY). OHLC of mid, last and price (the listings of venue_6, venue_8 and venue_9
+-- carry a mark only, so price is their one series). Open and close are the first and last non-null
+-- value of the bucket by observed_at; changes counts the stored quote changes. Buckets without a
+-- change have no row.
 CREATE TABLE IF NOT EXISTS price_candles_1m
 (
     provider   LowCardinality(String),
@@ -77,6 +79,10 @@ CREATE TABLE IF NOT EXISTS price_candles_1m
     last_high  SimpleAggregateFunction(max, Nullable(Float64)),
     last_low   SimpleAggregateFunction(min, Nullable(Float64)),
     last_close AggregateFunction(argMax, Nullable(Float64), DateTime64(3, 'UTC')),
+    price_open  AggregateFunction(argMin, Nullable(Float64), DateTime64(3, 'UTC')),
+    price_high  SimpleAggregateFunction(max, Nullable(Float64)),
+    price_low   SimpleAggregateFunction(min, Nullable(Float64)),
+    price_close AggregateFunction(argMax, Nullable(Float64), DateTime64(3, 'UTC')),
     changes    SimpleAggregateFunction(sum, UInt64)
 )
 ENGINE = AggregatingMergeTree
@@ -91,6 +97,7 @@ CREATE MATERIALIZED VIEW IF NOT EXISTS price_candles_1m_mv TO price_candles_1m A
 SELECT provider, market_id, toStartOfMinute(observed_at) AS bucket, outcome_id,
        argMinState(mid, observed_at) AS mid_open, max(mid) AS mid_high, min(mid) AS mid_low, argMaxState(mid, observed_at) AS mid_close,
        argMinState(last, observed_at) AS last_open, max(last) AS last_high, min(last) AS last_low, argMaxState(last, observed_at) AS last_close,
+       argMinState(price, observed_at) AS price_open, max(price) AS price_high, min(price) AS price_low, argMaxState(price, observed_at) AS price_close,
        count() AS changes
 FROM price_history
 GROUP BY provider, market_id, bucket, outcome_id;
@@ -99,6 +106,7 @@ CREATE MATERIALIZED VIEW IF NOT EXISTS price_candles_1h_mv TO price_candles_1h A
 SELECT provider, market_id, toStartOfHour(observed_at) AS bucket, outcome_id,
        argMinState(mid, observed_at) AS mid_open, max(mid) AS mid_high, min(mid) AS mid_low, argMaxState(mid, observed_at) AS mid_close,
        argMinState(last, observed_at) AS last_open, max(last) AS last_high, min(last) AS last_low, argMaxState(last, observed_at) AS last_close,
+       argMinState(price, observed_at) AS price_open, max(price) AS price_high, min(price) AS price_low, argMaxState(price, observed_at) AS price_close,
        count() AS changes
 FROM price_history
 GROUP BY provider, market_id, bucket, outcome_id;
@@ -107,6 +115,7 @@ CREATE MATERIALIZED VIEW IF NOT EXISTS price_candles_1d_mv TO price_candles_1d A
 SELECT provider, market_id, toStartOfDay(observed_at) AS bucket, outcome_id,
        argMinState(mid, observed_at) AS mid_open, max(mid) AS mid_high, min(mid) AS mid_low, argMaxState(mid, observed_at) AS mid_close,
        argMinState(last, observed_at) AS last_open, max(last) AS last_high, min(last) AS last_low, argMaxState(last, observed_at) AS last_close,
+       argMinState(price, observed_at) AS price_open, max(price) AS price_high, min(price) AS price_low, argMaxState(price, observed_at) AS price_close,
        count() AS changes
 FROM price_history
 GROUP BY provider, market_id, bucket, outcome_id;
