@@ -8,7 +8,7 @@ import type { AuthDeps } from './auth/index.ts';
 import type { CatalogDeps } from '../pipelines/catalog/pages.ts';
 import type { SportsDeps } from '../pipelines/matching/readmodel.ts';
 import type { VenueHttp } from '../pipelines/venues/client/http.ts';
-import type { PriceHistoryDeps } from './routes/v1/market-history.ts';
+import type { History } from '../pipelines/readmodels/history.ts';
 
 /** Query as received: a repeatable parameter is an array, every other one a single string. */
 export type RawQuery = Record<string, string | string[] | undefined>;
@@ -63,6 +63,11 @@ export type RouteHandler = (ctx: RouteContext) => Promise<RouteResult>;
 /** What the live routes read venues through (api/live/io.ts). */
 export interface LiveDeps {
   venues: VenueHttp;
+}
+
+/** What the price-history route reads: the process's History (chdb or a ClickHouse server). */
+export interface PriceHistoryDeps {
+  history: History;
 }
 
 /** Everything a route may use, each area under its own name; an area left out answers 503 on its routes. */

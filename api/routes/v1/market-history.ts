@@ -15,11 +15,6 @@ import { planResolution, type Plan } from '../../live/identifiers.ts';
 import { CANDLE_INTERVALS, groupCandles, type Candle, type CandleInterval, type CandleRow } from '../../../pipelines/readmodels/price-history.ts';
 import { candleRows, storedMarkets } from '../../../pipelines/readmodels/price-queries.ts';
 
-/** What the route reads: the process's History (chdb or a ClickHouse server). */
-export interface PriceHistoryDeps {
-  history: History;
-}
-
 const ROUTE = 'market_history';
 const MAX_LIMIT = 100;
 const DEFAULT_INTERVAL: CandleInterval = '1h';
