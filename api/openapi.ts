@@ -5,6 +5,7 @@ import { ERROR_CATALOG, type ErrorCode } from './errors.ts';
 import { PROVIDERS, ROUTES, type ParamSpec, type RouteId, type RouteSpec } from './routes/table.ts';
 import { CategorySchema, PlanSchema, dataOf } from './schemas/shell.ts';
 import { LIVE_OK_SCHEMAS, MarketDetailSchema } from './live/schemas.ts';
+import { MarketHistorySchema } from './schemas/history.ts';
 import { SPORTS_COMPONENTS, SPORTS_OK_SCHEMAS } from './schemas/sports.ts';
 import type { RouteHandler } from './types.ts';
 
@@ -51,6 +52,7 @@ const OK_SCHEMAS: Partial<Record<RouteId, Record<string, unknown>>> = {
   categories: dataOf('#/components/schemas/Category'),
   ...LIVE_OK_SCHEMAS,
   ...SPORTS_OK_SCHEMAS,
+  market_history: MarketHistorySchema,
 };
 
 /** What the shell itself can answer on every route: router-level checks and 503 (api/app.ts). */

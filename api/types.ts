@@ -8,6 +8,7 @@ import type { AuthDeps } from './auth/index.ts';
 import type { CatalogDeps } from '../pipelines/catalog/pages.ts';
 import type { SportsDeps } from '../pipelines/matching/readmodel.ts';
 import type { VenueHttp } from '../pipelines/venues/client/http.ts';
+import type { History } from '../pipelines/readmodels/history.ts';
 
 /** Query as received: a repeatable parameter is an array, every other one a single string. */
 export type RawQuery = Record<string, string | string[] | undefined>;
@@ -64,6 +65,11 @@ export interface LiveDeps {
   venues: VenueHttp;
 }
 
+/** What the price-history route reads: the process's History (chdb or a ClickHouse server). */
+export interface PriceHistoryDeps {
+  history: History;
+}
+
 /** Everything a route may use, each area under its own name; an area left out answers 503 on its routes. */
 export interface AppDeps {
   config: Config;
@@ -80,4 +86,6 @@ export interface AppDeps {
   simulator?: { baseUrl?: string };
   /** The push stream's hub and its open connections (api/stream), when STREAM is on. */
   stream?: StreamDeps;
+  /** The price history's candles (GET /v1/markets/{market_id}/history): absent where no History is open. */
+  priceHistory?: PriceHistoryDeps;
 }

@@ -168,6 +168,9 @@ export async function runService(config: Config, opts: { quiet?: boolean } = {})
       catalog: catalog?.deps ?? catalogDeps(config, backbone.store),
       sports: sports?.deps ?? sportsDepsOf(backbone.store),
     };
+    // Candles are read from the History where this process opened one (chdb, or CLICKHOUSE_URL);
+    // an API replica of the stack without CLICKHOUSE_URL has none and answers the route 503.
+    if (uses.history) deps.priceHistory = { history: backbone.history };
     if (venueBaseUrl || endpoints.allOwn) {
       const live = startLiveArea({ venueBaseUrl, endpoints });
       deps.live = live.deps;

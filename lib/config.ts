@@ -92,6 +92,10 @@ const fields = z.object({
   HISTORY_SQL_TOKEN: z.string().optional(),
   HISTORY_SQL_TIMEOUT_MS: z.coerce.number().int().min(1).default(30_000),
   HISTORY_SQL_MAX_RESULT_BYTES: z.coerce.number().int().min(1024).default(64 * 1024 * 1024),
+  // Days of quote changes and candles kept (price_history, price_latest, price_aliases and the
+  // 1m/1h/1d candle tables): ClickHouse TTL, applied at every start. Longer than HISTORY_TTL_DAYS:
+  // a quote change is about a hundred bytes where a raw read is a whole venue record.
+  PRICE_HISTORY_TTL_DAYS: z.coerce.number().int().min(1).default(30),
   // Stage metrics endpoint (GET /metrics) of the processes that run stages; 0 = none. Unset: the
   // role's own default (METRICS_PORT_DEFAULTS: processors 9464, pollers 9465, so both run on one
   // host without colliding and bin/status.ts finds them), none for ROLES=all and API replicas.

@@ -23,7 +23,7 @@ import {
   type Venue1Schedule,
 } from '../../pipelines/venues/fees.ts';
 import { arr, isoTime, isRec, jsonArray, need, num, rec, str, type Rec } from './native.ts';
-import { binaryFromFourSided, binaryFromYesSide, quoteOf, quotesFromOdds, round6, type Level, type Quote } from '../../pipelines/venues/quotes.ts';
+import { binaryFromFourSided, binaryFromYesSide, quoteOf, quotesFromOdds, round6, type Level, type Quote } from '../../lib/quotes.ts';
 import { parseVenue7MarketId, parseVenue9Id } from './identifiers.ts';
 
 /** The request's venue reads. `book` never throws: a failed book read is BOOK_FAILED (degrade). */

@@ -22,6 +22,7 @@ import { spotPrices } from './v1/spot.ts';
 import { walletProfile, walletPositions } from './v1/wallet.ts';
 import { sportsList, sportsLookup } from './v1/sports.ts';
 import { stream } from './v1/stream.ts';
+import { marketHistory } from './v1/market-history.ts';
 
 export type HandlerRegistry = Partial<Record<RouteId, RouteHandler>>;
 
@@ -38,4 +39,5 @@ export const handlers: HandlerRegistry = {
   sports_list: sportsList,
   sports_lookup: sportsLookup,
   stream,
+  market_history: marketHistory,
 };

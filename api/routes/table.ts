@@ -53,6 +53,7 @@ export type RouteId =
   | 'sports_lookup'
   | 'markets_list'
   | 'market_detail'
+  | 'market_history'
   | 'event_detail'
   | 'categories'
   | 'spot_prices'
@@ -198,6 +199,25 @@ export const ROUTES: readonly RouteSpec[] = [
     errors: ['invalid_identifier', 'market_not_found', 'ambiguous_identifier', ...UPSTREAM],
     pathParams: [{ name: 'market_id', type: 'string', nonEmpty: true, description: 'Composite or native market id.' }],
     params: [providerParam],
+    retired: { platform: 'platform was renamed to provider' },
+  },
+  {
+    id: 'market_history',
+    method: 'GET',
+    url: '/v1/markets/:market_id/history',
+    summary: "Candles of a market's quote changes (1m, 1h, 1d), newest first, from the price history",
+    auth: 'api_key',
+    permission: 'markets.read',
+    errors: ['invalid_identifier', 'invalid_cursor', 'market_not_found', 'ambiguous_identifier'],
+    pathParams: [{ name: 'market_id', type: 'string', nonEmpty: true, description: 'Composite or native market id, in any form market detail accepts.' }],
+    params: [
+      providerParam,
+      { name: 'interval', type: 'enum', values: ['1m', '1h', '1d'], default: '1h', nonEmpty: true, description: 'Candle width: 1m, 1h or 1d (UTC buckets).' },
+      { name: 'start_time', type: 'int64', description: 'Unix seconds, inclusive: the first bucket start to include; negatives clamped to 0.' },
+      { name: 'end_time', type: 'int64', description: 'Unix seconds, inclusive: the last bucket start to include (default now); ignored with cursor.' },
+      limit(100),
+      cursor,
+    ],
     retired: { platform: 'platform was renamed to provider' },
   },
   {

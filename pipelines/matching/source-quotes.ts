@@ -12,7 +12,7 @@
 //   venue_7  odds offers per selection on the event record; commission on the event record.
 //   venue_4, venue_5 publish prices only in their books, venue_6, venue_8, venue_9 only a mark on the
 //   record: no top of book, so no quotes (market detail reads those books live).
-import { quotesFromOdds, round6 } from '../venues/quotes.ts';
+import { quotesFromOdds, round6 } from '../../lib/quotes.ts';
 import { feesPerAccount, feesUnavailable, venue2Fees, venue7Fees, type TradingFees } from '../venues/fees.ts';
 import type { MarketQuotes, SourceFees } from './prices.ts';
 import type { CanonicalMarket, Provider } from './types.ts';

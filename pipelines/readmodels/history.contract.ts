@@ -4,6 +4,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { randomBytes } from 'node:crypto';
 import type { History } from './history.ts';
 import { loadMigrations, migrate, truncateTables } from './migrate.ts';
+import { candleRows, storedMarkets } from './price-queries.ts';
+import { groupCandles, midOf } from './price-history.ts';
 
 export type OpenHistory = (database: string) => Promise<History>;
 
@@ -59,6 +61,47 @@ export function historyContract(name: string, open: OpenHistory): void {
       await h.insert('canonical_markets', [{ ...base, title: 'gone', version: 6, is_deleted: 1 }]);
       rows = await h.query(`SELECT title FROM canonical_markets FINAL WHERE market_id = 'm1'`);
       expect(rows).toEqual([]);
+    });
+
+    it('price history: each insert fills price_latest and the 1m, 1h and 1d candles; candles read back as OHLC with counts', async () => {
+      const market = `m${randomBytes(4).toString('hex')}`;
+      const day = 1_767_225_600; // 2026-01-01T00:00:00Z, Unix seconds
+      const row = (sec: number, outcome: string, bid: number | null, ask: number | null, last: number | null) => ({
+        provider: 'venue_3', market_id: market, outcome_id: outcome, bid, ask, last, price: null,
+        mid: midOf(bid, ask), bid_size: null, ask_size: null, venue_time: null, observed_at: (day + sec) * 1000,
+      });
+      // Two inserts (two sink batches) into the same minute: the rollups must merge their states.
+      await h.insert('price_history', [row(5, 'a', 0.4, 0.5, 0.45), row(20, 'a', 0.5, 0.6, null), row(30, 'b', 0.1, 0.2, 0.15)]);
+      await h.insert('price_history', [row(50, 'a', 0.2, 0.3, 0.3), row(3_600 + 1, 'a', null, 0.7, 0.65), row(86_400 + 7, 'a', 0.6, 0.7, 0.7)]);
+      await h.insert('price_aliases', [{ provider: 'venue_3', alias: `${market}-slug`, market_id: market, observed_at: day * 1000 }]);
+
+      const latest = await h.query(`SELECT outcome_id, bid, ask, toUnixTimestamp64Milli(observed_at) AS t FROM price_latest FINAL WHERE market_id = {m:String} ORDER BY outcome_id`, { m: market });
+      expect(latest).toEqual([
+        { outcome_id: 'a', bid: 0.6, ask: 0.7, t: (day + 86_407) * 1000 },
+        { outcome_id: 'b', bid: 0.1, ask: 0.2, t: (day + 30) * 1000 },
+      ]);
+      expect(await storedMarkets(h, ['venue_2', 'venue_3'], market)).toEqual([{ provider: 'venue_3', market_id: market }]);
+      expect(await storedMarkets(h, ['venue_3'], `${market}-slug`)).toEqual([{ provider: 'venue_3', market_id: market }]);
+      expect(await storedMarkets(h, ['venue_3'], `${market}-none`)).toEqual([]);
+
+      const minute = groupCandles(await candleRows(h, { provider: 'venue_3', marketId: market, interval: '1m', from: 0, to: day + 86_400 * 2, buckets: 10 }), '1m');
+      expect(minute.map((c) => c.start_time)).toEqual([day + 86_400, day + 3_600, day]);
+      expect(minute[2].outcomes).toEqual([
+        { outcome_id: 'a', mid: { open: 0.45, high: 0.55, low: 0.25, close: 0.25 }, last: { open: 0.45, high: 0.45, low: 0.3, close: 0.3 }, price: null, changes: 3 },
+        { outcome_id: 'b', mid: { open: 0.15, high: 0.15, low: 0.15, close: 0.15 }, last: { open: 0.15, high: 0.15, low: 0.15, close: 0.15 }, price: null, changes: 1 },
+      ]);
+      // The 1h bucket of 01:00 has one change whose bid is missing: no mid at all, a last.
+      expect(minute[1].outcomes).toEqual([{ outcome_id: 'a', mid: null, last: { open: 0.65, high: 0.65, low: 0.65, close: 0.65 }, price: null, changes: 1 }]);
+      const hour = groupCandles(await candleRows(h, { provider: 'venue_3', marketId: market, interval: '1h', from: day, to: day + 3_600, buckets: 10 }), '1h');
+      expect(hour.map((c) => [c.start_time, c.end_time, c.outcomes.map((o) => o.changes)])).toEqual([
+        [day + 3_600, day + 7_199, [1]],
+        [day, day + 3_599, [3, 1]],
+      ]);
+      const daily = groupCandles(await candleRows(h, { provider: 'venue_3', marketId: market, interval: '1d', from: 0, to: day * 2, buckets: 1 }), '1d');
+      // buckets: 1 is the newest bucket only.
+      expect(daily).toEqual([{ start_time: day + 86_400, end_time: day + 172_799, outcomes: [{ outcome_id: 'a', mid: { open: 0.65, high: 0.65, low: 0.65, close: 0.65 }, last: { open: 0.7, high: 0.7, low: 0.7, close: 0.7 }, price: null, changes: 1 }] }]);
+      const both = groupCandles(await candleRows(h, { provider: 'venue_3', marketId: market, interval: '1d', from: 0, to: day, buckets: 5 }), '1d');
+      expect(both.map((c) => [c.start_time, c.outcomes.map((o) => [o.outcome_id, o.changes, o.mid?.close])])).toEqual([[day, [['a', 4, 0.25], ['b', 1, 0.15]]]]);
     });
 
     it('exec runs DDL and parameterized statements; truncate empties a table', async () => {

@@ -72,6 +72,28 @@ export async function applyHistoryTtl(history: History, days: number): Promise<v
   }
 }
 
+/**
+ * The price-history tables (migrations/002_price_history.sql) and the time column their TTL counts
+ * from; PRICE_HISTORY_TTL_DAYS of them are kept. price_latest goes too: a market unchanged for that
+ * long is then written again at its next read, so every kept market has a point inside the window.
+ */
+export const PRICE_HISTORY_TTL_COLUMNS = {
+  price_history: 'observed_at',
+  price_latest: 'observed_at',
+  price_aliases: 'observed_at',
+  price_candles_1m: 'bucket',
+  price_candles_1h: 'bucket',
+  price_candles_1d: 'bucket',
+} as const;
+
+/** Sets the TTL of every price-history table to `days` (PRICE_HISTORY_TTL_DAYS); idempotent, run at every start. */
+export async function applyPriceHistoryTtl(history: History, days: number): Promise<void> {
+  if (!Number.isInteger(days) || days < 1) throw new Error(`PRICE_HISTORY_TTL_DAYS must be a whole number of days >= 1, got ${JSON.stringify(days)}`);
+  for (const [table, column] of Object.entries(PRICE_HISTORY_TTL_COLUMNS)) {
+    await history.exec(`ALTER TABLE ${table} MODIFY TTL toDateTime(${column}) + INTERVAL ${days} DAY`);
+  }
+}
+
 export interface HistoryConfig {
   DATA_DIR: string;
   CLICKHOUSE_URL?: string;

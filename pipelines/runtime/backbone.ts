@@ -8,7 +8,7 @@ import type { Config } from '../../lib/config.ts';
 import { createLog } from '../log/index.ts';
 import type { Log } from '../log/types.ts';
 import type { History } from '../readmodels/history.ts';
-import { applyHistoryTtl, migrate, openHistory } from '../readmodels/migrate.ts';
+import { applyHistoryTtl, applyPriceHistoryTtl, migrate, openHistory } from '../readmodels/migrate.ts';
 import { MemorySnapshotStore } from '../readmodels/memory-store.ts';
 import { RedisSnapshotStore } from '../readmodels/redis-store.ts';
 import type { SnapshotStore } from '../readmodels/snapshots.ts';
@@ -88,12 +88,14 @@ export async function openBackbone(
     });
     await migrate(host);
     await applyHistoryTtl(host, config.HISTORY_TTL_DAYS);
+    await applyPriceHistoryTtl(host, config.PRICE_HISTORY_TTL_DAYS);
     history = host;
     offload = host;
   }
   if (!history) {
     history = await openHistory(config);
     await applyHistoryTtl(history, config.HISTORY_TTL_DAYS);
+    await applyPriceHistoryTtl(history, config.PRICE_HISTORY_TTL_DAYS);
   }
   const store = parts.store ?? (uses.store ? openStore(config) : unopened<SnapshotStore>('snapshot store'));
   return {

@@ -39,7 +39,7 @@ describe('stages on the history worker', () => {
 
   it('runs the history sinks there and the store sink here; the read models answer as on one thread, and after a replay', async () => {
     expect(b.offload).toBeInstanceOf(HistoryHost);
-    expect(HISTORY_SINKS.map((d) => d.name).sort()).toEqual(['sink.canonical-history', 'sink.matched-history', 'sink.raw-history']);
+    expect(HISTORY_SINKS.map((d) => d.name).sort()).toEqual(['sink.canonical-history', 'sink.matched-history', 'sink.price-history', 'sink.raw-history']);
     expect(BACKBONE_SINKS.filter((d) => b.offload!.runs(d.name)).map((d) => d.name)).toEqual(HISTORY_SINKS.map((d) => d.name));
     await produceRaw(b, producer, [
       rawMarket('venue_1', 'KX-A', 'A wins?'),

@@ -69,7 +69,7 @@ async function runBatch(host: number, db: string, stage: string, topic: TopicDef
   const rest = await historyFromAvroFirst(def, serde, history, topic.name, batch);
   if (rest.length === 0) return;
   const records = await decodeBatch(serde, topic, rest);
-  const out = await def.handle(records, { stage: def.name, topic: topic.id, partition });
+  const out = await def.handle(records, { stage: def.name, topic: topic.id, partition, history });
   // A hosted stage writes history only: anything else would be lost here, so it fails the batch.
   if (out.records?.length || out.snapshots?.length) throw new Error(`stage ${def.name} returned records or snapshots, which the history worker cannot write`);
   for (const w of out.history ?? []) await history.insert(w.table, w.rows);

@@ -15,6 +15,7 @@ import type { SnapshotStore } from '../readmodels/snapshots.ts';
 import type { TopicMap } from '../topics.ts';
 import { StageRunner, stageGroupId, type RuntimeDeps } from './runner.ts';
 import type { StageDef } from './types.ts';
+import { PRICE_HISTORY_TABLES } from './sinks.ts';
 
 export type ReplayFrom = 'earliest' | { timestamp: number };
 
@@ -228,6 +229,10 @@ export async function replayHistorySideBySide(
   const say = options.say ?? (() => undefined);
   const withStore = stages.filter((s) => s.sinks?.snapshotPrefixes?.length || s.sinks?.snapshotNames?.length);
   if (withStore.length) throw new Error(`a history replay side by side rebuilds tables only; ${withStore.map((s) => s.name).join(', ')} write store read models (replaySideBySide)`);
+  // Materialized views fill the price history's candle tables from the table the sink writes; a
+  // shadow copy made beside it would carry no views, so its candles would stay empty.
+  const viewed = stages.filter((s) => s.sinks?.tables?.some((t) => PRICE_HISTORY_TABLES.includes(t)));
+  if (viewed.length) throw new Error(`${viewed.map((s) => s.name).join(', ')} cannot be rebuilt side by side (materialized views feed its tables); use the stop-the-world replay`);
   const tables = [...new Set(stages.flatMap((s) => s.sinks?.tables ?? []))];
   if (!tables.length) throw new Error('none of the stages writes a history table');
   const generation = options.generation ?? Date.now().toString(36);

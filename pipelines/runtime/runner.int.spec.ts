@@ -14,7 +14,7 @@ import { passThroughStage } from './passthrough.ts';
 import { replay, planReset } from './replay.ts';
 import { restoreContext, StageRunner, startStage } from './runner.ts';
 import { deadLetterCount } from './status.ts';
-import { BACKBONE_SINKS, canonicalHistorySink, canonicalStoreSink, rawHistorySink } from './sinks.ts';
+import { BACKBONE_SINKS, canonicalHistorySink, canonicalStoreSink, PRICE_HISTORY_TABLES, rawHistorySink } from './sinks.ts';
 import { embeddedBackbone, produceRaw, randomPrefix, rawMarket, type Backbone } from './testkit.ts';
 import { EmbeddedLog } from '../log/embedded.ts';
 import type { StageDef } from './types.ts';
@@ -96,7 +96,7 @@ describe('stage runner (embedded)', () => {
 
     // Rebuild every read model from the topics: same answers.
     const plan = planReset(BACKBONE_SINKS, b.topics, 'earliest');
-    expect(plan.tables.sort()).toEqual(['canonical_markets', 'matched_events', 'raw_records']);
+    expect(plan.tables.sort()).toEqual(['canonical_markets', 'matched_events', 'raw_records', ...PRICE_HISTORY_TABLES].sort());
     const result = await replay(BACKBONE_SINKS, b, 'earliest', { timeoutMs: 30_000 });
     expect(result.lagBefore['sink.raw-history']).toBe(5);
     expect(await answers(b)).toEqual(before);

@@ -247,7 +247,7 @@ export class StageRunner {
             await this.send(await encodeOutputs(this.deps.serde, this.deps.topics, dead));
             this.metrics.deadLetters.inc({ stage, topic: topic.id }, dead.length);
           }
-          const ctx = { stage, topic: topic.id, partition: batch.partition };
+          const ctx = { stage, topic: topic.id, partition: batch.partition, history: this.deps.history };
           const slice = this.def.sliceRecords;
           const out = slice && records.length > slice ? await handleSliced(this.def, records, ctx, slice) : await this.def.handle(records, ctx);
           await this.write(out);

@@ -5,6 +5,8 @@
 // so a redelivered or replayed record lands on the row or document it already wrote.
 import { RAW_TOPIC_IDS, type CanonicalMarket, type MatchedEventRecord, type RawRecord } from '../topics.ts';
 import { JsonText } from '../readmodels/snapshots.ts';
+import type { History } from '../readmodels/history.ts';
+import { changedQuotes, quoteKey, quotesOfRecord, type AliasRow, type ObservedQuote, type StoredQuote } from '../readmodels/price-history.ts';
 import { offsetVersion, type InRecord, type StageDef } from './types.ts';
 
 /** Avro timestamp-millis may decode to a Date (logical types on) or a number (off): store ms. */
@@ -225,8 +227,64 @@ export const matchedHistorySink: StageDef = {
   },
 };
 
+/** The price-history tables: what the sink writes, its views fill, and replay clears. */
+export const PRICE_HISTORY_TABLES = ['price_history', 'price_latest', 'price_aliases', 'price_candles_1m', 'price_candles_1h', 'price_candles_1d'];
+
+/**
+ * The last stored quote of every outcome of these markets (price_latest), keyed by quoteKey.
+ * Read per batch rather than kept in memory: after a restart, a rebalance that moves partitions
+ * between replicas, or a replay, what is stored is the only truth about what was last written.
+ */
+export async function storedQuotes(history: History, observations: readonly ObservedQuote[]): Promise<Map<string, StoredQuote>> {
+  const latest = new Map<string, StoredQuote>();
+  const ids = [...new Set(observations.map((o) => o.market_id))];
+  if (ids.length === 0) return latest;
+  const wanted = new Set(observations.map((o) => `${o.provider}\u0000${o.market_id}`));
+  const rows = await history.query<StoredQuote & { provider: string; market_id: string; outcome_id: string }>(
+    `SELECT provider, market_id, outcome_id, bid, ask, last, price, bid_size, ask_size, toUnixTimestamp64Milli(observed_at) AS observed_at
+     FROM price_latest FINAL WHERE market_id IN {ids:Array(String)}`,
+    { ids },
+  );
+  // Market ids of two venues may coincide (venue_2 and venue_3 share numeric ids): keep the asked ones.
+  for (const r of rows) if (wanted.has(`${r.provider}\u0000${r.market_id}`)) latest.set(quoteKey(r.provider, r.market_id, r.outcome_id), r);
+  return latest;
+}
+
+/**
+ * raw.venue_N -> price_history (every change of an outcome's quote; price_latest and the 1m, 1h and
+ * 1d candles follow by materialized views) and price_aliases. Reads the listings' quotes
+ * (readmodels/price-history.ts); an unchanged poll writes nothing.
+ */
+export const priceHistorySink: StageDef = {
+  name: 'sink.price-history',
+  inputs: RAW_TOPIC_IDS,
+  sinks: { tables: PRICE_HISTORY_TABLES },
+  linger: HISTORY_LINGER,
+  async handle(records, ctx) {
+    const observations: ObservedQuote[] = [];
+    const aliases = new Map<string, AliasRow>();
+    for (const r of records as InRecord<'raw.venue_1'>[]) {
+      const v = r.value as RawRecord | null;
+      if (!v) continue;
+      const q = quotesOfRecord(v, toMs(v.read_started_at) ?? r.timestamp);
+      for (const o of q.quotes) observations.push(o);
+      for (const a of q.aliases) aliases.set(`${a.provider}\u0000${a.alias}`, a);
+    }
+    if (observations.length === 0) return {};
+    if (!ctx.history) throw new Error(`stage ${ctx.stage} compares quotes with the stored ones and needs a History`);
+    const rows = changedQuotes(await storedQuotes(ctx.history, observations), observations);
+    // An alias is written with a change of its market only: it changes far less often than quotes.
+    const changed = new Set(rows.map((x) => `${x.provider}\u0000${x.market_id}`));
+    const aliasRows = [...aliases.values()].filter((a) => changed.has(`${a.provider}\u0000${a.market_id}`));
+    const history = [];
+    if (rows.length) history.push({ table: 'price_history', rows: rows as unknown as Record<string, unknown>[] });
+    if (aliasRows.length) history.push({ table: 'price_aliases', rows: aliasRows as unknown as Record<string, unknown>[] });
+    return { history };
+  },
+};
+
 /** Every read-model sink of the backbone: what the service runs and what replay rebuilds. */
-export const BACKBONE_SINKS: StageDef[] = [rawHistorySink, canonicalHistorySink, canonicalStoreSink, matchedHistorySink];
+export const BACKBONE_SINKS: StageDef[] = [rawHistorySink, canonicalHistorySink, canonicalStoreSink, matchedHistorySink, priceHistorySink];
 
 /**
  * The sinks that write history and nothing else: what the history worker (history-host.ts) can run

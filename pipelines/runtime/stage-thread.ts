@@ -99,7 +99,9 @@ export class StageThread {
     const stage = local.name;
     return {
       ...meta,
-      handle: (records, ctx) => this.call({ op: 'handle', stage, records, ctx }).then((v) => v ?? {}),
+      // The batch's coordinates only: what else a context carries (the runner's History) stays here,
+      // and the stages a thread holds read nothing but their records.
+      handle: (records, ctx) => this.call({ op: 'handle', stage, records, ctx: { stage: ctx.stage, topic: ctx.topic, partition: ctx.partition } }).then((v) => v ?? {}),
       tick: local.tick ? { ms: local.tick.ms, run: (now) => this.call({ op: 'tick', stage, now: clock ? clock() : now }).then((v) => v ?? {}) } : undefined,
       restore: local.restore ? (ctx) => this.restore(stage, ctx) : undefined,
     };

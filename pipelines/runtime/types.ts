@@ -8,6 +8,7 @@
 // snapshot documents are versioned by source offset.
 import type { TopicId, TopicValues } from '../topics.ts';
 import type { PublishOptions, SnapshotEntry } from '../readmodels/snapshots.ts';
+import type { History } from '../readmodels/history.ts';
 
 export interface InRecord<Id extends TopicId = TopicId> {
   topic: Id;
@@ -65,6 +66,12 @@ export interface BatchContext {
   stage: string;
   topic: TopicId;
   partition: number;
+  /**
+   * The History the batch's rows are written to, for a sink that must read what it wrote before
+   * (the price-history sink compares each quote with the last one stored). Reads only: writes are
+   * the handle()'s returned history rows.
+   */
+  history?: History;
 }
 
 /** What a stage's restore() may read before its consumer starts. */

@@ -1,0 +1,65 @@
+// The price-history sink reads quotes off listing records (pipelines/readmodels/price-history.ts,
+// which may not import the API); market detail reads them off the same records with its builders.
+// Both must give the same outcome ids and quotes, or a stored history would not mean what the route
+// shows: each venue whose listing carries quotes, record by record, read both ways.
+import { describe, expect, it } from 'vitest';
+import { randomBytes } from 'node:crypto';
+import { quotesOfPayload } from '../../pipelines/readmodels/price-history.ts';
+import { BOOK_FAILED, buildVenue1, buildVenue2, buildVenue3, buildVenue6, buildVenue7, buildVenue8, buildVenue9Child, type MarketDetail } from './market.ts';
+import { feesNotPublished } from '../../pipelines/venues/fees.ts';
+import type { Provider } from '../routes/table.ts';
+
+const T = Date.parse('2026-11-21T20:00:00Z');
+const ISO = new Date(T).toISOString();
+const hex = (n: number) => randomBytes(n).toString('hex');
+
+/** The route's outcomes in the sink's terms. */
+const routeQuotes = (d: MarketDetail) =>
+  d.outcomes.map((o) => ({ market_id: d.provider_id, outcome_id: o.outcome_id, bid: o.bid, ask: o.ask, last: o.last, price: o.price, bid_size: o.bid_size ?? null, ask_size: o.ask_size ?? null }));
+const sinkQuotes = (provider: Provider, type: string, m: Record<string, unknown>) =>
+  quotesOfPayload(provider, type, m, T).quotes.map(({ market_id, outcome_id, bid, ask, last, price, bid_size, ask_size }) => ({ market_id, outcome_id, bid, ask, last, price, bid_size, ask_size }));
+
+describe('listing quotes: the sink reads what market detail reads', () => {
+  it('venue_1 (cents, empty sides at 0 and 100)', () => {
+    for (const [yb, ya, nb, na, lp] of [[44, 46, 54, 56, 45], [0, 46, 54, 100, 0], [1, 99, 1, 99, 50]]) {
+      const m = { ticker: `KXNBAGAME-26NOV21LALBOS-${hex(2).toUpperCase()}`, event_ticker: 'E', title: 't', status: 'active', result: '', yes_bid: yb, yes_ask: ya, no_bid: nb, no_ask: na, last_price: lp };
+      expect(sinkQuotes('venue_1', 'market', m)).toEqual(routeQuotes(buildVenue1(m, feesNotPublished(ISO), ISO)));
+    }
+  });
+
+  it('venue_2 (first outcome quoted, second its complement; numeric strings)', () => {
+    const m = { id: String(9_000_000 + randomBytes(2).readUInt16BE()), slug: 'nba-lal-bos-2026-11-22', conditionId: `0x${hex(32)}`, question: 'q', active: true, closed: false, outcomes: '["Lakers","Celtics"]', clobTokenIds: `["${hex(8)}","${hex(8)}"]`, outcomePrices: '["0.45","0.55"]', bestBid: '0.43', bestAsk: 0.47, lastTradePrice: 0.451, updatedAt: '2026-11-21T19:00:00Z' };
+    expect(sinkQuotes('venue_2', 'market', m)).toEqual(routeQuotes(buildVenue2(m, ISO)));
+    expect(sinkQuotes('venue_2', 'market', { ...m, bestBid: null })).toEqual(routeQuotes(buildVenue2({ ...m, bestBid: null }, ISO)));
+  });
+
+  it('venue_3 (per outcome)', () => {
+    const m = { id: 1_000_000 + randomBytes(2).readUInt16BE(), title: 't', status: 'open', outcomes: [{ token: hex(6), name: 'A', best_bid: 0.44, best_ask: 0.46, last_price: 0.45 }, { token: hex(6), name: 'B', best_bid: null, best_ask: 0.56, last_price: null }], quote_rules: { max_spread: 0.1 }, updated_at: '2026-11-21T19:00:00Z' };
+    expect(sinkQuotes('venue_3', 'market', m)).toEqual(routeQuotes(buildVenue3(m, ISO)));
+  });
+
+  it('venue_6, venue_8, venue_9 (the record mark, no book)', () => {
+    const v6 = { id: '01JD' + hex(11).toUpperCase().slice(0, 22), status: 'open', outcomes: [{ token: hex(6) }, { token: hex(6) }], mark: 0.4567, mark_ts: '2026-11-21T19:00:00Z' };
+    expect(sinkQuotes('venue_6', 'market', v6)).toEqual(routeQuotes(buildVenue6(v6, BOOK_FAILED, ISO)));
+    const v8 = { id: 'a8Xk' + hex(3), slug: `will-the-lakers-win-${hex(2)}`, question: 'q', probability: 0.31, closeTime: T + 86_400_000, isResolved: false, lastUpdatedTime: T - 1000 };
+    expect(sinkQuotes('venue_8', 'market', v8)).toEqual(routeQuotes(buildVenue8(v8, BOOK_FAILED, ISO, T)));
+    const pair = `0x${hex(32)}:0x${hex(32)}`;
+    const child = { id: pair.split(':')[1], pair, title: 'Los Angeles Lakers', yes_price: 0.62, status: 'trading', resolved_to: null, fee_rate_bps: 100, updated_at: '2026-11-21T19:00:00Z' };
+    expect(sinkQuotes('venue_9', 'parent', { id: pair.split(':')[0], kind: 'game', children: [child] })).toEqual(routeQuotes(buildVenue9Child(child, BOOK_FAILED, ISO)));
+  });
+
+  it('venue_7 (odds offers of each line; the favourite line under the pair too)', () => {
+    const ev = 30_000_000 + randomBytes(2).readUInt16BE();
+    const sel = (id: number, odds: number[], stake: number) => ({ id, name: `s${id}`, back: odds.map((o) => ({ odds: o, stake })), lay: [] });
+    const e = { event_id: ev, name: 'Lakers at Celtics', state: 'open', commission_pct: 2, markets: [
+      { id: `${ev}:1`, type_id: 1, name: 'Moneyline', state: 'open', lines: [{ line: null, favourite: true, selections: [sel(1, [1.8, 1.9], 200), sel(2, [2.1], 50)] }] },
+      { id: `${ev}:3`, type_id: 3, name: 'Total', state: 'open', lines: [{ line: 221.5, favourite: true, selections: [sel(1, [1.91], 500), sel(2, [], 0)] }, { line: 219.5, favourite: false, selections: [sel(1, [1.7], 10), sel(2, [2.3], 10)] }] },
+    ] };
+    const sink = sinkQuotes('venue_7', 'event', e);
+    const route = [`${ev}:1`, `${ev}:3:221.5`, `${ev}:3:219.5`].flatMap((id) => routeQuotes(buildVenue7(e, id, ISO) as MarketDetail));
+    expect(sink).toEqual(route);
+    // The pair resolves to the favourite line on the route; the sink writes that as an alias.
+    expect((buildVenue7(e, `${ev}:3`, ISO) as MarketDetail).outcomes).toEqual((buildVenue7(e, `${ev}:3:221.5`, ISO) as MarketDetail).outcomes);
+    expect(quotesOfPayload('venue_7', 'event', e, T).aliases.map((a) => [a.alias, a.market_id])).toEqual([[`${ev}:3`, `${ev}:3:221.5`]]);
+  });
+});

@@ -1,0 +1,200 @@
+/* eslint-disable @typescript-eslint/no-explicit-any -- API JSON is read loosely in tests */
+// GET /v1/markets/{market_id}/history through the HTTP API (app.inject), on price history in chdb:
+// id forms market detail accepts, the spot route's time rules, paging by signed cursor, and 503
+// where no History is open (an API replica of the stack without ClickHouse).
+import { randomBytes } from 'node:crypto';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { build } from '../../../test/helper.ts';
+import { ChdbHistory } from '../../../pipelines/readmodels/chdb-history.ts';
+import { migrate } from '../../../pipelines/readmodels/migrate.ts';
+import { midOf } from '../../../pipelines/readmodels/price-history.ts';
+import { PERMISSIONS } from '../table.ts';
+import { schemaProblems } from '../../live/testkit.ts';
+import { MarketHistorySchema } from '../../schemas/history.ts';
+
+let history: ChdbHistory;
+beforeAll(async () => {
+  history = await ChdbHistory.open(path.join(tmpdir(), `pm-chdb-${process.pid}`), `hist_${randomBytes(4).toString('hex')}`);
+  await migrate(history);
+});
+afterAll(async () => history.close());
+
+const DAY = 1_767_225_600; // 2026-01-01T00:00:00Z, Unix seconds
+const NOW = (DAY + 3 * 86_400) * 1000;
+const num = () => String(1_000_000 + randomBytes(3).readUIntBE(0, 3) % 8_999_999);
+
+/** One change per minute for `minutes` minutes from `from` (Unix seconds), outcome a only. */
+async function changes(provider: string, marketId: string, from: number, minutes: number) {
+  const rows = Array.from({ length: minutes }, (_, i) => {
+    const bid = Math.round((0.3 + (i % 10) / 100) * 100) / 100;
+    return { provider, market_id: marketId, outcome_id: 'a', bid, ask: 0.6, last: null, price: midOf(bid, 0.6), mid: midOf(bid, 0.6), bid_size: null, ask_size: null, venue_time: null, observed_at: (from + i * 60 + 5) * 1000 };
+  });
+  await history.insert('price_history', rows);
+}
+
+async function app(opts: { withHistory?: boolean; permissions?: string[] } = {}) {
+  const t = await build({ deps: opts.withHistory === false ? {} : { priceHistory: { history } }, now: NOW });
+  const key = await t.createKey({ plan: 'business', permissions: (opts.permissions ?? [...PERMISSIONS]) as any });
+  return async (url: string) => {
+    const res = await t.app.inject({ url, headers: t.auth(key) });
+    return { status: res.statusCode, body: res.json() as Record<string, any>, headers: res.headers };
+  };
+}
+
+describe('GET /v1/markets/{market_id}/history', () => {
+  it('answers candles of the composite, bare and provider-hinted forms and of an alias, from the rollups', async () => {
+    const v3 = num();
+    await changes('venue_3', v3, DAY, 3);
+    const slug = `nba-lal-bos-${randomBytes(3).toString('hex')}`;
+    const v2 = num();
+    await changes('venue_2', v2, DAY, 2);
+    await history.insert('price_aliases', [{ provider: 'venue_2', alias: slug, market_id: v2, observed_at: DAY * 1000 }]);
+    const get = await app();
+    const a = await get(`/v1/markets/venue_3:${v3}/history?interval=1m&start_time=0`);
+    expect(a.status).toBe(200);
+    expect(schemaProblems(MarketHistorySchema, a.body)).toEqual([]);
+    expect(a.body.market).toEqual({ id: `venue_3:${v3}`, provider: 'venue_3', provider_id: v3 });
+    expect(a.body.data.map((c: any) => c.start_time)).toEqual([DAY + 120, DAY + 60, DAY]);
+    expect(a.body.data[2]).toEqual({ start_time: DAY, end_time: DAY + 59, outcomes: [{ outcome_id: 'a', mid: { open: 0.45, high: 0.45, low: 0.45, close: 0.45 }, last: null, price: { open: 0.45, high: 0.45, low: 0.45, close: 0.45 }, changes: 1 }] });
+    expect(a.body.pagination).toEqual({ limit: 100, total: null, has_more: false });
+    // The same candles by every other form.
+    for (const url of [`/v1/markets/${v3}/history?interval=1m`, `/v1/markets/${v3}/history?interval=1m&provider=v3`]) {
+      const r = await get(url);
+      expect(r.status, url).toBe(200);
+      expect(r.body.data, url).toEqual(a.body.data);
+    }
+    const s = await get(`/v1/markets/${slug}/history?interval=1h`);
+    expect(s.status).toBe(200);
+    expect(s.body.market.id).toBe(`venue_2:${v2}`);
+    expect(s.body.data).toEqual([{ start_time: DAY, end_time: DAY + 3599, outcomes: [{ outcome_id: 'a', mid: { open: 0.45, high: 0.455, low: 0.45, close: 0.455 }, last: null, price: { open: 0.45, high: 0.455, low: 0.45, close: 0.455 }, changes: 2 }] }]);
+  });
+
+  it('a venue_9 bare parent gives the group view: one outcome per child (its pair), from the children Yes candles', async () => {
+    const hex = () => `0x${randomBytes(32).toString('hex')}`;
+    const parent = hex();
+    const [c1, c2] = [`${parent}:${hex()}`, `${parent}:${hex()}`];
+    const mark = (market_id: string, outcome_id: string, price: number, sec: number) => ({ provider: 'venue_9', market_id, outcome_id, bid: null, ask: null, last: null, price, mid: null, bid_size: null, ask_size: null, venue_time: null, observed_at: (DAY + sec) * 1000 });
+    await history.insert('price_history', [mark(c1, 'yes', 0.6, 1), mark(c1, 'no', 0.4, 1), mark(c2, 'yes', 0.3, 2), mark(c2, 'no', 0.7, 2), mark(c1, 'yes', 0.65, 30), mark(c1, 'no', 0.35, 30)]);
+    const get = await app();
+    const g = await get(`/v1/markets/venue_9:${parent}/history?interval=1d`);
+    expect(g.status).toBe(200);
+    expect(g.body.market).toEqual({ id: `venue_9:${parent}`, provider: 'venue_9', provider_id: parent });
+    const want = [
+      { outcome_id: c1, mid: null, last: null, price: { open: 0.6, high: 0.65, low: 0.6, close: 0.65 }, changes: 2 },
+      { outcome_id: c2, mid: null, last: null, price: { open: 0.3, high: 0.3, low: 0.3, close: 0.3 }, changes: 1 },
+    ].sort((a, b) => (a.outcome_id < b.outcome_id ? -1 : 1));
+    expect(g.body.data).toEqual([{ start_time: DAY, end_time: DAY + 86_399, outcomes: want }]);
+    // A child pair is a binary market of its own, Yes and No.
+    const c = await get(`/v1/markets/${c1}/history?provider=venue_9&interval=1d`);
+    expect(c.body.data[0].outcomes.map((o: any) => [o.outcome_id, o.price.close])).toEqual([['no', 0.35], ['yes', 0.65]]);
+  });
+
+  it('market detail resolution rules: 409 with candidates when both venue_2 and venue_3 hold a bare id, 404 unknown, 400 impossible', async () => {
+    const id = num();
+    await changes('venue_2', id, DAY, 1);
+    await changes('venue_3', id, DAY, 1);
+    const get = await app();
+    const amb = await get(`/v1/markets/${id}/history`);
+    expect(amb.status).toBe(409);
+    expect(amb.body).toMatchObject({ code: 'ambiguous_identifier', param: 'market_id', candidates: ['venue_2', 'venue_3'] });
+    expect((await get(`/v1/markets/${id}/history?provider=venue_2`)).body.market.id).toBe(`venue_2:${id}`);
+    const unknown = await get(`/v1/markets/venue_3:${num()}9/history`);
+    expect(unknown.status).toBe(404);
+    expect(unknown.body.code).toBe('market_not_found');
+    const bad = await get('/v1/markets/venue_3:not-a-number/history');
+    expect(bad.status).toBe(400);
+    expect(bad.body).toMatchObject({ code: 'invalid_identifier', param: 'market_id' });
+  });
+
+  it('the spot route rules for start_time and end_time, interval and limit, each error quoting the value', async () => {
+    const id = num();
+    await changes('venue_3', id, DAY, 1);
+    const get = await app();
+    const cases: [string, string, string, RegExp][] = [
+      ['start_time=abc', 'invalid_parameter', 'start_time', /abc/],
+      ['end_time=1.5', 'invalid_parameter', 'end_time', /1\.5/],
+      [`start_time=${DAY + 10}&end_time=${DAY}`, 'invalid_parameter', 'start_time', new RegExp(`${DAY + 10}`)],
+      [`start_time=${NOW / 1000 + 3600}`, 'invalid_parameter', 'start_time', /future/],
+      ['interval=5m', 'invalid_parameter', 'interval', /5m/],
+      ['limit=101', 'invalid_parameter', 'limit', /101/],
+      ['limit=0', 'invalid_parameter', 'limit', /0/],
+      ['cursor=12', 'invalid_cursor', 'cursor', /12/],
+      ['bogus=1', 'unknown_parameter', 'bogus', /bogus/],
+    ];
+    for (const [qs, code, param, message] of cases) {
+      const r = await get(`/v1/markets/venue_3:${id}/history?${qs}`);
+      expect(r.status, qs).toBe(400);
+      expect(r.body.code, qs).toBe(code);
+      expect(r.body.param, qs).toBe(param);
+      expect(r.body.message, qs).toMatch(message);
+    }
+    // Negatives are clamped to 0, as on the spot route: the whole history up to end_time.
+    const neg = await get(`/v1/markets/venue_3:${id}/history?interval=1d&start_time=-5&end_time=${DAY}`);
+    expect(neg.status).toBe(200);
+    expect(neg.body.data.map((c: any) => c.start_time)).toEqual([DAY]);
+    // end_time before the first bucket: empty, not an error.
+    const before = await get(`/v1/markets/venue_3:${id}/history?start_time=0&end_time=${DAY - 1}`);
+    expect(before.body).toMatchObject({ data: [], pagination: { has_more: false } });
+  });
+
+  it('pages newest first; following cursors returns every bucket of the range exactly once; a cursor binds market, interval and start_time', async () => {
+    const id = num();
+    await changes('venue_3', id, DAY, 50);
+    const get = await app();
+    const start = DAY + 5 * 60;
+    const end = DAY + 44 * 60 + 30; // inclusive bounds need not sit on a bucket
+    let url = `/v1/markets/venue_3:${id}/history?interval=1m&start_time=${start}&end_time=${end}&limit=7`;
+    const seen: number[] = [];
+    let first: any;
+    for (let page = 0; page < 20; page++) {
+      const r = await get(url);
+      expect(r.status).toBe(200);
+      expect(schemaProblems(MarketHistorySchema, r.body)).toEqual([]);
+      first ??= r.body;
+      seen.push(...r.body.data.map((c: any) => c.start_time));
+      if (!r.body.pagination.has_more) {
+        expect(r.body.pagination.next_cursor).toBeUndefined();
+        break;
+      }
+      // end_time is ignored with a cursor; the same start_time is accepted.
+      url = `/v1/markets/venue_3:${id}/history?cursor=${encodeURIComponent(r.body.pagination.next_cursor)}&start_time=${start}&end_time=1`;
+    }
+    const want = Array.from({ length: 40 }, (_, i) => DAY + (44 - i) * 60);
+    expect(seen).toEqual(want);
+
+    const cursor = encodeURIComponent(first.pagination.next_cursor);
+    const other = await get(`/v1/markets/venue_3:${num()}/history?cursor=${cursor}`);
+    expect(other.body).toMatchObject({ code: 'invalid_cursor', param: 'cursor' });
+    const otherStart = await get(`/v1/markets/venue_3:${id}/history?cursor=${cursor}&start_time=${start + 60}`);
+    expect(otherStart.body).toMatchObject({ code: 'invalid_cursor', param: 'start_time' });
+    const otherInterval = await get(`/v1/markets/venue_3:${id}/history?cursor=${cursor}&interval=1h`);
+    expect(otherInterval.body).toMatchObject({ code: 'invalid_cursor', param: 'interval' });
+    const forged = await get(`/v1/markets/venue_3:${id}/history?cursor=${cursor.slice(0, -2)}xx`);
+    expect(forged.body).toMatchObject({ code: 'invalid_cursor' });
+  });
+
+  it('503 service_unavailable where no price history is open; 403 without markets.read', async () => {
+    const none = await app({ withHistory: false });
+    const r = await none(`/v1/markets/venue_3:${num()}/history`);
+    expect(r.status).toBe(503);
+    expect(r.body.code).toBe('service_unavailable');
+    // Bad input is still named as such before the store is needed.
+    expect((await none(`/v1/markets/venue_3:${num()}/history?interval=2h`)).status).toBe(400);
+    const noPerm = await app({ permissions: ['events.read'] });
+    const f = await noPerm(`/v1/markets/venue_3:${num()}/history`);
+    expect(f.status).toBe(403);
+    expect(f.body.code).toBe('forbidden');
+  });
+
+  it('503 when the store stops answering (a History that fails every read)', async () => {
+    const broken = { ...history, kind: 'clickhouse', query: () => Promise.reject(new Error('connect ECONNREFUSED')) } as unknown as ChdbHistory;
+    const t = await build({ deps: { priceHistory: { history: broken } }, now: NOW });
+    const key = await t.createKey({ plan: 'business', permissions: ['markets.read'] });
+    const res = await t.app.inject({ url: `/v1/markets/venue_3:${num()}/history`, headers: t.auth(key) });
+    expect(res.statusCode).toBe(503);
+    expect(res.json().code).toBe('service_unavailable');
+    expect(res.headers['retry-after']).toBe('5');
+  });
+});

@@ -1,0 +1,339 @@
+// Price history, the pure part: from a raw listing record to the quotes it shows (per market and
+// outcome), which of them changed since the last stored quote, and the candle rows the API pages.
+// In: raw.venue_N records (the pollers' listings; the only place quotes enter the pipeline:
+// canonical.markets carries identity and rules, the catalog titles and categories). Out: rows of
+// price_history and price_aliases (migrations/002_price_history.sql). No I/O here: the sink
+// (runtime/sinks.ts) reads the last stored quotes and writes the rows.
+//
+// Quotes are derived as market detail derives them from a market record with no book (the
+// arithmetic of lib/quotes.ts; api/live/listing-quotes.unit.spec.ts holds each venue's result to
+// the route's builders), so a stored outcome id and quote mean what the route shows: venue_1,
+// venue_2, venue_3 quote on the market record; venue_7 offers are on the event record; venue_6,
+// venue_8 and venue_9 listings carry the venue's mark only (stored as `price`; their bid and ask
+// are in the book, which pollers do not read); venue_4 and venue_5 list no prices at all (prices
+// only in the book), so nothing is stored for them. Only open markets are read: a settled market's
+// "price" is its settlement, not a quote.
+import type { RawRecord } from '../topics.ts';
+import type { Provider } from '../../lib/vocabulary.ts';
+import { quoteOf, quotesFromOdds, round6, type Quote } from '../../lib/quotes.ts';
+
+/** One outcome's quote as observed in one read. */
+export interface ObservedQuote {
+  provider: Provider;
+  market_id: string;
+  outcome_id: string;
+  bid: number | null;
+  ask: number | null;
+  last: number | null;
+  price: number | null;
+  bid_size: number | null;
+  ask_size: number | null;
+  /** The venue's own time of the quote or record (Unix ms), when it gives one. */
+  venue_time: number | null;
+  /** When the read that returned it began (Unix ms): the raw record's read_started_at. */
+  observed_at: number;
+}
+
+/** A row of price_history: an observed quote plus its midpoint. */
+export interface PriceRow extends ObservedQuote {
+  mid: number | null;
+}
+
+/** Another id a market answers to on market detail, pointing at the id its rows are stored under. */
+export interface AliasRow {
+  provider: Provider;
+  alias: string;
+  market_id: string;
+  observed_at: number;
+}
+
+/** The newest stored quote of an outcome (price_latest), what a new observation is compared with. */
+export type StoredQuote = Pick<ObservedQuote, 'bid' | 'ask' | 'last' | 'price' | 'bid_size' | 'ask_size' | 'observed_at'>;
+
+export const quoteKey = (provider: string, marketId: string, outcomeId: string): string => `${provider}\u0000${marketId}\u0000${outcomeId}`;
+
+/** The midpoint of bid and ask, rounded like every quote (lib/quotes.ts); null unless both sides exist. */
+export function midOf(bid: number | null, ask: number | null): number | null {
+  return bid !== null && ask !== null ? round6((bid + ask) / 2) : null;
+}
+
+type Obj = Record<string, unknown>;
+const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
+const objs = (v: unknown): Obj[] => (Array.isArray(v) ? v.filter(isObj) : []);
+/** A number, or a numeric string (venue_2 sends both). */
+const numOf = (v: unknown): number | null => {
+  if (typeof v === 'number') return Number.isFinite(v) ? v : null;
+  if (typeof v === 'string' && v.trim() !== '') {
+    const n = Number(v);
+    return Number.isFinite(n) ? n : null;
+  }
+  return null;
+};
+const text = (v: unknown): string | null => (typeof v === 'string' && v !== '' ? v : typeof v === 'number' && Number.isFinite(v) ? String(v) : null);
+const jsonArray = (v: unknown): unknown[] => {
+  if (Array.isArray(v)) return v;
+  if (typeof v !== 'string') return [];
+  try {
+    const a = JSON.parse(v) as unknown;
+    return Array.isArray(a) ? a : [];
+  } catch {
+    return [];
+  }
+};
+/** A venue time (ISO text, `YYYY-MM-DD HH:MM:SS+00`, Unix s or ms) as Unix ms, as market detail reads it. */
+function timeOf(v: unknown, unit: 'auto' | 'ms' = 'auto'): number | null {
+  if (typeof v === 'number' || (typeof v === 'string' && /^\d+$/.test(v))) {
+    const n = Number(v);
+    if (!Number.isFinite(n) || n <= 0) return null;
+    return unit === 'ms' || n >= 1e12 ? n : n * 1000;
+  }
+  if (typeof v !== 'string' || v.trim() === '') return null;
+  const ms = Date.parse(v.trim().replace(/^(\d{4}-\d{2}-\d{2}) (\d)/, '$1T$2').replace(/([+-]\d{2})$/, '$1:00'));
+  return Number.isNaN(ms) ? null : ms;
+}
+
+/** A quote from a record's best bid and ask (no sizes on a record), as market detail's recordQuote. */
+function recordQuote(bid: number | null, ask: number | null, last: number | null, mark: number | null = null): Quote {
+  const q = quoteOf(bid === null ? null : { price: bid, size: 0 }, ask === null ? null : { price: ask, size: 0 }, last, mark);
+  delete q.bid_size;
+  delete q.ask_size;
+  return q;
+}
+const markOnly = (mark: number | null): Quote => ({ price: mark === null ? null : round6(mark), bid: null, ask: null, last: null });
+const complement = (x: number | null): number | null => (x === null ? null : round6(1 - x));
+/** venue_1 prices in cents; 0 and 100 are the venue's "no order on this side". */
+const cents = (v: unknown): number | null => {
+  const n = numOf(v);
+  return n === null || n <= 0 || n >= 100 ? null : n / 100;
+};
+
+/** What one raw record shows: every outcome's quote of every market it lists, and the aliases. */
+export interface RecordQuotes {
+  quotes: ObservedQuote[];
+  aliases: AliasRow[];
+}
+
+const NONE: RecordQuotes = { quotes: [], aliases: [] };
+
+/**
+ * The quotes a raw listing record shows. Records that are not listings (crawl markers, venue_1
+ * events) or not open, and records a reader cannot make sense of, give nothing: a malformed record
+ * must never stop the sink.
+ */
+export function quotesOfRecord(v: RawRecord, observedAt: number): RecordQuotes {
+  let payload: unknown;
+  try {
+    payload = JSON.parse(v.payload);
+  } catch {
+    return NONE;
+  }
+  if (!isObj(payload)) return NONE;
+  try {
+    return quotesOfPayload(v.venue as Provider, v.record_type, payload, observedAt);
+  } catch {
+    return NONE;
+  }
+}
+
+export function quotesOfPayload(provider: Provider, recordType: string, m: Obj, observedAt: number): RecordQuotes {
+  const market = (marketId: string | null, outcomes: [string, Quote][], venueTime: number | null, aliases: (string | null)[] = []): RecordQuotes => {
+    if (marketId === null) return NONE;
+    return {
+      quotes: outcomes.map(([outcomeId, q]) => ({
+        provider,
+        market_id: marketId,
+        outcome_id: outcomeId,
+        bid: q.bid,
+        ask: q.ask,
+        last: q.last,
+        price: q.price,
+        bid_size: q.bid_size ?? null,
+        ask_size: q.ask_size ?? null,
+        venue_time: venueTime,
+        observed_at: observedAt,
+      })),
+      aliases: aliases.filter((a): a is string => a !== null && a !== marketId).map((alias) => ({ provider, alias, market_id: marketId, observed_at: observedAt })),
+    };
+  };
+  switch (provider) {
+    case 'venue_1': {
+      // Events list no quotes (their markets are listed as their own records).
+      if (recordType !== 'market' || m.status !== 'active') return NONE;
+      const last = cents(m.last_price);
+      const ticker = text(m.ticker)?.toUpperCase() ?? null;
+      return market(ticker, [['yes', recordQuote(cents(m.yes_bid), cents(m.yes_ask), last)], ['no', recordQuote(cents(m.no_bid), cents(m.no_ask), complement(last))]], null);
+    }
+    case 'venue_2': {
+      if (recordType !== 'market' || m.active !== true || m.closed === true || m.umaResolutionStatus === 'resolved') return NONE;
+      const names = jsonArray(m.outcomes);
+      const tokens = jsonArray(m.clobTokenIds).map(String);
+      const marks = jsonArray(m.outcomePrices).map(numOf);
+      const bid = numOf(m.bestBid);
+      const ask = numOf(m.bestAsk);
+      const last = numOf(m.lastTradePrice);
+      // The record quotes the first outcome; the second is its complement.
+      const outcomes = names.map((_, i): [string, Quote] => [tokens[i] ?? String(i), i === 0 ? recordQuote(bid, ask, last, marks[0] ?? null) : recordQuote(complement(ask), complement(bid), complement(last), marks[i] ?? null)]);
+      // Market detail also resolves a venue_2 market by its slug and its condition id.
+      return market(text(m.id), outcomes, timeOf(m.updatedAt), [text(m.slug), text(m.conditionId)?.toLowerCase() ?? null]);
+    }
+    case 'venue_3': {
+      if (recordType !== 'market' || m.status !== 'open') return NONE;
+      const outcomes = objs(m.outcomes).map((o, i): [string, Quote] => [text(o.token) ?? String(i), recordQuote(numOf(o.best_bid), numOf(o.best_ask), numOf(o.last_price))]);
+      return market(text(m.id), outcomes, timeOf(m.updated_at));
+    }
+    case 'venue_6': {
+      if (recordType !== 'market' || m.status !== 'open') return NONE;
+      const toks = objs(m.outcomes).map((o) => text(o.token) ?? '');
+      const mark = numOf(m.mark);
+      return market(text(m.id)?.toUpperCase() ?? null, [[toks[0] || 'yes', markOnly(mark)], [toks[1] || 'no', markOnly(complement(mark))]], timeOf(m.mark_ts));
+    }
+    case 'venue_7': {
+      if (recordType !== 'event' || m.state !== 'open') return NONE;
+      const eventId = text(m.event_id);
+      if (eventId === null) return NONE;
+      const out: RecordQuotes = { quotes: [], aliases: [] };
+      for (const k of objs(m.markets)) {
+        const typeId = text(k.type_id);
+        if (typeId === null || (k.state !== undefined && k.state !== 'open')) continue;
+        const pair = `${eventId}:${typeId}`;
+        const lines = objs(k.lines);
+        for (const l of lines) {
+          const line = numOf(l.line);
+          // A line with a number is stored under the three-part id; a line without (moneyline)
+          // under the pair, which names the market's one line.
+          const id = line === null ? pair : `${pair}:${line}`;
+          const sels = objs(l.selections);
+          const backs = sels.map((s) => objs(s.back).flatMap((o) => (numOf(o.odds) !== null && numOf(o.stake) !== null ? [{ odds: numOf(o.odds)!, stake: numOf(o.stake)! }] : [])));
+          const quotes = quotesFromOdds(backs);
+          // "the pair resolves the line the venue currently flags favourite"
+          const favourite = line !== null && (l.favourite === true || lines.length === 1);
+          const r = market(id, sels.map((s, i): [string, Quote] => [text(s.id) ?? String(i + 1), quotes[i]]), null, favourite ? [pair] : []);
+          out.quotes.push(...r.quotes);
+          out.aliases.push(...r.aliases);
+        }
+      }
+      return out;
+    }
+    case 'venue_8': {
+      if (recordType !== 'market' || m.isResolved === true) return NONE;
+      const mark = numOf(m.probability);
+      // Market detail reads a venue_8 market by its slug or its id.
+      return market(text(m.slug), [['yes', markOnly(mark)], ['no', markOnly(complement(mark))]], timeOf(m.lastUpdatedTime, 'ms'), [text(m.id)]);
+    }
+    case 'venue_9': {
+      if (recordType !== 'parent') return NONE;
+      const out: RecordQuotes = { quotes: [], aliases: [] };
+      for (const c of objs(m.children)) {
+        if (c.status !== 'trading') continue;
+        const mark = numOf(c.yes_price);
+        const r = market(text(c.pair)?.toLowerCase() ?? null, [['yes', markOnly(mark)], ['no', markOnly(complement(mark))]], timeOf(c.updated_at));
+        out.quotes.push(...r.quotes);
+      }
+      return out;
+    }
+    // Prices only in the book, which the listing does not carry.
+    case 'venue_4':
+    case 'venue_5':
+      return NONE;
+  }
+}
+
+const sameQuote = (a: StoredQuote, b: StoredQuote): boolean =>
+  a.bid === b.bid && a.ask === b.ask && a.last === b.last && a.price === b.price && a.bid_size === b.bid_size && a.ask_size === b.ask_size;
+
+/**
+ * Change detection: the observations, in read order, that differ from the last quote stored or
+ * kept for their outcome. `latest` holds the last stored quote per quoteKey and is advanced here.
+ * An observation not newer than the last one kept is not written: a redelivered or replayed batch
+ * then writes nothing twice (the candles count every row, so a second copy would count twice), and
+ * one read time holds one quote per outcome (the table's key).
+ */
+export function changedQuotes(latest: Map<string, StoredQuote>, observations: readonly ObservedQuote[]): PriceRow[] {
+  const rows: PriceRow[] = [];
+  for (const o of observations) {
+    const k = quoteKey(o.provider, o.market_id, o.outcome_id);
+    const prev = latest.get(k);
+    if (prev && (o.observed_at <= prev.observed_at || sameQuote(prev, o))) continue;
+    latest.set(k, o);
+    rows.push({ ...o, mid: midOf(o.bid, o.ask) });
+  }
+  return rows;
+}
+
+// ---------------------------------------------------------------- candles
+
+export type CandleInterval = '1m' | '1h' | '1d';
+export const CANDLE_INTERVALS: readonly CandleInterval[] = ['1m', '1h', '1d'];
+export const INTERVAL_SECONDS: Record<CandleInterval, number> = { '1m': 60, '1h': 3600, '1d': 86_400 };
+export const CANDLE_TABLES: Record<CandleInterval, string> = { '1m': 'price_candles_1m', '1h': 'price_candles_1h', '1d': 'price_candles_1d' };
+
+/** The first bucket that starts at or after `t` seconds (buckets start at whole multiples, UTC). */
+export const bucketAtOrAfter = (t: number, interval: CandleInterval): number => Math.ceil(t / INTERVAL_SECONDS[interval]) * INTERVAL_SECONDS[interval];
+/** The bucket that holds `t` seconds. */
+export const bucketOf = (t: number, interval: CandleInterval): number => Math.floor(t / INTERVAL_SECONDS[interval]) * INTERVAL_SECONDS[interval];
+
+/** One outcome's candle of one bucket as the rollup query returns it. */
+export interface CandleRow {
+  bucket: number;
+  outcome_id: string;
+  mid_open: number | null;
+  mid_high: number | null;
+  mid_low: number | null;
+  mid_close: number | null;
+  last_open: number | null;
+  last_high: number | null;
+  last_low: number | null;
+  last_close: number | null;
+  price_open: number | null;
+  price_high: number | null;
+  price_low: number | null;
+  price_close: number | null;
+  changes: number;
+}
+
+export interface Ohlc {
+  open: number | null;
+  high: number | null;
+  low: number | null;
+  close: number | null;
+}
+
+/** One bucket of the history route: every outcome that changed in it. */
+export interface Candle {
+  start_time: number;
+  end_time: number;
+  outcomes: { outcome_id: string; mid: Ohlc | null; last: Ohlc | null; price: Ohlc | null; changes: number }[];
+}
+
+const ohlc = (open: number | null, high: number | null, low: number | null, close: number | null): Ohlc | null =>
+  open === null && high === null && low === null && close === null ? null : { open, high, low, close };
+
+/**
+ * Candle rows (any order) grouped into buckets, newest first, outcomes in id order. A bucket's
+ * end_time is the last second it covers (start + interval - 1), so ranges are inclusive both ends
+ * like start_time and end_time.
+ */
+export function groupCandles(rows: readonly CandleRow[], interval: CandleInterval): Candle[] {
+  const byBucket = new Map<number, CandleRow[]>();
+  for (const r of rows) {
+    const list = byBucket.get(r.bucket);
+    if (list) list.push(r);
+    else byBucket.set(r.bucket, [r]);
+  }
+  return [...byBucket.keys()]
+    .sort((a, b) => b - a)
+    .map((start) => ({
+      start_time: start,
+      end_time: start + INTERVAL_SECONDS[interval] - 1,
+      outcomes: byBucket
+        .get(start)!
+        .sort((a, b) => (a.outcome_id < b.outcome_id ? -1 : a.outcome_id > b.outcome_id ? 1 : 0))
+        .map((r) => ({
+          outcome_id: r.outcome_id,
+          mid: ohlc(r.mid_open, r.mid_high, r.mid_low, r.mid_close),
+          last: ohlc(r.last_open, r.last_high, r.last_low, r.last_close),
+          price: ohlc(r.price_open, r.price_high, r.price_low, r.price_close),
+          changes: r.changes,
+        })),
+    }));
+}

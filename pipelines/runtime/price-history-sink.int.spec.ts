@@ -1,0 +1,71 @@
+// sink.price-history on chdb: batches of raw listing records in, only quote changes written, the
+// candles filled by the views, and a redelivered batch or an unchanged poll after a restart writes
+// nothing (the sink compares with what is stored, not with memory).
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { randomBytes } from 'node:crypto';
+import { ChdbHistory } from '../readmodels/chdb-history.ts';
+import { migrate } from '../readmodels/migrate.ts';
+import { candleRows } from '../readmodels/price-queries.ts';
+import { groupCandles } from '../readmodels/price-history.ts';
+import { priceHistorySink } from './sinks.ts';
+import type { InRecord } from './types.ts';
+
+let h: ChdbHistory;
+beforeAll(async () => {
+  h = await ChdbHistory.open(mkdtempSync(path.join(tmpdir(), 'pm-price-')), `p_${randomBytes(4).toString('hex')}`);
+  await migrate(h);
+});
+afterAll(async () => {
+  await h?.close();
+});
+
+const MIN = 1_767_225_600_000; // 2026-01-01T00:00:00Z
+let offset = 0;
+function v3(id: string, at: number, bid: number, ask: number): InRecord {
+  const payload = { id, title: 't', status: 'open', outcomes: [{ token: `${id}a`, name: 'A', best_bid: bid, best_ask: ask, last_price: null }, { token: `${id}b`, name: 'B', best_bid: 0.5, best_ask: 0.6, last_price: null }] };
+  return { topic: 'raw.venue_3', topicName: 'raw.venue_3', partition: 0, offset: String(offset++), key: id, timestamp: at, headers: {}, value: { venue: 'venue_3', record_type: 'market', native_id: id, read_started_at: at, read_id: null, source_url: null, payload: JSON.stringify(payload) } } as InRecord;
+}
+
+async function run(records: InRecord[]): Promise<number> {
+  const out = await priceHistorySink.handle(records, { stage: priceHistorySink.name, topic: 'raw.venue_3', partition: 0, history: h });
+  let n = 0;
+  for (const w of out.history ?? []) {
+    await h.insert(w.table, w.rows);
+    if (w.table === 'price_history') n += w.rows.length;
+  }
+  return n;
+}
+
+describe('sink.price-history on chdb', () => {
+  it('writes changes only, across batches, redeliveries and unchanged polls; candles count the changes', async () => {
+    const id = String(1_000_000 + randomBytes(2).readUInt16BE());
+    // Batch 1: first sight (two outcomes), an unchanged poll, a change of outcome a.
+    expect(await run([v3(id, MIN + 1_000, 0.4, 0.5), v3(id, MIN + 11_000, 0.4, 0.5), v3(id, MIN + 21_000, 0.42, 0.5)])).toBe(3);
+    // The same batch again (a redelivery after a crash before the commit): nothing.
+    expect(await run([v3(id, MIN + 1_000, 0.4, 0.5), v3(id, MIN + 11_000, 0.4, 0.5), v3(id, MIN + 21_000, 0.42, 0.5)])).toBe(0);
+    // A later batch (as after a restart: nothing in memory) with an unchanged poll, then a change in the next minute.
+    expect(await run([v3(id, MIN + 31_000, 0.42, 0.5), v3(id, MIN + 61_000, 0.3, 0.5)])).toBe(1);
+
+    const rows = await h.query<{ outcome_id: string; n: number }>(`SELECT outcome_id, count() AS n FROM price_history WHERE market_id = {id:String} GROUP BY outcome_id ORDER BY outcome_id`, { id });
+    expect(rows).toEqual([{ outcome_id: `${id}a`, n: 3 }, { outcome_id: `${id}b`, n: 1 }]);
+    const candles = groupCandles(await candleRows(h, { provider: 'venue_3', marketId: id, interval: '1m', from: 0, to: MIN / 1000 + 3600, buckets: 10 }), '1m');
+    expect(candles.map((c) => [c.start_time, c.outcomes.map((o) => [o.outcome_id, o.changes, o.mid])])).toEqual([
+      [MIN / 1000 + 60, [[`${id}a`, 1, { open: 0.4, high: 0.4, low: 0.4, close: 0.4 }]]],
+      [MIN / 1000, [[`${id}a`, 2, { open: 0.45, high: 0.46, low: 0.45, close: 0.46 }], [`${id}b`, 1, { open: 0.55, high: 0.55, low: 0.55, close: 0.55 }]]],
+    ]);
+    const hour = groupCandles(await candleRows(h, { provider: 'venue_3', marketId: id, interval: '1h', from: 0, to: MIN / 1000, buckets: 10 }), '1h');
+    expect(hour[0].outcomes.map((o) => [o.outcome_id, o.changes, o.mid])).toEqual([
+      [`${id}a`, 3, { open: 0.45, high: 0.46, low: 0.4, close: 0.4 }],
+      [`${id}b`, 1, { open: 0.55, high: 0.55, low: 0.55, close: 0.55 }],
+    ]);
+  });
+
+  it('a batch of records that list no quotes writes nothing and reads nothing', async () => {
+    const rec = { ...v3('1', MIN, 0.1, 0.2), value: { venue: 'venue_3', record_type: 'crawl_complete', native_id: 'x', read_started_at: MIN, read_id: null, source_url: null, payload: '{}' } } as InRecord;
+    // No History given: a sink that had to read would throw.
+    expect(await priceHistorySink.handle([rec], { stage: priceHistorySink.name, topic: 'raw.venue_3', partition: 0 })).toEqual({});
+  });
+});
