@@ -111,6 +111,15 @@ const fields = z.object({
   // Sports feed of the pollers: a full crawl this often; between them only changed records are
   // written to the raw topics (every POLL_INTERVAL_MS).
   POLL_FULL_MS: z.coerce.number().int().min(1).default(300_000),
+  // Change-only ingestion: the sports feed publishes a record only when its content changed since
+  // its last publish, each crawl ending in a marker that names what is still listed and what left
+  // (pipelines/venues/pollers/changes.ts). The content hashes are kept on the compacted
+  // `pollers.state` topic and read back at start, so a restart goes on with delta crawls instead of
+  // a full one; a full crawl comes every POLL_REFRESH_MS instead of every POLL_FULL_MS, inside
+  // RAW_RETENTION_MS so a replay of the raw topics still finds every listed record. false: the
+  // previous behaviour (full crawl every POLL_FULL_MS, memory per process).
+  POLL_CHANGE_ONLY: bool.default(true),
+  POLL_REFRESH_MS: z.coerce.number().int().min(1).default(6 * 3600_000),
   // HMAC secret of every cursor the API issues (lib/cursor.ts; the catalog's were first, hence the
   // name). The embedded default falls back to DEV_CURSOR_SECRET; with REDIS_URL it is required (below).
   CATALOG_CURSOR_SECRET: z.string().optional(),
@@ -151,6 +160,12 @@ const STACK_SECRETS = [
 
 const schema = fields
   .superRefine((c, ctx) => {
+    if (c.POLL_CHANGE_ONLY && c.POLL_REFRESH_MS >= c.RAW_RETENTION_MS)
+      ctx.addIssue({
+        code: 'custom',
+        path: ['POLL_REFRESH_MS'],
+        message: `POLL_REFRESH_MS ${c.POLL_REFRESH_MS} is not below RAW_RETENTION_MS ${c.RAW_RETENTION_MS}: with change-only ingestion a full crawl must come inside the raw topics' retention, or a replay misses records that did not change`,
+      });
     if (!c.REDIS_URL) return;
     for (const { name, dev, why, same } of STACK_SECRETS) {
       const p = c[name];
