@@ -43,7 +43,7 @@ export interface RunningPollers {
  * `endpoints`: per-venue base URLs, credentials and budgets, shared with the live routes of the
  * process (bin/run.ts makes one); by default the configuration's own, over baseUrl.
  */
-export async function startPollers(config: Config, b: AreaBackbone, baseUrl: string, logger?: PollerLogger, endpoints?: VenueEndpoints): Promise<RunningPollers> {
+export async function startPollers(config: Config, b: Pick<AreaBackbone, 'log' | 'serde' | 'topics' | 'producer'>, baseUrl: string, logger?: PollerLogger, endpoints?: VenueEndpoints): Promise<RunningPollers> {
   const producer = b.producer ?? (await b.log.producer());
   // Change-only ingestion: the sports feed's memory is read back from the log before the first crawl.
   const state = config.POLL_CHANGE_ONLY ? await LogPollerState.restore({ log: b.log, serde: b.serde, topics: b.topics, producer }) : undefined;

@@ -135,7 +135,8 @@ export interface PollerStatus {
   consecutiveFaults: number;
   faults: Partial<Record<FaultKind, number>>;
   lastFault: Fault | null;
-  lastCrawl: { crawlId: string; startedAt: number; completedAt: number; records: number } | null;
+  /** `records`: distinct records the crawl listed; `emitted`: those it wrote (fewer in a delta crawl). */
+  lastCrawl: { crawlId: string; startedAt: number; completedAt: number; records: number; emitted: number } | null;
   /** Per feed: completed crawls and the last one. */
   feeds: Record<string, { crawlsCompleted: number; lastCrawl: PollerStatus['lastCrawl'] }>;
 }
@@ -298,7 +299,7 @@ export class VenuePoller {
       await this.persist(feed.name, state, { gone, ...(full ? { lastFullStartedAt: crawlStartedAt } : {}) }, completedAt);
     }
     this.status.crawlsCompleted++;
-    const last = { crawlId, startedAt: crawlStartedAt, completedAt, records: count };
+    const last = { crawlId, startedAt: crawlStartedAt, completedAt, records: count, emitted };
     this.status.lastCrawl = last;
     const fs = this.status.feeds[feed.name];
     fs.crawlsCompleted++;
