@@ -135,3 +135,20 @@ describe('per-venue endpoints', () => {
     expect(() => loadConfig({ VENUE_1_BASE_URL: 'not a url' })).toThrow(/VENUE_1_BASE_URL="not a url"/);
   });
 });
+
+describe('change-only ingestion', () => {
+  it('is on by default, with a full sports crawl every 6 hours', () => {
+    const c = loadConfig({});
+    expect([c.POLL_CHANGE_ONLY, c.POLL_REFRESH_MS]).toEqual([true, 21_600_000]);
+    expect(loadConfig({ POLL_CHANGE_ONLY: 'false' }).POLL_CHANGE_ONLY).toBe(false);
+  });
+
+  it('refuses a full-crawl cadence not inside the raw retention, quoting it', () => {
+    const m = configError({ POLL_REFRESH_MS: '86400000', RAW_RETENTION_MS: '3600000' });
+    expect(m).toContain('POLL_REFRESH_MS="86400000"');
+    expect(m).toContain('RAW_RETENTION_MS 3600000');
+    expect(() => loadConfig({ POLL_REFRESH_MS: 'often' })).toThrow(/POLL_REFRESH_MS="often"/);
+    // Without change-only ingestion the sports feed's full crawls come every POLL_FULL_MS instead.
+    expect(loadConfig({ POLL_CHANGE_ONLY: 'false', POLL_REFRESH_MS: '86400000', RAW_RETENTION_MS: '3600000' }).POLL_REFRESH_MS).toBe(86_400_000);
+  });
+});

@@ -19,7 +19,8 @@ import { startStage, type StageRunner } from '../runtime/runner.ts';
 import { PollerSupervisor } from '../venues/pollers/supervisor.ts';
 import { logRawSink } from '../venues/pollers/sink.ts';
 import { LogPollerState } from '../venues/pollers/state.ts';
-import type { PollerLogger } from '../venues/pollers/poller.ts';
+import { PROVIDERS } from '../../lib/vocabulary.ts';
+import { SPORTS_FEED, type PollerLogger } from '../venues/pollers/poller.ts';
 import { catalogStage } from './stage.ts';
 import { CatalogBuilder } from './builder.ts';
 import { createCatalog, type CatalogArea } from './index.ts';
@@ -47,6 +48,7 @@ export async function startPollers(config: Config, b: Pick<AreaBackbone, 'log' |
   const producer = b.producer ?? (await b.log.producer());
   // Change-only ingestion: the sports feed's memory is read back from the log before the first crawl.
   const state = config.POLL_CHANGE_ONLY ? await LogPollerState.restore({ log: b.log, serde: b.serde, topics: b.topics, producer }) : undefined;
+  if (!config.POLL_CHANGE_ONLY) await LogPollerState.forgetFullCrawls({ serde: b.serde, topics: b.topics, producer }, PROVIDERS, [SPORTS_FEED]);
   const supervisor = new PollerSupervisor({
     baseUrl: config.VENUE_BASE_URL ?? baseUrl,
     sink: logRawSink(producer, b.serde, b.topics),

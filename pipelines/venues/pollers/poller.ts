@@ -53,6 +53,9 @@ interface FeedState {
   lastSeen: Set<string> | null;
 }
 
+/** The sports feed's name (its read ids and markers say `sports`). */
+export const SPORTS_FEED = 'sports';
+
 /** Final records read after one crawl at most (a venue delisting thousands at once is read over several). */
 const FINAL_READS_PER_CRAWL = 100;
 
@@ -170,7 +173,7 @@ export class VenuePoller {
     this.feeds = options.feeds ?? [
       { name: 'listing', steps: options.steps ?? listingSteps(options.provider), intervalMs: options.crawlIntervalMs },
       ...(options.sportsIntervalMs !== undefined
-        ? [{ name: 'sports', steps: sportsSteps(options.provider), intervalMs: options.sportsIntervalMs, fullEveryMs: options.sportsFullEveryMs }]
+        ? [{ name: SPORTS_FEED, steps: sportsSteps(options.provider), intervalMs: options.sportsIntervalMs, fullEveryMs: options.sportsFullEveryMs }]
         : []),
     ];
     for (const f of this.feeds) this.feedState.set(f.name, { changes: new ChangeDetector(), lastFullStartedAt: null, restored: false, lastSeen: null });

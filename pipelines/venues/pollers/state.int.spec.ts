@@ -4,7 +4,7 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { afterAll } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { EmbeddedLog } from '../../log/embedded.ts';
 import { KafkaLog } from '../../log/kafka.ts';
 import type { Log, Producer } from '../../log/types.ts';
@@ -40,6 +40,7 @@ function onLog(openLog: () => Promise<Log>, compact?: (log: Log, topic: string) 
       return { log, producer, topics };
     })());
   return {
+    backbone,
     open: async () => LogPollerState.restore({ ...(await backbone()), serde }),
     reopen: async () => {
       const b = await backbone();
@@ -61,3 +62,16 @@ pollerStateContract(
 // In CI (CI=true) a missing broker throws here: the suite fails rather than skips.
 const kafka = await available('kafka');
 if (kafka.ok) pollerStateContract('on Kafka', onLog(async () => new KafkaLog({ brokers: (await requireKafka()).brokers, retryBackoffMs: 20 })));
+
+describe('LogPollerState.forgetFullCrawls (pollers started without change-only ingestion)', () => {
+  it('leaves the hashes but no full crawl on record, so change-only pollers begin with a full crawl again', async () => {
+    const h = onLog(() => EmbeddedLog.open({ dir: mkdtempSync(path.join(dir, 'log-')), fsyncIntervalMs: 0, compactIntervalMs: 0, retryBackoffMs: 10 }));
+    const s = await h.open();
+    await s.save('venue_4', 'sports', { set: [['market:1', 'h1']], lastFullStartedAt: 100 }, 100);
+    await s.save('venue_6', 'sports', { set: [['market:2', 'h2']], lastFullStartedAt: 100 }, 100);
+    await LogPollerState.forgetFullCrawls({ ...(await h.backbone()), serde }, ['venue_4'], ['sports']);
+    const after = await h.reopen();
+    expect(after.load('venue_4', 'sports')?.lastFullStartedAt ?? null).toBeNull();
+    expect(after.load('venue_6', 'sports')?.lastFullStartedAt).toBe(100);
+  });
+});

@@ -49,13 +49,15 @@ export class MemoryPollerState implements PollerState {
     this.apply(provider, feed, change);
   }
 
-  protected apply(provider: string, feed: string, change: StateChange): void {
+  /** `fullCrawl`: the start of the feed's last full crawl as read back (null: none on record). */
+  protected apply(provider: string, feed: string, change: StateChange, fullCrawl?: number | null): void {
     const id = feedId(provider, feed);
     let h = this.feeds.get(id);
     if (!h) this.feeds.set(id, (h = { hashes: new Map(), lastFullStartedAt: null }));
     for (const [k, v] of change.set ?? []) h.hashes.set(k, v);
     for (const k of change.gone ?? []) h.hashes.delete(k);
     if (change.lastFullStartedAt !== undefined) h.lastFullStartedAt = change.lastFullStartedAt;
+    if (fullCrawl !== undefined) h.lastFullStartedAt = fullCrawl;
   }
 }
 
@@ -95,13 +97,24 @@ export class LogPollerState extends MemoryPollerState {
       const p = k ? parseStateKey(k) : null;
       if (!p) return;
       if (p.kind === 'feed') {
-        if (!v) return;
-        const at = (JSON.parse(v.payload) as { last_full_started_at?: number | null }).last_full_started_at;
-        s.apply(p.provider, p.feed, { lastFullStartedAt: typeof at === 'number' ? at : undefined });
+        const at = v ? (JSON.parse(v.payload) as { last_full_started_at?: number | null }).last_full_started_at : null;
+        s.apply(p.provider, p.feed, {}, typeof at === 'number' ? at : null);
       } else if (v) s.apply(p.provider, p.feed, { set: [[p.key!, v.payload]] });
       else s.apply(p.provider, p.feed, { gone: [p.key!] });
     });
     return s;
+  }
+
+  /**
+   * Without change-only ingestion the pollers write every record and keep no memory here: what is
+   * here grows old while they do. The start of each feed's last full crawl is deleted, so pollers
+   * that keep their memory here again begin with a full crawl rather than trust stale hashes (a
+   * record back to content it had before would otherwise not be written).
+   */
+  static async forgetFullCrawls(deps: { serde: Serde; topics: TopicMap; producer: Producer }, providers: readonly Provider[], feeds: readonly string[]): Promise<void> {
+    const topic = deps.topics['pollers.state'];
+    const keys = providers.flatMap((p) => feeds.map((f) => feedStateKey(p, f)));
+    await deps.producer.send(topic.name, await deps.serde.encodeMany(topic, keys.map((key) => ({ key, value: null }))));
   }
 
   override async save(provider: Provider, feed: string, change: StateChange, at: number): Promise<void> {
