@@ -8,7 +8,7 @@
 // holds its periodic full sports crawl. Then a restart: the pollers are stopped and started again on
 // the same log, and what their first sports crawl writes is counted.
 //
-//   npx tsx bench/ingest.ts [--scale 1] [--window-s 300] [--settle-s 30]
+//   npx tsx bench/ingest.ts [--scale 1] [--window-s 300] [--settle-s 30] [--first off|on]
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -121,10 +121,13 @@ async function measure(changeOnly: boolean): Promise<Result> {
 }
 
 try {
-  const off = await measure(false);
-  const on = await measure(true);
+  // Which mode runs first (a second run in the other order shows what the order itself does).
+  const onFirst = arg('first', 'off') === 'on';
+  const first = await measure(onFirst);
+  const second = await measure(!onFirst);
+  const [off, on] = onFirst ? [second, first] : [first, second];
   const f = (n: number, d = 0) => n.toLocaleString('en-US', { maximumFractionDigits: d, minimumFractionDigits: d });
-  console.log(`scale ${SCALE}, window ${WINDOW_MS / 1000} s per mode after every feed's first crawl (+${SETTLE_MS / 1000} s), ${new Date().toISOString()}`);
+  console.log(`scale ${SCALE}, window ${WINDOW_MS / 1000} s per mode after every feed's first crawl (+${SETTLE_MS / 1000} s), ${onFirst ? 'on' : 'off'} first, ${new Date().toISOString()}`);
   console.log('| mode | raw records/min | pollers.state records/min | all topics records/min | log MB/min | CPU ms/min (pollers + log + sports stages) | sports records written by the first crawl after a pollers restart |');
   console.log('|---|---|---|---|---|---|---|');
   for (const r of [off, on])
