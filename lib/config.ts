@@ -108,8 +108,8 @@ const fields = z.object({
   // Catalog: time between two listing crawls of a venue (default: the refresh cadence), and the
   // HMAC secret signing GET /v1/markets cursors (set it in the stack so every API node agrees).
   CATALOG_CRAWL_MS: z.coerce.number().int().min(1).optional(),
-  // Sports feed of the pollers: a full crawl this often; between them only changed records are
-  // written to the raw topics (every POLL_INTERVAL_MS).
+  // Sports feed of the pollers with POLL_CHANGE_ONLY=false: a full crawl this often; between them
+  // only changed records are written to the raw topics (every POLL_INTERVAL_MS).
   POLL_FULL_MS: z.coerce.number().int().min(1).default(300_000),
   // Change-only ingestion: the sports feed publishes a record only when its content changed since
   // its last publish, each crawl ending in a marker that names what is still listed and what left
