@@ -26,7 +26,7 @@ import { SportsReader } from '../pipelines/matching/readmodel.ts';
 import { startLiveArea } from '../api/live/area.ts';
 import { startMetricsServer } from '../pipelines/runtime/metrics.ts';
 import { startPipelineSummary } from '../pipelines/runtime/summary.ts';
-import { RosterPoller } from '../pipelines/venues/pollers/rosters.ts';
+import { RosterPoller, writtenRosters } from '../pipelines/venues/pollers/rosters.ts';
 
 /** Rosters change a few times a day; a read every ten minutes keeps new players within minutes. */
 const ROSTER_REFRESH_MS = 10 * 60_000;
@@ -110,7 +110,9 @@ export async function runService(config: Config, opts: { quiet?: boolean } = {})
     // It lives beside the venues on the shared host; without one, matching reads names as listed.
     if (venueBaseUrl) {
       const rosterProducer = await backbone.log.producer();
-      const rosters = new RosterPoller({ baseUrl: venueBaseUrl, producer: rosterProducer, serde: b.serde, topics: b.topics, intervalMs: ROSTER_REFRESH_MS, deadlineMs: config.UPSTREAM_DEADLINE_MS, logger });
+      // Change-only ingestion: the rosters already on the topic are not written again after a restart.
+      const written = config.POLL_CHANGE_ONLY ? await writtenRosters({ log: backbone.log, serde: b.serde, topics: b.topics }) : undefined;
+      const rosters = new RosterPoller({ baseUrl: venueBaseUrl, producer: rosterProducer, serde: b.serde, topics: b.topics, intervalMs: ROSTER_REFRESH_MS, deadlineMs: config.UPSTREAM_DEADLINE_MS, logger, written });
       rosters.start();
       stops.push(async () => {
         await rosters.stop();
