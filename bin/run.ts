@@ -7,7 +7,7 @@
 //     share keys, rate limits and snapshots in Redis).
 // The same business code runs in every combination: only the seams differ, chosen by configuration.
 import { startStreamArea } from '../api/stream/area.ts';
-import { loadConfigOrExit, ConfigError, type Config } from '../lib/config.ts';
+import { loadConfigOrExit, ConfigError, quotesLookbackMs, type Config } from '../lib/config.ts';
 import { startApi } from '../api/server.ts';
 import { createAuthDeps, createDemoKey } from '../api/auth/index.ts';
 import type { AppDeps } from '../api/types.ts';
@@ -27,7 +27,7 @@ import { sportsDepsOf } from '../pipelines/matching/readmodel.ts';
 import { startLiveArea } from '../api/live/area.ts';
 import { startMetricsServer } from '../pipelines/runtime/metrics.ts';
 import { startPipelineSummary } from '../pipelines/runtime/summary.ts';
-import { RosterPoller } from '../pipelines/venues/pollers/rosters.ts';
+import { RosterPoller, writtenRosters } from '../pipelines/venues/pollers/rosters.ts';
 import { startSqlPort } from '../pipelines/readmodels/sql-port.ts';
 
 /** Rosters change a few times a day; a read every ten minutes keeps new players within minutes. */
@@ -116,7 +116,9 @@ export async function runService(config: Config, opts: { quiet?: boolean } = {})
     // It lives beside the venues on the shared host; without one, matching reads names as listed.
     if (venueBaseUrl) {
       const rosterProducer = await backbone.log.producer();
-      const rosters = new RosterPoller({ baseUrl: venueBaseUrl, producer: rosterProducer, serde: b.serde, topics: b.topics, intervalMs: ROSTER_REFRESH_MS, deadlineMs: config.UPSTREAM_DEADLINE_MS, logger });
+      // Change-only ingestion: the rosters already on the topic are not written again after a restart.
+      const written = config.POLL_CHANGE_ONLY ? await writtenRosters({ log: backbone.log, serde: b.serde, topics: b.topics }) : undefined;
+      const rosters = new RosterPoller({ baseUrl: venueBaseUrl, producer: rosterProducer, serde: b.serde, topics: b.topics, intervalMs: ROSTER_REFRESH_MS, deadlineMs: config.UPSTREAM_DEADLINE_MS, logger, written });
       rosters.start();
       stops.push(async () => {
         await rosters.stop();
@@ -177,7 +179,7 @@ export async function runService(config: Config, opts: { quiet?: boolean } = {})
       stops.push(() => live.stop());
     }
     const area = streams
-      ? await startStreamArea(config, { log: backbone.log, serde: backbone.serde, topics: backbone.topics, catalog: { store: backbone.store, name: CATALOG_SNAPSHOT_NAME }, quotes: 'on-demand' })
+      ? await startStreamArea({ ...config, STREAM_QUOTES_LOOKBACK_MS: quotesLookbackMs(config) }, { log: backbone.log, serde: backbone.serde, topics: backbone.topics, catalog: { store: backbone.store, name: CATALOG_SNAPSHOT_NAME }, quotes: 'on-demand' })
       : undefined;
     if (area) deps.stream = area.deps;
     const api = await startApi(config, deps);

@@ -130,9 +130,18 @@ const fields = z.object({
   // Catalog: time between two listing crawls of a venue (default: the refresh cadence), and the
   // HMAC secret signing GET /v1/markets cursors (set it in the stack so every API node agrees).
   CATALOG_CRAWL_MS: z.coerce.number().int().min(1).optional(),
-  // Sports feed of the pollers: a full crawl this often; between them only changed records are
-  // written to the raw topics (every POLL_INTERVAL_MS).
+  // Sports feed of the pollers with POLL_CHANGE_ONLY=false: a full crawl this often; between them
+  // only changed records are written to the raw topics (every POLL_INTERVAL_MS).
   POLL_FULL_MS: z.coerce.number().int().min(1).default(300_000),
+  // Change-only ingestion: the sports feed publishes a record only when its content changed since
+  // its last publish, each crawl ending in a marker that names what is still listed and what left
+  // (pipelines/venues/pollers/changes.ts). The content hashes are kept on the compacted
+  // `pollers.state` topic and read back at start, so a restart goes on with delta crawls instead of
+  // a full one; a full crawl comes every POLL_REFRESH_MS instead of every POLL_FULL_MS, inside
+  // RAW_RETENTION_MS so a replay of the raw topics still finds every listed record. false: the
+  // previous behaviour (full crawl every POLL_FULL_MS, memory per process).
+  POLL_CHANGE_ONLY: bool.default(true),
+  POLL_REFRESH_MS: z.coerce.number().int().min(1).default(6 * 3600_000),
   // HMAC secret of every cursor the API issues (lib/cursor.ts; the catalog's were first, hence the
   // name). The embedded default falls back to DEV_CURSOR_SECRET; with REDIS_URL it is required (below).
   CATALOG_CURSOR_SECRET: z.string().optional(),
@@ -154,9 +163,11 @@ const fields = z.object({
   STREAM_JOURNAL: z.coerce.number().int().min(1).default(20_000),
   // Oldest resumable event id (a later one gets `reset`); inside the 24 h tombstone retention.
   STREAM_RESUME_MS: z.coerce.number().int().min(1000).max(86_400_000).default(3_600_000),
-  // The quotes channel reads the raw venue topics (days of reads) from this long ago only: the
-  // resume window plus a catalog crawl (every open market re-read) and room to spare.
-  STREAM_QUOTES_LOOKBACK_MS: z.coerce.number().int().min(60_000).default(2 * 3_600_000),
+  // The quotes channel reads the raw venue topics (days of reads) from this long ago only: every open
+  // market must have been read in that window, so with change-only ingestion (an unchanged sports
+  // market is re-sent only by a full crawl, every POLL_REFRESH_MS) it must reach past one full crawl;
+  // otherwise the resume window plus a catalog crawl. Unset: that, with an hour to spare.
+  STREAM_QUOTES_LOOKBACK_MS: z.coerce.number().int().min(60_000).optional(),
 
   // "503 when the plan catalog is not configured": PLAN_CATALOG=none turns it off.
   PLAN_CATALOG: z.enum(['published', 'none']).default('published'),
@@ -199,6 +210,18 @@ const schema = fields
       });
   })
   .superRefine((c, ctx) => {
+    if (c.POLL_CHANGE_ONLY && c.STREAM_QUOTES_LOOKBACK_MS !== undefined && c.STREAM_QUOTES_LOOKBACK_MS <= c.POLL_REFRESH_MS)
+      ctx.addIssue({
+        code: 'custom',
+        path: ['STREAM_QUOTES_LOOKBACK_MS'],
+        message: `STREAM_QUOTES_LOOKBACK_MS ${c.STREAM_QUOTES_LOOKBACK_MS} is not above POLL_REFRESH_MS ${c.POLL_REFRESH_MS}: with change-only ingestion an unchanged market is read into the log only by a full crawl, so the quotes channel would start without its quote`,
+      });
+    if (c.POLL_CHANGE_ONLY && c.POLL_REFRESH_MS >= c.RAW_RETENTION_MS)
+      ctx.addIssue({
+        code: 'custom',
+        path: ['POLL_REFRESH_MS'],
+        message: `POLL_REFRESH_MS ${c.POLL_REFRESH_MS} is not below RAW_RETENTION_MS ${c.RAW_RETENTION_MS}: with change-only ingestion a full crawl must come inside the raw topics' retention, or a replay misses records that did not change`,
+      });
     if (!c.REDIS_URL) return;
     for (const { name, dev, why, same } of STACK_SECRETS) {
       const p = c[name];
@@ -284,4 +307,12 @@ export function loadConfigOrExit(env: NodeJS.ProcessEnv = process.env): Config {
     process.stderr.write(`${e.message}\n`);
     process.exit(2);
   }
+}
+
+/**
+ * How far back the quotes channel reads the raw topics (STREAM_QUOTES_LOOKBACK_MS, else: past one
+ * full crawl with change-only ingestion, or the resume window plus a catalog crawl, with an hour to spare).
+ */
+export function quotesLookbackMs(c: Pick<Config, 'STREAM_QUOTES_LOOKBACK_MS' | 'POLL_CHANGE_ONLY' | 'POLL_REFRESH_MS'>): number {
+  return c.STREAM_QUOTES_LOOKBACK_MS ?? (c.POLL_CHANGE_ONLY ? c.POLL_REFRESH_MS + 3_600_000 : 2 * 3_600_000);
 }

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { ConfigError, DEV_CURSOR_SECRET, DEV_KEY_PEPPER, MIN_KEY_PEPPER_LENGTH, MIN_SQL_TOKEN_LENGTH, loadConfig } from './config.ts';
+import { ConfigError, DEV_CURSOR_SECRET, DEV_KEY_PEPPER, MIN_KEY_PEPPER_LENGTH, MIN_SQL_TOKEN_LENGTH, loadConfig, quotesLookbackMs } from './config.ts';
 
 /** The ConfigError message loadConfig throws for env (fails the test when it does not throw). */
 function configError(env: Record<string, string>): string {
@@ -14,6 +14,15 @@ function configError(env: Record<string, string>): string {
 }
 
 describe('config', () => {
+  it("the quotes channel's lookback reaches past a full crawl with change-only ingestion, and a shorter one is refused, quoted", () => {
+    expect(quotesLookbackMs(loadConfig({}))).toBe(loadConfig({}).POLL_REFRESH_MS + 3_600_000);
+    expect(quotesLookbackMs(loadConfig({ POLL_CHANGE_ONLY: 'false' }))).toBe(2 * 3_600_000);
+    expect(quotesLookbackMs(loadConfig({ STREAM_QUOTES_LOOKBACK_MS: '90000000' }))).toBe(90_000_000);
+    const msg = configError({ POLL_REFRESH_MS: '7200000', STREAM_QUOTES_LOOKBACK_MS: '3600000' });
+    expect(msg).toContain('STREAM_QUOTES_LOOKBACK_MS 3600000 is not above POLL_REFRESH_MS 7200000');
+    expect(() => loadConfig({ POLL_CHANGE_ONLY: 'false', STREAM_QUOTES_LOOKBACK_MS: '3600000' })).not.toThrow();
+  });
+
   it('applies embedded defaults', () => {
     const c = loadConfig({});
     expect(c.PORT).toBe(8080);
@@ -171,5 +180,22 @@ describe('per-venue endpoints', () => {
     expect(() => loadConfig({ VENUE_7_RPS: 'lots' })).toThrow(/VENUE_7_RPS="lots"/);
     expect(() => loadConfig({ VENUE_7_RPS: '0' })).toThrow(/VENUE_7_RPS/);
     expect(() => loadConfig({ VENUE_1_BASE_URL: 'not a url' })).toThrow(/VENUE_1_BASE_URL="not a url"/);
+  });
+});
+
+describe('change-only ingestion', () => {
+  it('is on by default, with a full sports crawl every 6 hours', () => {
+    const c = loadConfig({});
+    expect([c.POLL_CHANGE_ONLY, c.POLL_REFRESH_MS]).toEqual([true, 21_600_000]);
+    expect(loadConfig({ POLL_CHANGE_ONLY: 'false' }).POLL_CHANGE_ONLY).toBe(false);
+  });
+
+  it('refuses a full-crawl cadence not inside the raw retention, quoting it', () => {
+    const m = configError({ POLL_REFRESH_MS: '86400000', RAW_RETENTION_MS: '3600000' });
+    expect(m).toContain('POLL_REFRESH_MS="86400000"');
+    expect(m).toContain('RAW_RETENTION_MS 3600000');
+    expect(() => loadConfig({ POLL_REFRESH_MS: 'often' })).toThrow(/POLL_REFRESH_MS="often"/);
+    // Without change-only ingestion the sports feed's full crawls come every POLL_FULL_MS instead.
+    expect(loadConfig({ POLL_CHANGE_ONLY: 'false', POLL_REFRESH_MS: '86400000', RAW_RETENTION_MS: '3600000' }).POLL_REFRESH_MS).toBe(86_400_000);
   });
 });

@@ -94,6 +94,7 @@ export interface TopicValues {
   'lifecycle.states': LifecycleState;
   'reference.rosters': RawRecord;
   'matching.state': RawRecord;
+  'pollers.state': RawRecord;
   'dead.letters': DeadLetter;
 }
 export type TopicId = keyof TopicValues;
@@ -216,6 +217,20 @@ export function defineTopics(settings: TopicSettings = {}): TopicMap {
       // crawl it applied per venue and feed, and the venue_1 event records that its markets read.
       cleanupPolicy: 'compact',
       description: "The canonicalizer's restart state: last applied crawl marker per venue and feed; venue_1 event records.",
+    },
+    'pollers.state': {
+      id: 'pollers.state',
+      name: `${prefix}pollers.state`,
+      keySchemaFile: 'state.key.avsc',
+      valueSchemaFile: 'raw_record.value.avsc',
+      keyFormat: 'hash|<venue>|<feed>|<record_type>:<native_id> or feed|<venue>|<feed>',
+      partitions,
+      // Change-only ingestion (POLL_CHANGE_ONLY): the content hash of every record a feed last
+      // published and the start of its last full crawl, written after each complete crawl, so a
+      // restarted poller publishes only what changed since (pollers/state.ts). A record that left
+      // the listing is a tombstone.
+      cleanupPolicy: 'compact',
+      description: "The pollers' change-only memory: content hash per published record, last full crawl per feed.",
     },
     'dead.letters': {
       id: 'dead.letters',

@@ -2,7 +2,8 @@
 // In: config and the backbone (log, serde, topic map, History, SnapshotStore). Out: the running
 // pieces and `deps` for GET /v1/markets (deps.catalog):
 //   - startPollers: nine venue pollers (listing feed every CATALOG_CRAWL_MS, default the refresh
-//     cadence; sports feed every POLL_INTERVAL_MS) writing to the raw topics;
+//     cadence; sports feed every POLL_INTERVAL_MS, change-only with POLL_CHANGE_ONLY) writing to
+//     the raw topics;
 //   - startCatalog: the catalog stage (raw topics -> staged crawls in ClickHouse) and the builder
 //     (a snapshot every CATALOG_REFRESH_MS, published in the SnapshotStore).
 // In the scale-out stack the two can run in different processes; an API-only process needs just
@@ -18,7 +19,9 @@ import { startStage, type StageRunner } from '../runtime/runner.ts';
 import type { StageOffload } from '../runtime/history-host.ts';
 import { PollerSupervisor } from '../venues/pollers/supervisor.ts';
 import { logRawSink } from '../venues/pollers/sink.ts';
-import type { PollerLogger } from '../venues/pollers/poller.ts';
+import { LogPollerState } from '../venues/pollers/state.ts';
+import { PROVIDERS } from '../../lib/vocabulary.ts';
+import { SPORTS_FEED, type PollerLogger } from '../venues/pollers/poller.ts';
 import { catalogStage } from './stage.ts';
 import { CatalogBuilder } from './builder.ts';
 import { createCatalog, type CatalogArea } from './index.ts';
@@ -44,15 +47,19 @@ export interface RunningPollers {
  * `endpoints`: per-venue base URLs, credentials and budgets, shared with the live routes of the
  * process (bin/run.ts makes one); by default the configuration's own, over baseUrl.
  */
-export async function startPollers(config: Config, b: AreaBackbone, baseUrl: string, logger?: PollerLogger, endpoints?: VenueEndpoints): Promise<RunningPollers> {
+export async function startPollers(config: Config, b: Pick<AreaBackbone, 'log' | 'serde' | 'topics' | 'producer'>, baseUrl: string, logger?: PollerLogger, endpoints?: VenueEndpoints): Promise<RunningPollers> {
   const producer = b.producer ?? (await b.log.producer());
+  // Change-only ingestion: the sports feed's memory is read back from the log before the first crawl.
+  const state = config.POLL_CHANGE_ONLY ? await LogPollerState.restore({ log: b.log, serde: b.serde, topics: b.topics, producer }) : undefined;
+  if (!config.POLL_CHANGE_ONLY) await LogPollerState.forgetFullCrawls({ serde: b.serde, topics: b.topics, producer }, PROVIDERS, [SPORTS_FEED]);
   const supervisor = new PollerSupervisor({
     baseUrl: config.VENUE_BASE_URL ?? baseUrl,
     sink: logRawSink(producer, b.serde, b.topics),
     crawlIntervalMs: config.CATALOG_CRAWL_MS ?? config.CATALOG_REFRESH_MS,
     sportsIntervalMs: config.POLL_INTERVAL_MS,
-    sportsFullEveryMs: config.POLL_FULL_MS,
+    sportsFullEveryMs: config.POLL_CHANGE_ONLY ? config.POLL_REFRESH_MS : config.POLL_FULL_MS,
     deadlineMs: config.UPSTREAM_DEADLINE_MS,
+    state,
     logger,
     pollerOptions: { endpoints: endpoints ?? VenueEndpoints.fromConfig(config, config.VENUE_BASE_URL ?? baseUrl) },
   });

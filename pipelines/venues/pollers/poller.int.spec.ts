@@ -7,6 +7,7 @@ import type { RawRecord } from '../../topics.ts';
 import type { Provider } from '../../../lib/vocabulary.ts';
 import { VenuePoller, type PollerOptions, type RawSink } from './poller.ts';
 import { PollerSupervisor } from './supervisor.ts';
+import { MemoryPollerState } from './state.ts';
 import { PROVIDERS } from '../../../lib/vocabulary.ts';
 import { normalizeListing } from '../../catalog/normalize.ts';
 
@@ -124,6 +125,38 @@ describe('VenuePoller against the simulator', () => {
     const before = new Map(full.map((r) => [r.native_id, r.payload]));
     for (const r of changed) expect(r.payload).not.toBe(before.get(r.native_id));
     await p.stop();
+  });
+
+  it('change-only memory kept in a PollerState: a new poller goes on with delta crawls; one whose state write failed crawls in full next', async () => {
+    const { got, sink } = collect();
+    const state = new MemoryPollerState();
+    const o = { sportsIntervalMs: 1_000, sportsFullEveryMs: 3_600_000, state };
+    const first = poller('venue_5', sink, o);
+    expect(await first.p.crawlOnce('sports')).toBe(true);
+    await first.p.stop();
+    const listed = got.filter((r) => r.record_type !== 'crawl_complete').length;
+    expect(listed).toBeGreaterThan(10);
+    got.length = 0;
+    // Started afresh on the same state, nothing changed on the venue: the marker alone.
+    const again = poller('venue_5', sink, o);
+    expect(await again.p.crawlOnce('sports')).toBe(true);
+    expect(got.map((r) => r.record_type)).toEqual(['crawl_complete']);
+    expect(JSON.parse(got[0]!.payload)).toMatchObject({ delta: true, emitted: 0, records: listed });
+    await again.p.stop();
+    got.length = 0;
+    // A state that cannot be written: the poller says so, and its next crawl writes everything again.
+    const failing = new MemoryPollerState();
+    failing.save = async () => {
+      throw new Error('log unavailable');
+    };
+    const broken = poller('venue_5', sink, { ...o, state: failing });
+    expect(await broken.p.crawlOnce('sports')).toBe(true);
+    expect(broken.warnings).toContainEqual(expect.objectContaining({ venue: 'venue_5', feed: 'sports', err: 'Error: log unavailable' }));
+    got.length = 0;
+    expect(await broken.p.crawlOnce('sports')).toBe(true);
+    expect(got.filter((r) => r.record_type !== 'crawl_complete')).toHaveLength(listed);
+    expect(JSON.parse(got.find((r) => r.record_type === 'crawl_complete')!.payload).delta).toBeUndefined();
+    await broken.p.stop();
   });
 
   const cases: Array<[string, Parameters<Simulator['faults']['set']>[1], string]> = [

@@ -10,11 +10,12 @@
 import { Agent } from 'undici';
 import type { Provider } from '../../../lib/vocabulary.ts';
 import type { RawRecord } from '../../topics.ts';
-import { createHash } from 'node:crypto';
 import { ulid } from 'ulid';
 import { backoffDelay, parseRetryAfter, DEFAULT_BACKOFF, type BackoffPolicy } from './backoff.ts';
 import { finalRecordRequest, listingSteps, sportsSteps, MalformedBody, type ListingStep, type PageRequest } from './feeds.ts';
 import { VenueEndpoints } from '../client/endpoints.ts';
+import { ChangeDetector, recordKey } from './changes.ts';
+import type { PollerState, StateChange } from './state.ts';
 import { venueGet, type VenueResponse } from '../client/http.ts';
 
 /**
@@ -34,18 +35,26 @@ export interface FeedSpec {
    * re-emit was emitted unchanged at or after that time, so a consumer pruning "what was not read
    * since started_at" prunes exactly what a full crawl would. It also lists `vanished`
    * (`<record_type>:<native_id>` of records the previous crawl listed and this one did not): every
-   * other record was read, unchanged, by this crawl. Without it, a sports feed every 2 s
-   * writes every sports record (about 4 MB at SIM_SCALE=1) to the raw topic every 2 s.
+   * other record was read, unchanged, by this crawl: the marker is the crawl's "still listed"
+   * heartbeat. Without it, a sports feed every 2 s writes every sports record (about 4 MB at
+   * SIM_SCALE=1) to the raw topic every 2 s. With PollerOptions.state the feed's memory (content
+   * hashes, last full crawl) survives a restart, so a restarted poller goes on with delta crawls.
    */
   fullEveryMs?: number;
 }
 
 interface FeedState {
-  hashes: Map<string, string>;
+  /** Delta mode: content hash of each record's last publish. */
+  changes: ChangeDetector;
   lastFullStartedAt: number | null;
+  /** The feed's memory was read from PollerOptions.state (once, before its first crawl). */
+  restored: boolean;
   /** Records (`<record_type>:<native_id>`) the feed's previous complete crawl listed. */
   lastSeen: Set<string> | null;
 }
+
+/** The sports feed's name (its read ids and markers say `sports`). */
+export const SPORTS_FEED = 'sports';
 
 /** Final records read after one crawl at most (a venue delisting thousands at once is read over several). */
 const FINAL_READS_PER_CRAWL = 100;
@@ -113,6 +122,11 @@ export interface PollerOptions {
   agent?: Agent;
   /** Per-venue base URLs, credentials and request budgets (shared with the live routes); baseUrl otherwise. */
   endpoints?: VenueEndpoints;
+  /**
+   * Where delta-mode feeds keep their memory between runs (change-only ingestion, POLL_CHANGE_ONLY);
+   * without it the memory is this process's alone and a restart begins with a full crawl.
+   */
+  state?: PollerState;
 }
 
 export interface PollerStatus {
@@ -124,19 +138,21 @@ export interface PollerStatus {
   consecutiveFaults: number;
   faults: Partial<Record<FaultKind, number>>;
   lastFault: Fault | null;
-  lastCrawl: { crawlId: string; startedAt: number; completedAt: number; records: number } | null;
+  /** `records`: distinct records the crawl listed; `emitted`: those it wrote (fewer in a delta crawl). */
+  lastCrawl: { crawlId: string; startedAt: number; completedAt: number; records: number; emitted: number } | null;
   /** Per feed: completed crawls and the last one. */
   feeds: Record<string, { crawlsCompleted: number; lastCrawl: PollerStatus['lastCrawl'] }>;
 }
 
 export class VenuePoller {
   readonly provider: Provider;
-  private readonly o: Required<Omit<PollerOptions, 'agent' | 'steps' | 'feeds' | 'sportsIntervalMs' | 'sportsFullEveryMs' | 'endpoints'>>;
+  private readonly o: Required<Omit<PollerOptions, 'agent' | 'steps' | 'feeds' | 'sportsIntervalMs' | 'sportsFullEveryMs' | 'endpoints' | 'state'>>;
   readonly feeds: FeedSpec[];
   private readonly feedState = new Map<string, FeedState>();
   private readonly agent: Agent;
   private readonly endpoints: VenueEndpoints;
   private readonly ownsAgent: boolean;
+  private readonly state: PollerState | undefined;
   private stopping = false;
   private readonly stopController = new AbortController();
   private loop: Promise<void> | null = null;
@@ -157,10 +173,11 @@ export class VenuePoller {
     this.feeds = options.feeds ?? [
       { name: 'listing', steps: options.steps ?? listingSteps(options.provider), intervalMs: options.crawlIntervalMs },
       ...(options.sportsIntervalMs !== undefined
-        ? [{ name: 'sports', steps: sportsSteps(options.provider), intervalMs: options.sportsIntervalMs, fullEveryMs: options.sportsFullEveryMs }]
+        ? [{ name: SPORTS_FEED, steps: sportsSteps(options.provider), intervalMs: options.sportsIntervalMs, fullEveryMs: options.sportsFullEveryMs }]
         : []),
     ];
-    for (const f of this.feeds) this.feedState.set(f.name, { hashes: new Map(), lastFullStartedAt: null, lastSeen: null });
+    for (const f of this.feeds) this.feedState.set(f.name, { changes: new ChangeDetector(), lastFullStartedAt: null, restored: false, lastSeen: null });
+    this.state = options.state;
     this.endpoints = options.endpoints ?? new VenueEndpoints(this.o.baseUrl);
     this.ownsAgent = options.agent === undefined;
     this.agent = options.agent ?? new Agent({ connections: 4, keepAliveTimeout: 10_000 });
@@ -228,10 +245,9 @@ export class VenuePoller {
     const crawlStartedAt = this.o.clock();
     const crawlId = newReadId(feed.name, this.provider, crawlStartedAt);
     const state = this.feedState.get(feed.name)!;
+    if (feed.fullEveryMs !== undefined && !state.restored) this.restoreFeed(feed.name, state);
     const full = feed.fullEveryMs === undefined || state.lastFullStartedAt === null || crawlStartedAt - state.lastFullStartedAt >= feed.fullEveryMs;
-    // Payload hashes of this crawl; they replace the previous crawl's once it completes.
-    const hashes = new Map<string, string>();
-    const dedupe = feed.fullEveryMs === undefined ? null : { previous: full ? null : state.hashes, hashes };
+    const dedupe = feed.fullEveryMs === undefined ? null : { feed: feed.name, changes: state.changes, full };
     let emitted = 0;
     // Distinct records (type and id): a listing can shift while it is paged, so a record may be
     // read twice; the catalog stage checks completeness against distinct records.
@@ -255,9 +271,10 @@ export class VenuePoller {
     }
     const completedAt = this.o.clock();
     const count = seen.size;
-    // Delta mode: what the previous crawl listed and this one did not has left the venue's listing
-    // now, so consumers can drop it at once instead of at the next full crawl.
-    const vanished = !full && dedupe?.previous ? [...dedupe.previous.keys()].filter((k) => !seen.has(k)) : [];
+    // Delta mode: what was published before and this crawl did not list has left the venue's
+    // listing now, so consumers can drop it at once instead of at the next full crawl.
+    const gone = dedupe ? dedupe.changes.gone(seen) : [];
+    const vanished = full ? [] : gone;
     // What left the listing since the previous crawl: where the venue keeps a final record that
     // matters downstream (finalRecordRequest), read it once and write it to the log before the marker.
     if (state.lastSeen && !(await this.readFinals([...state.lastSeen].filter((k) => !seen.has(k))))) return false;
@@ -279,12 +296,13 @@ export class VenuePoller {
     };
     if (!(await this.emit([marker]))) return false;
     state.lastSeen = seen;
-    if (feed.fullEveryMs !== undefined) {
-      state.hashes = hashes;
+    if (dedupe) {
+      dedupe.changes.forget(gone);
       if (full) state.lastFullStartedAt = crawlStartedAt;
+      await this.persist(feed.name, state, { gone, ...(full ? { lastFullStartedAt: crawlStartedAt } : {}) }, completedAt);
     }
     this.status.crawlsCompleted++;
-    const last = { crawlId, startedAt: crawlStartedAt, completedAt, records: count };
+    const last = { crawlId, startedAt: crawlStartedAt, completedAt, records: count, emitted };
     this.status.lastCrawl = last;
     const fs = this.status.feeds[feed.name];
     fs.crawlsCompleted++;
@@ -299,7 +317,7 @@ export class VenuePoller {
     req: PageRequest,
     crawlId: string,
     seen: Set<string>,
-    dedupe: { previous: Map<string, string> | null; hashes: Map<string, string> } | null,
+    dedupe: { feed: string; changes: ChangeDetector; full: boolean } | null,
   ): Promise<{ emitted: number; next: PageRequest | null } | null> {
     for (let attempt = 1; attempt <= this.o.pageAttempts; attempt++) {
       if (this.stopping) return null;
@@ -324,17 +342,22 @@ export class VenuePoller {
           source_url: sourceUrl,
         }));
         // Once per crawl: overlapping pages (feeds.ts PAGE_OVERLAP) read some records twice.
-        let out = recs.filter((r) => !seen.has(`${r.record_type}:${r.native_id}`));
+        let out = recs.filter((r) => !seen.has(recordKey(r.record_type, r.native_id)));
+        // Delta mode: emit only what changed since its last publish (everything in a full crawl).
+        const published: [string, string][] = [];
         if (dedupe) {
-          // Delta mode: remember every record's payload hash; emit only the changed ones.
           out = out.filter((r) => {
-            const key = `${r.record_type}:${r.native_id}`;
-            const h = createHash('sha1').update(r.payload).digest('base64');
-            dedupe.hashes.set(key, h);
-            return dedupe.previous === null || dedupe.previous.get(key) !== h;
+            const key = recordKey(r.record_type, r.native_id);
+            const { hash, publish } = dedupe.changes.check(key, r.payload, dedupe.full);
+            if (publish) published.push([key, hash]);
+            return publish;
           });
         }
         if (!(await this.emit(out))) return null;
+        if (dedupe && published.length > 0) {
+          dedupe.changes.published(published);
+          await this.persist(dedupe.feed, this.feedState.get(dedupe.feed)!, { set: published }, readStartedAt);
+        }
         for (const r of recs) seen.add(`${r.record_type}:${r.native_id}`);
         // Each fault was a warn line; the first good page after them is the line an operator waits for.
         if (this.status.consecutiveFaults > 0) this.o.logger.info({ venue: this.provider, afterFaults: this.status.consecutiveFaults }, 'venue recovered');
@@ -383,6 +406,36 @@ export class VenuePoller {
       if (!(await this.emit([rec]))) return false;
     }
     return true;
+  }
+
+  /**
+   * A delta feed's memory as PollerOptions.state last kept it (a restarted poller goes on where it
+   * stopped): the hashes of what it published and the start of its last full crawl, whose records it
+   * listed. Without a full crawl on record the next crawl is full.
+   */
+  private restoreFeed(feed: string, state: FeedState): void {
+    state.restored = true;
+    const m = this.state?.load(this.provider, feed);
+    if (!m) return;
+    state.changes = new ChangeDetector(m.hashes);
+    state.lastFullStartedAt = m.lastFullStartedAt;
+    if (m.lastFullStartedAt !== null) state.lastSeen = new Set(m.hashes.keys());
+  }
+
+  /**
+   * Writes what a delta feed just published or dropped to PollerOptions.state, after the raw topic
+   * has it (a crash in between publishes those records once more, never loses one). When the write
+   * fails, the stored memory is behind what was published: the next crawl is full, which writes
+   * every hash again.
+   */
+  private async persist(feed: string, state: FeedState, change: StateChange, at: number): Promise<void> {
+    if (!this.state) return;
+    try {
+      await this.state.save(this.provider, feed, change, at);
+    } catch (e) {
+      state.lastFullStartedAt = null;
+      this.o.logger.warn({ venue: this.provider, feed, err: String(e) }, 'poller state not written; the next crawl is full');
+    }
   }
 
   /** Hands records to the sink; a failing sink is a fault too, retried with backoff. */

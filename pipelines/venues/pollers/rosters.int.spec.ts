@@ -1,12 +1,20 @@
 // The roster reader against the simulator's sports data source: every team's roster into
-// reference.rosters once, and a second round with nothing changed writes nothing.
+// reference.rosters once, and a second round with nothing changed writes nothing; a poller started
+// afresh reads what the topic holds (embedded log) and writes nothing either.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { OutgoingRecord, Producer } from '../../log/types.ts';
 import type { Serde } from '../../serde/index.ts';
 import { defineTopics, type RawRecord } from '../../topics.ts';
 import { LEAGUE_LIST, TEAMS } from '../../matching/teams.ts';
 import { startSimulator, type Simulator } from '../simulator/server.ts';
-import { RosterPoller, rosterKey } from './rosters.ts';
+import { RosterPoller, rosterKey, writtenRosters } from './rosters.ts';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { EmbeddedLog } from '../../log/embedded.ts';
+import { createAllTopics } from '../../topics.ts';
+import { testSerde } from '../../runtime/test-services.ts';
+import { randomName } from '../../../test/services/index.ts';
 
 let sim: Simulator;
 beforeAll(async () => {
@@ -41,6 +49,37 @@ describe('RosterPoller', () => {
       expect(p.rounds).toBe(2);
     } finally {
       await p.stop();
+    }
+  });
+
+  it('a poller started afresh with what the topic holds writes only rosters that changed (none)', async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'pm-rosters-'));
+    const log = await EmbeddedLog.open({ dir: path.join(dir, 'log'), fsyncIntervalMs: 0, compactIntervalMs: 0, retryBackoffMs: 10 });
+    const topics = defineTopics({ prefix: `${randomName('ro')}.`, partitions: 3 });
+    await createAllTopics(log, topics);
+    const serde = await testSerde(dir);
+    const producer = await log.producer();
+    const ends = async () => (await log.topicOffsets(topics['reference.rosters'].name)).reduce((n, p) => n + Number(p.high), 0);
+    try {
+      const first = new RosterPoller({ baseUrl: sim.baseUrl, producer, serde, topics, intervalMs: 3_600_000, deadlineMs: 5_000 });
+      await first.runRound();
+      await first.stop();
+      const written = await ends();
+      expect(written).toBeGreaterThan(10);
+      const held = await writtenRosters({ log, serde, topics });
+      expect(held.size).toBe(written);
+      const again = new RosterPoller({ baseUrl: sim.baseUrl, producer, serde, topics, intervalMs: 3_600_000, deadlineMs: 5_000, written: held });
+      await again.runRound();
+      await again.stop();
+      expect(await ends()).toBe(written);
+      // Without what the topic holds, every roster is written again (what a restart did before).
+      const forgetful = new RosterPoller({ baseUrl: sim.baseUrl, producer, serde, topics, intervalMs: 3_600_000, deadlineMs: 5_000 });
+      await forgetful.runRound();
+      await forgetful.stop();
+      expect(await ends()).toBe(2 * written);
+    } finally {
+      await producer.close();
+      await log.close();
     }
   });
 });

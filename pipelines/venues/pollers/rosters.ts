@@ -3,10 +3,12 @@
 // In: `GET <base>/sportsdata/<league>/teams/<CODE>/roster` for every team of the five leagues, every
 // intervalMs. Out: `reference.rosters` records keyed `roster|<league>|<team>` (the RawRecord shape:
 // venue `sportsdata`, record_type `roster`, the body as read), written only when a roster changed
-// since this poller last wrote it. A team that answers 404 has no roster (a gap: nothing written); a
-// failing read is logged and tried again at the next round.
+// since it was last written (what the topic holds is read back at start: writtenRosters). A team
+// that answers 404 has no roster (a gap: nothing written); a failing read is logged and tried again
+// at the next round.
 import { venueGet } from '../client/http.ts';
-import type { Producer } from '../../log/types.ts';
+import type { Log, Producer } from '../../log/types.ts';
+import { restoreContext } from '../../runtime/runner.ts';
 import type { Serde } from '../../serde/index.ts';
 import type { RawRecord, TopicMap } from '../../topics.ts';
 import { LEAGUE_LIST, TEAMS } from '../../matching/teams.ts';
@@ -21,19 +23,37 @@ export interface RosterPollerOptions {
   deadlineMs: number;
   logger?: PollerLogger;
   clock?: () => number;
+  /**
+   * Rosters already on the topic (key -> payload, writtenRosters()): a restarted poller writes only
+   * what changed since, not every roster again.
+   */
+  written?: Iterable<[string, string]>;
+}
+
+/** The latest roster of each team on `reference.rosters` (a compacted topic: its current state). */
+export async function writtenRosters(deps: { log: Log; serde: Serde; topics: TopicMap }): Promise<Map<string, string>> {
+  const out = new Map<string, string>();
+  await restoreContext(deps, `${deps.topics['reference.rosters'].name}.pollers`).readCompacted('reference.rosters', (k, v) => {
+    if (k === null) return;
+    if (v) out.set(k, v.payload);
+    else out.delete(k);
+  });
+  return out;
 }
 
 export const rosterKey = (league: string, team: string) => `roster|${league}|${team}`;
 
 export class RosterPoller {
-  private readonly written = new Map<string, string>();
+  private readonly written: Map<string, string>;
   private timer: NodeJS.Timeout | null = null;
   private round: Promise<void> | null = null;
   private readonly stopController = new AbortController();
   /** Completed rounds (tests and status). */
   rounds = 0;
 
-  constructor(private readonly o: RosterPollerOptions) {}
+  constructor(private readonly o: RosterPollerOptions) {
+    this.written = new Map(o.written ?? []);
+  }
 
   start(): void {
     if (this.timer) return;

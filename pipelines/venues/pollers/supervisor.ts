@@ -3,6 +3,7 @@
 // Out: nine independent crawl loops and their status for operators. Each poller owns its own
 // connection pool and its own loop, so a venue that hangs or floods 429s holds up nothing else.
 import { PROVIDERS, type Provider } from '../../../lib/vocabulary.ts';
+import type { PollerState } from './state.ts';
 import { VenuePoller, silentLogger, type PollerLogger, type PollerOptions, type PollerStatus, type RawSink } from './poller.ts';
 
 export interface SupervisorOptions {
@@ -14,6 +15,8 @@ export interface SupervisorOptions {
   /** Sports feed: full crawl this often, changed records only in between (POLL_FULL_MS). */
   sportsFullEveryMs?: number;
   deadlineMs: number;
+  /** Where delta feeds keep their memory between runs (change-only ingestion); per process when absent. */
+  state?: PollerState;
   logger?: PollerLogger;
   /** Defaults to all nine. */
   providers?: readonly Provider[];
@@ -37,6 +40,7 @@ export class PollerSupervisor {
           sportsIntervalMs: o.sportsIntervalMs,
           sportsFullEveryMs: o.sportsFullEveryMs,
           deadlineMs: o.deadlineMs,
+          state: o.state,
           logger,
           ...o.pollerOptions,
         }),

@@ -1,0 +1,139 @@
+// Change-only ingestion, off and on, in one run: records written to the log, log bytes and CPU per
+// minute of the pollers and the sports matching stages (what reads the sports feed) on the embedded
+// log, at the default cadences (sports feed every POLL_INTERVAL_MS, listing every CATALOG_CRAWL_MS).
+// The simulator runs in a child process, so the CPU figures are this process's alone: nine pollers,
+// serde, the log, the canonicalize/match/snapshot stages. Each mode gets a fresh log; its window
+// starts once every feed has completed a crawl (the first listing crawl and the first full sports
+// crawl are the same in both modes) and lasts at least one POLL_FULL_MS, so the flag-off window
+// holds its periodic full sports crawl. Then a restart: the pollers are stopped and started again on
+// the same log, and what their first sports crawl writes is counted.
+//
+//   npx tsx bench/ingest.ts [--scale 1] [--window-s 300] [--settle-s 30] [--first off|on]
+import { spawn } from 'node:child_process';
+import { mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { loadConfig } from '../lib/config.ts';
+import { EmbeddedLog } from '../pipelines/log/embedded.ts';
+import { EmbeddedRegistry } from '../pipelines/registry/embedded.ts';
+import { avroSerde } from '../pipelines/serde/index.ts';
+import { createAllTopics, defineTopics, RAW_TOPIC_IDS, type TopicMap } from '../pipelines/topics.ts';
+import { MemorySnapshotStore } from '../pipelines/readmodels/memory-store.ts';
+import { startSportsArea } from '../pipelines/matching/area.ts';
+import { startPollers, type RunningPollers } from '../pipelines/catalog/area.ts';
+
+const arg = (name: string, dflt: string): string => {
+  const i = process.argv.indexOf(`--${name}`);
+  return i === -1 ? dflt : process.argv[i + 1]!;
+};
+const SCALE = arg('scale', '1');
+const WINDOW_MS = Number(arg('window-s', '300')) * 1000;
+const SETTLE_MS = Number(arg('settle-s', '30')) * 1000;
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+// The simulator on its own process (its page building is not what is measured).
+const port = 17_000 + Math.floor(Math.random() * 2000);
+const sim = spawn(process.execPath, ['--import', 'tsx', 'pipelines/venues/simulator/bin/serve.ts'], {
+  env: { ...process.env, SIM_SEED: '42', SIM_SCALE: SCALE, SIM_PORT: String(port), LOG_LEVEL: 'silent' },
+  stdio: ['ignore', 'pipe', 'inherit'],
+});
+const baseUrl = await new Promise<string>((resolve, reject) => {
+  sim.stdout!.on('data', (d: Buffer) => {
+    const m = /simulator: (\S+)/.exec(d.toString());
+    if (m) resolve(m[1]!);
+  });
+  sim.on('exit', (code) => reject(new Error(`simulator exited ${code}`)));
+});
+
+function dirBytes(dir: string): number {
+  let n = 0;
+  for (const e of readdirSync(dir, { withFileTypes: true })) {
+    const p = path.join(dir, e.name);
+    n += e.isDirectory() ? dirBytes(p) : statSync(p).size;
+  }
+  return n;
+}
+
+async function records(log: EmbeddedLog, topics: TopicMap): Promise<{ raw: number; state: number; all: number }> {
+  const count = async (name: string) => (await log.topicOffsets(name)).reduce((n, p) => n + Number(p.high), 0);
+  const raw = (await Promise.all(RAW_TOPIC_IDS.map((id) => count(topics[id].name)))).reduce((a, b) => a + b, 0);
+  const state = await count(topics['pollers.state'].name);
+  const all = (await Promise.all(Object.values(topics).map((t) => count(t.name)))).reduce((a, b) => a + b, 0);
+  return { raw, state, all };
+}
+
+interface Result {
+  mode: string;
+  rawPerMin: number;
+  statePerMin: number;
+  allPerMin: number;
+  logMbPerMin: number;
+  cpuMsPerMin: number;
+  restartSportsRecords: number;
+}
+
+async function measure(changeOnly: boolean): Promise<Result> {
+  const dir = mkdtempSync(path.join(tmpdir(), 'pm-bench-ingest-'));
+  const logDir = path.join(dir, 'log');
+  const log = await EmbeddedLog.open({ dir: logDir });
+  const topics = defineTopics({ partitions: 1 });
+  await createAllTopics(log, topics);
+  const serde = avroSerde(new EmbeddedRegistry(path.join(dir, 'registry')));
+  const config = loadConfig({ LOG_LEVEL: 'silent', SIM_SCALE: SCALE, POLL_CHANGE_ONLY: String(changeOnly) });
+  const store = new MemorySnapshotStore();
+  const sports = await startSportsArea({ config, deps: { log, serde, topics, store } });
+  const b = { log, serde, topics };
+  let pollers: RunningPollers = await startPollers(config, b, baseUrl);
+  const crawled = (p: RunningPollers) => p.supervisor.status().every((s) => Object.values(s.feeds).every((f) => f.crawlsCompleted >= 1));
+  while (!crawled(pollers)) await sleep(500);
+  // The stages have read the first crawls (the same work in both modes), then a while to settle.
+  await sports.round(600_000);
+  await sleep(SETTLE_MS);
+
+  const r0 = await records(log, topics);
+  const b0 = dirBytes(logDir);
+  const c0 = process.cpuUsage();
+  const t0 = Date.now();
+  await sleep(WINDOW_MS);
+  const minutes = (Date.now() - t0) / 60_000;
+  const c1 = process.cpuUsage(c0);
+  const r1 = await records(log, topics);
+  const b1 = dirBytes(logDir);
+
+  // A restart of the pollers on the same log: what the first sports crawl after it writes.
+  await pollers.stop();
+  pollers = await startPollers(config, b, baseUrl);
+  while (!pollers.supervisor.status().every((s) => s.feeds.sports!.crawlsCompleted >= 1)) await sleep(200);
+  const restartSportsRecords = pollers.supervisor.status().reduce((n, s) => n + (s.feeds.sports!.lastCrawl?.emitted ?? 0), 0);
+  await pollers.stop();
+  await sports.stop();
+  await log.close();
+  rmSync(dir, { recursive: true, force: true });
+  return {
+    mode: changeOnly ? 'POLL_CHANGE_ONLY=true' : 'POLL_CHANGE_ONLY=false',
+    rawPerMin: (r1.raw - r0.raw) / minutes,
+    statePerMin: (r1.state - r0.state) / minutes,
+    allPerMin: (r1.all - r0.all) / minutes,
+    logMbPerMin: (b1 - b0) / 1e6 / minutes,
+    cpuMsPerMin: (c1.user + c1.system) / 1000 / minutes,
+    restartSportsRecords,
+  };
+}
+
+try {
+  // Which mode runs first (a second run in the other order shows what the order itself does).
+  const onFirst = arg('first', 'off') === 'on';
+  const first = await measure(onFirst);
+  const second = await measure(!onFirst);
+  const [off, on] = onFirst ? [second, first] : [first, second];
+  const f = (n: number, d = 0) => n.toLocaleString('en-US', { maximumFractionDigits: d, minimumFractionDigits: d });
+  console.log(`scale ${SCALE}, window ${WINDOW_MS / 1000} s per mode after every feed's first crawl (+${SETTLE_MS / 1000} s), ${onFirst ? 'on' : 'off'} first, ${new Date().toISOString()}`);
+  console.log('| mode | raw records/min | pollers.state records/min | all topics records/min | log MB/min | CPU ms/min (pollers + log + sports stages) | sports records written by the first crawl after a pollers restart |');
+  console.log('|---|---|---|---|---|---|---|');
+  for (const r of [off, on])
+    console.log(`| ${r.mode} | ${f(r.rawPerMin)} | ${f(r.statePerMin)} | ${f(r.allPerMin)} | ${f(r.logMbPerMin, 3)} | ${f(r.cpuMsPerMin)} | ${f(r.restartSportsRecords)} |`);
+  const ratio = (a: number, b: number) => (b === 0 ? 'n/a' : `${(a / b).toFixed(2)}x`);
+  console.log(`on/off: raw records ${ratio(on.rawPerMin, off.rawPerMin)}, all records ${ratio(on.allPerMin, off.allPerMin)}, log bytes ${ratio(on.logMbPerMin, off.logMbPerMin)}, CPU ${ratio(on.cpuMsPerMin, off.cpuMsPerMin)}`);
+} finally {
+  sim.kill('SIGTERM');
+}
