@@ -57,6 +57,8 @@ export interface MatchedEventRecord {
   body: string;
   strict_prop_keys?: string[];
   lookup_ids?: string[];
+  /** The lifecycle's archive reason of a settled event; null (or absent in older records) while current. */
+  archive_reason?: string | null;
 }
 
 export interface LifecycleState {

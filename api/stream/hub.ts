@@ -74,6 +74,8 @@ interface Held {
   part: number;
   offset: number;
   at: number;
+  /** The archive reason its record carried (matched.events archive_reason), if any. */
+  archiveReason: string | null;
 }
 
 /** The lifecycle's archive reason as one of the stream's words. */
@@ -188,11 +190,13 @@ export class StreamHub {
         prev,
         next,
         last,
-        reason: reasonOf(this.reasons.get(d.key), next === undefined),
+        // The record's own archive reason first: lifecycle.states is another topic, which a tail may
+        // read after this one (seen on Kafka); the map serves older records and tombstones.
+        reason: reasonOf(d.value?.archive_reason ?? this.reasons.get(d.key), next === undefined),
         pos,
         id,
       };
-      this.entries.set(d.key, { entry: next, last, part, offset, at: now });
+      this.entries.set(d.key, { entry: next, last, part, offset, at: now, archiveReason: d.value?.archive_reason ?? null });
       this.record(change);
       this.changes++;
       for (const s of this.subscribers) {
@@ -250,7 +254,7 @@ export class StreamHub {
           prev: h.entry ? undefined : h.last,
           next: h.entry,
           last: h.last,
-          reason: reasonOf(this.reasons.get(key), h.entry === undefined),
+          reason: reasonOf(h.archiveReason ?? this.reasons.get(key), h.entry === undefined),
           pos,
           id: encodeId(this.layout, now, pos),
         };

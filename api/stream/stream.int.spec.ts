@@ -116,7 +116,8 @@ async function harness(impl: Impl, o: { journal?: number; bufferBytes?: number; 
     async archive(eventId: string, reason: string, v: MatchedRecord | null) {
       // The matching stage writes the lifecycle state and the event in one batch, the state first.
       await producer.send(topics['lifecycle.states'].name, [await serde.encode(topics['lifecycle.states'], eventId, lifecycle(eventId, reason))]);
-      await producer.send(topics['matched.events'].name, [await serde.encode(topics['matched.events'], eventId, v)]);
+      // As the matching stage writes it: a settled event's record carries its archive reason too.
+      await producer.send(topics['matched.events'].name, [await serde.encode(topics['matched.events'], eventId, v && { ...v, archive_reason: reason })]);
     },
     async open(query: string, headers: Record<string, string> = {}, key = defaultKey) {
       const c = await openSse(`${base}/v1/stream?${query}`, { ...t.auth(key), ...headers });
@@ -147,6 +148,19 @@ async function harness(impl: Impl, o: { journal?: number; bufferBytes?: number; 
 const data = (e: { data: string }) => JSON.parse(e.data) as any;
 
 describe.each(impls)('GET /v1/stream on the $name', (impl) => {
+  it("takes a removal's reason from the event's own record, whatever the tail reads of lifecycle.states first", async () => {
+    const h = await harness(impl);
+    const id = `nba-phx-uta-${randomName('r')}`;
+    await h.put(id, matched(id, { away: 'phx', home: 'uta' }));
+    await h.applied(1);
+    const c = await h.open('channel=sports');
+    await c.waitFor((e) => e.length >= 1);
+    // The settled record without its lifecycle state (as when the tail reads matched.events first).
+    await h.put(id, { ...matched(id, { away: 'phx', home: 'uta', population: 'archived' }), archive_reason: 'cancelled: venue_2 settled the moneyline 50-50' });
+    await c.waitFor((e) => e.length >= 2, 30_000, 'the removal');
+    expect([c.events[1]!.event, data(c.events[1]!).reason]).toEqual(['event.removed', 'cancelled']);
+  });
+
   it('starts with a snapshot of the subscription, then event.updated and event.removed with the lifecycle reason', async () => {
     const h = await harness(impl);
     await h.put('nba-lal-bos-a', matched('nba-lal-bos-a'));

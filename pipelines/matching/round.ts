@@ -177,6 +177,7 @@ export function matchRound(state: RoundState, input: RoundInput): RoundOutput {
           body: bodyJson(c.body),
           strict_prop_keys: entry.strictPropKeys,
           lookup_ids: entry.lookupIds,
+          archive_reason: population === 'current' ? null : (c.archiveReason ?? null),
         },
       });
     }
