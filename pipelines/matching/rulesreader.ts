@@ -70,7 +70,7 @@ const compile = <E extends { phrase: string }>(list: E[]): Compiled<E>[] =>
   list.map((entry) => ({ entry, tokens: entry.phrase.split(/\s+/).flatMap((p) => (p === '*' ? ['*'] : tokenize(p).map((t) => t.word))) })).sort((a, b) => b.tokens.length - a.tokens.length);
 
 const SCOPE = compile(load<{ entries: LexEntry[] }>('scope').entries);
-const HEDGE_FILE = load<{ phrases: LexEntry[]; withdraw: LexEntry[] }>('hedges');
+const HEDGE_FILE = load<{ phrases: LexEntry[]; withdraw: LexEntry[]; generic_exception: LexEntry[] }>('hedges');
 const HEDGES = compile(HEDGE_FILE.phrases);
 const WITHDRAW = compile(HEDGE_FILE.withdraw);
 const LEXICON = Object.fromEntries(
@@ -80,6 +80,9 @@ const LEXICON = Object.fromEntries(
   }),
 ) as Record<ReadRule, { topics: Compiled<LexEntry>[]; values: Compiled<LexEntry>[]; negation?: Record<string, string> }>;
 
+/** Words by which an exception refers to other markets in general ("a different period", "another
+ * market") rather than naming one. */
+const GENERIC_EXCEPTION = new Set(HEDGE_FILE.generic_exception.map((e) => e.phrase));
 const NEGATION_CUES = new Set(['not', 'no', 'never', 'without', 'nor', 'neither']);
 const GAP = 4;
 
@@ -212,6 +215,7 @@ function readScope(words: string[]): { scope: Scope; own: Clause['own'] } {
     scope[k] = set;
   };
   const sides = new Set<string>();
+  let otherLeague = false;
   for (let i = 0; i < words.length; ) {
     let matched = 0;
     for (const c of SCOPE) {
@@ -225,6 +229,8 @@ function readScope(words: string[]): { scope: Scope; own: Clause['own'] } {
         } else if (e.dim === 'complement') {
           scope.complement = true;
           own.league = true;
+        } else if (e.dim === 'other_league') {
+          otherLeague = true;
         } else if (e.dim === 'blocking') {
           scope.blocking = true;
           own.blocking = true;
@@ -245,6 +251,11 @@ function readScope(words: string[]): { scope: Scope; own: Clause['own'] } {
       }
     }
     i += matched || 1;
+  }
+  // A league outside the spec blocks the clause unless it names one of ours beside it ("NHL / NCAA").
+  if (otherLeague && !scope.leagues?.size) {
+    scope.blocking = true;
+    own.blocking = true;
   }
   // A clause about one side only ("if the bet is on the favorite, you lose half") does not settle the
   // market's rule, which holds for both sides; "the over or under" names both.
@@ -425,6 +436,14 @@ function clauseValue(rule: ReadRule, words: string[], topic: boolean): ClauseVal
   return values.length === 1 ? { value: values[0] } : { value: values[0], conflict: values[1] };
 }
 
+/** The value an exception clause states itself, about the markets it names (none when it names no
+ * market, or names two values). */
+function exceptionValue(rule: ReadRule, c: Clause): string | undefined {
+  if (!(c.own.league || c.own.segment || c.own.market) || !hasTopic(rule, c.words)) return undefined;
+  const v = clauseValue(rule, c.words, true);
+  return v && !v.conflict ? v.value : undefined;
+}
+
 export interface Reading {
   value: string;
   /** The clause a known value comes from. */
@@ -493,7 +512,13 @@ export function readRule(text: string | ParsedText, rule: ReadRule, m: MarketSco
     const dangling = lead ? LEAD_ENDS.has(cs[0].words[cs[0].words.length - 1]) : false;
     for (let i = 0; i < cs.length; i++) {
       const c = cs[i];
-      if (c.kind === 'except' || c.kind === 'not') continue; // read with the clause they follow
+      if (c.kind === 'except' || c.kind === 'not') {
+        // Read with the clause they follow; one that states its own value for the rule ("except 2nd
+        // half markets which do include overtime") is also a statement about the markets it names.
+        const own = exceptionValue(rule, c);
+        if (own && applies(c.scope, m)) found.push({ value: own, clause: c.text, weight: specificity(c.scope, m) });
+        continue;
+      }
       if (i === 0 && dangling) continue;
       // The exception clauses that follow this clause.
       const exc: Clause[] = [];
@@ -511,10 +536,14 @@ export function readRule(text: string | ParsedText, rule: ReadRule, m: MarketSco
         if (hasTopic(rule, c.words) || (leadTopic && (c.own.segment || c.own.market))) v = lead;
       }
       // An exception that names no scope of its own is a hedge; one that holds the market takes it out.
-      const hit = exc.find((e) => (e.own.league || e.own.segment || e.own.market) && applies(e.scope, m));
+      // One that refers to other markets only in general ("unless a different game period is
+      // specified") names no market and takes nothing out.
+      const hit = exc.find((e) => (e.own.league || e.own.segment || e.own.market) && !e.words.some((w) => GENERIC_EXCEPTION.has(w)) && applies(e.scope, m));
       if (hit) {
         const neg = LEXICON[rule].negation;
-        if (v && !v.conflict && neg?.[v.value]) found.push({ value: neg[v.value], clause: `${c.text} ... ${hit.text}`, weight: specificity(hit.scope, m) });
+        // Conflicting evidence: the opposite value is inferred only when the exception does not state
+        // a value of its own; one that does was read above as its own statement.
+        if (v && !v.conflict && neg?.[v.value] && !exceptionValue(rule, hit)) found.push({ value: neg[v.value], clause: `${c.text} ... ${hit.text}`, weight: specificity(hit.scope, m) });
         continue;
       }
       if (v && applies(c.scope, m)) found.push({ value: v.value, conflict: v.conflict, clause: c.text, weight: specificity(c.scope, m) });
