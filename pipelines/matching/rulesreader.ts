@@ -17,7 +17,12 @@
 // those that are quarter specific", ", not the 4th quarter") takes the market out of the clause
 // it follows, and for overtime states the opposite value there. Among the clauses that apply, the
 // most specific scope wins (a fourth-quarter sentence over "all wagers include overtime"); clauses
-// of the same specificity that disagree give `unknown`. Every word the reader knows is in
+// of the same specificity that disagree give `unknown`. An exception that states a value of its own
+// ("except 2nd half markets which do include overtime") is read as that statement, never turned
+// into the opposite, and one that refers to other markets only in general ("unless a different game
+// period is specified") takes nothing out: the two ways an exception could make opposite rules read
+// alike. A sentence naming another market ends a market heading's reach, and a bare follow-up
+// ("Push rules apply.") speaks of what the sentence before it spoke of. Every word the reader knows is in
 // ./rules-lexicon (one file per rule), not in this code.
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
@@ -495,9 +500,32 @@ export function parseText(text: string): ParsedText {
         section = cs[0].scope;
         out.push(cs);
       }
-    } else out.push(clauses(s.text, section));
+    } else {
+      // A bare follow-up that names nothing ("Push rules apply.") speaks of what the sentence before
+      // it spoke of ("Both players must compete in one Down. Push rules apply.").
+      const prev = out.length ? out[out.length - 1] : undefined;
+      const bare = fresh.length === 1 && fresh[0].words.length <= SHORT_FOLLOW_UP && !(fresh[0].own.league || fresh[0].own.segment || fresh[0].own.market || fresh[0].own.blocking);
+      const cs = bare && prev?.length ? clauses(s.text, prev[prev.length - 1].scope) : clauses(s.text, section);
+      out.push(cs);
+      // A sentence under a market heading that names another market of its own ends that heading's
+      // market: what follows stands in the league section only ("Totals: ... . Player props may
+      // require ... . Extra innings count unless the market states otherwise.").
+      const first = cs[0];
+      if (section && first && (section.markets || section.segments || section.alternatives) && first.own.market && !sameMarkets(first.scope, section)) {
+        section = { leagues: section.leagues, sports: section.sports, complement: section.complement, blocking: false };
+      }
+    }
   }
   return out;
+}
+
+/** The most words a sentence may have to be a follow-up of the one before it. */
+const SHORT_FOLLOW_UP = 4;
+
+/** Whether two scopes name the same markets and segments. */
+function sameMarkets(a: Scope, b: Scope): boolean {
+  const eq = (x?: Set<string>, y?: Set<string>) => (x?.size ?? 0) === (y?.size ?? 0) && [...(x ?? [])].every((v) => y?.has(v));
+  return eq(a.markets, b.markets) && eq(a.segments, b.segments) && !a.alternatives === !b.alternatives;
 }
 
 /** What the text (a string, or parsed once with parseText) states about one rule for one market. */

@@ -2,8 +2,8 @@
 // negation and exceptions turn a value, clauses that apply and disagree give unknown, silence is
 // never read as a value, and every known value quotes its clause. Then the quality gate on the first
 // batch's evaluation part of the corpus of real rules texts (test/fixtures/rules), and a guard on the
-// blind batch's development rows; the blind batch's evaluation part is measured by bin/eval-rules.ts
-// and reported (test/fixtures/rules/measurements.md), not gated: it does not meet the targets yet.
+// blind batch's rows (all development now, its former evaluation part included); a later blind batch
+// is measured once by bin/eval-rules.ts and reported (test/fixtures/rules/measurements.md), not gated.
 import { describe, expect, it } from 'vitest';
 import { clauses, readRule, sentences, type MarketScope } from './rulesreader.ts';
 import { readGameLineRules } from './rulestext.ts';
@@ -162,6 +162,22 @@ describe('failure classes of the blind batch (now development)', () => {
     const text = 'First/last touchdown scorer: the player must play more than the first second in the match for bets to be valid, otherwise bets will be void.';
     expect(readRule(text, 'non_participation', m('nfl', 'player_prop')).value).toBe('unknown');
   });
+  it('a bare "Push rules apply." after a head-to-head sentence speaks of head-to-head bets, not the game lines', () => {
+    const text = "Head to Head and Over/Under bets involving one or more players' performance in the game are considered valid given that all listed players take part in the game at some stage for bets to stand. Both players must compete in one Down. Push rules apply.";
+    expect(readRule(text, 'push', m('nfl', 'spread')).value).toBe('unknown');
+    expect(readRule(text, 'push', m('nfl', 'total')).value).toBe('unknown');
+    expect(readRule('In 2-Way markets Push rules apply, unless otherwise stated.', 'push', m('nfl', 'spread')).value).toBe('void');
+  });
+  it('a full-game tie rule does not reach a first-half line', () => {
+    const text = 'Moneyline (Raptors vs. Rockets): resolves to the team with the higher final score; if tied, resolves 50-50. First-half markets: determined by halftime score only, not final score.';
+    expect(readRule(text, 'tie', m('nba', 'moneyline', 'half:1')).value).toBe('unknown');
+    expect(readRule(text, 'tie', m('nfl', 'moneyline')).value).toBe('half_payout');
+  });
+  it('a sentence naming another market ends a market heading for the sentences after it', () => {
+    const text = 'Totals: totals usually require nine innings. Extra innings count toward totals. Player props may require the player to start or appear, depending on the prop. Extra innings count unless the market states otherwise.';
+    expect(readRule(text, 'overtime', m('mlb', 'player_prop')).value).toBe('included');
+    expect(readRule(text, 'overtime', m('mlb', 'total')).value).toBe('included');
+  });
   it('the same sentence naming one of our leagues and a league outside the spec still holds ours', () => {
     expect(readRule('Overtime is included in the settlement of NHL / NCAA.', 'overtime', m('nhl', 'moneyline')).value).toBe('included');
     expect(readRule('Overtime is not included in the settlement of AHL / CHL / ECHL.', 'overtime', m('nhl', 'moneyline')).value).toBe('unknown');
@@ -196,14 +212,14 @@ describe('corpus of real rules texts (evaluation part)', () => {
     expect(r.verdicts.right / r.verdicts.groups).toBeGreaterThanOrEqual(0.95);
     expect(r.verdicts.oppositeEquivalent).toBe(0);
   });
-  it("keeps the blind batch's development rows (what tuning used) read: right >= 95%, none wrong, at most one silent text reported known", () => {
+  it("keeps the blind batch's development rows (what tuning used, its former evaluation part included) read: right >= 95%, none wrong, no silent text reported known", () => {
     const c = loadCorpus();
-    for (const part of ['blind-development', 'blind-extra-development'] as const) {
+    for (const part of ['blind-development', 'blind-extra-development', 'blind-former-evaluation'] as const) {
       const r = evaluate(c, part);
       expect(r.overall.stated).toBeGreaterThan(25);
       expect(r.overall.right / r.overall.stated).toBeGreaterThanOrEqual(0.95);
       expect(r.overall.wrong).toBe(0);
-      expect(r.overall.silentKnown).toBeLessThanOrEqual(1);
+      expect(r.overall.silentKnown).toBe(0);
       expect(r.verdicts.oppositeEquivalent).toBe(0);
     }
   });
