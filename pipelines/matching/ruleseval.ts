@@ -35,12 +35,18 @@ export interface Corpus {
   texts: Map<string, CorpusText>;
   rows: CorpusRow[];
   /** The first batch's split, and the blind batch's own split (drawn once when that batch was added). */
-  split: SplitPart & { blind?: SplitPart & { extra_development?: string[] } };
+  split: SplitPart & {
+    blind?: SplitPart & { extra_development?: string[]; evaluation_now_development?: boolean };
+    /** A later blind batch: every text is evaluation, valued before the reader read it. */
+    blind2?: { evaluation: string[] };
+  };
 }
 
 /** The development and evaluation parts of the first batch, and of the blind batch (whose extra
- * development texts were added after its split, valued before the reader read them). */
-export const PARTS = ['development', 'evaluation', 'blind-development', 'blind-extra-development', 'blind-evaluation'] as const;
+ * development texts were added after its split, valued before the reader read them). The blind
+ * batch's evaluation part is `blind-former-evaluation` once it was declared development (its misses
+ * were seen after its one blind measurement); `blind2-evaluation` is the later blind batch. */
+export const PARTS = ['development', 'evaluation', 'blind-development', 'blind-extra-development', 'blind-evaluation', 'blind-former-evaluation', 'blind2-evaluation'] as const;
 export type Part = (typeof PARTS)[number];
 
 /** The text ids of one part (empty when the corpus has no blind batch). */
@@ -48,8 +54,13 @@ export function partTexts(c: Corpus, part: Part): string[] {
   if (part === 'development' || part === 'evaluation') return c.split[part];
   const blind = c.split.blind;
   if (!blind) return [];
+  if (part === 'blind2-evaluation') return c.split.blind2?.evaluation ?? [];
   if (part === 'blind-extra-development') return blind.extra_development ?? [];
-  return part === 'blind-development' ? blind.development : blind.evaluation;
+  if (part === 'blind-development') return blind.development;
+  // The blind evaluation part is reported under one name only: what it is now.
+  const former = blind.evaluation_now_development === true;
+  if (part === 'blind-former-evaluation') return former ? blind.evaluation : [];
+  return former ? [] : blind.evaluation;
 }
 
 const FIXTURES = fileURLToPath(new URL('../../test/fixtures/rules/', import.meta.url));

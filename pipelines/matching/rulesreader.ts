@@ -17,7 +17,12 @@
 // those that are quarter specific", ", not the 4th quarter") takes the market out of the clause
 // it follows, and for overtime states the opposite value there. Among the clauses that apply, the
 // most specific scope wins (a fourth-quarter sentence over "all wagers include overtime"); clauses
-// of the same specificity that disagree give `unknown`. Every word the reader knows is in
+// of the same specificity that disagree give `unknown`. An exception that states a value of its own
+// ("except 2nd half markets which do include overtime") is read as that statement, never turned
+// into the opposite, and one that refers to other markets only in general ("unless a different game
+// period is specified") takes nothing out: the two ways an exception could make opposite rules read
+// alike. A sentence naming another market ends a market heading's reach, and a bare follow-up
+// ("Push rules apply.") speaks of what the sentence before it spoke of. Every word the reader knows is in
 // ./rules-lexicon (one file per rule), not in this code.
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
@@ -70,7 +75,7 @@ const compile = <E extends { phrase: string }>(list: E[]): Compiled<E>[] =>
   list.map((entry) => ({ entry, tokens: entry.phrase.split(/\s+/).flatMap((p) => (p === '*' ? ['*'] : tokenize(p).map((t) => t.word))) })).sort((a, b) => b.tokens.length - a.tokens.length);
 
 const SCOPE = compile(load<{ entries: LexEntry[] }>('scope').entries);
-const HEDGE_FILE = load<{ phrases: LexEntry[]; withdraw: LexEntry[] }>('hedges');
+const HEDGE_FILE = load<{ phrases: LexEntry[]; withdraw: LexEntry[]; generic_exception: LexEntry[] }>('hedges');
 const HEDGES = compile(HEDGE_FILE.phrases);
 const WITHDRAW = compile(HEDGE_FILE.withdraw);
 const LEXICON = Object.fromEntries(
@@ -80,6 +85,9 @@ const LEXICON = Object.fromEntries(
   }),
 ) as Record<ReadRule, { topics: Compiled<LexEntry>[]; values: Compiled<LexEntry>[]; negation?: Record<string, string> }>;
 
+/** Words by which an exception refers to other markets in general ("a different period", "another
+ * market") rather than naming one. */
+const GENERIC_EXCEPTION = new Set(HEDGE_FILE.generic_exception.map((e) => e.phrase));
 const NEGATION_CUES = new Set(['not', 'no', 'never', 'without', 'nor', 'neither']);
 const GAP = 4;
 
@@ -212,6 +220,7 @@ function readScope(words: string[]): { scope: Scope; own: Clause['own'] } {
     scope[k] = set;
   };
   const sides = new Set<string>();
+  let otherLeague = false;
   for (let i = 0; i < words.length; ) {
     let matched = 0;
     for (const c of SCOPE) {
@@ -225,6 +234,8 @@ function readScope(words: string[]): { scope: Scope; own: Clause['own'] } {
         } else if (e.dim === 'complement') {
           scope.complement = true;
           own.league = true;
+        } else if (e.dim === 'other_league') {
+          otherLeague = true;
         } else if (e.dim === 'blocking') {
           scope.blocking = true;
           own.blocking = true;
@@ -245,6 +256,11 @@ function readScope(words: string[]): { scope: Scope; own: Clause['own'] } {
       }
     }
     i += matched || 1;
+  }
+  // A league outside the spec blocks the clause unless it names one of ours beside it ("NHL / NCAA").
+  if (otherLeague && !scope.leagues?.size) {
+    scope.blocking = true;
+    own.blocking = true;
   }
   // A clause about one side only ("if the bet is on the favorite, you lose half") does not settle the
   // market's rule, which holds for both sides; "the over or under" names both.
@@ -425,6 +441,14 @@ function clauseValue(rule: ReadRule, words: string[], topic: boolean): ClauseVal
   return values.length === 1 ? { value: values[0] } : { value: values[0], conflict: values[1] };
 }
 
+/** The value an exception clause states itself, about the markets it names (none when it names no
+ * market, or names two values). */
+function exceptionValue(rule: ReadRule, c: Clause): string | undefined {
+  if (!(c.own.league || c.own.segment || c.own.market) || !hasTopic(rule, c.words)) return undefined;
+  const v = clauseValue(rule, c.words, true);
+  return v && !v.conflict ? v.value : undefined;
+}
+
 export interface Reading {
   value: string;
   /** The clause a known value comes from. */
@@ -476,9 +500,32 @@ export function parseText(text: string): ParsedText {
         section = cs[0].scope;
         out.push(cs);
       }
-    } else out.push(clauses(s.text, section));
+    } else {
+      // A bare follow-up that names nothing ("Push rules apply.") speaks of what the sentence before
+      // it spoke of ("Both players must compete in one Down. Push rules apply.").
+      const prev = out.length ? out[out.length - 1] : undefined;
+      const bare = fresh.length === 1 && fresh[0].words.length <= SHORT_FOLLOW_UP && !(fresh[0].own.league || fresh[0].own.segment || fresh[0].own.market || fresh[0].own.blocking);
+      const cs = bare && prev?.length ? clauses(s.text, prev[prev.length - 1].scope) : clauses(s.text, section);
+      out.push(cs);
+      // A sentence under a market heading that names another market of its own ends that heading's
+      // market: what follows stands in the league section only ("Totals: ... . Player props may
+      // require ... . Extra innings count unless the market states otherwise.").
+      const first = cs[0];
+      if (section && first && (section.markets || section.segments || section.alternatives) && first.own.market && !sameMarkets(first.scope, section)) {
+        section = { leagues: section.leagues, sports: section.sports, complement: section.complement, blocking: false };
+      }
+    }
   }
   return out;
+}
+
+/** The most words a sentence may have to be a follow-up of the one before it. */
+const SHORT_FOLLOW_UP = 4;
+
+/** Whether two scopes name the same markets and segments. */
+function sameMarkets(a: Scope, b: Scope): boolean {
+  const eq = (x?: Set<string>, y?: Set<string>) => (x?.size ?? 0) === (y?.size ?? 0) && [...(x ?? [])].every((v) => y?.has(v));
+  return eq(a.markets, b.markets) && eq(a.segments, b.segments) && !a.alternatives === !b.alternatives;
 }
 
 /** What the text (a string, or parsed once with parseText) states about one rule for one market. */
@@ -493,7 +540,13 @@ export function readRule(text: string | ParsedText, rule: ReadRule, m: MarketSco
     const dangling = lead ? LEAD_ENDS.has(cs[0].words[cs[0].words.length - 1]) : false;
     for (let i = 0; i < cs.length; i++) {
       const c = cs[i];
-      if (c.kind === 'except' || c.kind === 'not') continue; // read with the clause they follow
+      if (c.kind === 'except' || c.kind === 'not') {
+        // Read with the clause they follow; one that states its own value for the rule ("except 2nd
+        // half markets which do include overtime") is also a statement about the markets it names.
+        const own = exceptionValue(rule, c);
+        if (own && applies(c.scope, m)) found.push({ value: own, clause: c.text, weight: specificity(c.scope, m) });
+        continue;
+      }
       if (i === 0 && dangling) continue;
       // The exception clauses that follow this clause.
       const exc: Clause[] = [];
@@ -511,10 +564,14 @@ export function readRule(text: string | ParsedText, rule: ReadRule, m: MarketSco
         if (hasTopic(rule, c.words) || (leadTopic && (c.own.segment || c.own.market))) v = lead;
       }
       // An exception that names no scope of its own is a hedge; one that holds the market takes it out.
-      const hit = exc.find((e) => (e.own.league || e.own.segment || e.own.market) && applies(e.scope, m));
+      // One that refers to other markets only in general ("unless a different game period is
+      // specified") names no market and takes nothing out.
+      const hit = exc.find((e) => (e.own.league || e.own.segment || e.own.market) && !e.words.some((w) => GENERIC_EXCEPTION.has(w)) && applies(e.scope, m));
       if (hit) {
         const neg = LEXICON[rule].negation;
-        if (v && !v.conflict && neg?.[v.value]) found.push({ value: neg[v.value], clause: `${c.text} ... ${hit.text}`, weight: specificity(hit.scope, m) });
+        // Conflicting evidence: the opposite value is inferred only when the exception does not state
+        // a value of its own; one that does was read above as its own statement.
+        if (v && !v.conflict && neg?.[v.value] && !exceptionValue(rule, hit)) found.push({ value: neg[v.value], clause: `${c.text} ... ${hit.text}`, weight: specificity(hit.scope, m) });
         continue;
       }
       if (v && applies(c.scope, m)) found.push({ value: v.value, conflict: v.conflict, clause: c.text, weight: specificity(c.scope, m) });

@@ -2,8 +2,8 @@
 // negation and exceptions turn a value, clauses that apply and disagree give unknown, silence is
 // never read as a value, and every known value quotes its clause. Then the quality gate on the first
 // batch's evaluation part of the corpus of real rules texts (test/fixtures/rules), and a guard on the
-// blind batch's development rows; the blind batch's evaluation part is measured by bin/eval-rules.ts
-// and reported (test/fixtures/rules/measurements.md), not gated: it does not meet the targets yet.
+// blind batch's rows (all development now, its former evaluation part included); a later blind batch
+// is measured once by bin/eval-rules.ts and reported (test/fixtures/rules/measurements.md), not gated.
 import { describe, expect, it } from 'vitest';
 import { clauses, readRule, sentences, type MarketScope } from './rulesreader.ts';
 import { readGameLineRules } from './rulestext.ts';
@@ -131,6 +131,74 @@ describe('headings, qualifiers, lists and sides', () => {
   });
 });
 
+describe('failure classes of the blind batch (now development)', () => {
+  it('paraphrases: "part of the wager", "taken into account", "settled with regular time score", "in regulation, overtime, and shootout"', () => {
+    expect(readRule('Unless the bet terms express otherwise, overtime is part of the wager.', 'overtime', m('nhl', 'moneyline')).value).toBe('included');
+    expect(readRule('Totals are accepted taking into account the overtime.', 'overtime', m('nfl', 'total')).value).toBe('included');
+    expect(readRule('Rates on a quarter: the overtime is not taken into account.', 'overtime', m('nfl', 'spread', 'quarter:4')).value).toBe('excluded');
+    expect(readRule('Extra time periods: all markets are settled with regular time score unless indicated otherwise.', 'overtime', m('nhl', 'moneyline')).value).toBe('excluded');
+    expect(readRule('Over/Under markets resolve based on combined total goals scored in regulation, overtime, and shootout periods.', 'overtime', m('nhl', 'total')).value).toBe('included');
+    expect(readRule('Possible extra innings are not considered in any market unless otherwise stated.', 'overtime', m('mlb', 'moneyline')).value).toBe('excluded');
+  });
+  it('a heading naming a market outside the spec scopes its sentence away from ours', () => {
+    expect(readRule('Highest Scoring Half: both halves of play must be completed; overtime does not count.', 'overtime', m('nba', 'total', 'half:2')).value).toBe('unknown');
+    expect(readRule('Correct Score (NHL): graded on the score after 60 minutes; overtime does not count.', 'overtime', m('nhl', 'moneyline')).value).toBe('unknown');
+  });
+  it('a live-betting heading says nothing about pre-game markets', () => {
+    expect(readRule('Live/In-Game Betting: prices quoted are for the whole game inclusive of any overtime played unless otherwise stated.', 'overtime', m('nfl', 'spread')).value).toBe('unknown');
+  });
+  it('"unless a different game period is specified" takes no market out', () => {
+    const text = 'Extra time periods: bets are accepted for regular time including possible overtime, unless a different game period is specified in the name of a market.';
+    expect(readRule(text, 'overtime', m('nba', 'moneyline')).value).toBe('included');
+    expect(readRule(text, 'overtime', m('nba', 'total')).value).toBe('included');
+  });
+  it('a list of market names holds each named market and no other', () => {
+    const text = 'Markets that include overtime: Full Game Handicap, Full Game Total, Full Game Winner (Draw no Bet), Odd/Even. Markets that do not include overtime: 1x2, Team Totals, Alternate Team Totals, 1st Period Wagers.';
+    expect(readRule(text, 'overtime', m('nhl', 'team_total')).value).not.toBe('included');
+    expect(readRule(text, 'overtime', m('nhl', 'moneyline')).value).toBe('included');
+    expect(readRule(text, 'overtime', m('nhl', 'total')).value).toBe('included');
+  });
+  it('a touchdown-scorer rule is not a player prop rule', () => {
+    const text = 'First/last touchdown scorer: the player must play more than the first second in the match for bets to be valid, otherwise bets will be void.';
+    expect(readRule(text, 'non_participation', m('nfl', 'player_prop')).value).toBe('unknown');
+  });
+  it('a bare "Push rules apply." after a head-to-head sentence speaks of head-to-head bets, not the game lines', () => {
+    const text = "Head to Head and Over/Under bets involving one or more players' performance in the game are considered valid given that all listed players take part in the game at some stage for bets to stand. Both players must compete in one Down. Push rules apply.";
+    expect(readRule(text, 'push', m('nfl', 'spread')).value).toBe('unknown');
+    expect(readRule(text, 'push', m('nfl', 'total')).value).toBe('unknown');
+    expect(readRule('In 2-Way markets Push rules apply, unless otherwise stated.', 'push', m('nfl', 'spread')).value).toBe('void');
+  });
+  it('a full-game tie rule does not reach a first-half line', () => {
+    const text = 'Moneyline (Raptors vs. Rockets): resolves to the team with the higher final score; if tied, resolves 50-50. First-half markets: determined by halftime score only, not final score.';
+    expect(readRule(text, 'tie', m('nba', 'moneyline', 'half:1')).value).toBe('unknown');
+    expect(readRule(text, 'tie', m('nfl', 'moneyline')).value).toBe('half_payout');
+  });
+  it('a sentence naming another market ends a market heading for the sentences after it', () => {
+    const text = 'Totals: totals usually require nine innings. Extra innings count toward totals. Player props may require the player to start or appear, depending on the prop. Extra innings count unless the market states otherwise.';
+    expect(readRule(text, 'overtime', m('mlb', 'player_prop')).value).toBe('included');
+    expect(readRule(text, 'overtime', m('mlb', 'total')).value).toBe('included');
+  });
+  it('the same sentence naming one of our leagues and a league outside the spec still holds ours', () => {
+    expect(readRule('Overtime is included in the settlement of NHL / NCAA.', 'overtime', m('nhl', 'moneyline')).value).toBe('included');
+    expect(readRule('Overtime is not included in the settlement of AHL / CHL / ECHL.', 'overtime', m('nhl', 'moneyline')).value).toBe('unknown');
+  });
+});
+
+describe('conflicting evidence: opposite rules are never read alike', () => {
+  it('an exception that states its own value is read as stated, not turned into the opposite', () => {
+    const text = 'Quarter and half markets: the entire period of play must be played unless the result is already determined, except 2nd half markets which do include overtime if played. Overtime does not count on quarter or half specific markets.';
+    const r = readRule(text, 'overtime', m('nfl', 'spread', 'half:2'));
+    expect(r.value).toBe('unknown');
+    expect(r.why).toBe('contradiction');
+  });
+  it('two texts with opposite stated overtime rules read differently', () => {
+    const a = readRule('Markets do not consider overtime unless expressly stated otherwise.', 'overtime', m('nba', 'moneyline'));
+    const b = readRule('Extra time periods: bets are accepted for regular time including possible overtime, unless a different game period is specified in the name of a market.', 'overtime', m('nba', 'moneyline'));
+    expect(a.value).toBe('excluded');
+    expect(b.value).toBe('included');
+  });
+});
+
 describe('corpus of real rules texts (evaluation part)', () => {
   it('meets the targets: right >= 95%, wrong <= 1%, silent reported known 0, verdicts >= 95%, no opposite rules equivalent', () => {
     const c = loadCorpus();
@@ -144,14 +212,14 @@ describe('corpus of real rules texts (evaluation part)', () => {
     expect(r.verdicts.right / r.verdicts.groups).toBeGreaterThanOrEqual(0.95);
     expect(r.verdicts.oppositeEquivalent).toBe(0);
   });
-  it("keeps the blind batch's development rows (what tuning used) read: right >= 95%, none wrong, at most one silent text reported known", () => {
+  it("keeps the blind batch's development rows (what tuning used, its former evaluation part included) read: right >= 95%, none wrong, no silent text reported known", () => {
     const c = loadCorpus();
-    for (const part of ['blind-development', 'blind-extra-development'] as const) {
+    for (const part of ['blind-development', 'blind-extra-development', 'blind-former-evaluation'] as const) {
       const r = evaluate(c, part);
       expect(r.overall.stated).toBeGreaterThan(25);
       expect(r.overall.right / r.overall.stated).toBeGreaterThanOrEqual(0.95);
       expect(r.overall.wrong).toBe(0);
-      expect(r.overall.silentKnown).toBeLessThanOrEqual(1);
+      expect(r.overall.silentKnown).toBe(0);
       expect(r.verdicts.oppositeEquivalent).toBe(0);
     }
   });
