@@ -2,7 +2,7 @@
 // exactly as the pollers do (their documented listing steps), and the sports data source's rosters.
 // In: a venue base URL. Out: the raw records per venue and a roster book. I/O only; the matching
 // itself stays in the pure modules.
-import { listingSteps } from '../venues/pollers/feeds.ts';
+import { adapterFor } from '../venues/adapters/index.ts';
 import type { Provider } from './types.ts';
 import type { RosterBook, Roster } from './props.ts';
 import { TEAMS, LEAGUE_LIST } from './teams.ts';
@@ -25,10 +25,10 @@ async function getJson(url: string): Promise<unknown> {
 
 export async function crawlVenue(base: string, provider: Provider, now: () => number = Date.now): Promise<CrawledRecord[]> {
   const out: CrawledRecord[] = [];
-  // Once per crawl, the first read kept, as the pollers emit it: overlapping pages (feeds.ts
+  // Once per crawl, the first read kept, as the pollers emit it: overlapping pages (adapters/listing.ts
   // PAGE_OVERLAP) read some records twice, and the evaluation counted such a market as its own pair.
   const seen = new Set<string>();
-  for (const step of listingSteps(provider)) {
+  for (const step of adapterFor(provider).listingSteps()) {
     let req = step.first();
     for (;;) {
       const qs = new URLSearchParams(Object.entries(req.query).map(([k, v]) => [k, String(v)])).toString();

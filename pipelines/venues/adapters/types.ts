@@ -1,0 +1,54 @@
+// The venue adapter: everything the pipeline knows about one venue's published formats, in one place
+// (FORMATS.md per venue). Each venue's folder exports one; the registry (index.ts) maps provider
+// tokens to them, and the callers (pollers, catalog, price history) look a venue up there instead of
+// switching on its token. Every member is pure: I/O stays with the callers.
+import type { Quote } from '../../../lib/quotes.ts';
+import type { Obj } from './fields.ts';
+import type { ListingStep, PageRequest } from './listing.ts';
+
+/** One catalog row a listing record gives, before its category is bucketed. */
+export interface ListingRow {
+  nativeId: string;
+  title: string;
+  /** Open at this crawl and not excluded from the catalog (spec: "Catalog market row"). */
+  listed: boolean;
+  /** The record whose words name the row's category (a grouped record's group). */
+  wordsFrom: Obj;
+}
+
+/** One market's quotes as a listing record shows them (no book: pollers do not read it). */
+export interface ListedMarketQuotes {
+  /** The id market detail stores the market under; null when the record has none. */
+  marketId: string | null;
+  /** Each outcome's id and quote, in the venue's order. */
+  outcomes: [string, Quote][];
+  /** The venue's own time of the quote or record (Unix ms), when it gives one. */
+  venueTime: number | null;
+  /** Other ids market detail resolves the market by (null entries and the market id are dropped). */
+  aliases: (string | null)[];
+}
+
+export interface VenueAdapter<P extends string = string> {
+  readonly provider: P;
+  /** The open-market listing, every step in order (the catalog's crawl). */
+  listingSteps(): ListingStep[];
+  /**
+   * The sports-only listing (FORMATS.md: "each venue lets a poller restrict the listing to
+   * sports"), crawled often for the sports matching; the full listing is crawled for the catalog.
+   */
+  sportsSteps(): ListingStep[];
+  /**
+   * Where the venue serves one record's final state after it left the open listing, for record
+   * types whose final record carries what the listing cannot; null otherwise.
+   */
+  finalRecordRequest(recordType: string, nativeId: string): PageRequest | null;
+  /** The catalog rows of one listing record (one per market; none for records that list none). */
+  listingRows(recordType: string, record: Obj): ListingRow[];
+  /**
+   * The words the venue publishes about a record's category (FORMATS.md, "Categories (own words
+   * per venue)"), in the venue's order; the catalog maps them to its buckets.
+   */
+  categoryWords(record: Obj): unknown[];
+  /** The quotes an open listing record shows; none for records that are not open listings. */
+  listingQuotes(recordType: string, record: Obj): ListedMarketQuotes[];
+}

@@ -1,0 +1,38 @@
+// venue_5 (FORMATS.md "venue_5"): questions listed by skip/take with a topic filter, each grouping
+// its outcome markets; prices only in the book.
+import { joinTitle, objs, str, text } from '../fields.ts';
+import { arr, filtered, LEAGUE_WORDS, obj, overlapped, records, type ListingStep } from '../listing.ts';
+import type { VenueAdapter } from '../types.ts';
+
+const listingSteps = (): ListingStep[] => [
+  {
+    name: 'questions',
+    first: () => ({ path: '/venue_5/questions', query: { state: 'open', skip: 0, take: 200 } }),
+    parse(body, req) {
+      const b = obj(body, 'body');
+      const items = arr(b.questions, 'questions');
+      const end = Number(req.query.skip) + items.length;
+      const total = Number(b.total);
+      const next = items.length === 0 || (Number.isFinite(total) && end >= total) ? null : { path: req.path, query: { ...req.query, skip: overlapped(Number(req.query.skip), items.length) } };
+      return { records: records(items, 'question', (o) => o.question_id, 'questions'), next };
+    },
+  },
+];
+
+export const venue5: VenueAdapter<'venue_5'> = {
+  provider: 'venue_5',
+  listingSteps,
+  sportsSteps: () => LEAGUE_WORDS.map((l) => filtered(listingSteps()[0], `${l} questions`, { topic: l.toUpperCase() })),
+  finalRecordRequest: () => null,
+  listingRows(recordType, m) {
+    if (recordType !== 'question') return [];
+    // One row per outcome market; the question carries the words for all of them.
+    return objs(m.outcomes).flatMap((o) => {
+      const nativeId = str(o.outcome_id);
+      return nativeId === null ? [] : [{ nativeId, title: joinTitle(text(m.title), text(o.label)), listed: m.state === 'open' && o.state === 'open', wordsFrom: m }];
+    });
+  },
+  categoryWords: (rec) => [rec.topic],
+  // Prices only in the book, which the listing does not carry.
+  listingQuotes: () => [],
+};
