@@ -3,6 +3,8 @@
 // tokens to them, and the callers (pollers, catalog, price history) look a venue up there instead of
 // switching on its token. Every member is pure: I/O stays with the callers.
 import type { Quote } from '../../../lib/quotes.ts';
+import type { MarketQuotes } from '../../matching/prices.ts';
+import type { CanonicalMarket } from '../../matching/types.ts';
 import type { Obj } from './fields.ts';
 import type { ListingStep, PageRequest } from './listing.ts';
 
@@ -51,4 +53,14 @@ export interface VenueAdapter<P extends string = string> {
   categoryWords(record: Obj): unknown[];
   /** The quotes an open listing record shows; none for records that are not open listings. */
   listingQuotes(recordType: string, record: Obj): ListedMarketQuotes[];
+  /**
+   * The canonical reading: the canonical markets one sports listing record contains (none for
+   * records that are not sports game lines or admitted props). May throw on odd input: the caller
+   * (matching/canonicalize.ts) reads such a record as giving nothing.
+   */
+  canonicalMarkets(record: Obj, observedAt: number): CanonicalMarket[];
+  /** The top of book and taker fee the record lists for one of its open markets; absent when the venue's listing carries none. */
+  sourceQuotes?(record: Obj, m: CanonicalMarket): MarketQuotes | undefined;
+  /** The record the canonical reading takes for a listed market, when the venue lists part of it apart (venue_1 events); absent: the record itself. */
+  withListedEvent?(payload: Obj, eventOf: (ticker: string) => unknown): unknown;
 }

@@ -4,6 +4,8 @@ import { numOf, str, text, type Obj } from '../fields.ts';
 import { arr, filtered, MalformedBody, obj, records, until, type ListingStep, type PageRequest } from '../listing.ts';
 import { complement, recordQuote } from '../quotes.ts';
 import type { VenueAdapter } from '../types.ts';
+import { canonicalizeVenue1 } from './canonical.ts';
+import { venue1SourceQuotes } from './source-quotes.ts';
 
 function cursorStep(name: string, path: string, query: PageRequest['query'], key: string, recordType: string, idKey: string): ListingStep {
   return {
@@ -59,4 +61,8 @@ export const venue1: VenueAdapter<'venue_1'> = {
     const ticker = str(m.ticker)?.toUpperCase() ?? null;
     return [{ marketId: ticker, outcomes: [['yes', recordQuote(cents(m.yes_bid), cents(m.yes_ask), last)], ['no', recordQuote(cents(m.no_bid), cents(m.no_ask), complement(last))]], venueTime: null, aliases: [] }];
   },
+  canonicalMarkets: canonicalizeVenue1,
+  sourceQuotes: venue1SourceQuotes,
+  // Its markets' start times and titles are on their event, listed apart under `event_ticker`.
+  withListedEvent: (payload, eventOf) => ({ ...payload, _event: eventOf(String(payload.event_ticker)) }),
 };

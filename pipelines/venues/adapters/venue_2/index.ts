@@ -5,6 +5,8 @@ import { jsonArray, numOf, str, text, timeOf } from '../fields.ts';
 import { arr, filtered, overlapped, records, type ListingStep } from '../listing.ts';
 import { complement, recordQuote } from '../quotes.ts';
 import type { VenueAdapter } from '../types.ts';
+import { canonicalizeVenue2 } from './canonical.ts';
+import { venue2SourceQuotes } from './source-quotes.ts';
 
 const listingSteps = (): ListingStep[] => [
   {
@@ -47,4 +49,6 @@ export const venue2: VenueAdapter<'venue_2'> = {
     // Market detail also resolves a venue_2 market by its slug and its condition id.
     return [{ marketId: str(m.id), outcomes, venueTime: timeOf(m.updatedAt), aliases: [str(m.slug), str(m.conditionId)?.toLowerCase() ?? null] }];
   },
+  canonicalMarkets: canonicalizeVenue2,
+  sourceQuotes: venue2SourceQuotes,
 };

@@ -5,6 +5,8 @@ import { numOf, objs, str, text, timeOf } from '../fields.ts';
 import { arr, filtered, LEAGUE_WORDS, MalformedBody, obj, records, type ListingStep } from '../listing.ts';
 import { recordQuote } from '../quotes.ts';
 import type { VenueAdapter } from '../types.ts';
+import { canonicalizeVenue3 } from './canonical.ts';
+import { venue3SourceQuotes } from './source-quotes.ts';
 
 const listingSteps = (): ListingStep[] => [
   {
@@ -40,4 +42,6 @@ export const venue3: VenueAdapter<'venue_3'> = {
     const outcomes = objs(m.outcomes).map((o, i): [string, Quote] => [str(o.token) ?? String(i), recordQuote(numOf(o.best_bid), numOf(o.best_ask), numOf(o.last_price))]);
     return [{ marketId: str(m.id), outcomes, venueTime: timeOf(m.updated_at), aliases: [] }];
   },
+  canonicalMarkets: canonicalizeVenue3,
+  sourceQuotes: venue3SourceQuotes,
 };

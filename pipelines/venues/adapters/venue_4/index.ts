@@ -3,6 +3,7 @@
 import { joinTitle, str, text } from '../fields.ts';
 import { arr, filtered, MalformedBody, obj, records, type ListingStep } from '../listing.ts';
 import type { VenueAdapter } from '../types.ts';
+import { canonicalizeVenue4 } from './canonical.ts';
 
 const listingSteps = (): ListingStep[] => [
   {
@@ -44,4 +45,5 @@ export const venue4: VenueAdapter<'venue_4'> = {
   categoryWords: (rec) => [rec.sportLabel],
   // Prices only in the book, which the listing does not carry.
   listingQuotes: () => [],
+  canonicalMarkets: canonicalizeVenue4,
 };

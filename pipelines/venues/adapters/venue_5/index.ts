@@ -3,6 +3,7 @@
 import { joinTitle, objs, str, text } from '../fields.ts';
 import { arr, filtered, LEAGUE_WORDS, obj, overlapped, records, type ListingStep } from '../listing.ts';
 import type { VenueAdapter } from '../types.ts';
+import { canonicalizeVenue5 } from './canonical.ts';
 
 const listingSteps = (): ListingStep[] => [
   {
@@ -35,4 +36,5 @@ export const venue5: VenueAdapter<'venue_5'> = {
   categoryWords: (rec) => [rec.topic],
   // Prices only in the book, which the listing does not carry.
   listingQuotes: () => [],
+  canonicalMarkets: canonicalizeVenue5,
 };

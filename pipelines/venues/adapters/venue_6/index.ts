@@ -4,6 +4,7 @@ import { numOf, objs, str, text, timeOf } from '../fields.ts';
 import { arr, filtered, obj, records, type ListingStep } from '../listing.ts';
 import { complement, markOnly } from '../quotes.ts';
 import type { VenueAdapter } from '../types.ts';
+import { canonicalizeVenue6 } from './canonical.ts';
 
 const listingSteps = (): ListingStep[] => [
   {
@@ -36,4 +37,5 @@ export const venue6: VenueAdapter<'venue_6'> = {
     const mark = numOf(m.mark);
     return [{ marketId: str(m.id)?.toUpperCase() ?? null, outcomes: [[toks[0] || 'yes', markOnly(mark)], [toks[1] || 'no', markOnly(complement(mark))]], venueTime: timeOf(m.mark_ts), aliases: [] }];
   },
+  canonicalMarkets: canonicalizeVenue6,
 };

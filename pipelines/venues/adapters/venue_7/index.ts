@@ -6,6 +6,8 @@ import { quotesFromOdds } from '../../../../lib/quotes.ts';
 import { joinTitle, numOf, objs, str, text } from '../fields.ts';
 import { arr, filtered, obj, overlapped, records, type ListingStep } from '../listing.ts';
 import type { ListedMarketQuotes, VenueAdapter } from '../types.ts';
+import { canonicalizeVenue7 } from './canonical.ts';
+import { venue7SourceQuotes } from './source-quotes.ts';
 
 const listingSteps = (): ListingStep[] => [
   {
@@ -61,4 +63,6 @@ export const venue7: VenueAdapter<'venue_7'> = {
     }
     return out;
   },
+  canonicalMarkets: canonicalizeVenue7,
+  sourceQuotes: venue7SourceQuotes,
 };

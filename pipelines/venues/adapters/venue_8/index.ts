@@ -4,6 +4,7 @@ import { isObj, list, numOf, str, text, timeOf } from '../fields.ts';
 import { arr, filtered, id, records, type ListingStep } from '../listing.ts';
 import { complement, markOnly } from '../quotes.ts';
 import type { VenueAdapter } from '../types.ts';
+import { canonicalizeVenue8 } from './canonical.ts';
 
 const listingSteps = (): ListingStep[] => [
   {
@@ -35,4 +36,5 @@ export const venue8: VenueAdapter<'venue_8'> = {
     // Market detail reads a venue_8 market by its slug or its id.
     return [{ marketId: str(m.slug), outcomes: [['yes', markOnly(mark)], ['no', markOnly(complement(mark))]], venueTime: timeOf(m.lastUpdatedTime, 'ms'), aliases: [str(m.id)] }];
   },
+  canonicalMarkets: canonicalizeVenue8,
 };

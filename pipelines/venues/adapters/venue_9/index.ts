@@ -4,6 +4,7 @@ import { joinTitle, list, numOf, objs, str, text, timeOf } from '../fields.ts';
 import { arr, obj, records, until, type ListingStep } from '../listing.ts';
 import { complement, markOnly } from '../quotes.ts';
 import type { VenueAdapter } from '../types.ts';
+import { canonicalizeVenue9 } from './canonical.ts';
 
 const listingSteps = (): ListingStep[] => [
   {
@@ -45,4 +46,5 @@ export const venue9: VenueAdapter<'venue_9'> = {
         return { marketId: str(c.pair)?.toLowerCase() ?? null, outcomes: [['yes', markOnly(mark)], ['no', markOnly(complement(mark))]], venueTime: timeOf(c.updated_at), aliases: [] };
       });
   },
+  canonicalMarkets: canonicalizeVenue9,
 };

@@ -33,4 +33,6 @@ export const venue10: VenueAdapter<'venue_10'> = {
     const yes = numOf(m.yes);
     return [{ marketId: str(m.id), outcomes: [['yes', markOnly(yes)], ['no', markOnly(complement(yes))]], venueTime: null, aliases: [] }];
   },
+  // Lists no sports game lines.
+  canonicalMarkets: () => [],
 };
