@@ -7,21 +7,13 @@
 import { NOT_FOUND, type NotFound, type Query } from '../../pipelines/venues/client/http.ts';
 import type { Provider } from '../routes/table.ts';
 import { isApiError } from '../errors.ts';
-import {
-  feesNotPublished,
-  feesPerAccount,
-  feesUnavailable,
-  venue1Effective,
-  venue1Fees,
-  venue2Fees,
-  venue4Fees,
-  venue7Fees,
-  venue8Fees,
-  venue9Fees,
-  type TradingFees,
-  type Venue1FeeChange,
-  type Venue1Schedule,
-} from '../../pipelines/venues/fees.ts';
+import { feesNotPublished, feesPerAccount, feesUnavailable, type TradingFees } from '../../pipelines/venues/fees.ts';
+import { venue1Effective, venue1Fees, type Venue1FeeChange, type Venue1Schedule } from '../../pipelines/venues/adapters/venue_1/fees.ts';
+import { venue2Fees } from '../../pipelines/venues/adapters/venue_2/fees.ts';
+import { venue4Fees } from '../../pipelines/venues/adapters/venue_4/fees.ts';
+import { venue7Fees } from '../../pipelines/venues/adapters/venue_7/fees.ts';
+import { venue8Fees } from '../../pipelines/venues/adapters/venue_8/fees.ts';
+import { venue9Fees } from '../../pipelines/venues/adapters/venue_9/fees.ts';
 import { arr, isoTime, isRec, jsonArray, need, num, rec, str, type Rec } from './native.ts';
 import { binaryFromFourSided, binaryFromYesSide, quoteOf, quotesFromOdds, round6, type Level, type Quote } from '../../lib/quotes.ts';
 import { parseVenue7MarketId, parseVenue9Id } from './identifiers.ts';

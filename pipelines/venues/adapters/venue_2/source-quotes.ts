@@ -5,7 +5,7 @@ import { round6 } from '../../../../lib/quotes.ts';
 import type { MarketQuotes } from '../../../matching/prices.ts';
 import { num, str, arr, unit, feesOf, type J } from '../../../matching/source-quotes.ts';
 import type { CanonicalMarket } from '../../../matching/types.ts';
-import { venue2Fees } from '../../fees.ts';
+import { venue2Fees } from './fees.ts';
 
 export function venue2SourceQuotes(rec: J, m: CanonicalMarket): MarketQuotes | undefined {
   const market = str(rec.id) === m.source.market_id ? rec : arr(rec.markets).find((x) => str(x.id) === m.source.market_id);

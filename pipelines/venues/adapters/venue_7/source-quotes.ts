@@ -5,7 +5,7 @@ import { quotesFromOdds } from '../../../../lib/quotes.ts';
 import type { MarketQuotes } from '../../../matching/prices.ts';
 import { num, str, arr, feesOf, type J } from '../../../matching/source-quotes.ts';
 import type { CanonicalMarket } from '../../../matching/types.ts';
-import { venue7Fees } from '../../fees.ts';
+import { venue7Fees } from './fees.ts';
 
 export function venue7SourceQuotes(rec: J, m: CanonicalMarket): MarketQuotes | undefined {
   // `<event_id>:<market_type_id>` names the line the venue flags favourite (or the only line);
