@@ -1,8 +1,9 @@
 // `trading_fees` of market detail (spec: "Market detail", trading_fees paragraph): the fee model
 // every venue's fees are read into (each venue's own reading is in its adapter folder,
-// pipelines/venues/adapters/venue_N/fees.ts). In: what a venue publishes about its fees (series fee schedule, market record fields, venue metadata,
-// event commission), as market detail reads it live or the sports canonicalizer finds it on a listing
-// record (pipelines/matching/source-quotes.ts). Out: the always-present fee object. Pure.
+// pipelines/venues/adapters/venue_N/fees.ts). In: what a venue publishes about its fees (series fee
+// schedule, market record fields, venue metadata, event commission), as market detail reads it live
+// or the sports canonicalizer finds it on a listing record (the adapters' source quotes). Out: the
+// always-present fee object. Pure.
 //
 // availability values:
 //   published        the venue publishes the rate that applies to everyone
