@@ -16,7 +16,8 @@ import { venue8Fees } from '../../pipelines/venues/adapters/venue_8/fees.ts';
 import { venue9Fees } from '../../pipelines/venues/adapters/venue_9/fees.ts';
 import { arr, isoTime, isRec, jsonArray, need, num, rec, str, type Rec } from './native.ts';
 import { binaryFromFourSided, binaryFromYesSide, quoteOf, quotesFromOdds, round6, type Level, type Quote } from '../../lib/quotes.ts';
-import { parseVenue7MarketId, parseVenue9Id } from './identifiers.ts';
+import { parseVenue7MarketId } from '../../pipelines/venues/adapters/venue_7/identifiers.ts';
+import { parseVenue9Id } from '../../pipelines/venues/adapters/venue_9/identifiers.ts';
 
 /** The request's venue reads. `book` never throws: a failed book read is BOOK_FAILED (degrade). */
 export interface LiveIO {

@@ -36,4 +36,4 @@ export function adapterFor(provider: string, registry: VenueRegistry = VENUES): 
   return a;
 }
 
-export type { ListedMarketQuotes, ListingRow, VenueAdapter } from './types.ts';
+export type { IdRoute, ListedMarketQuotes, ListingRow, NativeIdCheck, VenueAdapter } from './types.ts';

@@ -8,6 +8,12 @@ import type { CanonicalMarket } from '../../matching/types.ts';
 import type { Obj } from './fields.ts';
 import type { ListingStep, PageRequest } from './listing.ts';
 
+/** The live route an identifier was sent to (spec: "GET /v1/markets/{market_id}", "GET /v1/events/{event_id}"). */
+export type IdRoute = 'market' | 'event';
+
+/** A native id checked against its venue's shapes: the id in the venue's case, or why it cannot be one. */
+export type NativeIdCheck = { id: string } | { reject: string };
+
 /** One catalog row a listing record gives, before its category is bucketed. */
 export interface ListingRow {
   nativeId: string;
@@ -44,6 +50,12 @@ export interface VenueAdapter<P extends string = string> {
    * types whose final record carries what the listing cannot; null otherwise.
    */
   finalRecordRequest(recordType: string, nativeId: string): PageRequest | null;
+  /**
+   * Checks a native id sent to a live route against the venue's identifier shapes (spec table
+   * "Provider tokens and identifier shapes") and gives it in the venue's case; a reject says why
+   * it cannot be one (the route answers 400 invalid_identifier quoting it).
+   */
+  nativeId(route: IdRoute, id: string): NativeIdCheck;
   /** The catalog rows of one listing record (one per market; none for records that list none). */
   listingRows(recordType: string, record: Obj): ListingRow[];
   /**

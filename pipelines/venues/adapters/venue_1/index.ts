@@ -6,6 +6,7 @@ import { complement, recordQuote } from '../quotes.ts';
 import type { VenueAdapter } from '../types.ts';
 import { canonicalizeVenue1 } from './canonical.ts';
 import { venue1SourceQuotes } from './source-quotes.ts';
+import { TICKER } from '../shapes.ts';
 
 function cursorStep(name: string, path: string, query: PageRequest['query'], key: string, recordType: string, idKey: string): ListingStep {
   return {
@@ -48,6 +49,8 @@ export const venue1: VenueAdapter<'venue_1'> = {
     return [until(events, (e) => e.category === 'Sports'), filtered(markets, 'sports markets', { category: 'Sports' })];
   },
   finalRecordRequest: () => null,
+  // Tickers are case-insensitive; the venue writes them in upper case.
+  nativeId: (_route, id) => (TICKER.test(id) ? { id: id.toUpperCase() } : { reject: 'expected an upper-case hyphenated ticker' }),
   listingRows(recordType, m) {
     const nativeId = str(m.ticker);
     // Parlays are "excluded from the list and from pagination.total".

@@ -7,6 +7,7 @@ import { complement, recordQuote } from '../quotes.ts';
 import type { VenueAdapter } from '../types.ts';
 import { canonicalizeVenue2 } from './canonical.ts';
 import { venue2SourceQuotes } from './source-quotes.ts';
+import { HASH64, NUMERIC, SLUG } from '../shapes.ts';
 
 const listingSteps = (): ListingStep[] => [
   {
@@ -31,6 +32,12 @@ export const venue2: VenueAdapter<'venue_2'> = {
   sportsSteps: () => [filtered(listingSteps()[0], 'sports markets', { tag_slug: 'sports' })],
   // A game cancelled and settled 50-50 is only visible on the market's own record.
   finalRecordRequest: (recordType, nativeId) => (recordType === 'market' ? { path: `/venue_2/markets/${encodeURIComponent(nativeId)}`, query: {} } : null),
+  nativeId(route, id) {
+    if (NUMERIC.test(id) || SLUG.test(id)) return { id };
+    // A condition id: 0x plus 64 hex, naming a market.
+    if (HASH64.test(id)) return route === 'event' ? { reject: 'a condition id names a market; use GET /v1/markets' } : { id: id.toLowerCase() };
+    return { reject: 'expected a numeric id, a kebab-case slug or a condition id' };
+  },
   listingRows(recordType, m) {
     const nativeId = str(m.id);
     return recordType !== 'market' || nativeId === null ? [] : [{ nativeId, title: text(m.question, m.slug), listed: open(m), wordsFrom: m }];

@@ -7,6 +7,7 @@ import { recordQuote } from '../quotes.ts';
 import type { VenueAdapter } from '../types.ts';
 import { canonicalizeVenue3 } from './canonical.ts';
 import { venue3SourceQuotes } from './source-quotes.ts';
+import { NUMERIC } from '../shapes.ts';
 
 const listingSteps = (): ListingStep[] => [
   {
@@ -32,6 +33,8 @@ export const venue3: VenueAdapter<'venue_3'> = {
   listingSteps,
   sportsSteps: () => LEAGUE_WORDS.map((l) => filtered(listingSteps()[0], `${l} markets`, { sport: l })),
   finalRecordRequest: () => null,
+  // Numeric ids only (the venue's API answers 400 to any other shape).
+  nativeId: (_route, id) => (NUMERIC.test(id) ? { id } : { reject: 'expected a numeric market id' }),
   listingRows(recordType, m) {
     const nativeId = str(m.id);
     return recordType !== 'market' || nativeId === null ? [] : [{ nativeId, title: text(m.title), listed: m.status === 'open', wordsFrom: m }];

@@ -4,6 +4,7 @@ import { joinTitle, str, text } from '../fields.ts';
 import { arr, filtered, MalformedBody, obj, records, type ListingStep } from '../listing.ts';
 import type { VenueAdapter } from '../types.ts';
 import { canonicalizeVenue4 } from './canonical.ts';
+import { FIXTURE, HASH64 } from '../shapes.ts';
 
 const listingSteps = (): ListingStep[] => [
   {
@@ -27,6 +28,16 @@ export const venue4: VenueAdapter<'venue_4'> = {
   listingSteps,
   sportsSteps: () => [filtered(listingSteps()[0], 'sports markets', { sportIds: 'Basketball,Football,Baseball,Hockey' })],
   finalRecordRequest: () => null,
+  nativeId(route, id) {
+    if (route === 'market') {
+      if (FIXTURE.test(id.toUpperCase())) return { reject: 'this is a fixture (event) id; use GET /v1/events' };
+      if (HASH64.test(id)) return { id: id.toLowerCase() };
+      return { reject: 'expected 0x plus 64 hex' };
+    }
+    if (FIXTURE.test(id.toUpperCase())) return { id: id.toUpperCase() };
+    if (HASH64.test(id)) return { reject: 'this is a market hash; use GET /v1/markets' };
+    return { reject: 'expected a fixture id: L followed by digits' };
+  },
   listingRows(recordType, m) {
     const nativeId = str(m.marketHash);
     if (recordType !== 'market' || nativeId === null) return [];

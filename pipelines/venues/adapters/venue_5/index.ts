@@ -4,6 +4,7 @@ import { joinTitle, objs, str, text } from '../fields.ts';
 import { arr, filtered, LEAGUE_WORDS, obj, overlapped, records, type ListingStep } from '../listing.ts';
 import type { VenueAdapter } from '../types.ts';
 import { canonicalizeVenue5 } from './canonical.ts';
+import { NUMERIC } from '../shapes.ts';
 
 const listingSteps = (): ListingStep[] => [
   {
@@ -25,6 +26,7 @@ export const venue5: VenueAdapter<'venue_5'> = {
   listingSteps,
   sportsSteps: () => LEAGUE_WORDS.map((l) => filtered(listingSteps()[0], `${l} questions`, { topic: l.toUpperCase() })),
   finalRecordRequest: () => null,
+  nativeId: (_route, id) => (NUMERIC.test(id) ? { id } : { reject: 'expected an integer outcome or question id' }),
   listingRows(recordType, m) {
     if (recordType !== 'question') return [];
     // One row per outcome market; the question carries the words for all of them.

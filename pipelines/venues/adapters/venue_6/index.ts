@@ -5,6 +5,7 @@ import { arr, filtered, obj, records, type ListingStep } from '../listing.ts';
 import { complement, markOnly } from '../quotes.ts';
 import type { VenueAdapter } from '../types.ts';
 import { canonicalizeVenue6 } from './canonical.ts';
+import { ULID } from '../shapes.ts';
 
 const listingSteps = (): ListingStep[] => [
   {
@@ -26,6 +27,7 @@ export const venue6: VenueAdapter<'venue_6'> = {
   listingSteps,
   sportsSteps: () => [filtered(listingSteps()[0], 'sports markets', { category: 'sports' })],
   finalRecordRequest: () => null,
+  nativeId: (_route, id) => (ULID.test(id) ? { id: id.toUpperCase() } : { reject: 'expected a 26-character ULID' }),
   listingRows(recordType, m) {
     const nativeId = str(m.id);
     return recordType !== 'market' || nativeId === null ? [] : [{ nativeId, title: text(m.question, m.title), listed: m.status === 'open', wordsFrom: m }];

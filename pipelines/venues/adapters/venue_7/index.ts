@@ -8,6 +8,7 @@ import { arr, filtered, obj, overlapped, records, type ListingStep } from '../li
 import type { ListedMarketQuotes, VenueAdapter } from '../types.ts';
 import { canonicalizeVenue7 } from './canonical.ts';
 import { venue7SourceQuotes } from './source-quotes.ts';
+import { venue7NativeId } from './identifiers.ts';
 
 const listingSteps = (): ListingStep[] => [
   {
@@ -29,6 +30,7 @@ export const venue7: VenueAdapter<'venue_7'> = {
   listingSteps,
   sportsSteps: () => ['basketball', 'american_football', 'baseball', 'ice_hockey'].map((sp) => filtered(listingSteps()[0], `${sp} events`, { sport: sp })),
   finalRecordRequest: () => null,
+  nativeId: venue7NativeId,
   listingRows(recordType, m) {
     if (recordType !== 'event') return [];
     // One row per market; the event carries the words for all of them.

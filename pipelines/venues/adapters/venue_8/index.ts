@@ -5,6 +5,7 @@ import { arr, filtered, id, records, type ListingStep } from '../listing.ts';
 import { complement, markOnly } from '../quotes.ts';
 import type { VenueAdapter } from '../types.ts';
 import { canonicalizeVenue8 } from './canonical.ts';
+import { SLUG } from '../shapes.ts';
 
 const listingSteps = (): ListingStep[] => [
   {
@@ -25,6 +26,7 @@ export const venue8: VenueAdapter<'venue_8'> = {
   listingSteps,
   sportsSteps: () => [filtered(listingSteps()[0], 'sports markets', { topic: 'sports-default' })],
   finalRecordRequest: () => null,
+  nativeId: (_route, id) => (SLUG.test(id) ? { id } : { reject: 'expected a kebab-case slug' }),
   listingRows(recordType, m) {
     const nativeId = str(m.slug);
     return recordType !== 'market' || nativeId === null ? [] : [{ nativeId, title: text(m.question), listed: m.isResolved !== true, wordsFrom: m }];

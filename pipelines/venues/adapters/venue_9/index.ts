@@ -5,6 +5,7 @@ import { arr, obj, records, until, type ListingStep } from '../listing.ts';
 import { complement, markOnly } from '../quotes.ts';
 import type { VenueAdapter } from '../types.ts';
 import { canonicalizeVenue9 } from './canonical.ts';
+import { venue9NativeId } from './identifiers.ts';
 
 const listingSteps = (): ListingStep[] => [
   {
@@ -28,6 +29,7 @@ export const venue9: VenueAdapter<'venue_9'> = {
   // Parents list games first and offer no sports filter.
   sportsSteps: () => [until(listingSteps()[0], (p) => p.kind === 'game')],
   finalRecordRequest: () => null,
+  nativeId: venue9NativeId,
   listingRows(recordType, m) {
     if (recordType !== 'parent') return [];
     // One row per child; the parent carries the words for all of them.

@@ -23,6 +23,7 @@ export const venue10: VenueAdapter<'venue_10'> = {
   listingSteps,
   sportsSteps: () => [filtered(listingSteps()[0], 'sports markets', { topic: 'sports' })],
   finalRecordRequest: () => null,
+  nativeId: (_route, id) => (id ? { id } : { reject: 'expected a market id' }),
   listingRows(recordType, m) {
     const nativeId = str(m.id);
     return recordType !== 'market' || nativeId === null ? [] : [{ nativeId, title: text(m.name), listed: m.open === true, wordsFrom: m }];
