@@ -9,8 +9,9 @@
 // single-market event; player props are not gathered.
 import { NOT_FOUND, type NotFound } from '../../pipelines/venues/client/http.ts';
 import type { Provider } from '../routes/table.ts';
-import { arr, isRec, need, rec, str, type Rec } from './native.ts';
-import { venue3Get, type LiveIO } from './market.ts';
+import { arr, isRec, need, rec, str, type Rec } from '../../pipelines/venues/adapters/native.ts';
+import type { LiveIO } from '../../pipelines/venues/adapters/live.ts';
+import { venue3Get } from '../../pipelines/venues/adapters/venue_3/market.ts';
 
 export interface EventMarket {
   market_id: string;

@@ -8,7 +8,7 @@ import type { LiveDeps, RouteContext } from '../types.ts';
 import type { Provider } from '../routes/table.ts';
 import { MalformedUpstream, NOT_FOUND, VenueHttp, boundedSignal, unavailable, type NotFound } from '../../pipelines/venues/client/http.ts';
 import { VenueEndpoints } from '../../pipelines/venues/client/endpoints.ts';
-import { BOOK_FAILED } from './market.ts';
+import { BOOK_FAILED } from '../../pipelines/venues/adapters/live.ts';
 import type { EventIO } from './event.ts';
 import type { Plan } from './identifiers.ts';
 

@@ -3,8 +3,8 @@
 // read the venue's open listing) and when its read began. Out: per market it holds, the composite id
 // (and the other composite forms that name the same market: a venue_2 slug and condition id), and
 // the market detail's `outcomes[]` and `pricing` envelope as GET /v1/markets/{market_id} builds them
-// from the same record (the pure `build*` of api/live/market.ts), with `observed_at` the read's
-// start. Pure: no I/O, no clock.
+// from the same record (the pure `build*` of each venue's adapter,
+// pipelines/venues/adapters/venue_N/market.ts), with `observed_at` the read's start. Pure: no I/O, no clock.
 //
 // What the log carries decides what the stream can say: the listing records of venue_1, venue_2,
 // venue_3 (`pricing.source: market_record`) and venue_7 (offers on the event record) carry the
@@ -13,25 +13,18 @@
 // venue_5 report unavailable; venue_6, venue_8, venue_9 keep the record's marks"): marks, indicative,
 // or no quote. Fees are not on the event (the detail route reads them with extra hops).
 import type { Provider } from '../routes/table.ts';
-import {
-  BOOK_FAILED,
-  buildVenue1,
-  buildVenue2,
-  buildVenue3,
-  buildVenue4,
-  buildVenue5Outcome,
-  buildVenue5Question,
-  buildVenue6,
-  buildVenue7,
-  buildVenue8,
-  buildVenue9Child,
-  buildVenue9Parent,
-  type MarketDetail,
-  type OutcomeDetail,
-  type Pricing,
-} from '../live/market.ts';
+import { BOOK_FAILED, type MarketDetail, type OutcomeDetail, type Pricing } from '../../pipelines/venues/adapters/live.ts';
+import { buildVenue1 } from '../../pipelines/venues/adapters/venue_1/market.ts';
+import { buildVenue2 } from '../../pipelines/venues/adapters/venue_2/market.ts';
+import { buildVenue3 } from '../../pipelines/venues/adapters/venue_3/market.ts';
+import { buildVenue4 } from '../../pipelines/venues/adapters/venue_4/market.ts';
+import { buildVenue5Outcome, buildVenue5Question } from '../../pipelines/venues/adapters/venue_5/market.ts';
+import { buildVenue6 } from '../../pipelines/venues/adapters/venue_6/market.ts';
+import { buildVenue7 } from '../../pipelines/venues/adapters/venue_7/market.ts';
+import { buildVenue8 } from '../../pipelines/venues/adapters/venue_8/market.ts';
+import { buildVenue9Child, buildVenue9Parent } from '../../pipelines/venues/adapters/venue_9/market.ts';
 import { feesUnavailable } from '../../pipelines/venues/fees.ts';
-import { arr, isRec, str, type Rec } from '../live/native.ts';
+import { arr, isRec, str, type Rec } from '../../pipelines/venues/adapters/native.ts';
 import { NOT_FOUND } from '../../pipelines/venues/client/http.ts';
 
 /** The data of a `quote` event (and of each element of the quotes `snapshot`). */

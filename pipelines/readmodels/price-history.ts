@@ -6,8 +6,8 @@
 // (runtime/sinks.ts) reads the last stored quotes and writes the rows.
 //
 // Quotes are derived as market detail derives them from a market record with no book (the
-// arithmetic of lib/quotes.ts; api/live/listing-quotes.unit.spec.ts holds each venue's result to
-// the route's builders), so a stored outcome id and quote mean what the route shows. Each venue's
+// arithmetic of lib/quotes.ts; pipelines/venues/adapters/listing-quotes.unit.spec.ts holds each
+// venue's result to the route's builders), so a stored outcome id and quote mean what the route shows. Each venue's
 // reading is its adapter's listingQuotes (pipelines/venues/adapters/venue_N): venue_1,
 // venue_2, venue_3 quote on the market record; venue_7 offers are on the event record; venue_6,
 // venue_8 and venue_9 listings carry the venue's mark only (stored as `price`; their bid and ask

@@ -5,6 +5,8 @@
 import type { Quote } from '../../../lib/quotes.ts';
 import type { MarketQuotes } from '../../matching/prices.ts';
 import type { CanonicalMarket } from '../../matching/types.ts';
+import type { NotFound } from '../client/http.ts';
+import type { LiveIO, MarketDetail } from './live.ts';
 import type { Obj } from './fields.ts';
 import type { ListingStep, PageRequest } from './listing.ts';
 
@@ -73,6 +75,11 @@ export interface VenueAdapter<P extends string = string> {
   canonicalMarkets(record: Obj, observedAt: number): CanonicalMarket[];
   /** The top of book and taker fee the record lists for one of its open markets; absent when the venue's listing carries none. */
   sourceQuotes?(record: Obj, m: CanonicalMarket): MarketQuotes | undefined;
+  /**
+   * Market detail read live (spec: "GET /v1/markets/{market_id}"): the venue reads through the
+   * request's LiveIO, under its one deadline; NOT_FOUND when the venue has no such market.
+   */
+  readMarket(io: LiveIO, nativeId: string): Promise<MarketDetail | NotFound>;
   /** The record the canonical reading takes for a listed market, when the venue lists part of it apart (venue_1 events); absent: the record itself. */
   withListedEvent?(payload: Obj, eventOf: (ticker: string) => unknown): unknown;
 }

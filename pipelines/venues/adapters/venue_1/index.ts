@@ -7,6 +7,7 @@ import type { VenueAdapter } from '../types.ts';
 import { canonicalizeVenue1 } from './canonical.ts';
 import { venue1SourceQuotes } from './source-quotes.ts';
 import { TICKER } from '../shapes.ts';
+import { readVenue1 } from './market.ts';
 
 function cursorStep(name: string, path: string, query: PageRequest['query'], key: string, recordType: string, idKey: string): ListingStep {
   return {
@@ -68,4 +69,5 @@ export const venue1: VenueAdapter<'venue_1'> = {
   sourceQuotes: venue1SourceQuotes,
   // Its markets' start times and titles are on their event, listed apart under `event_ticker`.
   withListedEvent: (payload, eventOf) => ({ ...payload, _event: eventOf(String(payload.event_ticker)) }),
+  readMarket: readVenue1,
 };

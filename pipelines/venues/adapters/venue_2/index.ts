@@ -8,6 +8,7 @@ import type { VenueAdapter } from '../types.ts';
 import { canonicalizeVenue2 } from './canonical.ts';
 import { venue2SourceQuotes } from './source-quotes.ts';
 import { HASH64, NUMERIC, SLUG } from '../shapes.ts';
+import { readVenue2 } from './market.ts';
 
 const listingSteps = (): ListingStep[] => [
   {
@@ -58,4 +59,5 @@ export const venue2: VenueAdapter<'venue_2'> = {
   },
   canonicalMarkets: canonicalizeVenue2,
   sourceQuotes: venue2SourceQuotes,
+  readMarket: readVenue2,
 };

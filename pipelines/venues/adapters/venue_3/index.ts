@@ -8,6 +8,7 @@ import type { VenueAdapter } from '../types.ts';
 import { canonicalizeVenue3 } from './canonical.ts';
 import { venue3SourceQuotes } from './source-quotes.ts';
 import { NUMERIC } from '../shapes.ts';
+import { readVenue3 } from './market.ts';
 
 const listingSteps = (): ListingStep[] => [
   {
@@ -47,4 +48,5 @@ export const venue3: VenueAdapter<'venue_3'> = {
   },
   canonicalMarkets: canonicalizeVenue3,
   sourceQuotes: venue3SourceQuotes,
+  readMarket: readVenue3,
 };

@@ -5,6 +5,7 @@ import { arr, filtered, MalformedBody, obj, records, type ListingStep } from '..
 import type { VenueAdapter } from '../types.ts';
 import { canonicalizeVenue4 } from './canonical.ts';
 import { FIXTURE, HASH64 } from '../shapes.ts';
+import { readVenue4 } from './market.ts';
 
 const listingSteps = (): ListingStep[] => [
   {
@@ -57,4 +58,5 @@ export const venue4: VenueAdapter<'venue_4'> = {
   // Prices only in the book, which the listing does not carry.
   listingQuotes: () => [],
   canonicalMarkets: canonicalizeVenue4,
+  readMarket: readVenue4,
 };

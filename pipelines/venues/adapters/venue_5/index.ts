@@ -5,6 +5,7 @@ import { arr, filtered, LEAGUE_WORDS, obj, overlapped, records, type ListingStep
 import type { VenueAdapter } from '../types.ts';
 import { canonicalizeVenue5 } from './canonical.ts';
 import { NUMERIC } from '../shapes.ts';
+import { readVenue5 } from './market.ts';
 
 const listingSteps = (): ListingStep[] => [
   {
@@ -39,4 +40,5 @@ export const venue5: VenueAdapter<'venue_5'> = {
   // Prices only in the book, which the listing does not carry.
   listingQuotes: () => [],
   canonicalMarkets: canonicalizeVenue5,
+  readMarket: readVenue5,
 };

@@ -6,6 +6,7 @@ import { complement, markOnly } from '../quotes.ts';
 import type { VenueAdapter } from '../types.ts';
 import { canonicalizeVenue6 } from './canonical.ts';
 import { ULID } from '../shapes.ts';
+import { readVenue6 } from './market.ts';
 
 const listingSteps = (): ListingStep[] => [
   {
@@ -40,4 +41,5 @@ export const venue6: VenueAdapter<'venue_6'> = {
     return [{ marketId: str(m.id)?.toUpperCase() ?? null, outcomes: [[toks[0] || 'yes', markOnly(mark)], [toks[1] || 'no', markOnly(complement(mark))]], venueTime: timeOf(m.mark_ts), aliases: [] }];
   },
   canonicalMarkets: canonicalizeVenue6,
+  readMarket: readVenue6,
 };

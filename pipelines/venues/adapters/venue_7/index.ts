@@ -9,6 +9,7 @@ import type { ListedMarketQuotes, VenueAdapter } from '../types.ts';
 import { canonicalizeVenue7 } from './canonical.ts';
 import { venue7SourceQuotes } from './source-quotes.ts';
 import { venue7NativeId } from './identifiers.ts';
+import { readVenue7 } from './market.ts';
 
 const listingSteps = (): ListingStep[] => [
   {
@@ -67,4 +68,5 @@ export const venue7: VenueAdapter<'venue_7'> = {
   },
   canonicalMarkets: canonicalizeVenue7,
   sourceQuotes: venue7SourceQuotes,
+  readMarket: readVenue7,
 };

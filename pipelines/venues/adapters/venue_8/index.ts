@@ -6,6 +6,7 @@ import { complement, markOnly } from '../quotes.ts';
 import type { VenueAdapter } from '../types.ts';
 import { canonicalizeVenue8 } from './canonical.ts';
 import { SLUG } from '../shapes.ts';
+import { readVenue8 } from './market.ts';
 
 const listingSteps = (): ListingStep[] => [
   {
@@ -39,4 +40,5 @@ export const venue8: VenueAdapter<'venue_8'> = {
     return [{ marketId: str(m.slug), outcomes: [['yes', markOnly(mark)], ['no', markOnly(complement(mark))]], venueTime: timeOf(m.lastUpdatedTime, 'ms'), aliases: [str(m.id)] }];
   },
   canonicalMarkets: canonicalizeVenue8,
+  readMarket: readVenue8,
 };

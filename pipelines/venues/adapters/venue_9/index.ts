@@ -6,6 +6,7 @@ import { complement, markOnly } from '../quotes.ts';
 import type { VenueAdapter } from '../types.ts';
 import { canonicalizeVenue9 } from './canonical.ts';
 import { venue9NativeId } from './identifiers.ts';
+import { readVenue9 } from './market.ts';
 
 const listingSteps = (): ListingStep[] => [
   {
@@ -49,4 +50,5 @@ export const venue9: VenueAdapter<'venue_9'> = {
       });
   },
   canonicalMarkets: canonicalizeVenue9,
+  readMarket: readVenue9,
 };

@@ -5,6 +5,7 @@ import { numOf, str, text } from '../../fields.ts';
 import { arr, filtered, obj, records, type ListingStep } from '../../listing.ts';
 import { complement, markOnly } from '../../quotes.ts';
 import type { VenueAdapter } from '../../types.ts';
+import { NOT_FOUND } from '../../../client/http.ts';
 
 const listingSteps = (): ListingStep[] => [
   {
@@ -36,4 +37,6 @@ export const venue10: VenueAdapter<'venue_10'> = {
   },
   // Lists no sports game lines.
   canonicalMarkets: () => [],
+  // Serves no live market detail.
+  readMarket: () => Promise.resolve(NOT_FOUND),
 };
