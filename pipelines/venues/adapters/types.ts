@@ -6,6 +6,7 @@ import type { Quote } from '../../../lib/quotes.ts';
 import type { MarketQuotes } from '../../matching/prices.ts';
 import type { CanonicalMarket } from '../../matching/types.ts';
 import type { NotFound } from '../client/http.ts';
+import type { EventDetail, EventIO } from './live-event.ts';
 import type { LiveIO, MarketDetail } from './live.ts';
 import type { Obj } from './fields.ts';
 import type { ListingStep, PageRequest } from './listing.ts';
@@ -80,6 +81,8 @@ export interface VenueAdapter<P extends string = string> {
    * request's LiveIO, under its one deadline; NOT_FOUND when the venue has no such market.
    */
   readMarket(io: LiveIO, nativeId: string): Promise<MarketDetail | NotFound>;
+  /** Event detail read live (spec: "GET /v1/events/{event_id}"); NOT_FOUND when the venue has no such event. */
+  readEvent(io: EventIO, nativeId: string): Promise<EventDetail | NotFound>;
   /** The record the canonical reading takes for a listed market, when the venue lists part of it apart (venue_1 events); absent: the record itself. */
   withListedEvent?(payload: Obj, eventOf: (ticker: string) => unknown): unknown;
 }

@@ -8,6 +8,7 @@ import { canonicalizeVenue1 } from './canonical.ts';
 import { venue1SourceQuotes } from './source-quotes.ts';
 import { TICKER } from '../shapes.ts';
 import { readVenue1 } from './market.ts';
+import { readVenue1 as readVenue1Event } from './event.ts';
 
 function cursorStep(name: string, path: string, query: PageRequest['query'], key: string, recordType: string, idKey: string): ListingStep {
   return {
@@ -70,4 +71,5 @@ export const venue1: VenueAdapter<'venue_1'> = {
   // Its markets' start times and titles are on their event, listed apart under `event_ticker`.
   withListedEvent: (payload, eventOf) => ({ ...payload, _event: eventOf(String(payload.event_ticker)) }),
   readMarket: readVenue1,
+  readEvent: readVenue1Event,
 };

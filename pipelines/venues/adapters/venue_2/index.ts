@@ -9,6 +9,7 @@ import { canonicalizeVenue2 } from './canonical.ts';
 import { venue2SourceQuotes } from './source-quotes.ts';
 import { HASH64, NUMERIC, SLUG } from '../shapes.ts';
 import { readVenue2 } from './market.ts';
+import { readVenue2 as readVenue2Event } from './event.ts';
 
 const listingSteps = (): ListingStep[] => [
   {
@@ -60,4 +61,5 @@ export const venue2: VenueAdapter<'venue_2'> = {
   canonicalMarkets: canonicalizeVenue2,
   sourceQuotes: venue2SourceQuotes,
   readMarket: readVenue2,
+  readEvent: readVenue2Event,
 };

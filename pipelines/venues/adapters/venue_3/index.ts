@@ -9,6 +9,7 @@ import { canonicalizeVenue3 } from './canonical.ts';
 import { venue3SourceQuotes } from './source-quotes.ts';
 import { NUMERIC } from '../shapes.ts';
 import { readVenue3 } from './market.ts';
+import { readVenue3 as readVenue3Event } from './event.ts';
 
 const listingSteps = (): ListingStep[] => [
   {
@@ -49,4 +50,5 @@ export const venue3: VenueAdapter<'venue_3'> = {
   canonicalMarkets: canonicalizeVenue3,
   sourceQuotes: venue3SourceQuotes,
   readMarket: readVenue3,
+  readEvent: readVenue3Event,
 };

@@ -6,6 +6,7 @@ import type { VenueAdapter } from '../types.ts';
 import { canonicalizeVenue4 } from './canonical.ts';
 import { FIXTURE, HASH64 } from '../shapes.ts';
 import { readVenue4 } from './market.ts';
+import { readVenue4 as readVenue4Event } from './event.ts';
 
 const listingSteps = (): ListingStep[] => [
   {
@@ -59,4 +60,5 @@ export const venue4: VenueAdapter<'venue_4'> = {
   listingQuotes: () => [],
   canonicalMarkets: canonicalizeVenue4,
   readMarket: readVenue4,
+  readEvent: readVenue4Event,
 };

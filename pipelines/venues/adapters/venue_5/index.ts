@@ -6,6 +6,7 @@ import type { VenueAdapter } from '../types.ts';
 import { canonicalizeVenue5 } from './canonical.ts';
 import { NUMERIC } from '../shapes.ts';
 import { readVenue5 } from './market.ts';
+import { readVenue5 as readVenue5Event } from './event.ts';
 
 const listingSteps = (): ListingStep[] => [
   {
@@ -41,4 +42,5 @@ export const venue5: VenueAdapter<'venue_5'> = {
   listingQuotes: () => [],
   canonicalMarkets: canonicalizeVenue5,
   readMarket: readVenue5,
+  readEvent: readVenue5Event,
 };

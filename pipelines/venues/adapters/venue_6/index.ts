@@ -7,6 +7,7 @@ import type { VenueAdapter } from '../types.ts';
 import { canonicalizeVenue6 } from './canonical.ts';
 import { ULID } from '../shapes.ts';
 import { readVenue6 } from './market.ts';
+import { readVenue6 as readVenue6Event } from './event.ts';
 
 const listingSteps = (): ListingStep[] => [
   {
@@ -42,4 +43,5 @@ export const venue6: VenueAdapter<'venue_6'> = {
   },
   canonicalMarkets: canonicalizeVenue6,
   readMarket: readVenue6,
+  readEvent: readVenue6Event,
 };

@@ -10,6 +10,7 @@ import { canonicalizeVenue7 } from './canonical.ts';
 import { venue7SourceQuotes } from './source-quotes.ts';
 import { venue7NativeId } from './identifiers.ts';
 import { readVenue7 } from './market.ts';
+import { readVenue7 as readVenue7Event } from './event.ts';
 
 const listingSteps = (): ListingStep[] => [
   {
@@ -69,4 +70,5 @@ export const venue7: VenueAdapter<'venue_7'> = {
   canonicalMarkets: canonicalizeVenue7,
   sourceQuotes: venue7SourceQuotes,
   readMarket: readVenue7,
+  readEvent: readVenue7Event,
 };

@@ -7,6 +7,7 @@ import type { VenueAdapter } from '../types.ts';
 import { canonicalizeVenue8 } from './canonical.ts';
 import { SLUG } from '../shapes.ts';
 import { readVenue8 } from './market.ts';
+import { readVenue8 as readVenue8Event } from './event.ts';
 
 const listingSteps = (): ListingStep[] => [
   {
@@ -41,4 +42,5 @@ export const venue8: VenueAdapter<'venue_8'> = {
   },
   canonicalMarkets: canonicalizeVenue8,
   readMarket: readVenue8,
+  readEvent: readVenue8Event,
 };

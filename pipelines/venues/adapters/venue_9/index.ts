@@ -7,6 +7,7 @@ import type { VenueAdapter } from '../types.ts';
 import { canonicalizeVenue9 } from './canonical.ts';
 import { venue9NativeId } from './identifiers.ts';
 import { readVenue9 } from './market.ts';
+import { readVenue9 as readVenue9Event } from './event.ts';
 
 const listingSteps = (): ListingStep[] => [
   {
@@ -51,4 +52,5 @@ export const venue9: VenueAdapter<'venue_9'> = {
   },
   canonicalMarkets: canonicalizeVenue9,
   readMarket: readVenue9,
+  readEvent: readVenue9Event,
 };

@@ -39,4 +39,5 @@ export const venue10: VenueAdapter<'venue_10'> = {
   canonicalMarkets: () => [],
   // Serves no live market detail.
   readMarket: () => Promise.resolve(NOT_FOUND),
+  readEvent: () => Promise.resolve(NOT_FOUND),
 };
