@@ -36,4 +36,4 @@ export function adapterFor(provider: string, registry: VenueRegistry = VENUES): 
   return a;
 }
 
-export type { IdRoute, ListedMarketQuotes, ListingRow, NativeIdCheck, VenueAdapter } from './types.ts';
+export type { IdRoute, ListedDetail, ListedMarketQuotes, ListingRow, NativeIdCheck, VenueAdapter } from './types.ts';

@@ -17,6 +17,13 @@ export type IdRoute = 'market' | 'event';
 /** A native id checked against its venue's shapes: the id in the venue's case, or why it cannot be one. */
 export type NativeIdCheck = { id: string } | { reject: string };
 
+/** One market a listing record holds, as market detail would build it from that record alone. */
+export interface ListedDetail {
+  detail: MarketDetail;
+  /** Other composite ids of the same market (venue_2: slug, condition id), lower case where the venue's ids are. */
+  aliases?: string[];
+}
+
 /** One catalog row a listing record gives, before its category is bucketed. */
 export interface ListingRow {
   nativeId: string;
@@ -83,6 +90,12 @@ export interface VenueAdapter<P extends string = string> {
   readMarket(io: LiveIO, nativeId: string): Promise<MarketDetail | NotFound>;
   /** Event detail read live (spec: "GET /v1/events/{event_id}"); NOT_FOUND when the venue has no such event. */
   readEvent(io: EventIO, nativeId: string): Promise<EventDetail | NotFound>;
+  /**
+   * The markets one listing record holds, each built by the venue's market detail builders from
+   * the record alone (no book: the pollers read none), for the push stream's `quotes` channel.
+   * `observedAt` is the read's start as ISO text, `at` the same in ms.
+   */
+  listedDetails(recordType: string, record: Obj, observedAt: string, at: number): ListedDetail[];
   /** The record the canonical reading takes for a listed market, when the venue lists part of it apart (venue_1 events); absent: the record itself. */
   withListedEvent?(payload: Obj, eventOf: (ticker: string) => unknown): unknown;
 }

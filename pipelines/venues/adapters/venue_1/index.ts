@@ -9,6 +9,8 @@ import { venue1SourceQuotes } from './source-quotes.ts';
 import { TICKER } from '../shapes.ts';
 import { readVenue1 } from './market.ts';
 import { readVenue1 as readVenue1Event } from './event.ts';
+import { buildVenue1 } from './market.ts';
+import { feesUnavailable } from '../../fees.ts';
 
 function cursorStep(name: string, path: string, query: PageRequest['query'], key: string, recordType: string, idKey: string): ListingStep {
   return {
@@ -72,4 +74,5 @@ export const venue1: VenueAdapter<'venue_1'> = {
   withListedEvent: (payload, eventOf) => ({ ...payload, _event: eventOf(String(payload.event_ticker)) }),
   readMarket: readVenue1,
   readEvent: readVenue1Event,
+  listedDetails: (t, p, o) => (t === 'market' ? [{ detail: buildVenue1(p, feesUnavailable(o, null), o) }] : []),
 };

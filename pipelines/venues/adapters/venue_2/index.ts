@@ -10,6 +10,7 @@ import { venue2SourceQuotes } from './source-quotes.ts';
 import { HASH64, NUMERIC, SLUG } from '../shapes.ts';
 import { readVenue2 } from './market.ts';
 import { readVenue2 as readVenue2Event } from './event.ts';
+import { buildVenue2 } from './market.ts';
 
 const listingSteps = (): ListingStep[] => [
   {
@@ -62,4 +63,9 @@ export const venue2: VenueAdapter<'venue_2'> = {
   sourceQuotes: venue2SourceQuotes,
   readMarket: readVenue2,
   readEvent: readVenue2Event,
+  listedDetails(t, p, o) {
+    if (t !== 'market') return [];
+    const aliases = [str(p.slug), str(p.conditionId)?.toLowerCase()].filter((x): x is string => !!x).map((x) => `venue_2:${x}`);
+    return [{ detail: buildVenue2(p, o), aliases }];
+  },
 };

@@ -10,6 +10,7 @@ import { venue3SourceQuotes } from './source-quotes.ts';
 import { NUMERIC } from '../shapes.ts';
 import { readVenue3 } from './market.ts';
 import { readVenue3 as readVenue3Event } from './event.ts';
+import { buildVenue3 } from './market.ts';
 
 const listingSteps = (): ListingStep[] => [
   {
@@ -51,4 +52,5 @@ export const venue3: VenueAdapter<'venue_3'> = {
   sourceQuotes: venue3SourceQuotes,
   readMarket: readVenue3,
   readEvent: readVenue3Event,
+  listedDetails: (t, p, o) => (t === 'market' ? [{ detail: buildVenue3(p, o) }] : []),
 };

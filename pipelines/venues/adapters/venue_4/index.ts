@@ -7,6 +7,9 @@ import { canonicalizeVenue4 } from './canonical.ts';
 import { FIXTURE, HASH64 } from '../shapes.ts';
 import { readVenue4 } from './market.ts';
 import { readVenue4 as readVenue4Event } from './event.ts';
+import { buildVenue4 } from './market.ts';
+import { feesUnavailable } from '../../fees.ts';
+import { BOOK_FAILED } from '../live.ts';
 
 const listingSteps = (): ListingStep[] => [
   {
@@ -61,4 +64,5 @@ export const venue4: VenueAdapter<'venue_4'> = {
   canonicalMarkets: canonicalizeVenue4,
   readMarket: readVenue4,
   readEvent: readVenue4Event,
+  listedDetails: (t, p, o) => (t === 'market' ? [{ detail: buildVenue4(p, BOOK_FAILED, feesUnavailable(o, null), o) }] : []),
 };

@@ -7,6 +7,9 @@ import { canonicalizeVenue5 } from './canonical.ts';
 import { NUMERIC } from '../shapes.ts';
 import { readVenue5 } from './market.ts';
 import { readVenue5 as readVenue5Event } from './event.ts';
+import { buildVenue5Outcome, buildVenue5Question } from './market.ts';
+import { BOOK_FAILED } from '../live.ts';
+import { isObj } from '../fields.ts';
 
 const listingSteps = (): ListingStep[] => [
   {
@@ -43,4 +46,11 @@ export const venue5: VenueAdapter<'venue_5'> = {
   canonicalMarkets: canonicalizeVenue5,
   readMarket: readVenue5,
   readEvent: readVenue5Event,
+  listedDetails(t, p, o) {
+    if (t !== 'question') return [];
+    // The question (a grouped market) and each of its outcome markets.
+    const out = [{ detail: buildVenue5Question({ question: p }, [], o) }];
+    for (const x of Array.isArray(p.outcomes) ? p.outcomes : []) if (isObj(x)) out.push({ detail: buildVenue5Outcome({ outcome: x, question_id: p.question_id }, BOOK_FAILED, o) });
+    return out;
+  },
 };

@@ -8,6 +8,8 @@ import { canonicalizeVenue6 } from './canonical.ts';
 import { ULID } from '../shapes.ts';
 import { readVenue6 } from './market.ts';
 import { readVenue6 as readVenue6Event } from './event.ts';
+import { buildVenue6 } from './market.ts';
+import { BOOK_FAILED } from '../live.ts';
 
 const listingSteps = (): ListingStep[] => [
   {
@@ -44,4 +46,5 @@ export const venue6: VenueAdapter<'venue_6'> = {
   canonicalMarkets: canonicalizeVenue6,
   readMarket: readVenue6,
   readEvent: readVenue6Event,
+  listedDetails: (t, p, o) => (t === 'market' ? [{ detail: buildVenue6(p, BOOK_FAILED, o) }] : []),
 };

@@ -18,6 +18,11 @@ export function parseVenue7MarketId(id: string): Venue7MarketId | undefined {
   return { eventId: m[1], marketTypeId: m[2], line: m[3] };
 }
 
+/** A venue_7 line as the quotes channel keys it: `-1.50`, `-1.5` and `-1.5e0` name one line. */
+export function venue7Line(line: string): string {
+  return String(Number(line));
+}
+
 export function venue7NativeId(route: IdRoute, id: string): NativeIdCheck {
   if (route === 'market') {
     if (V7_EVENT.test(id)) return { reject: 'this is an event id; a market is <event_id>:<market_id>' };

@@ -11,6 +11,13 @@ import { venue7SourceQuotes } from './source-quotes.ts';
 import { venue7NativeId } from './identifiers.ts';
 import { readVenue7 } from './market.ts';
 import { readVenue7 as readVenue7Event } from './event.ts';
+import { buildVenue7 } from './market.ts';
+import { venue7Line } from './identifiers.ts';
+// The stream reads ids as market detail does: an empty id is still an id.
+import { str as nativeStr } from '../native.ts';
+import { NOT_FOUND } from '../../client/http.ts';
+import { isObj } from '../fields.ts';
+import type { ListedDetail } from '../types.ts';
 
 const listingSteps = (): ListingStep[] => [
   {
@@ -71,4 +78,21 @@ export const venue7: VenueAdapter<'venue_7'> = {
   sourceQuotes: venue7SourceQuotes,
   readMarket: readVenue7,
   readEvent: readVenue7Event,
+  listedDetails(t, p, o) {
+    if (t !== 'event') return [];
+    const ev = nativeStr(p.event_id);
+    if (!ev) return [];
+    const out: ListedDetail[] = [];
+    for (const m of Array.isArray(p.markets) ? p.markets : []) {
+      if (!isObj(m) || nativeStr(m.type_id) === null) continue;
+      // The pair (the line flagged favourite) and each line by its three-part id.
+      const ids = [`${ev}:${nativeStr(m.type_id)}`];
+      for (const l of Array.isArray(m.lines) ? m.lines : []) if (isObj(l) && typeof l.line === 'number') ids.push(`${ev}:${nativeStr(m.type_id)}:${venue7Line(String(l.line))}`);
+      for (const id of ids) {
+        const d = buildVenue7(p, id, o);
+        if (d !== NOT_FOUND) out.push({ detail: d });
+      }
+    }
+    return out;
+  },
 };

@@ -8,6 +8,8 @@ import { canonicalizeVenue8 } from './canonical.ts';
 import { SLUG } from '../shapes.ts';
 import { readVenue8 } from './market.ts';
 import { readVenue8 as readVenue8Event } from './event.ts';
+import { buildVenue8 } from './market.ts';
+import { BOOK_FAILED } from '../live.ts';
 
 const listingSteps = (): ListingStep[] => [
   {
@@ -43,4 +45,5 @@ export const venue8: VenueAdapter<'venue_8'> = {
   canonicalMarkets: canonicalizeVenue8,
   readMarket: readVenue8,
   readEvent: readVenue8Event,
+  listedDetails: (t, p, o, at) => (t === 'market' ? [{ detail: buildVenue8(p, BOOK_FAILED, o, at) }] : []),
 };

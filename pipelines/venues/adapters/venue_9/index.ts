@@ -8,6 +8,9 @@ import { canonicalizeVenue9 } from './canonical.ts';
 import { venue9NativeId } from './identifiers.ts';
 import { readVenue9 } from './market.ts';
 import { readVenue9 as readVenue9Event } from './event.ts';
+import { buildVenue9Child, buildVenue9Parent } from './market.ts';
+import { BOOK_FAILED } from '../live.ts';
+import { isObj } from '../fields.ts';
 
 const listingSteps = (): ListingStep[] => [
   {
@@ -53,4 +56,10 @@ export const venue9: VenueAdapter<'venue_9'> = {
   canonicalMarkets: canonicalizeVenue9,
   readMarket: readVenue9,
   readEvent: readVenue9Event,
+  listedDetails(t, p, o) {
+    if (t !== 'parent') return [];
+    const out = [{ detail: buildVenue9Parent(p, o) }];
+    for (const c of Array.isArray(p.children) ? p.children : []) if (isObj(c)) out.push({ detail: buildVenue9Child({ ...c, parent: { title: p.title } }, BOOK_FAILED, o) });
+    return out;
+  },
 };

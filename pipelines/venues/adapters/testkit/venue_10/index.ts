@@ -40,4 +40,5 @@ export const venue10: VenueAdapter<'venue_10'> = {
   // Serves no live market detail.
   readMarket: () => Promise.resolve(NOT_FOUND),
   readEvent: () => Promise.resolve(NOT_FOUND),
+  listedDetails: () => [],
 };
