@@ -66,6 +66,13 @@ export interface VenueAdapter<P extends string = string> {
    * it cannot be one (the route answers 400 invalid_identifier quoting it).
    */
   nativeId(route: IdRoute, id: string): NativeIdCheck;
+  /**
+   * Outcome side names the venue uses as outcome ids (`yes`/`no`, venue_4's `outcomeOne`), lower
+   * case: a sports lookup `source_id` that is one points to no market on its own.
+   */
+  sideNames?: readonly string[];
+  /** Why an id is not a sports lookup identifier on this venue beyond side names (400 quoting it); undefined when it may be one. */
+  notLookupId?(id: string): string | undefined;
   /** The catalog rows of one listing record (one per market; none for records that list none). */
   listingRows(recordType: string, record: Obj): ListingRow[];
   /**

@@ -55,6 +55,7 @@ export const venue1: VenueAdapter<'venue_1'> = {
   finalRecordRequest: () => null,
   // Tickers are case-insensitive; the venue writes them in upper case.
   nativeId: (_route, id) => (TICKER.test(id) ? { id: id.toUpperCase() } : { reject: 'expected an upper-case hyphenated ticker' }),
+  sideNames: ['yes', 'no'],
   listingRows(recordType, m) {
     const nativeId = str(m.ticker);
     // Parlays are "excluded from the list and from pagination.total".

@@ -43,6 +43,7 @@ export const venue4: VenueAdapter<'venue_4'> = {
     if (HASH64.test(id)) return { reject: 'this is a market hash; use GET /v1/markets' };
     return { reject: 'expected a fixture id: L followed by digits' };
   },
+  sideNames: ['outcomeone', 'outcometwo'],
   listingRows(recordType, m) {
     const nativeId = str(m.marketHash);
     if (recordType !== 'market' || nativeId === null) return [];

@@ -40,6 +40,7 @@ export const venue7: VenueAdapter<'venue_7'> = {
   sportsSteps: () => ['basketball', 'american_football', 'baseball', 'ice_hockey'].map((sp) => filtered(listingSteps()[0], `${sp} events`, { sport: sp })),
   finalRecordRequest: () => null,
   nativeId: venue7NativeId,
+  notLookupId: (id) => (/^\d{1,3}$/.test(id) ? 'venue_7 outcome ids are small market-scoped integers and not lookup identifiers; send the event id or <event_id>:<market_id>' : undefined),
   listingRows(recordType, m) {
     if (recordType !== 'event') return [];
     // One row per market; the event carries the words for all of them.

@@ -31,6 +31,7 @@ export const venue8: VenueAdapter<'venue_8'> = {
   sportsSteps: () => [filtered(listingSteps()[0], 'sports markets', { topic: 'sports-default' })],
   finalRecordRequest: () => null,
   nativeId: (_route, id) => (SLUG.test(id) ? { id } : { reject: 'expected a kebab-case slug' }),
+  sideNames: ['yes', 'no'],
   listingRows(recordType, m) {
     const nativeId = str(m.slug);
     return recordType !== 'market' || nativeId === null ? [] : [{ nativeId, title: text(m.question), listed: m.isResolved !== true, wordsFrom: m }];

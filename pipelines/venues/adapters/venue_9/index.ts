@@ -35,6 +35,7 @@ export const venue9: VenueAdapter<'venue_9'> = {
   sportsSteps: () => [until(listingSteps()[0], (p) => p.kind === 'game')],
   finalRecordRequest: () => null,
   nativeId: venue9NativeId,
+  sideNames: ['yes', 'no'],
   listingRows(recordType, m) {
     if (recordType !== 'parent') return [];
     // One row per child; the parent carries the words for all of them.
