@@ -2,13 +2,15 @@
 // exactly as the pollers do (their documented listing steps), and the sports data source's rosters.
 // In: a venue base URL. Out: the raw records per venue and a roster book. I/O only; the matching
 // itself stays in the pure modules.
+import { PROVIDERS } from '../../lib/vocabulary.ts';
 import { adapterFor } from '../venues/adapters/index.ts';
 import { venueGet } from '../venues/client/http.ts';
 import type { Provider } from './types.ts';
 import type { RosterBook, Roster } from './props.ts';
 import { TEAMS, LEAGUE_LIST } from './teams.ts';
 
-export const PROVIDER_LIST: Provider[] = ['venue_1', 'venue_2', 'venue_3', 'venue_4', 'venue_5', 'venue_6', 'venue_7', 'venue_8', 'venue_9'];
+/** Every venue the registry holds, in the vocabulary's order. */
+export const PROVIDER_LIST: Provider[] = [...PROVIDERS];
 
 export interface CrawledRecord {
   provider: Provider;
