@@ -25,7 +25,7 @@ import { createCatalog } from '../pipelines/catalog/index.ts';
 import { newCrawlId, type StagedRow } from '../pipelines/catalog/store.ts';
 import { startSimulator } from '../pipelines/venues/simulator/server.ts';
 import { VenuePoller, pathWithQuery, type RawSink } from '../pipelines/venues/pollers/poller.ts';
-import { listingSteps } from '../pipelines/venues/pollers/feeds.ts';
+import { adapterFor } from '../pipelines/venues/adapters/index.ts';
 import { logRawSink } from '../pipelines/venues/pollers/sink.ts';
 import { embeddedBackbone, randomPrefix } from '../pipelines/runtime/testkit.ts';
 import { testSerde } from '../pipelines/runtime/test-services.ts';
@@ -147,7 +147,7 @@ async function pollers(dir: string) {
       await Promise.all(
         PROVIDERS.map(async (p) => {
           const agent = new Agent({ connections: 4 });
-          for (const step of listingSteps(p)) {
+          for (const step of adapterFor(p).listingSteps()) {
             let req: ReturnType<typeof step.first> | null = step.first();
             while (req) {
               const res = await request(sim.baseUrl + pathWithQuery(req), { dispatcher: agent });

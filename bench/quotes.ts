@@ -18,7 +18,7 @@ import { EmbeddedLog } from '../pipelines/log/embedded.ts';
 import { EmbeddedRegistry } from '../pipelines/registry/embedded.ts';
 import { avroSerde } from '../pipelines/serde/index.ts';
 import { defineTopics, PROVIDERS, rawTopicId, topicSpecs, type RawRecord } from '../pipelines/topics.ts';
-import { listingSteps } from '../pipelines/venues/pollers/feeds.ts';
+import { adapterFor } from '../pipelines/venues/adapters/index.ts';
 import { logRawSink } from '../pipelines/venues/pollers/sink.ts';
 import { startSimulator } from '../pipelines/venues/simulator/server.ts';
 import { QuotesHub } from '../api/stream/quotes-hub.ts';
@@ -39,7 +39,7 @@ const sim = await startSimulator({ seed: 7, scale });
 const listed: RawRecord[] = [];
 const at = Date.now();
 for (const venue of PROVIDERS) {
-  for (const step of listingSteps(venue)) {
+  for (const step of adapterFor(venue).listingSteps()) {
     let req: ReturnType<typeof step.first> | null = step.first();
     while (req) {
       const u = new URL(sim.baseUrl + req.path);

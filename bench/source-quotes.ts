@@ -8,8 +8,7 @@
 import { startSimulator } from '../pipelines/venues/simulator/server.ts';
 import { createClock } from '../pipelines/venues/simulator/core.ts';
 import { crawlVenue, PROVIDER_LIST, readRosters, type CrawledRecord } from '../pipelines/matching/crawl.ts';
-import { canonicalize, setRosterBook, withListedEvent } from '../pipelines/matching/canonicalize.ts';
-import { sourceQuotesOf } from '../pipelines/matching/source-quotes.ts';
+import { canonicalize, setRosterBook, sourceQuotesOf, withListedEvent } from '../pipelines/matching/canonicalize.ts';
 import type { Provider, CanonicalMarket } from '../pipelines/matching/types.ts';
 const AT = Date.parse('2026-11-21T18:00:00Z');
 const sim = await startSimulator({ port: 0, scenario: 'hard', clock: createClock(AT, { frozen: true }) });

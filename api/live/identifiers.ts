@@ -5,6 +5,8 @@
 // run the plan (one fetch, or the venue_2/venue_3 probe in parallel).
 import { ApiError, quote } from '../errors.ts';
 import { PROVIDERS, type Provider } from '../routes/table.ts';
+import { adapterFor, type IdRoute } from '../../pipelines/venues/adapters/index.ts';
+import { HASH64, NUMERIC, SLUG, TICKER, ULID } from '../../pipelines/venues/adapters/shapes.ts';
 
 /**
  * Short alternate spellings tolerated in the `provider` parameter of the single-market and event
@@ -29,17 +31,9 @@ export function parseProviderParam(raw: string | undefined): Provider | undefine
   return p;
 }
 
-// Native identifier shapes (spec table "Provider tokens and identifier shapes").
-const HASH64 = /^0x[0-9a-fA-F]{64}$/;
-const CONDITION_ID = HASH64;
-const NUMERIC = /^[0-9]+$/;
-const SLUG = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
-const TICKER = /^[A-Za-z0-9][A-Za-z0-9.]*(?:-[A-Za-z0-9.]+)+$/;
-const ULID = /^[0-9A-HJKMNP-TV-Za-hjkmnp-tv-z]{26}$/;
-const FIXTURE = /^L[0-9]+$/;
-const V7_EVENT = /^[1-9][0-9]*$/;
-const V7_MARKET = /^([1-9][0-9]*):([0-9]+)(?::([-+]?[0-9]+(?:\.[0-9]+)?))?$/;
-const V9_PAIR = /^(0x[0-9a-fA-F]{64}):(0x[0-9a-fA-F]{64})$/;
+// Native identifier shapes the inference rules read (spec table "Provider tokens and identifier
+// shapes", pipelines/venues/adapters/shapes.ts); each venue checks its own ids in its adapter
+// (pipelines/venues/adapters/venue_N, nativeId).
 
 /** The date code that follows the series in venue_1 event and market tickers (`26NOV21...`). */
 const V1_DATE_CODE = /^[A-Za-z0-9]+-\d{2}(?:JAN|FEB|MAR|APR|MAY|JUN|JUL|AUG|SEP|OCT|NOV|DEC)\d{2}/i;
@@ -51,7 +45,7 @@ const V1_DATE_CODE = /^[A-Za-z0-9]+-\d{2}(?:JAN|FEB|MAR|APR|MAY|JUN|JUL|AUG|SEP|
  */
 export const isInferableTicker = (id: string): boolean => TICKER.test(id) && (/[A-Z]/.test(id) || V1_DATE_CODE.test(id));
 
-export type RouteKind = 'market' | 'event';
+export type RouteKind = IdRoute;
 
 export type Plan =
   | { kind: 'direct'; provider: Provider; nativeId: string }
@@ -64,80 +58,15 @@ function invalid(route: RouteKind, message: string): ApiError {
   return new ApiError('invalid_identifier', message, { param: paramOf(route) });
 }
 
-/** Parsed venue_7 market id: event half (the identity), market type id, optional line. */
-export interface Venue7MarketId {
-  eventId: string;
-  marketTypeId: string;
-  line?: string;
-}
-export function parseVenue7MarketId(id: string): Venue7MarketId | undefined {
-  const m = V7_MARKET.exec(id);
-  if (!m) return undefined;
-  return { eventId: m[1], marketTypeId: m[2], line: m[3] };
-}
-
-/** Parsed venue_9 id: a bare parent (group view) or a parent:child pair. */
-export function parseVenue9Id(id: string): { parent: string; child?: string } | undefined {
-  if (HASH64.test(id)) return { parent: id.toLowerCase() };
-  const m = V9_PAIR.exec(id);
-  return m ? { parent: m[1].toLowerCase(), child: m[2].toLowerCase() } : undefined;
-}
-
 /**
- * Check a native id against its provider's shapes and canonicalize its case. Throws 400
- * invalid_identifier for an id that cannot exist on the provider, including an event id sent to
- * the market route where the spec says so (venue_4 fixtures, venue_7 event ids).
+ * Check a native id against its provider's shapes (its adapter's nativeId) and canonicalize its
+ * case. Throws 400 invalid_identifier for an id that cannot exist on the provider, including an
+ * event id sent to the market route where the spec says so (venue_4 fixtures, venue_7 event ids).
  */
 export function checkNativeId(route: RouteKind, provider: Provider, id: string): string {
-  const bad = (why: string) => invalid(route, `${quote(id)} cannot be a ${provider} ${route} id: ${why}`);
-  switch (provider) {
-    case 'venue_1':
-      if (!TICKER.test(id)) throw bad('expected an upper-case hyphenated ticker');
-      return id.toUpperCase(); // tickers are case-insensitive
-    case 'venue_2':
-      if (NUMERIC.test(id) || SLUG.test(id)) return id;
-      if (CONDITION_ID.test(id)) {
-        if (route === 'event') throw bad('a condition id names a market; use GET /v1/markets');
-        return id.toLowerCase();
-      }
-      throw bad('expected a numeric id, a kebab-case slug or a condition id');
-    case 'venue_3':
-      // venue_3 has numeric ids only (its API answers 400 to any other shape).
-      if (NUMERIC.test(id)) return id;
-      throw bad('expected a numeric market id');
-    case 'venue_4':
-      if (route === 'market') {
-        if (FIXTURE.test(id.toUpperCase())) throw bad('this is a fixture (event) id; use GET /v1/events');
-        if (HASH64.test(id)) return id.toLowerCase();
-        throw bad('expected 0x plus 64 hex');
-      }
-      if (FIXTURE.test(id.toUpperCase())) return id.toUpperCase();
-      if (HASH64.test(id)) throw bad('this is a market hash; use GET /v1/markets');
-      throw bad('expected a fixture id: L followed by digits');
-    case 'venue_5':
-      if (NUMERIC.test(id)) return id;
-      throw bad('expected an integer outcome or question id');
-    case 'venue_6':
-      if (ULID.test(id)) return id.toUpperCase();
-      throw bad('expected a 26-character ULID');
-    case 'venue_7':
-      if (route === 'market') {
-        if (V7_EVENT.test(id)) throw bad('this is an event id; a market is <event_id>:<market_id>');
-        if (parseVenue7MarketId(id)) return id;
-        throw bad('expected <event_id>:<market_id> or <event_id>:<market_id>:<line>');
-      }
-      if (V7_EVENT.test(id)) return id;
-      throw bad('expected a positive integer event id');
-    case 'venue_8':
-      if (SLUG.test(id)) return id;
-      throw bad('expected a kebab-case slug');
-    case 'venue_9': {
-      const p = parseVenue9Id(id);
-      if (!p) throw bad('expected a 0x+64-hex parent id or a <parent>:<child> pair');
-      if (route === 'event' && p.child) throw bad('a parent:child pair names a market; use GET /v1/markets');
-      return p.child ? `${p.parent}:${p.child}` : p.parent;
-    }
-  }
+  const checked = adapterFor(provider).nativeId(route, id);
+  if ('reject' in checked) throw invalid(route, `${quote(id)} cannot be a ${provider} ${route} id: ${checked.reject}`);
+  return checked.id;
 }
 
 function isProviderToken(s: string): s is Provider {

@@ -8,8 +8,8 @@ import type { LiveDeps, RouteContext } from '../types.ts';
 import type { Provider } from '../routes/table.ts';
 import { MalformedUpstream, NOT_FOUND, VenueHttp, boundedSignal, unavailable, type NotFound } from '../../pipelines/venues/client/http.ts';
 import { VenueEndpoints } from '../../pipelines/venues/client/endpoints.ts';
-import { BOOK_FAILED } from './market.ts';
-import type { EventIO } from './event.ts';
+import { BOOK_FAILED } from '../../pipelines/venues/adapters/live.ts';
+import type { EventIO } from '../../pipelines/venues/adapters/live-event.ts';
 import type { Plan } from './identifiers.ts';
 
 export type { LiveDeps } from '../types.ts';

@@ -1,7 +1,8 @@
 // The quotes channel's pure parts: which markets a raw venue record quotes (per venue record type),
 // what counts as a change of a market's quotes, and the ids that name a place inside a record.
 import { describe, expect, it } from 'vitest';
-import { quotesOfRecord, venue7Line } from './quotes.ts';
+import { quotesOfRecord } from './quotes.ts';
+import { venue7Line } from '../../pipelines/venues/adapters/venue_7/identifiers.ts';
 import { decodeQuoteId, encodeQuoteId } from './quotes-hub.ts';
 import { layoutOf } from './position.ts';
 

@@ -3,8 +3,10 @@
 // topic, sport label, group slugs, as FORMATS.md documents per venue). Out: one of the eleven
 // buckets: the first venue word that names a bucket wins; words that name none give `other`;
 // a market with no usable word at all gives `unknown`.
-// Pure; one function per venue reads that venue's own fields, one dictionary maps the words.
+// Pure; each venue's adapter (pipelines/venues/adapters/venue_N, categoryWords) reads that venue's own
+// fields, one dictionary here maps the words.
 import type { Category, Provider } from '../../lib/vocabulary.ts';
+import { adapterFor } from '../venues/adapters/index.ts';
 
 /** Venue words (normalized: lower case, runs of non-alphanumerics as '-') to buckets. */
 const WORDS: Record<string, Category> = {};
@@ -41,38 +43,11 @@ export function categoryFromWords(words: ReadonlyArray<unknown>): Category {
   return sawWord ? 'other' : 'unknown';
 }
 
-type Obj = Record<string, unknown>;
-const list = (v: unknown): unknown[] => (Array.isArray(v) ? v : []);
-const slugs = (v: unknown): unknown[] => list(v).map((t) => (typeof t === 'object' && t !== null ? (t as Obj).slug ?? (t as Obj).label : t));
-
 /**
- * The words a venue publishes about one of its listing records (FORMATS.md, "Categories (own words
- * per venue)"). For grouped records (venue_5 questions, venue_7 events, venue_9 parents) the group
- * carries the words for all its markets.
+ * The bucket of one of a venue's listing records, from the words its adapter reads off it
+ * (FORMATS.md, "Categories (own words per venue)"). For grouped records (venue_5 questions, venue_7
+ * events, venue_9 parents) the group carries the words for all its markets.
  */
-export function venueWords(provider: Provider, rec: Obj): unknown[] {
-  switch (provider) {
-    case 'venue_1':
-      return [rec.category];
-    case 'venue_2':
-      return slugs(rec.tags);
-    case 'venue_3':
-      return [rec.category];
-    case 'venue_4':
-      return [rec.sportLabel];
-    case 'venue_5':
-      return [rec.topic];
-    case 'venue_6':
-      return [rec.category];
-    case 'venue_7':
-      return [rec.sport];
-    case 'venue_8':
-      return list(rec.groupSlugs);
-    case 'venue_9':
-      return [...list(rec.tags), rec.category];
-  }
-}
-
-export function categoryOf(provider: Provider, rec: Obj): Category {
-  return categoryFromWords(venueWords(provider, rec));
+export function categoryOf(provider: Provider, rec: Record<string, unknown>): Category {
+  return categoryFromWords(adapterFor(provider).categoryWords(rec));
 }

@@ -2,12 +2,15 @@
 // exactly as the pollers do (their documented listing steps), and the sports data source's rosters.
 // In: a venue base URL. Out: the raw records per venue and a roster book. I/O only; the matching
 // itself stays in the pure modules.
-import { listingSteps } from '../venues/pollers/feeds.ts';
+import { PROVIDERS } from '../../lib/vocabulary.ts';
+import { adapterFor } from '../venues/adapters/index.ts';
+import { venueGet } from '../venues/client/http.ts';
 import type { Provider } from './types.ts';
 import type { RosterBook, Roster } from './props.ts';
 import { TEAMS, LEAGUE_LIST } from './teams.ts';
 
-export const PROVIDER_LIST: Provider[] = ['venue_1', 'venue_2', 'venue_3', 'venue_4', 'venue_5', 'venue_6', 'venue_7', 'venue_8', 'venue_9'];
+/** Every venue the registry holds, in the vocabulary's order. */
+export const PROVIDER_LIST: Provider[] = [...PROVIDERS];
 
 export interface CrawledRecord {
   provider: Provider;
@@ -17,23 +20,29 @@ export interface CrawledRecord {
   readStartedAt: number;
 }
 
-async function getJson(url: string): Promise<unknown> {
-  const res = await fetch(url);
-  if (!res.ok) throw new Error(`${res.status} from ${url}`);
-  return res.json();
+/** A venue GET through the one venue client (client/http.ts venueGet), as the pollers make it. */
+async function getJson(url: string): Promise<{ status: number; body: unknown }> {
+  const res = await venueGet(url, { signal: AbortSignal.timeout(60_000) });
+  return { status: res.status, body: res.status >= 200 && res.status < 300 ? (JSON.parse(res.text) as unknown) : undefined };
+}
+
+async function getOk(url: string): Promise<unknown> {
+  const res = await getJson(url);
+  if (res.status < 200 || res.status >= 300) throw new Error(`${res.status} from ${url}`);
+  return res.body;
 }
 
 export async function crawlVenue(base: string, provider: Provider, now: () => number = Date.now): Promise<CrawledRecord[]> {
   const out: CrawledRecord[] = [];
-  // Once per crawl, the first read kept, as the pollers emit it: overlapping pages (feeds.ts
+  // Once per crawl, the first read kept, as the pollers emit it: overlapping pages (adapters/listing.ts
   // PAGE_OVERLAP) read some records twice, and the evaluation counted such a market as its own pair.
   const seen = new Set<string>();
-  for (const step of listingSteps(provider)) {
+  for (const step of adapterFor(provider).listingSteps()) {
     let req = step.first();
     for (;;) {
       const qs = new URLSearchParams(Object.entries(req.query).map(([k, v]) => [k, String(v)])).toString();
       const readStartedAt = now();
-      const body = await getJson(`${base}${req.path}?${qs}`);
+      const body = await getOk(`${base}${req.path}?${qs}`);
       const page = step.parse(body, req);
       for (const r of page.records) {
         const key = `${r.recordType}:${r.nativeId}`;
@@ -55,9 +64,9 @@ export async function readRosters(base: string, now: number, staleAfterMs = 24 *
   await Promise.all(
     LEAGUE_LIST.flatMap((league) =>
       TEAMS[league].map(async (t) => {
-        const res = await fetch(`${base}/sportsdata/${league}/teams/${t.key.toUpperCase()}/roster`);
-        if (!res.ok) return;
-        const b = (await res.json()) as { source?: string; updated_at?: string; athletes?: { id: number | string; name: string }[] };
+        const res = await getJson(`${base}/sportsdata/${league}/teams/${t.key.toUpperCase()}/roster`);
+        if (res.status < 200 || res.status >= 300) return;
+        const b = res.body as { source?: string; updated_at?: string; athletes?: { id: number | string; name: string }[] };
         if (b.source) source = b.source;
         rosters.set(`${league}:${t.key}`, {
           league,

@@ -4,7 +4,11 @@
 // a venue's documented wire form (pipelines/venues/simulator/FORMATS.md); every expectation comes
 // from the spec's identity rules, not from any simulator output.
 import { afterEach, describe, expect, it } from 'vitest';
-import { canonicalizeVenue1, canonicalizeVenue2, canonicalizeVenue3, canonicalizeVenue4, setRosterBook } from './canonicalize.ts';
+import { canonicalizeVenue1 } from '../venues/adapters/venue_1/canonical.ts';
+import { canonicalizeVenue2 } from '../venues/adapters/venue_2/canonical.ts';
+import { canonicalizeVenue3 } from '../venues/adapters/venue_3/canonical.ts';
+import { canonicalizeVenue4 } from '../venues/adapters/venue_4/canonical.ts';
+import { setRosterBook } from './canonicalize.ts';
 import { matchMarkets, submarketKey } from './match.ts';
 import { admitProp, readPropTitle, type RosterBook } from './props.ts';
 import { resolveTeam, type League } from './teams.ts';

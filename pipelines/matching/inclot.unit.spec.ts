@@ -4,7 +4,7 @@
 // not" is regulation, the same text on the full-game spread leaves the key alone, and an aside
 // about fourth quarters or a teaser never moves a second-half line.
 import { describe, expect, it } from 'vitest';
-import { canonicalizeVenue4 } from './canonicalize.ts';
+import { canonicalizeVenue4 } from '../venues/adapters/venue_4/canonical.ts';
 
 const rec = (type: string, rules: string) => ({
   leagueLabel: 'NBA',

@@ -6,8 +6,9 @@
 // (runtime/sinks.ts) reads the last stored quotes and writes the rows.
 //
 // Quotes are derived as market detail derives them from a market record with no book (the
-// arithmetic of lib/quotes.ts; api/live/listing-quotes.unit.spec.ts holds each venue's result to
-// the route's builders), so a stored outcome id and quote mean what the route shows: venue_1,
+// arithmetic of lib/quotes.ts; pipelines/venues/adapters/listing-quotes.unit.spec.ts holds each
+// venue's result to the route's builders), so a stored outcome id and quote mean what the route shows. Each venue's
+// reading is its adapter's listingQuotes (pipelines/venues/adapters/venue_N): venue_1,
 // venue_2, venue_3 quote on the market record; venue_7 offers are on the event record; venue_6,
 // venue_8 and venue_9 listings carry the venue's mark only (stored as `price`; their bid and ask
 // are in the book, which pollers do not read); venue_4 and venue_5 list no prices at all (prices
@@ -15,7 +16,8 @@
 // "price" is its settlement, not a quote.
 import type { RawRecord } from '../topics.ts';
 import type { Provider } from '../../lib/vocabulary.ts';
-import { quoteOf, quotesFromOdds, round6, type Quote } from '../../lib/quotes.ts';
+import { round6 } from '../../lib/quotes.ts';
+import { adapterFor } from '../venues/adapters/index.ts';
 
 /** One outcome's quote as observed in one read. */
 export interface ObservedQuote {
@@ -59,53 +61,6 @@ export function midOf(bid: number | null, ask: number | null): number | null {
 
 type Obj = Record<string, unknown>;
 const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
-const objs = (v: unknown): Obj[] => (Array.isArray(v) ? v.filter(isObj) : []);
-/** A number, or a numeric string (venue_2 sends both). */
-const numOf = (v: unknown): number | null => {
-  if (typeof v === 'number') return Number.isFinite(v) ? v : null;
-  if (typeof v === 'string' && v.trim() !== '') {
-    const n = Number(v);
-    return Number.isFinite(n) ? n : null;
-  }
-  return null;
-};
-const text = (v: unknown): string | null => (typeof v === 'string' && v !== '' ? v : typeof v === 'number' && Number.isFinite(v) ? String(v) : null);
-const jsonArray = (v: unknown): unknown[] => {
-  if (Array.isArray(v)) return v;
-  if (typeof v !== 'string') return [];
-  try {
-    const a = JSON.parse(v) as unknown;
-    return Array.isArray(a) ? a : [];
-  } catch {
-    return [];
-  }
-};
-/** A venue time (ISO text, `YYYY-MM-DD HH:MM:SS+00`, Unix s or ms) as Unix ms, as market detail reads it. */
-function timeOf(v: unknown, unit: 'auto' | 'ms' = 'auto'): number | null {
-  if (typeof v === 'number' || (typeof v === 'string' && /^\d+$/.test(v))) {
-    const n = Number(v);
-    if (!Number.isFinite(n) || n <= 0) return null;
-    return unit === 'ms' || n >= 1e12 ? n : n * 1000;
-  }
-  if (typeof v !== 'string' || v.trim() === '') return null;
-  const ms = Date.parse(v.trim().replace(/^(\d{4}-\d{2}-\d{2}) (\d)/, '$1T$2').replace(/([+-]\d{2})$/, '$1:00'));
-  return Number.isNaN(ms) ? null : ms;
-}
-
-/** A quote from a record's best bid and ask (no sizes on a record), as market detail's recordQuote. */
-function recordQuote(bid: number | null, ask: number | null, last: number | null, mark: number | null = null): Quote {
-  const q = quoteOf(bid === null ? null : { price: bid, size: 0 }, ask === null ? null : { price: ask, size: 0 }, last, mark);
-  delete q.bid_size;
-  delete q.ask_size;
-  return q;
-}
-const markOnly = (mark: number | null): Quote => ({ price: mark === null ? null : round6(mark), bid: null, ask: null, last: null });
-const complement = (x: number | null): number | null => (x === null ? null : round6(1 - x));
-/** venue_1 prices in cents; 0 and 100 are the venue's "no order on this side". */
-const cents = (v: unknown): number | null => {
-  const n = numOf(v);
-  return n === null || n <= 0 || n >= 100 ? null : n / 100;
-};
 
 /** What one raw record shows: every outcome's quote of every market it lists, and the aliases. */
 export interface RecordQuotes {
@@ -135,11 +90,13 @@ export function quotesOfRecord(v: RawRecord, observedAt: number): RecordQuotes {
   }
 }
 
+/** The quotes a listing record shows, read by the venue's adapter (its listingQuotes). */
 export function quotesOfPayload(provider: Provider, recordType: string, m: Obj, observedAt: number): RecordQuotes {
-  const market = (marketId: string | null, outcomes: [string, Quote][], venueTime: number | null, aliases: (string | null)[] = []): RecordQuotes => {
-    if (marketId === null) return NONE;
-    return {
-      quotes: outcomes.map(([outcomeId, q]) => ({
+  const out: RecordQuotes = { quotes: [], aliases: [] };
+  for (const { marketId, outcomes, venueTime, aliases } of adapterFor(provider).listingQuotes(recordType, m)) {
+    if (marketId === null) continue;
+    for (const [outcomeId, q] of outcomes) {
+      out.quotes.push({
         provider,
         market_id: marketId,
         outcome_id: outcomeId,
@@ -151,91 +108,11 @@ export function quotesOfPayload(provider: Provider, recordType: string, m: Obj, 
         ask_size: q.ask_size ?? null,
         venue_time: venueTime,
         observed_at: observedAt,
-      })),
-      aliases: aliases.filter((a): a is string => a !== null && a !== marketId).map((alias) => ({ provider, alias, market_id: marketId, observed_at: observedAt })),
-    };
-  };
-  switch (provider) {
-    case 'venue_1': {
-      // Events list no quotes (their markets are listed as their own records).
-      if (recordType !== 'market' || m.status !== 'active') return NONE;
-      const last = cents(m.last_price);
-      const ticker = text(m.ticker)?.toUpperCase() ?? null;
-      return market(ticker, [['yes', recordQuote(cents(m.yes_bid), cents(m.yes_ask), last)], ['no', recordQuote(cents(m.no_bid), cents(m.no_ask), complement(last))]], null);
+      });
     }
-    case 'venue_2': {
-      if (recordType !== 'market' || m.active !== true || m.closed === true || m.umaResolutionStatus === 'resolved') return NONE;
-      const names = jsonArray(m.outcomes);
-      const tokens = jsonArray(m.clobTokenIds).map(String);
-      const marks = jsonArray(m.outcomePrices).map(numOf);
-      const bid = numOf(m.bestBid);
-      const ask = numOf(m.bestAsk);
-      const last = numOf(m.lastTradePrice);
-      // The record quotes the first outcome; the second is its complement.
-      const outcomes = names.map((_, i): [string, Quote] => [tokens[i] ?? String(i), i === 0 ? recordQuote(bid, ask, last, marks[0] ?? null) : recordQuote(complement(ask), complement(bid), complement(last), marks[i] ?? null)]);
-      // Market detail also resolves a venue_2 market by its slug and its condition id.
-      return market(text(m.id), outcomes, timeOf(m.updatedAt), [text(m.slug), text(m.conditionId)?.toLowerCase() ?? null]);
-    }
-    case 'venue_3': {
-      if (recordType !== 'market' || m.status !== 'open') return NONE;
-      const outcomes = objs(m.outcomes).map((o, i): [string, Quote] => [text(o.token) ?? String(i), recordQuote(numOf(o.best_bid), numOf(o.best_ask), numOf(o.last_price))]);
-      return market(text(m.id), outcomes, timeOf(m.updated_at));
-    }
-    case 'venue_6': {
-      if (recordType !== 'market' || m.status !== 'open') return NONE;
-      const toks = objs(m.outcomes).map((o) => text(o.token) ?? '');
-      const mark = numOf(m.mark);
-      return market(text(m.id)?.toUpperCase() ?? null, [[toks[0] || 'yes', markOnly(mark)], [toks[1] || 'no', markOnly(complement(mark))]], timeOf(m.mark_ts));
-    }
-    case 'venue_7': {
-      if (recordType !== 'event' || m.state !== 'open') return NONE;
-      const eventId = text(m.event_id);
-      if (eventId === null) return NONE;
-      const out: RecordQuotes = { quotes: [], aliases: [] };
-      for (const k of objs(m.markets)) {
-        const typeId = text(k.type_id);
-        if (typeId === null || (k.state !== undefined && k.state !== 'open')) continue;
-        const pair = `${eventId}:${typeId}`;
-        const lines = objs(k.lines);
-        for (const l of lines) {
-          const line = numOf(l.line);
-          // A line with a number is stored under the three-part id; a line without (moneyline)
-          // under the pair, which names the market's one line.
-          const id = line === null ? pair : `${pair}:${line}`;
-          const sels = objs(l.selections);
-          const backs = sels.map((s) => objs(s.back).flatMap((o) => (numOf(o.odds) !== null && numOf(o.stake) !== null ? [{ odds: numOf(o.odds)!, stake: numOf(o.stake)! }] : [])));
-          const quotes = quotesFromOdds(backs);
-          // "the pair resolves the line the venue currently flags favourite"
-          const favourite = line !== null && (l.favourite === true || lines.length === 1);
-          const r = market(id, sels.map((s, i): [string, Quote] => [text(s.id) ?? String(i + 1), quotes[i]]), null, favourite ? [pair] : []);
-          out.quotes.push(...r.quotes);
-          out.aliases.push(...r.aliases);
-        }
-      }
-      return out;
-    }
-    case 'venue_8': {
-      if (recordType !== 'market' || m.isResolved === true) return NONE;
-      const mark = numOf(m.probability);
-      // Market detail reads a venue_8 market by its slug or its id.
-      return market(text(m.slug), [['yes', markOnly(mark)], ['no', markOnly(complement(mark))]], timeOf(m.lastUpdatedTime, 'ms'), [text(m.id)]);
-    }
-    case 'venue_9': {
-      if (recordType !== 'parent') return NONE;
-      const out: RecordQuotes = { quotes: [], aliases: [] };
-      for (const c of objs(m.children)) {
-        if (c.status !== 'trading') continue;
-        const mark = numOf(c.yes_price);
-        const r = market(text(c.pair)?.toLowerCase() ?? null, [['yes', markOnly(mark)], ['no', markOnly(complement(mark))]], timeOf(c.updated_at));
-        out.quotes.push(...r.quotes);
-      }
-      return out;
-    }
-    // Prices only in the book, which the listing does not carry.
-    case 'venue_4':
-    case 'venue_5':
-      return NONE;
+    for (const alias of aliases) if (alias !== null && alias !== marketId) out.aliases.push({ provider, alias, market_id: marketId, observed_at: observedAt });
   }
+  return out;
 }
 
 const sameQuote = (a: StoredQuote, b: StoredQuote): boolean =>

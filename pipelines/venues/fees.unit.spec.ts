@@ -1,5 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { venue1Effective, venue1Fees, venue2Fees, venue7Fees, venue8Fees, venue9Fees } from './fees.ts';
+import { venue1Effective, venue1Fees } from './adapters/venue_1/fees.ts';
+import { venue2Fees } from './adapters/venue_2/fees.ts';
+import { venue7Fees } from './adapters/venue_7/fees.ts';
+import { venue8Fees } from './adapters/venue_8/fees.ts';
+import { venue9Fees } from './adapters/venue_9/fees.ts';
 
 const at = '2026-11-21T00:00:00.000Z';
 

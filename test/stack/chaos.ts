@@ -502,8 +502,8 @@ try {
       // judged once more on the next snapshot, if one is published within two minutes (the stack
       // builds one every CATALOG_REFRESH_MS, 30 minutes by default, so usually none is: the same
       // snapshot is judged again). The rows CI once saw missing (2 of 13,816) were skipped by the
-      // pollers' offset walks of a listing that moved during the crawl, fixed in feeds.ts
-      // (PAGE_OVERLAP); a row still missing is lost.
+      // pollers' offset walks of a listing that moved during the crawl, fixed in the
+      // listing kit (pipelines/venues/adapters/listing.ts, PAGE_OVERLAP); a row still missing is lost.
       if (c.lost.length && !c.sameCatalog && c.lostEvents.length === 0 && c.lost.every((id) => served0.catalog.has(id))) {
         const first = served1.catalogId;
         for (let i = 0; (await currentIds()).catalog === first && i < 120; i++) await sleep(1000);

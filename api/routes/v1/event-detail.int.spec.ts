@@ -7,7 +7,7 @@ import { request } from 'undici';
 import { startSimulator, type Simulator } from '../../../pipelines/venues/simulator/server.ts';
 import { findSimMarket, liveApp, schemaProblems, simJson } from '../../live/testkit.ts';
 import { EventDetailSchema } from '../../live/schemas.ts';
-import { VENUE1_SIBLINGS } from '../../live/event.ts';
+import { VENUE1_SIBLINGS } from '../../../pipelines/venues/adapters/venue_1/event.ts';
 
 let sim: Simulator;
 beforeAll(async () => {

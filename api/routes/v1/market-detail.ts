@@ -1,17 +1,17 @@
 // GET /v1/markets/{market_id}: single-market detail read live from the venue (spec: "Market
 // detail" and the endpoint's resolution rules). Validates and hands off: identifier plan
 // (api/live/identifiers.ts), venue reads under the request deadline (api/live/io.ts), body per
-// venue (api/live/market.ts). Nothing is cached.
+// venue (its adapter's readMarket, pipelines/venues/adapters/venue_N/market.ts). Nothing is cached.
 import type { RouteHandler } from '../../types.ts';
 import { planResolution } from '../../live/identifiers.ts';
 import { ioFor, runPlan } from '../../live/io.ts';
-import { MARKET_READERS } from '../../live/market.ts';
+import { adapterFor } from '../../../pipelines/venues/adapters/index.ts';
 import { one } from '../../live/cursor.ts';
 
 export const marketDetail: RouteHandler = async (ctx) => {
   const rawId = ctx.params.market_id ?? '';
   const plan = planResolution('market', rawId, one(ctx.query.provider));
   const io = ioFor(ctx);
-  const body = await runPlan(plan, (p, id) => MARKET_READERS[p](io, id), 'market', rawId);
+  const body = await runPlan(plan, (p, id) => adapterFor(p).readMarket(io, id), 'market', rawId);
   return { body };
 };

@@ -32,6 +32,7 @@ import {
 import { easternDate, isoMs } from '../../../pipelines/matching/time.ts';
 import type { MatchedEvent } from '../../../pipelines/matching/types.ts';
 import { submarketPrices } from '../../../pipelines/matching/prices.ts';
+import { adapterFor } from '../../../pipelines/venues/adapters/index.ts';
 
 // What the handlers need from the sports area (deps.sports), declared where the area builds it.
 export type { SportsDeps } from '../../../pipelines/matching/readmodel.ts';
@@ -203,12 +204,6 @@ function memoFor(d: SportsDeps, snapshotId: string): EncodedMemo {
 // ---------------------------------------------------------------- lookup
 
 const CANONICAL_EVENT_ID = /^(nba|wnba|nfl|mlb|nhl)-[a-z0-9]+(?:-[a-z0-9]+)*-\d{4}-\d{2}-\d{2}$/;
-const SIDE_NAMES: Record<string, string[]> = {
-  venue_1: ['yes', 'no'],
-  venue_8: ['yes', 'no'],
-  venue_9: ['yes', 'no'],
-  venue_4: ['outcomeone', 'outcometwo'],
-};
 export const MAX_LOOKUP_IDS = 100;
 
 const asList = (v: unknown): string[] => (v === undefined ? [] : Array.isArray(v) ? v.map(String) : [String(v)]);
@@ -255,12 +250,13 @@ function parseSourceId(sent: string, items: ErrorItem[]): Parsed | null {
   }
   if (id === '') return err(`source_id ${quote(sent)} has an empty id after the provider`);
   const lower = id.toLowerCase();
-  if (SIDE_NAMES[provider]?.includes(lower)) {
+  // Each venue says which of its ids name no market on their own (its adapter).
+  const adapter = adapterFor(provider);
+  if (adapter.sideNames?.includes(lower)) {
     return err(`source_id ${quote(sent)} is a side name, which points to no market on its own; send the market id (${provider}:<market_id>)`);
   }
-  if (provider === 'venue_7' && /^\d{1,3}$/.test(id)) {
-    return err(`source_id ${quote(sent)}: venue_7 outcome ids are small market-scoped integers and not lookup identifiers; send the event id or <event_id>:<market_id>`);
-  }
+  const why = adapter.notLookupId?.(id);
+  if (why) return err(`source_id ${quote(sent)}: ${why}`);
   return { sent, param: 'source_id', norm: `${provider}:${lower}` };
 }
 

@@ -392,6 +392,11 @@ describe('GET /v1/matching-markets/sports/lookup', () => {
     expect(r.body.errors).toHaveLength(8);
     expect(r.body.message).toBe(r.body.errors.find((e: any) => e.param === 'event_id' || e.param === 'source_id').message);
     for (const e of r.body.errors) expect(e.message).toContain(JSON.stringify(e.value));
+    // Which ids name no market on their own is each venue's own rule (its adapter).
+    const said = (v: string): string => r.body.errors.find((e: any) => e.value === v)?.message ?? '';
+    expect(said('venue_1:yes')).toMatch(/is a side name/);
+    expect(said('venue_4:outcomeTwo')).toMatch(/is a side name/);
+    expect(said('venue_7:2')).toMatch(/venue_7 outcome ids are small market-scoped integers/);
     const none = await h.get('/v1/matching-markets/sports/lookup');
     expect(none.status).toBe(400);
     const many = await h.get(`/v1/matching-markets/sports/lookup?${Array.from({ length: 101 }, (_, i) => `source_id=venue_2:${i}`).join('&')}`);

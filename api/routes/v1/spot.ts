@@ -6,7 +6,7 @@ import { cursorCodec } from '../../../lib/cursor.ts';
 import { NOT_FOUND } from '../../../pipelines/venues/client/http.ts';
 import { planSpot, spotBody, type SpotRow } from '../../live/spot.ts';
 import { guarded, liveDeps } from '../../live/io.ts';
-import { arr, isRec, num, rec } from '../../live/native.ts';
+import { arr, isRec, num, rec } from '../../../pipelines/venues/adapters/native.ts';
 
 export const spotPrices: RouteHandler = async (ctx) => {
   const cursors = cursorCodec(ctx.deps.config.CATALOG_CURSOR_SECRET);

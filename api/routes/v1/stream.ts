@@ -18,8 +18,8 @@ import { CatalogConnection } from '../../stream/catalog.ts';
 import type { StreamIO, StreamSocket } from '../../stream/types.ts';
 import type { SportsFilter } from '../../stream/sports.ts';
 import { QuotesConnection, type QuotesHub } from '../../stream/quotes-hub.ts';
-import { venue7Line } from '../../stream/quotes.ts';
-import { planResolution, parseVenue7MarketId } from '../../live/identifiers.ts';
+import { planResolution } from '../../live/identifiers.ts';
+import { parseVenue7MarketId, venue7Line } from '../../../pipelines/venues/adapters/venue_7/identifiers.ts';
 import { isApiError } from '../../errors.ts';
 
 export type { StreamDeps, StreamIO, StreamSocket } from '../../stream/types.ts';

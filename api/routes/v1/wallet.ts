@@ -10,7 +10,7 @@ import { cursorCodec } from '../../../lib/cursor.ts';
 import { NOT_FOUND, type VenueHttp } from '../../../pipelines/venues/client/http.ts';
 import { proxyFor } from '../../../pipelines/venues/client/proxy.ts';
 import { guarded, liveDeps } from '../../live/io.ts';
-import { arr, isRec } from '../../live/native.ts';
+import { arr, isRec } from '../../../pipelines/venues/adapters/native.ts';
 import {
   checkCursorWallet,
   exactUsernameMatch,

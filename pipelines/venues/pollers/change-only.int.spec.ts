@@ -38,7 +38,7 @@ function upstream(listed: { v1: RawRecord[]; v2: RawRecord[] }): Promise<Server>
   const server = createServer((req, res) => {
     const url = new URL(req.url ?? '/', 'http://x');
     const json = (v: unknown) => res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(v));
-    // venue_1's sports listing reads events up to the first one outside Sports (feeds.ts).
+    // venue_1's sports listing reads events up to the first one outside Sports (its adapter, pipelines/venues/adapters/venue_1).
     if (url.pathname === '/venue_1/events') return json({ events: body(listed.v1.filter((r) => r.record_type === 'event')).map((e) => ({ ...e, category: 'Sports' })), cursor: '' });
     if (url.pathname === '/venue_1/markets') return json({ markets: body(listed.v1.filter((r) => r.record_type === 'market')), cursor: '' });
     if (url.pathname === '/venue_2/markets') return json(url.searchParams.get('offset') === '0' ? body(listed.v2) : []);

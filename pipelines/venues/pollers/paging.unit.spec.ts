@@ -4,7 +4,8 @@
 // Property over random listings and closings, against each offset- or page-numbered venue's step.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { listingSteps, PAGE_OVERLAP, type PageRequest } from './feeds.ts';
+import { adapterFor } from '../adapters/index.ts';
+import { PAGE_OVERLAP, type PageRequest } from '../adapters/listing.ts';
 import type { Provider } from '../../../lib/vocabulary.ts';
 
 /** The venue's answer for one request over the listing as it is now (the venue's own shapes). */
@@ -30,7 +31,7 @@ function serve(provider: Provider, req: PageRequest, listing: number[]): unknown
 
 /** Walks the venue's listing step; between two requests `move` changes the listing. */
 function crawl(provider: Provider, listing: number[], move: (listing: number[], page: number) => number[]): { read: Set<string>; requests: number; listing: number[] } {
-  const [step] = listingSteps(provider);
+  const [step] = adapterFor(provider).listingSteps();
   const read = new Set<string>();
   let req: PageRequest | null = step!.first();
   let requests = 0;

@@ -12,7 +12,8 @@ import type { Provider } from '../../../lib/vocabulary.ts';
 import type { RawRecord } from '../../topics.ts';
 import { ulid } from 'ulid';
 import { backoffDelay, parseRetryAfter, DEFAULT_BACKOFF, type BackoffPolicy } from './backoff.ts';
-import { finalRecordRequest, listingSteps, sportsSteps, MalformedBody, type ListingStep, type PageRequest } from './feeds.ts';
+import { adapterFor } from '../adapters/index.ts';
+import { MalformedBody, type ListingStep, type PageRequest } from '../adapters/listing.ts';
 import { VenueEndpoints } from '../client/endpoints.ts';
 import { ChangeDetector, recordKey } from './changes.ts';
 import type { PollerState, StateChange } from './state.ts';
@@ -115,7 +116,7 @@ export interface PollerOptions {
   logger?: PollerLogger;
   clock?: () => number;
   rand?: () => number;
-  /** Listing steps; defaults to the venue's documented listing (feeds.ts). */
+  /** Listing steps; defaults to the venue's documented listing (its adapter's listingSteps). */
   steps?: ListingStep[];
   /** Every feed, replacing the listing (and sports) feed built from the options above. */
   feeds?: FeedSpec[];
@@ -171,9 +172,9 @@ export class VenuePoller {
       baseUrl: options.baseUrl.replace(/\/+$/, ''),
     };
     this.feeds = options.feeds ?? [
-      { name: 'listing', steps: options.steps ?? listingSteps(options.provider), intervalMs: options.crawlIntervalMs },
+      { name: 'listing', steps: options.steps ?? adapterFor(options.provider).listingSteps(), intervalMs: options.crawlIntervalMs },
       ...(options.sportsIntervalMs !== undefined
-        ? [{ name: SPORTS_FEED, steps: sportsSteps(options.provider), intervalMs: options.sportsIntervalMs, fullEveryMs: options.sportsFullEveryMs }]
+        ? [{ name: SPORTS_FEED, steps: adapterFor(options.provider).sportsSteps(), intervalMs: options.sportsIntervalMs, fullEveryMs: options.sportsFullEveryMs }]
         : []),
     ];
     for (const f of this.feeds) this.feedState.set(f.name, { changes: new ChangeDetector(), lastFullStartedAt: null, restored: false, lastSeen: null });
@@ -276,7 +277,7 @@ export class VenuePoller {
     const gone = dedupe ? dedupe.changes.gone(seen) : [];
     const vanished = full ? [] : gone;
     // What left the listing since the previous crawl: where the venue keeps a final record that
-    // matters downstream (finalRecordRequest), read it once and write it to the log before the marker.
+    // matters downstream (the adapter's finalRecordRequest), read it once and write it to the log before the marker.
     if (state.lastSeen && !(await this.readFinals([...state.lastSeen].filter((k) => !seen.has(k))))) return false;
     const marker: RawRecord = {
       venue: this.provider,
@@ -341,7 +342,7 @@ export class VenuePoller {
           read_id: crawlId,
           source_url: sourceUrl,
         }));
-        // Once per crawl: overlapping pages (feeds.ts PAGE_OVERLAP) read some records twice.
+        // Once per crawl: overlapping pages (adapters/listing.ts PAGE_OVERLAP) read some records twice.
         let out = recs.filter((r) => !seen.has(recordKey(r.record_type, r.native_id)));
         // Delta mode: emit only what changed since its last publish (everything in a full crawl).
         const published: [string, string][] = [];
@@ -389,7 +390,7 @@ export class VenuePoller {
     for (const k of gone) {
       if (this.stopping) return false;
       const sep = k.indexOf(':');
-      const req = finalRecordRequest(this.provider, k.slice(0, sep), k.slice(sep + 1));
+      const req = adapterFor(this.provider).finalRecordRequest(k.slice(0, sep), k.slice(sep + 1));
       if (!req || reads++ >= FINAL_READS_PER_CRAWL) continue;
       const sourceUrl = pathWithQuery(req);
       const readStartedAt = this.o.clock();

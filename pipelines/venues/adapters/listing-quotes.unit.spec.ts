@@ -4,10 +4,17 @@
 // shows: each venue whose listing carries quotes, record by record, read both ways.
 import { describe, expect, it } from 'vitest';
 import { randomBytes } from 'node:crypto';
-import { quotesOfPayload } from '../../pipelines/readmodels/price-history.ts';
-import { BOOK_FAILED, buildVenue1, buildVenue2, buildVenue3, buildVenue6, buildVenue7, buildVenue8, buildVenue9Child, type MarketDetail } from './market.ts';
-import { feesNotPublished } from '../../pipelines/venues/fees.ts';
-import type { Provider } from '../routes/table.ts';
+import { quotesOfPayload } from '../../readmodels/price-history.ts';
+import { BOOK_FAILED, type MarketDetail } from './live.ts';
+import { buildVenue1 } from './venue_1/market.ts';
+import { buildVenue2 } from './venue_2/market.ts';
+import { buildVenue3 } from './venue_3/market.ts';
+import { buildVenue6 } from './venue_6/market.ts';
+import { buildVenue7 } from './venue_7/market.ts';
+import { buildVenue8 } from './venue_8/market.ts';
+import { buildVenue9Child } from './venue_9/market.ts';
+import { feesNotPublished } from '../fees.ts';
+import type { Provider } from '../../../lib/vocabulary.ts';
 
 const T = Date.parse('2026-11-21T20:00:00Z');
 const ISO = new Date(T).toISOString();

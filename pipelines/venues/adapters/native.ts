@@ -1,7 +1,7 @@
 // Small readers for venue-native JSON (numbers as strings, JSON-in-a-string arrays, time formats).
 // In: unknown JSON values. Out: typed values or null. A record missing a field the venue always
 // sends is a malformed answer: `need` throws MalformedUpstream, which the routes map to 502.
-import { MalformedUpstream } from '../../pipelines/venues/client/http.ts';
+import { MalformedUpstream } from '../client/http.ts';
 
 export type Rec = Record<string, unknown>;
 

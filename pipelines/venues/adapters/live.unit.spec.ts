@@ -1,8 +1,13 @@
 // Pure builders of market detail on venue-native fixtures (shapes from
 // pipelines/venues/simulator/FORMATS.md): the pricing rules without any venue running.
 import { describe, expect, it } from 'vitest';
-import { BOOK_FAILED, buildVenue2, buildVenue3, buildVenue6, buildVenue7, buildVenue9Parent } from './market.ts';
-import { NOT_FOUND } from '../../pipelines/venues/client/http.ts';
+import { BOOK_FAILED } from './live.ts';
+import { buildVenue2 } from './venue_2/market.ts';
+import { buildVenue3 } from './venue_3/market.ts';
+import { buildVenue6 } from './venue_6/market.ts';
+import { buildVenue7 } from './venue_7/market.ts';
+import { buildVenue9Parent } from './venue_9/market.ts';
+import { NOT_FOUND } from '../client/http.ts';
 
 const at = '2026-11-21T21:00:00.000Z';
 const H = (c: string) => '0x' + c.repeat(64);

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { NOT_FOUND } from '../../pipelines/venues/client/http.ts';
-import { buildVenue1Event, buildVenue7Event, venue1Siblings } from './event.ts';
+import { NOT_FOUND } from '../client/http.ts';
+import { buildVenue1Event, venue1Siblings } from './venue_1/event.ts';
+import { buildVenue7Event } from './venue_7/event.ts';
 
 const answer = (tickers: string[], title = 'A at B') => ({
   event: { title },
