@@ -30,6 +30,8 @@ interface Listed {
 }
 
 let world: Record<string, Listed[]> = {};
+/** Pages from this one on answer 503 (a crawl abandoned half way); null: none do. */
+let failFrom: number | null = null;
 let server: Server;
 let baseUrl = '';
 let history: History;
@@ -42,6 +44,11 @@ beforeAll(async () => {
     const venue = u.pathname.slice(1);
     const page = Number(u.searchParams.get('page') ?? 0);
     const all = world[venue] ?? [];
+    if (failFrom !== null && page >= failFrom) {
+      res.statusCode = 503;
+      res.end();
+      return;
+    }
     res.setHeader('content-type', 'application/json');
     res.end(JSON.stringify({ items: all.slice(page * PAGE, page * PAGE + PAGE), more: (page + 1) * PAGE < all.length }));
   });
@@ -86,7 +93,7 @@ async function newStore(): Promise<CatalogStore> {
 }
 
 /** One mode's pollers (one per venue) on a shared clock, and the raw records they wrote. */
-function pollers(providers: Provider[], clock: () => number, fullEveryMs: number | undefined) {
+function pollers(providers: Provider[], clock: () => number, fullEveryMs: number | undefined, pageAttempts?: number) {
   const written: RawRecord[] = [];
   const sink: RawSink = async (_p, recs) => void written.push(...recs);
   const ps = providers.map(
@@ -98,6 +105,7 @@ function pollers(providers: Provider[], clock: () => number, fullEveryMs: number
         crawlIntervalMs: 60_000,
         deadlineMs: 5_000,
         clock,
+        pageAttempts,
         feeds: [{ name: LISTING_FEED, steps: steps(provider), intervalMs: 60_000, fullEveryMs }],
       }),
   );
@@ -246,5 +254,50 @@ describe('change-only listing crawls and the catalog (chdb)', () => {
     const last = await store.buildSnapshot(now + 3);
     expect([last.rowCount, last.observedAt]).toEqual([4, now]);
     await ps[0]!.stop();
+  });
+
+  it('writes again what a crawl that did not complete wrote, and names what it wrote and is gone as vanished', async () => {
+    const provider: Provider = 'venue_3';
+    world = { [provider]: Array.from({ length: 7 }, (_, i) => ({ id: `m${i}-${randomBytes(2).toString('hex')}`, title: `Start ${i}`, open: true, outcomes: [] })) };
+    let now = 1_700_000_000_000;
+    const full = pollers([provider], () => now, undefined, 1);
+    const delta = pollers([provider], () => now, 3_600_000, 1);
+    const [fullStore, deltaStore] = [await newStore(), await newStore()];
+    const crawlBoth = async (expected: boolean) => {
+      now += 60_000;
+      for (const [mode, store] of [
+        [full, fullStore],
+        [delta, deltaStore],
+      ] as const) {
+        mode.written.length = 0;
+        expect(await mode.ps[0]!.crawlOnce(LISTING_FEED)).toBe(expected);
+        const { rows, crawls } = stageRaw(mode.written);
+        await store.stageCrawlRows(rows);
+        await store.completeCrawls(crawls);
+      }
+      const [a, b] = [await fullStore.buildSnapshot(now + 1), await deltaStore.buildSnapshot(now + 1)];
+      expect(await served(deltaStore, b)).toEqual(await served(fullStore, a));
+      return a;
+    };
+    await crawlBoth(true);
+    // The first page changes (a renamed market, a new one), then the crawl fails on the second page.
+    const changed = world[provider]![0]!.id;
+    world[provider]![0] = { ...world[provider]![0]!, title: 'Renamed' };
+    world[provider]!.splice(1, 0, { id: `new-${randomBytes(2).toString('hex')}`, title: 'New', open: true, outcomes: [] });
+    failFrom = 1;
+    try {
+      await crawlBoth(false);
+    } finally {
+      failFrom = null;
+    }
+    expect(delta.written.map((r) => r.native_id)).toContain(changed);
+    // Gone before the next crawl completes.
+    const gone = world[provider]!.splice(1, 1)[0]!.id;
+    const after = await crawlBoth(true);
+    expect(after.rowCount).toBe(7);
+    expect(delta.written.filter((r) => r.record_type === 'market').map((r) => r.native_id)).toEqual([changed]);
+    const marker = JSON.parse(delta.written.find((r) => r.record_type === 'crawl_complete')!.payload) as { vanished: string[]; emitted: number };
+    expect(marker).toMatchObject({ emitted: 1, vanished: [`market:${gone}`] });
+    for (const mode of [full, delta]) await mode.ps[0]!.stop();
   });
 });

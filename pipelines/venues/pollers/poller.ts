@@ -334,7 +334,7 @@ export class VenuePoller {
     const fs = this.status.feeds[feed.name];
     fs.crawlsCompleted++;
     fs.lastCrawl = last;
-    this.o.logger.debug?.({ venue: this.provider, feed: feed.name, crawlId, records: count, pages, ms: completedAt - crawlStartedAt }, 'crawl complete');
+    this.o.logger.debug?.({ venue: this.provider, feed: feed.name, crawlId, records: count, emitted, pages, ms: completedAt - crawlStartedAt }, 'crawl complete');
     return true;
   }
 
