@@ -80,23 +80,30 @@ interface Result {
   restartListingRecords: number;
 }
 
-/** Counts what each feed's crawls wrote (the pollers' per-crawl debug line carries it). */
+/**
+ * Counts what each feed's crawls wrote (the pollers' per-crawl debug line carries it), and what the
+ * first crawl of each venue's feed wrote.
+ */
 function crawlCounter() {
   const feeds = new Map<string, { crawls: number; emitted: number }>();
+  const firsts = new Map<string, number>();
+  const first = (feed: string) => [...firsts].filter(([k]) => k.endsWith(`|${feed}`)).reduce((n, [, e]) => n + e, 0);
+  const firstsDone = (feed: string, venues: number) => [...firsts.keys()].filter((k) => k.endsWith(`|${feed}`)).length >= venues;
   const logger = {
     debug(obj: object, msg: string) {
       if (msg !== 'crawl complete') return;
-      const o = obj as { feed: string; emitted: number };
+      const o = obj as { venue: string; feed: string; emitted: number };
       const f = feeds.get(o.feed) ?? { crawls: 0, emitted: 0 };
       f.crawls++;
       f.emitted += o.emitted;
       feeds.set(o.feed, f);
+      if (!firsts.has(`${o.venue}|${o.feed}`)) firsts.set(`${o.venue}|${o.feed}`, o.emitted);
     },
     info() {},
     warn() {},
     error() {},
   };
-  return { feeds, logger };
+  return { feeds, logger, first, firstsDone };
 }
 
 async function measure(changeOnly: boolean): Promise<Result> {
@@ -138,11 +145,12 @@ async function measure(changeOnly: boolean): Promise<Result> {
 
   // A restart of the pollers on the same log: what the first sports crawl after it writes.
   await pollers.stop();
-  pollers = await startPollers(config, b, baseUrl);
-  while (!pollers.supervisor.status().every((s) => s.feeds.sports!.crawlsCompleted >= 1 && s.feeds.listing!.crawlsCompleted >= 1)) await sleep(200);
-  const first = (feed: string) => pollers.supervisor.status().reduce((n, s) => n + (s.feeds[feed]!.lastCrawl?.emitted ?? 0), 0);
-  const restartSportsRecords = first('sports');
-  const restartListingRecords = first('listing');
+  const again = crawlCounter();
+  pollers = await startPollers(config, b, baseUrl, again.logger);
+  const venues = pollers.supervisor.pollers.length;
+  while (!again.firstsDone('sports', venues) || !again.firstsDone('listing', venues)) await sleep(200);
+  const restartSportsRecords = again.first('sports');
+  const restartListingRecords = again.first('listing');
   await pollers.stop();
   await sports.stop();
   await log.close();
