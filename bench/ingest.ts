@@ -6,9 +6,13 @@
 // starts once every feed has completed a crawl (the first listing crawl and the first full sports
 // crawl are the same in both modes) and lasts at least one POLL_FULL_MS, so the flag-off window
 // holds its periodic full sports crawl. Then a restart: the pollers are stopped and started again on
-// the same log, and what their first sports crawl writes is counted.
+// the same log, and what their first sports and listing crawls write is counted.
+// The listing feed (the catalog's source) is change-only too in the "on" mode
+// (POLL_CHANGE_ONLY_LISTING=true); its crawls come every --listing-crawl-s (CATALOG_CRAWL_MS; 30 min
+// in the service, shorter here so a window holds several), and its records and bytes per crawl are
+// reported apart from the sports feed's.
 //
-//   npx tsx bench/ingest.ts [--scale 1] [--window-s 300] [--settle-s 30] [--first off|on]
+//   npx tsx bench/ingest.ts [--scale 1] [--window-s 300] [--settle-s 30] [--listing-crawl-s 60] [--first off|on]
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -29,6 +33,7 @@ const arg = (name: string, dflt: string): string => {
 const SCALE = arg('scale', '1');
 const WINDOW_MS = Number(arg('window-s', '300')) * 1000;
 const SETTLE_MS = Number(arg('settle-s', '30')) * 1000;
+const LISTING_CRAWL_MS = Number(arg('listing-crawl-s', '60')) * 1000;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 // The simulator on its own process (its page building is not what is measured).
@@ -70,6 +75,35 @@ interface Result {
   logMbPerMin: number;
   cpuMsPerMin: number;
   restartSportsRecords: number;
+  listingCrawls: number;
+  listingRecordsPerCrawl: number;
+  restartListingRecords: number;
+}
+
+/**
+ * Counts what each feed's crawls wrote (the pollers' per-crawl debug line carries it), and what the
+ * first crawl of each venue's feed wrote.
+ */
+function crawlCounter() {
+  const feeds = new Map<string, { crawls: number; emitted: number }>();
+  const firsts = new Map<string, number>();
+  const first = (feed: string) => [...firsts].filter(([k]) => k.endsWith(`|${feed}`)).reduce((n, [, e]) => n + e, 0);
+  const firstsDone = (feed: string, venues: number) => [...firsts.keys()].filter((k) => k.endsWith(`|${feed}`)).length >= venues;
+  const logger = {
+    debug(obj: object, msg: string) {
+      if (msg !== 'crawl complete') return;
+      const o = obj as { venue: string; feed: string; emitted: number };
+      const f = feeds.get(o.feed) ?? { crawls: 0, emitted: 0 };
+      f.crawls++;
+      f.emitted += o.emitted;
+      feeds.set(o.feed, f);
+      if (!firsts.has(`${o.venue}|${o.feed}`)) firsts.set(`${o.venue}|${o.feed}`, o.emitted);
+    },
+    info() {},
+    warn() {},
+    error() {},
+  };
+  return { feeds, logger, first, firstsDone };
 }
 
 async function measure(changeOnly: boolean): Promise<Result> {
@@ -79,17 +113,25 @@ async function measure(changeOnly: boolean): Promise<Result> {
   const topics = defineTopics({ partitions: 1 });
   await createAllTopics(log, topics);
   const serde = avroSerde(new EmbeddedRegistry(path.join(dir, 'registry')));
-  const config = loadConfig({ LOG_LEVEL: 'silent', SIM_SCALE: SCALE, POLL_CHANGE_ONLY: String(changeOnly) });
+  const config = loadConfig({
+    LOG_LEVEL: 'silent',
+    SIM_SCALE: SCALE,
+    POLL_CHANGE_ONLY: String(changeOnly),
+    POLL_CHANGE_ONLY_LISTING: String(changeOnly),
+    CATALOG_CRAWL_MS: String(LISTING_CRAWL_MS),
+  });
+  const counter = crawlCounter();
   const store = new MemorySnapshotStore();
   const sports = await startSportsArea({ config, deps: { log, serde, topics, store } });
   const b = { log, serde, topics };
-  let pollers: RunningPollers = await startPollers(config, b, baseUrl);
+  let pollers: RunningPollers = await startPollers(config, b, baseUrl, counter.logger);
   const crawled = (p: RunningPollers) => p.supervisor.status().every((s) => Object.values(s.feeds).every((f) => f.crawlsCompleted >= 1));
   while (!crawled(pollers)) await sleep(500);
   // The stages have read the first crawls (the same work in both modes), then a while to settle.
   await sports.round(600_000);
   await sleep(SETTLE_MS);
 
+  const l0 = { ...(counter.feeds.get('listing') ?? { crawls: 0, emitted: 0 }) };
   const r0 = await records(log, topics);
   const b0 = dirBytes(logDir);
   const c0 = process.cpuUsage();
@@ -99,24 +141,31 @@ async function measure(changeOnly: boolean): Promise<Result> {
   const c1 = process.cpuUsage(c0);
   const r1 = await records(log, topics);
   const b1 = dirBytes(logDir);
+  const l1 = { ...(counter.feeds.get('listing') ?? { crawls: 0, emitted: 0 }) };
 
   // A restart of the pollers on the same log: what the first sports crawl after it writes.
   await pollers.stop();
-  pollers = await startPollers(config, b, baseUrl);
-  while (!pollers.supervisor.status().every((s) => s.feeds.sports!.crawlsCompleted >= 1)) await sleep(200);
-  const restartSportsRecords = pollers.supervisor.status().reduce((n, s) => n + (s.feeds.sports!.lastCrawl?.emitted ?? 0), 0);
+  const again = crawlCounter();
+  pollers = await startPollers(config, b, baseUrl, again.logger);
+  const venues = pollers.supervisor.pollers.length;
+  while (!again.firstsDone('sports', venues) || !again.firstsDone('listing', venues)) await sleep(200);
+  const restartSportsRecords = again.first('sports');
+  const restartListingRecords = again.first('listing');
   await pollers.stop();
   await sports.stop();
   await log.close();
   rmSync(dir, { recursive: true, force: true });
   return {
-    mode: changeOnly ? 'POLL_CHANGE_ONLY=true' : 'POLL_CHANGE_ONLY=false',
+    mode: changeOnly ? 'POLL_CHANGE_ONLY=true, POLL_CHANGE_ONLY_LISTING=true' : 'POLL_CHANGE_ONLY=false',
     rawPerMin: (r1.raw - r0.raw) / minutes,
     statePerMin: (r1.state - r0.state) / minutes,
     allPerMin: (r1.all - r0.all) / minutes,
     logMbPerMin: (b1 - b0) / 1e6 / minutes,
     cpuMsPerMin: (c1.user + c1.system) / 1000 / minutes,
     restartSportsRecords,
+    listingCrawls: l1.crawls - l0.crawls,
+    listingRecordsPerCrawl: l1.crawls > l0.crawls ? (l1.emitted - l0.emitted) / (l1.crawls - l0.crawls) : 0,
+    restartListingRecords,
   };
 }
 
@@ -127,11 +176,13 @@ try {
   const second = await measure(!onFirst);
   const [off, on] = onFirst ? [second, first] : [first, second];
   const f = (n: number, d = 0) => n.toLocaleString('en-US', { maximumFractionDigits: d, minimumFractionDigits: d });
-  console.log(`scale ${SCALE}, window ${WINDOW_MS / 1000} s per mode after every feed's first crawl (+${SETTLE_MS / 1000} s), ${onFirst ? 'on' : 'off'} first, ${new Date().toISOString()}`);
-  console.log('| mode | raw records/min | pollers.state records/min | all topics records/min | log MB/min | CPU ms/min (pollers + log + sports stages) | sports records written by the first crawl after a pollers restart |');
-  console.log('|---|---|---|---|---|---|---|');
+  console.log(`scale ${SCALE}, window ${WINDOW_MS / 1000} s per mode after every feed's first crawl (+${SETTLE_MS / 1000} s), listing crawl every ${LISTING_CRAWL_MS / 1000} s, ${onFirst ? 'on' : 'off'} first, ${new Date().toISOString()}`);
+  console.log('| mode | raw records/min | pollers.state records/min | all topics records/min | log MB/min | CPU ms/min (pollers + log + sports stages) | listing crawls in window | listing records written per crawl | sports / listing records written by the first crawl after a pollers restart |');
+  console.log('|---|---|---|---|---|---|---|---|---|');
   for (const r of [off, on])
-    console.log(`| ${r.mode} | ${f(r.rawPerMin)} | ${f(r.statePerMin)} | ${f(r.allPerMin)} | ${f(r.logMbPerMin, 3)} | ${f(r.cpuMsPerMin)} | ${f(r.restartSportsRecords)} |`);
+    console.log(
+      `| ${r.mode} | ${f(r.rawPerMin)} | ${f(r.statePerMin)} | ${f(r.allPerMin)} | ${f(r.logMbPerMin, 3)} | ${f(r.cpuMsPerMin)} | ${r.listingCrawls} | ${f(r.listingRecordsPerCrawl)} | ${f(r.restartSportsRecords)} / ${f(r.restartListingRecords)} |`,
+    );
   const ratio = (a: number, b: number) => (b === 0 ? 'n/a' : `${(a / b).toFixed(2)}x`);
   console.log(`on/off: raw records ${ratio(on.rawPerMin, off.rawPerMin)}, all records ${ratio(on.allPerMin, off.allPerMin)}, log bytes ${ratio(on.logMbPerMin, off.logMbPerMin)}, CPU ${ratio(on.cpuMsPerMin, off.cpuMsPerMin)}`);
 } finally {

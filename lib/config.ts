@@ -142,6 +142,12 @@ const fields = z.object({
   // previous behaviour (full crawl every POLL_FULL_MS, memory per process).
   POLL_CHANGE_ONLY: bool.default(true),
   POLL_REFRESH_MS: z.coerce.number().int().min(1).default(6 * 3600_000),
+  // With POLL_CHANGE_ONLY, the listing feed (every CATALOG_CRAWL_MS, the catalog's source) change-only
+  // too: a full crawl every POLL_REFRESH_MS, delta crawls between, the catalog assembling each venue's
+  // listing from its last full crawl and the delta crawls after it. Off by default until measured at
+  // SIM_SCALE=100: the pollers then keep (and read back at start from `pollers.state`) one content
+  // hash per listed market, 1,000,000 at that scale.
+  POLL_CHANGE_ONLY_LISTING: bool.default(false),
   // HMAC secret of every cursor the API issues (lib/cursor.ts; the catalog's were first, hence the
   // name). The embedded default falls back to DEV_CURSOR_SECRET; with REDIS_URL it is required (below).
   CATALOG_CURSOR_SECRET: z.string().optional(),

@@ -190,6 +190,12 @@ describe('change-only ingestion', () => {
     expect(loadConfig({ POLL_CHANGE_ONLY: 'false' }).POLL_CHANGE_ONLY).toBe(false);
   });
 
+  it('leaves the listing feed whole unless POLL_CHANGE_ONLY_LISTING is set', () => {
+    expect(loadConfig({}).POLL_CHANGE_ONLY_LISTING).toBe(false);
+    expect(loadConfig({ POLL_CHANGE_ONLY_LISTING: 'true' }).POLL_CHANGE_ONLY_LISTING).toBe(true);
+    expect(() => loadConfig({ POLL_CHANGE_ONLY_LISTING: 'sometimes' })).toThrow(/POLL_CHANGE_ONLY_LISTING/);
+  });
+
   it('refuses a full-crawl cadence not inside the raw retention, quoting it', () => {
     const m = configError({ POLL_REFRESH_MS: '86400000', RAW_RETENTION_MS: '3600000' });
     expect(m).toContain('POLL_REFRESH_MS="86400000"');

@@ -2,7 +2,8 @@
 // In: config and the backbone (log, serde, topic map, History, SnapshotStore). Out: the running
 // pieces and `deps` for GET /v1/markets (deps.catalog):
 //   - startPollers: nine venue pollers (listing feed every CATALOG_CRAWL_MS, default the refresh
-//     cadence; sports feed every POLL_INTERVAL_MS, change-only with POLL_CHANGE_ONLY) writing to
+//     cadence; sports feed every POLL_INTERVAL_MS, change-only with POLL_CHANGE_ONLY, the listing feed too
+//     with POLL_CHANGE_ONLY_LISTING) writing to
 //     the raw topics;
 //   - startCatalog: the catalog stage (raw topics -> staged crawls in ClickHouse) and the builder
 //     (a snapshot every CATALOG_REFRESH_MS, published in the SnapshotStore).
@@ -21,7 +22,7 @@ import { PollerSupervisor } from '../venues/pollers/supervisor.ts';
 import { logRawSink } from '../venues/pollers/sink.ts';
 import { LogPollerState } from '../venues/pollers/state.ts';
 import { PROVIDERS } from '../../lib/vocabulary.ts';
-import { SPORTS_FEED, type PollerLogger } from '../venues/pollers/poller.ts';
+import { LISTING_FEED, SPORTS_FEED, type PollerLogger } from '../venues/pollers/poller.ts';
 import { catalogStage } from './stage.ts';
 import { CatalogBuilder } from './builder.ts';
 import { createCatalog, type CatalogArea } from './index.ts';
@@ -51,13 +52,18 @@ export async function startPollers(config: Config, b: Pick<AreaBackbone, 'log' |
   const producer = b.producer ?? (await b.log.producer());
   // Change-only ingestion: the sports feed's memory is read back from the log before the first crawl.
   const state = config.POLL_CHANGE_ONLY ? await LogPollerState.restore({ log: b.log, serde: b.serde, topics: b.topics, producer }) : undefined;
-  if (!config.POLL_CHANGE_ONLY) await LogPollerState.forgetFullCrawls({ serde: b.serde, topics: b.topics, producer }, PROVIDERS, [SPORTS_FEED]);
+  const listingChangeOnly = config.POLL_CHANGE_ONLY && config.POLL_CHANGE_ONLY_LISTING;
+  const fullFeeds = [...(config.POLL_CHANGE_ONLY ? [] : [SPORTS_FEED]), ...(listingChangeOnly ? [] : [LISTING_FEED])];
+  // A feed written whole keeps no memory there: pollers that keep it again begin with a full crawl.
+  if (fullFeeds.length > 0) await LogPollerState.forgetFullCrawls({ serde: b.serde, topics: b.topics, producer }, PROVIDERS, fullFeeds);
   const supervisor = new PollerSupervisor({
     baseUrl: config.VENUE_BASE_URL ?? baseUrl,
     sink: logRawSink(producer, b.serde, b.topics),
     crawlIntervalMs: config.CATALOG_CRAWL_MS ?? config.CATALOG_REFRESH_MS,
     sportsIntervalMs: config.POLL_INTERVAL_MS,
     sportsFullEveryMs: config.POLL_CHANGE_ONLY ? config.POLL_REFRESH_MS : config.POLL_FULL_MS,
+    // The catalog assembles each venue's listing from its last full crawl and the delta crawls after it (store.ts).
+    listingFullEveryMs: listingChangeOnly ? config.POLL_REFRESH_MS : undefined,
     deadlineMs: config.UPSTREAM_DEADLINE_MS,
     state,
     logger,

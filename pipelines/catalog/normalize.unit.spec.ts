@@ -75,6 +75,13 @@ describe('stageRaw', () => {
       // A record that cannot be read still counts towards completeness, never listed.
       { provider: 'venue_1', crawl_id: 'listing:venue_1:01ABC', record_id: 'market:KX-2', native_id: '#record:market:KX-2', title: '', category: 'unknown', listed: 0 },
     ]);
-    expect(out.crawls).toEqual([{ provider: 'venue_1', crawl_id: 'listing:venue_1:01ABC', started_at: 900, completed_at: 2000, row_count: 2 }]);
+    expect(out.crawls).toEqual([{ provider: 'venue_1', crawl_id: 'listing:venue_1:01ABC', started_at: 900, completed_at: 2000, row_count: 2, delta: 0, emitted: 0, vanished: [] }]);
+  });
+
+  it("keeps a delta crawl's marker: what it emitted and what vanished, started at its own read", () => {
+    const marker = { feed: 'listing', records: 5, started_at: 100, completed_at: 2000, delta: true, emitted: 1, vanished: ['market:KX-9', 7] };
+    const out = stageRaw([rec({ record_type: 'crawl_complete', native_id: 'listing:venue_1:01ABC', read_started_at: 900, payload: JSON.stringify(marker) })]);
+    // started_at is the crawl's own start (observed_at), not the marker's start of the last full crawl.
+    expect(out.crawls).toEqual([{ provider: 'venue_1', crawl_id: 'listing:venue_1:01ABC', started_at: 900, completed_at: 2000, row_count: 5, delta: 1, emitted: 1, vanished: ['market:KX-9'] }]);
   });
 });

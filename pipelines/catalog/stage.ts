@@ -1,6 +1,6 @@
 // The catalog stage. In: raw records of the nine raw topics. Out: history
 // writes that stage every listing crawl (catalog_crawl_rows) and record each finished crawl
-// (catalog_crawls). Only records of listing crawls (read_id `listing:<provider>:<ulid>`) are
+// (catalog_crawls; for a delta crawl also what it emitted and what vanished). Only records of listing crawls (read_id `listing:<provider>:<ulid>`) are
 // staged; other feeds' records pass by. Pure over its input, and idempotent through the tables'
 // ReplacingMergeTree keys, so a redelivered batch changes nothing. The snapshot build
 // (builder.ts) reads what this stage staged.
@@ -22,7 +22,7 @@ export function stageRaw(records: readonly RawRecord[]): { rows: StagedRow[]; cr
     const provider = r.venue as Provider;
     const crawlId = r.read_id as string;
     if (r.record_type === 'crawl_complete') {
-      let p: { records?: unknown; completed_at?: unknown } = {};
+      let p: { records?: unknown; completed_at?: unknown; delta?: unknown; emitted?: unknown; vanished?: unknown } = {};
       try {
         p = JSON.parse(r.payload) as typeof p;
       } catch {
@@ -35,6 +35,11 @@ export function stageRaw(records: readonly RawRecord[]): { rows: StagedRow[]; cr
         started_at: r.read_started_at,
         completed_at: typeof p.completed_at === 'number' ? p.completed_at : r.read_started_at,
         row_count: p.records,
+        // A delta crawl (change-only listing) wrote only what changed: its `emitted` records are staged
+        // here, the rest of its listing is carried over from the crawls before it (store.ts).
+        delta: p.delta === true ? 1 : 0,
+        emitted: p.delta === true && typeof p.emitted === 'number' ? p.emitted : 0,
+        vanished: p.delta === true && Array.isArray(p.vanished) ? p.vanished.filter((v): v is string => typeof v === 'string') : [],
       });
       continue;
     }

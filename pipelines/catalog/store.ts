@@ -38,8 +38,49 @@ export interface CrawlDone {
   crawl_id: string;
   started_at: number;
   completed_at: number;
-  /** Raw records the crawl read; usable once rows from that many distinct records are staged. */
+  /** Raw records the crawl listed; a full crawl is usable once rows from that many distinct records are staged. */
   row_count: number;
+  /**
+   * 1: a delta crawl (change-only listing): it wrote only the `emitted` records that changed since
+   * the feed's last publish (complete once those are staged) and names in `vanished` the records
+   * (`<record_type>:<native_id>`) that left the listing; every other record it listed is carried over
+   * from the crawls before it. Absent or 0: a full crawl.
+   */
+  delta?: 0 | 1;
+  emitted?: number;
+  vanished?: string[];
+}
+
+/**
+ * What a venue's current listing is built from: its last full crawl and the delta crawls after it,
+ * oldest first, every one completely staged; `chain.at(-1)` is the newest (`crawl`).
+ */
+export interface CrawlChain {
+  crawl: CrawlDone;
+  chain: CrawlDone[];
+}
+
+/**
+ * Pure: per venue, the newest crawl whose chain (the last full crawl at or before it and every
+ * crawl after that) is completely staged. A crawl that lists nothing is never the one served (a
+ * venue whose listing comes back empty keeps its previous one), but a delta chain goes on through it.
+ * `complete(c)`: all of c's written records are staged. `done` in any order.
+ */
+export function chooseChains(done: readonly CrawlDone[], complete: (c: CrawlDone) => boolean): CrawlChain[] {
+  const sorted = [...done].sort((a, b) => (a.provider < b.provider ? -1 : a.provider > b.provider ? 1 : a.crawl_id < b.crawl_id ? -1 : a.crawl_id > b.crawl_id ? 1 : 0));
+  const best = new Map<string, CrawlChain>();
+  let provider = '';
+  let chain: CrawlDone[] | null = null;
+  for (const c of sorted) {
+    if (c.provider !== provider) [provider, chain] = [c.provider, null];
+    const ok = complete(c);
+    // A crawl not yet staged breaks the chain until it is (a later delta needs what it wrote).
+    if (!ok) chain = null;
+    else if (!c.delta) chain = [c];
+    else if (chain) chain.push(c);
+    if (chain && c.row_count > 0) best.set(provider, { crawl: c, chain: [...chain] });
+  }
+  return [...best.values()];
 }
 
 /**
@@ -107,7 +148,7 @@ export interface CatalogStoreOptions {
   pointer?: SnapshotPointer;
 }
 
-const MIGRATION = new URL('../readmodels/migrations/100_catalog.sql', import.meta.url);
+const MIGRATIONS = ['100_catalog.sql', '101_catalog_delta.sql'].map((f) => new URL(`../readmodels/migrations/${f}`, import.meta.url));
 
 export class CatalogStore {
   readonly history: History;
@@ -131,10 +172,12 @@ export class CatalogStore {
   }
 
   async migrate(): Promise<void> {
-    const text = (await readFile(MIGRATION, 'utf8')).replace(/^--.*$/gm, '');
-    for (const stmt of text.split(';')) {
-      const s = stmt.trim();
-      if (s) await this.history.exec(s.replace(/CREATE TABLE IF NOT EXISTS (\w+)/, (_m, name: string) => `CREATE TABLE IF NOT EXISTS ${this.t(name)}`));
+    for (const file of MIGRATIONS) {
+      const text = (await readFile(file, 'utf8')).replace(/^--.*$/gm, '');
+      for (const stmt of text.split(';')) {
+        const s = stmt.trim();
+        if (s) await this.history.exec(s.replace(/^(CREATE TABLE IF NOT EXISTS|ALTER TABLE) (\w+)/, (_m, verb: string, name: string) => `${verb} ${this.t(name)}`));
+      }
     }
   }
 
@@ -153,12 +196,39 @@ export class CatalogStore {
    * crawl's end marker travel on different partitions, so the marker can arrive first).
    */
   async usableCrawls(): Promise<CrawlDone[]> {
-    const done = await this.history.query<{ provider: string; crawl_id: string; started_at: number | string; completed_at: number | string; row_count: number | string }>(
-      `SELECT provider, crawl_id, started_at, completed_at, row_count FROM ${this.t('catalog_crawls')} FINAL ORDER BY provider, crawl_id DESC`,
-    );
-    if (done.length === 0) return [];
+    return (await this.usableChains()).map((c) => c.crawl);
+  }
+
+  /**
+   * For each venue, the newest usable crawl and what its listing is built from: the last full
+   * crawl and the delta crawls after it (chooseChains). A full crawl is complete once rows from as
+   * many distinct records as it listed are staged; a delta crawl once rows from as many as it
+   * emitted are (it lists the rest by carrying them over).
+   */
+  async usableChains(): Promise<CrawlChain[]> {
+    const raw = await this.history.query<{
+      provider: string;
+      crawl_id: string;
+      started_at: number | string;
+      completed_at: number | string;
+      row_count: number | string;
+      delta: number | string;
+      emitted: number | string;
+      vanished: string[];
+    }>(`SELECT provider, crawl_id, started_at, completed_at, row_count, delta, emitted, vanished FROM ${this.t('catalog_crawls')} FINAL ORDER BY provider, crawl_id`);
+    if (raw.length === 0) return [];
+    const done: CrawlDone[] = raw.map((d) => ({
+      provider: d.provider,
+      crawl_id: d.crawl_id,
+      started_at: Number(d.started_at),
+      completed_at: Number(d.completed_at),
+      row_count: Number(d.row_count),
+      delta: Number(d.delta) === 1 ? 1 : 0,
+      emitted: Number(d.emitted),
+      vanished: d.vanished,
+    }));
     // Finished crawls not yet known complete are counted (a crawl found complete stays complete);
-    // builds delete the markers of superseded crawls, so this is a handful of crawls.
+    // builds delete the markers of crawls before the chains in use, so this is a handful of crawls.
     const candidates = done.filter((d) => !this.verifiedCrawls.has(d.crawl_id)).map((d) => d.crawl_id);
     const staged = new Map<string, number>();
     if (candidates.length > 0) {
@@ -167,22 +237,14 @@ export class CatalogStore {
       );
       for (const r of rows) staged.set(r.crawl_id, Number(r.n));
     }
-    const chosen = new Map<string, CrawlDone>();
-    for (const d of done) {
-      if (chosen.has(d.provider)) continue;
-      const complete = this.verifiedCrawls.has(d.crawl_id) || (staged.has(d.crawl_id) && staged.get(d.crawl_id)! >= Number(d.row_count));
+    return chooseChains(done, (d) => {
+      if (this.verifiedCrawls.has(d.crawl_id)) return true;
+      const need = d.delta ? d.emitted! : d.row_count;
+      // A full crawl that listed nothing stages nothing: never complete (as before delta crawls).
+      const complete = d.delta ? (staged.get(d.crawl_id) ?? 0) >= need : staged.has(d.crawl_id) && staged.get(d.crawl_id)! >= need;
       if (complete) this.verifiedCrawls.add(d.crawl_id);
-      if (complete) {
-        chosen.set(d.provider, {
-          provider: d.provider,
-          crawl_id: d.crawl_id,
-          started_at: Number(d.started_at),
-          completed_at: Number(d.completed_at),
-          row_count: Number(d.row_count),
-        });
-      }
-    }
-    return [...chosen.values()];
+      return complete;
+    });
   }
 
   // ---- build ----
@@ -192,17 +254,32 @@ export class CatalogStore {
    * drops what retention no longer needs. Returns the new snapshot's metadata.
    */
   async buildSnapshot(now: number): Promise<SnapshotMeta> {
-    const latest = await this.usableCrawls();
+    const chains = await this.usableChains();
+    const latest = chains.map((c) => c.crawl);
     const snapshotId = ulid(now);
     const sid = lit(snapshotId);
     if (latest.length > 0) {
-      const crawlIds = latest.map((l) => lit(l.crawl_id)).join(',');
+      const crawlIds = chains.flatMap((c) => c.chain.map((l) => lit(l.crawl_id))).join(',');
       const tokens = PROVIDERS.map(lit).join(',');
+      const rows = this.t('catalog_crawl_rows');
+      // A chain of delta crawls: each record's rows from the newest crawl that wrote it, unless a
+      // crawl after that one names it vanished (crawl ids sort by time within a provider; a crawl
+      // never both writes and names the same record). A chain of one full crawl is all its rows.
+      const current = chains.some((c) => c.chain.length > 1)
+        ? ` AND (provider, record_id, crawl_id) IN (
+             SELECT provider, record_id, c FROM (
+               SELECT provider, record_id, max(crawl_id) AS c FROM ${rows} FINAL WHERE crawl_id IN (${crawlIds}) GROUP BY provider, record_id
+             ) AS w LEFT JOIN (
+               SELECT provider, record_id, max(crawl_id) AS g FROM ${this.t('catalog_crawls')} FINAL ARRAY JOIN vanished AS record_id
+               WHERE crawl_id IN (${crawlIds}) GROUP BY provider, record_id
+             ) AS v USING (provider, record_id)
+             WHERE v.g = '' OR w.c > v.g)`
+        : '';
       // Within a provider rows are walked in id order (the table's key; no ranking needed).
       await this.history.exec(
         `INSERT INTO ${this.t('catalog_rows')} (snapshot_id, pos, category, id, provider, title)
          SELECT ${sid}, indexOf([${tokens}], provider), category, concat(provider, ':', native_id), provider, title
-         FROM ${this.t('catalog_crawl_rows')} FINAL WHERE crawl_id IN (${crawlIds}) AND listed = 1`,
+         FROM ${rows} FINAL WHERE crawl_id IN (${crawlIds}) AND listed = 1${current}`,
       );
       await this.history.exec(
         `INSERT INTO ${this.t('catalog_rows_by_category')} SELECT * FROM ${this.t('catalog_rows')} WHERE snapshot_id = ${sid}`,
@@ -224,7 +301,8 @@ export class CatalogStore {
     const layout = this.pointer.pages ? layoutCatalog(latest.length > 0 ? await this.snapshotRows(snapshotId) : []) : undefined;
     await this.pointer.set(meta, layout);
     await this.dropExpired(now);
-    await this.dropSupersededCrawls(latest);
+    // What the next build needs: each venue's chain from its last full crawl on.
+    await this.dropSupersededCrawls(chains.map((c) => c.chain[0]));
     return meta;
   }
 
@@ -255,7 +333,7 @@ export class CatalogStore {
     return dropped;
   }
 
-  /** Staged crawls older than the one a snapshot was just built from are no longer needed. */
+  /** Staged crawls older than the full crawl a snapshot's chain begins with are no longer needed. */
   private async dropSupersededCrawls(kept: CrawlDone[]): Promise<void> {
     const keptByProvider = new Map(kept.map((c) => [c.provider, c.crawl_id]));
     const parts = await this.history.query<{ partition: string }>(
@@ -265,8 +343,8 @@ export class CatalogStore {
     for (const { partition } of parts) {
       const id = partition.replace(/^'|'$/g, '');
       const k = keptByProvider.get(crawlProvider(id));
-      // Crawl ids sort by time within a provider: older than the one in use is superseded;
-      // newer ones are crawls still in progress.
+      // Crawl ids sort by time within a provider: older than the chain in use is superseded;
+      // newer ones are the chain's delta crawls or crawls still in progress.
       if (k !== undefined && id < k) {
         await this.history.exec(`ALTER TABLE ${this.t('catalog_crawl_rows')} DROP PARTITION ${lit(id)}`);
       }

@@ -45,8 +45,17 @@ export interface FeedSpec {
 }
 
 interface FeedState {
-  /** Delta mode: content hash of each record's last publish. */
+  /** Delta mode: content hash of each record's last publish by a crawl that completed. */
   changes: ChangeDetector;
+  /**
+   * Delta mode: hashes of what the crawl in progress published. They join `changes` (and the
+   * PollerState) only once its marker is written: a consumer that assembles a listing from complete
+   * crawls (the catalog) never sees the rows of a crawl that did not complete, so a record such a
+   * crawl published is published again by the next one.
+   */
+  pending: Map<string, string>;
+  /** Keys published by crawls that did not complete since the last one that did: the next complete crawl names those it no longer lists as vanished. */
+  unconfirmed: Set<string>;
   lastFullStartedAt: number | null;
   /** The feed's memory was read from PollerOptions.state (once, before its first crawl). */
   restored: boolean;
@@ -54,8 +63,14 @@ interface FeedState {
   lastSeen: Set<string> | null;
 }
 
+/** The listing feed's name (the catalog stages the crawls whose read ids begin `listing:`). */
+export const LISTING_FEED = 'listing';
+
 /** The sports feed's name (its read ids and markers say `sports`). */
 export const SPORTS_FEED = 'sports';
+
+/** State records written in one send (PollerState.save) when a crawl completes. */
+const STATE_SLICE = 10_000;
 
 /** Final records read after one crawl at most (a venue delisting thousands at once is read over several). */
 const FINAL_READS_PER_CRAWL = 100;
@@ -108,6 +123,8 @@ export interface PollerOptions {
   sportsIntervalMs?: number;
   /** Sports feed: a full crawl this often, changed records only in between (FeedSpec.fullEveryMs). */
   sportsFullEveryMs?: number;
+  /** Listing feed: the same; every crawl is full when absent. */
+  listingFullEveryMs?: number;
   /** Per-request deadline (spec: 9 s). */
   deadlineMs: number;
   /** Tries of one page before the crawl is abandoned. */
@@ -147,7 +164,7 @@ export interface PollerStatus {
 
 export class VenuePoller {
   readonly provider: Provider;
-  private readonly o: Required<Omit<PollerOptions, 'agent' | 'steps' | 'feeds' | 'sportsIntervalMs' | 'sportsFullEveryMs' | 'endpoints' | 'state'>>;
+  private readonly o: Required<Omit<PollerOptions, 'agent' | 'steps' | 'feeds' | 'sportsIntervalMs' | 'sportsFullEveryMs' | 'listingFullEveryMs' | 'endpoints' | 'state'>>;
   readonly feeds: FeedSpec[];
   private readonly feedState = new Map<string, FeedState>();
   private readonly agent: Agent;
@@ -172,12 +189,13 @@ export class VenuePoller {
       baseUrl: options.baseUrl.replace(/\/+$/, ''),
     };
     this.feeds = options.feeds ?? [
-      { name: 'listing', steps: options.steps ?? adapterFor(options.provider).listingSteps(), intervalMs: options.crawlIntervalMs },
+      { name: LISTING_FEED, steps: options.steps ?? adapterFor(options.provider).listingSteps(), intervalMs: options.crawlIntervalMs, fullEveryMs: options.listingFullEveryMs },
       ...(options.sportsIntervalMs !== undefined
         ? [{ name: SPORTS_FEED, steps: adapterFor(options.provider).sportsSteps(), intervalMs: options.sportsIntervalMs, fullEveryMs: options.sportsFullEveryMs }]
         : []),
     ];
-    for (const f of this.feeds) this.feedState.set(f.name, { changes: new ChangeDetector(), lastFullStartedAt: null, restored: false, lastSeen: null });
+    for (const f of this.feeds)
+      this.feedState.set(f.name, { changes: new ChangeDetector(), pending: new Map(), unconfirmed: new Set(), lastFullStartedAt: null, restored: false, lastSeen: null });
     this.state = options.state;
     this.endpoints = options.endpoints ?? new VenueEndpoints(this.o.baseUrl);
     this.ownsAgent = options.agent === undefined;
@@ -239,7 +257,7 @@ export class VenuePoller {
    * One whole listing crawl. Returns true when it completed (its crawl_complete record written),
    * false when it was abandoned after repeated faults or stopped.
    */
-  async crawlOnce(feedName = 'listing'): Promise<boolean> {
+  async crawlOnce(feedName = LISTING_FEED): Promise<boolean> {
     const feed = this.feeds.find((f) => f.name === feedName);
     if (!feed) throw new Error(`${this.provider} has no feed ${JSON.stringify(feedName)}`);
     this.status.state = 'crawling';
@@ -247,8 +265,11 @@ export class VenuePoller {
     const crawlId = newReadId(feed.name, this.provider, crawlStartedAt);
     const state = this.feedState.get(feed.name)!;
     if (feed.fullEveryMs !== undefined && !state.restored) this.restoreFeed(feed.name, state);
+    // What a crawl that did not complete published stays unconfirmed until one does.
+    for (const k of state.pending.keys()) state.unconfirmed.add(k);
+    state.pending = new Map();
     const full = feed.fullEveryMs === undefined || state.lastFullStartedAt === null || crawlStartedAt - state.lastFullStartedAt >= feed.fullEveryMs;
-    const dedupe = feed.fullEveryMs === undefined ? null : { feed: feed.name, changes: state.changes, full };
+    const dedupe = feed.fullEveryMs === undefined ? null : { changes: state.changes, pending: state.pending, full };
     let emitted = 0;
     // Distinct records (type and id): a listing can shift while it is paged, so a record may be
     // read twice; the catalog stage checks completeness against distinct records.
@@ -274,7 +295,7 @@ export class VenuePoller {
     const count = seen.size;
     // Delta mode: what was published before and this crawl did not list has left the venue's
     // listing now, so consumers can drop it at once instead of at the next full crawl.
-    const gone = dedupe ? dedupe.changes.gone(seen) : [];
+    const gone = dedupe ? [...new Set([...dedupe.changes.gone(seen), ...[...state.unconfirmed].filter((k) => !seen.has(k))])] : [];
     const vanished = full ? [] : gone;
     // What left the listing since the previous crawl: where the venue keeps a final record that
     // matters downstream (the adapter's finalRecordRequest), read it once and write it to the log before the marker.
@@ -299,7 +320,13 @@ export class VenuePoller {
     state.lastSeen = seen;
     if (dedupe) {
       dedupe.changes.forget(gone);
+      dedupe.changes.published(dedupe.pending);
+      const set = [...dedupe.pending];
+      state.pending = new Map();
+      state.unconfirmed.clear();
       if (full) state.lastFullStartedAt = crawlStartedAt;
+      // In slices: a full listing crawl at SIM_SCALE=100 publishes 1,000,000 records.
+      for (let i = 0; i < set.length; i += STATE_SLICE) await this.persist(feed.name, state, { set: set.slice(i, i + STATE_SLICE) }, completedAt);
       await this.persist(feed.name, state, { gone, ...(full ? { lastFullStartedAt: crawlStartedAt } : {}) }, completedAt);
     }
     this.status.crawlsCompleted++;
@@ -308,7 +335,7 @@ export class VenuePoller {
     const fs = this.status.feeds[feed.name];
     fs.crawlsCompleted++;
     fs.lastCrawl = last;
-    this.o.logger.debug?.({ venue: this.provider, feed: feed.name, crawlId, records: count, pages, ms: completedAt - crawlStartedAt }, 'crawl complete');
+    this.o.logger.debug?.({ venue: this.provider, feed: feed.name, crawlId, records: count, emitted, pages, ms: completedAt - crawlStartedAt }, 'crawl complete');
     return true;
   }
 
@@ -318,7 +345,7 @@ export class VenuePoller {
     req: PageRequest,
     crawlId: string,
     seen: Set<string>,
-    dedupe: { feed: string; changes: ChangeDetector; full: boolean } | null,
+    dedupe: { changes: ChangeDetector; pending: Map<string, string>; full: boolean } | null,
   ): Promise<{ emitted: number; next: PageRequest | null } | null> {
     for (let attempt = 1; attempt <= this.o.pageAttempts; attempt++) {
       if (this.stopping) return null;
@@ -355,10 +382,8 @@ export class VenuePoller {
           });
         }
         if (!(await this.emit(out))) return null;
-        if (dedupe && published.length > 0) {
-          dedupe.changes.published(published);
-          await this.persist(dedupe.feed, this.feedState.get(dedupe.feed)!, { set: published }, readStartedAt);
-        }
+        // Confirmed (kept in the feed's memory and its PollerState) once the crawl's marker is written.
+        if (dedupe) for (const [k, h] of published) dedupe.pending.set(k, h);
         for (const r of recs) seen.add(`${r.record_type}:${r.native_id}`);
         // Each fault was a warn line; the first good page after them is the line an operator waits for.
         if (this.status.consecutiveFaults > 0) this.o.logger.info({ venue: this.provider, afterFaults: this.status.consecutiveFaults }, 'venue recovered');

@@ -14,6 +14,8 @@ export interface SupervisorOptions {
   sportsIntervalMs?: number;
   /** Sports feed: full crawl this often, changed records only in between (POLL_FULL_MS). */
   sportsFullEveryMs?: number;
+  /** Listing feed: full crawl this often, changed records only in between; every crawl full when absent. */
+  listingFullEveryMs?: number;
   deadlineMs: number;
   /** Where delta feeds keep their memory between runs (change-only ingestion); per process when absent. */
   state?: PollerState;
@@ -39,6 +41,7 @@ export class PollerSupervisor {
           crawlIntervalMs: o.crawlIntervalMs,
           sportsIntervalMs: o.sportsIntervalMs,
           sportsFullEveryMs: o.sportsFullEveryMs,
+          listingFullEveryMs: o.listingFullEveryMs,
           deadlineMs: o.deadlineMs,
           state: o.state,
           logger,
