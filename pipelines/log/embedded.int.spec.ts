@@ -90,6 +90,25 @@ describe('embedded log specifics', () => {
     expect((await log.topicOffsets(topic))[0]!.high).toBe('7');
   });
 
+  it("cleaning keeps a partition's last record, an expired tombstone too, so a read to the high watermark ends", async () => {
+    const log = await openLog({ dir: fresh(), tombstoneRetentionMs: 0 });
+    const topic = randomName('c');
+    await log.createTopics([{ name: topic, partitions: 1, cleanupPolicy: 'compact' }]);
+    const p = await log.producer();
+    await p.send(topic, [
+      { key: b('a'), value: b('1') },
+      { key: b('b'), value: null },
+      { key: b('a'), value: null },
+    ]);
+    await log.compact(topic);
+    const offsets = await log.topicOffsets(topic);
+    const read = (await readAll(log, topic)).map((r) => `${r.offset}:${r.key}=${r.value}`);
+    // The superseded value and the older tombstone go; the last record, a tombstone, stays.
+    expect(read).toEqual(['2:a=null']);
+    expect(offsets[0]!.high).toBe('3');
+    expect(Number(read.at(-1)!.split(':')[0]) + 1).toBe(Number(offsets[0]!.high));
+  });
+
   it('refuses records without a key on a compacted topic', async () => {
     const log = await openLog();
     const topic = randomName('c');

@@ -777,10 +777,14 @@ export class EmbeddedLog implements Log {
     }
     const latest = new Map<string, number>();
     for (const r of records) latest.set(r.key!.toString('latin1'), r.offset);
-    // A tombstone stays while younger than tombstoneRetentionMs (0: dropped at the first cleaning).
+    // A tombstone stays while younger than tombstoneRetentionMs (0: dropped at the first cleaning),
+    // except the partition's last record, which always stays: Kafka never cleans its active segment,
+    // so a reader that reads to the high watermark (a stage's restore) sees that offset and ends;
+    // dropping it here left such a reader waiting for a record that was gone.
     const horizon = Date.now() - this.opts.tombstoneRetentionMs;
+    const lastOffset = records.length ? records[records.length - 1]!.offset : -1;
     const kept = records.filter(
-      (r) => latest.get(r.key!.toString('latin1')) === r.offset && (r.value !== null || r.timestamp > horizon),
+      (r) => latest.get(r.key!.toString('latin1')) === r.offset && (r.value !== null || r.timestamp > horizon || r.offset === lastOffset),
     );
     const base = closed[0]!.base;
     const finalPath = join(pl.dir, segmentName(base));
