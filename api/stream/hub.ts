@@ -15,7 +15,7 @@ import type { TopicMap } from '../../pipelines/topics.ts';
 import type { LifecycleState as LifecycleRecord } from '../../pipelines/topics.ts';
 import { entryOfRecord } from '../../pipelines/matching/stages/sports-snapshot.ts';
 import type { SportsEntry } from '../../pipelines/matching/readmodel.ts';
-import { covers, decodeId, encodeId, layoutOf, maxPos, type Layout } from './position.ts';
+import { CatchUp, covers, decodeId, encodeId, layoutOf, maxPos, type Layout } from './position.ts';
 
 /** Why an event left a subscription: the lifecycle's archive reason, in the stream's three words. */
 export type RemovedReason = 'settled' | 'cancelled' | 'delisted';
@@ -100,9 +100,7 @@ export class StreamHub {
   private readonly journalSize: number;
   readonly resumeMs: number;
   readonly clock: () => number;
-  private caughtUp = false;
-  private readonly readyWaiters: Array<() => void> = [];
-  private highAtStart: number[] | null = null;
+  private readonly catchUp = new CatchUp();
   private lastId: string;
   /** Changes applied since start (tests and the bench wait on it). */
   changes = 0;
@@ -129,28 +127,14 @@ export class StreamHub {
     const hub = new StreamHub(opts, layoutOf(parts));
     const highs: number[] = [];
     for (const d of defs) for (const o of await log.topicOffsets(d.name)) highs.push(Number(o.high));
-    hub.highAtStart = highs;
-    hub.checkReady();
+    hub.catchUp.setTarget(highs, hub.pos);
     await hub.tail.run((batch) => hub.apply(batch.topic, batch.partition, batch.records));
     return hub;
   }
 
   /** Resolves once the hub has read what the log held when it started (false after `ms`). */
   ready(ms: number): Promise<boolean> {
-    if (this.caughtUp) return Promise.resolve(true);
-    return new Promise((resolve) => {
-      const t = setTimeout(() => resolve(false), ms);
-      this.readyWaiters.push(() => {
-        clearTimeout(t);
-        resolve(true);
-      });
-    });
-  }
-
-  private checkReady(): void {
-    if (this.caughtUp || !this.highAtStart || !covers(this.pos, this.highAtStart)) return;
-    this.caughtUp = true;
-    for (const w of this.readyWaiters.splice(0)) w();
+    return this.catchUp.wait(ms);
   }
 
   /** The id of the current position (a snapshot's id). */
@@ -166,7 +150,7 @@ export class StreamHub {
       const decoded = await this.opts.serde.decodeMany(this.opts.topics['lifecycle.states'], records);
       for (const d of decoded) if (d.key !== null) this.reasons.set(d.key, archiveReasonOf(d.value));
       this.pos[part] = Number(records[records.length - 1]!.offset) + 1;
-      this.checkReady();
+      this.catchUp.check(this.pos);
       return;
     }
     const decoded = await this.opts.serde.decodeMany(this.opts.topics['matched.events'], records);
@@ -204,7 +188,7 @@ export class StreamHub {
         s.onChange(change, covers(pos, s.from) ? id : encodeId(this.layout, now, maxPos(pos, s.from)));
       }
     }
-    this.checkReady();
+    this.catchUp.check(this.pos);
     this.prune(now);
   }
 

@@ -47,3 +47,36 @@ export function covers(a: readonly number[], b: readonly number[]): boolean {
   for (let i = 0; i < a.length; i++) if (a[i]! < b[i]!) return false;
   return true;
 }
+
+/**
+ * When a hub has read what the log held at its start: `target` is the high watermarks then (one per
+ * layout partition), check() is called with the hub's position after each batch, and wait() resolves
+ * true once covered, or false after `ms`. Both hubs (sports and quotes) answer 503 until then.
+ */
+export class CatchUp {
+  private done = false;
+  private readonly waiters: Array<() => void> = [];
+  private target: readonly number[] | null = null;
+
+  setTarget(target: readonly number[], pos: readonly number[]): void {
+    this.target = target;
+    this.check(pos);
+  }
+
+  check(pos: readonly number[]): void {
+    if (this.done || !this.target || !covers(pos, this.target)) return;
+    this.done = true;
+    for (const w of this.waiters.splice(0)) w();
+  }
+
+  wait(ms: number): Promise<boolean> {
+    if (this.done) return Promise.resolve(true);
+    return new Promise((resolve) => {
+      const t = setTimeout(() => resolve(false), ms);
+      this.waiters.push(() => {
+        clearTimeout(t);
+        resolve(true);
+      });
+    });
+  }
+}

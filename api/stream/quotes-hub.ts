@@ -18,7 +18,7 @@
 import type { Log, LogRecord } from '../../pipelines/log/types.ts';
 import type { Serde } from '../../pipelines/serde/index.ts';
 import { PROVIDERS, rawTopicId, type TopicMap } from '../../pipelines/topics.ts';
-import { covers, decodeId, encodeId, layoutOf, maxPos, type Layout } from './position.ts';
+import { CatchUp, covers, decodeId, encodeId, layoutOf, maxPos, type Layout } from './position.ts';
 import { quotesOfRecord, type QuoteBody } from './quotes.ts';
 import { Outbox, type ConnectionOptions, type Sink } from './connection.ts';
 
@@ -110,9 +110,7 @@ export class QuotesHub {
   private readonly journalSize: number;
   readonly resumeMs: number;
   readonly clock: () => number;
-  private caughtUp = false;
-  private readonly readyWaiters: Array<() => void> = [];
-  private highAtStart: number[] | null = null;
+  private readonly catchUp = new CatchUp();
   private lastId: string;
   /** Raw records applied and quote changes found since start (tests wait on them). */
   records = 0;
@@ -151,8 +149,7 @@ export class QuotesHub {
     const lows = new Map(defs.map((d, i) => [d.name, new Map(offsets[i]!.map((o) => [o.partition, Number(o.low)]))]));
     const seek = from && new Map([...from].map(([topic, parts]) => [topic, new Map([...parts].filter(([p, o]) => Number(o) > (lows.get(topic)?.get(p) ?? 0)))]));
     const hub = new QuotesHub(opts, layoutOf(defs.map((d, i) => ({ name: d.name, partitions: offsets[i]!.length }))), defs.map((d) => d.name), from, seek);
-    hub.highAtStart = offsets.flatMap((os) => os.map((o) => Number(o.high)));
-    hub.checkReady();
+    hub.catchUp.setTarget(offsets.flatMap((os) => os.map((o) => Number(o.high))), hub.pos);
     // Not awaited: reaching the raw topics may take a while (the seeks above), and the API and the
     // other channels do not wait for it; channel=quotes answers 503 until the hub has caught up.
     hub.running = hub.tail.run((batch) => hub.apply(batch.topic, batch.partition, batch.records)).catch((err: unknown) => {
@@ -167,20 +164,7 @@ export class QuotesHub {
   failure: unknown = undefined;
 
   ready(ms: number): Promise<boolean> {
-    if (this.caughtUp) return Promise.resolve(true);
-    return new Promise((resolve) => {
-      const t = setTimeout(() => resolve(false), ms);
-      this.readyWaiters.push(() => {
-        clearTimeout(t);
-        resolve(true);
-      });
-    });
-  }
-
-  private checkReady(): void {
-    if (this.caughtUp || !this.highAtStart || !covers(this.pos, this.highAtStart)) return;
-    this.caughtUp = true;
-    for (const w of this.readyWaiters.splice(0)) w();
+    return this.catchUp.wait(ms);
   }
 
   currentId(): string {
@@ -225,7 +209,7 @@ export class QuotesHub {
       this.pos[part] = offset + 1;
       if (!changed.length) this.lastId = encodeId(this.layout, now, this.pos);
     }
-    this.checkReady();
+    this.catchUp.check(this.pos);
   }
 
   private record(c: QuoteChange): void {
