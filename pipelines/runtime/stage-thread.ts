@@ -10,7 +10,7 @@
 // 1,000,000-market crawl (bench/crawl-latency.md). Their state lives on the worker; restore() reads
 // the log here and hands the records over in chunks.
 import { Worker } from 'node:worker_threads';
-import { fromWireError, toWireError, type WireError } from './history-host.ts';
+import { fromWireError, toWireError, type DistributiveOmit, type WireError } from './history-host.ts';
 import type { BatchContext, InRecord, RestoreContext, StageDef, StageOutput } from './types.ts';
 import type { TopicId } from '../topics.ts';
 
@@ -191,5 +191,3 @@ export class StageThread {
     this.pending.clear();
   }
 }
-
-type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;

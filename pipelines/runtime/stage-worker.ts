@@ -4,7 +4,7 @@
 import { getPriority } from 'node:os';
 import { parentPort, workerData } from 'node:worker_threads';
 import { sportsStages } from '../matching/area.ts';
-import { fromWireError, toWireError } from './history-host.ts';
+import { fromWireError, toWireError, type DistributiveOmit } from './history-host.ts';
 import type { StageCall, StageReply, StageWorkerData } from './stage-thread.ts';
 import type { InRecord, RestoreContext, StageDef } from './types.ts';
 import type { TopicId } from '../topics.ts';
@@ -102,5 +102,3 @@ port.on('message', (m: StageCall) => {
 });
 // Its own priority (the calling thread's on Linux), so a test can see WORKER_NICE applied.
 post({ ready: true, priority: getPriority() });
-
-type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;
