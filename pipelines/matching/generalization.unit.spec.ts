@@ -8,6 +8,7 @@ import { canonicalizeVenue1 } from '../venues/adapters/venue_1/canonical.ts';
 import { canonicalizeVenue2 } from '../venues/adapters/venue_2/canonical.ts';
 import { canonicalizeVenue3 } from '../venues/adapters/venue_3/canonical.ts';
 import { canonicalizeVenue4 } from '../venues/adapters/venue_4/canonical.ts';
+import { canonicalizeVenue7 } from '../venues/adapters/venue_7/canonical.ts';
 import { setRosterBook } from './canonicalize.ts';
 import { matchMarkets, submarketKey } from './match.ts';
 import { admitProp, readPropTitle, type RosterBook } from './props.ts';
@@ -139,6 +140,66 @@ describe('thresholds: N+, at least N, N or more are over N-0.5', () => {
       expect(submarketKey(f[0])).toBe(submarketKey(over[0]));
       expect(f[0].source.outcomes.map((o) => o.canonical_outcome_key)).toEqual(['over', 'under']);
     }
+  });
+});
+
+describe("venue_7's `N+` prop lines are over N-0.5", () => {
+  afterEach(() => setRosterBook(undefined));
+  const start = Date.parse('2026-11-22T00:30:00Z');
+  const overUnder = () =>
+    canonicalizeVenue2(
+      {
+        id: '1', conditionId: '0x1', slug: 'nba-lal-bos-2026-11-22-1', question: 'LeBron James: Points O/U 24.5', outcomes: JSON.stringify(['Over', 'Under']), clobTokenIds: JSON.stringify(['1a', '1b']),
+        sportsMarketType: 'points', line: 24.5, gameStartTime: '2026-11-22 00:30:00+00', active: true, closed: false,
+        events: [{ id: '71001', slug: 'nba-lal-bos-2026-11-22', title: 'Lakers vs. Celtics' }],
+      },
+      NOW,
+    );
+  // One venue_7 event (FORMATS.md "venue_7") whose points market lists the given lines.
+  const v7 = (lines: { line: unknown; selections: string[] }[], name = 'LeBron James Points') =>
+    canonicalizeVenue7(
+      {
+        event_id: 30000001, name: 'Lakers at Celtics', sport: 'basketball', league: 'NBA', start: new Date(start).toISOString(), state: 'open',
+        markets: [{ id: '30000001:101', event_id: 30000001, type_id: 101, name, lines: lines.map((l) => ({ line: l.line, favourite: false, selections: l.selections.map((n, k) => ({ id: k + 1, name: n })) })) }],
+      },
+      NOW,
+    );
+
+  it.each([
+    ['`N+` against Under', [{ line: 25, selections: ['LeBron James 25+ Points', 'LeBron James Under 25 Points'] }], undefined, '30000001:101:25'],
+    ['`at least N`', [{ line: 25, selections: ['LeBron James at least 25 Points', 'LeBron James Under 25 Points'] }], undefined, '30000001:101:25'],
+    ['`N or more` with no line value', [{ line: null, selections: ['LeBron James 25 or more Points', 'LeBron James Under 25 Points'] }], undefined, '30000001:101:25'],
+    ['Yes/No with `N+` as its line value', [{ line: '25+', selections: ['Yes', 'No'] }], 'LeBron James: 25+ Points', '30000001:101:25+'],
+    ['Yes/No with `N+` in the market name', [{ line: 25, selections: ['Yes', 'No'] }], 'LeBron James 25+ Points', '30000001:101:25'],
+    ['under side first', [{ line: 25, selections: ['LeBron James Under 25 Points', 'LeBron James 25+ Points'] }], undefined, '30000001:101:25'],
+  ])("%s joins the other venues' over 24.5", (_, lines, name, marketId) => {
+    setRosterBook(BOOK);
+    const [over] = overUnder();
+    const got = v7(lines, name);
+    expect(got).toHaveLength(1);
+    expect(got[0].line).toBe(24.5);
+    expect(got[0].source.market_id).toBe(marketId);
+    expect(submarketKey(got[0])).toBe(submarketKey(over));
+    const sides = got[0].source.outcomes.map((o) => [o.label, o.canonical_outcome_key]);
+    const overLabel = lines[0].selections.find((n) => !/under|^no$/i.test(n));
+    expect(sides.find(([, k]) => k === 'over')?.[0]).toBe(overLabel);
+    expect(sides.map(([, k]) => k).sort()).toEqual(['over', 'under']);
+  });
+  it('an over line printed as a whole number is not `N+` (a whole-number threshold is not admitted); the usual over line is read as before', () => {
+    setRosterBook(BOOK);
+    const [over] = overUnder();
+    const got = v7([
+      { line: 24.5, selections: ['LeBron James Over 24.5 Points', 'LeBron James Under 24.5 Points'] },
+      { line: 25, selections: ['LeBron James Over 25 Points', 'LeBron James Under 25 Points'] },
+    ]);
+    expect(got.map((m) => [m.source.market_id, m.line])).toEqual([['30000001:101:24.5', 24.5]]);
+    expect(submarketKey(got[0])).toBe(submarketKey(over));
+  });
+  it('a Yes/No line with no threshold anywhere, or one side unread, gives nothing', () => {
+    setRosterBook(BOOK);
+    expect(v7([{ line: null, selections: ['Yes', 'No'] }])).toEqual([]);
+    expect(v7([{ line: 25, selections: ['LeBron James 25+ Points', 'LeBron James 25+ Points'] }])).toEqual([]);
+    expect(v7([{ line: 25, selections: ['LeBron James 25+ Points', 'Maybe'] }])).toEqual([]);
   });
 });
 

@@ -165,20 +165,23 @@ export interface PropThreshold {
   printed: string;
 }
 
-// Threshold phrases venues print, each with the over line it means. "N+" and its word forms count
-// N itself, so on an integer statistic they are the market `over N-0.5`.
-const THRESHOLD_FORMS: { re: RegExp; line: (n: number) => number }[] = [
-  { re: /\b(\d+)\s*\+(?=\s|$|[^\w])/, line: (n) => n - 0.5 },
-  { re: /\bat\s+least\s+(\d+)\b/i, line: (n) => n - 0.5 },
-  { re: /\b(\d+)\s+or\s+more\b/i, line: (n) => n - 0.5 },
-  { re: /\b(?:o\/u|over\/under|over|o)\s*(\d+(?:\.\d+)?)\b/i, line: (n) => n },
+// Threshold phrases venues print. "N+" and its word forms count N itself, so on an integer
+// statistic they are the market `over N-0.5`; an over line printed as such is that line.
+const THRESHOLD_FORMS: { re: RegExp; atLeast: boolean }[] = [
+  { re: /\b(\d+)\s*\+(?=\s|$|[^\w])/, atLeast: true },
+  { re: /\bat\s+least\s+(\d+)\b/i, atLeast: true },
+  { re: /\b(\d+)\s+or\s+more\b/i, atLeast: true },
+  { re: /\b(?:o\/u|over\/under|over|o)\s*(\d+(?:\.\d+)?)\b/i, atLeast: false },
 ];
 
-/** A threshold printed in a prop's title or selection, or nothing. */
-export function readThreshold(text: string): (PropThreshold & { index: number; length: number }) | undefined {
+/**
+ * A threshold printed in a prop's title or selection, or nothing. `atLeast`: one of the `N+`
+ * family (its line is N-0.5), not an over line printed as such.
+ */
+export function readThreshold(text: string): (PropThreshold & { atLeast: boolean; index: number; length: number }) | undefined {
   for (const f of THRESHOLD_FORMS) {
     const m = f.re.exec(text);
-    if (m) return { line: f.line(Number(m[1])), printed: m[0].trim(), index: m.index, length: m[0].length };
+    if (m) return { line: f.atLeast ? Number(m[1]) - 0.5 : Number(m[1]), printed: m[0].trim(), atLeast: f.atLeast, index: m.index, length: m[0].length };
   }
   return undefined;
 }

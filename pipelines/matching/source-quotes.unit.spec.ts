@@ -2,6 +2,7 @@
 // canonicalize() as the canonicalizer reads it. Records are written by hand from FORMATS.md.
 import { describe, expect, it } from 'vitest';
 import { canonicalize } from './canonicalize.ts';
+import { venue7SourceQuotes } from '../venues/adapters/venue_7/source-quotes.ts';
 import { venue1Records, venue2Records, venue3Records, venue4Records, type GameSpec } from './fixtures.ts';
 import type { CanonicalMarket, Provider } from './types.ts';
 
@@ -93,6 +94,17 @@ describe('source quotes from listing records', () => {
     // The alternate line by its three-part id: 1/2.5 = 0.4, 1/1.5 = 0.666667.
     expect(byId.get('30000412:3:224.5')!.quotes!.outcomes.map((o) => o.ask)).toEqual([0.4, 0.666667]);
     expect(byId.get('30000412:3')!.quotes!.fees).toMatchObject({ availability: 'published', charge_basis: 'net_winnings', taker: { model: 'proportional', rate: 0.02 } });
+  });
+
+  it('venue_7: a line printed as a threshold (`25+`) is found by its printed text', () => {
+    const sel = (id: number, name: string, odds: number) => ({ id, name, back: [{ odds, stake: 100 }], lay: [] });
+    const event = {
+      event_id: 30000412,
+      commission_pct: 2.0,
+      markets: [{ id: '30000412:101', type_id: 101, lines: [{ line: '25+', favourite: false, selections: [sel(1, 'Yes', 2.5), sel(2, 'No', 1.5)] }] }],
+    };
+    const m = { source: { market_id: '30000412:101:25+' } } as CanonicalMarket;
+    expect(venue7SourceQuotes(event, m)!.outcomes.map((o) => o.ask)).toEqual([0.4, 0.666667]);
   });
 
   it('no quotes for a market that is not open, nor for venues whose listing has no top of book', () => {

@@ -3,6 +3,7 @@
 import { str, num, arr, leagueIn, whenOf, splitPair, teamSubject, make, spreadFrom, otherOf, teamIn, propMarket, type J, type Base } from '../../../matching/canonical-kit.ts';
 import { resolveTeam } from '../../../matching/teams.ts';
 import { evidenceUrl } from '../../../matching/rulestext.ts';
+import { readPropTitle, readThreshold } from '../../../matching/props.ts';
 import type { CanonicalMarket, MarketType, Segment, SourceOutcome, VenueStatus } from '../../../matching/types.ts';
 
 const V7_TYPES: Record<number, { type: MarketType; segment: Segment; side?: 'home' | 'away'; stat?: string }> = {
@@ -89,15 +90,40 @@ export function canonicalizeVenue7(rec: J, observedAt: number): CanonicalMarket[
         const team = kind.side === 'home' ? home : kind.side === 'away' ? away : undefined;
         out.push(make(b, { ...common, marketType: kind.type, segment: kind.segment, line: Math.abs(lineVal), ...(team ? { subject: teamSubject(team) } : {}), outcomes: mk(keys) }));
       } else if (kind.type === 'player_prop') {
-        const sel = /^(.+?)\s+(?:over|under)\s+[\d.]+\s+(.+)$/i.exec(names[0]);
-        const player = str(ln.player) ?? str(ln.participant) ?? sel?.[1];
-        const stat = sel?.[2] ?? kind.stat;
-        if (!player || !stat || lineVal === undefined) continue;
-        const keys = names.map((n) => (/\bover\b/i.test(n) ? 'over' : /\bunder\b/i.test(n) ? 'under' : ''));
-        if (keys.includes('') || keys[0] === keys[1]) continue;
-        out.push(...propMarket(b, { player, stat, line: lineVal, printed: printLine(ln.line), common, outcomes: mk(keys) }));
+        const p = propLine(names, ln, marketName);
+        const player = str(ln.player) ?? str(ln.participant) ?? p?.player;
+        const stat = p?.stat ?? kind.stat;
+        if (!p || !player || !stat) continue;
+        // A threshold line the venue lists without a line value is named by its N.
+        const id = ln.line === undefined || ln.line === null ? `${eventId}:${typeId}:${p.line + 0.5}` : marketId;
+        out.push(...propMarket(b, { player, stat, line: p.line, printed: p.printed, common: { ...common, market_id: id }, outcomes: mk(p.keys) }));
       }
     }
   }
   return out;
+}
+
+const OVER_UNDER = /^(.+?)\s+(?:over|under)\s+[\d.]+\s+(.+)$/i;
+
+/**
+ * One prop line's sides, over line and what its selections print. `LeBron James Over 24.5 Points` /
+ * `… Under 24.5 Points` is over the record's line. The `N+` family counts N itself, so it is over
+ * N-0.5 (props.ts readThreshold): `LeBron James 25+ Points` (or `at least 25`, `25 or more`) against
+ * `… Under 25 Points` or `No`, and a `Yes` / `No` line whose threshold is printed in its line value
+ * (`"25+"`) or in the market's name. A whole number printed as an over line (`Over 25 Points`) is
+ * over 25: it is not `25+` and must not join the other venues' over 24.5.
+ */
+function propLine(names: string[], ln: J, marketName: string): { player?: string; stat?: string; line: number; printed: string; keys: string[] } | undefined {
+  const keys = names.map((n) => (/\bover\b|^yes$/i.test(n) || readThreshold(n)?.atLeast ? 'over' : /\bunder\b|^no$/i.test(n) ? 'under' : ''));
+  if (keys.includes('') || keys[0] === keys[1]) return undefined;
+  const overName = names[keys.indexOf('over')];
+  const own = readThreshold(overName);
+  const th = own ? (own.atLeast ? own : undefined) : [str(ln.line) ?? '', marketName].map(readThreshold).find((t) => t?.atLeast);
+  const sel = names.map((n) => OVER_UNDER.exec(n)).find((m) => m !== null);
+  const title = sel ? undefined : (readPropTitle(overName) ?? readPropTitle(marketName));
+  const player = sel?.[1] ?? title?.player;
+  const stat = sel?.[2] ?? title?.stat;
+  if (th) return { player, stat, line: th.line, printed: th.printed, keys };
+  const lineVal = num(ln.line);
+  return lineVal === undefined ? undefined : { player, stat, line: lineVal, printed: printLine(ln.line), keys };
 }

@@ -14,7 +14,8 @@ export function venue7SourceQuotes(rec: J, m: CanonicalMarket): MarketQuotes | u
   const market = arr(rec.markets).find((x) => str(x.type_id) === typeId);
   if (!market) return undefined;
   const lines = arr(market.lines);
-  const ln = line !== undefined ? lines.find((l) => num(l.line) !== null && num(l.line) === Number(line)) : (lines.find((l) => l.favourite === true) ?? (lines.length === 1 ? lines[0] : undefined));
+  // A line is named as printed: a number (`24.5`) or a threshold printed as text (`25+`).
+  const ln = line !== undefined ? lines.find((l) => str(l.line) === line || (num(l.line) !== null && num(l.line) === Number(line))) : (lines.find((l) => l.favourite === true) ?? (lines.length === 1 ? lines[0] : undefined));
   if (!ln) return undefined;
   const sels = arr(ln.selections);
   const backs = sels.map((s) => arr(s.back).flatMap((o) => (num(o.odds) !== null && num(o.stake) !== null ? [{ odds: num(o.odds)!, stake: num(o.stake)! }] : [])));
