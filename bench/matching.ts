@@ -15,7 +15,7 @@ import path from 'node:path';
 import { startSimulator } from '../pipelines/venues/simulator/server.ts';
 import { createClock } from '../pipelines/venues/simulator/core.ts';
 import { crawlVenue, PROVIDER_LIST, readRosters, type CrawledRecord } from '../pipelines/matching/crawl.ts';
-import { canonicalize, setRosterBook, withListedEvent } from '../pipelines/matching/canonicalize.ts';
+import { canonicalize, isListedApart, setRosterBook, withListedEvent } from '../pipelines/matching/canonicalize.ts';
 import { matchMarkets } from '../pipelines/matching/match.ts';
 import type { CanonicalMarket as CanonicalMarketObj, Provider } from '../pipelines/matching/types.ts';
 import { Canonicalizer } from '../pipelines/matching/stages/canonicalize.ts';
@@ -76,11 +76,11 @@ function canonicalizeAndMatchMarkets(): number {
   for (const r of slateRaws) {
     if (r.record_type === 'crawl_complete' || r.record_type === 'final') continue;
     const p = JSON.parse(r.payload) as Record<string, unknown>;
-    if (r.venue === 'venue_1' && r.record_type === 'event') {
-      events.set(r.native_id, p);
+    if (isListedApart(r.venue as Provider, r.record_type)) {
+      events.set(`${r.venue}|${r.native_id}`, p);
       continue;
     }
-    markets.push(...canonicalize(r.venue as Provider, withListedEvent(r.venue as Provider, p, (t) => events.get(t)), r.read_started_at));
+    markets.push(...canonicalize(r.venue as Provider, withListedEvent(r.venue as Provider, p, (t) => events.get(`${r.venue}|${t}`)), r.read_started_at));
   }
   return matchMarkets(markets).length;
 }

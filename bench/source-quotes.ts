@@ -8,7 +8,7 @@
 import { startSimulator } from '../pipelines/venues/simulator/server.ts';
 import { createClock } from '../pipelines/venues/simulator/core.ts';
 import { crawlVenue, PROVIDER_LIST, readRosters, type CrawledRecord } from '../pipelines/matching/crawl.ts';
-import { canonicalize, setRosterBook, sourceQuotesOf, withListedEvent } from '../pipelines/matching/canonicalize.ts';
+import { canonicalize, isListedApart, setRosterBook, sourceQuotesOf, withListedEvent } from '../pipelines/matching/canonicalize.ts';
 import type { Provider, CanonicalMarket } from '../pipelines/matching/types.ts';
 const AT = Date.parse('2026-11-21T18:00:00Z');
 const sim = await startSimulator({ port: 0, scenario: 'hard', clock: createClock(AT, { frozen: true }) });
@@ -17,8 +17,8 @@ const crawled: CrawledRecord[] = [];
 for (const p of PROVIDER_LIST) crawled.push(...(await crawlVenue(sim.baseUrl, p, () => AT)));
 await sim.close();
 const events = new Map<string, unknown>();
-for (const r of crawled) if (r.provider === 'venue_1' && r.recordType === 'event') events.set(r.nativeId, r.payload);
-const inputs = crawled.filter((r) => !(r.provider === 'venue_1' && r.recordType === 'event')).map((r) => ({ p: r.provider as Provider, rec: withListedEvent(r.provider as Provider, r.payload as Record<string, unknown>, (t) => events.get(t)) }));
+for (const r of crawled) if (isListedApart(r.provider as Provider, r.recordType)) events.set(`${r.provider}|${r.nativeId}`, r.payload);
+const inputs = crawled.filter((r) => !isListedApart(r.provider as Provider, r.recordType)).map((r) => ({ p: r.provider as Provider, rec: withListedEvent(r.provider as Provider, r.payload as Record<string, unknown>, (t) => events.get(`${r.provider}|${t}`)) }));
 const pairs: { p: Provider; rec: unknown; m: CanonicalMarket }[] = [];
 let withQ = 0;
 for (const x of inputs) for (const m of canonicalize(x.p, x.rec, AT)) { pairs.push({ p: x.p, rec: x.rec, m }); if (m.quotes) withQ++; }

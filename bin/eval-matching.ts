@@ -13,7 +13,7 @@ import { tmpdir } from 'node:os';
 import { startSimulator } from '../pipelines/venues/simulator/server.ts';
 import { createClock } from '../pipelines/venues/simulator/core.ts';
 import { crawlVenue, PROVIDER_LIST, readRosters } from '../pipelines/matching/crawl.ts';
-import { canonicalize, setRosterBook, withListedEvent } from '../pipelines/matching/canonicalize.ts';
+import { canonicalize, isListedApart, setRosterBook, withListedEvent } from '../pipelines/matching/canonicalize.ts';
 import { matchMarkets } from '../pipelines/matching/match.ts';
 import type { CanonicalMarket } from '../pipelines/matching/types.ts';
 
@@ -69,12 +69,12 @@ let rawCount = 0;
 for (const p of PROVIDER_LIST) {
   const recs = await crawlVenue(sim.baseUrl, p, () => now);
   rawCount += recs.length;
-  const v1Events = new Map<string, unknown>();
-  for (const r of recs) if (p === 'venue_1' && r.recordType === 'event') v1Events.set(r.nativeId, r.payload);
+  const listedEvents = new Map<string, unknown>();
+  for (const r of recs) if (isListedApart(p, r.recordType)) listedEvents.set(r.nativeId, r.payload);
   for (const r of recs) {
-    if (p === 'venue_1' && r.recordType === 'event') continue;
+    if (isListedApart(p, r.recordType)) continue;
     const pl = r.payload as Record<string, unknown>;
-    const input = withListedEvent(p, pl, (t) => v1Events.get(t));
+    const input = withListedEvent(p, pl, (t) => listedEvents.get(t));
     // What the venue lists (for a fair recall: an unlisted market cannot be matched).
     listed.add(`${p}:${r.nativeId}`);
     markets.push(...canonicalize(p, input, r.readStartedAt));

@@ -22,6 +22,11 @@ export function withListedEvent(provider: Provider, payload: Record<string, unkn
   return join ? join(payload, eventOf) : payload;
 }
 
+/** Whether a record is one its venue lists apart for its markets to read (venue_1 events): kept, not canonicalized. */
+export function isListedApart(provider: Provider, recordType: string): boolean {
+  return adapterFor(provider).listedEventType === recordType;
+}
+
 /** The market's quotes from the record it was read from; undefined for a market not open or a venue without a top of book. */
 export function sourceQuotesOf(provider: Provider, record: unknown, m: CanonicalMarket): MarketQuotes | undefined {
   if (m.status !== 'open' || !isRec(record)) return undefined;

@@ -143,8 +143,8 @@ export const lifecycleMachine = setup({
     remove: () => {},
   },
   guards: {
-    /** venue_2 settled the moneyline 50-50: cancelled with no make-up (not nfl, where a tie also settles 50-50). */
-    cancelled: ({ event }) => event.type === 'OBSERVE' && event.record.signals.venue2FiftyFifty && event.record.event.league !== 'nfl',
+    /** A venue's settlement says the game was cancelled with no make-up (venue_2's 50-50 moneyline, not in the nfl: matching/match.ts signals). */
+    cancelled: ({ event }) => event.type === 'OBSERVE' && event.record.signals.cancelled,
     /** "the venues have settled or delisted it": nothing is open any more and a venue settled. */
     allSettled: ({ event }) =>
       event.type === 'OBSERVE' && event.record.signals.openMarkets === 0 && event.record.signals.settledProviders.length > 0,

@@ -24,7 +24,7 @@ function record(name: string, start: number, sources: number, over: Partial<Even
     lookupIds: [`venue_1:${name}`],
     marketIds: [],
     startMs: start,
-    signals: { settledProviders: [], venue2FiftyFifty: false, openMarkets: 2, ...over },
+    signals: { settledProviders: [], cancelled: false, openMarkets: 2, ...over },
   };
 }
 
@@ -42,7 +42,7 @@ const arbSnapshot = fc
     const later = T0 + 3600_000;
     if (step === 'observe') s = advance(s, { type: 'OBSERVE', now: later, record: record(name, start, sources + 1) }).snapshot;
     if (step === 'settled') s = advance(s, { type: 'OBSERVE', now: later, record: record(name, start, sources, { openMarkets: 0, settledProviders: ['venue_1'] }) }).snapshot;
-    if (step === 'cancelled') s = advance(s, { type: 'OBSERVE', now: later, record: record(name, start, sources, { venue2FiftyFifty: true }) }).snapshot;
+    if (step === 'cancelled') s = advance(s, { type: 'OBSERVE', now: later, record: record(name, start, sources, { cancelled: true }) }).snapshot;
     if (step === 'gone') s = advance(s, { type: 'GONE', now: later }).snapshot;
     return s;
   });

@@ -7,6 +7,7 @@
 // Grouping: league + both teams, then by exact start (a doubleheader's games are hours apart),
 // then date-only listings join the one game of their Eastern day (or the game their venue numbers).
 // A submarket appears only when at least two venues list it ("Submarket").
+import { adapterFor } from '../venues/adapters/index.ts';
 import { ruleMatrix } from './rules.ts';
 import { SPORT_OF, teamByKey, type League } from './teams.ts';
 import { easternDate, isoMs } from './time.ts';
@@ -27,8 +28,8 @@ export const SAME_GAME_WINDOW_MS = 2 * 3600_000;
 export interface EventSignals {
   /** Providers with at least one market settled on a result (void and 50-50 excluded). */
   settledProviders: Provider[];
-  /** venue_2 settled the full-game moneyline as a 50-50 (cancellation, or an nfl tie). */
-  venue2FiftyFifty: boolean;
+  /** A venue's settlement says the game was cancelled with no make-up (its adapter's cancelsGame: venue_2's 50-50 moneyline). */
+  cancelled: boolean;
   /** Markets still open on any venue. */
   openMarkets: number;
 }
@@ -447,14 +448,13 @@ function buildEvent(eventId: string, c: Cluster): EventRecord {
   if (date < idDate) date = idDate;
 
   const settled = new Set<Provider>();
-  let venue2FiftyFifty = false;
+  let cancelled = false;
   let openMarkets = 0;
   for (const m of c.markets) {
     // A void or 50-50 settlement is a cancellation signal, not a result.
     if (m.status === 'settled' && !m.settledFiftyFifty) settled.add(m.provider);
     if (m.status === 'open') openMarkets++;
-    if (m.provider === 'venue_2' && m.status === 'settled' && m.settledFiftyFifty && m.marketType === 'moneyline' && m.segment === 'full')
-      venue2FiftyFifty = true;
+    if (adapterFor(m.provider).cancelsGame?.(m) === true) cancelled = true;
   }
   const event: MatchedEvent = {
     event_id: eventId,
@@ -475,7 +475,7 @@ function buildEvent(eventId: string, c: Cluster): EventRecord {
     lookupIds: [...lookupIds],
     marketIds: c.markets.map(marketIdentity),
     startMs,
-    signals: { settledProviders: [...settled].sort(), venue2FiftyFifty, openMarkets },
+    signals: { settledProviders: [...settled].sort(), cancelled, openMarkets },
   };
 }
 

@@ -2,20 +2,22 @@
 // In: a History and a market named by provider and native id. Out: which stored market an id names
 // (its own id or an alias market detail also accepts), and candle rows from the rollups, never from
 // price_history's raw rows.
+import { adapterFor } from '../venues/adapters/index.ts';
 import type { History } from './history.ts';
 import { CANDLE_TABLES, type CandleInterval, type CandleRow } from './price-history.ts';
 
 /**
- * A venue_9 bare parent id names a group (market detail's group view: one outcome per child, the
- * child's pair as its outcome id): its candles are those of each child's Yes outcome.
+ * An id that names a group on its venue (venue_9's bare parent: market detail's group view, one
+ * outcome per child, the child's id as its outcome id): its candles are those of each child's Yes outcome.
  */
-export const isVenue9Parent = (provider: string, id: string): boolean => provider === 'venue_9' && /^0x[0-9a-f]{64}$/.test(id);
+const namesGroup = (provider: string, id: string): boolean => adapterFor(provider).namesGroup?.(id) === true;
 
 /** The stored market ids an id names on each of these providers: the id itself, else an alias. */
 export async function storedMarkets(history: History, providers: readonly string[], id: string): Promise<{ provider: string; market_id: string }[]> {
-  if (providers.length === 1 && isVenue9Parent(providers[0], id)) {
-    const children = await history.query(`SELECT 1 FROM price_latest WHERE provider = 'venue_9' AND startsWith(market_id, {p:String}) LIMIT 1`, { p: `${id}:` });
-    return children.length ? [{ provider: 'venue_9', market_id: id }] : [];
+  if (providers.length === 1 && namesGroup(providers[0], id)) {
+    const provider = providers[0];
+    const children = await history.query(`SELECT 1 FROM price_latest WHERE provider = {provider:String} AND startsWith(market_id, {p:String}) LIMIT 1`, { provider, p: `${id}:` });
+    return children.length ? [{ provider, market_id: id }] : [];
   }
   const own = await history.query<{ provider: string; market_id: string }>(
     `SELECT DISTINCT provider, market_id FROM price_latest WHERE provider IN {providers:Array(String)} AND market_id = {id:String}`,
@@ -43,7 +45,7 @@ export async function candleRows(
   q: { provider: string; marketId: string; interval: CandleInterval; from: number; to: number; buckets: number },
 ): Promise<CandleRow[]> {
   const t = CANDLE_TABLES[q.interval];
-  const group = isVenue9Parent(q.provider, q.marketId);
+  const group = namesGroup(q.provider, q.marketId);
   // A group's rows are its children's Yes outcomes, named by the child's pair (the group view's outcome ids).
   const where = group
     ? "provider = {provider:String} AND startsWith(market_id, {market:String}) AND outcome_id = 'yes'"

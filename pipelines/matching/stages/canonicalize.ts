@@ -16,12 +16,13 @@
 //   On restart the records read after the last applied marker (from `positions` to the group's
 //   committed offsets) are read again for their read times only (their outputs were written before
 //   their commit), so every record's last read time is what it was before the restart.
-//   - `event|venue_1|<ticker>` on matching.state: the venue_1 event records its markets read.
+//   - `event|<venue>|<id>` on matching.state: the records a venue lists apart and its markets read
+//     (its adapter's listedEventType: venue_1 events, `event|venue_1|<ticker>`).
 // Nothing here reads a clock or the network: the same records give the same outputs.
 import type { CanonicalMarket as CanonicalRecord, RawRecord, TopicValues } from '../../topics.ts';
 import { RAW_TOPIC_IDS } from '../../topics.ts';
 import type { InRecord, OutRecord, StageDef } from '../../runtime/types.ts';
-import { canonicalize, setRosterBook, withListedEvent } from '../canonicalize.ts';
+import { canonicalize, isListedApart, setRosterBook, withListedEvent } from '../canonicalize.ts';
 import { BARRIER_HEADER } from '../../venues/pollers/sink.ts';
 import { marketIdentity } from '../match.ts';
 import type { Roster, RosterBook } from '../props.ts';
@@ -87,7 +88,8 @@ export interface CrawlState {
 type Out = OutRecord[];
 
 export const crawlStateKey = (p: string) => `crawl|${p}`;
-const v1EventKey = (id: string) => `event|venue_1|${id}`;
+// A listed-apart record is held under `<venue>|<id>`; its state key adds the `event|` prefix.
+const LISTED_EVENT_PREFIX = 'event|';
 
 function sameMarket(a: CanonicalMarket, b: CanonicalMarket): boolean {
   return JSON.stringify({ ...a, observedAt: 0 }) === JSON.stringify({ ...b, observedAt: 0 });
@@ -97,7 +99,8 @@ function sameMarket(a: CanonicalMarket, b: CanonicalMarket): boolean {
 export class Canonicalizer {
   readonly markets = new Map<string, Held>();
   readonly natives = new Map<string, NativeState>();
-  readonly v1Events = new Map<string, unknown>();
+  /** Records venues list apart (their adapter's listedEventType), by `<venue>|<native id>`. */
+  readonly listedEvents = new Map<string, unknown>();
   readonly crawls = new Map<Provider, CrawlState>();
   readonly rosters = new Map<string, Roster>();
   private rosterSource = 'sds';
@@ -113,10 +116,10 @@ export class Canonicalizer {
       const p = key.slice('crawl|'.length) as Provider;
       if (v === null) this.crawls.delete(p);
       else this.crawls.set(p, JSON.parse(v.payload) as CrawlState);
-    } else if (key.startsWith('event|venue_1|')) {
-      const id = key.slice('event|venue_1|'.length);
-      if (v === null) this.v1Events.delete(id);
-      else this.v1Events.set(id, JSON.parse(v.payload));
+    } else if (key.startsWith(LISTED_EVENT_PREFIX)) {
+      const id = key.slice(LISTED_EVENT_PREFIX.length);
+      if (v === null) this.listedEvents.delete(id);
+      else this.listedEvents.set(id, JSON.parse(v.payload));
     }
   }
 
@@ -268,16 +271,17 @@ export class Canonicalizer {
         this.final(provider, r, payload, out);
         continue;
       }
-      if (provider === 'venue_1' && r.record_type === 'event') {
-        const prev = this.v1Events.get(r.native_id);
+      if (isListedApart(provider, r.record_type)) {
+        const id = `${provider}|${r.native_id}`;
+        const prev = this.listedEvents.get(id);
         if (prev === undefined || JSON.stringify(prev) !== r.payload) {
-          this.v1Events.set(r.native_id, payload);
-          out.push({ topic: 'matching.state', key: v1EventKey(r.native_id), value: r });
+          this.listedEvents.set(id, payload);
+          out.push({ topic: 'matching.state', key: `${LISTED_EVENT_PREFIX}${id}`, value: r });
         }
         continue;
       }
       const nativeKey = `${provider}|${r.record_type}|${r.native_id}`;
-      const input = withListedEvent(provider, payload, (t) => this.v1Events.get(t));
+      const input = withListedEvent(provider, payload, (t) => this.listedEvents.get(`${provider}|${t}`));
       const ms = canonicalize(provider, input, r.read_started_at);
       const prev = this.natives.get(nativeKey);
       const keys = ms.map(marketIdentity);

@@ -105,4 +105,26 @@ export interface VenueAdapter<P extends string = string> {
   listedDetails(recordType: string, record: Obj, observedAt: string, at: number): ListedDetail[];
   /** The record the canonical reading takes for a listed market, when the venue lists part of it apart (venue_1 events); absent: the record itself. */
   withListedEvent?(payload: Obj, eventOf: (ticker: string) => unknown): unknown;
+  /**
+   * The record type the venue lists apart and `withListedEvent` joins to its markets by native id
+   * (venue_1 `event`): the canonicalize stage keeps those records instead of reading them.
+   */
+  listedEventType?: string;
+  /**
+   * The raw topic key of a record (it picks the partition), when not its own native id: a market
+   * read with a record listed apart is keyed by that record's id, so both sit in one partition in
+   * the order the poller read them. `payload` is the record's JSON as the poller wrote it.
+   */
+  rawKey?(recordType: string, payload: string): string | undefined;
+  /**
+   * Whether a settled canonical market of this venue says its game was cancelled with no make-up
+   * (spec lifecycle: "a venue settling the game's moneyline as a 50-50"); absent: none does.
+   */
+  cancelsGame?(m: CanonicalMarket): boolean;
+  /**
+   * Whether a native market id names a group of markets rather than one (venue_9's bare parent id,
+   * market detail's group view): its price history is each child's `yes` outcome, the children
+   * stored under `<id>:<child>`.
+   */
+  namesGroup?(id: string): boolean;
 }

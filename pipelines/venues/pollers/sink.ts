@@ -4,6 +4,7 @@
 import type { OutgoingRecord, Producer } from '../../log/types.ts';
 import type { Serde } from '../../serde/index.ts';
 import { rawTopicId, type RawRecord, type TopicMap } from '../../topics.ts';
+import { adapterFor } from '../adapters/index.ts';
 import type { RawSink } from './poller.ts';
 
 export function logRawSink(producer: Producer, serde: Serde, topics: TopicMap): RawSink {
@@ -22,17 +23,13 @@ export function logRawSink(producer: Producer, serde: Serde, topics: TopicMap): 
 }
 
 /**
- * The raw record's key, which picks its partition. A venue_1 market is canonicalized with its event
- * record (the event carries the game's start), so it is keyed by its event: the event and its
- * markets sit in one partition, in the order the poller read them (the event first), however a
- * consumer interleaves partitions. Every other record is keyed by its own id.
+ * The raw record's key, which picks its partition: the venue adapter's (a venue_1 market is
+ * canonicalized with its event record, so it is keyed by its event: the event and its markets sit
+ * in one partition, in the order the poller read them, however a consumer interleaves partitions),
+ * else the record's own id.
  */
 export function rawKey(r: RawRecord): string {
-  if (r.venue === 'venue_1' && r.record_type === 'market') {
-    const m = /"event_ticker":"([^"\\]+)"/.exec(r.payload);
-    if (m) return m[1]!;
-  }
-  return r.native_id;
+  return adapterFor(r.venue).rawKey?.(r.record_type, r.payload) ?? r.native_id;
 }
 
 /** Header of a crawl marker written to every partition: how many copies there are. */

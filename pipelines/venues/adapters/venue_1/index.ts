@@ -73,6 +73,9 @@ export const venue1: VenueAdapter<'venue_1'> = {
   sourceQuotes: venue1SourceQuotes,
   // Its markets' start times and titles are on their event, listed apart under `event_ticker`.
   withListedEvent: (payload, eventOf) => ({ ...payload, _event: eventOf(String(payload.event_ticker)) }),
+  listedEventType: 'event',
+  // A market is keyed by its event, so the event (read first) and its markets share a partition.
+  rawKey: (recordType, payload) => (recordType === 'market' ? /"event_ticker":"([^"\\]+)"/.exec(payload)?.[1] : undefined),
   readMarket: readVenue1,
   readEvent: readVenue1Event,
   listedDetails: (t, p, o) => (t === 'market' ? [{ detail: buildVenue1(p, feesUnavailable(o, null), o) }] : []),

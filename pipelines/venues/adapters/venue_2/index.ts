@@ -60,6 +60,8 @@ export const venue2: VenueAdapter<'venue_2'> = {
     return [{ marketId: str(m.id), outcomes, venueTime: timeOf(m.updatedAt), aliases: [str(m.slug), str(m.conditionId)?.toLowerCase() ?? null] }];
   },
   canonicalMarkets: canonicalizeVenue2,
+  // A cancelled game settles its full-game moneyline 50-50; so does a tied nfl game, which is no cancellation.
+  cancelsGame: (m) => m.status === 'settled' && m.settledFiftyFifty === true && m.marketType === 'moneyline' && m.segment === 'full' && m.league !== 'nfl',
   sourceQuotes: venue2SourceQuotes,
   readMarket: readVenue2,
   readEvent: readVenue2Event,

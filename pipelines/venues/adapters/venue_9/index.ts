@@ -35,6 +35,8 @@ export const venue9: VenueAdapter<'venue_9'> = {
   sportsSteps: () => [until(listingSteps()[0], (p) => p.kind === 'game')],
   finalRecordRequest: () => null,
   nativeId: venue9NativeId,
+  // A bare parent (as market detail stores it, lower case) is the group view of its children.
+  namesGroup: (id) => /^0x[0-9a-f]{64}$/.test(id),
   sideNames: ['yes', 'no'],
   listingRows(recordType, m) {
     if (recordType !== 'parent') return [];
