@@ -13,17 +13,12 @@ import type { StageDef } from '../runtime/types.ts';
 import { startStage, type StageRunner } from '../runtime/runner.ts';
 import type { StageThread } from '../runtime/stage-thread.ts';
 import { sportsDepsOf } from './readmodel.ts';
-import { canonicalizeStage } from './stages/canonicalize.ts';
-import { matchStage } from './stages/match.ts';
 import { sportsSnapshotStage } from './stages/sports-snapshot.ts';
+import { sportsTopicStages } from './stages/topic-stages.ts';
 import type { SportsDeps } from './readmodel.ts';
 
 export function sportsStages(o: { tickMs: number; clock?: () => number }) {
-  return {
-    canonicalize: canonicalizeStage(),
-    matching: matchStage(o),
-    snapshot: sportsSnapshotStage(o),
-  };
+  return { ...sportsTopicStages(o), snapshot: sportsSnapshotStage(o) };
 }
 
 export interface SportsArea {

@@ -3,7 +3,7 @@
 // call's StageOutput, or its error. It holds the stages' state; it reads and writes nothing itself.
 import { getPriority } from 'node:os';
 import { parentPort, workerData } from 'node:worker_threads';
-import { sportsStages } from '../matching/area.ts';
+import { sportsTopicStagesByName } from '../matching/stages/topic-stages.ts';
 import { fromWireError, toWireError, type DistributiveOmit } from './history-host.ts';
 import type { StageCall, StageReply, StageWorkerData } from './stage-thread.ts';
 import type { InRecord, RestoreContext, StageDef } from './types.ts';
@@ -13,20 +13,13 @@ const port = parentPort!;
 const data = workerData as StageWorkerData;
 const post = (m: StageReply) => port.postMessage(m);
 
-/** The stages this worker can hold: the sports stages that turn topics into topics. */
 // The time of the tick being run: the caller's, so its clock (a test's) is the one that counts.
 let tickNow = Date.now();
-function buildStages(): Map<string, StageDef> {
-  const s = sportsStages({ tickMs: data.options.tickMs, clock: () => tickNow });
-  return new Map<string, StageDef>([
-    [s.canonicalize.name, s.canonicalize],
-    [s.matching.name, s.matching],
-  ]);
-}
 
+/** The stages this worker holds: the sports stages that turn topics into topics (and only those). */
 let stages: Map<string, StageDef>;
 try {
-  stages = buildStages();
+  stages = sportsTopicStagesByName({ tickMs: data.options.tickMs, clock: () => tickNow });
 } catch (e) {
   post({ fatal: toWireError(e) });
   throw e;
