@@ -4,39 +4,19 @@
 // Kafka. Resume is checked against the log itself: the prices a client got across a forced
 // disconnect are the price changes the log holds after its snapshot, nothing lost, nothing twice.
 /* eslint-disable @typescript-eslint/no-explicit-any -- event bodies are read as loose JSON */
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
-import { describe, expect, it, onTestFinished } from 'vitest';
-import { build } from '../../test/helper.ts';
-import { available, randomName, requireKafka } from '../../test/services/index.ts';
-import { EmbeddedLog } from '../../pipelines/log/embedded.ts';
-import { KafkaLog } from '../../pipelines/log/kafka.ts';
-import type { Log, LogRecord } from '../../pipelines/log/types.ts';
-import { jsonSerde } from '../../pipelines/serde/index.ts';
-import { defineTopics, PROVIDERS, rawTopicId, topicSpecs, type RawRecord } from '../../pipelines/topics.ts';
+import { describe, expect, it } from 'vitest';
+import { PROVIDERS, rawTopicId, type RawRecord } from '../../pipelines/topics.ts';
 import { logRawSink } from '../../pipelines/venues/pollers/sink.ts';
 import { buildVenue1 } from '../../pipelines/venues/adapters/venue_1/market.ts';
 import { buildVenue2 } from '../../pipelines/venues/adapters/venue_2/market.ts';
 import { buildVenue7 } from '../../pipelines/venues/adapters/venue_7/market.ts';
 import { feesUnavailable } from '../../pipelines/venues/fees.ts';
-import type { PlanKey } from '../auth/plans.ts';
-import type { Permission } from '../routes/table.ts';
-import { startStreamArea } from './area.ts';
 import { decodeQuoteId, type QuotesHub } from './quotes-hub.ts';
-import { openSse, type SseClient } from './sse-client.ts';
+import { openSse } from './sse-client.ts';
+import { logImpls, openBackbone, serveStream, type LogImpl } from './stream.testkit.ts';
 
-const kafka = await available('kafka');
-
-interface Impl {
-  name: string;
-  open(): Promise<Log>;
-}
-const impls: Impl[] = [
-  { name: 'embedded log', open: () => EmbeddedLog.open({ dir: mkdtempSync(join(tmpdir(), 'quotes-')), compactIntervalMs: 0 }) },
-  ...(kafka.ok ? [{ name: 'Kafka', open: async () => new KafkaLog({ brokers: (await requireKafka()).brokers }) }] : []),
-];
+const impls = await logImpls('quotes');
 
 const hex64 = () => `0x${randomBytes(32).toString('hex')}`;
 const word = () => randomBytes(3).toString('hex');
@@ -96,14 +76,9 @@ function v4Market(hash: string, status = 'ACTIVE') {
 
 type Put = (venue: (typeof PROVIDERS)[number], recordType: string, nativeId: string, payload: unknown, at?: number) => Promise<RawRecord>;
 
-async function harness(impl: Impl, o: { journal?: number; bufferBytes?: number; lookbackMs?: number; onDemand?: boolean; before?: (put: Put) => Promise<void> } = {}) {
-  const log = await impl.open();
-  const topics = defineTopics({ prefix: randomName('qs') + '.', partitions: 2 });
-  const wanted = new Set([topics['matched.events'].name, topics['lifecycle.states'].name, ...PROVIDERS.map((p) => topics[rawTopicId(p)].name)]);
-  await log.createTopics(topicSpecs(topics).filter((s) => wanted.has(s.name)));
-  const serde = jsonSerde();
-  const producer = await log.producer();
-  const sink = logRawSink(producer, serde, topics);
+async function harness(impl: LogImpl, o: { journal?: number; bufferBytes?: number; lookbackMs?: number; onDemand?: boolean; before?: (put: Put) => Promise<void> } = {}) {
+  const b = await openBackbone(impl, { prefix: 'qs', topics: ['matched.events', 'lifecycle.states', ...PROVIDERS.map((p) => rawTopicId(p))] });
+  const sink = logRawSink(b.producer, b.serde, b.topics);
   let written = 0;
   /** Writes one venue record as its poller would (read began now, or at `at`). */
   const put: Put = async (venue, recordType, nativeId, payload, at = Date.now()) => {
@@ -113,59 +88,22 @@ async function harness(impl: Impl, o: { journal?: number; bufferBytes?: number; 
     return r;
   };
   await o.before?.(put);
-  const area = await startStreamArea(
+  const h = await serveStream(
+    b,
     { STREAM_HEARTBEAT_MS: 60_000, STREAM_BUFFER_BYTES: o.bufferBytes ?? 1_048_576, STREAM_JOURNAL: o.journal ?? 20_000, STREAM_RESUME_MS: 3_600_000, STREAM_QUOTES_LOOKBACK_MS: o.lookbackMs },
-    { log, serde, topics, quotes: o.onDemand ? 'on-demand' : true },
+    { quotes: o.onDemand ? 'on-demand' : true },
   );
-  area.deps.readyMs = 30_000;
-  const t = await build({ deps: { stream: area.deps } });
-  await t.app.listen({ port: 0, host: '127.0.0.1' });
-  const base = `http://127.0.0.1:${(t.app.server.address() as { port: number }).port}`;
-  const clients: SseClient[] = [];
-  onTestFinished(async () => {
-    for (const c of clients) c.destroy();
-    await t.app.close();
-    await area.stop();
-    await producer.close();
-    await log.close();
-  });
-  const keyOf = (plan: PlanKey = 'pro', permissions: Permission[] = ['stream.read']) => t.createKey({ plan, permissions });
-  const key = await keyOf();
+  const { area } = h;
   // On demand, the hub exists once a quotes subscription started it.
   const quotes = area.quotes ?? ({ get records() { return area.deps.quotes?.records ?? 0; } } as QuotesHub);
   return {
-    log,
-    topics,
-    area,
+    ...h,
     quotes,
-    t,
-    base,
-    key,
-    keyOf,
     put,
     /** Waits until the hub has read every record written so far (`skipped`: before its start). */
-    async applied(skipped = 0) {
-      const end = Date.now() + 60_000;
-      while (quotes.records < written - skipped) {
-        if (Date.now() > end) throw new Error(`quotes hub read ${quotes.records} of ${written} records`);
-        await new Promise((r) => setTimeout(r, 20));
-      }
-    },
-    async open(query: string, headers: Record<string, string> = {}, k = key) {
-      const c = await openSse(`${base}/v1/stream?${query}`, { ...t.auth(k), ...headers });
-      clients.push(c);
-      return c;
-    },
+    applied: (skipped = 0) => h.until(() => quotes.records >= written - skipped, () => `quotes hub read ${quotes.records} of ${written} records`),
     /** Every record of one raw topic, read from the log itself. */
-    async logRecords(venue: (typeof PROVIDERS)[number], count: number): Promise<LogRecord[]> {
-      const got: LogRecord[] = [];
-      const tail = log.tail({ topics: [topics[rawTopicId(venue)].name] });
-      await tail.run(async (b) => void got.push(...b.records));
-      const end = Date.now() + 60_000;
-      while (got.length < count && Date.now() < end) await new Promise((r) => setTimeout(r, 20));
-      await tail.stop();
-      return got;
-    },
+    logRecords: (venue: (typeof PROVIDERS)[number], count: number) => h.topicRecords(b.topics[rawTopicId(venue)].name, count),
   };
 }
 

@@ -4,34 +4,15 @@
 // itself: what a client got across a forced disconnect is what the log holds, nothing lost, nothing
 // twice.
 /* eslint-disable @typescript-eslint/no-explicit-any -- event bodies are read as loose JSON */
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { describe, expect, it, onTestFinished } from 'vitest';
-import { build } from '../../test/helper.ts';
-import { available, randomName, requireKafka } from '../../test/services/index.ts';
-import { EmbeddedLog } from '../../pipelines/log/embedded.ts';
-import { KafkaLog } from '../../pipelines/log/kafka.ts';
-import type { Log, LogRecord } from '../../pipelines/log/types.ts';
-import { jsonSerde } from '../../pipelines/serde/index.ts';
-import { defineTopics, topicSpecs, type MatchedEventRecord as MatchedRecord } from '../../pipelines/topics.ts';
+import { describe, expect, it } from 'vitest';
+import { randomName } from '../../test/services/index.ts';
+import type { MatchedEventRecord as MatchedRecord } from '../../pipelines/topics.ts';
 import { FULL_MONEYLINE } from '../../pipelines/matching/readmodel.ts';
-import type { PlanKey } from '../auth/plans.ts';
-import type { Permission } from '../routes/table.ts';
-import { startStreamArea } from './area.ts';
 import { decodeId } from './position.ts';
 import { openSse, type SseClient } from './sse-client.ts';
+import { logImpls, openBackbone, serveStream, type LogImpl } from './stream.testkit.ts';
 
-const kafka = await available('kafka');
-
-interface Impl {
-  name: string;
-  open(): Promise<Log>;
-}
-const impls: Impl[] = [
-  { name: 'embedded log', open: () => EmbeddedLog.open({ dir: mkdtempSync(join(tmpdir(), 'stream-')), compactIntervalMs: 0 }) },
-  ...(kafka.ok ? [{ name: 'Kafka', open: async () => new KafkaLog({ brokers: (await requireKafka()).brokers }) }] : []),
-];
+const impls = await logImpls('stream');
 
 // A game far enough ahead that the default population ("a past date matches nothing") holds it.
 const DAY = 86_400_000;
@@ -77,39 +58,12 @@ function lifecycle(eventId: string, archiveReason: string | null) {
   return { event_id: eventId, state: archiveReason ? 'archived' : 'current', updated_at: Date.now(), snapshot: JSON.stringify({ value: archiveReason ? 'archived' : 'current', context: { archiveReason } }) };
 }
 
-async function harness(impl: Impl, o: { journal?: number; bufferBytes?: number; heartbeatMs?: number } = {}) {
-  const log = await impl.open();
-  const topics = defineTopics({ prefix: randomName('st') + '.', partitions: 2 });
-  await log.createTopics(topicSpecs(topics).filter((s) => s.name === topics['matched.events'].name || s.name === topics['lifecycle.states'].name));
-  const serde = jsonSerde();
-  const producer = await log.producer();
-  const area = await startStreamArea(
-    { STREAM_HEARTBEAT_MS: o.heartbeatMs ?? 60_000, STREAM_BUFFER_BYTES: o.bufferBytes ?? 1_048_576, STREAM_JOURNAL: o.journal ?? 20_000, STREAM_RESUME_MS: 3_600_000 },
-    { log, serde, topics },
-  );
-  area.deps.readyMs = 30_000;
-  const t = await build({ deps: { stream: area.deps } });
-  await t.app.listen({ port: 0, host: '127.0.0.1' });
-  const addr = t.app.server.address() as { port: number };
-  const base = `http://127.0.0.1:${addr.port}`;
-  const clients: SseClient[] = [];
-  onTestFinished(async () => {
-    for (const c of clients) c.destroy();
-    await t.app.close();
-    await area.stop();
-    await producer.close();
-    await log.close();
-  });
-  const keyOf = (plan: PlanKey = 'pro', permissions: Permission[] = ['stream.read'], account?: string) => t.createKey({ plan, permissions, account });
-  const defaultKey = await keyOf();
+async function harness(impl: LogImpl, o: { journal?: number; bufferBytes?: number; heartbeatMs?: number } = {}) {
+  const b = await openBackbone(impl, { prefix: 'st', topics: ['matched.events', 'lifecycle.states'] });
+  const { producer, serde, topics } = b;
+  const h = await serveStream(b, { STREAM_HEARTBEAT_MS: o.heartbeatMs ?? 60_000, STREAM_BUFFER_BYTES: o.bufferBytes ?? 1_048_576, STREAM_JOURNAL: o.journal ?? 20_000, STREAM_RESUME_MS: 3_600_000 });
   return {
-    log,
-    topics,
-    area,
-    t,
-    base,
-    key: defaultKey,
-    keyOf,
+    ...h,
     async put(eventId: string, v: MatchedRecord | null) {
       await producer.send(topics['matched.events'].name, [await serde.encode(topics['matched.events'], eventId, v)]);
     },
@@ -119,29 +73,10 @@ async function harness(impl: Impl, o: { journal?: number; bufferBytes?: number; 
       // As the matching stage writes it: a settled event's record carries its archive reason too.
       await producer.send(topics['matched.events'].name, [await serde.encode(topics['matched.events'], eventId, v && { ...v, archive_reason: reason })]);
     },
-    async open(query: string, headers: Record<string, string> = {}, key = defaultKey) {
-      const c = await openSse(`${base}/v1/stream?${query}`, { ...t.auth(key), ...headers });
-      clients.push(c);
-      return c;
-    },
     /** Waits until the hub has applied `n` changes in all (so a connect sees them in its snapshot). */
-    async applied(n: number) {
-      const end = Date.now() + 60_000;
-      while (area.hub.changes < n) {
-        if (Date.now() > end) throw new Error(`hub applied ${area.hub.changes} of ${n} changes`);
-        await new Promise((r) => setTimeout(r, 20));
-      }
-    },
+    applied: (n: number) => h.until(() => h.area.hub.changes >= n, () => `hub applied ${h.area.hub.changes} of ${n} changes`),
     /** Every record of matched.events, in offset order per partition, read from the log itself. */
-    async logRecords(count: number): Promise<LogRecord[]> {
-      const got: LogRecord[] = [];
-      const tail = log.tail({ topics: [topics['matched.events'].name] });
-      await tail.run(async (b) => void got.push(...b.records));
-      const end = Date.now() + 60_000;
-      while (got.length < count && Date.now() < end) await new Promise((r) => setTimeout(r, 20));
-      await tail.stop();
-      return got;
-    },
+    logRecords: (count: number) => h.topicRecords(topics['matched.events'].name, count),
   };
 }
 
