@@ -81,7 +81,11 @@ export interface CrawlState {
   applied: string[];
   /** Records of the venue not read since lastCrawlStart when this marker was applied (`<type>|<id>`). */
   stale?: string[];
-  /** Next offset per partition of the venue's raw topic when this marker was applied. */
+  /**
+   * Per partition of the venue's raw topic, where reading resumes to rebuild read times after a
+   * restart: after this marker's copy there (a marker copied to every partition), else the next
+   * offset when the marker was applied.
+   */
   positions?: Record<string, string>;
 }
 
@@ -106,8 +110,13 @@ export class Canonicalizer {
   private rosterSource = 'sds';
   /** Next offset to read per raw topic partition, per venue (known when fed from the log). */
   private readonly positions = new Map<Provider, Map<number, string>>();
-  /** Crawl markers written to every partition (BARRIER_HEADER): the partitions whose copy was read. */
-  private readonly barriers = new Map<string, Set<number>>();
+  /**
+   * Crawl markers written to every partition (BARRIER_HEADER): per partition whose copy was read,
+   * the offset after that copy. A partition is read ahead of another at times, so when the last
+   * copy applies the marker, one partition may already stand in a later crawl: the checkpoint is
+   * where each copy sat, not where each partition stands, so a restore reads those early reads again.
+   */
+  private readonly barriers = new Map<string, Map<number, string>>();
 
   // ---- restore (from the log, before consuming)
 
@@ -250,13 +259,15 @@ export class Canonicalizer {
         const n = at?.copies[i];
         if (at && n !== undefined && n > 1) {
           if (this.crawls.get(provider)?.applied.includes(r.native_id)) continue; // a copy read again
-          const seen = this.barriers.get(r.native_id) ?? new Set<number>();
-          seen.add(at.partition);
+          const seen = this.barriers.get(r.native_id) ?? new Map<number, string>();
+          seen.set(at.partition, String(BigInt(at.offsets[i]!) + 1n));
           if (seen.size < n) {
             this.barriers.set(r.native_id, seen);
             continue;
           }
           this.barriers.delete(r.native_id);
+          this.completeCrawl(provider, r, out, seen);
+          continue;
         }
         this.completeCrawl(provider, r, out);
         continue;
@@ -330,8 +341,11 @@ export class Canonicalizer {
     this.natives.delete(nk);
   }
 
-  /** A complete crawl is the venue's whole open listing: what it no longer lists has left it. */
-  private completeCrawl(provider: Provider, r: RawRecord, out: Out): void {
+  /**
+   * A complete crawl is the venue's whole open listing: what it no longer lists has left it.
+   * `copies`: for a marker copied to every partition, the offset after each copy (the checkpoint).
+   */
+  private completeCrawl(provider: Provider, r: RawRecord, out: Out, copies?: Map<number, string>): void {
     const state = this.crawls.get(provider);
     // A redelivered marker (a batch written but not committed before a crash) is applied once.
     if (state?.applied.includes(r.native_id)) return;
@@ -368,7 +382,8 @@ export class Canonicalizer {
     const lastCrawlStart = Math.max(startedAt, threshold ?? 0);
     const stale: string[] = [];
     for (const [nk, n] of this.natives) if (nk.startsWith(`${provider}|`) && n.readAt < lastCrawlStart) stale.push(nk.slice(provider.length + 1));
-    const pos = this.positions.get(provider);
+    const current = this.positions.get(provider);
+    const pos = current || copies ? new Map([...(current ?? []), ...(copies ?? [])]) : undefined;
     const next: CrawlState = {
       lastCrawlStart,
       lastReadStart: Math.max(r.read_started_at, state?.lastReadStart ?? 0),
