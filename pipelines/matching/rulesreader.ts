@@ -47,6 +47,9 @@ interface LexEntry {
 interface RuleLexicon {
   topics: LexEntry[];
   values: LexEntry[];
+  /** Phrases that hold a value word but state nothing for the rule ("considered a push" is no
+   * statement about overtime). */
+  ignore?: LexEntry[];
   negation?: Record<string, string>;
 }
 
@@ -81,9 +84,9 @@ const WITHDRAW = compile(HEDGE_FILE.withdraw);
 const LEXICON = Object.fromEntries(
   READ_RULES.map((r) => {
     const l = load<RuleLexicon>(r);
-    return [r, { topics: compile(l.topics), values: compile(l.values), negation: l.negation }];
+    return [r, { topics: compile(l.topics), values: compile(l.values), ignore: compile(l.ignore ?? []), negation: l.negation }];
   }),
-) as Record<ReadRule, { topics: Compiled<LexEntry>[]; values: Compiled<LexEntry>[]; negation?: Record<string, string> }>;
+) as Record<ReadRule, { topics: Compiled<LexEntry>[]; values: Compiled<LexEntry>[]; ignore: Compiled<LexEntry>[]; negation?: Record<string, string> }>;
 
 /** Words by which an exception refers to other markets in general ("a different period", "another
  * market") rather than naming one. */
@@ -184,6 +187,9 @@ export interface Clause {
   own: { league: boolean; segment: boolean; market: boolean; blocking: boolean };
   /** A qualifier withdraws the statement ("usually exclude", "may count depending on the market"). */
   withdrawn: boolean;
+  /** Per word: inside a leading condition ("if a bet does not include overtime, ..."), which names a
+   * case and states no value. */
+  conditional: boolean[];
 }
 
 const ABBREV = /\b(incl|excl|vs|approx|e\.g|eg|i\.e)\./gi;
@@ -211,7 +217,9 @@ export function sentences(text: string): string[] {
     .map((s) => s.text);
 }
 
-function readScope(words: string[]): { scope: Scope; own: Clause['own'] } {
+/** `result`: whether the game's result ("settled on the final score") limits a clause that names no
+ * market to the game lines (a list item naming only the result is no market of its own). */
+function readScope(words: string[], result = true): { scope: Scope; own: Clause['own'] } {
   const scope: Scope = { complement: false, blocking: false };
   const own = { league: false, segment: false, market: false, blocking: false };
   const add = (k: 'leagues' | 'sports' | 'segments' | 'markets', vs: string[]) => {
@@ -220,6 +228,7 @@ function readScope(words: string[]): { scope: Scope; own: Clause['own'] } {
     scope[k] = set;
   };
   const sides = new Set<string>();
+  const resultMarkets: string[] = [];
   let otherLeague = false;
   for (let i = 0; i < words.length; ) {
     let matched = 0;
@@ -245,6 +254,8 @@ function readScope(words: string[]): { scope: Scope; own: Clause['own'] } {
         } else if (e.dim === 'market') {
           add('markets', vs);
           own.market = true;
+        } else if (e.dim === 'result') {
+          resultMarkets.push(...vs);
         } else if (e.dim === 'side') {
           for (const v of vs) sides.add(v);
         } else if (e.dim === 'all') {
@@ -256,6 +267,12 @@ function readScope(words: string[]): { scope: Scope; own: Clause['own'] } {
       }
     }
     i += matched || 1;
+  }
+  // The final score settles the game lines, not a player's statistics; a market the clause names
+  // itself says which of them ("moneyline markets are settled on the final score").
+  if (result && resultMarkets.length && !own.market && !own.segment) {
+    add('markets', resultMarkets);
+    own.market = true;
   }
   // A league outside the spec blocks the clause unless it names one of ours beside it ("NHL / NCAA").
   if (otherLeague && !scope.leagues?.size) {
@@ -300,7 +317,7 @@ function listAlternatives(toks: Tok[], read: { scope: Scope; own: Clause['own'] 
     if (t.word === ',') items.push([]);
     else if (isWord(t)) items[items.length - 1].push(t.word);
   }
-  const named = items.map((w) => readScope(w).scope).filter((sc) => sc.segments || sc.markets || sc.blocking);
+  const named = items.map((w) => readScope(w, false).scope).filter((sc) => sc.segments || sc.markets || sc.blocking);
   if (named.length < 2) return;
   read.scope.alternatives = named.map((sc) => ({ segments: sc.segments, markets: sc.markets, blocking: sc.blocking }));
   read.scope.segments = undefined;
@@ -373,11 +390,51 @@ export function clauses(sentence: string, section?: Scope): Clause[] {
     listAlternatives(p.toks, read);
     const scope = prev ? inherit(read, prev, p.kind) : section ? inheritSection(read, section) : read.scope;
     const withdrawn = WITHDRAW.some((w) => findAll(wordsOf, w.tokens).length > 0);
-    out.push({ kind: p.kind, text: sentence.slice(ws[0].start, ws[ws.length - 1].end), words: wordsOf, scope, own: read.own, withdrawn });
+    out.push({ kind: p.kind, text: sentence.slice(ws[0].start, ws[ws.length - 1].end), words: wordsOf, scope, own: read.own, withdrawn, conditional: conditionWords(p.toks) });
     prev = scope;
+  }
+  for (let k = 1; k < out.length; k++) {
+    if (withdrawsBefore(out[k])) out[k - 1].withdrawn = true;
+    restrictBefore(out[k], out[k - 1]);
   }
   return out;
 }
+
+/** "...; this applies only to markets which include overtime": a clause that says which markets the
+ * statement before it applies to gives that statement its scope; one that says where it does not
+ * apply ("This does not apply to markets that exclude overtime") leaves it holding no market we can
+ * name, so it decides nothing. */
+function restrictBefore(c: Clause, before: Clause): void {
+  if (!BACK_REFERENCES.has(c.words[0]) || !c.words.some((w) => APPLY.has(w))) return;
+  if (!(c.own.league || c.own.segment || c.own.market || c.own.blocking)) return;
+  before.scope = c.words.some((w) => NEGATION_CUES.has(w)) ? { ...before.scope, blocking: true } : c.scope;
+}
+const APPLY = new Set(['apply', 'applies', 'applied']);
+
+/** Words that open a condition: up to the comma that closes it, a clause names a case, not a value. */
+const CONDITION_OPENERS = new Set(['if', 'when', 'whenever']);
+
+/** Which words (of the clause's words, separators left out) stand inside a condition closed by a comma. */
+function conditionWords(toks: Tok[]): boolean[] {
+  const out: boolean[] = [];
+  let open = false;
+  for (let i = 0; i < toks.length; i++) {
+    const t = toks[i];
+    if (t.word === ',') open = false;
+    else if (isWord(t)) {
+      if (CONDITION_OPENERS.has(t.word) && toks.slice(i + 1).some((n) => n.word === ',')) open = true;
+      out.push(open);
+    }
+  }
+  return out;
+}
+
+/** Words by which a clause refers back to the statement before it ("this", "which"). */
+const BACK_REFERENCES = new Set(['this', 'that', 'which', 'these', 'such']);
+
+/** A hedged clause that refers back to the statement before it takes that statement back too:
+ * "Full-game bets include overtime; this is the case across most sports." */
+const withdrawsBefore = (c: Clause) => c.withdrawn && BACK_REFERENCES.has(c.words[0]);
 
 export function applies(s: Scope, m: MarketScope): boolean {
   if (s.blocking) return false;
@@ -397,7 +454,10 @@ const holds = (a: Pick<Scope, 'segments' | 'markets' | 'blocking'>, m: MarketSco
 /** How narrowly a scope names the market at hand (for a list, the item that holds it). */
 function specificity(s: Scope, m: MarketScope): number {
   const league = s.leagues || s.sports || s.complement ? 1 : 0;
-  const of = (a: Pick<Scope, 'segments' | 'markets'>) => (a.segments ? 4 : 0) + (a.markets ? 2 : 0) + league;
+  // A player prop is settled over the full game as a rule: a clause naming the full game ("all
+  // full-game wagers") speaks of the game lines, and one naming player props is the narrower for it.
+  const period = (a: Pick<Scope, 'segments'>) => !!a.segments && !(m.marketType === 'player_prop' && m.segment === 'full');
+  const of = (a: Pick<Scope, 'segments' | 'markets'>) => (period(a) ? 4 : 0) + (a.markets ? 2 : 0) + league;
   if (!s.alternatives) return of(s);
   return Math.max(...s.alternatives.filter((a) => holds(a, m)).map(of), league);
 }
@@ -414,20 +474,30 @@ function hasTopic(rule: ReadRule, words: string[]): boolean {
   return LEXICON[rule].topics.some((t) => findAll(words, t.tokens).length > 0);
 }
 
+function topicOutsideCondition(rule: ReadRule, c: Clause): boolean {
+  return LEXICON[rule].topics.some((t) => findAll(c.words, t.tokens).some((h) => !c.conditional[h.start]));
+}
+
 /** The value one clause states for a rule (topic carried in from the clause before when asked). */
-function clauseValue(rule: ReadRule, words: string[], topic: boolean): ClauseValue | undefined {
+function clauseValue(rule: ReadRule, words: string[], topic: boolean, conditional: readonly boolean[] = []): ClauseValue | undefined {
   const lex = LEXICON[rule];
   let best: { value: string; priority: number }[] = [];
   const taken = new Set<number>();
+  for (const g of lex.ignore) for (const hit of findAll(words, g.tokens)) for (let k = hit.start; k < hit.end; k++) taken.add(k);
   for (const v of lex.values) {
     if (!v.entry.standalone && !topic) continue;
     for (const hit of findAll(words, v.tokens)) {
+      if (conditional[hit.start]) continue;
       // A word already read by a longer phrase ("graded a push") is not read again ("push").
       if ([...Array(hit.end - hit.start).keys()].some((k) => taken.has(hit.start + k))) continue;
       for (let k = hit.start; k < hit.end; k++) taken.add(k);
       let value = v.entry.value!;
       if (lex.negation) {
-        const before = words.slice(Math.max(0, hit.start - 3), hit.start);
+        // "not settled until the end of overtime" waits for overtime: a negation before "until" does
+        // not reach what follows it.
+        const window = words.slice(Math.max(0, hit.start - 3), hit.start);
+        const until = window.lastIndexOf('until');
+        const before = words[hit.start] === 'until' ? [] : until >= 0 ? window.slice(until + 1) : window;
         const negated = [...before, ...hit.gap].some((w) => NEGATION_CUES.has(w));
         if (negated) value = lex.negation[value] ?? value;
       }
@@ -445,7 +515,7 @@ function clauseValue(rule: ReadRule, words: string[], topic: boolean): ClauseVal
  * market, or names two values). */
 function exceptionValue(rule: ReadRule, c: Clause): string | undefined {
   if (!(c.own.league || c.own.segment || c.own.market) || !hasTopic(rule, c.words)) return undefined;
-  const v = clauseValue(rule, c.words, true);
+  const v = clauseValue(rule, c.words, true, c.conditional);
   return v && !v.conflict ? v.value : undefined;
 }
 
@@ -482,6 +552,10 @@ export function parseText(text: string): ParsedText {
   for (const s of sentenceList(text)) {
     // A heading starts a new section: it is read on its own, not under the heading before it.
     const fresh = clauses(s.text);
+    // "Full-game bets include overtime. This is normally the case." takes the sentence before back.
+    const last = out.length ? out[out.length - 1] : undefined;
+    if (fresh.length && withdrawsBefore(fresh[0]) && last?.length) last[last.length - 1].withdrawn = true;
+    if (fresh.length && last?.length) restrictBefore(fresh[0], last[last.length - 1]);
     if (s.question) {
       // A question states nothing; what it names is the subject of the answer after it.
       section = fresh.length ? fresh[fresh.length - 1].scope : undefined;
@@ -535,7 +609,7 @@ export function readRule(text: string | ParsedText, rule: ReadRule, m: MarketSco
     // A lead-in before a list ("overtime does not count for: quarter markets; 1st half markets") gives
     // its value to the items that name a market or the rule's subject, and on its own states nothing
     // when it ends in mid-phrase.
-    const lead = cs.length > 1 && cs[1].kind === 'colon' && !cs[0].withdrawn ? clauseValue(rule, cs[0].words, true) : undefined;
+    const lead = cs.length > 1 && cs[1].kind === 'colon' && !cs[0].withdrawn ? clauseValue(rule, cs[0].words, true, cs[0].conditional) : undefined;
     const leadTopic = lead ? hasTopic(rule, cs[0].words) : false;
     const dangling = lead ? LEAD_ENDS.has(cs[0].words[cs[0].words.length - 1]) : false;
     for (let i = 0; i < cs.length; i++) {
@@ -555,11 +629,14 @@ export function readRule(text: string | ParsedText, rule: ReadRule, m: MarketSco
       const topic = carried || hasTopic(rule, c.words);
       // A withdrawn clause about the rule still claims its scope: "usually exclude" on fourth quarters
       // leaves a fourth quarter unknown rather than letting "totals include overtime" decide it.
+      // A hedged clause claims its scope when it states a value or speaks of the rule itself; one that
+      // names the rule only in a condition ("most of the time, if a bet will not include overtime, it
+      // is because of a period bet") claims nothing.
       if (c.withdrawn) {
-        if (topic && applies(c.scope, m)) found.push({ value: HEDGED, clause: c.text, weight: specificity(c.scope, m) });
+        if (topic && applies(c.scope, m) && (clauseValue(rule, c.words, topic, c.conditional) || topicOutsideCondition(rule, c))) found.push({ value: HEDGED, clause: c.text, weight: specificity(c.scope, m) });
         continue;
       }
-      let v = clauseValue(rule, c.words, topic);
+      let v = clauseValue(rule, c.words, topic, c.conditional);
       if (!v && lead && !lead.conflict && i > 0 && (c.kind === 'colon' || c.kind === 'semi')) {
         if (hasTopic(rule, c.words) || (leadTopic && (c.own.segment || c.own.market))) v = lead;
       }
