@@ -199,6 +199,75 @@ describe('conflicting evidence: opposite rules are never read alike', () => {
   });
 });
 
+describe('failure classes of the second blind batch (sentences written for these tests)', () => {
+  it('hedged guide sentences state nothing: "in most cases", "for most", "is normally", "you should expect", "as with most"', () => {
+    expect(readRule('In most cases, spreads and totals will include overtime.', 'overtime', m('nba', 'spread'))).toMatchObject({ value: 'unknown', why: 'hedged' });
+    expect(readRule('For most standard markets, extra innings are counted.', 'overtime', m('mlb', 'total')).value).toBe('unknown');
+    expect(readRule('Overtime is normally included in full-game totals.', 'overtime', m('nba', 'total')).value).toBe('unknown');
+    expect(readRule('You should expect player props to count overtime too.', 'overtime', m('nhl', 'player_prop')).value).toBe('unknown');
+    // "normally" after the verb describes how a bet is graded, not how sure the writer is.
+    const graded = 'Player props are graded normally once the player takes the court. If the player does not play, the prop is void.';
+    expect(readRule(graded, 'non_participation', m('nba', 'player_prop')).value).toBe('void');
+  });
+  it('a hedged "this is the case at most books" takes back the statement it refers to, in its sentence or the next', () => {
+    expect(readRule('Full-game totals include overtime; that is the case at most sportsbooks.', 'overtime', m('nfl', 'total'))).toMatchObject({ value: 'unknown', why: 'hedged' });
+    expect(readRule('Moneylines include overtime. This is usually the case across leagues.', 'overtime', m('nhl', 'moneyline'))).toMatchObject({ value: 'unknown', why: 'hedged' });
+    expect(readRule('Moneylines include overtime. This rule holds for every league.', 'overtime', m('nhl', 'moneyline')).value).toBe('included');
+  });
+  it('a hedged sentence naming the rule only inside a condition claims nothing; an indirect question states nothing', () => {
+    const text = 'Most of the time, if a wager excludes overtime, it is a quarter wager. Fourth-quarter bets do not include overtime.';
+    expect(readRule(text, 'overtime', m('nba', 'total', 'quarter:4')).value).toBe('excluded');
+    expect(readRule(text, 'overtime', m('nba', 'total')).value).toBe('unknown');
+    expect(readRule('Check the event page to confirm whether the total counts extra innings.', 'overtime', m('mlb', 'total')).value).toBe('unknown');
+    expect(readRule('The wager is void if the player is inactive, whether you took the over or the under.', 'non_participation', m('nba', 'player_prop')).value).toBe('void');
+  });
+  it('paraphrases of overtime: a parenthetical "overtime included", regulation and overtime listed together, "until the conclusion of extra innings", a shootout goal added to the winner', () => {
+    expect(readRule('The over/under covers the combined points of both teams (overtime included).', 'overtime', m('nfl', 'total')).value).toBe('included');
+    expect(readRule('The winner is the team ahead after regulation, overtime or a shootout.', 'overtime', m('nhl', 'moneyline')).value).toBe('included');
+    expect(readRule('Runs are not tallied until the conclusion of extra innings.', 'overtime', m('mlb', 'total')).value).toBe('included');
+    expect(readRule('Totals: if a shootout decides the game, one goal is added to the winning side for the total.', 'overtime', m('nhl', 'total')).value).toBe('included');
+    expect(readRule('Overtime is disregarded for fourth-quarter bets.', 'overtime', m('nba', 'total', 'quarter:4')).value).toBe('excluded');
+    expect(readRule('Overtime is not part of any quarter wager.', 'overtime', m('nba', 'spread', 'quarter:4')).value).toBe('excluded');
+  });
+  it('paraphrases of push, tie and non-participation', () => {
+    expect(readRule('When the final margin equals the spread, that results in a push.', 'push', m('nfl', 'spread')).value).toBe('void');
+    expect(readRule('If the total lands exactly on the number, the bettor gets their wager back.', 'push', m('nfl', 'total')).value).toBe('void');
+    // A push named as a possibility says nothing of how it settles.
+    expect(readRule('Whole-number totals can push.', 'push', m('nfl', 'total')).value).toBe('unknown');
+    expect(readRule('Whole-number lines can result in a push when the margin lands on them.', 'push', m('nfl', 'spread')).value).toBe('unknown');
+    expect(readRule('If the game ends level, the moneyline is a lost bet.', 'tie', m('nfl', 'moneyline')).value).toBe('loses');
+    expect(readRule('Any player who logs zero minutes has their props voided.', 'non_participation', m('nba', 'player_prop')).value).toBe('void');
+    expect(readRule('If the goalie does not receive ice time, bets are refunded.', 'non_participation', m('nhl', 'player_prop')).value).toBe('void');
+    expect(readRule('Should the player not appear on the court, the prop is settled as a loss.', 'non_participation', m('wnba', 'player_prop')).value).toBe('loses');
+  });
+  it('the final score settles game lines: a sentence about it says nothing of player props and is not kept under a market heading', () => {
+    expect(readRule('Markets settle on the final score including overtime.', 'overtime', m('nba', 'player_prop'))).toEqual({ value: 'unknown', why: 'silent' });
+    expect(readRule('Markets settle on the final score including overtime.', 'overtime', m('nba', 'total')).value).toBe('included');
+    const headed = 'Spread (Home -3.5): home covers by winning by 4 or more. Overtime is included in the final score.';
+    expect(readRule(headed, 'overtime', m('nba', 'total')).value).toBe('included');
+    // A market the sentence names itself stays its scope.
+    expect(readRule('Moneyline markets are settled on the final score, including overtime.', 'overtime', m('nba', 'total')).value).toBe('unknown');
+  });
+  it('"this applies only to markets which include overtime" scopes the statement before it away from ours', () => {
+    const text = "In a shootout, one goal is added to the winning team's total; this applies only to markets which include overtime. All markets are settled on regulation time only unless stated.";
+    expect(readRule(text, 'overtime', m('nhl', 'total')).value).toBe('excluded');
+    const away = 'One goal is added to the winning team in a shootout. This does not apply to markets that exclude overtime.';
+    expect(readRule(away, 'overtime', m('nhl', 'total')).value).toBe('unknown');
+    // "markets that exclude overtime" names markets; it is no statement that they exclude it.
+    expect(readRule('Markets that exclude overtime carry a note in their name.', 'overtime', m('nhl', 'total')).value).toBe('unknown');
+  });
+  it('a full-game sentence is no narrower than a player-prop sentence for a player prop', () => {
+    const text = 'All full-game wagers include overtime. Props: as with most bets, a prop stays live into overtime.';
+    expect(readRule(text, 'overtime', m('nfl', 'player_prop'))).toMatchObject({ value: 'unknown', why: 'hedged' });
+    expect(readRule(text, 'overtime', m('nfl', 'spread')).value).toBe('included');
+  });
+  it('a tie sentence that mentions overtime states no overtime rule', () => {
+    const text = 'If a game ends tied after overtime, it is considered a push.';
+    expect(readRule(text, 'overtime', m('nfl', 'moneyline'))).toEqual({ value: 'unknown', why: 'silent' });
+    expect(readRule(text, 'tie', m('nfl', 'moneyline')).value).toBe('void');
+  });
+});
+
 describe('corpus of real rules texts (evaluation part)', () => {
   it('meets the targets: right >= 95%, wrong <= 1%, silent reported known 0, verdicts >= 95%, no opposite rules equivalent', () => {
     const c = loadCorpus();
