@@ -75,7 +75,7 @@ interface Compiled<E> {
   tokens: string[];
 }
 const compile = <E extends { phrase: string }>(list: E[]): Compiled<E>[] =>
-  list.map((entry) => ({ entry, tokens: entry.phrase.split(/\s+/).flatMap((p) => (p === '*' ? ['*'] : tokenize(p).map((t) => t.word))) })).sort((a, b) => b.tokens.length - a.tokens.length);
+  list.map((entry) => ({ entry, tokens: entry.phrase.split(/\s+/).flatMap((p) => (p === '*' || p === '^' ? [p] : tokenize(p).map((t) => t.word))) })).sort((a, b) => b.tokens.length - a.tokens.length);
 
 const SCOPE = compile(load<{ entries: LexEntry[] }>('scope').entries);
 const HEDGE_FILE = load<{ phrases: LexEntry[]; withdraw: LexEntry[]; generic_exception: LexEntry[] }>('hedges');
@@ -141,8 +141,10 @@ interface Hit {
   gap: string[];
 }
 
-/** Every place the phrase occurs in the words ("*" skips up to four words). */
+/** Every place the phrase occurs in the words ("*" skips up to four words; a leading "^" holds the
+ * phrase to the start of the clause: "^ some" is a clause about some markets, not "some bets may"). */
 function findAll(words: string[], phrase: string[]): Hit[] {
+  if (phrase[0] === '^') return findAll(words, phrase.slice(1)).filter((h) => h.start === 0);
   const hits: Hit[] = [];
   const step = (i: number, p: number, gap: string[]): Hit | undefined => {
     if (p === phrase.length) return { start: -1, end: i, gap };
@@ -233,7 +235,8 @@ function readScope(words: string[], result = true): { scope: Scope; own: Clause[
   for (let i = 0; i < words.length; ) {
     let matched = 0;
     for (const c of SCOPE) {
-      if (c.tokens.length && c.tokens.every((t, j) => words[i + j] === t)) {
+      // A scope word also names its plural ("run lines", "team totals").
+      if (c.tokens.length && c.tokens.every((t, j) => words[i + j] === t || (j === c.tokens.length - 1 && t !== '*' && words[i + j] === `${t}s`))) {
         matched = c.tokens.length;
         const e = c.entry;
         const vs = e.values ?? [];
@@ -288,7 +291,7 @@ function readScope(words: string[], result = true): { scope: Scope; own: Clause[
   return { scope, own };
 }
 
-function inherit(c: { scope: Scope; own: Clause['own'] }, prev: Scope | undefined, kind?: ClauseKind): Scope {
+function inherit(c: { scope: Scope; own: Clause['own'] }, prev: Scope | undefined, kind?: ClauseKind, prevOwnBlocking = false): Scope {
   if (!prev) return c.scope;
   const s: Scope = { ...c.scope };
   if (!c.own.league) {
@@ -301,9 +304,19 @@ function inherit(c: { scope: Scope; own: Clause['own'] }, prev: Scope | undefine
   if (!c.own.segment && !c.own.market) s.alternatives = prev.alternatives;
   // A condition outside our markets carries on unless the clause names its own league or market; what
   // follows a heading's colon describes the heading's market ("Handicap (Excl OT): ... the handicap").
-  if (!c.own.blocking && !c.own.league && (!c.own.market || kind === 'colon')) s.blocking = prev.blocking;
+  // One that names its own period leaves a period outside the spec named by the clause before it
+  // ("Overtime does not count towards 3rd period bets; full game bets include it"), not a market
+  // heading's ("Half-Time/Full-Time: ...; full-time is settled on the match result").
+  const ownPeriod = c.own.segment && kind !== 'colon' && prevOwnBlocking;
+  if (!c.own.blocking && !c.own.league && !ownPeriod && (!c.own.market || kind === 'colon')) s.blocking = prev.blocking;
   return s;
 }
+
+/** Nouns for markets in general: "markets other than X" names an exception, not a complement of leagues. */
+const MARKET_NOUNS = new Set(['markets', 'bets', 'wagers', 'lines', 'offers', 'market', 'bet', 'wager']);
+
+// Words that open a phrase naming what the sentence contrasts with ("unlike full-game wagers, ...").
+const CONTRASTS = [['unlike'], ['as', 'opposed', 'to'], ['in', 'contrast', 'to'], ['contrary', 'to']];
 
 // Parentheticals that name examples or other markets, not a rule for the market at hand.
 const EXAMPLE_OPENERS = [['e', 'g'], ['eg'], ['for', 'example'], ['such', 'as'], ['except']];
@@ -348,9 +361,16 @@ function inheritSection(c: { scope: Scope; own: Clause['own'] }, section: Scope)
  * with its scope; `section` is the scope of the heading the sentence stands under. */
 export function clauses(sentence: string, section?: Scope): Clause[] {
   const all = tokenize(sentence);
-  // "(e.g. Including Overtime)" names an example, not a rule.
+  // "(e.g. Including Overtime)" names an example, not a rule; "unlike full-game wagers," names the
+  // markets the sentence contrasts with, not its own.
   const toks: Tok[] = [];
   for (let i = 0; i < all.length; i++) {
+    const contrast = CONTRASTS.find((o) => o.every((w, j) => all[i + j]?.word === w));
+    if (contrast) {
+      const close = all.findIndex((t, j) => j > i && t.word === ',');
+      i = close > i ? close : all.length;
+      continue;
+    }
     if (all[i].word === '(' && EXAMPLE_OPENERS.some((o) => o.every((w, j) => all[i + 1 + j]?.word === w))) {
       const close = all.findIndex((t, j) => j > i && t.word === ')');
       if (close > i) {
@@ -372,8 +392,20 @@ export function clauses(sentence: string, section?: Scope): Clause[] {
     const cur = parts[parts.length - 1];
     if (t.word === ';') parts.push({ kind: 'semi', toks: [] });
     else if (t.word === ':') parts.push({ kind: 'colon', toks: [] });
-    else if (t.word === ',' && (next === 'but' || next === 'not')) {
+    else if (t.word === ',' && next === 'but' && kept[i + 2]?.word === 'not') {
+      // ", but not for quarter bets" is an exception, as ", not the 4th quarter" is.
+      parts.push({ kind: 'not', toks: [] });
+      i += 2;
+    } else if (t.word === ',' && (next === 'but' || next === 'not')) {
       parts.push({ kind: next, toks: [] });
+      i++;
+    } else if (t.word === 'but' && next === 'not' && cur.toks.some(isWord)) {
+      parts.push({ kind: 'not', toks: [] });
+      i++;
+    } else if (t.word === 'other' && next === 'than' && MARKET_NOUNS.has(cur.toks.filter(isWord).at(-1)?.word ?? '')) {
+      // "all markets other than quarters" excepts the quarters; "leagues other than the NHL" stays a
+      // league complement (scope.json).
+      parts.push({ kind: 'except', toks: [] });
       i++;
     }
     else if (t.word === 'whereas') parts.push({ kind: 'but', toks: [] });
@@ -382,18 +414,21 @@ export function clauses(sentence: string, section?: Scope): Clause[] {
   }
   const out: Clause[] = [];
   let prev: Scope | undefined;
+  let prevOwnBlocking = false;
   for (const p of parts) {
     const ws = p.toks.filter(isWord);
     if (!ws.length) continue;
     const wordsOf = ws.map((t) => t.word);
     const read = readScope(wordsOf);
     listAlternatives(p.toks, read);
-    const scope = prev ? inherit(read, prev, p.kind) : section ? inheritSection(read, section) : read.scope;
+    const scope = prev ? inherit(read, prev, p.kind, prevOwnBlocking) : section ? inheritSection(read, section) : read.scope;
     const withdrawn = WITHDRAW.some((w) => findAll(wordsOf, w.tokens).length > 0);
     out.push({ kind: p.kind, text: sentence.slice(ws[0].start, ws[ws.length - 1].end), words: wordsOf, scope, own: read.own, withdrawn, conditional: conditionWords(p.toks) });
     prev = scope;
+    prevOwnBlocking = read.scope.blocking;
   }
   for (let k = 1; k < out.length; k++) {
+    if (namesException(out[k])) out[k].kind = 'except';
     if (withdrawsBefore(out[k])) out[k - 1].withdrawn = true;
     restrictBefore(out[k], out[k - 1]);
   }
@@ -428,6 +463,9 @@ function conditionWords(toks: Tok[]): boolean[] {
   }
   return out;
 }
+
+/** "...; the exception is quarter bets": a clause that calls the markets it names an exception. */
+const namesException = (c: Clause) => (c.own.segment || c.own.market) && c.words.some((w) => w === 'exception' || w === 'exceptions');
 
 /** Words by which a clause refers back to the statement before it ("this", "which"). */
 const BACK_REFERENCES = new Set(['this', 'that', 'which', 'these', 'such']);
@@ -556,6 +594,11 @@ export function parseText(text: string): ParsedText {
     const last = out.length ? out[out.length - 1] : undefined;
     if (fresh.length && withdrawsBefore(fresh[0]) && last?.length) last[last.length - 1].withdrawn = true;
     if (fresh.length && last?.length) restrictBefore(fresh[0], last[last.length - 1]);
+    // "Overtime counts. Quarter bets are the exception." excepts the quarters from the sentence before.
+    if (!s.question && last?.length && fresh.length === 1 && namesException(fresh[0])) {
+      last.push({ ...fresh[0], kind: 'except' });
+      continue;
+    }
     if (s.question) {
       // A question states nothing; what it names is the subject of the answer after it.
       section = fresh.length ? fresh[fresh.length - 1].scope : undefined;
@@ -625,7 +668,8 @@ export function readRule(text: string | ParsedText, rule: ReadRule, m: MarketSco
       // The exception clauses that follow this clause.
       const exc: Clause[] = [];
       for (let j = i + 1; j < cs.length && (cs[j].kind === 'except' || cs[j].kind === 'not'); j++) exc.push(cs[j]);
-      const carried = (c.kind === 'but' || c.kind === 'colon') && i > 0 && hasTopic(rule, cs[i - 1].words);
+      // "...; otherwise they are void" speaks of what the clause before it spoke of.
+      const carried = (c.kind === 'but' || c.kind === 'colon' || c.words[0] === 'otherwise') && i > 0 && hasTopic(rule, cs[i - 1].words);
       const topic = carried || hasTopic(rule, c.words);
       // A withdrawn clause about the rule still claims its scope: "usually exclude" on fourth quarters
       // leaves a fourth quarter unknown rather than letting "totals include overtime" decide it.
