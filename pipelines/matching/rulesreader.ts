@@ -78,6 +78,16 @@ const compile = <E extends { phrase: string }>(list: E[]): Compiled<E>[] =>
   list.map((entry) => ({ entry, tokens: entry.phrase.split(/\s+/).flatMap((p) => (p === '*' || p === '^' ? [p] : tokenize(p).map((t) => t.word))) })).sort((a, b) => b.tokens.length - a.tokens.length);
 
 const SCOPE = compile(load<{ entries: LexEntry[] }>('scope').entries);
+/** Scope entries by their first word, longest first (the order readScope tries them in). */
+const SCOPE_BY_FIRST = new Map<string, Compiled<LexEntry>[]>();
+for (const c of SCOPE) if (c.tokens.length) SCOPE_BY_FIRST.set(c.tokens[0], [...(SCOPE_BY_FIRST.get(c.tokens[0]) ?? []), c]);
+/** The scope entries that may start at a word: those starting with it, then one-word entries it is the plural of. */
+const scopeCandidates = (w: string): Compiled<LexEntry>[] => {
+  const exact = SCOPE_BY_FIRST.get(w) ?? [];
+  if (!w.endsWith('s')) return exact;
+  const singular = (SCOPE_BY_FIRST.get(w.slice(0, -1)) ?? []).filter((c) => c.tokens.length === 1);
+  return singular.length ? [...exact, ...singular] : exact;
+};
 const HEDGE_FILE = load<{ phrases: LexEntry[]; withdraw: LexEntry[]; generic_exception: LexEntry[] }>('hedges');
 const HEDGES = compile(HEDGE_FILE.phrases);
 const WITHDRAW = compile(HEDGE_FILE.withdraw);
@@ -234,9 +244,9 @@ function readScope(words: string[], result = true): { scope: Scope; own: Clause[
   let otherLeague = false;
   for (let i = 0; i < words.length; ) {
     let matched = 0;
-    for (const c of SCOPE) {
+    for (const c of scopeCandidates(words[i])) {
       // A scope word also names its plural ("run lines", "team totals").
-      if (c.tokens.length && c.tokens.every((t, j) => words[i + j] === t || (j === c.tokens.length - 1 && t !== '*' && words[i + j] === `${t}s`))) {
+      if (c.tokens.every((t, j) => words[i + j] === t || (j === c.tokens.length - 1 && words[i + j] === `${t}s`))) {
         matched = c.tokens.length;
         const e = c.entry;
         const vs = e.values ?? [];
