@@ -22,7 +22,19 @@
 // into the opposite, and one that refers to other markets only in general ("unless a different game
 // period is specified") takes nothing out: the two ways an exception could make opposite rules read
 // alike. A sentence naming another market ends a market heading's reach, and a bare follow-up
-// ("Push rules apply.") speaks of what the sentence before it spoke of. Every word the reader knows is in
+// ("Push rules apply.") speaks of what the sentence before it spoke of.
+//
+// What guides and prediction markets add: a hedged clause that refers back ("...; this is the case
+// at most books", "This is usually so.") takes the statement before it back too, and a hedged clause
+// claims its scope only when it speaks of the rule outside a condition. Words inside a leading
+// condition ("if a bet does not include overtime, ...") name a case, not a value. A contrast
+// ("unlike full-game wagers, ...") names other markets and is not read for scope; ", but not for X",
+// "markets other than X" and "X are the exception" are exceptions. "This applies only to markets
+// which include overtime" gives the statement before it that scope; "this does not apply to ..."
+// leaves it holding no market. A clause naming only the final score speaks of the game lines, not a
+// player's statistics, and for a full-game player prop a clause naming the full game is no narrower
+// than one naming player props. Phrases that hold a value word but state nothing ("considered a
+// push" for overtime, "can push") are in each rule's `ignore` list. Every word the reader knows is in
 // ./rules-lexicon (one file per rule), not in this code.
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
