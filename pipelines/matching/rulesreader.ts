@@ -444,7 +444,7 @@ export function clauses(sentence: string, section?: Scope): Clause[] {
     const read = readScope(wordsOf);
     listAlternatives(p.toks, read);
     const scope = prev ? inherit(read, prev, p.kind, prevOwnBlocking) : section ? inheritSection(read, section) : read.scope;
-    const withdrawn = WITHDRAW.some((w) => findAll(wordsOf, w.tokens).length > 0);
+    const withdrawn = WITHDRAW.some((w) => findAll(wordsOf, w.tokens).length > 0) || asksWhether(wordsOf);
     out.push({ kind: p.kind, text: sentence.slice(ws[0].start, ws[ws.length - 1].end), words: wordsOf, scope, own: read.own, withdrawn, conditional: conditionWords(p.toks) });
     prev = scope;
     prevOwnBlocking = read.scope.blocking;
@@ -488,6 +488,14 @@ function conditionWords(toks: Tok[]): boolean[] {
 
 /** "...; the exception is quarter bets": a clause that calls the markets it names an exception. */
 const namesException = (c: Clause) => (c.own.segment || c.own.market) && c.words.some((w) => w === 'exception' || w === 'exceptions');
+
+/** "Knowing whether overtime counts is key" asks; "whether you bet the over or the under" (and
+ * "whether or not") means regardless of, and "which team leads or whether the score is tied" lists
+ * an outcome: both leave the statement standing. */
+function asksWhether(words: string[]): boolean {
+  const at = words.indexOf('whether');
+  return at >= 0 && words[at - 1] !== 'or' && !words.slice(at + 1).includes('or');
+}
 
 /** Words by which a clause refers back to the statement before it ("this", "which"). */
 const BACK_REFERENCES = new Set(['this', 'that', 'which', 'these', 'such']);

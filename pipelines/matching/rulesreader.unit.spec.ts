@@ -298,6 +298,18 @@ describe('scope and negation in wording the corpus has not shown (sentences writ
     expect(readRule(text, 'overtime', m('nhl', 'total')).value).toBe('included');
     expect(readRule('Extra innings do not count for first five innings bets.', 'overtime', m('mlb', 'total')).value).toBe('unknown');
   });
+  it('guide talk about the rule is no statement of it: questions in passing, beliefs, "not all"', () => {
+    for (const text of [
+      'Knowing whether overtime counts is important.',
+      'Many people assume overtime counts for everything.',
+      'Not all sportsbooks include overtime.',
+      'Check your book rules to see if overtime is included.',
+      'Sportsbooks differ on whether overtime is included in props.',
+    ])
+      expect(readRule(text, 'overtime', m('nba', 'player_prop')).value).toBe('unknown');
+    expect(readRule('Overtime counts whether or not the game was tied late.', 'overtime', m('nba', 'total')).value).toBe('included');
+    expect(readRule('Bets are graded on which team leads at halftime or whether the score is level, a tie being its own outcome.', 'tie', m('nba', 'moneyline', 'half:1')).value).toBe('separate_outcome');
+  });
   it('scope words name their plurals; "otherwise" speaks of the clause before it; "no overtime on" excludes', () => {
     expect(readRule('Run lines and totals include extra innings.', 'overtime', m('mlb', 'spread')).value).toBe('included');
     expect(readRule('Player props require the player to play; otherwise they are void.', 'non_participation', m('nba', 'player_prop')).value).toBe('void');
