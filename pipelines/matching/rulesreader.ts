@@ -31,9 +31,9 @@
 // ("unlike full-game wagers, ...") names other markets and is not read for scope; ", but not for X",
 // "markets other than X" and "X are the exception" are exceptions. "This applies only to markets
 // which include overtime" gives the statement before it that scope; "this does not apply to ..."
-// leaves it holding no market. A clause naming only the final score speaks of the game lines, not a
-// player's statistics, and for a full-game player prop a clause naming the full game is no narrower
-// than one naming player props. Phrases that hold a value word but state nothing ("considered a
+// leaves it holding no market. A sentence naming the final score and no market of its own speaks of
+// the whole game, not of the market heading above it, and for a full-game player prop a clause
+// naming the full game is no narrower than one naming player props. Phrases that hold a value word but state nothing ("considered a
 // push" for overtime, "can push") are in each rule's `ignore` list. Every word the reader knows is in
 // ./rules-lexicon (one file per rule), not in this code.
 import { readFileSync } from 'node:fs';
@@ -208,7 +208,7 @@ export interface Clause {
   words: string[];
   scope: Scope;
   /** Dimensions the clause names itself (not taken from the clause before it). */
-  own: { league: boolean; segment: boolean; market: boolean; blocking: boolean };
+  own: { league: boolean; segment: boolean; market: boolean; blocking: boolean; result?: boolean };
   /** A qualifier withdraws the statement ("usually exclude", "may count depending on the market"). */
   withdrawn: boolean;
   /** Per word: inside a leading condition ("if a bet does not include overtime, ..."), which names a
@@ -241,18 +241,15 @@ export function sentences(text: string): string[] {
     .map((s) => s.text);
 }
 
-/** `result`: whether the game's result ("settled on the final score") limits a clause that names no
- * market to the game lines (a list item naming only the result is no market of its own). */
-function readScope(words: string[], result = true): { scope: Scope; own: Clause['own'] } {
+function readScope(words: string[]): { scope: Scope; own: Clause['own'] } {
   const scope: Scope = { complement: false, blocking: false };
-  const own = { league: false, segment: false, market: false, blocking: false };
+  const own: Clause['own'] = { league: false, segment: false, market: false, blocking: false };
   const add = (k: 'leagues' | 'sports' | 'segments' | 'markets', vs: string[]) => {
     const set = scope[k] ?? new Set<string>();
     for (const v of vs) set.add(v);
     scope[k] = set;
   };
   const sides = new Set<string>();
-  const resultMarkets: string[] = [];
   let otherLeague = false;
   for (let i = 0; i < words.length; ) {
     let matched = 0;
@@ -280,7 +277,7 @@ function readScope(words: string[], result = true): { scope: Scope; own: Clause[
           add('markets', vs);
           own.market = true;
         } else if (e.dim === 'result') {
-          resultMarkets.push(...vs);
+          own.result = true;
         } else if (e.dim === 'side') {
           for (const v of vs) sides.add(v);
         } else if (e.dim === 'all') {
@@ -292,12 +289,6 @@ function readScope(words: string[], result = true): { scope: Scope; own: Clause[
       }
     }
     i += matched || 1;
-  }
-  // The final score settles the game lines, not a player's statistics; a market the clause names
-  // itself says which of them ("moneyline markets are settled on the final score").
-  if (result && resultMarkets.length && !own.market && !own.segment) {
-    add('markets', resultMarkets);
-    own.market = true;
   }
   // A league outside the spec blocks the clause unless it names one of ours beside it ("NHL / NCAA").
   if (otherLeague && !scope.leagues?.size) {
@@ -352,7 +343,7 @@ function listAlternatives(toks: Tok[], read: { scope: Scope; own: Clause['own'] 
     if (t.word === ',') items.push([]);
     else if (isWord(t)) items[items.length - 1].push(t.word);
   }
-  const named = items.map((w) => readScope(w, false).scope).filter((sc) => sc.segments || sc.markets || sc.blocking);
+  const named = items.map((w) => readScope(w).scope).filter((sc) => sc.segments || sc.markets || sc.blocking);
   if (named.length < 2) return;
   read.scope.alternatives = named.map((sc) => ({ segments: sc.segments, markets: sc.markets, blocking: sc.blocking }));
   read.scope.segments = undefined;
@@ -370,7 +361,9 @@ function inheritSection(c: { scope: Scope; own: Clause['own'] }, section: Scope)
     s.sports = section.sports;
     s.complement = section.complement;
   }
-  if (!c.own.segment && !c.own.market) {
+  // A sentence about the game's final score speaks of the game, not of the market heading above it
+  // ("Spread (Home -3.5): ... . Overtime is included in the final score.").
+  if (!c.own.segment && !c.own.market && !c.own.result) {
     s.segments = section.segments;
     s.markets = section.markets;
     s.alternatives = section.alternatives;

@@ -240,11 +240,12 @@ describe('failure classes of the second blind batch (sentences written for these
     expect(readRule('If the goalie does not receive ice time, bets are refunded.', 'non_participation', m('nhl', 'player_prop')).value).toBe('void');
     expect(readRule('Should the player not appear on the court, the prop is settled as a loss.', 'non_participation', m('wnba', 'player_prop')).value).toBe('loses');
   });
-  it('the final score settles game lines: a sentence about it says nothing of player props and is not kept under a market heading', () => {
-    expect(readRule('Markets settle on the final score including overtime.', 'overtime', m('nba', 'player_prop'))).toEqual({ value: 'unknown', why: 'silent' });
-    expect(readRule('Markets settle on the final score including overtime.', 'overtime', m('nba', 'total')).value).toBe('included');
+  it('a sentence about the final score speaks of the whole game, not of the market heading above it', () => {
     const headed = 'Spread (Home -3.5): home covers by winning by 4 or more. Overtime is included in the final score.';
     expect(readRule(headed, 'overtime', m('nba', 'total')).value).toBe('included');
+    expect(readRule(headed, 'overtime', m('nba', 'spread')).value).toBe('included');
+    // Without the final score the sentence stays under the heading.
+    expect(readRule('Spread (Home -3.5): home covers by winning by 4 or more. Overtime is included.', 'overtime', m('nba', 'total')).value).toBe('unknown');
     // A market the sentence names itself stays its scope.
     expect(readRule('Moneyline markets are settled on the final score, including overtime.', 'overtime', m('nba', 'total')).value).toBe('unknown');
   });
@@ -331,14 +332,19 @@ describe('corpus of real rules texts (evaluation part)', () => {
     expect(r.verdicts.right / r.verdicts.groups).toBeGreaterThanOrEqual(0.95);
     expect(r.verdicts.oppositeEquivalent).toBe(0);
   });
-  it("keeps the blind batches' development rows (what tuning used, their former evaluation parts included) read: right >= 95%, none wrong, no silent text reported known", () => {
+  it("keeps the blind batches' development rows (what tuning used, their former evaluation parts included) read: right >= 95%, none wrong, no silent text reported known but one", () => {
     const c = loadCorpus();
+    // p470 values "The result will be determined based on the final score including any overtime
+    // periods" as silent for a player prop; p057 values the same sentence as included for one, and so
+    // does the simulator's venue_2 world. The reader follows those, so p470 is the one silent row
+    // it reports known; any other is a regression.
+    const allowed: Record<string, string[]> = { 'blind2-former-evaluation': ['p470'] };
     for (const part of ['blind-development', 'blind-extra-development', 'blind-former-evaluation', 'blind2-former-evaluation'] as const) {
       const r = evaluate(c, part);
       expect(r.overall.stated).toBeGreaterThan(25);
       expect(r.overall.right / r.overall.stated).toBeGreaterThanOrEqual(0.95);
       expect(r.overall.wrong).toBe(0);
-      expect(r.overall.silentKnown).toBe(0);
+      expect(r.misses.filter((x) => x.expected === 'unknown').map((x) => x.row)).toEqual(allowed[part] ?? []);
       expect(r.verdicts.oppositeEquivalent).toBe(0);
     }
     // Four parts, every row read for every rule: on a shared, loaded machine this outlasts the default 5 s.
