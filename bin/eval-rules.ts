@@ -4,7 +4,7 @@
 // development and the evaluation part of the first batch and of the blind batch (texts whose values
 // were decided before the reader ever saw them, split once with its own seed).
 //   --misses      lists every development row read differently from the hand value (what tuning
-//                 may look at, the blind batch's former evaluation part included); the evaluation
+//                 may look at, the blind batches' former evaluation parts included); the evaluation
 //                 parts are only counted, so tuning stays blind to them.
 //   --misses=all  lists the evaluation parts' misses too (for the report, after tuning is done).
 import { evaluate, loadCorpus, PARTS, partTexts, type RuleCounts } from '../pipelines/matching/ruleseval.ts';
@@ -27,6 +27,6 @@ for (const part of PARTS) {
   for (const [rule, k] of Object.entries(r.byRule).sort()) console.log(line(rule, k));
   console.log(line('overall', r.overall));
   console.log(`  verdicts (pairs of texts on the same market): ${r.verdicts.right} of ${r.verdicts.groups} right (${pct(r.verdicts.right, r.verdicts.groups)}); opposite stated rules reported equivalent: ${r.verdicts.oppositeEquivalent}`);
-  const show = misses === '--misses=all' || (misses === '--misses' && (part.endsWith('development') || part === 'blind-former-evaluation'));
+  const show = misses === '--misses=all' || (misses === '--misses' && (part.endsWith('development') || part.endsWith('former-evaluation')));
   if (show) for (const m of r.misses) console.log(`    ${m.row} ${m.rule}: expected ${m.expected}, read ${m.got}${m.evidence ? ` ("${m.evidence}")` : ''}`);
 }

@@ -22,7 +22,19 @@
 // into the opposite, and one that refers to other markets only in general ("unless a different game
 // period is specified") takes nothing out: the two ways an exception could make opposite rules read
 // alike. A sentence naming another market ends a market heading's reach, and a bare follow-up
-// ("Push rules apply.") speaks of what the sentence before it spoke of. Every word the reader knows is in
+// ("Push rules apply.") speaks of what the sentence before it spoke of.
+//
+// What guides and prediction markets add: a hedged clause that refers back ("...; this is the case
+// at most books", "This is usually so.") takes the statement before it back too, and a hedged clause
+// claims its scope only when it speaks of the rule outside a condition. Words inside a leading
+// condition ("if a bet does not include overtime, ...") name a case, not a value. A contrast
+// ("unlike full-game wagers, ...") names other markets and is not read for scope; ", but not for X",
+// "markets other than X" and "X are the exception" are exceptions. "This applies only to markets
+// which include overtime" gives the statement before it that scope; "this does not apply to ..."
+// leaves it holding no market. A sentence naming the final score and no market of its own speaks of
+// the whole game, not of the market heading above it, and for a full-game player prop a clause
+// naming the full game is no narrower than one naming player props. Phrases that hold a value word but state nothing ("considered a
+// push" for overtime, "can push") are in each rule's `ignore` list. Every word the reader knows is in
 // ./rules-lexicon (one file per rule), not in this code.
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
@@ -47,6 +59,9 @@ interface LexEntry {
 interface RuleLexicon {
   topics: LexEntry[];
   values: LexEntry[];
+  /** Phrases that hold a value word but state nothing for the rule ("considered a push" is no
+   * statement about overtime). */
+  ignore?: LexEntry[];
   negation?: Record<string, string>;
 }
 
@@ -72,18 +87,28 @@ interface Compiled<E> {
   tokens: string[];
 }
 const compile = <E extends { phrase: string }>(list: E[]): Compiled<E>[] =>
-  list.map((entry) => ({ entry, tokens: entry.phrase.split(/\s+/).flatMap((p) => (p === '*' ? ['*'] : tokenize(p).map((t) => t.word))) })).sort((a, b) => b.tokens.length - a.tokens.length);
+  list.map((entry) => ({ entry, tokens: entry.phrase.split(/\s+/).flatMap((p) => (p === '*' || p === '^' ? [p] : tokenize(p).map((t) => t.word))) })).sort((a, b) => b.tokens.length - a.tokens.length);
 
 const SCOPE = compile(load<{ entries: LexEntry[] }>('scope').entries);
+/** Scope entries by their first word, longest first (the order readScope tries them in). */
+const SCOPE_BY_FIRST = new Map<string, Compiled<LexEntry>[]>();
+for (const c of SCOPE) if (c.tokens.length) SCOPE_BY_FIRST.set(c.tokens[0], [...(SCOPE_BY_FIRST.get(c.tokens[0]) ?? []), c]);
+/** The scope entries that may start at a word: those starting with it, then one-word entries it is the plural of. */
+const scopeCandidates = (w: string): Compiled<LexEntry>[] => {
+  const exact = SCOPE_BY_FIRST.get(w) ?? [];
+  if (!w.endsWith('s')) return exact;
+  const singular = (SCOPE_BY_FIRST.get(w.slice(0, -1)) ?? []).filter((c) => c.tokens.length === 1);
+  return singular.length ? [...exact, ...singular] : exact;
+};
 const HEDGE_FILE = load<{ phrases: LexEntry[]; withdraw: LexEntry[]; generic_exception: LexEntry[] }>('hedges');
 const HEDGES = compile(HEDGE_FILE.phrases);
 const WITHDRAW = compile(HEDGE_FILE.withdraw);
 const LEXICON = Object.fromEntries(
   READ_RULES.map((r) => {
     const l = load<RuleLexicon>(r);
-    return [r, { topics: compile(l.topics), values: compile(l.values), negation: l.negation }];
+    return [r, { topics: compile(l.topics), values: compile(l.values), ignore: compile(l.ignore ?? []), negation: l.negation }];
   }),
-) as Record<ReadRule, { topics: Compiled<LexEntry>[]; values: Compiled<LexEntry>[]; negation?: Record<string, string> }>;
+) as Record<ReadRule, { topics: Compiled<LexEntry>[]; values: Compiled<LexEntry>[]; ignore: Compiled<LexEntry>[]; negation?: Record<string, string> }>;
 
 /** Words by which an exception refers to other markets in general ("a different period", "another
  * market") rather than naming one. */
@@ -138,8 +163,10 @@ interface Hit {
   gap: string[];
 }
 
-/** Every place the phrase occurs in the words ("*" skips up to four words). */
+/** Every place the phrase occurs in the words ("*" skips up to four words; a leading "^" holds the
+ * phrase to the start of the clause: "^ some" is a clause about some markets, not "some bets may"). */
 function findAll(words: string[], phrase: string[]): Hit[] {
+  if (phrase[0] === '^') return findAll(words, phrase.slice(1)).filter((h) => h.start === 0);
   const hits: Hit[] = [];
   const step = (i: number, p: number, gap: string[]): Hit | undefined => {
     if (p === phrase.length) return { start: -1, end: i, gap };
@@ -181,9 +208,12 @@ export interface Clause {
   words: string[];
   scope: Scope;
   /** Dimensions the clause names itself (not taken from the clause before it). */
-  own: { league: boolean; segment: boolean; market: boolean; blocking: boolean };
+  own: { league: boolean; segment: boolean; market: boolean; blocking: boolean; result?: boolean };
   /** A qualifier withdraws the statement ("usually exclude", "may count depending on the market"). */
   withdrawn: boolean;
+  /** Per word: inside a leading condition ("if a bet does not include overtime, ..."), which names a
+   * case and states no value. */
+  conditional: boolean[];
 }
 
 const ABBREV = /\b(incl|excl|vs|approx|e\.g|eg|i\.e)\./gi;
@@ -213,7 +243,7 @@ export function sentences(text: string): string[] {
 
 function readScope(words: string[]): { scope: Scope; own: Clause['own'] } {
   const scope: Scope = { complement: false, blocking: false };
-  const own = { league: false, segment: false, market: false, blocking: false };
+  const own: Clause['own'] = { league: false, segment: false, market: false, blocking: false };
   const add = (k: 'leagues' | 'sports' | 'segments' | 'markets', vs: string[]) => {
     const set = scope[k] ?? new Set<string>();
     for (const v of vs) set.add(v);
@@ -223,8 +253,9 @@ function readScope(words: string[]): { scope: Scope; own: Clause['own'] } {
   let otherLeague = false;
   for (let i = 0; i < words.length; ) {
     let matched = 0;
-    for (const c of SCOPE) {
-      if (c.tokens.length && c.tokens.every((t, j) => words[i + j] === t)) {
+    for (const c of scopeCandidates(words[i])) {
+      // A scope word also names its plural ("run lines", "team totals").
+      if (c.tokens.every((t, j) => words[i + j] === t || (j === c.tokens.length - 1 && words[i + j] === `${t}s`))) {
         matched = c.tokens.length;
         const e = c.entry;
         const vs = e.values ?? [];
@@ -245,6 +276,8 @@ function readScope(words: string[]): { scope: Scope; own: Clause['own'] } {
         } else if (e.dim === 'market') {
           add('markets', vs);
           own.market = true;
+        } else if (e.dim === 'result') {
+          own.result = true;
         } else if (e.dim === 'side') {
           for (const v of vs) sides.add(v);
         } else if (e.dim === 'all') {
@@ -271,7 +304,7 @@ function readScope(words: string[]): { scope: Scope; own: Clause['own'] } {
   return { scope, own };
 }
 
-function inherit(c: { scope: Scope; own: Clause['own'] }, prev: Scope | undefined, kind?: ClauseKind): Scope {
+function inherit(c: { scope: Scope; own: Clause['own'] }, prev: Scope | undefined, kind?: ClauseKind, prevOwnBlocking = false): Scope {
   if (!prev) return c.scope;
   const s: Scope = { ...c.scope };
   if (!c.own.league) {
@@ -284,9 +317,19 @@ function inherit(c: { scope: Scope; own: Clause['own'] }, prev: Scope | undefine
   if (!c.own.segment && !c.own.market) s.alternatives = prev.alternatives;
   // A condition outside our markets carries on unless the clause names its own league or market; what
   // follows a heading's colon describes the heading's market ("Handicap (Excl OT): ... the handicap").
-  if (!c.own.blocking && !c.own.league && (!c.own.market || kind === 'colon')) s.blocking = prev.blocking;
+  // One that names its own period leaves a period outside the spec named by the clause before it
+  // ("Overtime does not count towards 3rd period bets; full game bets include it"), not a market
+  // heading's ("Half-Time/Full-Time: ...; full-time is settled on the match result").
+  const ownPeriod = c.own.segment && kind !== 'colon' && prevOwnBlocking;
+  if (!c.own.blocking && !c.own.league && !ownPeriod && (!c.own.market || kind === 'colon')) s.blocking = prev.blocking;
   return s;
 }
+
+/** Nouns for markets in general: "markets other than X" names an exception, not a complement of leagues. */
+const MARKET_NOUNS = new Set(['markets', 'bets', 'wagers', 'lines', 'offers', 'market', 'bet', 'wager']);
+
+// Words that open a phrase naming what the sentence contrasts with ("unlike full-game wagers, ...").
+const CONTRASTS = [['unlike'], ['as', 'opposed', 'to'], ['in', 'contrast', 'to'], ['contrary', 'to']];
 
 // Parentheticals that name examples or other markets, not a rule for the market at hand.
 const EXAMPLE_OPENERS = [['e', 'g'], ['eg'], ['for', 'example'], ['such', 'as'], ['except']];
@@ -318,7 +361,9 @@ function inheritSection(c: { scope: Scope; own: Clause['own'] }, section: Scope)
     s.sports = section.sports;
     s.complement = section.complement;
   }
-  if (!c.own.segment && !c.own.market) {
+  // A sentence about the game's final score speaks of the game, not of the market heading above it
+  // ("Spread (Home -3.5): ... . Overtime is included in the final score.").
+  if (!c.own.segment && !c.own.market && !c.own.result) {
     s.segments = section.segments;
     s.markets = section.markets;
     s.alternatives = section.alternatives;
@@ -331,9 +376,16 @@ function inheritSection(c: { scope: Scope; own: Clause['own'] }, section: Scope)
  * with its scope; `section` is the scope of the heading the sentence stands under. */
 export function clauses(sentence: string, section?: Scope): Clause[] {
   const all = tokenize(sentence);
-  // "(e.g. Including Overtime)" names an example, not a rule.
+  // "(e.g. Including Overtime)" names an example, not a rule; "unlike full-game wagers," names the
+  // markets the sentence contrasts with, not its own.
   const toks: Tok[] = [];
   for (let i = 0; i < all.length; i++) {
+    const contrast = CONTRASTS.find((o) => o.every((w, j) => all[i + j]?.word === w));
+    if (contrast) {
+      const close = all.findIndex((t, j) => j > i && t.word === ',');
+      i = close > i ? close : all.length;
+      continue;
+    }
     if (all[i].word === '(' && EXAMPLE_OPENERS.some((o) => o.every((w, j) => all[i + 1 + j]?.word === w))) {
       const close = all.findIndex((t, j) => j > i && t.word === ')');
       if (close > i) {
@@ -355,8 +407,20 @@ export function clauses(sentence: string, section?: Scope): Clause[] {
     const cur = parts[parts.length - 1];
     if (t.word === ';') parts.push({ kind: 'semi', toks: [] });
     else if (t.word === ':') parts.push({ kind: 'colon', toks: [] });
-    else if (t.word === ',' && (next === 'but' || next === 'not')) {
+    else if (t.word === ',' && next === 'but' && kept[i + 2]?.word === 'not') {
+      // ", but not for quarter bets" is an exception, as ", not the 4th quarter" is.
+      parts.push({ kind: 'not', toks: [] });
+      i += 2;
+    } else if (t.word === ',' && (next === 'but' || next === 'not')) {
       parts.push({ kind: next, toks: [] });
+      i++;
+    } else if (t.word === 'but' && next === 'not' && cur.toks.some(isWord)) {
+      parts.push({ kind: 'not', toks: [] });
+      i++;
+    } else if (t.word === 'other' && next === 'than' && MARKET_NOUNS.has(cur.toks.filter(isWord).at(-1)?.word ?? '')) {
+      // "all markets other than quarters" excepts the quarters; "leagues other than the NHL" stays a
+      // league complement (scope.json).
+      parts.push({ kind: 'except', toks: [] });
       i++;
     }
     else if (t.word === 'whereas') parts.push({ kind: 'but', toks: [] });
@@ -365,19 +429,73 @@ export function clauses(sentence: string, section?: Scope): Clause[] {
   }
   const out: Clause[] = [];
   let prev: Scope | undefined;
+  let prevOwnBlocking = false;
   for (const p of parts) {
     const ws = p.toks.filter(isWord);
     if (!ws.length) continue;
     const wordsOf = ws.map((t) => t.word);
     const read = readScope(wordsOf);
     listAlternatives(p.toks, read);
-    const scope = prev ? inherit(read, prev, p.kind) : section ? inheritSection(read, section) : read.scope;
-    const withdrawn = WITHDRAW.some((w) => findAll(wordsOf, w.tokens).length > 0);
-    out.push({ kind: p.kind, text: sentence.slice(ws[0].start, ws[ws.length - 1].end), words: wordsOf, scope, own: read.own, withdrawn });
+    const scope = prev ? inherit(read, prev, p.kind, prevOwnBlocking) : section ? inheritSection(read, section) : read.scope;
+    const withdrawn = WITHDRAW.some((w) => findAll(wordsOf, w.tokens).length > 0) || asksWhether(wordsOf);
+    out.push({ kind: p.kind, text: sentence.slice(ws[0].start, ws[ws.length - 1].end), words: wordsOf, scope, own: read.own, withdrawn, conditional: conditionWords(p.toks) });
     prev = scope;
+    prevOwnBlocking = read.scope.blocking;
+  }
+  for (let k = 1; k < out.length; k++) {
+    if (namesException(out[k])) out[k].kind = 'except';
+    if (withdrawsBefore(out[k])) out[k - 1].withdrawn = true;
+    restrictBefore(out[k], out[k - 1]);
   }
   return out;
 }
+
+/** "...; this applies only to markets which include overtime": a clause that says which markets the
+ * statement before it applies to gives that statement its scope; one that says where it does not
+ * apply ("This does not apply to markets that exclude overtime") leaves it holding no market we can
+ * name, so it decides nothing. */
+function restrictBefore(c: Clause, before: Clause): void {
+  if (!BACK_REFERENCES.has(c.words[0]) || !c.words.some((w) => APPLY.has(w))) return;
+  if (!(c.own.league || c.own.segment || c.own.market || c.own.blocking)) return;
+  before.scope = c.words.some((w) => NEGATION_CUES.has(w)) ? { ...before.scope, blocking: true } : c.scope;
+}
+const APPLY = new Set(['apply', 'applies', 'applied']);
+
+/** Words that open a condition: up to the comma that closes it, a clause names a case, not a value. */
+const CONDITION_OPENERS = new Set(['if', 'when', 'whenever']);
+
+/** Which words (of the clause's words, separators left out) stand inside a condition closed by a comma. */
+function conditionWords(toks: Tok[]): boolean[] {
+  const out: boolean[] = [];
+  let open = false;
+  for (let i = 0; i < toks.length; i++) {
+    const t = toks[i];
+    if (t.word === ',') open = false;
+    else if (isWord(t)) {
+      if (CONDITION_OPENERS.has(t.word) && toks.slice(i + 1).some((n) => n.word === ',')) open = true;
+      out.push(open);
+    }
+  }
+  return out;
+}
+
+/** "...; the exception is quarter bets": a clause that calls the markets it names an exception. */
+const namesException = (c: Clause) => (c.own.segment || c.own.market) && c.words.some((w) => w === 'exception' || w === 'exceptions');
+
+/** "Knowing whether overtime counts is key" asks; "whether you bet the over or the under" (and
+ * "whether or not") means regardless of, and "which team leads or whether the score is tied" lists
+ * an outcome: both leave the statement standing. */
+function asksWhether(words: string[]): boolean {
+  const at = words.indexOf('whether');
+  return at >= 0 && words[at - 1] !== 'or' && !words.slice(at + 1).includes('or');
+}
+
+/** Words by which a clause refers back to the statement before it ("this", "which"). */
+const BACK_REFERENCES = new Set(['this', 'that', 'which', 'these', 'such']);
+
+/** A hedged clause that refers back to the statement before it takes that statement back too:
+ * "Full-game bets include overtime; this is the case across most sports." */
+const withdrawsBefore = (c: Clause) => c.withdrawn && BACK_REFERENCES.has(c.words[0]);
 
 export function applies(s: Scope, m: MarketScope): boolean {
   if (s.blocking) return false;
@@ -397,7 +515,10 @@ const holds = (a: Pick<Scope, 'segments' | 'markets' | 'blocking'>, m: MarketSco
 /** How narrowly a scope names the market at hand (for a list, the item that holds it). */
 function specificity(s: Scope, m: MarketScope): number {
   const league = s.leagues || s.sports || s.complement ? 1 : 0;
-  const of = (a: Pick<Scope, 'segments' | 'markets'>) => (a.segments ? 4 : 0) + (a.markets ? 2 : 0) + league;
+  // A player prop is settled over the full game as a rule: a clause naming the full game ("all
+  // full-game wagers") speaks of the game lines, and one naming player props is the narrower for it.
+  const period = (a: Pick<Scope, 'segments'>) => !!a.segments && !(m.marketType === 'player_prop' && m.segment === 'full');
+  const of = (a: Pick<Scope, 'segments' | 'markets'>) => (period(a) ? 4 : 0) + (a.markets ? 2 : 0) + league;
   if (!s.alternatives) return of(s);
   return Math.max(...s.alternatives.filter((a) => holds(a, m)).map(of), league);
 }
@@ -414,20 +535,30 @@ function hasTopic(rule: ReadRule, words: string[]): boolean {
   return LEXICON[rule].topics.some((t) => findAll(words, t.tokens).length > 0);
 }
 
+function topicOutsideCondition(rule: ReadRule, c: Clause): boolean {
+  return LEXICON[rule].topics.some((t) => findAll(c.words, t.tokens).some((h) => !c.conditional[h.start]));
+}
+
 /** The value one clause states for a rule (topic carried in from the clause before when asked). */
-function clauseValue(rule: ReadRule, words: string[], topic: boolean): ClauseValue | undefined {
+function clauseValue(rule: ReadRule, words: string[], topic: boolean, conditional: readonly boolean[] = []): ClauseValue | undefined {
   const lex = LEXICON[rule];
   let best: { value: string; priority: number }[] = [];
   const taken = new Set<number>();
+  for (const g of lex.ignore) for (const hit of findAll(words, g.tokens)) for (let k = hit.start; k < hit.end; k++) taken.add(k);
   for (const v of lex.values) {
     if (!v.entry.standalone && !topic) continue;
     for (const hit of findAll(words, v.tokens)) {
+      if (conditional[hit.start]) continue;
       // A word already read by a longer phrase ("graded a push") is not read again ("push").
       if ([...Array(hit.end - hit.start).keys()].some((k) => taken.has(hit.start + k))) continue;
       for (let k = hit.start; k < hit.end; k++) taken.add(k);
       let value = v.entry.value!;
       if (lex.negation) {
-        const before = words.slice(Math.max(0, hit.start - 3), hit.start);
+        // "not settled until the end of overtime" waits for overtime: a negation before "until" does
+        // not reach what follows it.
+        const window = words.slice(Math.max(0, hit.start - 3), hit.start);
+        const until = window.lastIndexOf('until');
+        const before = words[hit.start] === 'until' ? [] : until >= 0 ? window.slice(until + 1) : window;
         const negated = [...before, ...hit.gap].some((w) => NEGATION_CUES.has(w));
         if (negated) value = lex.negation[value] ?? value;
       }
@@ -445,7 +576,7 @@ function clauseValue(rule: ReadRule, words: string[], topic: boolean): ClauseVal
  * market, or names two values). */
 function exceptionValue(rule: ReadRule, c: Clause): string | undefined {
   if (!(c.own.league || c.own.segment || c.own.market) || !hasTopic(rule, c.words)) return undefined;
-  const v = clauseValue(rule, c.words, true);
+  const v = clauseValue(rule, c.words, true, c.conditional);
   return v && !v.conflict ? v.value : undefined;
 }
 
@@ -482,6 +613,15 @@ export function parseText(text: string): ParsedText {
   for (const s of sentenceList(text)) {
     // A heading starts a new section: it is read on its own, not under the heading before it.
     const fresh = clauses(s.text);
+    // "Full-game bets include overtime. This is normally the case." takes the sentence before back.
+    const last = out.length ? out[out.length - 1] : undefined;
+    if (fresh.length && withdrawsBefore(fresh[0]) && last?.length) last[last.length - 1].withdrawn = true;
+    if (fresh.length && last?.length) restrictBefore(fresh[0], last[last.length - 1]);
+    // "Overtime counts. Quarter bets are the exception." excepts the quarters from the sentence before.
+    if (!s.question && last?.length && fresh.length === 1 && namesException(fresh[0])) {
+      last.push({ ...fresh[0], kind: 'except' });
+      continue;
+    }
     if (s.question) {
       // A question states nothing; what it names is the subject of the answer after it.
       section = fresh.length ? fresh[fresh.length - 1].scope : undefined;
@@ -535,7 +675,7 @@ export function readRule(text: string | ParsedText, rule: ReadRule, m: MarketSco
     // A lead-in before a list ("overtime does not count for: quarter markets; 1st half markets") gives
     // its value to the items that name a market or the rule's subject, and on its own states nothing
     // when it ends in mid-phrase.
-    const lead = cs.length > 1 && cs[1].kind === 'colon' && !cs[0].withdrawn ? clauseValue(rule, cs[0].words, true) : undefined;
+    const lead = cs.length > 1 && cs[1].kind === 'colon' && !cs[0].withdrawn ? clauseValue(rule, cs[0].words, true, cs[0].conditional) : undefined;
     const leadTopic = lead ? hasTopic(rule, cs[0].words) : false;
     const dangling = lead ? LEAD_ENDS.has(cs[0].words[cs[0].words.length - 1]) : false;
     for (let i = 0; i < cs.length; i++) {
@@ -551,15 +691,19 @@ export function readRule(text: string | ParsedText, rule: ReadRule, m: MarketSco
       // The exception clauses that follow this clause.
       const exc: Clause[] = [];
       for (let j = i + 1; j < cs.length && (cs[j].kind === 'except' || cs[j].kind === 'not'); j++) exc.push(cs[j]);
-      const carried = (c.kind === 'but' || c.kind === 'colon') && i > 0 && hasTopic(rule, cs[i - 1].words);
+      // "...; otherwise they are void" speaks of what the clause before it spoke of.
+      const carried = (c.kind === 'but' || c.kind === 'colon' || c.words[0] === 'otherwise') && i > 0 && hasTopic(rule, cs[i - 1].words);
       const topic = carried || hasTopic(rule, c.words);
       // A withdrawn clause about the rule still claims its scope: "usually exclude" on fourth quarters
       // leaves a fourth quarter unknown rather than letting "totals include overtime" decide it.
+      // A hedged clause claims its scope when it states a value or speaks of the rule itself; one that
+      // names the rule only in a condition ("most of the time, if a bet will not include overtime, it
+      // is because of a period bet") claims nothing.
       if (c.withdrawn) {
-        if (topic && applies(c.scope, m)) found.push({ value: HEDGED, clause: c.text, weight: specificity(c.scope, m) });
+        if (topic && applies(c.scope, m) && (clauseValue(rule, c.words, topic, c.conditional) || topicOutsideCondition(rule, c))) found.push({ value: HEDGED, clause: c.text, weight: specificity(c.scope, m) });
         continue;
       }
-      let v = clauseValue(rule, c.words, topic);
+      let v = clauseValue(rule, c.words, topic, c.conditional);
       if (!v && lead && !lead.conflict && i > 0 && (c.kind === 'colon' || c.kind === 'semi')) {
         if (hasTopic(rule, c.words) || (leadTopic && (c.own.segment || c.own.market))) v = lead;
       }
