@@ -33,7 +33,7 @@ while (Date.now() - t0 < 1_800_000) {
 }
 const firstMs = Date.now() - t0;
 await pollers.stop();
-for (const s of pollers.supervisor.status()) {
+for (const s of pollers.status()) {
   const c = s.feeds.listing.lastCrawl;
   console.log(`${s.provider}: ${c ? `${c.records} records in ${((c.completedAt - c.startedAt) / 1000).toFixed(1)} s` : 'no complete crawl'}`);
 }

@@ -6,22 +6,28 @@
 //   crawl, nice 0         ROLES=all, the worker threads at the process's priority (WORKER_NICE=0);
 //   crawl, stages here    ROLES=all, WORKER_NICE=10 (default), the canonicalizer and the matching
 //                         round on the main thread (STAGE_THREAD=false);
-//   crawl                 ROLES=all, the defaults: WORKER_NICE=10, those two on the stage thread.
+//   crawl, pollers here   ROLES=all, the defaults but the venue pollers on the main thread
+//                         (POLLER_THREAD=false);
+//   crawl                 ROLES=all, the defaults: WORKER_NICE=10, those two on the stage thread,
+//                         the pollers on their own thread.
+// --modes picks some (comma-separated; default: idle, crawl, pollers here, crawl).
 // Every crawl mode runs the simulator on its own thread and the catalog stage and history sinks on
 // the history worker (the defaults).
 // A crawl round starts a fresh service (its own DATA_DIR), waits --warmup seconds so the first
 // listing crawl is under way, then loads it for --seconds. Each line also says how many raw records
 // the catalog stage consumed during the window (the crawl's pace: proof that it ran, and whether the
-// API's gain cost the pipeline). Target (snapshot-serving work): p99 during a 1,000,000-market crawl
+// API's gain cost the pipeline) and how busy the main thread's event loop was (its utilization over
+// the window: the share of time it ran JavaScript or native work rather than wait). Target (snapshot-serving work): p99 during a 1,000,000-market crawl
 // <= 2x the idle p99.
 //
-//   npx tsx bench/crawl-latency.ts [--scale 100] [--seconds 20] [--warmup 8] [--rounds 2] [--connections 4]
+//   npx tsx bench/crawl-latency.ts [--scale 100] [--seconds 20] [--warmup 8] [--rounds 2] [--connections 4] [--modes idle,crawl]
 import { execFile } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
+import { performance } from 'node:perf_hooks';
 import { loadConfig } from '../lib/config.ts';
 import { runService } from '../bin/run.ts';
 import { pipelineMetrics } from '../pipelines/runtime/metrics.ts';
@@ -38,14 +44,24 @@ const WARMUP = Number(arg('warmup', '8'));
 const ROUNDS = Number(arg('rounds', '2'));
 const CONNECTIONS = Number(arg('connections', '4'));
 
-type Mode = 'idle' | 'crawl, nice 0' | 'crawl, stages here' | 'crawl';
+const MODES = ['idle', 'crawl, nice 0', 'crawl, stages here', 'crawl, pollers here', 'crawl'] as const;
+type Mode = (typeof MODES)[number];
+const picked = arg('modes', 'idle,crawl, pollers here,crawl')
+  .split(',')
+  .reduce<string[]>((acc, part) => {
+    // Mode names hold commas ("crawl, nice 0"): a part starting with a space continues the previous one.
+    if (part.startsWith(' ') && acc.length) acc[acc.length - 1] += `,${part}`;
+    else acc.push(part);
+    return acc;
+  }, []);
+for (const m of picked) if (!(MODES as readonly string[]).includes(m)) throw new Error(`unknown mode ${JSON.stringify(m)}: one of ${MODES.join(' | ')}`);
 
 async function catalogRecordsIn(): Promise<number> {
   const m = (await pipelineMetrics.recordsIn.get()).values;
   return m.filter((v) => v.labels.stage === 'catalog').reduce((a, v) => a + v.value, 0);
 }
 
-async function once(mode: Mode): Promise<{ p99: number; rps: number; non2xx: number; errors: number; crawled: number }> {
+async function once(mode: Mode): Promise<{ p99: number; rps: number; non2xx: number; errors: number; crawled: number; busy: number }> {
   const dir = mkdtempSync(path.join(tmpdir(), 'pm-crawl-latency-'));
   const config = loadConfig({
     DATA_DIR: dir,
@@ -57,37 +73,40 @@ async function once(mode: Mode): Promise<{ p99: number; rps: number; non2xx: num
     SIM_THREAD: 'true',
     STAGE_THREAD: mode === 'crawl, stages here' ? 'false' : 'true',
     WORKER_NICE: mode === 'crawl, nice 0' ? '0' : '10',
+    POLLER_THREAD: mode === 'crawl, pollers here' ? 'false' : 'true',
     DEMO_KEY: 'false',
   });
   const svc = await runService(config, { quiet: true });
   try {
     await new Promise((r) => setTimeout(r, WARMUP * 1000));
     const before = await catalogRecordsIn();
+    const elu = performance.eventLoopUtilization();
     const { stdout } = await run('node', ['--import', 'tsx', loadScript, `${svc.address}/v1/plans`, String(CONNECTIONS), String(SECONDS)], { maxBuffer: 1 << 20 });
+    const busy = performance.eventLoopUtilization(elu).utilization;
     const crawled = (await catalogRecordsIn()) - before;
     const r = JSON.parse(stdout.trim().split('\n').pop()!) as { p99: number; rps: number; non2xx: number; errors: number };
-    return { ...r, crawled };
+    return { ...r, crawled, busy };
   } finally {
     await svc.stop();
     rmSync(dir, { recursive: true, force: true });
   }
 }
 
-const modes: Mode[] = ['idle', 'crawl, nice 0', 'crawl, stages here', 'crawl'];
+const modes = picked as Mode[];
 const rows: string[] = [];
 console.log(`scale ${SCALE}, ${SECONDS} s windows after ${WARMUP} s, ${CONNECTIONS} connections, ${ROUNDS} rounds (${new Date().toISOString()})`);
 for (let round = 0; round < ROUNDS; round++) {
   // Alternate the crawl modes' order so neither always runs on a warmer machine.
-  const order = round % 2 === 0 ? modes : [modes[0]!, ...modes.slice(1).reverse()];
+  const order = round % 2 === 0 ? modes : modes[0] === 'idle' ? [modes[0], ...modes.slice(1).reverse()] : [...modes].reverse();
   const idle = { p99: 0 };
   for (const mode of order) {
     const r = await once(mode);
     if (mode === 'idle') idle.p99 = r.p99;
-    const line = `| ${round + 1} | ${mode} | ${r.rps.toFixed(0)} | ${r.p99} | ${mode === 'idle' ? '1.00' : (r.p99 / Math.max(1, idle.p99)).toFixed(2)} | ${r.crawled.toLocaleString('en-US')} | ${r.non2xx + r.errors} |`;
+    const line = `| ${round + 1} | ${mode} | ${r.rps.toFixed(0)} | ${r.p99} | ${mode === 'idle' ? '1.00' : (r.p99 / Math.max(1, idle.p99)).toFixed(2)} | ${r.crawled.toLocaleString('en-US')} | ${(100 * r.busy).toFixed(0)}% | ${r.non2xx + r.errors} |`;
     rows.push(line);
     console.log(line);
   }
 }
-console.log('\n| round | mode | rps | p99 ms | p99 / idle p99 | raw records the catalog stage read in the window | non-2xx + errors |\n|---|---|---:|---:|---:|---:|---:|');
+console.log('\n| round | mode | rps | p99 ms | p99 / idle p99 | raw records the catalog stage read in the window | main loop busy | non-2xx + errors |\n|---|---|---:|---:|---:|---:|---:|---:|');
 for (const l of rows) console.log(l);
 process.exit(0);

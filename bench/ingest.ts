@@ -125,7 +125,7 @@ async function measure(changeOnly: boolean): Promise<Result> {
   const sports = await startSportsArea({ config, deps: { log, serde, topics, store } });
   const b = { log, serde, topics };
   let pollers: RunningPollers = await startPollers(config, b, baseUrl, counter.logger);
-  const crawled = (p: RunningPollers) => p.supervisor.status().every((s) => Object.values(s.feeds).every((f) => f.crawlsCompleted >= 1));
+  const crawled = (p: RunningPollers) => p.status().every((s) => Object.values(s.feeds).every((f) => f.crawlsCompleted >= 1));
   while (!crawled(pollers)) await sleep(500);
   // The stages have read the first crawls (the same work in both modes), then a while to settle.
   await sports.round(600_000);
@@ -147,7 +147,7 @@ async function measure(changeOnly: boolean): Promise<Result> {
   await pollers.stop();
   const again = crawlCounter();
   pollers = await startPollers(config, b, baseUrl, again.logger);
-  const venues = pollers.supervisor.pollers.length;
+  const venues = pollers.status().length;
   while (!again.firstsDone('sports', venues) || !again.firstsDone('listing', venues)) await sleep(200);
   const restartSportsRecords = again.first('sports');
   const restartListingRecords = again.first('listing');

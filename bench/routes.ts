@@ -8,7 +8,7 @@
 // embedded, >= 0.3x with Redis. Besides throughput, each line gives the CPU-cost ratio (bare CPU per
 // request over the service's, this process only), which a busy shared machine disturbs far less.
 //
-//   npx tsx bench/routes.ts [--rows 100000] [--events 600] [--duration 3] [--rounds 3] [--keys 50] [--connections 1,32] [--mode both|embedded|redis]
+//   npx tsx bench/routes.ts [--rows 100000] [--events 600] [--duration 3] [--rounds 3] [--keys 50] [--connections 1,32] [--mode both|embedded|redis] [--routes 'market detail'] [--sim-thread]
 //
 // The catalog is built the way the service builds it: listing crawls staged in chdb, one snapshot
 // build, its pages laid out in the SnapshotStore. The sports snapshot is published in the sports
@@ -40,6 +40,7 @@ import { newCrawlId, type StagedRow } from '../pipelines/catalog/store.ts';
 import { FULL_MONEYLINE, SPORTS_SNAPSHOT, SportsReader, sortKey, type SportsEntry } from '../pipelines/matching/readmodel.ts';
 import type { MatchedEvent } from '../pipelines/matching/types.ts';
 import { startSimulator } from '../pipelines/venues/simulator/server.ts';
+import { startSimulatorThread } from '../pipelines/venues/simulator/thread.ts';
 
 const run = promisify(execFile);
 const loadScript = fileURLToPath(new URL('./api-load.ts', import.meta.url));
@@ -56,6 +57,10 @@ const KEYS = Number(arg('keys', '50'));
 const CONNECTIONS = arg('connections', '1,32').split(',').map(Number);
 /** embedded, redis, or both (redis only where REDIS_URL is set). */
 const MODE = arg('mode', 'both');
+/** Only the routes whose name contains one of these (comma-separated); all by default. */
+const ONLY = arg('routes', '').split(',').filter(Boolean);
+/** The simulator on a worker thread of its own at nice 10, as the embedded default runs it (SIM_THREAD, WORKER_NICE); on this thread otherwise. */
+const SIM_ON_THREAD = process.argv.includes('--sim-thread');
 
 interface Load {
   rps: number;
@@ -195,8 +200,10 @@ async function benchMode(mode: 'embedded' | 'redis', history: ChdbHistory, simUr
     { name: 'catalog page (limit=100)', url: '/v1/markets?limit=100' },
     { name: `catalog page behind a cursor (page ${deep + 1})`, url: `/v1/markets?limit=100&cursor=${encodeURIComponent(deepCursor)}` },
     { name: 'sports list (limit=25)', url: '/v1/matching-markets/sports?limit=25' },
-    { name: 'market detail (venue_3, live)', url: `/v1/markets/venue_3:${venue3.id}` },
-  ];
+    // Market detail also against a direct call of the venue endpoint the route reads (the issue's
+    // target: >= 0.5x that), the same simulator in the same process.
+    { name: 'market detail (venue_3, live)', url: `/v1/markets/venue_3:${venue3.id}`, direct: `${simUrl}/venue_3/v1/markets/${encodeURIComponent(venue3.id)}` },
+  ].filter((r) => ONLY.length === 0 || ONLY.some((o) => r.name.includes(o)));
 
   // The bare server: the same bytes and content type for each URL, nothing else.
   const bytes = new Map<string, Buffer>();
@@ -216,13 +223,24 @@ async function benchMode(mode: 'embedded' | 'redis', history: ChdbHistory, simUr
       for (const c of CONNECTIONS) {
         await load(bareBase + r.url, c, '', 1);
         await load(appBase + r.url, c, keysFile, 1);
+        if (r.direct) await load(r.direct, c, '', 1);
         const b: Load[] = [];
         const a: Load[] = [];
+        const d: Load[] = [];
         for (let i = 0; i < ROUNDS; i++) {
           b.push(await load(bareBase + r.url, c, ''));
           a.push(await load(appBase + r.url, c, keysFile));
+          if (r.direct) d.push(await load(r.direct, c, ''));
         }
         const ratios = a.map((x, i) => x.rps / b[i].rps);
+        const direct = r.direct
+          ? {
+              direct_rps: Math.round(median(d.map((x) => x.rps))),
+              ratio_vs_direct_median: r3(median(a.map((x, i) => x.rps / d[i].rps))),
+              ratios_vs_direct: a.map((x, i) => r3(x.rps / d[i].rps)),
+              direct_cpu_us_per_req: Math.round(median(d.map((x) => x.cpuUsPerReq))),
+            }
+          : {};
         const line = {
           mode,
           route: r.name,
@@ -240,6 +258,7 @@ async function benchMode(mode: 'embedded' | 'redis', history: ChdbHistory, simUr
           bare_p99_ms: median(b.map((x) => x.p99)),
           app_p99_ms: median(a.map((x) => x.p99)),
           app_non2xx_or_errors: a.reduce((n, x) => n + x.non2xx + x.errors, 0),
+          ...direct,
         };
         console.log(JSON.stringify(line));
         results.push(line);
@@ -260,9 +279,9 @@ async function benchMode(mode: 'embedded' | 'redis', history: ChdbHistory, simUr
 async function main() {
   const dir = mkdtempSync(path.join(tmpdir(), 'bench-routes-'));
   const history = await ChdbHistory.open(path.join(dir, 'chdb'), 'bench_routes');
-  const sim = await startSimulator({ seed: 42 });
+  const sim = SIM_ON_THREAD ? await startSimulatorThread({ seed: 42, nice: 10 }) : await startSimulator({ seed: 42 });
   try {
-    console.log(JSON.stringify({ date: new Date().toISOString(), rows: ROWS, events: EVENTS, duration_s: DURATION, rounds: ROUNDS, connections: CONNECTIONS }));
+    console.log(JSON.stringify({ date: new Date().toISOString(), sim_thread: SIM_ON_THREAD, rows: ROWS, events: EVENTS, duration_s: DURATION, rounds: ROUNDS, connections: CONNECTIONS }));
     const modes = (process.env.REDIS_URL ? (['embedded', 'redis'] as const) : (['embedded'] as const)).filter((m) => MODE === 'both' || MODE === m);
     for (const m of modes) {
       const r = await benchMode(m, history, sim.baseUrl);

@@ -154,7 +154,7 @@ export async function runService(config: Config, opts: { quiet?: boolean } = {})
   // One info line a minute for the pipeline (records per venue, faults, failed batches, lag).
   if (config.LOG_SUMMARY_MS > 0 && (has('processors') || has('pollers'))) {
     const running = pollers;
-    const summary = startPipelineSummary({ logger, intervalMs: config.LOG_SUMMARY_MS, lagWarn: config.LOG_LAG_WARN, pollers: running ? () => running.supervisor.status() : undefined });
+    const summary = startPipelineSummary({ logger, intervalMs: config.LOG_SUMMARY_MS, lagWarn: config.LOG_LAG_WARN, pollers: running ? () => running.status() : undefined });
     stops.push(async () => summary.stop());
   }
 

@@ -114,6 +114,11 @@ const fields = z.object({
   // (pipelines/runtime/stage-thread.ts): their CPU work and state stay off the API's event loop;
   // their consumers and commits stay on the main thread. false runs them on the main thread.
   STAGE_THREAD: bool.default(true),
+  // The venue pollers on a worker thread of their own (pipelines/venues/pollers/thread.ts): page
+  // reads, JSON parsing, change detection and Avro encoding stay off the API's event loop; this
+  // thread appends what they encoded to the log. Default: on with the embedded log, off with
+  // KAFKA_BROKERS (the stack runs its pollers as a process of their own).
+  POLLER_THREAD: bool.optional(),
   // The nice value of those worker threads (simulator, history, stages): they yield the CPU to the
   // main thread, which serves the API (Linux sets it per thread; bench/crawl-latency.md). 0 leaves
   // them at the process's priority.
@@ -253,6 +258,7 @@ const schema = fields
     CATALOG_CURSOR_SECRET: c.CATALOG_CURSOR_SECRET ?? DEV_CURSOR_SECRET,
     DATA_DIR: c.DATA_DIR ?? stackDataDir(c.ROLES, c.PORT),
     METRICS_PORT: c.METRICS_PORT ?? defaultMetricsPort(c.ROLES),
+    POLLER_THREAD: c.POLLER_THREAD ?? !c.KAFKA_BROKERS,
   }));
 
 export type Config = Readonly<z.infer<typeof schema>>;

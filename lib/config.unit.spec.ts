@@ -205,3 +205,16 @@ describe('change-only ingestion', () => {
     expect(loadConfig({ POLL_CHANGE_ONLY: 'false', POLL_REFRESH_MS: '86400000', RAW_RETENTION_MS: '3600000' }).POLL_REFRESH_MS).toBe(86_400_000);
   });
 });
+
+describe('POLLER_THREAD (the venue pollers on a worker thread)', () => {
+  it('is on with the embedded log and off with KAFKA_BROKERS, where pollers are a process of their own; a value that is set wins', () => {
+    expect(loadConfig({}).POLLER_THREAD).toBe(true);
+    expect(loadConfig({ KAFKA_BROKERS: '127.0.0.1:9092' }).POLLER_THREAD).toBe(false);
+    expect(loadConfig({ POLLER_THREAD: 'false' }).POLLER_THREAD).toBe(false);
+    expect(loadConfig({ KAFKA_BROKERS: '127.0.0.1:9092', POLLER_THREAD: 'true' }).POLLER_THREAD).toBe(true);
+  });
+
+  it('refuses a value that is not a boolean, quoting it', () => {
+    expect(configError({ POLLER_THREAD: 'yes' })).toContain('POLLER_THREAD="yes"');
+  });
+});

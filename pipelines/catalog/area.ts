@@ -18,11 +18,12 @@ import type { History } from '../readmodels/history.ts';
 import type { SnapshotStore } from '../readmodels/snapshots.ts';
 import { startStage, type StageRunner } from '../runtime/runner.ts';
 import type { StageOffload } from '../runtime/history-host.ts';
-import { PollerSupervisor } from '../venues/pollers/supervisor.ts';
+import { pollersFromConfig } from '../venues/pollers/supervisor.ts';
+import { PollerThread } from '../venues/pollers/thread.ts';
 import { logRawSink } from '../venues/pollers/sink.ts';
 import { LogPollerState } from '../venues/pollers/state.ts';
 import { PROVIDERS } from '../../lib/vocabulary.ts';
-import { LISTING_FEED, SPORTS_FEED, type PollerLogger } from '../venues/pollers/poller.ts';
+import { LISTING_FEED, SPORTS_FEED, type PollerLogger, type PollerStatus } from '../venues/pollers/poller.ts';
 import { catalogStage } from './stage.ts';
 import { CatalogBuilder } from './builder.ts';
 import { createCatalog, type CatalogArea } from './index.ts';
@@ -39,7 +40,8 @@ export interface AreaBackbone {
 }
 
 export interface RunningPollers {
-  supervisor: PollerSupervisor;
+  /** Each venue poller's status (from the pollers' thread, as it last reported it: at most STATUS_EVERY_MS old). */
+  status(): PollerStatus[];
   stop(): Promise<void>;
 }
 
@@ -47,34 +49,39 @@ export interface RunningPollers {
  * `baseUrl`: the simulator's address in the embedded default (VENUE_BASE_URL otherwise).
  * `endpoints`: per-venue base URLs, credentials and budgets, shared with the live routes of the
  * process (bin/run.ts makes one); by default the configuration's own, over baseUrl.
+ * With POLLER_THREAD the pollers run on a worker thread (venues/pollers/thread.ts); this thread
+ * appends what they encoded to the log and answers their budget waits from `endpoints`.
  */
 export async function startPollers(config: Config, b: Pick<AreaBackbone, 'log' | 'serde' | 'topics' | 'producer'>, baseUrl: string, logger?: PollerLogger, endpoints?: VenueEndpoints): Promise<RunningPollers> {
   const producer = b.producer ?? (await b.log.producer());
-  // Change-only ingestion: the sports feed's memory is read back from the log before the first crawl.
-  const state = config.POLL_CHANGE_ONLY ? await LogPollerState.restore({ log: b.log, serde: b.serde, topics: b.topics, producer }) : undefined;
   const listingChangeOnly = config.POLL_CHANGE_ONLY && config.POLL_CHANGE_ONLY_LISTING;
   const fullFeeds = [...(config.POLL_CHANGE_ONLY ? [] : [SPORTS_FEED]), ...(listingChangeOnly ? [] : [LISTING_FEED])];
   // A feed written whole keeps no memory there: pollers that keep it again begin with a full crawl.
   if (fullFeeds.length > 0) await LogPollerState.forgetFullCrawls({ serde: b.serde, topics: b.topics, producer }, PROVIDERS, fullFeeds);
-  const supervisor = new PollerSupervisor({
-    baseUrl: config.VENUE_BASE_URL ?? baseUrl,
-    sink: logRawSink(producer, b.serde, b.topics),
-    crawlIntervalMs: config.CATALOG_CRAWL_MS ?? config.CATALOG_REFRESH_MS,
-    sportsIntervalMs: config.POLL_INTERVAL_MS,
-    sportsFullEveryMs: config.POLL_CHANGE_ONLY ? config.POLL_REFRESH_MS : config.POLL_FULL_MS,
-    // The catalog assembles each venue's listing from its last full crawl and the delta crawls after it (store.ts).
-    listingFullEveryMs: listingChangeOnly ? config.POLL_REFRESH_MS : undefined,
-    deadlineMs: config.UPSTREAM_DEADLINE_MS,
-    state,
-    logger,
-    pollerOptions: { endpoints: endpoints ?? VenueEndpoints.fromConfig(config, config.VENUE_BASE_URL ?? baseUrl) },
-  });
+  const shared = config.VENUE_BASE_URL ?? baseUrl;
+  const budgets = endpoints ?? VenueEndpoints.fromConfig(config, shared);
+  const closeProducer = async () => {
+    if (!b.producer) await producer.close();
+  };
+  if (config.POLLER_THREAD) {
+    const thread = await PollerThread.start({ config, baseUrl: shared, log: b.log, serde: b.serde, topics: b.topics, producer, endpoints: budgets, logger });
+    return {
+      status: () => thread.status(),
+      async stop() {
+        await thread.stop();
+        await closeProducer();
+      },
+    };
+  }
+  // Change-only ingestion: the sports feed's memory is read back from the log before the first crawl.
+  const state = config.POLL_CHANGE_ONLY ? await LogPollerState.restore({ log: b.log, serde: b.serde, topics: b.topics, producer }) : undefined;
+  const supervisor = pollersFromConfig(config, { baseUrl: shared, sink: logRawSink(producer, b.serde, b.topics), state, logger, endpoints: budgets });
   supervisor.start();
   return {
-    supervisor,
+    status: () => supervisor.status(),
     async stop() {
       await supervisor.stop();
-      if (!b.producer) await producer.close();
+      await closeProducer();
     },
   };
 }

@@ -6,7 +6,7 @@
 // clone serialize thousands of objects and buffers per batch: postMessage was the largest single
 // JavaScript cost left on the main thread after the history sinks moved to Avro (bench/backbone.md,
 // 2026-11-22, "history sinks from Avro"). Copying keys and values into one buffer is a memcpy each.
-import type { LogRecord } from '../log/types.ts';
+import type { LogRecord, OutgoingRecord } from '../log/types.ts';
 
 export interface PackedBatch {
   topic: string;
@@ -84,6 +84,73 @@ export function unpackBatch(p: PackedBatch): LogRecord[] {
       timestamp: p.timestamps[i]!,
       headers: p.headers?.[i] ?? {},
     };
+  }
+  return out;
+}
+
+/** Records to append (a producer's send), packed for another thread like a batch read. */
+export interface PackedOutgoing {
+  /** Per record, key length then value length; -1 for null. */
+  lengths: Int32Array;
+  /** Timestamps; NaN where the record has none (the time of the send). */
+  timestamps: Float64Array;
+  /** Explicit partitions; -1 where the key picks it. */
+  partitions: Int32Array;
+  bytes: Uint8Array;
+  headers: Record<number, Record<string, string>> | null;
+}
+
+/**
+ * Why: the serde frames a batch's records as views of shared chunks, and a page's records are
+ * encoded one by one; a structured clone of those views would copy each chunk they sit in, and
+ * thousands of record objects. Copying keys and values into one transferred buffer is a memcpy each.
+ */
+export function packOutgoing(records: readonly OutgoingRecord[]): PackedOutgoing {
+  const n = records.length;
+  const lengths = new Int32Array(2 * n);
+  const timestamps = new Float64Array(n);
+  const partitions = new Int32Array(n);
+  let headers: Record<number, Record<string, string>> | null = null;
+  let size = 0;
+  for (let i = 0; i < n; i++) {
+    const r = records[i]!;
+    lengths[2 * i] = r.key === null ? -1 : r.key.length;
+    lengths[2 * i + 1] = r.value === null ? -1 : r.value.length;
+    timestamps[i] = r.timestamp ?? NaN;
+    partitions[i] = r.partition ?? -1;
+    size += (r.key?.length ?? 0) + (r.value?.length ?? 0);
+    if (r.headers) (headers ??= {})[i] = r.headers;
+  }
+  const bytes = Buffer.allocUnsafeSlow(size);
+  let pos = 0;
+  for (const r of records) {
+    if (r.key) pos += r.key.copy(bytes, pos);
+    if (r.value) pos += r.value.copy(bytes, pos);
+  }
+  return { lengths, timestamps, partitions, bytes, headers };
+}
+
+export function packedOutgoingTransfer(p: PackedOutgoing): ArrayBuffer[] {
+  return [p.lengths.buffer, p.timestamps.buffer, p.partitions.buffer, p.bytes.buffer] as ArrayBuffer[];
+}
+
+export function unpackOutgoing(p: PackedOutgoing): OutgoingRecord[] {
+  const bytes = Buffer.from(p.bytes.buffer, p.bytes.byteOffset, p.bytes.byteLength);
+  const out: OutgoingRecord[] = new Array(p.timestamps.length);
+  let pos = 0;
+  const view = (len: number): Buffer | null => {
+    if (len < 0) return null;
+    const b = bytes.subarray(pos, pos + len);
+    pos += len;
+    return b;
+  };
+  for (let i = 0; i < out.length; i++) {
+    const r: OutgoingRecord = { key: view(p.lengths[2 * i]!), value: view(p.lengths[2 * i + 1]!) };
+    if (!Number.isNaN(p.timestamps[i]!)) r.timestamp = p.timestamps[i]!;
+    if (p.partitions[i]! >= 0) r.partition = p.partitions[i]!;
+    const h = p.headers?.[i];
+    if (h) r.headers = h;
+    out[i] = r;
   }
   return out;
 }

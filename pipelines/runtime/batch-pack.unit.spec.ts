@@ -2,8 +2,8 @@
 // byte for byte (nulls and empty buffers kept apart), offsets exact beyond 32 bits, headers where any.
 import { describe, expect, it } from 'vitest';
 import { randomBytes } from 'node:crypto';
-import type { LogRecord } from '../log/types.ts';
-import { packBatch, packedTransfer, unpackBatch } from './batch-pack.ts';
+import type { LogRecord, OutgoingRecord } from '../log/types.ts';
+import { packBatch, packedOutgoingTransfer, packedTransfer, packOutgoing, unpackBatch, unpackOutgoing } from './batch-pack.ts';
 
 const rec = (i: number, extra: Partial<LogRecord> = {}): LogRecord => ({
   topic: 't.raw.venue_1',
@@ -45,5 +45,27 @@ describe('packBatch / unpackBatch', () => {
   it('packs an empty batch, and refuses records of two partitions', () => {
     expect(unpackBatch(packBatch([]))).toEqual([]);
     expect(() => packBatch([rec(0), rec(1, { partition: 3 })])).toThrow(/one topic-partition/);
+  });
+});
+
+describe('packOutgoing / unpackOutgoing (records to append, from the pollers\' thread)', () => {
+  it('gives back the same records after a transfer: nulls, empty buffers, timestamps, explicit partitions and headers where set', () => {
+    // Views of one shared chunk, as the serde frames them.
+    const chunk = randomBytes(256);
+    const records: OutgoingRecord[] = [
+      { key: chunk.subarray(0, 5), value: chunk.subarray(5, 60), timestamp: 1_767_225_600_123 },
+      { key: Buffer.from('k'), value: null },
+      { key: null, value: Buffer.alloc(0), partition: 0 },
+      { key: Buffer.alloc(0), value: chunk.subarray(60, 61), partition: 5, headers: { barrier: '6' }, timestamp: 0 },
+    ];
+    const packed = packOutgoing(records);
+    expect(packed.bytes.byteLength).toBe(5 + 55 + 1 + 0 + 1);
+    const back = unpackOutgoing(across(packed, packedOutgoingTransfer(packed)));
+    expect(back).toEqual(records);
+    expect(packed.bytes.byteLength).toBe(0); // moved, not copied
+  });
+
+  it('packs nothing', () => {
+    expect(unpackOutgoing(packOutgoing([]))).toEqual([]);
   });
 });

@@ -42,6 +42,11 @@ export interface Serde {
   decodeMany<Id extends TopicId>(topic: TopicDef<Id>, records: LogRecord[]): Promise<Decoded<Id>[]>;
   /** Avro only: the writer's schema of a schema id (what the records' bodies were written with). */
   writerSchema?(id: number): Promise<object | string>;
+  /**
+   * Avro through a registry with ids by subject: that registry, so a serde on another thread (the
+   * pollers' worker) resolves the same ids through this one.
+   */
+  schemas?: SchemaLookup;
 }
 
 export interface OutgoingTyped<Id extends TopicId> {
@@ -153,7 +158,7 @@ export function avroSerde(registry: RegistryCodec & Partial<SchemaLookup>): Serd
   };
 
   const serde: Serde = {
-    ...(fast && { writerSchema }),
+    ...(fast && { writerSchema, schemas: { register: (subject, schema) => registry.register!(subject, schema), getSchema: (id) => registry.getSchema!(id) } }),
     async encodeKey(topic, key) {
       return key === null ? null : encodeWith(keySubject(topic), topic.keySchemaFile, key);
     },

@@ -91,9 +91,21 @@ export class LogPollerState extends MemoryPollerState {
 
   /** Reads the topic from its earliest offset to its end (a restore read: no group is left behind). */
   static async restore(deps: { log: Log; serde: Serde; topics: TopicMap; producer: Producer }): Promise<LogPollerState> {
+    return LogPollerState.fromRead(deps, (onRecord) => LogPollerState.readTopic(deps, onRecord));
+  }
+
+  /** The compacted read restore() does, for a thread that holds the log on behalf of another (pollers/thread.ts). */
+  static readTopic(deps: { log: Log; serde: Serde; topics: TopicMap }, onRecord: (key: string | null, value: RawRecord | null) => void): Promise<void> {
+    return restoreContext(deps, `${deps.topics['pollers.state'].name}.pollers`).readCompacted('pollers.state', onRecord);
+  }
+
+  /** The memory from a whole read of the topic done elsewhere (`read` calls onRecord for each record in offset order per partition). */
+  static async fromRead(
+    deps: { serde: Serde; topics: TopicMap; producer: Producer },
+    read: (onRecord: (key: string | null, value: RawRecord | null) => void) => Promise<void>,
+  ): Promise<LogPollerState> {
     const s = new LogPollerState(deps.producer, deps.serde, deps.topics);
-    const topic = deps.topics['pollers.state'];
-    await restoreContext(deps, `${topic.name}.pollers`).readCompacted('pollers.state', (k, v) => {
+    await read((k, v) => {
       const p = k ? parseStateKey(k) : null;
       if (!p) return;
       if (p.kind === 'feed') {

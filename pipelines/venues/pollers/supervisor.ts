@@ -3,6 +3,8 @@
 // Out: nine independent crawl loops and their status for operators. Each poller owns its own
 // connection pool and its own loop, so a venue that hangs or floods 429s holds up nothing else.
 import { PROVIDERS, type Provider } from '../../../lib/vocabulary.ts';
+import type { Config } from '../../../lib/config.ts';
+import type { VenueEndpoints } from '../client/endpoints.ts';
 import type { PollerState } from './state.ts';
 import { VenuePoller, silentLogger, type PollerLogger, type PollerOptions, type PollerStatus, type RawSink } from './poller.ts';
 
@@ -68,4 +70,29 @@ export class PollerSupervisor {
   poller(provider: Provider): VenuePoller | undefined {
     return this.pollers.find((p) => p.provider === provider);
   }
+}
+
+/**
+ * The nine pollers as the configuration asks (cadences, change-only feeds, deadline), whichever
+ * thread runs them: the process's own (pipelines/catalog/area.ts) or the pollers' thread
+ * (thread-worker.ts). `baseUrl`: the shared venue host (VENUE_BASE_URL or the simulator's).
+ */
+export function pollersFromConfig(
+  config: Config,
+  parts: { baseUrl: string; sink: RawSink; state?: PollerState; logger?: PollerLogger; endpoints: VenueEndpoints },
+): PollerSupervisor {
+  const listingChangeOnly = config.POLL_CHANGE_ONLY && config.POLL_CHANGE_ONLY_LISTING;
+  return new PollerSupervisor({
+    baseUrl: parts.baseUrl,
+    sink: parts.sink,
+    crawlIntervalMs: config.CATALOG_CRAWL_MS ?? config.CATALOG_REFRESH_MS,
+    sportsIntervalMs: config.POLL_INTERVAL_MS,
+    sportsFullEveryMs: config.POLL_CHANGE_ONLY ? config.POLL_REFRESH_MS : config.POLL_FULL_MS,
+    // The catalog assembles each venue's listing from its last full crawl and the delta crawls after it (store.ts).
+    listingFullEveryMs: listingChangeOnly ? config.POLL_REFRESH_MS : undefined,
+    deadlineMs: config.UPSTREAM_DEADLINE_MS,
+    state: parts.state,
+    logger: parts.logger,
+    pollerOptions: { endpoints: parts.endpoints },
+  });
 }

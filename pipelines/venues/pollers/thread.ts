@@ -1,0 +1,183 @@
+// The venue pollers on a worker thread of their own: the pollers' thread (POLLER_THREAD).
+// In: the configuration, and on this thread the log, the serde's registry, the producer and the
+// venues' request budgets. Out: the nine pollers running on the worker (thread-worker.ts), built by
+// the same pollersFromConfig as on this thread, and their status as they last reported it.
+//
+// Why: on the embedded default the pollers' page reads (JSON parse of every page, JSON of every
+// record, change detection, Avro encoding) were the largest share of the API's event loop during a
+// 1,000,000-market crawl once the stages had moved off it (bench/crawl-latency.md: pollers 18%,
+// serde and avsc 7% of the main thread). The embedded log belongs to this thread (its partitions,
+// offsets and files are this thread's objects), so the worker does not append itself: it encodes
+// each page's records and hands them here as one transferred buffer, and this thread's producer
+// appends them and answers once the log has them, as the stage thread's runner writes its outputs.
+// A poller awaits that answer before it reads on, so the records of one venue reach the log in the
+// order it read them (ordering per key), a crawl's marker only after its records, and the hashes on
+// `pollers.state` only after the marker (at-least-once), exactly as on this thread.
+// The venues' request budgets stay this thread's too: the live routes take from the same ones.
+import { Worker } from 'node:worker_threads';
+import type { Config } from '../../../lib/config.ts';
+import type { Log, Producer } from '../../log/types.ts';
+import type { Serde, SchemaLookup } from '../../serde/index.ts';
+import type { RawRecord, TopicMap } from '../../topics.ts';
+import type { Provider } from '../../../lib/vocabulary.ts';
+import { fromWireError, toWireError, type WireError } from '../../runtime/history-host.ts';
+import { unpackOutgoing, type PackedOutgoing } from '../../runtime/batch-pack.ts';
+import type { VenueEndpoints } from '../client/endpoints.ts';
+import { LogPollerState } from './state.ts';
+import { silentLogger, type PollerLogger, type PollerStatus } from './poller.ts';
+
+/** How often the worker reports its pollers' status (what RunningPollers.status() shows). */
+export const STATUS_EVERY_MS = 250;
+
+/** Records of `pollers.state` read at start travel to the worker in chunks of this many. */
+export const STATE_CHUNK = 2_000;
+
+export interface PollerWorkerData {
+  entry: string;
+  nice?: number;
+  config: Config;
+  topics: TopicMap;
+  /** The shared venue host (VENUE_BASE_URL or the simulator's). */
+  baseUrl: string;
+}
+
+/** What the worker asks of this thread; each is answered by rid. */
+export type PollerAsk =
+  | { rid: number; op: 'register'; subject: string; schema: object | string }
+  | { rid: number; op: 'getSchema'; schemaId: number }
+  | { rid: number; op: 'send'; topic: string; packed: PackedOutgoing }
+  | { rid: number; op: 'admit'; venue: Provider }
+  // The whole of `pollers.state` (change-only memory), sent back in chunks, then done.
+  | { rid: number; op: 'readState' };
+
+export type PollerWorkerMessage =
+  | PollerAsk
+  | { log: 'debug' | 'info' | 'warn' | 'error'; obj: object; msg: string }
+  | { status: PollerStatus[] }
+  | { ready: true; priority: number }
+  | { stopped: true }
+  | { fatal: WireError };
+
+export type PollerReply =
+  | { rid: number; ok: true; value?: unknown }
+  | { rid: number; chunk: [string | null, RawRecord | null][] }
+  | { rid: number; error: WireError }
+  | { stop: true };
+
+export interface PollerThreadOptions {
+  config: Config;
+  baseUrl: string;
+  log: Log;
+  serde: Serde;
+  topics: TopicMap;
+  producer: Producer;
+  endpoints: VenueEndpoints;
+  logger?: PollerLogger;
+}
+
+export class PollerThread {
+  private last: PollerStatus[] = [];
+  /** The worker's scheduling priority as it read it at start (its nice value on Linux). */
+  priority = 0;
+  private readonly stopping = new AbortController();
+  private stopped: Promise<void> | undefined;
+  private exited = false;
+
+  private constructor(
+    private readonly worker: Worker,
+    private readonly o: PollerThreadOptions & { schemas: SchemaLookup; logger: PollerLogger },
+  ) {}
+
+  /** Starts the worker and resolves once its pollers run (their memory read back from the log first). */
+  static async start(options: PollerThreadOptions): Promise<PollerThread> {
+    const schemas = options.serde.schemas;
+    if (!schemas) throw new Error('the pollers\' thread encodes through a registry with ids by subject (an Avro serde); this serde has none');
+    const data: PollerWorkerData = {
+      entry: new URL('./thread-worker.ts', import.meta.url).href,
+      nice: options.config.WORKER_NICE,
+      config: options.config,
+      topics: options.topics,
+      baseUrl: options.baseUrl,
+    };
+    const worker = new Worker(new URL('../../runtime/ts-worker.mjs', import.meta.url), { workerData: data });
+    const t = new PollerThread(worker, { ...options, schemas, logger: options.logger ?? silentLogger });
+    await new Promise<void>((resolve, reject) => {
+      worker.on('message', (m: PollerWorkerMessage) => {
+        if ('ready' in m) {
+          t.priority = m.priority;
+          resolve();
+        } else if ('fatal' in m) reject(fromWireError(m.fatal, "the pollers' thread"));
+        else t.onMessage(m);
+      });
+      worker.on('error', (e: unknown) => {
+        reject(e);
+        t.o.logger.error({ err: String(e) }, "the pollers' thread failed: no venue is read until the process restarts");
+      });
+      worker.on('exit', (code) => {
+        t.exited = true;
+        reject(new Error(`the pollers' thread exited while starting (code ${code})`));
+        if (!t.stopped) t.o.logger.error({ code }, "the pollers' thread exited: no venue is read until the process restarts");
+      });
+    });
+    return t;
+  }
+
+  /** Each poller's status as the worker last reported it. */
+  status(): PollerStatus[] {
+    return this.last.map((s) => ({ ...s, faults: { ...s.faults }, feeds: { ...s.feeds } }));
+  }
+
+  /** Stops the pollers (each finishes or abandons the page in hand; what they send meanwhile is still appended), then the worker. */
+  stop(): Promise<void> {
+    this.stopped ??= (async () => {
+      if (!this.exited) {
+        const done = new Promise<void>((resolve) => {
+          this.worker.on('message', (m: PollerWorkerMessage) => 'stopped' in m && resolve());
+          this.worker.once('exit', () => resolve());
+        });
+        this.worker.postMessage({ stop: true } satisfies PollerReply);
+        // Budget waits end at once: a stopping poller sends nothing more.
+        this.stopping.abort();
+        await done;
+      }
+      await this.worker.terminate();
+    })();
+    return this.stopped;
+  }
+
+  private onMessage(m: PollerWorkerMessage): void {
+    if ('status' in m) this.last = m.status;
+    else if ('log' in m) this.o.logger[m.log]?.(m.obj, m.msg);
+    else if ('op' in m) void this.answer(m);
+  }
+
+  private async answer(m: PollerAsk): Promise<void> {
+    const reply = (r: PollerReply) => {
+      if (!this.exited) this.worker.postMessage(r);
+    };
+    try {
+      let value: unknown;
+      if (m.op === 'send') await this.o.producer.send(m.topic, unpackOutgoing(m.packed));
+      else if (m.op === 'admit') await this.o.endpoints.admit(m.venue, { signal: this.stopping.signal });
+      else if (m.op === 'register') value = await this.o.schemas.register(m.subject, m.schema);
+      else if (m.op === 'getSchema') value = await this.o.schemas.getSchema(m.schemaId);
+      else await this.readState(m.rid, reply);
+      reply({ rid: m.rid, ok: true, value });
+    } catch (e) {
+      reply({ rid: m.rid, error: toWireError(e) });
+    }
+  }
+
+  /** `pollers.state` read here (the log is this thread's), its records sent on in chunks. */
+  private async readState(rid: number, reply: (r: PollerReply) => void): Promise<void> {
+    let chunk: [string | null, RawRecord | null][] = [];
+    await LogPollerState.readTopic(this.o, (key, value) => {
+      chunk.push([key, value]);
+      if (chunk.length >= STATE_CHUNK) {
+        reply({ rid, chunk });
+        chunk = [];
+      }
+    });
+    if (chunk.length) reply({ rid, chunk });
+  }
+}
