@@ -72,6 +72,14 @@ export interface BatchContext {
    * the handle()'s returned history rows.
    */
   history?: History;
+  /**
+   * Names this consumer's unbroken hold of the batch's partition: it changes whenever a runner
+   * starts and whenever its group rebalances (another member may have consumed and written the
+   * partition meanwhile, its batches uncommitted). A stage that keeps what it wrote per partition
+   * between batches trusts it only under the claim it was kept under. Absent (a caller that gives
+   * none): keep nothing between batches.
+   */
+  claim?: string;
 }
 
 /** What a stage's restore() may read before its consumer starts. */
