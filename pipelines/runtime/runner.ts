@@ -128,6 +128,7 @@ export class StageRunner {
           topics: this.inputs.map((t) => t.name),
           fromBeginning: this.def.fromBeginning ?? true,
           ...(this.def.exclusive ? { exclusive: true } : {}),
+          ...(this.def.maxBatch ? { maxBatch: this.def.maxBatch } : {}),
           onAssignment: (n: number) => {
             this.assignments++;
             if (this.def.exclusive) this.assigned(n);

@@ -137,6 +137,12 @@ export interface StageDef {
    */
   linger?: { ms: number; minRecords: number };
   /**
+   * Batches of up to this many records and bytes where the log cuts them (ConsumerOptions.maxBatch:
+   * the embedded log), for a sink whose write has a large fixed cost per batch that a backlog should
+   * pay less often. Costs memory in proportion while a backlog is read.
+   */
+  maxBatch?: { records: number; bytes: number };
+  /**
    * handle() is called on slices of at most this many records of a batch, in order, with the event
    * loop free between slices (other work of the process, e.g. API requests, runs there); their
    * outputs are written together, once, and the batch committed as before. For a stage whose
