@@ -90,7 +90,10 @@ describe('sink.price-history on chdb', () => {
     latestReads = 0;
     expect(await run([v3(id, MIN + 1_000, 0.4, 0.5), v3(id, MIN + 11_000, 0.4, 0.5)], { claim, partition })).toBe(2);
     expect(await run([v3(id, MIN + 21_000, 0.4, 0.5), v3(id, MIN + 31_000, 0.41, 0.5)], { claim, partition })).toBe(1);
-    expect(await run([v3(id, MIN + 41_000, 0.41, 0.5)], { claim, partition })).toBe(0);
+    // A batch that lists no quotes (crawl markers) keeps the batches after it following on.
+    const marker = { ...v3(id, MIN + 41_000, 0.41, 0.5), value: { venue: 'venue_3', record_type: 'crawl_complete', native_id: 'x', read_started_at: MIN, read_id: null, source_url: null, payload: '{}' } } as InRecord;
+    expect(await run([marker], { claim, partition })).toBe(0);
+    expect(await run([v3(id, MIN + 51_000, 0.41, 0.5)], { claim, partition })).toBe(0);
     expect(latestReads).toBe(1);
     expect(await stored(id)).toBe(3);
   });

@@ -295,15 +295,23 @@ export const priceHistorySink: StageDef = {
       for (const o of q.quotes) observations.push(o);
       for (const a of q.aliases) aliases.set(`${a.provider}\u0000${a.alias}`, a);
     }
-    if (observations.length === 0) return {};
-    if (!ctx.history) throw new Error(`stage ${ctx.stage} compares quotes with the stored ones and needs a History`);
+    if (records.length === 0) return {};
     // The database and the physical topic name (its prefix) keep apart the partitions of several
-    // backbones in one process.
-    const part = `${ctx.history.database}\u0000${records[0].topicName}\u0000${ctx.partition}`;
+    // backbones in one process. A batch without quotes is begun and done too, so the next one still
+    // follows on.
+    const part = `${ctx.history?.database ?? ''}\u0000${records[0].topicName}\u0000${ctx.partition}`;
     const latest = ctx.claim === undefined ? new Map<string, StoredQuote>() : priceMemory.begin(part, ctx.claim, records[0].offset);
+    const done = () => {
+      if (ctx.claim !== undefined) priceMemory.done(part, String(Number(records[records.length - 1].offset) + 1));
+    };
+    if (observations.length === 0) {
+      done();
+      return {};
+    }
+    if (!ctx.history) throw new Error(`stage ${ctx.stage} compares quotes with the stored ones and needs a History`);
     await readStoredQuotes(ctx.history, observations, latest);
     const rows = changedQuotes(latest, observations);
-    if (ctx.claim !== undefined) priceMemory.done(part, String(Number(records[records.length - 1].offset) + 1));
+    done();
     // An alias is written with a change of its market only: it changes far less often than quotes.
     const changed = new Set(rows.map((x) => `${x.provider}\u0000${x.market_id}`));
     const aliasRows = [...aliases.values()].filter((a) => changed.has(`${a.provider}\u0000${a.market_id}`));
