@@ -869,7 +869,7 @@ export class EmbeddedConsumer implements Consumer {
 
   private consume(handler: (batch: Batch) => Promise<void>, positions: ReadPosition[]): Promise<void> {
     const { groupId, topics } = this.options;
-    return readLoop(this.log, topics, positions, handler, this.state, `group ${groupId}`, groupId, (p) => this.log.commit(groupId, p.topic, new Map([[p.partition, p.pos]])));
+    return readLoop(this.log, topics, positions, handler, this.state, `group ${groupId}`, groupId, (p) => this.log.commit(groupId, p.topic, new Map([[p.partition, p.pos]])), this.options.maxBatch);
   }
 
   /** Stops fetching; an in-flight handler finishes and its batch is committed first, as on Kafka. */
@@ -897,6 +897,7 @@ async function readLoop(
   who: string,
   groupId: string,
   done: (p: ReadPosition) => Promise<void>,
+  maxBatch?: { records: number; bytes: number },
 ): Promise<void> {
   const { retryBackoffMs, onError } = log.opts;
   while (!state.stopped) {
@@ -910,7 +911,7 @@ async function readLoop(
         nextRetry = Math.min(nextRetry, p.retryAt);
         continue;
       }
-      const records = await log.read(p.topic, p.partition, p.pos);
+      const records = await log.read(p.topic, p.partition, p.pos, maxBatch?.records, maxBatch?.bytes);
       if (!records.length) continue;
       delivered = true;
       // What else could be read right now, had this batch been handled.

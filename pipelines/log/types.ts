@@ -75,6 +75,12 @@ export interface ConsumerOptions {
    * handed records below these offsets (a fetch before the seek): the reader skips them.
    */
   startAt?: { topic: string; offsets: Map<number, string> };
+  /**
+   * The most records and bytes of a batch, in place of the log's own (EmbeddedLogOptions
+   * maxBatchRecords / maxBatchBytes), where the log cuts batches itself: embedded. kafkajs hands over
+   * its fetches as they come and ignores it.
+   */
+  maxBatch?: { records: number; bytes: number };
 }
 
 export interface Batch {

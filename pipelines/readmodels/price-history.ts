@@ -137,6 +137,60 @@ export function changedQuotes(latest: Map<string, StoredQuote>, observations: re
   return rows;
 }
 
+/**
+ * The last stored quote of each outcome a sink saw, kept per topic-partition between its batches so
+ * change detection needs no read of price_latest while nothing else can have written those
+ * outcomes. What is kept is trusted for a batch only when (a) the batch comes under the same claim
+ * (BatchContext.claim: the same runner, no rebalance since, so no other member wrote the partition)
+ * and (b) it starts at the offset after the last batch kept (not a redelivery: a batch whose write
+ * failed comes again from its first offset, and what was kept for it was never stored). Otherwise
+ * the partition's quotes are dropped and read again from what is stored, as after a restart. Bounded:
+ * past `limit` quotes in all, the oldest ones are dropped (read again when next seen).
+ */
+export class QuoteMemory {
+  private readonly parts = new Map<string, { claim: string; next: string | null; quotes: Map<string, StoredQuote> }>();
+
+  constructor(readonly limit: number) {}
+
+  /**
+   * The quotes to compare a batch with (keyed by quoteKey; changedQuotes advances them), empty when
+   * what was kept cannot be trusted for it. Until done() is called for it, a later batch of this
+   * partition trusts nothing: a batch that fails between the two left quotes that were not stored.
+   */
+  begin(part: string, claim: string, firstOffset: string): Map<string, StoredQuote> {
+    const p = this.parts.get(part);
+    if (p && p.claim === claim && p.next === firstOffset) {
+      p.next = null;
+      return p.quotes;
+    }
+    const quotes = new Map<string, StoredQuote>();
+    this.parts.set(part, { claim, next: null, quotes });
+    return quotes;
+  }
+
+  /** The batch begun last on `part` is decided; the next one to trust starts at nextOffset. */
+  done(part: string, nextOffset: string): void {
+    const p = this.parts.get(part);
+    if (!p) return;
+    p.next = nextOffset;
+    // Only a batch's own partition grows, so after every done() all are within the limit, and
+    // what is over comes off this partition: its quotes kept longest first (a Map keeps insertion
+    // order).
+    let over = this.size() - this.limit;
+    for (const k of p.quotes.keys()) {
+      if (over-- <= 0) return;
+      p.quotes.delete(k);
+    }
+  }
+
+  /** Quotes kept, in all partitions. */
+  size(): number {
+    let n = 0;
+    for (const p of this.parts.values()) n += p.quotes.size;
+    return n;
+  }
+}
+
 // ---------------------------------------------------------------- candles
 
 export type CandleInterval = '1m' | '1h' | '1d';

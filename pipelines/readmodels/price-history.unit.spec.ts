@@ -1,7 +1,7 @@
 // Price history's pure part: quotes read off listing records, change detection, candle grouping.
 import { describe, expect, it } from 'vitest';
 import { randomBytes } from 'node:crypto';
-import { bucketAtOrAfter, bucketOf, changedQuotes, groupCandles, midOf, quoteKey, quotesOfPayload, quotesOfRecord, type CandleRow, type ObservedQuote, type StoredQuote } from './price-history.ts';
+import { bucketAtOrAfter, bucketOf, changedQuotes, groupCandles, midOf, QuoteMemory, quoteKey, quotesOfPayload, quotesOfRecord, type CandleRow, type ObservedQuote, type StoredQuote } from './price-history.ts';
 
 const rid = () => randomBytes(4).toString('hex').toUpperCase();
 const T0 = 1_767_225_600_000;
@@ -116,6 +116,65 @@ describe('changedQuotes: change detection', () => {
       [0.46, 0.45],
       [null, null],
     ]);
+  });
+});
+
+describe('QuoteMemory: what the sink may keep between batches of a partition', () => {
+  const kept = (m: Map<string, StoredQuote>, ...keys: string[]) => {
+    for (const k of keys) m.set(k, obs({ outcome_id: k }));
+  };
+
+  it('keeps a partition quotes for the next batch under the same claim, starting where the last one ended', () => {
+    const mem = new QuoteMemory(100);
+    const part = `p-${rid()}`;
+    const claim = rid();
+    kept(mem.begin(part, claim, '0'), 'a', 'b');
+    mem.done(part, '5');
+    expect([...mem.begin(part, claim, '5').keys()]).toEqual(['a', 'b']);
+  });
+
+  it('trusts nothing under another claim (a restart, a rebalance), for a redelivered batch, or after a batch that never finished', () => {
+    const mem = new QuoteMemory(100);
+    const part = `p-${rid()}`;
+    const claim = rid();
+    const fill = (first: string, next: string) => {
+      kept(mem.begin(part, claim, first), 'a');
+      mem.done(part, next);
+    };
+    fill('0', '5');
+    expect(mem.begin(part, rid(), '5').size).toBe(0);
+    fill('0', '5');
+    // The batch written at 0..4 again: its write may have failed, so what was kept for it was never stored.
+    expect(mem.begin(part, claim, '0').size).toBe(0);
+    fill('0', '5');
+    // Begun, then failed before done(): a retry of the same batch starts from what is stored.
+    kept(mem.begin(part, claim, '5'), 'b');
+    expect(mem.begin(part, claim, '5').size).toBe(0);
+  });
+
+  it('partitions are kept apart', () => {
+    const mem = new QuoteMemory(100);
+    const claim = rid();
+    const [p1, p2] = [`p-${rid()}`, `p-${rid()}`];
+    kept(mem.begin(p1, claim, '0'), 'a');
+    mem.done(p1, '1');
+    kept(mem.begin(p2, claim, '0'), 'b');
+    mem.done(p2, '1');
+    expect([...mem.begin(p1, claim, '1').keys()]).toEqual(['a']);
+  });
+
+  it('past its limit drops the quotes kept longest', () => {
+    const mem = new QuoteMemory(3);
+    const claim = rid();
+    const [p1, p2] = [`p-${rid()}`, `p-${rid()}`];
+    kept(mem.begin(p1, claim, '0'), 'a', 'b');
+    mem.done(p1, '1');
+    kept(mem.begin(p2, claim, '0'), 'c', 'd', 'e');
+    mem.done(p2, '1');
+    expect(mem.size()).toBe(3);
+    expect([...mem.begin(p2, claim, '1').keys()]).toEqual(['e']);
+    mem.done(p2, '1');
+    expect([...mem.begin(p1, claim, '1').keys()]).toEqual(['a', 'b']);
   });
 });
 

@@ -38,7 +38,7 @@ import { packBatch, packedTransfer, type PackedBatch } from './batch-pack.ts';
 export interface StageOffload {
   runs(stage: string): boolean;
   /** A batch of `topic` (an id of `topics`, the runner's topic map); resolves once its rows are written. */
-  batch(stage: string, topics: TopicMap, topic: TopicId, partition: number, records: LogRecord[]): Promise<void>;
+  batch(stage: string, topics: TopicMap, topic: TopicId, partition: number, records: LogRecord[], claim?: string): Promise<void>;
   /**
    * The whole stage there: consumed from its own copy of `log`, written and committed there, in the
    * group the runner would use. null when the batches must come from this thread (the embedded log is
@@ -84,7 +84,7 @@ export type HostRequest =
   | { id: number; host: number; db: string; op: 'insert'; table: string; rows: Record<string, unknown>[] }
   | { id: number; host: number; db: string; op: 'query'; sql: string; params?: Params }
   | { id: number; host: number; db: string; op: 'readonly'; q: ReadOnlyQuery }
-  | { id: number; host: number; db: string; op: 'batch'; stage: string; topic: TopicDef; partition: number; packed: PackedBatch }
+  | { id: number; host: number; db: string; op: 'batch'; stage: string; topic: TopicDef; partition: number; packed: PackedBatch; claim?: string }
   | { id: number; host: number; db: string; op: 'start-stage'; sid: number; stage: string; topics: TopicMap; log: WorkerLog }
   | { id: number; host: number; db: string; op: 'stop-stage'; sid: number }
   | { id: number; host: number; db: string; op: 'close' }
@@ -322,10 +322,10 @@ export class HistoryHost implements History, StageOffload {
     return this.w.utilization(since);
   }
 
-  async batch(stage: string, topics: TopicMap, topic: TopicId, partition: number, records: LogRecord[]): Promise<void> {
+  async batch(stage: string, topics: TopicMap, topic: TopicId, partition: number, records: LogRecord[], claim?: string): Promise<void> {
     // Packed and moved, not cloned record by record (batch-pack.ts).
     const packed = packBatch(records);
-    await this.call({ op: 'batch', stage, topic: topics[topic], partition, packed }, packedTransfer(packed));
+    await this.call({ op: 'batch', stage, topic: topics[topic], partition, packed, ...(claim === undefined ? {} : { claim }) }, packedTransfer(packed));
   }
 
   consume(stage: string, log: Log, topics: TopicMap, report: HostedReport): HostedStage | null {

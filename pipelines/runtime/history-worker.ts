@@ -61,7 +61,7 @@ function historyOf(db: string): Promise<ChdbHistory> {
 }
 
 /** One relayed batch of a hosted stage: its history written before it resolves. */
-async function runBatch(host: number, db: string, stage: string, topic: TopicDef, partition: number, batch: LogRecord[]): Promise<void> {
+async function runBatch(host: number, db: string, stage: string, topic: TopicDef, partition: number, batch: LogRecord[], claim: string | undefined): Promise<void> {
   const def = stages.get(stage);
   if (!def) throw new Error(`the history worker cannot run stage ${JSON.stringify(stage)}`);
   const serde = serdeOf(host);
@@ -69,7 +69,7 @@ async function runBatch(host: number, db: string, stage: string, topic: TopicDef
   const rest = await historyFromAvroFirst(def, serde, history, topic.name, batch);
   if (rest.length === 0) return;
   const records = await decodeBatch(serde, topic, rest);
-  const out = await def.handle(records, { stage: def.name, topic: topic.id, partition, history });
+  const out = await def.handle(records, { stage: def.name, topic: topic.id, partition, history, claim });
   // A hosted stage writes history only: anything else would be lost here, so it fails the batch.
   if (out.records?.length || out.snapshots?.length) throw new Error(`stage ${def.name} returned records or snapshots, which the history worker cannot write`);
   for (const w of out.history ?? []) await history.insert(w.table, w.rows);
@@ -168,7 +168,7 @@ async function closeStage(sid: number): Promise<void> {
 async function answer(req: Extract<HostRequest, { id: number }>): Promise<unknown> {
   switch (req.op) {
     case 'batch':
-      return runBatch(req.host, req.db, req.stage, req.topic, req.partition, unpackBatch(req.packed));
+      return runBatch(req.host, req.db, req.stage, req.topic, req.partition, unpackBatch(req.packed), req.claim);
     case 'start-stage':
       return startStage(req);
     case 'stop-stage':

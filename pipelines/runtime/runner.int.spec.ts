@@ -243,6 +243,37 @@ describe('stage runner (embedded)', () => {
     await log.close();
   });
 
+  it('gives every batch of one runner the same claim, another runner of the stage (a restart) another, and batches of the stage maxBatch', async () => {
+    const log = await EmbeddedLog.open({ dir: path.join(dir, `claim-${randomPrefix()}`), maxBatchRecords: 10, compactIntervalMs: 0 });
+    const bl = await embeddedBackbone({ dir, prefix: randomPrefix(), serde: b.serde, partitions: 1, log, history: b.history, store: b.store });
+    const p = await log.producer();
+    const claims: (string | undefined)[] = [];
+    const stage: StageDef = { name: 'test.claim', inputs: ['raw.venue_6'], handle: (_r, ctx) => (claims.push(ctx.claim), {}) };
+    const runTo = async (n: number) => {
+      const runner = new StageRunner(stage, bl);
+      await runner.start();
+      await runner.caughtUp(30_000);
+      await runner.stop();
+      expect(claims.length).toBe(n);
+    };
+    await produceRaw(bl, p, Array.from({ length: 25 }, (_, i) => rawMarket('venue_6', `c${i}`, `Claim ${i}`)));
+    await runTo(3);
+    await produceRaw(bl, p, [rawMarket('venue_6', 'c-late', 'Claim late')]);
+    await runTo(4);
+    await p.close();
+    expect(new Set(claims.slice(0, 3)).size).toBe(1);
+    expect(claims[0]).toMatch(/./);
+    expect(claims[3]).not.toBe(claims[0]);
+    // A stage that asks for larger batches than the log's 10 gets them (ConsumerOptions.maxBatch).
+    const sizes: number[] = [];
+    const big = new StageRunner({ name: 'test.max-batch', inputs: ['raw.venue_6'], maxBatch: { records: 20, bytes: 1 << 20 }, handle: (r) => (sizes.push(r.length), {}) }, bl);
+    await big.start();
+    await big.caughtUp(30_000);
+    await big.stop();
+    expect(sizes).toEqual([20, 6]);
+    await log.close();
+  });
+
   it('sends a record that does not decode to dead.letters with the reason, counts it, and reads on past it', async () => {
     const bl = await embeddedBackbone({ dir, prefix: randomPrefix(), serde: b.serde, partitions: 1, log: b.log, history: b.history, store: b.store });
     const p = await bl.log.producer();

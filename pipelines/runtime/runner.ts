@@ -4,6 +4,7 @@
 // commits when the batch handler resolves). Any failure rejects the batch handler, so nothing is
 // committed and the log redelivers the batch: the sinks' idempotence (ReplacingMergeTree keys,
 // offset-versioned documents) makes the second delivery change nothing that the first one wrote.
+import { randomBytes } from 'node:crypto';
 import type { Batch, Consumer, Log, LogRecord, OutgoingRecord, Producer } from '../log/types.ts';
 import type { History } from '../readmodels/history.ts';
 import type { SnapshotStore, Versioned } from '../readmodels/snapshots.ts';
@@ -77,6 +78,10 @@ export class StageRunner {
   private restoreAgain = false;
   /** Batches and ticks run one at a time: a tick sees the state of whole batches only. */
   private turn: Promise<unknown> = Promise.resolve();
+  /** This runner among all (BatchContext.claim): a restart or a replay is a new runner. */
+  private readonly runId = randomBytes(6).toString('hex');
+  /** Rebalances this runner's consumer went through (where the log tells: kafkajs). */
+  private assignments = 0;
 
   constructor(
     readonly def: StageDef,
@@ -122,7 +127,12 @@ export class StageRunner {
           groupId: this.groupId,
           topics: this.inputs.map((t) => t.name),
           fromBeginning: this.def.fromBeginning ?? true,
-          ...(this.def.exclusive ? { exclusive: true, onAssignment: (n: number) => this.assigned(n) } : {}),
+          ...(this.def.exclusive ? { exclusive: true } : {}),
+          ...(this.def.maxBatch ? { maxBatch: this.def.maxBatch } : {}),
+          onAssignment: (n: number) => {
+            this.assignments++;
+            if (this.def.exclusive) this.assigned(n);
+          },
         });
     this.consumer = hosted ?? consumer;
     this.removeLag = this.metrics.addLagSource({
@@ -236,7 +246,7 @@ export class StageRunner {
       if (!topic) throw new Error(`stage ${stage} got a batch of ${batch.topic}, which is not in the topic map`);
       await this.catchUpState();
       const offload = this.deps.offload;
-      if (offload?.runs(stage)) await offload.batch(stage, this.deps.topics, topic.id, batch.partition, batch.records);
+      if (offload?.runs(stage)) await offload.batch(stage, this.deps.topics, topic.id, batch.partition, batch.records, this.claim());
       else {
         const rest = await historyFromAvroFirst(this.def, this.deps.serde, this.deps.history, topic.name, batch.records);
         if (rest.length) {
@@ -247,7 +257,7 @@ export class StageRunner {
             await this.send(await encodeOutputs(this.deps.serde, this.deps.topics, dead));
             this.metrics.deadLetters.inc({ stage, topic: topic.id }, dead.length);
           }
-          const ctx = { stage, topic: topic.id, partition: batch.partition, history: this.deps.history };
+          const ctx = { stage, topic: topic.id, partition: batch.partition, history: this.deps.history, claim: this.claim() };
           const slice = this.def.sliceRecords;
           const out = slice && records.length > slice ? await handleSliced(this.def, records, ctx, slice) : await this.def.handle(records, ctx);
           await this.write(out);
@@ -266,6 +276,11 @@ export class StageRunner {
       this.deps.onError?.(err, { stage, topic: batch.topic, partition: batch.partition });
       throw err;
     }
+  }
+
+  /** BatchContext.claim: this runner, since its consumer's last rebalance. */
+  private claim(): string {
+    return `${this.runId}.${this.assignments}`;
   }
 
   private endLinger: (() => void) | null = null;

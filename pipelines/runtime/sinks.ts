@@ -6,7 +6,7 @@
 import { RAW_TOPIC_IDS, type CanonicalMarket, type MatchedEventRecord, type RawRecord } from '../topics.ts';
 import { JsonText } from '../readmodels/snapshots.ts';
 import type { History } from '../readmodels/history.ts';
-import { changedQuotes, quoteKey, quotesOfRecord, type AliasRow, type ObservedQuote, type StoredQuote } from '../readmodels/price-history.ts';
+import { changedQuotes, QuoteMemory, quoteKey, quotesOfRecord, type AliasRow, type ObservedQuote, type StoredQuote } from '../readmodels/price-history.ts';
 import { offsetVersion, type InRecord, type StageDef } from './types.ts';
 
 /** Avro timestamp-millis may decode to a Date (logical types on) or a number (off): store ms. */
@@ -231,35 +231,60 @@ export const matchedHistorySink: StageDef = {
 export const PRICE_HISTORY_TABLES = ['price_history', 'price_latest', 'price_aliases', 'price_candles_1m', 'price_candles_1h', 'price_candles_1d'];
 
 /**
- * The last stored quote of every outcome of these markets (price_latest), keyed by quoteKey.
- * Read per batch rather than kept in memory: after a restart, a rebalance that moves partitions
- * between replicas, or a replay, what is stored is the only truth about what was last written.
+ * The last stored quote (price_latest) of every outcome of the markets of these observations that
+ * `latest` lacks, added to it. Quotes already in `latest` are newer than or as new as the stored ones
+ * (the sink kept them under an unbroken claim) and stay.
  */
-export async function storedQuotes(history: History, observations: readonly ObservedQuote[]): Promise<Map<string, StoredQuote>> {
-  const latest = new Map<string, StoredQuote>();
-  const ids = [...new Set(observations.map((o) => o.market_id))];
-  if (ids.length === 0) return latest;
-  const wanted = new Set(observations.map((o) => `${o.provider}\u0000${o.market_id}`));
+export async function readStoredQuotes(history: History, observations: readonly ObservedQuote[], latest: Map<string, StoredQuote>): Promise<void> {
+  const wanted = new Set<string>();
+  const ids = new Set<string>();
+  for (const o of observations) {
+    if (latest.has(quoteKey(o.provider, o.market_id, o.outcome_id))) continue;
+    wanted.add(`${o.provider}\u0000${o.market_id}`);
+    ids.add(o.market_id);
+  }
+  if (ids.size === 0) return;
   const rows = await history.query<StoredQuote & { provider: string; market_id: string; outcome_id: string }>(
     `SELECT provider, market_id, outcome_id, bid, ask, last, price, bid_size, ask_size, toUnixTimestamp64Milli(observed_at) AS observed_at
      FROM price_latest FINAL WHERE market_id IN {ids:Array(String)}`,
-    { ids },
+    { ids: [...ids] },
   );
   // Market ids of two venues may coincide (venue_2 and venue_3 share numeric ids): keep the asked ones.
-  for (const r of rows) if (wanted.has(`${r.provider}\u0000${r.market_id}`)) latest.set(quoteKey(r.provider, r.market_id, r.outcome_id), r);
-  return latest;
+  for (const r of rows) {
+    const k = quoteKey(r.provider, r.market_id, r.outcome_id);
+    if (wanted.has(`${r.provider}\u0000${r.market_id}`) && !latest.has(k)) latest.set(k, r);
+  }
 }
+
+/**
+ * The price-history sink's batches on the embedded log: an insert here costs chdb ~20 ms whatever
+ * its size (a part for price_history and one for each of its four views), a row ~5 µs more, so a
+ * backlog read in the log's usual 5,000-record batches spent more on parts than on rows.
+ */
+export const PRICE_HISTORY_BATCH = { records: 20_000, bytes: 16 * 1024 * 1024 };
+
+/**
+ * The last stored quotes the price-history sink keeps between batches (QuoteMemory): ~370 bytes of
+ * heap a quote (key and observation), so ~37 MB at most; beyond it the longest kept are read again
+ * from price_latest when next seen.
+ */
+export const PRICE_MEMORY_QUOTES = 100_000;
+const priceMemory = new QuoteMemory(PRICE_MEMORY_QUOTES);
 
 /**
  * raw.venue_N -> price_history (every change of an outcome's quote; price_latest and the 1m, 1h and
  * 1d candles follow by materialized views) and price_aliases. Reads the listings' quotes
- * (readmodels/price-history.ts); an unchanged poll writes nothing.
+ * (readmodels/price-history.ts); an unchanged poll writes nothing. Compares each quote with the last
+ * one stored for its outcome: kept in memory from batch to batch of a partition while its claim holds
+ * (QuoteMemory), read from price_latest otherwise (first sight, a restart, a rebalance, a redelivery,
+ * a replay), since then what is stored is the only truth about what was last written.
  */
 export const priceHistorySink: StageDef = {
   name: 'sink.price-history',
   inputs: RAW_TOPIC_IDS,
   sinks: { tables: PRICE_HISTORY_TABLES },
   linger: HISTORY_LINGER,
+  maxBatch: PRICE_HISTORY_BATCH,
   async handle(records, ctx) {
     const observations: ObservedQuote[] = [];
     const aliases = new Map<string, AliasRow>();
@@ -270,9 +295,23 @@ export const priceHistorySink: StageDef = {
       for (const o of q.quotes) observations.push(o);
       for (const a of q.aliases) aliases.set(`${a.provider}\u0000${a.alias}`, a);
     }
-    if (observations.length === 0) return {};
+    if (records.length === 0) return {};
+    // The database and the physical topic name (its prefix) keep apart the partitions of several
+    // backbones in one process. A batch without quotes is begun and done too, so the next one still
+    // follows on.
+    const part = `${ctx.history?.database ?? ''}\u0000${records[0].topicName}\u0000${ctx.partition}`;
+    const latest = ctx.claim === undefined ? new Map<string, StoredQuote>() : priceMemory.begin(part, ctx.claim, records[0].offset);
+    const done = () => {
+      if (ctx.claim !== undefined) priceMemory.done(part, String(Number(records[records.length - 1].offset) + 1));
+    };
+    if (observations.length === 0) {
+      done();
+      return {};
+    }
     if (!ctx.history) throw new Error(`stage ${ctx.stage} compares quotes with the stored ones and needs a History`);
-    const rows = changedQuotes(await storedQuotes(ctx.history, observations), observations);
+    await readStoredQuotes(ctx.history, observations, latest);
+    const rows = changedQuotes(latest, observations);
+    done();
     // An alias is written with a change of its market only: it changes far less often than quotes.
     const changed = new Set(rows.map((x) => `${x.provider}\u0000${x.market_id}`));
     const aliasRows = [...aliases.values()].filter((a) => changed.has(`${a.provider}\u0000${a.market_id}`));

@@ -72,6 +72,14 @@ export interface BatchContext {
    * the handle()'s returned history rows.
    */
   history?: History;
+  /**
+   * Names this consumer's unbroken hold of the batch's partition: it changes whenever a runner
+   * starts and whenever its group rebalances (another member may have consumed and written the
+   * partition meanwhile, its batches uncommitted). A stage that keeps what it wrote per partition
+   * between batches trusts it only under the claim it was kept under. Absent (a caller that gives
+   * none): keep nothing between batches.
+   */
+  claim?: string;
 }
 
 /** What a stage's restore() may read before its consumer starts. */
@@ -128,6 +136,12 @@ export interface StageDef {
    * Not when the log says more records are already waiting (Batch.waiting), nor once the runner stops.
    */
   linger?: { ms: number; minRecords: number };
+  /**
+   * Batches of up to this many records and bytes where the log cuts them (ConsumerOptions.maxBatch:
+   * the embedded log), for a sink whose write has a large fixed cost per batch that a backlog should
+   * pay less often. Costs memory in proportion while a backlog is read.
+   */
+  maxBatch?: { records: number; bytes: number };
   /**
    * handle() is called on slices of at most this many records of a batch, in order, with the event
    * loop free between slices (other work of the process, e.g. API requests, runs there); their
