@@ -59,8 +59,12 @@ interface FeedState {
   lastFullStartedAt: number | null;
   /** The feed's memory was read from PollerOptions.state (once, before its first crawl). */
   restored: boolean;
-  /** Records (`<record_type>:<native_id>`) the feed's previous complete crawl listed. */
-  lastSeen: Set<string> | null;
+  /**
+   * Records (`<record_type>:<native_id>`) the feed's previous complete crawl listed; null before one.
+   * 'changes' in delta mode: after a complete crawl the keys of `changes` are those records, so the
+   * feed keeps the keys once (1,000,000 of them at SIM_SCALE=100, bench/poller-memory.md).
+   */
+  lastSeen: Set<string> | 'changes' | null;
 }
 
 /** The listing feed's name (the catalog stages the crawls whose read ids begin `listing:`). */
@@ -295,11 +299,12 @@ export class VenuePoller {
     const count = seen.size;
     // Delta mode: what was published before and this crawl did not list has left the venue's
     // listing now, so consumers can drop it at once instead of at the next full crawl.
-    const gone = dedupe ? [...new Set([...dedupe.changes.gone(seen), ...[...state.unconfirmed].filter((k) => !seen.has(k))])] : [];
+    const left = state.lastSeen === 'changes' ? state.changes.gone(seen) : state.lastSeen ? [...state.lastSeen].filter((k) => !seen.has(k)) : [];
+    const gone = dedupe ? [...new Set([...(state.lastSeen === 'changes' ? left : dedupe.changes.gone(seen)), ...[...state.unconfirmed].filter((k) => !seen.has(k))])] : [];
     const vanished = full ? [] : gone;
     // What left the listing since the previous crawl: where the venue keeps a final record that
     // matters downstream (the adapter's finalRecordRequest), read it once and write it to the log before the marker.
-    if (state.lastSeen && !(await this.readFinals([...state.lastSeen].filter((k) => !seen.has(k))))) return false;
+    if (!(await this.readFinals(left))) return false;
     const marker: RawRecord = {
       venue: this.provider,
       record_type: 'crawl_complete',
@@ -317,7 +322,7 @@ export class VenuePoller {
       source_url: null,
     };
     if (!(await this.emit([marker]))) return false;
-    state.lastSeen = seen;
+    state.lastSeen = dedupe ? 'changes' : seen;
     if (dedupe) {
       dedupe.changes.forget(gone);
       dedupe.changes.published(dedupe.pending);
@@ -445,7 +450,7 @@ export class VenuePoller {
     if (!m) return;
     state.changes = new ChangeDetector(m.hashes);
     state.lastFullStartedAt = m.lastFullStartedAt;
-    if (m.lastFullStartedAt !== null) state.lastSeen = new Set(m.hashes.keys());
+    if (m.lastFullStartedAt !== null) state.lastSeen = 'changes';
   }
 
   /**
