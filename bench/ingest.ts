@@ -19,7 +19,8 @@
 // while the crawls themselves take real time. Figures are per listing crawl of the nine venues.
 //
 //   npx tsx bench/ingest.ts [--scale 1] [--window-s 300] [--settle-s 30] [--listing-crawl-s 60] [--first off|on]
-//   npx tsx bench/ingest.ts --sim-listing-gap-min 30 [--crawls 4] [--scale 1] [--settle-s 5] [--first off|on]
+//   npx tsx bench/ingest.ts --sim-listing-gap-min 30 [--crawls 4] [--scale 1] [--settle-s 5] [--first off|on | --only off|on]
+//   (with node --expose-gc --import tsx the heap after the crawls is read after a collection)
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -189,6 +190,8 @@ interface ListingResult {
   mode: string;
   first: { raw: number; state: number; all: number; mb: number; cpuMs: number };
   perCrawl: { raw: number; state: number; all: number; mb: number; cpuMs: number; wallMs: number };
+  /** This process: the highest RSS seen (every 200 ms) from the pollers' start to the last crawl, and heap and RSS after the last crawl (after a collection when --expose-gc). */
+  memory: { peakRssMb: number; rssMb: number; heapMb: number };
   listingRecordsPerVenueCrawl: number;
   fullListingRecords: number;
 }
@@ -221,6 +224,8 @@ async function measureListing(changeOnly: boolean): Promise<ListingResult> {
   const b00 = dirBytes(logDir);
   const c00 = process.cpuUsage();
   let lastStart = Date.now();
+  let peakRss = 0;
+  const sampler = setInterval(() => (peakRss = Math.max(peakRss, process.memoryUsage().rss)), 200);
   const pollers = await startPollers(config, b, baseUrl, counter.logger);
   const crawled = (p: RunningPollers) => p.supervisor.status().every((s) => Object.values(s.feeds).every((f) => f.crawlsCompleted >= 1));
   while (!crawled(pollers)) await sleep(200);
@@ -247,6 +252,9 @@ async function measureListing(changeOnly: boolean): Promise<ListingResult> {
   const r1 = await records(log, topics);
   const b1 = dirBytes(logDir);
   const l1 = counter.feeds.get('listing')!;
+  clearInterval(sampler);
+  (globalThis as { gc?: () => void }).gc?.();
+  const mem = process.memoryUsage();
   await pollers.stop();
   await log.close();
   rmSync(dir, { recursive: true, force: true });
@@ -261,25 +269,28 @@ async function measureListing(changeOnly: boolean): Promise<ListingResult> {
       cpuMs: (c1.user + c1.system) / 1000 / CRAWLS,
       wallMs: wall / CRAWLS,
     },
+    memory: { peakRssMb: peakRss / 1e6, rssMb: mem.rss / 1e6, heapMb: mem.heapUsed / 1e6 },
     listingRecordsPerVenueCrawl: (l1.emitted - l0.emitted) / (l1.crawls - l0.crawls),
     fullListingRecords: fullListing.emitted,
   };
 }
 
 async function listingOnly(): Promise<void> {
+  // --only off|on: one mode in this process (its memory figures then owe nothing to the other mode).
+  const only = arg('only', '');
   const onFirst = arg('first', 'off') === 'on';
-  const first = await measureListing(onFirst);
-  const second = await measureListing(!onFirst);
-  const [off, on] = onFirst ? [second, first] : [first, second];
+  const runs = only ? [await measureListing(only === 'on')] : [await measureListing(onFirst), await measureListing(!onFirst)];
   const f = (n: number, d = 0) => n.toLocaleString('en-US', { maximumFractionDigits: d, minimumFractionDigits: d });
   const ratio = (a: number, b: number) => (b === 0 ? 'n/a' : `${(a / b).toFixed(2)}x`);
-  console.log(`scale ${SCALE}, listing feed alone, ${CRAWLS} listing crawls per mode ${SIM_GAP_MIN} simulated minutes apart (+${SETTLE_MS / 1000} s settle), ${onFirst ? 'on' : 'off'} first, ${new Date().toISOString()}`);
-  console.log('| mode | first crawls (full listing + full sports): raw records / pollers.state records / log MB / CPU ms | per listing crawl (9 venues): raw records | pollers.state records | all topics records | log MB | CPU ms | wall ms | listing records written per venue crawl (of a full crawl\'s) |');
-  console.log('|---|---|---|---|---|---|---|---|---|');
-  for (const r of [off, on])
+  console.log(`scale ${SCALE}, listing feed alone, ${CRAWLS} listing crawls per mode ${SIM_GAP_MIN} simulated minutes apart (+${SETTLE_MS / 1000} s settle), ${only ? `${only} only` : `${onFirst ? 'on' : 'off'} first`}, ${new Date().toISOString()}`);
+  console.log('| mode | first crawls (full listing + full sports): raw records / pollers.state records / log MB / CPU ms | per listing crawl (9 venues): raw records | pollers.state records | all topics records | log MB | CPU ms | wall ms | listing records written per venue crawl (of a full crawl\'s) | peak RSS MB / RSS MB / heap MB after the crawls |');
+  console.log('|---|---|---|---|---|---|---|---|---|---|');
+  for (const r of [...runs].sort((a, b) => a.mode.length - b.mode.length))
     console.log(
-      `| ${r.mode} | ${f(r.first.raw)} / ${f(r.first.state)} / ${f(r.first.mb, 2)} / ${f(r.first.cpuMs)} | ${f(r.perCrawl.raw)} | ${f(r.perCrawl.state)} | ${f(r.perCrawl.all)} | ${f(r.perCrawl.mb, 3)} | ${f(r.perCrawl.cpuMs)} | ${f(r.perCrawl.wallMs)} | ${f(r.listingRecordsPerVenueCrawl)} (${f(r.fullListingRecords / 9)}) |`,
+      `| ${r.mode} | ${f(r.first.raw)} / ${f(r.first.state)} / ${f(r.first.mb, 2)} / ${f(r.first.cpuMs)} | ${f(r.perCrawl.raw)} | ${f(r.perCrawl.state)} | ${f(r.perCrawl.all)} | ${f(r.perCrawl.mb, 3)} | ${f(r.perCrawl.cpuMs)} | ${f(r.perCrawl.wallMs)} | ${f(r.listingRecordsPerVenueCrawl)} (${f(r.fullListingRecords / 9)}) | ${f(r.memory.peakRssMb)} / ${f(r.memory.rssMb)} / ${f(r.memory.heapMb)} |`,
     );
+  if (runs.length < 2) return;
+  const [off, on] = onFirst ? [runs[1]!, runs[0]!] : [runs[0]!, runs[1]!];
   console.log(`on/off per listing crawl: raw records ${ratio(on.perCrawl.raw, off.perCrawl.raw)}, all records ${ratio(on.perCrawl.all, off.perCrawl.all)}, log bytes ${ratio(on.perCrawl.mb, off.perCrawl.mb)}, CPU ${ratio(on.perCrawl.cpuMs, off.perCrawl.cpuMs)}`);
   console.log(`on/off first crawls: raw records ${ratio(on.first.raw, off.first.raw)}, log bytes ${ratio(on.first.mb, off.first.mb)}, CPU ${ratio(on.first.cpuMs, off.first.cpuMs)}`);
 }
