@@ -326,12 +326,19 @@ export class VenuePoller {
     if (dedupe) {
       dedupe.changes.forget(gone);
       dedupe.changes.published(dedupe.pending);
-      const set = [...dedupe.pending];
+      const published = dedupe.pending;
       state.pending = new Map();
       state.unconfirmed.clear();
       if (full) state.lastFullStartedAt = crawlStartedAt;
-      // In slices: a full listing crawl at SIM_SCALE=100 publishes 1,000,000 records.
-      for (let i = 0; i < set.length; i += STATE_SLICE) await this.persist(feed.name, state, { set: set.slice(i, i + STATE_SLICE) }, completedAt);
+      // In slices, never copied whole: a full listing crawl at SIM_SCALE=100 publishes 1,000,000 records.
+      let slice: [string, string][] = [];
+      for (const e of published) {
+        slice.push(e);
+        if (slice.length < STATE_SLICE) continue;
+        await this.persist(feed.name, state, { set: slice }, completedAt);
+        slice = [];
+      }
+      if (slice.length > 0) await this.persist(feed.name, state, { set: slice }, completedAt);
       await this.persist(feed.name, state, { gone, ...(full ? { lastFullStartedAt: crawlStartedAt } : {}) }, completedAt);
     }
     this.status.crawlsCompleted++;
@@ -374,26 +381,27 @@ export class VenuePoller {
           read_id: crawlId,
           source_url: sourceUrl,
         }));
+        // Each record's key made once: the crawl's `seen` and the feed's memory hold the same string.
+        const keys = recs.map((r) => recordKey(r.record_type, r.native_id));
         // Once per crawl: overlapping pages (adapters/listing.ts PAGE_OVERLAP) read some records twice.
-        let out = recs.filter((r) => !seen.has(recordKey(r.record_type, r.native_id)));
+        let picked = keys.flatMap((k, i) => (seen.has(k) ? [] : [i]));
         // Delta mode: emit only what changed since its last publish (everything in a full crawl).
         const published: [string, string][] = [];
         if (dedupe) {
-          out = out.filter((r) => {
-            const key = recordKey(r.record_type, r.native_id);
-            const { hash, publish } = dedupe.changes.check(key, r.payload, dedupe.full);
-            if (publish) published.push([key, hash]);
+          picked = picked.filter((i) => {
+            const { hash, publish } = dedupe.changes.check(keys[i]!, recs[i]!.payload, dedupe.full);
+            if (publish) published.push([keys[i]!, hash]);
             return publish;
           });
         }
-        if (!(await this.emit(out))) return null;
+        if (!(await this.emit(picked.map((i) => recs[i]!)))) return null;
         // Confirmed (kept in the feed's memory and its PollerState) once the crawl's marker is written.
         if (dedupe) for (const [k, h] of published) dedupe.pending.set(k, h);
-        for (const r of recs) seen.add(`${r.record_type}:${r.native_id}`);
+        for (const k of keys) seen.add(k);
         // Each fault was a warn line; the first good page after them is the line an operator waits for.
         if (this.status.consecutiveFaults > 0) this.o.logger.info({ venue: this.provider, afterFaults: this.status.consecutiveFaults }, 'venue recovered');
         this.status.consecutiveFaults = 0;
-        return { emitted: out.length, next: parsed.next };
+        return { emitted: picked.length, next: parsed.next };
       } catch (e) {
         // stop() aborts the request in flight: that is the stop, not a venue fault (it was logged
         // as a deadline timeout and an abandoned crawl, bench/soak.md finding 7).
