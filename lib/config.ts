@@ -149,9 +149,10 @@ const fields = z.object({
   POLL_REFRESH_MS: z.coerce.number().int().min(1).default(6 * 3600_000),
   // With POLL_CHANGE_ONLY, the listing feed (every CATALOG_CRAWL_MS, the catalog's source) change-only
   // too: a full crawl every POLL_REFRESH_MS, delta crawls between, the catalog assembling each venue's
-  // listing from its last full crawl and the delta crawls after it. Off by default until measured at
-  // SIM_SCALE=100: the pollers then keep (and read back at start from `pollers.state`) one content
-  // hash per listed market, 1,000,000 at that scale.
+  // listing from its last full crawl and the delta crawls after it. Off by default: at the 30-minute
+  // cadence a delta crawl still writes about 65% of the simulator's listing, so it saves 9-16% of the
+  // listing's log bytes for more CPU and about 90 MB of content hashes held at SIM_SCALE=100
+  // (bench/ingest.md, bench/poller-memory.md).
   POLL_CHANGE_ONLY_LISTING: bool.default(false),
   // HMAC secret of every cursor the API issues (lib/cursor.ts; the catalog's were first, hence the
   // name). The embedded default falls back to DEV_CURSOR_SECRET; with REDIS_URL it is required (below).

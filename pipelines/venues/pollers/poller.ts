@@ -59,8 +59,12 @@ interface FeedState {
   lastFullStartedAt: number | null;
   /** The feed's memory was read from PollerOptions.state (once, before its first crawl). */
   restored: boolean;
-  /** Records (`<record_type>:<native_id>`) the feed's previous complete crawl listed. */
-  lastSeen: Set<string> | null;
+  /**
+   * Records (`<record_type>:<native_id>`) the feed's previous complete crawl listed; null before one.
+   * 'changes' in delta mode: after a complete crawl the keys of `changes` are those records, so the
+   * feed keeps the keys once (1,000,000 of them at SIM_SCALE=100, bench/poller-memory.md).
+   */
+  lastSeen: Set<string> | 'changes' | null;
 }
 
 /** The listing feed's name (the catalog stages the crawls whose read ids begin `listing:`). */
@@ -295,11 +299,12 @@ export class VenuePoller {
     const count = seen.size;
     // Delta mode: what was published before and this crawl did not list has left the venue's
     // listing now, so consumers can drop it at once instead of at the next full crawl.
-    const gone = dedupe ? [...new Set([...dedupe.changes.gone(seen), ...[...state.unconfirmed].filter((k) => !seen.has(k))])] : [];
+    const left = state.lastSeen === 'changes' ? state.changes.gone(seen) : state.lastSeen ? [...state.lastSeen].filter((k) => !seen.has(k)) : [];
+    const gone = dedupe ? [...new Set([...(state.lastSeen === 'changes' ? left : dedupe.changes.gone(seen)), ...[...state.unconfirmed].filter((k) => !seen.has(k))])] : [];
     const vanished = full ? [] : gone;
     // What left the listing since the previous crawl: where the venue keeps a final record that
     // matters downstream (the adapter's finalRecordRequest), read it once and write it to the log before the marker.
-    if (state.lastSeen && !(await this.readFinals([...state.lastSeen].filter((k) => !seen.has(k))))) return false;
+    if (!(await this.readFinals(left))) return false;
     const marker: RawRecord = {
       venue: this.provider,
       record_type: 'crawl_complete',
@@ -317,16 +322,23 @@ export class VenuePoller {
       source_url: null,
     };
     if (!(await this.emit([marker]))) return false;
-    state.lastSeen = seen;
+    state.lastSeen = dedupe ? 'changes' : seen;
     if (dedupe) {
       dedupe.changes.forget(gone);
       dedupe.changes.published(dedupe.pending);
-      const set = [...dedupe.pending];
+      const published = dedupe.pending;
       state.pending = new Map();
       state.unconfirmed.clear();
       if (full) state.lastFullStartedAt = crawlStartedAt;
-      // In slices: a full listing crawl at SIM_SCALE=100 publishes 1,000,000 records.
-      for (let i = 0; i < set.length; i += STATE_SLICE) await this.persist(feed.name, state, { set: set.slice(i, i + STATE_SLICE) }, completedAt);
+      // In slices, never copied whole: a full listing crawl at SIM_SCALE=100 publishes 1,000,000 records.
+      let slice: [string, string][] = [];
+      for (const e of published) {
+        slice.push(e);
+        if (slice.length < STATE_SLICE) continue;
+        await this.persist(feed.name, state, { set: slice }, completedAt);
+        slice = [];
+      }
+      if (slice.length > 0) await this.persist(feed.name, state, { set: slice }, completedAt);
       await this.persist(feed.name, state, { gone, ...(full ? { lastFullStartedAt: crawlStartedAt } : {}) }, completedAt);
     }
     this.status.crawlsCompleted++;
@@ -369,26 +381,27 @@ export class VenuePoller {
           read_id: crawlId,
           source_url: sourceUrl,
         }));
+        // Each record's key made once: the crawl's `seen` and the feed's memory hold the same string.
+        const keys = recs.map((r) => recordKey(r.record_type, r.native_id));
         // Once per crawl: overlapping pages (adapters/listing.ts PAGE_OVERLAP) read some records twice.
-        let out = recs.filter((r) => !seen.has(recordKey(r.record_type, r.native_id)));
+        let picked = keys.flatMap((k, i) => (seen.has(k) ? [] : [i]));
         // Delta mode: emit only what changed since its last publish (everything in a full crawl).
         const published: [string, string][] = [];
         if (dedupe) {
-          out = out.filter((r) => {
-            const key = recordKey(r.record_type, r.native_id);
-            const { hash, publish } = dedupe.changes.check(key, r.payload, dedupe.full);
-            if (publish) published.push([key, hash]);
+          picked = picked.filter((i) => {
+            const { hash, publish } = dedupe.changes.check(keys[i]!, recs[i]!.payload, dedupe.full);
+            if (publish) published.push([keys[i]!, hash]);
             return publish;
           });
         }
-        if (!(await this.emit(out))) return null;
+        if (!(await this.emit(picked.map((i) => recs[i]!)))) return null;
         // Confirmed (kept in the feed's memory and its PollerState) once the crawl's marker is written.
         if (dedupe) for (const [k, h] of published) dedupe.pending.set(k, h);
-        for (const r of recs) seen.add(`${r.record_type}:${r.native_id}`);
+        for (const k of keys) seen.add(k);
         // Each fault was a warn line; the first good page after them is the line an operator waits for.
         if (this.status.consecutiveFaults > 0) this.o.logger.info({ venue: this.provider, afterFaults: this.status.consecutiveFaults }, 'venue recovered');
         this.status.consecutiveFaults = 0;
-        return { emitted: out.length, next: parsed.next };
+        return { emitted: picked.length, next: parsed.next };
       } catch (e) {
         // stop() aborts the request in flight: that is the stop, not a venue fault (it was logged
         // as a deadline timeout and an abandoned crawl, bench/soak.md finding 7).
@@ -445,7 +458,7 @@ export class VenuePoller {
     if (!m) return;
     state.changes = new ChangeDetector(m.hashes);
     state.lastFullStartedAt = m.lastFullStartedAt;
-    if (m.lastFullStartedAt !== null) state.lastSeen = new Set(m.hashes.keys());
+    if (m.lastFullStartedAt !== null) state.lastSeen = 'changes';
   }
 
   /**
