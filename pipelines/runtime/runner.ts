@@ -336,13 +336,24 @@ export class StageRunner {
   }
 
   private async send(produced: EncodedOutputs): Promise<void> {
-    await Promise.all(
-      produced.map(async ({ topic, records }) => {
-        await this.producer!.send(this.deps.topics[topic].name, records);
-        this.metrics.recordsOut.inc({ stage: this.def.name, topic }, records.length);
-      }),
-    );
+    await sendOutputs(produced, this.def.stateTopics ?? [], async (topic, records) => {
+      await this.producer!.send(this.deps.topics[topic].name, records);
+      this.metrics.recordsOut.inc({ stage: this.def.name, topic }, records.length);
+    });
   }
+}
+
+/**
+ * A batch's outputs: every topic but the stage's state topics at once, then the state topics. Writes
+ * to two topics are not atomic, so a crash between them must leave the decisions without their
+ * checkpoint (the batch, not committed, is decided again), never the checkpoint without its
+ * decisions: a restore would believe them written (the canonicalizer's crawl state said a crawl was
+ * applied while that crawl's deletions were lost, and those markets stayed for good).
+ */
+export async function sendOutputs(produced: EncodedOutputs, stateTopics: readonly TopicId[], send: (topic: TopicId, records: OutgoingRecord[]) => Promise<void>): Promise<void> {
+  const isState = (t: TopicId) => stateTopics.includes(t);
+  await Promise.all(produced.filter((o) => !isState(o.topic)).map((o) => send(o.topic, o.records)));
+  await Promise.all(produced.filter((o) => isState(o.topic)).map((o) => send(o.topic, o.records)));
 }
 
 /** handle() over slices of a batch, yielding the event loop between them; the outputs in order, concatenated. */

@@ -127,6 +127,11 @@ export interface StageDef {
    * for a stage whose state spans every partition of its inputs.
    */
   exclusive?: boolean;
+  /**
+   * Output topics that checkpoint the stage's own decisions (what its restore reads to know what
+   * it already did): a batch writes them after all its other outputs (runner.ts sendOutputs).
+   */
+  stateTopics?: TopicId[];
   /** Where a new group starts; default true (the topics are the source of truth). */
   fromBeginning?: boolean;
   /**

@@ -425,6 +425,8 @@ export function canonicalizeStage(): StageDef & { state: () => Canonicalizer } {
     // Its state spans every partition of its inputs: one replica runs it, another stands by.
     exclusive: true,
     inputs: [...RAW_TOPIC_IDS, 'reference.rosters'],
+    // The crawl state says which crawls were applied: written after their deletions, never before.
+    stateTopics: ['matching.state'],
     // About 140 us a record on a crawl's first reads (rules texts): 64 records keep a slice near
     // 10 ms of the event loop, which the API shares on the embedded default (bench/crawl-latency.md).
     sliceRecords: 64,
