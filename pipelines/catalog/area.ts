@@ -42,6 +42,8 @@ export interface AreaBackbone {
 export interface RunningPollers {
   /** Each venue poller's status (from the pollers' thread, as it last reported it: at most STATUS_EVERY_MS old). */
   status(): PollerStatus[];
+  /** The pollers themselves, when they run on this thread (POLLER_THREAD off): a bench drives crawls by hand. */
+  supervisor?: ReturnType<typeof pollersFromConfig>;
   stop(): Promise<void>;
 }
 
@@ -79,6 +81,7 @@ export async function startPollers(config: Config, b: Pick<AreaBackbone, 'log' |
   supervisor.start();
   return {
     status: () => supervisor.status(),
+    supervisor,
     async stop() {
       await supervisor.stop();
       await closeProducer();
