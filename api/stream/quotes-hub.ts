@@ -144,14 +144,15 @@ export class QuotesHub {
     const offsets = await Promise.all(defs.map((d) => opts.log.topicOffsets(d.name)));
     const t = opts.fromTime;
     const from = t === undefined ? undefined : new Map(await Promise.all(defs.map(async (d) => [d.name, await opts.log.offsetsForTime(d.name, t)] as const)));
-    // Seek only where there is something to skip: on Kafka each topic's start is set on the tail's
-    // group before it joins (pipelines/log/tail.ts), a few seconds each.
+    // Seek only where there is something to skip. On Kafka the tail's one consumer seeks every topic's
+    // start together once it has joined (pipelines/log/tail.ts), so nine topics cost one join.
     const lows = new Map(defs.map((d, i) => [d.name, new Map(offsets[i]!.map((o) => [o.partition, Number(o.low)]))]));
     const seek = from && new Map([...from].map(([topic, parts]) => [topic, new Map([...parts].filter(([p, o]) => Number(o) > (lows.get(topic)?.get(p) ?? 0)))]));
     const hub = new QuotesHub(opts, layoutOf(defs.map((d, i) => ({ name: d.name, partitions: offsets[i]!.length }))), defs.map((d) => d.name), from, seek);
     hub.catchUp.setTarget(offsets.flatMap((os) => os.map((o) => Number(o.high))), hub.pos);
-    // Not awaited: reaching the raw topics may take a while (the seeks above), and the API and the
-    // other channels do not wait for it; channel=quotes answers 503 until the hub has caught up.
+    // Not awaited: reaching the raw topics may take a while (the join, then the read from the starts),
+    // and the API and the other channels do not wait for it; channel=quotes answers 503 until the hub
+    // has caught up.
     hub.running = hub.tail.run((batch) => hub.apply(batch.topic, batch.partition, batch.records)).catch((err: unknown) => {
       hub.failure = err;
       console.error('quotes hub: the tail of the raw venue topics failed; channel=quotes answers 503:', err);
