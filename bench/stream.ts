@@ -14,7 +14,10 @@
 //   after a full GC, divided by the clients;
 // - pipeline throughput with and without the clients connected (records/s of the stand-in): without
 //   before they connect and after they leave, with while the probes fan out and with idle clients;
-//   ratios against the mean without.
+//   ratios against the mean without;
+// - the fan-out's CPU per delivery (one change to one client): this process's CPU over as many
+//   changes again without the pipeline, minus its CPU over as long with the clients idle; CPU time,
+//   which a loaded machine inflates far less than the wall-clock figures above.
 import { fork, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -240,6 +243,27 @@ async function main(): Promise<void> {
   await probes;
   for (let r = 1; r < rounds; r++) withClients.push(await pipelineRound());
   await new Promise((r) => setTimeout(r, 1000));
+
+  // The fan-out's own CPU, which the machine's load does not inflate the way it does wall times:
+  // this process's CPU over `events` more changes (20 a second, no pipeline round), minus its CPU
+  // over as long with the clients connected and idle, per delivery (one change to one client).
+  // These changes are not latency probes (not in `commits`).
+  const cpuOver = async (changes: number) => {
+    const c0 = process.cpuUsage();
+    for (let i = 0; i < events; i++) {
+      if (changes) {
+        const id = `nba-e${i % 50}-bench`;
+        await producer.send(topics['matched.events'].name, [await serde.encode(topics['matched.events'], id, matched(id, `q${i}`))]);
+      }
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    await new Promise((r) => setTimeout(r, 500));
+    const c = process.cpuUsage(c0);
+    return c.user + c.system;
+  };
+  const idleCpu = await cpuOver(0);
+  const fanCpu = await cpuOver(events);
+  const fanoutUsPerDelivery = (fanCpu - idleCpu) / (events * clients);
   const report = fromKid('report');
   kid.send({ type: 'report', commits });
   const lat = await report;
@@ -264,6 +288,7 @@ async function main(): Promise<void> {
       ratio_during_fanout: +(withClients[0]! / mean(w)).toFixed(3),
       ratio_idle_clients: withClients.length > 1 ? +(mean(withClients.slice(1)) / mean(w)).toFixed(3) : null,
     },
+    fanout_cpu_us_per_delivery: +fanoutUsPerDelivery.toFixed(2),
     // Cores busy from the probes' start to the report (the with-clients rounds), per process.
     cores_busy: { api: +((cpu.user + cpu.system) / 1e6 / wallS).toFixed(2), clients: +(lat.cpuMs! / 1000 / wallS).toFixed(2) },
     clients_session: args.includes('--detach-clients') ? 'own' : "the API's",
