@@ -4,7 +4,7 @@
 // do). 1,000 SSE clients run in a second process (this file with --clients), so their parsing does
 // not load the measured process.
 //
-//   node --expose-gc --import tsx bench/stream.ts [--clients 1000] [--records 100000] [--events 200] [--rounds 2]
+//   node --expose-gc --import tsx bench/stream.ts [--clients 1000] [--records 100000] [--events 200] [--rounds 2] [--detach-clients]
 //
 // Figures:
 // - delay from commit to arrival: a matched.events change is written (20 a second); its commit is
@@ -14,7 +14,10 @@
 //   after a full GC, divided by the clients;
 // - pipeline throughput with and without the clients connected (records/s of the stand-in): without
 //   before they connect and after they leave, with while the probes fan out and with idle clients;
-//   ratios against the mean without.
+//   ratios against the mean without;
+// - the fan-out's CPU per delivery (one change to one client): this process's CPU over as many
+//   changes again without the pipeline, minus its CPU over as long with the clients idle; CPU time,
+//   which a loaded machine inflates far less than the wall-clock figures above.
 import { fork, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -82,8 +85,10 @@ async function child(): Promise<void> {
     ready++;
   }
   process.send!({ type: 'ready', ready });
+  const cpu0 = process.cpuUsage();
   process.on('message', (m: { type: string; commits?: Record<string, number> }) => {
     if (m.type !== 'report') return;
+    const cpu = process.cpuUsage(cpu0);
     const delays: number[] = [];
     let missing = 0;
     for (const [seq, t] of Object.entries(m.commits!)) {
@@ -93,7 +98,7 @@ async function child(): Promise<void> {
     }
     delays.sort((a, b) => a - b);
     const pct = (p: number) => delays[Math.min(delays.length - 1, Math.floor(p * delays.length))] ?? NaN;
-    process.send!({ type: 'report', samples: delays.length, missing, overflows, p50: pct(0.5), p95: pct(0.95), max: delays[delays.length - 1] });
+    process.send!({ type: 'report', samples: delays.length, missing, overflows, p50: pct(0.5), p95: pct(0.95), max: delays[delays.length - 1], cpuMs: (cpu.user + cpu.system) / 1000 });
   });
 }
 
@@ -200,6 +205,10 @@ async function main(): Promise<void> {
   const kid: ChildProcess = fork(fileURLToPath(import.meta.url), ['--child', '--url', url, '--key', keys.join(','), '--clients', String(clients)], {
     execArgv: ['--import', 'tsx'],
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+    // --detach-clients: the clients in a session of their own. Linux (autogroup) shares the CPU
+    // between sessions first, so on a loaded machine clients in the API's session take their CPU
+    // from the API's share, which a replica's remote clients never do.
+    detached: args.includes('--detach-clients'),
   });
   const fromKid = (type: string) =>
     new Promise<Record<string, number>>((resolve) => {
@@ -218,6 +227,9 @@ async function main(): Promise<void> {
 
   // Latency probes while the pipeline runs at full speed, then more rounds alternating.
   const commits: Record<string, number> = {};
+  // CPU of this process and of the clients' from here to the report: the two share this machine's cores.
+  const cpu0 = process.cpuUsage();
+  const wall0 = performance.now();
   const probes = (async () => {
     for (let seq = 0; seq < events; seq++) {
       const id = `nba-e${seq % 50}-bench`;
@@ -231,9 +243,32 @@ async function main(): Promise<void> {
   await probes;
   for (let r = 1; r < rounds; r++) withClients.push(await pipelineRound());
   await new Promise((r) => setTimeout(r, 1000));
+
+  // The fan-out's own CPU, which the machine's load does not inflate the way it does wall times:
+  // this process's CPU over `events` more changes (20 a second, no pipeline round), minus its CPU
+  // over as long with the clients connected and idle, per delivery (one change to one client).
+  // These changes are not latency probes (not in `commits`).
+  const cpuOver = async (changes: number) => {
+    const c0 = process.cpuUsage();
+    for (let i = 0; i < events; i++) {
+      if (changes) {
+        const id = `nba-e${i % 50}-bench`;
+        await producer.send(topics['matched.events'].name, [await serde.encode(topics['matched.events'], id, matched(id, `q${i}`))]);
+      }
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    await new Promise((r) => setTimeout(r, 500));
+    const c = process.cpuUsage(c0);
+    return c.user + c.system;
+  };
+  const idleCpu = await cpuOver(0);
+  const fanCpu = await cpuOver(events);
+  const fanoutUsPerDelivery = (fanCpu - idleCpu) / (events * clients);
   const report = fromKid('report');
   kid.send({ type: 'report', commits });
   const lat = await report;
+  const cpu = process.cpuUsage(cpu0);
+  const wallS = (performance.now() - wall0) / 1000;
   kid.kill();
   await new Promise((r) => setTimeout(r, 500));
   // Without clients again, after they left (alternating around the with-clients rounds).
@@ -253,6 +288,10 @@ async function main(): Promise<void> {
       ratio_during_fanout: +(withClients[0]! / mean(w)).toFixed(3),
       ratio_idle_clients: withClients.length > 1 ? +(mean(withClients.slice(1)) / mean(w)).toFixed(3) : null,
     },
+    fanout_cpu_us_per_delivery: +fanoutUsPerDelivery.toFixed(2),
+    // Cores busy from the probes' start to the report (the with-clients rounds), per process.
+    cores_busy: { api: +((cpu.user + cpu.system) / 1e6 / wallS).toFixed(2), clients: +(lat.cpuMs! / 1000 / wallS).toFixed(2) },
+    clients_session: args.includes('--detach-clients') ? 'own' : "the API's",
     loadavg: (await import('node:os')).loadavg().map((x) => +x.toFixed(2)),
   };
   console.log(JSON.stringify(out, null, 2));

@@ -12,6 +12,7 @@
 // carry what the detail route keeps when its book read fails ("If a book read fails ... venue_4 and
 // venue_5 report unavailable; venue_6, venue_8, venue_9 keep the record's marks"): marks, indicative,
 // or no quote. Fees are not on the event (the detail route reads them with extra hops).
+import { createHash } from 'node:crypto';
 import type { MarketDetail, OutcomeDetail, Pricing } from '../../pipelines/venues/adapters/live.ts';
 import { adapterFor } from '../../pipelines/venues/adapters/index.ts';
 import { isRec } from '../../pipelines/venues/adapters/native.ts';
@@ -33,7 +34,8 @@ export interface QuotedMarket {
   /**
    * What a change is judged on: status, the outcomes' quotes and the envelope without its times.
    * `observed_at` moves with every poll and `as_of` with every refresh of a record whose quotes did
-   * not move; neither is a change of the quotes.
+   * not move; neither is a change of the quotes. Held as a SHA-1 digest (27 characters) for every
+   * market quoted: the JSON it digests repeats most of the quote.
    */
   fingerprint: string;
 }
@@ -47,7 +49,7 @@ function quoted(d: MarketDetail, aliases: string[] = []): QuotedMarket {
     id: d.id,
     aliases: aliases.filter((a) => a !== d.id),
     body,
-    fingerprint: JSON.stringify([d.status, d.outcomes, p.availability, p.source, p.as_of_kind, p.neg_risk]),
+    fingerprint: createHash('sha1').update(JSON.stringify([d.status, d.outcomes, p.availability, p.source, p.as_of_kind, p.neg_risk])).digest('base64').slice(0, 27),
   };
 }
 

@@ -2,7 +2,8 @@
 # Starts a single-node Apache Kafka broker in KRaft mode (broker and controller in one JVM), without
 # Docker, from the jars install-kafka.sh put in .infra/kafka/libs. Formats the storage on first start,
 # then waits until the broker answers a metadata request.
-# Env: KAFKA_PORT (9092), KAFKA_CONTROLLER_PORT (9093), KAFKA_HEAP (512m), KAFKA_HOME (.infra/kafka).
+# Env: KAFKA_PORT (9092), KAFKA_CONTROLLER_PORT (9093), KAFKA_HEAP (512m), KAFKA_HOME (.infra/kafka),
+#      KAFKA_REBALANCE_DELAY_MS (0: group.initial.rebalance.delay.ms).
 # Out: a daemon whose pid is in $KAFKA_HOME/kafka.pid, data in $KAFKA_HOME/data, logs in $KAFKA_HOME/logs.
 set -euo pipefail
 ROOT="$(cd "$(dirname "$0")/../.." && pwd)"
@@ -36,8 +37,9 @@ offsets.topic.replication.factor=1
 offsets.topic.num.partitions=10
 transaction.state.log.replication.factor=1
 transaction.state.log.min.isr=1
-# Tests create many short-lived groups: no initial rebalance wait.
-group.initial.rebalance.delay.ms=0
+# Tests create many short-lived groups: no initial rebalance wait (KAFKA_REBALANCE_DELAY_MS=3000 is
+# Kafka's own default, for measuring what a production broker makes a new group wait).
+group.initial.rebalance.delay.ms=${KAFKA_REBALANCE_DELAY_MS:-0}
 # Topics are created by the pipeline with their configured partitions and cleanup policy, never implicitly.
 auto.create.topics.enable=false
 log.cleaner.enable=true

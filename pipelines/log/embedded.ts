@@ -850,7 +850,7 @@ export class EmbeddedConsumer implements Consumer {
   async run(handler: (batch: Batch) => Promise<void>): Promise<void> {
     if (this.loop) throw new Error('consumer is already running');
     const { groupId, topics, fromBeginning, startAt } = this.options;
-    if (startAt) await this.log.setGroupOffsets(groupId, startAt.topic, startAt.offsets);
+    for (const [topic, offsets] of startAt ?? []) if (offsets.size) await this.log.setGroupOffsets(groupId, topic, offsets);
     this.log.claimGroup(groupId, this);
     // Positions: the committed offset, else the earliest or the high watermark at start.
     const positions: ReadPosition[] = [];

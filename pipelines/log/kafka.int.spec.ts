@@ -1,7 +1,7 @@
 // The log contract against a real broker, through kafkajs behind the seam. The broker comes from test/services: testcontainers where Docker answers,
 // else KAFKA_BROKERS; in CI a missing broker fails the run.
 import kafkajs from 'kafkajs';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { available, randomName, requireKafka } from '../../test/services/index.ts';
 import { KafkaLog } from './kafka.ts';
 import { logContract } from './log.contract.ts';
@@ -198,5 +198,42 @@ describe.skipIf(!availability.ok)(`Kafka consumers: partitions at a time, stop, 
     expect(seen).toEqual(Array.from({ length: 50 }, (_, i) => String(i)));
     // Each batch starts where the previous one's commit left the group.
     expect(committedBefore).toEqual(sizes.map((_, i) => sizes.slice(0, i).reduce((a, b) => a + b, 0)));
+  });
+});
+
+describe.skipIf(!availability.ok)(`Kafka tail over many topics (${availability.reason})`, () => {
+  // The quotes hub tails the nine raw venue topics from a time. Each topic's start used to be set on
+  // the tail's group first (setGroupOffsets: a throwaway join and a fetch poll per topic, about 5 s
+  // each, 45 s of 503 after a start); now the one consumer is told every start and seeks them together.
+  it('starts nine topics at their positions in one consumer, with no setGroupOffsets per topic', { timeout: 90_000 }, async () => {
+    const { brokers } = await requireKafka();
+    const log = new KafkaLog({ brokers, retryBackoffMs: 20 });
+    const topics = Array.from({ length: 9 }, () => randomName('t'));
+    await log.createTopics(topics.map((name) => ({ name, partitions: 2, cleanupPolicy: 'delete' as const })));
+    const producer = await log.producer();
+    await Promise.all(topics.map((t) => producer.send(t, Array.from({ length: 6 }, (_, i) => ({ key: Buffer.from(`k${i}`), value: Buffer.from(`${t}:${i}`), partition: i % 2 })))));
+    await producer.close();
+    // Every topic from offset 1 on partition 0 and offset 2 on partition 1: 2 + 1 records each.
+    const from = new Map(topics.map((t) => [t, new Map([[0, '1'], [1, '2']])]));
+    const setGroupOffsets = vi.spyOn(log, 'setGroupOffsets');
+    const consumer = vi.spyOn(log, 'consumer');
+    const tail = log.tail({ topics, from });
+    const got: LogRecord[] = [];
+    await tail.run(async (batch) => void got.push(...batch.records));
+    try {
+      for (let i = 0; i < 1200 && got.length < 27; i++) await new Promise((r) => setTimeout(r, 50));
+    } finally {
+      await tail.stop();
+      await log.close();
+    }
+    expect(setGroupOffsets).not.toHaveBeenCalled();
+    expect(consumer).toHaveBeenCalledTimes(1);
+    const options = consumer.mock.calls[0]![0];
+    expect(options.topics).toEqual(topics);
+    expect([...(options.startAt ?? new Map()).keys()]).toEqual(topics);
+    for (const t of topics) {
+      expect(got.filter((r) => r.topic === t && r.partition === 0).map((r) => r.offset)).toEqual(['1', '2']);
+      expect(got.filter((r) => r.topic === t && r.partition === 1).map((r) => r.offset)).toEqual(['2']);
+    }
   });
 });

@@ -475,8 +475,9 @@ class KafkaJsConsumer implements Consumer {
         }
       },
     });
-    const at = this.options.startAt;
-    if (at) for (const [partition, offset] of at.offsets) c.seek({ topic: at.topic, partition, offset });
+    // Every named partition of every topic at once: kafkajs applies a seek before its next fetch of
+    // that partition, so the whole start costs this one consumer's join.
+    for (const [topic, offsets] of this.options.startAt ?? []) for (const [partition, offset] of offsets) c.seek({ topic, partition, offset });
   }
 
   /** Stops fetching; an in-flight handler finishes and its batch is committed first, as on the embedded log. */

@@ -369,7 +369,7 @@ export function logContract(name: string, makeHarness: () => LogHarness | Promis
       await producer.send(topic, [...keyed(5, 2)].map((r) => ({ ...r, partition: 1 })));
       const got = await consumeUntil(
         log,
-        { groupId: group, topics: [topic], fromBeginning: true, startAt: { topic, offsets: new Map([[0, '6'], [1, '3']]) } },
+        { groupId: group, topics: [topic], fromBeginning: true, startAt: new Map([[topic, new Map([[0, '6'], [1, '3']])]]) },
         (a) => a.filter((r) => r.partition === 0 && Number(r.offset) >= 6).length >= 4 && a.filter((r) => r.partition === 1 && Number(r.offset) >= 3).length >= 2,
       );
       // Records below startAt may come first on some clients (a fetch before the seek); from it on, each in order.
@@ -493,6 +493,31 @@ export function logContract(name: string, makeHarness: () => LogHarness | Promis
       }
       expect(got.filter((r) => r.partition === 0).map((r) => [r.offset, str(r.value)])).toEqual([['4', 'v8'], ['5', 'v10']]);
       expect(got.filter((r) => r.partition === 1).map((r) => str(r.value))).toEqual(['v1', 'v3', 'v5', 'v7', 'v9', 'v11']);
+    });
+
+    it('tail: starts each of several topics at its own positions', async () => {
+      const { log, harness } = await open();
+      const topics = [randomName('t'), randomName('t'), randomName('t')];
+      await log.createTopics(topics.map((name) => ({ name, partitions: 2, cleanupPolicy: 'delete' as const })));
+      const producer = await log.producer();
+      for (const t of topics) await producer.send(t, Array.from({ length: 8 }, (_, i) => ({ key: b(`k${i}`), value: b(`${t}:${i}`), partition: i % 2 })));
+      await producer.close();
+      // Topic i from offset i+1 on partition 0 and offset 2 on partition 1; the last topic not named.
+      const from = new Map(topics.slice(0, 2).map((t, i) => [t, new Map([[0, String(i + 1)], [1, '2']])]));
+      const tail = log.tail({ topics, from });
+      const got: LogRecord[] = [];
+      await tail.run(async (batch) => void got.push(...batch.records));
+      try {
+        // 3 + 2 records from the first topic, 2 + 2 from the second, all 8 of the third.
+        await until(() => got.length, (n) => n >= 17, 30_000 + (harness.joinMs ?? 0), 'the tail to read every topic from its positions');
+        await new Promise((r) => setTimeout(r, 300));
+      } finally {
+        await tail.stop();
+      }
+      const offs = (t: string, p: number) => got.filter((r) => r.topic === t && r.partition === p).map((r) => r.offset);
+      expect([offs(topics[0]!, 0), offs(topics[0]!, 1)]).toEqual([['1', '2', '3'], ['2', '3']]);
+      expect([offs(topics[1]!, 0), offs(topics[1]!, 1)]).toEqual([['2', '3'], ['2', '3']]);
+      expect([offs(topics[2]!, 0), offs(topics[2]!, 1)]).toEqual([['0', '1', '2', '3'], ['0', '1', '2', '3']]);
     });
 
     it('gives each group its own offsets on the same topic', async () => {

@@ -68,13 +68,15 @@ export interface ConsumerOptions {
    */
   onAssignment?: (partitions: number) => void;
   /**
-   * Where this consumer starts in one topic's partitions, whatever the group committed (a one-off
-   * group reading a stretch of a topic: a stage's restore). kafkajs seeks once it has joined: its
-   * admin's setOffsets joins the group with a throwaway consumer and waits out a 5 s fetch poll,
-   * which made a processors restart (a dozen such reads) take over a minute. A consumer may still be
-   * handed records below these offsets (a fetch before the seek): the reader skips them.
+   * Where this consumer starts, per topic and partition, whatever the group committed (a one-off
+   * group reading a stretch of a topic: a stage's restore; a tail over the nine raw topics). kafkajs
+   * seeks every named partition once it has joined, in the one consumer: its admin's setOffsets joins
+   * the group with a throwaway consumer and waits out a 5 s fetch poll, per topic, which made a
+   * processors restart (a dozen such reads) take over a minute and the quotes hub's tail about 45 s.
+   * A consumer may still be handed records below these offsets (a fetch before the seek, a rejoin
+   * before its first commit): the reader skips them.
    */
-  startAt?: { topic: string; offsets: Map<number, string> };
+  startAt?: Map<string, Map<number, string>>;
   /**
    * The most records and bytes of a batch, in place of the log's own (EmbeddedLogOptions
    * maxBatchRecords / maxBatchBytes), where the log cuts batches itself: embedded. kafkajs hands over

@@ -418,7 +418,7 @@ export function restoreContext(deps: Pick<RuntimeDeps, 'log' | 'serde' | 'topics
       groupId: group,
       topics: [topic.name],
       fromBeginning: true,
-      startAt: { topic: topic.name, offsets: new Map([...from].map(([p, o]) => [p, String(o)])) },
+      startAt: new Map([[topic.name, new Map([...from].map(([p, o]) => [p, String(o)]))]]),
     });
     try {
       await new Promise<void>((resolve, reject) => {

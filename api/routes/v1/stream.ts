@@ -7,13 +7,13 @@
 // the key store: slots leased in it, api/auth/store.ts), the hub
 // not caught up with the log yet (503).
 import { randomUUID } from 'node:crypto';
-import type { ServerResponse } from 'node:http';
 import { ApiError, apiErrorFromItems, quote, type ErrorItem } from '../../errors.ts';
 import { STREAM_LIMITS, type PlanKey } from '../../auth/plans.ts';
 import type { RouteHandler } from '../../types.ts';
 import type { League } from '../table.ts';
 import type { PropPolicy } from '../../../pipelines/matching/readmodel.ts';
 import { StreamConnection, type Sink } from '../../stream/connection.ts';
+import { sseSink } from '../../stream/sse-sink.ts';
 import { CatalogConnection } from '../../stream/catalog.ts';
 import type { StreamIO, StreamSocket } from '../../stream/types.ts';
 import type { SportsFilter } from '../../stream/sports.ts';
@@ -27,25 +27,7 @@ export type { StreamDeps, StreamIO, StreamSocket } from '../../stream/types.ts';
 /** How long a stream's slot lasts without a renewal (renewed every third of it while open). */
 export const STREAM_SLOT_MS = 60_000;
 
-const sseFrame = (id: string, type: string, json: string) => `${id ? `id: ${id}\n` : ''}event: ${type}\ndata: ${json}\n\n`;
 const wsFrame = (id: string, type: string, json: string) => `{"id":${JSON.stringify(id || null)},"event":${JSON.stringify(type)},"data":${json}}`;
-
-function sseSink(res: ServerResponse): Sink {
-  return {
-    event(id, type, json, shared) {
-      if (shared) res.write((shared.sse ??= Buffer.from(sseFrame(id, type, json))));
-      else res.write(sseFrame(id, type, json));
-    },
-    heartbeat() {
-      res.write(': heartbeat\n\n');
-    },
-    // The response's own buffer plus what its socket has not sent yet.
-    buffered: () => res.writableLength,
-    close() {
-      res.end();
-    },
-  };
-}
 
 function wsSink(socket: StreamSocket): Sink {
   return {
