@@ -367,6 +367,54 @@ describe('stage runner (embedded)', () => {
     expect(groups.filter((g) => decodeURIComponent(g).includes(`${runner.groupId}.restore`))).toEqual([]);
   });
 
+  it('restores a stage that keeps state before it handles a batch again after a failed write, so the retry writes what the failed one did not', async () => {
+    // The canonicalizer's shape: state in memory, an output only for what the state has not seen. A
+    // batch whose write failed comes again; handled by state that already took it in, it would write
+    // nothing (the canonicalizer skipped a crawl marker it took as applied, and its deletions were lost).
+    const bl = await embeddedBackbone({ dir, prefix: randomPrefix(), serde: b.serde, log: b.log, history: b.history, store: b.store });
+    const seen = new Set<string>();
+    let restores = 0;
+    const stage: StageDef = {
+      name: 'test.retry-state',
+      inputs: ['raw.venue_9'],
+      stateTopics: ['matching.state'],
+      async restore(ctx) {
+        restores++;
+        seen.clear();
+        await ctx.readCompacted('matching.state', (k, v) => (v ? seen.add(k!) : seen.delete(k!)));
+      },
+      handle(records) {
+        const out = [];
+        for (const r of records) {
+          const k = `seen|${(r.value as { native_id: string }).native_id}`;
+          if (seen.has(k)) continue;
+          seen.add(k);
+          out.push({ topic: 'matching.state' as const, key: k, value: { venue: 'venue_9', record_type: 'seen', native_id: k, read_started_at: 1, payload: '{}', read_id: null, source_url: null } });
+        }
+        return { records: out };
+      },
+    };
+    const real = await bl.log.producer();
+    let failures = 1;
+    const flaky: Producer = {
+      send: (topic, records) => (failures-- > 0 ? Promise.reject(new Error('broker unavailable')) : real.send(topic, records)),
+      close: () => real.close(),
+    };
+    const p = await bl.log.producer();
+    await produceRaw(bl, p, [rawMarket('venue_9', 'A', 'a'), rawMarket('venue_9', 'B', 'b')]);
+    await p.close();
+    const runner = await startStage(stage, { ...bl, producer: flaky });
+    await runner.caughtUp(20_000);
+    await runner.stop();
+    await real.close();
+    expect(failures).toBeLessThan(0);
+    // Once at start, once before the retry.
+    expect(restores).toBeGreaterThanOrEqual(2);
+    const written = new Set<string>();
+    await restoreContext(bl, `read.${randomPrefix()}`).readCompacted('matching.state', (k, v) => (v ? written.add(k!) : written.delete(k!)));
+    expect([...written].sort()).toEqual(['seen|A', 'seen|B']);
+  });
+
   it('exposes per-stage records, batches and lag as Prometheus metrics', async () => {
     const text = await metricsText();
     const samples = parseMetrics(text);

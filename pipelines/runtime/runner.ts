@@ -183,6 +183,8 @@ export class StageRunner {
       await this.catchUpState();
       await this.write(await tick.run(Date.now()));
     } catch (err) {
+      // As after a failed batch: the tick's state may be ahead of what it wrote.
+      if (this.def.restore) this.restoreAgain = true;
       this.metrics.errors.inc({ stage: this.def.name });
       this.deps.onError?.(err, { stage: this.def.name, topic: '', partition: -1 });
       throw err;
@@ -272,6 +274,9 @@ export class StageRunner {
       const linger = this.def.linger;
       if (linger && batch.records.length < linger.minRecords && !(batch.waiting! > 0)) await this.linger(linger.ms);
     } catch (err) {
+      // The batch comes again; a stage that keeps state took it in already (a write after handle()
+      // failed) and would decide it as done: it reads its state back from the log first.
+      if (this.def.restore) this.restoreAgain = true;
       this.metrics.errors.inc({ stage });
       this.deps.onError?.(err, { stage, topic: batch.topic, partition: batch.partition });
       throw err;
