@@ -62,16 +62,21 @@ export function packedTransfer(p: PackedBatch): ArrayBuffer[] {
   return out;
 }
 
-export function unpackBatch(p: PackedBatch): LogRecord[] {
-  const bytes = Buffer.from(p.bytes.buffer, p.bytes.byteOffset, p.bytes.byteLength);
-  const out: LogRecord[] = new Array(p.timestamps.length);
+/** Reads consecutive slices of packed bytes by their lengths (a negative length: null). */
+function lengthReader(packed: Uint8Array): (len: number) => Buffer | null {
+  const bytes = Buffer.from(packed.buffer, packed.byteOffset, packed.byteLength);
   let pos = 0;
-  const view = (len: number): Buffer | null => {
+  return (len) => {
     if (len < 0) return null;
     const b = bytes.subarray(pos, pos + len);
     pos += len;
     return b;
   };
+}
+
+export function unpackBatch(p: PackedBatch): LogRecord[] {
+  const view = lengthReader(p.bytes);
+  const out: LogRecord[] = new Array(p.timestamps.length);
   for (let i = 0; i < out.length; i++) {
     const key = view(p.lengths[2 * i]!);
     const value = view(p.lengths[2 * i + 1]!);
@@ -135,15 +140,8 @@ export function packedOutgoingTransfer(p: PackedOutgoing): ArrayBuffer[] {
 }
 
 export function unpackOutgoing(p: PackedOutgoing): OutgoingRecord[] {
-  const bytes = Buffer.from(p.bytes.buffer, p.bytes.byteOffset, p.bytes.byteLength);
+  const view = lengthReader(p.bytes);
   const out: OutgoingRecord[] = new Array(p.timestamps.length);
-  let pos = 0;
-  const view = (len: number): Buffer | null => {
-    if (len < 0) return null;
-    const b = bytes.subarray(pos, pos + len);
-    pos += len;
-    return b;
-  };
   for (let i = 0; i < out.length; i++) {
     const r: OutgoingRecord = { key: view(p.lengths[2 * i]!), value: view(p.lengths[2 * i + 1]!) };
     if (!Number.isNaN(p.timestamps[i]!)) r.timestamp = p.timestamps[i]!;
