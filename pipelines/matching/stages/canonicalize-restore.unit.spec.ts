@@ -48,13 +48,12 @@ function restore(out: OutRecord[], topic: Topic, committed: number[]): Canonical
   for (const r of out) if (r.topic === 'matching.state' && r.key) c.restoreState(r.key, r.value as RawRecord | null);
   for (const r of out) if (r.topic === 'canonical.markets' && r.key) c.restoreMarket(r.key, r.value as CanonicalRecord | null);
   c.finishRestore();
-  const from = c.markerPositions('venue_1' as Provider);
-  expect(from).not.toBeNull();
-  for (const [p, o] of from!) {
+  const done = new Map(committed.map((o, p) => [p, String(o)]));
+  for (const [p, o] of c.replayFrom('venue_1' as Provider, done)) {
     const records = topic.parts[p]!.slice(Number(o), committed[p]);
     if (records.length) c.replayAfterMarker(records);
   }
-  c.restoredUpTo('venue_1' as Provider, new Map(committed.map((o, p) => [p, String(o)])));
+  c.restoredUpTo('venue_1' as Provider, done);
   return c;
 }
 
@@ -90,5 +89,24 @@ describe('canonicalizer restore after reading one partition ahead', () => {
     const deleted = [...out, ...after].filter((r) => r.topic === 'canonical.markets' && r.value === null).map((r) => r.key);
     expect(deleted).toEqual([]);
     expect(second.markets.size).toBe(first.markets.size);
+  });
+
+  it('applies every crawl when one partition was read to its end before any marker applied and the process restarted', () => {
+    // No crawl state on the log yet: the restore reads what was read again from the start, so the
+    // marker copies partition 0 held are counted (before, every crawl of the venue stayed unapplied
+    // for good, and nothing it delisted was ever deleted).
+    const topic = new Topic();
+    const F3 = T1 + 4 * S;
+    topic.crawl(venue1Records(game, T1, {}, 'f1'), crawlComplete('venue_1', 'f1', T1));
+    topic.crawl([], delta('d2', T1 + 2 * S, T1));
+    topic.crawl(venue1Records(game, F3, {}, 'f3'), crawlComplete('venue_1', 'f3', F3));
+    const out: OutRecord[] = [];
+    const first = new Canonicalizer();
+    const at = [0, 0, 0];
+    read(first, topic, at, 0, topic.parts[0]!.length, out);
+    expect(first.crawls.get('venue_1' as Provider)).toBeUndefined();
+    const second = restore(out, topic, at);
+    for (let p = 1; p < PARTITIONS; p++) read(second, topic, at, p, topic.parts[p]!.length, []);
+    expect(second.crawls.get('venue_1' as Provider)?.applied).toEqual(['f1', 'd2', 'f3']);
   });
 });

@@ -168,10 +168,15 @@ export class Canonicalizer {
     this.installRosters();
   }
 
-  /** Where the records after a venue's last applied marker begin (restore reads them again). */
-  markerPositions(p: Provider): Map<number, string> | null {
+  /**
+   * Where the records after a venue's last applied marker begin (restore reads them again, up to
+   * the group's committed offsets). With no marker applied yet, from the start: copies of the first
+   * markers read before a restart (one partition read far ahead) would otherwise be lost, and no
+   * crawl of the venue would ever be applied again.
+   */
+  replayFrom(p: Provider, committed: Map<number, string>): Map<number, string> {
     const pos = this.crawls.get(p)?.positions;
-    return pos ? new Map(Object.entries(pos).map(([k, v]) => [Number(k), v])) : null;
+    return pos ? new Map(Object.entries(pos).map(([k, v]) => [Number(k), v])) : new Map([...committed.keys()].map((k) => [k, '0']));
   }
 
   /**
@@ -440,9 +445,8 @@ export function canonicalizeStage(): StageDef & { state: () => Canonicalizer } {
       // What was read (and committed) after each venue's last applied marker, read again.
       for (const id of RAW_TOPIC_IDS) {
         const p = id.slice('raw.'.length) as Provider;
-        const from = c.markerPositions(p);
         const committed = await ctx.committed(id);
-        if (from) await ctx.readRange(id, from, committed, (records) => c.replayAfterMarker(records));
+        if (committed.size) await ctx.readRange(id, c.replayFrom(p, committed), committed, (records) => c.replayAfterMarker(records));
         c.restoredUpTo(p, committed);
       }
     },
