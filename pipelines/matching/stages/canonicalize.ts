@@ -175,8 +175,10 @@ export class Canonicalizer {
    * crawl of the venue would ever be applied again.
    */
   replayFrom(p: Provider, committed: Map<number, string>): Map<number, string> {
-    const pos = this.crawls.get(p)?.positions;
-    return pos ? new Map(Object.entries(pos).map(([k, v]) => [Number(k), v])) : new Map([...committed.keys()].map((k) => [k, '0']));
+    const crawl = this.crawls.get(p);
+    if (!crawl) return new Map([...committed.keys()].map((k) => [k, '0']));
+    // A state written without log positions (records handed over outside a log): nothing to re-read.
+    return new Map(Object.entries(crawl.positions ?? {}).map(([k, v]) => [Number(k), v]));
   }
 
   /**
