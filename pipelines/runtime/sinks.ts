@@ -261,7 +261,10 @@ export async function readStoredQuotes(history: History, observations: readonly 
  * its size (a part for price_history and one for each of its four views), a row ~5 µs more, so a
  * backlog read in the log's usual 5,000-record batches spent more on parts than on rows.
  */
-export const PRICE_HISTORY_BATCH = { records: 20_000, bytes: 16 * 1024 * 1024 };
+// 10,000 rather than 20,000: with 20,000 the soak's peak RSS passed the 1.2 GB budget at start-up
+// (1.26-1.27 GB in two runs against 1.14 GB with 10,000; bench/soak.md, 2026-11-26), and a
+// 10,000-row insert costs about 6 µs a row (bench/history.md).
+export const PRICE_HISTORY_BATCH = { records: 10_000, bytes: 8 * 1024 * 1024 };
 
 /**
  * The last stored quotes the price-history sink keeps between batches (QuoteMemory): ~370 bytes of
