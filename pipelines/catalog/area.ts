@@ -19,7 +19,7 @@ import type { SnapshotStore } from '../readmodels/snapshots.ts';
 import { startStage, type StageRunner } from '../runtime/runner.ts';
 import type { StageOffload } from '../runtime/history-host.ts';
 import { pollersFromConfig } from '../venues/pollers/supervisor.ts';
-import { PollerThread } from '../venues/pollers/thread.ts';
+import { SupervisedPollerThread } from '../venues/pollers/thread.ts';
 import { logRawSink } from '../venues/pollers/sink.ts';
 import { LogPollerState } from '../venues/pollers/state.ts';
 import { PROVIDERS } from '../../lib/vocabulary.ts';
@@ -66,7 +66,7 @@ export async function startPollers(config: Config, b: Pick<AreaBackbone, 'log' |
     if (!b.producer) await producer.close();
   };
   if (config.POLLER_THREAD) {
-    const thread = await PollerThread.start({ config, baseUrl: shared, log: b.log, serde: b.serde, topics: b.topics, producer, endpoints: budgets, logger });
+    const thread = await SupervisedPollerThread.start({ config, baseUrl: shared, log: b.log, serde: b.serde, topics: b.topics, producer, endpoints: budgets, logger });
     return {
       status: () => thread.status(),
       async stop() {

@@ -82,6 +82,9 @@ export class PollerThread {
   private readonly stopping = new AbortController();
   private stopped: Promise<void> | undefined;
   private exited = false;
+  private died!: (code: number) => void;
+  /** Resolves with the exit code if the worker ends other than by stop(). */
+  readonly death = new Promise<number>((resolve) => (this.died = resolve));
 
   private constructor(
     private readonly worker: Worker,
@@ -111,12 +114,12 @@ export class PollerThread {
       });
       worker.on('error', (e: unknown) => {
         reject(e);
-        t.o.logger.error({ err: String(e) }, "the pollers' thread failed: no venue is read until the process restarts");
+        t.o.logger.error({ err: String(e) }, "the pollers' thread failed");
       });
       worker.on('exit', (code) => {
         t.exited = true;
         reject(new Error(`the pollers' thread exited while starting (code ${code})`));
-        if (!t.stopped) t.o.logger.error({ code }, "the pollers' thread exited: no venue is read until the process restarts");
+        if (!t.stopped) t.died(code);
       });
     });
     return t;
@@ -179,5 +182,85 @@ export class PollerThread {
       }
     });
     if (chunk.length) reply({ rid, chunk });
+  }
+}
+
+/** Waits after the pollers' thread died before starting another: doubling from this, at most MAX. */
+export const RESTART_BACKOFF_MS = 1_000;
+const RESTART_BACKOFF_MAX_MS = 60_000;
+
+/**
+ * The pollers' thread, started again when it dies unasked (a crash in a worker ends only that
+ * thread: without this no venue would be read until someone restarted the process, while the API
+ * went on serving ever older snapshots). Each new thread reads the change-only memory back from the
+ * log as the first did, so a crawl goes on where the log says; the wait doubles while starts fail.
+ */
+export class SupervisedPollerThread {
+  private current: PollerThread | null = null;
+  private stopping = false;
+  private timer: NodeJS.Timeout | undefined;
+  private restartCount = 0;
+  private readonly logger: PollerLogger;
+
+  private constructor(
+    private readonly options: PollerThreadOptions,
+    private readonly backoffMs: number,
+  ) {
+    this.logger = options.logger ?? silentLogger;
+  }
+
+  static async start(options: PollerThreadOptions, backoffMs = RESTART_BACKOFF_MS): Promise<SupervisedPollerThread> {
+    const s = new SupervisedPollerThread(options, backoffMs);
+    s.watch(await PollerThread.start(options), backoffMs);
+    return s;
+  }
+
+  /** Times the thread was started again after it died. */
+  restarts(): number {
+    return this.restartCount;
+  }
+
+  /** The running thread's pollers as it last reported them (none while one is being started again). */
+  status(): PollerStatus[] {
+    return this.current?.status() ?? [];
+  }
+
+  /** The running thread, for tests that end it the way a crash would. */
+  thread(): PollerThread | null {
+    return this.current;
+  }
+
+  async stop(): Promise<void> {
+    this.stopping = true;
+    clearTimeout(this.timer);
+    await this.current?.stop();
+  }
+
+  private watch(t: PollerThread, wait: number): void {
+    this.current = t;
+    void t.death.then((code) => {
+      if (this.stopping || this.current !== t) return;
+      this.current = null;
+      this.logger.error({ code, restart_in_ms: wait }, "the pollers' thread exited: starting it again");
+      this.again(wait);
+    });
+  }
+
+  private again(wait: number): void {
+    this.timer = setTimeout(() => {
+      if (this.stopping) return;
+      PollerThread.start(this.options).then(
+        (t) => {
+          this.restartCount++;
+          if (this.stopping) void t.stop();
+          else this.watch(t, this.backoffMs);
+        },
+        (err: unknown) => {
+          const next = Math.min(RESTART_BACKOFF_MAX_MS, wait * 2);
+          this.logger.error({ err: String(err), restart_in_ms: next }, "the pollers' thread did not start");
+          this.again(next);
+        },
+      );
+    }, wait);
   }
 }
