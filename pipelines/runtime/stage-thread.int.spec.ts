@@ -1,10 +1,12 @@
 // The stage thread's failure paths: an error of a stage there reaches the runner here with its
-// message, a stage the thread does not hold is refused, and once the thread is gone every call
-// rejects instead of waiting for an answer that cannot come.
+// message, a stage the thread does not hold is refused, once the thread is closed every call
+// rejects instead of waiting for an answer that cannot come, and a worker that dies unasked is
+// replaced, its stages refused there until they have restored their state.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { getPriority } from 'node:os';
+import type { Worker } from 'node:worker_threads';
 import { StageThread } from './stage-thread.ts';
-import type { StageDef } from './types.ts';
+import type { RestoreContext, StageDef } from './types.ts';
 
 describe('stage thread', () => {
   let thread: StageThread;
@@ -50,4 +52,27 @@ describe('stage thread', () => {
     await t.close();
     await expect(Promise.resolve(def.tick!.run(Date.now()))).rejects.toThrow(/stage thread/);
   });
+
+  it('replaces a worker that died unasked, and refuses a stage there until it has restored', async () => {
+    const t = await StageThread.open({ tickMs: 60_000 });
+    try {
+      const def = t.def({ ...local('matching'), restore: async () => {} });
+      // The log as a restore reads it: empty here.
+      const empty: RestoreContext = { readCompacted: async () => {}, committed: async () => new Map(), readRange: async () => {} };
+      await def.restore!(empty);
+      await expect(Promise.resolve(def.tick!.run(Date.now()))).resolves.toEqual(expect.anything());
+      // Ended from outside, as a crash inside it would end it.
+      await (t as unknown as { worker: Worker }).worker.terminate();
+      const end = Date.now() + 30_000;
+      while (t.restarts() === 0 || (t as unknown as { failed?: Error }).failed) {
+        if (Date.now() > end) throw new Error('the stage thread was not started again');
+        await new Promise((r) => setTimeout(r, 50));
+      }
+      await expect(Promise.resolve(def.tick!.run(Date.now()))).rejects.toThrow(/restores its state first/);
+      await def.restore!(empty);
+      await expect(Promise.resolve(def.tick!.run(Date.now()))).resolves.toEqual(expect.anything());
+    } finally {
+      await t.close();
+    }
+  }, 60_000);
 });

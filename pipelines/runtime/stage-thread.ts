@@ -22,6 +22,10 @@ export interface StageThreadOptions {
   nice?: number;
 }
 
+/** Waits after the stage thread died before starting another: doubling from this, at most MAX. */
+export const RESTART_BACKOFF_MS = 1_000;
+const RESTART_BACKOFF_MAX_MS = 60_000;
+
 /** Records read at restore travel in chunks of this many (one message each). */
 export const RESTORE_CHUNK = 2_000;
 
@@ -63,22 +67,33 @@ export class StageThread {
   private closing = false;
   /** The worker thread's scheduling priority as it read it at start (its nice value on Linux). */
   priority = 0;
+  /** Workers started so far after the first (a worker that died unasked is replaced). */
+  private generation = 0;
+  /** Per stage with a restore(), the generation its last restore ran on. */
+  private readonly restoredOn = new Map<string, number>();
+  private worker!: Worker;
 
-  private constructor(private readonly worker: Worker) {
-    worker.on('message', (m: StageReply) => this.onMessage(m));
-    worker.on('error', (e: unknown) => this.fail(e instanceof Error ? e : new Error(String(e))));
-    worker.on('exit', (code) => this.fail(new Error(`the stage thread exited (code ${code})`)));
-  }
+  private constructor(private readonly data: StageWorkerData) {}
 
   static async open(options: StageThreadOptions): Promise<StageThread> {
-    const data: StageWorkerData = { entry: new URL('./stage-worker.ts', import.meta.url).href, options, nice: options.nice };
-    const worker = new Worker(new URL('./ts-worker.mjs', import.meta.url), { workerData: data });
-    const t = new StageThread(worker);
+    const t = new StageThread({ entry: new URL('./stage-worker.ts', import.meta.url).href, options, nice: options.nice });
+    await t.startWorker();
+    return t;
+  }
+
+  /** Times a worker was started again after one died. */
+  restarts(): number {
+    return this.generation;
+  }
+
+  /** Starts a worker and resolves once it is ready; from then on calls go to it. */
+  private async startWorker(): Promise<void> {
+    const worker = new Worker(new URL('./ts-worker.mjs', import.meta.url), { workerData: this.data });
     await new Promise<void>((resolve, reject) => {
       const onReady = (m: StageReply) => {
         if ('ready' in m) {
           worker.off('message', onReady);
-          t.priority = m.priority;
+          this.priority = m.priority;
           resolve();
         } else if ('fatal' in m) reject(fromWireError(m.fatal, 'the stage thread'));
       };
@@ -86,7 +101,28 @@ export class StageThread {
       worker.once('error', reject);
       worker.once('exit', (code) => reject(new Error(`the stage thread exited while starting (code ${code})`)));
     });
-    return t;
+    this.worker = worker;
+    this.failed = undefined;
+    worker.on('message', (m: StageReply) => this.onMessage(m));
+    worker.on('error', (e: unknown) => this.fail(e instanceof Error ? e : new Error(String(e))));
+    worker.on('exit', (code) => {
+      this.fail(new Error(`the stage thread exited (code ${code})`));
+      if (!this.closing && this.worker === worker) this.replace(RESTART_BACKOFF_MS);
+    });
+  }
+
+  /**
+   * A worker that died unasked is replaced, so the stages it held run again without a process
+   * restart. The new worker holds no state: each stage with a restore() is refused there until its
+   * runner has restored it (the refusal fails the batch or tick, and a runner restores its stage
+   * before running one again after a failure).
+   */
+  private replace(wait: number): void {
+    setTimeout(() => {
+      if (this.closing) return;
+      this.generation++;
+      this.startWorker().catch(() => this.replace(Math.min(RESTART_BACKOFF_MAX_MS, wait * 2)));
+    }, wait).unref();
   }
 
   /**
@@ -101,8 +137,8 @@ export class StageThread {
       ...meta,
       // The batch's coordinates only: what else a context carries (the runner's History) stays here,
       // and the stages a thread holds read nothing but their records.
-      handle: (records, ctx) => this.call({ op: 'handle', stage, records, ctx: { stage: ctx.stage, topic: ctx.topic, partition: ctx.partition } }).then((v) => v ?? {}),
-      tick: local.tick ? { ms: local.tick.ms, run: (now) => this.call({ op: 'tick', stage, now: clock ? clock() : now }).then((v) => v ?? {}) } : undefined,
+      handle: (records, ctx) => this.call({ op: 'handle', stage, records, ctx: { stage: ctx.stage, topic: ctx.topic, partition: ctx.partition } }, Boolean(local.restore)).then((v) => v ?? {}),
+      tick: local.tick ? { ms: local.tick.ms, run: (now) => this.call({ op: 'tick', stage, now: clock ? clock() : now }, Boolean(local.restore)).then((v) => v ?? {}) } : undefined,
       restore: local.restore ? (ctx) => this.restore(stage, ctx) : undefined,
     };
   }
@@ -115,9 +151,13 @@ export class StageThread {
 
   private restore(stage: string, ctx: RestoreContext): Promise<void> {
     const rid = this.nextRid++;
+    const on = this.generation;
     this.restores.set(rid, ctx);
     return this.send({ rid, op: 'restore', stage }).then(
-      () => void this.restores.delete(rid),
+      () => {
+        this.restores.delete(rid);
+        this.restoredOn.set(stage, on);
+      },
       (e) => {
         this.restores.delete(rid);
         throw e;
@@ -125,7 +165,9 @@ export class StageThread {
     );
   }
 
-  private call(m: DistributiveOmit<Extract<StageCall, { op: 'handle' | 'tick' }>, 'rid'>): Promise<StageOutput | undefined> {
+  private call(m: DistributiveOmit<Extract<StageCall, { op: 'handle' | 'tick' }>, 'rid'>, restores: boolean): Promise<StageOutput | undefined> {
+    if (restores && this.restoredOn.get(m.stage) !== this.generation)
+      return Promise.reject(new Error(`the stage thread was started again: stage ${m.stage} restores its state first`));
     return this.send({ ...m, rid: this.nextRid++ } as StageCall & { rid: number });
   }
 
