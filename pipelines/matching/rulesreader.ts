@@ -339,8 +339,13 @@ const EXAMPLE_OPENERS = [['e', 'g'], ['eg'], ['for', 'example'], ['such', 'as'],
  * and a second-half spread alike. */
 function listAlternatives(toks: Tok[], read: { scope: Scope; own: Clause['own'] }): void {
   const items: string[][] = [[]];
+  // A comma inside parentheses separates the examples of one item ("the full game (sides, totals and
+  // money lines) and the second half"), not items.
+  let depth = 0;
   for (const t of toks) {
-    if (t.word === ',') items.push([]);
+    if (t.word === '(') depth++;
+    else if (t.word === ')') depth = Math.max(0, depth - 1);
+    else if (t.word === ',' && depth === 0) items.push([]);
     else if (isWord(t)) items[items.length - 1].push(t.word);
   }
   const named = items.map((w) => readScope(w).scope).filter((sc) => sc.segments || sc.markets || sc.blocking);
