@@ -342,9 +342,13 @@ function listAlternatives(toks: Tok[], read: { scope: Scope; own: Clause['own'] 
   // A comma inside parentheses separates the examples of one item ("the full game (sides, totals and
   // money lines) and the second half"), not items.
   let depth = 0;
+  // The comma that closes an opening condition ("if a game ends tied after overtime, moneyline
+  // wagers are refunded") ends the condition, not a list item.
+  let condition = toks.length > 0 && CONDITION_OPENERS.has(toks[0].word);
   for (const t of toks) {
     if (t.word === '(') depth++;
     else if (t.word === ')') depth = Math.max(0, depth - 1);
+    else if (t.word === ',' && depth === 0 && condition) condition = false;
     else if (t.word === ',' && depth === 0) items.push([]);
     else if (isWord(t)) items[items.length - 1].push(t.word);
   }
