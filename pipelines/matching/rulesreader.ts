@@ -677,10 +677,18 @@ function sameMarkets(a: Scope, b: Scope): boolean {
   return eq(a.markets, b.markets) && eq(a.segments, b.segments) && !a.alternatives === !b.alternatives;
 }
 
+/** The auxiliaries that, with "not" and nothing after them, leave out a verb phrase said before. */
+const ELLIPTIC_AUX = new Set(['do', 'does', 'will', 'are', 'is']);
+const elliptical = (w: string[]) => w.length >= 3 && w[w.length - 1] === 'not' && ELLIPTIC_AUX.has(w[w.length - 2]);
+
 /** What the text (a string, or parsed once with parseText) states about one rule for one market. */
 export function readRule(text: string | ParsedText, rule: ReadRule, m: MarketScope): Reading {
   const found: Applicable[] = [];
+  let before: Clause | undefined;
   for (const cs of typeof text === 'string' ? parseText(text) : text) {
+    // The last clause of the sentence before, for an elliptical "Fourth-quarter wagers do not."
+    const prevSentence = before;
+    before = cs[cs.length - 1];
     // A lead-in before a list ("overtime does not count for: quarter markets; 1st half markets") gives
     // its value to the items that name a market or the rule's subject, and on its own states nothing
     // when it ends in mid-phrase.
@@ -713,6 +721,13 @@ export function readRule(text: string | ParsedText, rule: ReadRule, m: MarketSco
         continue;
       }
       let v = clauseValue(rule, c.words, topic, c.conditional);
+      // "Second-half wagers include overtime. Fourth-quarter wagers do not": a sentence's first clause
+      // that ends in a bare negated auxiliary denies the statement of the sentence before it.
+      if (!v && i === 0 && prevSentence && !prevSentence.withdrawn && elliptical(c.words)) {
+        const said = clauseValue(rule, prevSentence.words, hasTopic(rule, prevSentence.words), prevSentence.conditional);
+        const neg = LEXICON[rule].negation;
+        if (said && !said.conflict && neg?.[said.value]) v = { value: neg[said.value] };
+      }
       if (!v && lead && !lead.conflict && i > 0 && (c.kind === 'colon' || c.kind === 'semi')) {
         if (hasTopic(rule, c.words) || (leadTopic && (c.own.segment || c.own.market))) v = lead;
       }

@@ -366,6 +366,12 @@ describe('failure classes of the third blind batch (sentences written for these 
     expect(readRule(text, 'tie', m('nfl', 'moneyline')).value).toBe('void');
     expect(readRule(text, 'tie', m('nfl', 'moneyline', 'quarter:4')).value).toBe('unknown');
   });
+  it('an elliptical "X wagers do not" denies the sentence before it, and only a statement', () => {
+    const text = 'Full-game totals count overtime. First-half totals do not.';
+    expect(readRule(text, 'overtime', m('nba', 'total', 'half:1')).value).toBe('excluded');
+    expect(readRule(text, 'overtime', m('nba', 'total')).value).toBe('included');
+    expect(readRule('Quarter lines are posted daily. Fourth-quarter lines do not.', 'overtime', m('nba', 'total', 'quarter:4')).value).toBe('unknown');
+  });
   it('a period that ends "with the scores level" is a tie', () => {
     const text = 'If a quarter ends with the scores level, quarter moneyline bets are refunded.';
     expect(readRule(text, 'tie', m('nba', 'moneyline', 'quarter:2')).value).toBe('void');
