@@ -372,6 +372,11 @@ describe('failure classes of the third blind batch (sentences written for these 
     expect(readRule(text, 'overtime', m('nba', 'total')).value).toBe('included');
     expect(readRule('Quarter lines are posted daily. Fourth-quarter lines do not.', 'overtime', m('nba', 'total', 'quarter:4')).value).toBe('unknown');
   });
+  it('"the end of the second quarter" is halftime: a halftime-leader market, not the second quarter alone', () => {
+    const text = 'Should the score be even at the end of the 2nd quarter, the contract resolves to Tie.';
+    expect(readRule(text, 'tie', m('nba', 'moneyline', 'half:1')).value).toBe('separate_outcome');
+    expect(readRule(text, 'tie', m('nba', 'moneyline', 'quarter:2')).value).toBe('unknown');
+  });
   it('a period that ends "with the scores level" is a tie', () => {
     const text = 'If a quarter ends with the scores level, quarter moneyline bets are refunded.';
     expect(readRule(text, 'tie', m('nba', 'moneyline', 'quarter:2')).value).toBe('void');
