@@ -677,6 +677,10 @@ function sameMarkets(a: Scope, b: Scope): boolean {
   return eq(a.markets, b.markets) && eq(a.segments, b.segments) && !a.alternatives === !b.alternatives;
 }
 
+/** Openings that speak of what the sentence before described ("when that happens, ..."). */
+const BACK_REFERENCE_OPENINGS = [['when', 'that', 'happens'], ['when', 'this', 'happens'], ['if', 'that', 'happens'], ['if', 'this', 'happens'], ['in', 'that', 'case'], ['in', 'this', 'case'], ['in', 'such', 'a', 'case'], ['in', 'such', 'cases']];
+const startsWithBackReference = (w: string[]) => BACK_REFERENCE_OPENINGS.some((o) => o.every((x, k) => w[k] === x));
+
 /** The auxiliaries that, with "not" and nothing after them, leave out a verb phrase said before. */
 const ELLIPTIC_AUX = new Set(['do', 'does', 'will', 'are', 'is']);
 const elliptical = (w: string[]) => w.length >= 3 && w[w.length - 1] === 'not' && ELLIPTIC_AUX.has(w[w.length - 2]);
@@ -685,10 +689,13 @@ const elliptical = (w: string[]) => w.length >= 3 && w[w.length - 1] === 'not' &
 export function readRule(text: string | ParsedText, rule: ReadRule, m: MarketScope): Reading {
   const found: Applicable[] = [];
   let before: Clause | undefined;
+  let beforeAll: Clause[] = [];
   for (const cs of typeof text === 'string' ? parseText(text) : text) {
     // The last clause of the sentence before, for an elliptical "Fourth-quarter wagers do not."
     const prevSentence = before;
+    const prevClauses = beforeAll;
     before = cs[cs.length - 1];
+    beforeAll = cs;
     // A lead-in before a list ("overtime does not count for: quarter markets; 1st half markets") gives
     // its value to the items that name a market or the rule's subject, and on its own states nothing
     // when it ends in mid-phrase.
@@ -709,7 +716,10 @@ export function readRule(text: string | ParsedText, rule: ReadRule, m: MarketSco
       const exc: Clause[] = [];
       for (let j = i + 1; j < cs.length && (cs[j].kind === 'except' || cs[j].kind === 'not'); j++) exc.push(cs[j]);
       // "...; otherwise they are void" speaks of what the clause before it spoke of.
-      const carried = (c.kind === 'but' || c.kind === 'colon' || c.words[0] === 'otherwise') && i > 0 && hasTopic(rule, cs[i - 1].words);
+      const carried =
+        ((c.kind === 'but' || c.kind === 'colon' || c.words[0] === 'otherwise') && i > 0 && hasTopic(rule, cs[i - 1].words)) ||
+        // "A push is when ... lands on the line. When that happens, your stake is refunded."
+        (i === 0 && startsWithBackReference(c.words) && prevClauses.some((p) => !p.withdrawn && hasTopic(rule, p.words)));
       const topic = carried || hasTopic(rule, c.words);
       // A withdrawn clause about the rule still claims its scope: "usually exclude" on fourth quarters
       // leaves a fourth quarter unknown rather than letting "totals include overtime" decide it.

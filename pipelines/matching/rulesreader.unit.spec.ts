@@ -377,6 +377,11 @@ describe('failure classes of the third blind batch (sentences written for these 
     expect(readRule(text, 'tie', m('nba', 'moneyline', 'half:1')).value).toBe('separate_outcome');
     expect(readRule(text, 'tie', m('nba', 'moneyline', 'quarter:2')).value).toBe('unknown');
   });
+  it('"when that happens" carries the subject of the sentence before it, and only when that sentence has it', () => {
+    const text = 'Sometimes the final total falls exactly on the posted number. In that case the book refunds your stake.';
+    expect(readRule(text, 'push', m('nfl', 'total')).value).toBe('void');
+    expect(readRule('New lines are posted at noon. When that happens, the book refunds your stake on old tickets.', 'push', m('nfl', 'total')).value).toBe('unknown');
+  });
   it('a period that ends "with the scores level" is a tie', () => {
     const text = 'If a quarter ends with the scores level, quarter moneyline bets are refunded.';
     expect(readRule(text, 'tie', m('nba', 'moneyline', 'quarter:2')).value).toBe('void');
