@@ -325,6 +325,9 @@ function inherit(c: { scope: Scope; own: Clause['own'] }, prev: Scope | undefine
   return s;
 }
 
+/** A sentence's leading section number: "7.1", "7.1.", "12.", "(a)". */
+const SECTION_NUMBER = /^\s*(?:\d+(?:\.\d+)+\.?|\d+\.|\([a-z0-9]\))(?=\s)/i;
+
 /** Nouns for markets in general: "markets other than X" names an exception, not a complement of leagues. */
 const MARKET_NOUNS = new Set(['markets', 'bets', 'wagers', 'lines', 'offers', 'market', 'bet', 'wager']);
 
@@ -408,7 +411,10 @@ export function clauses(sentence: string, section?: Scope): Clause[] {
   const words = toks.map((t) => t.word);
   const drop = new Set<number>();
   for (const h of HEDGES) for (const hit of findAll(words, h.tokens)) for (let k = hit.start; k < hit.end; k++) drop.add(k);
-  const kept = toks.filter((_, i) => !drop.has(i));
+  // A section number ("7.1 Unless ...") numbers the sentence and is no word of it: an "unless" after
+  // it opens the sentence's condition, not an exception to a clause before it.
+  const numbering = SECTION_NUMBER.exec(sentence)?.[0].length ?? 0;
+  const kept = toks.filter((t, i) => !drop.has(i) && t.start >= numbering);
   const parts: { kind: ClauseKind; toks: Tok[] }[] = [{ kind: 'first', toks: [] }];
   for (let i = 0; i < kept.length; i++) {
     const t = kept[i];
@@ -443,11 +449,15 @@ export function clauses(sentence: string, section?: Scope): Clause[] {
     const ws = p.toks.filter(isWord);
     if (!ws.length) continue;
     const wordsOf = ws.map((t) => t.word);
-    const read = readScope(wordsOf);
-    listAlternatives(p.toks, read);
+    const conditional = conditionWords(p.toks);
+    // "Unless a wager is designated 'Regulation', all game wagers include overtime": the markets an
+    // opening "unless" names are the case the statement leaves out, not the statement's scope.
+    const opensUnless = wordsOf[0] === 'unless' && conditional.some((x) => !x);
+    const read = readScope(opensUnless ? wordsOf.filter((_, k) => !conditional[k]) : wordsOf);
+    listAlternatives(opensUnless ? p.toks.slice(p.toks.findIndex((t, k) => k > 0 && t.word === ',') + 1) : p.toks, read);
     const scope = prev ? inherit(read, prev, p.kind, prevOwnBlocking) : section ? inheritSection(read, section) : read.scope;
     const withdrawn = WITHDRAW.some((w) => findAll(wordsOf, w.tokens).length > 0) || asksWhether(wordsOf);
-    out.push({ kind: p.kind, text: sentence.slice(ws[0].start, ws[ws.length - 1].end), words: wordsOf, scope, own: read.own, withdrawn, conditional: conditionWords(p.toks) });
+    out.push({ kind: p.kind, text: sentence.slice(ws[0].start, ws[ws.length - 1].end), words: wordsOf, scope, own: read.own, withdrawn, conditional });
     prev = scope;
     prevOwnBlocking = read.scope.blocking;
   }
@@ -471,7 +481,7 @@ function restrictBefore(c: Clause, before: Clause): void {
 const APPLY = new Set(['apply', 'applies', 'applied']);
 
 /** Words that open a condition: up to the comma that closes it, a clause names a case, not a value. */
-const CONDITION_OPENERS = new Set(['if', 'when', 'whenever']);
+const CONDITION_OPENERS = new Set(['if', 'when', 'whenever', 'unless']);
 
 /** Which words (of the clause's words, separators left out) stand inside a condition closed by a comma. */
 function conditionWords(toks: Tok[]): boolean[] {

@@ -9,6 +9,12 @@ import { clauses, readRule, sentences, type MarketScope } from './rulesreader.ts
 import { readGameLineRules } from './rulestext.ts';
 import { evaluate, loadCorpus } from './ruleseval.ts';
 
+/** Stated values of the fourth blind batch read right after round 6, and the silent rows it still
+ * reports known (p636: a game-winner contract's "final score, which includes any overtime period"
+ * placed on a player prop, the class of p470 and p536). */
+const BLIND4_RIGHT = 97;
+const BLIND4_SILENT_KNOWN = ['p636', 'p646', 'p651'];
+
 const m = (league: MarketScope['league'], marketType: MarketScope['marketType'], segment: MarketScope['segment'] = 'full'): MarketScope => ({ league, marketType, segment });
 
 describe('sentences and clauses', () => {
@@ -388,6 +394,30 @@ describe('failure classes of the third blind batch (sentences written for these 
   });
 });
 
+describe('numbered sections, opening "unless", tie outcomes and markets offered on their own', () => {
+  it('a section number does not turn the opening "unless" into an exception that carries the whole sentence', () => {
+    const text = "4.2 Unless a bet is marked 'Regular Time', every basketball wager (sides, totals and moneylines) is graded on the final score with overtime included. 4.3 Third-quarter bets count only third-quarter points; overtime points will not be credited to the third quarter.";
+    expect(readRule(text, 'overtime', m('nba', 'spread'))).toMatchObject({ value: 'included' });
+    expect(readRule(text, 'overtime', m('nba', 'total', 'quarter:3'))).toMatchObject({ value: 'excluded', evidence: 'overtime points will not be credited to the third quarter' });
+    // The markets the opening condition names are left out by it, not the statement's scope.
+    expect(clauses(text.split('. ')[0])[0].scope.blocking).toBe(false);
+  });
+  it('"credited" to a winner is no statement that overtime counts', () => {
+    const text = 'A match-winning shootout goal is credited to the winning side for settlement.';
+    expect(readRule(text, 'overtime', m('nhl', 'total'))).toEqual({ value: 'unknown', why: 'silent' });
+  });
+  it('a tie outcome that resolves Yes is a separate outcome, though the team outcomes resolve No', () => {
+    const text = 'Three contracts trade: Hawks, Nets and Tie. Should the score be level after four quarters, Tie resolves to Yes while Hawks and Nets resolve to No.';
+    expect(readRule(text, 'tie', m('nba', 'moneyline', 'quarter:4')).value).toBe('separate_outcome');
+    const twoWay = 'If the scores are tied when time runs out, both contracts resolve to No.';
+    expect(readRule(twoWay, 'tie', m('nba', 'moneyline', 'half:1')).value).toBe('loses');
+  });
+  it('an exception naming a market offered on its own does not take the market at hand out', () => {
+    const text = "Match totals count overtime points unless the wager was struck on the 'Regulation Total', which is listed separately.";
+    expect(readRule(text, 'overtime', m('nfl', 'total'))).toMatchObject({ value: 'included' });
+  });
+});
+
 describe('corpus of real rules texts (evaluation part)', () => {
   it('meets the targets: right >= 95%, wrong <= 1%, silent reported known 0, verdicts >= 95%, no opposite rules equivalent', () => {
     const c = loadCorpus();
@@ -420,4 +450,14 @@ describe('corpus of real rules texts (evaluation part)', () => {
     }
     // Five parts, every row read for every rule: on a shared, loaded machine this outlasts the default 5 s.
   }, 30_000);
+  it('keeps the fourth blind batch (development since it was measured once) free of wrong values and of opposite rules reported equivalent, and holds what tuning reached on it', () => {
+    const r = evaluate(loadCorpus(), 'blind4-former-evaluation');
+    expect(r.overall.stated).toBeGreaterThan(100);
+    expect(r.overall.wrong).toBe(0);
+    expect(r.verdicts.oppositeEquivalent).toBe(0);
+    // Tuning has not yet brought this batch to the 95% the earlier ones hold; the floor is the figure
+    // reached (measurements.md, round 6), so a change that loses a right value here fails.
+    expect(r.overall.right).toBeGreaterThanOrEqual(BLIND4_RIGHT);
+    expect(r.misses.filter((x) => x.expected === 'unknown').map((x) => x.row)).toEqual(BLIND4_SILENT_KNOWN);
+  });
 });
