@@ -337,6 +337,9 @@ const CONTRASTS = [['unlike'], ['as', 'opposed', 'to'], ['in', 'contrast', 'to']
 // Parentheticals that name examples or other markets, not a rule for the market at hand.
 const EXAMPLE_OPENERS = [['e', 'g'], ['eg'], ['for', 'example'], ['such', 'as'], ['except']];
 
+/** Openings of a list item that names what the item before it means ("..., including X, Y and Z"). */
+const ELABORATIONS = [['including'], ['namely'], ['i', 'e'], ['ie'], ['that', 'is']];
+
 /** Comma-separated items that each name markets or periods are alternatives, not one market named
  * twice: "overtime counts towards sides, totals, moneylines, 2nd half wagers" holds a full-game total
  * and a second-half spread alike. */
@@ -354,6 +357,31 @@ function listAlternatives(toks: Tok[], read: { scope: Scope; own: Clause['own'] 
     else if (t.word === ',' && depth === 0 && condition) condition = false;
     else if (t.word === ',' && depth === 0) items.push([]);
     else if (isWord(t)) items[items.length - 1].push(t.word);
+  }
+  // "Full-game wagers, including point spreads, totals and money lines, ..." names the full-game
+  // wagers it means: the items from "including" on are that head's markets, not alternatives to it
+  // (a full-game player prop is not among them).
+  const inc = items.findIndex((w, k) => k > 0 && ELABORATIONS.some((o) => o.every((x, j) => w[j] === x)));
+  if (inc > 0) {
+    const head = readScope(items[inc - 1]).scope;
+    const rest = items.slice(inc).map((w) => readScope(w).scope).filter((sc) => sc.segments || sc.markets || sc.blocking);
+    if (head.segments && !head.markets && rest.length && rest.every((sc) => sc.markets && !sc.segments && !sc.blocking)) {
+      const markets = new Set(rest.flatMap((sc) => [...sc.markets!]));
+      const before = items.slice(0, inc - 1).map((w) => readScope(w).scope).filter((sc) => sc.segments || sc.markets || sc.blocking);
+      const merged = { segments: head.segments, markets, blocking: false };
+      if (!before.length) {
+        read.scope.alternatives = undefined;
+        read.scope.segments = merged.segments;
+        read.scope.markets = merged.markets;
+        read.scope.blocking = false;
+        return;
+      }
+      read.scope.alternatives = [...before.map((sc) => ({ segments: sc.segments, markets: sc.markets, blocking: sc.blocking })), merged];
+      read.scope.segments = undefined;
+      read.scope.markets = undefined;
+      read.scope.blocking = false;
+      return;
+    }
   }
   const named = items.map((w) => readScope(w).scope).filter((sc) => sc.segments || sc.markets || sc.blocking);
   if (named.length < 2) return;

@@ -11,9 +11,9 @@ import { evaluate, loadCorpus } from './ruleseval.ts';
 
 /** Stated values of the fourth blind batch read right after round 6, and the silent rows it still
  * reports known (p636: a game-winner contract's "final score, which includes any overtime period"
- * placed on a player prop, the class of p470 and p536). */
+ * placed on a player prop, the class of p470 and p536, which p057 values the other way). */
 const BLIND4_RIGHT = 97;
-const BLIND4_SILENT_KNOWN = ['p636', 'p646', 'p651'];
+const BLIND4_SILENT_KNOWN = ['p636'];
 
 const m = (league: MarketScope['league'], marketType: MarketScope['marketType'], segment: MarketScope['segment'] = 'full'): MarketScope => ({ league, marketType, segment });
 
@@ -411,6 +411,14 @@ describe('numbered sections, opening "unless", tie outcomes and markets offered 
     expect(readRule(text, 'tie', m('nba', 'moneyline', 'quarter:4')).value).toBe('separate_outcome');
     const twoWay = 'If the scores are tied when time runs out, both contracts resolve to No.';
     expect(readRule(twoWay, 'tie', m('nba', 'moneyline', 'half:1')).value).toBe('loses');
+  });
+  it('"X wagers, including A, B and C" names the X wagers meant, not alternatives to them', () => {
+    const text = 'All full-game bets, including spreads, totals and moneylines, are graded with overtime counted.';
+    expect(readRule(text, 'overtime', m('nba', 'total')).value).toBe('included');
+    expect(readRule(text, 'overtime', m('nba', 'player_prop'))).toEqual({ value: 'unknown', why: 'silent' });
+    // Without the elaboration the list is one of alternatives, and each holds.
+    const list = 'Overtime counts for full-game spreads, totals, and second-half wagers.';
+    expect(readRule(list, 'overtime', m('nba', 'spread', 'half:2')).value).toBe('included');
   });
   it('an exception naming a market offered on its own does not take the market at hand out', () => {
     const text = "Match totals count overtime points unless the wager was struck on the 'Regulation Total', which is listed separately.";
