@@ -12,7 +12,7 @@ import { evaluate, loadCorpus } from './ruleseval.ts';
 /** Stated values of the fourth blind batch read right after round 6, and the silent rows it still
  * reports known (p636: a game-winner contract's "final score, which includes any overtime period"
  * placed on a player prop, the class of p470 and p536, which p057 values the other way). */
-const BLIND4_RIGHT = 97;
+const BLIND4_RIGHT = 110;
 const BLIND4_SILENT_KNOWN = ['p636'];
 
 const m = (league: MarketScope['league'], marketType: MarketScope['marketType'], segment: MarketScope['segment'] = 'full'): MarketScope => ({ league, marketType, segment });
@@ -419,6 +419,20 @@ describe('numbered sections, opening "unless", tie outcomes and markets offered 
     // Without the elaboration the list is one of alternatives, and each holds.
     const list = 'Overtime counts for full-game spreads, totals, and second-half wagers.';
     expect(readRule(list, 'overtime', m('nba', 'spread', 'half:2')).value).toBe('included');
+  });
+  it('overtime "added to" a period, "plus any overtime", an extra inning and "toward the total" of a player', () => {
+    expect(readRule('Any overtime period is added to the fourth quarter for quarter betting.', 'overtime', m('nfl', 'total', 'quarter:4')).value).toBe('included');
+    expect(readRule('Overtime is not added to the second half.', 'overtime', m('nba', 'spread', 'half:2')).value).toBe('excluded');
+    expect(readRule('Prop grading uses regulation play plus any overtime.', 'overtime', m('nhl', 'player_prop')).value).toBe('included');
+    expect(readRule('Hits in an extra inning count.', 'overtime', m('mlb', 'player_prop')).value).toBe('included');
+    expect(readRule('Assists in overtime count towards the total.', 'overtime', m('nba', 'player_prop')).value).toBe('included');
+  });
+  it('a tie "as its own selection", a game that "concludes level", a line "equals the line", and a pick "treated as a DNP"', () => {
+    expect(readRule('On first-half money lines the tie is settled as its own selection.', 'tie', m('nba', 'moneyline', 'half:1')).value).toBe('separate_outcome');
+    expect(readRule('When a game concludes level, money line bets are no action.', 'tie', m('nfl', 'moneyline')).value).toBe('void');
+    expect(readRule('Should the run total equal the line, the bet is refunded.', 'push', m('mlb', 'total')).value).toBe('unknown');
+    expect(readRule('If the number of points equals the line, money is refunded.', 'push', m('nba', 'total')).value).toBe('void');
+    expect(readRule('A skater who sits in the press box is treated as a DNP and the leg drops off.', 'non_participation', m('nhl', 'player_prop')).value).toBe('void');
   });
   it('an exception naming a market offered on its own does not take the market at hand out', () => {
     const text = "Match totals count overtime points unless the wager was struck on the 'Regulation Total', which is listed separately.";
