@@ -596,6 +596,9 @@ function clauseValue(rule: ReadRule, words: string[], topic: boolean, conditiona
     if (!v.entry.standalone && !topic) continue;
     for (const hit of findAll(words, v.tokens)) {
       if (conditional[hit.start]) continue;
+      // "All other markets, including Total Runs and Run Handicap, ..." lists markets: that
+      // "including" says which markets, not that overtime is included.
+      if (hit.end - hit.start === 1 && words[hit.start] === 'including' && namesMarketAt(words, hit.end)) continue;
       // A word already read by a longer phrase ("graded a push") is not read again ("push").
       if ([...Array(hit.end - hit.start).keys()].some((k) => taken.has(hit.start + k))) continue;
       for (let k = hit.start; k < hit.end; k++) taken.add(k);
@@ -617,6 +620,13 @@ function clauseValue(rule: ReadRule, words: string[], topic: boolean, conditiona
   if (!best.length) return undefined;
   const values = [...new Set(best.map((b) => b.value))];
   return values.length === 1 ? { value: values[0] } : { value: values[0], conflict: values[1] };
+}
+
+/** Whether a phrase naming a market or a period starts at word i ("including total runs"). */
+function namesMarketAt(words: string[], i: number): boolean {
+  return scopeCandidates(words[i] ?? '').some(
+    (c) => (c.entry.dim === 'market' || c.entry.dim === 'segment') && c.tokens.every((t, j) => words[i + j] === t || (j === c.tokens.length - 1 && words[i + j] === `${t}s`)),
+  );
 }
 
 /** The value an exception clause states itself, about the markets it names (none when it names no

@@ -12,7 +12,7 @@ import { evaluate, loadCorpus } from './ruleseval.ts';
 /** Stated values of the fourth blind batch read right after round 6, and the silent rows it still
  * reports known (p636: a game-winner contract's "final score, which includes any overtime period"
  * placed on a player prop, the class of p470 and p536, which p057 values the other way). */
-const BLIND4_RIGHT = 110;
+const BLIND4_RIGHT = 112;
 const BLIND4_SILENT_KNOWN = ['p636'];
 
 const m = (league: MarketScope['league'], marketType: MarketScope['marketType'], segment: MarketScope['segment'] = 'full'): MarketScope => ({ league, marketType, segment });
@@ -433,6 +433,11 @@ describe('numbered sections, opening "unless", tie outcomes and markets offered 
     expect(readRule('Should the run total equal the line, the bet is refunded.', 'push', m('mlb', 'total')).value).toBe('unknown');
     expect(readRule('If the number of points equals the line, money is refunded.', 'push', m('nba', 'total')).value).toBe('void');
     expect(readRule('A skater who sits in the press box is treated as a DNP and the leg drops off.', 'non_participation', m('nhl', 'player_prop')).value).toBe('void');
+  });
+  it('"including" before a list of markets says which markets, not that overtime is included', () => {
+    const text = 'Every other hockey market, including puck lines and team totals, is graded on sixty minutes, and goals in overtime do not count for it.';
+    expect(readRule(text, 'overtime', m('nhl', 'spread'))).toMatchObject({ value: 'excluded' });
+    expect(readRule('Team totals are settled including overtime.', 'overtime', m('nhl', 'team_total')).value).toBe('included');
   });
   it('an exception naming a market offered on its own does not take the market at hand out', () => {
     const text = "Match totals count overtime points unless the wager was struck on the 'Regulation Total', which is listed separately.";
