@@ -188,7 +188,8 @@ function findAll(words: string[], phrase: string[]): Hit[] {
 
 // ---------------------------------------------------------------- sentences and clauses
 
-type ClauseKind = 'first' | 'semi' | 'colon' | 'but' | 'except' | 'not';
+/** A clause's place in its sentence: 'so' draws a consequence of the clause before (", so the market resolves No"). */
+type ClauseKind = 'first' | 'semi' | 'colon' | 'but' | 'except' | 'not' | 'so';
 
 interface Scope {
   /** A list of markets named item by item ("sides, totals, moneylines, 2nd half wagers"): the clause
@@ -467,6 +468,9 @@ export function clauses(sentence: string, section?: Scope): Clause[] {
       i++;
     }
     else if (t.word === 'whereas') parts.push({ kind: 'but', toks: [] });
+    // ", so a second-half total is graded on the third quarter, the fourth quarter and overtime"
+    // draws a consequence in a clause of its own: the periods it lists are not the statement's scope.
+    else if (t.word === ',' && next === 'so' && kept[i + 2]?.word !== 'long') parts.push({ kind: 'so', toks: [] });
     else if ((t.word === 'except' || t.word === 'unless') && cur.toks.some(isWord)) parts.push({ kind: 'except', toks: [] });
     else cur.toks.push(t);
   }
@@ -765,7 +769,7 @@ export function readRule(text: string | ParsedText, rule: ReadRule, m: MarketSco
       for (let j = i + 1; j < cs.length && (cs[j].kind === 'except' || cs[j].kind === 'not'); j++) exc.push(cs[j]);
       // "...; otherwise they are void" speaks of what the clause before it spoke of.
       const carried =
-        ((c.kind === 'but' || c.kind === 'colon' || c.words[0] === 'otherwise') && i > 0 && hasTopic(rule, cs[i - 1].words)) ||
+        ((c.kind === 'but' || c.kind === 'colon' || c.kind === 'so' || c.words[0] === 'otherwise' || c.words[0] === 'so') && i > 0 && hasTopic(rule, cs[i - 1].words)) ||
         // "A push is when ... lands on the line. When that happens, your stake is refunded."
         (i === 0 && startsWithBackReference(c.words) && prevClauses.some((p) => !p.withdrawn && hasTopic(rule, p.words)));
       const topic = carried || hasTopic(rule, c.words);

@@ -12,7 +12,7 @@ import { evaluate, loadCorpus } from './ruleseval.ts';
 /** Stated values of the fourth blind batch read right after round 6, and the silent rows it still
  * reports known (p636: a game-winner contract's "final score, which includes any overtime period"
  * placed on a player prop, the class of p470 and p536, which p057 values the other way). */
-const BLIND4_RIGHT = 112;
+const BLIND4_RIGHT = 114;
 const BLIND4_SILENT_KNOWN = ['p636'];
 
 const m = (league: MarketScope['league'], marketType: MarketScope['marketType'], segment: MarketScope['segment'] = 'full'): MarketScope => ({ league, marketType, segment });
@@ -438,6 +438,13 @@ describe('numbered sections, opening "unless", tie outcomes and markets offered 
     const text = 'Every other hockey market, including puck lines and team totals, is graded on sixty minutes, and goals in overtime do not count for it.';
     expect(readRule(text, 'overtime', m('nhl', 'spread'))).toMatchObject({ value: 'excluded' });
     expect(readRule('Team totals are settled including overtime.', 'overtime', m('nhl', 'team_total')).value).toBe('included');
+  });
+  it('", so ..." draws a consequence: the periods it lists are not the statement\'s scope, and it keeps the topic before it', () => {
+    const text = 'Overtime is added to the second half here, so a second-half line covers the third quarter, the fourth quarter and any overtime. Fourth-quarter lines never count overtime.';
+    expect(readRule(text, 'overtime', m('nba', 'spread', 'half:2')).value).toBe('included');
+    expect(readRule(text, 'overtime', m('nba', 'spread', 'quarter:4'))).toMatchObject({ value: 'excluded', evidence: 'Fourth-quarter lines never count overtime' });
+    expect(readRule('Being level is no lead, so the contract resolves No.', 'tie', m('nba', 'moneyline', 'half:1')).value).toBe('unknown');
+    expect(readRule('A tie at the break is no lead, so the contract resolves No.', 'tie', m('nba', 'moneyline', 'half:1')).value).toBe('loses');
   });
   it('an exception naming a market offered on its own does not take the market at hand out', () => {
     const text = "Match totals count overtime points unless the wager was struck on the 'Regulation Total', which is listed separately.";
