@@ -706,7 +706,9 @@ export function parseText(text: string): ParsedText {
       // it spoke of ("Both players must compete in one Down. Push rules apply.").
       const prev = out.length ? out[out.length - 1] : undefined;
       const bare = fresh.length === 1 && fresh[0].words.length <= SHORT_FOLLOW_UP && !(fresh[0].own.league || fresh[0].own.segment || fresh[0].own.market || fresh[0].own.blocking);
-      const cs = bare && prev?.length ? clauses(s.text, prev[prev.length - 1].scope) : clauses(s.text, section);
+      // An exception at that sentence's end names the markets left out, not what it spoke of.
+      const spoke = prev?.filter((c) => c.kind !== 'except' && c.kind !== 'not').at(-1) ?? prev?.at(-1);
+      const cs = bare && spoke ? clauses(s.text, spoke.scope) : clauses(s.text, section);
       out.push(cs);
       // A sentence under a market heading that names another market of its own ends that heading's
       // market: what follows stands in the league section only ("Totals: ... . Player props may

@@ -12,7 +12,7 @@ import { evaluate, loadCorpus } from './ruleseval.ts';
 /** Stated values of the fourth blind batch read right after round 6, and the silent rows it still
  * reports known (p636: a game-winner contract's "final score, which includes any overtime period"
  * placed on a player prop, the class of p470 and p536, which p057 values the other way). */
-const BLIND4_RIGHT = 114;
+const BLIND4_RIGHT = 115;
 const BLIND4_SILENT_KNOWN = ['p636'];
 
 const m = (league: MarketScope['league'], marketType: MarketScope['marketType'], segment: MarketScope['segment'] = 'full'): MarketScope => ({ league, marketType, segment });
@@ -445,6 +445,11 @@ describe('numbered sections, opening "unless", tie outcomes and markets offered 
     expect(readRule(text, 'overtime', m('nba', 'spread', 'quarter:4'))).toMatchObject({ value: 'excluded', evidence: 'Fourth-quarter lines never count overtime' });
     expect(readRule('Being level is no lead, so the contract resolves No.', 'tie', m('nba', 'moneyline', 'half:1')).value).toBe('unknown');
     expect(readRule('A tie at the break is no lead, so the contract resolves No.', 'tie', m('nba', 'moneyline', 'half:1')).value).toBe('loses');
+  });
+  it('an exception for a variant whose title reads otherwise is another market, and a short follow-up speaks of the rule, not of that exception', () => {
+    const text = "Player props settle on regulation time only. Overtime stats never count unless the prop title reads 'incl. OT'. Scratched players = void.";
+    expect(readRule(text, 'overtime', m('nhl', 'player_prop'))).toMatchObject({ value: 'excluded' });
+    expect(readRule(text, 'non_participation', m('nhl', 'player_prop')).value).toBe('void');
   });
   it('an exception naming a market offered on its own does not take the market at hand out', () => {
     const text = "Match totals count overtime points unless the wager was struck on the 'Regulation Total', which is listed separately.";
