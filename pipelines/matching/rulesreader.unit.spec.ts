@@ -12,7 +12,7 @@ import { evaluate, loadCorpus } from './ruleseval.ts';
 /** Stated values of the fourth blind batch read right after round 6, and the silent rows it still
  * reports known (p636: a game-winner contract's "final score, which includes any overtime period"
  * placed on a player prop, the class of p470 and p536, which p057 values the other way). */
-const BLIND4_RIGHT = 115;
+const BLIND4_RIGHT = 116;
 const BLIND4_SILENT_KNOWN = ['p636'];
 
 const m = (league: MarketScope['league'], marketType: MarketScope['marketType'], segment: MarketScope['segment'] = 'full'): MarketScope => ({ league, marketType, segment });
@@ -450,6 +450,10 @@ describe('numbered sections, opening "unless", tie outcomes and markets offered 
     const text = "Player props settle on regulation time only. Overtime stats never count unless the prop title reads 'incl. OT'. Scratched players = void.";
     expect(readRule(text, 'overtime', m('nhl', 'player_prop'))).toMatchObject({ value: 'excluded' });
     expect(readRule(text, 'non_participation', m('nhl', 'player_prop')).value).toBe('void');
+  });
+  it('a heading naming "cancelled events" gives its topic to the rule after its colon', () => {
+    const text = 'Abandoned or cancelled events: if a fixture is not finished within 36 hours, every wager on it is void.';
+    expect(readRule(text, 'cancellation', m('mlb', 'player_prop')).value).toBe('void');
   });
   it('an exception naming a market offered on its own does not take the market at hand out', () => {
     const text = "Match totals count overtime points unless the wager was struck on the 'Regulation Total', which is listed separately.";
