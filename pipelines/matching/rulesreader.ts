@@ -229,6 +229,8 @@ export function sentenceList(text: string): { text: string; question: boolean }[
     const end = i === masked.length || ((c === '.' || c === '!' || c === '?') && (i + 1 === masked.length || /\s/.test(masked[i + 1])));
     if (!end) continue;
     const s = text.slice(start, Math.min(i + 1, text.length)).trim();
+    // "4. Ties in two-way markets: ..." numbers the sentence after it; the number ends no sentence.
+    if (/^\d+\.$/.test(s)) continue;
     if (s) out.push({ text: s, question: s.endsWith('?') });
     start = i + 1;
   }

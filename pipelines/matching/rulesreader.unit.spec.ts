@@ -395,6 +395,9 @@ describe('failure classes of the third blind batch (sentences written for these 
 });
 
 describe('numbered sections, opening "unless", tie outcomes and markets offered on their own', () => {
+  it('a section number on its own ("4.") ends no sentence', () => {
+    expect(sentences('House Rules. 4. Level games are void. 12. Props need a snap.')).toEqual(['House Rules.', '4. Level games are void.', '12. Props need a snap.']);
+  });
   it('a section number does not turn the opening "unless" into an exception that carries the whole sentence', () => {
     const text = "4.2 Unless a bet is marked 'Regular Time', every basketball wager (sides, totals and moneylines) is graded on the final score with overtime included. 4.3 Third-quarter bets count only third-quarter points; overtime points will not be credited to the third quarter.";
     expect(readRule(text, 'overtime', m('nba', 'spread'))).toMatchObject({ value: 'included' });
