@@ -16,8 +16,11 @@ function schemaOf(p: ParamSpec): Record<string, unknown> {
     case 'integer':
       return { type: 'integer', ...(p.min !== undefined && { minimum: p.min }), ...(p.max !== undefined && { maximum: p.max }), ...(p.default !== undefined && { default: p.default }) };
     case 'int64':
-      // Unix ms; values past ±2^53 are accepted and clamped (negatives to 0), so these are the exact bounds.
-      return { type: 'integer', format: 'int64', minimum: Number.MIN_SAFE_INTEGER, maximum: Number.MAX_SAFE_INTEGER };
+      // The spec's int64 times: any integer is accepted and clamped (negatives to 0, past ±2^53 to
+      // ±2^53; router.ts), never refused for its size. So no format or bounds: a client or fuzzer
+      // reads those as a promise to refuse what lies beyond (one found the history route "accepting"
+      // a start_time past int64).
+      return { type: 'integer' };
     case 'boolean':
       return { type: 'boolean', ...(p.default !== undefined && { default: p.default }) };
     case 'date':
