@@ -32,17 +32,8 @@ export function str(v: unknown): string | null {
   return null;
 }
 
-/** venue_2 sends arrays as JSON text (`"[\"Yes\",\"No\"]"`). */
-export function jsonArray(v: unknown): unknown[] {
-  if (Array.isArray(v)) return v;
-  if (typeof v !== 'string') return [];
-  try {
-    const a = JSON.parse(v) as unknown;
-    return Array.isArray(a) ? a : [];
-  } catch {
-    return [];
-  }
-}
+/** venue_2 sends arrays as JSON text (`"[\"Yes\",\"No\"]"`): the catalog's reading, fields.ts. */
+export { jsonArray } from './fields.ts';
 
 export function arr(v: unknown): unknown[] {
   return Array.isArray(v) ? v : [];
