@@ -22,9 +22,11 @@ export interface StageThreadOptions {
   nice?: number;
 }
 
-/** Waits after the stage thread died before starting another: doubling from this, at most MAX. */
+/** Waits after a worker thread (this one, the pollers') died before starting another: from this, doubling while starts fail. */
 export const RESTART_BACKOFF_MS = 1_000;
 const RESTART_BACKOFF_MAX_MS = 60_000;
+/** The wait before the next start after one that failed. */
+export const nextRestartWait = (wait: number) => Math.min(RESTART_BACKOFF_MAX_MS, wait * 2);
 
 /** Records read at restore travel in chunks of this many (one message each). */
 export const RESTORE_CHUNK = 2_000;
@@ -121,7 +123,7 @@ export class StageThread {
     setTimeout(() => {
       if (this.closing) return;
       this.generation++;
-      this.startWorker().catch(() => this.replace(Math.min(RESTART_BACKOFF_MAX_MS, wait * 2)));
+      this.startWorker().catch(() => this.replace(nextRestartWait(wait)));
     }, wait).unref();
   }
 

@@ -22,6 +22,7 @@ import type { RawRecord, TopicMap } from '../../topics.ts';
 import type { Provider } from '../../../lib/vocabulary.ts';
 import { fromWireError, toWireError, type WireError } from '../../runtime/history-host.ts';
 import { unpackOutgoing, type PackedOutgoing } from '../../runtime/batch-pack.ts';
+import { nextRestartWait, RESTART_BACKOFF_MS } from '../../runtime/stage-thread.ts';
 import type { VenueEndpoints } from '../client/endpoints.ts';
 import { LogPollerState } from './state.ts';
 import { silentLogger, type PollerLogger, type PollerStatus } from './poller.ts';
@@ -185,9 +186,6 @@ export class PollerThread {
   }
 }
 
-/** Waits after the pollers' thread died before starting another: doubling from this, at most MAX. */
-export const RESTART_BACKOFF_MS = 1_000;
-const RESTART_BACKOFF_MAX_MS = 60_000;
 
 /**
  * The pollers' thread, started again when it dies unasked (a crash in a worker ends only that
@@ -256,7 +254,7 @@ export class SupervisedPollerThread {
           else this.watch(t, this.backoffMs);
         },
         (err: unknown) => {
-          const next = Math.min(RESTART_BACKOFF_MAX_MS, wait * 2);
+          const next = nextRestartWait(wait);
           this.logger.error({ err: String(err), restart_in_ms: next }, "the pollers' thread did not start");
           this.again(next);
         },
