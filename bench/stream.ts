@@ -30,11 +30,13 @@ import { MemoryKeyStore } from '../api/auth/memory-store.ts';
 import { startStreamArea } from '../api/stream/area.ts';
 import { STREAM_LIMITS } from '../api/auth/plans.ts';
 import { request } from 'node:http';
+import { performance as perf } from 'node:perf_hooks';
 import { EmbeddedLog } from '../pipelines/log/embedded.ts';
 import { EmbeddedRegistry } from '../pipelines/registry/embedded.ts';
 import { avroSerde } from '../pipelines/serde/index.ts';
 import { defineTopics, topicSpecs, type MatchedEventRecord as MatchedRecord, type RawRecord } from '../pipelines/topics.ts';
 import { FULL_MONEYLINE } from '../pipelines/matching/readmodel.ts';
+import { schedOf } from './sched.ts';
 
 const args = process.argv.slice(2);
 const arg = (name: string, def: number) => {
@@ -169,6 +171,29 @@ async function main(): Promise<void> {
   // The pipeline stand-in: raw records through a consumer group that decodes each (Avro, then the payload JSON).
   const rawTopic = topics['raw.venue_3'];
   const payload = JSON.stringify({ id: 'x', question: 'Will it?', outcomes: ['Yes', 'No'], outcomePrices: ['0.4', '0.6'], volume: 1234.5 });
+  // Where each round's time went (Linux schedstat, per thread: time on a CPU and time runnable but
+  // waiting for one): this process's main thread, its other threads, and the clients' process.
+  const rounds_: Array<Record<string, number>> = [];
+  let kidPid = 0;
+  const sched = (pid: number, tid?: number): [number, number] => {
+    const r = schedOf(pid, tid);
+    return [r.run, r.wait];
+  };
+  const measure = () => ({ main: sched(process.pid, process.pid), all: sched(process.pid), kid: kidPid ? sched(kidPid) : ([0, 0] as [number, number]), elu: perf.eventLoopUtilization() });
+  const since = (m0: ReturnType<typeof measure>, s: number) => {
+    const m = measure();
+    const c = (a: number, b: number) => +((a - b) / 1e9 / s).toFixed(2);
+    return {
+      wall_s: +s.toFixed(2),
+      main_run: c(m.main[0], m0.main[0]),
+      main_wait: c(m.main[1], m0.main[1]),
+      other_threads_run: c(m.all[0] - m.main[0], m0.all[0] - m0.main[0]),
+      other_threads_wait: c(m.all[1] - m.main[1], m0.all[1] - m0.main[1]),
+      clients_run: c(m.kid[0], m0.kid[0]),
+      clients_wait: c(m.kid[1], m0.kid[1]),
+      main_elu: +perf.eventLoopUtilization(m.elu, m0.elu).utilization.toFixed(2),
+    };
+  };
   async function pipelineRound(): Promise<number> {
     const batch: RawRecord[] = Array.from({ length: 1000 }, (_, i) => ({ venue: 'venue_3', record_type: 'market', native_id: `m${i}`, read_started_at: Date.now(), payload }));
     const encoded = await serde.encodeMany(rawTopic, batch.map((v) => ({ key: v.native_id, value: v })));
@@ -181,9 +206,11 @@ async function main(): Promise<void> {
       consumed += b.records.length;
     });
     const t0 = performance.now();
+    const m0 = measure();
     for (let i = 0; i < records; i += 1000) await producer.send(rawTopic.name, encoded);
     while (consumed < records) await new Promise((r) => setTimeout(r, 5));
     const s = (performance.now() - t0) / 1000;
+    rounds_.push(since(m0, s));
     await consumer.stop();
     return records / s;
   }
@@ -210,6 +237,7 @@ async function main(): Promise<void> {
     // from the API's share, which a replica's remote clients never do.
     detached: args.includes('--detach-clients'),
   });
+  kidPid = kid.pid ?? 0;
   const fromKid = (type: string) =>
     new Promise<Record<string, number>>((resolve) => {
       const on = (m: { type: string }) => {
@@ -258,12 +286,15 @@ async function main(): Promise<void> {
       await new Promise((r) => setTimeout(r, 50));
     }
     await new Promise((r) => setTimeout(r, 500));
-    const c = process.cpuUsage(c0);
-    return c.user + c.system;
+    return process.cpuUsage(c0);
   };
   const idleCpu = await cpuOver(0);
   const fanCpu = await cpuOver(events);
-  const fanoutUsPerDelivery = (fanCpu - idleCpu) / (events * clients);
+  // User (the hub, the connections, Node's stream code) and system (the socket writes; on loopback
+  // also the receiving side's TCP work, which the kernel does in the writer's time).
+  const fanoutUser = (fanCpu.user - idleCpu.user) / (events * clients);
+  const fanoutSys = (fanCpu.system - idleCpu.system) / (events * clients);
+  const fanoutUsPerDelivery = fanoutUser + fanoutSys;
   const report = fromKid('report');
   kid.send({ type: 'report', commits });
   const lat = await report;
@@ -289,6 +320,13 @@ async function main(): Promise<void> {
       ratio_idle_clients: withClients.length > 1 ? +(mean(withClients.slice(1)) / mean(w)).toFixed(3) : null,
     },
     fanout_cpu_us_per_delivery: +fanoutUsPerDelivery.toFixed(2),
+    fanout_cpu_us_user_sys: [+fanoutUser.toFixed(2), +fanoutSys.toFixed(2)],
+    // The stand-in's CPU per record on the main thread in the rounds without clients: what the
+    // pipeline needs there, against the fan-out's CPU per second (deliveries x CPU per delivery).
+    pipeline_main_cpu_us_per_record: +(mean([rounds_[1]!, rounds_[rounds_.length - 1]!].map((r) => (r.main_run! * r.wall_s! * 1e6) / records))).toFixed(2),
+    // Per round (warm-up, without, with during fan-out, with idle..., without): seconds per second
+    // of wall time on a CPU (run) and runnable but waiting for one (wait).
+    rounds: rounds_,
     // Cores busy from the probes' start to the report (the with-clients rounds), per process.
     cores_busy: { api: +((cpu.user + cpu.system) / 1e6 / wallS).toFixed(2), clients: +(lat.cpuMs! / 1000 / wallS).toFixed(2) },
     clients_session: args.includes('--detach-clients') ? 'own' : "the API's",
