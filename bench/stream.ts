@@ -235,7 +235,7 @@ async function main(): Promise<void> {
     // The clients in a session of their own (--same-session-clients: in the API's, as before).
     // Linux (autogroup) shares the CPU between sessions first, so on a loaded machine clients in the
     // API's session take their CPU from the API's share, which a replica's remote clients never do
-    // (bench/stream.md: p95 96-114 ms with their own session, 151-169 ms in the API's, alternating).
+    // (bench/stream.md: p95 lower with their own session in five alternating pairs of five).
     detached: !args.includes('--same-session-clients'),
   });
   kidPid = kid.pid ?? 0;
