@@ -87,6 +87,8 @@ async function child(): Promise<void> {
     ready++;
   }
   process.send!({ type: 'ready', ready });
+  // In a session of its own, this process outlives a crashed parent unless it leaves with it.
+  process.on('disconnect', () => process.exit(0));
   const cpu0 = process.cpuUsage();
   process.on('message', (m: { type: string; commits?: Record<string, number> }) => {
     if (m.type !== 'report') return;
@@ -173,7 +175,7 @@ async function main(): Promise<void> {
   const payload = JSON.stringify({ id: 'x', question: 'Will it?', outcomes: ['Yes', 'No'], outcomePrices: ['0.4', '0.6'], volume: 1234.5 });
   // Where each round's time went (Linux schedstat, per thread: time on a CPU and time runnable but
   // waiting for one): this process's main thread, its other threads, and the clients' process.
-  const rounds_: Array<Record<string, number>> = [];
+  const roundStats: Array<Record<string, number>> = [];
   let kidPid = 0;
   const sched = (pid: number, tid?: number): [number, number] => {
     const r = schedOf(pid, tid);
@@ -210,7 +212,7 @@ async function main(): Promise<void> {
     for (let i = 0; i < records; i += 1000) await producer.send(rawTopic.name, encoded);
     while (consumed < records) await new Promise((r) => setTimeout(r, 5));
     const s = (performance.now() - t0) / 1000;
-    rounds_.push(since(m0, s));
+    roundStats.push(since(m0, s));
     await consumer.stop();
     return records / s;
   }
@@ -324,10 +326,10 @@ async function main(): Promise<void> {
     fanout_cpu_us_user_sys: [+fanoutUser.toFixed(2), +fanoutSys.toFixed(2)],
     // The stand-in's CPU per record on the main thread in the rounds without clients: what the
     // pipeline needs there, against the fan-out's CPU per second (deliveries x CPU per delivery).
-    pipeline_main_cpu_us_per_record: +(mean([rounds_[1]!, rounds_[rounds_.length - 1]!].map((r) => (r.main_run! * r.wall_s! * 1e6) / records))).toFixed(2),
+    pipeline_main_cpu_us_per_record: +(mean([roundStats[1]!, roundStats[roundStats.length - 1]!].map((r) => (r.main_run! * r.wall_s! * 1e6) / records))).toFixed(2),
     // Per round (warm-up, without, with during fan-out, with idle..., without): seconds per second
     // of wall time on a CPU (run) and runnable but waiting for one (wait).
-    rounds: rounds_,
+    rounds: roundStats,
     // Cores busy from the probes' start to the report, per process: idle phases included (about 20 s
     // of the window), so not the share a process was given while busy (`rounds` has that).
     cores_busy: { api: +((cpu.user + cpu.system) / 1e6 / wallS).toFixed(2), clients: +(lat.cpuMs! / 1000 / wallS).toFixed(2) },
