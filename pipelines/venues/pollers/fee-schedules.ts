@@ -7,7 +7,7 @@
 // every intervalMs, through the venue's endpoint (its base URL, credentials and request budget,
 // shared with the venue_1 poller and the live routes). Out: `reference.fee_schedules` records keyed
 // `fees|venue_1|<series>` (the RawRecord shape: record_type `fee_schedule`, the payload both answers
-// as read, venue-adapters/venue_1/fee-book.ts), written only when a series' schedule or its
+// as read, adapters/venue_1/fee-book.ts), written only when a series' schedule or its
 // scheduled changes differ from what was last written (what the topic holds is read back at start:
 // writtenFeeSchedules). A series that answers 404 has no schedule: a tombstone if one was written.
 // A failing read writes nothing (the schedule last read stays in force) and is tried again next round.
