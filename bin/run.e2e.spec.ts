@@ -80,6 +80,19 @@ describe('embedded default (bin/run.ts)', () => {
     }
   });
 
+  it("prices venue_1's quotes with the fee schedules the pollers read (include_prices)", async () => {
+    type Quote = { provider: string; ask: number | null; fee_availability: string | null; effective_ask: number | null };
+    const quote = await eventually('a venue_1 quote priced with its fee schedule', async () => {
+      const r = await get('/v1/matching-markets/sports?limit=50&include_prices=true', svc.demoKey);
+      if (r.status === 503) return undefined;
+      expect(r.status).toBe(200);
+      const quotes: Quote[] = r.body.data.flatMap((e: { submarkets: { prices: { outcomes: { quotes: Quote[] }[] } }[] }) => e.submarkets.flatMap((sm) => sm.prices.outcomes.flatMap((o) => o.quotes)));
+      return quotes.find((q) => q.provider === 'venue_1' && q.ask !== null && q.fee_availability === 'published');
+    });
+    // The simulator's series charge 0.07 x P(1-P), up to the cent: at least a cent on any ask.
+    expect(quote.effective_ask).toBeGreaterThanOrEqual(quote.ask! + 0.01 - 1e-9);
+  });
+
   it('serves the catalog once the first crawl is built', async () => {
     const page = await eventually('the first catalog snapshot', async () => {
       const r = await get('/v1/markets?limit=5', svc.demoKey);

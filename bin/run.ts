@@ -28,10 +28,17 @@ import { startLiveArea } from '../api/live/area.ts';
 import { startMetricsServer } from '../pipelines/runtime/metrics.ts';
 import { startPipelineSummary } from '../pipelines/runtime/summary.ts';
 import { RosterPoller, writtenRosters } from '../pipelines/venues/pollers/rosters.ts';
+import { FeeSchedulePoller, writtenFeeSchedules } from '../pipelines/venues/pollers/fee-schedules.ts';
 import { startSqlPort } from '../pipelines/readmodels/sql-port.ts';
 
 /** Rosters change a few times a day; a read every ten minutes keeps new players within minutes. */
 const ROSTER_REFRESH_MS = 10 * 60_000;
+/**
+ * venue_1 announces fee changes ahead of their time (scheduled_ts) and the prices view applies each
+ * at its time from the record already read, so a read every ten minutes only has to see schedules
+ * that change at once.
+ */
+const FEE_SCHEDULE_REFRESH_MS = 10 * 60_000;
 
 /** A stage's failed batch or tick, in the pipeline's log (the batch is redelivered; a tick runs again). */
 function stageErrorLogger(logger: { warn(obj: object, msg: string): void }) {
@@ -125,6 +132,25 @@ export async function runService(config: Config, opts: { quiet?: boolean } = {})
         await rosterProducer.close();
       });
     } else logger.warn('no shared venue host (VENUE_BASE_URL): rosters are not read; players are matched by name as listed');
+    // venue_1's fee schedules per series (its listing carries none), read through its endpoint into
+    // the log, where the prices view reads them. What the topic holds is always read back: a
+    // schedule withdrawn while the process was down is written as a tombstone only if it is known.
+    const feeProducer = await backbone.log.producer();
+    const fees = new FeeSchedulePoller({
+      endpoints,
+      producer: feeProducer,
+      serde: b.serde,
+      topics: b.topics,
+      intervalMs: FEE_SCHEDULE_REFRESH_MS,
+      deadlineMs: config.UPSTREAM_DEADLINE_MS,
+      logger,
+      written: await writtenFeeSchedules({ log: backbone.log, serde: b.serde, topics: b.topics }),
+    });
+    fees.start();
+    stops.push(async () => {
+      await fees.stop();
+      await feeProducer.close();
+    });
   }
 
   // Prometheus metrics of the stages (throughput, batch latency, consumer lag) on their own port, so

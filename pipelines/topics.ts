@@ -95,6 +95,7 @@ export interface TopicValues {
   'matched.events': MatchedEventRecord;
   'lifecycle.states': LifecycleState;
   'reference.rosters': RawRecord;
+  'reference.fee_schedules': RawRecord;
   'matching.state': RawRecord;
   'pollers.state': RawRecord;
   'dead.letters': DeadLetter;
@@ -206,6 +207,20 @@ export function defineTopics(settings: TopicSettings = {}): TopicMap {
       // needs only the latest roster of each team, and a restart or replay reads it back from here.
       cleanupPolicy: 'compact',
       description: 'Latest roster of every team, as read from the sports data source.',
+    },
+    'reference.fee_schedules': {
+      id: 'reference.fee_schedules',
+      name: `${prefix}reference.fee_schedules`,
+      keySchemaFile: 'state.key.avsc',
+      valueSchemaFile: 'raw_record.value.avsc',
+      keyFormat: 'fees|<venue>|<series>',
+      partitions,
+      // Reference data read by the pollers (venue_1's fee schedule per series with its scheduled
+      // changes, which the listing does not carry); the prices view needs only the latest of each
+      // series, and a restart or replay reads it back from here. A tombstone: the series has no
+      // schedule any more.
+      cleanupPolicy: 'compact',
+      description: 'Latest fee schedule and scheduled fee changes of every venue_1 series, as read.',
     },
     'matching.state': {
       id: 'matching.state',

@@ -4,7 +4,8 @@
 // the dependencies the sports routes read (`deps.sports`):
 //   canonicalize           raw.venue_N + reference.rosters -> canonical.markets + matching.state
 //   matching               canonical.markets -> lifecycle.states + matched.events (a round per tick)
-//   sink.sports-snapshot   matched.events + matching.state -> the published `sports` snapshot
+//   sink.sports-snapshot   matched.events + matching.state + canonical.markets + reference.fee_schedules
+//                          -> the published `sports` and `sports_prices` snapshots
 // With a stage thread (STAGE_THREAD), the canonicalizer's and the matching round's work and state are
 // on that worker (runtime/stage-thread.ts); their runners, groups and commits stay here.
 import type { Config } from '../../lib/config.ts';

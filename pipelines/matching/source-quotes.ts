@@ -8,7 +8,8 @@
 //
 // What each venue's listing carries (pipelines/venues/simulator/FORMATS.md):
 //   venue_1  yes_bid / yes_ask / no_bid / no_ask in cents (0: that side is empty). Its fee schedule
-//            is published per series, apart from the listing, so its fees are `unavailable` here.
+//            is published per series, apart from the listing, so its fees are `unavailable` here;
+//            the sports snapshot sink prices them from `reference.fee_schedules` at each publish.
 //   venue_2  bestBid / bestAsk of the first outcome (the second is the complement), fees on the record.
 //   venue_3  best_bid / best_ask per outcome; fees per account.
 //   venue_7  odds offers per selection on the event record; commission on the event record.

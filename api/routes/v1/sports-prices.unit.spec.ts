@@ -129,6 +129,39 @@ describe('include_prices', () => {
     expect(ml.prices.complete_set.settlement_safe).toBe(true);
   });
 
+  it("prices venue_1 with its polled fee schedule: effective asks, the best venue and the complete set move with it, a scheduled change at its time", async () => {
+    const h = await harness();
+    await h.feed(quoted());
+    // reference.fee_schedules as the fee schedule poller writes it: KXNBAGAME quadratic 0.07, 0.035 from NOW + 30 s.
+    const change = NOW + 30_000;
+    const payload = { series: { ticker: 'KXNBAGAME', fee_type: 'quadratic', fee_multiplier: 0.07 }, series_fee_change_arr: [{ series_ticker: 'KXNBAGAME', fee_type: 'quadratic', fee_multiplier: 0.035, scheduled_ts: new Date(change).toISOString() }] };
+    h.proc.feeSchedules([{ key: 'fees|venue_1|KXNBAGAME', value: raw('venue_1', 'fee_schedule', 'KXNBAGAME', payload, NOW) }]);
+    await h.proc.publish();
+    let ml = moneyline((await h.get(`${LIST}?include_prices=true`)).body);
+    const row = (q: any) => [q.provider, q.outcome_id, q.ask, q.fee_availability, q.fee, q.effective_ask];
+    // Lakers on venue_1: BOS no 0.07 x 0.4 x 0.6 = 0.0168 and LAL yes 0.07 x 0.39 x 0.61 = 0.016653,
+    // each up to the cent 0.02 -> 0.42 and 0.41; 0.41 beats venue_7's 0.412.
+    expect(ml.prices.outcomes[0].quotes.filter((q: any) => q.provider === 'venue_1').map(row)).toEqual([
+      ['venue_1', 'no', 0.4, 'published', 0.02, 0.42],
+      ['venue_1', 'yes', 0.39, 'published', 0.02, 0.41],
+    ]);
+    expect(ml.prices.outcomes[0].best).toMatchObject({ provider: 'venue_1', outcome_id: 'yes', effective_ask: 0.41 });
+    // Celtics on venue_1: 0.62 + 0.02 = 0.64 each; venue_2's 0.56 stays best. 0.41 + 0.56 = 0.97.
+    expect(ml.prices.outcomes[1].quotes.filter((q: any) => q.provider === 'venue_1').map((q: any) => q.effective_ask)).toEqual([0.64, 0.64]);
+    expect(ml.prices.complete_set).toMatchObject({ cost: 0.97, edge: 0.03 });
+    expect(ml.prices.complete_set.legs.map((l: any) => [l.outcome_key, l.provider])).toEqual([
+      ['winner:lal', 'venue_1'],
+      ['winner:bos', 'venue_2'],
+    ]);
+    // The change's time passes with nothing read again: 0.035 x 0.2379 = 0.0083265 -> 0.01 -> 0.40.
+    h.setNow(change + 1_000);
+    await h.proc.publish();
+    ml = moneyline((await h.get(`${LIST}?include_prices=true`)).body);
+    expect(ml.prices.outcomes[0].quotes.find((q: any) => q.provider === 'venue_1' && q.outcome_id === 'yes')).toMatchObject({ fee: 0.01, effective_ask: 0.4 });
+    expect(ml.prices.outcomes[0].best).toMatchObject({ provider: 'venue_1', outcome_id: 'yes', effective_ask: 0.4 });
+    expect(ml.prices.complete_set).toMatchObject({ cost: 0.96, edge: 0.04 });
+  });
+
   it('settlement_safe is false when a venue leaves a rule unknown (unverified)', async () => {
     const h = await harness();
     await h.feed([...quoted().filter((r) => r.venue !== 'venue_7'), venue7Event(30000412, 'Lakers at Celtics', lalBos.start, [2.5, 1.7], NOW, 'Rules: https://venue7.example/rules')]);

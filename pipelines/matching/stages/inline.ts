@@ -26,6 +26,11 @@ export class InlineSports {
     this.deliver(this.canonicalizer.ingest(raws));
   }
 
+  /** Records of `reference.fee_schedules` (key and value, null a tombstone), as the sink reads them. */
+  feeSchedules(records: { key: string; value: RawRecord | null }[]): void {
+    for (const r of records) this.sink.feeSchedule(r.key, r.value);
+  }
+
   /** A matching round and a publish, as the two ticks would run them. */
   async publish(): Promise<void> {
     this.deliver(this.matcher.round(this.clock()));

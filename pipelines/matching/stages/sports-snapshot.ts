@@ -16,7 +16,16 @@
 // start. A quote that did not change is not written again, but every market still listed was read at
 // or after that start, so a reader takes the later of the two as when the quote was last seen. Apart
 // from the sports snapshot, so the routes without include_prices read exactly what they read before.
+//
+// Fees: venue_1 publishes its fee schedule per series, not on its listing records, so its markets'
+// quotes come from canonical.markets with fees `unavailable`; `reference.fee_schedules` (the fee
+// schedule poller) holds each series' schedule with its scheduled changes, and every publish prices
+// venue_1's quotes with the fees in effect at that publish (Venue1FeeBook). A scheduled change
+// applies at the first tick at or after its time: a publish then is forced although nothing was
+// read (the poller need not read it again). A series without a schedule stays `unavailable`.
 import type { CanonicalMarket as CanonicalRecord, MatchedEventRecord as MatchedRecord, RawRecord } from '../../topics.ts';
+import { Venue1FeeBook } from '../../venues/adapters/venue_1/fee-book.ts';
+import { feesOf } from '../source-quotes.ts';
 import type { StageDef, StageOutput } from '../../runtime/types.ts';
 import { JsonText } from '../../readmodels/snapshots.ts';
 import { compareEntries, sortKey, SPORTS_PRICES_SNAPSHOT, SPORTS_SNAPSHOT, type PricesEntry, type SportsEntry } from '../readmodel.ts';
@@ -49,6 +58,10 @@ export class SportsSnapshotSink {
   readonly crawls = new Map<string, CrawlState>();
   /** canonical.markets key -> the quotes its current version carries (open markets with a top of book). */
   readonly quotes = new Map<string, { q: SourceQuotes; json: string }>();
+  /** venue_1's fee schedules per series (`reference.fee_schedules`). */
+  readonly venue1Fees = new Venue1FeeBook();
+  /** The time the last prices snapshot was priced at (null before the first). */
+  private pricedAt: number | null = null;
   private moved = true;
   published = 0;
 
@@ -83,8 +96,18 @@ export class SportsSnapshotSink {
     this.moved = true;
   }
 
-  /** Per served event, the quotes of its source markets (events with none are left out). */
-  pricesEntries(list: { entry: SportsEntry }[]): { key: string; value: PricesEntry }[] {
+  /** A record of `reference.fee_schedules` (null: the series has no schedule now). */
+  feeSchedule(key: string, v: RawRecord | null): void {
+    if (this.venue1Fees.apply(key, v)) this.moved = true;
+  }
+
+  /** A quote with the fees in effect at `now` where the venue publishes them apart from its records. */
+  private priced(q: SourceQuotes, now: number): SourceQuotes {
+    return q.provider === 'venue_1' ? { ...q, fees: feesOf(this.venue1Fees.feesOf(q.market_id, now)) } : q;
+  }
+
+  /** Per served event, the quotes of its source markets (events with none are left out), with fees at `now`. */
+  pricesEntries(list: { entry: SportsEntry }[], now: number): { key: string; value: PricesEntry }[] {
     const out: { key: string; value: PricesEntry }[] = [];
     for (const { entry } of list) {
       const seen = new Set<string>();
@@ -95,7 +118,7 @@ export class SportsSnapshotSink {
           if (seen.has(id)) continue;
           seen.add(id);
           const held = this.quotes.get(id);
-          if (held) quotes.push(held.q);
+          if (held) quotes.push(this.priced(held.q, now));
         }
       if (quotes.length) out.push({ key: entry.event.event_id, value: { quotes } });
     }
@@ -119,8 +142,12 @@ export class SportsSnapshotSink {
 
   /** The snapshot to publish, when anything moved since the last one. */
   publish(now: number): StageOutput {
+    // A scheduled fee change that took effect since the last prices were published moves them.
+    const change = this.pricedAt === null ? null : this.venue1Fees.nextChangeAfter(this.pricedAt);
+    if (change !== null && change <= now) this.moved = true;
     if (!this.moved && this.published > 0) return {};
     this.moved = false;
+    this.pricedAt = now;
     const list = [...this.entries.values()].sort((a, b) => compareEntries(a.entry, b.entry));
     this.published++;
     const observedAt = this.observedAt();
@@ -141,7 +168,7 @@ export class SportsSnapshotSink {
         },
         {
           name: SPORTS_PRICES_SNAPSHOT,
-          entries: this.pricesEntries(list),
+          entries: this.pricesEntries(list, now),
           options: {
             observedAt: observedAt ?? (list.length ? now : null),
             now,
@@ -161,7 +188,7 @@ export function sportsSnapshotStage(o: { tickMs: number; clock?: () => number })
     name: 'sink.sports-snapshot',
     // Its state spans every partition of its inputs: one replica runs it, another stands by.
     exclusive: true,
-    inputs: ['matched.events', 'matching.state', 'canonical.markets'],
+    inputs: ['matched.events', 'matching.state', 'canonical.markets', 'reference.fee_schedules'],
     sinks: { snapshotNames: [SPORTS_SNAPSHOT, SPORTS_PRICES_SNAPSHOT] },
     state: () => s,
     async restore(ctx) {
@@ -170,12 +197,14 @@ export function sportsSnapshotStage(o: { tickMs: number; clock?: () => number })
       await ctx.readCompacted('matched.events', (k, v, offset) => k && s.event(k, v, Number(offset)));
       await ctx.readCompacted('matching.state', (k, v) => k && s.state(k, v));
       await ctx.readCompacted('canonical.markets', (k, v) => k && s.market(k, v));
+      await ctx.readCompacted('reference.fee_schedules', (k, v) => k && s.feeSchedule(k, v));
     },
     handle(records) {
       for (const r of records) {
         if (!r.key) continue;
         if (r.topic === 'matched.events') s.event(r.key, r.value as MatchedRecord | null, Number(r.offset));
         else if (r.topic === 'canonical.markets') s.market(r.key, r.value as CanonicalRecord | null);
+        else if (r.topic === 'reference.fee_schedules') s.feeSchedule(r.key, r.value as RawRecord | null);
         else s.state(r.key, r.value as RawRecord | null);
       }
       return {};

@@ -21,6 +21,10 @@ import { READ_MODEL_STAGES } from '../../runtime/stages.ts';
 import { replay } from '../../runtime/replay.ts';
 import { crawlComplete, venue1Records, venue2Records, type GameSpec } from '../fixtures.ts';
 import type { RawRecord as Raw } from '../../topics.ts';
+import { startSimulator } from '../../venues/simulator/server.ts';
+import { VenueEndpoints } from '../../venues/client/endpoints.ts';
+import { FeeSchedulePoller } from '../../venues/pollers/fee-schedules.ts';
+import { submarketPrices } from '../prices.ts';
 
 const NOW = Date.parse('2026-11-21T15:00:00Z');
 const cleanups: (() => Promise<void>)[] = [];
@@ -241,6 +245,73 @@ describe.each([
     cleanups.push(() => p.stop());
     await p.publish();
     expect(await quotesOf(store2)).toEqual(before);
+  });
+
+  // venue_1's listing carries no fees: the fee schedule poller reads its series' schedules (the
+  // simulator's KXNFLGAME: quadratic 0.07, a change to 0.05 scheduled for 2027-01-01) into
+  // reference.fee_schedules, and the sink prices venue_1's quotes with the schedule in effect.
+  it("venue_1's quotes carry the fees of the polled schedule, its scheduled change applies at its time without another poll, and a restart restores them", async () => {
+    const { log, topics, serde, send } = await backbone();
+    const sim = await startSimulator({ seed: 7, scale: 0, scenario: 'default' });
+    cleanups.push(() => sim.close());
+    const change = Date.parse('2027-01-01T00:00:00Z');
+    const readAt = change - 20_000;
+    const store = new MemorySnapshotStore();
+    const clock = { now: readAt };
+    let p = processor(log, serde, topics, store, clock);
+    await p.start();
+    cleanups.push(() => p.stop());
+    const nfl: GameSpec = { league: 'nfl', away: 'buf', home: 'bal', start: Date.parse('2027-01-03T18:00:00Z') };
+    // Buffalo's market: YES ask 80 cents; Baltimore's market quotes nothing.
+    const v1 = venue1Records(nfl, readAt, {}, 'f1').map((r) =>
+      r.native_id.endsWith('-BUF') ? { ...r, payload: JSON.stringify({ ...JSON.parse(r.payload), yes_bid: 78, yes_ask: 80, no_bid: 20, no_ask: 22 }) } : r,
+    );
+    const buf = v1.find((r) => r.native_id.endsWith('-BUF'))!.native_id;
+    await send([...v1, ...quotedVenue2(venue2Records(nfl, readAt, { idBase: 9_440_000 }, 'f1')), crawlComplete('venue_1', 'f1', readAt), crawlComplete('venue_2', 'f1', readAt)]);
+    const eventId = 'nfl-buf-bal-2027-01-03';
+    const v1Quote = async (s: MemorySnapshotStore) => (await (await new SportsPricesReader(s).current())?.quotesFor([eventId]))?.get(`venue_1:${buf}`);
+    // Before any schedule is read: unavailable, as the listing alone says.
+    const before = await until(async () => {
+      await p.publish();
+      return v1Quote(store);
+    });
+    expect(before.fees.availability).toBe('unavailable');
+
+    const producer = await log.producer();
+    cleanups.push(() => producer.close());
+    const poller = new FeeSchedulePoller({ endpoints: new VenueEndpoints(sim.baseUrl), producer, serde, topics, intervalMs: 3_600_000, deadlineMs: 5_000, series: ['KXNFLGAME', 'KXNFLTOTAL'] });
+    await poller.runRound();
+    await poller.stop();
+    const published = await until(async () => {
+      await p.publish();
+      const q = await v1Quote(store);
+      return q?.fees.availability === 'published' ? q : null;
+    });
+    expect(published.fees).toEqual({ availability: 'published', source: 'series_fee_schedule', charge_basis: 'contracts', taker: { model: 'quadratic', rate: 0.07, exponent: 1, rounding: { direction: 'up', increment: 0.01 } } });
+    // The effective price include_prices serves: 0.07 x 0.8 x 0.2 = 0.0112, up to the cent 0.02 -> 0.82.
+    const effective = async (s: MemorySnapshotStore, now: number) => {
+      const entry = (await new SportsReader(s).current())!.entries.find((e) => e.event.event_id === eventId)!;
+      const sm = entry.event.submarkets.find((x) => x.key === 'moneyline|full|winner')!;
+      const quotes = (await (await new SportsPricesReader(s).current())!.quotesFor([eventId]))!;
+      const prices = submarketPrices(sm, (id) => quotes.get(id), now, 60_000);
+      return prices.outcomes.flatMap((o) => o.quotes).find((q) => q.provider === 'venue_1' && q.market_id === buf && q.outcome_id === 'yes');
+    };
+    expect(await effective(store, clock.now)).toMatchObject({ fee_availability: 'published', ask: 0.8, fee: 0.02, effective_ask: 0.82 });
+
+    // The change's time passes; nothing is read again: 0.05 x 0.16 = 0.008, up to 0.01 -> 0.81.
+    clock.now = change + 10_000;
+    await p.publish();
+    expect((await v1Quote(store))?.fees.taker?.rate).toBe(0.05);
+    expect(await effective(store, clock.now)).toMatchObject({ fee: 0.01, effective_ask: 0.81 });
+
+    // A fresh processor with a fresh store: the schedule comes back from the log.
+    await p.stop();
+    const store2 = new MemorySnapshotStore();
+    // The cleanup registered above stops whichever processor `p` is then.
+    p = processor(log, serde, topics, store2, clock);
+    await p.start();
+    await p.publish();
+    expect((await v1Quote(store2))?.fees.taker?.rate).toBe(0.05);
   });
 
   it('bin/replay --from earliest rebuilds the sports snapshot: the same entries before and after a reset and replay', async () => {

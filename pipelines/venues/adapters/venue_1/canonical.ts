@@ -7,7 +7,11 @@ import { evidenceUrl } from '../../../matching/rulestext.ts';
 import { readPropTitle, readThreshold } from '../../../matching/props.ts';
 import type { CanonicalMarket, Segment, SourceOutcome, VenueStatus } from '../../../matching/types.ts';
 
-const V1_SERIES = /^KX(WNBA|NBA|NFL|MLB|NHL)(GAME|SPREAD|TOTAL|TEAMTOTAL|1HTOTAL|1QSPREAD|2HSPREAD|PTS|REB|AST|PASSYDS|RUSHYDS|RECYDS|REC|PASSTDS|TD)$/;
+const V1_LEAGUES = ['WNBA', 'NBA', 'NFL', 'MLB', 'NHL'] as const;
+const V1_KINDS = ['GAME', 'SPREAD', 'TOTAL', 'TEAMTOTAL', '1HTOTAL', '1QSPREAD', '2HSPREAD', 'PTS', 'REB', 'AST', 'PASSYDS', 'RUSHYDS', 'RECYDS', 'REC', 'PASSTDS', 'TD'] as const;
+const V1_SERIES = new RegExp(`^KX(${V1_LEAGUES.join('|')})(${V1_KINDS.join('|')})$`);
+/** Every series whose markets are read here (the fee schedule poller reads their fees). */
+export const VENUE1_SPORTS_SERIES: readonly string[] = V1_LEAGUES.flatMap((l) => V1_KINDS.map((k) => `KX${l}${k}`));
 const V1_PROP_STAT: Record<string, string> = { PTS: 'points', REB: 'rebounds', AST: 'assists', PASSYDS: 'passing_yards', RUSHYDS: 'rushing_yards', RECYDS: 'receiving_yards', REC: 'receptions', PASSTDS: 'passing_touchdowns', TD: 'anytime_touchdown' };
 
 function splitCodes(league: League, codes: string): [Team, Team] | undefined {

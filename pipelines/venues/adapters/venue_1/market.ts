@@ -3,10 +3,10 @@
 // the native records into the body (the shared shape and arithmetic are in ../live.ts).
 // Its prices: market record.
 import { EMPTY, iso, availabilityOf, assemble, outcome, recordQuote, type LiveIO, type MarketDetail } from '../live.ts';
-import { arr, isoTime, isRec, need, num, rec, str } from '../native.ts';
+import { isoTime, need, num, rec, str } from '../native.ts';
 import { NOT_FOUND, type NotFound } from '../../client/http.ts';
 import { feesUnavailable, type TradingFees } from '../../fees.ts';
-import { venue1Effective, venue1Fees, type Venue1FeeChange, type Venue1Schedule } from './fees.ts';
+import { venue1ChangesOf, venue1Effective, venue1Fees, venue1ScheduleOf, venue1SeriesOf } from './fees.ts';
 import { round6 } from '../../../../lib/quotes.ts';
 
 const cents = (v: unknown): number | null => {
@@ -65,22 +65,16 @@ export function buildVenue1(marketRaw: unknown, fees: TradingFees, observedAt: s
 
 /** venue_1's extra fee hops: the series schedule and its scheduled changes. Failures degrade. */
 async function venue1FeeRead(io: LiveIO, ticker: string): Promise<TradingFees> {
-  const series = ticker.split('-')[0];
+  const series = venue1SeriesOf(ticker);
   const at = iso(io.now());
   try {
     const [s, changes] = await Promise.all([
       io.get('venue_1', `/venue_1/series/${encodeURIComponent(series)}`),
       io.get('venue_1', '/venue_1/series/fee_changes', { series_ticker: series }),
     ]);
-    if (s === NOT_FOUND || !isRec(s) || !isRec(s.series)) return feesUnavailable(at, 'series_fee_schedule');
-    const sr = s.series;
-    const schedule: Venue1Schedule = {
-      fee_type: String(sr.fee_type ?? ''),
-      fee_multiplier: num(sr.fee_multiplier) ?? 0,
-      maker_fee_multiplier: num(sr.maker_fee_multiplier) ?? undefined,
-    };
-    const list = changes !== NOT_FOUND && isRec(changes) ? (arr(changes.series_fee_change_arr) as Venue1FeeChange[]) : [];
-    return venue1Fees(venue1Effective(schedule, list, io.now()), at);
+    const schedule = s === NOT_FOUND ? null : venue1ScheduleOf(s);
+    if (!schedule) return feesUnavailable(at, 'series_fee_schedule');
+    return venue1Fees(venue1Effective(schedule, changes === NOT_FOUND ? [] : venue1ChangesOf(changes), io.now()), at);
   } catch {
     // "failures degrade to unavailable rather than failing the request"
     return feesUnavailable(at, 'series_fee_schedule');

@@ -1,7 +1,8 @@
 // The top of book and taker fee of one canonical market, from the sports listing record it was read
 // from (the `include_prices` view of the sports routes). Pure.
 // venue_1: cents on the market record; its fee schedule is published per series, apart from the
-// listing, so its fees are `unavailable` here.
+// listing, so its fees are `unavailable` here: the sports snapshot sink replaces them at each publish
+// with the schedule in effect then, from `reference.fee_schedules` (fee-book.ts).
 import { round6 } from '../../../../lib/quotes.ts';
 import type { MarketQuotes } from '../../../matching/prices.ts';
 import { num, str, arr, feesOf, type J } from '../../../matching/source-quotes.ts';
