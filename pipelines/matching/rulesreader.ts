@@ -55,6 +55,10 @@ interface LexEntry {
   priority?: number;
   dim?: string;
   values?: string[];
+  /** Words that keep a topic phrase from naming its topic when they stand in its gap or in the two
+   * words before it ("a postponed game not played within two days" is postponement, not the
+   * cancellation that "the game is not played" names). */
+  unless?: string[];
 }
 interface RuleLexicon {
   topics: LexEntry[];
@@ -562,6 +566,18 @@ export function applies(s: Scope, m: MarketScope): boolean {
   return holds(s, m);
 }
 
+/** A clause whose subject is the game's final score, naming no market or period of its own, speaks
+ * of the markets settled on that score: a player prop settles on the player's statistic, so "the
+ * result will be determined based on the final score including any overtime periods" states nothing
+ * about it unless the clause stands under player props ("full-game markets include all overtime
+ * periods in the final score calculation" names the markets it means, a full-game prop among them). */
+function speaksOf(c: Clause, m: MarketScope): boolean {
+  if (!applies(c.scope, m)) return false;
+  if (m.marketType !== 'player_prop' || !c.own.result || c.own.segment || c.own.market) return true;
+  const props = (a: Pick<Scope, 'markets'>) => !!a.markets?.has('player_prop');
+  return props(c.scope) || !!c.scope.alternatives?.some(props);
+}
+
 const holds = (a: Pick<Scope, 'segments' | 'markets' | 'blocking'>, m: MarketScope) =>
   !a.blocking && (!a.segments || a.segments.has(m.segment)) && (!a.markets || a.markets.has(m.marketType));
 
@@ -584,12 +600,21 @@ interface ClauseValue {
   conflict?: string;
 }
 
+/** Where a rule's topic phrases occur, leaving out those whose `unless` words stand beside them. */
+function topicHits(rule: ReadRule, words: string[]): Hit[] {
+  return LEXICON[rule].topics.flatMap((t) => {
+    const hits = findAll(words, t.tokens);
+    const unless = t.entry.unless;
+    return unless ? hits.filter((h) => ![...h.gap, ...words.slice(Math.max(0, h.start - 2), h.start)].some((w) => unless.includes(w))) : hits;
+  });
+}
+
 function hasTopic(rule: ReadRule, words: string[]): boolean {
-  return LEXICON[rule].topics.some((t) => findAll(words, t.tokens).length > 0);
+  return topicHits(rule, words).length > 0;
 }
 
 function topicOutsideCondition(rule: ReadRule, c: Clause): boolean {
-  return LEXICON[rule].topics.some((t) => findAll(c.words, t.tokens).some((h) => !c.conditional[h.start]));
+  return topicHits(rule, c.words).some((h) => !c.conditional[h.start]);
 }
 
 /** The value one clause states for a rule (topic carried in from the clause before when asked). */
@@ -764,7 +789,7 @@ export function readRule(text: string | ParsedText, rule: ReadRule, m: MarketSco
         // Read with the clause they follow; one that states its own value for the rule ("except 2nd
         // half markets which do include overtime") is also a statement about the markets it names.
         const own = exceptionValue(rule, c);
-        if (own && applies(c.scope, m)) found.push({ value: own, clause: c.text, weight: specificity(c.scope, m) });
+        if (own && speaksOf(c, m)) found.push({ value: own, clause: c.text, weight: specificity(c.scope, m) });
         continue;
       }
       if (i === 0 && dangling) continue;
@@ -783,7 +808,7 @@ export function readRule(text: string | ParsedText, rule: ReadRule, m: MarketSco
       // names the rule only in a condition ("most of the time, if a bet will not include overtime, it
       // is because of a period bet") claims nothing.
       if (c.withdrawn) {
-        if (topic && applies(c.scope, m) && (clauseValue(rule, c.words, topic, c.conditional) || topicOutsideCondition(rule, c))) found.push({ value: HEDGED, clause: c.text, weight: specificity(c.scope, m) });
+        if (topic && speaksOf(c, m) && (clauseValue(rule, c.words, topic, c.conditional) || topicOutsideCondition(rule, c))) found.push({ value: HEDGED, clause: c.text, weight: specificity(c.scope, m) });
         continue;
       }
       let v = clauseValue(rule, c.words, topic, c.conditional);
@@ -808,7 +833,7 @@ export function readRule(text: string | ParsedText, rule: ReadRule, m: MarketSco
         if (v && !v.conflict && neg?.[v.value] && !exceptionValue(rule, hit)) found.push({ value: neg[v.value], clause: `${c.text} ... ${hit.text}`, weight: specificity(hit.scope, m) });
         continue;
       }
-      if (v && applies(c.scope, m)) found.push({ value: v.value, conflict: v.conflict, clause: c.text, weight: specificity(c.scope, m) });
+      if (v && speaksOf(c, m)) found.push({ value: v.value, conflict: v.conflict, clause: c.text, weight: specificity(c.scope, m) });
     }
   }
   if (!found.length) return { value: 'unknown', why: 'silent' };
