@@ -67,6 +67,8 @@ interface RuleLexicon {
    * statement about overtime). */
   ignore?: LexEntry[];
   negation?: Record<string, string>;
+  /** The value a bare "Yes" or "No" gives a label naming only the rule ("Overtime: No"). */
+  answers?: { yes: string; no: string };
 }
 
 export const READ_RULES = [
@@ -110,9 +112,9 @@ const WITHDRAW = compile(HEDGE_FILE.withdraw);
 const LEXICON = Object.fromEntries(
   READ_RULES.map((r) => {
     const l = load<RuleLexicon>(r);
-    return [r, { topics: compile(l.topics), values: compile(l.values), ignore: compile(l.ignore ?? []), negation: l.negation }];
+    return [r, { topics: compile(l.topics), values: compile(l.values), ignore: compile(l.ignore ?? []), negation: l.negation, answers: l.answers }];
   }),
-) as Record<ReadRule, { topics: Compiled<LexEntry>[]; values: Compiled<LexEntry>[]; ignore: Compiled<LexEntry>[]; negation?: Record<string, string> }>;
+) as Record<ReadRule, { topics: Compiled<LexEntry>[]; values: Compiled<LexEntry>[]; ignore: Compiled<LexEntry>[]; negation?: Record<string, string>; answers?: { yes: string; no: string } }>;
 
 /** Words by which an exception refers to other markets in general ("a different period", "another
  * market") rather than naming one. */
@@ -134,7 +136,9 @@ export function tokenize(text: string): Tok[] {
     .toLowerCase()
     .replace(/[\u2018\u2019`]/g, "'")
     // Wording of the same number, kept the same length so offsets stay on the text.
-    .replace(/\$0\.50|50-50|50\/50/g, (m) => 'f'.padEnd(m.length, '5'));
+    .replace(/\$0\.50|50-50|50\/50/g, (m) => 'f'.padEnd(m.length, '5'))
+    // A flattened table's cells ("Market: Full Game Total | Overtime: No") are clauses of one row.
+    .replace(/\|/g, ';');
   const out: Tok[] = [];
   const re = /[a-z0-9_]+(?:'[a-z]+)?|[;:,()]/g;
   for (let m = re.exec(s); m; m = re.exec(s)) {
@@ -219,6 +223,9 @@ export interface Clause {
   /** Per word: inside a leading condition ("if a bet does not include overtime, ..."), which names a
    * case and states no value. */
   conditional: boolean[];
+  /** For a bare "Yes"/"No" answering the question before it ("Does overtime count? Yes."), the
+   * question's words. */
+  asked?: { text: string; words: string[]; conditional: boolean[] };
 }
 
 const ABBREV = /\b(incl|excl|vs|approx|e\.g|eg|i\.e)\./gi;
@@ -230,7 +237,8 @@ export function sentenceList(text: string): { text: string; question: boolean }[
   let start = 0;
   for (let i = 0; i <= masked.length; i++) {
     const c = masked[i];
-    const end = i === masked.length || ((c === '.' || c === '!' || c === '?') && (i + 1 === masked.length || /\s/.test(masked[i + 1])));
+    // A line end closes a sentence too: a table row or a list item printed on a line of its own.
+    const end = i === masked.length || c === '\n' || ((c === '.' || c === '!' || c === '?') && (i + 1 === masked.length || /\s/.test(masked[i + 1])));
     if (!end) continue;
     const s = text.slice(start, Math.min(i + 1, text.length)).trim();
     // "4. Ties in two-way markets: ..." numbers the sentence after it; the number ends no sentence.
@@ -331,6 +339,10 @@ function inherit(c: { scope: Scope; own: Clause['own'] }, prev: Scope | undefine
   if (!c.own.blocking && !c.own.league && !ownPeriod && (!c.own.market || kind === 'colon')) s.blocking = prev.blocking;
   return s;
 }
+
+/** Labels of a question and its answer in an FAQ ("Q: ... A: Yes."). */
+const QA_LABELS = new Set(['q', 'a', 'question', 'answer']);
+const QA_QUESTION = /^\s*(?:q|question)\s*:/i;
 
 /** A sentence's leading section number: "7.1", "7.1.", "12.", "(a)". */
 const SECTION_NUMBER = /^\s*(?:\d+(?:\.\d+)+\.?|\d+\.|\([a-z0-9]\))(?=\s)/i;
@@ -450,6 +462,8 @@ export function clauses(sentence: string, section?: Scope): Clause[] {
   // it opens the sentence's condition, not an exception to a clause before it.
   const numbering = SECTION_NUMBER.exec(sentence)?.[0].length ?? 0;
   const kept = toks.filter((t, i) => !drop.has(i) && t.start >= numbering);
+  // "Q:" and "A:" label a question and its answer; they head no section.
+  if (QA_LABELS.has(kept[0]?.word ?? '') && kept[1]?.word === ':') kept.splice(0, 2);
   const parts: { kind: ClauseKind; toks: Tok[] }[] = [{ kind: 'first', toks: [] }];
   for (let i = 0; i < kept.length; i++) {
     const t = kept[i];
@@ -698,9 +712,15 @@ export type ParsedText = Clause[][];
 export function parseText(text: string): ParsedText {
   const out: ParsedText = [];
   let section: Scope | undefined;
-  for (const s of sentenceList(text)) {
+  let question: Clause | undefined;
+  // The scope of a "Q:" sentence that tells the asker's situation before the question itself.
+  let asker: Scope | undefined;
+  for (const s of sentenceList(tableRows(text))) {
     // A heading starts a new section: it is read on its own, not under the heading before it.
     const fresh = clauses(s.text);
+    // The question just before this sentence, when this sentence answers it with a bare yes or no.
+    const asked = !s.question && question && fresh.length && isAnswer(fresh[0]) ? question : undefined;
+    question = s.question ? fresh.at(-1) : undefined;
     // "Full-game bets include overtime. This is normally the case." takes the sentence before back.
     const last = out.length ? out[out.length - 1] : undefined;
     if (fresh.length && withdrawsBefore(fresh[0]) && last?.length) last[last.length - 1].withdrawn = true;
@@ -711,10 +731,15 @@ export function parseText(text: string): ParsedText {
       continue;
     }
     if (s.question) {
-      // A question states nothing; what it names is the subject of the answer after it.
+      // A question states nothing; what it names is the subject of the answer after it, and so does
+      // the asker's situation told before it ("Q: I bet the over. Does overtime count?"): an answer
+      // to a question about one side of a market settles nothing for the market.
       section = fresh.length ? fresh[fresh.length - 1].scope : undefined;
+      if (section && asker && !fresh.some((c) => c.own.market || c.own.segment || c.own.blocking)) section = { ...section, blocking: section.blocking || asker.blocking, markets: section.markets ?? asker.markets, segments: section.segments ?? asker.segments };
+      asker = undefined;
       continue;
     }
+    asker = QA_QUESTION.test(s.text) && fresh.length ? fresh[fresh.length - 1].scope : undefined;
     if (fresh.length > 1 && fresh[1].kind === 'colon') {
       // A sub-heading that names no league stays in the league section it stands in ("Football
       // betting rules: ..." then "Dallas -7: ...").
@@ -732,10 +757,11 @@ export function parseText(text: string): ParsedText {
       // A bare follow-up that names nothing ("Push rules apply.") speaks of what the sentence before
       // it spoke of ("Both players must compete in one Down. Push rules apply.").
       const prev = out.length ? out[out.length - 1] : undefined;
-      const bare = fresh.length === 1 && fresh[0].words.length <= SHORT_FOLLOW_UP && !(fresh[0].own.league || fresh[0].own.segment || fresh[0].own.market || fresh[0].own.blocking);
+      const bare = !asked && fresh.length === 1 && fresh[0].words.length <= SHORT_FOLLOW_UP && !(fresh[0].own.league || fresh[0].own.segment || fresh[0].own.market || fresh[0].own.blocking);
       // An exception at that sentence's end names the markets left out, not what it spoke of.
       const spoke = prev?.filter((c) => c.kind !== 'except' && c.kind !== 'not').at(-1) ?? prev?.at(-1);
       const cs = bare && spoke ? clauses(s.text, spoke.scope) : clauses(s.text, section);
+      if (asked && cs.length) cs[0].asked = { text: asked.text, words: asked.words, conditional: asked.conditional };
       out.push(cs);
       // A sentence under a market heading that names another market of its own ends that heading's
       // market: what follows stands in the league section only ("Totals: ... . Player props may
@@ -766,6 +792,56 @@ const startsWithBackReference = (w: string[]) => BACK_REFERENCE_OPENINGS.some((o
 const ELLIPTIC_AUX = new Set(['do', 'does', 'will', 'are', 'is']);
 const elliptical = (w: string[]) => w.length >= 3 && w[w.length - 1] === 'not' && ELLIPTIC_AUX.has(w[w.length - 2]);
 
+/** A table printed as lines of cells ("Market | Includes OT" over "Moneyline | Yes"): each row is
+ * written with its column labels ("Moneyline | Includes OT: Yes"), since a row's "Yes" means what its
+ * column names; the header row, which states nothing itself, is dropped, and so is a rule line of
+ * dashes. Lines without cells stay as they are. */
+function tableRows(text: string): string {
+  if (!text.includes('|') || !text.includes('\n')) return text;
+  const lines = text.split('\n');
+  const cells = (l: string) => l.replace(/^\s*\|/, '').replace(/\|\s*$/, '').split('|').map((x) => x.trim());
+  const isRule = (l: string) => /^[\s|:-]+$/.test(l) && l.includes('-');
+  const out: string[] = [];
+  for (let i = 0; i < lines.length; i++) {
+    const head = cells(lines[i]);
+    const rows: string[][] = [];
+    let j = i + 1;
+    for (; j < lines.length && lines[j].includes('|'); j++) {
+      if (isRule(lines[j])) continue;
+      const r = cells(lines[j]);
+      if (r.length !== head.length) break;
+      rows.push(r);
+    }
+    // A header names columns; a row that states "Overtime: Yes" in its cells is no header.
+    if (head.length < 2 || !lines[i].includes('|') || lines[i].includes(':') || !rows.length) {
+      out.push(lines[i]);
+      continue;
+    }
+    for (const r of rows) out.push([r[0], ...r.slice(1).map((x, k) => `${head[k + 1]}: ${x}`)].join(' | '));
+    i = j - 1;
+  }
+  return out.join('\n');
+}
+
+/** A clause that opens with a bare "Yes" or "No" ("Yes.", "No, ...", but not "Yes/No market"). */
+const isAnswer = (c: Clause) => /^(?:yes|no)\b\s*(?:[,.;:!\u2013\u2014-]|$)/i.test(c.text) && (c.words[0] === 'yes' || c.words[0] === 'no');
+
+/** The value a yes/no answer gives: the value its question or label names ("Does overtime count?",
+ * "Overtime included:"), or its negation for "No"; a label naming the rule alone ("Overtime: No")
+ * takes the rule's `answers`. A question needs a value word: "Will the game go to OT? Yes" asks
+ * about the game, not the rule. */
+function answerValue(rule: ReadRule, c: Clause, label: Clause | undefined): ClauseValue | undefined {
+  const asked = c.asked ?? (label ? { text: label.text, words: label.words, conditional: label.conditional } : undefined);
+  if (!asked || !isAnswer(c) || !hasTopic(rule, asked.words)) return undefined;
+  const lex = LEXICON[rule];
+  const named = clauseValue(rule, asked.words, true, asked.conditional);
+  if (named?.conflict) return undefined;
+  const yes = c.words[0] === 'yes';
+  if (named) return yes ? named : lex.negation?.[named.value] ? { value: lex.negation[named.value] } : undefined;
+  if (c.asked || !lex.answers) return undefined;
+  return { value: yes ? lex.answers.yes : lex.answers.no };
+}
+
 /** What the text (a string, or parsed once with parseText) states about one rule for one market. */
 export function readRule(text: string | ParsedText, rule: ReadRule, m: MarketScope): Reading {
   const found: Applicable[] = [];
@@ -793,6 +869,8 @@ export function readRule(text: string | ParsedText, rule: ReadRule, m: MarketSco
         continue;
       }
       if (i === 0 && dangling) continue;
+      // "Overtime included: No" is a label and its answer: the label states nothing of its own.
+      if (cs[i + 1]?.kind === 'colon' && isAnswer(cs[i + 1])) continue;
       // The exception clauses that follow this clause.
       const exc: Clause[] = [];
       for (let j = i + 1; j < cs.length && (cs[j].kind === 'except' || cs[j].kind === 'not'); j++) exc.push(cs[j]);
@@ -812,6 +890,13 @@ export function readRule(text: string | ParsedText, rule: ReadRule, m: MarketSco
         continue;
       }
       let v = clauseValue(rule, c.words, topic, c.conditional);
+      // The evidence of an answer quotes what it answers: "Does overtime count? Yes".
+      let clauseText = c.text;
+      if (!v && (c.asked || (c.kind === 'colon' && i > 0))) {
+        const label = c.kind === 'colon' && i > 0 ? cs[i - 1] : undefined;
+        v = answerValue(rule, c, label);
+        if (v) clauseText = c.asked ? `${c.asked.text}? ${c.text}` : `${label!.text}: ${c.text}`;
+      }
       // "Second-half wagers include overtime. Fourth-quarter wagers do not": a sentence's first clause
       // that ends in a bare negated auxiliary denies the statement of the sentence before it.
       if (!v && i === 0 && prevSentence && !prevSentence.withdrawn && elliptical(c.words)) {
@@ -833,7 +918,7 @@ export function readRule(text: string | ParsedText, rule: ReadRule, m: MarketSco
         if (v && !v.conflict && neg?.[v.value] && !exceptionValue(rule, hit)) found.push({ value: neg[v.value], clause: `${c.text} ... ${hit.text}`, weight: specificity(hit.scope, m) });
         continue;
       }
-      if (v && speaksOf(c, m)) found.push({ value: v.value, conflict: v.conflict, clause: c.text, weight: specificity(c.scope, m) });
+      if (v && speaksOf(c, m)) found.push({ value: v.value, conflict: v.conflict, clause: clauseText, weight: specificity(c.scope, m) });
     }
   }
   if (!found.length) return { value: 'unknown', why: 'silent' };

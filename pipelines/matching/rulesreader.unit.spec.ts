@@ -485,6 +485,34 @@ describe('a final-score sentence and a game not played (hand values decided agai
   });
 });
 
+describe('answers, labels and tables (sentences written for these tests)', () => {
+  it('a bare Yes or No answers the question before it with the value the question names, or its negation', () => {
+    expect(readRule('Does overtime count? Yes.', 'overtime', m('nba', 'total'))).toMatchObject({ value: 'included', evidence: 'Does overtime count? Yes' });
+    expect(readRule('Q: Do extra innings count toward run lines? A: No.', 'overtime', m('mlb', 'spread')).value).toBe('excluded');
+    expect(readRule('Q: Do extra innings count toward run lines? A: No.', 'overtime', m('mlb', 'total')).value).toBe('unknown');
+    expect(readRule('Is overtime excluded from totals? No, it is not.', 'overtime', m('nhl', 'total')).value).toBe('included');
+    // A question that names no value asks about the game, not the rule; "Yes/No" names a market's outcomes.
+    expect(readRule('Will the game go to OT? Yes.', 'overtime', m('nba', 'total')).value).toBe('unknown');
+    expect(readRule('Does overtime count? Yes/No markets are listed below.', 'overtime', m('nba', 'total')).value).toBe('unknown');
+    // The asker's situation scopes the answer: one side of a total settles nothing.
+    expect(readRule('Q: I bet the under. Does overtime count? A: Yes.', 'overtime', m('nba', 'total')).value).toBe('unknown');
+  });
+  it('a label and its answer: "Overtime included: No" states the negation, "Overtime: Yes" the rule\'s yes', () => {
+    expect(readRule('Overtime included: No', 'overtime', m('nba', 'total')).value).toBe('excluded');
+    expect(readRule('Overtime counts: Yes', 'overtime', m('nba', 'total')).value).toBe('included');
+    expect(readRule('OT: No', 'overtime', m('nhl', 'total')).value).toBe('excluded');
+  });
+  it('flattened table rows: cells split by "|" are clauses of one row, and a line end ends a row', () => {
+    const rows = 'Market: Full Game Total | Overtime: Yes\nMarket: 4th Quarter Spread | Overtime: No';
+    expect(readRule(rows, 'overtime', m('nba', 'total')).value).toBe('included');
+    expect(readRule(rows, 'overtime', m('nba', 'spread', 'quarter:4')).value).toBe('excluded');
+    const table = 'Market | Includes OT | Push\n|---|---|---|\nMoneyline | Yes | -\n4th Quarter | No | Refund';
+    expect(readRule(table, 'overtime', m('nfl', 'moneyline')).value).toBe('included');
+    expect(readRule(table, 'overtime', m('nfl', 'spread', 'quarter:4')).value).toBe('excluded');
+    expect(readRule(table, 'push', m('nfl', 'spread', 'quarter:4')).value).toBe('void');
+  });
+});
+
 describe('corpus of real rules texts (evaluation part)', () => {
   it('meets the targets: right >= 95%, wrong <= 1%, silent reported known 0, verdicts >= 95%, no opposite rules equivalent', () => {
     const c = loadCorpus();
