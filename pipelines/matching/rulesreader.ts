@@ -136,7 +136,7 @@ export function tokenize(text: string): Tok[] {
     .toLowerCase()
     .replace(/[\u2018\u2019`]/g, "'")
     // Wording of the same number, kept the same length so offsets stay on the text.
-    .replace(/\$0\.50|50-50|50\/50/g, (m) => 'f'.padEnd(m.length, '5'))
+    .replace(/\$0\.50|50-50|50\/50|\b50 ?%|\b50 cents\b|\b50\u00a2/g, (m) => 'f'.padEnd(m.length, '5'))
     // A flattened table's cells ("Market: Full Game Total | Overtime: No") are clauses of one row.
     .replace(/\|/g, ';');
   const out: Tok[] = [];
@@ -145,7 +145,7 @@ export function tokenize(text: string): Tok[] {
     let w = m[0];
     const start = m.index;
     const end = start + w.length;
-    if (/^f5{4}$/.test(w)) w = 'fifty_fifty';
+    if (/^f5{2,}$/.test(w)) w = 'fifty_fifty';
     if (w.endsWith("n't")) {
       out.push({ word: w === "can't" ? 'can' : w === "won't" ? 'will' : w.slice(0, -3), start, end }, { word: 'not', start, end });
       continue;
@@ -775,6 +775,9 @@ export function parseText(text: string): ParsedText {
   return out;
 }
 
+/** Pronouns by which a clause names the topic of the clause before it. */
+const TOPIC_PRONOUNS = new Set(['it', 'them']);
+
 /** The most words a sentence may have to be a follow-up of the one before it. */
 const SHORT_FOLLOW_UP = 4;
 
@@ -877,6 +880,8 @@ export function readRule(text: string | ParsedText, rule: ReadRule, m: MarketSco
       // "...; otherwise they are void" speaks of what the clause before it spoke of.
       const carried =
         ((c.kind === 'but' || c.kind === 'colon' || c.kind === 'so' || c.words[0] === 'otherwise' || c.words[0] === 'so') && i > 0 && hasTopic(rule, cs[i - 1].words)) ||
+        // "ML bets include OT; totals exclude it": a pronoun object names the topic of the clause before.
+        ((c.kind === 'semi' || c.kind === 'but') && i > 0 && c.words.slice(1).some((w) => TOPIC_PRONOUNS.has(w)) && hasTopic(rule, cs[i - 1].words)) ||
         // "A push is when ... lands on the line. When that happens, your stake is refunded."
         (i === 0 && startsWithBackReference(c.words) && prevClauses.some((p) => !p.withdrawn && hasTopic(rule, p.words)));
       const topic = carried || hasTopic(rule, c.words);

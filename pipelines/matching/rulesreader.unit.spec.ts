@@ -433,7 +433,8 @@ describe('numbered sections, opening "unless", tie outcomes and markets offered 
   it('a tie "as its own selection", a game that "concludes level", a line "equals the line", and a pick "treated as a DNP"', () => {
     expect(readRule('On first-half money lines the tie is settled as its own selection.', 'tie', m('nba', 'moneyline', 'half:1')).value).toBe('separate_outcome');
     expect(readRule('When a game concludes level, money line bets are no action.', 'tie', m('nfl', 'moneyline')).value).toBe('void');
-    expect(readRule('Should the run total equal the line, the bet is refunded.', 'push', m('mlb', 'total')).value).toBe('unknown');
+    // The verb's other forms state the same push ("equal", "equals the posted line").
+    expect(readRule('Should the run total equal the line, the bet is refunded.', 'push', m('mlb', 'total')).value).toBe('void');
     expect(readRule('If the number of points equals the line, money is refunded.', 'push', m('nba', 'total')).value).toBe('void');
     expect(readRule('A skater who sits in the press box is treated as a DNP and the leg drops off.', 'non_participation', m('nhl', 'player_prop')).value).toBe('void');
   });
@@ -510,6 +511,49 @@ describe('answers, labels and tables (sentences written for these tests)', () =>
     expect(readRule(table, 'overtime', m('nfl', 'moneyline')).value).toBe('included');
     expect(readRule(table, 'overtime', m('nfl', 'spread', 'quarter:4')).value).toBe('excluded');
     expect(readRule(table, 'push', m('nfl', 'spread', 'quarter:4')).value).toBe('void');
+  });
+});
+
+describe('paraphrase classes the corpus has not shown (sentences written for these tests)', () => {
+  it('overtime: "into consideration", "exclusive of", settlement on the regulation result; ML names the moneyline', () => {
+    expect(readRule('Extra periods are not taken into consideration for any wager.', 'overtime', m('nhl', 'total')).value).toBe('excluded');
+    expect(readRule('Overtime is taken into consideration.', 'overtime', m('nhl', 'total')).value).toBe('included');
+    expect(readRule('Second-half lines are exclusive of OT.', 'overtime', m('nba', 'spread', 'half:2')).value).toBe('excluded');
+    expect(readRule('Hockey bets are graded on regulation unless labelled otherwise.', 'overtime', m('nhl', 'moneyline')).value).toBe('excluded');
+    expect(readRule('All lines are decided on the regulation result.', 'overtime', m('nhl', 'total')).value).toBe('excluded');
+    const ml = 'ML bets include OT; totals exclude it.';
+    expect(readRule(ml, 'overtime', m('nba', 'moneyline')).value).toBe('included');
+    expect(readRule(ml, 'overtime', m('nba', 'total')).value).toBe('excluded');
+  });
+  it('tie: half paid ("pays half", "50%", "50 cents") is no half of the game; "settles No"; teams level', () => {
+    expect(readRule('A drawn game pays half.', 'tie', m('nfl', 'moneyline'))).toMatchObject({ value: 'half_payout' });
+    expect(readRule('In case of a tie the moneyline pays out 50%.', 'tie', m('nfl', 'moneyline')).value).toBe('half_payout');
+    expect(readRule('If the game ends tied, each share is worth 50 cents.', 'tie', m('nfl', 'moneyline')).value).toBe('half_payout');
+    expect(readRule('Should the teams be level after overtime, the contract settles No.', 'tie', m('nfl', 'moneyline')).value).toBe('loses');
+  });
+  it('push: "pushed", the result equal to or matching the line, "pushes lose", "settles No"', () => {
+    expect(readRule('Pushed wagers are refunded.', 'push', m('nfl', 'total')).value).toBe('void');
+    expect(readRule('If the final margin equals the quoted spread, stakes are returned.', 'push', m('nfl', 'spread')).value).toBe('void');
+    expect(readRule('Where the score matches the posted line, bets are void.', 'push', m('nba', 'total')).value).toBe('void');
+    expect(readRule('Pushes lose on this exchange.', 'push', m('nba', 'total')).value).toBe('loses');
+    expect(readRule('If the total lands on the number, the contract settles No.', 'push', m('nba', 'total')).value).toBe('loses');
+  });
+  it('non-participation: "not feature", a late scratch, "must see the floor", not dressed, "non-participation", "for wagers to stand"', () => {
+    expect(readRule('If the athlete does not feature at all, bets are void.', 'non_participation', m('nba', 'player_prop')).value).toBe('void');
+    expect(readRule('A late scratch voids the prop.', 'non_participation', m('nhl', 'player_prop')).value).toBe('void');
+    expect(readRule('The player must see the floor, otherwise wagers are refunded.', 'non_participation', m('nba', 'player_prop')).value).toBe('void');
+    expect(readRule('Skaters who are not dressed: no action.', 'non_participation', m('nhl', 'player_prop')).value).toBe('void');
+    expect(readRule('Non-participation results in a refund.', 'non_participation', m('nfl', 'player_prop')).value).toBe('void');
+    expect(readRule('The receiver must play one down for wagers to stand.', 'non_participation', m('nfl', 'player_prop')).value).toBe('void');
+    expect(readRule('If the player is ruled out, the market settles No.', 'non_participation', m('nba', 'player_prop')).value).toBe('loses');
+  });
+  it('cancellation: a game scrapped, that does not take place or does not happen; "voiding"', () => {
+    expect(readRule('If the match is scrapped, the market resolves 50-50.', 'cancellation', m('nba', 'player_prop')).value).toBe('half_payout');
+    expect(readRule('Should the event not take place, all props are void.', 'cancellation', m('nfl', 'player_prop')).value).toBe('void');
+    expect(readRule('If the game does not happen at all, the contract is voided.', 'cancellation', m('mlb', 'player_prop')).value).toBe('void');
+    expect(readRule('A cancellation leads to the voiding of player bets.', 'cancellation', m('nba', 'player_prop')).value).toBe('void');
+    // A postponed game that does not take place in time is postponement wording.
+    expect(readRule('If a postponed game does not take place within 36 hours, bets are void.', 'cancellation', m('nba', 'player_prop')).value).toBe('unknown');
   });
 });
 
