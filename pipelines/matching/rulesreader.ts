@@ -136,7 +136,7 @@ export function tokenize(text: string): Tok[] {
     .toLowerCase()
     .replace(/[\u2018\u2019`]/g, "'")
     // Wording of the same number, kept the same length so offsets stay on the text.
-    .replace(/\$0\.50|50-50|50\/50|\b50 ?%|\b50 cents\b|\b50\u00a2/g, (m) => 'f'.padEnd(m.length, '5'))
+    .replace(/\$0\.50|50-50|50\/50|\b50 ?%|\b50 cents\b|\b50\u00a2|\bfifty[- ]fifty\b|\bfifty (?:percent|per cent)\b/g, (m) => 'f'.padEnd(m.length, '5'))
     // A flattened table's cells ("Market: Full Game Total | Overtime: No") are clauses of one row.
     .replace(/\|/g, ';');
   const out: Tok[] = [];
@@ -152,6 +152,10 @@ export function tokenize(text: string): Tok[] {
     }
     if (w.includes("'")) w = w.replace(/'s$/, '').replace(/'/g, '');
     if (w === 'cancelled') w = 'canceled';
+    // "OT" is overtime wherever it stands, so every phrase naming overtime names it too ("regulation
+    // plus any OT"); "SO" is the shootout only in capitals in mixed-case text ("OT/SO"), since "so" is a word.
+    if (w === 'ot') w = 'overtime';
+    else if (w === 'so' && text.slice(start, end) === 'SO' && text !== text.toUpperCase()) w = 'shootout';
     out.push({ word: w, start, end });
   }
   // "over time" is overtime; "over" alone is a side of a total.
@@ -230,6 +234,9 @@ export interface Clause {
 
 const ABBREV = /\b(incl|excl|vs|approx|e\.g|eg|i\.e)\./gi;
 
+/** Marks that open a list item: each item is a sentence of its own ("• OT stats: count • Shootout: no"). */
+const BULLETS = new Set(['\u2022', '\u25aa', '\u25cf', '\u2023', '\u00b7']);
+
 /** Sentences end at . ! ? before a space (a URL's dots and "incl." stay inside); a question is a heading. */
 export function sentenceList(text: string): { text: string; question: boolean }[] {
   const masked = text.replace(ABBREV, (m) => m.slice(0, -1) + '\u0000');
@@ -238,9 +245,9 @@ export function sentenceList(text: string): { text: string; question: boolean }[
   for (let i = 0; i <= masked.length; i++) {
     const c = masked[i];
     // A line end closes a sentence too: a table row or a list item printed on a line of its own.
-    const end = i === masked.length || c === '\n' || ((c === '.' || c === '!' || c === '?') && (i + 1 === masked.length || /\s/.test(masked[i + 1])));
+    const end = i === masked.length || c === '\n' || BULLETS.has(c) || ((c === '.' || c === '!' || c === '?') && (i + 1 === masked.length || /\s/.test(masked[i + 1])));
     if (!end) continue;
-    const s = text.slice(start, Math.min(i + 1, text.length)).trim();
+    const s = text.slice(start, Math.min(i + (BULLETS.has(c) ? 0 : 1), text.length)).trim();
     // "4. Ties in two-way markets: ..." numbers the sentence after it; the number ends no sentence.
     if (/^\d+\.$/.test(s)) continue;
     if (s) out.push({ text: s, question: s.endsWith('?') });

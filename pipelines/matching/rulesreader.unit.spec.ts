@@ -515,11 +515,12 @@ describe('answers, labels and tables (sentences written for these tests)', () =>
 });
 
 describe('paraphrase classes the corpus has not shown (sentences written for these tests)', () => {
-  it('overtime: "into consideration", "exclusive of", settlement on the regulation result; ML names the moneyline', () => {
+  it('overtime: "into consideration", "exclusive of", the regulation result; ML names the moneyline; OT is overtime in every phrase', () => {
     expect(readRule('Extra periods are not taken into consideration for any wager.', 'overtime', m('nhl', 'total')).value).toBe('excluded');
     expect(readRule('Overtime is taken into consideration.', 'overtime', m('nhl', 'total')).value).toBe('included');
     expect(readRule('Second-half lines are exclusive of OT.', 'overtime', m('nba', 'spread', 'half:2')).value).toBe('excluded');
-    expect(readRule('Hockey bets are graded on regulation unless labelled otherwise.', 'overtime', m('nhl', 'moneyline')).value).toBe('excluded');
+    // "Settled on regulation" is left out: "settled on regulation play plus any OT" counts overtime.
+    expect(readRule('Player specials are settled on regulation play plus any OT.', 'overtime', m('nhl', 'player_prop')).value).toBe('included');
     expect(readRule('All lines are decided on the regulation result.', 'overtime', m('nhl', 'total')).value).toBe('excluded');
     const ml = 'ML bets include OT; totals exclude it.';
     expect(readRule(ml, 'overtime', m('nba', 'moneyline')).value).toBe('included');
@@ -554,6 +555,26 @@ describe('paraphrase classes the corpus has not shown (sentences written for the
     expect(readRule('A cancellation leads to the voiding of player bets.', 'cancellation', m('nba', 'player_prop')).value).toBe('void');
     // A postponed game that does not take place in time is postponement wording.
     expect(readRule('If a postponed game does not take place within 36 hours, bets are void.', 'cancellation', m('nba', 'player_prop')).value).toBe('unknown');
+  });
+});
+
+describe('forms of the same words (sentences written for these tests)', () => {
+  it('OT is overtime inside every phrase, and SO in capitals is the shootout', () => {
+    expect(readRule('Results are based on regular time plus OT.', 'overtime', m('nhl', 'moneyline')).value).toBe('included');
+    expect(readRule('Handicap (Excl. OT): the spread is settled on regulation.', 'overtime', m('nba', 'spread')).value).toBe('unknown');
+    expect(readRule('Moneyline: regulation, OT and SO all count.', 'overtime', m('nhl', 'moneyline')).value).toBe('included');
+    // "so" in lower case is the word.
+    expect(readRule('The puck line is settled on regulation time only, so overtime goals are ignored.', 'overtime', m('nhl', 'spread')).value).toBe('excluded');
+  });
+  it('"fifty-fifty" and "fifty percent" are the 50-50 payout', () => {
+    expect(readRule('If the game is canceled entirely, the market resolves fifty-fifty.', 'cancellation', m('nba', 'player_prop')).value).toBe('half_payout');
+    expect(readRule('A tied game pays fifty percent of the winnings.', 'tie', m('nfl', 'moneyline')).value).toBe('half_payout');
+  });
+  it('a bullet opens a sentence of its own', () => {
+    const text = 'Hockey props \u2022 OT stats count \u2022 Shootout stats do not count \u2022 Scratched skater: void';
+    expect(readRule(text, 'overtime', m('nhl', 'player_prop')).value).toBe('included');
+    expect(readRule(text, 'non_participation', m('nhl', 'player_prop')).value).toBe('void');
+    expect(readRule('Game lines \u2022 4th quarter bets exclude overtime \u2022 All other bets include it', 'overtime', m('nba', 'total', 'quarter:4')).value).toBe('excluded');
   });
 });
 
