@@ -140,9 +140,10 @@ export function tokenize(text: string): Tok[] {
     // A flattened table's cells ("Market: Full Game Total | Overtime: No") are clauses of one row.
     .replace(/\|/g, ';');
   const out: Tok[] = [];
-  const re = /[a-z0-9_]+(?:'[a-z]+)?|[;:,()]/g;
+  const re = /[a-z0-9_]+(?:'[a-z]+)?|[;:,()&]/g;
   for (let m = re.exec(s); m; m = re.exec(s)) {
-    let w = m[0];
+    // "regulation & overtime" is "regulation and overtime".
+    let w = m[0] === '&' ? 'and' : m[0];
     const start = m.index;
     const end = start + w.length;
     if (/^f5{2,}$/.test(w)) w = 'fifty_fifty';

@@ -570,6 +570,11 @@ describe('forms of the same words (sentences written for these tests)', () => {
     expect(readRule('If the game is canceled entirely, the market resolves fifty-fifty.', 'cancellation', m('nba', 'player_prop')).value).toBe('half_payout');
     expect(readRule('A tied game pays fifty percent of the winnings.', 'tie', m('nfl', 'moneyline')).value).toBe('half_payout');
   });
+  it('"&" is "and"; "returned" is a refund; a regulation-time market is outside whatever its noun', () => {
+    expect(readRule('Full-game lines are settled on regulation & overtime.', 'overtime', m('nba', 'total')).value).toBe('included');
+    expect(readRule('If the player does not play, the stake is returned.', 'non_participation', m('nba', 'player_prop')).value).toBe('void');
+    expect(readRule('Regular time wagers exclude overtime. All other wagers include overtime.', 'overtime', m('nhl', 'total')).value).toBe('included');
+  });
   it('a bullet opens a sentence of its own', () => {
     const text = 'Hockey props \u2022 OT stats count \u2022 Shootout stats do not count \u2022 Scratched skater: void';
     expect(readRule(text, 'overtime', m('nhl', 'player_prop')).value).toBe('included');
