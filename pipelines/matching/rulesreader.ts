@@ -228,8 +228,8 @@ export interface Clause {
   /** Per word: inside a leading condition ("if a bet does not include overtime, ..."), which names a
    * case and states no value. */
   conditional: boolean[];
-  /** For a bare "Yes"/"No" answering the question before it ("Does overtime count? Yes."), the
-   * question's words. */
+  /** For the first clause of a sentence answering the question before it ("Does overtime count?
+   * Yes."), the question's words. */
   asked?: { text: string; words: string[]; conditional: boolean[] };
 }
 
@@ -727,7 +727,7 @@ export function parseText(text: string): ParsedText {
     // A heading starts a new section: it is read on its own, not under the heading before it.
     const fresh = clauses(s.text);
     // The question just before this sentence, when this sentence answers it with a bare yes or no.
-    const asked = !s.question && question && fresh.length && isAnswer(fresh[0]) ? question : undefined;
+    const asked = !s.question && question && fresh.length ? question : undefined;
     question = s.question ? fresh.at(-1) : undefined;
     // "Full-game bets include overtime. This is normally the case." takes the sentence before back.
     const last = out.length ? out[out.length - 1] : undefined;
@@ -890,6 +890,10 @@ export function readRule(text: string | ParsedText, rule: ReadRule, m: MarketSco
         ((c.kind === 'but' || c.kind === 'colon' || c.kind === 'so' || c.words[0] === 'otherwise' || c.words[0] === 'so') && i > 0 && hasTopic(rule, cs[i - 1].words)) ||
         // "ML bets include OT; totals exclude it": a pronoun object names the topic of the clause before.
         ((c.kind === 'semi' || c.kind === 'but') && i > 0 && c.words.slice(1).some((w) => TOPIC_PRONOUNS.has(w)) && hasTopic(rule, cs[i - 1].words)) ||
+        // "Tie game? Both sides pay out at $0.50.": the answer to a short question that names only
+        // the rule speaks of it; a longer question names the rule as one thing among others ("If he
+        // scores in a shootout after overtime, how is my wager graded?").
+        (i === 0 && !!c.asked && c.asked.words.length <= SHORT_FOLLOW_UP && hasTopic(rule, c.asked.words)) ||
         // "A push is when ... lands on the line. When that happens, your stake is refunded."
         (i === 0 && startsWithBackReference(c.words) && prevClauses.some((p) => !p.withdrawn && hasTopic(rule, p.words)));
       const topic = carried || hasTopic(rule, c.words);

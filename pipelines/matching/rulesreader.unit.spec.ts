@@ -498,6 +498,11 @@ describe('answers, labels and tables (sentences written for these tests)', () =>
     // The asker's situation scopes the answer: one side of a total settles nothing.
     expect(readRule('Q: I bet the under. Does overtime count? A: Yes.', 'overtime', m('nba', 'total')).value).toBe('unknown');
   });
+  it('the answer to a short question naming the rule speaks of it; a long question names the rule among other things', () => {
+    expect(readRule('Ties? Each side of the contract settles at $0.50.', 'tie', m('nfl', 'moneyline')).value).toBe('half_payout');
+    expect(readRule('Overtime? Not counted on any line.', 'overtime', m('nba', 'total')).value).toBe('excluded');
+    expect(readRule('If my skater scores in the shootout after overtime, what happens? Player markets do not include shootout goals.', 'overtime', m('nhl', 'player_prop')).value).toBe('unknown');
+  });
   it('a label and its answer: "Overtime included: No" states the negation, "Overtime: Yes" the rule\'s yes', () => {
     expect(readRule('Overtime included: No', 'overtime', m('nba', 'total')).value).toBe('excluded');
     expect(readRule('Overtime counts: Yes', 'overtime', m('nba', 'total')).value).toBe('included');
@@ -547,6 +552,14 @@ describe('paraphrase classes the corpus has not shown (sentences written for the
     expect(readRule('Non-participation results in a refund.', 'non_participation', m('nfl', 'player_prop')).value).toBe('void');
     expect(readRule('The receiver must play one down for wagers to stand.', 'non_participation', m('nfl', 'player_prop')).value).toBe('void');
     expect(readRule('If the player is ruled out, the market settles No.', 'non_participation', m('nba', 'player_prop')).value).toBe('loses');
+  });
+  it('overtime that does not "factor into" a line, a game "ending level", a result that is "a loser", a player who "never takes the" court', () => {
+    expect(readRule('Overtime does not factor into fourth-quarter lines.', 'overtime', m('nba', 'spread', 'quarter:4')).value).toBe('excluded');
+    expect(readRule('A money line on a game ending level is refunded.', 'tie', m('nfl', 'moneyline')).value).toBe('void');
+    expect(readRule('When the total lands on the line, the over is a loser and so is the under.', 'push', m('nba', 'total')).value).toBe('loses');
+    expect(readRule('If the guard never takes the court, the prop is void.', 'non_participation', m('nba', 'player_prop')).value).toBe('void');
+    expect(readRule('Cancelled matches: player markets resolve 50/50.', 'cancellation', m('nhl', 'player_prop')).value).toBe('half_payout');
+    expect(readRule('If the game never takes place, wagers are refunded.', 'cancellation', m('nhl', 'player_prop')).value).toBe('void');
   });
   it('cancellation: a game scrapped, that does not take place or does not happen; "voiding"', () => {
     expect(readRule('If the match is scrapped, the market resolves 50-50.', 'cancellation', m('nba', 'player_prop')).value).toBe('half_payout');
