@@ -348,6 +348,10 @@ function inherit(c: { scope: Scope; own: Clause['own'] }, prev: Scope | undefine
   return s;
 }
 
+/** Words that open an exception, at a sentence's start or after its statement ("except" and
+ * "unless" are read where they stand). */
+const EXCEPTION_OPENERS = [['with', 'the', 'exception', 'of'], ['save', 'for'], ['apart', 'from'], ['aside', 'from'], ['except', 'for'], ['excepting'], ['barring']];
+
 /** Labels of a question and its answer in an FAQ ("Q: ... A: Yes."). */
 const QA_LABELS = new Set(['q', 'a', 'question', 'answer']);
 const QA_QUESTION = /^\s*(?:q|question)\s*:/i;
@@ -472,10 +476,24 @@ export function clauses(sentence: string, section?: Scope): Clause[] {
   const kept = toks.filter((t, i) => !drop.has(i) && t.start >= numbering);
   // "Q:" and "A:" label a question and its answer; they head no section.
   if (QA_LABELS.has(kept[0]?.word ?? '') && kept[1]?.word === ':') kept.splice(0, 2);
+  // "With the exception of fourth-quarter wagers, all bets include overtime": an opening exception
+  // is read after the statement it excepts from, as "..., except fourth-quarter wagers" is.
+  const opening = EXCEPTION_OPENERS.find((o) => o.every((w, j) => kept[j]?.word === w));
+  if (opening) {
+    const comma = kept.findIndex((t) => t.word === ',');
+    if (comma > opening.length) kept.splice(0, kept.length, ...kept.slice(comma + 1), { ...kept[0], word: 'except' }, ...kept.slice(opening.length, comma));
+  }
   const parts: { kind: ClauseKind; toks: Tok[] }[] = [{ kind: 'first', toks: [] }];
   for (let i = 0; i < kept.length; i++) {
     const t = kept[i];
     const next = kept[i + 1]?.word;
+    const midException = EXCEPTION_OPENERS.find((o) => o.every((w, j) => kept[i + j]?.word === w));
+    if (midException && parts[parts.length - 1].toks.some(isWord)) {
+      // "All bets include overtime, save for fourth-quarter lines" / "apart from quarter wagers".
+      parts.push({ kind: 'except', toks: [] });
+      i += midException.length - 1;
+      continue;
+    }
     const cur = parts[parts.length - 1];
     if (t.word === ';') parts.push({ kind: 'semi', toks: [] });
     else if (t.word === ':') parts.push({ kind: 'colon', toks: [] });
@@ -489,7 +507,7 @@ export function clauses(sentence: string, section?: Scope): Clause[] {
     } else if (t.word === 'but' && next === 'not' && cur.toks.some(isWord)) {
       parts.push({ kind: 'not', toks: [] });
       i++;
-    } else if (t.word === 'other' && next === 'than' && MARKET_NOUNS.has(cur.toks.filter(isWord).at(-1)?.word ?? '')) {
+    } else if (t.word === 'other' && next === 'than' && (MARKET_NOUNS.has(cur.toks.filter(isWord).at(-1)?.word ?? '') || (cur.toks.some(isWord) && namesMarketAt(kept.map((k) => k.word), i + 2)))) {
       // "all markets other than quarters" excepts the quarters; "leagues other than the NHL" stays a
       // league complement (scope.json).
       parts.push({ kind: 'except', toks: [] });
@@ -662,7 +680,7 @@ function clauseValue(rule: ReadRule, words: string[], topic: boolean, conditiona
         const window = words.slice(Math.max(0, hit.start - 3), hit.start);
         const until = window.lastIndexOf('until');
         const before = words[hit.start] === 'until' ? [] : until >= 0 ? window.slice(until + 1) : window;
-        const negated = [...before, ...hit.gap].some((w) => NEGATION_CUES.has(w));
+        const negated = [...before, ...hit.gap].some((w) => NEGATION_CUES.has(w)) || negatedSubject(rule, words, hit, conditional);
         if (negated) value = lex.negation[value] ?? value;
       }
       const priority = v.entry.priority ?? 0;
@@ -673,6 +691,23 @@ function clauseValue(rule: ReadRule, words: string[], topic: boolean, conditiona
   if (!best.length) return undefined;
   const values = [...new Set(best.map((b) => b.value))];
   return values.length === 1 ? { value: values[0] } : { value: values[0], conflict: values[1] };
+}
+
+/** Words that deny the subject of a clause: "none of our markets include overtime", "no overtime
+ * points are counted", "neither quarter nor half bets include it". */
+const SUBJECT_NEGATIONS = new Set(['none', 'neither']);
+const NO_SUBJECTS = new Set([...MARKET_NOUNS, 'points', 'goals', 'runs']);
+
+/** Whether the subject of the value at hit is denied: "none"/"neither" shortly before it, "no" before
+ * the rule's topic or a market noun, or the value said of "neither"/"no" markets ("included in
+ * neither quarter nor half bets"). Words inside a condition deny nothing. */
+function negatedSubject(rule: ReadRule, words: string[], hit: Hit, conditional: readonly boolean[]): boolean {
+  for (let k = Math.max(0, hit.start - 6); k < hit.start; k++) {
+    if (conditional[k]) continue;
+    if (SUBJECT_NEGATIONS.has(words[k])) return true;
+    if (words[k] === 'no' && (NO_SUBJECTS.has(words[k + 1]) || hasTopic(rule, words.slice(k + 1, k + 3)))) return true;
+  }
+  return ['in', 'for', 'on', 'to'].includes(words[hit.end]) && (SUBJECT_NEGATIONS.has(words[hit.end + 1]) || words[hit.end + 1] === 'no');
 }
 
 /** Whether a phrase naming a market or a period starts at word i ("including total runs"). */

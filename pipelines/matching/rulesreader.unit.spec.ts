@@ -596,6 +596,23 @@ describe('forms of the same words (sentences written for these tests)', () => {
   });
 });
 
+describe('exceptions and denied subjects in other words (sentences written for these tests)', () => {
+  it('"with the exception of", "save for", "apart from" and "other than" a market take it out', () => {
+    expect(readRule('With the exception of fourth-quarter lines, every wager includes overtime.', 'overtime', m('nba', 'spread', 'quarter:4')).value).toBe('excluded');
+    expect(readRule('With the exception of fourth-quarter lines, every wager includes overtime.', 'overtime', m('nba', 'total')).value).toBe('included');
+    expect(readRule('Overtime counts on every line save for third-quarter and fourth-quarter lines.', 'overtime', m('wnba', 'total', 'quarter:4')).value).toBe('excluded');
+    expect(readRule('Overtime counts for each basketball bet apart from quarter bets.', 'overtime', m('nba', 'total', 'quarter:4')).value).toBe('excluded');
+    expect(readRule('Every market counts overtime other than fourth-quarter markets.', 'overtime', m('nba', 'spread', 'quarter:4')).value).toBe('excluded');
+  });
+  it('a denied subject denies the value: "none of", "no ... points", "in neither ... nor"', () => {
+    expect(readRule('None of the hockey lines include overtime.', 'overtime', m('nhl', 'total')).value).toBe('excluded');
+    expect(readRule('On fourth-quarter bets no overtime points count.', 'overtime', m('nba', 'total', 'quarter:4')).value).toBe('excluded');
+    expect(readRule('Overtime is counted in neither quarter nor half markets.', 'overtime', m('nba', 'spread', 'half:2')).value).toBe('excluded');
+    // A "no" inside a condition denies nothing.
+    expect(readRule('When no bet is pending, overtime counts.', 'overtime', m('nba', 'total')).value).toBe('included');
+  });
+});
+
 describe('corpus of real rules texts (evaluation part)', () => {
   it('meets the targets: right >= 95%, wrong <= 1%, silent reported known 0, verdicts >= 95%, no opposite rules equivalent', () => {
     const c = loadCorpus();
