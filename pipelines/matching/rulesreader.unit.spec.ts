@@ -561,6 +561,10 @@ describe('paraphrase classes the corpus has not shown (sentences written for the
     expect(readRule('Cancelled matches: player markets resolve 50/50.', 'cancellation', m('nhl', 'player_prop')).value).toBe('half_payout');
     expect(readRule('If the game never takes place, wagers are refunded.', 'cancellation', m('nhl', 'player_prop')).value).toBe('void');
   });
+  it('a line the result "ends on", and "refunds" as a verb', () => {
+    expect(readRule('If the spread ends on the number, the ticket is a loser.', 'push', m('nfl', 'spread')).value).toBe('loses');
+    expect(readRule('The book refunds money-line stakes when a game ends in a tie.', 'tie', m('nfl', 'moneyline')).value).toBe('void');
+  });
   it('cancellation: a game scrapped, that does not take place or does not happen; "voiding"', () => {
     expect(readRule('If the match is scrapped, the market resolves 50-50.', 'cancellation', m('nba', 'player_prop')).value).toBe('half_payout');
     expect(readRule('Should the event not take place, all props are void.', 'cancellation', m('nfl', 'player_prop')).value).toBe('void');
