@@ -702,10 +702,14 @@ const NO_SUBJECTS = new Set([...MARKET_NOUNS, 'points', 'goals', 'runs']);
  * the rule's topic or a market noun, or the value said of "neither"/"no" markets ("included in
  * neither quarter nor half bets"). Words inside a condition deny nothing. */
 function negatedSubject(rule: ReadRule, words: string[], hit: Hit, conditional: readonly boolean[]): boolean {
+  // The value's subject is the last mention of the rule before it: "with no overtime in MLB, extra
+  // innings count" denies overtime, not the extra innings that count.
+  const topics = topicHits(rule, words).filter((t) => t.start < hit.start);
+  const subject = topics.length ? Math.max(...topics.map((t) => t.start)) : -1;
   for (let k = Math.max(0, hit.start - 6); k < hit.start; k++) {
     if (conditional[k]) continue;
-    if (SUBJECT_NEGATIONS.has(words[k])) return true;
-    if (words[k] === 'no' && (NO_SUBJECTS.has(words[k + 1]) || hasTopic(rule, words.slice(k + 1, k + 3)))) return true;
+    if (SUBJECT_NEGATIONS.has(words[k]) && subject <= k + 2) return true;
+    if (words[k] === 'no' && (k + 1 === subject || (NO_SUBJECTS.has(words[k + 1]) && subject <= k + 2))) return true;
   }
   return ['in', 'for', 'on', 'to'].includes(words[hit.end]) && (SUBJECT_NEGATIONS.has(words[hit.end + 1]) || words[hit.end + 1] === 'no');
 }
@@ -884,7 +888,9 @@ function answerValue(rule: ReadRule, c: Clause, label: Clause | undefined): Clau
   if (named?.conflict) return undefined;
   const yes = c.words[0] === 'yes';
   if (named) return yes ? named : lex.negation?.[named.value] ? { value: lex.negation[named.value] } : undefined;
-  if (c.asked || !lex.answers) return undefined;
+  // "Overtime: No" answers for the rule; "Overtime betting available: Yes" or "Cash out in overtime:
+  // No" answer something else about overtime, so only a label that is the topic itself takes answers.
+  if (c.asked || !lex.answers || !lex.topics.some((t) => t.tokens.join(' ') === asked.words.join(' '))) return undefined;
   return { value: yes ? lex.answers.yes : lex.answers.no };
 }
 

@@ -507,6 +507,9 @@ describe('answers, labels and tables (sentences written for these tests)', () =>
     expect(readRule('Overtime included: No', 'overtime', m('nba', 'total')).value).toBe('excluded');
     expect(readRule('Overtime counts: Yes', 'overtime', m('nba', 'total')).value).toBe('included');
     expect(readRule('OT: No', 'overtime', m('nhl', 'total')).value).toBe('excluded');
+    // A label that says something else about overtime is not the rule's label.
+    expect(readRule('Live betting in overtime: Yes', 'overtime', m('nba', 'total')).value).toBe('unknown');
+    expect(readRule('Cash out during OT: No', 'overtime', m('nba', 'total')).value).toBe('unknown');
   });
   it('flattened table rows: cells split by "|" are clauses of one row, and a line end ends a row', () => {
     const rows = 'Market: Full Game Total | Overtime: Yes\nMarket: 4th Quarter Spread | Overtime: No';
@@ -614,6 +617,8 @@ describe('exceptions and denied subjects in other words (sentences written for t
     expect(readRule('Overtime is counted in neither quarter nor half markets.', 'overtime', m('nba', 'spread', 'half:2')).value).toBe('excluded');
     // A "no" inside a condition denies nothing.
     expect(readRule('When no bet is pending, overtime counts.', 'overtime', m('nba', 'total')).value).toBe('included');
+    // The value's subject is the last mention of the rule before it.
+    expect(readRule('As there is no overtime in baseball, extra innings count toward run totals.', 'overtime', m('mlb', 'total')).value).toBe('included');
   });
 });
 
