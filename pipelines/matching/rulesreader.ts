@@ -33,7 +33,11 @@
 // which include overtime" gives the statement before it that scope; "this does not apply to ..."
 // leaves it holding no market. A sentence naming the final score and no market of its own speaks of
 // the whole game, not of the market heading above it, and for a full-game player prop a clause
-// naming the full game is no narrower than one naming player props. Phrases that hold a value word but state nothing ("considered a
+// naming the full game is no narrower than one naming player props, while a clause about the final
+// score naming no market of its own says nothing for a player prop (it settles on a statistic).
+// FAQs and tables: a bare "Yes"/"No" answers the question or label before it; "|" splits a table
+// row's cells into clauses, a line end or a bullet ends a sentence, and a header row's labels are
+// written into each row. Phrases that hold a value word but state nothing ("considered a
 // push" for overtime, "can push") are in each rule's `ignore` list. Every word the reader knows is in
 // ./rules-lexicon (one file per rule), not in this code.
 import { readFileSync } from 'node:fs';
