@@ -33,7 +33,11 @@
 // which include overtime" gives the statement before it that scope; "this does not apply to ..."
 // leaves it holding no market. A sentence naming the final score and no market of its own speaks of
 // the whole game, not of the market heading above it, and for a full-game player prop a clause
-// naming the full game is no narrower than one naming player props. Phrases that hold a value word but state nothing ("considered a
+// naming the full game is no narrower than one naming player props, while a clause about the final
+// score naming no market of its own says nothing for a player prop (it settles on a statistic).
+// FAQs and tables: a bare "Yes"/"No" answers the question or label before it; "|" splits a table
+// row's cells into clauses, a line end or a bullet ends a sentence, and a header row's labels are
+// written into each row. Phrases that hold a value word but state nothing ("considered a
 // push" for overtime, "can push") are in each rule's `ignore` list. Every word the reader knows is in
 // ./rules-lexicon (one file per rule), not in this code.
 import { readFileSync } from 'node:fs';
@@ -55,6 +59,10 @@ interface LexEntry {
   priority?: number;
   dim?: string;
   values?: string[];
+  /** Words that keep a topic phrase from naming its topic when they stand in its gap or in the two
+   * words before it ("a postponed game not played within two days" is postponement, not the
+   * cancellation that "the game is not played" names). */
+  unless?: string[];
 }
 interface RuleLexicon {
   topics: LexEntry[];
@@ -63,6 +71,8 @@ interface RuleLexicon {
    * statement about overtime). */
   ignore?: LexEntry[];
   negation?: Record<string, string>;
+  /** The value a bare "Yes" or "No" gives a label naming only the rule ("Overtime: No"). */
+  answers?: { yes: string; no: string };
 }
 
 export const READ_RULES = [
@@ -106,9 +116,9 @@ const WITHDRAW = compile(HEDGE_FILE.withdraw);
 const LEXICON = Object.fromEntries(
   READ_RULES.map((r) => {
     const l = load<RuleLexicon>(r);
-    return [r, { topics: compile(l.topics), values: compile(l.values), ignore: compile(l.ignore ?? []), negation: l.negation }];
+    return [r, { topics: compile(l.topics), values: compile(l.values), ignore: compile(l.ignore ?? []), negation: l.negation, answers: l.answers }];
   }),
-) as Record<ReadRule, { topics: Compiled<LexEntry>[]; values: Compiled<LexEntry>[]; ignore: Compiled<LexEntry>[]; negation?: Record<string, string> }>;
+) as Record<ReadRule, { topics: Compiled<LexEntry>[]; values: Compiled<LexEntry>[]; ignore: Compiled<LexEntry>[]; negation?: Record<string, string>; answers?: { yes: string; no: string } }>;
 
 /** Words by which an exception refers to other markets in general ("a different period", "another
  * market") rather than naming one. */
@@ -130,20 +140,27 @@ export function tokenize(text: string): Tok[] {
     .toLowerCase()
     .replace(/[\u2018\u2019`]/g, "'")
     // Wording of the same number, kept the same length so offsets stay on the text.
-    .replace(/\$0\.50|50-50|50\/50/g, (m) => 'f'.padEnd(m.length, '5'));
+    .replace(/\$0\.50|50-50|50\/50|\b50 ?%|\b50 cents\b|\b50\u00a2|\bfifty[- ]fifty\b|\bfifty (?:percent|per cent)\b/g, (m) => 'f'.padEnd(m.length, '5'))
+    // A flattened table's cells ("Market: Full Game Total | Overtime: No") are clauses of one row.
+    .replace(/\|/g, ';');
   const out: Tok[] = [];
-  const re = /[a-z0-9_]+(?:'[a-z]+)?|[;:,()]/g;
+  const re = /[a-z0-9_]+(?:'[a-z]+)?|[;:,()&]/g;
   for (let m = re.exec(s); m; m = re.exec(s)) {
-    let w = m[0];
+    // "regulation & overtime" is "regulation and overtime".
+    let w = m[0] === '&' ? 'and' : m[0];
     const start = m.index;
     const end = start + w.length;
-    if (/^f5{4}$/.test(w)) w = 'fifty_fifty';
+    if (/^f5{2,}$/.test(w)) w = 'fifty_fifty';
     if (w.endsWith("n't")) {
       out.push({ word: w === "can't" ? 'can' : w === "won't" ? 'will' : w.slice(0, -3), start, end }, { word: 'not', start, end });
       continue;
     }
     if (w.includes("'")) w = w.replace(/'s$/, '').replace(/'/g, '');
     if (w === 'cancelled') w = 'canceled';
+    // "OT" is overtime wherever it stands, so every phrase naming overtime names it too ("regulation
+    // plus any OT"); "SO" is the shootout only in capitals in mixed-case text ("OT/SO"), since "so" is a word.
+    if (w === 'ot') w = 'overtime';
+    else if (w === 'so' && text.slice(start, end) === 'SO' && text !== text.toUpperCase()) w = 'shootout';
     out.push({ word: w, start, end });
   }
   // "over time" is overtime; "over" alone is a side of a total.
@@ -215,9 +232,15 @@ export interface Clause {
   /** Per word: inside a leading condition ("if a bet does not include overtime, ..."), which names a
    * case and states no value. */
   conditional: boolean[];
+  /** For the first clause of a sentence answering the question before it ("Does overtime count?
+   * Yes."), the question's words. */
+  asked?: { text: string; words: string[]; conditional: boolean[] };
 }
 
 const ABBREV = /\b(incl|excl|vs|approx|e\.g|eg|i\.e)\./gi;
+
+/** Marks that open a list item: each item is a sentence of its own ("• OT stats: count • Shootout: no"). */
+const BULLETS = new Set(['\u2022', '\u25aa', '\u25cf', '\u2023', '\u00b7']);
 
 /** Sentences end at . ! ? before a space (a URL's dots and "incl." stay inside); a question is a heading. */
 export function sentenceList(text: string): { text: string; question: boolean }[] {
@@ -226,9 +249,10 @@ export function sentenceList(text: string): { text: string; question: boolean }[
   let start = 0;
   for (let i = 0; i <= masked.length; i++) {
     const c = masked[i];
-    const end = i === masked.length || ((c === '.' || c === '!' || c === '?') && (i + 1 === masked.length || /\s/.test(masked[i + 1])));
+    // A line end closes a sentence too: a table row or a list item printed on a line of its own.
+    const end = i === masked.length || c === '\n' || BULLETS.has(c) || ((c === '.' || c === '!' || c === '?') && (i + 1 === masked.length || /\s/.test(masked[i + 1])));
     if (!end) continue;
-    const s = text.slice(start, Math.min(i + 1, text.length)).trim();
+    const s = text.slice(start, Math.min(i + (BULLETS.has(c) ? 0 : 1), text.length)).trim();
     // "4. Ties in two-way markets: ..." numbers the sentence after it; the number ends no sentence.
     if (/^\d+\.$/.test(s)) continue;
     if (s) out.push({ text: s, question: s.endsWith('?') });
@@ -327,6 +351,14 @@ function inherit(c: { scope: Scope; own: Clause['own'] }, prev: Scope | undefine
   if (!c.own.blocking && !c.own.league && !ownPeriod && (!c.own.market || kind === 'colon')) s.blocking = prev.blocking;
   return s;
 }
+
+/** Words that open an exception, at a sentence's start or after its statement ("except" and
+ * "unless" are read where they stand). */
+const EXCEPTION_OPENERS = [['with', 'the', 'exception', 'of'], ['save', 'for'], ['apart', 'from'], ['aside', 'from'], ['except', 'for'], ['excepting'], ['barring']];
+
+/** Labels of a question and its answer in an FAQ ("Q: ... A: Yes."). */
+const QA_LABELS = new Set(['q', 'a', 'question', 'answer']);
+const QA_QUESTION = /^\s*(?:q|question)\s*:/i;
 
 /** A sentence's leading section number: "7.1", "7.1.", "12.", "(a)". */
 const SECTION_NUMBER = /^\s*(?:\d+(?:\.\d+)+\.?|\d+\.|\([a-z0-9]\))(?=\s)/i;
@@ -446,10 +478,26 @@ export function clauses(sentence: string, section?: Scope): Clause[] {
   // it opens the sentence's condition, not an exception to a clause before it.
   const numbering = SECTION_NUMBER.exec(sentence)?.[0].length ?? 0;
   const kept = toks.filter((t, i) => !drop.has(i) && t.start >= numbering);
+  // "Q:" and "A:" label a question and its answer; they head no section.
+  if (QA_LABELS.has(kept[0]?.word ?? '') && kept[1]?.word === ':') kept.splice(0, 2);
+  // "With the exception of fourth-quarter wagers, all bets include overtime": an opening exception
+  // is read after the statement it excepts from, as "..., except fourth-quarter wagers" is.
+  const opening = EXCEPTION_OPENERS.find((o) => o.every((w, j) => kept[j]?.word === w));
+  if (opening) {
+    const comma = kept.findIndex((t) => t.word === ',');
+    if (comma > opening.length) kept.splice(0, kept.length, ...kept.slice(comma + 1), { ...kept[0], word: 'except' }, ...kept.slice(opening.length, comma));
+  }
   const parts: { kind: ClauseKind; toks: Tok[] }[] = [{ kind: 'first', toks: [] }];
   for (let i = 0; i < kept.length; i++) {
     const t = kept[i];
     const next = kept[i + 1]?.word;
+    const midException = EXCEPTION_OPENERS.find((o) => o.every((w, j) => kept[i + j]?.word === w));
+    if (midException && parts[parts.length - 1].toks.some(isWord)) {
+      // "All bets include overtime, save for fourth-quarter lines" / "apart from quarter wagers".
+      parts.push({ kind: 'except', toks: [] });
+      i += midException.length - 1;
+      continue;
+    }
     const cur = parts[parts.length - 1];
     if (t.word === ';') parts.push({ kind: 'semi', toks: [] });
     else if (t.word === ':') parts.push({ kind: 'colon', toks: [] });
@@ -463,7 +511,7 @@ export function clauses(sentence: string, section?: Scope): Clause[] {
     } else if (t.word === 'but' && next === 'not' && cur.toks.some(isWord)) {
       parts.push({ kind: 'not', toks: [] });
       i++;
-    } else if (t.word === 'other' && next === 'than' && MARKET_NOUNS.has(cur.toks.filter(isWord).at(-1)?.word ?? '')) {
+    } else if (t.word === 'other' && next === 'than' && (MARKET_NOUNS.has(cur.toks.filter(isWord).at(-1)?.word ?? '') || (cur.toks.some(isWord) && namesMarketAt(kept.map((k) => k.word), i + 2)))) {
       // "all markets other than quarters" excepts the quarters; "leagues other than the NHL" stays a
       // league complement (scope.json).
       parts.push({ kind: 'except', toks: [] });
@@ -562,6 +610,18 @@ export function applies(s: Scope, m: MarketScope): boolean {
   return holds(s, m);
 }
 
+/** A clause whose subject is the game's final score, naming no market or period of its own, speaks
+ * of the markets settled on that score: a player prop settles on the player's statistic, so "the
+ * result will be determined based on the final score including any overtime periods" states nothing
+ * about it unless the clause stands under player props ("full-game markets include all overtime
+ * periods in the final score calculation" names the markets it means, a full-game prop among them). */
+function speaksOf(c: Clause, m: MarketScope): boolean {
+  if (!applies(c.scope, m)) return false;
+  if (m.marketType !== 'player_prop' || !c.own.result || c.own.segment || c.own.market) return true;
+  const props = (a: Pick<Scope, 'markets'>) => !!a.markets?.has('player_prop');
+  return props(c.scope) || !!c.scope.alternatives?.some(props);
+}
+
 const holds = (a: Pick<Scope, 'segments' | 'markets' | 'blocking'>, m: MarketScope) =>
   !a.blocking && (!a.segments || a.segments.has(m.segment)) && (!a.markets || a.markets.has(m.marketType));
 
@@ -584,12 +644,21 @@ interface ClauseValue {
   conflict?: string;
 }
 
+/** Where a rule's topic phrases occur, leaving out those whose `unless` words stand beside them. */
+function topicHits(rule: ReadRule, words: string[]): Hit[] {
+  return LEXICON[rule].topics.flatMap((t) => {
+    const hits = findAll(words, t.tokens);
+    const unless = t.entry.unless;
+    return unless ? hits.filter((h) => ![...h.gap, ...words.slice(Math.max(0, h.start - 2), h.start)].some((w) => unless.includes(w))) : hits;
+  });
+}
+
 function hasTopic(rule: ReadRule, words: string[]): boolean {
-  return LEXICON[rule].topics.some((t) => findAll(words, t.tokens).length > 0);
+  return topicHits(rule, words).length > 0;
 }
 
 function topicOutsideCondition(rule: ReadRule, c: Clause): boolean {
-  return LEXICON[rule].topics.some((t) => findAll(c.words, t.tokens).some((h) => !c.conditional[h.start]));
+  return topicHits(rule, c.words).some((h) => !c.conditional[h.start]);
 }
 
 /** The value one clause states for a rule (topic carried in from the clause before when asked). */
@@ -615,7 +684,7 @@ function clauseValue(rule: ReadRule, words: string[], topic: boolean, conditiona
         const window = words.slice(Math.max(0, hit.start - 3), hit.start);
         const until = window.lastIndexOf('until');
         const before = words[hit.start] === 'until' ? [] : until >= 0 ? window.slice(until + 1) : window;
-        const negated = [...before, ...hit.gap].some((w) => NEGATION_CUES.has(w));
+        const negated = [...before, ...hit.gap].some((w) => NEGATION_CUES.has(w)) || negatedSubject(rule, words, hit, conditional);
         if (negated) value = lex.negation[value] ?? value;
       }
       const priority = v.entry.priority ?? 0;
@@ -626,6 +695,27 @@ function clauseValue(rule: ReadRule, words: string[], topic: boolean, conditiona
   if (!best.length) return undefined;
   const values = [...new Set(best.map((b) => b.value))];
   return values.length === 1 ? { value: values[0] } : { value: values[0], conflict: values[1] };
+}
+
+/** Words that deny the subject of a clause: "none of our markets include overtime", "no overtime
+ * points are counted", "neither quarter nor half bets include it". */
+const SUBJECT_NEGATIONS = new Set(['none', 'neither']);
+const NO_SUBJECTS = new Set([...MARKET_NOUNS, 'points', 'goals', 'runs']);
+
+/** Whether the subject of the value at hit is denied: "none"/"neither" shortly before it, "no" before
+ * the rule's topic or a market noun, or the value said of "neither"/"no" markets ("included in
+ * neither quarter nor half bets"). Words inside a condition deny nothing. */
+function negatedSubject(rule: ReadRule, words: string[], hit: Hit, conditional: readonly boolean[]): boolean {
+  // The value's subject is the last mention of the rule before it: "with no overtime in MLB, extra
+  // innings count" denies overtime, not the extra innings that count.
+  const topics = topicHits(rule, words).filter((t) => t.start < hit.start);
+  const subject = topics.length ? Math.max(...topics.map((t) => t.start)) : -1;
+  for (let k = Math.max(0, hit.start - 6); k < hit.start; k++) {
+    if (conditional[k]) continue;
+    if (SUBJECT_NEGATIONS.has(words[k]) && subject <= k + 2) return true;
+    if (words[k] === 'no' && (k + 1 === subject || (NO_SUBJECTS.has(words[k + 1]) && subject <= k + 2))) return true;
+  }
+  return ['in', 'for', 'on', 'to'].includes(words[hit.end]) && (SUBJECT_NEGATIONS.has(words[hit.end + 1]) || words[hit.end + 1] === 'no');
 }
 
 /** Whether a phrase naming a market or a period starts at word i ("including total runs"). */
@@ -673,9 +763,15 @@ export type ParsedText = Clause[][];
 export function parseText(text: string): ParsedText {
   const out: ParsedText = [];
   let section: Scope | undefined;
-  for (const s of sentenceList(text)) {
+  let question: Clause | undefined;
+  // The scope of a "Q:" sentence that tells the asker's situation before the question itself.
+  let asker: Scope | undefined;
+  for (const s of sentenceList(tableRows(text))) {
     // A heading starts a new section: it is read on its own, not under the heading before it.
     const fresh = clauses(s.text);
+    // The question just before this sentence, when this sentence answers it with a bare yes or no.
+    const asked = !s.question && question && fresh.length ? question : undefined;
+    question = s.question ? fresh.at(-1) : undefined;
     // "Full-game bets include overtime. This is normally the case." takes the sentence before back.
     const last = out.length ? out[out.length - 1] : undefined;
     if (fresh.length && withdrawsBefore(fresh[0]) && last?.length) last[last.length - 1].withdrawn = true;
@@ -686,10 +782,15 @@ export function parseText(text: string): ParsedText {
       continue;
     }
     if (s.question) {
-      // A question states nothing; what it names is the subject of the answer after it.
+      // A question states nothing; what it names is the subject of the answer after it, and so does
+      // the asker's situation told before it ("Q: I bet the over. Does overtime count?"): an answer
+      // to a question about one side of a market settles nothing for the market.
       section = fresh.length ? fresh[fresh.length - 1].scope : undefined;
+      if (section && asker && !fresh.some((c) => c.own.market || c.own.segment || c.own.blocking)) section = { ...section, blocking: section.blocking || asker.blocking, markets: section.markets ?? asker.markets, segments: section.segments ?? asker.segments };
+      asker = undefined;
       continue;
     }
+    asker = QA_QUESTION.test(s.text) && fresh.length ? fresh[fresh.length - 1].scope : undefined;
     if (fresh.length > 1 && fresh[1].kind === 'colon') {
       // A sub-heading that names no league stays in the league section it stands in ("Football
       // betting rules: ..." then "Dallas -7: ...").
@@ -707,10 +808,11 @@ export function parseText(text: string): ParsedText {
       // A bare follow-up that names nothing ("Push rules apply.") speaks of what the sentence before
       // it spoke of ("Both players must compete in one Down. Push rules apply.").
       const prev = out.length ? out[out.length - 1] : undefined;
-      const bare = fresh.length === 1 && fresh[0].words.length <= SHORT_FOLLOW_UP && !(fresh[0].own.league || fresh[0].own.segment || fresh[0].own.market || fresh[0].own.blocking);
+      const bare = !asked && fresh.length === 1 && fresh[0].words.length <= SHORT_FOLLOW_UP && !(fresh[0].own.league || fresh[0].own.segment || fresh[0].own.market || fresh[0].own.blocking);
       // An exception at that sentence's end names the markets left out, not what it spoke of.
       const spoke = prev?.filter((c) => c.kind !== 'except' && c.kind !== 'not').at(-1) ?? prev?.at(-1);
       const cs = bare && spoke ? clauses(s.text, spoke.scope) : clauses(s.text, section);
+      if (asked && cs.length) cs[0].asked = { text: asked.text, words: asked.words, conditional: asked.conditional };
       out.push(cs);
       // A sentence under a market heading that names another market of its own ends that heading's
       // market: what follows stands in the league section only ("Totals: ... . Player props may
@@ -723,6 +825,9 @@ export function parseText(text: string): ParsedText {
   }
   return out;
 }
+
+/** Pronouns by which a clause names the topic of the clause before it. */
+const TOPIC_PRONOUNS = new Set(['it', 'them']);
 
 /** The most words a sentence may have to be a follow-up of the one before it. */
 const SHORT_FOLLOW_UP = 4;
@@ -740,6 +845,58 @@ const startsWithBackReference = (w: string[]) => BACK_REFERENCE_OPENINGS.some((o
 /** The auxiliaries that, with "not" and nothing after them, leave out a verb phrase said before. */
 const ELLIPTIC_AUX = new Set(['do', 'does', 'will', 'are', 'is']);
 const elliptical = (w: string[]) => w.length >= 3 && w[w.length - 1] === 'not' && ELLIPTIC_AUX.has(w[w.length - 2]);
+
+/** A table printed as lines of cells ("Market | Includes OT" over "Moneyline | Yes"): each row is
+ * written with its column labels ("Moneyline | Includes OT: Yes"), since a row's "Yes" means what its
+ * column names; the header row, which states nothing itself, is dropped, and so is a rule line of
+ * dashes. Lines without cells stay as they are. */
+function tableRows(text: string): string {
+  if (!text.includes('|') || !text.includes('\n')) return text;
+  const lines = text.split('\n');
+  const cells = (l: string) => l.replace(/^\s*\|/, '').replace(/\|\s*$/, '').split('|').map((x) => x.trim());
+  const isRule = (l: string) => /^[\s|:-]+$/.test(l) && l.includes('-');
+  const out: string[] = [];
+  for (let i = 0; i < lines.length; i++) {
+    const head = cells(lines[i]);
+    const rows: string[][] = [];
+    let j = i + 1;
+    for (; j < lines.length && lines[j].includes('|'); j++) {
+      if (isRule(lines[j])) continue;
+      const r = cells(lines[j]);
+      if (r.length !== head.length) break;
+      rows.push(r);
+    }
+    // A header names columns; a row that states "Overtime: Yes" in its cells is no header.
+    if (head.length < 2 || !lines[i].includes('|') || lines[i].includes(':') || !rows.length) {
+      out.push(lines[i]);
+      continue;
+    }
+    for (const r of rows) out.push([r[0], ...r.slice(1).map((x, k) => `${head[k + 1]}: ${x}`)].join(' | '));
+    i = j - 1;
+  }
+  return out.join('\n');
+}
+
+/** A clause that opens with a bare "Yes" or "No" ("Yes.", "No, ...", but not "Yes/No market"). */
+const isAnswer = (c: Clause) => /^(?:yes|no)\b\s*(?:[,.;:!\u2013\u2014-]|$)/i.test(c.text) && (c.words[0] === 'yes' || c.words[0] === 'no');
+
+/** The value a yes/no answer gives: the value its question or label names ("Does overtime count?",
+ * "Overtime included:"), or its negation for "No"; a label naming the rule alone ("Overtime: No")
+ * takes the rule's `answers`. A question needs a value word: "Will the game go to OT? Yes" asks
+ * about the game, not the rule. */
+function answerValue(rule: ReadRule, c: Clause, label: Clause | undefined): ClauseValue | undefined {
+  const asked = c.asked ?? (label ? { text: label.text, words: label.words, conditional: label.conditional } : undefined);
+  if (!asked || !isAnswer(c) || !hasTopic(rule, asked.words)) return undefined;
+  const lex = LEXICON[rule];
+  const named = clauseValue(rule, asked.words, true, asked.conditional);
+  if (named?.conflict) return undefined;
+  const yes = c.words[0] === 'yes';
+  if (named) return yes ? named : lex.negation?.[named.value] ? { value: lex.negation[named.value] } : undefined;
+  // "Overtime: No" answers for the rule; "Overtime betting available: Yes" or "Cash out in overtime:
+  // No" answer something else about overtime, so only a label that is the topic itself takes answers.
+  if (c.asked || !lex.answers || !lex.topics.some((t) => t.tokens.join(' ') === asked.words.join(' '))) return undefined;
+  return { value: yes ? lex.answers.yes : lex.answers.no };
+}
 
 /** What the text (a string, or parsed once with parseText) states about one rule for one market. */
 export function readRule(text: string | ParsedText, rule: ReadRule, m: MarketScope): Reading {
@@ -764,16 +921,24 @@ export function readRule(text: string | ParsedText, rule: ReadRule, m: MarketSco
         // Read with the clause they follow; one that states its own value for the rule ("except 2nd
         // half markets which do include overtime") is also a statement about the markets it names.
         const own = exceptionValue(rule, c);
-        if (own && applies(c.scope, m)) found.push({ value: own, clause: c.text, weight: specificity(c.scope, m) });
+        if (own && speaksOf(c, m)) found.push({ value: own, clause: c.text, weight: specificity(c.scope, m) });
         continue;
       }
       if (i === 0 && dangling) continue;
+      // "Overtime included: No" is a label and its answer: the label states nothing of its own.
+      if (cs[i + 1]?.kind === 'colon' && isAnswer(cs[i + 1])) continue;
       // The exception clauses that follow this clause.
       const exc: Clause[] = [];
       for (let j = i + 1; j < cs.length && (cs[j].kind === 'except' || cs[j].kind === 'not'); j++) exc.push(cs[j]);
       // "...; otherwise they are void" speaks of what the clause before it spoke of.
       const carried =
         ((c.kind === 'but' || c.kind === 'colon' || c.kind === 'so' || c.words[0] === 'otherwise' || c.words[0] === 'so') && i > 0 && hasTopic(rule, cs[i - 1].words)) ||
+        // "ML bets include OT; totals exclude it": a pronoun object names the topic of the clause before.
+        ((c.kind === 'semi' || c.kind === 'but') && i > 0 && c.words.slice(1).some((w) => TOPIC_PRONOUNS.has(w)) && hasTopic(rule, cs[i - 1].words)) ||
+        // "Tie game? Both sides pay out at $0.50.": the answer to a short question that names only
+        // the rule speaks of it; a longer question names the rule as one thing among others ("If he
+        // scores in a shootout after overtime, how is my wager graded?").
+        (i === 0 && !!c.asked && c.asked.words.length <= SHORT_FOLLOW_UP && hasTopic(rule, c.asked.words)) ||
         // "A push is when ... lands on the line. When that happens, your stake is refunded."
         (i === 0 && startsWithBackReference(c.words) && prevClauses.some((p) => !p.withdrawn && hasTopic(rule, p.words)));
       const topic = carried || hasTopic(rule, c.words);
@@ -783,10 +948,17 @@ export function readRule(text: string | ParsedText, rule: ReadRule, m: MarketSco
       // names the rule only in a condition ("most of the time, if a bet will not include overtime, it
       // is because of a period bet") claims nothing.
       if (c.withdrawn) {
-        if (topic && applies(c.scope, m) && (clauseValue(rule, c.words, topic, c.conditional) || topicOutsideCondition(rule, c))) found.push({ value: HEDGED, clause: c.text, weight: specificity(c.scope, m) });
+        if (topic && speaksOf(c, m) && (clauseValue(rule, c.words, topic, c.conditional) || topicOutsideCondition(rule, c))) found.push({ value: HEDGED, clause: c.text, weight: specificity(c.scope, m) });
         continue;
       }
       let v = clauseValue(rule, c.words, topic, c.conditional);
+      // The evidence of an answer quotes what it answers: "Does overtime count? Yes".
+      let clauseText = c.text;
+      if (!v && (c.asked || (c.kind === 'colon' && i > 0))) {
+        const label = c.kind === 'colon' && i > 0 ? cs[i - 1] : undefined;
+        v = answerValue(rule, c, label);
+        if (v) clauseText = c.asked ? `${c.asked.text}? ${c.text}` : `${label!.text}: ${c.text}`;
+      }
       // "Second-half wagers include overtime. Fourth-quarter wagers do not": a sentence's first clause
       // that ends in a bare negated auxiliary denies the statement of the sentence before it.
       if (!v && i === 0 && prevSentence && !prevSentence.withdrawn && elliptical(c.words)) {
@@ -808,7 +980,7 @@ export function readRule(text: string | ParsedText, rule: ReadRule, m: MarketSco
         if (v && !v.conflict && neg?.[v.value] && !exceptionValue(rule, hit)) found.push({ value: neg[v.value], clause: `${c.text} ... ${hit.text}`, weight: specificity(hit.scope, m) });
         continue;
       }
-      if (v && applies(c.scope, m)) found.push({ value: v.value, conflict: v.conflict, clause: c.text, weight: specificity(c.scope, m) });
+      if (v && speaksOf(c, m)) found.push({ value: v.value, conflict: v.conflict, clause: clauseText, weight: specificity(c.scope, m) });
     }
   }
   if (!found.length) return { value: 'unknown', why: 'silent' };

@@ -9,6 +9,9 @@ import { type LineRules, type SimGame, type SimLine, propRules } from './world.t
 interface Phrasebook {
   otIncluded: string;
   otExcluded: string;
+  /** A player prop's overtime sentence, where otIncluded speaks only of the final score (a prop
+   * settles on a statistic, so a final-score sentence states nothing for it). */
+  propOt?: string;
   tie: Record<string, string>;
   push: Record<string, string>;
   /** Sentences about other markets, periods or leagues (the reader must leave them out). */
@@ -34,6 +37,7 @@ const BOOKS: Record<VenueId, Phrasebook> = {
   venue_2: {
     otIncluded: 'The result will be determined based on the final score including any overtime periods.',
     otExcluded: 'The result will be determined based on regulation time only; overtime periods do not count.',
+    propOt: 'Player statistics recorded in any overtime periods count toward this market.',
     tie: { half_payout: 'If the game ends in a tie, this market will resolve 50-50.', void: 'If the game ends in a tie, all bets are void.', loses: 'A tie resolves No.' },
     push: { void: 'If the result lands exactly on the line, the market resolves 50-50 and pushes are refunded.', loses: 'A push resolves No.' },
     aside: '',
@@ -79,6 +83,7 @@ const BOOKS: Record<VenueId, Phrasebook> = {
   venue_7: {
     otIncluded: 'Winners and losers are determined by the final score (including overtime). Second-half wagers do not include overtime.',
     otExcluded: 'Winners and losers are determined by the final score (including overtime). Second-half wagers do not include overtime.',
+    propOt: 'Player prop wagers include overtime.',
     tie: { void: 'If the game ends in a tie, all bets are void.', half_payout: 'If the game ends in a tie, dead heat rules apply and bets are paid at half.', loses: 'A tie loses.' },
     push: { void: 'Stake returned on a push.', loses: 'A push loses.' },
     aside: 'A two-team teaser resulting in a tie is a loss.',
@@ -152,7 +157,7 @@ export function propRulesText(v: VenueId, g: SimGame, l: SimLine, lead: string):
       ? `If ${l.player!.name} does not play, bets are void.`
       : `If ${l.player!.name} does not play, the market resolves to No.`,
   );
-  p.push(b.otIncluded);
+  p.push(b.propOt ?? b.otIncluded);
   p.push('Statistics per the official box score.');
   if (v === 'venue_1') p.push(`${l.line! + 0.5}+ means ${l.line! + 0.5} or more.`);
   else p.push(`Over ${l.line} means at least ${l.line! + 0.5}.`);
