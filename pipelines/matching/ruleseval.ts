@@ -39,9 +39,10 @@ export interface Corpus {
     blind?: SplitPart & { extra_development?: string[]; evaluation_now_development?: boolean };
     /** A later blind batch: every text is evaluation, valued before the reader read it. */
     blind2?: { evaluation: string[]; evaluation_now_development?: boolean };
-    /** The third and fourth blind batches: the same shape. */
+    /** The third, fourth and fifth blind batches: the same shape. */
     blind3?: { evaluation: string[]; evaluation_now_development?: boolean };
     blind4?: { evaluation: string[]; evaluation_now_development?: boolean };
+    blind5?: { evaluation: string[]; evaluation_now_development?: boolean };
   };
 }
 
@@ -49,9 +50,9 @@ export interface Corpus {
  * development texts were added after its split, valued before the reader read them). The blind
  * batch's evaluation part is `blind-former-evaluation` once it was declared development (its misses
  * were seen after its one blind measurement); `blind2-evaluation` is the later blind batch, and
- * `blind2-former-evaluation` the same texts once they were declared development in turn; `blind3-*`
- * and `blind4-*` likewise for the third and fourth. */
-export const PARTS = ['development', 'evaluation', 'blind-development', 'blind-extra-development', 'blind-evaluation', 'blind-former-evaluation', 'blind2-evaluation', 'blind2-former-evaluation', 'blind3-evaluation', 'blind3-former-evaluation', 'blind4-evaluation', 'blind4-former-evaluation'] as const;
+ * `blind2-former-evaluation` the same texts once they were declared development in turn; `blind3-*`,
+ * `blind4-*` and `blind5-*` likewise for the third, fourth and fifth. */
+export const PARTS = ['development', 'evaluation', 'blind-development', 'blind-extra-development', 'blind-evaluation', 'blind-former-evaluation', 'blind2-evaluation', 'blind2-former-evaluation', 'blind3-evaluation', 'blind3-former-evaluation', 'blind4-evaluation', 'blind4-former-evaluation', 'blind5-evaluation', 'blind5-former-evaluation'] as const;
 export type Part = (typeof PARTS)[number];
 
 /** The text ids of one part (empty when the corpus has no blind batch). */
@@ -59,7 +60,7 @@ export function partTexts(c: Corpus, part: Part): string[] {
   if (part === 'development' || part === 'evaluation') return c.split[part];
   const blind = c.split.blind;
   if (!blind) return [];
-  for (const name of ['blind2', 'blind3', 'blind4'] as const)
+  for (const name of ['blind2', 'blind3', 'blind4', 'blind5'] as const)
     if (part === `${name}-evaluation` || part === `${name}-former-evaluation`) {
       const b = c.split[name];
       return b && (part === `${name}-former-evaluation`) === (b.evaluation_now_development === true) ? b.evaluation : [];
