@@ -6,6 +6,7 @@
 // apply contradict each other. The reading itself (sentences, clauses, scope, negation, the
 // lexicon) is rulesreader.ts.
 import { parseText, readRule, type MarketScope, type ParsedText, type ReadRule, type Reading } from './rulesreader.ts';
+import { LRUCache } from 'lru-cache';
 import type { PropRule, RuleValue } from './types.ts';
 
 export type { MarketScope } from './rulesreader.ts';
@@ -52,61 +53,62 @@ export function toRuleValue(r: Reading, rule: string, venue: string, text: strin
 }
 
 /**
- * What one rule reads as in a venue's text for one kind of market. Texts repeat across the markets
- * of a venue (one template per kind, names filled in) and across polls of one market, and reading a
- * text's sentences and clauses is the canonicalizer's costliest step, so a text is parsed once and
- * each (rule, venue, evidence url, market scope) of it is read once; the values are never changed by
- * their users. Keyed by the text itself (the record's own string, not a copy), bounded by the number
- * of texts: cleared when full. A crawl's first reads are all new (a text names its own teams and
- * lines): at scale 100, 3,353 texts gave 11,491 (rule, scope) readings in the first 25 s, each of
- * which parsed its text again before the parse was kept per text (the reader was 27% of the main
- * thread then, bench/crawl-latency.md, 2026-11-23).
+ * Readings of rules texts, kept. Texts repeat across the markets of a venue (one template per kind,
+ * names filled in) and across polls of one market, and reading a text's sentences and clauses is the
+ * canonicalizer's costliest step, so a text is parsed once, and each set of rule values asked of it
+ * (the game lines' three, a prop's nine) is read once per everything that set depends on: the venue,
+ * the evidence url, the market scope and, for a prop, its threshold. The values are shared, so they
+ * are frozen. Keyed by the text itself (the record's own string, not a copy). Bounded by the number
+ * of texts, least recently used out first: a game's texts stop being read when it leaves the
+ * listings, while a template read on every poll stays. A crawl's first reads are all new (a text
+ * names its own teams and lines): at scale 100, 3,353 texts gave 11,491 (rule, scope) readings in the
+ * first 25 s, each of which parsed its text again before the parse was kept per text (the reader was
+ * 27% of the main thread then, bench/crawl-latency.md, 2026-11-23).
  */
-const MAX_TEXTS = 40_000;
-const readCache = new Map<string, { parsed: ParsedText; values: Map<string, RuleValue> }>();
+export const MAX_TEXTS = 40_000;
 
-function read(text: string | null | undefined, rule: ReadRule, venue: string, market: MarketScope, url?: string): RuleValue {
-  if (!text || !text.trim()) return { value: 'unknown', description: `${venue} publishes no rules text for this market.` };
-  let entry = readCache.get(text);
-  if (!entry) {
-    if (readCache.size >= MAX_TEXTS) readCache.clear();
-    entry = { parsed: parseText(text), values: new Map() };
-    readCache.set(text, entry);
-  }
-  const k = `${rule}\u0000${venue}\u0000${url ?? ''}\u0000${market.league}|${market.marketType}|${market.segment}`;
-  const hit = entry.values.get(k);
-  if (hit) return hit;
-  const v = toRuleValue(readRule(entry.parsed, rule, market), rule, venue, text, url);
-  entry.values.set(k, v);
-  return v;
+// The scope fields a reading depends on, all of them: a field added to MarketScope and not listed
+// here fails to compile, so no two scopes that read differently can share a kept reading.
+const SCOPE_FIELDS = ['league', 'marketType', 'segment'] as const satisfies readonly (keyof MarketScope)[];
+type UnkeyedScopeField = Exclude<keyof MarketScope, (typeof SCOPE_FIELDS)[number]>;
+const everyScopeFieldKeyed: [UnkeyedScopeField] extends [never] ? true : UnkeyedScopeField = true;
+void everyScopeFieldKeyed;
+
+type GameLineRules = Readonly<Record<'tie' | 'overtime' | 'push', RuleValue>>;
+type PropRules = Readonly<Record<PropRule, RuleValue>>;
+interface Threshold {
+  line: number;
+  printed: string;
 }
 
-/** Tie, overtime and push as the venue's text states them for this market. */
-export function readGameLineRules(
-  text: string | null | undefined,
-  venue: string,
-  market: MarketScope,
-  url?: string,
-): Record<'tie' | 'overtime' | 'push', RuleValue> {
-  return {
-    tie: read(text, 'tie', venue, market, url),
-    overtime: read(text, 'overtime', venue, market, url),
-    push: read(text, 'push', venue, market, url),
-  };
+interface TextReadings {
+  parsed: ParsedText;
+  /** Rule value sets of this text, by what else they depend on (readingKey). */
+  sets: Map<string, GameLineRules | PropRules>;
+}
+
+// An empty url reads as no url (evidenceUrl and the rows treat both as absent), so both share a key.
+const readingKey = (kind: string, venue: string, market: MarketScope, url: string | undefined, extra = ''): string =>
+  `${kind}\u0000${venue}\u0000${url ?? ''}\u0000${SCOPE_FIELDS.map((f) => market[f]).join('|')}${extra}`;
+
+const freeze = <T extends Record<string, RuleValue>>(rows: T): Readonly<T> => {
+  for (const v of Object.values(rows)) Object.freeze(v);
+  return Object.freeze(rows);
+};
+
+const noText = (venue: string): RuleValue => ({ value: 'unknown', description: `${venue} publishes no rules text for this market.` });
+
+/** One reading of one rule, straight from the reader. */
+function readOne(parsed: ParsedText, text: string, rule: ReadRule, venue: string, market: MarketScope, url?: string): RuleValue {
+  return toRuleValue(readRule(parsed, rule, market), rule, venue, text, url);
 }
 
 const PROP_READ: ReadRule[] = ['non_participation', 'overtime', 'stat_definition', 'stat_corrections', 'postponement', 'cancellation', 'interruption'];
 
-/** The nine prop rows; `threshold` and `resolution_source` come from the record itself. */
-export function readPropRules(
-  text: string | null | undefined,
-  venue: string,
-  threshold: { line: number; printed: string } | undefined,
-  market: MarketScope,
-  url?: string,
-): Record<PropRule, RuleValue> {
+/** The prop rows as read from a text (or from none). */
+function propRows(parsed: ParsedText | undefined, text: string | null | undefined, venue: string, threshold: Threshold | undefined, market: MarketScope, url?: string): Record<PropRule, RuleValue> {
   const out = {} as Record<PropRule, RuleValue>;
-  for (const rule of PROP_READ) out[rule as PropRule] = read(text, rule, venue, market, url);
+  for (const rule of PROP_READ) out[rule as PropRule] = parsed ? readOne(parsed, text!, rule, venue, market, url) : noText(venue);
   out.threshold = threshold
     ? { value: 'over_half_point', description: `${venue} lists ${threshold.printed}, read as over ${threshold.line}.`, ...(url || evidenceUrl(text) ? { evidence_url: evidenceUrl(text, url)! } : {}) }
     : { value: 'unknown', description: `${venue} does not state the threshold.` };
@@ -115,4 +117,65 @@ export function readPropRules(
     ? { value: 'official_league_data', description: `${venue} names its resolution source.`, evidence_url: src }
     : { value: 'unknown', description: `${venue} names no resolution source.` };
   return out;
+}
+
+/** Rules texts read for markets, each reading kept (at most `maxTexts` texts, least recently used out first). */
+export class RulesTextReader {
+  private readonly texts: LRUCache<string, TextReadings>;
+
+  constructor(maxTexts = MAX_TEXTS) {
+    this.texts = new LRUCache({ max: maxTexts });
+  }
+
+  private readingsOf(text: string): TextReadings {
+    let r = this.texts.get(text);
+    if (!r) {
+      r = { parsed: parseText(text), sets: new Map() };
+      this.texts.set(text, r);
+    }
+    return r;
+  }
+
+  /** Tie, overtime and push as the venue's text states them for this market. */
+  gameLineRules(text: string | null | undefined, venue: string, market: MarketScope, url?: string): GameLineRules {
+    if (!text || !text.trim()) return { tie: noText(venue), overtime: noText(venue), push: noText(venue) };
+    const r = this.readingsOf(text);
+    const k = readingKey('game', venue, market, url);
+    let rows = r.sets.get(k) as GameLineRules | undefined;
+    if (!rows) {
+      rows = freeze({
+        tie: readOne(r.parsed, text, 'tie', venue, market, url),
+        overtime: readOne(r.parsed, text, 'overtime', venue, market, url),
+        push: readOne(r.parsed, text, 'push', venue, market, url),
+      });
+      r.sets.set(k, rows);
+    }
+    return rows;
+  }
+
+  /** The nine prop rows; `threshold` and `resolution_source` come from the record itself. */
+  propRules(text: string | null | undefined, venue: string, threshold: Threshold | undefined, market: MarketScope, url?: string): PropRules {
+    if (!text || !text.trim()) return propRows(undefined, text, venue, threshold, market, url);
+    const r = this.readingsOf(text);
+    const k = readingKey('prop', venue, market, url, threshold ? `\u0000${threshold.line}\u0000${threshold.printed}` : '');
+    let rows = r.sets.get(k) as PropRules | undefined;
+    if (!rows) {
+      rows = freeze(propRows(r.parsed, text, venue, threshold, market, url));
+      r.sets.set(k, rows);
+    }
+    return rows;
+  }
+}
+
+/** The process's reader: canonicalization reads every rules text through it. */
+const reader = new RulesTextReader();
+
+/** Tie, overtime and push as the venue's text states them for this market. */
+export function readGameLineRules(text: string | null | undefined, venue: string, market: MarketScope, url?: string): GameLineRules {
+  return reader.gameLineRules(text, venue, market, url);
+}
+
+/** The nine prop rows; `threshold` and `resolution_source` come from the record itself. */
+export function readPropRules(text: string | null | undefined, venue: string, threshold: Threshold | undefined, market: MarketScope, url?: string): PropRules {
+  return reader.propRules(text, venue, threshold, market, url);
 }

@@ -62,6 +62,8 @@ interface Held {
   nativeKey: string;
   readId: string | null;
   probedAt?: number;
+  /** `m` as compared with the next read of it (comparable), once computed. */
+  compared?: string;
 }
 
 interface NativeState {
@@ -95,9 +97,8 @@ export const crawlStateKey = (p: string) => `crawl|${p}`;
 // A listed-apart record is held under `<venue>|<id>`; its state key adds the `event|` prefix.
 const LISTED_EVENT_PREFIX = 'event|';
 
-function sameMarket(a: CanonicalMarket, b: CanonicalMarket): boolean {
-  return JSON.stringify({ ...a, observedAt: 0 }) === JSON.stringify({ ...b, observedAt: 0 });
-}
+/** A market as compared between reads: all of it but when it was read. */
+const comparable = (m: CanonicalMarket): string => JSON.stringify({ ...m, observedAt: 0 });
 
 /** The canonicalizer's state and its decide/evolve steps; every method returns the records to write. */
 export class Canonicalizer {
@@ -105,6 +106,8 @@ export class Canonicalizer {
   readonly natives = new Map<string, NativeState>();
   /** Records venues list apart (their adapter's listedEventType), by `<venue>|<native id>`. */
   readonly listedEvents = new Map<string, unknown>();
+  /** The payload each of them was read from: an unchanged one is known without parsing or serializing it. */
+  private readonly listedPayloads = new Map<string, string>();
   readonly crawls = new Map<Provider, CrawlState>();
   readonly rosters = new Map<string, Roster>();
   private rosterSource = 'sds';
@@ -127,8 +130,13 @@ export class Canonicalizer {
       else this.crawls.set(p, JSON.parse(v.payload) as CrawlState);
     } else if (key.startsWith(LISTED_EVENT_PREFIX)) {
       const id = key.slice(LISTED_EVENT_PREFIX.length);
-      if (v === null) this.listedEvents.delete(id);
-      else this.listedEvents.set(id, JSON.parse(v.payload));
+      if (v === null) {
+        this.listedEvents.delete(id);
+        this.listedPayloads.delete(id);
+      } else {
+        this.listedEvents.set(id, JSON.parse(v.payload));
+        this.listedPayloads.set(id, v.payload);
+      }
     }
   }
 
@@ -279,6 +287,8 @@ export class Canonicalizer {
         this.completeCrawl(provider, r, out);
         continue;
       }
+      // A record listed apart and read again unchanged (most polls) writes nothing.
+      if (isListedApart(provider, r.record_type) && this.listedPayloads.get(`${provider}|${r.native_id}`) === r.payload) continue;
       let payload: Record<string, unknown>;
       try {
         payload = JSON.parse(r.payload) as Record<string, unknown>;
@@ -291,11 +301,9 @@ export class Canonicalizer {
       }
       if (isListedApart(provider, r.record_type)) {
         const id = `${provider}|${r.native_id}`;
-        const prev = this.listedEvents.get(id);
-        if (prev === undefined || JSON.stringify(prev) !== r.payload) {
-          this.listedEvents.set(id, payload);
-          out.push({ topic: 'matching.state', key: `${LISTED_EVENT_PREFIX}${id}`, value: r });
-        }
+        this.listedEvents.set(id, payload);
+        this.listedPayloads.set(id, r.payload);
+        out.push({ topic: 'matching.state', key: `${LISTED_EVENT_PREFIX}${id}`, value: r });
         continue;
       }
       const nativeKey = `${provider}|${r.record_type}|${r.native_id}`;
@@ -309,13 +317,16 @@ export class Canonicalizer {
         continue;
       }
       this.natives.set(nativeKey, { keys, readId: r.read_id ?? null, readAt: Math.max(r.read_started_at, prev?.readAt ?? 0) });
-      for (const m of ms) {
-        const k = marketIdentity(m);
+      for (let j = 0; j < ms.length; j++) {
+        const m = ms[j]!;
+        const k = keys[j]!;
         const held = this.markets.get(k);
-        const changed = !held || held.probedAt !== undefined || held.nativeKey !== nativeKey || !sameMarket(held.m, m);
+        // The held market's compared form is kept, so a read that changed nothing serializes once.
+        let compared: string | undefined;
+        const changed = !held || held.probedAt !== undefined || held.nativeKey !== nativeKey || (held.compared ??= comparable(held.m)) !== (compared = comparable(m));
         if (!changed) continue;
         if (held && held.nativeKey !== nativeKey) this.unlinkNative(held.nativeKey, k);
-        this.markets.set(k, { m, nativeKey, readId: r.read_id ?? null });
+        this.markets.set(k, { m, nativeKey, readId: r.read_id ?? null, ...(compared !== undefined ? { compared } : {}) });
         out.push({ topic: 'canonical.markets', key: k, value: toTopic({ kind: BODY_KIND, market: m, nativeKey, readId: r.read_id ?? null }) });
       }
     }

@@ -9,18 +9,21 @@ import { num, str, arr, feesOf, type J } from '../../../matching/source-quotes.t
 import type { CanonicalMarket } from '../../../matching/types.ts';
 import { feesUnavailable } from '../../fees.ts';
 
+/** A price in cents 1..99 as a probability; 0 means that side of the book is empty. A function of
+ * its own, not a closure per record: under tsx every closure made is also named (esbuild keepNames),
+ * which cost more than the reading itself. */
+function cents(rec: J, k: string): number | null {
+  const v = num(rec[k]);
+  return v !== null && v >= 1 && v <= 99 ? round6(v / 100) : null;
+}
+
 export function venue1SourceQuotes(record: J, m: CanonicalMarket): MarketQuotes | undefined {
   const rec = str(record.ticker) === m.source.market_id ? record : arr(record.markets).find((x) => str(x.ticker) === m.source.market_id);
   if (!rec) return undefined;
-  // Cents 1..99; 0 means that side of the book is empty.
-  const c = (k: string) => {
-    const v = num(rec[k]);
-    return v !== null && v >= 1 && v <= 99 ? round6(v / 100) : null;
-  };
   return {
     outcomes: [
-      { outcome_id: 'yes', bid: c('yes_bid'), ask: c('yes_ask') },
-      { outcome_id: 'no', bid: c('no_bid'), ask: c('no_ask') },
+      { outcome_id: 'yes', bid: cents(rec, 'yes_bid'), ask: cents(rec, 'yes_ask') },
+      { outcome_id: 'no', bid: cents(rec, 'no_bid'), ask: cents(rec, 'no_ask') },
     ],
     as_of: null,
     as_of_kind: 'unknown',
