@@ -185,22 +185,23 @@ interface Hit {
 function findAll(words: string[], phrase: string[]): Hit[] {
   if (phrase[0] === '^') return findAll(words, phrase.slice(1)).filter((h) => h.start === 0);
   const hits: Hit[] = [];
-  const step = (i: number, p: number, gap: string[]): Hit | undefined => {
-    if (p === phrase.length) return { start: -1, end: i, gap };
-    if (phrase[p] === '*') {
-      for (let g = 0; g <= GAP && i + g <= words.length; g++) {
-        const h = step(i + g, p + 1, [...gap, ...words.slice(i, i + g)]);
-        if (h) return h;
-      }
-      return undefined;
-    }
-    return words[i] === phrase[p] ? step(i + 1, p + 1, gap) : undefined;
-  };
   for (let i = 0; i < words.length; i++) {
-    const h = step(i, 0, []);
+    const h = step(words, phrase, i, 0, []);
     if (h) hits.push({ ...h, start: i });
   }
   return hits;
+}
+
+function step(words: string[], phrase: string[], i: number, p: number, gap: string[]): Hit | undefined {
+  if (p === phrase.length) return { start: -1, end: i, gap };
+  if (phrase[p] === '*') {
+    for (let g = 0; g <= GAP && i + g <= words.length; g++) {
+      const h = step(words, phrase, i + g, p + 1, [...gap, ...words.slice(i, i + g)]);
+      if (h) return h;
+    }
+    return undefined;
+  }
+  return words[i] === phrase[p] ? step(words, phrase, i + 1, p + 1, gap) : undefined;
 }
 
 // ---------------------------------------------------------------- sentences and clauses
