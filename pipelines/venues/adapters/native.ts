@@ -47,10 +47,7 @@ export function isoTime(v: unknown, unit: 'auto' | 's' | 'ms' = 'auto'): string 
     if (!Number.isFinite(n) || n <= 0) return null;
     ms = unit === 's' ? n * 1000 : unit === 'ms' ? n : n < 1e12 ? n * 1000 : n;
   } else if (typeof v === 'string' && v.trim() !== '') {
-    // ISO text with its T and Z (what most venues send) is what the rewriting below would leave as
-    // is: read directly, it skips the two regular-expression replaces, most of this function's cost
-    // (isoTime was the largest self time of the adapters on a live market read, bench/routes.md).
-    const t = v.charCodeAt(10) === 84 /* T */ && v.endsWith('Z') ? v : v.trim().replace(/^(\d{4}-\d{2}-\d{2}) (\d)/, '$1T$2').replace(/([+-]\d{2})$/, '$1:00');
+    const t = v.trim().replace(/^(\d{4}-\d{2}-\d{2}) (\d)/, '$1T$2').replace(/([+-]\d{2})$/, '$1:00');
     ms = Date.parse(t);
     if (Number.isNaN(ms)) return null;
   } else return null;

@@ -1,4 +1,4 @@
-// isoTime: every venue time form the adapters read, including the ISO text read without rewriting.
+// isoTime: every venue time form the adapters read.
 import { describe, expect, it } from 'vitest';
 import { isoTime } from './native.ts';
 
