@@ -19,7 +19,7 @@ export interface TaskInfo {
 }
 
 /** Names of the threads Node, libuv and V8 start (Node 20 leaves its own unnamed: the process's name). */
-const RUNTIME_THREAD = /^(node|libuv|V8 |v8:|SignalInspector|inspector)/;
+const RUNTIME_THREAD = /^(node|libuv|v8 |v8:|signalinspector|inspector)/i;
 
 /** The threads to set to `nice`: not the runtime's, not `mainTid`, and not already at or past it. */
 export function tasksToNice(tasks: readonly TaskInfo[], nice: number, mainTid: number): TaskInfo[] {
