@@ -16,7 +16,7 @@
 import websocket from '@fastify/websocket';
 import Fastify, { LogController, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import { VARY, acceptsGzip, gzipJson } from './plugins/external/compress.ts';
-import { EncodedJson, etagMatches } from './plugins/external/encoded.ts';
+import { EncodedJson, JsonText, etagMatches } from './plugins/external/encoded.ts';
 import { registerDocs } from './plugins/external/docs.ts';
 import { nextRequestId } from './plugins/app/request-id.ts';
 import { ApiError, isApiError, quote, renderError } from './errors.ts';
@@ -75,7 +75,7 @@ async function sendJson(req: FastifyRequest, reply: FastifyReply, status: number
     }
     return reply.send(body.json);
   }
-  const json = JSON.stringify(body);
+  const json = body instanceof JsonText ? body.json : JSON.stringify(body);
   if (acceptsGzip(req.headers['accept-encoding'])) {
     reply.header('content-encoding', 'gzip');
     return reply.send(await gzipJson(json));

@@ -20,6 +20,10 @@
 // the window: the share of time it ran JavaScript or native work rather than wait). Target (snapshot-serving work): p99 during a 1,000,000-market crawl
 // <= 2x the idle p99.
 //
+// The service runs in this process, with this process's V8 flags: `make run` starts it with
+// --max-semi-space-size=64, so `node --max-semi-space-size=64 --import tsx bench/crawl-latency.ts`
+// measures what it runs (bench/crawl-latency.md compares flags that way).
+//
 //   npx tsx bench/crawl-latency.ts [--scale 100] [--seconds 20] [--warmup 8] [--rounds 2] [--connections 4] [--modes idle,crawl]
 import { execFile } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';

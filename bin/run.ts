@@ -27,7 +27,6 @@ import { sportsDepsOf } from '../pipelines/matching/readmodel.ts';
 import { startLiveArea } from '../api/live/area.ts';
 import { startMetricsServer } from '../pipelines/runtime/metrics.ts';
 import { startPipelineSummary } from '../pipelines/runtime/summary.ts';
-import { RosterPoller, writtenRosters } from '../pipelines/venues/pollers/rosters.ts';
 import { FeeSchedulePoller, writtenFeeSchedules } from '../pipelines/venues/pollers/fee-schedules.ts';
 import { startSqlPort } from '../pipelines/readmodels/sql-port.ts';
 
@@ -117,21 +116,14 @@ export async function runService(config: Config, opts: { quiet?: boolean } = {})
   let pollers: RunningPollers | undefined;
   if (has('pollers')) {
     if (!venueBaseUrl && !endpoints.allOwn) throw new ConfigError('pollers need VENUE_BASE_URL, VENUE_<n>_BASE_URL for every venue, or ROLES including simulator');
-    pollers = await startPollers(config, b, venueBaseUrl ?? '', logger, endpoints);
+    // The sports data source's rosters, read like venue data into the log (matching reads them there),
+    // with the venue pollers (on their thread by default). They live beside the venues on the shared
+    // host; without one, matching reads names as listed.
+    pollers = await startPollers(config, b, venueBaseUrl ?? '', logger, endpoints, { rosters: venueBaseUrl ? { intervalMs: ROSTER_REFRESH_MS } : undefined });
     stops.push(() => pollers!.stop());
-    // The sports data source's rosters, read like venue data into the log (matching reads them there).
-    // It lives beside the venues on the shared host; without one, matching reads names as listed.
-    if (venueBaseUrl) {
-      const rosterProducer = await backbone.log.producer();
-      // Change-only ingestion: the rosters already on the topic are not written again after a restart.
-      const written = config.POLL_CHANGE_ONLY ? await writtenRosters({ log: backbone.log, serde: b.serde, topics: b.topics }) : undefined;
-      const rosters = new RosterPoller({ baseUrl: venueBaseUrl, producer: rosterProducer, serde: b.serde, topics: b.topics, intervalMs: ROSTER_REFRESH_MS, deadlineMs: config.UPSTREAM_DEADLINE_MS, logger, written });
-      rosters.start();
-      stops.push(async () => {
-        await rosters.stop();
-        await rosterProducer.close();
-      });
-    } else logger.warn('no shared venue host (VENUE_BASE_URL): rosters are not read; players are matched by name as listed');
+    if (!venueBaseUrl) {
+      logger.warn('no shared venue host (VENUE_BASE_URL): rosters are not read; players are matched by name as listed');
+    }
     // venue_1's fee schedules per series (its listing carries none), read through its endpoint into
     // the log, where the prices view reads them. What the topic holds is always read back: a
     // schedule withdrawn while the process was down is written as a tombstone only if it is known.

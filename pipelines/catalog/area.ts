@@ -22,6 +22,7 @@ import { pollersFromConfig } from '../venues/pollers/supervisor.ts';
 import { SupervisedPollerThread } from '../venues/pollers/thread.ts';
 import { logRawSink } from '../venues/pollers/sink.ts';
 import { LogPollerState } from '../venues/pollers/state.ts';
+import { RosterPoller, writtenRosters } from '../venues/pollers/rosters.ts';
 import { PROVIDERS } from '../../lib/vocabulary.ts';
 import { LISTING_FEED, SPORTS_FEED, type PollerLogger, type PollerStatus } from '../venues/pollers/poller.ts';
 import { catalogStage } from './stage.ts';
@@ -42,6 +43,8 @@ export interface AreaBackbone {
 export interface RunningPollers {
   /** Each venue poller's status (from the pollers' thread, as it last reported it: at most STATUS_EVERY_MS old). */
   status(): PollerStatus[];
+  /** Roster rounds completed (0 without rosters; from the pollers' thread as it last reported it). */
+  rosterRounds(): number;
   /** The pollers themselves, when they run on this thread (POLLER_THREAD off): a bench drives crawls by hand. */
   supervisor?: ReturnType<typeof pollersFromConfig>;
   stop(): Promise<void>;
@@ -53,8 +56,17 @@ export interface RunningPollers {
  * process (bin/run.ts makes one); by default the configuration's own, over baseUrl.
  * With POLLER_THREAD the pollers run on a worker thread (venues/pollers/thread.ts); this thread
  * appends what they encoded to the log and answers their budget waits from `endpoints`.
+ * `opts.rosters`: the sports data source's rosters are read too, at that cadence, on the pollers'
+ * thread with them (or here without it), into `reference.rosters` (venues/pollers/rosters.ts).
  */
-export async function startPollers(config: Config, b: Pick<AreaBackbone, 'log' | 'serde' | 'topics' | 'producer'>, baseUrl: string, logger?: PollerLogger, endpoints?: VenueEndpoints): Promise<RunningPollers> {
+export async function startPollers(
+  config: Config,
+  b: Pick<AreaBackbone, 'log' | 'serde' | 'topics' | 'producer'>,
+  baseUrl: string,
+  logger?: PollerLogger,
+  endpoints?: VenueEndpoints,
+  opts: { rosters?: { intervalMs: number } } = {},
+): Promise<RunningPollers> {
   const producer = b.producer ?? (await b.log.producer());
   const listingChangeOnly = config.POLL_CHANGE_ONLY && config.POLL_CHANGE_ONLY_LISTING;
   const fullFeeds = [...(config.POLL_CHANGE_ONLY ? [] : [SPORTS_FEED]), ...(listingChangeOnly ? [] : [LISTING_FEED])];
@@ -66,9 +78,10 @@ export async function startPollers(config: Config, b: Pick<AreaBackbone, 'log' |
     if (!b.producer) await producer.close();
   };
   if (config.POLLER_THREAD) {
-    const thread = await SupervisedPollerThread.start({ config, baseUrl: shared, log: b.log, serde: b.serde, topics: b.topics, producer, endpoints: budgets, logger });
+    const thread = await SupervisedPollerThread.start({ config, baseUrl: shared, log: b.log, serde: b.serde, topics: b.topics, producer, endpoints: budgets, logger, rosters: opts.rosters });
     return {
       status: () => thread.status(),
+      rosterRounds: () => thread.rosterRounds(),
       async stop() {
         await thread.stop();
         await closeProducer();
@@ -79,11 +92,19 @@ export async function startPollers(config: Config, b: Pick<AreaBackbone, 'log' |
   const state = config.POLL_CHANGE_ONLY ? await LogPollerState.restore({ log: b.log, serde: b.serde, topics: b.topics, producer }) : undefined;
   const supervisor = pollersFromConfig(config, { baseUrl: shared, sink: logRawSink(producer, b.serde, b.topics), state, logger, endpoints: budgets });
   supervisor.start();
+  let rosters: RosterPoller | undefined;
+  if (opts.rosters) {
+    // Change-only ingestion: the rosters already on the topic are not written again after a restart.
+    const written = config.POLL_CHANGE_ONLY ? await writtenRosters(b) : undefined;
+    rosters = new RosterPoller({ baseUrl: shared, producer, serde: b.serde, topics: b.topics, intervalMs: opts.rosters.intervalMs, deadlineMs: config.UPSTREAM_DEADLINE_MS, logger, written });
+    rosters.start();
+  }
   return {
     status: () => supervisor.status(),
+    rosterRounds: () => rosters?.rounds ?? 0,
     supervisor,
     async stop() {
-      await supervisor.stop();
+      await Promise.all([supervisor.stop(), rosters?.stop()]);
       await closeProducer();
     },
   };

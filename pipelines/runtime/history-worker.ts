@@ -17,6 +17,7 @@ import { decodeBatch, StageRunner } from './runner.ts';
 import { historyFromAvroFirst } from './avro-history.ts';
 import { unpackBatch } from './batch-pack.ts';
 import { HOSTED_STAGES } from './hosted.ts';
+import { niceNativeThreads } from './native-nice.ts';
 
 const port = parentPort!;
 const data = workerData as HistoryWorkerData;
@@ -54,6 +55,8 @@ function historyOf(db: string): Promise<ChdbHistory> {
   let h = histories.get(db);
   if (!h) {
     h = ChdbHistory.open(data.chdbPath, db);
+    // chdb's own threads (its query and merge pools) at this thread's priority, as they start.
+    if (data.nice && histories.size === 0) niceNativeThreads(data.nice);
     histories.set(db, h);
     h.catch(() => histories.delete(db));
   }

@@ -8,6 +8,14 @@
 import { createHash } from 'node:crypto';
 import { gzipJson } from './compress.ts';
 
+/**
+ * A constant body's JSON text, serialized once (the plan catalog): sent like any JSON body, with no
+ * ETag or memo (unlike a snapshot page, nothing about caching it is promised to clients).
+ */
+export class JsonText {
+  constructor(readonly json: string) {}
+}
+
 export class EncodedJson {
   readonly json: Buffer;
   /**

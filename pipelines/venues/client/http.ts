@@ -109,14 +109,21 @@ export class VenueHttp {
    * the request's deadline; an abort is "no valid answer" (502).
    */
   async getJson(venue: string, path: string, query: Query, signal: AbortSignal): Promise<unknown | NotFound> {
-    const url = new URL(this.endpoints.url(path));
-    for (const [k, v] of Object.entries(query)) if (v !== undefined) url.searchParams.set(k, String(v));
+    // A URL object only when there is a query to add (undici reads a string the same way).
+    let url: string | URL = this.endpoints.url(path);
+    for (const k in query) {
+      const v = query[k];
+      if (v === undefined) continue;
+      if (typeof url === 'string') url = new URL(url);
+      url.searchParams.set(k, String(v));
+    }
     if (signal.aborted) throw unavailable(venue, 'the request deadline passed');
     const provider = VenueEndpoints.venueOf(path);
     try {
       // Never more than the venue allows: wait for its budget only while the deadline would still
-      // leave time to answer (a second), else answer as the venue itself would, 429.
-      await this.endpoints.admit(provider, { signal, maxWaitMs: BUDGET_WAIT_MS });
+      // leave time to answer (a second), else answer as the venue itself would, 429. A venue
+      // without a budget is not awaited at all (an await for nothing on every live read).
+      if (this.endpoints.budget(provider)) await this.endpoints.admit(provider, { signal, maxWaitMs: BUDGET_WAIT_MS });
     } catch (e) {
       if (e instanceof BudgetSpent) {
         const after = String(Math.max(1, Math.ceil(e.waitMs / 1000)));

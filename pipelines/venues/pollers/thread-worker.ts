@@ -2,7 +2,7 @@
 // shared venue host. Out: the nine venue pollers, as pollersFromConfig builds them on any thread,
 // reading the venues, parsing, detecting changes and encoding here; what they write, their schema
 // lookups, their request budget waits and their change-only memory at start go through the thread
-// that holds the log (thread.ts), which answers each.
+// that holds the log (thread.ts), which answers each. The roster poller too, when asked for (data.rosters).
 import { getPriority } from 'node:os';
 import { parentPort, workerData } from 'node:worker_threads';
 import type { Producer } from '../../log/types.ts';
@@ -14,6 +14,7 @@ import { packOutgoing, packedOutgoingTransfer } from '../../runtime/batch-pack.t
 import { VenueEndpoints, venueEndpointsOf } from '../client/endpoints.ts';
 import { logRawSink } from './sink.ts';
 import { LogPollerState } from './state.ts';
+import { RosterPoller } from './rosters.ts';
 import { pollersFromConfig, type PollerSupervisor } from './supervisor.ts';
 import type { PollerLogger } from './poller.ts';
 import { STATUS_EVERY_MS, type PollerAsk, type PollerReply, type PollerWorkerData, type PollerWorkerMessage } from './thread.ts';
@@ -103,12 +104,13 @@ port.on('message', (m: PollerReply) => {
 });
 
 let supervisor: PollerSupervisor | undefined;
+let rosters: RosterPoller | undefined;
 let reporting: ReturnType<typeof setInterval> | undefined;
-const report = () => supervisor && post({ status: supervisor.status() });
+const report = () => supervisor && post({ status: supervisor.status(), rosterRounds: rosters?.rounds ?? 0 });
 
 async function stop(): Promise<void> {
   clearInterval(reporting);
-  await supervisor?.stop();
+  await Promise.all([supervisor?.stop(), rosters?.stop()]);
   report();
   post({ stopped: true });
 }
@@ -128,6 +130,12 @@ try {
     endpoints: new RelayedEndpoints(data.baseUrl, venueEndpointsOf(config)),
   });
   supervisor.start();
+  if (data.rosters) {
+    // Change-only ingestion: the rosters already on the topic (read by the log's thread) are not written again.
+    const written = config.POLL_CHANGE_ONLY ? ((await ask({ op: 'readRosters' })) as [string, string][]) : undefined;
+    rosters = new RosterPoller({ baseUrl: data.baseUrl, producer, serde, topics, intervalMs: data.rosters.intervalMs, deadlineMs: config.UPSTREAM_DEADLINE_MS, logger, written });
+    rosters.start();
+  }
   reporting = setInterval(report, STATUS_EVERY_MS);
   report();
   // Its own priority (the calling thread's on Linux), so a test can see WORKER_NICE applied.

@@ -22,6 +22,7 @@ import { VenueEndpoints } from '../client/endpoints.ts';
 import { BARRIER_HEADER } from './sink.ts';
 import { LogPollerState } from './state.ts';
 import { SPORTS_FEED } from './poller.ts';
+import { LEAGUE_LIST, TEAMS } from '../../matching/teams.ts';
 
 const cleanups: (() => Promise<void>)[] = [];
 afterEach(async () => {
@@ -138,5 +139,29 @@ describe.each([
       expect(sports.length, venue).toBeGreaterThanOrEqual(1);
       expect(sports[0], venue).toMatchObject({ delta: true, started_at: firstFull.get(venue) });
     }
+  });
+
+  it('reads the rosters with the pollers, and started afresh writes only the rosters that changed (none)', async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'pm-poller-rosters-'));
+    const sim = await startSimulator({ seed: 12, scale: 0.02, scenario: 'default' });
+    cleanups.push(() => sim.close());
+    const b = await embeddedBackbone({ dir, prefix: randomPrefix(), serde: await testSerde(dir) });
+    cleanups.push(() => b.close());
+    // Crawls far apart: what is looked at is the roster topic.
+    const config: Config = loadConfig({ LOG_LEVEL: 'silent', POLL_INTERVAL_MS: '3600000', CATALOG_CRAWL_MS: '3600000', POLLER_THREAD: pollerThread });
+    const rosterRecords = async () => (await b.log.topicOffsets(b.topics['reference.rosters'].name)).reduce((n, o) => n + Number(o.high), 0);
+
+    let pollers = await startPollers(config, b, sim.baseUrl, undefined, undefined, { rosters: { intervalMs: 3_600_000 } });
+    cleanups.push(() => pollers.stop());
+    await until(() => pollers.rosterRounds() >= 1);
+    await pollers.stop();
+    const written = await rosterRecords();
+    const teams = LEAGUE_LIST.reduce((n, l) => n + TEAMS[l].length, 0);
+    expect(written).toBeGreaterThan(teams / 2);
+
+    pollers = await startPollers(config, b, sim.baseUrl, undefined, undefined, { rosters: { intervalMs: 3_600_000 } });
+    await until(() => pollers.rosterRounds() >= 1);
+    await pollers.stop();
+    expect(await rosterRecords()).toBe(written);
   });
 });

@@ -14,6 +14,9 @@
 // order it read them (ordering per key), a crawl's marker only after its records, and the hashes on
 // `pollers.state` only after the marker (at-least-once), exactly as on this thread.
 // The venues' request budgets stay this thread's too: the live routes take from the same ones.
+// The roster poller (rosters.ts) runs there as well, its records appended the same way: a round
+// every ten minutes is a few hundred reads, parses and encodings at once, which the API's event loop
+// need not take either.
 import { Worker } from 'node:worker_threads';
 import type { Config } from '../../../lib/config.ts';
 import type { Log, Producer } from '../../log/types.ts';
@@ -25,6 +28,7 @@ import { unpackOutgoing, type PackedOutgoing } from '../../runtime/batch-pack.ts
 import { nextRestartWait, RESTART_BACKOFF_MS } from '../../runtime/stage-thread.ts';
 import type { VenueEndpoints } from '../client/endpoints.ts';
 import { LogPollerState } from './state.ts';
+import { writtenRosters } from './rosters.ts';
 import { silentLogger, type PollerLogger, type PollerStatus } from './poller.ts';
 
 /** How often the worker reports its pollers' status (what RunningPollers.status() shows). */
@@ -40,6 +44,8 @@ export interface PollerWorkerData {
   topics: TopicMap;
   /** The shared venue host (VENUE_BASE_URL or the simulator's). */
   baseUrl: string;
+  /** The roster poller's cadence, when the rosters are read on this thread too (rosters.ts). */
+  rosters?: { intervalMs: number };
 }
 
 /** What the worker asks of this thread; each is answered by rid. */
@@ -49,12 +55,14 @@ export type PollerAsk =
   | { rid: number; op: 'send'; topic: string; packed: PackedOutgoing }
   | { rid: number; op: 'admit'; venue: Provider }
   // The whole of `pollers.state` (change-only memory), sent back in chunks, then done.
-  | { rid: number; op: 'readState' };
+  | { rid: number; op: 'readState' }
+  // The rosters already on `reference.rosters` (key, payload), in one answer: a few hundred teams.
+  | { rid: number; op: 'readRosters' };
 
 export type PollerWorkerMessage =
   | PollerAsk
   | { log: 'debug' | 'info' | 'warn' | 'error'; obj: object; msg: string }
-  | { status: PollerStatus[] }
+  | { status: PollerStatus[]; rosterRounds: number }
   | { ready: true; priority: number }
   | { stopped: true }
   | { fatal: WireError };
@@ -74,10 +82,13 @@ export interface PollerThreadOptions {
   producer: Producer;
   endpoints: VenueEndpoints;
   logger?: PollerLogger;
+  /** Read the sports data source's rosters there too, at this cadence (absent: no rosters). */
+  rosters?: { intervalMs: number };
 }
 
 export class PollerThread {
   private last: PollerStatus[] = [];
+  private rounds = 0;
   /** The worker's scheduling priority as it read it at start (its nice value on Linux). */
   priority = 0;
   private readonly stopping = new AbortController();
@@ -102,6 +113,7 @@ export class PollerThread {
       config: options.config,
       topics: options.topics,
       baseUrl: options.baseUrl,
+      rosters: options.rosters,
     };
     const worker = new Worker(new URL('../../runtime/ts-worker.mjs', import.meta.url), { workerData: data });
     const t = new PollerThread(worker, { ...options, schemas, logger: options.logger ?? silentLogger });
@@ -131,6 +143,11 @@ export class PollerThread {
     return this.last.map((s) => ({ ...s, faults: { ...s.faults }, feeds: { ...s.feeds } }));
   }
 
+  /** Roster rounds completed, as the worker last reported. */
+  rosterRounds(): number {
+    return this.rounds;
+  }
+
   /** Stops the pollers (each finishes or abandons the page in hand; what they send meanwhile is still appended), then the worker. */
   stop(): Promise<void> {
     this.stopped ??= (async () => {
@@ -150,7 +167,10 @@ export class PollerThread {
   }
 
   private onMessage(m: PollerWorkerMessage): void {
-    if ('status' in m) this.last = m.status;
+    if ('status' in m) {
+      this.last = m.status;
+      this.rounds = m.rosterRounds;
+    }
     else if ('log' in m) this.o.logger[m.log]?.(m.obj, m.msg);
     else if ('op' in m) void this.answer(m);
   }
@@ -165,6 +185,7 @@ export class PollerThread {
       else if (m.op === 'admit') await this.o.endpoints.admit(m.venue, { signal: this.stopping.signal });
       else if (m.op === 'register') value = await this.o.schemas.register(m.subject, m.schema);
       else if (m.op === 'getSchema') value = await this.o.schemas.getSchema(m.schemaId);
+      else if (m.op === 'readRosters') value = [...(await writtenRosters(this.o))];
       else await this.readState(m.rid, reply);
       reply({ rid: m.rid, ok: true, value });
     } catch (e) {
@@ -221,6 +242,11 @@ export class SupervisedPollerThread {
   /** The running thread's pollers as it last reported them (none while one is being started again). */
   status(): PollerStatus[] {
     return this.current?.status() ?? [];
+  }
+
+  /** The running thread's completed roster rounds (0 while one is being started again). */
+  rosterRounds(): number {
+    return this.current?.rosterRounds() ?? 0;
   }
 
   /** The running thread, for tests that end it the way a crash would. */
