@@ -128,18 +128,13 @@ const sameQuote = (a: StoredQuote, b: StoredQuote): boolean =>
 export function changedQuotes(latest: Map<string, StoredQuote>, observations: readonly ObservedQuote[]): PriceRow[] {
   const rows: PriceRow[] = [];
   for (const o of observations) {
-    const row = changeOf(latest, quoteKey(o.provider, o.market_id, o.outcome_id), o);
-    if (row) rows.push(row);
+    const k = quoteKey(o.provider, o.market_id, o.outcome_id);
+    const prev = latest.get(k);
+    if (prev && (o.observed_at <= prev.observed_at || sameQuote(prev, o))) continue;
+    latest.set(k, o);
+    rows.push({ ...o, mid: midOf(o.bid, o.ask) });
   }
   return rows;
-}
-
-/** changedQuotes for one observation whose quoteKey is `key`: its row, or null when it is not a change. */
-export function changeOf(latest: Map<string, StoredQuote>, key: string, o: ObservedQuote): PriceRow | null {
-  const prev = latest.get(key);
-  if (prev && (o.observed_at <= prev.observed_at || sameQuote(prev, o))) return null;
-  latest.set(key, o);
-  return { ...o, mid: midOf(o.bid, o.ask) };
 }
 
 /**

@@ -6,7 +6,7 @@
 import { RAW_TOPIC_IDS, type CanonicalMarket, type MatchedEventRecord, type RawRecord } from '../topics.ts';
 import { JsonText } from '../readmodels/snapshots.ts';
 import type { History } from '../readmodels/history.ts';
-import { changedQuotes, changeOf, QuoteMemory, quoteKey, quotesOfRecord, type AliasRow, type ObservedQuote, type PriceRow, type StoredQuote } from '../readmodels/price-history.ts';
+import { changedQuotes, QuoteMemory, quoteKey, quotesOfRecord, type AliasRow, type ObservedQuote, type StoredQuote } from '../readmodels/price-history.ts';
 import { offsetVersion, type InRecord, type StageDef } from './types.ts';
 
 /** Avro timestamp-millis may decode to a Date (logical types on) or a number (off): store ms. */
@@ -291,47 +291,31 @@ export const priceHistorySink: StageDef = {
   // Each value is read once, for its quotes: decoded as read (a raw listing's payload is most of its bytes).
   lazyValues: true,
   async handle(records, ctx) {
+    const observations: ObservedQuote[] = [];
+    const aliases = new Map<string, AliasRow>();
+    for (const r of records as InRecord<'raw.venue_1'>[]) {
+      const v = r.value as RawRecord | null;
+      if (!v) continue;
+      const q = quotesOfRecord(v, toMs(v.read_started_at) ?? r.timestamp);
+      for (const o of q.quotes) observations.push(o);
+      for (const a of q.aliases) aliases.set(`${a.provider}\u0000${a.alias}`, a);
+    }
     if (records.length === 0) return {};
     // The database and the physical topic name (its prefix) keep apart the partitions of several
     // backbones in one process. A batch without quotes is begun and done too, so the next one still
     // follows on.
     const part = `${ctx.history?.database ?? ''}\u0000${records[0].topicName}\u0000${ctx.partition}`;
     const latest = ctx.claim === undefined ? new Map<string, StoredQuote>() : priceMemory.begin(part, ctx.claim, records[0].offset);
-    // An outcome whose last quote is known (kept from earlier batches, or seen earlier in this one) is
-    // compared as its record is read, so its unchanged observations die young; the others wait for
-    // the one read of price_latest below. Each outcome's observations stay in read order either way:
-    // an outcome known at its first observation stays known for the whole batch.
-    const rows: PriceRow[] = [];
-    const unknown: ObservedQuote[] = [];
-    let observed = 0;
-    const aliases = new Map<string, AliasRow>();
-    for (const r of records as InRecord<'raw.venue_1'>[]) {
-      const v = r.value as RawRecord | null;
-      if (!v) continue;
-      const q = quotesOfRecord(v, toMs(v.read_started_at) ?? r.timestamp);
-      for (const o of q.quotes) {
-        observed++;
-        const k = quoteKey(o.provider, o.market_id, o.outcome_id);
-        if (!latest.has(k)) unknown.push(o);
-        else {
-          const row = changeOf(latest, k, o);
-          if (row) rows.push(row);
-        }
-      }
-      for (const a of q.aliases) aliases.set(`${a.provider}\u0000${a.alias}`, a);
-    }
     const done = () => {
       if (ctx.claim !== undefined) priceMemory.done(part, String(Number(records[records.length - 1].offset) + 1));
     };
-    if (observed === 0) {
+    if (observations.length === 0) {
       done();
       return {};
     }
     if (!ctx.history) throw new Error(`stage ${ctx.stage} compares quotes with the stored ones and needs a History`);
-    if (unknown.length) {
-      await readStoredQuotes(ctx.history, unknown, latest);
-      for (const row of changedQuotes(latest, unknown)) rows.push(row);
-    }
+    await readStoredQuotes(ctx.history, observations, latest);
+    const rows = changedQuotes(latest, observations);
     done();
     // An alias is written with a change of its market only: it changes far less often than quotes.
     const changed = new Set(rows.map((x) => `${x.provider}\u0000${x.market_id}`));
