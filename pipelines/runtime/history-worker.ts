@@ -71,7 +71,7 @@ async function runBatch(host: number, db: string, stage: string, topic: TopicDef
   const history = await historyOf(db);
   const rest = await historyFromAvroFirst(def, serde, history, topic.name, batch);
   if (rest.length === 0) return;
-  const records = await decodeBatch(serde, topic, rest);
+  const records = await decodeBatch(serde, topic, rest, def.lazyValues);
   const out = await def.handle(records, { stage: def.name, topic: topic.id, partition, history, claim });
   // A hosted stage writes history only: anything else would be lost here, so it fails the batch.
   if (out.records?.length || out.snapshots?.length) throw new Error(`stage ${def.name} returned records or snapshots, which the history worker cannot write`);

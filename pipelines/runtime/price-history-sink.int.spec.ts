@@ -98,6 +98,25 @@ describe('sink.price-history on chdb', () => {
     expect(await stored(id)).toBe(3);
   });
 
+  it('a batch mixing outcomes kept under the claim and outcomes read from price_latest writes each change once, in read order per outcome', async () => {
+    const [a, b] = [0, 1].map(() => String(1_000_000 + randomBytes(2).readUInt16BE()));
+    const claim = randomBytes(6).toString('hex');
+    const partition = 100 + randomBytes(1)[0];
+    await run([v3(a, MIN + 1_000, 0.4, 0.5)], { claim, partition });
+    // b was stored by another member (nothing of it kept here).
+    await run([v3(b, MIN + 2_000, 0.3, 0.4)], { partition });
+    latestReads = 0;
+    // a is kept and compared as read; b is read from price_latest once: its first poll is unchanged,
+    // then it changes and repeats; a repeats, then changes.
+    const batch = [v3(a, MIN + 11_000, 0.4, 0.5), v3(b, MIN + 12_000, 0.3, 0.4), v3(b, MIN + 22_000, 0.31, 0.4), v3(a, MIN + 31_000, 0.41, 0.5), v3(b, MIN + 32_000, 0.31, 0.4)];
+    expect(await run(batch, { claim, partition })).toBe(2);
+    expect(latestReads).toBe(1);
+    expect([await stored(a), await stored(b)]).toEqual([3, 3]);
+    // Delivered again (a crash before the commit): nothing.
+    expect(await run(batch, { claim, partition })).toBe(0);
+    expect([await stored(a), await stored(b)]).toEqual([3, 3]);
+  });
+
   it('a redelivered batch under the same claim is compared with what is stored: nothing twice once written, nothing lost when its write failed', async () => {
     const id = String(1_000_000 + randomBytes(2).readUInt16BE());
     const claim = randomBytes(6).toString('hex');

@@ -8,7 +8,7 @@ import { randomBytes } from 'node:crypto';
 import type { Batch, Consumer, Log, LogRecord, OutgoingRecord, Producer } from '../log/types.ts';
 import type { History } from '../readmodels/history.ts';
 import type { SnapshotStore, Versioned } from '../readmodels/snapshots.ts';
-import type { Serde } from '../serde/index.ts';
+import type { RecordDecoder, Serde } from '../serde/index.ts';
 import { topicByName, type TopicDef, type TopicId, type TopicMap } from '../topics.ts';
 import { pipelineMetrics, type PipelineMetrics } from './metrics.ts';
 import type { BatchContext, InRecord, OutRecord, RestoreContext, SnapshotWrite, StageDef, StageOutput } from './types.ts';
@@ -473,7 +473,11 @@ export function restoreContext(deps: Pick<RuntimeDeps, 'log' | 'serde' | 'topics
 }
 
 /** A batch of one topic-partition, decoded into the records a stage handles. */
-export async function decodeBatch(serde: Serde, topic: TopicDef, batch: LogRecord[]): Promise<InRecord[]> {
+export async function decodeBatch(serde: Serde, topic: TopicDef, batch: LogRecord[], lazy = false): Promise<InRecord[]> {
+  if (lazy && serde.decoder) {
+    const decode = await serde.decoder(topic, batch);
+    return batch.map((r) => new LazyRecord(topic, r, decode));
+  }
   const decoded = await serde.decodeMany(topic, batch);
   return batch.map((r, i) => ({
     topic: topic.id,
@@ -485,6 +489,37 @@ export async function decodeBatch(serde: Serde, topic: TopicDef, batch: LogRecor
     timestamp: r.timestamp,
     headers: r.headers,
   }));
+}
+
+/** An InRecord whose key and value are decoded from the log record each time they are read (StageDef.lazyValues). */
+class LazyRecord implements InRecord {
+  readonly topic: TopicId;
+  readonly topicName: string;
+  readonly partition: number;
+  readonly offset: string;
+  readonly timestamp: number;
+  readonly headers: Record<string, string>;
+
+  constructor(
+    topic: TopicDef,
+    private readonly record: LogRecord,
+    private readonly decode: RecordDecoder<TopicId>,
+  ) {
+    this.topic = topic.id;
+    this.topicName = topic.name;
+    this.partition = record.partition;
+    this.offset = record.offset;
+    this.timestamp = record.timestamp;
+    this.headers = record.headers;
+  }
+
+  get key(): string | null {
+    return this.decode.key(this.record);
+  }
+
+  get value(): InRecord['value'] {
+    return this.decode.value(this.record);
+  }
 }
 
 export type EncodedOutputs = Array<{ topic: TopicId; records: OutgoingRecord[] }>;

@@ -288,6 +288,8 @@ export const priceHistorySink: StageDef = {
   sinks: { tables: PRICE_HISTORY_TABLES },
   linger: HISTORY_LINGER,
   maxBatch: PRICE_HISTORY_BATCH,
+  // Each value is read once, for its quotes: decoded as read (a raw listing's payload is most of its bytes).
+  lazyValues: true,
   async handle(records, ctx) {
     const observations: ObservedQuote[] = [];
     const aliases = new Map<string, AliasRow>();

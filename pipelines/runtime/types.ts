@@ -164,6 +164,16 @@ export interface StageDef {
    * read Avro go through handle(); avro-history.int.spec.ts holds both ways to the same table content.
    */
   avroHistory?: AvroHistoryMap;
+  /**
+   * handle() reads each record's key and value once, in order, and keeps little of them: they are
+   * decoded as they are read (each read decodes again), not all up front, so a batch's decoded
+   * values are not all alive at once and die young (a 10,000-record batch of raw listings decoded
+   * up front cost the price-history sink ~2 µs a record more, most of it garbage collection). Where
+   * the history worker decodes a relayed batch (history-worker.ts), which fails the batch on a record
+   * that does not decode either way; where records that do not decode become dead letters (the
+   * runner's decodeOrDeadLetter), the batch is decoded up front as for any stage.
+   */
+  lazyValues?: boolean;
 }
 
 /**

@@ -40,6 +40,12 @@ export interface Serde {
   encodeMany<Id extends TopicId>(topic: TopicDef<Id>, records: OutgoingTyped<Id>[]): Promise<OutgoingRecord[]>;
   decode<Id extends TopicId>(topic: TopicDef<Id>, record: LogRecord): Promise<Decoded<Id>>;
   decodeMany<Id extends TopicId>(topic: TopicDef<Id>, records: LogRecord[]): Promise<Decoded<Id>[]>;
+  /**
+   * What decodeMany does, one record at a time: the batch's writer schemas resolved first (the one
+   * await), then a synchronous decode of a record's key or value, each time it is called (nothing
+   * kept). For a reader that holds one decoded record at a time.
+   */
+  decoder?<Id extends TopicId>(topic: TopicDef<Id>, records: LogRecord[]): Promise<RecordDecoder<Id>>;
   /** Avro only: the writer's schema of a schema id (what the records' bodies were written with). */
   writerSchema?(id: number): Promise<object | string>;
   /**
@@ -47,6 +53,12 @@ export interface Serde {
    * pollers' worker) resolves the same ids through this one.
    */
   schemas?: SchemaLookup;
+}
+
+/** Decodes the key or the value of any record of the batch it was made for (Serde.decoder). */
+export interface RecordDecoder<Id extends TopicId> {
+  key(record: LogRecord): string | null;
+  value(record: LogRecord): TopicValues[Id] | null;
 }
 
 export interface OutgoingTyped<Id extends TopicId> {
@@ -188,34 +200,41 @@ export function avroSerde(registry: RegistryCodec & Partial<SchemaLookup>): Serd
     },
     async decodeMany(topic, records) {
       if (!fast) return Promise.all(records.map((r) => serde.decode(topic, r)));
-      const kf = topic.keySchemaFile;
-      const vf = topic.valueSchemaFile;
-      // Resolve every writer id of the batch first (usually one or two), then decode synchronously
-      // in place (no per-record view or copy of the body).
-      const need = new Map<string, Promise<unknown>>();
-      for (const r of records) {
-        if (r.key) {
-          const id = wireId(r.key);
-          if (!need.has(`${id}|${kf}`)) need.set(`${id}|${kf}`, resolverFor(kf, id));
-        }
-        if (r.value) {
-          const id = wireId(r.value);
-          if (!need.has(`${id}|${vf}`)) need.set(`${id}|${vf}`, resolverFor(vf, id));
-        }
-      }
-      await Promise.all(need.values());
-      const read = (buf: Buffer, file: string): unknown => {
-        const x = resolvers.get(`${buf.readUInt32BE(1)}|${file}`)!;
-        const { value, offset } = x.reader.decode(buf, WIRE_HEADER_BYTES, x.resolver);
-        // As fromBuffer: a truncated body or trailing bytes mean the record is not what its id says.
-        if (offset !== buf.length) throw new Error(`Avro body of ${buf.length} bytes does not match schema id ${buf.readUInt32BE(1)} (${offset < 0 ? 'truncated' : 'trailing data'})`);
-        return value;
-      };
-      return records.map((r) => ({
-        key: r.key ? (read(r.key, kf) as string) : null,
-        value: r.value ? (read(r.value, vf) as TopicValues[typeof topic.id]) : null,
-      }));
+      const d = await serde.decoder!(topic, records);
+      return records.map((r) => ({ key: d.key(r), value: d.value(r) }));
     },
+    ...(fast && {
+      async decoder<Id extends TopicId>(topic: TopicDef<Id>, records: LogRecord[]) {
+        const kf = topic.keySchemaFile;
+        const vf = topic.valueSchemaFile;
+        // Resolve every writer id of the batch first (usually one or two), then decode synchronously
+        // in place (no per-record view or copy of the body).
+        const need = new Map<string, Promise<unknown>>();
+        for (const r of records) {
+          if (r.key) {
+            const id = wireId(r.key);
+            if (!need.has(`${id}|${kf}`)) need.set(`${id}|${kf}`, resolverFor(kf, id));
+          }
+          if (r.value) {
+            const id = wireId(r.value);
+            if (!need.has(`${id}|${vf}`)) need.set(`${id}|${vf}`, resolverFor(vf, id));
+          }
+        }
+        await Promise.all(need.values());
+        const read = (buf: Buffer, file: string): unknown => {
+          const x = resolvers.get(`${buf.readUInt32BE(1)}|${file}`);
+          if (!x) throw new Error(`schema id ${buf.readUInt32BE(1)} was not among the batch's when its decoder was made`);
+          const { value, offset } = x.reader.decode(buf, WIRE_HEADER_BYTES, x.resolver);
+          // As fromBuffer: a truncated body or trailing bytes mean the record is not what its id says.
+          if (offset !== buf.length) throw new Error(`Avro body of ${buf.length} bytes does not match schema id ${buf.readUInt32BE(1)} (${offset < 0 ? 'truncated' : 'trailing data'})`);
+          return value;
+        };
+        return {
+          key: (r: LogRecord) => (r.key ? (read(r.key, kf) as string) : null),
+          value: (r: LogRecord) => (r.value ? (read(r.value, vf) as TopicValues[Id]) : null),
+        };
+      },
+    }),
   };
   return serde;
 }

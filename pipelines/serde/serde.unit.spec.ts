@@ -82,6 +82,23 @@ describe('avro serde', () => {
     await expect(serde.decodeMany(t, [asRecord(t.name, out.key, Buffer.from([1, 0, 0, 0, 1, 0]))])).rejects.toThrow('magic byte 1');
   });
 
+  it("a batch's decoder reads each key and value as decodeMany does, each time it is asked, and refuses a bad body", async () => {
+    const t = topics['raw.venue_4'];
+    const [key, value] = samples['raw.venue_4']!;
+    const recs = [
+      { key, value },
+      { key: `k-${Math.random().toString(36).slice(2)}`, value: { ...value, payload: '{"y":1}', read_id: null } },
+      { key: 'gone', value: null },
+    ];
+    const logRecs = (await serde.encodeMany(t, recs)).map((m) => asRecord(t.name, m.key, m.value));
+    const d = await serde.decoder!(t, logRecs);
+    const twice = [...logRecs, ...logRecs].map((r) => ({ key: d.key(r), value: d.value(r) }));
+    expect(twice).toEqual([...recs, ...recs]);
+    expect(twice[0]!.value).not.toBe(twice[3]!.value); // decoded again, not kept
+    const truncated = asRecord(t.name, logRecs[0]!.key, logRecs[0]!.value!.subarray(0, logRecs[0]!.value!.length - 3));
+    expect(() => d.value(truncated)).toThrow('(truncated)');
+  });
+
   it('a tombstone stays null', async () => {
     const t = topics['matched.events'];
     const out = await serde.encode(t, 'gone', null);
