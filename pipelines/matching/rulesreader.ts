@@ -443,7 +443,10 @@ function inheritSection(c: { scope: Scope; own: Clause['own'] }, section: Scope)
     s.markets = section.markets;
     s.alternatives = section.alternatives;
   }
-  if (!c.own.blocking && !c.own.league && !c.own.market) s.blocking = section.blocking;
+  // A sentence naming its own market or period under a heading about a market outside the spec ("Our
+  // three-way line is ...: home, away or tie. Fourth-quarter bets exclude overtime.") speaks of that
+  // market or period, not of the heading's market.
+  if (!c.own.blocking && !c.own.league && !c.own.market && !c.own.segment) s.blocking = section.blocking;
   return s;
 }
 

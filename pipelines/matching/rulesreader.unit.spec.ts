@@ -17,7 +17,7 @@ const BLIND4_SILENT_KNOWN: string[] = [];
 /** The fifth blind batch after round 8: stated values read right, and the one silent row still
  * reported known (p765: "Full-game and second-half lines include overtime scoring" on a full-game
  * player prop, a hand value disputed in measurements.md, round 8). */
-const BLIND5_RIGHT = 86;
+const BLIND5_RIGHT = 88;
 const BLIND5_SILENT_KNOWN = ['p765'];
 
 const m = (league: MarketScope['league'], marketType: MarketScope['marketType'], segment: MarketScope['segment'] = 'full'): MarketScope => ({ league, marketType, segment });
@@ -651,6 +651,11 @@ describe('safety classes of the fifth blind batch: no value read from words abou
   it('a clause that carries the topic in and "counts only" something of its own says nothing of the topic counting', () => {
     const text = "Overtime is beside the point: the team total counts only the home side's points.";
     expect(readRule(text, 'overtime', m('nba', 'team_total'))).toEqual({ value: 'unknown', why: 'silent' });
+  });
+  it('a sentence naming its own period under a heading about a market outside the spec speaks of that period', () => {
+    const text = 'Our NFL three-way line is a market with three outcomes: home, away or tie. Fourth-quarter bets exclude overtime.';
+    expect(readRule(text, 'overtime', m('nfl', 'total', 'quarter:4'))).toMatchObject({ value: 'excluded', evidence: 'Fourth-quarter bets exclude overtime' });
+    expect(readRule(text, 'overtime', m('nfl', 'moneyline'))).toEqual({ value: 'unknown', why: 'silent' });
   });
   it('"at the end of regulation" opening a clause tells when something happens, not what is settled', () => {
     expect(readRule('At the end of regulation the teams change ends and the captains meet.', 'overtime', m('nfl', 'moneyline'))).toEqual({ value: 'unknown', why: 'silent' });
