@@ -849,6 +849,11 @@ export function parseText(text: string): ParsedText {
   return out;
 }
 
+/** Words by which a hedged clause gives a reason ("Why was my pick voided? Most often because the
+ * player did not play"): the hedge says how often that is the cause, not how the rule is settled, so
+ * a clause naming the rule only as a cause claims no scope. */
+const REASONS = new Set(['because', 'since']);
+
 /** Pronouns by which a clause names the topic of the clause before it. */
 const TOPIC_PRONOUNS = new Set(['it', 'them']);
 
@@ -971,7 +976,7 @@ export function readRule(text: string | ParsedText, rule: ReadRule, m: MarketSco
       // names the rule only in a condition ("most of the time, if a bet will not include overtime, it
       // is because of a period bet") claims nothing.
       if (c.withdrawn) {
-        if (topic && speaksOf(c, m) && (clauseValue(rule, c.words, topic, c.conditional) || topicOutsideCondition(rule, c))) found.push({ value: HEDGED, clause: c.text, weight: specificity(c.scope, m) });
+        if (topic && speaksOf(c, m) && (clauseValue(rule, c.words, topic, c.conditional) || (topicOutsideCondition(rule, c) && !c.words.some((w) => REASONS.has(w))))) found.push({ value: HEDGED, clause: c.text, weight: specificity(c.scope, m) });
         continue;
       }
       let v = clauseValue(rule, c.words, topic, c.conditional);

@@ -17,7 +17,7 @@ const BLIND4_SILENT_KNOWN: string[] = [];
 /** The fifth blind batch after round 8: stated values read right, and the one silent row still
  * reported known (p765: "Full-game and second-half lines include overtime scoring" on a full-game
  * player prop, a hand value disputed in measurements.md, round 8). */
-const BLIND5_RIGHT = 88;
+const BLIND5_RIGHT = 92;
 const BLIND5_SILENT_KNOWN = ['p765'];
 
 const m = (league: MarketScope['league'], marketType: MarketScope['marketType'], segment: MarketScope['segment'] = 'full'): MarketScope => ({ league, marketType, segment });
@@ -656,6 +656,11 @@ describe('safety classes of the fifth blind batch: no value read from words abou
     const text = 'Our NFL three-way line is a market with three outcomes: home, away or tie. Fourth-quarter bets exclude overtime.';
     expect(readRule(text, 'overtime', m('nfl', 'total', 'quarter:4'))).toMatchObject({ value: 'excluded', evidence: 'Fourth-quarter bets exclude overtime' });
     expect(readRule(text, 'overtime', m('nfl', 'moneyline'))).toEqual({ value: 'unknown', why: 'silent' });
+  });
+  it('a hedged reason ("usually because the player did not play") claims no scope: the rule stated after it is read', () => {
+    const text = 'Why was my ticket voided? Usually because the player did not play. A pick on a player who does not play is voided.';
+    expect(readRule(text, 'non_participation', m('nba', 'player_prop'))).toMatchObject({ value: 'void', evidence: 'A pick on a player who does not play is voided' });
+    expect(readRule('A player who does not play usually has his picks voided.', 'non_participation', m('nba', 'player_prop'))).toMatchObject({ value: 'unknown', why: 'hedged' });
   });
   it('"at the end of regulation" opening a clause tells when something happens, not what is settled', () => {
     expect(readRule('At the end of regulation the teams change ends and the captains meet.', 'overtime', m('nfl', 'moneyline'))).toEqual({ value: 'unknown', why: 'silent' });
