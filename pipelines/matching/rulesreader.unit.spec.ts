@@ -17,7 +17,7 @@ const BLIND4_SILENT_KNOWN: string[] = [];
 /** The fifth blind batch after round 8: stated values read right, and the one silent row still
  * reported known (p765: "Full-game and second-half lines include overtime scoring" on a full-game
  * player prop, a hand value disputed in measurements.md, round 8). */
-const BLIND5_RIGHT = 92;
+const BLIND5_RIGHT = 93;
 const BLIND5_SILENT_KNOWN = ['p765'];
 
 const m = (league: MarketScope['league'], marketType: MarketScope['marketType'], segment: MarketScope['segment'] = 'full'): MarketScope => ({ league, marketType, segment });
@@ -661,6 +661,10 @@ describe('safety classes of the fifth blind batch: no value read from words abou
     const text = 'Why was my ticket voided? Usually because the player did not play. A pick on a player who does not play is voided.';
     expect(readRule(text, 'non_participation', m('nba', 'player_prop'))).toMatchObject({ value: 'void', evidence: 'A pick on a player who does not play is voided' });
     expect(readRule('A player who does not play usually has his picks voided.', 'non_participation', m('nba', 'player_prop'))).toMatchObject({ value: 'unknown', why: 'hedged' });
+  });
+  it('"counting overtime" is the word form of "counts overtime"', () => {
+    expect(readRule('Resolves Yes if she grabs 10 or more rebounds, counting overtime.', 'overtime', m('wnba', 'player_prop'))).toMatchObject({ value: 'included' });
+    expect(readRule('Resolves Yes if she grabs 10 or more rebounds, not counting overtime.', 'overtime', m('wnba', 'player_prop')).value).not.toBe('included');
   });
   it('"at the end of regulation" opening a clause tells when something happens, not what is settled', () => {
     expect(readRule('At the end of regulation the teams change ends and the captains meet.', 'overtime', m('nfl', 'moneyline'))).toEqual({ value: 'unknown', why: 'silent' });
