@@ -444,7 +444,10 @@ function inheritSection(c: { scope: Scope; own: Clause['own'] }, section: Scope)
     s.markets = section.markets;
     s.alternatives = section.alternatives;
   }
-  if (!c.own.blocking && !c.own.league && !c.own.market) s.blocking = section.blocking;
+  // A sentence naming its own market or period under a heading about a market outside the spec ("Our
+  // three-way line is ...: home, away or tie. Fourth-quarter bets exclude overtime.") speaks of that
+  // market or period, not of the heading's market.
+  if (!c.own.blocking && !c.own.league && !c.own.market && !c.own.segment) s.blocking = section.blocking;
   return s;
 }
 
@@ -668,6 +671,7 @@ function clauseValue(rule: ReadRule, words: string[], topic: boolean, conditiona
   let best: { value: string; priority: number }[] = [];
   const taken = new Set<number>();
   for (const g of lex.ignore) for (const hit of findAll(words, g.tokens)) for (let k = hit.start; k < hit.end; k++) taken.add(k);
+  const ownObject = topic && !hasTopic(rule, words);
   for (const v of lex.values) {
     if (!v.entry.standalone && !topic) continue;
     for (const hit of findAll(words, v.tokens)) {
@@ -675,6 +679,12 @@ function clauseValue(rule: ReadRule, words: string[], topic: boolean, conditiona
       // "All other markets, including Total Runs and Run Handicap, ..." lists markets: that
       // "including" says which markets, not that overtime is included.
       if (hit.end - hit.start === 1 && words[hit.start] === 'including' && namesMarketAt(words, hit.end)) continue;
+      // "..., the fourth included" at a clause's end names a market or period the clause holds for
+      // ("not added to any quarter, the fourth included"), not overtime being included.
+      if (hit.end - hit.start === 1 && hit.end === words.length && words[hit.start] === 'included' && namesPeriodBefore(words, hit.start)) continue;
+      // With the topic carried in from the clause before, "the team total counts only the named team's
+      // points in the four quarters" says what counts, an object of its own, not that the topic counts.
+      if (ownObject && words[hit.end] === 'only') continue;
       // A word already read by a longer phrase ("graded a push") is not read again ("push").
       if ([...Array(hit.end - hit.start).keys()].some((k) => taken.has(hit.start + k))) continue;
       for (let k = hit.start; k < hit.end; k++) taken.add(k);
@@ -724,6 +734,19 @@ function namesMarketAt(words: string[], i: number): boolean {
   return scopeCandidates(words[i] ?? '').some(
     (c) => (c.entry.dim === 'market' || c.entry.dim === 'segment') && c.tokens.every((t, j) => words[i + j] === t || (j === c.tokens.length - 1 && words[i + j] === `${t}s`)),
   );
+}
+
+/** Ordinals that name a period when the noun is left out ("any quarter, the fourth included"). */
+const ORDINALS = new Set(['first', 'second', 'third', 'fourth', '1st', '2nd', '3rd', '4th']);
+
+/** Whether the word or two words just before i name a market or a period ("the fourth", "4th quarter"). */
+function namesPeriodBefore(words: string[], i: number): boolean {
+  return ORDINALS.has(words[i - 1]) || [1, 2, 3].some((n) => i - n >= 0 && namesMarketAt(words, i - n) && scopeEndsAt(words, i - n, i));
+}
+
+/** Whether a market or period phrase starting at `from` ends exactly at `to`. */
+function scopeEndsAt(words: string[], from: number, to: number): boolean {
+  return scopeCandidates(words[from] ?? '').some((c) => (c.entry.dim === 'market' || c.entry.dim === 'segment') && from + c.tokens.length === to && c.tokens.every((t, j) => words[from + j] === t || (j === c.tokens.length - 1 && words[from + j] === `${t}s`)));
 }
 
 /** The value an exception clause states itself, about the markets it names (none when it names no
@@ -826,6 +849,11 @@ export function parseText(text: string): ParsedText {
   }
   return out;
 }
+
+/** Words by which a hedged clause gives a reason ("Why was my pick voided? Most often because the
+ * player did not play"): the hedge says how often that is the cause, not how the rule is settled, so
+ * a clause naming the rule only as a cause claims no scope. */
+const REASONS = new Set(['because', 'since']);
 
 /** Pronouns by which a clause names the topic of the clause before it. */
 const TOPIC_PRONOUNS = new Set(['it', 'them']);
@@ -949,7 +977,7 @@ export function readRule(text: string | ParsedText, rule: ReadRule, m: MarketSco
       // names the rule only in a condition ("most of the time, if a bet will not include overtime, it
       // is because of a period bet") claims nothing.
       if (c.withdrawn) {
-        if (topic && speaksOf(c, m) && (clauseValue(rule, c.words, topic, c.conditional) || topicOutsideCondition(rule, c))) found.push({ value: HEDGED, clause: c.text, weight: specificity(c.scope, m) });
+        if (topic && speaksOf(c, m) && (clauseValue(rule, c.words, topic, c.conditional) || (topicOutsideCondition(rule, c) && !c.words.some((w) => REASONS.has(w))))) found.push({ value: HEDGED, clause: c.text, weight: specificity(c.scope, m) });
         continue;
       }
       let v = clauseValue(rule, c.words, topic, c.conditional);

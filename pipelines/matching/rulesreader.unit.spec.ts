@@ -14,6 +14,11 @@ import { evaluate, loadCorpus } from './ruleseval.ts';
  * placed on a player prop, the class of p470 and p536, which p057 values the other way). */
 const BLIND4_RIGHT = 118;
 const BLIND4_SILENT_KNOWN: string[] = [];
+/** The fifth blind batch after round 8: stated values read right, and the one silent row still
+ * reported known (p765: "Full-game and second-half lines include overtime scoring" on a full-game
+ * player prop, a hand value disputed in measurements.md, round 8). */
+const BLIND5_RIGHT = 93;
+const BLIND5_SILENT_KNOWN = ['p765'];
 
 const m = (league: MarketScope['league'], marketType: MarketScope['marketType'], segment: MarketScope['segment'] = 'full'): MarketScope => ({ league, marketType, segment });
 
@@ -622,6 +627,51 @@ describe('exceptions and denied subjects in other words (sentences written for t
   });
 });
 
+describe('safety classes of the fifth blind batch: no value read from words about something else (sentences written for these tests)', () => {
+  it('"team points" names the team-total market, so its sentence does not decide a game total', () => {
+    const text = 'Team points: overtime is counted in full.';
+    expect(readRule(text, 'overtime', m('nba', 'total'))).toEqual({ value: 'unknown', why: 'silent' });
+    expect(readRule(text, 'overtime', m('nba', 'team_total'))).toMatchObject({ value: 'included' });
+  });
+  it('"partial-game" names the halves and quarters, not the full game', () => {
+    const text = 'Partial-game props never count overtime. If a player sits out, partial-game picks are voided.';
+    expect(readRule(text, 'overtime', m('nba', 'player_prop'))).toEqual({ value: 'unknown', why: 'silent' });
+    expect(readRule(text, 'non_participation', m('nba', 'player_prop'))).toEqual({ value: 'unknown', why: 'silent' });
+    expect(readRule(text, 'overtime', m('nba', 'player_prop', 'half:1'))).toMatchObject({ value: 'excluded' });
+  });
+  it('markets said to be on another page are not the ones the text covers', () => {
+    const text = 'This sheet lists derivative lines only; full-game spreads are on a separate page and include OT.';
+    expect(readRule(text, 'overtime', m('nfl', 'spread'))).toEqual({ value: 'unknown', why: 'silent' });
+  });
+  it('"the second included" after a comma names a period, and "not added to any half" excludes overtime', () => {
+    const text = 'Extra time is never added to any half, the second included.';
+    expect(readRule(text, 'overtime', m('nfl', 'total', 'half:2'))).toMatchObject({ value: 'excluded' });
+    expect(readRule('OT scoring is not added to any quarter.', 'overtime', m('nba', 'total', 'quarter:4'))).toMatchObject({ value: 'excluded' });
+  });
+  it('a clause that carries the topic in and "counts only" something of its own says nothing of the topic counting', () => {
+    const text = "Overtime is beside the point: the team total counts only the home side's points.";
+    expect(readRule(text, 'overtime', m('nba', 'team_total'))).toEqual({ value: 'unknown', why: 'silent' });
+  });
+  it('a sentence naming its own period under a heading about a market outside the spec speaks of that period', () => {
+    const text = 'Our NFL three-way line is a market with three outcomes: home, away or tie. Fourth-quarter bets exclude overtime.';
+    expect(readRule(text, 'overtime', m('nfl', 'total', 'quarter:4'))).toMatchObject({ value: 'excluded', evidence: 'Fourth-quarter bets exclude overtime' });
+    expect(readRule(text, 'overtime', m('nfl', 'moneyline'))).toEqual({ value: 'unknown', why: 'silent' });
+  });
+  it('a hedged reason ("usually because the player did not play") claims no scope: the rule stated after it is read', () => {
+    const text = 'Why was my ticket voided? Usually because the player did not play. A pick on a player who does not play is voided.';
+    expect(readRule(text, 'non_participation', m('nba', 'player_prop'))).toMatchObject({ value: 'void', evidence: 'A pick on a player who does not play is voided' });
+    expect(readRule('A player who does not play usually has his picks voided.', 'non_participation', m('nba', 'player_prop'))).toMatchObject({ value: 'unknown', why: 'hedged' });
+  });
+  it('"counting overtime" is the word form of "counts overtime"', () => {
+    expect(readRule('Resolves Yes if she grabs 10 or more rebounds, counting overtime.', 'overtime', m('wnba', 'player_prop'))).toMatchObject({ value: 'included' });
+    expect(readRule('Resolves Yes if she grabs 10 or more rebounds, not counting overtime.', 'overtime', m('wnba', 'player_prop')).value).not.toBe('included');
+  });
+  it('"at the end of regulation" opening a clause tells when something happens, not what is settled', () => {
+    expect(readRule('At the end of regulation the teams change ends and the captains meet.', 'overtime', m('nfl', 'moneyline'))).toEqual({ value: 'unknown', why: 'silent' });
+    expect(readRule('Moneylines are graded at the end of regulation.', 'overtime', m('nfl', 'moneyline'))).toMatchObject({ value: 'excluded' });
+  });
+});
+
 describe('corpus of real rules texts (evaluation part)', () => {
   it('meets the targets: right >= 95%, wrong <= 1%, silent reported known 0, verdicts >= 95%, no opposite rules equivalent', () => {
     const c = loadCorpus();
@@ -659,5 +709,13 @@ describe('corpus of real rules texts (evaluation part)', () => {
     // right value here fails.
     expect(r.overall.right).toBeGreaterThanOrEqual(BLIND4_RIGHT);
     expect(r.misses.filter((x) => x.expected === 'unknown').map((x) => x.row)).toEqual(BLIND4_SILENT_KNOWN);
+  });
+  it('keeps the fifth blind batch (development since it was measured once) free of wrong values, holding what round 8 reached on it', () => {
+    const r = evaluate(loadCorpus(), 'blind5-former-evaluation');
+    expect(r.overall.stated).toBeGreaterThan(100);
+    expect(r.overall.wrong).toBe(0);
+    expect(r.verdicts.oppositeEquivalent).toBe(0);
+    expect(r.overall.right).toBeGreaterThanOrEqual(BLIND5_RIGHT);
+    expect(r.misses.filter((x) => x.expected === 'unknown').map((x) => x.row)).toEqual(BLIND5_SILENT_KNOWN);
   });
 });
