@@ -6,7 +6,7 @@
 //
 //   npx tsx bench/soak.ts [--minutes 10] [--sample-s 30] [--rps 4.5] [--public-rps 5] [--scale 3]
 //                         [--refresh-ms 30000] [--poll-full-ms 60000] [--launcher tsx|npx] [--sigint group|service]
-//                         [--stop-timeout-s 60] [--heap] [--keep] [--rss-budget-mb by scale: 1200 at 1, 1400 at 10, 2600 at 100]
+//                         [--stop-timeout-s 60] [--heap] [--keep] [--rss-budget-mb by scale: 1200 at 1, 1800 at 10, 3000 at 100]
 //
 // In: the repository's bin/run.ts on a fresh temp DATA_DIR, every seam embedded (the server
 // addresses of the environment are removed), a fast catalog cadence (CATALOG_REFRESH_MS, retention
@@ -89,8 +89,8 @@ const PROFILE_AT_S = Number(arg('profile-at-s', '0'));
 // the budget of the smallest stated scale at or above SIM_SCALE (none above 100 unless given here).
 const RSS_BUDGET_MB_BY_SCALE: [scale: number, mb: number][] = [
   [1, 1200],
-  [10, 1400],
-  [100, 2600],
+  [10, 1800],
+  [100, 3000],
 ];
 const budgetFor = (scale: number) => RSS_BUDGET_MB_BY_SCALE.find(([s]) => scale <= s)?.[1] ?? Infinity;
 const RSS_BUDGET_MB = Number(arg('rss-budget-mb', String(budgetFor(Number(SCALE)))));
