@@ -7,6 +7,7 @@
 //   npx tsx bench/soak.ts [--minutes 10] [--sample-s 30] [--rps 4.5] [--public-rps 5] [--scale 3]
 //                         [--refresh-ms 30000] [--poll-full-ms 60000] [--launcher tsx|npx] [--sigint group|service]
 //                         [--stop-timeout-s 60] [--heap] [--keep] [--rss-budget-mb by scale: 1200 at 1, 1800 at 10, 3000 at 100]
+//                         [--defaults] [--profile-at-s N] [--change-only on]
 //
 // In: the repository's bin/run.ts on a fresh temp DATA_DIR, every seam embedded (the server
 // addresses of the environment are removed), a fast catalog cadence (CATALOG_REFRESH_MS, retention
