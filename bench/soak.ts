@@ -6,7 +6,8 @@
 //
 //   npx tsx bench/soak.ts [--minutes 10] [--sample-s 30] [--rps 4.5] [--public-rps 5] [--scale 3]
 //                         [--refresh-ms 30000] [--poll-full-ms 60000] [--launcher tsx|npx] [--sigint group|service]
-//                         [--stop-timeout-s 60] [--heap] [--keep] [--rss-budget-mb 1200 at scale 1]
+//                         [--stop-timeout-s 60] [--heap] [--keep] [--rss-budget-mb by scale: 1200 at 1, 1800 at 10, 3000 at 100]
+//                         [--defaults] [--profile-at-s N] [--change-only on]
 //
 // In: the repository's bin/run.ts on a fresh temp DATA_DIR, every seam embedded (the server
 // addresses of the environment are removed), a fast catalog cadence (CATALOG_REFRESH_MS, retention
@@ -56,6 +57,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 // Node 20 has no global WebSocket without a flag; undici (a dependency) has the same class.
 import { WebSocket } from 'undici';
+import { embeddedDiskUse } from '../pipelines/runtime/disk.ts';
 import { parseMetrics, summarize, type Sample as MetricSample } from '../pipelines/runtime/metrics.ts';
 
 function arg(name: string, def: string): string {
@@ -76,10 +78,23 @@ const LAUNCHER = arg('launcher', 'tsx');
 const SIGINT_TO = arg('sigint', 'group');
 const STOP_TIMEOUT_MS = Number(arg('stop-timeout-s', '60')) * 1000;
 const KEEP = process.argv.includes('--keep');
+// --defaults: the service's own cadences and retention (make run), only SIM_SCALE from --scale: for
+// the storage budget, where the soak's fast catalog cadence and short catalog retention would
+// measure another service.
+const DEFAULTS = process.argv.includes('--defaults');
 const HEAP = process.argv.includes('--heap');
-// The README's memory budget ("Memory"): the run fails when the service's peak RSS passes it. Given
-// for scale 1 there (1.2 GB); other scales have no stated figure unless given here.
-const RSS_BUDGET_MB = Number(arg('rss-budget-mb', Number(SCALE) <= 1 ? '1200' : 'Infinity'));
+// --profile-at-s: when (seconds after the service's start) --heap reads the sampling profiles; the
+// default is half the run. The start-up peak comes within the first two minutes.
+const PROFILE_AT_S = Number(arg('profile-at-s', '0'));
+// The README's memory budget per scale ("Memory"): the run fails when the service's peak RSS passes
+// the budget of the smallest stated scale at or above SIM_SCALE (none above 100 unless given here).
+const RSS_BUDGET_MB_BY_SCALE: [scale: number, mb: number][] = [
+  [1, 1200],
+  [10, 1800],
+  [100, 3000],
+];
+const budgetFor = (scale: number) => RSS_BUDGET_MB_BY_SCALE.find(([s]) => scale <= s)?.[1] ?? Infinity;
+const RSS_BUDGET_MB = Number(arg('rss-budget-mb', String(budgetFor(Number(SCALE)))));
 const MAX_IN_FLIGHT = 8;
 const CLK_TCK = 100; // Linux USER_HZ: /proc/<pid>/stat times are in 1/100 s
 const REPO = fileURLToPath(new URL('..', import.meta.url));
@@ -130,10 +145,14 @@ function childEnv(dataDir: string, metricsPort: number): NodeJS.ProcessEnv {
     PORT: '0',
     METRICS_PORT: String(metricsPort),
     SIM_SCALE: SCALE,
-    CATALOG_REFRESH_MS: String(REFRESH_MS),
-    CATALOG_RETENTION_MS: String(3 * REFRESH_MS),
-    POLL_FULL_MS: String(POLL_FULL_MS),
-    POLL_CHANGE_ONLY: CHANGE_ONLY ? 'true' : 'false',
+    ...(DEFAULTS
+      ? {}
+      : {
+          CATALOG_REFRESH_MS: String(REFRESH_MS),
+          CATALOG_RETENTION_MS: String(3 * REFRESH_MS),
+          POLL_FULL_MS: String(POLL_FULL_MS),
+          POLL_CHANGE_ONLY: CHANGE_ONLY ? 'true' : 'false',
+        }),
     LOG_LEVEL: 'warn',
   };
 }
@@ -494,12 +513,20 @@ class HeapProbe {
   private nextId = 1;
   private readonly replies = new Map<string, (r: unknown) => void>();
   private readonly workerSessions: string[] = [];
+  /** Each worker's inspector title and URL, in the order attached (same order as workerSessions). */
+  readonly workerTitles: string[] = [];
 
   private constructor(private readonly ws: WebSocket) {
     ws.addEventListener('message', (ev: { data: unknown }) => {
       const msg = JSON.parse(String(ev.data)) as { id?: number; method?: string; result?: unknown; params?: Record<string, unknown> };
       if (msg.id !== undefined) this.replies.get(`main ${msg.id}`)?.(msg.result);
-      else if (msg.method === 'NodeWorker.attachedToWorker') this.workerSessions.push(String(msg.params!.sessionId));
+      else if (msg.method === 'NodeWorker.attachedToWorker') {
+        this.workerSessions.push(String(msg.params!.sessionId));
+        const info = msg.params!.workerInfo as { title?: string; url?: string } | undefined;
+        this.workerTitles.push(`${info?.title ?? '?'} ${(info?.url ?? '').replace(`file://${REPO}`, '')}`);
+        // Each worker's own sampling profile too: a worker's heap is invisible to the main thread's.
+        void this.call(String(msg.params!.sessionId), 'HeapProfiler.startSampling', { samplingInterval: 32768 }).catch(() => undefined);
+      }
       else if (msg.method === 'NodeWorker.receivedMessageFromWorker') {
         const inner = JSON.parse(String(msg.params!.message)) as { id?: number; result?: unknown };
         if (inner.id !== undefined) this.replies.get(`${String(msg.params!.sessionId)} ${inner.id}`)?.(inner.result);
@@ -555,10 +582,22 @@ class HeapProbe {
     }
   }
 
-  /** The live allocations sampled since the start, by allocating function and by nearest repository frame. */
+  /** The live allocations sampled since the start on the main thread and on every worker. */
   async profile(file: string): Promise<string[]> {
+    const lines = await this.profileOf('main', 'the main thread', file);
+    for (const [i, session] of this.workerSessions.entries()) {
+      const out = await this.profileOf(session, `worker #${i + 1} ${this.workerTitles[i]}`, file.replace(/\.heapprofile$/, `-worker${i + 1}.heapprofile`)).catch((e: Error) => [
+        `worker #${i + 1}: no profile (${e.message})`,
+      ]);
+      lines.push(...out);
+    }
+    return lines;
+  }
+
+  /** One isolate's live sampled allocations, by allocating function and by nearest repository frame. */
+  private async profileOf(session: string, label: string, file: string): Promise<string[]> {
     type Node = { callFrame: { functionName: string; url: string; lineNumber: number }; selfSize: number; children: Node[] };
-    const { profile } = (await this.call('main', 'HeapProfiler.getSamplingProfile', {})) as { profile: { head: Node } };
+    const { profile } = (await this.call(session, 'HeapProfiler.getSamplingProfile', {})) as { profile: { head: Node } };
     writeFileSync(file, JSON.stringify(profile));
     const bySite = new Map<string, number>();
     const byOwnFrame = new Map<string, number>();
@@ -578,7 +617,7 @@ class HeapProbe {
         .map(([k, v]) => `    ${String(MB(v)).padStart(6)} MB  ${k}`);
     const total = [...bySite.values()].reduce((a, b) => a + b, 0);
     return [
-      `sampled live allocations on the main thread: ${MB(total)} MB (profile: ${file})`,
+      `sampled live allocations on ${label}: ${MB(total)} MB (profile: ${file})`,
       '  by allocating function:',
       ...top(bySite),
       '  by nearest repository frame on the stack:',
@@ -598,7 +637,8 @@ function heapText(h: { main: Mem; workers: Mem[] }): string {
   const w = h.workers.reduce((a, m) => ({ used: a.used + m.heapUsed, total: a.total + m.heapTotal, ab: a.ab + m.arrayBuffers }), { used: 0, total: 0, ab: 0 });
   const buffers = h.main.arrayBuffers + w.ab;
   const rest = h.main.rss - h.main.heapTotal - w.total - buffers;
-  return `heap main ${MB(h.main.heapUsed)}/${MB(h.main.heapTotal)} MB, ${h.workers.length} worker(s) ${MB(w.used)}/${MB(w.total)} MB, array buffers ${MB(buffers)} MB, rest (native) ${MB(rest)} MB`;
+  const each = h.workers.map((m) => `${MB(m.heapUsed)}/${MB(m.heapTotal)}`).join(' ');
+  return `heap main ${MB(h.main.heapUsed)}/${MB(h.main.heapTotal)} MB, ${h.workers.length} worker(s) ${MB(w.used)}/${MB(w.total)} MB (each ${each}), array buffers ${MB(buffers)} MB, rest (native) ${MB(rest)} MB`;
 }
 
 // ---------------------------------------------------------------- samples
@@ -627,6 +667,8 @@ interface SampleRow {
   sportsAgeS: number | null;
   sportsObservedAt: string | null;
   dataDirMB: number;
+  /** Bytes per topic and per history table (bin/status.ts's disk lines), for the storage budget. */
+  disk: { topics: Record<string, number>; tables: Record<string, number> };
   heap?: string;
 }
 
@@ -736,7 +778,7 @@ class Sampler {
     const sp = isAlive ? await snapshotProbe(this.load, 'sports', '/v1/matching-markets/sports?limit=1') : { total: null, observedAt: null };
     const metrics = isAlive ? await scrape(this.child.metricsUrl) : null;
     const heap = isAlive && this.heap ? await this.heap.sample() : null;
-    if (heap && this.heap && !this.profileLines && (heap.main.heapUsed > 1.5 * 2 ** 30 || now - this.child.startedAt > (MINUTES * 60_000) / 2)) {
+    if (heap && this.heap && !this.profileLines && (heap.main.heapUsed > 1.5 * 2 ** 30 || now - this.child.startedAt > (PROFILE_AT_S ? PROFILE_AT_S * 1000 : (MINUTES * 60_000) / 2))) {
       this.profileLines = await this.heap.profile(`${this.profileFile}`).catch((e: Error) => [`heap profile failed: ${e.message}`]);
       for (const l of this.profileLines) console.log(l);
     }
@@ -785,6 +827,10 @@ class Sampler {
       sportsAgeS: age(sp.observedAt),
       sportsObservedAt: sp.observedAt,
       dataDirMB: Math.round(dirBytes(this.dataDir) / 2 ** 20),
+      disk: await embeddedDiskUse(this.dataDir, 'pm').then(
+        (d) => ({ topics: Object.fromEntries(d.topics), tables: Object.fromEntries(d.tables) }),
+        () => ({ topics: {}, tables: {} }),
+      ),
       heap: heap ? heapText(heap) : undefined,
     };
     this.rows.push(row);
@@ -794,6 +840,8 @@ class Sampler {
     return row;
   }
 }
+
+const mb = (m: Record<string, number>) => (Object.values(m).reduce((a, b) => a + b, 0) / 2 ** 20).toFixed(1);
 
 function formatRow(r: SampleRow): string {
   const codes = Object.entries(r.statuses)
@@ -806,7 +854,7 @@ function formatRow(r: SampleRow): string {
     `api ${r.requests} [${codes}] p50 ${r.p50} ms p99 ${r.p99} ms${r.dropped ? ` dropped ${r.dropped}` : ''}`,
     `lag ${r.lagTotal ?? '-'} (max ${r.lagMax}) in ${r.inPerSec?.toFixed(0) ?? '-'}/s stage errors ${r.stageErrors ?? '-'} slowest mean batch ms ${r.worstBatchMs}`,
     `catalog ${r.catalogTotal ?? '-'} (age ${r.catalogAgeS ?? '-'} s) sports ${r.sportsTotal ?? '-'} (age ${r.sportsAgeS ?? '-'} s)`,
-    `data ${r.dataDirMB} MB`,
+    `data ${r.dataDirMB} MB (log ${mb(r.disk.topics)} MB, history ${mb(r.disk.tables)} MB)`,
     ...(r.heap ? [r.heap] : []),
   ].join(' | ');
 }
@@ -889,7 +937,9 @@ async function main(): Promise<number> {
   const load0 = loadavg();
   console.log(`soak: ${MINUTES} min, sample every ${SAMPLE_MS / 1000} s, launcher ${LAUNCHER}, DATA_DIR ${dataDir}`);
   console.log(
-    `service: SIM_SCALE=${SCALE} CATALOG_REFRESH_MS=${REFRESH_MS} CATALOG_RETENTION_MS=${3 * REFRESH_MS} POLL_FULL_MS=${POLL_FULL_MS} LOG_LEVEL=warn; load ${RPS}/s with the demo key + ${PUBLIC_RPS}/s keyless; SIGINT to the ${SIGINT_TO}`,
+    DEFAULTS
+      ? `service: SIM_SCALE=${SCALE}, the service's own cadences and retention (--defaults), LOG_LEVEL=warn; load ${RPS}/s with the demo key + ${PUBLIC_RPS}/s keyless; SIGINT to the ${SIGINT_TO}`
+      : `service: SIM_SCALE=${SCALE} CATALOG_REFRESH_MS=${REFRESH_MS} CATALOG_RETENTION_MS=${3 * REFRESH_MS} POLL_FULL_MS=${POLL_FULL_MS} LOG_LEVEL=warn; load ${RPS}/s with the demo key + ${PUBLIC_RPS}/s keyless; SIGINT to the ${SIGINT_TO}`,
   );
   console.log(`machine load average at start: ${load0.map((x) => x.toFixed(2)).join(', ')}`);
 
@@ -919,6 +969,7 @@ async function main(): Promise<number> {
   if (HEAP) console.log(heap ? 'heap probe: connected to the service inspector' : `heap probe: no inspector found (${child.inspectorUrls.join(', ')})`);
   const sampler = new Sampler(child, load, dataDir, heap, `${logPrefix}.heapprofile`);
   await sampler.prime();
+  if (heap) console.log(`heap probe: workers ${heap.workerTitles.map((t, i) => `#${i + 1} ${t}`).join(', ')}`);
   const firstThreads = threadNames(child.servicePid);
   load.start();
   const end = Date.now() + MINUTES * 60_000;
