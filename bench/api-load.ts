@@ -1,20 +1,22 @@
 // Load generator for bench/api.ts, run as a SEPARATE process so the load does not share the
-// server's event loop. In: argv url, connections, duration and a file of Authorization header
-// values (one per line; rotated per request, as many clients' keys would be). Out: one JSON line
-// {rps, total, p99, non2xx, errors} on stdout.
+// server's event loop. In: argv url, connections, duration, a file of Authorization header values
+// (one per line; rotated per request, as many clients' keys would be; '' for none) and a rate
+// (requests per second over all connections; absent or 0: as fast as the connections go). A fixed
+// rate measures how long a request waits at a load both runs can carry, apart from throughput (a
+// closed loop's p99 is its queue's). Out: one JSON line {rps, total, p99, p50, non2xx, errors}.
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 
 interface AutocannonResult {
   requests: { average: number; total: number };
-  latency: { p99: number };
+  latency: { p99: number; p50: number };
   non2xx: number;
   errors: number;
 }
 // autocannon ships no type declarations; its programmatic API is used only here.
 const autocannon = createRequire(import.meta.url)('autocannon') as (opts: Record<string, unknown>) => Promise<AutocannonResult>;
 
-const [url, connections, duration, keysFile] = process.argv.slice(2);
+const [url, connections, duration, keysFile, rate] = process.argv.slice(2);
 const auths = keysFile ? readFileSync(keysFile, 'utf8').split('\n').filter(Boolean) : [];
 let i = 0;
 
@@ -22,6 +24,7 @@ const result = await autocannon({
   url,
   connections: Number(connections),
   duration: Number(duration),
+  ...(Number(rate) > 0 ? { overallRate: Number(rate) } : {}),
   requests: [
     {
       setupRequest: (req: Record<string, unknown>) => {
@@ -32,5 +35,5 @@ const result = await autocannon({
   ],
 });
 process.stdout.write(
-  JSON.stringify({ rps: result.requests.average, total: result.requests.total, p99: result.latency.p99, non2xx: result.non2xx, errors: result.errors }) + '\n',
+  JSON.stringify({ rps: result.requests.average, total: result.requests.total, p99: result.latency.p99, p50: result.latency.p50, non2xx: result.non2xx, errors: result.errors }) + '\n',
 );

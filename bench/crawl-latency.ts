@@ -24,7 +24,11 @@
 // --max-semi-space-size=64, so `node --max-semi-space-size=64 --import tsx bench/crawl-latency.ts`
 // measures what it runs (bench/crawl-latency.md compares flags that way).
 //
-//   npx tsx bench/crawl-latency.ts [--scale 100] [--seconds 20] [--warmup 8] [--rounds 2] [--connections 4] [--modes idle,crawl]
+// --rate N holds the load at N requests a second in every mode (autocannon's overallRate), so idle and
+// crawl are compared at the same load: the p99 is then the wait a request meets, not a full-speed
+// queue's (without it the connections go as fast as they can and the crawl's CPU lowers the rps).
+//
+//   npx tsx bench/crawl-latency.ts [--scale 100] [--seconds 20] [--warmup 8] [--rounds 2] [--connections 4] [--modes idle,crawl] [--rate 2000]
 import { execFile } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -47,6 +51,7 @@ const SECONDS = Number(arg('seconds', '20'));
 const WARMUP = Number(arg('warmup', '8'));
 const ROUNDS = Number(arg('rounds', '2'));
 const CONNECTIONS = Number(arg('connections', '4'));
+const RATE = Number(arg('rate', '0'));
 
 const MODES = ['idle', 'crawl, nice 0', 'crawl, stages here', 'crawl, pollers here', 'crawl'] as const;
 type Mode = (typeof MODES)[number];
@@ -85,7 +90,7 @@ async function once(mode: Mode): Promise<{ p99: number; rps: number; non2xx: num
     await new Promise((r) => setTimeout(r, WARMUP * 1000));
     const before = await catalogRecordsIn();
     const elu = performance.eventLoopUtilization();
-    const { stdout } = await run('node', ['--import', 'tsx', loadScript, `${svc.address}/v1/plans`, String(CONNECTIONS), String(SECONDS)], { maxBuffer: 1 << 20 });
+    const { stdout } = await run('node', ['--import', 'tsx', loadScript, `${svc.address}/v1/plans`, String(CONNECTIONS), String(SECONDS), '', String(RATE)], { maxBuffer: 1 << 20 });
     const busy = performance.eventLoopUtilization(elu).utilization;
     const crawled = (await catalogRecordsIn()) - before;
     const r = JSON.parse(stdout.trim().split('\n').pop()!) as { p99: number; rps: number; non2xx: number; errors: number };
@@ -98,7 +103,7 @@ async function once(mode: Mode): Promise<{ p99: number; rps: number; non2xx: num
 
 const modes = picked as Mode[];
 const rows: string[] = [];
-console.log(`scale ${SCALE}, ${SECONDS} s windows after ${WARMUP} s, ${CONNECTIONS} connections, ${ROUNDS} rounds (${new Date().toISOString()})`);
+console.log(`scale ${SCALE}, ${SECONDS} s windows after ${WARMUP} s, ${CONNECTIONS} connections${RATE > 0 ? ` at ${RATE} requests/s` : ''}, ${ROUNDS} rounds (${new Date().toISOString()})`);
 for (let round = 0; round < ROUNDS; round++) {
   // Alternate the crawl modes' order so neither always runs on a warmer machine.
   const order = round % 2 === 0 ? modes : modes[0] === 'idle' ? [modes[0], ...modes.slice(1).reverse()] : [...modes].reverse();
