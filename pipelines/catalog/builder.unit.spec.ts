@@ -1,5 +1,6 @@
 // The builder's cadence on a fake store and fake timers: the first snapshot waits for every venue
-// (or the grace period), later ones come every refresh, and a failing build is retried, never thrown.
+// (or the grace period), later ones come every refresh once each venue's newer listing crawl is
+// staged (or a grace, then again when the late ones are), and a failing build is retried, never thrown.
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { CatalogBuilder } from './builder.ts';
 import type { BuiltSnapshot, CatalogStore, CrawlDone } from './store.ts';
