@@ -105,6 +105,11 @@ export interface SnapshotMeta {
   supersededAt: number | null;
 }
 
+/** What a build returns: the snapshot's metadata and, per venue, the newest crawl it was built from. */
+export interface BuiltSnapshot extends SnapshotMeta {
+  crawls: CrawlDone[];
+}
+
 /**
  * Where the snapshot readers should serve lives (SnapshotStore in the app). With `pages`, a build
  * also lays out the snapshot's pages (pages.ts) and hands them to set(): GET /v1/markets reads only those.
@@ -251,9 +256,9 @@ export class CatalogStore {
 
   /**
    * Builds a snapshot from the last complete crawl of every venue, publishes it as current and
-   * drops what retention no longer needs. Returns the new snapshot's metadata.
+   * drops what retention no longer needs. Returns the new snapshot's metadata and the crawls behind it.
    */
-  async buildSnapshot(now: number): Promise<SnapshotMeta> {
+  async buildSnapshot(now: number): Promise<BuiltSnapshot> {
     const chains = await this.usableChains();
     const latest = chains.map((c) => c.crawl);
     const snapshotId = ulid(now);
@@ -303,7 +308,7 @@ export class CatalogStore {
     await this.dropExpired(now);
     // What the next build needs: each venue's chain from its last full crawl on.
     await this.dropSupersededCrawls(chains.map((c) => c.chain[0]));
-    return meta;
+    return { ...meta, crawls: latest };
   }
 
   /** A snapshot's rows, provider by provider in walk order, each provider's in id order (the walk). */
