@@ -59,6 +59,26 @@ export async function groupLag(log: Log, groupId: string, topicNames: string[]):
   return out;
 }
 
+/**
+ * The runners of this process that have started and not yet stopped: an operator's stop that runs
+ * out of time abandons their batches in flight (abandonInFlight).
+ */
+const started = new Set<StageRunner>();
+
+/**
+ * Abandons every batch and tick in flight in this process's runners: each one's handler rejects at
+ * once with `reason`, so the log commits nothing for it and redelivers it after a restart
+ * (at-least-once), and stop() returns without waiting for the work, which may run on (a chdb insert
+ * on the history worker, a handle on the stage thread) until its thread is ended. Whatever that work
+ * still finishes is never committed, and its outputs are not sent. Batches that come after (a runner
+ * not yet stopped) fail the same way until it stops. Returns how many runners it reached.
+ */
+export function abandonInFlight(reason: Error): number {
+  const n = started.size;
+  for (const r of started) r.abandon(reason);
+  return n;
+}
+
 export class StageRunner {
   readonly groupId: string;
   /** The log's consumer, or the stage run elsewhere (StageOffload.consume) in its place. */
@@ -82,6 +102,10 @@ export class StageRunner {
   private readonly runId = randomBytes(6).toString('hex');
   /** Rebalances this runner's consumer went through (where the log tells: kafkajs). */
   private assignments = 0;
+  /** Rejects (abandon()) when the stop's deadline has passed: every batch and tick in flight fails with it. */
+  private abandoned: Promise<never> = new Promise<never>(() => {});
+  private rejectAbandoned: ((e: Error) => void) | null = null;
+  private abandonedWith: Error | null = null;
 
   constructor(
     readonly def: StageDef,
@@ -115,6 +139,9 @@ export class StageRunner {
     // A stage hosted elsewhere consumes, writes and commits there, in this runner's group; here it
     // only reports (its batches' metrics and errors land in this runner's) and is stopped.
     if (this.def.restore) await this.def.restore(restoreContext(this.deps, this.groupId));
+    this.abandonedWith = null;
+    this.abandoned = new Promise<never>((_, reject) => (this.rejectAbandoned = reject));
+    this.abandoned.catch(() => undefined);
     const hosted = this.deps.offload?.consume?.(this.def.name, log, this.deps.topics, { metrics: this.metrics, onError: this.deps.onError }) ?? null;
     if (hosted || this.deps.producer) this.producer = this.deps.producer ?? null;
     else {
@@ -139,12 +166,25 @@ export class StageRunner {
       stage: this.def.name,
       lag: () => groupLag(log, this.groupId, this.inputs.map((t) => t.name)),
     });
-    this.running = (hosted ? hosted.run() : consumer!.run((batch) => this.inTurn(() => this.onBatch(batch)))).catch((err) => {
+    started.add(this);
+    this.running = (hosted ? hosted.run() : consumer!.run((batch) => this.orAbandoned(this.inTurn(() => this.onBatch(batch))))).catch((err) => {
       this.failure = err;
       this.deps.onError?.(err, { stage: this.def.name, topic: '', partition: -1 });
     });
     const tick = this.def.tick;
-    if (tick) this.ticker = setInterval(() => void this.inTurn(() => this.runTick()).catch(() => undefined), tick.ms);
+    if (tick) this.ticker = setInterval(() => void this.orAbandoned(this.inTurn(() => this.runTick())).catch(() => undefined), tick.ms);
+  }
+
+  /** p, or its abandonment (abandonInFlight), whichever comes first. */
+  private orAbandoned<T>(p: Promise<T>): Promise<T> {
+    return Promise.race([p, this.abandoned]);
+  }
+
+  /** See abandonInFlight. */
+  abandon(reason: Error): void {
+    this.abandonedWith ??= reason;
+    this.endLinger?.();
+    this.rejectAbandoned?.(reason);
   }
 
   /** Runs fn after every batch or tick before it has finished (their effects never interleave). */
@@ -191,7 +231,10 @@ export class StageRunner {
     }
   }
 
-  /** Stops after the batch in flight (which commits only if it completed). */
+  /**
+   * Stops after the batch in flight (which commits only if it completed), or at once when it is
+   * abandoned (abandonInFlight: the operator's stop ran out of time), leaving it uncommitted.
+   */
   async stop(): Promise<void> {
     const c = this.consumer;
     if (!c) return;
@@ -200,9 +243,11 @@ export class StageRunner {
     this.ticker = null;
     // A batch lingering for more records is done: stop need not wait out the linger.
     this.endLinger?.();
-    await c.stop();
-    await this.running;
-    await this.turn;
+    const gone = this.abandoned.catch(() => undefined);
+    await Promise.race([c.stop(), gone]);
+    await Promise.race([this.running, gone]);
+    await Promise.race([this.turn, gone]);
+    started.delete(this);
     this.running = null;
     this.removeLag?.();
     this.removeLag = null;
@@ -306,6 +351,8 @@ export class StageRunner {
 
   /** Outputs first, then read models: a committed batch has done both. */
   private async write(out: StageOutput): Promise<void> {
+    // An abandoned batch is redelivered after the restart: what its handler still returns is not sent.
+    if (this.abandonedWith) throw this.abandonedWith;
     if (out.records?.length) await this.send(await encodeOutputs(this.deps.serde, this.deps.topics, out.records));
     if (out.history?.length) {
       const h = this.deps.history;
