@@ -162,6 +162,8 @@ class SharedWorker {
     worker.on('message', (m: WorkerMessage) => void this.onMessage(m));
     worker.on('error', (e: Error) => this.fail(e));
     worker.on('exit', (code) => this.fail(new Error(`the history worker thread exited (code ${code})`)));
+    living.add(this);
+    worker.once('exit', () => living.delete(this));
   }
 
   /** How busy the worker's event loop has been (benchmarks read it beside the main thread's). */
@@ -284,6 +286,8 @@ class SharedWorker {
 
 let shared: SharedWorker | null = null;
 let nextHost = 1;
+/** Workers whose thread has not exited: `shared`, and one closing (its chdb session may take long to close). */
+const living = new Set<SharedWorker>();
 
 /**
  * Abandons the process's history worker, if one runs (SharedWorker.abandon): for an operator's stop
@@ -291,9 +295,9 @@ let nextHost = 1;
  * Returns whether there was one.
  */
 export function abandonHistoryWorker(reason: Error): boolean {
-  const w = shared;
-  w?.abandon(reason);
-  return w !== null;
+  const n = living.size;
+  for (const w of [...living]) w.abandon(reason);
+  return n > 0;
 }
 
 export class HistoryHost implements History, StageOffload {

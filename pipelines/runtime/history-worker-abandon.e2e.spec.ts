@@ -31,8 +31,7 @@ function run(settings: AbandonHistorySettings): Promise<{ lines: string[]; code:
 
 describe('the history worker abandoned mid-call', () => {
   it('ends the process without waiting for chdb, and chdb reopens with what was written', async () => {
-    const dir = mkdtempSync(path.join(tmpdir(), 'pm-abandon-'));
-    const settings = { chdbPath: path.join(dir, 'chdb'), registryDir: path.join(dir, 'registry'), database: `t_${randomBytes(4).toString('hex')}` };
+    const settings = { dir: mkdtempSync(path.join(tmpdir(), 'pm-abandon-')), database: `t_${randomBytes(4).toString('hex')}`, prefix: '' };
     const rows = 1000 + Math.floor(Math.random() * 1000);
     // The busy query would run for hours: the test's timeout fails the suite if the process waits for it.
     const busy = await run({ mode: 'busy', rows, ...settings });
@@ -43,4 +42,20 @@ describe('the history worker abandoned mid-call', () => {
     expect(read.code, read.stderr).toBe(0);
     expect(read.lines).toEqual([`rows ${rows}`]);
   }, 60_000);
+
+  it('the stop of a sink whose batch waits on a busy worker ends past its deadline, commits nothing, and the next start writes the batch', async () => {
+    const settings = { dir: mkdtempSync(path.join(tmpdir(), 'pm-abandon-stage-')), database: '', prefix: `t${randomBytes(4).toString('hex')}.` };
+    const rows = 20 + Math.floor(Math.random() * 20);
+    const stopped = await run({ mode: 'stage', rows, ...settings });
+    expect(stopped.lines, stopped.stderr).toEqual([
+      'busy',
+      'stop deadline passed: batches in flight abandoned uncommitted (redelivered after the restart) {"deadlineMs":500,"runners":1,"historyWorker":true}',
+      'stopped abandoned=true',
+    ]);
+    expect(stopped.signal).toBe('SIGTERM');
+    const resumed = await run({ mode: 'resume', rows: 0, ...settings });
+    expect(resumed.code, resumed.stderr).toBe(0);
+    // Nothing of the abandoned batch was committed: the restart reads it all again and writes it.
+    expect(resumed.lines).toEqual(['committed before []', `rows ${rows}`]);
+  }, 90_000);
 });
