@@ -102,9 +102,12 @@ export class StageRunner {
   private readonly runId = randomBytes(6).toString('hex');
   /** Rebalances this runner's consumer went through (where the log tells: kafkajs). */
   private assignments = 0;
-  /** Rejects (abandon()) when the stop's deadline has passed: every batch and tick in flight fails with it. */
-  private abandoned: Promise<never> = new Promise<never>(() => {});
-  private rejectAbandoned: ((e: Error) => void) | null = null;
+  /**
+   * Called by abandon() (the stop's deadline has passed): the rejections of the batches and ticks in
+   * flight, and the stop waiting on them. A set, not one never-settling promise raced against every
+   * batch: each race would leave its reaction on that promise for the life of the process.
+   */
+  private readonly inFlight = new Set<(e: Error) => void>();
   private abandonedWith: Error | null = null;
 
   constructor(
@@ -140,8 +143,6 @@ export class StageRunner {
     // only reports (its batches' metrics and errors land in this runner's) and is stopped.
     if (this.def.restore) await this.def.restore(restoreContext(this.deps, this.groupId));
     this.abandonedWith = null;
-    this.abandoned = new Promise<never>((_, reject) => (this.rejectAbandoned = reject));
-    this.abandoned.catch(() => undefined);
     const hosted = this.deps.offload?.consume?.(this.def.name, log, this.deps.topics, { metrics: this.metrics, onError: this.deps.onError }) ?? null;
     if (hosted || this.deps.producer) this.producer = this.deps.producer ?? null;
     else {
@@ -177,14 +178,32 @@ export class StageRunner {
 
   /** p, or its abandonment (abandonInFlight), whichever comes first. */
   private orAbandoned<T>(p: Promise<T>): Promise<T> {
-    return Promise.race([p, this.abandoned]);
+    // p's own rejection is handled where it is made (inTurn): a batch after abandonment need not wait for it.
+    if (this.abandonedWith) return Promise.reject(this.abandonedWith);
+    return new Promise<T>((resolve, reject) => {
+      this.inFlight.add(reject);
+      p.then(resolve, reject).finally(() => this.inFlight.delete(reject));
+    });
+  }
+
+  /** Resolves when abandon() is called (at once if it was); `cancel` forgets it. */
+  private whenAbandoned(): { gone: Promise<void>; cancel: () => void } {
+    let on: (e: Error) => void = () => {};
+    const gone = new Promise<void>((resolve) => {
+      on = () => resolve();
+      if (this.abandonedWith) resolve();
+      else this.inFlight.add(on);
+    });
+    return { gone, cancel: () => this.inFlight.delete(on) };
   }
 
   /** See abandonInFlight. */
   abandon(reason: Error): void {
     this.abandonedWith ??= reason;
     this.endLinger?.();
-    this.rejectAbandoned?.(reason);
+    const waiting = [...this.inFlight];
+    this.inFlight.clear();
+    for (const reject of waiting) reject(reason);
   }
 
   /** Runs fn after every batch or tick before it has finished (their effects never interleave). */
@@ -243,10 +262,14 @@ export class StageRunner {
     this.ticker = null;
     // A batch lingering for more records is done: stop need not wait out the linger.
     this.endLinger?.();
-    const gone = this.abandoned.catch(() => undefined);
-    await Promise.race([c.stop(), gone]);
-    await Promise.race([this.running, gone]);
-    await Promise.race([this.turn, gone]);
+    const { gone, cancel } = this.whenAbandoned();
+    try {
+      await Promise.race([c.stop(), gone]);
+      await Promise.race([this.running, gone]);
+      await Promise.race([this.turn, gone]);
+    } finally {
+      cancel();
+    }
     started.delete(this);
     this.running = null;
     this.removeLag?.();
