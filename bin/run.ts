@@ -14,7 +14,9 @@ import type { AppDeps } from '../api/types.ts';
 import { createRegistry } from '../pipelines/registry/index.ts';
 import { avroSerde } from '../pipelines/serde/index.ts';
 import { openBackbone } from '../pipelines/runtime/backbone.ts';
-import { startStage, type StageRunner } from '../pipelines/runtime/runner.ts';
+import { abandonInFlight, startStage, type StageRunner } from '../pipelines/runtime/runner.ts';
+import { abandonHistoryWorker } from '../pipelines/runtime/history-host.ts';
+import { endProcess } from '../lib/end-process.ts';
 import { BACKBONE_SINKS } from '../pipelines/runtime/sinks.ts';
 import { StageThread } from '../pipelines/runtime/stage-thread.ts';
 import { startSimulator } from '../pipelines/venues/simulator/server.ts';
@@ -39,6 +41,9 @@ const ROSTER_REFRESH_MS = 10 * 60_000;
  */
 const FEE_SCHEDULE_REFRESH_MS = 10 * 60_000;
 
+/** After the stop deadline, the time the rest of the stop (the log's last writes, closes) may take. */
+const STOP_GRACE_MS = 10_000;
+
 /** A stage's failed batch or tick, in the pipeline's log (the batch is redelivered; a tick runs again). */
 function stageErrorLogger(logger: { warn(obj: object, msg: string): void }) {
   return (err: unknown, where: { stage: string; topic: string; partition: number }) => logger.warn({ ...where, err: String(err) }, 'stage batch failed; it is retried');
@@ -52,6 +57,8 @@ export interface RunningService {
   demoKey?: string;
   simulator?: SimulatorThread;
   stop(): Promise<void>;
+  /** Whether the stop ran past STOP_DEADLINE_MS and abandoned work in flight (a worker thread may still be busy). */
+  abandoned(): boolean;
 }
 
 export async function runService(config: Config, opts: { quiet?: boolean } = {}): Promise<RunningService> {
@@ -77,7 +84,11 @@ export async function runService(config: Config, opts: { quiet?: boolean } = {})
   const endpoints = VenueEndpoints.fromConfig(config, venueBaseUrl);
 
   const needsBackbone = has('pollers') || has('processors') || has('api');
-  if (!needsBackbone) return { simulator, stop: () => stopAll(stops) };
+  let abandoned = false;
+  const stop = async () => {
+    abandoned = (await stopWithin(stops, config.STOP_DEADLINE_MS, logger)) || abandoned;
+  };
+  if (!needsBackbone) return { simulator, stop, abandoned: () => abandoned };
 
   // Each role opens only what it uses: pollers the log; processors everything; an API replica the
   // snapshot store, and the history (for the catalog) only where reading it takes no exclusive lock
@@ -209,7 +220,30 @@ export async function runService(config: Config, opts: { quiet?: boolean } = {})
   }
   // Stop in reverse order of start: API first, so nothing reads a closed store.
   stops.reverse();
-  return { address, sqlAddress, demoKey, simulator, stop: () => stopAll(stops) };
+  return { address, sqlAddress, demoKey, simulator, stop, abandoned: () => abandoned };
+}
+
+/**
+ * stopAll, bounded: past deadlineMs the batches still in flight are abandoned (not committed, so the
+ * log redelivers them after the restart) and the history worker is ended without waiting for its
+ * chdb call, so the stops still waiting on them return and the rest (the log's last commits and
+ * writes) runs. A far-behind pipeline otherwise held the stop for minutes (bench/soak.md run 14).
+ */
+export async function stopWithin(stops: (() => Promise<void>)[], deadlineMs: number, logger: { warn(obj: object, msg: string): void }): Promise<boolean> {
+  let abandoned = false;
+  const timer = setTimeout(() => {
+    abandoned = true;
+    const reason = new Error(`the stop deadline (STOP_DEADLINE_MS=${deadlineMs}) passed: the batch is abandoned uncommitted and redelivered after a restart`);
+    const runners = abandonInFlight(reason);
+    const worker = abandonHistoryWorker(reason);
+    logger.warn({ deadlineMs, runners, historyWorker: worker }, 'stop deadline passed: batches in flight abandoned uncommitted (redelivered after the restart)');
+  }, deadlineMs);
+  try {
+    await stopAll(stops);
+  } finally {
+    clearTimeout(timer);
+  }
+  return abandoned;
 }
 
 async function stopAll(stops: (() => Promise<void>)[]): Promise<void> {
@@ -238,11 +272,18 @@ async function main(): Promise<void> {
     }
   }
   let stopping = false;
-  const shutdown = async () => {
+  const shutdown = async (signal: NodeJS.Signals) => {
     if (stopping) return;
     stopping = true;
+    // Past the deadline the stop abandons what it waits on (stopWithin); should a stop still hang
+    // after that (a close that never returns), the process ends anyway, uncommitted work redelivered.
+    setTimeout(() => {
+      console.error(`stop did not finish within ${config.STOP_DEADLINE_MS + STOP_GRACE_MS} ms; ending without it`);
+      endProcess(signal);
+    }, config.STOP_DEADLINE_MS + STOP_GRACE_MS).unref();
     await svc.stop();
-    process.exit(0);
+    // A worker thread left inside chdb would hold process.exit() until its call returns.
+    endProcess(svc.abandoned() ? signal : null, 0);
   };
   process.on('SIGINT', shutdown);
   process.on('SIGTERM', shutdown);

@@ -128,6 +128,11 @@ const fields = z.object({
   // about 200 MB at 1,000,000 markets; README "Memory").
   SNAPSHOT_RETAINED_MB: z.coerce.number().min(0).default(256),
   UPSTREAM_DEADLINE_MS: z.coerce.number().int().min(1).default(9000),
+  // An operator's stop (SIGINT/SIGTERM) waits this long for the batches in flight; then it abandons
+  // them uncommitted (redelivered after the restart) and ends the worker threads, so the stop ends
+  // within about this (systemd and Kubernetes kill after 30 s by default; a raw-history batch into
+  // chdb took up to 183 s on a loaded machine, bench/soak.md run 14).
+  STOP_DEADLINE_MS: z.coerce.number().int().min(0).default(15_000),
 
   // Cadences (spec: catalog about 30 minutes, sports snapshot about 12 s).
   CATALOG_REFRESH_MS: z.coerce.number().int().min(1).default(30 * 60_000),

@@ -152,6 +152,8 @@ class SharedWorker {
   private nextId = 1;
   private nextSid = 1;
   private failure: Error | null = null;
+  /** Set by abandon(): the thread is being ended without waiting for its call in flight. */
+  private abandoned = false;
 
   constructor(
     readonly chdbPath: string,
@@ -160,6 +162,8 @@ class SharedWorker {
     worker.on('message', (m: WorkerMessage) => void this.onMessage(m));
     worker.on('error', (e: Error) => this.fail(e));
     worker.on('exit', (code) => this.fail(new Error(`the history worker thread exited (code ${code})`)));
+    living.add(this);
+    worker.once('exit', () => living.delete(this));
   }
 
   /** How busy the worker's event loop has been (benchmarks read it beside the main thread's). */
@@ -180,7 +184,20 @@ class SharedWorker {
     // may leave its background merges mid-part).
     await this.call(id, '', { op: 'shutdown' }).catch(() => {});
     this.failure ??= new Error('History is closed');
-    await this.worker.terminate();
+    // Abandoned: the thread may be inside one chdb call for minutes, and ends when that returns (or
+    // with the process); chdb recovers an insert cut short at its next open (its part is left out).
+    if (this.abandoned) void this.worker.terminate().catch(() => {});
+    else await this.worker.terminate();
+  }
+
+  /**
+   * Gives up on the calls in flight (the operator's stop ran out of time): they and every later call
+   * fail at once, so their batches are not committed, and the thread is ended without waiting.
+   */
+  abandon(reason: Error): void {
+    this.abandoned = true;
+    this.fail(reason);
+    void this.worker.terminate().catch(() => {});
   }
 
   /** `transfer`: buffers of the request that move to the worker (unusable here afterwards). */
@@ -269,6 +286,19 @@ class SharedWorker {
 
 let shared: SharedWorker | null = null;
 let nextHost = 1;
+/** Workers whose thread has not exited: `shared`, and one closing (its chdb session may take long to close). */
+const living = new Set<SharedWorker>();
+
+/**
+ * Abandons the process's history worker, if one runs (SharedWorker.abandon): for an operator's stop
+ * past its deadline, after the stages' batches in flight were abandoned (abandonInFlight, runner.ts).
+ * Returns whether there was one.
+ */
+export function abandonHistoryWorker(reason: Error): boolean {
+  const n = living.size;
+  for (const w of [...living]) w.abandon(reason);
+  return n > 0;
+}
 
 export class HistoryHost implements History, StageOffload {
   readonly kind = 'chdb' as const;

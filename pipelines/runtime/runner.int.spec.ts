@@ -12,7 +12,7 @@ import type { MatchedEventRecord } from '../topics.ts';
 import { metricsText, parseMetrics, PipelineMetrics, summarize } from './metrics.ts';
 import { passThroughStage } from './passthrough.ts';
 import { replay, planReset } from './replay.ts';
-import { restoreContext, StageRunner, startStage } from './runner.ts';
+import { abandonInFlight, restoreContext, StageRunner, startStage } from './runner.ts';
 import { deadLetterCount } from './status.ts';
 import { BACKBONE_SINKS, canonicalHistorySink, canonicalStoreSink, PRICE_HISTORY_TABLES, rawHistorySink } from './sinks.ts';
 import { embeddedBackbone, produceRaw, randomPrefix, rawMarket, type Backbone } from './testkit.ts';
@@ -240,6 +240,52 @@ describe('stage runner (embedded)', () => {
     // ...until the runner stops, which ends the linger, and the batch is committed.
     await runner.stop();
     expect(await committed()).toBe(35);
+    await log.close();
+  });
+
+  it('a stop past its deadline abandons the batch in flight uncommitted, and the next runner of the group handles it again', async () => {
+    const log = await EmbeddedLog.open({ dir: path.join(dir, `abandon-${randomPrefix()}`), compactIntervalMs: 0 });
+    const ba = await embeddedBackbone({ dir, prefix: randomPrefix(), serde: b.serde, partitions: 1, log, history: b.history, store: b.store });
+    const p = await log.producer();
+    await produceRaw(ba, p, Array.from({ length: 5 }, (_, i) => rawMarket('venue_3', `a${i}`, `Abandon ${i}`)));
+    await p.close();
+    // The first runner's handler never returns on its own (a chdb insert of minutes, as far as the stop can tell).
+    let entered!: () => void;
+    const inHandler = new Promise<void>((r) => (entered = r));
+    let release!: () => void;
+    const gate = new Promise<void>((r) => (release = r));
+    const seen: string[] = [];
+    const blocked: StageDef = {
+      name: 'test.abandon',
+      inputs: ['raw.venue_3'],
+      handle: async (r) => {
+        entered();
+        await gate;
+        seen.push(...r.map((x) => `first:${x.offset}`));
+        return {};
+      },
+    };
+    const first = new StageRunner(blocked, ba);
+    const topic = ba.topics['raw.venue_3'].name;
+    await first.start();
+    await inHandler;
+    const stopped = first.stop();
+    expect(abandonInFlight(new Error('stop deadline'))).toBeGreaterThan(0);
+    // Returns although the handler is still blocked, and commits nothing for the batch.
+    await stopped;
+    expect(await log.groupOffsets(first.groupId, topic)).toEqual(new Map());
+    // The abandoned work ends late: still nothing committed.
+    release();
+    await gate;
+    await new Promise((r) => setImmediate(r));
+    expect(await log.groupOffsets(first.groupId, topic)).toEqual(new Map());
+    // The restart (a new runner of the same group) is given the whole batch and commits it.
+    const again = new StageRunner({ ...blocked, handle: (r) => (seen.push(...r.map((x) => `again:${x.offset}`)), {}) }, ba);
+    await again.start();
+    await again.caughtUp(10_000);
+    await again.stop();
+    expect(seen.filter((s) => s.startsWith('again:'))).toEqual(['again:0', 'again:1', 'again:2', 'again:3', 'again:4']);
+    expect(Number((await log.groupOffsets(again.groupId, topic)).get(0))).toBe(5);
     await log.close();
   });
 

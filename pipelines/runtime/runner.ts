@@ -59,6 +59,26 @@ export async function groupLag(log: Log, groupId: string, topicNames: string[]):
   return out;
 }
 
+/**
+ * The runners of this process that have started and not yet stopped: an operator's stop that runs
+ * out of time abandons their batches in flight (abandonInFlight).
+ */
+const started = new Set<StageRunner>();
+
+/**
+ * Abandons every batch and tick in flight in this process's runners: each one's handler rejects at
+ * once with `reason`, so the log commits nothing for it and redelivers it after a restart
+ * (at-least-once), and stop() returns without waiting for the work, which may run on (a chdb insert
+ * on the history worker, a handle on the stage thread) until its thread is ended. Whatever that work
+ * still finishes is never committed, and its outputs are not sent. Batches that come after (a runner
+ * not yet stopped) fail the same way until it stops. Returns how many runners it reached.
+ */
+export function abandonInFlight(reason: Error): number {
+  const n = started.size;
+  for (const r of started) r.abandon(reason);
+  return n;
+}
+
 export class StageRunner {
   readonly groupId: string;
   /** The log's consumer, or the stage run elsewhere (StageOffload.consume) in its place. */
@@ -82,6 +102,13 @@ export class StageRunner {
   private readonly runId = randomBytes(6).toString('hex');
   /** Rebalances this runner's consumer went through (where the log tells: kafkajs). */
   private assignments = 0;
+  /**
+   * Called by abandon() (the stop's deadline has passed): the rejections of the batches and ticks in
+   * flight, and the stop waiting on them. A set, not one never-settling promise raced against every
+   * batch: each race would leave its reaction on that promise for the life of the process.
+   */
+  private readonly inFlight = new Set<(e: Error) => void>();
+  private abandonedWith: Error | null = null;
 
   constructor(
     readonly def: StageDef,
@@ -115,6 +142,7 @@ export class StageRunner {
     // A stage hosted elsewhere consumes, writes and commits there, in this runner's group; here it
     // only reports (its batches' metrics and errors land in this runner's) and is stopped.
     if (this.def.restore) await this.def.restore(restoreContext(this.deps, this.groupId));
+    this.abandonedWith = null;
     const hosted = this.deps.offload?.consume?.(this.def.name, log, this.deps.topics, { metrics: this.metrics, onError: this.deps.onError }) ?? null;
     if (hosted || this.deps.producer) this.producer = this.deps.producer ?? null;
     else {
@@ -139,12 +167,43 @@ export class StageRunner {
       stage: this.def.name,
       lag: () => groupLag(log, this.groupId, this.inputs.map((t) => t.name)),
     });
-    this.running = (hosted ? hosted.run() : consumer!.run((batch) => this.inTurn(() => this.onBatch(batch)))).catch((err) => {
+    started.add(this);
+    this.running = (hosted ? hosted.run() : consumer!.run((batch) => this.orAbandoned(this.inTurn(() => this.onBatch(batch))))).catch((err) => {
       this.failure = err;
       this.deps.onError?.(err, { stage: this.def.name, topic: '', partition: -1 });
     });
     const tick = this.def.tick;
-    if (tick) this.ticker = setInterval(() => void this.inTurn(() => this.runTick()).catch(() => undefined), tick.ms);
+    if (tick) this.ticker = setInterval(() => void this.orAbandoned(this.inTurn(() => this.runTick())).catch(() => undefined), tick.ms);
+  }
+
+  /** p, or its abandonment (abandonInFlight), whichever comes first. */
+  private orAbandoned<T>(p: Promise<T>): Promise<T> {
+    // p's own rejection is handled where it is made (inTurn): a batch after abandonment need not wait for it.
+    if (this.abandonedWith) return Promise.reject(this.abandonedWith);
+    return new Promise<T>((resolve, reject) => {
+      this.inFlight.add(reject);
+      p.then(resolve, reject).finally(() => this.inFlight.delete(reject));
+    });
+  }
+
+  /** Resolves when abandon() is called (at once if it was); `cancel` forgets it. */
+  private whenAbandoned(): { gone: Promise<void>; cancel: () => void } {
+    let on: (e: Error) => void = () => {};
+    const gone = new Promise<void>((resolve) => {
+      on = () => resolve();
+      if (this.abandonedWith) resolve();
+      else this.inFlight.add(on);
+    });
+    return { gone, cancel: () => this.inFlight.delete(on) };
+  }
+
+  /** See abandonInFlight. */
+  abandon(reason: Error): void {
+    this.abandonedWith ??= reason;
+    this.endLinger?.();
+    const waiting = [...this.inFlight];
+    this.inFlight.clear();
+    for (const reject of waiting) reject(reason);
   }
 
   /** Runs fn after every batch or tick before it has finished (their effects never interleave). */
@@ -191,7 +250,10 @@ export class StageRunner {
     }
   }
 
-  /** Stops after the batch in flight (which commits only if it completed). */
+  /**
+   * Stops after the batch in flight (which commits only if it completed), or at once when it is
+   * abandoned (abandonInFlight: the operator's stop ran out of time), leaving it uncommitted.
+   */
   async stop(): Promise<void> {
     const c = this.consumer;
     if (!c) return;
@@ -200,9 +262,15 @@ export class StageRunner {
     this.ticker = null;
     // A batch lingering for more records is done: stop need not wait out the linger.
     this.endLinger?.();
-    await c.stop();
-    await this.running;
-    await this.turn;
+    const { gone, cancel } = this.whenAbandoned();
+    try {
+      await Promise.race([c.stop(), gone]);
+      await Promise.race([this.running, gone]);
+      await Promise.race([this.turn, gone]);
+    } finally {
+      cancel();
+    }
+    started.delete(this);
     this.running = null;
     this.removeLag?.();
     this.removeLag = null;
@@ -306,6 +374,8 @@ export class StageRunner {
 
   /** Outputs first, then read models: a committed batch has done both. */
   private async write(out: StageOutput): Promise<void> {
+    // An abandoned batch is redelivered after the restart: what its handler still returns is not sent.
+    if (this.abandonedWith) throw this.abandonedWith;
     if (out.records?.length) await this.send(await encodeOutputs(this.deps.serde, this.deps.topics, out.records));
     if (out.history?.length) {
       const h = this.deps.history;
