@@ -10,7 +10,7 @@ import { arr, isRec, num } from './native.ts';
 import type { NotFound, Query } from '../client/http.ts';
 import type { Provider } from '../../../lib/vocabulary.ts';
 import type { TradingFees } from '../fees.ts';
-import { binaryFromYesSide, quoteOf, round6, type Level, type Quote } from '../../../lib/quotes.ts';
+import { binaryFromYesSide, round6, type Level, type Quote } from '../../../lib/quotes.ts';
 
 /** The request's venue reads. `book` never throws: a failed book read is BOOK_FAILED (degrade). */
 export interface LiveIO {
@@ -129,14 +129,9 @@ export const outcome = (name: string, outcomeId: string, q: Quote): OutcomeDetai
 /** `as_of` and its kind: a book's time is a `quote` time, a record's a `record_refresh`; none is `unknown`. */
 export const stamped = (at: string | null, kind: 'quote' | 'record_refresh'): Pick<Pricing, 'as_of' | 'as_of_kind'> => ({ as_of: at, as_of_kind: at ? kind : 'unknown' });
 
-/** A quote from a record's best bid and ask: the record carries no sizes, so none are reported. */
-export function recordQuote(bid: number | null, ask: number | null, last: number | null, mark: number | null = null): Quote {
-  // A fresh object without the sizes rather than delete: deleting properties turns an object into a
-  // dictionary, slower to build and to serialize on every live read.
-  // eslint-disable-next-line @typescript-eslint/no-unused-vars
-  const { bid_size, ask_size, ...q } = quoteOf(bid === null ? null : { price: bid, size: 0 }, ask === null ? null : { price: ask, size: 0 }, last, mark);
-  return q;
-}
+// A quote from a record's best bid and ask (no sizes reported): one function for market detail and
+// the listings' quotes, so a stored quote means what the route shows.
+export { recordQuote } from './quotes.ts';
 
 /** A settled binary [yes, no]: the settlement (1 or 0, null when void) and its complement, no bid/ask. */
 export const settledBinary = (p: number | null): [Quote, Quote] => [
