@@ -38,7 +38,7 @@ interface Pending {
   frames: Buffer[];
   bytes: number;
   flushMs: number;
-  /** Date.now() of its last socket write. */
+  /** performance.now() of its last socket write (monotonic: a wall clock set back must not hold a connection). */
   lastWrite: number;
   state: typeof IDLE | typeof DIRTY | typeof HELD;
 }
@@ -69,7 +69,7 @@ function write(p: Pending, now: number): void {
 
 function flushAll(): void {
   scheduled = false;
-  const now = Date.now();
+  const now = performance.now();
   for (const p of dirty) write(p, now);
   dirty.clear();
 }
@@ -78,14 +78,14 @@ function armHeld(due: number): void {
   if (due >= heldDue) return;
   if (heldTimer) clearTimeout(heldTimer);
   heldDue = due;
-  heldTimer = setTimeout(flushHeld, Math.max(0, due - Date.now()));
+  heldTimer = setTimeout(flushHeld, Math.max(0, due - performance.now()));
 }
 
 /** Writes every held connection whose window has passed; waits again for the rest. */
 function flushHeld(): void {
   heldTimer = null;
   heldDue = Infinity;
-  const now = Date.now();
+  const now = performance.now();
   let next = Infinity;
   for (const p of held) {
     const due = p.lastWrite + p.flushMs;
@@ -107,7 +107,7 @@ export function sseSink(res: ServerResponse, flushMs = 0): Sink {
     p.frames.push(b);
     p.bytes += b.length;
     if (p.state !== IDLE) return;
-    if (flushMs > 0 && p.lastWrite + flushMs > Date.now()) {
+    if (flushMs > 0 && p.lastWrite + flushMs > performance.now()) {
       p.state = HELD;
       held.add(p);
       armHeld(p.lastWrite + flushMs);
@@ -137,7 +137,7 @@ export function sseSink(res: ServerResponse, flushMs = 0): Sink {
         heldTimer = null;
         heldDue = Infinity;
       }
-      write(p, Date.now());
+      write(p, performance.now());
       res.end();
     },
   };

@@ -87,7 +87,7 @@ describe('sseSink', () => {
     });
 
     it('sends the changes of later turns within the window in one write at its end, in order, with their ids', async () => {
-      vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'Date'] });
+      vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'performance'] });
       const { res, calls } = standIn();
       const sink = sseSink(res, 1000);
       const [a, b, c, d] = ['a', 'b', 'c', 'd'].map((x) => randomName(x));
@@ -121,7 +121,7 @@ describe('sseSink', () => {
     });
 
     it('holds each connection for its own window: one written long ago sends at once, one written just now waits', async () => {
-      vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'Date'] });
+      vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'performance'] });
       const early = standIn();
       const late = standIn();
       const e = sseSink(early.res, 1000);
@@ -144,7 +144,7 @@ describe('sseSink', () => {
     });
 
     it('writes the held frames before ending the response on close, and nothing after the window', async () => {
-      vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'Date'] });
+      vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'performance'] });
       const { res, calls } = standIn();
       const sink = sseSink(res, 1000);
       sink.event('', 'x', '{}');
