@@ -182,7 +182,7 @@ async function latency(log: Log, label: string, publishMs: number, trials: numbe
   const app = await buildApp({ config, clock: () => AT + 3600_000, auth, sports: { reader: new SportsReader(store) } }, handlers, { logger: false });
   // The push stream of this process on the same log: one sports subscriber (all leagues, the list
   // shape) whose sink notes when the changed event arrives, rendered as a client would get it.
-  const stream = await startStreamArea({ STREAM_HEARTBEAT_MS: 60_000, STREAM_BUFFER_BYTES: 1 << 30, STREAM_JOURNAL: 20_000, STREAM_RESUME_MS: 3_600_000 }, { log, serde, topics, clock: () => AT + 3600_000 });
+  const stream = await startStreamArea({ STREAM_HEARTBEAT_MS: 60_000, STREAM_BUFFER_BYTES: 1 << 30, STREAM_FLUSH_MS: 20, STREAM_JOURNAL: 20_000, STREAM_RESUME_MS: 3_600_000 }, { log, serde, topics, clock: () => AT + 3600_000 });
   const arrivals: { at: number; start: string | null }[] = [];
   const conn = new StreamConnection(stream.hub, { includeSettled: true, shape: { includeSubmarkets: false, includeRules: false, policy: 'strict' } }, {
     event(_id, type, json) {

@@ -5,6 +5,11 @@
 // not load the measured process.
 //
 //   node --expose-gc --import tsx bench/stream.ts [--clients 1000] [--records 100000] [--events 200] [--rounds 2] [--same-session-clients]
+//     [--flush-ms 20] [--burst 1]
+//
+// --flush-ms: STREAM_FLUSH_MS (the least time between two writes of one SSE connection; 0: one per
+// turn). --burst K: the changes go out K at a time, K log appends back to back, every K x 50 ms (the
+// same 20 a second): what a connection's write window merges, which evenly spaced changes never give it.
 //
 // Figures:
 // - delay from commit to arrival: a matched.events change is written (20 a second); its commit is
@@ -17,7 +22,8 @@
 //   ratios against the mean without;
 // - the fan-out's CPU per delivery (one change to one client): this process's CPU over as many
 //   changes again without the pipeline, minus its CPU over as long with the clients idle; CPU time,
-//   which a loaded machine inflates far less than the wall-clock figures above.
+//   which a loaded machine inflates far less than the wall-clock figures above; and the SSE sockets'
+//   writes per delivery over the same changes (heartbeats taken out the same way).
 import { fork, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -28,6 +34,7 @@ import { buildApp } from '../api/app.ts';
 import { authDepsFor } from '../api/auth/index.ts';
 import { MemoryKeyStore } from '../api/auth/memory-store.ts';
 import { startStreamArea } from '../api/stream/area.ts';
+import { sseStats } from '../api/stream/sse-sink.ts';
 import { STREAM_LIMITS } from '../api/auth/plans.ts';
 import { request } from 'node:http';
 import { performance as perf } from 'node:perf_hooks';
@@ -145,13 +152,17 @@ async function main(): Promise<void> {
   const records = arg('records', 100_000);
   const events = arg('events', 200);
   const rounds = arg('rounds', 2);
+  const flushMs = arg('flush-ms', 20);
+  const burst = Math.max(1, arg('burst', 1));
+  // After each change: the wait before the next (K appends back to back, then K x 50 ms).
+  const pause = (i: number) => new Promise((r) => setTimeout(r, (i + 1) % burst === 0 ? 50 * burst : 0));
   const dir = mkdtempSync(join(tmpdir(), 'bench-stream-'));
   const log = await EmbeddedLog.open({ dir: join(dir, 'log'), compactIntervalMs: 0 });
   const serde = avroSerde(new EmbeddedRegistry(join(dir, 'registry')));
   const topics = defineTopics({ prefix: 'bench.', partitions: 1 });
   await log.createTopics(topicSpecs(topics));
   const producer = await log.producer();
-  const area = await startStreamArea({ STREAM_HEARTBEAT_MS: 15_000, STREAM_BUFFER_BYTES: 1_048_576, STREAM_JOURNAL: 20_000, STREAM_RESUME_MS: 3_600_000 }, { log, serde, topics });
+  const area = await startStreamArea({ STREAM_HEARTBEAT_MS: 15_000, STREAM_BUFFER_BYTES: 1_048_576, STREAM_FLUSH_MS: flushMs, STREAM_JOURNAL: 20_000, STREAM_RESUME_MS: 3_600_000 }, { log, serde, topics });
   const config = loadConfig({ LOG_LEVEL: 'silent' });
   const store = new MemoryKeyStore();
   const auth = authDepsFor(store, config.KEY_PEPPER);
@@ -267,7 +278,7 @@ async function main(): Promise<void> {
       const rec = await serde.encode(topics['matched.events'], id, matched(id, `p${seq}`));
       await producer.send(topics['matched.events'].name, [rec]);
       commits[seq] = Date.now();
-      await new Promise((r) => setTimeout(r, 50));
+      await pause(seq);
     }
   })();
   withClients.push(await pipelineRound());
@@ -281,18 +292,20 @@ async function main(): Promise<void> {
   // These changes are not latency probes (not in `commits`).
   const cpuOver = async (changes: number) => {
     const c0 = process.cpuUsage();
+    const w0 = sseStats.writes;
     for (let i = 0; i < events; i++) {
       if (changes) {
         const id = `nba-e${i % 50}-bench`;
         await producer.send(topics['matched.events'].name, [await serde.encode(topics['matched.events'], id, matched(id, `q${i}`))]);
       }
-      await new Promise((r) => setTimeout(r, 50));
+      await pause(i);
     }
     await new Promise((r) => setTimeout(r, 500));
-    return process.cpuUsage(c0);
+    return { ...process.cpuUsage(c0), writes: sseStats.writes - w0 };
   };
   const idleCpu = await cpuOver(0);
   const fanCpu = await cpuOver(events);
+  const writesPerDelivery = (fanCpu.writes - idleCpu.writes) / (events * clients);
   // User (the hub, the connections, Node's stream code) and system (the socket writes; on loopback
   // also the receiving side's TCP work, which the kernel does in the writer's time).
   const fanoutUser = (fanCpu.user - idleCpu.user) / (events * clients);
@@ -324,6 +337,9 @@ async function main(): Promise<void> {
     },
     fanout_cpu_us_per_delivery: +fanoutUsPerDelivery.toFixed(2),
     fanout_cpu_us_user_sys: [+fanoutUser.toFixed(2), +fanoutSys.toFixed(2)],
+    sse_writes_per_delivery: +writesPerDelivery.toFixed(3),
+    flush_ms: flushMs,
+    burst,
     // The stand-in's CPU per record on the main thread in the rounds without clients: what the
     // pipeline needs there, against the fan-out's CPU per second (deliveries x CPU per delivery).
     pipeline_main_cpu_us_per_record: +(mean([roundStats[1]!, roundStats[roundStats.length - 1]!].map((r) => (r.main_run! * r.wall_s! * 1e6) / records))).toFixed(2),

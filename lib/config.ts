@@ -176,6 +176,9 @@ const fields = z.object({
   STREAM_HEARTBEAT_MS: z.coerce.number().int().min(1).default(15_000),
   // Unsent bytes a connection may hold before it gets `overflow` and is closed.
   STREAM_BUFFER_BYTES: z.coerce.number().int().min(1024).default(1_048_576),
+  // An SSE connection is written at most once per this many ms: changes arriving within it of the
+  // last write go out together at its end, in one socket write (0: every turn's at the turn's end).
+  STREAM_FLUSH_MS: z.coerce.number().int().min(0).max(1000).default(20),
   // Changes kept in memory for resumes; an older position is resumed from the folded state.
   STREAM_JOURNAL: z.coerce.number().int().min(1).default(20_000),
   // Oldest resumable event id (a later one gets `reset`); inside the 24 h tombstone retention.

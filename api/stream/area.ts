@@ -22,7 +22,7 @@ export interface StreamArea {
 }
 
 export async function startStreamArea(
-  config: Pick<Config, 'STREAM_HEARTBEAT_MS' | 'STREAM_BUFFER_BYTES' | 'STREAM_JOURNAL' | 'STREAM_RESUME_MS'> & Partial<Pick<Config, 'STREAM_QUOTES_LOOKBACK_MS'>>,
+  config: Pick<Config, 'STREAM_HEARTBEAT_MS' | 'STREAM_BUFFER_BYTES' | 'STREAM_FLUSH_MS' | 'STREAM_JOURNAL' | 'STREAM_RESUME_MS'> & Partial<Pick<Config, 'STREAM_QUOTES_LOOKBACK_MS'>>,
   parts: {
     log: Log;
     serde: Serde;
@@ -48,6 +48,7 @@ export async function startStreamArea(
     quotes,
     bufferBytes: config.STREAM_BUFFER_BYTES,
     heartbeatMs: config.STREAM_HEARTBEAT_MS,
+    flushMs: config.STREAM_FLUSH_MS,
     readyMs: 5_000,
     connections: new Set(),
   };

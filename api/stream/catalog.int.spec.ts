@@ -30,7 +30,7 @@ async function harness() {
   const store = new MemorySnapshotStore();
   const name = randomName('catalog');
   const area = await startStreamArea(
-    { STREAM_HEARTBEAT_MS: 60_000, STREAM_BUFFER_BYTES: 1_048_576, STREAM_JOURNAL: 100, STREAM_RESUME_MS: 3_600_000 },
+    { STREAM_HEARTBEAT_MS: 60_000, STREAM_BUFFER_BYTES: 1_048_576, STREAM_FLUSH_MS: 20, STREAM_JOURNAL: 100, STREAM_RESUME_MS: 3_600_000 },
     { log, serde: jsonSerde(), topics, catalog: { store, name, pollMs: 50 } },
   );
   const t = await build({ deps: { stream: area.deps } });

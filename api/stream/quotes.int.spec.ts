@@ -90,7 +90,7 @@ async function harness(impl: LogImpl, o: { journal?: number; bufferBytes?: numbe
   await o.before?.(put);
   const h = await serveStream(
     b,
-    { STREAM_HEARTBEAT_MS: 60_000, STREAM_BUFFER_BYTES: o.bufferBytes ?? 1_048_576, STREAM_JOURNAL: o.journal ?? 20_000, STREAM_RESUME_MS: 3_600_000, STREAM_QUOTES_LOOKBACK_MS: o.lookbackMs },
+    { STREAM_HEARTBEAT_MS: 60_000, STREAM_BUFFER_BYTES: o.bufferBytes ?? 1_048_576, STREAM_FLUSH_MS: 20, STREAM_JOURNAL: o.journal ?? 20_000, STREAM_RESUME_MS: 3_600_000, STREAM_QUOTES_LOOKBACK_MS: o.lookbackMs },
     { quotes: o.onDemand ? 'on-demand' : true },
   );
   const { area } = h;

@@ -61,7 +61,7 @@ function lifecycle(eventId: string, archiveReason: string | null) {
 async function harness(impl: LogImpl, o: { journal?: number; bufferBytes?: number; heartbeatMs?: number } = {}) {
   const b = await openBackbone(impl, { prefix: 'st', topics: ['matched.events', 'lifecycle.states'] });
   const { producer, serde, topics } = b;
-  const h = await serveStream(b, { STREAM_HEARTBEAT_MS: o.heartbeatMs ?? 60_000, STREAM_BUFFER_BYTES: o.bufferBytes ?? 1_048_576, STREAM_JOURNAL: o.journal ?? 20_000, STREAM_RESUME_MS: 3_600_000 });
+  const h = await serveStream(b, { STREAM_HEARTBEAT_MS: o.heartbeatMs ?? 60_000, STREAM_BUFFER_BYTES: o.bufferBytes ?? 1_048_576, STREAM_FLUSH_MS: 20, STREAM_JOURNAL: o.journal ?? 20_000, STREAM_RESUME_MS: 3_600_000 });
   return {
     ...h,
     async put(eventId: string, v: MatchedRecord | null) {

@@ -21,6 +21,8 @@ export interface StreamDeps {
   /** Unsent bytes a connection may hold before it gets `overflow` and is closed. */
   bufferBytes: number;
   heartbeatMs: number;
+  /** The least time between two socket writes of one SSE connection (sse-sink.ts; 0: one per turn). */
+  flushMs: number;
   /** How long a connect waits for the hub to catch up with the log before answering 503. */
   readyMs: number;
   /** Live connections (closed on shutdown). */

@@ -210,7 +210,7 @@ export const stream: RouteHandler = async (ctx) => {
         io.res.writeHead(200, io.headers);
         // Reconnect after 1 s (EventSource's default is 3 s); then the first event.
         io.res.write('retry: 1000\n\n');
-        conn = open(sseSink(io.res));
+        conn = open(sseSink(io.res, d.flushMs));
         io.req.socket.setNoDelay(true);
         io.res.on('close', () => conn.close());
         d.connections.add(conn);
