@@ -1,7 +1,7 @@
 // Price history's pure part: quotes read off listing records, change detection, candle grouping.
 import { describe, expect, it } from 'vitest';
 import { randomBytes } from 'node:crypto';
-import { bucketAtOrAfter, bucketOf, changedQuotes, groupCandles, midOf, QuoteMemory, quoteKey, quotesOfPayload, quotesOfRecord, type CandleRow, type ObservedQuote, type StoredQuote } from './price-history.ts';
+import { bucketAtOrAfter, bucketOf, changedQuotes, groupCandles, midOf, QuoteMemory, quoteKey, quoteKeysOf, quotesOfPayload, quotesOfRecord, type CandleRow, type ObservedQuote, type StoredQuote } from './price-history.ts';
 
 const rid = () => randomBytes(4).toString('hex').toUpperCase();
 const T0 = 1_767_225_600_000;
@@ -107,6 +107,21 @@ describe('changedQuotes: change detection', () => {
   it('writes nothing for a redelivered batch: an observation not newer than the stored one is skipped even when it differs', () => {
     const latest = new Map<string, StoredQuote>([[quoteKey('venue_3', '1000201', 'a'), obs({ observed_at: T0 + 5000, bid: 0.4 })]]);
     expect(changedQuotes(latest, [obs({ observed_at: T0 + 1000 }), obs({ observed_at: T0 + 5000, bid: 0.41 })])).toEqual([]);
+  });
+
+  it('a written row is the observation, every field of it, with its midpoint', () => {
+    const o = obs({ market_id: rid(), bid_size: 12, ask_size: 7, venue_time: T0 - 500, last: null, price: 0.451 });
+    expect(changedQuotes(new Map(), [o])).toEqual([{ ...o, mid: 0.45 }]);
+  });
+
+  it('keys given by the caller (quoteKeysOf) decide as the keys it would build itself', () => {
+    const m = rid();
+    const batch = [obs({ market_id: m }), obs({ market_id: m, observed_at: T0 + 1, bid: 0.43 }), obs({ market_id: m, outcome_id: 'b', observed_at: T0 + 2 })];
+    expect(quoteKeysOf(batch)).toEqual([quoteKey('venue_3', m, 'a'), quoteKey('venue_3', m, 'a'), quoteKey('venue_3', m, 'b')]);
+    const stored = () => new Map<string, StoredQuote>([[quoteKey('venue_3', m, 'a'), obs({ market_id: m, observed_at: T0 - 1 })]]);
+    const [withKeys, without] = [stored(), stored()];
+    expect(changedQuotes(withKeys, batch, quoteKeysOf(batch))).toEqual(changedQuotes(without, batch));
+    expect(withKeys).toEqual(without);
   });
 
   it('a side that empties is a change to null, and the midpoint goes null with it', () => {

@@ -6,7 +6,7 @@
 import { RAW_TOPIC_IDS, type CanonicalMarket, type MatchedEventRecord, type RawRecord } from '../topics.ts';
 import { JsonText } from '../readmodels/snapshots.ts';
 import type { History } from '../readmodels/history.ts';
-import { changedQuotes, QuoteMemory, quoteKey, quotesOfRecord, type AliasRow, type ObservedQuote, type StoredQuote } from '../readmodels/price-history.ts';
+import { changedQuotes, QuoteMemory, quoteKey, quoteKeysOf, quotesOfRecord, type AliasRow, type ObservedQuote, type StoredQuote } from '../readmodels/price-history.ts';
 import { offsetVersion, type InRecord, type StageDef } from './types.ts';
 
 /** Avro timestamp-millis may decode to a Date (logical types on) or a number (off): store ms. */
@@ -235,11 +235,17 @@ export const PRICE_HISTORY_TABLES = ['price_history', 'price_latest', 'price_ali
  * `latest` lacks, added to it. Quotes already in `latest` are newer than or as new as the stored ones
  * (the sink kept them under an unbroken claim) and stay.
  */
-export async function readStoredQuotes(history: History, observations: readonly ObservedQuote[], latest: Map<string, StoredQuote>): Promise<void> {
+export async function readStoredQuotes(
+  history: History,
+  observations: readonly ObservedQuote[],
+  latest: Map<string, StoredQuote>,
+  keys: readonly string[] = quoteKeysOf(observations),
+): Promise<void> {
   const wanted = new Set<string>();
   const ids = new Set<string>();
-  for (const o of observations) {
-    if (latest.has(quoteKey(o.provider, o.market_id, o.outcome_id))) continue;
+  for (let i = 0; i < observations.length; i++) {
+    if (latest.has(keys[i])) continue;
+    const o = observations[i];
     wanted.add(`${o.provider}\u0000${o.market_id}`);
     ids.add(o.market_id);
   }
@@ -314,8 +320,9 @@ export const priceHistorySink: StageDef = {
       return {};
     }
     if (!ctx.history) throw new Error(`stage ${ctx.stage} compares quotes with the stored ones and needs a History`);
-    await readStoredQuotes(ctx.history, observations, latest);
-    const rows = changedQuotes(latest, observations);
+    const keys = quoteKeysOf(observations);
+    await readStoredQuotes(ctx.history, observations, latest, keys);
+    const rows = changedQuotes(latest, observations, keys);
     done();
     // An alias is written with a change of its market only: it changes far less often than quotes.
     const changed = new Set(rows.map((x) => `${x.provider}\u0000${x.market_id}`));

@@ -40,6 +40,12 @@ export const jsonArray = (v: unknown): unknown[] => {
   }
 };
 
+// The last time text read and its value. A venue stamps the records of one answer with one time (a
+// page of a listing shares its updated_at), and reading the text costs two regular expressions and
+// a Date.parse: the price-history sink reads one per listing record.
+let lastText = '';
+let lastMs: number | null = null;
+
 /** A venue time (ISO text, `YYYY-MM-DD HH:MM:SS+00`, Unix s or ms) as Unix ms, as market detail reads it. */
 export function timeOf(v: unknown, unit: 'auto' | 'ms' = 'auto'): number | null {
   if (typeof v === 'number' || (typeof v === 'string' && /^\d+$/.test(v))) {
@@ -47,7 +53,14 @@ export function timeOf(v: unknown, unit: 'auto' | 'ms' = 'auto'): number | null 
     if (!Number.isFinite(n) || n <= 0) return null;
     return unit === 'ms' || n >= 1e12 ? n : n * 1000;
   }
-  if (typeof v !== 'string' || v.trim() === '') return null;
-  const ms = Date.parse(v.trim().replace(/^(\d{4}-\d{2}-\d{2}) (\d)/, '$1T$2').replace(/([+-]\d{2})$/, '$1:00'));
-  return Number.isNaN(ms) ? null : ms;
+  if (typeof v !== 'string') return null;
+  if (v === lastText) return lastMs;
+  let ms: number | null = null;
+  if (v.trim() !== '') {
+    const parsed = Date.parse(v.trim().replace(/^(\d{4}-\d{2}-\d{2}) (\d)/, '$1T$2').replace(/([+-]\d{2})$/, '$1:00'));
+    ms = Number.isNaN(parsed) ? null : parsed;
+  }
+  lastText = v;
+  lastMs = ms;
+  return ms;
 }
