@@ -86,7 +86,18 @@ function mainThreadCpuMs(): number {
   }
 }
 
-async function once(mode: Mode): Promise<{ p99: number; rps: number; non2xx: number; errors: number; crawled: number; busy: number; cpu: number }> {
+/** The main thread's context switches so far (Linux): voluntary ones are its wake-ups after waiting, the others preemptions. */
+function mainThreadSwitches(): { voluntary: number; preempted: number } {
+  try {
+    const status = readFileSync(`/proc/self/task/${process.pid}/status`, 'utf8');
+    const n = (name: string) => Number(new RegExp(`^${name}:\\s+(\\d+)`, 'm').exec(status)?.[1] ?? NaN);
+    return { voluntary: n('voluntary_ctxt_switches'), preempted: n('nonvoluntary_ctxt_switches') };
+  } catch {
+    return { voluntary: NaN, preempted: NaN };
+  }
+}
+
+async function once(mode: Mode): Promise<{ p99: number; rps: number; non2xx: number; errors: number; crawled: number; busy: number; cpu: number; wakeups: number; preempted: number }> {
   const dir = mkdtempSync(path.join(tmpdir(), 'pm-crawl-latency-'));
   const config = loadConfig({
     DATA_DIR: dir,
@@ -107,12 +118,16 @@ async function once(mode: Mode): Promise<{ p99: number; rps: number; non2xx: num
     const before = await catalogRecordsIn();
     const elu = performance.eventLoopUtilization();
     const cpu0 = mainThreadCpuMs();
+    const sw0 = mainThreadSwitches();
     const { stdout } = await run('node', ['--import', 'tsx', loadScript, `${svc.address}/v1/plans`, String(CONNECTIONS), String(SECONDS), '', String(RATE)], { maxBuffer: 1 << 20 });
     const busy = performance.eventLoopUtilization(elu).utilization;
     const cpu = (mainThreadCpuMs() - cpu0) / SECONDS;
+    const sw = mainThreadSwitches();
+    const wakeups = (sw.voluntary - sw0.voluntary) / SECONDS;
+    const preempted = (sw.preempted - sw0.preempted) / SECONDS;
     const crawled = (await catalogRecordsIn()) - before;
     const r = JSON.parse(stdout.trim().split('\n').pop()!) as { p99: number; rps: number; non2xx: number; errors: number };
-    return { ...r, crawled, busy, cpu };
+    return { ...r, crawled, busy, cpu, wakeups, preempted };
   } finally {
     await svc.stop();
     rmSync(dir, { recursive: true, force: true });
@@ -129,11 +144,11 @@ for (let round = 0; round < ROUNDS; round++) {
   for (const mode of order) {
     const r = await once(mode);
     if (mode === 'idle') idle.p99 = r.p99;
-    const line = `| ${round + 1} | ${mode} | ${r.rps.toFixed(0)} | ${r.p99} | ${mode === 'idle' ? '1.00' : (r.p99 / Math.max(1, idle.p99)).toFixed(2)} | ${r.crawled.toLocaleString('en-US')} | ${(100 * r.busy).toFixed(0)}% | ${r.cpu.toFixed(0)} | ${r.non2xx + r.errors} |`;
+    const line = `| ${round + 1} | ${mode} | ${r.rps.toFixed(0)} | ${r.p99} | ${mode === 'idle' ? '1.00' : (r.p99 / Math.max(1, idle.p99)).toFixed(2)} | ${r.crawled.toLocaleString('en-US')} | ${(100 * r.busy).toFixed(0)}% | ${r.cpu.toFixed(0)} | ${r.wakeups.toFixed(0)} / ${r.preempted.toFixed(0)} | ${r.non2xx + r.errors} |`;
     rows.push(line);
     console.log(line);
   }
 }
-console.log('\n| round | mode | rps | p99 ms | p99 / idle p99 | raw records the catalog stage read in the window | main loop busy | main thread CPU ms/s | non-2xx + errors |\n|---|---|---:|---:|---:|---:|---:|---:|---:|');
+console.log('\n| round | mode | rps | p99 ms | p99 / idle p99 | raw records the catalog stage read in the window | main loop busy | main thread CPU ms/s | main thread wake-ups / preemptions a second | non-2xx + errors |\n|---|---|---:|---:|---:|---:|---:|---:|---:|---:|');
 for (const l of rows) console.log(l);
 process.exit(0);
