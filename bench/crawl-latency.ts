@@ -20,7 +20,8 @@
 // the window: the share of time it ran JavaScript or native work rather than wait) and, on Linux, the
 // CPU time the main thread itself used per second of the window (its own utime + stime from
 // /proc/self/task/<pid>/stat: unlike the busy share, not inflated when a loaded machine keeps the
-// thread waiting for a core mid-task). Target (snapshot-serving work): p99 during a 1,000,000-market crawl
+// thread waiting for a core mid-task), with its wake-ups and preemptions a second
+// (/proc/self/task/<pid>/status). Target (snapshot-serving work): p99 during a 1,000,000-market crawl
 // <= 2x the idle p99.
 //
 // The service runs in this process, with this process's V8 flags: `make run` starts it with
