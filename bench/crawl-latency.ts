@@ -17,7 +17,11 @@
 // listing crawl is under way, then loads it for --seconds. Each line also says how many raw records
 // the catalog stage consumed during the window (the crawl's pace: proof that it ran, and whether the
 // API's gain cost the pipeline) and how busy the main thread's event loop was (its utilization over
-// the window: the share of time it ran JavaScript or native work rather than wait). Target (snapshot-serving work): p99 during a 1,000,000-market crawl
+// the window: the share of time it ran JavaScript or native work rather than wait) and, on Linux, the
+// CPU time the main thread itself used per second of the window (its own utime + stime from
+// /proc/self/task/<pid>/stat: unlike the busy share, not inflated when a loaded machine keeps the
+// thread waiting for a core mid-task), with its wake-ups and preemptions a second
+// (/proc/self/task/<pid>/status). Target (snapshot-serving work): p99 during a 1,000,000-market crawl
 // <= 2x the idle p99.
 //
 // The service runs in this process, with this process's V8 flags: `make run` starts it with
@@ -39,6 +43,7 @@ import { performance } from 'node:perf_hooks';
 import { loadConfig } from '../lib/config.ts';
 import { runService } from '../bin/run.ts';
 import { pipelineMetrics } from '../pipelines/runtime/metrics.ts';
+import { readFileSync } from 'node:fs';
 
 const run = promisify(execFile);
 const loadScript = fileURLToPath(new URL('./api-load.ts', import.meta.url));
@@ -70,7 +75,30 @@ async function catalogRecordsIn(): Promise<number> {
   return m.filter((v) => v.labels.stage === 'catalog').reduce((a, v) => a + v.value, 0);
 }
 
-async function once(mode: Mode): Promise<{ p99: number; rps: number; non2xx: number; errors: number; crawled: number; busy: number }> {
+/** CPU ms the main thread has used (Linux: its task's utime + stime, in clock ticks of 10 ms); NaN elsewhere. */
+function mainThreadCpuMs(): number {
+  try {
+    const stat = readFileSync(`/proc/self/task/${process.pid}/stat`, 'utf8');
+    // Fields after the command name (which may hold spaces) close with ')': utime and stime are the 12th and 13th.
+    const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return (Number(f[11]) + Number(f[12])) * 10;
+  } catch {
+    return NaN;
+  }
+}
+
+/** The main thread's context switches so far (Linux): voluntary ones are its wake-ups after waiting, the others preemptions. */
+function mainThreadSwitches(): { voluntary: number; preempted: number } {
+  try {
+    const status = readFileSync(`/proc/self/task/${process.pid}/status`, 'utf8');
+    const n = (name: string) => Number(new RegExp(`^${name}:\\s+(\\d+)`, 'm').exec(status)?.[1] ?? NaN);
+    return { voluntary: n('voluntary_ctxt_switches'), preempted: n('nonvoluntary_ctxt_switches') };
+  } catch {
+    return { voluntary: NaN, preempted: NaN };
+  }
+}
+
+async function once(mode: Mode): Promise<{ p99: number; rps: number; non2xx: number; errors: number; crawled: number; busy: number; cpu: number; wakeups: number; preempted: number }> {
   const dir = mkdtempSync(path.join(tmpdir(), 'pm-crawl-latency-'));
   const config = loadConfig({
     DATA_DIR: dir,
@@ -90,11 +118,17 @@ async function once(mode: Mode): Promise<{ p99: number; rps: number; non2xx: num
     await new Promise((r) => setTimeout(r, WARMUP * 1000));
     const before = await catalogRecordsIn();
     const elu = performance.eventLoopUtilization();
+    const cpu0 = mainThreadCpuMs();
+    const sw0 = mainThreadSwitches();
     const { stdout } = await run('node', ['--import', 'tsx', loadScript, `${svc.address}/v1/plans`, String(CONNECTIONS), String(SECONDS), '', String(RATE)], { maxBuffer: 1 << 20 });
     const busy = performance.eventLoopUtilization(elu).utilization;
+    const cpu = (mainThreadCpuMs() - cpu0) / SECONDS;
+    const sw = mainThreadSwitches();
+    const wakeups = (sw.voluntary - sw0.voluntary) / SECONDS;
+    const preempted = (sw.preempted - sw0.preempted) / SECONDS;
     const crawled = (await catalogRecordsIn()) - before;
     const r = JSON.parse(stdout.trim().split('\n').pop()!) as { p99: number; rps: number; non2xx: number; errors: number };
-    return { ...r, crawled, busy };
+    return { ...r, crawled, busy, cpu, wakeups, preempted };
   } finally {
     await svc.stop();
     rmSync(dir, { recursive: true, force: true });
@@ -111,11 +145,11 @@ for (let round = 0; round < ROUNDS; round++) {
   for (const mode of order) {
     const r = await once(mode);
     if (mode === 'idle') idle.p99 = r.p99;
-    const line = `| ${round + 1} | ${mode} | ${r.rps.toFixed(0)} | ${r.p99} | ${mode === 'idle' ? '1.00' : (r.p99 / Math.max(1, idle.p99)).toFixed(2)} | ${r.crawled.toLocaleString('en-US')} | ${(100 * r.busy).toFixed(0)}% | ${r.non2xx + r.errors} |`;
+    const line = `| ${round + 1} | ${mode} | ${r.rps.toFixed(0)} | ${r.p99} | ${mode === 'idle' ? '1.00' : (r.p99 / Math.max(1, idle.p99)).toFixed(2)} | ${r.crawled.toLocaleString('en-US')} | ${(100 * r.busy).toFixed(0)}% | ${r.cpu.toFixed(0)} | ${r.wakeups.toFixed(0)} / ${r.preempted.toFixed(0)} | ${r.non2xx + r.errors} |`;
     rows.push(line);
     console.log(line);
   }
 }
-console.log('\n| round | mode | rps | p99 ms | p99 / idle p99 | raw records the catalog stage read in the window | main loop busy | non-2xx + errors |\n|---|---|---:|---:|---:|---:|---:|---:|');
+console.log('\n| round | mode | rps | p99 ms | p99 / idle p99 | raw records the catalog stage read in the window | main loop busy | main thread CPU ms/s | main thread wake-ups / preemptions a second | non-2xx + errors |\n|---|---|---:|---:|---:|---:|---:|---:|---:|---:|');
 for (const l of rows) console.log(l);
 process.exit(0);

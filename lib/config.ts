@@ -110,9 +110,10 @@ const fields = z.object({
   // The simulator on a worker thread of its own (pipelines/venues/simulator/thread.ts): its page
   // building during a crawl stays off the API's event loop. false runs it on the main thread.
   SIM_THREAD: bool.default(true),
-  // The canonicalizer and the matching round on a worker thread of their own
-  // (pipelines/runtime/stage-thread.ts): their CPU work and state stay off the API's event loop;
-  // their consumers and commits stay on the main thread. false runs them on the main thread.
+  // The canonicalizer, the matching round and the sports snapshot sink on a worker thread of their
+  // own (pipelines/runtime/stage-thread.ts): their CPU work and state (the sink's fold and
+  // serialization too) stay off the API's event loop; their consumers, commits and the sink's
+  // writes to the SnapshotStore stay on the main thread. false runs them on the main thread.
   STAGE_THREAD: bool.default(true),
   // The venue pollers on a worker thread of their own (pipelines/venues/pollers/thread.ts): page
   // reads, JSON parsing, change detection and Avro encoding stay off the API's event loop; this

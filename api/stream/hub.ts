@@ -9,10 +9,17 @@
 // else folded from the current state (each event whose latest record is at or above V, with that
 // record), which is what the compacted topic itself holds. A V older than the resume window, or from
 // another topic layout, gets `reset` (see position.ts).
+//
+// Folded when read: the hub keeps each record as it was decoded and parses an event's body (and a
+// lifecycle snapshot's archive reason) only when a connection renders it, sends a snapshot or folds
+// a resume, then keeps the parsed entry. On the embedded default the hub shares the API's event loop
+// with the pipeline, and parsing every matched.events body and lifecycle snapshot of a crawl was
+// work no client asked for (bench/crawl-latency.md); a lifecycle snapshot is parsed only for a
+// change whose own record carries no archive reason.
 import type { Log, LogRecord } from '../../pipelines/log/types.ts';
 import type { Serde } from '../../pipelines/serde/index.ts';
 import type { TopicMap } from '../../pipelines/topics.ts';
-import type { LifecycleState as LifecycleRecord } from '../../pipelines/topics.ts';
+import type { LifecycleState as LifecycleRecord, MatchedEventRecord } from '../../pipelines/topics.ts';
 import { entryOfRecord } from '../../pipelines/matching/stages/sports-snapshot.ts';
 import type { SportsEntry } from '../../pipelines/matching/readmodel.ts';
 import { CatchUp, covers, decodeId, encodeId, layoutOf, maxPos, type Layout } from './position.ts';
@@ -68,14 +75,110 @@ export interface HubOptions {
   clock?: () => number;
 }
 
-interface Held {
-  entry: SportsEntry | undefined;
-  last: SportsEntry | undefined;
-  part: number;
-  offset: number;
-  at: number;
-  /** The archive reason its record carried (matched.events archive_reason), if any. */
-  archiveReason: string | null;
+/** What a hub has parsed so far (tests read it: a hub that nobody reads parses nothing). */
+export interface ParseCount {
+  bodies: number;
+  lifecycles: number;
+}
+
+/** A matched.events body, parsed into its served entry the first time it is read. */
+class LazyEntry {
+  private record: MatchedEventRecord | undefined;
+  private parsed: SportsEntry | undefined;
+  constructor(
+    record: MatchedEventRecord,
+    private readonly count: ParseCount,
+  ) {
+    this.record = record;
+  }
+  get value(): SportsEntry {
+    if (this.parsed === undefined) {
+      this.parsed = entryOfRecord(this.record!);
+      this.record = undefined;
+      this.count.bodies++;
+    }
+    return this.parsed;
+  }
+}
+
+/** A lifecycle.states record's archive reason, read from its snapshot the first time it is asked for. */
+class LazyReason {
+  private snapshot: LifecycleRecord | null | undefined;
+  private parsed: string | null | undefined;
+  constructor(
+    record: LifecycleRecord | null,
+    private readonly count: ParseCount,
+  ) {
+    this.snapshot = record;
+  }
+  get value(): string | null {
+    if (this.parsed === undefined) {
+      this.parsed = archiveReasonOf(this.snapshot ?? null);
+      this.snapshot = undefined;
+      this.count.lifecycles++;
+    }
+    return this.parsed;
+  }
+}
+
+/** An event as the hub holds it: its latest record, and the last body it served. */
+class Held {
+  constructor(
+    private readonly lazy: LazyEntry | undefined,
+    private readonly lastLazy: LazyEntry | undefined,
+    readonly part: number,
+    readonly offset: number,
+    readonly at: number,
+    /** The archive reason its record carried (matched.events archive_reason), if any. */
+    readonly archiveReason: string | null,
+  ) {}
+  get entry(): SportsEntry | undefined {
+    return this.lazy?.value;
+  }
+  get last(): SportsEntry | undefined {
+    return this.lastLazy?.value;
+  }
+  /** Its record is a tombstone (without parsing anything). */
+  get removed(): boolean {
+    return this.lazy === undefined;
+  }
+  get lazyEntry(): LazyEntry | undefined {
+    return this.lazy;
+  }
+  get lazyLast(): LazyEntry | undefined {
+    return this.lastLazy;
+  }
+}
+
+/** A change as the hub records it: what it carries is parsed when a connection reads it. */
+class LazyChange implements SportsChange {
+  rendered?: Map<string, Rendered | null>;
+  private reasonOf?: RemovedReason;
+  constructor(
+    readonly part: number,
+    readonly offset: number,
+    readonly key: string,
+    private readonly prevLazy: LazyEntry | undefined,
+    private readonly nextLazy: LazyEntry | undefined,
+    private readonly lastLazy: LazyEntry | undefined,
+    /** Its record's own archive reason, else the lifecycle's as the hub held it at the change. */
+    private readonly own: string | null | undefined,
+    private readonly lifecycle: LazyReason | undefined,
+    readonly pos: number[],
+    readonly id: string,
+  ) {}
+  get prev(): SportsEntry | undefined {
+    return this.prevLazy?.value;
+  }
+  get next(): SportsEntry | undefined {
+    return this.nextLazy?.value;
+  }
+  get last(): SportsEntry | undefined {
+    return this.lastLazy?.value;
+  }
+  get reason(): RemovedReason {
+    return (this.reasonOf ??= reasonOf(this.own ?? this.lifecycle?.value, this.nextLazy === undefined));
+  }
 }
 
 /** The lifecycle's archive reason as one of the stream's words. */
@@ -91,7 +194,7 @@ export class StreamHub {
   readonly layout: Layout;
   readonly pos: number[];
   readonly entries = new Map<string, Held>();
-  private readonly reasons = new Map<string, string | null>();
+  private readonly reasons = new Map<string, LazyReason>();
   private readonly journal: SportsChange[] = [];
   /** The journal holds every change at or above this position. */
   private journalFrom: number[];
@@ -104,6 +207,8 @@ export class StreamHub {
   private lastId: string;
   /** Changes applied since start (tests and the bench wait on it). */
   changes = 0;
+  /** Bodies and lifecycle snapshots parsed since start. */
+  readonly parsed: ParseCount = { bodies: 0, lifecycles: 0 };
 
   private constructor(
     private readonly opts: HubOptions,
@@ -148,7 +253,7 @@ export class StreamHub {
     const lifecycle = topic === this.opts.topics['lifecycle.states'].name;
     if (lifecycle) {
       const decoded = await this.opts.serde.decodeMany(this.opts.topics['lifecycle.states'], records);
-      for (const d of decoded) if (d.key !== null) this.reasons.set(d.key, archiveReasonOf(d.value));
+      for (const d of decoded) if (d.key !== null) this.reasons.set(d.key, new LazyReason(d.value, this.parsed));
       this.pos[part] = Number(records[records.length - 1]!.offset) + 1;
       this.catchUp.check(this.pos);
       return;
@@ -161,26 +266,16 @@ export class StreamHub {
       this.pos[part] = offset + 1;
       if (d.key === null) continue;
       const held = this.entries.get(d.key);
-      const next = d.value ? entryOfRecord(d.value) : undefined;
-      const prev = held?.entry;
-      const last = next ?? held?.last;
+      const next = d.value ? new LazyEntry(d.value, this.parsed) : undefined;
+      const prev = held?.lazyEntry;
+      const last = next ?? held?.lazyLast;
       const pos = this.pos.slice();
       const id = encodeId(this.layout, now, pos);
       this.lastId = id;
-      const change: SportsChange = {
-        part,
-        offset,
-        key: d.key,
-        prev,
-        next,
-        last,
-        // The record's own archive reason first: lifecycle.states is another topic, which a tail may
-        // read after this one (seen on Kafka); the map serves older records and tombstones.
-        reason: reasonOf(d.value?.archive_reason ?? this.reasons.get(d.key), next === undefined),
-        pos,
-        id,
-      };
-      this.entries.set(d.key, { entry: next, last, part, offset, at: now, archiveReason: d.value?.archive_reason ?? null });
+      // The record's own archive reason first: lifecycle.states is another topic, which a tail may
+      // read after this one (seen on Kafka); the map serves older records and tombstones.
+      const change = new LazyChange(part, offset, d.key, prev, next, last, d.value?.archive_reason, this.reasons.get(d.key), pos, id);
+      this.entries.set(d.key, new Held(next, last, part, offset, now, d.value?.archive_reason ?? null));
       this.record(change);
       this.changes++;
       for (const s of this.subscribers) {
@@ -205,7 +300,7 @@ export class StreamHub {
   private prune(now: number): void {
     if (now - this.lastPrune < 60_000) return;
     this.lastPrune = now;
-    for (const [k, h] of this.entries) if (!h.entry && now - h.at > this.resumeMs) this.entries.delete(k);
+    for (const [k, h] of this.entries) if (h.removed && now - h.at > this.resumeMs) this.entries.delete(k);
   }
 
   /**
@@ -230,18 +325,8 @@ export class StreamHub {
       const held = [...this.entries].filter(([, h]) => h.offset >= from[h.part]!).sort((a, b) => a[1].part - b[1].part || a[1].offset - b[1].offset);
       for (const [key, h] of held) {
         const pos = upTo.map((x, j) => (j < h.part || this.layout.parts[j]!.startsWith(this.opts.topics['lifecycle.states'].name + '|') ? x : j === h.part ? h.offset + 1 : from[j]!));
-        const c: SportsChange = {
-          part: h.part,
-          offset: h.offset,
-          key,
-          // The client's view of it is unknown: a removal is sent when its last body matches.
-          prev: h.entry ? undefined : h.last,
-          next: h.entry,
-          last: h.last,
-          reason: reasonOf(h.archiveReason ?? this.reasons.get(key), h.entry === undefined),
-          pos,
-          id: encodeId(this.layout, now, pos),
-        };
+        // The client's view of it is unknown: a removal is sent when its last body matches.
+        const c = new LazyChange(h.part, h.offset, key, h.removed ? h.lazyLast : undefined, h.lazyEntry, h.lazyLast, h.archiveReason, this.reasons.get(key), pos, encodeId(this.layout, now, pos));
         out.push({ change: c, id: c.id });
       }
     }

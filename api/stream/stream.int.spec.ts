@@ -96,6 +96,30 @@ describe.each(impls)('GET /v1/stream on the $name', (impl) => {
     expect([c.events[1]!.event, data(c.events[1]!).reason]).toEqual(['event.removed', 'cancelled']);
   });
 
+  it('parses no event body nor lifecycle snapshot until a client reads them, then each once', async () => {
+    const h = await harness(impl);
+    const ids = ['lal', 'bos', 'mia'].map((t) => `nba-${t}-den-${randomName('p')}`);
+    for (const [i, id] of ids.entries()) await h.put(id, matched(id, { away: ['lal', 'bos', 'mia'][i], home: 'den' }));
+    const gone = `nba-phx-den-${randomName('p')}`;
+    await h.put(gone, matched(gone, { away: 'phx', home: 'den' }));
+    await h.archive(gone, 'settled by the venues', null);
+    await h.applied(5);
+    expect(h.area.hub.parsed).toEqual({ bodies: 0, lifecycles: 0 });
+    const a = await h.open('channel=sports');
+    await a.waitFor((e) => e.length >= 1);
+    expect(data(a.events[0]!).data.map((e: any) => e.event_id).sort()).toEqual([...ids].sort());
+    // The three served bodies; the tombstone has none to parse and its reason is not asked for.
+    expect(h.area.hub.parsed).toEqual({ bodies: 3, lifecycles: 0 });
+    const b = await h.open('channel=sports&league=nba');
+    await b.waitFor((e) => e.length >= 1);
+    expect(h.area.hub.parsed).toEqual({ bodies: 3, lifecycles: 0 });
+    // A change is parsed once for every subscription that renders it.
+    await h.put(ids[0]!, matched(ids[0]!, { away: 'lal', home: 'den', title: 'renamed' }));
+    await a.waitFor((e) => e.length >= 2, 30_000, 'the update');
+    expect([a.events[1]!.event, data(a.events[1]!).title]).toEqual(['event.updated', 'renamed']);
+    expect(h.area.hub.parsed.bodies).toBe(4);
+  });
+
   it('starts with a snapshot of the subscription, then event.updated and event.removed with the lifecycle reason', async () => {
     const h = await harness(impl);
     await h.put('nba-lal-bos-a', matched('nba-lal-bos-a'));

@@ -6,8 +6,10 @@
 //   matching               canonical.markets -> lifecycle.states + matched.events (a round per tick)
 //   sink.sports-snapshot   matched.events + matching.state + canonical.markets + reference.fee_schedules
 //                          -> the published `sports` and `sports_prices` snapshots
-// With a stage thread (STAGE_THREAD), the canonicalizer's and the matching round's work and state are
-// on that worker (runtime/stage-thread.ts); their runners, groups and commits stay here.
+// With a stage thread (STAGE_THREAD), the work and state of all three are on that worker
+// (runtime/stage-thread.ts): the canonicalizer's, the matching round's and the sink's fold and
+// serialization; their runners, groups and commits stay here, and the sink's runner writes the
+// serialized snapshots it is handed to the SnapshotStore.
 import type { Config } from '../../lib/config.ts';
 import type { RuntimeDeps } from '../runtime/runner.ts';
 import type { StageDef } from '../runtime/types.ts';
@@ -38,13 +40,13 @@ export async function startSportsArea(o: {
   config: Pick<Config, 'SPORTS_PUBLISH_MS'>;
   deps: RuntimeDeps & { store: NonNullable<RuntimeDeps['store']> };
   clock?: () => number;
-  /** Runs the canonicalizer and the matching round there (built with the same tickMs); ticks at `clock`. */
+  /** Runs the three stages' work there (built with the same tickMs); ticks at `clock`. */
   thread?: StageThread;
 }): Promise<SportsArea> {
   const stages = sportsStages({ tickMs: o.config.SPORTS_PUBLISH_MS, clock: o.clock });
   const there = <T extends StageDef>(d: T): StageDef => (o.thread ? o.thread.def(d, o.clock) : d);
   // Downstream first: a consumer that starts after its producer would only see more waiting.
-  const snapshot = await startStage(stages.snapshot, o.deps);
+  const snapshot = await startStage(there(stages.snapshot), o.deps);
   const matching = await startStage(there(stages.matching), o.deps);
   const canonicalize = await startStage(there(stages.canonicalize), o.deps);
   const runners = { canonicalize, matching, snapshot };

@@ -7,10 +7,13 @@
 // Why: on the embedded default the API shares its event loop with every stage. The canonicalizer
 // (about 140 us a record on a crawl's first reads: rules texts, titles, rosters) and the matching
 // round (170-250 ms a tick early in a large crawl) were most of what held that loop during a
-// 1,000,000-market crawl (bench/crawl-latency.md). Their state lives on the worker; restore() reads
-// the log here and hands the records over in chunks.
+// 1,000,000-market crawl (bench/crawl-latency.md); so was the sports snapshot sink's fold and
+// serialization of every publish, whose serialized documents cross back (output-wire.ts) for the
+// runner here to store. Their state lives on the worker; restore() reads the log here and hands the
+// records over in chunks.
 import { Worker } from 'node:worker_threads';
 import { fromWireError, toWireError, type DistributiveOmit, type WireError } from './history-host.ts';
+import { outputFromWire } from './output-wire.ts';
 import type { BatchContext, InRecord, RestoreContext, StageDef, StageOutput } from './types.ts';
 import type { TopicId } from '../topics.ts';
 
@@ -191,7 +194,7 @@ export class StageThread {
     if (!p) return;
     this.pending.delete(m.rid);
     if ('error' in m) p.reject(fromWireError(m.error, 'the stage thread'));
-    else p.resolve(m.value);
+    else p.resolve(outputFromWire(m.value));
   }
 
   /** One read of a restore, done here on the log and sent to the worker in order. */

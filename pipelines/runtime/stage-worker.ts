@@ -3,8 +3,9 @@
 // call's StageOutput, or its error. It holds the stages' state; it reads and writes nothing itself.
 import { getPriority } from 'node:os';
 import { parentPort, workerData } from 'node:worker_threads';
-import { sportsTopicStagesByName } from '../matching/stages/topic-stages.ts';
+import { sportsThreadStagesByName } from '../matching/stages/topic-stages.ts';
 import { fromWireError, toWireError, type DistributiveOmit } from './history-host.ts';
+import { outputToWire } from './output-wire.ts';
 import type { StageCall, StageReply, StageWorkerData } from './stage-thread.ts';
 import type { InRecord, RestoreContext, StageDef } from './types.ts';
 import type { TopicId } from '../topics.ts';
@@ -16,10 +17,10 @@ const post = (m: StageReply) => port.postMessage(m);
 // The time of the tick being run: the caller's, so its clock (a test's) is the one that counts.
 let tickNow = Date.now();
 
-/** The stages this worker holds: the sports stages that turn topics into topics (and only those). */
+/** The stages this worker holds: the sports stages that turn topics into topics, and the sports snapshot sink. */
 let stages: Map<string, StageDef>;
 try {
-  stages = sportsTopicStagesByName({ tickMs: data.options.tickMs, clock: () => tickNow });
+  stages = sportsThreadStagesByName({ tickMs: data.options.tickMs, clock: () => tickNow });
 } catch (e) {
   post({ fatal: toWireError(e) });
   throw e;
@@ -58,11 +59,11 @@ async function answer(m: Extract<StageCall, { op: string }>): Promise<void> {
   try {
     const def = stages.get(m.stage);
     if (!def) throw new Error(`the stage thread holds no stage ${JSON.stringify(m.stage)}`);
-    if (m.op === 'handle') post({ rid: m.rid, ok: true, value: await def.handle(m.records, m.ctx) });
+    if (m.op === 'handle') post({ rid: m.rid, ok: true, value: outputToWire(await def.handle(m.records, m.ctx)) });
     else if (m.op === 'tick') {
       if (!def.tick) throw new Error(`stage ${def.name} has no tick`);
       tickNow = m.now;
-      post({ rid: m.rid, ok: true, value: await def.tick.run(m.now) });
+      post({ rid: m.rid, ok: true, value: outputToWire(await def.tick.run(m.now)) });
     } else {
       await def.restore?.(remoteRestoreContext(m.rid));
       post({ rid: m.rid, ok: true });

@@ -168,7 +168,8 @@ export class SportsSnapshotSink {
         },
         {
           name: SPORTS_PRICES_SNAPSHOT,
-          entries: this.pricesEntries(list, now),
+          // Serialized here: on a stage thread the store's thread then only keeps the text.
+          entries: this.pricesEntries(list, now).map(({ key, value }) => ({ key, value: new JsonText(JSON.stringify(value)) })),
           options: {
             observedAt: observedAt ?? (list.length ? now : null),
             now,

@@ -2,7 +2,7 @@
 // registry: raw topics in, canonical.markets / lifecycle.states / matched.events out, the sports
 // snapshot published by its sink; a delisting is pruned one complete crawl later; a restart resumes
 // the lifecycle from its compacted topic. Each test runs twice: the stages on this thread, and the
-// canonicalizer and the matching round on a stage thread (a new one per start, as after a restart).
+// canonicalizer, the matching round and the snapshot sink on a stage thread (a new one per start, as after a restart).
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -104,7 +104,7 @@ let threaded = false;
 
 describe.each([
   ['on this thread', false],
-  ['the canonicalizer and matching on a stage thread', true],
+  ['the canonicalizer, matching and the snapshot sink on a stage thread', true],
 ])('matching stages on the embedded log, %s', (_where, onThread) => {
   beforeAll(() => {
     threaded = onThread;

@@ -1,25 +1,14 @@
-// The stage thread's stages: canonicalize and matching by their names, built without the snapshot
-// sink, which the thread never holds.
-import { describe, expect, it, vi } from 'vitest';
-import type * as SportsSnapshot from './sports-snapshot.ts';
+// The stage thread's stages by name: canonicalize, matching and the sports snapshot sink, the
+// same stages (by name) that the area runs.
+import { describe, expect, it } from 'vitest';
+import { sportsThreadStagesByName } from './topic-stages.ts';
+import { sportsStages } from '../area.ts';
 
-const snapshotBuilt = vi.fn();
-vi.mock('./sports-snapshot.ts', async (importOriginal) => {
-  const real = await importOriginal<typeof SportsSnapshot>();
-  return { ...real, sportsSnapshotStage: (...a: Parameters<typeof real.sportsSnapshotStage>) => (snapshotBuilt(), real.sportsSnapshotStage(...a)) };
-});
-
-const { sportsTopicStagesByName } = await import('./topic-stages.ts');
-const { sportsStages } = await import('../area.ts');
-
-describe('sports topic stages', () => {
-  it('are canonicalize and matching by name, and building them builds no snapshot sink', () => {
-    const held = sportsTopicStagesByName({ tickMs: 250 });
-    expect([...held.keys()]).toEqual(['canonicalize', 'matching']);
-    expect(snapshotBuilt).not.toHaveBeenCalled();
-    // The area's own set has the sink besides (the same stage names for the other two).
+describe('sports stages of a stage thread', () => {
+  it('are canonicalize, matching and the snapshot sink by name, the names of the area’s stages', () => {
+    const held = sportsThreadStagesByName({ tickMs: 250 });
     const all = sportsStages({ tickMs: 250 });
-    expect(snapshotBuilt).toHaveBeenCalledTimes(1);
-    expect([all.canonicalize.name, all.matching.name]).toEqual([...held.keys()]);
+    expect([...held.keys()]).toEqual([all.canonicalize.name, all.matching.name, all.snapshot.name]);
+    expect([...held.keys()]).toEqual(['canonicalize', 'matching', 'sink.sports-snapshot']);
   });
 });

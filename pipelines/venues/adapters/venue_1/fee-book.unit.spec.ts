@@ -7,6 +7,7 @@ import { feeScheduleKey, Venue1FeeBook } from './fee-book.ts';
 import { SportsSnapshotSink } from '../../../matching/stages/sports-snapshot.ts';
 import { SPORTS_PRICES_SNAPSHOT, type PricesEntry } from '../../../matching/readmodel.ts';
 import type { StageOutput } from '../../../runtime/types.ts';
+import { serializeDoc } from '../../../readmodels/snapshots.ts';
 import { randomName } from '../../../../test/services/index.ts';
 
 const NOW = Date.parse('2026-12-31T23:00:00Z');
@@ -63,7 +64,7 @@ describe('Venue1FeeBook', () => {
 });
 
 describe('the sports snapshot sink prices venue_1 quotes with the polled schedule', () => {
-  const pricesOf = (out: StageOutput): PricesEntry[] => (out.publishes ?? []).find((p) => p.name === SPORTS_PRICES_SNAPSHOT)!.entries.map((e) => e.value as PricesEntry);
+  const pricesOf = (out: StageOutput): PricesEntry[] => (out.publishes ?? []).find((p) => p.name === SPORTS_PRICES_SNAPSHOT)!.entries.map((e) => JSON.parse(serializeDoc(e.value)) as PricesEntry);
 
   /** A sink serving one event whose only source market is a quoted venue_1 market of `series`. */
   function sinkWith(series: string): SportsSnapshotSink {
