@@ -63,6 +63,9 @@ interface LexEntry {
    * words before it ("a postponed game not played within two days" is postponement, not the
    * cancellation that "the game is not played" names). */
   unless?: string[];
+  /** Words that, standing right after a value phrase, take it back: "settled on regulation" is
+   * regulation only, "settled on regulation and overtime" is not. */
+  unless_after?: string[];
 }
 interface RuleLexicon {
   topics: LexEntry[];
@@ -97,8 +100,23 @@ interface Compiled<E> {
   tokens: string[];
 }
 const compile = <E extends { phrase: string }>(list: E[]): Compiled<E>[] =>
-  list.map((entry) => ({ entry, tokens: entry.phrase.split(/\s+/).flatMap((p) => (p === '*' || p === '^' ? [p] : tokenize(p).map((t) => t.word))) })).sort((a, b) => b.tokens.length - a.tokens.length);
+  list
+    .map((entry) => ({ entry, tokens: entry.phrase.split(/\s+/).flatMap((p) => (p === '*' || p === '^' || CLASS_REF.test(p) ? [p] : tokenize(p).map((t) => t.word))) }))
+    .sort((a, b) => b.tokens.length - a.tokens.length);
 
+/** "@settle" in a phrase stands for any member of the word class `settle` (classes.json): one frame
+ * ("@settle * @regulation") reads every pairing of its classes' words, not only the pairings a venue
+ * happened to print. */
+const CLASS_REF = /^@[a-z_]+$/;
+/** Each class's members as word lists, longest first (so "regulation time" is tried before "regulation"). */
+const CLASSES = new Map<string, string[][]>();
+
+for (const [name, members] of Object.entries(load<{ classes: Record<string, { members: string[] }> }>('classes').classes)) {
+  CLASSES.set(
+    `@${name}`,
+    members.members.map((m) => tokenize(m).map((t) => t.word)).sort((a, b) => b.length - a.length),
+  );
+}
 const SCOPE = compile(load<{ entries: LexEntry[] }>('scope').entries);
 /** Scope entries by their first word, longest first (the order readScope tries them in). */
 const SCOPE_BY_FIRST = new Map<string, Compiled<LexEntry>[]>();
@@ -201,6 +219,15 @@ function step(words: string[], phrase: string[], i: number, p: number, gap: stri
     }
     return undefined;
   }
+  const members = CLASSES.get(phrase[p]);
+  if (members) {
+    for (const m of members) {
+      if (!m.every((w, j) => words[i + j] === w)) continue;
+      const h = step(words, phrase, i + m.length, p + 1, gap);
+      if (h) return h;
+    }
+    return undefined;
+  }
   return words[i] === phrase[p] ? step(words, phrase, i + 1, p + 1, gap) : undefined;
 }
 
@@ -236,6 +263,9 @@ export interface Clause {
   /** For the first clause of a sentence answering the question before it ("Does overtime count?
    * Yes."), the question's words. */
   asked?: { text: string; words: string[]; conditional: boolean[] };
+  /** An exception said in a sentence of its own ("... . Match betting is the exception."): it
+   * excepts from every statement of the sentence before, not only from that sentence's last clause. */
+  trailing?: boolean;
 }
 
 const ABBREV = /\b(incl|excl|vs|approx|e\.g|eg|i\.e)\./gi;
@@ -386,7 +416,7 @@ function listAlternatives(toks: Tok[], read: { scope: Scope; own: Clause['own'] 
   let depth = 0;
   // The comma that closes an opening condition ("if a game ends tied after overtime, moneyline
   // wagers are refunded") ends the condition, not a list item.
-  let condition = toks.length > 0 && CONDITION_OPENERS.has(toks[0].word);
+  let condition = toks.length > 0 && opensCondition(toks, 0);
   for (const t of toks) {
     if (t.word === '(') depth++;
     else if (t.word === ')') depth = Math.max(0, depth - 1);
@@ -522,6 +552,9 @@ export function clauses(sentence: string, section?: Scope): Clause[] {
       i++;
     }
     else if (t.word === 'whereas') parts.push({ kind: 'but', toks: [] });
+    // "Moneylines include overtime, quarter lines do not" / "... and (while) quarter lines do not": an
+    // elliptical clause after a statement is a clause of its own, with its own subject, that denies it.
+    else if ((t.word === ',' || t.word === 'and' || t.word === 'while') && statesValue(cur.toks.filter(isWord).map((k) => k.word)) && ellipticalTail(kept, i + 1)) parts.push({ kind: 'but', toks: [] });
     // ", so a second-half total is graded on the third quarter, the fourth quarter and overtime"
     // draws a consequence in a clause of its own: the periods it lists are not the statement's scope.
     else if (t.word === ',' && next === 'so' && kept[i + 2]?.word !== 'long') parts.push({ kind: 'so', toks: [] });
@@ -568,6 +601,16 @@ const APPLY = new Set(['apply', 'applies', 'applied']);
 
 /** Words that open a condition: up to the comma that closes it, a clause names a case, not a value. */
 const CONDITION_OPENERS = new Set(['if', 'when', 'whenever', 'unless']);
+/** Openers of a condition that open one only at a clause's start or after a comma: "should" and
+ * "where" are other words inside a clause ("bets should be placed", "markets where overtime ..."). */
+const LEADING_CONDITION_OPENERS = [['should'], ['where'], ['once'], ['provided'], ['providing'], ['assuming'], ['supposing'], ['in', 'case'], ['in', 'the', 'event'], ['in', 'the', 'case'], ['in', 'cases', 'where'], ['in', 'instances', 'where']];
+
+/** Whether a condition opens at toks[i] ("if ...", "in the event that ...", a leading "should ..."). */
+function opensCondition(toks: readonly Tok[], i: number): boolean {
+  if (CONDITION_OPENERS.has(toks[i].word)) return true;
+  const leading = i === 0 || toks[i - 1].word === ',' || toks[i - 1].word === 'and';
+  return leading && LEADING_CONDITION_OPENERS.some((o) => o.every((w, j) => toks[i + j]?.word === w));
+}
 
 /** Which words (of the clause's words, separators left out) stand inside a condition closed by a comma. */
 function conditionWords(toks: Tok[]): boolean[] {
@@ -577,7 +620,7 @@ function conditionWords(toks: Tok[]): boolean[] {
     const t = toks[i];
     if (t.word === ',') open = false;
     else if (isWord(t)) {
-      if (CONDITION_OPENERS.has(t.word) && toks.slice(i + 1).some((n) => n.word === ',')) open = true;
+      if (opensCondition(toks, i) && toks.slice(i + 1).some((n) => n.word === ',')) open = true;
       out.push(open);
     }
   }
@@ -685,6 +728,8 @@ function clauseValue(rule: ReadRule, words: string[], topic: boolean, conditiona
       // With the topic carried in from the clause before, "the team total counts only the named team's
       // points in the four quarters" says what counts, an object of its own, not that the topic counts.
       if (ownObject && words[hit.end] === 'only') continue;
+      const after = v.entry.unless_after;
+      if (after && words.slice(hit.end, hit.end + 2).some((w) => after.includes(w))) continue;
       // A word already read by a longer phrase ("graded a push") is not read again ("push").
       if ([...Array(hit.end - hit.start).keys()].some((k) => taken.has(hit.start + k))) continue;
       for (let k = hit.start; k < hit.end; k++) taken.add(k);
@@ -802,7 +847,7 @@ export function parseText(text: string): ParsedText {
     if (fresh.length && last?.length) restrictBefore(fresh[0], last[last.length - 1]);
     // "Overtime counts. Quarter bets are the exception." excepts the quarters from the sentence before.
     if (!s.question && last?.length && fresh.length === 1 && namesException(fresh[0])) {
-      last.push({ ...fresh[0], kind: 'except' });
+      last.push({ ...fresh[0], kind: 'except', trailing: true });
       continue;
     }
     if (s.question) {
@@ -872,8 +917,27 @@ const BACK_REFERENCE_OPENINGS = [['when', 'that', 'happens'], ['when', 'this', '
 const startsWithBackReference = (w: string[]) => BACK_REFERENCE_OPENINGS.some((o) => o.every((x, k) => w[k] === x));
 
 /** The auxiliaries that, with "not" and nothing after them, leave out a verb phrase said before. */
-const ELLIPTIC_AUX = new Set(['do', 'does', 'will', 'are', 'is']);
+const ELLIPTIC_AUX = new Set(['do', 'does', 'did', 'will', 'would', 'shall', 'are', 'is', 'were']);
 const elliptical = (w: string[]) => w.length >= 3 && w[w.length - 1] === 'not' && ELLIPTIC_AUX.has(w[w.length - 2]);
+
+const ADVERBS = new Set(['however', 'though', 'instead', 'also', 'too', 'likewise', 'either']);
+
+/** Whether the words state a value of some rule (a statement an elliptical clause after it can deny). */
+const statesValue = (words: string[]) => READ_RULES.some((r) => clauseValue(r, words, true) !== undefined);
+
+/** The most words an elliptical clause has ("and the fourth-quarter lines, however, do not"). */
+const ELLIPTIC_MAX = 8;
+
+/** Whether the words from i to the next ";" or ":" (or the end) are an elliptical clause of their own
+ * ("quarter lines do not"), so the word before them ends the statement they deny. */
+function ellipticalTail(toks: readonly Tok[], i: number): boolean {
+  const ws: string[] = [];
+  for (let k = i; k < toks.length && toks[k].word !== ';' && toks[k].word !== ':'; k++) if (isWord(toks[k])) ws.push(toks[k].word);
+  if (ws[0] === 'and' || ws[0] === 'while') ws.shift();
+  // "Quarter lines, however, do not": the words before the comma are the subject, not a statement.
+  if (ADVERBS.has(ws[0])) return false;
+  return ws.length <= ELLIPTIC_MAX && elliptical(ws) && !ws.includes('and') && !ws.includes('while');
+}
 
 /** A table printed as lines of cells ("Market | Includes OT" over "Moneyline | Yes"): each row is
  * written with its column labels ("Moneyline | Includes OT: Yes"), since a row's "Yes" means what its
@@ -959,6 +1023,7 @@ export function readRule(text: string | ParsedText, rule: ReadRule, m: MarketSco
       // The exception clauses that follow this clause.
       const exc: Clause[] = [];
       for (let j = i + 1; j < cs.length && (cs[j].kind === 'except' || cs[j].kind === 'not'); j++) exc.push(cs[j]);
+      for (const t of cs) if (t.trailing && !exc.includes(t)) exc.push(t);
       // "...; otherwise they are void" speaks of what the clause before it spoke of.
       const carried =
         ((c.kind === 'but' || c.kind === 'colon' || c.kind === 'so' || c.words[0] === 'otherwise' || c.words[0] === 'so') && i > 0 && hasTopic(rule, cs[i - 1].words)) ||
@@ -990,8 +1055,13 @@ export function readRule(text: string | ParsedText, rule: ReadRule, m: MarketSco
       }
       // "Second-half wagers include overtime. Fourth-quarter wagers do not": a sentence's first clause
       // that ends in a bare negated auxiliary denies the statement of the sentence before it.
-      if (!v && i === 0 && prevSentence && !prevSentence.withdrawn && elliptical(c.words)) {
-        const said = clauseValue(rule, prevSentence.words, hasTopic(rule, prevSentence.words), prevSentence.conditional);
+      // The same inside a sentence: "Moneylines include overtime; quarter lines do not", "..., while
+      // quarter lines do not" (the clause before it must be a statement, not an exception).
+      // Inside a sentence the elliptical clause's own subject must be a market, period or league: "goals
+      // in overtime count, but shootout goals do not" denies the shootout, not overtime.
+      const denied = i === 0 ? prevSentence : c.kind !== 'colon' && (c.own.segment || c.own.market || c.own.league) && cs[i - 1].kind !== 'except' && cs[i - 1].kind !== 'not' ? cs[i - 1] : undefined;
+      if (!v && denied && !denied.withdrawn && elliptical(c.words)) {
+        const said = clauseValue(rule, denied.words, hasTopic(rule, denied.words), denied.conditional);
         const neg = LEXICON[rule].negation;
         if (said && !said.conflict && neg?.[said.value]) v = { value: neg[said.value] };
       }
