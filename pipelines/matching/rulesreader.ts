@@ -709,7 +709,7 @@ function topicOutsideCondition(rule: ReadRule, c: Clause): boolean {
 }
 
 /** The value one clause states for a rule (topic carried in from the clause before when asked). */
-function clauseValue(rule: ReadRule, words: string[], topic: boolean, conditional: readonly boolean[] = []): ClauseValue | undefined {
+function clauseValue(rule: ReadRule, words: string[], topic: boolean, conditional: readonly boolean[] = [], plain = false): ClauseValue | undefined {
   const lex = LEXICON[rule];
   let best: { value: string; priority: number }[] = [];
   const taken = new Set<number>();
@@ -734,7 +734,7 @@ function clauseValue(rule: ReadRule, words: string[], topic: boolean, conditiona
       if ([...Array(hit.end - hit.start).keys()].some((k) => taken.has(hit.start + k))) continue;
       for (let k = hit.start; k < hit.end; k++) taken.add(k);
       let value = v.entry.value!;
-      if (lex.negation) {
+      if (lex.negation && !plain) {
         // "not settled until the end of overtime" waits for overtime: a negation before "until" does
         // not reach what follows it.
         const window = words.slice(Math.max(0, hit.start - 3), hit.start);
@@ -922,6 +922,9 @@ const elliptical = (w: string[]) => w.length >= 3 && w[w.length - 1] === 'not' &
 
 const ADVERBS = new Set(['however', 'though', 'instead', 'also', 'too', 'likewise', 'either']);
 
+/** "..., but full-game lines do": a clause of a subject and a bare auxiliary, no negation. */
+const affirmsElliptically = (w: string[]) => w.length >= 2 && w.length <= ELLIPTIC_MAX && ELLIPTIC_AUX.has(w[w.length - 1]) && !w.some((x) => NEGATION_CUES.has(x));
+
 /** Whether the words state a value of some rule (a statement an elliptical clause after it can deny). */
 const statesValue = (words: string[]) => READ_RULES.some((r) => clauseValue(r, words, true) !== undefined);
 
@@ -1064,6 +1067,14 @@ export function readRule(text: string | ParsedText, rule: ReadRule, m: MarketSco
         const said = clauseValue(rule, denied.words, hasTopic(rule, denied.words), denied.conditional);
         const neg = LEXICON[rule].negation;
         if (said && !said.conflict && neg?.[said.value]) v = { value: neg[said.value] };
+      }
+      // "Quarter lines do not include overtime, but full-game lines do": a clause ending in a bare
+      // auxiliary repeats the verb of the clause before without its negation, for its own subject (a
+      // market, a period, a league, or the rule's topic: "the shootout is not included, but overtime goals are").
+      const repeated = i === 0 ? prevSentence : cs[i - 1].kind !== 'except' && cs[i - 1].kind !== 'not' ? cs[i - 1] : undefined;
+      if (!v && repeated && !repeated.withdrawn && c.kind !== 'colon' && affirmsElliptically(c.words) && (c.own.segment || c.own.market || c.own.league || (i > 0 && hasTopic(rule, c.words)))) {
+        const said = clauseValue(rule, repeated.words, hasTopic(rule, repeated.words) || hasTopic(rule, c.words), repeated.conditional, true);
+        if (said && !said.conflict) v = { value: said.value };
       }
       if (!v && lead && !lead.conflict && i > 0 && (c.kind === 'colon' || c.kind === 'semi')) {
         if (hasTopic(rule, c.words) || (leadTopic && (c.own.segment || c.own.market))) v = lead;
