@@ -551,7 +551,13 @@ export function clauses(sentence: string, section?: Scope): Clause[] {
       parts.push({ kind: 'except', toks: [] });
       i++;
     }
-    else if (t.word === 'whereas') parts.push({ kind: 'but', toks: [] });
+    else if (t.word === ',' && cur.toks.some(isWord) && trailingExceptionEnd(kept, i + 1) > 0) {
+      // "All wagers include overtime, quarter bets excepted": a closing absolute phrase is an
+      // exception, as "..., except quarter bets" is; the participle itself is no word of it.
+      const close = trailingExceptionEnd(kept, i + 1);
+      parts.push({ kind: 'except', toks: kept.slice(i + 1, close) });
+      i = close;
+    } else if (t.word === 'whereas') parts.push({ kind: 'but', toks: [] });
     // "Moneylines include overtime, quarter lines do not" / "... and (while) quarter lines do not": an
     // elliptical clause after a statement is a clause of its own, with its own subject, that denies it.
     else if ((t.word === ',' || t.word === 'and' || t.word === 'while') && statesValue(cur.toks.filter(isWord).map((k) => k.word)) && ellipticalTail(kept, i + 1)) parts.push({ kind: 'but', toks: [] });
@@ -601,6 +607,20 @@ const APPLY = new Set(['apply', 'applies', 'applied']);
 
 /** Words that open a condition: up to the comma that closes it, a clause names a case, not a value. */
 const CONDITION_OPENERS = new Set(['if', 'when', 'whenever', 'unless']);
+/** Participles that close an exception named before them ("quarter bets excepted", "props aside"). */
+const TRAILING_EXCEPTIONS = new Set(['excepted', 'aside', 'apart', 'exempted']);
+
+/** Where the participle of a closing exception stands (the words from i up to it, then the end of
+ * the clause), or -1. */
+function trailingExceptionEnd(toks: readonly Tok[], i: number): number {
+  let k = i;
+  while (k < toks.length && toks[k].word !== ',' && toks[k].word !== ';' && toks[k].word !== ':') k++;
+  const last = k - 1;
+  if (last <= i || !TRAILING_EXCEPTIONS.has(toks[last].word)) return -1;
+  const ws = toks.slice(i, last).filter(isWord).map((t) => t.word);
+  return ws.some((_, j) => namesMarketAt(ws, j)) ? last : -1;
+}
+
 /** Openers of a condition that open one only at a clause's start or after a comma: "should" and
  * "where" are other words inside a clause ("bets should be placed", "markets where overtime ..."). */
 const LEADING_CONDITION_OPENERS = [['should'], ['where'], ['once'], ['provided'], ['providing'], ['assuming'], ['supposing'], ['in', 'case'], ['in', 'the', 'event'], ['in', 'the', 'case'], ['in', 'cases', 'where'], ['in', 'instances', 'where']];
