@@ -106,6 +106,9 @@ const SETTLEMENT_BASIS: Probe[] = [
   ['NHL moneylines: overtime and shootout count.', 'overtime', 'nhl', 'moneyline', 'full', 'included'],
   ['NHL: bets are settled on the result after overtime and shootout.', 'overtime', 'nhl', 'moneyline', 'full', 'included'],
   // The basis named and then extended is not regulation only.
+  ['Moneyline: the winner after regulation, extra time or a shootout.', 'overtime', 'nhl', 'moneyline', 'full', 'included'],
+  ['Player specials are settled on normal time plus any extra time.', 'overtime', 'nhl', 'player_prop', 'full', 'included'],
+  ['Goals in regular time and overtime are added up for the total.', 'overtime', 'nhl', 'total', 'full', 'included'],
   ['Full-game bets are settled on regulation and overtime.', 'overtime', 'nhl', 'total', 'full', 'included'],
 ];
 
@@ -375,8 +378,46 @@ const VOICES: Probe[] = [
   ['Second-half totals take in overtime.', 'overtime', 'nba', 'total', 'half:2', 'included'],
 ];
 
+/** Texts about several markets, periods and leagues: each statement reaches only the markets its subject names. */
+const SCOPE: Probe[] = [
+  ['How are money lines graded in Rugby League and Rugby Union? Bets are paid on normal time or extra time.', 'overtime', 'nfl', 'moneyline', 'full', 'unknown'],
+  ['Money lines in soccer, rugby and Aussie rules include extra time.', 'overtime', 'nfl', 'moneyline', 'full', 'unknown'],
+  ['NBA and European basketball bets include overtime.', 'overtime', 'nba', 'total', 'full', 'included'],
+  ['Basketball. Game lines include overtime. Quarter and half lines do not include overtime, except the second half, which includes it.', 'overtime', 'nba', 'moneyline', 'full', 'included'],
+  ['Basketball. Game lines include overtime. Quarter and half lines do not include overtime, except the second half, which includes it.', 'overtime', 'nba', 'total', 'quarter:4', 'excluded'],
+  ['Basketball. Game lines include overtime. Quarter and half lines do not include overtime, except the second half, which includes it.', 'overtime', 'nba', 'total', 'half:1', 'excluded'],
+  ['Basketball. Game lines include overtime. Quarter and half lines do not include overtime, except the second half, which includes it.', 'overtime', 'nba', 'total', 'half:2', 'included'],
+  ['Hockey rules. Moneyline bets include overtime and shootout. Puck line and totals are settled on regulation time only. Player props count overtime but not the shootout.', 'overtime', 'nhl', 'moneyline', 'full', 'included'],
+  ['Hockey rules. Moneyline bets include overtime and shootout. Puck line and totals are settled on regulation time only. Player props count overtime but not the shootout.', 'overtime', 'nhl', 'total', 'full', 'excluded'],
+  ['Hockey rules. Moneyline bets include overtime and shootout. Puck line and totals are settled on regulation time only. Player props count overtime but not the shootout.', 'overtime', 'nhl', 'spread', 'full', 'excluded'],
+  ['Hockey rules. Moneyline bets include overtime and shootout. Puck line and totals are settled on regulation time only. Player props count overtime but not the shootout.', 'overtime', 'nhl', 'player_prop', 'full', 'included'],
+  ['Hockey rules. Moneyline bets include overtime and shootout. Puck line and totals are settled on regulation time only. Player props count overtime but not the shootout.', 'overtime', 'nhl', 'team_total', 'full', 'unknown'],
+  ['NFL: all bets include overtime unless noted. NCAA football: same. CFL: regulation only. Fourth-quarter bets: overtime not included.', 'overtime', 'nfl', 'total', 'full', 'included'],
+  ['Baseball: extra innings count for all wagers except first-five-innings bets, which are settled after five innings. Basketball: fourth-quarter lines exclude overtime.', 'overtime', 'mlb', 'total', 'full', 'included'],
+  ['Baseball: extra innings count for all wagers except first-five-innings bets, which are settled after five innings. Basketball: fourth-quarter lines exclude overtime.', 'overtime', 'nba', 'total', 'quarter:4', 'excluded'],
+  ['Baseball: extra innings count for all wagers except first-five-innings bets, which are settled after five innings. Basketball: fourth-quarter lines exclude overtime.', 'overtime', 'nba', 'total', 'full', 'unknown'],
+  ['Settlement rules vary by sport. In hockey, regulation time only applies to three-way lines. Two-way moneylines include overtime and the shootout.', 'overtime', 'nhl', 'moneyline', 'full', 'included'],
+  ['Settlement rules vary by sport. In hockey, regulation time only applies to three-way lines. Two-way moneylines include overtime and the shootout.', 'overtime', 'nhl', 'total', 'full', 'unknown'],
+  ['Ties. In the NFL, if a game ends in a tie, moneyline wagers are refunded. In soccer, a draw is a separate outcome. Halves: if a half ends level, half moneylines are void.', 'tie', 'nfl', 'moneyline', 'full', 'void'],
+  ['Ties. In the NFL, if a game ends in a tie, moneyline wagers are refunded. In soccer, a draw is a separate outcome. Halves: if a half ends level, half moneylines are void.', 'tie', 'nfl', 'moneyline', 'half:1', 'void'],
+  ['Pushes. For spreads and totals, a push refunds your stake. For teasers, a push reduces the teaser by one team.', 'push', 'nfl', 'total', 'full', 'void'],
+  ['Player props. If a player does not play, props are void. Parlays: if a leg is void, the parlay is reduced.', 'non_participation', 'nfl', 'player_prop', 'full', 'void'],
+  ['Market | Includes OT\nMoneyline | Yes\nSpread | Yes\n4th Quarter | No', 'overtime', 'nba', 'spread', 'quarter:4', 'excluded'],
+  ['Market | Includes OT\nMoneyline | Yes\nSpread | Yes\n4th Quarter | No', 'overtime', 'nba', 'spread', 'full', 'included'],
+  ['Overtime included in: moneyline, spread, totals. Overtime excluded from: quarters, halves.', 'overtime', 'nba', 'total', 'half:1', 'excluded'],
+  ['Overtime included in: moneyline, spread, totals. Overtime excluded from: quarters, halves.', 'overtime', 'nba', 'total', 'full', 'included'],
+  ['Unless the market says Regulation, overtime counts.', 'overtime', 'nhl', 'total', 'full', 'included'],
+  ['Only regulation-time markets exclude overtime.', 'overtime', 'nhl', 'total', 'full', 'unknown'],
+  ['Soccer bets are settled on 90 minutes. NBA bets include overtime.', 'overtime', 'nba', 'total', 'full', 'included'],
+  ['NBA bets include overtime. WNBA bets do not.', 'overtime', 'wnba', 'total', 'full', 'excluded'],
+  ['NBA bets include overtime. WNBA bets do not.', 'overtime', 'nba', 'total', 'full', 'included'],
+  ['Overtime counts in the NBA but not in the WNBA.', 'overtime', 'wnba', 'total', 'full', 'excluded'],
+  ['Overtime counts in the NBA but not in the WNBA.', 'overtime', 'nba', 'total', 'full', 'included'],
+];
+
 /** Probes the reader does not read yet: each must stay `unknown` (a gap, never a wrong value). */
 const GAPS: Probe[] = [
+  ['Regulation time markets exclude overtime. All other markets include it.', 'overtime', 'nhl', 'total', 'full', 'included'],
   ['If the athlete is a DNP, your entry is downgraded.', 'non_participation', 'nba', 'player_prop', 'full', 'void'],
   ['If the game is canceled and not rescheduled, the market resolves at the last traded price.', 'cancellation', 'nba', 'player_prop', 'full', 'fair_price'],
   ['The shootout counts as one goal for the winner.', 'overtime', 'nhl', 'total', 'full', 'included'],
@@ -405,6 +446,7 @@ describe('paraphrase probes: structures the corpus has not shown read as the sen
     ['texts silent on the rule though they hold its words', SILENT],
     ['ties, pushes, non-participation and cancellation', OUTCOMES],
     ["exchange, pick'em and contract wording", VOICES],
+    ['several markets, periods and leagues in one text', SCOPE],
   ] as const) {
     describe(title, () => {
       it.each(probes.map((p) => [name(p), p] as const))('%s', (_, p) => expect(read(p)).toBe(p[5]));

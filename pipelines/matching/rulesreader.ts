@@ -254,7 +254,7 @@ export interface Clause {
   words: string[];
   scope: Scope;
   /** Dimensions the clause names itself (not taken from the clause before it). */
-  own: { league: boolean; segment: boolean; market: boolean; blocking: boolean; result?: boolean };
+  own: { league: boolean; segment: boolean; market: boolean; blocking: boolean; result?: boolean; foreign?: boolean };
   /** A qualifier withdraws the statement ("usually exclude", "may count depending on the market"). */
   withdrawn: boolean;
   /** Per word: inside a leading condition ("if a bet does not include overtime, ..."), which names a
@@ -352,6 +352,7 @@ function readScope(words: string[]): { scope: Scope; own: Clause['own'] } {
   if (otherLeague && !scope.leagues?.size) {
     scope.blocking = true;
     own.blocking = true;
+    own.foreign = true;
   }
   // A clause about one side only ("if the bet is on the favorite, you lose half") does not settle the
   // market's rule, which holds for both sides; "the over or under" names both.
@@ -410,6 +411,9 @@ const ELABORATIONS = [['including'], ['namely'], ['i', 'e'], ['ie'], ['that', 'i
  * twice: "overtime counts towards sides, totals, moneylines, 2nd half wagers" holds a full-game total
  * and a second-half spread alike. */
 function listAlternatives(toks: Tok[], read: { scope: Scope; own: Clause['own'] }): void {
+  // A clause about leagues outside the spec only ("money lines in Aussie Rules, Rugby League and
+  // Rugby Union") is about none of ours, whatever markets its list names.
+  if (read.own.foreign) return;
   const items: string[][] = [[]];
   // A comma inside parentheses separates the examples of one item ("the full game (sides, totals and
   // money lines) and the second half"), not items.
