@@ -415,8 +415,41 @@ const SCOPE: Probe[] = [
   ['Overtime counts in the NBA but not in the WNBA.', 'overtime', 'nba', 'total', 'full', 'included'],
 ];
 
+/** Questions and their answers, hedges, and three-way markets beside two-way ones. */
+const ANSWERS_AND_HEDGES: Probe[] = [
+  ['Props stand as long as the player plays.', 'non_participation', 'nba', 'player_prop', 'full', 'unknown'],
+  ['A prop on a player who sits out is void.', 'non_participation', 'nba', 'player_prop', 'full', 'void'],
+  ['Any player prop where the player is ruled out is refunded.', 'non_participation', 'nba', 'player_prop', 'full', 'void'],
+  ['The player might not play tonight.', 'non_participation', 'nba', 'player_prop', 'full', 'unknown'],
+  ['Overtime might be included, depending on the market.', 'overtime', 'nba', 'total', 'full', 'unknown'],
+  ['Overtime is usually included in totals.', 'overtime', 'nba', 'total', 'full', 'unknown'],
+  ['Most books include overtime in totals.', 'overtime', 'nba', 'total', 'full', 'unknown'],
+  ['We include overtime in totals.', 'overtime', 'nba', 'total', 'full', 'included'],
+  ['At our book, totals include overtime.', 'overtime', 'nba', 'total', 'full', 'included'],
+  ['Totals are settled including overtime, in which case the final score is used.', 'overtime', 'nba', 'total', 'full', 'included'],
+  ['Do totals include overtime? They do.', 'overtime', 'nba', 'total', 'full', 'included'],
+  ['Do totals include overtime? They do not.', 'overtime', 'nba', 'total', 'full', 'excluded'],
+  ['Do quarter bets include overtime? No, they do not.', 'overtime', 'nba', 'total', 'quarter:4', 'excluded'],
+  ['Do quarter bets include overtime? No.', 'overtime', 'nba', 'total', 'quarter:4', 'excluded'],
+  ['Is overtime included in player props? Yes, all stats from overtime count.', 'overtime', 'nba', 'player_prop', 'full', 'included'],
+  ['What happens if the game ends in a tie? Moneyline bets are refunded.', 'tie', 'nfl', 'moneyline', 'full', 'void'],
+  ['What happens if my player does not play? Your bet is voided.', 'non_participation', 'nfl', 'player_prop', 'full', 'void'],
+  ['What if the total lands exactly on the line? The bet is a push and your stake is returned.', 'push', 'nfl', 'total', 'full', 'void'],
+  ['What if the game is cancelled? All bets are void.', 'cancellation', 'nfl', 'player_prop', 'full', 'void'],
+  ['What if the game is postponed? Bets stand for 48 hours.', 'cancellation', 'nfl', 'player_prop', 'full', 'unknown'],
+  ['Three-way moneyline: the draw is a separate outcome. Two-way moneyline: ties are refunded.', 'tie', 'nfl', 'moneyline', 'full', 'void'],
+  ['Home, draw and away are offered; a tie settles on the draw.', 'tie', 'nfl', 'moneyline', 'full', 'unknown'],
+  ['Half moneylines are two-way; a tied half is a push.', 'tie', 'nfl', 'moneyline', 'half:1', 'void'],
+  ['Quarter moneylines: ties lose.', 'tie', 'nba', 'moneyline', 'quarter:1', 'loses'],
+  ['Quarter moneylines: ties lose.', 'tie', 'nba', 'moneyline', 'full', 'unknown'],
+];
+
 /** Probes the reader does not read yet: each must stay `unknown` (a gap, never a wrong value). */
 const GAPS: Probe[] = [
+  ['Props are void unless the player plays.', 'non_participation', 'nba', 'player_prop', 'full', 'void'],
+  ['Props only have action if the player plays; otherwise they are void.', 'non_participation', 'nba', 'player_prop', 'full', 'void'],
+  ['The player has to play, or the prop is void.', 'non_participation', 'nba', 'player_prop', 'full', 'void'],
+  ['Props on a player who is listed but does not play lose.', 'non_participation', 'nba', 'player_prop', 'full', 'loses'],
   ['Regulation time markets exclude overtime. All other markets include it.', 'overtime', 'nhl', 'total', 'full', 'included'],
   ['If the athlete is a DNP, your entry is downgraded.', 'non_participation', 'nba', 'player_prop', 'full', 'void'],
   ['If the game is canceled and not rescheduled, the market resolves at the last traded price.', 'cancellation', 'nba', 'player_prop', 'full', 'fair_price'],
@@ -447,6 +480,7 @@ describe('paraphrase probes: structures the corpus has not shown read as the sen
     ['ties, pushes, non-participation and cancellation', OUTCOMES],
     ["exchange, pick'em and contract wording", VOICES],
     ['several markets, periods and leagues in one text', SCOPE],
+    ['questions and answers, hedges, three-way beside two-way', ANSWERS_AND_HEDGES],
   ] as const) {
     describe(title, () => {
       it.each(probes.map((p) => [name(p), p] as const))('%s', (_, p) => expect(read(p)).toBe(p[5]));

@@ -927,6 +927,11 @@ const REASONS = new Set(['because', 'since']);
 /** Pronouns by which a clause names the topic of the clause before it. */
 const TOPIC_PRONOUNS = new Set(['it', 'them']);
 
+/** "What happens if the game ends in a tie?", "What if my player does not play?": a question that asks
+ * what a case leads to, whose answer states how that case settles (unlike "If he scores in a
+ * shootout, how is my wager graded?", which names the rule only as the setting of another question). */
+const asksCase = (w: string[]) => w[0] === 'what' && (w[1] === 'if' || w[1] === 'happens' || w[1] === 'about');
+
 /** The most words a sentence may have to be a follow-up of the one before it. */
 const SHORT_FOLLOW_UP = 4;
 
@@ -1000,17 +1005,30 @@ function tableRows(text: string): string {
 /** A clause that opens with a bare "Yes" or "No" ("Yes.", "No, ...", but not "Yes/No market"). */
 const isAnswer = (c: Clause) => /^(?:yes|no)\b\s*(?:[,.;:!\u2013\u2014-]|$)/i.test(c.text) && (c.words[0] === 'yes' || c.words[0] === 'no');
 
+/** Pronouns and auxiliaries of a short answer to a yes/no question ("Do totals include overtime?
+ * They do." / "It does not."). */
+const ANSWER_PRONOUNS = new Set(['they', 'it', 'these', 'those', 'we', 'both']);
+const ANSWER_AUX = new Set(['do', 'does', 'is', 'are', 'will', 'can']);
+
+/** A short answer made of a pronoun and a bare auxiliary, with or without "not": its yes or no. */
+function shortAnswer(w: string[]): 'yes' | 'no' | undefined {
+  if (w.length < 2 || w.length > 3 || !ANSWER_PRONOUNS.has(w[0]) || !ANSWER_AUX.has(w[1])) return undefined;
+  if (w.length === 2) return 'yes';
+  return w[2] === 'not' ? 'no' : undefined;
+}
+
 /** The value a yes/no answer gives: the value its question or label names ("Does overtime count?",
  * "Overtime included:"), or its negation for "No"; a label naming the rule alone ("Overtime: No")
  * takes the rule's `answers`. A question needs a value word: "Will the game go to OT? Yes" asks
  * about the game, not the rule. */
 function answerValue(rule: ReadRule, c: Clause, label: Clause | undefined): ClauseValue | undefined {
   const asked = c.asked ?? (label ? { text: label.text, words: label.words, conditional: label.conditional } : undefined);
-  if (!asked || !isAnswer(c) || !hasTopic(rule, asked.words)) return undefined;
+  const short = c.asked ? shortAnswer(c.words) : undefined;
+  if (!asked || !(isAnswer(c) || short) || !hasTopic(rule, asked.words)) return undefined;
   const lex = LEXICON[rule];
   const named = clauseValue(rule, asked.words, true, asked.conditional);
   if (named?.conflict) return undefined;
-  const yes = c.words[0] === 'yes';
+  const yes = short ? short === 'yes' : c.words[0] === 'yes';
   if (named) return yes ? named : lex.negation?.[named.value] ? { value: lex.negation[named.value] } : undefined;
   // "Overtime: No" answers for the rule; "Overtime betting available: Yes" or "Cash out in overtime:
   // No" answer something else about overtime, so only a label that is the topic itself takes answers.
@@ -1059,7 +1077,7 @@ export function readRule(text: string | ParsedText, rule: ReadRule, m: MarketSco
         // "Tie game? Both sides pay out at $0.50.": the answer to a short question that names only
         // the rule speaks of it; a longer question names the rule as one thing among others ("If he
         // scores in a shootout after overtime, how is my wager graded?").
-        (i === 0 && !!c.asked && c.asked.words.length <= SHORT_FOLLOW_UP && hasTopic(rule, c.asked.words)) ||
+        (i === 0 && !!c.asked && (c.asked.words.length <= SHORT_FOLLOW_UP || asksCase(c.asked.words)) && hasTopic(rule, c.asked.words)) ||
         // "A push is when ... lands on the line. When that happens, your stake is refunded."
         (i === 0 && startsWithBackReference(c.words) && prevClauses.some((p) => !p.withdrawn && hasTopic(rule, p.words)));
       const topic = carried || hasTopic(rule, c.words);
