@@ -417,6 +417,10 @@ const SCOPE: Probe[] = [
 
 /** Questions and their answers, hedges, and three-way markets beside two-way ones. */
 const ANSWERS_AND_HEDGES: Probe[] = [
+  ['Props are void unless the player plays.', 'non_participation', 'nba', 'player_prop', 'full', 'void'],
+  ['Props only have action if the player plays; otherwise they are void.', 'non_participation', 'nba', 'player_prop', 'full', 'void'],
+  ['The player has to play, or the prop is void.', 'non_participation', 'nba', 'player_prop', 'full', 'void'],
+  ['Props on a player who is listed but does not play lose.', 'non_participation', 'nba', 'player_prop', 'full', 'loses'],
   ['Props stand as long as the player plays.', 'non_participation', 'nba', 'player_prop', 'full', 'unknown'],
   ['A prop on a player who sits out is void.', 'non_participation', 'nba', 'player_prop', 'full', 'void'],
   ['Any player prop where the player is ruled out is refunded.', 'non_participation', 'nba', 'player_prop', 'full', 'void'],
@@ -446,10 +450,7 @@ const ANSWERS_AND_HEDGES: Probe[] = [
 
 /** Probes the reader does not read yet: each must stay `unknown` (a gap, never a wrong value). */
 const GAPS: Probe[] = [
-  ['Props are void unless the player plays.', 'non_participation', 'nba', 'player_prop', 'full', 'void'],
-  ['Props only have action if the player plays; otherwise they are void.', 'non_participation', 'nba', 'player_prop', 'full', 'void'],
-  ['The player has to play, or the prop is void.', 'non_participation', 'nba', 'player_prop', 'full', 'void'],
-  ['Props on a player who is listed but does not play lose.', 'non_participation', 'nba', 'player_prop', 'full', 'loses'],
+  ['Totals include all goals except those scored in overtime.', 'overtime', 'nhl', 'total', 'full', 'excluded'],
   ['Regulation time markets exclude overtime. All other markets include it.', 'overtime', 'nhl', 'total', 'full', 'included'],
   ['If the athlete is a DNP, your entry is downgraded.', 'non_participation', 'nba', 'player_prop', 'full', 'void'],
   ['If the game is canceled and not rescheduled, the market resolves at the last traded price.', 'cancellation', 'nba', 'player_prop', 'full', 'fair_price'],

@@ -1080,7 +1080,12 @@ export function readRule(text: string | ParsedText, rule: ReadRule, m: MarketSco
         (i === 0 && !!c.asked && (c.asked.words.length <= SHORT_FOLLOW_UP || asksCase(c.asked.words)) && hasTopic(rule, c.asked.words)) ||
         // "A push is when ... lands on the line. When that happens, your stake is refunded."
         (i === 0 && startsWithBackReference(c.words) && prevClauses.some((p) => !p.withdrawn && hasTopic(rule, p.words)));
-      const topic = carried || hasTopic(rule, c.words);
+      // "Props are void unless the player plays": an exception that names no market but the rule's
+      // case is the condition of the statement, so the statement is about that rule.
+      // (Only for a rule whose topic is a case: "all goals except those in overtime" names overtime as
+      // what is left out.)
+      const caseException = !LEXICON[rule].negation && exc.some((e) => !(e.own.league || e.own.segment || e.own.market || e.own.blocking) && hasTopic(rule, e.words));
+      const topic = carried || caseException || hasTopic(rule, c.words);
       // A withdrawn clause about the rule still claims its scope: "usually exclude" on fourth quarters
       // leaves a fourth quarter unknown rather than letting "totals include overtime" decide it.
       // A hedged clause claims its scope when it states a value or speaks of the rule itself; one that
