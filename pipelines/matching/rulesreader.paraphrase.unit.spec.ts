@@ -448,8 +448,39 @@ const ANSWERS_AND_HEDGES: Probe[] = [
   ['Quarter moneylines: ties lose.', 'tie', 'nba', 'moneyline', 'full', 'unknown'],
 ];
 
+/** The venue or the bettor as the subject ("we void", "you get your stake back"), and contract prices. */
+const ACTIVE_VOICE: Probe[] = [
+  ['If the game is cancelled, this contract settles at $0.50 per share.', 'cancellation', 'nba', 'player_prop', 'full', 'half_payout'],
+  ['If the game is cancelled, both Yes and No resolve at 50%.', 'cancellation', 'nba', 'player_prop', 'full', 'half_payout'],
+  ['Cancelled game: the market resolves 50-50.', 'cancellation', 'nba', 'player_prop', 'full', 'half_payout'],
+  ['In case of cancellation, all positions are refunded at cost.', 'cancellation', 'nba', 'player_prop', 'full', 'void'],
+  ['In the event of cancellation, the market will be voided and stakes returned.', 'cancellation', 'nba', 'player_prop', 'full', 'void'],
+  ['Cancellation: void.', 'cancellation', 'nba', 'player_prop', 'full', 'void'],
+  ['If a game is cancelled, we void the market.', 'cancellation', 'nba', 'player_prop', 'full', 'void'],
+  ['We will void the market if the game is cancelled.', 'cancellation', 'nba', 'player_prop', 'full', 'void'],
+  ['We void all bets on games that are cancelled.', 'cancellation', 'nba', 'player_prop', 'full', 'void'],
+  ['If the game ends in a tie, both contracts settle at $0.50.', 'tie', 'nfl', 'moneyline', 'full', 'half_payout'],
+  ['If the game ends in a tie, each side is paid half.', 'tie', 'nfl', 'moneyline', 'full', 'half_payout'],
+  ['A tie resolves the market 50-50.', 'tie', 'nfl', 'moneyline', 'full', 'half_payout'],
+  ['We refund moneyline bets if the game ends in a tie.', 'tie', 'nfl', 'moneyline', 'full', 'void'],
+  ['We void moneyline wagers on tied games.', 'tie', 'nfl', 'moneyline', 'full', 'void'],
+  ['We refund your stake on a push.', 'push', 'nfl', 'total', 'full', 'void'],
+  ['We return stakes on pushes.', 'push', 'nfl', 'total', 'full', 'void'],
+  ['We void the prop if the player does not play.', 'non_participation', 'nfl', 'player_prop', 'full', 'void'],
+  ['We refund props on players who do not play.', 'non_participation', 'nfl', 'player_prop', 'full', 'void'],
+  ['We count overtime for all full-game bets.', 'overtime', 'nfl', 'total', 'full', 'included'],
+  ['We do not count overtime for quarter bets.', 'overtime', 'nfl', 'total', 'quarter:4', 'excluded'],
+  ['We settle full-game bets on the final score including overtime.', 'overtime', 'nfl', 'total', 'full', 'included'],
+  ['We settle hockey bets on regulation time.', 'overtime', 'nhl', 'total', 'full', 'excluded'],
+  ['You lose a moneyline bet if the game ends in a tie.', 'tie', 'nfl', 'moneyline', 'full', 'loses'],
+  ['You get your money back on a push.', 'push', 'nfl', 'total', 'full', 'void'],
+  ['You get your stake back if your player does not play.', 'non_participation', 'nfl', 'player_prop', 'full', 'void'],
+  ['You get your stake back if the game is cancelled.', 'cancellation', 'nfl', 'player_prop', 'full', 'void'],
+];
+
 /** Probes the reader does not read yet: each must stay `unknown` (a gap, never a wrong value). */
 const GAPS: Probe[] = [
+  ['We grade moneyline wagers on tied games as losses.', 'tie', 'nfl', 'moneyline', 'full', 'loses'],
   ['Totals include all goals except those scored in overtime.', 'overtime', 'nhl', 'total', 'full', 'excluded'],
   ['Regulation time markets exclude overtime. All other markets include it.', 'overtime', 'nhl', 'total', 'full', 'included'],
   ['If the athlete is a DNP, your entry is downgraded.', 'non_participation', 'nba', 'player_prop', 'full', 'void'],
@@ -482,6 +513,7 @@ describe('paraphrase probes: structures the corpus has not shown read as the sen
     ["exchange, pick'em and contract wording", VOICES],
     ['several markets, periods and leagues in one text', SCOPE],
     ['questions and answers, hedges, three-way beside two-way', ANSWERS_AND_HEDGES],
+    ['the venue or the bettor as the subject', ACTIVE_VOICE],
   ] as const) {
     describe(title, () => {
       it.each(probes.map((p) => [name(p), p] as const))('%s', (_, p) => expect(read(p)).toBe(p[5]));
