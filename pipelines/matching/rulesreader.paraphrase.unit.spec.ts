@@ -106,6 +106,7 @@ const SETTLEMENT_BASIS: Probe[] = [
   ['NHL moneylines: overtime and shootout count.', 'overtime', 'nhl', 'moneyline', 'full', 'included'],
   ['NHL: bets are settled on the result after overtime and shootout.', 'overtime', 'nhl', 'moneyline', 'full', 'included'],
   // The basis named and then extended is not regulation only.
+  ['Resolves Yes if the Jets win, whether the game is decided in regulation, extra time or a shootout.', 'overtime', 'nhl', 'moneyline', 'full', 'included'],
   ['Moneyline: the winner after regulation, extra time or a shootout.', 'overtime', 'nhl', 'moneyline', 'full', 'included'],
   ['Player specials are settled on normal time plus any extra time.', 'overtime', 'nhl', 'player_prop', 'full', 'included'],
   ['Goals in regular time and overtime are added up for the total.', 'overtime', 'nhl', 'total', 'full', 'included'],
