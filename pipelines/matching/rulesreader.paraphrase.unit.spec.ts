@@ -139,6 +139,10 @@ const CLAUSE_STRUCTURE: Probe[] = [
   ['Quarter lines do not include overtime, unlike moneylines.', 'overtime', 'nba', 'moneyline', 'full', 'unknown'],
   ['Except for quarter bets, all wagers include overtime.', 'overtime', 'nba', 'total', 'full', 'included'],
   ['Except for quarter bets, all wagers include overtime.', 'overtime', 'nba', 'total', 'quarter:4', 'excluded'],
+  ['Totals include all goals except those scored in overtime.', 'overtime', 'nhl', 'total', 'full', 'excluded'],
+  ['Player props count all statistics except those recorded in overtime.', 'overtime', 'nba', 'player_prop', 'full', 'excluded'],
+  ['Totals include all goals, except overtime goals, which do count.', 'overtime', 'nhl', 'total', 'full', 'unknown'],
+  ['All bets include overtime, except as noted.', 'overtime', 'nhl', 'total', 'full', 'included'],
   ['All wagers include overtime, quarter bets excepted.', 'overtime', 'nba', 'total', 'full', 'included'],
   ['In basketball, overtime counts toward everything except quarter and half bets.', 'overtime', 'nba', 'total', 'quarter:4', 'excluded'],
   ['In basketball, overtime counts toward everything except quarter and half bets.', 'overtime', 'nba', 'total', 'full', 'included'],
@@ -482,7 +486,6 @@ const ACTIVE_VOICE: Probe[] = [
 /** Probes the reader does not read yet: each must stay `unknown` (a gap, never a wrong value). */
 const GAPS: Probe[] = [
   ['We grade moneyline wagers on tied games as losses.', 'tie', 'nfl', 'moneyline', 'full', 'loses'],
-  ['Totals include all goals except those scored in overtime.', 'overtime', 'nhl', 'total', 'full', 'excluded'],
   ['Regulation time markets exclude overtime. All other markets include it.', 'overtime', 'nhl', 'total', 'full', 'included'],
   ['If the athlete is a DNP, your entry is downgraded.', 'non_participation', 'nba', 'player_prop', 'full', 'void'],
   ['If the game is canceled and not rescheduled, the market resolves at the last traded price.', 'cancellation', 'nba', 'player_prop', 'full', 'fair_price'],

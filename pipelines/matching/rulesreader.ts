@@ -1096,8 +1096,20 @@ export function readRule(text: string | ParsedText, rule: ReadRule, m: MarketSco
         continue;
       }
       let v = clauseValue(rule, c.words, topic, c.conditional);
-      // The evidence of an answer quotes what it answers: "Does overtime count? Yes".
       let clauseText = c.text;
+      // "Totals include all goals except those scored in overtime": an exception naming the rule's
+      // topic and no market leaves the topic out of what the statement includes, so the statement's
+      // value is denied for it.
+      const leftOut = LEXICON[rule].negation && !topic ? exc.find((e) => !(e.own.league || e.own.segment || e.own.market || e.own.blocking) && topicOutsideCondition(rule, e) && !clauseValue(rule, e.words, true, e.conditional)) : undefined;
+      if (!v && leftOut) {
+        const said = clauseValue(rule, c.words, true, c.conditional);
+        const neg = LEXICON[rule].negation?.[said?.value ?? ''];
+        if (said && !said.conflict && neg) {
+          v = { value: neg };
+          clauseText = `${c.text} ... ${leftOut.text}`;
+        }
+      }
+      // The evidence of an answer quotes what it answers: "Does overtime count? Yes".
       if (!v && (c.asked || (c.kind === 'colon' && i > 0))) {
         const label = c.kind === 'colon' && i > 0 ? cs[i - 1] : undefined;
         v = answerValue(rule, c, label);
