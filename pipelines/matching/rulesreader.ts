@@ -39,7 +39,17 @@
 // row's cells into clauses, a line end or a bullet ends a sentence, and a header row's labels are
 // written into each row. Phrases that hold a value word but state nothing ("considered a
 // push" for overtime, "can push") are in each rule's `ignore` list. Every word the reader knows is in
-// ./rules-lexicon (one file per rule), not in this code.
+// ./rules-lexicon (one file per rule), not in this code; a phrase may name a word class ("@settle *
+// @regulation"), so one frame reads every pairing of the class's words.
+// Structure over strings: an elliptical clause with its own subject ("Moneylines include overtime,
+// quarter lines do not"; "..., but full-game lines do") denies or repeats the statement before it for
+// that subject, inside a sentence as across two; a closing "X excepted" is an exception; a condition
+// may open with "should", "in the event", "in case", "provided" as with "if"; an exception naming the
+// rule's case and no market ("void unless the player plays") is the statement's condition, and one
+// naming overtime and no market ("all goals except those in overtime") denies the inclusion for it;
+// "What happens if <case>?" carries the case into its answer, and "They do." / "It does not." answer
+// a yes/no question. A clause naming only leagues or sports outside the spec applies to none of ours,
+// whatever markets it lists.
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { League } from './teams.ts';
