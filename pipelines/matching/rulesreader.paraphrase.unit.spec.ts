@@ -483,6 +483,43 @@ const ACTIVE_VOICE: Probe[] = [
   ['You get your stake back if the game is cancelled.', 'cancellation', 'nfl', 'player_prop', 'full', 'void'],
 ];
 
+/** Periods in other words, and markets, competitions and leagues outside the spec named as a subject. */
+const OTHER_SUBJECTS: Probe[] = [
+  ['Final-quarter bets do not include overtime.', 'overtime', 'nba', 'total', 'quarter:4', 'excluded'],
+  ['Final-quarter bets do not include overtime.', 'overtime', 'nba', 'total', 'full', 'unknown'],
+  ['Last-quarter wagers exclude overtime.', 'overtime', 'nba', 'total', 'quarter:4', 'excluded'],
+  ['Last-quarter wagers exclude overtime.', 'overtime', 'nba', 'total', 'full', 'unknown'],
+  ['Q4 bets exclude OT.', 'overtime', 'nba', 'total', 'full', 'unknown'],
+  ['Opening-half bets exclude overtime.', 'overtime', 'nba', 'total', 'full', 'unknown'],
+  ['Second-half bets include overtime.', 'overtime', 'nba', 'total', 'full', 'unknown'],
+  ['2H lines include OT.', 'overtime', 'nba', 'total', 'full', 'unknown'],
+  ['Halftime bets exclude overtime.', 'overtime', 'nba', 'total', 'full', 'unknown'],
+  ['Period bets exclude overtime.', 'overtime', 'nhl', 'total', 'full', 'unknown'],
+  ['Third-period bets exclude overtime.', 'overtime', 'nhl', 'total', 'full', 'unknown'],
+  ['Each period is settled on its own score; overtime is not included.', 'overtime', 'nhl', 'total', 'full', 'unknown'],
+  ['First-five-innings bets are settled after five innings.', 'overtime', 'mlb', 'total', 'full', 'unknown'],
+  ['First 5 innings: extra innings do not count.', 'overtime', 'mlb', 'total', 'full', 'unknown'],
+  ['Team totals exclude overtime.', 'overtime', 'nfl', 'total', 'full', 'unknown'],
+  ['Player props exclude overtime.', 'overtime', 'nfl', 'total', 'full', 'unknown'],
+  ['Alternate lines exclude overtime.', 'overtime', 'nfl', 'total', 'full', 'unknown'],
+  ['Live bets exclude overtime.', 'overtime', 'nfl', 'total', 'full', 'unknown'],
+  ['Futures and season-long markets exclude playoff overtime.', 'overtime', 'nfl', 'total', 'full', 'unknown'],
+  ['Regulation-only totals exclude overtime.', 'overtime', 'nfl', 'total', 'full', 'unknown'],
+  ['Overtime is not included in the first-half total.', 'overtime', 'nfl', 'total', 'full', 'unknown'],
+  ['College football bets include overtime.', 'overtime', 'nfl', 'total', 'full', 'unknown'],
+  ['NCAA basketball totals include overtime.', 'overtime', 'nba', 'total', 'full', 'unknown'],
+  ['EuroLeague totals exclude overtime.', 'overtime', 'nba', 'total', 'full', 'unknown'],
+  ['KBO games: extra innings count.', 'overtime', 'mlb', 'total', 'full', 'unknown'],
+  ['In the AHL, the shootout decides the game and bets include it.', 'overtime', 'nhl', 'total', 'full', 'unknown'],
+  ['Preseason games exclude overtime.', 'overtime', 'nfl', 'total', 'full', 'unknown'],
+  ['Ties in soccer are a separate outcome.', 'tie', 'nfl', 'moneyline', 'full', 'unknown'],
+  ['Asian handicap pushes are refunded.', 'push', 'nfl', 'spread', 'full', 'unknown'],
+  ['Teaser pushes lose.', 'push', 'nfl', 'spread', 'full', 'unknown'],
+  ['Parlay legs that push are removed.', 'push', 'nfl', 'spread', 'full', 'unknown'],
+  ['Golf: a player who withdraws before teeing off is void.', 'non_participation', 'nfl', 'player_prop', 'full', 'unknown'],
+  ['Tennis: if a player retires, bets are void.', 'non_participation', 'nfl', 'player_prop', 'full', 'unknown'],
+];
+
 /** Probes the reader does not read yet: each must stay `unknown` (a gap, never a wrong value). */
 const GAPS: Probe[] = [
   ['We grade moneyline wagers on tied games as losses.', 'tie', 'nfl', 'moneyline', 'full', 'loses'],
@@ -518,6 +555,7 @@ describe('paraphrase probes: structures the corpus has not shown read as the sen
     ['several markets, periods and leagues in one text', SCOPE],
     ['questions and answers, hedges, three-way beside two-way', ANSWERS_AND_HEDGES],
     ['the venue or the bettor as the subject', ACTIVE_VOICE],
+    ['periods in other words, other markets and leagues as the subject', OTHER_SUBJECTS],
   ] as const) {
     describe(title, () => {
       it.each(probes.map((p) => [name(p), p] as const))('%s', (_, p) => expect(read(p)).toBe(p[5]));
