@@ -495,6 +495,7 @@ const OTHER_SUBJECTS: Probe[] = [
   ['2H lines include OT.', 'overtime', 'nba', 'total', 'full', 'unknown'],
   ['Halftime bets exclude overtime.', 'overtime', 'nba', 'total', 'full', 'unknown'],
   ['Period bets exclude overtime.', 'overtime', 'nhl', 'total', 'full', 'unknown'],
+  ['Period bets exclude overtime.', 'overtime', 'nba', 'total', 'quarter:4', 'excluded'],
   ['Third-period bets exclude overtime.', 'overtime', 'nhl', 'total', 'full', 'unknown'],
   ['Each period is settled on its own score; overtime is not included.', 'overtime', 'nhl', 'total', 'full', 'unknown'],
   ['First-five-innings bets are settled after five innings.', 'overtime', 'mlb', 'total', 'full', 'unknown'],
