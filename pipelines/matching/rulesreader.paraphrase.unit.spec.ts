@@ -189,6 +189,7 @@ const CONDITIONS: Probe[] = [
 
 /** Texts that state no overtime rule for the market, though they hold its words. */
 const SILENT: Probe[] = [
+  ['Baseball has no overtime; extra innings decide a tied game.', 'overtime', 'mlb', 'total', 'full', 'unknown'],
   ['Overtime rules vary by market.', 'overtime', 'nba', 'total', 'full', 'unknown'],
   ['In the NFL, a game tied after regulation goes to overtime.', 'overtime', 'nfl', 'total', 'full', 'unknown'],
   ['Our overtime props are popular with bettors.', 'overtime', 'nfl', 'total', 'full', 'unknown'],
@@ -521,8 +522,36 @@ const OTHER_SUBJECTS: Probe[] = [
   ['Tennis: if a player retires, bets are void.', 'non_participation', 'nfl', 'player_prop', 'full', 'unknown'],
 ];
 
+/** Coordinated subjects (both ... and, neither ... nor), pronoun subjects, clefts, and ties on a line. */
+const COORDINATION: Probe[] = [
+  ['Overtime counts for the full game and the second half, but for no quarter.', 'overtime', 'nba', 'total', 'half:2', 'included'],
+  ['Both full-game and second-half bets include overtime.', 'overtime', 'nba', 'total', 'half:2', 'included'],
+  ['Both full-game and second-half bets include overtime.', 'overtime', 'nba', 'total', 'half:1', 'unknown'],
+  ['Neither first-half nor quarter bets include overtime.', 'overtime', 'nba', 'total', 'half:1', 'excluded'],
+  ['Neither first-half nor quarter bets include overtime.', 'overtime', 'nba', 'total', 'full', 'unknown'],
+  ['Either way, overtime counts for the full game.', 'overtime', 'nba', 'total', 'full', 'included'],
+  ['Overtime counts for the full game; it does not count for quarters.', 'overtime', 'nba', 'total', 'quarter:2', 'excluded'],
+  ['It is the final score, overtime included, that settles full-game bets.', 'overtime', 'nba', 'total', 'full', 'included'],
+  ['What settles a full-game total is the final score including overtime.', 'overtime', 'nba', 'total', 'full', 'included'],
+  ['Overtime forms part of the fourth quarter.', 'overtime', 'nba', 'total', 'quarter:4', 'included'],
+  ['Overtime is treated as part of the fourth quarter.', 'overtime', 'nba', 'total', 'quarter:4', 'included'],
+  ['Overtime is treated separately from the fourth quarter.', 'overtime', 'nba', 'total', 'quarter:4', 'excluded'],
+  ['Quarter bets cover only the four quarters.', 'overtime', 'nba', 'total', 'quarter:4', 'unknown'],
+  ['A tied half voids half moneylines.', 'tie', 'nba', 'moneyline', 'half:1', 'void'],
+  ['A tied quarter refunds quarter moneylines.', 'tie', 'nba', 'moneyline', 'quarter:1', 'void'],
+  ['A tied quarter refunds quarter moneylines.', 'tie', 'nba', 'moneyline', 'full', 'unknown'],
+  ['Half and quarter moneylines are refunded on a tie; the full game goes to overtime.', 'tie', 'nba', 'moneyline', 'half:2', 'void'],
+  ['Ties on the spread are refunded.', 'push', 'nba', 'spread', 'full', 'void'],
+  ['If the adjusted score is tied, the spread bet is refunded.', 'push', 'nba', 'spread', 'full', 'void'],
+  ['Pushes on totals are refunded; pushes on spreads lose.', 'push', 'nba', 'spread', 'full', 'loses'],
+  ['Pushes on totals are refunded; pushes on spreads lose.', 'push', 'nba', 'total', 'full', 'void'],
+];
+
 /** Probes the reader does not read yet: each must stay `unknown` (a gap, never a wrong value). */
 const GAPS: Probe[] = [
+  ['Quarter bets have no overtime.', 'overtime', 'nba', 'total', 'quarter:4', 'excluded'],
+  ['There is no overtime in quarter bets.', 'overtime', 'nba', 'total', 'quarter:4', 'excluded'],
+  ['Overtime counts for the full game and the second half, but for no quarter.', 'overtime', 'nba', 'total', 'quarter:4', 'excluded'],
   ['We grade moneyline wagers on tied games as losses.', 'tie', 'nfl', 'moneyline', 'full', 'loses'],
   ['Regulation time markets exclude overtime. All other markets include it.', 'overtime', 'nhl', 'total', 'full', 'included'],
   ['If the athlete is a DNP, your entry is downgraded.', 'non_participation', 'nba', 'player_prop', 'full', 'void'],
@@ -557,6 +586,7 @@ describe('paraphrase probes: structures the corpus has not shown read as the sen
     ['questions and answers, hedges, three-way beside two-way', ANSWERS_AND_HEDGES],
     ['the venue or the bettor as the subject', ACTIVE_VOICE],
     ['periods in other words, other markets and leagues as the subject', OTHER_SUBJECTS],
+    ['coordinated and pronoun subjects, clefts, ties on a line', COORDINATION],
   ] as const) {
     describe(title, () => {
       it.each(probes.map((p) => [name(p), p] as const))('%s', (_, p) => expect(read(p)).toBe(p[5]));

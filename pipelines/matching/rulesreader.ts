@@ -1084,6 +1084,9 @@ export function readRule(text: string | ParsedText, rule: ReadRule, m: MarketSco
         ((c.kind === 'but' || c.kind === 'colon' || c.kind === 'so' || c.words[0] === 'otherwise' || c.words[0] === 'so') && i > 0 && hasTopic(rule, cs[i - 1].words)) ||
         // "ML bets include OT; totals exclude it": a pronoun object names the topic of the clause before.
         ((c.kind === 'semi' || c.kind === 'but') && i > 0 && c.words.slice(1).some((w) => TOPIC_PRONOUNS.has(w)) && hasTopic(rule, cs[i - 1].words)) ||
+        // "Overtime counts for the full game; it does not count for quarters": "it" as the subject names
+        // the topic only when the clause before opens with it (not "full-game bets include overtime; it ...").
+        ((c.kind === 'semi' || c.kind === 'but') && i > 0 && c.words[0] === 'it' && topicHits(rule, cs[i - 1].words).some((h) => h.start === 0)) ||
         // "Tie game? Both sides pay out at $0.50.": the answer to a short question that names only
         // the rule speaks of it; a longer question names the rule as one thing among others ("If he
         // scores in a shootout after overtime, how is my wager graded?").
