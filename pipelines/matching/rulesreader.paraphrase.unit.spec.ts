@@ -547,6 +547,29 @@ const COORDINATION: Probe[] = [
   ['Pushes on totals are refunded; pushes on spreads lose.', 'push', 'nba', 'total', 'full', 'void'],
 ];
 
+/** Taking part named by what a player must do in each sport, and cancelled games as the subject. */
+const PARTICIPATION: Probe[] = [
+  ['Non-participation: if a player is inactive, his props are void.', 'non_participation', 'nfl', 'player_prop', 'full', 'void'],
+  ['Inactive players: props void.', 'non_participation', 'nfl', 'player_prop', 'full', 'void'],
+  ['Scratched players: all wagers refunded.', 'non_participation', 'nhl', 'player_prop', 'full', 'void'],
+  ['A scratched player voids the prop.', 'non_participation', 'nhl', 'player_prop', 'full', 'void'],
+  ['If a goalie is pulled before the game, saves props are void.', 'non_participation', 'nhl', 'player_prop', 'full', 'unknown'],
+  ['Props settle as No when the player sits out.', 'non_participation', 'nba', 'player_prop', 'full', 'loses'],
+  ['An inactive player means the prop loses.', 'non_participation', 'nba', 'player_prop', 'full', 'loses'],
+  ['The Yes side loses if the player is inactive.', 'non_participation', 'nba', 'player_prop', 'full', 'unknown'],
+  ['If the pitcher does not start, pitcher props are void.', 'non_participation', 'mlb', 'player_prop', 'full', 'void'],
+  ['If the batter does not get a plate appearance, the bet is void.', 'non_participation', 'mlb', 'player_prop', 'full', 'void'],
+  ['Batters need one plate appearance for action.', 'non_participation', 'mlb', 'player_prop', 'full', 'void'],
+  ['Quarterbacks must take a snap for bets to have action.', 'non_participation', 'nfl', 'player_prop', 'full', 'void'],
+  ['Skaters must log ice time for action.', 'non_participation', 'nhl', 'player_prop', 'full', 'void'],
+  ['If the game is abandoned, bets stand if the result is already decided.', 'cancellation', 'nfl', 'player_prop', 'full', 'unknown'],
+  ['If a game is not completed, bets are void.', 'cancellation', 'nfl', 'player_prop', 'full', 'unknown'],
+  ['A game that is cancelled and not made up voids every prop.', 'cancellation', 'nfl', 'player_prop', 'full', 'void'],
+  ['Props on cancelled games are void.', 'cancellation', 'nfl', 'player_prop', 'full', 'void'],
+  ['A cancelled game voids all props.', 'cancellation', 'nfl', 'player_prop', 'full', 'void'],
+  ['If a game is cancelled, the contract resolves to the last traded price.', 'cancellation', 'nfl', 'player_prop', 'full', 'unknown'],
+];
+
 /** Probes the reader does not read yet: each must stay `unknown` (a gap, never a wrong value). */
 const GAPS: Probe[] = [
   ['Quarter bets have no overtime.', 'overtime', 'nba', 'total', 'quarter:4', 'excluded'],
@@ -587,6 +610,7 @@ describe('paraphrase probes: structures the corpus has not shown read as the sen
     ['the venue or the bettor as the subject', ACTIVE_VOICE],
     ['periods in other words, other markets and leagues as the subject', OTHER_SUBJECTS],
     ['coordinated and pronoun subjects, clefts, ties on a line', COORDINATION],
+    ['taking part in each sport, cancelled games as the subject', PARTICIPATION],
   ] as const) {
     describe(title, () => {
       it.each(probes.map((p) => [name(p), p] as const))('%s', (_, p) => expect(read(p)).toBe(p[5]));
