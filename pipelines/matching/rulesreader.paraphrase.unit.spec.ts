@@ -570,6 +570,29 @@ const PARTICIPATION: Probe[] = [
   ['If a game is cancelled, the contract resolves to the last traded price.', 'cancellation', 'nfl', 'player_prop', 'full', 'unknown'],
 ];
 
+/** Hedged generalities about venues at large, beside a venue's own statement. */
+const HEDGES: Probe[] = [
+  ['By default, all markets include overtime.', 'overtime', 'nba', 'total', 'full', 'included'],
+  ['Generally speaking, overtime counts.', 'overtime', 'nba', 'total', 'full', 'unknown'],
+  ['Overtime counts in most markets.', 'overtime', 'nba', 'total', 'full', 'unknown'],
+  ['It is standard for overtime to count in totals.', 'overtime', 'nba', 'total', 'full', 'unknown'],
+  ['Most sportsbooks include overtime in totals.', 'overtime', 'nba', 'total', 'full', 'unknown'],
+  ['At most books, totals include overtime.', 'overtime', 'nba', 'total', 'full', 'unknown'],
+  ['Totals almost always include overtime.', 'overtime', 'nba', 'total', 'full', 'unknown'],
+  ['Totals frequently include overtime.', 'overtime', 'nba', 'total', 'full', 'unknown'],
+  ['Totals normally include overtime.', 'overtime', 'nba', 'total', 'full', 'unknown'],
+  ['Totals should include overtime, but check the market.', 'overtime', 'nba', 'total', 'full', 'unknown'],
+  ['Expect totals to include overtime.', 'overtime', 'nba', 'total', 'full', 'unknown'],
+  ['Overtime tends to be included in totals.', 'overtime', 'nba', 'total', 'full', 'unknown'],
+  ['The industry standard is that totals include overtime.', 'overtime', 'nba', 'total', 'full', 'unknown'],
+  ['Totals at this book always include overtime.', 'overtime', 'nba', 'total', 'full', 'included'],
+  ['In most cases a tie is refunded.', 'tie', 'nfl', 'moneyline', 'full', 'unknown'],
+  ['Ties are usually refunded.', 'tie', 'nfl', 'moneyline', 'full', 'unknown'],
+  ['Many books refund ties.', 'tie', 'nfl', 'moneyline', 'full', 'unknown'],
+  ['Pushes are typically refunded.', 'push', 'nfl', 'total', 'full', 'unknown'],
+  ['Most operators void props when a player does not play.', 'non_participation', 'nfl', 'player_prop', 'full', 'unknown'],
+];
+
 /** Probes the reader does not read yet: each must stay `unknown` (a gap, never a wrong value). */
 const GAPS: Probe[] = [
   ['Quarter bets have no overtime.', 'overtime', 'nba', 'total', 'quarter:4', 'excluded'],
@@ -611,6 +634,7 @@ describe('paraphrase probes: structures the corpus has not shown read as the sen
     ['periods in other words, other markets and leagues as the subject', OTHER_SUBJECTS],
     ['coordinated and pronoun subjects, clefts, ties on a line', COORDINATION],
     ['taking part in each sport, cancelled games as the subject', PARTICIPATION],
+    ['hedged generalities beside a venue\'s own statement', HEDGES],
   ] as const) {
     describe(title, () => {
       it.each(probes.map((p) => [name(p), p] as const))('%s', (_, p) => expect(read(p)).toBe(p[5]));
