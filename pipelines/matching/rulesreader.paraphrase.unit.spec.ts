@@ -549,6 +549,12 @@ const COORDINATION: Probe[] = [
 
 /** Taking part named by what a player must do in each sport, and cancelled games as the subject. */
 const PARTICIPATION: Probe[] = [
+  ['If neither team wins, moneyline wagers are graded no action.', 'tie', 'nfl', 'moneyline', 'full', 'void'],
+  ['Bets on players who miss the game are void.', 'non_participation', 'nba', 'player_prop', 'full', 'void'],
+  ['If the named player misses the game, all wagers are void.', 'non_participation', 'nba', 'player_prop', 'full', 'void'],
+  ['Player props are void if the player is not in the lineup.', 'non_participation', 'nba', 'player_prop', 'full', 'void'],
+  ['Players who miss practice may still play.', 'non_participation', 'nba', 'player_prop', 'full', 'unknown'],
+  ['There is no winner in a tied NFL game.', 'tie', 'nfl', 'moneyline', 'full', 'unknown'],
   ['Non-participation: if a player is inactive, his props are void.', 'non_participation', 'nfl', 'player_prop', 'full', 'void'],
   ['Inactive players: props void.', 'non_participation', 'nfl', 'player_prop', 'full', 'void'],
   ['Scratched players: all wagers refunded.', 'non_participation', 'nhl', 'player_prop', 'full', 'void'],
@@ -611,11 +617,7 @@ const GAPS: Probe[] = [
   ['Should a game go to overtime, all full-game markets are settled on the final score after overtime.', 'overtime', 'nba', 'total', 'full', 'included'],
   ['Totals are graded on the final score with overtime.', 'overtime', 'nba', 'total', 'full', 'included'],
   ['All game markets (including overtime).', 'overtime', 'nfl', 'total', 'full', 'included'],
-  ['If neither team wins, moneyline wagers are graded no action.', 'tie', 'nfl', 'moneyline', 'full', 'void'],
   ['A push is when the result lands on the line; we return the stake.', 'push', 'nba', 'spread', 'full', 'void'],
-  ['Bets on players who miss the game are void.', 'non_participation', 'nba', 'player_prop', 'full', 'void'],
-  ['If the named player misses the game, all wagers are void.', 'non_participation', 'nba', 'player_prop', 'full', 'void'],
-  ['Player props are void if the player is not in the lineup.', 'non_participation', 'nba', 'player_prop', 'full', 'void'],
   ['If the game is cancelled, each side of the contract pays 50 cents.', 'cancellation', 'nba', 'player_prop', 'full', 'half_payout'],
 ];
 
