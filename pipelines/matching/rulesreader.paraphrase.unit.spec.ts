@@ -599,8 +599,42 @@ const HEDGES: Probe[] = [
   ['Most operators void props when a player does not play.', 'non_participation', 'nfl', 'player_prop', 'full', 'unknown'],
 ];
 
+/** A last set written after the fixes and read once, with nothing tuned on it (its two misses are gaps). */
+const LAST_SET: Probe[] = [
+  ['NFL Game Lines - Overtime: Included. First Half / Quarters - Overtime: Not Included.', 'overtime', 'nfl', 'spread', 'full', 'included'],
+  ['NFL Game Lines - Overtime: Included. First Half / Quarters - Overtime: Not Included.', 'overtime', 'nfl', 'spread', 'quarter:4', 'excluded'],
+  ['Hockey moneylines are decided after overtime and, if needed, a shootout.', 'overtime', 'nhl', 'moneyline', 'full', 'included'],
+  ['For baseball totals, runs in extra innings are counted.', 'overtime', 'mlb', 'total', 'full', 'included'],
+  ['Runs scored after the ninth inning do not count toward first-half lines.', 'overtime', 'mlb', 'total', 'full', 'unknown'],
+  ['If the game is tied at the end of regulation, overtime is played and counts for settlement.', 'overtime', 'nfl', 'total', 'full', 'included'],
+  ['Overtime points are ignored when grading fourth-quarter lines.', 'overtime', 'nba', 'total', 'quarter:4', 'excluded'],
+  ['Overtime points are ignored when grading fourth-quarter lines.', 'overtime', 'nba', 'total', 'full', 'unknown'],
+  ['Team total bets are graded including any overtime.', 'overtime', 'nba', 'team_total', 'full', 'included'],
+  ['Player stats accumulated in overtime are part of the final tally.', 'overtime', 'nba', 'player_prop', 'full', 'included'],
+  ['We settle player props on regulation stats only.', 'overtime', 'nba', 'player_prop', 'full', 'excluded'],
+  ['Moneyline bets on a game that ends in a tie will be refunded in full.', 'tie', 'nfl', 'moneyline', 'full', 'void'],
+  ['Should an NFL game finish tied, moneyline stakes are returned.', 'tie', 'nfl', 'moneyline', 'full', 'void'],
+  ['If a half finishes tied, the half moneyline is void.', 'tie', 'nfl', 'moneyline', 'half:2', 'void'],
+  ['In the unlikely event of a tie, both teams are graded as losers.', 'tie', 'nfl', 'moneyline', 'full', 'loses'],
+  ['A game that ends in a tie counts as a draw for standings purposes.', 'tie', 'nfl', 'moneyline', 'full', 'unknown'],
+  ['If the spread result is exactly zero after the handicap, the bet is a push and refunded.', 'push', 'nfl', 'spread', 'full', 'void'],
+  ['Total bets that land exactly on the posted total are refunded.', 'push', 'nfl', 'total', 'full', 'void'],
+  ['Pushes count as losses in parlays.', 'push', 'nfl', 'total', 'full', 'unknown'],
+  ['A player who does not take the court voids the prop.', 'non_participation', 'nba', 'player_prop', 'full', 'void'],
+  ['If a listed starter is scratched, props on him are voided.', 'non_participation', 'nba', 'player_prop', 'full', 'void'],
+  ['Player props stand once the player checks in.', 'non_participation', 'nba', 'player_prop', 'full', 'unknown'],
+  ['Should your player not appear in the game, the selection is void.', 'non_participation', 'nba', 'player_prop', 'full', 'void'],
+  ['When a player is declared inactive, the contract resolves No.', 'non_participation', 'nba', 'player_prop', 'full', 'loses'],
+  ['If the match is cancelled outright, all open bets are voided.', 'cancellation', 'nba', 'player_prop', 'full', 'void'],
+  ['A game called off without a make-up date means all props are refunded.', 'cancellation', 'nba', 'player_prop', 'full', 'void'],
+  ['If the game is rescheduled, bets stand.', 'cancellation', 'nba', 'player_prop', 'full', 'unknown'],
+  ['If the event is cancelled, all positions settle at the last fair price.', 'cancellation', 'nba', 'player_prop', 'full', 'fair_price'],
+];
+
 /** Probes the reader does not read yet: each must stay `unknown` (a gap, never a wrong value). */
 const GAPS: Probe[] = [
+  ['If the line is hit exactly, the wager is returned.', 'push', 'nfl', 'total', 'full', 'void'],
+  ['Cancelled: the market resolves at 50-50.', 'cancellation', 'nba', 'player_prop', 'full', 'half_payout'],
   ['Quarter bets have no overtime.', 'overtime', 'nba', 'total', 'quarter:4', 'excluded'],
   ['There is no overtime in quarter bets.', 'overtime', 'nba', 'total', 'quarter:4', 'excluded'],
   ['Overtime counts for the full game and the second half, but for no quarter.', 'overtime', 'nba', 'total', 'quarter:4', 'excluded'],
@@ -637,6 +671,7 @@ describe('paraphrase probes: structures the corpus has not shown read as the sen
     ['coordinated and pronoun subjects, clefts, ties on a line', COORDINATION],
     ['taking part in each sport, cancelled games as the subject', PARTICIPATION],
     ['hedged generalities beside a venue\'s own statement', HEDGES],
+    ['a last set read once after the fixes', LAST_SET],
   ] as const) {
     describe(title, () => {
       it.each(probes.map((p) => [name(p), p] as const))('%s', (_, p) => expect(read(p)).toBe(p[5]));
