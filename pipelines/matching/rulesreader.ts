@@ -39,7 +39,17 @@
 // row's cells into clauses, a line end or a bullet ends a sentence, and a header row's labels are
 // written into each row. Phrases that hold a value word but state nothing ("considered a
 // push" for overtime, "can push") are in each rule's `ignore` list. Every word the reader knows is in
-// ./rules-lexicon (one file per rule), not in this code.
+// ./rules-lexicon (one file per rule), not in this code; a phrase may name a word class ("@settle *
+// @regulation"), so one frame reads every pairing of the class's words.
+// Structure over strings: an elliptical clause with its own subject ("Moneylines include overtime,
+// quarter lines do not"; "..., but full-game lines do") denies or repeats the statement before it for
+// that subject, inside a sentence as across two; a closing "X excepted" is an exception; a condition
+// may open with "should", "in the event", "in case", "provided" as with "if"; an exception naming the
+// rule's case and no market ("void unless the player plays") is the statement's condition, and one
+// naming overtime and no market ("all goals except those in overtime") denies the inclusion for it;
+// "What happens if <case>?" carries the case into its answer, and "They do." / "It does not." answer
+// a yes/no question. A clause naming only leagues or sports outside the spec applies to none of ours,
+// whatever markets it lists.
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { League } from './teams.ts';
@@ -63,6 +73,9 @@ interface LexEntry {
    * words before it ("a postponed game not played within two days" is postponement, not the
    * cancellation that "the game is not played" names). */
   unless?: string[];
+  /** Words that, standing right after a value phrase, take it back: "settled on regulation" is
+   * regulation only, "settled on regulation and overtime" is not. */
+  unless_after?: string[];
 }
 interface RuleLexicon {
   topics: LexEntry[];
@@ -97,8 +110,23 @@ interface Compiled<E> {
   tokens: string[];
 }
 const compile = <E extends { phrase: string }>(list: E[]): Compiled<E>[] =>
-  list.map((entry) => ({ entry, tokens: entry.phrase.split(/\s+/).flatMap((p) => (p === '*' || p === '^' ? [p] : tokenize(p).map((t) => t.word))) })).sort((a, b) => b.tokens.length - a.tokens.length);
+  list
+    .map((entry) => ({ entry, tokens: entry.phrase.split(/\s+/).flatMap((p) => (p === '*' || p === '^' || CLASS_REF.test(p) ? [p] : tokenize(p).map((t) => t.word))) }))
+    .sort((a, b) => b.tokens.length - a.tokens.length);
 
+/** "@settle" in a phrase stands for any member of the word class `settle` (classes.json): one frame
+ * ("@settle * @regulation") reads every pairing of its classes' words, not only the pairings a venue
+ * happened to print. */
+const CLASS_REF = /^@[a-z_]+$/;
+/** Each class's members as word lists, longest first (so "regulation time" is tried before "regulation"). */
+const CLASSES = new Map<string, string[][]>();
+
+for (const [name, members] of Object.entries(load<{ classes: Record<string, { members: string[] }> }>('classes').classes)) {
+  CLASSES.set(
+    `@${name}`,
+    members.members.map((m) => tokenize(m).map((t) => t.word)).sort((a, b) => b.length - a.length),
+  );
+}
 const SCOPE = compile(load<{ entries: LexEntry[] }>('scope').entries);
 /** Scope entries by their first word, longest first (the order readScope tries them in). */
 const SCOPE_BY_FIRST = new Map<string, Compiled<LexEntry>[]>();
@@ -201,6 +229,15 @@ function step(words: string[], phrase: string[], i: number, p: number, gap: stri
     }
     return undefined;
   }
+  const members = CLASSES.get(phrase[p]);
+  if (members) {
+    for (const m of members) {
+      if (!m.every((w, j) => words[i + j] === w)) continue;
+      const h = step(words, phrase, i + m.length, p + 1, gap);
+      if (h) return h;
+    }
+    return undefined;
+  }
   return words[i] === phrase[p] ? step(words, phrase, i + 1, p + 1, gap) : undefined;
 }
 
@@ -227,7 +264,7 @@ export interface Clause {
   words: string[];
   scope: Scope;
   /** Dimensions the clause names itself (not taken from the clause before it). */
-  own: { league: boolean; segment: boolean; market: boolean; blocking: boolean; result?: boolean };
+  own: { league: boolean; segment: boolean; market: boolean; blocking: boolean; result?: boolean; foreign?: boolean };
   /** A qualifier withdraws the statement ("usually exclude", "may count depending on the market"). */
   withdrawn: boolean;
   /** Per word: inside a leading condition ("if a bet does not include overtime, ..."), which names a
@@ -236,6 +273,9 @@ export interface Clause {
   /** For the first clause of a sentence answering the question before it ("Does overtime count?
    * Yes."), the question's words. */
   asked?: { text: string; words: string[]; conditional: boolean[] };
+  /** An exception said in a sentence of its own ("... . Match betting is the exception."): it
+   * excepts from every statement of the sentence before, not only from that sentence's last clause. */
+  trailing?: boolean;
 }
 
 const ABBREV = /\b(incl|excl|vs|approx|e\.g|eg|i\.e)\./gi;
@@ -322,6 +362,7 @@ function readScope(words: string[]): { scope: Scope; own: Clause['own'] } {
   if (otherLeague && !scope.leagues?.size) {
     scope.blocking = true;
     own.blocking = true;
+    own.foreign = true;
   }
   // A clause about one side only ("if the bet is on the favorite, you lose half") does not settle the
   // market's rule, which holds for both sides; "the over or under" names both.
@@ -380,13 +421,16 @@ const ELABORATIONS = [['including'], ['namely'], ['i', 'e'], ['ie'], ['that', 'i
  * twice: "overtime counts towards sides, totals, moneylines, 2nd half wagers" holds a full-game total
  * and a second-half spread alike. */
 function listAlternatives(toks: Tok[], read: { scope: Scope; own: Clause['own'] }): void {
+  // A clause about leagues outside the spec only ("money lines in Aussie Rules, Rugby League and
+  // Rugby Union") is about none of ours, whatever markets its list names.
+  if (read.own.foreign) return;
   const items: string[][] = [[]];
   // A comma inside parentheses separates the examples of one item ("the full game (sides, totals and
   // money lines) and the second half"), not items.
   let depth = 0;
   // The comma that closes an opening condition ("if a game ends tied after overtime, moneyline
   // wagers are refunded") ends the condition, not a list item.
-  let condition = toks.length > 0 && CONDITION_OPENERS.has(toks[0].word);
+  let condition = toks.length > 0 && opensCondition(toks, 0);
   for (const t of toks) {
     if (t.word === '(') depth++;
     else if (t.word === ')') depth = Math.max(0, depth - 1);
@@ -521,7 +565,16 @@ export function clauses(sentence: string, section?: Scope): Clause[] {
       parts.push({ kind: 'except', toks: [] });
       i++;
     }
-    else if (t.word === 'whereas') parts.push({ kind: 'but', toks: [] });
+    else if (t.word === ',' && cur.toks.some(isWord) && trailingExceptionEnd(kept, i + 1) > 0) {
+      // "All wagers include overtime, quarter bets excepted": a closing absolute phrase is an
+      // exception, as "..., except quarter bets" is; the participle itself is no word of it.
+      const close = trailingExceptionEnd(kept, i + 1);
+      parts.push({ kind: 'except', toks: kept.slice(i + 1, close) });
+      i = close;
+    } else if (t.word === 'whereas') parts.push({ kind: 'but', toks: [] });
+    // "Moneylines include overtime, quarter lines do not" / "... and (while) quarter lines do not": an
+    // elliptical clause after a statement is a clause of its own, with its own subject, that denies it.
+    else if ((t.word === ',' || t.word === 'and' || t.word === 'while') && statesValue(cur.toks.filter(isWord).map((k) => k.word)) && ellipticalTail(kept, i + 1)) parts.push({ kind: 'but', toks: [] });
     // ", so a second-half total is graded on the third quarter, the fourth quarter and overtime"
     // draws a consequence in a clause of its own: the periods it lists are not the statement's scope.
     else if (t.word === ',' && next === 'so' && kept[i + 2]?.word !== 'long') parts.push({ kind: 'so', toks: [] });
@@ -568,6 +621,30 @@ const APPLY = new Set(['apply', 'applies', 'applied']);
 
 /** Words that open a condition: up to the comma that closes it, a clause names a case, not a value. */
 const CONDITION_OPENERS = new Set(['if', 'when', 'whenever', 'unless']);
+/** Participles that close an exception named before them ("quarter bets excepted", "props aside"). */
+const TRAILING_EXCEPTIONS = new Set(['excepted', 'aside', 'apart', 'exempted']);
+
+/** Where the participle of a closing exception stands (the words from i up to it, then the end of
+ * the clause), or -1. */
+function trailingExceptionEnd(toks: readonly Tok[], i: number): number {
+  let k = i;
+  while (k < toks.length && toks[k].word !== ',' && toks[k].word !== ';' && toks[k].word !== ':') k++;
+  const last = k - 1;
+  if (last <= i || !TRAILING_EXCEPTIONS.has(toks[last].word)) return -1;
+  const ws = toks.slice(i, last).filter(isWord).map((t) => t.word);
+  return ws.some((_, j) => namesMarketAt(ws, j)) ? last : -1;
+}
+
+/** Openers of a condition that open one only at a clause's start or after a comma: "should" and
+ * "where" are other words inside a clause ("bets should be placed", "markets where overtime ..."). */
+const LEADING_CONDITION_OPENERS = [['should'], ['where'], ['once'], ['provided'], ['providing'], ['assuming'], ['supposing'], ['in', 'case'], ['in', 'the', 'event'], ['in', 'the', 'case'], ['in', 'cases', 'where'], ['in', 'instances', 'where']];
+
+/** Whether a condition opens at toks[i] ("if ...", "in the event that ...", a leading "should ..."). */
+function opensCondition(toks: readonly Tok[], i: number): boolean {
+  if (CONDITION_OPENERS.has(toks[i].word)) return true;
+  const leading = i === 0 || toks[i - 1].word === ',' || toks[i - 1].word === 'and';
+  return leading && LEADING_CONDITION_OPENERS.some((o) => o.every((w, j) => toks[i + j]?.word === w));
+}
 
 /** Which words (of the clause's words, separators left out) stand inside a condition closed by a comma. */
 function conditionWords(toks: Tok[]): boolean[] {
@@ -577,7 +654,7 @@ function conditionWords(toks: Tok[]): boolean[] {
     const t = toks[i];
     if (t.word === ',') open = false;
     else if (isWord(t)) {
-      if (CONDITION_OPENERS.has(t.word) && toks.slice(i + 1).some((n) => n.word === ',')) open = true;
+      if (opensCondition(toks, i) && toks.slice(i + 1).some((n) => n.word === ',')) open = true;
       out.push(open);
     }
   }
@@ -666,7 +743,7 @@ function topicOutsideCondition(rule: ReadRule, c: Clause): boolean {
 }
 
 /** The value one clause states for a rule (topic carried in from the clause before when asked). */
-function clauseValue(rule: ReadRule, words: string[], topic: boolean, conditional: readonly boolean[] = []): ClauseValue | undefined {
+function clauseValue(rule: ReadRule, words: string[], topic: boolean, conditional: readonly boolean[] = [], plain = false): ClauseValue | undefined {
   const lex = LEXICON[rule];
   let best: { value: string; priority: number }[] = [];
   const taken = new Set<number>();
@@ -685,11 +762,13 @@ function clauseValue(rule: ReadRule, words: string[], topic: boolean, conditiona
       // With the topic carried in from the clause before, "the team total counts only the named team's
       // points in the four quarters" says what counts, an object of its own, not that the topic counts.
       if (ownObject && words[hit.end] === 'only') continue;
+      const after = v.entry.unless_after;
+      if (after && words.slice(hit.end, hit.end + 2).some((w) => after.includes(w))) continue;
       // A word already read by a longer phrase ("graded a push") is not read again ("push").
       if ([...Array(hit.end - hit.start).keys()].some((k) => taken.has(hit.start + k))) continue;
       for (let k = hit.start; k < hit.end; k++) taken.add(k);
       let value = v.entry.value!;
-      if (lex.negation) {
+      if (lex.negation && !plain) {
         // "not settled until the end of overtime" waits for overtime: a negation before "until" does
         // not reach what follows it.
         const window = words.slice(Math.max(0, hit.start - 3), hit.start);
@@ -802,7 +881,7 @@ export function parseText(text: string): ParsedText {
     if (fresh.length && last?.length) restrictBefore(fresh[0], last[last.length - 1]);
     // "Overtime counts. Quarter bets are the exception." excepts the quarters from the sentence before.
     if (!s.question && last?.length && fresh.length === 1 && namesException(fresh[0])) {
-      last.push({ ...fresh[0], kind: 'except' });
+      last.push({ ...fresh[0], kind: 'except', trailing: true });
       continue;
     }
     if (s.question) {
@@ -858,6 +937,11 @@ const REASONS = new Set(['because', 'since']);
 /** Pronouns by which a clause names the topic of the clause before it. */
 const TOPIC_PRONOUNS = new Set(['it', 'them']);
 
+/** "What happens if the game ends in a tie?", "What if my player does not play?": a question that asks
+ * what a case leads to, whose answer states how that case settles (unlike "If he scores in a
+ * shootout, how is my wager graded?", which names the rule only as the setting of another question). */
+const asksCase = (w: string[]) => w[0] === 'what' && (w[1] === 'if' || w[1] === 'happens' || w[1] === 'about');
+
 /** The most words a sentence may have to be a follow-up of the one before it. */
 const SHORT_FOLLOW_UP = 4;
 
@@ -872,8 +956,30 @@ const BACK_REFERENCE_OPENINGS = [['when', 'that', 'happens'], ['when', 'this', '
 const startsWithBackReference = (w: string[]) => BACK_REFERENCE_OPENINGS.some((o) => o.every((x, k) => w[k] === x));
 
 /** The auxiliaries that, with "not" and nothing after them, leave out a verb phrase said before. */
-const ELLIPTIC_AUX = new Set(['do', 'does', 'will', 'are', 'is']);
+const ELLIPTIC_AUX = new Set(['do', 'does', 'did', 'will', 'would', 'shall', 'are', 'is', 'were']);
 const elliptical = (w: string[]) => w.length >= 3 && w[w.length - 1] === 'not' && ELLIPTIC_AUX.has(w[w.length - 2]);
+
+const ADVERBS = new Set(['however', 'though', 'instead', 'also', 'too', 'likewise', 'either']);
+
+/** "..., but full-game lines do": a clause of a subject and a bare auxiliary, no negation. */
+const affirmsElliptically = (w: string[]) => w.length >= 2 && w.length <= ELLIPTIC_MAX && ELLIPTIC_AUX.has(w[w.length - 1]) && !w.some((x) => NEGATION_CUES.has(x));
+
+/** Whether the words state a value of some rule (a statement an elliptical clause after it can deny). */
+const statesValue = (words: string[]) => READ_RULES.some((r) => clauseValue(r, words, true) !== undefined);
+
+/** The most words an elliptical clause has ("and the fourth-quarter lines, however, do not"). */
+const ELLIPTIC_MAX = 8;
+
+/** Whether the words from i to the next ";" or ":" (or the end) are an elliptical clause of their own
+ * ("quarter lines do not"), so the word before them ends the statement they deny. */
+function ellipticalTail(toks: readonly Tok[], i: number): boolean {
+  const ws: string[] = [];
+  for (let k = i; k < toks.length && toks[k].word !== ';' && toks[k].word !== ':'; k++) if (isWord(toks[k])) ws.push(toks[k].word);
+  if (ws[0] === 'and' || ws[0] === 'while') ws.shift();
+  // "Quarter lines, however, do not": the words before the comma are the subject, not a statement.
+  if (ADVERBS.has(ws[0])) return false;
+  return ws.length <= ELLIPTIC_MAX && elliptical(ws) && !ws.includes('and') && !ws.includes('while');
+}
 
 /** A table printed as lines of cells ("Market | Includes OT" over "Moneyline | Yes"): each row is
  * written with its column labels ("Moneyline | Includes OT: Yes"), since a row's "Yes" means what its
@@ -909,17 +1015,30 @@ function tableRows(text: string): string {
 /** A clause that opens with a bare "Yes" or "No" ("Yes.", "No, ...", but not "Yes/No market"). */
 const isAnswer = (c: Clause) => /^(?:yes|no)\b\s*(?:[,.;:!\u2013\u2014-]|$)/i.test(c.text) && (c.words[0] === 'yes' || c.words[0] === 'no');
 
+/** Pronouns and auxiliaries of a short answer to a yes/no question ("Do totals include overtime?
+ * They do." / "It does not."). */
+const ANSWER_PRONOUNS = new Set(['they', 'it', 'these', 'those', 'we', 'both']);
+const ANSWER_AUX = new Set(['do', 'does', 'is', 'are', 'will', 'can']);
+
+/** A short answer made of a pronoun and a bare auxiliary, with or without "not": its yes or no. */
+function shortAnswer(w: string[]): 'yes' | 'no' | undefined {
+  if (w.length < 2 || w.length > 3 || !ANSWER_PRONOUNS.has(w[0]) || !ANSWER_AUX.has(w[1])) return undefined;
+  if (w.length === 2) return 'yes';
+  return w[2] === 'not' ? 'no' : undefined;
+}
+
 /** The value a yes/no answer gives: the value its question or label names ("Does overtime count?",
  * "Overtime included:"), or its negation for "No"; a label naming the rule alone ("Overtime: No")
  * takes the rule's `answers`. A question needs a value word: "Will the game go to OT? Yes" asks
  * about the game, not the rule. */
 function answerValue(rule: ReadRule, c: Clause, label: Clause | undefined): ClauseValue | undefined {
   const asked = c.asked ?? (label ? { text: label.text, words: label.words, conditional: label.conditional } : undefined);
-  if (!asked || !isAnswer(c) || !hasTopic(rule, asked.words)) return undefined;
+  const short = c.asked ? shortAnswer(c.words) : undefined;
+  if (!asked || !(isAnswer(c) || short) || !hasTopic(rule, asked.words)) return undefined;
   const lex = LEXICON[rule];
   const named = clauseValue(rule, asked.words, true, asked.conditional);
   if (named?.conflict) return undefined;
-  const yes = c.words[0] === 'yes';
+  const yes = short ? short === 'yes' : c.words[0] === 'yes';
   if (named) return yes ? named : lex.negation?.[named.value] ? { value: lex.negation[named.value] } : undefined;
   // "Overtime: No" answers for the rule; "Overtime betting available: Yes" or "Cash out in overtime:
   // No" answer something else about overtime, so only a label that is the topic itself takes answers.
@@ -959,18 +1078,27 @@ export function readRule(text: string | ParsedText, rule: ReadRule, m: MarketSco
       // The exception clauses that follow this clause.
       const exc: Clause[] = [];
       for (let j = i + 1; j < cs.length && (cs[j].kind === 'except' || cs[j].kind === 'not'); j++) exc.push(cs[j]);
+      for (const t of cs) if (t.trailing && !exc.includes(t)) exc.push(t);
       // "...; otherwise they are void" speaks of what the clause before it spoke of.
       const carried =
         ((c.kind === 'but' || c.kind === 'colon' || c.kind === 'so' || c.words[0] === 'otherwise' || c.words[0] === 'so') && i > 0 && hasTopic(rule, cs[i - 1].words)) ||
         // "ML bets include OT; totals exclude it": a pronoun object names the topic of the clause before.
         ((c.kind === 'semi' || c.kind === 'but') && i > 0 && c.words.slice(1).some((w) => TOPIC_PRONOUNS.has(w)) && hasTopic(rule, cs[i - 1].words)) ||
+        // "Overtime counts for the full game; it does not count for quarters": "it" as the subject names
+        // the topic only when the clause before opens with it (not "full-game bets include overtime; it ...").
+        ((c.kind === 'semi' || c.kind === 'but') && i > 0 && c.words[0] === 'it' && topicHits(rule, cs[i - 1].words).some((h) => h.start === 0)) ||
         // "Tie game? Both sides pay out at $0.50.": the answer to a short question that names only
         // the rule speaks of it; a longer question names the rule as one thing among others ("If he
         // scores in a shootout after overtime, how is my wager graded?").
-        (i === 0 && !!c.asked && c.asked.words.length <= SHORT_FOLLOW_UP && hasTopic(rule, c.asked.words)) ||
+        (i === 0 && !!c.asked && (c.asked.words.length <= SHORT_FOLLOW_UP || asksCase(c.asked.words)) && hasTopic(rule, c.asked.words)) ||
         // "A push is when ... lands on the line. When that happens, your stake is refunded."
         (i === 0 && startsWithBackReference(c.words) && prevClauses.some((p) => !p.withdrawn && hasTopic(rule, p.words)));
-      const topic = carried || hasTopic(rule, c.words);
+      // "Props are void unless the player plays": an exception that names no market but the rule's
+      // case is the condition of the statement, so the statement is about that rule.
+      // (Only for a rule whose topic is a case: "all goals except those in overtime" names overtime as
+      // what is left out.)
+      const caseException = !LEXICON[rule].negation && exc.some((e) => !(e.own.league || e.own.segment || e.own.market || e.own.blocking) && hasTopic(rule, e.words));
+      const topic = carried || caseException || hasTopic(rule, c.words);
       // A withdrawn clause about the rule still claims its scope: "usually exclude" on fourth quarters
       // leaves a fourth quarter unknown rather than letting "totals include overtime" decide it.
       // A hedged clause claims its scope when it states a value or speaks of the rule itself; one that
@@ -981,8 +1109,20 @@ export function readRule(text: string | ParsedText, rule: ReadRule, m: MarketSco
         continue;
       }
       let v = clauseValue(rule, c.words, topic, c.conditional);
-      // The evidence of an answer quotes what it answers: "Does overtime count? Yes".
       let clauseText = c.text;
+      // "Totals include all goals except those scored in overtime": an exception naming the rule's
+      // topic and no market leaves the topic out of what the statement includes, so the statement's
+      // value is denied for it.
+      const leftOut = LEXICON[rule].negation && !topic ? exc.find((e) => !(e.own.league || e.own.segment || e.own.market || e.own.blocking) && topicOutsideCondition(rule, e) && !clauseValue(rule, e.words, true, e.conditional)) : undefined;
+      if (!v && leftOut) {
+        const said = clauseValue(rule, c.words, true, c.conditional);
+        const neg = LEXICON[rule].negation?.[said?.value ?? ''];
+        if (said && !said.conflict && neg) {
+          v = { value: neg };
+          clauseText = `${c.text} ... ${leftOut.text}`;
+        }
+      }
+      // The evidence of an answer quotes what it answers: "Does overtime count? Yes".
       if (!v && (c.asked || (c.kind === 'colon' && i > 0))) {
         const label = c.kind === 'colon' && i > 0 ? cs[i - 1] : undefined;
         v = answerValue(rule, c, label);
@@ -990,10 +1130,23 @@ export function readRule(text: string | ParsedText, rule: ReadRule, m: MarketSco
       }
       // "Second-half wagers include overtime. Fourth-quarter wagers do not": a sentence's first clause
       // that ends in a bare negated auxiliary denies the statement of the sentence before it.
-      if (!v && i === 0 && prevSentence && !prevSentence.withdrawn && elliptical(c.words)) {
-        const said = clauseValue(rule, prevSentence.words, hasTopic(rule, prevSentence.words), prevSentence.conditional);
+      // The same inside a sentence: "Moneylines include overtime; quarter lines do not", "..., while
+      // quarter lines do not" (the clause before it must be a statement, not an exception).
+      // Inside a sentence the elliptical clause's own subject must be a market, period or league: "goals
+      // in overtime count, but shootout goals do not" denies the shootout, not overtime.
+      const denied = i === 0 ? prevSentence : c.kind !== 'colon' && (c.own.segment || c.own.market || c.own.league) && cs[i - 1].kind !== 'except' && cs[i - 1].kind !== 'not' ? cs[i - 1] : undefined;
+      if (!v && denied && !denied.withdrawn && elliptical(c.words)) {
+        const said = clauseValue(rule, denied.words, hasTopic(rule, denied.words), denied.conditional);
         const neg = LEXICON[rule].negation;
         if (said && !said.conflict && neg?.[said.value]) v = { value: neg[said.value] };
+      }
+      // "Quarter lines do not include overtime, but full-game lines do": a clause ending in a bare
+      // auxiliary repeats the verb of the clause before without its negation, for its own subject (a
+      // market, a period, a league, or the rule's topic: "the shootout is not included, but overtime goals are").
+      const repeated = i === 0 ? prevSentence : cs[i - 1].kind !== 'except' && cs[i - 1].kind !== 'not' ? cs[i - 1] : undefined;
+      if (!v && repeated && !repeated.withdrawn && c.kind !== 'colon' && affirmsElliptically(c.words) && (c.own.segment || c.own.market || c.own.league || (i > 0 && hasTopic(rule, c.words)))) {
+        const said = clauseValue(rule, repeated.words, hasTopic(rule, repeated.words) || hasTopic(rule, c.words), repeated.conditional, true);
+        if (said && !said.conflict) v = { value: said.value };
       }
       if (!v && lead && !lead.conflict && i > 0 && (c.kind === 'colon' || c.kind === 'semi')) {
         if (hasTopic(rule, c.words) || (leadTopic && (c.own.segment || c.own.market))) v = lead;

@@ -17,7 +17,7 @@ const BLIND4_SILENT_KNOWN: string[] = [];
 /** The fifth blind batch after round 8: stated values read right, and the one silent row still
  * reported known (p765: "Full-game and second-half lines include overtime scoring" on a full-game
  * player prop, a hand value disputed in measurements.md, round 8). */
-const BLIND5_RIGHT = 93;
+const BLIND5_RIGHT = 96;
 const BLIND5_SILENT_KNOWN = ['p765'];
 
 const m = (league: MarketScope['league'], marketType: MarketScope['marketType'], segment: MarketScope['segment'] = 'full'): MarketScope => ({ league, marketType, segment });
