@@ -1,7 +1,7 @@
 // The log contract against the embedded log, on a fresh temporary directory per test; "restart" reopens
 // the same directory.
 import { spawn } from 'node:child_process';
-import { appendFileSync, mkdtempSync } from 'node:fs';
+import { appendFileSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -246,6 +246,42 @@ describe('embedded log specifics', () => {
       expect(o).toBeGreaterThanOrEqual(Number(committed.get(p) ?? 0));
     }
   }, 60_000);
+
+  it("keeps a group's commits in a journal: each commit one line, a torn last line falls back to the commit before", async () => {
+    const dir = fresh();
+    const topic = randomName('journal');
+    const group = randomName('g');
+    let log = await openLog({ dir });
+    await log.createTopics([{ name: topic, partitions: 2, cleanupPolicy: 'delete' }]);
+    await log.setGroupOffsets(group, topic, new Map([[0, '3']]));
+    await log.setGroupOffsets(group, topic, new Map([[1, '5']]));
+    await log.setGroupOffsets(group, topic, new Map([[0, '7']]));
+    await logs.pop()!.close();
+    const file = join(dir, 'groups', `${encodeURIComponent(group)}.jsonl`);
+    // Every commit is a line of its own (the first one in a process starts the file).
+    expect(readFileSync(file, 'utf8').trim().split('\n')).toHaveLength(3);
+    // A crash mid-write leaves part of a line: the whole line before it counts.
+    appendFileSync(file, '{"' + topic + '":{"0":9');
+    log = await openLog({ dir });
+    expect(Object.fromEntries(await log.groupOffsets(group, topic))).toEqual({ 0: '7', 1: '5' });
+    // The next commit starts a clean journal: the torn bytes are gone, not joined to the new line.
+    await log.setGroupOffsets(group, topic, new Map([[1, '6']]));
+    expect(readFileSync(file, 'utf8')).toBe(`{"${topic}":{"0":7,"1":6}}\n`);
+    await log.deleteGroup(group);
+    expect(readdirSync(join(dir, 'groups')).filter((f) => f.startsWith(encodeURIComponent(group)))).toEqual([]);
+  });
+
+  it("reads a group's offsets from its .json file where it has no journal (a directory from before the journal)", async () => {
+    const dir = fresh();
+    const topic = randomName('legacy');
+    const group = randomName('g');
+    const log = await openLog({ dir });
+    await log.createTopics([{ name: topic, partitions: 1, cleanupPolicy: 'delete' }]);
+    await logs.pop()!.close();
+    writeFileSync(join(dir, 'groups', `${encodeURIComponent(group)}.json`), JSON.stringify({ [topic]: { 0: 4 } }));
+    const again = await openLog({ dir });
+    expect(Object.fromEntries(await again.groupOffsets(group, topic))).toEqual({ 0: '4' });
+  });
 
   it('refuses a second open of the same directory', async () => {
     const dir = fresh();
