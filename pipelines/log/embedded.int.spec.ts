@@ -6,7 +6,8 @@ import { randomBytes } from 'node:crypto';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Partitioners } from 'kafkajs';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { open } from 'node:fs/promises';
 import { randomName } from '../../test/services/index.ts';
 import { EmbeddedLog, type EmbeddedLogOptions } from './embedded.ts';
 import { logContract } from './log.contract.ts';
@@ -281,6 +282,39 @@ describe('embedded log specifics', () => {
     writeFileSync(join(dir, 'groups', `${encodeURIComponent(group)}.json`), JSON.stringify({ [topic]: { 0: 4 } }));
     const again = await openLog({ dir });
     expect(Object.fromEntries(await again.groupOffsets(group, topic))).toEqual({ 0: '4' });
+  });
+
+  it('reads what was just written from memory, across writes, segments and the budget, the same records as from the files', async () => {
+    const dir = fresh();
+    const topic = randomName('recent');
+    // Small segments (rolls) and a budget of a few writes (the oldest dropped as it goes).
+    let log = await openLog({ dir, segmentBytes: 4096, recentBytes: 3000 });
+    await log.createTopics([{ name: topic, partitions: 1, cleanupPolicy: 'delete' }]);
+    const producer = await log.producer();
+    const sent: string[] = [];
+    for (let w = 0; w < 40; w++) {
+      const batch = Array.from({ length: 1 + (w % 5) }, (_, i) => `w${w}-r${i}-${randomBytes(20 + ((w * 7 + i) % 60)).toString('hex')}`);
+      sent.push(...batch);
+      await producer.send(topic, batch.map((v) => ({ key: b(v.slice(0, 6)), value: b(v) })));
+    }
+    // FileHandle's read, wherever the log's segment files are read.
+    const probe = await open(join(dir, 'lock'));
+    await probe.close();
+    const fileReads = vi.spyOn(Object.getPrototypeOf(probe) as { read: () => unknown }, 'read');
+    try {
+      // The latest records: from memory, no file read.
+      const tail = await log.read(topic, 0, sent.length - 6, 100);
+      expect(tail.map((r) => r.value!.toString())).toEqual(sent.slice(-6));
+      expect(fileReads).not.toHaveBeenCalled();
+      // Older ones (dropped from memory) from the files; every read the same records either way.
+      for (const max of [1, 3, 7, 1000]) expect((await readAll(log, topic, max)).map((r) => r.value!.toString())).toEqual(sent);
+      expect(fileReads).toHaveBeenCalled();
+    } finally {
+      fileReads.mockRestore();
+    }
+    await logs.pop()!.close();
+    log = await openLog({ dir, recentBytes: 0 });
+    expect((await readAll(log, topic)).map((r) => r.value!.toString())).toEqual(sent);
   });
 
   it('refuses a second open of the same directory', async () => {

@@ -21,6 +21,9 @@
 // - send() resolves once the records are written to the segment file (the OS has them; fsync runs every
 //   fsyncIntervalMs and on close, not per record, so a machine crash may lose the last interval, a
 //   process crash loses nothing acknowledged). Consumers see a record only once it is written.
+// - Reads of records written lately (EmbeddedLogOptions.recentBytes, 32 MB over all partitions) are
+//   served from the bytes kept from their write, not read back from the file: the consumers that keep
+//   up (every stage during a crawl) then cost no file-system call per batch.
 // - Consumer groups: one active consumer per group in this process, owning every partition of its
 //   topics (a second concurrent run() of the same group is refused, rather than silently splitting).
 //   Batches are delivered in offset order per partition; a batch's offsets are committed (and
@@ -68,6 +71,11 @@ export interface EmbeddedLogOptions {
   tombstoneRetentionMs?: number;
   /** First redelivery delay after a handler throws; doubles up to 5 s. */
   retryBackoffMs?: number;
+  /**
+   * Bytes of the most recently written records kept in memory, over all partitions, so consumers
+   * that keep up (every stage during a crawl) read them without a file read; 0 turns it off.
+   */
+  recentBytes?: number;
   /** Where handler failures are reported (they are retried, never dropped). */
   onError?: (err: unknown, where: { groupId: string; topic: string; partition: number }) => void;
 }
@@ -111,8 +119,18 @@ interface PendingWrite {
   waiters: Array<{ resolve: () => void; reject: (e: unknown) => void }>;
 }
 
+/** Bytes of one write to a segment, kept after it (EmbeddedLogOptions.recentBytes). */
+interface RecentWrite {
+  seg: Segment;
+  /** Where in the segment they start. */
+  pos: number;
+  data: Buffer;
+}
+
 class PartitionLog {
   segments: Segment[] = [];
+  /** The latest writes, oldest first, each starting where the one before ended in its segment. */
+  recent: RecentWrite[] = [];
   nextOffset = 0;
   /** Offset after the last record written to the file: what readers may see. */
   high = 0;
@@ -292,6 +310,10 @@ export class EmbeddedLog implements Log {
   private flushScheduled = false;
   private readonly toFlush = new Set<PartitionLog>();
   private readonly toSync = new Set<Segment>();
+  /** Every partition's recent writes in the order written (the oldest goes first), and their bytes. */
+  private readonly recent: Array<[PartitionLog, RecentWrite]> = [];
+  private recentHead = 0;
+  private recentSize = 0;
   private timers: NodeJS.Timeout[] = [];
   private closed = false;
   readonly opts: Required<Omit<EmbeddedLogOptions, 'onError'>> & Pick<EmbeddedLogOptions, 'onError'>;
@@ -306,6 +328,7 @@ export class EmbeddedLog implements Log {
       compactMinBytes: 1024 * 1024,
       tombstoneRetentionMs: 24 * 3600_000,
       retryBackoffMs: 100,
+      recentBytes: 32 * 1024 * 1024,
       ...options,
       // Absolute, so two spellings of one directory cannot both open it.
       dir: resolve(options.dir),
@@ -533,6 +556,7 @@ export class EmbeddedLog implements Log {
       seg.positions.push(seg.size + rel);
       if (ts > seg.maxTimestamp) seg.maxTimestamp = ts;
     }
+    this.keepRecent(pl, { seg, pos: seg.size, data });
     seg.size += data.length;
     pl.bytesSinceClean += data.length;
     pl.dirty = true;
@@ -542,6 +566,51 @@ export class EmbeddedLog implements Log {
     t.version++;
     for (const w of t.waiters) w();
     t.waiters.clear();
+  }
+
+  /** Keeps a write's bytes for reads (readRecent), dropping the oldest writes of any partition past the budget. */
+  private keepRecent(pl: PartitionLog, w: RecentWrite): void {
+    const budget = this.opts.recentBytes;
+    if (budget <= 0 || w.data.length > budget) return;
+    const last = pl.recent[pl.recent.length - 1];
+    // Only an unbroken run of one segment: a roll starts the partition's run again.
+    if (last && (last.seg !== w.seg || last.pos + last.data.length !== w.pos)) pl.recent = [];
+    pl.recent.push(w);
+    this.recent.push([pl, w]);
+    this.recentSize += w.data.length;
+    while (this.recentSize > budget) {
+      const [opl, old] = this.recent[this.recentHead++]!;
+      this.recentSize -= old.data.length;
+      if (opl.recent[0] === old) opl.recent.shift();
+    }
+    if (this.recentHead > 1024 && this.recentHead * 2 > this.recent.length) {
+      this.recent.splice(0, this.recentHead);
+      this.recentHead = 0;
+    }
+  }
+
+  /** The bytes [start, end) of a segment from the partition's recent writes; null when they are not all there. */
+  private readRecent(pl: PartitionLog, seg: Segment, start: number, end: number): Buffer | null {
+    const run = pl.recent;
+    if (!run.length || run[0]!.seg !== seg || run[0]!.pos > start) return null;
+    const lastW = run[run.length - 1]!;
+    if (lastW.pos + lastW.data.length < end) return null;
+    // The write holding `start` (writes are contiguous, so a binary search by position).
+    let lo = 0;
+    let hi = run.length - 1;
+    while (lo < hi) {
+      const mid = (lo + hi + 1) >>> 1;
+      if (run[mid]!.pos <= start) lo = mid;
+      else hi = mid - 1;
+    }
+    const first = run[lo]!;
+    if (end <= first.pos + first.data.length) return first.data.subarray(start - first.pos, end - first.pos);
+    const parts: Buffer[] = [];
+    for (let i = lo; i < run.length && run[i]!.pos < end; i++) {
+      const w = run[i]!;
+      parts.push(w.data.subarray(Math.max(0, start - w.pos), Math.min(w.data.length, end - w.pos)));
+    }
+    return Buffer.concat(parts, end - start);
   }
 
   /** Closes the active segment and starts a new one at the next offset. Call inside pl.serial. */
@@ -578,9 +647,10 @@ export class EmbeddedLog implements Log {
       const limit = Math.min(seg.offsets.length, i + maxRecords);
       while (j < limit && seg.positions[j]! - startPos < maxBytes && seg.offsets[j]! < pl.high) j++;
       const endPos = j < seg.offsets.length ? seg.positions[j]! : seg.size;
+      const recent = this.readRecent(pl, seg, startPos, endPos);
       seg.refs++;
       try {
-        const buf = await readRange(seg.fd, startPos, endPos - startPos);
+        const buf = recent ?? (await readRange(seg.fd, startPos, endPos - startPos));
         const out: LogRecord[] = [];
         let pos = 0;
         while (pos < buf.length) {
