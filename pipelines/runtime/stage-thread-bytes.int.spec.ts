@@ -1,17 +1,20 @@
 // A stage on the stage thread gets its batches as the log's bytes (StageDef.handleLog): the runner's
 // serde decodes and encodes none of that stage's records (the stage thread does, through the same
 // registry), a record that does not decode is a dead letter as on this thread, and what the stage
-// writes is what the same stage writes when it runs here.
+// writes is what the same stage writes when it runs here. On the embedded log and on Kafka (kafkajs):
+// the same runner code, chosen by configuration.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { EmbeddedLog } from '../log/embedded.ts';
-import type { LogRecord } from '../log/types.ts';
+import { KafkaLog } from '../log/kafka.ts';
+import type { Log, LogRecord } from '../log/types.ts';
+import { available, requireKafka } from '../../test/services/index.ts';
 import { createAllTopics, defineTopics, rawTopicId, type RawRecord, type TopicId, type TopicMap } from '../topics.ts';
 import type { Serde } from '../serde/index.ts';
 import { canonicalizeStage } from '../matching/stages/canonicalize.ts';
-import { crawlComplete, venue1Records, venue2Records, type GameSpec } from '../matching/fixtures.ts';
+import { crawlComplete, venue1Records, type GameSpec } from '../matching/fixtures.ts';
 import { StageThread } from './stage-thread.ts';
 import { startStage, type StageRunner } from './runner.ts';
 import { testSerde } from './test-services.ts';
@@ -39,10 +42,34 @@ function counting(serde: Serde) {
   return { serde: s, decoded, encoded };
 }
 
-describe('a stage on the stage thread, its batches as bytes', () => {
-  it('decodes and encodes nothing of them here, makes the same dead letters and writes what the stage writes on this thread', async () => {
+/** Every record of a topic up to its high watermark at the call, by partition then offset (a tail: any log). */
+async function readTopic(log: Log, name: string): Promise<LogRecord[]> {
+  const high = new Map((await log.topicOffsets(name)).map((p) => [p.partition, Number(p.high)]));
+  const got = new Map<number, LogRecord[]>([...high.keys()].map((p) => [p, []]));
+  const done = () => [...high].every(([p, h]) => (got.get(p)!.at(-1) ? Number(got.get(p)!.at(-1)!.offset) + 1 >= h : h === 0));
+  if (done()) return [];
+  const tail = log.tail({ topics: [name] });
+  await new Promise<void>((resolve, reject) => {
+    tail
+      .run(async (batch) => {
+        got.get(batch.partition)!.push(...batch.records.filter((r) => Number(r.offset) < high.get(batch.partition)!));
+        if (done()) resolve();
+      })
+      .catch(reject);
+  });
+  await tail.stop();
+  return [...got.keys()].sort((a, b) => a - b).flatMap((p) => got.get(p)!);
+}
+
+const kafka = await available('kafka');
+
+describe.each([
+  ['the embedded log', async (dir: string): Promise<Log> => EmbeddedLog.open({ dir: path.join(dir, 'log'), fsyncIntervalMs: 0, compactIntervalMs: 0, retryBackoffMs: 10 }), true, ''],
+  ['Kafka', async (): Promise<Log> => new KafkaLog({ brokers: (await requireKafka()).brokers, retryBackoffMs: 20 }), kafka.ok, kafka.reason],
+] as const)('a stage on the stage thread, its batches as bytes, on %s', (_, openLog, runs, reason) => {
+  it.runIf(runs)(`decodes and encodes nothing of them here, makes the same dead letters and writes what the stage writes on this thread${reason ? ` (${reason})` : ''}`, async () => {
     const dir = mkdtempSync(path.join(tmpdir(), 'pm-stage-bytes-'));
-    const log = await EmbeddedLog.open({ dir: path.join(dir, 'log'), fsyncIntervalMs: 0, compactIntervalMs: 0, retryBackoffMs: 10 });
+    const log = await openLog(dir);
     const base = await testSerde(dir);
     const thread = await StageThread.open({ tickMs: 3_600_000 });
     cleanups.push(async () => {
@@ -51,11 +78,13 @@ describe('a stage on the stage thread, its batches as bytes', () => {
       rmSync(dir, { recursive: true, force: true });
     });
     const suffix = Math.random().toString(36).slice(2, 8);
-    // One topic map per way (prefixes apart), the same input in both.
-    const there = defineTopics({ prefix: `a${suffix}.`, partitions: 2 });
-    const here = defineTopics({ prefix: `b${suffix}.`, partitions: 2 });
+    // One topic map per way (prefixes apart), the same input in both. One venue and one partition:
+    // the canonicalizer's output depends on the order it reads records in, which across partitions and
+    // topics a consumer group on Kafka does not fix.
+    const there = defineTopics({ prefix: `a${suffix}.`, partitions: 1 });
+    const here = defineTopics({ prefix: `b${suffix}.`, partitions: 1 });
     const producer = await log.producer();
-    const raw: RawRecord[] = [...venue1Records(g, NOW, {}, 'c1'), ...venue2Records(g, NOW, { idBase: 9_400_000 }, 'c1'), crawlComplete('venue_1', 'c1', NOW), crawlComplete('venue_2', 'c1', NOW)];
+    const raw: RawRecord[] = [...venue1Records(g, NOW, {}, 'c1'), crawlComplete('venue_1', 'c1', NOW)];
     for (const topics of [there, here]) {
       await createAllTopics(log, topics);
       for (const r of raw) {
@@ -77,7 +106,7 @@ describe('a stage on the stage thread, its batches as bytes', () => {
     for (const r of runners) await r.caughtUp(30_000);
 
     // Nothing of the raw topics was decoded on this thread, nothing of canonical.markets encoded.
-    for (const v of ['venue_1', 'venue_2'] as const) expect(runThere.decoded.get(there[rawTopicId(v)].name) ?? 0).toBe(0);
+    expect(runThere.decoded.get(there['raw.venue_1'].name) ?? 0).toBe(0);
     expect(runThere.encoded.get(there['canonical.markets'].name) ?? 0).toBe(0);
     // ...where the stage on this thread did both (the counting is not blind).
     expect(runHere.decoded.get(here['raw.venue_1'].name)).toBeGreaterThan(0);
@@ -85,11 +114,8 @@ describe('a stage on the stage thread, its batches as bytes', () => {
 
     const read = async (topics: TopicMap, id: TopicId) => {
       const out: { key: string | null; value: unknown }[] = [];
-      for (const p of await log.topicOffsets(topics[id].name)) {
-        const records: LogRecord[] = await log.read(topics[id].name, p.partition, 0, 100_000);
-        const decoded = await base.decodeMany(topics[id], records);
-        out.push(...decoded.map((d) => ({ key: d.key, value: d.value })));
-      }
+      const decoded = await base.decodeMany(topics[id], await readTopic(log, topics[id].name));
+      out.push(...decoded.map((d) => ({ key: d.key, value: d.value })));
       return out;
     };
     const canonicalThere = await read(there, 'canonical.markets');
