@@ -32,9 +32,14 @@
 // crawl are compared at the same load: the p99 is then the wait a request meets, not a full-speed
 // queue's (without it the connections go as fast as they can and the crawl's CPU lowers the rps).
 //
-//   npx tsx bench/crawl-latency.ts [--scale 100] [--seconds 20] [--warmup 8] [--rounds 2] [--connections 4] [--modes idle,crawl] [--rate 2000]
+// --profile DIR writes a CPU profile of the main thread (the API's) over each crawl window into DIR
+// (node:inspector, one .cpuprofile per round and mode; open in Chrome's DevTools or read with
+// bench/profile-summary.ts): what is left on the API's thread during the crawl, without the start.
+//
+//   npx tsx bench/crawl-latency.ts [--scale 100] [--seconds 20] [--warmup 8] [--rounds 2] [--connections 4] [--modes idle,crawl] [--rate 2000] [--profile DIR]
 import { execFile } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { Session } from 'node:inspector/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -43,7 +48,6 @@ import { performance } from 'node:perf_hooks';
 import { loadConfig } from '../lib/config.ts';
 import { runService } from '../bin/run.ts';
 import { pipelineMetrics } from '../pipelines/runtime/metrics.ts';
-import { readFileSync } from 'node:fs';
 
 const run = promisify(execFile);
 const loadScript = fileURLToPath(new URL('./api-load.ts', import.meta.url));
@@ -57,6 +61,7 @@ const WARMUP = Number(arg('warmup', '8'));
 const ROUNDS = Number(arg('rounds', '2'));
 const CONNECTIONS = Number(arg('connections', '4'));
 const RATE = Number(arg('rate', '0'));
+const PROFILE = arg('profile', '');
 
 const MODES = ['idle', 'crawl, nice 0', 'crawl, stages here', 'crawl, pollers here', 'crawl'] as const;
 type Mode = (typeof MODES)[number];
@@ -98,7 +103,7 @@ function mainThreadSwitches(): { voluntary: number; preempted: number } {
   }
 }
 
-async function once(mode: Mode): Promise<{ p99: number; rps: number; non2xx: number; errors: number; crawled: number; busy: number; cpu: number; wakeups: number; preempted: number }> {
+async function once(mode: Mode, label: string): Promise<{ p99: number; rps: number; non2xx: number; errors: number; crawled: number; busy: number; cpu: number; wakeups: number; preempted: number }> {
   const dir = mkdtempSync(path.join(tmpdir(), 'pm-crawl-latency-'));
   const config = loadConfig({
     DATA_DIR: dir,
@@ -117,6 +122,12 @@ async function once(mode: Mode): Promise<{ p99: number; rps: number; non2xx: num
   try {
     await new Promise((r) => setTimeout(r, WARMUP * 1000));
     const before = await catalogRecordsIn();
+    const session = PROFILE && mode !== 'idle' ? new Session() : null;
+    if (session) {
+      session.connect();
+      await session.post('Profiler.enable');
+      await session.post('Profiler.start');
+    }
     const elu = performance.eventLoopUtilization();
     const cpu0 = mainThreadCpuMs();
     const sw0 = mainThreadSwitches();
@@ -126,6 +137,12 @@ async function once(mode: Mode): Promise<{ p99: number; rps: number; non2xx: num
     const sw = mainThreadSwitches();
     const wakeups = (sw.voluntary - sw0.voluntary) / SECONDS;
     const preempted = (sw.preempted - sw0.preempted) / SECONDS;
+    if (session) {
+      const { profile } = await session.post('Profiler.stop');
+      session.disconnect();
+      mkdirSync(PROFILE, { recursive: true });
+      writeFileSync(path.join(PROFILE, `${label}.cpuprofile`), JSON.stringify(profile));
+    }
     const crawled = (await catalogRecordsIn()) - before;
     const r = JSON.parse(stdout.trim().split('\n').pop()!) as { p99: number; rps: number; non2xx: number; errors: number };
     return { ...r, crawled, busy, cpu, wakeups, preempted };
@@ -143,7 +160,7 @@ for (let round = 0; round < ROUNDS; round++) {
   const order = round % 2 === 0 ? modes : modes[0] === 'idle' ? [modes[0], ...modes.slice(1).reverse()] : [...modes].reverse();
   const idle = { p99: 0 };
   for (const mode of order) {
-    const r = await once(mode);
+    const r = await once(mode, `round${round + 1}-${mode.replace(/[^a-z0-9]+/g, '-')}`);
     if (mode === 'idle') idle.p99 = r.p99;
     const line = `| ${round + 1} | ${mode} | ${r.rps.toFixed(0)} | ${r.p99} | ${mode === 'idle' ? '1.00' : (r.p99 / Math.max(1, idle.p99)).toFixed(2)} | ${r.crawled.toLocaleString('en-US')} | ${(100 * r.busy).toFixed(0)}% | ${r.cpu.toFixed(0)} | ${r.wakeups.toFixed(0)} / ${r.preempted.toFixed(0)} | ${r.non2xx + r.errors} |`;
     rows.push(line);

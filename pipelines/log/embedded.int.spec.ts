@@ -1,12 +1,13 @@
 // The log contract against the embedded log, on a fresh temporary directory per test; "restart" reopens
 // the same directory.
 import { spawn } from 'node:child_process';
-import { appendFileSync, mkdtempSync } from 'node:fs';
+import { appendFileSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Partitioners } from 'kafkajs';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { open } from 'node:fs/promises';
 import { randomName } from '../../test/services/index.ts';
 import { EmbeddedLog, type EmbeddedLogOptions } from './embedded.ts';
 import { logContract } from './log.contract.ts';
@@ -246,6 +247,75 @@ describe('embedded log specifics', () => {
       expect(o).toBeGreaterThanOrEqual(Number(committed.get(p) ?? 0));
     }
   }, 60_000);
+
+  it("keeps a group's commits in a journal: each commit one line, a torn last line falls back to the commit before", async () => {
+    const dir = fresh();
+    const topic = randomName('journal');
+    const group = randomName('g');
+    let log = await openLog({ dir });
+    await log.createTopics([{ name: topic, partitions: 2, cleanupPolicy: 'delete' }]);
+    await log.setGroupOffsets(group, topic, new Map([[0, '3']]));
+    await log.setGroupOffsets(group, topic, new Map([[1, '5']]));
+    await log.setGroupOffsets(group, topic, new Map([[0, '7']]));
+    await logs.pop()!.close();
+    const file = join(dir, 'groups', `${encodeURIComponent(group)}.jsonl`);
+    // Every commit is a line of its own (the first one in a process starts the file).
+    expect(readFileSync(file, 'utf8').trim().split('\n')).toHaveLength(3);
+    // A crash mid-write leaves part of a line: the whole line before it counts.
+    appendFileSync(file, '{"' + topic + '":{"0":9');
+    log = await openLog({ dir });
+    expect(Object.fromEntries(await log.groupOffsets(group, topic))).toEqual({ 0: '7', 1: '5' });
+    // The next commit starts a clean journal: the torn bytes are gone, not joined to the new line.
+    await log.setGroupOffsets(group, topic, new Map([[1, '6']]));
+    expect(readFileSync(file, 'utf8')).toBe(`{"${topic}":{"0":7,"1":6}}\n`);
+    await log.deleteGroup(group);
+    expect(readdirSync(join(dir, 'groups')).filter((f) => f.startsWith(encodeURIComponent(group)))).toEqual([]);
+  });
+
+  it("reads a group's offsets from its .json file where it has no journal (a directory from before the journal)", async () => {
+    const dir = fresh();
+    const topic = randomName('legacy');
+    const group = randomName('g');
+    const log = await openLog({ dir });
+    await log.createTopics([{ name: topic, partitions: 1, cleanupPolicy: 'delete' }]);
+    await logs.pop()!.close();
+    writeFileSync(join(dir, 'groups', `${encodeURIComponent(group)}.json`), JSON.stringify({ [topic]: { 0: 4 } }));
+    const again = await openLog({ dir });
+    expect(Object.fromEntries(await again.groupOffsets(group, topic))).toEqual({ 0: '4' });
+  });
+
+  it('reads what was just written from memory, across writes, segments and the budget, the same records as from the files', async () => {
+    const dir = fresh();
+    const topic = randomName('recent');
+    // Small segments (rolls) and a budget of a few writes (the oldest dropped as it goes).
+    let log = await openLog({ dir, segmentBytes: 4096, recentBytes: 3000 });
+    await log.createTopics([{ name: topic, partitions: 1, cleanupPolicy: 'delete' }]);
+    const producer = await log.producer();
+    const sent: string[] = [];
+    for (let w = 0; w < 40; w++) {
+      const batch = Array.from({ length: 1 + (w % 5) }, (_, i) => `w${w}-r${i}-${randomBytes(20 + ((w * 7 + i) % 60)).toString('hex')}`);
+      sent.push(...batch);
+      await producer.send(topic, batch.map((v) => ({ key: b(v.slice(0, 6)), value: b(v) })));
+    }
+    // FileHandle's read, wherever the log's segment files are read.
+    const probe = await open(join(dir, 'lock'));
+    await probe.close();
+    const fileReads = vi.spyOn(Object.getPrototypeOf(probe) as { read: () => unknown }, 'read');
+    try {
+      // The latest records: from memory, no file read.
+      const tail = await log.read(topic, 0, sent.length - 6, 100);
+      expect(tail.map((r) => r.value!.toString())).toEqual(sent.slice(-6));
+      expect(fileReads).not.toHaveBeenCalled();
+      // Older ones (dropped from memory) from the files; every read the same records either way.
+      for (const max of [1, 3, 7, 1000]) expect((await readAll(log, topic, max)).map((r) => r.value!.toString())).toEqual(sent);
+      expect(fileReads).toHaveBeenCalled();
+    } finally {
+      fileReads.mockRestore();
+    }
+    await logs.pop()!.close();
+    log = await openLog({ dir, recentBytes: 0 });
+    expect((await readAll(log, topic)).map((r) => r.value!.toString())).toEqual(sent);
+  });
 
   it('refuses a second open of the same directory', async () => {
     const dir = fresh();

@@ -4,7 +4,11 @@
 // On disk, under `<DATA_DIR>/log/`:
 //   topics.json                              topic specs (partitions, cleanup policy, retention)
 //   topics/<topic>/<partition>/<base>.log    append-only segment files, named by their first offset
-//   groups/<group id, URI-encoded>.json      committed offsets: { topic: { partition: next offset } }
+//   groups/<group id, URI-encoded>.jsonl     committed offsets, a journal: one line per commit, each the
+//                                            group's whole state { topic: { partition: next offset } };
+//                                            the last whole line counts (a torn last line is ignored)
+//   groups/<group id, URI-encoded>.json      the same state as one object: read when a group has no
+//                                            journal (directories written before the journal existed)
 //   lock                                     the pid of the process that has the directory open
 //
 // Segment record framing (little endian): u32 bodyLength, u32 crc32(body), then the body:
@@ -17,6 +21,9 @@
 // - send() resolves once the records are written to the segment file (the OS has them; fsync runs every
 //   fsyncIntervalMs and on close, not per record, so a machine crash may lose the last interval, a
 //   process crash loses nothing acknowledged). Consumers see a record only once it is written.
+// - Reads of records written lately (EmbeddedLogOptions.recentBytes, 32 MB over all partitions) are
+//   served from the bytes kept from their write, not read back from the file: the consumers that keep
+//   up (every stage during a crawl) then cost no file-system call per batch.
 // - Consumer groups: one active consumer per group in this process, owning every partition of its
 //   topics (a second concurrent run() of the same group is refused, rather than silently splitting).
 //   Batches are delivered in offset order per partition; a batch's offsets are committed (and
@@ -64,9 +71,20 @@ export interface EmbeddedLogOptions {
   tombstoneRetentionMs?: number;
   /** First redelivery delay after a handler throws; doubles up to 5 s. */
   retryBackoffMs?: number;
+  /**
+   * Bytes of the most recently written records kept in memory, over all partitions, so consumers
+   * that keep up (every stage during a crawl) read them without a file read; 0 turns it off.
+   */
+  recentBytes?: number;
   /** Where handler failures are reported (they are retried, never dropped). */
   onError?: (err: unknown, where: { groupId: string; topic: string; partition: number }) => void;
 }
+
+/**
+ * A group's journal is rewritten (its current state alone, into a new file renamed over it) once it
+ * is past this size, and at its first write in a process (whatever a crash tore off its end goes).
+ */
+const JOURNAL_MAX_BYTES = 64 * 1024;
 
 const HEADER = 8; // u32 length + u32 crc
 const FIXED = 8 + 8 + 4 + 4 + 4; // offset, timestamp, key len, value len, headers len
@@ -101,8 +119,18 @@ interface PendingWrite {
   waiters: Array<{ resolve: () => void; reject: (e: unknown) => void }>;
 }
 
+/** Bytes of one write to a segment, kept after it (EmbeddedLogOptions.recentBytes). */
+interface RecentWrite {
+  seg: Segment;
+  /** Where in the segment they start. */
+  pos: number;
+  data: Buffer;
+}
+
 class PartitionLog {
   segments: Segment[] = [];
+  /** The latest writes, oldest first, each starting where the one before ended in its segment. */
+  recent: RecentWrite[] = [];
   nextOffset = 0;
   /** Offset after the last record written to the file: what readers may see. */
   high = 0;
@@ -218,6 +246,20 @@ function decodeAt(buf: Buffer, pos: number, verify: boolean): Decoded | null {
   return { offset, timestamp, key, value, headers, size: HEADER + bodyLen };
 }
 
+/** The state on a journal's last whole line (a line a crash cut short does not parse); undefined when none. */
+function lastWholeLine(text: string): Record<string, Record<string, number>> | undefined {
+  const lines = text.split('\n');
+  for (let i = lines.length - 1; i >= 0; i--) {
+    if (!lines[i]) continue;
+    try {
+      return JSON.parse(lines[i]!) as Record<string, Record<string, number>>;
+    } catch {
+      // torn: the line before it
+    }
+  }
+  return undefined;
+}
+
 /** Positional read of exactly `length` bytes (never moves the file position). */
 async function readRange(fd: FileHandle, start: number, length: number): Promise<Buffer> {
   const buf = Buffer.allocUnsafe(length);
@@ -260,12 +302,18 @@ export class EmbeddedLog implements Log {
   /** groupId -> topic -> partition -> next offset */
   private readonly groups = new Map<string, Map<string, Map<number, number>>>();
   private readonly groupWrites = new Map<string, { running: Promise<void> | null; again: boolean }>();
+  /** Open journals of the groups that committed in this process, and their sizes. */
+  private readonly journals = new Map<string, { fh: FileHandle; size: number }>();
   private readonly activeGroups = new Map<string, EmbeddedConsumer>();
   /** Running tails, stopped by close() like the groups' consumers. */
   readonly tails = new Set<EmbeddedTail>();
   private flushScheduled = false;
   private readonly toFlush = new Set<PartitionLog>();
   private readonly toSync = new Set<Segment>();
+  /** Every partition's recent writes in the order written (the oldest goes first), and their bytes. */
+  private readonly recent: Array<[PartitionLog, RecentWrite]> = [];
+  private recentHead = 0;
+  private recentSize = 0;
   private timers: NodeJS.Timeout[] = [];
   private closed = false;
   readonly opts: Required<Omit<EmbeddedLogOptions, 'onError'>> & Pick<EmbeddedLogOptions, 'onError'>;
@@ -280,6 +328,7 @@ export class EmbeddedLog implements Log {
       compactMinBytes: 1024 * 1024,
       tombstoneRetentionMs: 24 * 3600_000,
       retryBackoffMs: 100,
+      recentBytes: 32 * 1024 * 1024,
       ...options,
       // Absolute, so two spellings of one directory cannot both open it.
       dir: resolve(options.dir),
@@ -318,10 +367,15 @@ export class EmbeddedLog implements Log {
     const topicsFile = join(this.dir, 'topics.json');
     const specs: TopicSpec[] = existsSync(topicsFile) ? JSON.parse(await readFile(topicsFile, 'utf8')) : [];
     for (const spec of specs) await this.openTopic(spec);
-    for (const f of await readdir(join(this.dir, 'groups'))) {
-      if (!f.endsWith('.json')) continue;
-      const groupId = decodeURIComponent(f.slice(0, -5));
-      const data = JSON.parse(await readFile(join(this.dir, 'groups', f), 'utf8')) as Record<string, Record<string, number>>;
+    const groupFiles = await readdir(join(this.dir, 'groups'));
+    const journals = new Set(groupFiles.filter((f) => f.endsWith('.jsonl')).map((f) => f.slice(0, -6)));
+    for (const f of groupFiles) {
+      let data: Record<string, Record<string, number>> | undefined;
+      if (f.endsWith('.jsonl')) data = lastWholeLine(await readFile(join(this.dir, 'groups', f), 'utf8'));
+      // A group with a journal has its state there; its .json is older.
+      else if (f.endsWith('.json') && !journals.has(f.slice(0, -5))) data = JSON.parse(await readFile(join(this.dir, 'groups', f), 'utf8')) as Record<string, Record<string, number>>;
+      if (!data) continue;
+      const groupId = decodeURIComponent(f.slice(0, f.lastIndexOf('.')));
       const m = new Map<string, Map<number, number>>();
       for (const [topic, parts] of Object.entries(data))
         m.set(topic, new Map(Object.entries(parts).map(([p, o]) => [Number(p), o])));
@@ -502,6 +556,7 @@ export class EmbeddedLog implements Log {
       seg.positions.push(seg.size + rel);
       if (ts > seg.maxTimestamp) seg.maxTimestamp = ts;
     }
+    this.keepRecent(pl, { seg, pos: seg.size, data });
     seg.size += data.length;
     pl.bytesSinceClean += data.length;
     pl.dirty = true;
@@ -511,6 +566,51 @@ export class EmbeddedLog implements Log {
     t.version++;
     for (const w of t.waiters) w();
     t.waiters.clear();
+  }
+
+  /** Keeps a write's bytes for reads (readRecent), dropping the oldest writes of any partition past the budget. */
+  private keepRecent(pl: PartitionLog, w: RecentWrite): void {
+    const budget = this.opts.recentBytes;
+    if (budget <= 0 || w.data.length > budget) return;
+    const last = pl.recent[pl.recent.length - 1];
+    // Only an unbroken run of one segment: a roll starts the partition's run again.
+    if (last && (last.seg !== w.seg || last.pos + last.data.length !== w.pos)) pl.recent = [];
+    pl.recent.push(w);
+    this.recent.push([pl, w]);
+    this.recentSize += w.data.length;
+    while (this.recentSize > budget) {
+      const [opl, old] = this.recent[this.recentHead++]!;
+      this.recentSize -= old.data.length;
+      if (opl.recent[0] === old) opl.recent.shift();
+    }
+    if (this.recentHead > 1024 && this.recentHead * 2 > this.recent.length) {
+      this.recent.splice(0, this.recentHead);
+      this.recentHead = 0;
+    }
+  }
+
+  /** The bytes [start, end) of a segment from the partition's recent writes; null when they are not all there. */
+  private readRecent(pl: PartitionLog, seg: Segment, start: number, end: number): Buffer | null {
+    const run = pl.recent;
+    if (!run.length || run[0]!.seg !== seg || run[0]!.pos > start) return null;
+    const lastW = run[run.length - 1]!;
+    if (lastW.pos + lastW.data.length < end) return null;
+    // The write holding `start` (writes are contiguous, so a binary search by position).
+    let lo = 0;
+    let hi = run.length - 1;
+    while (lo < hi) {
+      const mid = (lo + hi + 1) >>> 1;
+      if (run[mid]!.pos <= start) lo = mid;
+      else hi = mid - 1;
+    }
+    const first = run[lo]!;
+    if (end <= first.pos + first.data.length) return first.data.subarray(start - first.pos, end - first.pos);
+    const parts: Buffer[] = [];
+    for (let i = lo; i < run.length && run[i]!.pos < end; i++) {
+      const w = run[i]!;
+      parts.push(w.data.subarray(Math.max(0, start - w.pos), Math.min(w.data.length, end - w.pos)));
+    }
+    return Buffer.concat(parts, end - start);
   }
 
   /** Closes the active segment and starts a new one at the next offset. Call inside pl.serial. */
@@ -547,9 +647,10 @@ export class EmbeddedLog implements Log {
       const limit = Math.min(seg.offsets.length, i + maxRecords);
       while (j < limit && seg.positions[j]! - startPos < maxBytes && seg.offsets[j]! < pl.high) j++;
       const endPos = j < seg.offsets.length ? seg.positions[j]! : seg.size;
+      const recent = this.readRecent(pl, seg, startPos, endPos);
       seg.refs++;
       try {
-        const buf = await readRange(seg.fd, startPos, endPos - startPos);
+        const buf = recent ?? (await readRange(seg.fd, startPos, endPos - startPos));
         const out: LogRecord[] = [];
         let pos = 0;
         while (pos < buf.length) {
@@ -616,6 +717,10 @@ export class EmbeddedLog implements Log {
     await this.groupWrites.get(groupId)?.running;
     this.groups.delete(groupId);
     this.groupWrites.delete(groupId);
+    const j = this.journals.get(groupId);
+    this.journals.delete(groupId);
+    await j?.fh.close().catch(() => {});
+    await rm(join(this.dir, 'groups', encodeURIComponent(groupId) + '.jsonl'), { force: true });
     await rm(join(this.dir, 'groups', encodeURIComponent(groupId) + '.json'), { force: true });
   }
 
@@ -696,21 +801,49 @@ export class EmbeddedLog implements Log {
       state.again = true;
       return state.running.then(() => (state.running ? state.running : this.persistGroup(groupId)));
     }
-    const file = join(this.dir, 'groups', encodeURIComponent(groupId) + '.json');
     const doWrite = async (): Promise<void> => {
       do {
         state.again = false;
         const g = this.groups.get(groupId)!;
         const obj: Record<string, Record<string, number>> = {};
         for (const [topic, parts] of g) obj[topic] = Object.fromEntries(parts);
-        await writeFile(file + '.tmp', JSON.stringify(obj));
-        await rename(file + '.tmp', file);
+        await this.appendJournal(groupId, Buffer.from(JSON.stringify(obj) + '\n'));
       } while (state.again);
     };
     state.running = doWrite().finally(() => {
       state.running = null;
     });
     return state.running;
+  }
+
+  /**
+   * Appends one state line to a group's journal: one write to a file kept open, where rewriting the
+   * group's file (open, write, close, rename) took four file-system calls per commit, each a wake-up
+   * of libuv's pool and about 100 us of the event loop's time (a commit follows every batch of every
+   * group: bench/crawl-latency.md). A new journal (the first write in this process, or past
+   * JOURNAL_MAX_BYTES) is the line alone, written aside and renamed into place.
+   */
+  private async appendJournal(groupId: string, line: Buffer): Promise<void> {
+    const file = join(this.dir, 'groups', encodeURIComponent(groupId) + '.jsonl');
+    const j = this.journals.get(groupId);
+    if (j && j.size + line.length <= JOURNAL_MAX_BYTES) {
+      try {
+        await j.fh.write(line, 0, line.length);
+        j.size += line.length;
+        return;
+      } catch (e) {
+        // Started again from a new file at the next commit (what this write may have left is a torn line).
+        this.journals.delete(groupId);
+        await j.fh.close().catch(() => {});
+        throw e;
+      }
+    }
+    this.journals.delete(groupId);
+    if (j) await j.fh.close().catch(() => {});
+    await writeFile(file + '.tmp', line);
+    await rename(file + '.tmp', file);
+    // 'a': every write lands at the end, whatever the position.
+    this.journals.set(groupId, { fh: await open(file, 'a'), size: line.length });
   }
 
   /** Cleans every partition of a compacted topic now (all of them when no topic is named). */
@@ -826,7 +959,12 @@ export class EmbeddedLog implements Log {
     // Drain pending writes, then sync and close every segment.
     this.flush();
     for (const t of this.topics.values()) for (const pl of t.partitions) await pl.chain;
-    for (const w of this.groupWrites.values()) await w.running;
+    for (const w of this.groupWrites.values()) await w.running?.catch(() => {});
+    for (const j of this.journals.values()) {
+      await j.fh.datasync().catch(() => {});
+      await j.fh.close().catch(() => {});
+    }
+    this.journals.clear();
     for (const t of this.topics.values())
       for (const pl of t.partitions)
         for (const seg of pl.segments) {

@@ -11,7 +11,7 @@ import type { SnapshotStore, Versioned } from '../readmodels/snapshots.ts';
 import type { RecordDecoder, Serde } from '../serde/index.ts';
 import { topicByName, type TopicDef, type TopicId, type TopicMap } from '../topics.ts';
 import { pipelineMetrics, type PipelineMetrics } from './metrics.ts';
-import type { BatchContext, InRecord, OutRecord, RestoreContext, SnapshotWrite, StageDef, StageOutput } from './types.ts';
+import type { BatchContext, EncodedOutputs, EncodedStageOutput, InRecord, OutRecord, RestoreContext, SnapshotWrite, StageDef, StageOutput } from './types.ts';
 import type { StageOffload } from './history-host.ts';
 import { historyFromAvroFirst } from './avro-history.ts';
 
@@ -319,7 +319,17 @@ export class StageRunner {
       if (offload?.runs(stage)) await offload.batch(stage, this.deps.topics, topic.id, batch.partition, batch.records, this.claim());
       else {
         const rest = await historyFromAvroFirst(this.def, this.deps.serde, this.deps.history, topic.name, batch.records);
-        if (rest.length) {
+        const registry = this.deps.serde.schemas;
+        if (rest.length && this.def.handleLog && registry) {
+          // Decoded, handled and encoded where the stage runs (a stage thread): here only bytes.
+          const ctx = { stage, topic: topic.id, partition: batch.partition, history: this.deps.history, claim: this.claim() };
+          const out = await this.def.handleLog({ topic, topics: this.deps.topics, partition: batch.partition, records: rest, registry, group: this.groupId, ctx });
+          if (out.dead?.length) {
+            await this.send([{ topic: 'dead.letters', records: out.dead }]);
+            this.metrics.deadLetters.inc({ stage, topic: topic.id }, out.dead.length);
+          }
+          await this.write(out);
+        } else if (rest.length) {
           const { records, dead } = await decodeOrDeadLetter(this.deps.serde, topic, rest, this.groupId);
           // Dead letters first: a record that cannot be read is kept, with its reason, before the
           // batch that skips it commits past it.
@@ -373,10 +383,11 @@ export class StageRunner {
   }
 
   /** Outputs first, then read models: a committed batch has done both. */
-  private async write(out: StageOutput): Promise<void> {
+  private async write(out: StageOutput | EncodedStageOutput): Promise<void> {
     // An abandoned batch is redelivered after the restart: what its handler still returns is not sent.
     if (this.abandonedWith) throw this.abandonedWith;
-    if (out.records?.length) await this.send(await encodeOutputs(this.deps.serde, this.deps.topics, out.records));
+    if ('records' in out && out.records?.length) await this.send(await encodeOutputs(this.deps.serde, this.deps.topics, out.records));
+    if ('encoded' in out && out.encoded?.length) await this.send(out.encoded);
     if (out.history?.length) {
       const h = this.deps.history;
       if (!h) throw new Error(`stage ${this.def.name} returned history rows but has no History`);
@@ -592,7 +603,7 @@ class LazyRecord implements InRecord {
   }
 }
 
-export type EncodedOutputs = Array<{ topic: TopicId; records: OutgoingRecord[] }>;
+export type { EncodedOutputs } from './types.ts';
 
 /** A stage's output records, grouped by topic (in the stage's order within each) and encoded. */
 export async function encodeOutputs(serde: Serde, topics: TopicMap, records: OutRecord[]): Promise<EncodedOutputs> {

@@ -3,6 +3,10 @@
 // same stage's definition for its metadata. Out: a StageDef for this thread's runner whose handle(),
 // tick and restore() are answered by the worker: the runner here still consumes, decodes, writes the
 // outputs and commits, so groups, ordering, at-least-once and the standby replica are unchanged.
+// A batch crosses as the log's bytes (StageDef.handleLog): the worker decodes it with the same
+// registry (asking this thread for ids and schemas), handles it, encodes the output records and
+// hands them back packed, so the Avro work and the per-record structured clone of both ways are
+// off this thread too (bench/crawl-latency.md).
 //
 // Why: on the embedded default the API shares its event loop with every stage. The canonicalizer
 // (about 140 us a record on a crawl's first reads: rules texts, titles, rosters) and the matching
@@ -14,8 +18,10 @@
 import { Worker } from 'node:worker_threads';
 import { fromWireError, toWireError, type DistributiveOmit, type WireError } from './history-host.ts';
 import { outputFromWire } from './output-wire.ts';
-import type { BatchContext, InRecord, RestoreContext, StageDef, StageOutput } from './types.ts';
-import type { TopicId } from '../topics.ts';
+import type { BatchContext, EncodedStageOutput, InRecord, LogBatch, RestoreContext, StageDef, StageOutput } from './types.ts';
+import type { TopicId, TopicMap } from '../topics.ts';
+import type { SchemaLookup } from '../serde/index.ts';
+import { packBatch, packedOutgoingTransfer, packedTransfer, packOutgoing, unpackOutgoing, type PackedBatch, type PackedOutgoing } from './batch-pack.ts';
 
 /** The stages the worker can build, by name, from the options it is given. */
 export interface StageThreadOptions {
@@ -38,6 +44,11 @@ export type StageCall =
   | { rid: number; op: 'handle'; stage: string; records: InRecord[]; ctx: BatchContext }
   | { rid: number; op: 'tick'; stage: string; now: number }
   | { rid: number; op: 'restore'; stage: string }
+  // A batch as the log's bytes (StageDef.handleLog), decoded through `registry` (a number this thread gives each SchemaLookup).
+  | { rid: number; op: 'handle-log'; stage: string; registry: number; group: string; topics: TopicMap; topic: TopicId; packed: PackedBatch; ctx: BatchContext }
+  // Answers to the worker's registry questions (qid: the question's number).
+  | { qid: number; result: unknown }
+  | { qid: number; error: WireError }
   // Answers to the worker's reads during a restore (rrid: the read's number).
   | { rrid: number; chunk: unknown[] }
   | { rrid: number; done: true; result?: unknown }
@@ -45,6 +56,11 @@ export type StageCall =
 
 export type StageReply =
   | { rid: number; ok: true; value?: StageOutput }
+  // The answer to a handle-log call.
+  | { rid: number; ok: true; encoded: PackedStageOutput }
+  // The worker asks the registry `registry` for a subject's id or an id's schema.
+  | { qid: number; registry: number; ask: 'register'; subject: string; schema: object | string }
+  | { qid: number; registry: number; ask: 'getSchema'; schemaId: number }
   | { rid: number; error: WireError }
   // A read of the restore `rid` is running on the worker.
   | { rid: number; rrid: number; read: 'compacted'; topic: TopicId }
@@ -52,6 +68,32 @@ export type StageReply =
   | { rid: number; rrid: number; read: 'range'; topic: TopicId; from: [number, string][]; to: [number, string][] }
   | { ready: true; priority: number }
   | { fatal: WireError };
+
+/** An EncodedStageOutput as it crosses threads: its records packed per topic (batch-pack.ts), moved, not cloned. */
+export interface PackedStageOutput {
+  rest: Omit<EncodedStageOutput, 'encoded' | 'dead'>;
+  encoded: Array<{ topic: TopicId; packed: PackedOutgoing }>;
+  dead: PackedOutgoing | null;
+}
+
+export function packStageOutput(out: EncodedStageOutput): { packed: PackedStageOutput; transfer: ArrayBuffer[] } {
+  const { encoded, dead, ...rest } = out;
+  const transfer: ArrayBuffer[] = [];
+  const pack = (records: Parameters<typeof packOutgoing>[0]) => {
+    const p = packOutgoing(records);
+    transfer.push(...packedOutgoingTransfer(p));
+    return p;
+  };
+  return { packed: { rest, encoded: (encoded ?? []).map((o) => ({ topic: o.topic, packed: pack(o.records) })), dead: dead?.length ? pack(dead) : null }, transfer };
+}
+
+export function unpackStageOutput(p: PackedStageOutput): EncodedStageOutput {
+  return {
+    ...p.rest,
+    ...(p.encoded.length ? { encoded: p.encoded.map((o) => ({ topic: o.topic, records: unpackOutgoing(o.packed) })) } : {}),
+    ...(p.dead ? { dead: unpackOutgoing(p.dead) } : {}),
+  };
+}
 
 export interface StageWorkerData {
   entry: string;
@@ -65,7 +107,10 @@ export interface StageWorkerData {
  */
 export class StageThread {
   private nextRid = 1;
-  private readonly pending = new Map<number, { resolve: (v: StageOutput | undefined) => void; reject: (e: Error) => void }>();
+  private readonly pending = new Map<number, { resolve: (v: unknown) => void; reject: (e: Error) => void }>();
+  /** The registries handle-log calls decode through, by the number the worker knows them by. */
+  private readonly registries = new Map<number, SchemaLookup>();
+  private readonly registryIds = new WeakMap<SchemaLookup, number>();
   /** The restore contexts of restores in flight, by their call's rid. */
   private readonly restores = new Map<number, RestoreContext>();
   private failed: Error | undefined;
@@ -142,8 +187,9 @@ export class StageThread {
       ...meta,
       // The batch's coordinates only: what else a context carries (the runner's History) stays here,
       // and the stages a thread holds read nothing but their records.
-      handle: (records, ctx) => this.call({ op: 'handle', stage, records, ctx: { stage: ctx.stage, topic: ctx.topic, partition: ctx.partition } }, Boolean(local.restore)).then((v) => v ?? {}),
-      tick: local.tick ? { ms: local.tick.ms, run: (now) => this.call({ op: 'tick', stage, now: clock ? clock() : now }, Boolean(local.restore)).then((v) => v ?? {}) } : undefined,
+      handle: (records, ctx) => this.call({ op: 'handle', stage, records, ctx: { stage: ctx.stage, topic: ctx.topic, partition: ctx.partition } }, Boolean(local.restore)).then((v) => (v as StageOutput | undefined) ?? {}),
+      handleLog: (b) => this.handleLog(stage, b, Boolean(local.restore)),
+      tick: local.tick ? { ms: local.tick.ms, run: (now) => this.call({ op: 'tick', stage, now: clock ? clock() : now }, Boolean(local.restore)).then((v) => (v as StageOutput | undefined) ?? {}) } : undefined,
       restore: local.restore ? (ctx) => this.restore(stage, ctx) : undefined,
     };
   }
@@ -170,22 +216,52 @@ export class StageThread {
     );
   }
 
-  private call(m: DistributiveOmit<Extract<StageCall, { op: 'handle' | 'tick' }>, 'rid'>, restores: boolean): Promise<StageOutput | undefined> {
-    if (restores && this.restoredOn.get(m.stage) !== this.generation)
-      return Promise.reject(new Error(`the stage thread was started again: stage ${m.stage} restores its state first`));
-    return this.send({ ...m, rid: this.nextRid++ } as StageCall & { rid: number });
+  /** A batch as the log's bytes: packed and moved to the worker, its encoded outputs moved back. */
+  private async handleLog(stage: string, b: LogBatch, restores: boolean): Promise<EncodedStageOutput> {
+    let registry = this.registryIds.get(b.registry);
+    if (registry === undefined) {
+      registry = this.registries.size + 1;
+      this.registries.set(registry, b.registry);
+      this.registryIds.set(b.registry, registry);
+    }
+    const packed = packBatch(b.records);
+    const ctx = { stage: b.ctx.stage, topic: b.ctx.topic, partition: b.ctx.partition };
+    const out = await this.call({ op: 'handle-log', stage, registry, group: b.group, topics: b.topics, topic: b.topic.id, packed, ctx }, restores, packedTransfer(packed));
+    return unpackStageOutput(out as PackedStageOutput);
   }
 
-  private send(m: StageCall & { rid: number }): Promise<StageOutput | undefined> {
+  private call(m: DistributiveOmit<Extract<StageCall, { op: 'handle' | 'tick' | 'handle-log' }>, 'rid'>, restores: boolean, transfer?: ArrayBuffer[]): Promise<unknown> {
+    if (restores && this.restoredOn.get(m.stage) !== this.generation)
+      return Promise.reject(new Error(`the stage thread was started again: stage ${m.stage} restores its state first`));
+    return this.send({ ...m, rid: this.nextRid++ } as StageCall & { rid: number }, transfer);
+  }
+
+  private send(m: StageCall & { rid: number }, transfer?: ArrayBuffer[]): Promise<unknown> {
     if (this.failed) return Promise.reject(this.failed);
     return new Promise((resolve, reject) => {
       this.pending.set(m.rid, { resolve, reject });
-      this.worker.postMessage(m);
+      this.worker.postMessage(m, transfer);
     });
+  }
+
+  /** One registry question of the worker, answered from the registry it names. */
+  private async answerAsk(m: Extract<StageReply, { qid: number }>): Promise<void> {
+    try {
+      const registry = this.registries.get(m.registry);
+      if (!registry) throw new Error(`no registry ${m.registry} on this thread`);
+      const result = m.ask === 'register' ? await registry.register(m.subject, m.schema) : await registry.getSchema(m.schemaId);
+      this.worker.postMessage({ qid: m.qid, result } satisfies StageCall);
+    } catch (e) {
+      this.worker.postMessage({ qid: m.qid, error: toWireError(e) } satisfies StageCall);
+    }
   }
 
   private onMessage(m: StageReply): void {
     if ('ready' in m || 'fatal' in m) return;
+    if ('qid' in m) {
+      void this.answerAsk(m);
+      return;
+    }
     if ('read' in m) {
       void this.serveRead(m);
       return;
@@ -194,7 +270,8 @@ export class StageThread {
     if (!p) return;
     this.pending.delete(m.rid);
     if ('error' in m) p.reject(fromWireError(m.error, 'the stage thread'));
-    else p.resolve(outputFromWire(m.value));
+    // A sink's serialized documents (output-wire.ts) come back as marked text on either reply.
+    else p.resolve('encoded' in m ? { ...m.encoded, rest: outputFromWire(m.encoded.rest as StageOutput) } : outputFromWire(m.value));
   }
 
   /** One read of a restore, done here on the log and sent to the worker in order. */

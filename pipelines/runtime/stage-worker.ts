@@ -1,13 +1,18 @@
 // The stage thread's worker (started by stage-thread.ts). In: calls of the stages it holds
 // (handle, tick, restore) and, during a restore, the records of the reads it asked for. Out: each
 // call's StageOutput, or its error. It holds the stages' state; it reads and writes nothing itself.
+// A batch given as the log's bytes (handle-log) is decoded and its outputs encoded here, through the
+// registry of the caller's serde (its ids and schemas asked of the main thread, then cached).
 import { getPriority } from 'node:os';
 import { parentPort, workerData } from 'node:worker_threads';
 import { sportsThreadStagesByName } from '../matching/stages/topic-stages.ts';
 import { fromWireError, toWireError, type DistributiveOmit } from './history-host.ts';
 import { outputToWire } from './output-wire.ts';
-import type { StageCall, StageReply, StageWorkerData } from './stage-thread.ts';
+import { packStageOutput, type StageCall, type StageReply, type StageWorkerData } from './stage-thread.ts';
 import type { InRecord, RestoreContext, StageDef } from './types.ts';
+import { avroSerde, type Serde } from '../serde/index.ts';
+import { decodeOrDeadLetter, encodeOutputs } from './runner.ts';
+import { unpackBatch } from './batch-pack.ts';
 import type { TopicId } from '../topics.ts';
 
 const port = parentPort!;
@@ -55,11 +60,51 @@ function remoteRestoreContext(rid: number): RestoreContext {
   };
 }
 
+// Registry questions in flight (qid: their number), and a serde per registry of the main thread.
+let nextQid = 1;
+const asked = new Map<number, { resolve: (v: unknown) => void; reject: (e: Error) => void }>();
+function ask(q: DistributiveOmit<Extract<StageReply, { qid: number }>, 'qid'>): Promise<unknown> {
+  const qid = nextQid++;
+  return new Promise((resolve, reject) => {
+    asked.set(qid, { resolve, reject });
+    post({ ...q, qid } as StageReply);
+  });
+}
+const unsupported = () => Promise.reject(new Error('the stage thread encodes through register/getSchema only'));
+const serdes = new Map<number, Serde>();
+function serdeOf(registry: number): Serde {
+  let s = serdes.get(registry);
+  if (!s)
+    serdes.set(
+      registry,
+      (s = avroSerde({
+        register: (subject, schema) => ask({ registry, ask: 'register', subject, schema }) as Promise<number>,
+        getSchema: (schemaId) => ask({ registry, ask: 'getSchema', schemaId }) as Promise<object | string>,
+        encode: unsupported,
+        decode: unsupported,
+      })),
+    );
+  return s;
+}
+
+/** A handle-log call: the batch decoded (dead letters for what does not decode), handled, its outputs encoded and moved back. */
+async function handleLog(def: StageDef, m: Extract<StageCall, { op: 'handle-log' }>): Promise<void> {
+  const serde = serdeOf(m.registry);
+  const topic = m.topics[m.topic];
+  const { records, dead } = await decodeOrDeadLetter(serde, topic, unpackBatch(m.packed), m.group);
+  const { records: out, ...rest } = await def.handle(records, m.ctx);
+  const encoded = out?.length ? await encodeOutputs(serde, m.topics, out) : undefined;
+  const deadEncoded = dead.length ? await serde.encodeMany(m.topics['dead.letters'], dead as never) : undefined;
+  const { packed, transfer } = packStageOutput({ ...outputToWire(rest), ...(encoded ? { encoded } : {}), ...(deadEncoded ? { dead: deadEncoded } : {}) });
+  port.postMessage({ rid: m.rid, ok: true, encoded: packed } satisfies StageReply, transfer);
+}
+
 async function answer(m: Extract<StageCall, { op: string }>): Promise<void> {
   try {
     const def = stages.get(m.stage);
     if (!def) throw new Error(`the stage thread holds no stage ${JSON.stringify(m.stage)}`);
     if (m.op === 'handle') post({ rid: m.rid, ok: true, value: outputToWire(await def.handle(m.records, m.ctx)) });
+    else if (m.op === 'handle-log') await handleLog(def, m);
     else if (m.op === 'tick') {
       if (!def.tick) throw new Error(`stage ${def.name} has no tick`);
       tickNow = m.now;
@@ -76,6 +121,14 @@ async function answer(m: Extract<StageCall, { op: string }>): Promise<void> {
 port.on('message', (m: StageCall) => {
   if ('op' in m) {
     void answer(m);
+    return;
+  }
+  if ('qid' in m) {
+    const q = asked.get(m.qid);
+    if (!q) return;
+    asked.delete(m.qid);
+    if ('error' in m) q.reject(fromWireError(m.error, 'the main thread'));
+    else q.resolve(m.result);
     return;
   }
   const r = reads.get(m.rrid);

@@ -6,7 +6,9 @@
 // stage's output is written"). A crash anywhere before the commit redelivers the batch, so every
 // write must be idempotent: history tables are ReplacingMergeTree keyed by the record's identity,
 // snapshot documents are versioned by source offset.
-import type { TopicId, TopicValues } from '../topics.ts';
+import type { TopicDef, TopicId, TopicMap, TopicValues } from '../topics.ts';
+import type { LogRecord, OutgoingRecord } from '../log/types.ts';
+import type { SchemaLookup } from '../serde/index.ts';
 import type { PublishOptions, SnapshotEntry } from '../readmodels/snapshots.ts';
 import type { History } from '../readmodels/history.ts';
 
@@ -60,6 +62,30 @@ export interface StageOutput {
   snapshots?: SnapshotWrite[];
   /** Named snapshots (sinks.snapshotNames) to publish, after the records and documents. */
   publishes?: SnapshotPublish[];
+}
+
+/** Output records encoded for the log, by topic, in the stage's order within each (the runner's encodeOutputs). */
+export type EncodedOutputs = Array<{ topic: TopicId; records: OutgoingRecord[] }>;
+
+/** What StageDef.handleLog returns: a StageOutput whose records come encoded. */
+export interface EncodedStageOutput extends Omit<StageOutput, 'records'> {
+  encoded?: EncodedOutputs;
+  /** dead.letters records (encoded) for the batch's records that did not decode: written first. */
+  dead?: OutgoingRecord[];
+}
+
+/** A batch as the log holds it, for StageDef.handleLog. */
+export interface LogBatch {
+  topic: TopicDef;
+  /** The runner's topic map (the output topics' names and schemas). */
+  topics: TopicMap;
+  partition: number;
+  records: LogRecord[];
+  /** The registry the runner's serde resolves ids through, so the stage's records read and write the same ids. */
+  registry: SchemaLookup;
+  /** The runner's consumer group: what a dead letter's key names as its stage (runner.decodeOrDeadLetter). */
+  group: string;
+  ctx: BatchContext;
 }
 
 export interface BatchContext {
@@ -174,6 +200,15 @@ export interface StageDef {
    * runner's decodeOrDeadLetter), the batch is decoded up front as for any stage.
    */
   lazyValues?: boolean;
+  /**
+   * handle() with the decoding and encoding included: takes the batch's records as the log holds
+   * them and returns its output records encoded, the records that do not decode as dead letters
+   * (as decodeOrDeadLetter makes them). The runner calls it instead of decoding, handle() and
+   * encoding when its serde resolves ids through a registry (Serde.schemas), and still writes,
+   * then commits, in the same order. For a stage whose work runs on another thread
+   * (stage-thread.ts): the Avro work goes with it, and the batch crosses as bytes.
+   */
+  handleLog?(batch: LogBatch): Promise<EncodedStageOutput>;
 }
 
 /**

@@ -1,0 +1,65 @@
+// Reads a .cpuprofile (V8's, as node --cpu-prof or bench/crawl-latency.ts --profile write it) and
+// prints where the thread's time went: self time by function and by source file, and the time spent
+// in frames of the files named by --under (inclusive: what a file's functions cost with what they call).
+//
+//   npx tsx bench/profile-summary.ts FILE.cpuprofile [--top 30] [--under embedded.ts,runner.ts]
+import { readFileSync } from 'node:fs';
+
+interface Node {
+  id: number;
+  callFrame: { functionName: string; url: string; lineNumber: number };
+  children?: number[];
+}
+interface Profile {
+  nodes: Node[];
+  samples: number[];
+  timeDeltas: number[];
+  startTime: number;
+  endTime: number;
+}
+
+const file = process.argv[2];
+if (!file) throw new Error('usage: profile-summary.ts FILE.cpuprofile [--top N] [--under a.ts,b.ts]');
+const arg = (name: string, def: string) => {
+  const i = process.argv.indexOf(`--${name}`);
+  return i === -1 ? def : process.argv[i + 1]!;
+};
+const TOP = Number(arg('top', '30'));
+const UNDER = arg('under', '').split(',').filter(Boolean);
+
+const p = JSON.parse(readFileSync(file, 'utf8')) as Profile;
+const byId = new Map(p.nodes.map((n) => [n.id, n]));
+const parent = new Map<number, number>();
+for (const n of p.nodes) for (const c of n.children ?? []) parent.set(c, n.id);
+
+const self = new Map<number, number>();
+for (let i = 0; i < p.samples.length; i++) self.set(p.samples[i]!, (self.get(p.samples[i]!) ?? 0) + (p.timeDeltas[i + 1] ?? 0));
+const total = p.endTime - p.startTime;
+const short = (url: string) => url.replace(/^.*\/(node_modules\/)?/, '');
+const fn = (n: Node) => `${n.callFrame.functionName || '(anonymous)'} ${short(n.callFrame.url)}:${n.callFrame.lineNumber + 1}`;
+
+const byFn = new Map<string, number>();
+const byFile = new Map<string, number>();
+const under = new Map<string, number>();
+for (const [id, us] of self) {
+  const n = byId.get(id)!;
+  byFn.set(fn(n), (byFn.get(fn(n)) ?? 0) + us);
+  const f = short(n.callFrame.url) || n.callFrame.functionName;
+  byFile.set(f, (byFile.get(f) ?? 0) + us);
+  // Inclusive: once per sample for each --under file on its stack.
+  const seen = new Set<string>();
+  for (let cur: number | undefined = id; cur !== undefined; cur = parent.get(cur)) {
+    const u = byId.get(cur)!.callFrame.url;
+    for (const name of UNDER) if (u.endsWith(name) && !seen.has(name)) seen.add(name);
+  }
+  for (const name of seen) under.set(name, (under.get(name) ?? 0) + us);
+}
+const pct = (us: number) => `${((100 * us) / total).toFixed(1).padStart(5)}%`;
+const print = (title: string, m: Map<string, number>) => {
+  console.log(`\n${title}`);
+  for (const [k, us] of [...m].sort((a, b) => b[1] - a[1]).slice(0, TOP)) console.log(`${pct(us)} ${(us / 1000).toFixed(0).padStart(7)} ms  ${k}`);
+};
+console.log(`${file}: ${(total / 1e6).toFixed(1)} s, ${p.samples.length} samples`);
+print('self time by function', byFn);
+print('self time by file', byFile);
+if (UNDER.length) print('inclusive time under these files', under);
