@@ -5,7 +5,7 @@
 // (bench/worker-cost.ts, bench/soak.md); a bundle needs none. A stale bundle is never run: an edited
 // source falls back to tsx until the next build. Plain JavaScript, as the launcher that uses it.
 import { readFileSync, statSync } from 'node:fs';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { URL, fileURLToPath, pathToFileURL } from 'node:url';
 import path from 'node:path';
 
 /** The repository's root (this file is pipelines/runtime/worker-entry.mjs). */
