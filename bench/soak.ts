@@ -77,6 +77,8 @@ const POLL_FULL_MS = Number(arg('poll-full-ms', '60000'));
 // ingestion (the service's default) publishes only what changed, a lighter load.
 const CHANGE_ONLY = arg('change-only', 'off') === 'on';
 const LAUNCHER = arg('launcher', 'tsx');
+// --node-flags "...": more node/V8 flags for --launcher node (space-separated), to try one on the service.
+const NODE_FLAGS = arg('node-flags', '').split(' ').filter(Boolean);
 const SIGINT_TO = arg('sigint', 'group');
 const STOP_TIMEOUT_MS = Number(arg('stop-timeout-s', '60')) * 1000;
 const KEEP = process.argv.includes('--keep');
@@ -207,7 +209,7 @@ async function startChild(dataDir: string, logPrefix: string): Promise<Child> {
     LAUNCHER === 'npx'
       ? ['npx', ['tsx', 'bin/run.ts']]
       : LAUNCHER === 'node'
-        ? [process.execPath, ['--max-semi-space-size=64', '--import', 'tsx', 'bin/run.ts']]
+        ? [process.execPath, ['--max-semi-space-size=64', ...NODE_FLAGS, '--import', 'tsx', 'bin/run.ts']]
         : [join(REPO, 'node_modules/.bin/tsx'), ['bin/run.ts']];
   // detached: its own process group, so SIGINT reaches every process of it as Ctrl-C would.
   const proc = spawn(cmd, args, { cwd: REPO, env: childEnv(dataDir, metricsPort), stdio: ['ignore', 'pipe', 'pipe'], detached: true });
