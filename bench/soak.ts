@@ -5,7 +5,7 @@
 // API load on it, and watches for a crash, memory growth, errors and a stalled pipeline.
 //
 //   npx tsx bench/soak.ts [--minutes 10] [--sample-s 30] [--rps 4.5] [--public-rps 5] [--scale 3]
-//                         [--refresh-ms 30000] [--poll-full-ms 60000] [--launcher tsx|npx] [--sigint group|service]
+//                         [--refresh-ms 30000] [--poll-full-ms 60000] [--launcher tsx|npx|node] [--sigint group|service]
 //                         [--stop-timeout-s 60] [--heap] [--keep] [--rss-budget-mb by scale: 1200 at 1, 1800 at 10, 3000 at 100]
 //                         [--defaults] [--profile-at-s N] [--change-only on]
 //
@@ -25,7 +25,9 @@
 // service shows as 128 + signal, e.g. 134 SIGABRT, 139 SIGSEGV). `npx` spawns `npx tsx bin/run.ts`
 // literally; there npm's `sh -c` dies on the group's SIGINT at once and npm exits by SIGINT while
 // the service is still shutting down, so the stop check can only wait for the service's process to
-// be gone, not read its exit code.
+// be gone, not read its exit code. `node` spawns what `make run` runs, `node --max-semi-space-size=64
+// --import tsx bin/run.ts`: the service is the child itself, and the semi-space flag (process-wide:
+// every isolate's young generation) counts in its memory.
 //
 // Stop: --sigint group (default) signals the whole process group, as Ctrl-C in a terminal does.
 // tsx then relays SIGINT to the service and, when the service's main thread has not acknowledged
@@ -75,6 +77,8 @@ const POLL_FULL_MS = Number(arg('poll-full-ms', '60000'));
 // ingestion (the service's default) publishes only what changed, a lighter load.
 const CHANGE_ONLY = arg('change-only', 'off') === 'on';
 const LAUNCHER = arg('launcher', 'tsx');
+// --node-flags "...": more node/V8 flags for --launcher node (space-separated), to try one on the service.
+const NODE_FLAGS = arg('node-flags', '').split(' ').filter(Boolean);
 const SIGINT_TO = arg('sigint', 'group');
 const STOP_TIMEOUT_MS = Number(arg('stop-timeout-s', '60')) * 1000;
 const KEEP = process.argv.includes('--keep');
@@ -201,7 +205,12 @@ function alive(pid: number): boolean {
 
 async function startChild(dataDir: string, logPrefix: string): Promise<Child> {
   const metricsPort = await freePort();
-  const [cmd, args] = LAUNCHER === 'npx' ? ['npx', ['tsx', 'bin/run.ts']] : [join(REPO, 'node_modules/.bin/tsx'), ['bin/run.ts']];
+  const [cmd, args] =
+    LAUNCHER === 'npx'
+      ? ['npx', ['tsx', 'bin/run.ts']]
+      : LAUNCHER === 'node'
+        ? [process.execPath, ['--max-semi-space-size=64', ...NODE_FLAGS, '--import', 'tsx', 'bin/run.ts']]
+        : [join(REPO, 'node_modules/.bin/tsx'), ['bin/run.ts']];
   // detached: its own process group, so SIGINT reaches every process of it as Ctrl-C would.
   const proc = spawn(cmd, args, { cwd: REPO, env: childEnv(dataDir, metricsPort), stdio: ['ignore', 'pipe', 'pipe'], detached: true });
   const startedAt = Date.now();

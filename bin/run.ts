@@ -16,7 +16,9 @@ import { avroSerde } from '../pipelines/serde/index.ts';
 import { openBackbone } from '../pipelines/runtime/backbone.ts';
 import { abandonInFlight, startStage, type StageRunner } from '../pipelines/runtime/runner.ts';
 import { abandonHistoryWorker } from '../pipelines/runtime/history-host.ts';
+import { BatchAbandoned, isBatchAbandoned } from '../pipelines/log/types.ts';
 import { endProcess } from '../lib/end-process.ts';
+import { workersTakeDefaultYoungGeneration } from '../pipelines/runtime/worker-heap.ts';
 import { BACKBONE_SINKS } from '../pipelines/runtime/sinks.ts';
 import { StageThread } from '../pipelines/runtime/stage-thread.ts';
 import { startSimulator } from '../pipelines/venues/simulator/server.ts';
@@ -46,7 +48,11 @@ const STOP_GRACE_MS = 10_000;
 
 /** A stage's failed batch or tick, in the pipeline's log (the batch is redelivered; a tick runs again). */
 function stageErrorLogger(logger: { warn(obj: object, msg: string): void }) {
-  return (err: unknown, where: { stage: string; topic: string; partition: number }) => logger.warn({ ...where, err: String(err) }, 'stage batch failed; it is retried');
+  return (err: unknown, where: { stage: string; topic: string; partition: number }) => {
+    // Not retried: the stop gave it up, and the log's consumer says so once (abandonedLine).
+    if (isBatchAbandoned(err)) return;
+    logger.warn({ ...where, err: String(err) }, 'stage batch failed; it is retried');
+  };
 }
 import { pino } from 'pino';
 
@@ -233,7 +239,7 @@ export async function stopWithin(stops: (() => Promise<void>)[], deadlineMs: num
   let abandoned = false;
   const timer = setTimeout(() => {
     abandoned = true;
-    const reason = new Error(`the stop deadline (STOP_DEADLINE_MS=${deadlineMs}) passed: the batch is abandoned uncommitted and redelivered after a restart`);
+    const reason = new BatchAbandoned(`the stop deadline (STOP_DEADLINE_MS=${deadlineMs}) passed: the batch is abandoned uncommitted and redelivered after a restart`);
     const runners = abandonInFlight(reason);
     const worker = abandonHistoryWorker(reason);
     logger.warn({ deadlineMs, runners, historyWorker: worker }, 'stop deadline passed: batches in flight abandoned uncommitted (redelivered after the restart)');
@@ -257,6 +263,8 @@ async function stopAll(stops: (() => Promise<void>)[]): Promise<void> {
 }
 
 async function main(): Promise<void> {
+  // Before any worker starts: the command line's semi-space size is for this thread only.
+  workersTakeDefaultYoungGeneration();
   const config = loadConfigOrExit();
   const svc = await runService(config);
   if (svc.address) {

@@ -53,6 +53,7 @@ import type {
   TailOptions,
   TopicSpec,
 } from './types.ts';
+import { abandonedLine, isBatchAbandoned } from './types.ts';
 
 export interface EmbeddedLogOptions {
   /** The log's directory, usually `<DATA_DIR>/log`. */
@@ -1019,7 +1020,7 @@ export class EmbeddedConsumer implements Consumer {
 }
 
 type ReadPosition = { topic: string; partition: number; pos: number; failures: number; retryAt: number };
-type LoopState = { stopped: boolean; signal: { wake?: () => void } };
+type LoopState = { stopped: boolean; signal: { wake?: () => void }; /** The stop's abandonment was said (abandonedLine). */ abandonSaid?: boolean };
 
 /**
  * The read loop of a group's consumer and of a tail: batches in offset order per partition; a
@@ -1063,7 +1064,11 @@ async function readLoop(
         p.failures++;
         p.retryAt = Date.now() + Math.min(5000, retryBackoffMs * 2 ** (p.failures - 1));
         if (onError) onError(err, { groupId, topic: p.topic, partition: p.partition });
-        else console.error(`embedded log: handler of ${who} failed on ${p.topic}[${p.partition}], will redeliver:`, err);
+        else if (isBatchAbandoned(err)) {
+          // Said once: until its runner stops, every batch it is given fails the same way.
+          if (!state.abandonSaid) console.error(abandonedLine('embedded log', who, p.topic, p.partition, err));
+          state.abandonSaid = true;
+        } else console.error(`embedded log: handler of ${who} failed on ${p.topic}[${p.partition}], will redeliver:`, err);
         continue;
       }
       p.failures = 0;

@@ -16,6 +16,7 @@
 import kafkajs from 'kafkajs';
 import type { Admin, Consumer as KjsConsumer, Kafka as KafkaClient, Message, Producer as KjsProducer } from 'kafkajs';
 import type { Batch, Consumer, ConsumerOptions, Log, LogRecord, OutgoingRecord, PartitionOffsets, Producer, TailOptions, TopicSpec } from './types.ts';
+import { abandonedLine, isBatchAbandoned } from './types.ts';
 import { groupTail } from './tail.ts';
 
 const { Kafka, Partitioners, logLevel } = kafkajs;
@@ -414,6 +415,7 @@ class KafkaJsConsumer implements Consumer {
     await c.connect();
     await c.subscribe({ topics, fromBeginning });
     const backoff = this.logOptions.retryBackoffMs ?? 100;
+    let abandonSaid = false;
     await c.run({
       autoCommit: false,
       eachBatchAutoResolve: false,
@@ -440,7 +442,11 @@ class KafkaJsConsumer implements Consumer {
               break;
             } catch (err) {
               if (this.logOptions.onError) this.logOptions.onError(err, { groupId, topic: batch.topic, partition: batch.partition });
-              else console.error(`kafka log: handler of group ${groupId} failed on ${batch.topic}[${batch.partition}], will redeliver:`, err);
+              else if (isBatchAbandoned(err)) {
+                // Said once: until its runner stops, every batch it is given fails the same way.
+                if (!abandonSaid) console.error(abandonedLine('kafka log', `group ${groupId}`, batch.topic, batch.partition, err));
+                abandonSaid = true;
+              } else console.error(`kafka log: handler of group ${groupId} failed on ${batch.topic}[${batch.partition}], will redeliver:`, err);
               const wait = Math.min(5000, backoff * 2 ** failures);
               for (let waited = 0; waited < wait && !this.stopping; waited += 200) {
                 await sleep(Math.min(200, wait - waited));

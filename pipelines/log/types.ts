@@ -161,3 +161,19 @@ export interface Log {
   liveMembers?(groupIds: string[]): Promise<Map<string, number>>;
   close(): Promise<void>;
 }
+
+/**
+ * The error a handler rejects with when an operator's stop ran past its deadline and gave the batch
+ * up (abandonInFlight, runner.ts): nothing is committed and the batch comes again after the restart.
+ * Not a failure, so the consumers say it once per consumer in one line (abandonedLine), with no
+ * stack. Known by its name, which survives the copy from a worker thread (toWireError).
+ */
+export class BatchAbandoned extends Error {
+  override name = 'BatchAbandoned';
+}
+
+export const isBatchAbandoned = (e: unknown): e is Error => e instanceof Error && e.name === 'BatchAbandoned';
+
+/** The one line a consumer prints for its batch given up at a stop. */
+export const abandonedLine = (log: string, who: string, topic: string, partition: number, e: Error): string =>
+  `${log}: ${who}: batch on ${topic}[${partition}] given up at the stop: ${e.message}`;

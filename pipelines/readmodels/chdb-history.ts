@@ -23,6 +23,21 @@ interface Shared {
 
 let shared: Shared | null = null;
 
+/**
+ * The engine's thread pools, sized for this process rather than for a server. Unbounded, the global
+ * pool kept every thread a burst started (4-7 grew to 134 about two minutes after start, +65 MB RSS:
+ * bench/soak.md); parts loading and cleaning start up to 64-128 jobs each. Server settings, so they
+ * take effect from the process's first session (this one); chdb 26.x accepts them as arguments.
+ */
+export const CHDB_POOL_ARGS = [
+  '--max_thread_pool_free_size=8',
+  '--max_active_parts_loading_thread_pool_size=2',
+  '--max_outdated_parts_loading_thread_pool_size=2',
+  '--max_parts_cleaning_thread_pool_size=2',
+  '--parts_killer_pool_size=2',
+  '--snapshot_cleaner_pool_size=2',
+];
+
 function acquire(dir: string): Shared {
   if (shared) {
     if (shared.path !== dir)
@@ -37,7 +52,7 @@ function acquire(dir: string): Shared {
   mkdirSync(spool);
   const session = new Session(dir, {
     // Same JSON as the server client (clickhouse-history.ts): 64-bit integers as numbers.
-    connectionArgs: ['--output_format_json_quote_64bit_integers=0'],
+    connectionArgs: ['--output_format_json_quote_64bit_integers=0', ...CHDB_POOL_ARGS],
   });
   shared = { session, path: dir, spool, spooled: 0, users: 1, queue: Promise.resolve(), currentDb: null };
   return shared;

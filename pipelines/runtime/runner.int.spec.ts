@@ -1,13 +1,13 @@
 // The stage runner on the embedded backbone: outputs and read-model writes happen before the commit,
 // a crash after writing redelivers without doubling anything, metrics count what flowed, and replay
 // rebuilds the same read models.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { mkdtempSync } from 'node:fs';
 import { readdir } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { History } from '../readmodels/history.ts';
-import type { Producer } from '../log/types.ts';
+import { BatchAbandoned, type Producer } from '../log/types.ts';
 import type { MatchedEventRecord } from '../topics.ts';
 import { metricsText, parseMetrics, PipelineMetrics, summarize } from './metrics.ts';
 import { passThroughStage } from './passthrough.ts';
@@ -269,10 +269,15 @@ describe('stage runner (embedded)', () => {
     const topic = ba.topics['raw.venue_3'].name;
     await first.start();
     await inHandler;
+    const printed = vi.spyOn(console, 'error').mockImplementation(() => {});
     const stopped = first.stop();
-    expect(abandonInFlight(new Error('stop deadline'))).toBeGreaterThan(0);
+    expect(abandonInFlight(new BatchAbandoned('stop deadline'))).toBeGreaterThan(0);
     // Returns although the handler is still blocked, and commits nothing for the batch.
     await stopped;
+    // Said in one line for the stage's consumer, not as a failure with its stack.
+    const lines = printed.mock.calls.map((c) => c.join(' '));
+    printed.mockRestore();
+    expect(lines).toEqual([`embedded log: group ${first.groupId}: batch on ${ba.topics['raw.venue_3'].name}[0] given up at the stop: stop deadline`]);
     expect(await log.groupOffsets(first.groupId, topic)).toEqual(new Map());
     // The abandoned work ends late: still nothing committed.
     release();

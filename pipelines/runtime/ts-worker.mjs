@@ -1,7 +1,10 @@
-// Starts a TypeScript module on a worker thread. A worker does not inherit the TypeScript loader of
-// the thread that made it (tsx's hooks under `npx tsx`, vite-node's under vitest), and Node 20
-// ignores `--import tsx` in a worker's execArgv, so the worker registers tsx itself, then imports
-// the module named in workerData.entry (a file: URL).
+// Starts a worker thread's module, named in workerData.entry (the file: URL of its TypeScript
+// source). From the compiled bundle when there is a current one (worker-entry.mjs, written by
+// bin/build-workers.ts at install): plain JavaScript, no loader. Otherwise through tsx: a worker does
+// not inherit the TypeScript loader of the thread that made it (tsx's hooks under `npx tsx`,
+// vite-node's under vitest), and Node 20 ignores `--import tsx` in a worker's execArgv, so the worker
+// registers tsx itself, which starts one more loader thread (15-17 MB: bench/soak.md).
+// workerData.compiled === false forces tsx (tests of the fallback).
 //
 // workerData.nice (WORKER_NICE): the thread's own scheduling priority. On Linux a nice value belongs
 // to a thread, and os.setPriority(0, n) sets the calling thread's, so the pipeline's workers yield the
@@ -11,7 +14,7 @@
 import { workerData } from 'node:worker_threads';
 import { setPriority } from 'node:os';
 import process from 'node:process';
-import { register } from 'tsx/esm/api';
+import { compiledEntry } from './worker-entry.mjs';
 
 if (typeof workerData.nice === 'number' && workerData.nice !== 0 && process.platform === 'linux') {
   try {
@@ -21,5 +24,11 @@ if (typeof workerData.nice === 'number' && workerData.nice !== 0 && process.plat
   }
 }
 
-register();
-await import(workerData.entry);
+const compiled = workerData.compiled === false ? { url: null } : compiledEntry(workerData.entry, workerData.buildDir);
+if (compiled.url) {
+  await import(compiled.url);
+} else {
+  const { register } = await import('tsx/esm/api');
+  register();
+  await import(workerData.entry);
+}

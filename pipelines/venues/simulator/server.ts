@@ -5,7 +5,7 @@
 import Fastify, { type FastifyInstance, type FastifyReply } from 'fastify';
 import type { Socket } from 'node:net';
 import { existsSync } from 'node:fs';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { fileURLToPath } from 'node:url';
 import { dirname, join } from 'node:path';
 import {
   type Fault,
@@ -144,12 +144,19 @@ function registerAdmin(app: FastifyInstance, ctx: SimCtx, faults: FaultControlle
   });
 }
 
-/** Mount the live-routes engineer's plugins when their files exist (spot.ts, wallet.ts). */
+/**
+ * The live routes' plugins (spot prices, the wallet venue). Imported by name, not found on disk, so a
+ * bundle of the simulator's worker (bin/build-workers.ts) carries them: a worker started from compiled
+ * JavaScript cannot import a .ts file at run time.
+ */
+const PLUGINS = [
+  ['/spot', () => import('./spot.ts')],
+  ['/venue_2', () => import('./wallet.ts')],
+] as const;
+
 async function mountPlugins(app: FastifyInstance, opts: { seed: number; clock: SimClock; world: SportsWorld }): Promise<void> {
-  for (const [file, prefix] of [['spot.ts', '/spot'], ['wallet.ts', '/venue_2']] as const) {
-    const path = join(HERE, file);
-    if (!existsSync(path)) continue;
-    const mod = (await import(pathToFileURL(path).href)) as { default?: unknown };
+  for (const [prefix, load] of PLUGINS) {
+    const mod = (await load()) as { default?: unknown };
     if (typeof mod.default !== 'function') continue;
     await app.register(mod.default as Parameters<FastifyInstance['register']>[0], { prefix, ...opts } as never);
   }
