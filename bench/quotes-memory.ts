@@ -22,10 +22,10 @@ import { join } from 'node:path';
 import { EmbeddedLog } from '../pipelines/log/embedded.ts';
 import { EmbeddedRegistry } from '../pipelines/registry/embedded.ts';
 import { avroSerde } from '../pipelines/serde/index.ts';
-import { defineTopics, PROVIDERS, topicSpecs, type RawRecord } from '../pipelines/topics.ts';
-import { adapterFor } from '../pipelines/venues/adapters/index.ts';
+import type { PROVIDERS} from '../pipelines/topics.ts';
+import { defineTopics, topicSpecs, type RawRecord } from '../pipelines/topics.ts';
 import { logRawSink } from '../pipelines/venues/pollers/sink.ts';
-import { startSimulator } from '../pipelines/venues/simulator/server.ts';
+import { listedRecords } from './listed-records.ts';
 import { QuotesConnection, QuotesHub } from '../api/stream/quotes-hub.ts';
 import { quotesOfRecord } from '../api/stream/quotes.ts';
 import type { Sink } from '../api/stream/connection.ts';
@@ -51,22 +51,9 @@ const t0 = performance.now();
 const log = (s: string) => console.log(`[${((performance.now() - t0) / 1000).toFixed(0)} s] ${s}`);
 
 // The templates: every record the listing crawls read at SIM_SCALE=1.
-const sim = await startSimulator({ seed: 7, scale: 1 });
-const listed: RawRecord[] = [];
-const at = Date.now();
-for (const venue of PROVIDERS) {
-  for (const step of adapterFor(venue).listingSteps()) {
-    let req: ReturnType<typeof step.first> | null = step.first();
-    while (req) {
-      const u = new URL(sim.baseUrl + req.path);
-      for (const [k, v] of Object.entries(req.query)) u.searchParams.set(k, String(v));
-      const page = step.parse(await (await fetch(u)).json(), req);
-      for (const r of page.records) listed.push({ venue, record_type: r.recordType, native_id: r.nativeId, read_started_at: at, payload: JSON.stringify(r.payload), read_id: null, source_url: null });
-      req = page.next;
-    }
-  }
-}
-await sim.close();
+const listed = await listedRecords({ seed: 7, scale: 1 });
+// The time every listed record was read at (listedRecords gives them one).
+const at = listed[0]?.read_started_at ?? Date.now();
 
 // A copy's ids: every id-like token of the record renamed the same way, so its markets (and their
 // outcomes' ids, which some venues' market ids are) are new ones: runs of 6 or more digits get the

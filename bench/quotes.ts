@@ -17,10 +17,9 @@ import { join } from 'node:path';
 import { EmbeddedLog } from '../pipelines/log/embedded.ts';
 import { EmbeddedRegistry } from '../pipelines/registry/embedded.ts';
 import { avroSerde } from '../pipelines/serde/index.ts';
-import { defineTopics, PROVIDERS, rawTopicId, topicSpecs, type RawRecord } from '../pipelines/topics.ts';
-import { adapterFor } from '../pipelines/venues/adapters/index.ts';
+import { defineTopics, PROVIDERS, rawTopicId, topicSpecs } from '../pipelines/topics.ts';
 import { logRawSink } from '../pipelines/venues/pollers/sink.ts';
-import { startSimulator } from '../pipelines/venues/simulator/server.ts';
+import { listedRecords } from './listed-records.ts';
 import { QuotesHub } from '../api/stream/quotes-hub.ts';
 
 const args = process.argv.slice(2);
@@ -40,22 +39,9 @@ const gc = (globalThis as { gc?: () => void }).gc;
 if (!gc) throw new Error('run with node --expose-gc');
 
 const dir = mkdtempSync(join(tmpdir(), 'bench-quotes-'));
-const sim = await startSimulator({ seed: 7, scale });
-const listed: RawRecord[] = [];
-const at = Date.now();
-for (const venue of PROVIDERS) {
-  for (const step of adapterFor(venue).listingSteps()) {
-    let req: ReturnType<typeof step.first> | null = step.first();
-    while (req) {
-      const u = new URL(sim.baseUrl + req.path);
-      for (const [k, v] of Object.entries(req.query)) u.searchParams.set(k, String(v));
-      const page = step.parse(await (await fetch(u)).json(), req);
-      for (const r of page.records) listed.push({ venue, record_type: r.recordType, native_id: r.nativeId, read_started_at: at, payload: JSON.stringify(r.payload), read_id: null, source_url: null });
-      req = page.next;
-    }
-  }
-}
-await sim.close();
+const listed = await listedRecords({ seed: 7, scale });
+// The time every listed record was read at (listedRecords gives them one).
+const at = listed[0]?.read_started_at ?? Date.now();
 
 const log = await EmbeddedLog.open({ dir: join(dir, 'log'), compactIntervalMs: 0 });
 const serde = avroSerde(new EmbeddedRegistry(join(dir, 'registry')));
