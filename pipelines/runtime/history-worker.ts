@@ -8,7 +8,7 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import type { Log, LogRecord, Producer } from '../log/types.ts';
 import { ChdbHistory } from '../readmodels/chdb-history.ts';
-import { avroSerde, type Serde } from '../serde/index.ts';
+import { workerSerdes } from './worker-serde.ts';
 import type { TopicDef } from '../topics.ts';
 import type { DistributiveOmit, HistoryWorkerData, HostRequest, MetricName, WorkerLog, WorkerMessage } from './history-host.ts';
 import { fromWireError, toWireError } from './history-host.ts';
@@ -33,22 +33,10 @@ const ask = (m: DistributiveOmit<Extract<WorkerMessage, { rid: number }>, 'rid'>
     asked.set(rid, { resolve, reject });
     port.postMessage({ ...m, rid });
   });
-const unsupported = () => Promise.reject(new Error('the history worker encodes through register/getSchema only'));
-const serdes = new Map<number, Serde>();
-function serdeOf(host: number): Serde {
-  let s = serdes.get(host);
-  if (!s)
-    serdes.set(
-      host,
-      (s = avroSerde({
-        register: (subject, schema) => ask({ host, op: 'register', subject, schema }) as Promise<number>,
-        getSchema: (schemaId) => ask({ host, op: 'getSchema', schemaId }) as Promise<object | string>,
-        encode: unsupported,
-        decode: unsupported,
-      })),
-    );
-  return s;
-}
+const serdes = workerSerdes('the history worker', {
+  register: (host, subject, schema) => ask({ host, op: 'register', subject, schema }) as Promise<number>,
+  getSchema: (host, schemaId) => ask({ host, op: 'getSchema', schemaId }) as Promise<object | string>,
+});
 
 const histories = new Map<string, Promise<ChdbHistory>>();
 function historyOf(db: string): Promise<ChdbHistory> {
@@ -67,7 +55,7 @@ function historyOf(db: string): Promise<ChdbHistory> {
 async function runBatch(host: number, db: string, stage: string, topic: TopicDef, partition: number, batch: LogRecord[], claim: string | undefined): Promise<void> {
   const def = stages.get(stage);
   if (!def) throw new Error(`the history worker cannot run stage ${JSON.stringify(stage)}`);
-  const serde = serdeOf(host);
+  const serde = serdes.of(host);
   const history = await historyOf(db);
   const rest = await historyFromAvroFirst(def, serde, history, topic.name, batch);
   if (rest.length === 0) return;
@@ -126,7 +114,7 @@ async function startStage(req: Extract<HostRequest, { op: 'start-stage' }>): Pro
   const started = (async () => {
     runner = new StageRunner(def, {
       log: await logOf(req.log),
-      serde: serdeOf(host),
+      serde: serdes.of(host),
       topics: req.topics,
       history: await historyOf(db),
       producer: noProducer,
@@ -187,7 +175,7 @@ async function answer(req: Extract<HostRequest, { id: number }>): Promise<unknow
     case 'close': {
       // Its stages are stopped by their runners first; any left would lose their registry here.
       for (const [sid, r] of runners) if (r.host === req.host) await closeStage(sid);
-      serdes.delete(req.host);
+      serdes.forget(req.host);
       // Another host may still use this database; the ChdbHistory of a database is shared, and its
       // session closes with the thread.
       return null;

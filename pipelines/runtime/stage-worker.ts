@@ -10,8 +10,8 @@ import { fromWireError, toWireError, type DistributiveOmit } from './history-hos
 import { outputToWire } from './output-wire.ts';
 import { packStageOutput, type StageCall, type StageReply, type StageWorkerData } from './stage-thread.ts';
 import type { InRecord, RestoreContext, StageDef } from './types.ts';
-import { avroSerde, type Serde } from '../serde/index.ts';
 import { decodeOrDeadLetter, encodeOutputs } from './runner.ts';
+import { workerSerdes } from './worker-serde.ts';
 import { unpackBatch } from './batch-pack.ts';
 import type { TopicId } from '../topics.ts';
 
@@ -70,26 +70,14 @@ function ask(q: DistributiveOmit<Extract<StageReply, { qid: number }>, 'qid'>): 
     post({ ...q, qid } as StageReply);
   });
 }
-const unsupported = () => Promise.reject(new Error('the stage thread encodes through register/getSchema only'));
-const serdes = new Map<number, Serde>();
-function serdeOf(registry: number): Serde {
-  let s = serdes.get(registry);
-  if (!s)
-    serdes.set(
-      registry,
-      (s = avroSerde({
-        register: (subject, schema) => ask({ registry, ask: 'register', subject, schema }) as Promise<number>,
-        getSchema: (schemaId) => ask({ registry, ask: 'getSchema', schemaId }) as Promise<object | string>,
-        encode: unsupported,
-        decode: unsupported,
-      })),
-    );
-  return s;
-}
+const serdes = workerSerdes('the stage thread', {
+  register: (registry, subject, schema) => ask({ registry, ask: 'register', subject, schema }) as Promise<number>,
+  getSchema: (registry, schemaId) => ask({ registry, ask: 'getSchema', schemaId }) as Promise<object | string>,
+});
 
 /** A handle-log call: the batch decoded (dead letters for what does not decode), handled, its outputs encoded and moved back. */
 async function handleLog(def: StageDef, m: Extract<StageCall, { op: 'handle-log' }>): Promise<void> {
-  const serde = serdeOf(m.registry);
+  const serde = serdes.of(m.registry);
   const topic = m.topics[m.topic];
   const { records, dead } = await decodeOrDeadLetter(serde, topic, unpackBatch(m.packed), m.group);
   const { records: out, ...rest } = await def.handle(records, m.ctx);
