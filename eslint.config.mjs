@@ -2,7 +2,7 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['node_modules/**', '.data/**', '.infra/**', 'bench/out/**', 'clients/typescript/dist/**', 'clients/typescript/node_modules/**'] },
+  { ignores: ['node_modules/**', '.data/**', '.infra/**', '.build/**', 'bench/out/**', 'clients/typescript/dist/**', 'clients/typescript/node_modules/**'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
