@@ -81,51 +81,40 @@ export interface ParseCount {
   lifecycles: number;
 }
 
-/** A matched.events body, parsed into its served entry the first time it is read. */
-class LazyEntry {
-  private record: MatchedEventRecord | undefined;
-  private parsed: SportsEntry | undefined;
+/** A record kept as decoded and parsed the first time its value is read (then only the value is kept). */
+class Lazy<S, T> {
+  private source: S | undefined;
+  private parsed = false;
+  private result: T | undefined;
   constructor(
-    record: MatchedEventRecord,
-    private readonly count: ParseCount,
+    source: S,
+    private readonly parse: (source: S) => T,
+    /** Told once, at the parse (the hub's ParseCount). */
+    private readonly counted: () => void,
   ) {
-    this.record = record;
+    this.source = source;
   }
-  get value(): SportsEntry {
-    if (this.parsed === undefined) {
-      this.parsed = entryOfRecord(this.record!);
-      this.record = undefined;
-      this.count.bodies++;
+  get value(): T {
+    if (!this.parsed) {
+      this.result = this.parse(this.source!);
+      this.parsed = true;
+      this.source = undefined;
+      this.counted();
     }
-    return this.parsed;
+    return this.result!;
   }
 }
-
-/** A lifecycle.states record's archive reason, read from its snapshot the first time it is asked for. */
-class LazyReason {
-  private snapshot: LifecycleRecord | null | undefined;
-  private parsed: string | null | undefined;
-  constructor(
-    record: LifecycleRecord | null,
-    private readonly count: ParseCount,
-  ) {
-    this.snapshot = record;
-  }
-  get value(): string | null {
-    if (this.parsed === undefined) {
-      this.parsed = archiveReasonOf(this.snapshot ?? null);
-      this.snapshot = undefined;
-      this.count.lifecycles++;
-    }
-    return this.parsed;
-  }
-}
+/** A matched.events body, parsed into its served entry. */
+type LazyEntry = Lazy<MatchedEventRecord, SportsEntry>;
+/** A lifecycle.states record's archive reason, read from its snapshot. */
+type LazyReason = Lazy<LifecycleRecord | null, string | null>;
 
 /** An event as the hub holds it: its latest record, and the last body it served. */
 class Held {
   constructor(
-    private readonly lazy: LazyEntry | undefined,
-    private readonly lastLazy: LazyEntry | undefined,
+    /** Undefined when its record is a tombstone. */
+    readonly lazyEntry: LazyEntry | undefined,
+    readonly lazyLast: LazyEntry | undefined,
     readonly part: number,
     readonly offset: number,
     readonly at: number,
@@ -133,20 +122,14 @@ class Held {
     readonly archiveReason: string | null,
   ) {}
   get entry(): SportsEntry | undefined {
-    return this.lazy?.value;
+    return this.lazyEntry?.value;
   }
   get last(): SportsEntry | undefined {
-    return this.lastLazy?.value;
+    return this.lazyLast?.value;
   }
   /** Its record is a tombstone (without parsing anything). */
   get removed(): boolean {
-    return this.lazy === undefined;
-  }
-  get lazyEntry(): LazyEntry | undefined {
-    return this.lazy;
-  }
-  get lazyLast(): LazyEntry | undefined {
-    return this.lastLazy;
+    return this.lazyEntry === undefined;
   }
 }
 
@@ -253,7 +236,7 @@ export class StreamHub {
     const lifecycle = topic === this.opts.topics['lifecycle.states'].name;
     if (lifecycle) {
       const decoded = await this.opts.serde.decodeMany(this.opts.topics['lifecycle.states'], records);
-      for (const d of decoded) if (d.key !== null) this.reasons.set(d.key, new LazyReason(d.value, this.parsed));
+      for (const d of decoded) if (d.key !== null) this.reasons.set(d.key, new Lazy(d.value, archiveReasonOf, () => this.parsed.lifecycles++));
       this.pos[part] = Number(records[records.length - 1]!.offset) + 1;
       this.catchUp.check(this.pos);
       return;
@@ -266,7 +249,7 @@ export class StreamHub {
       this.pos[part] = offset + 1;
       if (d.key === null) continue;
       const held = this.entries.get(d.key);
-      const next = d.value ? new LazyEntry(d.value, this.parsed) : undefined;
+      const next = d.value ? new Lazy(d.value, entryOfRecord, () => this.parsed.bodies++) : undefined;
       const prev = held?.lazyEntry;
       const last = next ?? held?.lazyLast;
       const pos = this.pos.slice();
