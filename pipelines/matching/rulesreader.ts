@@ -414,6 +414,10 @@ const CONTRASTS = [['unlike'], ['as', 'opposed', 'to'], ['in', 'contrast', 'to']
 // Parentheticals that name examples or other markets, not a rule for the market at hand.
 const EXAMPLE_OPENERS = [['e', 'g'], ['eg'], ['for', 'example'], ['such', 'as'], ['except']];
 
+/** Openings of an appositive that says what the market before it is made of ("the sum of the 3rd
+ * and 4th quarters", "made up of the third and fourth quarters"). */
+const APPOSITIVES = [['the', 'sum', 'of'], ['the', 'total', 'of'], ['made', 'up', 'of'], ['consisting', 'of'], ['comprising'], ['composed', 'of']];
+
 /** Openings of a list item that names what the item before it means ("..., including X, Y and Z"). */
 const ELABORATIONS = [['including'], ['namely'], ['i', 'e'], ['ie'], ['that', 'is']];
 
@@ -508,6 +512,15 @@ export function clauses(sentence: string, section?: Scope): Clause[] {
       const close = all.findIndex((t, j) => j > i && t.word === ',');
       i = close > i ? close : all.length;
       continue;
+    }
+    // "Second-half bets, the sum of the 3rd and 4th quarters, include overtime": an appositive that
+    // defines the market before it names what that market is made of, not markets of its own.
+    if (all[i - 1]?.word === ',' && APPOSITIVES.some((o) => o.every((w, j) => all[i + j]?.word === w))) {
+      const close = all.findIndex((t, j) => j > i && t.word === ',');
+      if (close > i) {
+        i = close;
+        continue;
+      }
     }
     if (all[i].word === '(' && EXAMPLE_OPENERS.some((o) => o.every((w, j) => all[i + 1 + j]?.word === w))) {
       const close = all.findIndex((t, j) => j > i && t.word === ')');
@@ -650,9 +663,15 @@ function opensCondition(toks: readonly Tok[], i: number): boolean {
 function conditionWords(toks: Tok[]): boolean[] {
   const out: boolean[] = [];
   let open = false;
+  // "(if a game ends level and no overtime is played, every market is settled on regulation)": a
+  // parenthesis that opens with a condition is a case as a whole, its consequence included.
+  let aside = false;
   for (let i = 0; i < toks.length; i++) {
     const t = toks[i];
+    if (t.word === '(' && toks[i + 1] && opensCondition(toks, i + 1)) aside = true;
+    else if (t.word === ')') aside = false;
     if (t.word === ',') open = false;
+    else if (aside && isWord(t)) out.push(true);
     else if (isWord(t)) {
       if (opensCondition(toks, i) && toks.slice(i + 1).some((n) => n.word === ',')) open = true;
       out.push(open);
@@ -940,7 +959,11 @@ const TOPIC_PRONOUNS = new Set(['it', 'them']);
 /** "What happens if the game ends in a tie?", "What if my player does not play?": a question that asks
  * what a case leads to, whose answer states how that case settles (unlike "If he scores in a
  * shootout, how is my wager graded?", which names the rule only as the setting of another question). */
-const asksCase = (w: string[]) => w[0] === 'what' && (w[1] === 'if' || w[1] === 'happens' || w[1] === 'about');
+const asksCase = (w: string[]) => (w[0] === 'what' && (w[1] === 'if' || w[1] === 'happens' || w[1] === 'about')) || bareCase(w);
+/** "And if the teams are still level after overtime?": a question that is only a case, asking what
+ * follows from it (not "If he scores in a shootout, how is my wager graded?", which asks another thing). */
+const bareCase = (w: string[]) => (w[0] === 'if' || (w[0] === 'and' && w[1] === 'if')) && !w.some((x) => WH_WORDS.has(x));
+const WH_WORDS = new Set(['how', 'what', 'which', 'who', 'when', 'where', 'why', 'whether']);
 
 /** The most words a sentence may have to be a follow-up of the one before it. */
 const SHORT_FOLLOW_UP = 4;
@@ -957,7 +980,8 @@ const startsWithBackReference = (w: string[]) => BACK_REFERENCE_OPENINGS.some((o
 
 /** The auxiliaries that, with "not" and nothing after them, leave out a verb phrase said before. */
 const ELLIPTIC_AUX = new Set(['do', 'does', 'did', 'will', 'would', 'shall', 'are', 'is', 'were']);
-const elliptical = (w: string[]) => w.length >= 3 && w[w.length - 1] === 'not' && ELLIPTIC_AUX.has(w[w.length - 2]);
+// "... do not" and "... never do": the negation before or after the bare auxiliary.
+const elliptical = (w: string[]) => w.length >= 3 && ((w[w.length - 1] === 'not' && ELLIPTIC_AUX.has(w[w.length - 2])) || (ELLIPTIC_AUX.has(w[w.length - 1]) && w[w.length - 2] === 'never'));
 
 const ADVERBS = new Set(['however', 'though', 'instead', 'also', 'too', 'likewise', 'either']);
 
