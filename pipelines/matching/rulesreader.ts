@@ -319,6 +319,9 @@ function readScope(words: string[]): { scope: Scope; own: Clause['own'] } {
   };
   const sides = new Set<string>();
   let otherLeague = false;
+  // "..., and that holds for every market": said of every market, the statement reaches beyond the
+  // markets it named on the way.
+  const reachAll = words.some((w, k) => REACH.has(w) && (words[k + 1] === 'for' || words[k + 1] === 'to') && EVERY.has(words[k + 2]) && MARKET_NOUNS.has(words[k + 3]));
   for (let i = 0; i < words.length; ) {
     let matched = 0;
     for (const c of scopeCandidates(words[i])) {
@@ -358,6 +361,10 @@ function readScope(words: string[]): { scope: Scope; own: Clause['own'] } {
     }
     i += matched || 1;
   }
+  if (reachAll) {
+    scope.markets = undefined;
+    scope.segments = undefined;
+  }
   // A league outside the spec blocks the clause unless it names one of ours beside it ("NHL / NCAA").
   if (otherLeague && !scope.leagues?.size) {
     scope.blocking = true;
@@ -372,6 +379,10 @@ function readScope(words: string[]): { scope: Scope; own: Clause['own'] } {
   }
   return { scope, own };
 }
+
+/** Verbs by which a clause says its statement reaches markets ("holds for every market", "applies to all bets"). */
+const REACH = new Set(['holds', 'hold', 'applies', 'apply', 'extends']);
+const EVERY = new Set(['every', 'all', 'each', 'any']);
 
 function inherit(c: { scope: Scope; own: Clause['own'] }, prev: Scope | undefined, kind?: ClauseKind, prevOwnBlocking = false): Scope {
   if (!prev) return c.scope;
@@ -521,6 +532,13 @@ export function clauses(sentence: string, section?: Scope): Clause[] {
         i = close;
         continue;
       }
+    }
+    // "(a basketball player who never appears counts as inactive)": an example introduced with an
+    // article and naming a sport illustrates the clause; it is not the clause's league.
+    if (all[i].word === '(' && (all[i + 1]?.word === 'a' || all[i + 1]?.word === 'an') && namesLeagueAt(all.map((t) => t.word), i + 2)) {
+      const close = all.findIndex((t, j) => j > i && t.word === ')');
+      i = close > i ? close : all.length;
+      continue;
     }
     if (all[i].word === '(' && EXAMPLE_OPENERS.some((o) => o.every((w, j) => all[i + 1 + j]?.word === w))) {
       const close = all.findIndex((t, j) => j > i && t.word === ')');
@@ -832,6 +850,11 @@ function namesMarketAt(words: string[], i: number): boolean {
   return scopeCandidates(words[i] ?? '').some(
     (c) => (c.entry.dim === 'market' || c.entry.dim === 'segment') && c.tokens.every((t, j) => words[i + j] === t || (j === c.tokens.length - 1 && words[i + j] === `${t}s`)),
   );
+}
+
+/** Whether a phrase naming a league or a sport starts at word i ("basketball", "NHL"). */
+function namesLeagueAt(words: string[], i: number): boolean {
+  return scopeCandidates(words[i] ?? '').some((c) => (c.entry.dim === 'league' || c.entry.dim === 'sport') && c.tokens.every((t, j) => words[i + j] === t));
 }
 
 /** Ordinals that name a period when the noun is left out ("any quarter, the fourth included"). */
