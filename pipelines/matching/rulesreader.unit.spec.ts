@@ -17,8 +17,14 @@ const BLIND4_SILENT_KNOWN: string[] = [];
 /** The fifth blind batch after round 8: stated values read right, and the one silent row still
  * reported known (p765: "Full-game and second-half lines include overtime scoring" on a full-game
  * player prop, a hand value disputed in measurements.md, round 8). */
-const BLIND5_RIGHT = 96;
+const BLIND5_RIGHT = 98;
 const BLIND5_SILENT_KNOWN = ['p765'];
+/** The sixth blind batch after the round that tuned on it: stated values read right, and the silent
+ * rows still reported known (measurements.md: p799, a goalie's start on a prop whose player the
+ * market does not name; p860 and p861, a "Winner (including extra innings)" label in a bet-type
+ * list read for the run line and total; p895, "every market" on a player prop, a hand value disputed there). */
+const BLIND6_RIGHT = 123;
+const BLIND6_SILENT_KNOWN = ['p799', 'p860', 'p861', 'p895'];
 
 const m = (league: MarketScope['league'], marketType: MarketScope['marketType'], segment: MarketScope['segment'] = 'full'): MarketScope => ({ league, marketType, segment });
 
@@ -672,6 +678,61 @@ describe('safety classes of the fifth blind batch: no value read from words abou
   });
 });
 
+describe('failure classes of the sixth blind batch (sentences written for these tests)', () => {
+  it('names overtime in translated wording: extended play, extended playing time, prolongation', () => {
+    expect(readRule('Every bet on the match counts extended play.', 'overtime', m('nhl', 'moneyline'))).toMatchObject({ value: 'included' });
+    expect(readRule('Quarter bets leave extended playing time aside and do not include it.', 'overtime', m('nba', 'total', 'quarter:4'))).toMatchObject({ value: 'excluded' });
+    expect(readRule('Prolongations are counted in totals.', 'overtime', m('nhl', 'total'))).toMatchObject({ value: 'included' });
+  });
+  it('reads "settled with overtime" as included unless a word after it takes it out, and "leaves overtime out" / "plays no part" as excluded', () => {
+    expect(readRule('Spreads are decided on the final result with any extra time.', 'overtime', m('nba', 'spread'))).toMatchObject({ value: 'included' });
+    expect(readRule('Spreads are decided on the final result with extra time excluded.', 'overtime', m('nba', 'spread'))).toMatchObject({ value: 'excluded' });
+    expect(readRule('This contract leaves any overtime out.', 'overtime', m('nba', 'moneyline', 'half:2'))).toMatchObject({ value: 'excluded' });
+    expect(readRule('In quarter lines overtime plays no part.', 'overtime', m('nba', 'total', 'quarter:4'))).toMatchObject({ value: 'excluded' });
+  });
+  it("reads the shootout winner's goal as overtime counting, whatever the order, and a winning side is no market", () => {
+    expect(readRule('After a shootout the victor is credited with one goal.', 'overtime', m('nhl', 'total'))).toMatchObject({ value: 'included' });
+    expect(readRule('A shootout gives the winning side one goal on the total.', 'overtime', m('nhl', 'total'))).toMatchObject({ value: 'included' });
+    expect(readRule('The club that wins the shootout has one goal added to its tally.', 'overtime', m('nhl', 'team_total'))).toMatchObject({ value: 'included' });
+    expect(readRule('The winner of the opening faceoff gets possession.', 'overtime', m('nhl', 'total'))).toEqual({ value: 'unknown', why: 'silent' });
+  });
+  it('takes statistical totals, fantasy points and stat words as player props, and goals per team as team totals', () => {
+    expect(readRule('Stat totals take in extra innings.', 'overtime', m('mlb', 'player_prop'))).toMatchObject({ value: 'included' });
+    expect(readRule('Stat totals take in extra innings.', 'overtime', m('mlb', 'total')).value).toBe('unknown');
+    expect(readRule('Fantasy points count overtime.', 'overtime', m('nfl', 'player_prop'))).toMatchObject({ value: 'included' });
+    expect(readRule('Rebounds exclude overtime.', 'overtime', m('nba', 'player_prop'))).toMatchObject({ value: 'excluded' });
+    expect(readRule('Runs per team include extra innings.', 'overtime', m('mlb', 'team_total'))).toMatchObject({ value: 'included' });
+  });
+  it('denies with "never do", drops an appositive that defines a market, and reads a parenthesis opening with a condition as a case', () => {
+    expect(readRule('Half lines include overtime; quarter lines never do.', 'overtime', m('nfl', 'total', 'quarter:4'))).toMatchObject({ value: 'excluded' });
+    expect(readRule('Second-half lines, the sum of the third and 4th quarters, include overtime.', 'overtime', m('nba', 'total', 'quarter:4')).value).toBe('unknown');
+    expect(readRule('Second-half lines, made up of the 3rd and 4th quarters, include overtime.', 'overtime', m('nba', 'total', 'half:2'))).toMatchObject({ value: 'included' });
+    expect(readRule('Moneylines are graded on the final score, overtime included (if no overtime is played, they are graded on regulation).', 'overtime', m('nba', 'moneyline'))).toMatchObject({ value: 'included' });
+  });
+  it('reads a statement said to hold for every market for markets it did not name, and drops an example naming a sport', () => {
+    expect(readRule('The shootout winner gets one goal on the game total, and this applies to all markets.', 'overtime', m('nhl', 'team_total'))).toMatchObject({ value: 'included' });
+    expect(readRule('Picks on a player who does not play are voided (a hockey skater with no ice time counts as not playing).', 'non_participation', m('nfl', 'player_prop'))).toMatchObject({ value: 'void' });
+    expect(readRule('Picks on a player who does not play are voided (hockey only).', 'non_participation', m('nfl', 'player_prop')).value).toBe('unknown');
+  });
+  it('reads cancellation with no make-up game or not completed within a window, and no-play as void; a suspended game is not a cancelled one', () => {
+    expect(readRule('If the match is called off with no make-up date, all picks are refunded.', 'cancellation', m('nba', 'player_prop'))).toMatchObject({ value: 'void' });
+    expect(readRule('A contest not completed by the end of its scheduled day becomes a no-play.', 'cancellation', m('nfl', 'player_prop'))).toMatchObject({ value: 'void' });
+    expect(readRule('A suspended game not completed within a day voids open props.', 'cancellation', m('mlb', 'player_prop')).value).toBe('unknown');
+  });
+  it('reads lineup wording and a least unit of play as taking part, and a position word names its sport', () => {
+    expect(readRule('Batters missing from the official lineup have their props voided.', 'non_participation', m('mlb', 'player_prop'))).toMatchObject({ value: 'void' });
+    expect(readRule('A receiver must be on the field for at least one snap for action.', 'non_participation', m('nfl', 'player_prop'))).toMatchObject({ value: 'void' });
+    expect(readRule('A hitter not on the lineup card is a no-play.', 'non_participation', m('nba', 'player_prop')).value).toBe('unknown');
+    expect(readRule('A hitter not on the lineup card is a no-play.', 'non_participation', m('mlb', 'player_prop'))).toMatchObject({ value: 'void' });
+  });
+  it('reads a tie outcome named with its case, a case question answered, and both sides of a total pushing', () => {
+    expect(readRule('Home if the home team leads, Away if the away team leads, Tie if level at the break.', 'tie', m('nba', 'moneyline', 'half:1'))).toMatchObject({ value: 'separate_outcome' });
+    expect(readRule('The result is a tie if the teams are level.', 'tie', m('nba', 'moneyline', 'half:1')).value).toBe('unknown');
+    expect(readRule('And if it is still tied after overtime? Moneyline wagers are voided.', 'tie', m('nfl', 'moneyline'))).toMatchObject({ value: 'void' });
+    expect(readRule('Should exactly 7 runs be scored, over and under tickets are both a push.', 'push', m('mlb', 'total', 'full'))).toMatchObject({ value: 'void' });
+  });
+});
+
 describe('corpus of real rules texts (evaluation part)', () => {
   it('meets the targets: right >= 95%, wrong <= 1%, silent reported known 0, verdicts >= 95%, no opposite rules equivalent', () => {
     const c = loadCorpus();
@@ -718,4 +779,12 @@ describe('corpus of real rules texts (evaluation part)', () => {
     expect(r.overall.right).toBeGreaterThanOrEqual(BLIND5_RIGHT);
     expect(r.misses.filter((x) => x.expected === 'unknown').map((x) => x.row)).toEqual(BLIND5_SILENT_KNOWN);
   });
+  it('keeps the sixth blind batch (development since it was measured once) free of wrong values, holding what tuning reached on it', () => {
+    const r = evaluate(loadCorpus(), 'blind6-former-evaluation');
+    expect(r.overall.stated).toBeGreaterThan(100);
+    expect(r.overall.wrong).toBe(0);
+    expect(r.verdicts.oppositeEquivalent).toBe(0);
+    expect(r.overall.right).toBeGreaterThanOrEqual(BLIND6_RIGHT);
+    expect(r.misses.filter((x) => x.expected === 'unknown').map((x) => x.row)).toEqual(BLIND6_SILENT_KNOWN);
+  }, 30_000);
 });
