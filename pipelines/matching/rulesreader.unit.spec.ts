@@ -733,6 +733,21 @@ describe('failure classes of the sixth blind batch (sentences written for these 
   });
 });
 
+describe('classes a set written after the sixth batch\'s fixes showed (sentences written for these tests)', () => {
+  it('reads "regular playing time" as regulation and extensions as overtime', () => {
+    expect(readRule('Quarter markets refer to the regular playing time of that quarter.', 'overtime', m('nba', 'spread', 'quarter:4'))).toMatchObject({ value: 'excluded' });
+    expect(readRule('Totals refer to regular playing time plus extensions.', 'overtime', m('nba', 'total')).value).not.toBe('excluded');
+    expect(readRule('Game bets count any extensions.', 'overtime', m('nba', 'moneyline'))).toMatchObject({ value: 'included' });
+  });
+  it('does not read a value said of the shootout as one said of overtime', () => {
+    expect(readRule('Skater points props (incl. OT, excl. shootouts).', 'overtime', m('nhl', 'player_prop'))).toMatchObject({ value: 'included' });
+  });
+  it("reads a pick dropped from the lineup as void, and a handicap applied leaving a draw as a push", () => {
+    expect(readRule('If your player does not play, the pick is dropped from your entry.', 'non_participation', m('nba', 'player_prop'))).toMatchObject({ value: 'void' });
+    expect(readRule('If the margin with the spread applied is a tie, stakes are returned.', 'push', m('nfl', 'spread'))).toMatchObject({ value: 'void' });
+  });
+});
+
 describe('corpus of real rules texts (evaluation part)', () => {
   it('meets the targets: right >= 95%, wrong <= 1%, silent reported known 0, verdicts >= 95%, no opposite rules equivalent', () => {
     const c = loadCorpus();
@@ -770,7 +785,8 @@ describe('corpus of real rules texts (evaluation part)', () => {
     // right value here fails.
     expect(r.overall.right).toBeGreaterThanOrEqual(BLIND4_RIGHT);
     expect(r.misses.filter((x) => x.expected === 'unknown').map((x) => x.row)).toEqual(BLIND4_SILENT_KNOWN);
-  });
+    // A whole part read for every rule: on a shared, loaded machine this outlasts the default 5 s.
+  }, 30_000);
   it('keeps the fifth blind batch (development since it was measured once) free of wrong values, holding what round 8 reached on it', () => {
     const r = evaluate(loadCorpus(), 'blind5-former-evaluation');
     expect(r.overall.stated).toBeGreaterThan(100);
@@ -778,7 +794,8 @@ describe('corpus of real rules texts (evaluation part)', () => {
     expect(r.verdicts.oppositeEquivalent).toBe(0);
     expect(r.overall.right).toBeGreaterThanOrEqual(BLIND5_RIGHT);
     expect(r.misses.filter((x) => x.expected === 'unknown').map((x) => x.row)).toEqual(BLIND5_SILENT_KNOWN);
-  });
+    // A whole part read for every rule: on a shared, loaded machine this outlasts the default 5 s.
+  }, 30_000);
   it('keeps the sixth blind batch (development since it was measured once) free of wrong values, holding what tuning reached on it', () => {
     const r = evaluate(loadCorpus(), 'blind6-former-evaluation');
     expect(r.overall.stated).toBeGreaterThan(100);
