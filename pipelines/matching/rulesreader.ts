@@ -49,7 +49,12 @@
 // naming overtime and no market ("all goals except those in overtime") denies the inclusion for it;
 // "What happens if <case>?" carries the case into its answer, and "They do." / "It does not." answer
 // a yes/no question. A clause naming only leagues or sports outside the spec applies to none of ours,
-// whatever markets it lists.
+// whatever markets it lists. "Quarter lines never do" denies as "do not" does; an appositive that
+// defines a market (", the sum of the 3rd and 4th quarters,") names no market of its own; a
+// parenthesis opening with a condition is a case as a whole; a question that is only a case ("And if
+// the teams are still level after overtime?") carries it into its answer; "... holds for every market"
+// reaches every market; an example in parentheses opened by an article and naming a sport is not the
+// clause's league.
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { League } from './teams.ts';
