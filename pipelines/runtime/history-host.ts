@@ -352,10 +352,11 @@ export class HistoryHost implements History, StageOffload {
     return this.w.utilization(since);
   }
 
-  async batch(stage: string, topics: TopicMap, topic: TopicId, partition: number, records: LogRecord[], claim?: string): Promise<void> {
-    // Packed and moved, not cloned record by record (batch-pack.ts).
+  batch(stage: string, topics: TopicMap, topic: TopicId, partition: number, records: LogRecord[], claim?: string): Promise<void> {
+    // Packed and moved, not cloned record by record (batch-pack.ts). Not an async function: its frame
+    // would keep `records` alive until the worker answers.
     const packed = packBatch(records);
-    await this.call({ op: 'batch', stage, topic: topics[topic], partition, packed, ...(claim === undefined ? {} : { claim }) }, packedTransfer(packed));
+    return this.call({ op: 'batch', stage, topic: topics[topic], partition, packed, ...(claim === undefined ? {} : { claim }) }, packedTransfer(packed)).then(() => {});
   }
 
   consume(stage: string, log: Log, topics: TopicMap, report: HostedReport): HostedStage | null {

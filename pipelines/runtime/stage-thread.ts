@@ -217,7 +217,8 @@ export class StageThread {
   }
 
   /** A batch as the log's bytes: packed and moved to the worker, its encoded outputs moved back. */
-  private async handleLog(stage: string, b: LogBatch, restores: boolean): Promise<EncodedStageOutput> {
+  private handleLog(stage: string, b: LogBatch, restores: boolean): Promise<EncodedStageOutput> {
+    // Not an async function: its frame would keep b.records alive until the worker answers.
     let registry = this.registryIds.get(b.registry);
     if (registry === undefined) {
       registry = this.registries.size + 1;
@@ -226,8 +227,7 @@ export class StageThread {
     }
     const packed = packBatch(b.records);
     const ctx = { stage: b.ctx.stage, topic: b.ctx.topic, partition: b.ctx.partition };
-    const out = await this.call({ op: 'handle-log', stage, registry, group: b.group, topics: b.topics, topic: b.topic.id, packed, ctx }, restores, packedTransfer(packed));
-    return unpackStageOutput(out as PackedStageOutput);
+    return this.call({ op: 'handle-log', stage, registry, group: b.group, topics: b.topics, topic: b.topic.id, packed, ctx }, restores, packedTransfer(packed)).then((out) => unpackStageOutput(out as PackedStageOutput));
   }
 
   private call(m: DistributiveOmit<Extract<StageCall, { op: 'handle' | 'tick' | 'handle-log' }>, 'rid'>, restores: boolean, transfer?: ArrayBuffer[]): Promise<unknown> {
