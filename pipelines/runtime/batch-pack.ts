@@ -23,14 +23,11 @@ export interface PackedBatch {
 
 /**
  * Shared memory a thread packs its batches into, taken back when the batch is done: a few
- * SharedArrayBuffers, reused. Why: a batch packed into fresh buffers allocated a new ArrayBuffer per
- * batch and array (four a batch) on the packing thread, which the worker then took; every byte of
- * it counted towards the packing thread's external memory, and V8 starts a full collection of that
- * thread's heap when external memory has grown enough since the last one. On the embedded default
- * the main thread packed each raw record four times (three hosted stages and the canonicalizer),
- * and its full collections during a large crawl came every two or three seconds
- * (bench/crawl-latency.md). The receiver copies a shared batch out before reading it (unpackBatch),
- * so a region is free to reuse once the receiver has answered.
+ * SharedArrayBuffers, reused. Why: a batch packed into fresh buffers allocated four ArrayBuffers a
+ * batch (keys and values, lengths, timestamps, offsets) on the packing thread, which on the embedded
+ * default is the API's: it packed each raw record four times during a crawl (three hosted stages and
+ * the canonicalizer; bench/crawl-latency.md). The receiver copies a shared batch out before reading
+ * it (unpackBatch), so a region is free to reuse once the receiver has answered.
  */
 export class PackArena {
   private readonly free: SharedArrayBuffer[] = [];
