@@ -21,7 +21,8 @@
 // CPU time the main thread itself used per second of the window (its own utime + stime from
 // /proc/self/task/<pid>/stat: unlike the busy share, not inflated when a loaded machine keeps the
 // thread waiting for a core mid-task), with its wake-ups and preemptions a second
-// (/proc/self/task/<pid>/status). Target (snapshot-serving work): p99 during a 1,000,000-market crawl
+// (/proc/self/task/<pid>/status), and its garbage collections in the window (perf_hooks: scavenges
+// and the longest, full collections and their total pause). Target (snapshot-serving work): p99 during a 1,000,000-market crawl
 // <= 2x the idle p99.
 //
 // The service runs in this process, with this process's V8 flags: `make run` starts it with
@@ -44,7 +45,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
-import { performance } from 'node:perf_hooks';
+import { constants as perfConstants, performance, PerformanceObserver, type PerformanceEntry } from 'node:perf_hooks';
 import { loadConfig } from '../lib/config.ts';
 import { runService } from '../bin/run.ts';
 import { pipelineMetrics } from '../pipelines/runtime/metrics.ts';
@@ -103,7 +104,38 @@ function mainThreadSwitches(): { voluntary: number; preempted: number } {
   }
 }
 
-async function once(mode: Mode, label: string): Promise<{ p99: number; rps: number; non2xx: number; errors: number; crawled: number; busy: number; cpu: number; wakeups: number; preempted: number }> {
+/** The main thread's garbage collections over a window: young-generation (scavenges) and full (mark-compact), count and pauses. */
+interface GcCounts {
+  minor: number;
+  minorMaxMs: number;
+  major: number;
+  majorMs: number;
+}
+function watchGc(): { stop(): GcCounts } {
+  const c: GcCounts = { minor: 0, minorMaxMs: 0, major: 0, majorMs: 0 };
+  // perf_hooks reports this thread's collections only (each worker has its own heap).
+  const obs = new PerformanceObserver((list) => {
+    for (const e of list.getEntries() as (PerformanceEntry & { detail?: { kind?: number } })[]) {
+      const kind = e.detail?.kind;
+      if (kind === perfConstants.NODE_PERFORMANCE_GC_MINOR) {
+        c.minor++;
+        c.minorMaxMs = Math.max(c.minorMaxMs, e.duration);
+      } else if (kind === perfConstants.NODE_PERFORMANCE_GC_MAJOR) {
+        c.major++;
+        c.majorMs += e.duration;
+      }
+    }
+  });
+  obs.observe({ entryTypes: ['gc'] });
+  return {
+    stop() {
+      obs.disconnect();
+      return c;
+    },
+  };
+}
+
+async function once(mode: Mode, label: string): Promise<{ p99: number; rps: number; non2xx: number; errors: number; crawled: number; busy: number; cpu: number; wakeups: number; preempted: number; gc: GcCounts }> {
   const dir = mkdtempSync(path.join(tmpdir(), 'pm-crawl-latency-'));
   const config = loadConfig({
     DATA_DIR: dir,
@@ -128,11 +160,13 @@ async function once(mode: Mode, label: string): Promise<{ p99: number; rps: numb
       await session.post('Profiler.enable');
       await session.post('Profiler.start');
     }
+    const gcWatch = watchGc();
     const elu = performance.eventLoopUtilization();
     const cpu0 = mainThreadCpuMs();
     const sw0 = mainThreadSwitches();
     const { stdout } = await run('node', ['--import', 'tsx', loadScript, `${svc.address}/v1/plans`, String(CONNECTIONS), String(SECONDS), '', String(RATE)], { maxBuffer: 1 << 20 });
     const busy = performance.eventLoopUtilization(elu).utilization;
+    const gc = gcWatch.stop();
     const cpu = (mainThreadCpuMs() - cpu0) / SECONDS;
     const sw = mainThreadSwitches();
     const wakeups = (sw.voluntary - sw0.voluntary) / SECONDS;
@@ -145,7 +179,7 @@ async function once(mode: Mode, label: string): Promise<{ p99: number; rps: numb
     }
     const crawled = (await catalogRecordsIn()) - before;
     const r = JSON.parse(stdout.trim().split('\n').pop()!) as { p99: number; rps: number; non2xx: number; errors: number };
-    return { ...r, crawled, busy, cpu, wakeups, preempted };
+    return { ...r, crawled, busy, cpu, wakeups, preempted, gc };
   } finally {
     await svc.stop();
     rmSync(dir, { recursive: true, force: true });
@@ -162,11 +196,11 @@ for (let round = 0; round < ROUNDS; round++) {
   for (const mode of order) {
     const r = await once(mode, `round${round + 1}-${mode.replace(/[^a-z0-9]+/g, '-')}`);
     if (mode === 'idle') idle.p99 = r.p99;
-    const line = `| ${round + 1} | ${mode} | ${r.rps.toFixed(0)} | ${r.p99} | ${mode === 'idle' ? '1.00' : (r.p99 / Math.max(1, idle.p99)).toFixed(2)} | ${r.crawled.toLocaleString('en-US')} | ${(100 * r.busy).toFixed(0)}% | ${r.cpu.toFixed(0)} | ${r.wakeups.toFixed(0)} / ${r.preempted.toFixed(0)} | ${r.non2xx + r.errors} |`;
+    const line = `| ${round + 1} | ${mode} | ${r.rps.toFixed(0)} | ${r.p99} | ${mode === 'idle' ? '1.00' : (r.p99 / Math.max(1, idle.p99)).toFixed(2)} | ${r.crawled.toLocaleString('en-US')} | ${(100 * r.busy).toFixed(0)}% | ${r.cpu.toFixed(0)} | ${r.wakeups.toFixed(0)} / ${r.preempted.toFixed(0)} | ${r.gc.minor} / ${r.gc.minorMaxMs.toFixed(0)} | ${r.gc.major} / ${r.gc.majorMs.toFixed(0)} | ${r.non2xx + r.errors} |`;
     rows.push(line);
     console.log(line);
   }
 }
-console.log('\n| round | mode | rps | p99 ms | p99 / idle p99 | raw records the catalog stage read in the window | main loop busy | main thread CPU ms/s | main thread wake-ups / preemptions a second | non-2xx + errors |\n|---|---|---:|---:|---:|---:|---:|---:|---:|---:|');
+console.log('\n| round | mode | rps | p99 ms | p99 / idle p99 | raw records the catalog stage read in the window | main loop busy | main thread CPU ms/s | main thread wake-ups / preemptions a second | main thread scavenges / longest ms | main thread full GCs / their ms | non-2xx + errors |\n|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
 for (const l of rows) console.log(l);
 process.exit(0);

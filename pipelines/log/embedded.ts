@@ -1050,7 +1050,7 @@ async function readLoop(
         nextRetry = Math.min(nextRetry, p.retryAt);
         continue;
       }
-      const records = await log.read(p.topic, p.partition, p.pos, maxBatch?.records, maxBatch?.bytes);
+      let records: LogRecord[] | null = await log.read(p.topic, p.partition, p.pos, maxBatch?.records, maxBatch?.bytes);
       if (!records.length) continue;
       delivered = true;
       // What else could be read right now, had this batch been handled.
@@ -1058,7 +1058,12 @@ async function readLoop(
       let waiting = 0;
       for (const q of positions) waiting += Math.max(0, log.highWatermark(q.topic, q.partition) - (q === p ? next : q.pos));
       try {
-        await handler({ topic: p.topic, partition: p.partition, records, waiting });
+        const handled = handler({ topic: p.topic, partition: p.partition, records, waiting });
+        // The batch is the handler's now: a handler that hands its records to another thread lets
+        // them go (runner.ts, releaseRecords) rather than keep them alive while it waits; a failed
+        // batch is read again from the log.
+        records = null;
+        await handled;
       } catch (err) {
         // Not done: the same batch comes again after a backoff (at-least-once).
         p.failures++;

@@ -21,11 +21,47 @@ export interface PackedBatch {
   headers: Record<number, Record<string, string>> | null;
 }
 
-export function packBatch(records: LogRecord[]): PackedBatch {
+/**
+ * Shared memory a thread packs its batches into, taken back when the batch is done: a few
+ * SharedArrayBuffers, reused. Why: a batch packed into fresh buffers allocated four ArrayBuffers a
+ * batch (keys and values, lengths, timestamps, offsets) on the packing thread, which on the embedded
+ * default is the API's: it packed each raw record four times during a crawl (three hosted stages and
+ * the canonicalizer; bench/crawl-latency.md). The receiver copies a shared batch out before reading
+ * it (unpackBatch), so a region is free to reuse once the receiver has answered.
+ */
+export class PackArena {
+  private readonly free: SharedArrayBuffer[] = [];
+  /** Regions kept for reuse at most; more are left to the collector. */
+  constructor(private readonly keep = 8) {}
+
+  /** A region of at least `bytes`: a free one large enough, else a new one (a power of two, 1 MB at least). */
+  take(bytes: number): SharedArrayBuffer {
+    for (let i = 0; i < this.free.length; i++) if (this.free[i]!.byteLength >= bytes) return this.free.splice(i, 1)[0]!;
+    let size = 1 << 20;
+    while (size < bytes) size *= 2;
+    return new SharedArrayBuffer(size);
+  }
+
+  /** Back for reuse: only once the receiver is known to be done with it (it answered). */
+  give(region: SharedArrayBuffer): void {
+    if (this.free.length < this.keep) this.free.push(region);
+  }
+}
+
+/** The shared region a batch was packed into (packBatch with an arena); undefined when packed into its own buffers. */
+export function packedRegion(p: PackedBatch): SharedArrayBuffer | undefined {
+  return p.bytes.buffer instanceof SharedArrayBuffer ? p.bytes.buffer : undefined;
+}
+
+export function packBatch(records: LogRecord[], arena?: PackArena): PackedBatch {
   const n = records.length;
-  const lengths = new Int32Array(2 * n);
-  const timestamps = new Float64Array(n);
-  let offsets: Float64Array | string[] = new Float64Array(n);
+  let bytesNeeded = 0;
+  for (let i = 0; i < n; i++) bytesNeeded += (records[i]!.key?.length ?? 0) + (records[i]!.value?.length ?? 0);
+  // Offsets, timestamps, then lengths (8-byte aligned as laid out), then keys and values.
+  const region = arena?.take(16 * n + 8 * n + bytesNeeded);
+  const lengths = region ? new Int32Array(region, 16 * n, 2 * n) : new Int32Array(2 * n);
+  const timestamps = region ? new Float64Array(region, 8 * n, n) : new Float64Array(n);
+  let offsets: Float64Array | string[] = region ? new Float64Array(region, 0, n) : new Float64Array(n);
   let headers: Record<number, Record<string, string>> | null = null;
   let size = 0;
   for (let i = 0; i < n; i++) {
@@ -46,7 +82,7 @@ export function packBatch(records: LogRecord[]): PackedBatch {
       break;
     }
   }
-  const bytes = Buffer.allocUnsafeSlow(size);
+  const bytes = region ? new Uint8Array(region, 24 * n, size) : Buffer.allocUnsafeSlow(size);
   copyKeysAndValues(records, bytes);
   return { topic: n ? records[0]!.topic : '', partition: n ? records[0]!.partition : 0, offsets, timestamps, lengths, bytes, headers };
 }
@@ -70,8 +106,9 @@ function copyKeysAndValues(records: readonly { key: Buffer | null; value: Buffer
   }
 }
 
-/** What postMessage should transfer rather than copy. */
+/** What postMessage should transfer rather than copy (nothing of a batch in shared memory: it is not copied either). */
 export function packedTransfer(p: PackedBatch): ArrayBuffer[] {
+  if (packedRegion(p)) return [];
   const out = [p.lengths.buffer, p.timestamps.buffer, p.bytes.buffer] as ArrayBuffer[];
   if (p.offsets instanceof Float64Array) out.push(p.offsets.buffer as ArrayBuffer);
   return out;
@@ -89,7 +126,20 @@ function lengthReader(packed: Uint8Array): (len: number) => Buffer | null {
   };
 }
 
+/**
+ * The records of a packed batch. One in shared memory (packBatch with an arena) is copied out first:
+ * the records may outlive the batch's handling here, and the sender reuses the region once answered.
+ */
 export function unpackBatch(p: PackedBatch): LogRecord[] {
+  if (packedRegion(p)) {
+    p = {
+      ...p,
+      offsets: p.offsets instanceof Float64Array ? p.offsets.slice() : p.offsets,
+      timestamps: p.timestamps.slice(),
+      lengths: p.lengths.slice(),
+      bytes: p.bytes.slice(),
+    };
+  }
   const view = lengthReader(p.bytes);
   const out: LogRecord[] = new Array(p.timestamps.length);
   for (let i = 0; i < out.length; i++) {

@@ -3,7 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { randomBytes } from 'node:crypto';
 import type { LogRecord, OutgoingRecord } from '../log/types.ts';
-import { packBatch, packedOutgoingTransfer, packedTransfer, packOutgoing, unpackBatch, unpackOutgoing } from './batch-pack.ts';
+import { PackArena, packBatch, packedOutgoingTransfer, packedRegion, packedTransfer, packOutgoing, unpackBatch, unpackOutgoing } from './batch-pack.ts';
 
 const rec = (i: number, extra: Partial<LogRecord> = {}): LogRecord => ({
   topic: 't.raw.venue_1',
@@ -45,6 +45,40 @@ describe('packBatch / unpackBatch', () => {
   it('packs an empty batch, and refuses records of two partitions', () => {
     expect(unpackBatch(packBatch([]))).toEqual([]);
     expect(() => packBatch([rec(0), rec(1, { partition: 3 })])).toThrow(/one topic-partition/);
+  });
+});
+
+describe('packBatch into a PackArena (shared memory, reused)', () => {
+  it('gives back the same records across threads, copied out of the region, which is reused once given back', () => {
+    const arena = new PackArena();
+    const records = [rec(0), rec(1, { key: null }), rec(2, { value: null }), rec(3, { headers: { trace: 'x' } }), rec(40), rec(1, { offset: '9223372036854775807' })];
+    const packed = packBatch(records, arena);
+    const region = packedRegion(packed)!;
+    expect(region).toBeInstanceOf(SharedArrayBuffer);
+    expect(packedTransfer(packed)).toEqual([]); // shared, neither moved nor copied
+    const back = unpackBatch(structuredClone(packed));
+    expect(back).toEqual(records);
+    // The region is the sender's again: what the receiver unpacked does not change with it.
+    new Uint8Array(region).fill(0xee);
+    expect(back).toEqual(records);
+    arena.give(region);
+    const seven = rec(7);
+    const again = packBatch([seven], arena);
+    expect(packedRegion(again)).toBe(region);
+    expect(unpackBatch(again)).toEqual([seven]);
+  });
+
+  it('takes a larger region for a batch the free ones cannot hold', () => {
+    const arena = new PackArena();
+    const small = packedRegion(packBatch([rec(1)], arena))!;
+    arena.give(small);
+    const big = [rec(0, { value: randomBytes(3 << 20) })];
+    const packed = packBatch(big, arena);
+    expect(packedRegion(packed)).not.toBe(small);
+    expect(packedRegion(packed)!.byteLength).toBeGreaterThanOrEqual(3 << 20);
+    const [back] = unpackBatch(packed);
+    expect(back!.value!.equals(big[0]!.value!)).toBe(true);
+    expect({ ...back, value: null }).toEqual({ ...big[0], value: null });
   });
 });
 

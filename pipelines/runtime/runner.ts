@@ -311,19 +311,25 @@ export class StageRunner {
   private async onBatch(batch: Batch): Promise<void> {
     const started = performance.now();
     const stage = this.def.name;
+    const count = batch.records.length;
     const topic = topicByName(this.deps.topics, batch.topic);
     try {
       if (!topic) throw new Error(`stage ${stage} got a batch of ${batch.topic}, which is not in the topic map`);
       await this.catchUpState();
       const offload = this.deps.offload;
-      if (offload?.runs(stage)) await offload.batch(stage, this.deps.topics, topic.id, batch.partition, batch.records, this.claim());
+      // Handed to another thread as bytes, a batch's records are let go once packed (releaseRecords):
+      // held while the worker writes or handles them, they outlived every young-generation collection
+      // of this thread meanwhile, each of which copied them (bench/crawl-latency.md).
+      if (offload?.runs(stage)) await offload.batch(stage, this.deps.topics, topic.id, batch.partition, releaseRecords(batch), this.claim());
       else {
-        const rest = await historyFromAvroFirst(this.def, this.deps.serde, this.deps.history, topic.name, batch.records);
+        let rest: LogRecord[] | null = await historyFromAvroFirst(this.def, this.deps.serde, this.deps.history, topic.name, this.def.handleLog ? releaseRecords(batch) : batch.records);
         const registry = this.deps.serde.schemas;
         if (rest.length && this.def.handleLog && registry) {
           // Decoded, handled and encoded where the stage runs (a stage thread): here only bytes.
           const ctx = { stage, topic: topic.id, partition: batch.partition, history: this.deps.history, claim: this.claim() };
-          const out = await this.def.handleLog({ topic, topics: this.deps.topics, partition: batch.partition, records: rest, registry, group: this.groupId, ctx });
+          const handled = this.def.handleLog({ topic, topics: this.deps.topics, partition: batch.partition, records: rest, registry, group: this.groupId, ctx });
+          rest = null;
+          const out = await handled;
           if (out.dead?.length) {
             await this.send([{ topic: 'dead.letters', records: out.dead }]);
             this.metrics.deadLetters.inc({ stage, topic: topic.id }, out.dead.length);
@@ -343,14 +349,14 @@ export class StageRunner {
           await this.write(out);
         }
       }
-      this.metrics.recordsIn.inc({ stage, topic: topic.id }, batch.records.length);
+      this.metrics.recordsIn.inc({ stage, topic: topic.id }, count);
       this.metrics.batches.inc({ stage });
       this.metrics.batchSeconds.observe({ stage }, (performance.now() - started) / 1000);
       // Linger only when nothing is known to be waiting: with records already in the log, waiting
       // would only delay them (bench/backbone.md, the history-sink linger section: the raw-history sink lingered after
       // every 1,000-record batch of nine topics and finished last, 0.5 s after everything else).
       const linger = this.def.linger;
-      if (linger && batch.records.length < linger.minRecords && !(batch.waiting! > 0)) await this.linger(linger.ms);
+      if (linger && count < linger.minRecords && !(batch.waiting! > 0)) await this.linger(linger.ms);
     } catch (err) {
       // The batch comes again; a stage that keeps state took it in already (a write after handle()
       // failed) and would decide it as done: it reads its state back from the log first.
@@ -554,6 +560,16 @@ export function restoreContext(deps: Pick<RuntimeDeps, 'log' | 'serde' | 'topics
 }
 
 /** A batch of one topic-partition, decoded into the records a stage handles. */
+/**
+ * A batch's records, taken out of it for a worker that gets them as bytes: the batch object stays
+ * with the log's consumer and this runner until the worker answers, the records need not.
+ */
+function releaseRecords(batch: Batch): LogRecord[] {
+  const records = batch.records;
+  batch.records = [];
+  return records;
+}
+
 export async function decodeBatch(serde: Serde, topic: TopicDef, batch: LogRecord[], lazy = false): Promise<InRecord[]> {
   if (lazy && serde.decoder) {
     const decode = await serde.decoder(topic, batch);

@@ -21,7 +21,7 @@ import { outputFromWire } from './output-wire.ts';
 import type { BatchContext, EncodedStageOutput, InRecord, LogBatch, RestoreContext, StageDef, StageOutput } from './types.ts';
 import type { TopicId, TopicMap } from '../topics.ts';
 import type { SchemaLookup } from '../serde/index.ts';
-import { packBatch, packedOutgoingTransfer, packedTransfer, packOutgoing, unpackOutgoing, type PackedBatch, type PackedOutgoing } from './batch-pack.ts';
+import { PackArena, packBatch, packedOutgoingTransfer, packedRegion, packedTransfer, packOutgoing, unpackOutgoing, type PackedBatch, type PackedOutgoing } from './batch-pack.ts';
 
 /** The stages the worker can build, by name, from the options it is given. */
 export interface StageThreadOptions {
@@ -115,6 +115,8 @@ export class StageThread {
   private readonly restores = new Map<number, RestoreContext>();
   private failed: Error | undefined;
   private closing = false;
+  /** Shared memory the batches handed to the worker are packed into (batch-pack.ts). */
+  private readonly arena = new PackArena();
   /** The worker thread's scheduling priority as it read it at start (its nice value on Linux). */
   priority = 0;
   /** Workers started so far after the first (a worker that died unasked is replaced). */
@@ -217,17 +219,22 @@ export class StageThread {
   }
 
   /** A batch as the log's bytes: packed and moved to the worker, its encoded outputs moved back. */
-  private async handleLog(stage: string, b: LogBatch, restores: boolean): Promise<EncodedStageOutput> {
+  private handleLog(stage: string, b: LogBatch, restores: boolean): Promise<EncodedStageOutput> {
+    // Not an async function: its frame would keep b.records alive until the worker answers.
     let registry = this.registryIds.get(b.registry);
     if (registry === undefined) {
       registry = this.registries.size + 1;
       this.registries.set(registry, b.registry);
       this.registryIds.set(b.registry, registry);
     }
-    const packed = packBatch(b.records);
+    const packed = packBatch(b.records, this.arena);
+    const region = packedRegion(packed);
     const ctx = { stage: b.ctx.stage, topic: b.ctx.topic, partition: b.ctx.partition };
-    const out = await this.call({ op: 'handle-log', stage, registry, group: b.group, topics: b.topics, topic: b.topic.id, packed, ctx }, restores, packedTransfer(packed));
-    return unpackStageOutput(out as PackedStageOutput);
+    return this.call({ op: 'handle-log', stage, registry, group: b.group, topics: b.topics, topic: b.topic.id, packed, ctx }, restores, packedTransfer(packed)).then((out) => {
+      // Reused only once the worker answered (it copied the batch out first); a failed call leaves it to the collector.
+      if (region) this.arena.give(region);
+      return unpackStageOutput(out as PackedStageOutput);
+    });
   }
 
   private call(m: DistributiveOmit<Extract<StageCall, { op: 'handle' | 'tick' | 'handle-log' }>, 'rid'>, restores: boolean, transfer?: ArrayBuffer[]): Promise<unknown> {
