@@ -8,9 +8,16 @@
 //     that shows the record has resolved, p50/p95/p99.
 // Embedded always; with Kafka too when KAFKA_BROKERS is set (kafkajs).
 // Usage: npx tsx bench/backbone.ts [--n 50000] [--rate 1000] [--seconds 5] [--only embedded|kafka]
+//
+// --price: what the price-history sink adds to the pipeline's CPU per record. The same pipeline
+// (embedded default) without and with sink.price-history, on the same records: the simulator's
+// listings as the pollers publish them (the first crawl whole, then only changed records: the
+// generic records above carry no quote any venue's reader finds). Each run is a fresh process
+// (nothing of one run's quotes is left for the next), the two alternating, `--pairs` times:
+//   node --max-semi-space-size=64 --import tsx bench/backbone.ts --price [--pairs 5] [--scale 1] [--crawls 4]
 import { parseArgs } from 'node:util';
 import { performance } from 'node:perf_hooks';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
@@ -21,9 +28,11 @@ import type { History } from '../pipelines/readmodels/history.ts';
 import { migrate } from '../pipelines/readmodels/migrate.ts';
 import { MemorySnapshotStore } from '../pipelines/readmodels/memory-store.ts';
 import { EmbeddedRegistry } from '../pipelines/registry/embedded.ts';
-import { passThroughStage } from '../pipelines/runtime/passthrough.ts';
+import { passThrough, passThroughStage } from '../pipelines/runtime/passthrough.ts';
 import { StageRunner } from '../pipelines/runtime/runner.ts';
-import { canonicalHistorySink, canonicalStoreSink, HISTORY_SINKS, rawHistorySink } from '../pipelines/runtime/sinks.ts';
+import { canonicalHistorySink, canonicalStoreSink, HISTORY_SINKS, PRICE_HISTORY_TABLES, priceHistorySink, rawHistorySink } from '../pipelines/runtime/sinks.ts';
+import type { StageDef } from '../pipelines/runtime/types.ts';
+import { truncateTables } from '../pipelines/readmodels/migrate.ts';
 import { HistoryHost, type StageOffload, type WorkerLog } from '../pipelines/runtime/history-host.ts';
 import { avroSerde, jsonSerde, type Serde } from '../pipelines/serde/index.ts';
 import { createAllTopics, defineTopics, PROVIDERS, type RawRecord, type TopicId, type TopicMap } from '../pipelines/topics.ts';
@@ -36,8 +45,16 @@ const { values } = parseArgs({
     only: { type: 'string' },
     // Only the throughput runs (no serde comparison, no latency run): for profiling the pipeline.
     'pipeline-only': { type: 'boolean', default: false },
+    price: { type: 'boolean', default: false },
+    pairs: { type: 'string', default: '5' },
+    scale: { type: 'string', default: '1' },
+    crawls: { type: 'string', default: '4' },
+    // One run of --price's comparison (a child process): the records file and whether the sink runs.
+    'price-run': { type: 'string' },
+    'with-price': { type: 'boolean', default: false },
   },
 });
+if (values.price) await priceComparison();
 const N = Number(values.n);
 const RATE = Number(values.rate);
 const SECONDS = Number(values.seconds);
@@ -167,14 +184,19 @@ async function logBaseline(log: Log, n: number): Promise<number> {
   return (n / ms) * 1000;
 }
 
-/** Produce -> pass-through -> raw history + canonical history + canonical documents. */
-async function pipeline(log: Log, n: number, offload: StageOffload | undefined = host) {
+/**
+ * Produce -> pass-through -> raw history + canonical history + canonical documents (+ `more.stages`),
+ * on `more.records` if given (else n generic records). `more.settleMs`: CPU is read again that long
+ * after the pipeline caught up too, so chdb's merges of the parts just written are billed as well.
+ */
+async function pipeline(log: Log, n: number, offload: StageOffload | undefined = host, more: { records?: RawRecord[]; stages?: StageDef[]; settleMs?: number } = {}) {
   const topics = defineTopics({ prefix: `p${randomBytes(3).toString('hex')}.`, partitions: partitionsFor(log) });
   await createAllTopics(log, topics);
   const store = new MemorySnapshotStore();
   const deps = { log, topics, serde: avro, history, store, offload };
-  const recs = Array.from({ length: n }, (_, i) => record(i, Date.now()));
-  const runners = [passThroughStage, rawHistorySink, canonicalHistorySink, canonicalStoreSink].map((s) => new StageRunner(s, deps));
+  const recs = more.records ?? Array.from({ length: n }, (_, i) => record(i, Date.now()));
+  n = recs.length;
+  const runners = [passThroughStage, rawHistorySink, canonicalHistorySink, canonicalStoreSink, ...(more.stages ?? [])].map((s) => new StageRunner(s, deps));
   for (const r of runners) await r.start();
   const prof = n >= N ? await startProfile() : null;
   const t0 = performance.now();
@@ -192,7 +214,13 @@ async function pipeline(log: Log, n: number, offload: StageOffload | undefined =
     cpuUsPerRecord: (cpu.user + cpu.system) / n,
     mainBusy: performance.eventLoopUtilization(elu0).utilization,
     workerBusy: welu0 ? host!.workerUtilization(welu0).utilization : null,
+    cpuSettledUsPerRecord: null as number | null,
   };
+  if (more.settleMs) {
+    await new Promise((res) => setTimeout(res, more.settleMs));
+    const settled = process.cpuUsage(cpu0);
+    load.cpuSettledUsPerRecord = (settled.user + settled.system) / n;
+  }
   if (process.env.BENCH_DIAG) {
     const { pipelineMetrics, parseMetrics } = await import('../pipelines/runtime/metrics.ts');
     const by: Record<string, Record<string, number>> = {};
@@ -205,8 +233,10 @@ async function pipeline(log: Log, n: number, offload: StageOffload | undefined =
     console.error(JSON.stringify(by, null, 1), ms);
   }
   for (const r of runners) await r.stop();
-  const [c] = await history.query<{ c: number }>(`SELECT count() AS c FROM canonical_markets FINAL WHERE market_id IN (SELECT native_id FROM raw_records WHERE topic LIKE {t:String})`, { t: `${topics['raw.venue_1'].name.slice(0, -11)}%` });
-  if (c!.c !== n) throw new Error(`pipeline lost records: ${c!.c} of ${n} visible`);
+  // Every market the pass-through makes of these records is visible (a market polled again is one).
+  const markets = new Set(recs.filter((r) => r.record_type === 'market' && passThrough(r)).map((r) => `${r.venue}:${r.native_id}`)).size;
+  const [c] = await history.query<{ c: number }>(`SELECT count() AS c FROM canonical_markets FINAL WHERE (provider, market_id) IN (SELECT venue, native_id FROM raw_records WHERE topic LIKE {t:String})`, { t: `${topics['raw.venue_1'].name.slice(0, -11)}%` });
+  if (c!.c !== markets) throw new Error(`pipeline lost records: ${c!.c} of ${markets} markets visible`);
   return { perSec: (n / ms) * 1000, ms, load };
 }
 
@@ -346,6 +376,65 @@ async function serdeCompare(n: number) {
     out[name] = { encodePerSec: (n / (t1 - t0)) * 1000, decodePerSec: (n / (t2 - t1)) * 1000, bytesPerRecord: bytes / n };
   }
   return out;
+}
+
+// ---- --price: one run of the comparison (in a process of its own, started by priceComparison)
+if (values['price-run']) {
+  const recs = JSON.parse(readFileSync(values['price-run'], 'utf8')) as RawRecord[];
+  const log = await EmbeddedLog.open({ dir: path.join(dir, 'log'), compactIntervalMs: 0 });
+  const stages = values['with-price'] ? [priceHistorySink] : [];
+  // Warm-up on a tenth of the records, then the price tables emptied: the timed run's quotes are
+  // then as new to the sink as a fresh service's first crawl, in both kinds of run.
+  await pipeline(log, 0, host, { records: recs.slice(0, Math.round(recs.length / 10)), stages });
+  await truncateTables(history, PRICE_HISTORY_TABLES);
+  const run = await pipeline(log, 0, host, { records: recs, stages, settleMs: 3000 });
+  const [{ rows }] = await history.query<{ rows: number }>('SELECT count() AS rows FROM price_history');
+  console.log(JSON.stringify({ withPrice: values['with-price'], n: recs.length, perSec: run.perSec, ...run.load, priceRows: Number(rows) }));
+  await log.close();
+  await history.close();
+  rmSync(dir, { recursive: true, force: true });
+  process.exit(0);
+}
+
+/**
+ * --price: the records crawled once, then the pipeline run without and with the price-history sink,
+ * alternating (ABBA: the order flips every pair, so a load that rises or falls through the pairs
+ * weighs on both alike), each run a process of its own. Prints each pair and the median of the pairs'
+ * ratios: CPU per record (process CPU time over records, every thread) with the sink over without.
+ */
+async function priceComparison(): Promise<never> {
+  const { polledRecords } = await import('./listed-records.ts');
+  const { execFileSync } = await import('node:child_process');
+  const os = await import('node:os');
+  const recs = await polledRecords({ seed: 7, scale: Number(values.scale), crawls: Number(values.crawls), everyMs: 10_000 });
+  const file = path.join(mkdtempSync(path.join(tmpdir(), 'pm-bench-price-')), 'records.json');
+  writeFileSync(file, JSON.stringify(recs));
+  console.log(`${recs.length} records: ${values.crawls} crawls of the simulator (seed 7, scale ${values.scale}) 10 s apart, the first whole, then the changed records only`);
+  const runOnce = (withPrice: boolean) => {
+    const load = os.loadavg()[0];
+    const args = [...process.execArgv, import.meta.filename, '--price-run', file, ...(withPrice ? ['--with-price'] : [])];
+    const out = execFileSync(process.execPath, args, { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'], env: { ...process.env, BENCH_CPU_PROF: '' } });
+    return { ...(JSON.parse(out.trim().split('\n').at(-1)!) as { perSec: number; cpuUsPerRecord: number; cpuSettledUsPerRecord: number; mainBusy: number; workerBusy: number; priceRows: number }), load };
+  };
+  const ratios: number[] = [];
+  const settledRatios: number[] = [];
+  console.log('\n| pair | load (1 min) without; with | records/s without -> with | CPU µs/record without -> with | with / without | CPU µs/record incl. 3 s after, without -> with | with / without | price rows |');
+  console.log('|---|---|---|---|---:|---|---:|---:|');
+  for (let p = 1; p <= Number(values.pairs); p++) {
+    const order = p % 2 ? [false, true] : [true, false];
+    const [first, second] = [runOnce(order[0]), runOnce(order[1])];
+    const [a, b] = order[0] ? [second, first] : [first, second];
+    ratios.push(b.cpuUsPerRecord / a.cpuUsPerRecord);
+    settledRatios.push(b.cpuSettledUsPerRecord / a.cpuSettledUsPerRecord);
+    console.log(
+      `| ${p} | ${a.load.toFixed(1)}; ${b.load.toFixed(1)} | ${Math.round(a.perSec)} -> ${Math.round(b.perSec)} | ${a.cpuUsPerRecord.toFixed(1)} -> ${b.cpuUsPerRecord.toFixed(1)} | ${ratios.at(-1)!.toFixed(2)} | ` +
+        `${a.cpuSettledUsPerRecord.toFixed(1)} -> ${b.cpuSettledUsPerRecord.toFixed(1)} | ${settledRatios.at(-1)!.toFixed(2)} | ${b.priceRows} |`,
+    );
+  }
+  const median = (xs: number[]) => [...xs].sort((x, y) => x - y)[Math.floor(xs.length / 2)]!;
+  console.log(`\nwith / without, median of ${ratios.length} pairs: CPU per record x${median(ratios).toFixed(2)} (to caught up), x${median(settledRatios).toFixed(2)} (incl. 3 s after)`);
+  rmSync(path.dirname(file), { recursive: true, force: true });
+  process.exit(0);
 }
 
 const f0 = (x: number) => Math.round(x).toLocaleString('en-US');
