@@ -3,26 +3,50 @@
 // own adapter, so what the benchmarks hold is what the service holds.
 import { PROVIDERS, type RawRecord } from '../pipelines/topics.ts';
 import { adapterFor } from '../pipelines/venues/adapters/index.ts';
-import { startSimulator } from '../pipelines/venues/simulator/server.ts';
+import { createClock } from '../pipelines/venues/simulator/core.ts';
+import { startSimulator, type Simulator } from '../pipelines/venues/simulator/server.ts';
+
+async function readListing(sim: Simulator, at: number): Promise<RawRecord[]> {
+  const listed: RawRecord[] = [];
+  for (const venue of PROVIDERS) {
+    for (const step of adapterFor(venue).listingSteps()) {
+      let req: ReturnType<typeof step.first> | null = step.first();
+      while (req) {
+        const u = new URL(sim.baseUrl + req.path);
+        for (const [k, v] of Object.entries(req.query)) u.searchParams.set(k, String(v));
+        const page = step.parse(await (await fetch(u)).json(), req);
+        for (const r of page.records) listed.push({ venue, record_type: r.recordType, native_id: r.nativeId, read_started_at: at, payload: JSON.stringify(r.payload), read_id: null, source_url: null });
+        req = page.next;
+      }
+    }
+  }
+  return listed;
+}
 
 export async function listedRecords(o: { seed: number; scale: number }): Promise<RawRecord[]> {
   const sim = await startSimulator(o);
   try {
-    const listed: RawRecord[] = [];
-    const at = Date.now();
-    for (const venue of PROVIDERS) {
-      for (const step of adapterFor(venue).listingSteps()) {
-        let req: ReturnType<typeof step.first> | null = step.first();
-        while (req) {
-          const u = new URL(sim.baseUrl + req.path);
-          for (const [k, v] of Object.entries(req.query)) u.searchParams.set(k, String(v));
-          const page = step.parse(await (await fetch(u)).json(), req);
-          for (const r of page.records) listed.push({ venue, record_type: r.recordType, native_id: r.nativeId, read_started_at: at, payload: JSON.stringify(r.payload), read_id: null, source_url: null });
-          req = page.next;
-        }
-      }
+    return await readListing(sim, Date.now());
+  } finally {
+    await sim.close();
+  }
+}
+
+/**
+ * The same world's listing read `reads` times, its clock moved `stepMs` between reads (frozen
+ * meanwhile): successive crawls as the pollers would read them, the prices and states moved on by
+ * the simulator's own dynamics in between.
+ */
+export async function successiveListings(o: { seed: number; scale: number; reads: number; stepMs: number }): Promise<RawRecord[][]> {
+  const clock = createClock(Date.now(), { frozen: true });
+  const sim = await startSimulator({ seed: o.seed, scale: o.scale, clock });
+  try {
+    const out: RawRecord[][] = [];
+    for (let i = 0; i < o.reads; i++) {
+      if (i) clock.advance(o.stepMs);
+      out.push(await readListing(sim, clock.now()));
     }
-    return listed;
+    return out;
   } finally {
     await sim.close();
   }

@@ -1,17 +1,48 @@
-// Benchmark of the push stream (GET /v1/stream) on one replica, embedded log. In one API process:
-// the hub tailing matched.events and lifecycle.states, the API on a local port, and a pipeline
-// stand-in (a consumer group reading Avro raw records from the log and decoding them, as the stages
-// do). 1,000 SSE clients run in a second process (this file with --clients), so their parsing does
-// not load the measured process.
+// Benchmark of the push stream (GET /v1/stream) on one replica, embedded log. 1,000 SSE clients run
+// in a second process (this file with --child), so their reading does not load the measured process.
+// Two modes, each saying what "the pipeline" is:
 //
-//   node --expose-gc --import tsx bench/stream.ts [--clients 1000] [--records 100000] [--events 200] [--rounds 2] [--same-session-clients]
+// --mode service (the default): the pipeline as the embedded default runs it (bin/run.ts with
+//   ROLES=processors,api): the backbone opened by openBackbone() (embedded log and registry, chdb and
+//   the history sinks and the catalog stage on the history worker), the canonicalizer, the matching
+//   round and the sports snapshot sink on the stage thread (STAGE_THREAD), both at WORKER_NICE; the
+//   main thread holds the API, the embedded log, the stages' consuming, output writes and commits,
+//   and the stream's hub. Its input stands in for the pollers: one simulated world (SIM_SCALE
+//   --scale) read through the venues' adapters --reads-per-round times per round with its clock moved
+//   --step-ms between reads, each read's new or changed records (what the change-only pollers
+//   publish), Avro-encoded ahead and appended to the raw topics 1,000 at a time, one send in flight
+//   per topic. A round is timed from its first append to every stage caught up (committed what its
+//   inputs hold, checked twice since a stage's output is the next one's input). Throughout, with and
+//   without clients, a matched.events change is appended every 50 ms (the issue's 20 a second), so
+//   the pipeline's own work is the same in both; the only difference is 1,000 clients connected and
+//   receiving those changes (and whatever the pipeline's matching changed meanwhile). Rounds
+//   alternate: a warm-up round (the first crawl, whole; not counted), then --rounds pairs of a round
+//   without clients and one with (the clients connect before it starts, leave after it ends), and a
+//   last round without. Per round: records/s, the process's CPU per record (every thread), and per
+//   thread group (main thread / the pipeline's worker threads: every thread at WORKER_NICE or above,
+//   chdb's pools included / the rest: V8's and libuv's helpers) the seconds per second on a CPU and
+//   runnable but waiting for one (Linux schedstat). The ratio is each round with clients against the
+//   mean of the rounds without around it, in records/s and in CPU per record. The delay is from a
+//   change's commit (producer.send resolved: the record is in the log) to its arrival at each client,
+//   p50/p95 over every (client, change) pair of the round with clients.
+//
+//   node --expose-gc --import tsx bench/stream.ts [--clients 1000] [--rounds 3] [--reads-per-round 2]
+//     [--step-ms 60000] [--scale 1] [--flush-ms 20] [--same-session-clients]
+//
+// --mode stand-in (before the stages moved to worker threads): the hub, the API and a pipeline
+//   stand-in on one thread: a consumer group reading Avro raw records of one trivial payload from the
+//   log and decoding them. Its ratio is the fan-out competing for the one thread it shares with the
+//   stand-in, an architecture the service no longer has; kept to compare with the figures before.
+//
+//   node --expose-gc --import tsx bench/stream.ts --mode stand-in [--clients 1000] [--records 100000] [--events 200] [--rounds 2] [--same-session-clients]
 //     [--flush-ms 20] [--burst 1]
 //
 // --flush-ms: STREAM_FLUSH_MS (the least time between two writes of one SSE connection; 0: one per
-// turn). --burst K: the changes go out K at a time, K log appends back to back, every K x 50 ms (the
-// same 20 a second): what a connection's write window merges, which evenly spaced changes never give it.
+// turn). --burst K (stand-in): the changes go out K at a time, K log appends back to back, every K x
+// 50 ms (the same 20 a second): what a connection's write window merges, which evenly spaced changes
+// never give it. --same-session-clients: the clients' process in the API's session (else its own).
 //
-// Figures:
+// The stand-in's figures:
 // - delay from commit to arrival: a matched.events change is written (20 a second); its commit is
 //   when producer.send resolves (the record is in the log); each client notes when the event
 //   arrives; p50/p95 over every (client, event) pair, measured while the pipeline runs at full speed;
@@ -26,7 +57,7 @@
 //   writes per delivery over the same changes (heartbeats taken out the same way).
 import { fork, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { loadConfig } from '../lib/config.ts';
@@ -44,6 +75,18 @@ import { avroSerde } from '../pipelines/serde/index.ts';
 import { defineTopics, topicSpecs, type MatchedEventRecord as MatchedRecord, type RawRecord } from '../pipelines/topics.ts';
 import { FULL_MONEYLINE } from '../pipelines/matching/readmodel.ts';
 import { schedOf } from './sched.ts';
+import { successiveListings } from './listed-records.ts';
+import { quotesLookbackMs } from '../lib/config.ts';
+import { createRegistry } from '../pipelines/registry/index.ts';
+import { openBackbone } from '../pipelines/runtime/backbone.ts';
+import { startStage, type StageRunner } from '../pipelines/runtime/runner.ts';
+import { BACKBONE_SINKS } from '../pipelines/runtime/sinks.ts';
+import { StageThread } from '../pipelines/runtime/stage-thread.ts';
+import { readTasks } from '../pipelines/runtime/native-nice.ts';
+import { startCatalog } from '../pipelines/catalog/area.ts';
+import { CATALOG_SNAPSHOT_NAME } from '../pipelines/catalog/index.ts';
+import { startSportsArea } from '../pipelines/matching/area.ts';
+import { PROVIDERS } from '../pipelines/topics.ts';
 
 const args = process.argv.slice(2);
 const arg = (name: string, def: number) => {
@@ -51,8 +94,11 @@ const arg = (name: string, def: number) => {
   return i === -1 ? def : Number(args[i + 1]);
 };
 
+const mode = args.includes('--mode') ? args[args.indexOf('--mode') + 1]! : 'service';
 if (args.includes('--child')) await child();
-else await main();
+else if (mode === 'stand-in') await standIn();
+else if (mode === 'service') await service();
+else throw new Error(`--mode ${JSON.stringify(mode)}: service | stand-in`);
 
 // ---------------------------------------------------------------- clients (second process)
 
@@ -63,11 +109,16 @@ async function child(): Promise<void> {
   const arrivals = new Map<number, number[]>();
   let ready = 0;
   let overflows = 0;
+  // Every event frame received after the snapshot (the probes and whatever the pipeline's own
+  // matching wrote to matched.events and lifecycle.states meanwhile).
+  let frames = 0;
   // A light reader (no SSE parsing): the probes' titles are found in the raw chunks, so the client
   // process's own work delays arrivals as little as it can.
   const PROBE = /"title":"p(\d+)"/g;
-  for (let i = 0; i < n; i++) {
-    await new Promise<void>((resolve, reject) => {
+  // Connected 20 at a time (each waits for its snapshot): one at a time took minutes at 1,000
+  // clients on a loaded machine with the service's snapshot.
+  const connect = (i: number) =>
+    new Promise<void>((resolve, reject) => {
       const req = request(url, { headers: { accept: 'text/event-stream', authorization: `Bearer ${keys[i % keys.length]}` } });
       req.on('error', reject);
       req.on('response', (res) => {
@@ -81,6 +132,7 @@ async function child(): Promise<void> {
             resolve();
           }
           if (chunk.includes('event: overflow')) overflows++;
+          if (!first) for (let at = chunk.indexOf('\nevent: '); at !== -1; at = chunk.indexOf('\nevent: ', at + 1)) frames++;
           for (const m of chunk.matchAll(PROBE)) {
             const seq = Number(m[1]);
             let list = arrivals.get(seq);
@@ -91,8 +143,15 @@ async function child(): Promise<void> {
       });
       req.end();
     });
-    ready++;
-  }
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: Math.min(20, n) }, async () => {
+      while (next < n) {
+        await connect(next++);
+        ready++;
+      }
+    }),
+  );
   process.send!({ type: 'ready', ready });
   // In a session of its own, this process outlives a crashed parent unless it leaves with it.
   process.on('disconnect', () => process.exit(0));
@@ -109,7 +168,7 @@ async function child(): Promise<void> {
     }
     delays.sort((a, b) => a - b);
     const pct = (p: number) => delays[Math.min(delays.length - 1, Math.floor(p * delays.length))] ?? NaN;
-    process.send!({ type: 'report', samples: delays.length, missing, overflows, p50: pct(0.5), p95: pct(0.95), max: delays[delays.length - 1], cpuMs: (cpu.user + cpu.system) / 1000 });
+    process.send!({ type: 'report', samples: delays.length, missing, overflows, frames, p50: pct(0.5), p95: pct(0.95), max: delays[delays.length - 1], cpuMs: (cpu.user + cpu.system) / 1000 });
   });
 }
 
@@ -147,7 +206,7 @@ function matched(eventId: string, title: string): MatchedRecord {
   };
 }
 
-async function main(): Promise<void> {
+async function standIn(): Promise<void> {
   const clients = arg('clients', 1000);
   const records = arg('records', 100_000);
   const events = arg('events', 200);
@@ -357,6 +416,229 @@ async function main(): Promise<void> {
   await area.stop();
   await producer.close();
   await log.close();
+  rmSync(dir, { recursive: true, force: true });
+  process.exit(0);
+}
+
+// ---------------------------------------------------------------- --mode service: the pipeline as the service runs it
+
+/** This process's threads' schedstat, in three groups: the main thread (the API, the embedded log,
+ * the hub and the stages' consuming and committing), the pipeline's worker threads (the stage
+ * thread, the history worker and chdb's pools: every thread at the workers' nice value or above),
+ * and the rest (V8's and libuv's helpers, at the process's priority). Nanoseconds on a CPU (run) and
+ * runnable but waiting for one (wait). */
+function threadGroups(workerNice: number): Record<'main' | 'workers' | 'runtime', { run: number; wait: number }> {
+  const out = { main: { run: 0, wait: 0 }, workers: { run: 0, wait: 0 }, runtime: { run: 0, wait: 0 } };
+  for (const t of readTasks()) {
+    const s = schedOf(process.pid, t.tid);
+    const g = t.tid === process.pid ? out.main : workerNice > 0 && t.nice >= workerNice ? out.workers : out.runtime;
+    g.run += s.run;
+    g.wait += s.wait;
+  }
+  return out;
+}
+
+async function service(): Promise<void> {
+  const clients = arg('clients', 1000);
+  const rounds = arg('rounds', 3);
+  const perRound = arg('reads-per-round', 2);
+  const flushMs = arg('flush-ms', 20);
+  const scale = arg('scale', 1);
+  const stepMs = arg('step-ms', 60_000);
+  const dir = mkdtempSync(join(tmpdir(), 'bench-stream-service-'));
+  // The embedded default, as `make run` configures it: every worker thread on (STAGE_THREAD,
+  // HISTORY_WORKER) at WORKER_NICE; no pollers (the bench is their stand-in, below) and no simulator.
+  const config = loadConfig({ ...process.env, DATA_DIR: dir, LOG_LEVEL: 'silent', ROLES: 'processors,api', STREAM_FLUSH_MS: String(flushMs), KAFKA_BROKERS: undefined, REDIS_URL: undefined, CLICKHOUSE_URL: undefined, SCHEMA_REGISTRY_URL: undefined });
+
+  // The input: successive crawls of one simulated world (its clock moved --step-ms between reads),
+  // each read's records that are new or changed since the read before: what the change-only pollers
+  // publish. Read 0 (every record) fills the pipeline before the measured rounds; each round then
+  // gets --reads-per-round crawls' changes. Read before the pipeline starts (the simulator's CPU is
+  // not in any round).
+  const rawRounds = 2 * rounds + 2;
+  const reads = await successiveListings({ seed: 1, scale, reads: 1 + (rawRounds - 1) * perRound, stepMs });
+  const changes: RawRecord[][] = [reads[0]!];
+  for (let i = 1; i < reads.length; i++) {
+    const prev = new Map(reads[i - 1]!.map((r) => [`${r.venue}|${r.record_type}|${r.native_id}`, r.payload]));
+    changes.push(reads[i]!.filter((r) => prev.get(`${r.venue}|${r.record_type}|${r.native_id}`) !== r.payload));
+  }
+
+  const registry = createRegistry(config);
+  const backbone = await openBackbone(config, { serde: avroSerde(registry), registry });
+  const { log, serde, topics } = backbone;
+  const b = { log, serde, topics, history: backbone.history, store: backbone.store, offload: backbone.offload };
+  if (!b.offload) throw new Error('the history worker did not start (HISTORY_WORKER=false?): not the embedded default');
+  const onError = (err: unknown, where: { stage: string }) => console.error(`stage ${where.stage} batch failed (retried): ${String(err)}`);
+  const sinks: StageRunner[] = [];
+  for (const def of BACKBONE_SINKS) sinks.push(await startStage(def, backbone));
+  const catalog = await startCatalog(config, b);
+  const thread = config.STAGE_THREAD ? await StageThread.open({ tickMs: config.SPORTS_PUBLISH_MS, nice: config.WORKER_NICE }) : undefined;
+  if (!thread) throw new Error('STAGE_THREAD=false: not the embedded default');
+  const sports = await startSportsArea({ config, deps: { ...b, onError }, thread });
+  const runners = [...sinks, catalog.runner, sports.runners.canonicalize, sports.runners.matching, sports.runners.snapshot];
+  const area = await startStreamArea({ ...config, STREAM_QUOTES_LOOKBACK_MS: quotesLookbackMs(config) }, { log, serde, topics, catalog: { store: backbone.store, name: CATALOG_SNAPSHOT_NAME }, quotes: 'on-demand' });
+
+  const store = new MemoryKeyStore();
+  const auth = authDepsFor(store, config.KEY_PEPPER);
+  const keys: string[] = [];
+  for (let a = 0; a < Math.ceil(clients / STREAM_LIMITS.business); a++) {
+    await auth.admin.ensureAccount(`bench${a}`, 'business');
+    keys.push((await auth.admin.create({ accountId: `bench${a}`, permissions: ['stream.read'] })).key);
+  }
+  const app = await buildApp({ config, clock: Date.now, auth, stream: area.deps, sports: sports.deps, catalog: catalog.deps }, undefined, { logger: false });
+  await app.listen({ port: 0, host: '127.0.0.1' });
+  const url = `http://127.0.0.1:${(app.server.address() as { port: number }).port}/v1/stream?channel=sports`;
+
+  // Each round's records, encoded ahead (the pollers' thread encodes in the service) by raw topic.
+  const producer = await log.producer();
+  const encodeRound = async (recs: RawRecord[]) => {
+    const byTopic = new Map<string, Awaited<ReturnType<typeof serde.encodeMany>>>();
+    for (const venue of PROVIDERS) {
+      const t = topics[`raw.${venue}`];
+      const list = recs.filter((r) => r.venue === venue);
+      if (list.length) byTopic.set(t.name, await serde.encodeMany(t, list.map((r) => ({ key: r.native_id, value: r }))));
+    }
+    return byTopic;
+  };
+  const roundInputs: Array<{ records: number; byTopic: Awaited<ReturnType<typeof encodeRound>> }> = [];
+  for (let r = 0; r < rawRounds; r++) {
+    const recs = r === 0 ? changes[0]! : changes.slice(1 + (r - 1) * perRound, 1 + r * perRound).flat();
+    roundInputs.push({ records: recs.length, byTopic: await encodeRound(recs) });
+  }
+
+  // The changes the clients receive, at the issue's rate (20 a second), in every round, with and
+  // without clients: the pipeline's work is the same in both; only the clients differ.
+  const commits = new Map<number, number>();
+  let probing = true;
+  let seq = 0;
+  for (let i = 0; i < 50; i++) await producer.send(topics['matched.events'].name, [await serde.encode(topics['matched.events'], `nba-e${i}-bench`, matched(`nba-e${i}-bench`, `warm ${i}`))]);
+  const probes = (async () => {
+    while (probing) {
+      const s = seq++;
+      const id = `nba-e${s % 50}-bench`;
+      const rec = await serde.encode(topics['matched.events'], id, matched(id, `p${s}`));
+      await producer.send(topics['matched.events'].name, [rec]);
+      commits.set(s, Date.now());
+      await new Promise((r) => setTimeout(r, 50));
+    }
+  })();
+
+  const nice = config.WORKER_NICE;
+  async function pipelineRound(r: number) {
+    const input = roundInputs[r]!;
+    const t0 = performance.now();
+    const c0 = process.cpuUsage();
+    const g0 = threadGroups(nice);
+    const elu0 = perf.eventLoopUtilization();
+    const seq0 = seq;
+    await Promise.all(
+      [...input.byTopic].map(async ([name, list]) => {
+        for (let i = 0; i < list.length; i += 1000) await producer.send(name, list.slice(i, i + 1000));
+      }),
+    );
+    // Twice: a stage's output is the next one's input.
+    for (let k = 0; k < 2; k++) for (const x of runners) await x.caughtUp(600_000, 10);
+    const s = (performance.now() - t0) / 1000;
+    const cpu = process.cpuUsage(c0);
+    const g = threadGroups(nice);
+    const per = (k: 'main' | 'workers' | 'runtime', f: 'run' | 'wait') => +((g[k][f] - g0[k][f]) / 1e9 / s).toFixed(2);
+    return {
+      records: input.records,
+      wall_s: +s.toFixed(2),
+      records_per_s: Math.round(input.records / s),
+      cpu_us_per_record: +((cpu.user + cpu.system) / input.records).toFixed(1),
+      // Of the two cores: seconds on a CPU (run) and runnable without one (wait) per second of wall time.
+      main: [per('main', 'run'), per('main', 'wait')],
+      workers: [per('workers', 'run'), per('workers', 'wait')],
+      runtime: [per('runtime', 'run'), per('runtime', 'wait')],
+      main_cpu_us_per_record: +(((g.main.run - g0.main.run) / 1e3) / input.records).toFixed(1),
+      workers_cpu_us_per_record: +(((g.workers.run - g0.workers.run) / 1e3) / input.records).toFixed(1),
+      main_elu: +perf.eventLoopUtilization(elu0).utilization.toFixed(2),
+      seqs: [seq0, seq] as [number, number],
+    };
+  }
+
+  async function withClients<T>(fn: () => Promise<T>) {
+    const kid: ChildProcess = fork(fileURLToPath(import.meta.url), ['--child', '--url', url, '--key', keys.join(','), '--clients', String(clients)], {
+      execArgv: ['--import', 'tsx'],
+      stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+      detached: !args.includes('--same-session-clients'),
+    });
+    const fromKid = (type: string) =>
+      new Promise<Record<string, number>>((resolve, reject) => {
+        const on = (m: { type: string }) => {
+          if (m.type === type) {
+            kid.off('message', on);
+            resolve(m as unknown as Record<string, number>);
+          }
+        };
+        kid.on('message', on);
+        kid.once('exit', (code) => reject(new Error(`the clients' process ended (${code})`)));
+      });
+    const t0 = performance.now();
+    const ready = await fromKid('ready');
+    const connectS = (performance.now() - t0) / 1000;
+    await new Promise((r) => setTimeout(r, 2000));
+    const out = await fn();
+    await new Promise((r) => setTimeout(r, 1000));
+    const report = fromKid('report');
+    kid.send({ type: 'report', commits: Object.fromEntries([...commits].filter(([s]) => s >= (out as { seqs: [number, number] }).seqs[0] && s < (out as { seqs: [number, number] }).seqs[1])) });
+    const lat = await report;
+    kid.kill();
+    await new Promise((r) => setTimeout(r, 1000));
+    return { ...out, clients: ready.ready, connect_s: +connectS.toFixed(1), delay_ms: { p50: lat.p50, p95: lat.p95, max: lat.max, samples: lat.samples, missing: lat.missing, overflows: lat.overflows }, frames_per_client: Math.round(lat.frames! / clients) };
+  }
+
+  // Each round on stderr as it ends: on a loaded machine a run takes many minutes.
+  const said = <T>(what: string, x: T): T => {
+    console.error(`${new Date().toISOString()} ${what} ${JSON.stringify(x)} load ${loadavg()[0]!.toFixed(1)}`);
+    return x;
+  };
+  // Round 0 (the whole first crawl) warms the pipeline (JIT, the matching state): not counted.
+  const warm = said('warm-up', await pipelineRound(0));
+  const loads: number[][] = [loadavg()];
+  const without: Awaited<ReturnType<typeof pipelineRound>>[] = [];
+  const withC: Awaited<ReturnType<typeof withClients<Awaited<ReturnType<typeof pipelineRound>>>>>[] = [];
+  for (let r = 0; r < rounds; r++) {
+    without.push(said('without', await pipelineRound(1 + 2 * r)));
+    withC.push(said('with', await withClients(() => pipelineRound(2 + 2 * r))));
+    loads.push(loadavg());
+  }
+  without.push(said('without', await pipelineRound(2 * rounds + 1)));
+  probing = false;
+  await probes;
+
+  // Records per second per record count differ per round (each round's crawls changed a different
+  // number of records): the ratio is of rates, each with-clients round against the mean of the two
+  // rounds without around it.
+  const ratios = withC.map((w, i) => +(w.records_per_s / ((without[i]!.records_per_s + without[i + 1]!.records_per_s) / 2)).toFixed(3));
+  const cpuRatios = withC.map((w, i) => +(w.cpu_us_per_record / ((without[i]!.cpu_us_per_record + without[i + 1]!.cpu_us_per_record) / 2)).toFixed(3));
+  console.log(
+    JSON.stringify(
+      {
+        mode: 'service',
+        clients,
+        flush_ms: flushMs,
+        warm_up: warm,
+        without,
+        with: withC,
+        ratio_records_per_s: ratios,
+        ratio_cpu_per_record: cpuRatios,
+        loadavg: loads.map((l) => l.map((x) => +x.toFixed(2))),
+      },
+      null,
+      1,
+    ),
+  );
+  await app.close();
+  await area.stop();
+  await producer.close();
+  await sports.stop();
+  await thread.close();
+  await catalog.stop();
+  for (const s of sinks) await s.stop();
+  await backbone.close();
+  await registry.close();
   rmSync(dir, { recursive: true, force: true });
   process.exit(0);
 }
