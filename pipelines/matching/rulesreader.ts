@@ -54,7 +54,9 @@
 // parenthesis opening with a condition is a case as a whole; a question that is only a case ("And if
 // the teams are still level after overtime?") carries it into its answer; "... holds for every market"
 // reaches every market; an example in parentheses opened by an article and naming a sport is not the
-// clause's league.
+// clause's league. "..., but only in markets that include overtime" restricts the statement before it
+// as "this applies only to ..." does, and "..., while 2nd-half markets DO" after a denial repeats the
+// statement for its own subject.
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { League } from './teams.ts';
@@ -649,9 +651,12 @@ export function clauses(sentence: string, section?: Scope): Clause[] {
  * apply ("This does not apply to markets that exclude overtime") leaves it holding no market we can
  * name, so it decides nothing. */
 function restrictBefore(c: Clause, before: Clause): void {
-  if (!BACK_REFERENCES.has(c.words[0]) || !c.words.some((w) => APPLY.has(w))) return;
+  // "..., but only in markets that include overtime and the shootout" restricts as "this applies only
+  // to ..." does: the statement holds in the markets it names, so it states nothing of the others.
+  const onlyIn = c.kind === 'but' && c.words[0] === 'only';
+  if (!onlyIn && (!BACK_REFERENCES.has(c.words[0]) || !c.words.some((w) => APPLY.has(w)))) return;
   if (!(c.own.league || c.own.segment || c.own.market || c.own.blocking)) return;
-  before.scope = c.words.some((w) => NEGATION_CUES.has(w)) ? { ...before.scope, blocking: true } : c.scope;
+  before.scope = !onlyIn && c.words.some((w) => NEGATION_CUES.has(w)) ? { ...before.scope, blocking: true } : c.scope;
 }
 const APPLY = new Set(['apply', 'applies', 'applied']);
 
@@ -1030,7 +1035,14 @@ function ellipticalTail(toks: readonly Tok[], i: number): boolean {
   if (ws[0] === 'and' || ws[0] === 'while') ws.shift();
   // "Quarter lines, however, do not": the words before the comma are the subject, not a statement.
   if (ADVERBS.has(ws[0])) return false;
-  return ws.length <= ELLIPTIC_MAX && elliptical(ws) && !ws.includes('and') && !ws.includes('while');
+  if (ws.length > ELLIPTIC_MAX || ws.includes('and') || ws.includes('while')) return false;
+  // "..., while markets on the 2nd half DO": a bare auxiliary after a subject naming a market, period or
+  // league repeats the statement for that subject, as a bare "do not" denies it.
+  if (affirmsElliptically(ws)) {
+    const own = readScope(ws).own;
+    return own.segment || own.market || own.league;
+  }
+  return elliptical(ws);
 }
 
 /** A table printed as lines of cells ("Market | Includes OT" over "Moneyline | Yes"): each row is
