@@ -56,7 +56,8 @@
 // reaches every market; an example in parentheses opened by an article and naming a sport is not the
 // clause's league. "..., but only in markets that include overtime" restricts the statement before it
 // as "this applies only to ..." does, and "..., while 2nd-half markets DO" after a denial repeats the
-// statement for its own subject.
+// statement for its own subject. A clause naming markets and no period does not decide overtime for a
+// quarter: "all wagers on the side and the total include overtime" leaves a quarter unknown.
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { League } from './teams.ts';
@@ -908,7 +909,12 @@ interface Applicable {
   conflict?: string;
   clause: string;
   weight: number;
+  /** The clause's scope names markets ("the side and the total") or the game's final score, and no period. */
+  gameLines?: boolean;
 }
+
+const namesGameLines = (c: Clause) =>
+  !c.scope.segments && !c.scope.alternatives?.some((a) => a.segments) && (!!c.own.result || !!c.scope.markets || !!c.scope.alternatives?.some((a) => a.markets));
 
 /** A text's sentences, each as its clauses: what every rule and market scope reads from. */
 export type ParsedText = Clause[][];
@@ -1112,7 +1118,7 @@ function answerValue(rule: ReadRule, c: Clause, label: Clause | undefined): Clau
 
 /** What the text (a string, or parsed once with parseText) states about one rule for one market. */
 export function readRule(text: string | ParsedText, rule: ReadRule, m: MarketScope): Reading {
-  const found: Applicable[] = [];
+  let found: Applicable[] = [];
   let before: Clause | undefined;
   let beforeAll: Clause[] = [];
   for (const cs of typeof text === 'string' ? parseText(text) : text) {
@@ -1133,7 +1139,7 @@ export function readRule(text: string | ParsedText, rule: ReadRule, m: MarketSco
         // Read with the clause they follow; one that states its own value for the rule ("except 2nd
         // half markets which do include overtime") is also a statement about the markets it names.
         const own = exceptionValue(rule, c);
-        if (own && speaksOf(c, m)) found.push({ value: own, clause: c.text, weight: specificity(c.scope, m) });
+        if (own && speaksOf(c, m)) found.push({ value: own, clause: c.text, weight: specificity(c.scope, m), gameLines: namesGameLines(c) });
         continue;
       }
       if (i === 0 && dangling) continue;
@@ -1223,12 +1229,18 @@ export function readRule(text: string | ParsedText, rule: ReadRule, m: MarketSco
         const neg = LEXICON[rule].negation;
         // Conflicting evidence: the opposite value is inferred only when the exception does not state
         // a value of its own; one that does was read above as its own statement.
-        if (v && !v.conflict && neg?.[v.value] && !exceptionValue(rule, hit)) found.push({ value: neg[v.value], clause: `${c.text} ... ${hit.text}`, weight: specificity(hit.scope, m) });
+        if (v && !v.conflict && neg?.[v.value] && !exceptionValue(rule, hit)) found.push({ value: neg[v.value], clause: `${c.text} ... ${hit.text}`, weight: specificity(hit.scope, m), gameLines: namesGameLines(hit) });
         continue;
       }
-      if (v && speaksOf(c, m)) found.push({ value: v.value, conflict: v.conflict, clause: clauseText, weight: specificity(c.scope, m) });
+      if (v && speaksOf(c, m)) found.push({ value: v.value, conflict: v.conflict, clause: clauseText, weight: specificity(c.scope, m), gameLines: namesGameLines(c) });
     }
   }
+  // Whether overtime counts toward a quarter is said of the quarter: a clause naming markets or the
+  // final score and no period ("all wagers on the side and the total include all overtime scoring",
+  // "winners are decided by the final score, overtime included") speaks of the game's lines, and
+  // reading it for a fourth quarter would be a guess. A clause naming no market at all
+  // ("Overtime scoring will not be counted.") speaks of the market the text is published on.
+  if (rule === 'overtime' && m.segment.startsWith('quarter')) found = found.filter((f) => !f.gameLines);
   if (!found.length) return { value: 'unknown', why: 'silent' };
   const top = Math.max(...found.map((f) => f.weight));
   const group = found.filter((f) => f.weight === top);

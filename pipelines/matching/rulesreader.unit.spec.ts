@@ -26,10 +26,9 @@ const BLIND5_SILENT_KNOWN = ['p765'];
 const BLIND6_RIGHT = 123;
 const BLIND6_SILENT_KNOWN = ['p799', 'p860', 'p861', 'p895'];
 /** The seventh blind batch after the round that tuned on it (safety first): stated values read right,
- * and the silent row still reported known (measurements.md: p945, "all wagers on the side and the
- * total include all overtime scoring" read for a fourth-quarter total). */
+ * and no silent row reported known. */
 const BLIND7_RIGHT = 71;
-const BLIND7_SILENT_KNOWN = ['p945'];
+const BLIND7_SILENT_KNOWN: string[] = [];
 
 const m = (league: MarketScope['league'], marketType: MarketScope['marketType'], segment: MarketScope['segment'] = 'full'): MarketScope => ({ league, marketType, segment });
 
@@ -775,6 +774,15 @@ describe('safety classes of the seventh blind batch: no value read from words ab
   it('"..., but only in markets that include overtime" restricts the statement before it to those markets', () => {
     const text = 'Goals scored in overtime count towards team totals, but only in markets that include overtime.';
     expect(readRule(text, 'overtime', m('nhl', 'team_total'))).toEqual({ value: 'unknown', why: 'silent' });
+  });
+  it('a clause naming markets or the final score and no period does not decide overtime for a quarter line', () => {
+    const text = 'All wagers on the spread and the total include overtime scoring.';
+    expect(readRule(text, 'overtime', m('nba', 'total', 'quarter:4'))).toEqual({ value: 'unknown', why: 'silent' });
+    expect(readRule('Bets are won and lost on the final score, overtime included.', 'overtime', m('nfl', 'moneyline', 'quarter:4'))).toEqual({ value: 'unknown', why: 'silent' });
+    // A clause naming no market speaks of the market the text is published on.
+    expect(readRule('Overtime points are never counted.', 'overtime', m('nba', 'total', 'quarter:4'))).toMatchObject({ value: 'excluded' });
+    expect(readRule(text, 'overtime', m('nba', 'total'))).toMatchObject({ value: 'included' });
+    expect(readRule(`${text} Fourth-quarter bets do not include overtime.`, 'overtime', m('nba', 'total', 'quarter:4'))).toMatchObject({ value: 'excluded' });
   });
   it('"..., while half bets do" repeats the statement without its negation for its own subject', () => {
     const text = 'Quarter bets do not count overtime, while half bets do.';
