@@ -588,6 +588,12 @@ export function clauses(sentence: string, section?: Scope): Clause[] {
     const cur = parts[parts.length - 1];
     if (t.word === ';') parts.push({ kind: 'semi', toks: [] });
     else if (t.word === ':') parts.push({ kind: 'colon', toks: [] });
+    else if (t.word === ',' && next === 'and' && EVERY.has(kept[i + 2]?.word ?? '') && MARKET_NOUNS.has(kept[i + 3]?.word ?? '') && cur.toks.some(isWord)) {
+      // "all bets exclude overtime, and every market listed as 'including overtime' includes the
+      // shootout": a coordinated clause with a subject of its own is a statement of its own.
+      parts.push({ kind: 'semi', toks: [] });
+      i++;
+    }
     else if (t.word === ',' && next === 'but' && kept[i + 2]?.word === 'not') {
       // ", but not for quarter bets" is an exception, as ", not the 4th quarter" is.
       parts.push({ kind: 'not', toks: [] });

@@ -27,7 +27,7 @@ const BLIND6_RIGHT = 123;
 const BLIND6_SILENT_KNOWN = ['p799', 'p860', 'p861', 'p895'];
 /** The seventh blind batch after the round that tuned on it (safety first): stated values read right,
  * and no silent row reported known. */
-const BLIND7_RIGHT = 71;
+const BLIND7_RIGHT = 74;
 const BLIND7_SILENT_KNOWN: string[] = [];
 
 const m = (league: MarketScope['league'], marketType: MarketScope['marketType'], segment: MarketScope['segment'] = 'full'): MarketScope => ({ league, marketType, segment });
@@ -783,6 +783,10 @@ describe('safety classes of the seventh blind batch: no value read from words ab
     expect(readRule('Overtime points are never counted.', 'overtime', m('nba', 'total', 'quarter:4'))).toMatchObject({ value: 'excluded' });
     expect(readRule(text, 'overtime', m('nba', 'total'))).toMatchObject({ value: 'included' });
     expect(readRule(`${text} Fourth-quarter bets do not include overtime.`, 'overtime', m('nba', 'total', 'quarter:4'))).toMatchObject({ value: 'excluded' });
+  });
+  it('", and every market labelled as including overtime ..." is a statement of its own about markets not ours', () => {
+    const text = 'All wagers exclude overtime, and every market labelled as including overtime also counts the shootout.';
+    expect(readRule(text, 'overtime', m('nhl', 'moneyline'))).toMatchObject({ value: 'excluded', evidence: 'All wagers exclude overtime' });
   });
   it('"..., while half bets do" repeats the statement without its negation for its own subject', () => {
     const text = 'Quarter bets do not count overtime, while half bets do.';
