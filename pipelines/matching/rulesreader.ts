@@ -54,7 +54,10 @@
 // parenthesis opening with a condition is a case as a whole; a question that is only a case ("And if
 // the teams are still level after overtime?") carries it into its answer; "... holds for every market"
 // reaches every market; an example in parentheses opened by an article and naming a sport is not the
-// clause's league.
+// clause's league. "..., but only in markets that include overtime" restricts the statement before it
+// as "this applies only to ..." does, and "..., while 2nd-half markets DO" after a denial repeats the
+// statement for its own subject. A clause naming markets and no period does not decide overtime for a
+// quarter: "all wagers on the side and the total include overtime" leaves a quarter unknown.
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { League } from './teams.ts';
@@ -585,6 +588,12 @@ export function clauses(sentence: string, section?: Scope): Clause[] {
     const cur = parts[parts.length - 1];
     if (t.word === ';') parts.push({ kind: 'semi', toks: [] });
     else if (t.word === ':') parts.push({ kind: 'colon', toks: [] });
+    else if (t.word === ',' && next === 'and' && EVERY.has(kept[i + 2]?.word ?? '') && MARKET_NOUNS.has(kept[i + 3]?.word ?? '') && cur.toks.some(isWord)) {
+      // "all bets exclude overtime, and every market listed as 'including overtime' includes the
+      // shootout": a coordinated clause with a subject of its own is a statement of its own.
+      parts.push({ kind: 'semi', toks: [] });
+      i++;
+    }
     else if (t.word === ',' && next === 'but' && kept[i + 2]?.word === 'not') {
       // ", but not for quarter bets" is an exception, as ", not the 4th quarter" is.
       parts.push({ kind: 'not', toks: [] });
@@ -649,9 +658,12 @@ export function clauses(sentence: string, section?: Scope): Clause[] {
  * apply ("This does not apply to markets that exclude overtime") leaves it holding no market we can
  * name, so it decides nothing. */
 function restrictBefore(c: Clause, before: Clause): void {
-  if (!BACK_REFERENCES.has(c.words[0]) || !c.words.some((w) => APPLY.has(w))) return;
+  // "..., but only in markets that include overtime and the shootout" restricts as "this applies only
+  // to ..." does: the statement holds in the markets it names, so it states nothing of the others.
+  const onlyIn = c.kind === 'but' && c.words[0] === 'only';
+  if (!onlyIn && (!BACK_REFERENCES.has(c.words[0]) || !c.words.some((w) => APPLY.has(w)))) return;
   if (!(c.own.league || c.own.segment || c.own.market || c.own.blocking)) return;
-  before.scope = c.words.some((w) => NEGATION_CUES.has(w)) ? { ...before.scope, blocking: true } : c.scope;
+  before.scope = !onlyIn && c.words.some((w) => NEGATION_CUES.has(w)) ? { ...before.scope, blocking: true } : c.scope;
 }
 const APPLY = new Set(['apply', 'applies', 'applied']);
 
@@ -903,7 +915,12 @@ interface Applicable {
   conflict?: string;
   clause: string;
   weight: number;
+  /** The clause's scope names markets ("the side and the total") or the game's final score, and no period. */
+  gameLines?: boolean;
 }
+
+const namesGameLines = (c: Clause) =>
+  !c.scope.segments && !c.scope.alternatives?.some((a) => a.segments) && (!!c.own.result || !!c.scope.markets || !!c.scope.alternatives?.some((a) => a.markets));
 
 /** A text's sentences, each as its clauses: what every rule and market scope reads from. */
 export type ParsedText = Clause[][];
@@ -1030,7 +1047,14 @@ function ellipticalTail(toks: readonly Tok[], i: number): boolean {
   if (ws[0] === 'and' || ws[0] === 'while') ws.shift();
   // "Quarter lines, however, do not": the words before the comma are the subject, not a statement.
   if (ADVERBS.has(ws[0])) return false;
-  return ws.length <= ELLIPTIC_MAX && elliptical(ws) && !ws.includes('and') && !ws.includes('while');
+  if (ws.length > ELLIPTIC_MAX || ws.includes('and') || ws.includes('while')) return false;
+  // "..., while markets on the 2nd half DO": a bare auxiliary after a subject naming a market, period or
+  // league repeats the statement for that subject, as a bare "do not" denies it.
+  if (affirmsElliptically(ws)) {
+    const own = readScope(ws).own;
+    return own.segment || own.market || own.league;
+  }
+  return elliptical(ws);
 }
 
 /** A table printed as lines of cells ("Market | Includes OT" over "Moneyline | Yes"): each row is
@@ -1100,7 +1124,7 @@ function answerValue(rule: ReadRule, c: Clause, label: Clause | undefined): Clau
 
 /** What the text (a string, or parsed once with parseText) states about one rule for one market. */
 export function readRule(text: string | ParsedText, rule: ReadRule, m: MarketScope): Reading {
-  const found: Applicable[] = [];
+  let found: Applicable[] = [];
   let before: Clause | undefined;
   let beforeAll: Clause[] = [];
   for (const cs of typeof text === 'string' ? parseText(text) : text) {
@@ -1121,7 +1145,7 @@ export function readRule(text: string | ParsedText, rule: ReadRule, m: MarketSco
         // Read with the clause they follow; one that states its own value for the rule ("except 2nd
         // half markets which do include overtime") is also a statement about the markets it names.
         const own = exceptionValue(rule, c);
-        if (own && speaksOf(c, m)) found.push({ value: own, clause: c.text, weight: specificity(c.scope, m) });
+        if (own && speaksOf(c, m)) found.push({ value: own, clause: c.text, weight: specificity(c.scope, m), gameLines: namesGameLines(c) });
         continue;
       }
       if (i === 0 && dangling) continue;
@@ -1211,12 +1235,18 @@ export function readRule(text: string | ParsedText, rule: ReadRule, m: MarketSco
         const neg = LEXICON[rule].negation;
         // Conflicting evidence: the opposite value is inferred only when the exception does not state
         // a value of its own; one that does was read above as its own statement.
-        if (v && !v.conflict && neg?.[v.value] && !exceptionValue(rule, hit)) found.push({ value: neg[v.value], clause: `${c.text} ... ${hit.text}`, weight: specificity(hit.scope, m) });
+        if (v && !v.conflict && neg?.[v.value] && !exceptionValue(rule, hit)) found.push({ value: neg[v.value], clause: `${c.text} ... ${hit.text}`, weight: specificity(hit.scope, m), gameLines: namesGameLines(hit) });
         continue;
       }
-      if (v && speaksOf(c, m)) found.push({ value: v.value, conflict: v.conflict, clause: clauseText, weight: specificity(c.scope, m) });
+      if (v && speaksOf(c, m)) found.push({ value: v.value, conflict: v.conflict, clause: clauseText, weight: specificity(c.scope, m), gameLines: namesGameLines(c) });
     }
   }
+  // Whether overtime counts toward a quarter is said of the quarter: a clause naming markets or the
+  // final score and no period ("all wagers on the side and the total include all overtime scoring",
+  // "winners are decided by the final score, overtime included") speaks of the game's lines, and
+  // reading it for a fourth quarter would be a guess. A clause naming no market at all
+  // ("Overtime scoring will not be counted.") speaks of the market the text is published on.
+  if (rule === 'overtime' && m.segment.startsWith('quarter')) found = found.filter((f) => !f.gameLines);
   if (!found.length) return { value: 'unknown', why: 'silent' };
   const top = Math.max(...found.map((f) => f.weight));
   const group = found.filter((f) => f.weight === top);
