@@ -10,6 +10,7 @@ import { lineRulesText, propRulesText } from './rules.ts';
 import { buildWorld, lineRules, propRules } from './world.ts';
 
 describe('simulator rules texts', () => {
+  // Each reads every line of a generated world (thousands of texts): seconds on a loaded machine.
   it('read back as the world values for every venue and line kind', () => {
     const world = buildWorld({ seed: 7, anchorDay: '2026-11-21', preset: 'hard', days: 3 });
     let read = 0;
@@ -33,7 +34,7 @@ describe('simulator rules texts', () => {
     expect(read).toBeGreaterThan(1000);
     // Every venue's overtime wording, both tie and push wordings where the world uses them.
     for (const k of ['venue_4|overtime|excluded', 'venue_7|overtime|excluded', 'venue_1|tie|loses', 'venue_2|tie|half_payout', 'venue_1|push|loses', 'venue_4|push|void']) expect(kinds).toContain(k);
-  });
+  }, 60_000);
   it("read a player prop's overtime as the world value: a venue whose game-line sentence speaks of the final score prints one for props", () => {
     const world = buildWorld({ seed: 7, anchorDay: '2026-11-21', preset: 'hard', days: 3 });
     const venues = new Set<string>();
@@ -48,5 +49,5 @@ describe('simulator rules texts', () => {
       }
     }
     expect([...venues].sort()).toEqual(['venue_1', 'venue_2', 'venue_7']);
-  });
+  }, 60_000);
 });
