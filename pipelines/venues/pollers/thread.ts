@@ -26,7 +26,6 @@ import type { Provider } from '../../../lib/vocabulary.ts';
 import { fromWireError, toWireError, type WireError } from '../../runtime/history-host.ts';
 import { unpackOutgoing, type PackedOutgoing } from '../../runtime/batch-pack.ts';
 import { nextRestartWait, RESTART_BACKOFF_MS } from '../../runtime/stage-thread.ts';
-import { WORKER_RESOURCE_LIMITS } from '../../runtime/worker-heap.ts';
 import type { VenueEndpoints } from '../client/endpoints.ts';
 import { LogPollerState } from './state.ts';
 import { writtenRosters } from './rosters.ts';
@@ -116,7 +115,7 @@ export class PollerThread {
       baseUrl: options.baseUrl,
       rosters: options.rosters,
     };
-    const worker = new Worker(new URL('../../runtime/ts-worker.mjs', import.meta.url), { workerData: data, resourceLimits: WORKER_RESOURCE_LIMITS });
+    const worker = new Worker(new URL('../../runtime/ts-worker.mjs', import.meta.url), { workerData: data });
     const t = new PollerThread(worker, { ...options, schemas, logger: options.logger ?? silentLogger });
     await new Promise<void>((resolve, reject) => {
       worker.on('message', (m: PollerWorkerMessage) => {
