@@ -61,15 +61,15 @@ describe('heapsGrowLess', () => {
   it("keeps a worker's heap nearer its live data", () => {
     const before = peakHeaps(false);
     const after = peakHeaps(true);
-    // Measured: the worker 303-444 MB before, 182-201 after. The main thread went from 365-521 to
-    // 305-366 MB in the same runs, too noisy under its 64 MB semi-spaces to hold a test to.
-    expect(after.worker).toBeLessThan(before.worker * 0.7);
+    // Measured: the worker 364-467 MB before, 228-261 after. The main thread went from 442-561 to
+    // 344-399 MB in the same runs, too noisy under its 64 MB semi-spaces to hold a test to.
+    expect(after.worker).toBeLessThan(before.worker * 0.8);
   }, 120_000);
 
   it("leaves a growing percent given on node's command line to the operator", () => {
-    // 300%: heaps may grow to four times their live data, as without the call.
-    const given = peakHeaps(true, ['--heap-growing-percent=300']);
+    // 10%: the worker peaked at 164 MB, against 228-261 at the call's 100%.
+    const given = peakHeaps(true, ['--heap-growing-percent=10']);
     const after = peakHeaps(true);
-    expect(given.worker).toBeGreaterThan(after.worker / 0.7);
+    expect(given.worker).toBeLessThan(after.worker * 0.85);
   }, 120_000);
 });

@@ -21,16 +21,18 @@ export function workersTakeDefaultYoungGeneration(): void {
 }
 
 /**
- * Heaps grow by half their live size after a full collection (V8 allows up to 4 times on this machine):
- * a thread churning garbage over a 40 MB live set peaked at 183-193 MB committed against 408-435 MB in
- * a worker, 250-270 MB against 327-330 MB on a main thread with 64 MB semi-spaces.
+ * Heaps grow by their live size after a full collection (V8 allows up to 4 times on this machine): a
+ * worker churning garbage over a 40 MB live set peaked at 228-261 MB committed against 364-467 MB
+ * (the main thread with 64 MB semi-spaces: 344-399 against 442-561). At 50 the heaps were smaller
+ * still (the worker 182-201 MB), but the pipeline lost a quarter of its throughput (bench/backbone.md);
+ * at 100 it was 0.81-1.03 of it, 2-12% more CPU per record, at load 32-54.
  */
-export const HEAP_GROWING_PERCENT = 50;
+export const HEAP_GROWING_PERCENT = 100;
 
 /**
  * Every isolate of the process, the main thread's included, from its next full collection on, grows its
  * heap by HEAP_GROWING_PERCENT; a `--heap-growing-percent` on node's command line wins (NODE_OPTIONS
- * cannot carry it).
+ * cannot carry it; `--heap-growing-percent=0` gives back V8's own factor).
  */
 export function heapsGrowLess(): void {
   const given = process.execArgv.some((a) => /^--heap[-_]growing[-_]percent\b/.test(a));
