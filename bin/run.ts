@@ -18,7 +18,7 @@ import { abandonInFlight, startStage, type StageRunner } from '../pipelines/runt
 import { abandonHistoryWorker } from '../pipelines/runtime/history-host.ts';
 import { BatchAbandoned, isBatchAbandoned } from '../pipelines/log/types.ts';
 import { endProcess } from '../lib/end-process.ts';
-import { workersTakeDefaultYoungGeneration } from '../pipelines/runtime/worker-heap.ts';
+import { heapsGrowLess, workersTakeDefaultYoungGeneration } from '../pipelines/runtime/worker-heap.ts';
 import { BACKBONE_SINKS } from '../pipelines/runtime/sinks.ts';
 import { StageThread } from '../pipelines/runtime/stage-thread.ts';
 import { startSimulator } from '../pipelines/venues/simulator/server.ts';
@@ -265,6 +265,7 @@ async function stopAll(stops: (() => Promise<void>)[]): Promise<void> {
 async function main(): Promise<void> {
   // Before any worker starts: the command line's semi-space size is for this thread only.
   workersTakeDefaultYoungGeneration();
+  heapsGrowLess();
   const config = loadConfigOrExit();
   const svc = await runService(config);
   if (svc.address) {

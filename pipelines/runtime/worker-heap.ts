@@ -1,13 +1,40 @@
-// The young generation of the worker threads. `make run` starts the service with
-// `--max-semi-space-size=64` for the main thread's young generation (room for the batches in flight:
-// bench/backbone.md), but a V8 flag is process-wide and wins over a worker's resourceLimits, so each of
-// the four workers took 64 MB semi-spaces as well: the scale-1 service ran at 1.45-1.51 GB under make
-// run's command against 1.0-1.24 GB without the flag (bench/soak.md). Cleared once the main thread's
-// heap is configured (it keeps its own), workers made afterwards get V8's default young generation.
+// The service's V8 heaps. `make run` starts the service with `--max-semi-space-size=64` for the main
+// thread's young generation (room for the batches in flight: bench/backbone.md), but a V8 flag is
+// process-wide and wins over a worker's resourceLimits, so each of the four workers took 64 MB
+// semi-spaces as well: the scale-1 service ran at 1.45-1.51 GB under make run's command against
+// 1.0-1.24 GB without the flag (bench/soak.md). Cleared once the main thread's heap is configured (it
+// keeps its own), workers made afterwards get V8's default young generation.
+//
+// The old generation: after each full collection V8 lets a heap grow to its live size times a factor
+// of up to 4 when the heap's limit is 2 GB or more (V8's heap controller; the limit is 4 GB on a machine
+// of more than 16 GB). The scale-1 service holds 25-60 MB of live data per isolate, so its heaps were
+// mostly garbage awaiting collection: main 160-232 MB committed, the four workers 290-432 MB
+// (bench/soak.md). `--heap-growing-percent` fixes the factor for every isolate of the process without
+// a ceiling on the heap (a smaller resourceLimits.maxOldGenerationSizeMb also lowers the factor, but as
+// a limit a worker dies at).
 
 import v8 from 'node:v8';
 
 /** Workers started from now on take V8's default young generation, whatever the command line set. */
 export function workersTakeDefaultYoungGeneration(): void {
   v8.setFlagsFromString('--max-semi-space-size=0');
+}
+
+/**
+ * Heaps grow by their live size after a full collection (V8 allows up to 4 times on this machine): a
+ * worker churning garbage over a 40 MB live set peaked at 228-261 MB committed against 364-467 MB
+ * (the main thread with 64 MB semi-spaces: 344-399 against 442-561). At 50 the heaps were smaller
+ * still (the worker 182-201 MB), but the pipeline lost a quarter of its throughput (bench/backbone.md);
+ * at 100 it was 0.81-1.03 of it, 2-12% more CPU per record, at load 32-54.
+ */
+export const HEAP_GROWING_PERCENT = 100;
+
+/**
+ * Every isolate of the process, the main thread's included, from its next full collection on, grows its
+ * heap by HEAP_GROWING_PERCENT; a `--heap-growing-percent` on node's command line wins (NODE_OPTIONS
+ * cannot carry it; `--heap-growing-percent=0` gives back V8's own factor).
+ */
+export function heapsGrowLess(): void {
+  const given = process.execArgv.some((a) => /^--heap[-_]growing[-_]percent\b/.test(a));
+  if (!given) v8.setFlagsFromString(`--heap-growing-percent=${HEAP_GROWING_PERCENT}`);
 }
