@@ -66,24 +66,11 @@ export async function polledRecords(o: { seed: number; scale: number; crawls: nu
     const last = new Map<string, string>();
     for (let c = 0; c < o.crawls; c++) {
       if (c > 0) sim.clock.advance(o.everyMs);
-      const at = sim.clock.now();
-      for (const venue of PROVIDERS) {
-        for (const step of adapterFor(venue).listingSteps()) {
-          let req: ReturnType<typeof step.first> | null = step.first();
-          while (req) {
-            const u = new URL(sim.baseUrl + req.path);
-            for (const [k, v] of Object.entries(req.query)) u.searchParams.set(k, String(v));
-            const page = step.parse(await (await fetch(u)).json(), req);
-            for (const r of page.records) {
-              const payload = JSON.stringify(r.payload);
-              const key = `${venue}\u0000${r.recordType}\u0000${r.nativeId}`;
-              if (last.get(key) === payload) continue;
-              last.set(key, payload);
-              published.push({ venue, record_type: r.recordType, native_id: r.nativeId, read_started_at: at, payload, read_id: null, source_url: null });
-            }
-            req = page.next;
-          }
-        }
+      for (const r of await readListing(sim, sim.clock.now())) {
+        const key = `${r.venue}\u0000${r.record_type}\u0000${r.native_id}`;
+        if (last.get(key) === r.payload) continue;
+        last.set(key, r.payload);
+        published.push(r);
       }
     }
     return published;
