@@ -1,0 +1,100 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { Agent } from 'undici';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { VenueConnectionError, venueGet } from './http.ts';
+
+// venueGet against a real HTTP server: what every venue read (live routes, pollers, rosters) is
+// handed back, whatever the transport does underneath.
+describe('venueGet', () => {
+  let server: Server;
+  let base: string;
+  const agent = new Agent({ connections: 4 });
+  const seen: { accept?: string; auth?: string; url?: string }[] = [];
+
+  beforeAll(async () => {
+    server = createServer((req, res) => {
+      seen.push({ accept: req.headers.accept, auth: req.headers.authorization, url: req.url });
+      const path = (req.url ?? '').split('?')[0];
+      if (path === '/split') {
+        // A multi-byte character split across two writes, after a BOM.
+        const body = Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from('{"title":"Zürich — ✓"}')]);
+        res.writeHead(200, { 'content-type': 'application/json' });
+        res.write(body.subarray(0, 12));
+        setTimeout(() => res.end(body.subarray(12)), 5);
+      } else if (path === '/limited') {
+        res.writeHead(429, [
+          ['Retry-After', '7'],
+          ['X-Note', 'a'],
+          ['X-Note', 'b'],
+        ]);
+        res.end('{"message":"slow down"}');
+      } else if (path === '/cut') {
+        res.writeHead(200, { 'content-length': '100' });
+        res.write('{"partial":');
+        setTimeout(() => res.destroy(), 5);
+      } else if (path === '/slow') {
+        setTimeout(() => res.end('{}'), 2_000).unref();
+      } else if (path === '/empty') {
+        res.writeHead(204).end();
+      } else res.end(JSON.stringify({ path: req.url }));
+    });
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  });
+  afterAll(async () => {
+    await agent.close();
+    server.closeAllConnections();
+    await new Promise((r) => server.close(r));
+  });
+
+  it('gives status and body text (UTF-8 across chunks, BOM skipped), sending accept and the caller\'s headers', async () => {
+    const token = `t-${Math.random().toString(36).slice(2)}`;
+    const r = await venueGet(`${base}/split`, { agent, headers: { authorization: `Bearer ${token}` }, signal: AbortSignal.timeout(5_000) });
+    expect(r.status).toBe(200);
+    expect(r.text).toBe('{"title":"Zürich — ✓"}');
+    expect(seen.at(-1)).toMatchObject({ accept: 'application/json', auth: `Bearer ${token}` });
+  });
+
+  it('keeps the query string, with a URL object or a string, through the global dispatcher too', async () => {
+    const id = `m-${Math.random().toString(36).slice(2)}`;
+    const u = new URL(`${base}/markets/${id}`);
+    u.searchParams.set('depth', '5');
+    expect(JSON.parse((await venueGet(u, { agent, signal: AbortSignal.timeout(5_000) })).text)).toEqual({ path: `/markets/${id}?depth=5` });
+    expect(JSON.parse((await venueGet(`${base}/markets/${id}?a=1`, { signal: AbortSignal.timeout(5_000) })).text)).toEqual({ path: `/markets/${id}?a=1` });
+    expect((await venueGet(`${base}/empty`, { agent, signal: AbortSignal.timeout(5_000) })).text).toBe('');
+  });
+
+  it('gives a fault\'s headers by lower-case name, a repeated one as a list', async () => {
+    const r = await venueGet(`${base}/limited`, { agent, signal: AbortSignal.timeout(5_000) });
+    expect(r.status).toBe(429);
+    expect(r.headers['retry-after']).toBe('7');
+    expect(r.headers['x-note']).toEqual(['a', 'b']);
+    expect(r.text).toBe('{"message":"slow down"}');
+  });
+
+  it('a body cut off is a body failure; no server is a connect failure', async () => {
+    const cut = await venueGet(`${base}/cut`, { agent, signal: AbortSignal.timeout(5_000) }).catch((e: unknown) => e);
+    expect(cut).toBeInstanceOf(VenueConnectionError);
+    expect((cut as VenueConnectionError).phase).toBe('body');
+    const probe = createServer();
+    await new Promise<void>((r) => probe.listen(0, '127.0.0.1', r));
+    const port = (probe.address() as AddressInfo).port;
+    await new Promise((r) => probe.close(r));
+    const down = await venueGet(`http://127.0.0.1:${port}/x`, { signal: AbortSignal.timeout(5_000) }).catch((e: unknown) => e);
+    expect(down).toBeInstanceOf(VenueConnectionError);
+    expect((down as VenueConnectionError).phase).toBe('connect');
+  });
+
+  it('ends when the signal aborts, before or while waiting, and the agent serves the next read', async () => {
+    const ac = new AbortController();
+    const waiting = venueGet(`${base}/slow`, { agent, signal: ac.signal }).catch((e: unknown) => e);
+    setTimeout(() => ac.abort(new DOMException('deadline', 'TimeoutError')), 20);
+    const e = await waiting;
+    expect(e).toBeInstanceOf(VenueConnectionError);
+    expect((e as Error).message).toBe('deadline');
+    const gone = await venueGet(`${base}/x`, { agent, signal: ac.signal }).catch((x: unknown) => x);
+    expect(gone).toBeInstanceOf(VenueConnectionError);
+    expect((await venueGet(`${base}/x`, { agent, signal: AbortSignal.timeout(5_000) })).status).toBe(200);
+  });
+});
