@@ -46,6 +46,22 @@ export class PackArena {
   give(region: SharedArrayBuffer): void {
     if (this.free.length < this.keep) this.free.push(region);
   }
+
+  /**
+   * Packs a batch here, hands it to `post` (which sends it to the receiving thread and resolves with
+   * the answer) and takes its region back once the receiver answered. A failed call, or one given up
+   * at a stop's deadline, leaves the region to the collector: the receiver may not be done with it.
+   * Not an async function, nor is `post` meant to be: an async frame would keep `records` alive until
+   * the answer comes, and a scavenge in between would copy and promote them.
+   */
+  lend<T>(records: LogRecord[], post: (packed: PackedBatch, transfer: ArrayBuffer[]) => Promise<T>): Promise<T> {
+    const packed = packBatch(records, this);
+    const region = packedRegion(packed);
+    return post(packed, packedTransfer(packed)).then((answer) => {
+      if (region) this.give(region);
+      return answer;
+    });
+  }
 }
 
 /** The shared region a batch was packed into (packBatch with an arena); undefined when packed into its own buffers. */

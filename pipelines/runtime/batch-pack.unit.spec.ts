@@ -80,6 +80,29 @@ describe('packBatch into a PackArena (shared memory, reused)', () => {
     expect(back!.value!.equals(big[0]!.value!)).toBe(true);
     expect({ ...back, value: null }).toEqual({ ...big[0], value: null });
   });
+
+  it('lends a region for one call: back once the receiver answered, left to the collector when the call fails', async () => {
+    const arena = new PackArena();
+    const records = [rec(3), rec(4)];
+    let lent: SharedArrayBuffer | undefined;
+    const answer = await arena.lend(records, (packed, transfer) => {
+      lent = packedRegion(packed);
+      expect(transfer).toEqual([]);
+      return Promise.resolve(unpackBatch(structuredClone(packed)));
+    });
+    expect(answer).toEqual(records);
+    expect(packedRegion(packBatch([rec(5)], arena))).toBe(lent); // given back, so taken again
+
+    let failed: SharedArrayBuffer | undefined;
+    await expect(
+      arena.lend([rec(6)], (packed) => {
+        failed = packedRegion(packed);
+        return Promise.reject(new Error('the worker failed'));
+      }),
+    ).rejects.toThrow('the worker failed');
+    expect(failed).toBeInstanceOf(SharedArrayBuffer);
+    expect(packedRegion(packBatch([rec(7)], arena))).not.toBe(failed); // the receiver may still read it
+  });
 });
 
 describe('packOutgoing / unpackOutgoing (records to append, from the pollers\' thread)', () => {

@@ -29,7 +29,7 @@ import type { SchemaLookup } from '../serde/index.ts';
 import type { TopicDef, TopicId, TopicMap } from '../topics.ts';
 import type { PipelineMetrics } from './metrics.ts';
 import { HOSTED_STAGES } from './hosted.ts';
-import { PackArena, packBatch, packedRegion, packedTransfer, type PackedBatch } from './batch-pack.ts';
+import { PackArena, type PackedBatch } from './batch-pack.ts';
 
 /**
  * Runs some stages' batches away from the runner's thread: stages whose whole output is history
@@ -356,14 +356,10 @@ export class HistoryHost implements History, StageOffload {
 
   batch(stage: string, topics: TopicMap, topic: TopicId, partition: number, records: LogRecord[], claim?: string): Promise<void> {
     // Packed and moved, not cloned record by record (batch-pack.ts). Not an async function: its frame
-    // would keep `records` alive until the worker answers.
-    const packed = packBatch(records, this.arena);
-    const region = packedRegion(packed);
-    // The region is reused only after the worker answered; a batch given up (a stop's deadline) or
-    // failed leaves its region to the collector, since the worker may not be done with it.
-    return this.call({ op: 'batch', stage, topic: topics[topic], partition, packed, ...(claim === undefined ? {} : { claim }) }, packedTransfer(packed)).then(() => {
-      if (region) this.arena.give(region);
-    });
+    // would keep `records` alive until the worker answers (the arena lends the packed copy).
+    return this.arena
+      .lend(records, (packed, transfer) => this.call({ op: 'batch', stage, topic: topics[topic], partition, packed, ...(claim === undefined ? {} : { claim }) }, transfer))
+      .then(() => undefined);
   }
 
   consume(stage: string, log: Log, topics: TopicMap, report: HostedReport): HostedStage | null {

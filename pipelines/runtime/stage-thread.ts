@@ -21,7 +21,7 @@ import { outputFromWire } from './output-wire.ts';
 import type { BatchContext, EncodedStageOutput, InRecord, LogBatch, RestoreContext, StageDef, StageOutput } from './types.ts';
 import type { TopicId, TopicMap } from '../topics.ts';
 import type { SchemaLookup } from '../serde/index.ts';
-import { PackArena, packBatch, packedOutgoingTransfer, packedRegion, packedTransfer, packOutgoing, unpackOutgoing, type PackedBatch, type PackedOutgoing } from './batch-pack.ts';
+import { PackArena, packedOutgoingTransfer, packOutgoing, unpackOutgoing, type PackedBatch, type PackedOutgoing } from './batch-pack.ts';
 
 /** The stages the worker can build, by name, from the options it is given. */
 export interface StageThreadOptions {
@@ -227,14 +227,12 @@ export class StageThread {
       this.registries.set(registry, b.registry);
       this.registryIds.set(b.registry, registry);
     }
-    const packed = packBatch(b.records, this.arena);
-    const region = packedRegion(packed);
     const ctx = { stage: b.ctx.stage, topic: b.ctx.topic, partition: b.ctx.partition };
-    return this.call({ op: 'handle-log', stage, registry, group: b.group, topics: b.topics, topic: b.topic.id, packed, ctx }, restores, packedTransfer(packed)).then((out) => {
-      // Reused only once the worker answered (it copied the batch out first); a failed call leaves it to the collector.
-      if (region) this.arena.give(region);
-      return unpackStageOutput(out as PackedStageOutput);
-    });
+    const { group, topics } = b;
+    const topic = b.topic.id;
+    return this.arena
+      .lend(b.records, (packed, transfer) => this.call({ op: 'handle-log', stage, registry, group, topics, topic, packed, ctx }, restores, transfer))
+      .then((out) => unpackStageOutput(out as PackedStageOutput));
   }
 
   private call(m: DistributiveOmit<Extract<StageCall, { op: 'handle' | 'tick' | 'handle-log' }>, 'rid'>, restores: boolean, transfer?: ArrayBuffer[]): Promise<unknown> {
