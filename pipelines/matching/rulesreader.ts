@@ -317,6 +317,10 @@ export function sentences(text: string): string[] {
     .map((s) => s.text);
 }
 
+/** Words that, before a period, name the time past it ("after the fourth quarter", "beyond the ninth inning"). */
+const PAST_PERIOD = new Set(['after', 'beyond', 'past']);
+const afterPeriod = (words: string[], i: number) => PAST_PERIOD.has(words[i - 1]) || (words[i - 1] === 'the' && PAST_PERIOD.has(words[i - 2]));
+
 function readScope(words: string[]): { scope: Scope; own: Clause['own'] } {
   const scope: Scope = { complement: false, blocking: false };
   const own: Clause['own'] = { league: false, segment: false, market: false, blocking: false };
@@ -350,8 +354,12 @@ function readScope(words: string[]): { scope: Scope; own: Clause['own'] } {
           scope.blocking = true;
           own.blocking = true;
         } else if (e.dim === 'segment') {
-          add('segments', vs);
-          own.segment = true;
+          // "points scored after the fourth quarter" names the time after that period (overtime),
+          // not the period: the clause is not about fourth-quarter markets.
+          if (!afterPeriod(words, i)) {
+            add('segments', vs);
+            own.segment = true;
+          }
         } else if (e.dim === 'market') {
           add('markets', vs);
           own.market = true;
@@ -830,6 +838,10 @@ function clauseValue(rule: ReadRule, words: string[], topic: boolean, conditiona
         const before = words[hit.start] === 'until' ? [] : until >= 0 ? window.slice(until + 1) : window;
         const negated = [...before, ...hit.gap].some((w) => NEGATION_CUES.has(w)) || negatedSubject(rule, words, hit, conditional);
         if (negated) value = lex.negation[value] ?? value;
+      } else if (!lex.negation && !plain && negatedValue(words, hit)) {
+        // "stakes are not refunded", "neither won nor lost", "there is no refund": a rule with no
+        // opposite value to turn to states nothing through a denied value word.
+        continue;
       }
       const priority = v.entry.priority ?? 0;
       if (!best.length || priority > best[0].priority) best = [{ value, priority }];
@@ -839,6 +851,23 @@ function clauseValue(rule: ReadRule, words: string[], topic: boolean, conditiona
   if (!best.length) return undefined;
   const values = [...new Set(best.map((b) => b.value))];
   return values.length === 1 ? { value: values[0] } : { value: values[0], conflict: values[1] };
+}
+
+/** Words that may stand between a negation and the value word it denies: auxiliaries and adverbs
+ * of the same verb group ("are not automatically refunded", "will never be voided", "no full refund"). */
+const VERB_GROUP = new Set(['be', 'been', 'being', 'is', 'are', 'was', 'were', 'will', 'would', 'shall', 'should', 'can', 'could', 'may', 'might', 'get', 'gets', 'got', 'do', 'does', 'automatically', 'fully', 'then', 'also', 'always', 'full', 'any', 'a']);
+
+/** Whether the value phrase at hit is denied inside its own verb group: a negation right before it,
+ * with only auxiliaries or adverbs between ("is not refunded", "neither won nor lost", "no refund"),
+ * or one inside its gap. A negation that belongs to a case before it ("does not play, bets are void")
+ * is not in the value's verb group, so it denies nothing. */
+function negatedValue(words: string[], hit: Hit): boolean {
+  if (hit.gap.some((w) => NEGATION_CUES.has(w))) return true;
+  for (let k = hit.start - 1; k >= Math.max(0, hit.start - 4); k--) {
+    if (NEGATION_CUES.has(words[k])) return true;
+    if (!VERB_GROUP.has(words[k])) return false;
+  }
+  return false;
 }
 
 /** Words that deny the subject of a clause: "none of our markets include overtime", "no overtime
@@ -1021,7 +1050,12 @@ function sameMarkets(a: Scope, b: Scope): boolean {
 
 /** Openings that speak of what the sentence before described ("when that happens, ..."). */
 const BACK_REFERENCE_OPENINGS = [['when', 'that', 'happens'], ['when', 'this', 'happens'], ['if', 'that', 'happens'], ['if', 'this', 'happens'], ['in', 'that', 'case'], ['in', 'this', 'case'], ['in', 'such', 'a', 'case'], ['in', 'such', 'cases']];
-const startsWithBackReference = (w: string[]) => BACK_REFERENCE_OPENINGS.some((o) => o.every((x, k) => w[k] === x));
+/** "When they do, ...", "if it does, ...", "when it happens, ...": a case told by a pronoun and a bare
+ * auxiliary (or "happen") is the case the clause before described. */
+const BACK_PRONOUNS = new Set(['they', 'it', 'that', 'this', 'so']);
+const BACK_VERBS = new Set(['do', 'does', 'did', 'happen', 'happens', 'happened', 'occur', 'occurs']);
+const startsWithBackReference = (w: string[]) =>
+  BACK_REFERENCE_OPENINGS.some((o) => o.every((x, k) => w[k] === x)) || ((w[0] === 'when' || w[0] === 'if' || w[0] === 'whenever') && BACK_PRONOUNS.has(w[1]) && BACK_VERBS.has(w[2]));
 
 /** The auxiliaries that, with "not" and nothing after them, leave out a verb phrase said before. */
 const ELLIPTIC_AUX = new Set(['do', 'does', 'did', 'will', 'would', 'shall', 'are', 'is', 'were']);
@@ -1122,6 +1156,24 @@ function answerValue(rule: ReadRule, c: Clause, label: Clause | undefined): Clau
   return { value: yes ? lex.answers.yes : lex.answers.no };
 }
 
+/** The answers of a label that answers yes or no market by market ("Overtime: yes for game lines,
+ * no for quarter lines"; "Includes OT: no for period bets"): each answer with the clause of the
+ * markets it names, or none when the answer is not made of such items. The label must name the rule
+ * alone (its `answers`) or a value of it, as for a bare answer. */
+function scopedAnswers(rule: ReadRule, label: Clause, c: Clause): { value: string; clause: Clause }[] | undefined {
+  const items = c.text.split(/[,;]\s*(?:and\s+|but\s+)?(?=(?:yes|no)\b)/i).map((x) => x.trim());
+  if (!items.every((x) => /^(?:yes|no)\s+(?:for|on|in)\s+\S/i.test(x))) return undefined;
+  const out: { value: string; clause: Clause }[] = [];
+  for (const item of items) {
+    const answer = clauses(item)[0];
+    if (!answer || !(answer.own.market || answer.own.segment || answer.own.league)) return undefined;
+    const v = answerValue(rule, { ...answer, words: [answer.words[0]], text: answer.words[0] }, label);
+    if (!v) return undefined;
+    out.push({ value: v.value, clause: answer });
+  }
+  return out;
+}
+
 /** What the text (a string, or parsed once with parseText) states about one rule for one market. */
 export function readRule(text: string | ParsedText, rule: ReadRule, m: MarketScope): Reading {
   let found: Applicable[] = [];
@@ -1168,7 +1220,9 @@ export function readRule(text: string | ParsedText, rule: ReadRule, m: MarketSco
         // scores in a shootout after overtime, how is my wager graded?").
         (i === 0 && !!c.asked && (c.asked.words.length <= SHORT_FOLLOW_UP || asksCase(c.asked.words)) && hasTopic(rule, c.asked.words)) ||
         // "A push is when ... lands on the line. When that happens, your stake is refunded."
-        (i === 0 && startsWithBackReference(c.words) && prevClauses.some((p) => !p.withdrawn && hasTopic(rule, p.words)));
+        (i === 0 && startsWithBackReference(c.words) && prevClauses.some((p) => !p.withdrawn && hasTopic(rule, p.words))) ||
+        // "... can land exactly on the number; when they do, the wager is refunded": the same inside a sentence.
+        (i > 0 && startsWithBackReference(c.words) && !cs[i - 1].withdrawn && hasTopic(rule, cs[i - 1].words));
       // "Props are void unless the player plays": an exception that names no market but the rule's
       // case is the condition of the statement, so the statement is about that rule.
       // (Only for a rule whose topic is a case: "all goals except those in overtime" names overtime as
@@ -1196,6 +1250,14 @@ export function readRule(text: string | ParsedText, rule: ReadRule, m: MarketSco
         if (said && !said.conflict && neg) {
           v = { value: neg };
           clauseText = `${c.text} ... ${leftOut.text}`;
+        }
+      }
+      // "Overtime: yes for game lines, no for quarter lines": each answer holds for the markets it names.
+      if (!v && c.kind === 'colon' && i > 0) {
+        const scoped = scopedAnswers(rule, cs[i - 1], c);
+        if (scoped) {
+          for (const a of scoped) if (speaksOf(a.clause, m)) found.push({ value: a.value, clause: `${cs[i - 1].text}: ${a.clause.text}`, weight: specificity(a.clause.scope, m), gameLines: namesGameLines(a.clause) });
+          continue;
         }
       }
       // The evidence of an answer quotes what it answers: "Does overtime count? Yes".
