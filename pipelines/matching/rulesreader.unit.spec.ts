@@ -752,6 +752,40 @@ describe('classes a set written after the sixth batch\'s fixes showed (sentences
   });
 });
 
+describe('clause readings that generalize: polarity, scope past a period, scoped answers, reference back (sentences written for these tests)', () => {
+  it('a value word denied in its own verb group states nothing for a rule with no opposite value', () => {
+    expect(readRule('Props on a scratched player are not voided.', 'non_participation', m('nba', 'player_prop'))).toEqual({ value: 'unknown', why: 'silent' });
+    expect(readRule('When the run total matches the line, the wager is neither refunded nor voided.', 'push', m('mlb', 'total'))).toEqual({ value: 'unknown', why: 'silent' });
+    expect(readRule('If the contest is called off, there is no refund.', 'cancellation', m('nfl', 'moneyline'))).toEqual({ value: 'unknown', why: 'silent' });
+    expect(readRule('A spread that lands on the number is never refunded; it is graded as a loss.', 'push', m('nfl', 'spread')).value).not.toBe('void');
+    // The denied word gives way to the value the clause does state.
+    expect(readRule('A spread that lands on the number is not refunded but graded as a loss.', 'push', m('nfl', 'spread'))).toMatchObject({ value: 'loses' });
+    // A negation that belongs to the case before the value denies nothing.
+    expect(readRule('If the player does not dress, the prop is voided.', 'non_participation', m('nhl', 'player_prop'))).toMatchObject({ value: 'void' });
+  });
+  it('a period after "after", "beyond" or "past" names the time past it, not that period', () => {
+    const text = 'Overtime always goes toward totals, so points scored after the fourth quarter are added to the total.';
+    expect(readRule(text, 'overtime', m('nba', 'total', 'quarter:4'))).toEqual({ value: 'unknown', why: 'silent' });
+    expect(readRule(text, 'overtime', m('nba', 'total'))).toMatchObject({ value: 'included' });
+  });
+  it('a label answered market by market gives each market its own answer', () => {
+    const text = 'Includes overtime: yes for second-half bets, no for fourth-quarter bets.';
+    expect(readRule(text, 'overtime', m('nfl', 'spread', 'half:2'))).toMatchObject({ value: 'included', evidence: 'Includes overtime: yes for second-half bets' });
+    expect(readRule(text, 'overtime', m('nfl', 'spread', 'quarter:4'))).toMatchObject({ value: 'excluded', evidence: 'Includes overtime: no for fourth-quarter bets' });
+    expect(readRule('OT: no for period bets, yes for full-game bets.', 'overtime', m('nhl', 'total'))).toMatchObject({ value: 'included' });
+  });
+  it('"when they do" inside a sentence refers to the case the clause before told', () => {
+    expect(readRule('Totals can land exactly on the number; when they do, stakes are returned.', 'push', m('nba', 'total'))).toMatchObject({ value: 'void' });
+  });
+  it('a denied form of taking part names the player case, and "nothing to do with" leaves overtime out', () => {
+    expect(readRule('Props on a player who never appeared are no action.', 'non_participation', m('nba', 'player_prop'))).toMatchObject({ value: 'void' });
+    expect(readRule('If the forward never dressed, the prop is refunded.', 'non_participation', m('nhl', 'player_prop'))).toMatchObject({ value: 'void' });
+    // A game that is not played is a cancellation, not a player who does not take part.
+    expect(readRule('If the game is not played, bets are void.', 'non_participation', m('nba', 'player_prop'))).toEqual({ value: 'unknown', why: 'silent' });
+    expect(readRule('Extra periods have nothing to do with period bets.', 'overtime', m('nhl', 'total', 'quarter:4'))).toMatchObject({ value: 'excluded' });
+  });
+});
+
 describe('safety classes of the seventh blind batch: no value read from words about something else (sentences written for these tests)', () => {
   it('a non-runner names no league: the clause keeps the scope it has', () => {
     expect(clauses('A scratched forward is treated as a non-runner.')[0].scope.complement).toBe(false);
