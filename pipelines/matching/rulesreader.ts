@@ -646,6 +646,9 @@ export function clauses(sentence: string, section?: Scope): Clause[] {
     // opening "unless" names are the case the statement leaves out, not the statement's scope.
     const opensUnless = wordsOf[0] === 'unless' && conditional.some((x) => !x);
     const read = readScope(opensUnless ? wordsOf.filter((_, k) => !conditional[k]) : wordsOf);
+    // "Except in the NHL, all bets are for regulation time only": a league named by an opening
+    // "except" is the one the statement leaves out, so the clause holds for the other leagues.
+    if (p.kind === 'first' && opensWithLeagueException(wordsOf)) read.scope.complement = true;
     listAlternatives(opensUnless ? p.toks.slice(p.toks.findIndex((t, k) => k > 0 && t.word === ',') + 1) : p.toks, read);
     const scope = prev ? inherit(read, prev, p.kind, prevOwnBlocking) : section ? inheritSection(read, section) : read.scope;
     const withdrawn = WITHDRAW.some((w) => findAll(wordsOf, w.tokens).length > 0) || asksWhether(wordsOf);
@@ -807,7 +810,7 @@ function topicOutsideCondition(rule: ReadRule, c: Clause): boolean {
 /** The value one clause states for a rule (topic carried in from the clause before when asked). */
 function clauseValue(rule: ReadRule, words: string[], topic: boolean, conditional: readonly boolean[] = [], plain = false): ClauseValue | undefined {
   const lex = LEXICON[rule];
-  let best: { value: string; priority: number }[] = [];
+  let best: { value: string; priority: number; start: number; end: number; turned: boolean }[] = [];
   const taken = new Set<number>();
   for (const g of lex.ignore) for (const hit of findAll(words, g.tokens)) for (let k = hit.start; k < hit.end; k++) taken.add(k);
   const ownObject = topic && !hasTopic(rule, words);
@@ -830,6 +833,7 @@ function clauseValue(rule: ReadRule, words: string[], topic: boolean, conditiona
       if ([...Array(hit.end - hit.start).keys()].some((k) => taken.has(hit.start + k))) continue;
       for (let k = hit.start; k < hit.end; k++) taken.add(k);
       let value = v.entry.value!;
+      let turned = false;
       if (lex.negation && !plain) {
         // "not settled until the end of overtime" waits for overtime: a negation before "until" does
         // not reach what follows it.
@@ -837,20 +841,43 @@ function clauseValue(rule: ReadRule, words: string[], topic: boolean, conditiona
         const until = window.lastIndexOf('until');
         const before = words[hit.start] === 'until' ? [] : until >= 0 ? window.slice(until + 1) : window;
         const negated = [...before, ...hit.gap].some((w) => NEGATION_CUES.has(w)) || negatedSubject(rule, words, hit, conditional);
-        if (negated) value = lex.negation[value] ?? value;
+        if (negated) {
+          value = lex.negation[value] ?? value;
+          turned = true;
+        }
       } else if (!lex.negation && !plain && negatedValue(words, hit)) {
         // "stakes are not refunded", "neither won nor lost", "there is no refund": a rule with no
         // opposite value to turn to states nothing through a denied value word.
         continue;
       }
       const priority = v.entry.priority ?? 0;
-      if (!best.length || priority > best[0].priority) best = [{ value, priority }];
-      else if (priority === best[0].priority) best.push({ value, priority });
+      const found = { value, priority, start: hit.start, end: hit.end, turned };
+      if (!best.length || priority > best[0].priority) best = [found];
+      else if (priority === best[0].priority) best.push(found);
     }
   }
   if (!best.length) return undefined;
+  best = best.filter((b) => !extended(rule, words, b, best));
   const values = [...new Set(best.map((b) => b.value))];
   return values.length === 1 ? { value: values[0] } : { value: values[0], conflict: values[1] };
+}
+
+/** Words that may join a basis to what extends it ("regulation time, any extra innings included";
+ * "normal time plus all overtime"). */
+const EXTENDERS = new Set(['any', 'all', 'and', 'plus', 'with', 'the', 'including', 'inclusive', 'of', 'time', 'playing', 'play']);
+
+/** Whether a value said of a basis is extended by the value read right after it, in the same clause:
+ * "based on the result at the end of regulation time, any extra innings included" names regulation
+ * and then adds overtime to it, so the basis is not a statement of its own that overtime is left out.
+ * Only the words of the rule's topic or joining words may stand between the two, and neither value
+ * may come from a negation (a turned value is a statement, not a basis). */
+function extended(rule: ReadRule, words: string[], b: { value: string; end: number; turned: boolean }, all: { value: string; start: number; turned: boolean }[]): boolean {
+  const neg = LEXICON[rule].negation;
+  if (!neg || b.turned) return false;
+  const topicAt = new Set(topicHits(rule, words).flatMap((h) => [...Array(h.end - h.start).keys()].map((k) => h.start + k)));
+  return all.some(
+    (a) => !a.turned && a.value !== b.value && neg[a.value] === b.value && a.start >= b.end && a.start - b.end <= 6 && words.slice(b.end, a.start).every((w, k) => EXTENDERS.has(w) || topicAt.has(b.end + k)) && LEXICON[rule].answers?.yes === a.value,
+  );
 }
 
 /** Words that may stand between a negation and the value word it denies: auxiliaries and adverbs
@@ -888,6 +915,8 @@ function negatedSubject(rule: ReadRule, words: string[], hit: Hit, conditional: 
     if (SUBJECT_NEGATIONS.has(words[k]) && subject <= k + 2) return true;
     if (words[k] === 'no' && (k + 1 === subject || (NO_SUBJECTS.has(words[k + 1]) && subject <= k + 2))) return true;
   }
+  // "include neither overtime nor shootouts", "includes no overtime": the object denied right after the value.
+  if (hit.end - hit.start === 1 && (SUBJECT_NEGATIONS.has(words[hit.end]) || words[hit.end] === 'no' || words[hit.end] === 'nothing')) return true;
   return ['in', 'for', 'on', 'to'].includes(words[hit.end]) && (SUBJECT_NEGATIONS.has(words[hit.end + 1]) || words[hit.end + 1] === 'no');
 }
 
@@ -896,6 +925,12 @@ function namesMarketAt(words: string[], i: number): boolean {
   return scopeCandidates(words[i] ?? '').some(
     (c) => (c.entry.dim === 'market' || c.entry.dim === 'segment') && c.tokens.every((t, j) => words[i + j] === t || (j === c.tokens.length - 1 && words[i + j] === `${t}s`)),
   );
+}
+
+/** "Except in the NHL, ...", "Except for the WNBA, ...": a sentence that opens by excepting a league. */
+function opensWithLeagueException(words: string[]): boolean {
+  if (words[0] !== 'except' || (words[1] !== 'in' && words[1] !== 'for')) return false;
+  return namesLeagueAt(words, 2) || (words[2] === 'the' && namesLeagueAt(words, 3));
 }
 
 /** Whether a phrase naming a league or a sport starts at word i ("basketball", "NHL"). */

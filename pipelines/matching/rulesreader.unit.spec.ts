@@ -27,7 +27,7 @@ const BLIND6_RIGHT = 123;
 const BLIND6_SILENT_KNOWN = ['p799', 'p860', 'p861', 'p895'];
 /** The seventh blind batch after the round that tuned on it (safety first): stated values read right,
  * and no silent row reported known. */
-const BLIND7_RIGHT = 74;
+const BLIND7_RIGHT = 80;
 const BLIND7_SILENT_KNOWN: string[] = [];
 
 const m = (league: MarketScope['league'], marketType: MarketScope['marketType'], segment: MarketScope['segment'] = 'full'): MarketScope => ({ league, marketType, segment });
@@ -783,6 +783,23 @@ describe('clause readings that generalize: polarity, scope past a period, scoped
     // A game that is not played is a cancellation, not a player who does not take part.
     expect(readRule('If the game is not played, bets are void.', 'non_participation', m('nba', 'player_prop'))).toEqual({ value: 'unknown', why: 'silent' });
     expect(readRule('Extra periods have nothing to do with period bets.', 'overtime', m('nhl', 'total', 'quarter:4'))).toMatchObject({ value: 'excluded' });
+  });
+  it('a regulation basis extended right after by overtime is one statement that overtime counts, not two that disagree', () => {
+    const text = 'Game bets are decided on the score at the end of regulation time, any overtime included.';
+    expect(readRule(text, 'overtime', m('nba', 'total'))).toMatchObject({ value: 'included' });
+    // A denial after the basis is a statement of its own, and agrees with it.
+    expect(readRule('Totals are settled on regulation time; overtime is not included.', 'overtime', m('nhl', 'total'))).toMatchObject({ value: 'excluded' });
+  });
+  it('a value verb whose object is denied right after it ("include neither", "include no") is denied', () => {
+    expect(readRule('Moneylines include no overtime.', 'overtime', m('nhl', 'moneyline'))).toMatchObject({ value: 'excluded' });
+    expect(readRule('Our hockey lines include neither overtime nor the shootout.', 'overtime', m('nhl', 'total'))).toMatchObject({ value: 'excluded' });
+  });
+  it('a league named by an opening "except" is the one the statement leaves out', () => {
+    const text = 'Except in the WNBA, totals are for regulation only.';
+    expect(readRule(text, 'overtime', m('wnba', 'total'))).toEqual({ value: 'unknown', why: 'silent' });
+    expect(readRule(text, 'overtime', m('nba', 'total'))).toMatchObject({ value: 'excluded' });
+    // An exception after the statement still takes its league out of it.
+    expect(readRule('All totals include overtime except in the NHL.', 'overtime', m('nhl', 'total'))).toMatchObject({ value: 'excluded' });
   });
 });
 
