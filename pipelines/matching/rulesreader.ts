@@ -582,7 +582,8 @@ export function clauses(sentence: string, section?: Scope): Clause[] {
     const comma = kept.findIndex((t) => t.word === ',');
     if (comma > opening.length) kept.splice(0, kept.length, ...kept.slice(comma + 1), { ...kept[0], word: 'except' }, ...kept.slice(opening.length, comma));
   }
-  const parts: { kind: ClauseKind; toks: Tok[] }[] = [{ kind: 'first', toks: [] }];
+  // `fresh`: a coordinated statement with its own market or period as subject, which takes neither from the clause before.
+  const parts: { kind: ClauseKind; toks: Tok[]; fresh?: boolean }[] = [{ kind: 'first', toks: [] }];
   for (let i = 0; i < kept.length; i++) {
     const t = kept[i];
     const next = kept[i + 1]?.word;
@@ -600,6 +601,13 @@ export function clauses(sentence: string, section?: Scope): Clause[] {
       // "all bets exclude overtime, and every market listed as 'including overtime' includes the
       // shootout": a coordinated clause with a subject of its own is a statement of its own.
       parts.push({ kind: 'semi', toks: [] });
+      i++;
+    }
+    else if (t.word === ',' && next === 'and' && cur.toks.some(isWord) && statesValue(cur.toks.filter(isWord).map((k) => k.word)) && coordinatedStatement(kept, i + 2)) {
+      // "Quarter bets are settled on regulation time, and totals include overtime": a statement
+      // coordinated after a statement, with a market or period of its own as its subject, is a
+      // statement of its own; its subject is not the first one's, nor the first value its.
+      parts.push({ kind: 'semi', toks: [], fresh: true });
       i++;
     }
     else if (t.word === ',' && next === 'but' && kept[i + 2]?.word === 'not') {
@@ -650,7 +658,8 @@ export function clauses(sentence: string, section?: Scope): Clause[] {
     // "except" is the one the statement leaves out, so the clause holds for the other leagues.
     if (p.kind === 'first' && opensWithLeagueException(wordsOf)) read.scope.complement = true;
     listAlternatives(opensUnless ? p.toks.slice(p.toks.findIndex((t, k) => k > 0 && t.word === ',') + 1) : p.toks, read);
-    const scope = prev ? inherit(read, prev, p.kind, prevOwnBlocking) : section ? inheritSection(read, section) : read.scope;
+    const from = prev && p.fresh ? { ...prev, segments: undefined, markets: undefined, alternatives: undefined } : prev;
+    const scope = from ? inherit(read, from, p.kind, prevOwnBlocking) : section ? inheritSection(read, section) : read.scope;
     const withdrawn = WITHDRAW.some((w) => findAll(wordsOf, w.tokens).length > 0) || asksWhether(wordsOf);
     out.push({ kind: p.kind, text: sentence.slice(ws[0].start, ws[ws.length - 1].end), words: wordsOf, scope, own: read.own, withdrawn, conditional });
     prev = scope;
@@ -1124,6 +1133,19 @@ function ellipticalTail(toks: readonly Tok[], i: number): boolean {
     return own.segment || own.market || own.league;
   }
   return elliptical(ws);
+}
+
+/** Determiners a coordinated subject may open with ("..., and the quarter lines ..."). */
+const SUBJECT_DETERMINERS = new Set(['the', 'all', 'every', 'each', 'any', 'our']);
+
+/** Whether the words from i to the next ";" (or the end) are a statement whose subject, at their
+ * start, names a market or a period ("totals include overtime", "the fourth quarter does not"). */
+function coordinatedStatement(toks: readonly Tok[], i: number): boolean {
+  const ws: string[] = [];
+  for (let k = i; k < toks.length && toks[k].word !== ';'; k++) if (isWord(toks[k])) ws.push(toks[k].word);
+  let j = 0;
+  while (SUBJECT_DETERMINERS.has(ws[j])) j++;
+  return namesMarketAt(ws, j) && statesValue(ws);
 }
 
 /** A table printed as lines of cells ("Market | Includes OT" over "Moneyline | Yes"): each row is

@@ -794,6 +794,14 @@ describe('clause readings that generalize: polarity, scope past a period, scoped
     expect(readRule('Moneylines include no overtime.', 'overtime', m('nhl', 'moneyline'))).toMatchObject({ value: 'excluded' });
     expect(readRule('Our hockey lines include neither overtime nor the shootout.', 'overtime', m('nhl', 'total'))).toMatchObject({ value: 'excluded' });
   });
+  it('", and <market> <statement>" after a statement is a statement of its own, whose subject takes nothing from the first', () => {
+    const text = 'Quarter bets are settled on regulation time, and totals include overtime.';
+    expect(readRule(text, 'overtime', m('nba', 'spread', 'quarter:4'))).toMatchObject({ value: 'excluded' });
+    expect(readRule(text, 'overtime', m('nba', 'total'))).toMatchObject({ value: 'included', evidence: 'totals include overtime' });
+    const pronoun = 'Moneylines include overtime, and quarter lines exclude it.';
+    expect(readRule(pronoun, 'overtime', m('nba', 'moneyline'))).toMatchObject({ value: 'included' });
+    expect(readRule(pronoun, 'overtime', m('nba', 'spread', 'quarter:4'))).toMatchObject({ value: 'excluded' });
+  });
   it('a league named by an opening "except" is the one the statement leaves out', () => {
     const text = 'Except in the WNBA, totals are for regulation only.';
     expect(readRule(text, 'overtime', m('wnba', 'total'))).toEqual({ value: 'unknown', why: 'silent' });
