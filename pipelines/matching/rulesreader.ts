@@ -58,6 +58,14 @@
 // as "this applies only to ..." does, and "..., while 2nd-half markets DO" after a denial repeats the
 // statement for its own subject. A clause naming markets and no period does not decide overtime for a
 // quarter: "all wagers on the side and the total include overtime" leaves a quarter unknown.
+// Polarity and scope in general: a value word denied inside its own verb group ("stakes are not
+// refunded", "neither won nor lost") states nothing for a rule that has no opposite value, and "include
+// neither overtime nor ..." denies the inclusion; a period after "after"/"beyond"/"past" names the time
+// past it; a regulation basis extended right after by overtime ("regulation time, any extra innings
+// included") is one statement that overtime counts; "Except in the NHL, ..." holds for the other
+// leagues; ", and totals include overtime" after a statement is a statement of its own whose subject
+// takes nothing from the first; a label answered market by market ("Overtime: yes for game lines, no
+// for quarter lines") gives each market its answer; "when they do" refers back inside a sentence too.
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { League } from './teams.ts';

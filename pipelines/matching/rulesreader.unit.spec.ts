@@ -802,6 +802,11 @@ describe('clause readings that generalize: polarity, scope past a period, scoped
     expect(readRule(pronoun, 'overtime', m('nba', 'moneyline'))).toMatchObject({ value: 'included' });
     expect(readRule(pronoun, 'overtime', m('nba', 'spread', 'quarter:4'))).toMatchObject({ value: 'excluded' });
   });
+  it('a stake that comes back, is given back or is got back is a refund, and a denied one is none', () => {
+    expect(readRule('If the margin equals the spread, your stake comes back.', 'push', m('nfl', 'spread'))).toMatchObject({ value: 'void' });
+    expect(readRule('Should the player sit out, you get your stake back.', 'non_participation', m('nba', 'player_prop'))).toMatchObject({ value: 'void' });
+    expect(readRule('If the margin equals the spread, you do not get your money back.', 'push', m('nfl', 'spread'))).toEqual({ value: 'unknown', why: 'silent' });
+  });
   it('a league named by an opening "except" is the one the statement leaves out', () => {
     const text = 'Except in the WNBA, totals are for regulation only.';
     expect(readRule(text, 'overtime', m('wnba', 'total'))).toEqual({ value: 'unknown', why: 'silent' });
