@@ -4,6 +4,7 @@
 // batch's evaluation part of the corpus of real rules texts (test/fixtures/rules), and a guard on the
 // two blind batches' rows (all development now, their former evaluation parts included); a later blind
 // batch is measured once by bin/eval-rules.ts and reported (test/fixtures/rules/measurements.md), not gated.
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { clauses, readRule, sentences, type MarketScope } from './rulesreader.ts';
 import { readGameLineRules } from './rulestext.ts';
@@ -923,4 +924,22 @@ describe('corpus of real rules texts (evaluation part)', () => {
     expect(r.overall.right).toBeGreaterThanOrEqual(BLIND7_RIGHT);
     expect(r.misses.filter((x) => x.expected === 'unknown').map((x) => x.row)).toEqual(BLIND7_SILENT_KNOWN);
   }, 30_000);
+});
+
+/** Half A of the held-out probes (test/fixtures/rules/held-out-probes.json) as the round that tuned on
+ * it left it: stated values read right, none wrong, no silent probe read known. Half B is measured by
+ * bin/eval-rules-probes.ts and reported in measurements.md, not gated, so tuning stays blind to it. */
+const PROBES_A_RIGHT = 24;
+
+describe('held-out probes, the half tuning may look at', () => {
+  it('reads half A without a wrong value or a silent probe read known, holding what tuning reached', () => {
+    type Probe = { id: string; half: string; text: string; rule: Parameters<typeof readRule>[1]; league: MarketScope['league']; marketType: MarketScope['marketType']; segment: MarketScope['segment']; expected: string };
+    const probes = (JSON.parse(readFileSync(new URL('../../test/fixtures/rules/held-out-probes.json', import.meta.url), 'utf8')) as { probes: Probe[] }).probes.filter((p) => p.half === 'A');
+    const read = probes.map((p) => ({ p, got: readRule(p.text, p.rule, m(p.league, p.marketType, p.segment)).value }));
+    const stated = read.filter((x) => x.p.expected !== 'unknown');
+    expect(stated.length).toBeGreaterThan(20);
+    expect(stated.filter((x) => x.got !== 'unknown' && x.got !== x.p.expected).map((x) => x.p.id)).toEqual([]);
+    expect(read.filter((x) => x.p.expected === 'unknown' && x.got !== 'unknown').map((x) => x.p.id)).toEqual([]);
+    expect(stated.filter((x) => x.got === x.p.expected).length).toBeGreaterThanOrEqual(PROBES_A_RIGHT);
+  });
 });
