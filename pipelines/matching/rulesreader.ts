@@ -58,6 +58,14 @@
 // as "this applies only to ..." does, and "..., while 2nd-half markets DO" after a denial repeats the
 // statement for its own subject. A clause naming markets and no period does not decide overtime for a
 // quarter: "all wagers on the side and the total include overtime" leaves a quarter unknown.
+// Polarity and scope in general: a value word denied inside its own verb group ("stakes are not
+// refunded", "neither won nor lost") states nothing for a rule that has no opposite value, and "include
+// neither overtime nor ..." denies the inclusion; a period after "after"/"beyond"/"past" names the time
+// past it; a regulation basis extended right after by overtime ("regulation time, any extra innings
+// included") is one statement that overtime counts; "Except in the NHL, ..." holds for the other
+// leagues; ", and totals include overtime" after a statement is a statement of its own whose subject
+// takes nothing from the first; a label answered market by market ("Overtime: yes for game lines, no
+// for quarter lines") gives each market its answer; "when they do" refers back inside a sentence too.
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { League } from './teams.ts';
@@ -317,6 +325,10 @@ export function sentences(text: string): string[] {
     .map((s) => s.text);
 }
 
+/** Words that, before a period, name the time past it ("after the fourth quarter", "beyond the ninth inning"). */
+const PAST_PERIOD = new Set(['after', 'beyond', 'past']);
+const afterPeriod = (words: string[], i: number) => PAST_PERIOD.has(words[i - 1]) || (words[i - 1] === 'the' && PAST_PERIOD.has(words[i - 2]));
+
 function readScope(words: string[]): { scope: Scope; own: Clause['own'] } {
   const scope: Scope = { complement: false, blocking: false };
   const own: Clause['own'] = { league: false, segment: false, market: false, blocking: false };
@@ -350,8 +362,12 @@ function readScope(words: string[]): { scope: Scope; own: Clause['own'] } {
           scope.blocking = true;
           own.blocking = true;
         } else if (e.dim === 'segment') {
-          add('segments', vs);
-          own.segment = true;
+          // "points scored after the fourth quarter" names the time after that period (overtime),
+          // not the period: the clause is not about fourth-quarter markets.
+          if (!afterPeriod(words, i)) {
+            add('segments', vs);
+            own.segment = true;
+          }
         } else if (e.dim === 'market') {
           add('markets', vs);
           own.market = true;
@@ -574,7 +590,8 @@ export function clauses(sentence: string, section?: Scope): Clause[] {
     const comma = kept.findIndex((t) => t.word === ',');
     if (comma > opening.length) kept.splice(0, kept.length, ...kept.slice(comma + 1), { ...kept[0], word: 'except' }, ...kept.slice(opening.length, comma));
   }
-  const parts: { kind: ClauseKind; toks: Tok[] }[] = [{ kind: 'first', toks: [] }];
+  // `fresh`: a coordinated statement with its own market or period as subject, which takes neither from the clause before.
+  const parts: { kind: ClauseKind; toks: Tok[]; fresh?: boolean }[] = [{ kind: 'first', toks: [] }];
   for (let i = 0; i < kept.length; i++) {
     const t = kept[i];
     const next = kept[i + 1]?.word;
@@ -592,6 +609,13 @@ export function clauses(sentence: string, section?: Scope): Clause[] {
       // "all bets exclude overtime, and every market listed as 'including overtime' includes the
       // shootout": a coordinated clause with a subject of its own is a statement of its own.
       parts.push({ kind: 'semi', toks: [] });
+      i++;
+    }
+    else if (t.word === ',' && next === 'and' && cur.toks.some(isWord) && statesValue(cur.toks.filter(isWord).map((k) => k.word)) && coordinatedStatement(kept, i + 2)) {
+      // "Quarter bets are settled on regulation time, and totals include overtime": a statement
+      // coordinated after a statement, with a market or period of its own as its subject, is a
+      // statement of its own; its subject is not the first one's, nor the first value its.
+      parts.push({ kind: 'semi', toks: [], fresh: true });
       i++;
     }
     else if (t.word === ',' && next === 'but' && kept[i + 2]?.word === 'not') {
@@ -638,8 +662,12 @@ export function clauses(sentence: string, section?: Scope): Clause[] {
     // opening "unless" names are the case the statement leaves out, not the statement's scope.
     const opensUnless = wordsOf[0] === 'unless' && conditional.some((x) => !x);
     const read = readScope(opensUnless ? wordsOf.filter((_, k) => !conditional[k]) : wordsOf);
+    // "Except in the NHL, all bets are for regulation time only": a league named by an opening
+    // "except" is the one the statement leaves out, so the clause holds for the other leagues.
+    if (p.kind === 'first' && opensWithLeagueException(wordsOf)) read.scope.complement = true;
     listAlternatives(opensUnless ? p.toks.slice(p.toks.findIndex((t, k) => k > 0 && t.word === ',') + 1) : p.toks, read);
-    const scope = prev ? inherit(read, prev, p.kind, prevOwnBlocking) : section ? inheritSection(read, section) : read.scope;
+    const from = prev && p.fresh ? { ...prev, segments: undefined, markets: undefined, alternatives: undefined } : prev;
+    const scope = from ? inherit(read, from, p.kind, prevOwnBlocking) : section ? inheritSection(read, section) : read.scope;
     const withdrawn = WITHDRAW.some((w) => findAll(wordsOf, w.tokens).length > 0) || asksWhether(wordsOf);
     out.push({ kind: p.kind, text: sentence.slice(ws[0].start, ws[ws.length - 1].end), words: wordsOf, scope, own: read.own, withdrawn, conditional });
     prev = scope;
@@ -799,7 +827,7 @@ function topicOutsideCondition(rule: ReadRule, c: Clause): boolean {
 /** The value one clause states for a rule (topic carried in from the clause before when asked). */
 function clauseValue(rule: ReadRule, words: string[], topic: boolean, conditional: readonly boolean[] = [], plain = false): ClauseValue | undefined {
   const lex = LEXICON[rule];
-  let best: { value: string; priority: number }[] = [];
+  let best: { value: string; priority: number; start: number; end: number; turned: boolean }[] = [];
   const taken = new Set<number>();
   for (const g of lex.ignore) for (const hit of findAll(words, g.tokens)) for (let k = hit.start; k < hit.end; k++) taken.add(k);
   const ownObject = topic && !hasTopic(rule, words);
@@ -822,6 +850,7 @@ function clauseValue(rule: ReadRule, words: string[], topic: boolean, conditiona
       if ([...Array(hit.end - hit.start).keys()].some((k) => taken.has(hit.start + k))) continue;
       for (let k = hit.start; k < hit.end; k++) taken.add(k);
       let value = v.entry.value!;
+      let turned = false;
       if (lex.negation && !plain) {
         // "not settled until the end of overtime" waits for overtime: a negation before "until" does
         // not reach what follows it.
@@ -829,16 +858,60 @@ function clauseValue(rule: ReadRule, words: string[], topic: boolean, conditiona
         const until = window.lastIndexOf('until');
         const before = words[hit.start] === 'until' ? [] : until >= 0 ? window.slice(until + 1) : window;
         const negated = [...before, ...hit.gap].some((w) => NEGATION_CUES.has(w)) || negatedSubject(rule, words, hit, conditional);
-        if (negated) value = lex.negation[value] ?? value;
+        if (negated) {
+          value = lex.negation[value] ?? value;
+          turned = true;
+        }
+      } else if (!lex.negation && !plain && negatedValue(words, hit)) {
+        // "stakes are not refunded", "neither won nor lost", "there is no refund": a rule with no
+        // opposite value to turn to states nothing through a denied value word.
+        continue;
       }
       const priority = v.entry.priority ?? 0;
-      if (!best.length || priority > best[0].priority) best = [{ value, priority }];
-      else if (priority === best[0].priority) best.push({ value, priority });
+      const found = { value, priority, start: hit.start, end: hit.end, turned };
+      if (!best.length || priority > best[0].priority) best = [found];
+      else if (priority === best[0].priority) best.push(found);
     }
   }
   if (!best.length) return undefined;
+  best = best.filter((b) => !extended(rule, words, b, best));
   const values = [...new Set(best.map((b) => b.value))];
   return values.length === 1 ? { value: values[0] } : { value: values[0], conflict: values[1] };
+}
+
+/** Words that may join a basis to what extends it ("regulation time, any extra innings included";
+ * "normal time plus all overtime"). */
+const EXTENDERS = new Set(['any', 'all', 'and', 'plus', 'with', 'the', 'including', 'inclusive', 'of', 'time', 'playing', 'play']);
+
+/** Whether a value said of a basis is extended by the value read right after it, in the same clause:
+ * "based on the result at the end of regulation time, any extra innings included" names regulation
+ * and then adds overtime to it, so the basis is not a statement of its own that overtime is left out.
+ * Only the words of the rule's topic or joining words may stand between the two, and neither value
+ * may come from a negation (a turned value is a statement, not a basis). */
+function extended(rule: ReadRule, words: string[], b: { value: string; end: number; turned: boolean }, all: { value: string; start: number; turned: boolean }[]): boolean {
+  const neg = LEXICON[rule].negation;
+  if (!neg || b.turned) return false;
+  const topicAt = new Set(topicHits(rule, words).flatMap((h) => [...Array(h.end - h.start).keys()].map((k) => h.start + k)));
+  return all.some(
+    (a) => !a.turned && a.value !== b.value && neg[a.value] === b.value && a.start >= b.end && a.start - b.end <= 6 && words.slice(b.end, a.start).every((w, k) => EXTENDERS.has(w) || topicAt.has(b.end + k)) && LEXICON[rule].answers?.yes === a.value,
+  );
+}
+
+/** Words that may stand between a negation and the value word it denies: auxiliaries and adverbs
+ * of the same verb group ("are not automatically refunded", "will never be voided", "no full refund"). */
+const VERB_GROUP = new Set(['be', 'been', 'being', 'is', 'are', 'was', 'were', 'will', 'would', 'shall', 'should', 'can', 'could', 'may', 'might', 'get', 'gets', 'got', 'do', 'does', 'automatically', 'fully', 'then', 'also', 'always', 'full', 'any', 'a']);
+
+/** Whether the value phrase at hit is denied inside its own verb group: a negation right before it,
+ * with only auxiliaries or adverbs between ("is not refunded", "neither won nor lost", "no refund"),
+ * or one inside its gap. A negation that belongs to a case before it ("does not play, bets are void")
+ * is not in the value's verb group, so it denies nothing. */
+function negatedValue(words: string[], hit: Hit): boolean {
+  if (hit.gap.some((w) => NEGATION_CUES.has(w))) return true;
+  for (let k = hit.start - 1; k >= Math.max(0, hit.start - 4); k--) {
+    if (NEGATION_CUES.has(words[k])) return true;
+    if (!VERB_GROUP.has(words[k])) return false;
+  }
+  return false;
 }
 
 /** Words that deny the subject of a clause: "none of our markets include overtime", "no overtime
@@ -859,6 +932,8 @@ function negatedSubject(rule: ReadRule, words: string[], hit: Hit, conditional: 
     if (SUBJECT_NEGATIONS.has(words[k]) && subject <= k + 2) return true;
     if (words[k] === 'no' && (k + 1 === subject || (NO_SUBJECTS.has(words[k + 1]) && subject <= k + 2))) return true;
   }
+  // "include neither overtime nor shootouts", "includes no overtime": the object denied right after the value.
+  if (hit.end - hit.start === 1 && (SUBJECT_NEGATIONS.has(words[hit.end]) || words[hit.end] === 'no' || words[hit.end] === 'nothing')) return true;
   return ['in', 'for', 'on', 'to'].includes(words[hit.end]) && (SUBJECT_NEGATIONS.has(words[hit.end + 1]) || words[hit.end + 1] === 'no');
 }
 
@@ -867,6 +942,12 @@ function namesMarketAt(words: string[], i: number): boolean {
   return scopeCandidates(words[i] ?? '').some(
     (c) => (c.entry.dim === 'market' || c.entry.dim === 'segment') && c.tokens.every((t, j) => words[i + j] === t || (j === c.tokens.length - 1 && words[i + j] === `${t}s`)),
   );
+}
+
+/** "Except in the NHL, ...", "Except for the WNBA, ...": a sentence that opens by excepting a league. */
+function opensWithLeagueException(words: string[]): boolean {
+  if (words[0] !== 'except' || (words[1] !== 'in' && words[1] !== 'for')) return false;
+  return namesLeagueAt(words, 2) || (words[2] === 'the' && namesLeagueAt(words, 3));
 }
 
 /** Whether a phrase naming a league or a sport starts at word i ("basketball", "NHL"). */
@@ -1021,7 +1102,12 @@ function sameMarkets(a: Scope, b: Scope): boolean {
 
 /** Openings that speak of what the sentence before described ("when that happens, ..."). */
 const BACK_REFERENCE_OPENINGS = [['when', 'that', 'happens'], ['when', 'this', 'happens'], ['if', 'that', 'happens'], ['if', 'this', 'happens'], ['in', 'that', 'case'], ['in', 'this', 'case'], ['in', 'such', 'a', 'case'], ['in', 'such', 'cases']];
-const startsWithBackReference = (w: string[]) => BACK_REFERENCE_OPENINGS.some((o) => o.every((x, k) => w[k] === x));
+/** "When they do, ...", "if it does, ...", "when it happens, ...": a case told by a pronoun and a bare
+ * auxiliary (or "happen") is the case the clause before described. */
+const BACK_PRONOUNS = new Set(['they', 'it', 'that', 'this', 'so']);
+const BACK_VERBS = new Set(['do', 'does', 'did', 'happen', 'happens', 'happened', 'occur', 'occurs']);
+const startsWithBackReference = (w: string[]) =>
+  BACK_REFERENCE_OPENINGS.some((o) => o.every((x, k) => w[k] === x)) || ((w[0] === 'when' || w[0] === 'if' || w[0] === 'whenever') && BACK_PRONOUNS.has(w[1]) && BACK_VERBS.has(w[2]));
 
 /** The auxiliaries that, with "not" and nothing after them, leave out a verb phrase said before. */
 const ELLIPTIC_AUX = new Set(['do', 'does', 'did', 'will', 'would', 'shall', 'are', 'is', 'were']);
@@ -1055,6 +1141,19 @@ function ellipticalTail(toks: readonly Tok[], i: number): boolean {
     return own.segment || own.market || own.league;
   }
   return elliptical(ws);
+}
+
+/** Determiners a coordinated subject may open with ("..., and the quarter lines ..."). */
+const SUBJECT_DETERMINERS = new Set(['the', 'all', 'every', 'each', 'any', 'our']);
+
+/** Whether the words from i to the next ";" (or the end) are a statement whose subject, at their
+ * start, names a market or a period ("totals include overtime", "the fourth quarter does not"). */
+function coordinatedStatement(toks: readonly Tok[], i: number): boolean {
+  const ws: string[] = [];
+  for (let k = i; k < toks.length && toks[k].word !== ';'; k++) if (isWord(toks[k])) ws.push(toks[k].word);
+  let j = 0;
+  while (SUBJECT_DETERMINERS.has(ws[j])) j++;
+  return namesMarketAt(ws, j) && statesValue(ws);
 }
 
 /** A table printed as lines of cells ("Market | Includes OT" over "Moneyline | Yes"): each row is
@@ -1122,6 +1221,24 @@ function answerValue(rule: ReadRule, c: Clause, label: Clause | undefined): Clau
   return { value: yes ? lex.answers.yes : lex.answers.no };
 }
 
+/** The answers of a label that answers yes or no market by market ("Overtime: yes for game lines,
+ * no for quarter lines"; "Includes OT: no for period bets"): each answer with the clause of the
+ * markets it names, or none when the answer is not made of such items. The label must name the rule
+ * alone (its `answers`) or a value of it, as for a bare answer. */
+function scopedAnswers(rule: ReadRule, label: Clause, c: Clause): { value: string; clause: Clause }[] | undefined {
+  const items = c.text.split(/[,;]\s*(?:and\s+|but\s+)?(?=(?:yes|no)\b)/i).map((x) => x.trim());
+  if (!items.every((x) => /^(?:yes|no)\s+(?:for|on|in)\s+\S/i.test(x))) return undefined;
+  const out: { value: string; clause: Clause }[] = [];
+  for (const item of items) {
+    const answer = clauses(item)[0];
+    if (!answer || !(answer.own.market || answer.own.segment || answer.own.league)) return undefined;
+    const v = answerValue(rule, { ...answer, words: [answer.words[0]], text: answer.words[0] }, label);
+    if (!v) return undefined;
+    out.push({ value: v.value, clause: answer });
+  }
+  return out;
+}
+
 /** What the text (a string, or parsed once with parseText) states about one rule for one market. */
 export function readRule(text: string | ParsedText, rule: ReadRule, m: MarketScope): Reading {
   let found: Applicable[] = [];
@@ -1168,7 +1285,9 @@ export function readRule(text: string | ParsedText, rule: ReadRule, m: MarketSco
         // scores in a shootout after overtime, how is my wager graded?").
         (i === 0 && !!c.asked && (c.asked.words.length <= SHORT_FOLLOW_UP || asksCase(c.asked.words)) && hasTopic(rule, c.asked.words)) ||
         // "A push is when ... lands on the line. When that happens, your stake is refunded."
-        (i === 0 && startsWithBackReference(c.words) && prevClauses.some((p) => !p.withdrawn && hasTopic(rule, p.words)));
+        (i === 0 && startsWithBackReference(c.words) && prevClauses.some((p) => !p.withdrawn && hasTopic(rule, p.words))) ||
+        // "... can land exactly on the number; when they do, the wager is refunded": the same inside a sentence.
+        (i > 0 && startsWithBackReference(c.words) && !cs[i - 1].withdrawn && hasTopic(rule, cs[i - 1].words));
       // "Props are void unless the player plays": an exception that names no market but the rule's
       // case is the condition of the statement, so the statement is about that rule.
       // (Only for a rule whose topic is a case: "all goals except those in overtime" names overtime as
@@ -1196,6 +1315,14 @@ export function readRule(text: string | ParsedText, rule: ReadRule, m: MarketSco
         if (said && !said.conflict && neg) {
           v = { value: neg };
           clauseText = `${c.text} ... ${leftOut.text}`;
+        }
+      }
+      // "Overtime: yes for game lines, no for quarter lines": each answer holds for the markets it names.
+      if (!v && c.kind === 'colon' && i > 0) {
+        const scoped = scopedAnswers(rule, cs[i - 1], c);
+        if (scoped) {
+          for (const a of scoped) if (speaksOf(a.clause, m)) found.push({ value: a.value, clause: `${cs[i - 1].text}: ${a.clause.text}`, weight: specificity(a.clause.scope, m), gameLines: namesGameLines(a.clause) });
+          continue;
         }
       }
       // The evidence of an answer quotes what it answers: "Does overtime count? Yes".

@@ -4,6 +4,7 @@
 // batch's evaluation part of the corpus of real rules texts (test/fixtures/rules), and a guard on the
 // two blind batches' rows (all development now, their former evaluation parts included); a later blind
 // batch is measured once by bin/eval-rules.ts and reported (test/fixtures/rules/measurements.md), not gated.
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { clauses, readRule, sentences, type MarketScope } from './rulesreader.ts';
 import { readGameLineRules } from './rulestext.ts';
@@ -27,7 +28,7 @@ const BLIND6_RIGHT = 123;
 const BLIND6_SILENT_KNOWN = ['p799', 'p860', 'p861', 'p895'];
 /** The seventh blind batch after the round that tuned on it (safety first): stated values read right,
  * and no silent row reported known. */
-const BLIND7_RIGHT = 74;
+const BLIND7_RIGHT = 80;
 const BLIND7_SILENT_KNOWN: string[] = [];
 
 const m = (league: MarketScope['league'], marketType: MarketScope['marketType'], segment: MarketScope['segment'] = 'full'): MarketScope => ({ league, marketType, segment });
@@ -752,6 +753,70 @@ describe('classes a set written after the sixth batch\'s fixes showed (sentences
   });
 });
 
+describe('clause readings that generalize: polarity, scope past a period, scoped answers, reference back (sentences written for these tests)', () => {
+  it('a value word denied in its own verb group states nothing for a rule with no opposite value', () => {
+    expect(readRule('Props on a scratched player are not voided.', 'non_participation', m('nba', 'player_prop'))).toEqual({ value: 'unknown', why: 'silent' });
+    expect(readRule('When the run total matches the line, the wager is neither refunded nor voided.', 'push', m('mlb', 'total'))).toEqual({ value: 'unknown', why: 'silent' });
+    expect(readRule('If the contest is called off, there is no refund.', 'cancellation', m('nfl', 'moneyline'))).toEqual({ value: 'unknown', why: 'silent' });
+    expect(readRule('A spread that lands on the number is never refunded; it is graded as a loss.', 'push', m('nfl', 'spread')).value).not.toBe('void');
+    // The denied word gives way to the value the clause does state.
+    expect(readRule('A spread that lands on the number is not refunded but graded as a loss.', 'push', m('nfl', 'spread'))).toMatchObject({ value: 'loses' });
+    // A negation that belongs to the case before the value denies nothing.
+    expect(readRule('If the player does not dress, the prop is voided.', 'non_participation', m('nhl', 'player_prop'))).toMatchObject({ value: 'void' });
+  });
+  it('a period after "after", "beyond" or "past" names the time past it, not that period', () => {
+    const text = 'Overtime always goes toward totals, so points scored after the fourth quarter are added to the total.';
+    expect(readRule(text, 'overtime', m('nba', 'total', 'quarter:4'))).toEqual({ value: 'unknown', why: 'silent' });
+    expect(readRule(text, 'overtime', m('nba', 'total'))).toMatchObject({ value: 'included' });
+  });
+  it('a label answered market by market gives each market its own answer', () => {
+    const text = 'Includes overtime: yes for second-half bets, no for fourth-quarter bets.';
+    expect(readRule(text, 'overtime', m('nfl', 'spread', 'half:2'))).toMatchObject({ value: 'included', evidence: 'Includes overtime: yes for second-half bets' });
+    expect(readRule(text, 'overtime', m('nfl', 'spread', 'quarter:4'))).toMatchObject({ value: 'excluded', evidence: 'Includes overtime: no for fourth-quarter bets' });
+    expect(readRule('OT: no for period bets, yes for full-game bets.', 'overtime', m('nhl', 'total'))).toMatchObject({ value: 'included' });
+  });
+  it('"when they do" inside a sentence refers to the case the clause before told', () => {
+    expect(readRule('Totals can land exactly on the number; when they do, stakes are returned.', 'push', m('nba', 'total'))).toMatchObject({ value: 'void' });
+  });
+  it('a denied form of taking part names the player case, and "nothing to do with" leaves overtime out', () => {
+    expect(readRule('Props on a player who never appeared are no action.', 'non_participation', m('nba', 'player_prop'))).toMatchObject({ value: 'void' });
+    expect(readRule('If the forward never dressed, the prop is refunded.', 'non_participation', m('nhl', 'player_prop'))).toMatchObject({ value: 'void' });
+    // A game that is not played is a cancellation, not a player who does not take part.
+    expect(readRule('If the game is not played, bets are void.', 'non_participation', m('nba', 'player_prop'))).toEqual({ value: 'unknown', why: 'silent' });
+    expect(readRule('Extra periods have nothing to do with period bets.', 'overtime', m('nhl', 'total', 'quarter:4'))).toMatchObject({ value: 'excluded' });
+  });
+  it('a regulation basis extended right after by overtime is one statement that overtime counts, not two that disagree', () => {
+    const text = 'Game bets are decided on the score at the end of regulation time, any overtime included.';
+    expect(readRule(text, 'overtime', m('nba', 'total'))).toMatchObject({ value: 'included' });
+    // A denial after the basis is a statement of its own, and agrees with it.
+    expect(readRule('Totals are settled on regulation time; overtime is not included.', 'overtime', m('nhl', 'total'))).toMatchObject({ value: 'excluded' });
+  });
+  it('a value verb whose object is denied right after it ("include neither", "include no") is denied', () => {
+    expect(readRule('Moneylines include no overtime.', 'overtime', m('nhl', 'moneyline'))).toMatchObject({ value: 'excluded' });
+    expect(readRule('Our hockey lines include neither overtime nor the shootout.', 'overtime', m('nhl', 'total'))).toMatchObject({ value: 'excluded' });
+  });
+  it('", and <market> <statement>" after a statement is a statement of its own, whose subject takes nothing from the first', () => {
+    const text = 'Quarter bets are settled on regulation time, and totals include overtime.';
+    expect(readRule(text, 'overtime', m('nba', 'spread', 'quarter:4'))).toMatchObject({ value: 'excluded' });
+    expect(readRule(text, 'overtime', m('nba', 'total'))).toMatchObject({ value: 'included', evidence: 'totals include overtime' });
+    const pronoun = 'Moneylines include overtime, and quarter lines exclude it.';
+    expect(readRule(pronoun, 'overtime', m('nba', 'moneyline'))).toMatchObject({ value: 'included' });
+    expect(readRule(pronoun, 'overtime', m('nba', 'spread', 'quarter:4'))).toMatchObject({ value: 'excluded' });
+  });
+  it('a stake that comes back, is given back or is got back is a refund, and a denied one is none', () => {
+    expect(readRule('If the margin equals the spread, your stake comes back.', 'push', m('nfl', 'spread'))).toMatchObject({ value: 'void' });
+    expect(readRule('Should the player sit out, you get your stake back.', 'non_participation', m('nba', 'player_prop'))).toMatchObject({ value: 'void' });
+    expect(readRule('If the margin equals the spread, you do not get your money back.', 'push', m('nfl', 'spread'))).toEqual({ value: 'unknown', why: 'silent' });
+  });
+  it('a league named by an opening "except" is the one the statement leaves out', () => {
+    const text = 'Except in the WNBA, totals are for regulation only.';
+    expect(readRule(text, 'overtime', m('wnba', 'total'))).toEqual({ value: 'unknown', why: 'silent' });
+    expect(readRule(text, 'overtime', m('nba', 'total'))).toMatchObject({ value: 'excluded' });
+    // An exception after the statement still takes its league out of it.
+    expect(readRule('All totals include overtime except in the NHL.', 'overtime', m('nhl', 'total'))).toMatchObject({ value: 'excluded' });
+  });
+});
+
 describe('safety classes of the seventh blind batch: no value read from words about something else (sentences written for these tests)', () => {
   it('a non-runner names no league: the clause keeps the scope it has', () => {
     expect(clauses('A scratched forward is treated as a non-runner.')[0].scope.complement).toBe(false);
@@ -859,4 +924,22 @@ describe('corpus of real rules texts (evaluation part)', () => {
     expect(r.overall.right).toBeGreaterThanOrEqual(BLIND7_RIGHT);
     expect(r.misses.filter((x) => x.expected === 'unknown').map((x) => x.row)).toEqual(BLIND7_SILENT_KNOWN);
   }, 30_000);
+});
+
+/** Half A of the held-out probes (test/fixtures/rules/held-out-probes.json) as the round that tuned on
+ * it left it: stated values read right, none wrong, no silent probe read known. Half B is measured by
+ * bin/eval-rules-probes.ts and reported in measurements.md, not gated, so tuning stays blind to it. */
+const PROBES_A_RIGHT = 24;
+
+describe('held-out probes, the half tuning may look at', () => {
+  it('reads half A without a wrong value or a silent probe read known, holding what tuning reached', () => {
+    type Probe = { id: string; half: string; text: string; rule: Parameters<typeof readRule>[1]; league: MarketScope['league']; marketType: MarketScope['marketType']; segment: MarketScope['segment']; expected: string };
+    const probes = (JSON.parse(readFileSync(new URL('../../test/fixtures/rules/held-out-probes.json', import.meta.url), 'utf8')) as { probes: Probe[] }).probes.filter((p) => p.half === 'A');
+    const read = probes.map((p) => ({ p, got: readRule(p.text, p.rule, m(p.league, p.marketType, p.segment)).value }));
+    const stated = read.filter((x) => x.p.expected !== 'unknown');
+    expect(stated.length).toBeGreaterThan(20);
+    expect(stated.filter((x) => x.got !== 'unknown' && x.got !== x.p.expected).map((x) => x.p.id)).toEqual([]);
+    expect(read.filter((x) => x.p.expected === 'unknown' && x.got !== 'unknown').map((x) => x.p.id)).toEqual([]);
+    expect(stated.filter((x) => x.got === x.p.expected).length).toBeGreaterThanOrEqual(PROBES_A_RIGHT);
+  });
 });
