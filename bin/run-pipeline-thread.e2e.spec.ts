@@ -1,12 +1,14 @@
 // The embedded default with PIPELINE_THREAD=true: the simulator, pollers and processors on a worker
 // thread of their own, the API alone on the main thread. Proves what crosses the ports works: the
 // catalog and sports snapshots the pipeline thread publishes are served from the main thread's store,
-// candles come from the pipeline thread's history, and the stop ends both cleanly.
+// candles come from the pipeline thread's history, the push stream tails its log (and resumes from
+// a position), and the stop ends both cleanly.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadConfig, ConfigError } from '../lib/config.ts';
+import { loadConfig } from '../lib/config.ts';
+import { openSse } from '../api/stream/sse-client.ts';
 import { runService, type RunningService } from './run.ts';
 
 let svc: RunningService;
@@ -32,17 +34,12 @@ async function eventually<T>(what: string, f: () => Promise<T | undefined>, ms =
 describe('embedded default with the pipeline on its own thread (PIPELINE_THREAD=true)', () => {
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), 'pm-run-pt-'));
-    const config = loadConfig({ DATA_DIR: dir, PORT: '0', LOG_LEVEL: 'warn', SPORTS_PUBLISH_MS: '500', POLL_INTERVAL_MS: '1000', PIPELINE_THREAD: 'true', STREAM: 'false' });
+    const config = loadConfig({ DATA_DIR: dir, PORT: '0', LOG_LEVEL: 'warn', SPORTS_PUBLISH_MS: '500', POLL_INTERVAL_MS: '1000', PIPELINE_THREAD: 'true' });
     svc = await runService(config, { quiet: true });
   });
   afterAll(async () => {
     await svc?.stop();
     rmSync(dir, { recursive: true, force: true });
-  });
-
-  it('refuses the push stream with it, saying what to set', () => {
-    expect(() => loadConfig({ DATA_DIR: dir, PIPELINE_THREAD: 'true' })).toThrow(ConfigError);
-    expect(() => loadConfig({ DATA_DIR: dir, PIPELINE_THREAD: 'true' })).toThrow(/PIPELINE_THREAD=true does not serve the push stream yet .* set STREAM=false/);
   });
 
   it('serves the catalog the pipeline thread published, page after page', async () => {
@@ -88,6 +85,35 @@ describe('embedded default with the pipeline on its own thread (PIPELINE_THREAD=
     });
     expect(candles.data[0].outcomes.length).toBeGreaterThan(0);
     expect(candles.data[0].outcomes[0].changes).toBeGreaterThan(0);
+  });
+
+  it("streams matched events from the pipeline thread's log, and resumes after a position", async () => {
+    await eventually('a matched sports event', async () => {
+      const r = await get('/v1/matching-markets/sports?limit=1', svc.demoKey);
+      return r.status === 200 && r.body.data.length > 0 ? true : undefined;
+    });
+    const headers = { authorization: `Bearer ${svc.demoKey}` };
+    const first = await openSse(`${svc.address}/v1/stream?channel=sports`, headers);
+    try {
+      expect(first.status).toBe(200);
+      // The snapshot event, then the events the hub tails from matched.events as matching republishes.
+      await first.waitFor((es) => es.some((e) => e.event === 'event.updated'), 150_000, 'an event.updated');
+      expect(first.events[0]!.event).toBe('snapshot');
+    } finally {
+      first.destroy();
+    }
+    const updated = first.events.find((e) => e.event === 'event.updated')!;
+    expect(updated.id).toBeTruthy();
+    expect(JSON.parse(updated.data).event_id).toMatch(/^(nba|wnba|nfl|mlb|nhl)-/);
+    // Resumed after that event: what follows it comes (from the log), not a reset.
+    const again = await openSse(`${svc.address}/v1/stream?channel=sports`, { ...headers, 'last-event-id': updated.id! });
+    try {
+      expect(again.status).toBe(200);
+      await again.waitFor((es) => es.some((e) => e.event === 'event.updated' || e.event === 'reset'), 150_000, 'a resumed event');
+      expect(again.events.map((e) => e.event)).not.toContain('reset');
+    } finally {
+      again.destroy();
+    }
   });
 
   it('stops cleanly: nothing abandoned, the API closed', async () => {

@@ -62,13 +62,15 @@ import { MemorySnapshotStore } from '../pipelines/readmodels/memory-store.ts';
 import { openStore } from '../pipelines/runtime/backbone.ts';
 import { startPipelineThread } from '../pipelines/runtime/pipeline-thread.ts';
 import type { Log } from '../pipelines/log/types.ts';
-import type { Serde } from '../pipelines/serde/index.ts';
-import type { TopicMap } from '../pipelines/topics.ts';
+import type { SchemaLookup, Serde } from '../pipelines/serde/index.ts';
+import { defineTopics, topicSettings, type TopicMap } from '../pipelines/topics.ts';
 
 export interface RunningService {
   address?: string;
   /** The venues' base URL the pollers and the live routes read (the simulator's, or VENUE_BASE_URL). */
   venueBaseUrl?: string;
+  /** PIPELINE_THREAD: the pipeline thread's Prometheus metrics as text (this thread's are metricsText()). */
+  pipelineMetricsText?(): Promise<string>;
   /** The history SQL port (HISTORY_SQL_PORT), when on. */
   sqlAddress?: string;
   demoKey?: string;
@@ -82,8 +84,8 @@ export interface RunOptions {
   quiet?: boolean;
   /** The snapshot store to use instead of opening one (the pipeline thread's port to the main thread's store). */
   store?: SnapshotStore;
-  /** Given the history this process opened, once open (the pipeline thread serves it to the main thread). */
-  onHistory?: (history: History) => void;
+  /** Given the backbone this process opened, once open (the pipeline thread serves its history and log's tails to the main thread). */
+  onBackbone?: (b: { history?: History; log?: Log; registry: SchemaLookup }) => void;
   /** PIPELINE_THREAD: the pipeline thread failed after its start (main() stops the process). */
   onFatal?: (err: Error) => void;
 }
@@ -131,7 +133,7 @@ export async function runService(config: Config, opts: RunOptions = {}): Promise
   };
   const registry = createRegistry(config);
   const backbone = await openBackbone(config, { serde: avroSerde(registry), registry, uses, ...(opts.store && { store: opts.store }) });
-  if (uses.history) opts.onHistory?.(backbone.history);
+  opts.onBackbone?.({ history: uses.history ? backbone.history : undefined, log: uses.log ? backbone.log : undefined, registry });
   stops.push(async () => {
     await backbone.close();
     await registry.close();
@@ -287,13 +289,14 @@ async function startApiRole(
 async function runSplit(config: Config, opts: RunOptions): Promise<RunningService> {
   const store = openStore(config);
   if (!(store instanceof MemorySnapshotStore)) throw new ConfigError('PIPELINE_THREAD keeps the in-process snapshot store on the API\'s thread: unset REDIS_URL, or PIPELINE_THREAD');
-  const pipeline = await startPipelineThread({ config, store, nice: config.WORKER_NICE, onFatal: opts.onFatal });
+  const pipeline = await startPipelineThread({ config, store, nice: config.WORKER_NICE, onFatal: opts.onFatal, stream: config.STREAM });
   let abandoned = false;
+  // Run in reverse: the API's parts, then the pipeline (its last writes reach the store), then the store.
   const stops: (() => Promise<void>)[] = [
+    () => store.close(),
     async () => {
       abandoned = (await pipeline.stop()) || abandoned;
     },
-    () => store.close(),
   ];
   try {
     const endpoints = VenueEndpoints.fromConfig(config, pipeline.venueBaseUrl);
@@ -305,6 +308,8 @@ async function runSplit(config: Config, opts: RunOptions): Promise<RunningServic
       history: pipeline.history,
       venueBaseUrl: pipeline.venueBaseUrl,
       endpoints,
+      // The push stream's hubs tail the pipeline thread's log through its port, and decode with its registry.
+      stream: pipeline.log ? { log: pipeline.log, serde: avroSerde(pipeline.log.registry()), topics: defineTopics(topicSettings(config)) } : undefined,
     });
     stops.push(...api.stops);
     stops.reverse();
@@ -320,6 +325,7 @@ async function runSplit(config: Config, opts: RunOptions): Promise<RunningServic
       sqlAddress: pipeline.sqlAddress,
       demoKey: api.demoKey,
       simulator,
+      pipelineMetricsText: () => pipeline.metricsText(),
       // The pipeline thread bounds its own stop by STOP_DEADLINE_MS; this one bounds the API's part too.
       // Once: a second call (a test's afterAll after its own stop) waits for the first.
       stop: () =>

@@ -117,8 +117,8 @@ const fields = z.object({
   STAGE_THREAD: bool.default(true),
   // ROLES=all only: the simulator, pollers and processors on a worker thread of their own
   // (pipelines/runtime/pipeline-thread.ts), the API alone on the main thread. The snapshot store
-  // stays on the main thread (the pipeline writes through a MessagePort) and the candle route reads
-  // the pipeline thread's history through one. Without it the main thread carries the pipeline's
+  // stays on the main thread (the pipeline writes through a MessagePort); the candle route reads
+  // the pipeline thread's history, and the push stream tails its log, through ports. Without it the main thread carries the pipeline's
   // orchestration (the embedded log, the stage runners' loops, commits) between requests.
   PIPELINE_THREAD: bool.default(false),
   // The venue pollers on a worker thread of their own (pipelines/venues/pollers/thread.ts): page
@@ -234,15 +234,6 @@ const schema = fields
         code: 'custom',
         path: ['HISTORY_SQL_TOKEN'],
         message: `${t === undefined ? 'is required when HISTORY_SQL_PORT is set' : `is shorter than ${MIN_SQL_TOKEN_LENGTH} characters`}: every request to the history SQL port must carry it; set it to a random secret (e.g. HISTORY_SQL_TOKEN=$(openssl rand -base64 32))`,
-      });
-  })
-  .superRefine((c, ctx) => {
-    // The push stream tails the log, which lives on the pipeline thread: not carried over its port yet.
-    if (c.PIPELINE_THREAD && c.STREAM)
-      ctx.addIssue({
-        code: 'custom',
-        path: ['PIPELINE_THREAD'],
-        message: 'PIPELINE_THREAD=true does not serve the push stream yet (GET /v1/stream tails the log, which is on the pipeline thread): set STREAM=false with it, or unset PIPELINE_THREAD',
       });
   })
   .superRefine((c, ctx) => {

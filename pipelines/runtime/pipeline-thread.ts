@@ -11,25 +11,33 @@
 // batches for the workers, commits, the catalog area, the pollers' supervisor. During a large crawl
 // requests waited behind it, lived longer, were promoted and brought full collections
 // (bench/crawl-latency.md). What crosses now: the store's writes and publishes (store-port.ts, as
-// moved bytes) and the candle route's queries (history-port.ts).
+// moved bytes), the candle route's queries (history-port.ts) and the push stream's tails of the
+// log with the registry's lookups (log-port.ts).
 import { MessageChannel, Worker } from 'node:worker_threads';
 import type { Config } from '../../lib/config.ts';
 import type { MemorySnapshotStore } from '../readmodels/memory-store.ts';
 import { serveSnapshotStore } from '../readmodels/store-port.ts';
 import { PortHistory, type HistoryFacts } from '../readmodels/history-port.ts';
 import { fromWireError, type WireError } from './history-host.ts';
+import { PortLog } from '../log/log-port.ts';
+import type { Log } from '../log/types.ts';
 
 /** The pipeline thread's messages to this thread. */
 export type PipelineReply =
-  | { ready: true; venueBaseUrl?: string; sqlAddress?: string; history: HistoryFacts }
+  | { ready: true; venueBaseUrl?: string; sqlAddress?: string; history: HistoryFacts; log?: Log['kind'] }
   | { ready: false; error: WireError }
   | { stopped: true; abandoned: boolean }
+  | { metrics: number; text: string }
   | { fatal: WireError };
 
 export interface PipelineThread {
   venueBaseUrl?: string;
   sqlAddress?: string;
   history: PortHistory;
+  /** Its log's tails, offsets and registry lookups (the push stream), when asked for (`stream`). */
+  log?: PortLog;
+  /** The pipeline thread's Prometheus metrics (its stages count there; metrics.ts), as text. */
+  metricsText(): Promise<string>;
   /** Runs the pipeline's stop there (stopWithin, STOP_DEADLINE_MS); resolves whether it abandoned work in flight. */
   stop(): Promise<boolean>;
 }
@@ -39,6 +47,8 @@ export interface PipelineThreadOptions {
   store: MemorySnapshotStore;
   /** The thread's nice value (WORKER_NICE; ts-worker.mjs). */
   nice?: number;
+  /** Serve its log's tails to this thread (the push stream, STREAM). */
+  stream?: boolean;
   /** The pipeline failed after its start (an error nothing caught there); the thread is gone. */
   onFatal?: (err: Error) => void;
 }
@@ -46,6 +56,7 @@ export interface PipelineThreadOptions {
 export async function startPipelineThread(o: PipelineThreadOptions): Promise<PipelineThread> {
   const storeCh = new MessageChannel();
   const historyCh = new MessageChannel();
+  const logCh = o.stream ? new MessageChannel() : undefined;
   serveSnapshotStore(o.store, storeCh.port1);
   const worker = new Worker(new URL('./ts-worker.mjs', import.meta.url), {
     workerData: {
@@ -54,8 +65,9 @@ export async function startPipelineThread(o: PipelineThreadOptions): Promise<Pip
       config: o.config,
       storePort: storeCh.port2,
       historyPort: historyCh.port2,
+      logPort: logCh?.port2,
     },
-    transferList: [storeCh.port2, historyCh.port2],
+    transferList: [storeCh.port2, historyCh.port2, ...(logCh ? [logCh.port2] : [])],
   });
   const exited = new Promise<number>((resolve) => worker.once('exit', resolve));
   let stopping: ((abandoned: boolean) => void) | undefined;
@@ -68,6 +80,7 @@ export async function startPipelineThread(o: PipelineThreadOptions): Promise<Pip
     await worker.terminate();
     storeCh.port1.close();
     historyCh.port1.close();
+    logCh?.port1.close();
     throw 'error' in first ? fromWireError(first.error, 'the pipeline thread') : new Error('the pipeline thread did not start');
   }
   const fatal = (e: Error) => {
@@ -75,8 +88,13 @@ export async function startPipelineThread(o: PipelineThreadOptions): Promise<Pip
     if (o.onFatal) o.onFatal(e);
     else console.error('the pipeline thread failed:', e);
   };
+  const asked = new Map<number, (text: string) => void>();
+  let nextAsk = 1;
   worker.on('message', (m: PipelineReply) => {
-    if ('stopped' in m) stopping?.(m.abandoned);
+    if ('metrics' in m) {
+      asked.get(m.metrics)?.(m.text);
+      asked.delete(m.metrics);
+    } else if ('stopped' in m) stopping?.(m.abandoned);
     else if ('fatal' in m) fatal(fromWireError(m.fatal, 'the pipeline thread'));
   });
   worker.on('error', (e) => fatal(e instanceof Error ? e : new Error(String(e))));
@@ -88,13 +106,23 @@ export async function startPipelineThread(o: PipelineThreadOptions): Promise<Pip
     stopping?.(true);
   });
   const history = new PortHistory(historyCh.port1, first.history);
+  const log = logCh && first.log ? new PortLog(logCh.port1, first.log) : undefined;
   return {
     venueBaseUrl: first.venueBaseUrl,
     sqlAddress: first.sqlAddress,
     history,
+    log,
+    metricsText() {
+      const id = nextAsk++;
+      return new Promise<string>((resolve) => {
+        asked.set(id, resolve);
+        worker.postMessage({ metrics: id });
+      });
+    },
     async stop() {
       if (stopping) return false;
       if (gone) {
+        await log?.close();
         await history.close();
         storeCh.port1.close();
         return true;
@@ -102,6 +130,7 @@ export async function startPipelineThread(o: PipelineThreadOptions): Promise<Pip
       const answered = new Promise<boolean>((resolve) => (stopping = resolve));
       worker.postMessage('stop');
       const abandoned = await answered;
+      await log?.close();
       await history.close();
       storeCh.port1.close();
       // With work abandoned, a thread under it may be inside chdb: not waited for (the process ends by its signal).
