@@ -58,7 +58,7 @@ import { pino } from 'pino';
 import { isMainThread } from 'node:worker_threads';
 import type { History } from '../pipelines/readmodels/history.ts';
 import type { SnapshotStore } from '../pipelines/readmodels/snapshots.ts';
-import { MemorySnapshotStore } from '../pipelines/readmodels/memory-store.ts';
+import type { MemorySnapshotStore } from '../pipelines/readmodels/memory-store.ts';
 import { openStore } from '../pipelines/runtime/backbone.ts';
 import { startPipelineThread } from '../pipelines/runtime/pipeline-thread.ts';
 import type { Log } from '../pipelines/log/types.ts';
@@ -287,8 +287,8 @@ async function startApiRole(
  * API first, then the pipeline thread's own stopWithin (STOP_DEADLINE_MS), answered when done.
  */
 async function runSplit(config: Config, opts: RunOptions): Promise<RunningService> {
-  const store = openStore(config);
-  if (!(store instanceof MemorySnapshotStore)) throw new ConfigError('PIPELINE_THREAD keeps the in-process snapshot store on the API\'s thread: unset REDIS_URL, or PIPELINE_THREAD');
+  // lib/config.ts refuses PIPELINE_THREAD with REDIS_URL: the store is the in-process one.
+  const store = openStore(config) as MemorySnapshotStore;
   const pipeline = await startPipelineThread({ config, store, nice: config.WORKER_NICE, onFatal: opts.onFatal, stream: config.STREAM });
   let abandoned = false;
   // Run in reverse: the API's parts, then the pipeline (its last writes reach the store), then the store.

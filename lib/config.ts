@@ -237,6 +237,14 @@ const schema = fields
       });
   })
   .superRefine((c, ctx) => {
+    if (!c.PIPELINE_THREAD) return;
+    // The split is of the embedded default's one process; its store stays on the API's thread.
+    if (!c.ROLES.split(',').some((r) => r.trim() === 'all'))
+      ctx.addIssue({ code: 'custom', path: ['PIPELINE_THREAD'], message: `splits ROLES=all only (the API's thread and the pipeline's), got ROLES=${JSON.stringify(c.ROLES)}: unset PIPELINE_THREAD` });
+    if (c.REDIS_URL)
+      ctx.addIssue({ code: 'custom', path: ['PIPELINE_THREAD'], message: "keeps the in-process snapshot store on the API's thread; with REDIS_URL set, unset PIPELINE_THREAD" });
+  })
+  .superRefine((c, ctx) => {
     if (c.POLL_CHANGE_ONLY && c.STREAM_QUOTES_LOOKBACK_MS !== undefined && c.STREAM_QUOTES_LOOKBACK_MS <= c.POLL_REFRESH_MS)
       ctx.addIssue({
         code: 'custom',
