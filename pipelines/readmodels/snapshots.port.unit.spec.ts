@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { randomBytes } from 'node:crypto';
 import { snapshotStoreContract } from './snapshots.contract.ts';
 import { MemorySnapshotStore } from './memory-store.ts';
-import { PortSnapshotStore, PUBLISH_CHUNK, serveSnapshotStore } from './store-port.ts';
+import { PortSnapshotStore, PUBLISH_CHUNK, PUBLISH_CHUNK_CHARS, serveSnapshotStore } from './store-port.ts';
 
 function portStore(): { served: MemorySnapshotStore; client: PortSnapshotStore } {
   const ch = new MessageChannel();
@@ -30,6 +30,18 @@ describe('PortSnapshotStore', () => {
     expect(back.map((e) => e.value.i)).toEqual(entries.map((e) => e.value.i));
     expect(back[n - 1]!.value).toEqual(entries[n - 1]!.value);
     expect(back[3]!.value.t).toBe('Zürich – “quoted” 🏀');
+    await client.close();
+  });
+
+  it('publishes entries larger than a chunk of characters, each whole', async () => {
+    const { served, client } = portStore();
+    const name = `big-${randomBytes(4).toString('hex')}`;
+    const big = 'y'.repeat(PUBLISH_CHUNK_CHARS / 2 + 1);
+    const entries = [0, 1, 2].map((i) => ({ key: `c${i}`, value: { i, big } }));
+    const info = await client.publish(name, entries, { observedAt: null });
+    expect(info.count).toBe(3);
+    const back = await served.entries<{ i: number; big: string }>(name, info.id, ['c0', 'c1', 'c2']);
+    expect(back.map((e) => [e!.i, e!.big.length])).toEqual([0, 1, 2].map((i) => [i, big.length]));
     await client.close();
   });
 

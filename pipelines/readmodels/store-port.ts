@@ -6,7 +6,7 @@
 // Volume: a putMany of canonical documents and a catalog publish of 1,000,000 entries cross as
 // bytes, not as a message or a structured clone per document: the documents' keys and JSON texts are
 // encoded into one buffer that is moved (transferred), with their lengths and versions beside it. A
-// publish crosses in chunks of PUBLISH_CHUNK entries, each added to the staged snapshot on arrival
+// publish crosses in chunks (PUBLISH_CHUNK entries or PUBLISH_CHUNK_CHARS of JSON), each added to the staged snapshot on arrival
 // (its own task on the serving thread, so requests are served between chunks) and made current by
 // the last message. Reads travel back as JSON text, parsed by the caller, so the serving thread does
 // not parse what it only hands on.
@@ -15,8 +15,14 @@ import { fromWireError, toWireError, type WireError } from '../runtime/history-h
 import type { MemorySnapshotStore } from './memory-store.ts';
 import { JsonText, serializeDoc, type PublishOptions, type SnapshotEntry, type SnapshotInfo, type SnapshotStore, type Versioned } from './snapshots.ts';
 
-/** Entries of a publish per message. */
+/** Entries of a publish per message, at most. */
 export const PUBLISH_CHUNK = 20_000;
+/**
+ * And at most about this many characters of JSON per message: a catalog entry is a chunk of 100
+ * rows (pipelines/catalog/pages.ts), so a 1,000,000-market snapshot is some 20,000 entries of
+ * 200-400 MB; each message's decoding and adding is one task on the serving thread, kept to a few ms.
+ */
+export const PUBLISH_CHUNK_CHARS = 4 * 1024 * 1024;
 
 /** Texts packed into one moved buffer: piece i is bytes [ends[i-1], ends[i]). */
 interface Packed {
@@ -204,16 +210,21 @@ export class PortSnapshotStore implements SnapshotStore {
   async publish(name: string, entries: SnapshotEntry[], options: PublishOptions): Promise<SnapshotInfo> {
     if (this.closed) throw new Error('the snapshot store port is closed');
     const pid = this.nextPublish++;
-    for (let at = 0; at < entries.length; at += PUBLISH_CHUNK) {
-      const chunk = entries.slice(at, at + PUBLISH_CHUNK);
-      const pieces: string[] = new Array(chunk.length * 2);
-      for (let i = 0; i < chunk.length; i++) {
-        pieces[2 * i] = chunk[i]!.key;
-        pieces[2 * i + 1] = serializeDoc(chunk[i]!.value);
-      }
+    let pieces: string[] = [];
+    let chars = 0;
+    const flush = () => {
       const { packed, transfer } = pack(pieces);
       this.port.postMessage({ op: 'publish-chunk', pid, name, entries: packed } satisfies Call, transfer);
+      pieces = [];
+      chars = 0;
+    };
+    for (const e of entries) {
+      const json = serializeDoc(e.value);
+      pieces.push(e.key, json);
+      chars += json.length;
+      if (pieces.length >= 2 * PUBLISH_CHUNK || chars >= PUBLISH_CHUNK_CHARS) flush();
     }
+    if (pieces.length) flush();
     return this.call({ op: 'publish-end', pid, name, options });
   }
 
