@@ -10,6 +10,10 @@
 //                         (POLLER_THREAD=false);
 //   crawl                 ROLES=all, the defaults: WORKER_NICE=10, those two on the stage thread,
 //                         the pollers on their own thread.
+//   crawl, pipeline thread  ROLES=all, the defaults and PIPELINE_THREAD=true: the simulator, pollers
+//                         and processors on a thread of their own, the API alone on the main thread
+//                         (the push stream's hubs tail the log through the pipeline thread's port).
+// --stream false runs every mode without the push stream (STREAM=false).
 // --modes picks some (comma-separated; default: idle, crawl, pollers here, crawl).
 // Every crawl mode runs the simulator on its own thread and the catalog stage and history sinks on
 // the history worker (the defaults).
@@ -37,7 +41,7 @@
 // (node:inspector, one .cpuprofile per round and mode; open in Chrome's DevTools or read with
 // bench/profile-summary.ts): what is left on the API's thread during the crawl, without the start.
 //
-//   npx tsx bench/crawl-latency.ts [--scale 100] [--seconds 20] [--warmup 8] [--rounds 2] [--connections 4] [--modes idle,crawl] [--rate 2000] [--profile DIR]
+//   npx tsx bench/crawl-latency.ts [--scale 100] [--seconds 20] [--warmup 8] [--rounds 2] [--connections 4] [--modes idle,crawl] [--rate 2000] [--profile DIR] [--stream false]
 import { execFile } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { Session } from 'node:inspector/promises';
@@ -47,8 +51,8 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { constants as perfConstants, performance, PerformanceObserver, type PerformanceEntry } from 'node:perf_hooks';
 import { loadConfig } from '../lib/config.ts';
-import { runService } from '../bin/run.ts';
-import { pipelineMetrics } from '../pipelines/runtime/metrics.ts';
+import { runService, type RunningService } from '../bin/run.ts';
+import { parseMetrics, pipelineMetrics } from '../pipelines/runtime/metrics.ts';
 
 const run = promisify(execFile);
 const loadScript = fileURLToPath(new URL('./api-load.ts', import.meta.url));
@@ -63,8 +67,9 @@ const ROUNDS = Number(arg('rounds', '2'));
 const CONNECTIONS = Number(arg('connections', '4'));
 const RATE = Number(arg('rate', '0'));
 const PROFILE = arg('profile', '');
+const STREAM = arg('stream', 'true');
 
-const MODES = ['idle', 'crawl, nice 0', 'crawl, stages here', 'crawl, pollers here', 'crawl'] as const;
+const MODES = ['idle', 'crawl, nice 0', 'crawl, stages here', 'crawl, pollers here', 'crawl', 'crawl, pipeline thread'] as const;
 type Mode = (typeof MODES)[number];
 const picked = arg('modes', 'idle,crawl, pollers here,crawl')
   .split(',')
@@ -76,7 +81,12 @@ const picked = arg('modes', 'idle,crawl, pollers here,crawl')
   }, []);
 for (const m of picked) if (!(MODES as readonly string[]).includes(m)) throw new Error(`unknown mode ${JSON.stringify(m)}: one of ${MODES.join(' | ')}`);
 
-async function catalogRecordsIn(): Promise<number> {
+async function catalogRecordsIn(svc: RunningService): Promise<number> {
+  // With the pipeline on its own thread its stages count there.
+  if (svc.pipelineMetricsText)
+    return parseMetrics(await svc.pipelineMetricsText())
+      .filter((s) => s.name === 'pm_stage_records_in_total' && s.labels.stage === 'catalog')
+      .reduce((a, s) => a + s.value, 0);
   const m = (await pipelineMetrics.recordsIn.get()).values;
   return m.filter((v) => v.labels.stage === 'catalog').reduce((a, v) => a + v.value, 0);
 }
@@ -148,12 +158,15 @@ async function once(mode: Mode, label: string): Promise<{ p99: number; rps: numb
     STAGE_THREAD: mode === 'crawl, stages here' ? 'false' : 'true',
     WORKER_NICE: mode === 'crawl, nice 0' ? '0' : '10',
     POLLER_THREAD: mode === 'crawl, pollers here' ? 'false' : 'true',
+    PIPELINE_THREAD: mode === 'crawl, pipeline thread' ? 'true' : 'false',
+    // --stream false leaves the push stream's hubs out of every mode.
+    ...(STREAM === 'false' && { STREAM: 'false' }),
     DEMO_KEY: 'false',
   });
   const svc = await runService(config, { quiet: true });
   try {
     await new Promise((r) => setTimeout(r, WARMUP * 1000));
-    const before = await catalogRecordsIn();
+    const before = await catalogRecordsIn(svc);
     const session = PROFILE && mode !== 'idle' ? new Session() : null;
     if (session) {
       session.connect();
@@ -177,7 +190,7 @@ async function once(mode: Mode, label: string): Promise<{ p99: number; rps: numb
       mkdirSync(PROFILE, { recursive: true });
       writeFileSync(path.join(PROFILE, `${label}.cpuprofile`), JSON.stringify(profile));
     }
-    const crawled = (await catalogRecordsIn()) - before;
+    const crawled = (await catalogRecordsIn(svc)) - before;
     const r = JSON.parse(stdout.trim().split('\n').pop()!) as { p99: number; rps: number; non2xx: number; errors: number };
     return { ...r, crawled, busy, cpu, wakeups, preempted, gc };
   } finally {

@@ -18,6 +18,7 @@ export const WORKER_ENTRIES: Record<string, string> = {
   'pipelines/runtime/history-worker.ts': 'history-worker.mjs',
   'pipelines/venues/simulator/thread-worker.ts': 'simulator-worker.mjs',
   'pipelines/venues/pollers/thread-worker.ts': 'pollers-worker.mjs',
+  'pipelines/runtime/pipeline-worker.ts': 'pipeline-worker.mjs',
 };
 
 /**

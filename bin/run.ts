@@ -55,9 +55,22 @@ function stageErrorLogger(logger: { warn(obj: object, msg: string): void }) {
   };
 }
 import { pino } from 'pino';
+import { isMainThread } from 'node:worker_threads';
+import type { History } from '../pipelines/readmodels/history.ts';
+import type { SnapshotStore } from '../pipelines/readmodels/snapshots.ts';
+import type { MemorySnapshotStore } from '../pipelines/readmodels/memory-store.ts';
+import { openStore } from '../pipelines/runtime/backbone.ts';
+import { startPipelineThread } from '../pipelines/runtime/pipeline-thread.ts';
+import type { Log } from '../pipelines/log/types.ts';
+import type { SchemaLookup, Serde } from '../pipelines/serde/index.ts';
+import { defineTopics, topicSettings, type TopicMap } from '../pipelines/topics.ts';
 
 export interface RunningService {
   address?: string;
+  /** The venues' base URL the pollers and the live routes read (the simulator's, or VENUE_BASE_URL). */
+  venueBaseUrl?: string;
+  /** PIPELINE_THREAD: the pipeline thread's Prometheus metrics as text (this thread's are metricsText()). */
+  pipelineMetricsText?(): Promise<string>;
   /** The history SQL port (HISTORY_SQL_PORT), when on. */
   sqlAddress?: string;
   demoKey?: string;
@@ -67,8 +80,19 @@ export interface RunningService {
   abandoned(): boolean;
 }
 
-export async function runService(config: Config, opts: { quiet?: boolean } = {}): Promise<RunningService> {
+export interface RunOptions {
+  quiet?: boolean;
+  /** The snapshot store to use instead of opening one (the pipeline thread's port to the main thread's store). */
+  store?: SnapshotStore;
+  /** Given the backbone this process opened, once open (the pipeline thread serves its history and log's tails to the main thread). */
+  onBackbone?: (b: { history?: History; log?: Log; registry: SchemaLookup }) => void;
+  /** PIPELINE_THREAD: the pipeline thread failed after its start (main() stops the process). */
+  onFatal?: (err: Error) => void;
+}
+
+export async function runService(config: Config, opts: RunOptions = {}): Promise<RunningService> {
   const roles = new Set(config.ROLES.split(',').map((r) => r.trim()));
+  if (config.PIPELINE_THREAD && roles.has('all')) return runSplit(config, opts);
   const has = (r: string) => roles.has('all') || roles.has(r);
   const say = (msg: string) => {
     if (!opts.quiet) console.log(msg);
@@ -94,7 +118,7 @@ export async function runService(config: Config, opts: { quiet?: boolean } = {})
   const stop = async () => {
     abandoned = (await stopWithin(stops, config.STOP_DEADLINE_MS, logger)) || abandoned;
   };
-  if (!needsBackbone) return { simulator, stop, abandoned: () => abandoned };
+  if (!needsBackbone) return { simulator, venueBaseUrl, stop, abandoned: () => abandoned };
 
   // Each role opens only what it uses: pollers the log; processors everything; an API replica the
   // snapshot store, and the history (for the catalog) only where reading it takes no exclusive lock
@@ -108,7 +132,8 @@ export async function runService(config: Config, opts: { quiet?: boolean } = {})
     store: has('processors') || has('api'),
   };
   const registry = createRegistry(config);
-  const backbone = await openBackbone(config, { serde: avroSerde(registry), registry, uses });
+  const backbone = await openBackbone(config, { serde: avroSerde(registry), registry, uses, ...(opts.store && { store: opts.store }) });
+  opts.onBackbone?.({ history: uses.history ? backbone.history : undefined, log: uses.log ? backbone.log : undefined, registry });
   stops.push(async () => {
     await backbone.close();
     await registry.close();
@@ -196,37 +221,124 @@ export async function runService(config: Config, opts: { quiet?: boolean } = {})
   let address: string | undefined;
   let demoKey: string | undefined;
   if (has('api')) {
-    const auth = createAuthDeps(config);
-    const deps: AppDeps = {
-      config,
-      clock: Date.now,
-      auth,
-      // Catalog pages are read from the SnapshotStore: every replica serves them, with or without chdb.
+    const stream = streams ? { log: backbone.log, serde: backbone.serde, topics: backbone.topics } : undefined;
+    const api = await startApiRole(config, {
       catalog: catalog?.deps ?? catalogDeps(config, backbone.store),
       sports: sports?.deps ?? sportsDepsOf(backbone.store),
-    };
-    // Candles are read from the History where this process opened one (chdb, or CLICKHOUSE_URL);
-    // an API replica of the stack without CLICKHOUSE_URL has none and answers the route 503.
-    if (uses.history) deps.priceHistory = { history: backbone.history };
-    if (venueBaseUrl || endpoints.allOwn) {
-      const live = startLiveArea({ venueBaseUrl, endpoints });
-      deps.live = live.deps;
-      stops.push(() => live.stop());
-    }
-    const area = streams
-      ? await startStreamArea({ ...config, STREAM_QUOTES_LOOKBACK_MS: quotesLookbackMs(config) }, { log: backbone.log, serde: backbone.serde, topics: backbone.topics, catalog: { store: backbone.store, name: CATALOG_SNAPSHOT_NAME }, quotes: 'on-demand' })
-      : undefined;
-    if (area) deps.stream = area.deps;
-    const api = await startApi(config, deps);
-    stops.push(() => api.close());
-    // Stopped before the API (stops run in reverse): the open streams end, then the server closes.
-    if (area) stops.push(() => area.stop());
+      store: backbone.store,
+      // Candles are read from the History where this process opened one (chdb, or CLICKHOUSE_URL);
+      // an API replica of the stack without CLICKHOUSE_URL has none and answers the route 503.
+      history: uses.history ? backbone.history : undefined,
+      venueBaseUrl,
+      endpoints,
+      stream,
+    });
+    stops.push(...api.stops);
     address = api.address;
-    if (config.DEMO_KEY) demoKey = await createDemoKey(auth);
+    demoKey = api.demoKey;
   }
   // Stop in reverse order of start: API first, so nothing reads a closed store.
   stops.reverse();
-  return { address, sqlAddress, demoKey, simulator, stop, abandoned: () => abandoned };
+  return { address, venueBaseUrl, sqlAddress, demoKey, simulator, stop, abandoned: () => abandoned };
+}
+
+/**
+ * The API's part of a process: routes on the given read models, the live routes where venues are
+ * known, the push stream where a log is given. Out: its address, the demo key, and its stops in
+ * start order (the stream's after the server's, so stops run in reverse close the streams first).
+ */
+async function startApiRole(
+  config: Config,
+  p: {
+    catalog: AppDeps['catalog'];
+    sports: AppDeps['sports'];
+    store: SnapshotStore;
+    history?: History;
+    venueBaseUrl?: string;
+    endpoints: VenueEndpoints;
+    stream?: { log: Log; serde: Serde; topics: TopicMap };
+  },
+): Promise<{ address: string; demoKey?: string; stops: (() => Promise<void>)[] }> {
+  const stops: (() => Promise<void>)[] = [];
+  const auth = createAuthDeps(config);
+  // Catalog pages are read from the SnapshotStore: every replica serves them, with or without chdb.
+  const deps: AppDeps = { config, clock: Date.now, auth, catalog: p.catalog, sports: p.sports };
+  if (p.history) deps.priceHistory = { history: p.history };
+  if (p.venueBaseUrl || p.endpoints.allOwn) {
+    const live = startLiveArea({ venueBaseUrl: p.venueBaseUrl, endpoints: p.endpoints });
+    deps.live = live.deps;
+    stops.push(() => live.stop());
+  }
+  const area = p.stream
+    ? await startStreamArea({ ...config, STREAM_QUOTES_LOOKBACK_MS: quotesLookbackMs(config) }, { ...p.stream, catalog: { store: p.store, name: CATALOG_SNAPSHOT_NAME }, quotes: 'on-demand' })
+    : undefined;
+  if (area) deps.stream = area.deps;
+  const api = await startApi(config, deps);
+  stops.push(() => api.close());
+  // Stopped before the API (stops run in reverse): the open streams end, then the server closes.
+  if (area) stops.push(() => area.stop());
+  return { address: api.address, demoKey: config.DEMO_KEY ? await createDemoKey(auth) : undefined, stops };
+}
+
+/**
+ * ROLES=all with PIPELINE_THREAD: the API on this thread, on the in-process snapshot store it keeps
+ * here; the simulator, pollers and processors on the pipeline thread (pipelines/runtime/
+ * pipeline-thread.ts), which writes the store and serves its history through ports. The stop: the
+ * API first, then the pipeline thread's own stopWithin (STOP_DEADLINE_MS), answered when done.
+ */
+async function runSplit(config: Config, opts: RunOptions): Promise<RunningService> {
+  // lib/config.ts refuses PIPELINE_THREAD with REDIS_URL: the store is the in-process one.
+  const store = openStore(config) as MemorySnapshotStore;
+  const pipeline = await startPipelineThread({ config, store, nice: config.WORKER_NICE, onFatal: opts.onFatal, stream: config.STREAM });
+  let abandoned = false;
+  // Run in reverse: the API's parts, then the pipeline (its last writes reach the store), then the store.
+  const stops: (() => Promise<void>)[] = [
+    () => store.close(),
+    async () => {
+      abandoned = (await pipeline.stop()) || abandoned;
+    },
+  ];
+  try {
+    const endpoints = VenueEndpoints.fromConfig(config, pipeline.venueBaseUrl);
+    // The live routes' per-venue budgets are this thread's own (the pollers' are on the pipeline thread).
+    const api = await startApiRole(config, {
+      catalog: catalogDeps(config, store),
+      sports: sportsDepsOf(store),
+      store,
+      history: pipeline.history,
+      venueBaseUrl: pipeline.venueBaseUrl,
+      endpoints,
+      // The push stream's hubs tail the pipeline thread's log through its port, and decode with its registry.
+      stream: pipeline.log ? { log: pipeline.log, serde: avroSerde(pipeline.log.registry()), topics: defineTopics(topicSettings(config)) } : undefined,
+    });
+    stops.push(...api.stops);
+    stops.reverse();
+    if (!opts.quiet && pipeline.venueBaseUrl) console.log(`venues: ${pipeline.venueBaseUrl} (the pipeline on its own thread)`);
+    if (!opts.quiet && pipeline.sqlAddress) console.log(`history SQL (ClickHouse HTTP, read-only, HISTORY_SQL_TOKEN as the password): ${pipeline.sqlAddress}`);
+    // The simulator belongs to the pipeline thread, which closes it in its stop.
+    const simulator: SimulatorThread | undefined = pipeline.venueBaseUrl && !config.VENUE_BASE_URL ? { baseUrl: pipeline.venueBaseUrl, close: async () => {} } : undefined;
+    const logger = pino({ level: config.LOG_LEVEL, base: { component: 'api' } });
+    let stopped: Promise<void> | undefined;
+    return {
+      address: api.address,
+      venueBaseUrl: pipeline.venueBaseUrl,
+      sqlAddress: pipeline.sqlAddress,
+      demoKey: api.demoKey,
+      simulator,
+      pipelineMetricsText: () => pipeline.metricsText(),
+      // The pipeline thread bounds its own stop by STOP_DEADLINE_MS; this one bounds the API's part too.
+      // Once: a second call (a test's afterAll after its own stop) waits for the first.
+      stop: () =>
+        (stopped ??= stopWithin(stops, config.STOP_DEADLINE_MS, logger).then((a) => {
+          abandoned = a || abandoned;
+        })),
+      abandoned: () => abandoned,
+    };
+  } catch (e) {
+    stops.reverse();
+    await stopAll(stops);
+    throw e;
+  }
 }
 
 /**
@@ -267,7 +379,16 @@ async function main(): Promise<void> {
   workersTakeDefaultYoungGeneration();
   heapsGrowLess();
   const config = loadConfigOrExit();
-  const svc = await runService(config);
+  // PIPELINE_THREAD: a pipeline that failed on its thread stops the process (as an error nothing
+  // caught would, were it on this thread), with the stop's deadline rules; exit code 1.
+  let failed = false;
+  let started: RunningService | undefined;
+  const onFatal = (e: Error) => {
+    console.error('the pipeline thread failed; stopping:', e);
+    failed = true;
+    if (started) void shutdown('SIGTERM', 1);
+  };
+  const svc = (started = await runService(config, { onFatal }));
   if (svc.address) {
     console.log(`\nAPI listening on ${svc.address}`);
     if (svc.demoKey) {
@@ -281,7 +402,7 @@ async function main(): Promise<void> {
     }
   }
   let stopping = false;
-  const shutdown = async (signal: NodeJS.Signals) => {
+  const shutdown = async (signal: NodeJS.Signals, code = 0) => {
     if (stopping) return;
     stopping = true;
     // Past the deadline the stop abandons what it waits on (stopWithin); should a stop still hang
@@ -292,10 +413,12 @@ async function main(): Promise<void> {
     }, config.STOP_DEADLINE_MS + STOP_GRACE_MS).unref();
     await svc.stop();
     // A worker thread left inside chdb would hold process.exit() until its call returns.
-    endProcess(svc.abandoned() ? signal : null, 0);
+    endProcess(svc.abandoned() ? signal : null, code);
   };
-  process.on('SIGINT', shutdown);
-  process.on('SIGTERM', shutdown);
+  process.on('SIGINT', (s) => void shutdown(s));
+  process.on('SIGTERM', (s) => void shutdown(s));
+  if (failed) await shutdown('SIGTERM', 1);
 }
 
-if (import.meta.url === `file://${process.argv[1]}`) await main();
+// Not on a worker thread: the pipeline thread imports runService from here with the same argv.
+if (isMainThread && import.meta.url === `file://${process.argv[1]}`) await main();

@@ -115,6 +115,12 @@ const fields = z.object({
   // serialization too) stay off the API's event loop; their consumers, commits and the sink's
   // writes to the SnapshotStore stay on the main thread. false runs them on the main thread.
   STAGE_THREAD: bool.default(true),
+  // ROLES=all only: the simulator, pollers and processors on a worker thread of their own
+  // (pipelines/runtime/pipeline-thread.ts), the API alone on the main thread. The snapshot store
+  // stays on the main thread (the pipeline writes through a MessagePort); the candle route reads
+  // the pipeline thread's history, and the push stream tails its log, through ports. Without it the main thread carries the pipeline's
+  // orchestration (the embedded log, the stage runners' loops, commits) between requests.
+  PIPELINE_THREAD: bool.default(false),
   // The venue pollers on a worker thread of their own (pipelines/venues/pollers/thread.ts): page
   // reads, JSON parsing, change detection and Avro encoding stay off the API's event loop; this
   // thread appends what they encoded to the log. Default: on with the embedded log, off with
@@ -229,6 +235,14 @@ const schema = fields
         path: ['HISTORY_SQL_TOKEN'],
         message: `${t === undefined ? 'is required when HISTORY_SQL_PORT is set' : `is shorter than ${MIN_SQL_TOKEN_LENGTH} characters`}: every request to the history SQL port must carry it; set it to a random secret (e.g. HISTORY_SQL_TOKEN=$(openssl rand -base64 32))`,
       });
+  })
+  .superRefine((c, ctx) => {
+    if (!c.PIPELINE_THREAD) return;
+    // The split is of the embedded default's one process; its store stays on the API's thread.
+    if (!c.ROLES.split(',').some((r) => r.trim() === 'all'))
+      ctx.addIssue({ code: 'custom', path: ['PIPELINE_THREAD'], message: `splits ROLES=all only (the API's thread and the pipeline's), got ROLES=${JSON.stringify(c.ROLES)}: unset PIPELINE_THREAD` });
+    if (c.REDIS_URL)
+      ctx.addIssue({ code: 'custom', path: ['PIPELINE_THREAD'], message: "keeps the in-process snapshot store on the API's thread; with REDIS_URL set, unset PIPELINE_THREAD" });
   })
   .superRefine((c, ctx) => {
     if (c.POLL_CHANGE_ONLY && c.STREAM_QUOTES_LOOKBACK_MS !== undefined && c.STREAM_QUOTES_LOOKBACK_MS <= c.POLL_REFRESH_MS)

@@ -35,6 +35,16 @@ describe('config', () => {
   });
 });
 
+describe('PIPELINE_THREAD', () => {
+  it('defaults to off, and is refused beside REDIS_URL or without ROLES=all, saying why', () => {
+    expect(loadConfig({}).PIPELINE_THREAD).toBe(false);
+    expect(loadConfig({ PIPELINE_THREAD: 'true' }).PIPELINE_THREAD).toBe(true);
+    expect(configError({ PIPELINE_THREAD: 'true', ROLES: 'api' })).toContain('PIPELINE_THREAD="true": splits ROLES=all only (the API\'s thread and the pipeline\'s), got ROLES="api"');
+    const secret = randomBytes(24).toString('hex');
+    expect(configError({ PIPELINE_THREAD: 'true', REDIS_URL: 'redis://127.0.0.1:6379', KEY_PEPPER: secret, CATALOG_CURSOR_SECRET: secret })).toContain("keeps the in-process snapshot store on the API's thread; with REDIS_URL set, unset PIPELINE_THREAD");
+  });
+});
+
 describe('PRICES_STALE_MS', () => {
   it('defaults to a minute and takes whole milliseconds of at least a second', () => {
     expect(loadConfig({}).PRICES_STALE_MS).toBe(60_000);

@@ -88,42 +88,60 @@ export class MemorySnapshotStore implements SnapshotStore {
   }
 
   async publish(name: string, entries: SnapshotEntry[], options: PublishOptions): Promise<SnapshotInfo> {
-    const now = options.now ?? Date.now();
-    const id = options.id ?? nextSnapshotId(now);
+    const staged = this.beginPublish(name);
+    staged.add(entries);
+    return staged.finish(options);
+  }
+
+  /**
+   * publish() in parts: entries added in as many calls as the caller likes (each its own task, so a
+   * thread that also serves requests is never held for a whole 1,000,000-entry snapshot: the
+   * pipeline thread's port, store-port.ts), then made current at once by finish(). Nothing is
+   * readable before finish().
+   */
+  beginPublish(name: string): { add(entries: SnapshotEntry[]): void; finish(options: PublishOptions): SnapshotInfo } {
     const values = new Map<string, string>();
     const order: string[] = [];
     let bytes = 0;
-    // An entry unchanged since the current snapshot keeps that snapshot's string: the retired
-    // snapshots a name keeps behind readers then share what did not change instead of each holding
-    // a copy (the sports snapshot is republished every few hundred ms with most events as they were;
-    // at SIM_SCALE=1 its retired copies held about 400 MB of the main heap, bench/soak.md).
-    const s0 = this.snaps.get(name);
-    const before = s0?.current != null ? s0.all.get(s0.current)?.values : undefined;
-    for (const e of entries) {
-      if (!values.has(e.key)) order.push(e.key);
-      let json = serializeDoc(e.value);
-      const old = before?.get(e.key);
-      if (old === json) json = old;
-      else bytes += json.length;
-      values.set(e.key, json);
-    }
-    const info: SnapshotInfo = {
-      name,
-      id,
-      publishedAt: now,
-      observedAt: options.observedAt,
-      count: order.length,
-      meta: options.meta ?? {},
+    return {
+      add: (entries) => {
+        // An entry unchanged since the current snapshot keeps that snapshot's string: the retired
+        // snapshots a name keeps behind readers then share what did not change instead of each holding
+        // a copy (the sports snapshot is republished every few hundred ms with most events as they were;
+        // at SIM_SCALE=1 its retired copies held about 400 MB of the main heap, bench/soak.md).
+        const s0 = this.snaps.get(name);
+        const before = s0?.current != null ? s0.all.get(s0.current)?.values : undefined;
+        for (const e of entries) {
+          if (!values.has(e.key)) order.push(e.key);
+          let json = serializeDoc(e.value);
+          const old = before?.get(e.key);
+          if (old === json) json = old;
+          else bytes += json.length;
+          values.set(e.key, json);
+        }
+      },
+      finish: (options) => {
+        const now = options.now ?? Date.now();
+        const id = options.id ?? nextSnapshotId(now);
+        const info: SnapshotInfo = {
+          name,
+          id,
+          publishedAt: now,
+          observedAt: options.observedAt,
+          count: order.length,
+          meta: options.meta ?? {},
+        };
+        let s = this.snaps.get(name);
+        if (!s) this.snaps.set(name, (s = { current: null, all: new Map() }));
+        const prev = s.current !== null ? s.all.get(s.current) : undefined;
+        if (prev && prev.info.id !== id) prev.retiredAt = now;
+        s.all.set(id, { info, order, values, retiredAt: Infinity, retainMs: options.retainMs ?? DEFAULT_RETAIN_MS, bytes });
+        s.current = id;
+        for (const [sid, snap] of s.all) if (now - snap.retiredAt > snap.retainMs) s.all.delete(sid);
+        this.evictOverBudget();
+        return { ...info };
+      },
     };
-    let s = this.snaps.get(name);
-    if (!s) this.snaps.set(name, (s = { current: null, all: new Map() }));
-    const prev = s.current !== null ? s.all.get(s.current) : undefined;
-    if (prev && prev.info.id !== id) prev.retiredAt = now;
-    s.all.set(id, { info, order, values, retiredAt: Infinity, retainMs: options.retainMs ?? DEFAULT_RETAIN_MS, bytes });
-    s.current = id;
-    for (const [sid, snap] of s.all) if (now - snap.retiredAt > snap.retainMs) s.all.delete(sid);
-    this.evictOverBudget();
-    return { ...info };
   }
 
   /** Retired snapshots of every name, oldest retirement first, until they fit the budget. */
@@ -179,6 +197,25 @@ export class MemorySnapshotStore implements SnapshotStore {
     return snap.order
       .slice(Math.max(0, start), Math.max(0, end))
       .map((k) => ({ key: k, value: JSON.parse(snap.values.get(k)!) as T }));
+  }
+
+  /** get() as the stored JSON text, unparsed (the port hands it to the thread that parses it). */
+  getText(key: string): { version: number; json: string } | null {
+    return this.docs.get(key) ?? null;
+  }
+
+  /** entries() as the stored JSON texts, unparsed. */
+  entriesText(name: string, id: string, keys: string[]): (string | null)[] {
+    const snap = this.snaps.get(name)?.all.get(id);
+    return keys.map((k) => snap?.values.get(k) ?? null);
+  }
+
+  /** range() as keys and the stored JSON texts, unparsed. */
+  rangeText(name: string, id: string, start: number, end: number): { keys: string[]; json: string[] } {
+    const snap = this.snaps.get(name)?.all.get(id);
+    if (!snap) return { keys: [], json: [] };
+    const keys = snap.order.slice(Math.max(0, start), Math.max(0, end));
+    return { keys, json: keys.map((k) => snap.values.get(k)!) };
   }
 
   async dropSnapshots(name: string): Promise<void> {

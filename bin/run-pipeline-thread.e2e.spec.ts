@@ -1,0 +1,125 @@
+// The embedded default with PIPELINE_THREAD=true: the simulator, pollers and processors on a worker
+// thread of their own, the API alone on the main thread. Proves what crosses the ports works: the
+// catalog and sports snapshots the pipeline thread publishes are served from the main thread's store,
+// candles come from the pipeline thread's history, the push stream tails its log (and resumes from
+// a position), and the stop ends both cleanly.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadConfig } from '../lib/config.ts';
+import { openSse } from '../api/stream/sse-client.ts';
+import { runService, type RunningService } from './run.ts';
+
+let svc: RunningService;
+let dir: string;
+
+// The bodies are the API's JSON as a client sees it; the assertions below check their shape.
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+async function get(path: string, key?: string): Promise<{ status: number; body: any }> {
+  const res = await fetch(`${svc.address}${path}`, { headers: key ? { authorization: `Bearer ${key}` } : {} });
+  return { status: res.status, body: await res.json() };
+}
+
+async function eventually<T>(what: string, f: () => Promise<T | undefined>, ms = 150_000): Promise<T> {
+  const until = Date.now() + ms;
+  for (;;) {
+    const v = await f();
+    if (v !== undefined) return v;
+    if (Date.now() > until) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 1000));
+  }
+}
+
+describe('embedded default with the pipeline on its own thread (PIPELINE_THREAD=true)', () => {
+  beforeAll(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'pm-run-pt-'));
+    const config = loadConfig({ DATA_DIR: dir, PORT: '0', LOG_LEVEL: 'warn', SPORTS_PUBLISH_MS: '500', POLL_INTERVAL_MS: '1000', PIPELINE_THREAD: 'true' });
+    svc = await runService(config, { quiet: true });
+  });
+  afterAll(async () => {
+    await svc?.stop();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('serves the catalog the pipeline thread published, page after page', async () => {
+    expect(svc.venueBaseUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+    const page = await eventually('the first catalog snapshot', async () => {
+      const r = await get('/v1/markets?limit=5', svc.demoKey);
+      if (r.status !== 200) expect(r.status).toBe(503);
+      return r.status === 200 ? r.body : undefined;
+    });
+    expect(page.data).toHaveLength(5);
+    expect(page.pagination.total).toBeGreaterThan(5);
+    const next = await get(`/v1/markets?limit=5&cursor=${encodeURIComponent(page.pagination.next_cursor)}`, svc.demoKey);
+    expect(next.status).toBe(200);
+    expect(next.body.data[0].id).not.toBe(page.data[0].id);
+  });
+
+  it('serves matched sports events, and their source markets live', async () => {
+    const ev = await eventually('a matched sports event', async () => {
+      const r = await get('/v1/matching-markets/sports?limit=5', svc.demoKey);
+      if (r.status === 503) return undefined;
+      expect(r.status).toBe(200);
+      return r.body.data.length > 0 ? r.body : undefined;
+    });
+    const sm = ev.data[0].submarkets[0].source_markets[0];
+    const d = await get(`/v1/markets/${encodeURIComponent(`${sm.provider}:${sm.market_id}`)}`, svc.demoKey);
+    expect(d.status).toBe(200);
+    expect(d.body.provider).toBe(sm.provider);
+  });
+
+  it("answers candles from the pipeline thread's history", async () => {
+    const page = await eventually('the first catalog snapshot', async () => {
+      const r = await get('/v1/markets?limit=20', svc.demoKey);
+      return r.status === 200 ? r.body : undefined;
+    });
+    const ids: string[] = page.data.map((m: { id: string }) => m.id);
+    const candles = await eventually('candles of a catalog market', async () => {
+      for (const id of ids) {
+        const r = await get(`/v1/markets/${encodeURIComponent(id)}/history?interval=1m&start_time=0`, svc.demoKey);
+        expect(r.status, id).toBe(200);
+        if (r.body.data.length > 0) return r.body;
+      }
+      return undefined;
+    });
+    expect(candles.data[0].outcomes.length).toBeGreaterThan(0);
+    expect(candles.data[0].outcomes[0].changes).toBeGreaterThan(0);
+  });
+
+  it("streams matched events from the pipeline thread's log, and resumes after a position", async () => {
+    await eventually('a matched sports event', async () => {
+      const r = await get('/v1/matching-markets/sports?limit=1', svc.demoKey);
+      return r.status === 200 && r.body.data.length > 0 ? true : undefined;
+    });
+    const headers = { authorization: `Bearer ${svc.demoKey}` };
+    const first = await openSse(`${svc.address}/v1/stream?channel=sports`, headers);
+    try {
+      expect(first.status).toBe(200);
+      // The snapshot event, then the events the hub tails from matched.events as matching republishes.
+      await first.waitFor((es) => es.some((e) => e.event === 'event.updated'), 150_000, 'an event.updated');
+      expect(first.events[0]!.event).toBe('snapshot');
+    } finally {
+      first.destroy();
+    }
+    const updated = first.events.find((e) => e.event === 'event.updated')!;
+    expect(updated.id).toBeTruthy();
+    expect(JSON.parse(updated.data).event_id).toMatch(/^(nba|wnba|nfl|mlb|nhl)-/);
+    // Resumed after that event: what follows it comes (from the log), not a reset.
+    const again = await openSse(`${svc.address}/v1/stream?channel=sports`, { ...headers, 'last-event-id': updated.id! });
+    try {
+      expect(again.status).toBe(200);
+      await again.waitFor((es) => es.some((e) => e.event === 'event.updated' || e.event === 'reset'), 150_000, 'a resumed event');
+      expect(again.events.map((e) => e.event)).not.toContain('reset');
+    } finally {
+      again.destroy();
+    }
+  });
+
+  it('stops cleanly: nothing abandoned, the API closed', async () => {
+    const address = svc.address!;
+    await svc.stop();
+    expect(svc.abandoned()).toBe(false);
+    await expect(fetch(`${address}/v1/plans`)).rejects.toThrow();
+  });
+});
