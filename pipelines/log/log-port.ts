@@ -10,6 +10,7 @@
 // not the crawl's).
 import type { MessagePort } from 'node:worker_threads';
 import { fromWireError, toWireError, type WireError } from '../runtime/history-host.ts';
+import { PortCaller, replyTo, type WithoutId } from '../runtime/port-calls.ts';
 import type { SchemaLookup } from '../serde/index.ts';
 import type { RegistryCodec } from '../registry/types.ts';
 import type { Batch, Consumer, Log, LogRecord, PartitionOffsets, TailOptions } from './types.ts';
@@ -24,7 +25,8 @@ type Call =
   // The reading side's handler is done with the tail's batch (error: it failed).
   | { op: 'tail-done'; tid: number; error?: WireError };
 
-type Reply = { id: number; ok: true; value: unknown } | { id: number; ok: false; error: WireError } | { tid: number; batch: Batch };
+/** A tail's batch, sent to the reading side (its answer is a 'tail-done' call). */
+type TailBatch = { tid: number; batch: Batch };
 
 /** The parts of a Log the port carries. */
 export type TailedLog = Pick<Log, 'tail' | 'topicOffsets' | 'offsetsForTime'>;
@@ -49,7 +51,7 @@ export function serveLogTail(log: TailedLog, registry: SchemaLookup, port: Messa
           (batch) =>
             new Promise<void>((resolve, reject) => {
               t.done = { resolve, reject };
-              port.postMessage({ tid: m.tid, batch } satisfies Reply);
+              port.postMessage({ tid: m.tid, batch } satisfies TailBatch);
             }),
         );
       }
@@ -72,10 +74,7 @@ export function serveLogTail(log: TailedLog, registry: SchemaLookup, port: Messa
       else done.resolve();
       return;
     }
-    answer(m).then(
-      (value) => port.postMessage({ id: m.id, ok: true, value } satisfies Reply),
-      (e: unknown) => port.postMessage({ id: m.id, ok: false, error: toWireError(e) } satisfies Reply),
-    );
+    replyTo(port, m.id, answer(m));
   });
   port.once('close', () => {
     for (const t of tails.values()) {
@@ -95,11 +94,9 @@ const asBuffer = (u: Uint8Array | null): Buffer | null => (u === null ? null : B
  */
 export class PortLog implements Log {
   readonly kind: Log['kind'];
-  private nextId = 1;
   private nextTail = 1;
-  private readonly pending = new Map<number, { resolve(v: unknown): void; reject(e: Error): void }>();
   private readonly handlers = new Map<number, (batch: Batch) => Promise<void>>();
-  private closed = false;
+  private readonly calls: PortCaller<Extract<Call, { id: number }>>;
 
   constructor(
     private readonly port: MessagePort,
@@ -107,15 +104,9 @@ export class PortLog implements Log {
     private readonly rest?: Log,
   ) {
     this.kind = kind;
-    port.on('message', (m: Reply) => {
-      if ('batch' in m) return this.deliver(m.tid, m.batch);
-      const p = this.pending.get(m.id);
-      if (!p) return;
-      this.pending.delete(m.id);
-      if (m.ok) p.resolve(m.value);
-      else p.reject(fromWireError(m.error, 'the pipeline thread'));
-    });
-    port.once('close', () => this.failAll(new Error('the log port closed')));
+    this.calls = new PortCaller(port, 'the log port', 'the pipeline thread', (m) => this.deliver((m as TailBatch).tid, (m as TailBatch).batch));
+    // No batch is handed on after the port closed.
+    port.once('close', () => this.handlers.clear());
   }
 
   private deliver(tid: number, batch: Batch): void {
@@ -128,20 +119,8 @@ export class PortLog implements Log {
     );
   }
 
-  private call<T>(msg: Call extends infer C ? (C extends { id: number } ? Omit<C, 'id'> : never) : never): Promise<T> {
-    if (this.closed) return Promise.reject(new Error('the log port is closed'));
-    const id = this.nextId++;
-    return new Promise<T>((resolve, reject) => {
-      this.pending.set(id, { resolve: resolve as (v: unknown) => void, reject });
-      this.port.postMessage({ ...msg, id });
-    });
-  }
-
-  private failAll(e: Error): void {
-    this.closed = true;
-    for (const p of this.pending.values()) p.reject(e);
-    this.pending.clear();
-    this.handlers.clear();
+  private call<T>(msg: WithoutId<Extract<Call, { id: number }>>): Promise<T> {
+    return this.calls.call<T>(msg);
   }
 
   private notCarried(what: string): Log {
@@ -165,7 +144,7 @@ export class PortLog implements Log {
         if (stopped) return;
         stopped = true;
         this.handlers.delete(tid);
-        if (started && !this.closed) await this.call({ op: 'tail-stop', tid });
+        if (started && !this.calls.closed) await this.call({ op: 'tail-stop', tid });
       },
     };
   }
@@ -213,9 +192,8 @@ export class PortLog implements Log {
 
   /** Closes this end of the port (the log itself belongs to the serving thread; `rest` too). */
   async close(): Promise<void> {
-    if (this.closed) return;
-    this.failAll(new Error('the log port is closed'));
-    this.port.close();
+    this.handlers.clear();
+    if (!this.calls.close()) return;
     await this.rest?.close();
   }
 }

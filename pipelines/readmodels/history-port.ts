@@ -4,7 +4,7 @@
 // history-port.int.spec.ts). Every call is a message and its answer; the API's reads are small
 // (candles of one market), so rows cross as a structured clone.
 import type { MessagePort } from 'node:worker_threads';
-import { fromWireError, toWireError, type WireError } from '../runtime/history-host.ts';
+import { PortCaller, replyTo, type WithoutId } from '../runtime/port-calls.ts';
 import type { History, Params, ReadOnlyAnswer, ReadOnlyQuery } from './history.ts';
 
 type Call =
@@ -13,8 +13,6 @@ type Call =
   | { id: number; op: 'insertAvro'; table: string; select: Record<string, string>; file: Uint8Array }
   | { id: number; op: 'query'; sql: string; params?: Params }
   | { id: number; op: 'readOnlyQuery'; q: ReadOnlyQuery };
-
-type Reply = { id: number; ok: true; value: unknown } | { id: number; ok: false; error: WireError };
 
 /** What PortHistory needs to know of the history it reads before its first call. */
 export interface HistoryFacts {
@@ -44,12 +42,7 @@ export function serveHistory(history: History, port: MessagePort): void {
         return history.readOnlyQuery(m.q);
     }
   };
-  port.on('message', (m: Call) => {
-    answer(m).then(
-      (value) => port.postMessage({ id: m.id, ok: true, value } satisfies Reply),
-      (e: unknown) => port.postMessage({ id: m.id, ok: false, error: toWireError(e) } satisfies Reply),
-    );
-  });
+  port.on('message', (m: Call) => replyTo(port, m.id, answer(m)));
 }
 
 /** A History on another thread, served there by serveHistory(). close() closes this end only. */
@@ -58,41 +51,18 @@ export class PortHistory implements History {
   readonly database: string;
   readonly insertAvro?: History['insertAvro'];
   readonly readOnlyQuery?: History['readOnlyQuery'];
-  private nextId = 1;
-  private readonly pending = new Map<number, { resolve(v: unknown): void; reject(e: Error): void }>();
-  private closed = false;
+  private readonly calls: PortCaller<Call>;
 
-  constructor(
-    private readonly port: MessagePort,
-    facts: HistoryFacts,
-  ) {
+  constructor(port: MessagePort, facts: HistoryFacts) {
+    this.calls = new PortCaller<Call>(port, 'the history port', 'the pipeline thread');
     this.kind = facts.kind;
     this.database = facts.database;
     if (facts.insertAvro) this.insertAvro = (table, select, file) => this.call({ op: 'insertAvro', table, select, file: new Uint8Array(file) });
     if (facts.readOnlyQuery) this.readOnlyQuery = (q): Promise<ReadOnlyAnswer> => this.call({ op: 'readOnlyQuery', q });
-    port.on('message', (m: Reply) => {
-      const p = this.pending.get(m.id);
-      if (!p) return;
-      this.pending.delete(m.id);
-      if (m.ok) p.resolve(m.value);
-      else p.reject(fromWireError(m.error, 'the pipeline thread'));
-    });
-    port.once('close', () => this.failAll(new Error('the history port closed')));
   }
 
-  private call<T>(msg: Call extends infer C ? (C extends { id: number } ? Omit<C, 'id'> : never) : never): Promise<T> {
-    if (this.closed) return Promise.reject(new Error('the history port is closed'));
-    const id = this.nextId++;
-    return new Promise<T>((resolve, reject) => {
-      this.pending.set(id, { resolve: resolve as (v: unknown) => void, reject });
-      this.port.postMessage({ ...msg, id });
-    });
-  }
-
-  private failAll(e: Error): void {
-    this.closed = true;
-    for (const p of this.pending.values()) p.reject(e);
-    this.pending.clear();
+  private call<T>(msg: WithoutId<Call>): Promise<T> {
+    return this.calls.call<T>(msg);
   }
 
   exec(sql: string, params?: Params): Promise<void> {
@@ -108,8 +78,6 @@ export class PortHistory implements History {
   }
 
   async close(): Promise<void> {
-    if (this.closed) return;
-    this.failAll(new Error('the history port is closed'));
-    this.port.close();
+    this.calls.close();
   }
 }

@@ -11,7 +11,7 @@
 // the last message. Reads travel back as JSON text, parsed by the caller, so the serving thread does
 // not parse what it only hands on.
 import type { MessagePort } from 'node:worker_threads';
-import { fromWireError, toWireError, type WireError } from '../runtime/history-host.ts';
+import { PortCaller, replyTo, type WithoutId } from '../runtime/port-calls.ts';
 import type { MemorySnapshotStore } from './memory-store.ts';
 import { JsonText, serializeDoc, type PublishOptions, type SnapshotEntry, type SnapshotInfo, type SnapshotStore, type Versioned } from './snapshots.ts';
 
@@ -66,8 +66,6 @@ type Call =
   | { id: number; op: 'snapshot' | 'retiredAt'; name: string; sid: string }
   | { id: number; op: 'entries'; name: string; sid: string; keys: string[] }
   | { id: number; op: 'range'; name: string; sid: string; start: number; end: number };
-
-type Reply = { id: number; ok: true; value: unknown } | { id: number; ok: false; error: WireError };
 
 /**
  * Answers PortSnapshotStore's calls on `port` from `store` until the port closes. The store is the
@@ -125,10 +123,7 @@ export function serveSnapshotStore(store: MemorySnapshotStore, port: MessagePort
       s.add(entries);
       return;
     }
-    answer(m).then(
-      (value) => port.postMessage({ id: m.id, ok: true, value } satisfies Reply),
-      (e: unknown) => port.postMessage({ id: m.id, ok: false, error: toWireError(e) } satisfies Reply),
-    );
+    replyTo(port, m.id, answer(m));
   });
 }
 
@@ -136,35 +131,15 @@ export function serveSnapshotStore(store: MemorySnapshotStore, port: MessagePort
 export class PortSnapshotStore implements SnapshotStore {
   readonly kind = 'memory' as const;
   readonly durable = false;
-  private nextId = 1;
   private nextPublish = 1;
-  private readonly pending = new Map<number, { resolve(v: unknown): void; reject(e: Error): void }>();
-  private closed = false;
+  private readonly calls: PortCaller<Call & { id: number }>;
 
   constructor(private readonly port: MessagePort) {
-    port.on('message', (m: Reply) => {
-      const p = this.pending.get(m.id);
-      if (!p) return;
-      this.pending.delete(m.id);
-      if (m.ok) p.resolve(m.value);
-      else p.reject(fromWireError(m.error, 'the snapshot store thread'));
-    });
-    port.once('close', () => this.failAll(new Error('the snapshot store port closed')));
+    this.calls = new PortCaller(port, 'the snapshot store port', 'the snapshot store thread');
   }
 
-  private call<T>(msg: DistributiveOmitId<Call>, transfer: ArrayBuffer[] = []): Promise<T> {
-    if (this.closed) return Promise.reject(new Error('the snapshot store port is closed'));
-    const id = this.nextId++;
-    return new Promise<T>((resolve, reject) => {
-      this.pending.set(id, { resolve: resolve as (v: unknown) => void, reject });
-      this.port.postMessage({ ...msg, id }, transfer);
-    });
-  }
-
-  private failAll(e: Error): void {
-    this.closed = true;
-    for (const p of this.pending.values()) p.reject(e);
-    this.pending.clear();
+  private call<T>(msg: WithoutId<Call>, transfer: ArrayBuffer[] = []): Promise<T> {
+    return this.calls.call<T>(msg, transfer);
   }
 
   async get<T = unknown>(key: string): Promise<Versioned<T> | null> {
@@ -208,7 +183,7 @@ export class PortSnapshotStore implements SnapshotStore {
   }
 
   async publish(name: string, entries: SnapshotEntry[], options: PublishOptions): Promise<SnapshotInfo> {
-    if (this.closed) throw new Error('the snapshot store port is closed');
+    if (this.calls.closed) throw this.calls.closedError();
     const pid = this.nextPublish++;
     let pieces: string[] = [];
     let chars = 0;
@@ -260,10 +235,6 @@ export class PortSnapshotStore implements SnapshotStore {
 
   /** Closes this end of the port (the store itself belongs to the serving thread). */
   async close(): Promise<void> {
-    if (this.closed) return;
-    this.failAll(new Error('the snapshot store port is closed'));
-    this.port.close();
+    this.calls.close();
   }
 }
-
-type DistributiveOmitId<T> = T extends { id: number } ? Omit<T, 'id'> : never;
