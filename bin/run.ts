@@ -19,7 +19,7 @@ import { abandonHistoryWorker } from '../pipelines/runtime/history-host.ts';
 import { BatchAbandoned, isBatchAbandoned } from '../pipelines/log/types.ts';
 import { endProcess } from '../lib/end-process.ts';
 import { heapsGrowLess, workersTakeDefaultYoungGeneration } from '../pipelines/runtime/worker-heap.ts';
-import { BACKBONE_SINKS } from '../pipelines/runtime/sinks.ts';
+import { backboneSinks } from '../pipelines/runtime/sinks.ts';
 import { StageThread } from '../pipelines/runtime/stage-thread.ts';
 import { startSimulator } from '../pipelines/venues/simulator/server.ts';
 import { startSimulatorThread, type SimulatorThread } from '../pipelines/venues/simulator/thread.ts';
@@ -119,7 +119,7 @@ export async function runService(config: Config, opts: { quiet?: boolean } = {})
   let sports: SportsArea | undefined;
   if (has('processors')) {
     const sinks: StageRunner[] = [];
-    for (const def of BACKBONE_SINKS) sinks.push(await startStage(def, backbone));
+    for (const def of backboneSinks(config)) sinks.push(await startStage(def, backbone));
     stops.push(async () => {
       for (const s of sinks) await s.stop();
     });
@@ -207,7 +207,8 @@ export async function runService(config: Config, opts: { quiet?: boolean } = {})
     };
     // Candles are read from the History where this process opened one (chdb, or CLICKHOUSE_URL);
     // an API replica of the stack without CLICKHOUSE_URL has none and answers the route 503.
-    if (uses.history) deps.priceHistory = { history: backbone.history };
+    // PRICE_HISTORY=false: no price history is written, so the route answers 503 rather than empty pages.
+    if (uses.history && config.PRICE_HISTORY) deps.priceHistory = { history: backbone.history };
     if (venueBaseUrl || endpoints.allOwn) {
       const live = startLiveArea({ venueBaseUrl, endpoints });
       deps.live = live.deps;
