@@ -8,7 +8,7 @@
 //     each consuming the same raw listing records (venue_3 market records, a quote moving on one poll
 //     of four) from the embedded log through the history worker, as the service runs them;
 //  3. storage: bytes on disk per stored quote change (price_history, and with price_latest and the
-//     candle table of the three widths), after OPTIMIZE FINAL.
+//     three candle tables), after OPTIMIZE FINAL.
 // Order: 2, 3, then 1 (storage is measured on the sink's own rows).
 // Usage: npx tsx bench/history.ts [--queries 200] [--records 100000] [--markets 10000]
 import { parseArgs } from 'node:util';
@@ -106,7 +106,7 @@ console.log(`\nprice / raw: throughput ${(price.rps / raw.rps).toFixed(2)}, CPU 
 
 // ---- 3. storage, of the rows the sink wrote (the generated rows below are too regular to say it)
 await h.exec('OPTIMIZE TABLE price_history FINAL');
-for (const t of ['price_latest', 'price_candles']) await h.exec(`OPTIMIZE TABLE ${t} FINAL`);
+for (const t of ['price_latest', 'price_candles_1m', 'price_candles_1h', 'price_candles_1d']) await h.exec(`OPTIMIZE TABLE ${t} FINAL`);
 const parts = await h.query<{ table: string; bytes: number; raw: number; rows: number }>(
   `SELECT table, sum(bytes_on_disk) AS bytes, sum(data_uncompressed_bytes) AS raw, sum(rows) AS rows FROM system.parts WHERE database = currentDatabase() AND active AND startsWith(table, 'price_') GROUP BY table ORDER BY table`,
 );
@@ -146,7 +146,7 @@ console.log(`loaded ${rows} quote changes in ${((performance.now() - t0) / 1000)
 
 // Merged as a running service's tables are between inserts: a bulk load leaves hundreds of parts
 // that background merges would otherwise be folding during the measurement.
-await h.exec('OPTIMIZE TABLE price_candles FINAL');
+for (const t of ['price_candles_1m', 'price_candles_1h', 'price_candles_1d']) await h.exec(`OPTIMIZE TABLE ${t} FINAL`);
 const base = await timed(QUERIES, () => h.query('SELECT 1'));
 console.log(`\nbaseline SELECT 1 through the History: p50 ${fmt(pct(base, 50))} ms, p95 ${fmt(pct(base, 95))} ms (n=${QUERIES})`);
 console.log('\n| market | interval | range | buckets returned | p50 ms | p95 ms | p95 / baseline p95 |');
