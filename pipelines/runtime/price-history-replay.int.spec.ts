@@ -44,7 +44,7 @@ describe('sink.price-history replay', () => {
         [0.45, 0.455, 0.46, 0.465, 0.47].map((mid, i) => ({ market_id: ids[0], b: MIN / 1000 + i * 60, o: mid, c: mid, n: 1 })),
       );
       const result = await replay([priceHistorySink], b, 'earliest', { timeoutMs: 30_000 });
-      expect(result.plan.tables).toContain('price_candles');
+      expect(result.plan.tables).toContain('price_candles_1d');
       expect(result.lagBefore['sink.price-history']).toBe(30);
       expect(await snapshot()).toEqual(before);
       // Beside the live tables it cannot be rebuilt: the copies would have no views.

@@ -227,11 +227,8 @@ export const matchedHistorySink: StageDef = {
   },
 };
 
-/**
- * The price-history tables: what the sink writes, its views fill, and replay clears (price_candles
- * holds the 1m, 1h and 1d candles; price_candles_1m, _1h and _1d are views of it).
- */
-export const PRICE_HISTORY_TABLES = ['price_history', 'price_latest', 'price_aliases', 'price_candles'];
+/** The price-history tables: what the sink writes, its views fill, and replay clears. */
+export const PRICE_HISTORY_TABLES = ['price_history', 'price_latest', 'price_aliases', 'price_candles_1m', 'price_candles_1h', 'price_candles_1d'];
 
 /**
  * The last stored quote (price_latest) of every outcome of the markets of these observations that
@@ -285,7 +282,7 @@ const priceMemory = new QuoteMemory(PRICE_MEMORY_QUOTES);
 
 /**
  * raw.venue_N -> price_history (every change of an outcome's quote; price_latest and the 1m, 1h and
- * 1d candles follow by two materialized views) and price_aliases. Reads the listings' quotes
+ * 1d candles follow by materialized views) and price_aliases. Reads the listings' quotes
  * (readmodels/price-history.ts); an unchanged poll writes nothing. Compares each quote with the last
  * one stored for its outcome: kept in memory from batch to batch of a partition while its claim holds
  * (QuoteMemory), read from price_latest otherwise (first sight, a restart, a rebalance, a redelivery,
