@@ -30,6 +30,7 @@ import { parseArgs } from 'node:util';
 import { loadConfig } from '../lib/config.ts';
 import type { RawRecord } from '../pipelines/topics.ts';
 import { readTasks } from '../pipelines/runtime/native-nice.ts';
+import { pipelineMetrics } from '../pipelines/runtime/metrics.ts';
 import { successiveListings } from './listed-records.ts';
 import { schedOf } from './sched.ts';
 import { changeOnly, startServicePipeline } from './service-pipeline.ts';
@@ -56,6 +57,8 @@ interface RunResult {
   otherThreadsUsPerRecord: number;
   first: { records: number; cpuUsPerRecord: number };
   priceRows: number;
+  /** Batches sink.price-history completed in the timed part (each an insert into price_history when it held a change). */
+  priceBatches: number;
 }
 
 if (values.run) await oneRun(values.run);
@@ -89,6 +92,7 @@ async function oneRun(file: string): Promise<never> {
   const firstCpu = process.cpuUsage(c0);
   const first = { records: crawls[0]!.length, cpuUsPerRecord: (firstCpu.user + firstCpu.system) / crawls[0]!.length };
   const rows0 = config.PRICE_HISTORY ? await priceRows(pipeline.backbone.history) : 0;
+  const batches0 = await priceBatches();
 
   const timed = crawls.slice(1).reduce((n, c) => n + c.length, 0);
   const t0 = performance.now();
@@ -104,6 +108,7 @@ async function oneRun(file: string): Promise<never> {
   await new Promise((r) => setTimeout(r, 3000));
   const settled = process.cpuUsage(cpu0);
   const rows = config.PRICE_HISTORY ? (await priceRows(pipeline.backbone.history)) - rows0 : 0;
+  const batches = (await priceBatches()) - batches0;
   const out: RunResult = {
     priceHistory: config.PRICE_HISTORY,
     records: timed,
@@ -114,11 +119,16 @@ async function oneRun(file: string): Promise<never> {
     otherThreadsUsPerRecord: +((th.other - th0.other) / 1e3 / timed).toFixed(1),
     first: { records: first.records, cpuUsPerRecord: +first.cpuUsPerRecord.toFixed(1) },
     priceRows: rows,
+    priceBatches: batches,
   };
   await pipeline.stop();
   rmSync(dir, { recursive: true, force: true });
   console.log(JSON.stringify(out));
   process.exit(0);
+}
+
+async function priceBatches(): Promise<number> {
+  return (await pipelineMetrics.batches.get()).values.find((v) => v.labels.stage === 'sink.price-history')?.value ?? 0;
 }
 
 async function priceRows(history: { query<T>(sql: string): Promise<T[]> }): Promise<number> {
@@ -161,7 +171,7 @@ async function compare(): Promise<never> {
     return { ...r, load };
   };
   const [A, B] = sides as [(typeof sides)[number], (typeof sides)[number]];
-  console.log(`\n| pair | load (1 min) ${A.label}; ${B.label} | CPU µs/record ${A.label} -> ${B.label} | ratio | incl. 3 s after | ratio | main thread µs/record | other threads | price rows (timed) | first read µs/record |`);
+  console.log(`\n| pair | load (1 min) ${A.label}; ${B.label} | CPU µs/record ${A.label} -> ${B.label} | ratio | incl. 3 s after | ratio | main thread µs/record | other threads | price rows (batches), timed | first read µs/record |`);
   console.log('|---|---|---|---:|---|---:|---|---|---:|---|');
   const ratios: number[] = [];
   const settled: number[] = [];
@@ -174,7 +184,7 @@ async function compare(): Promise<never> {
     settled.push(b.cpuSettledUsPerRecord / a.cpuSettledUsPerRecord);
     console.log(
       `| ${p} | ${a.load.toFixed(1)}; ${b.load.toFixed(1)} | ${a.cpuUsPerRecord} -> ${b.cpuUsPerRecord} | ${ratios.at(-1)!.toFixed(3)} | ${a.cpuSettledUsPerRecord} -> ${b.cpuSettledUsPerRecord} | ${settled.at(-1)!.toFixed(3)} | ` +
-        `${a.mainUsPerRecord} -> ${b.mainUsPerRecord} | ${a.otherThreadsUsPerRecord} -> ${b.otherThreadsUsPerRecord} | ${b.priceRows} | ${a.first.cpuUsPerRecord} -> ${b.first.cpuUsPerRecord} |`,
+        `${a.mainUsPerRecord} -> ${b.mainUsPerRecord} | ${a.otherThreadsUsPerRecord} -> ${b.otherThreadsUsPerRecord} | ${b.priceRows} (${b.priceBatches}) | ${a.first.cpuUsPerRecord} -> ${b.first.cpuUsPerRecord} |`,
     );
   }
   const sorted = (xs: number[]) => [...xs].sort((x, y) => x - y);
