@@ -76,17 +76,10 @@ import { defineTopics, topicSpecs, type MatchedEventRecord as MatchedRecord, typ
 import { FULL_MONEYLINE } from '../pipelines/matching/readmodel.ts';
 import { schedOf } from './sched.ts';
 import { successiveListings } from './listed-records.ts';
+import { changeOnly, startServicePipeline } from './service-pipeline.ts';
 import { quotesLookbackMs } from '../lib/config.ts';
-import { createRegistry } from '../pipelines/registry/index.ts';
-import { openBackbone } from '../pipelines/runtime/backbone.ts';
-import { startStage, type StageRunner } from '../pipelines/runtime/runner.ts';
-import { BACKBONE_SINKS } from '../pipelines/runtime/sinks.ts';
-import { StageThread } from '../pipelines/runtime/stage-thread.ts';
 import { readTasks } from '../pipelines/runtime/native-nice.ts';
-import { startCatalog } from '../pipelines/catalog/area.ts';
 import { CATALOG_SNAPSHOT_NAME } from '../pipelines/catalog/index.ts';
-import { startSportsArea } from '../pipelines/matching/area.ts';
-import { PROVIDERS } from '../pipelines/topics.ts';
 
 const args = process.argv.slice(2);
 const arg = (name: string, def: number) => {
@@ -456,26 +449,11 @@ async function service(): Promise<void> {
   // gets --reads-per-round crawls' changes. Read before the pipeline starts (the simulator's CPU is
   // not in any round).
   const rawRounds = 2 * rounds + 2;
-  const reads = await successiveListings({ seed: 1, scale, reads: 1 + (rawRounds - 1) * perRound, stepMs });
-  const changes: RawRecord[][] = [reads[0]!];
-  for (let i = 1; i < reads.length; i++) {
-    const prev = new Map(reads[i - 1]!.map((r) => [`${r.venue}|${r.record_type}|${r.native_id}`, r.payload]));
-    changes.push(reads[i]!.filter((r) => prev.get(`${r.venue}|${r.record_type}|${r.native_id}`) !== r.payload));
-  }
+  const changes = changeOnly(await successiveListings({ seed: 1, scale, reads: 1 + (rawRounds - 1) * perRound, stepMs }));
 
-  const registry = createRegistry(config);
-  const backbone = await openBackbone(config, { serde: avroSerde(registry), registry });
+  const pipeline = await startServicePipeline(config);
+  const { backbone, producer } = pipeline;
   const { log, serde, topics } = backbone;
-  const b = { log, serde, topics, history: backbone.history, store: backbone.store, offload: backbone.offload };
-  if (!b.offload) throw new Error('the history worker did not start (HISTORY_WORKER=false?): not the embedded default');
-  const onError = (err: unknown, where: { stage: string }) => console.error(`stage ${where.stage} batch failed (retried): ${String(err)}`);
-  const sinks: StageRunner[] = [];
-  for (const def of BACKBONE_SINKS) sinks.push(await startStage(def, backbone));
-  const catalog = await startCatalog(config, b);
-  const thread = config.STAGE_THREAD ? await StageThread.open({ tickMs: config.SPORTS_PUBLISH_MS, nice: config.WORKER_NICE }) : undefined;
-  if (!thread) throw new Error('STAGE_THREAD=false: not the embedded default');
-  const sports = await startSportsArea({ config, deps: { ...b, onError }, thread });
-  const runners = [...sinks, catalog.runner, sports.runners.canonicalize, sports.runners.matching, sports.runners.snapshot];
   const area = await startStreamArea({ ...config, STREAM_QUOTES_LOOKBACK_MS: quotesLookbackMs(config) }, { log, serde, topics, catalog: { store: backbone.store, name: CATALOG_SNAPSHOT_NAME }, quotes: 'on-demand' });
 
   const store = new MemoryKeyStore();
@@ -485,21 +463,12 @@ async function service(): Promise<void> {
     await auth.admin.ensureAccount(`bench${a}`, 'business');
     keys.push((await auth.admin.create({ accountId: `bench${a}`, permissions: ['stream.read'] })).key);
   }
-  const app = await buildApp({ config, clock: Date.now, auth, stream: area.deps, sports: sports.deps, catalog: catalog.deps }, undefined, { logger: false });
+  const app = await buildApp({ config, clock: Date.now, auth, stream: area.deps, sports: pipeline.sports.deps, catalog: pipeline.catalog.deps }, undefined, { logger: false });
   await app.listen({ port: 0, host: '127.0.0.1' });
   const url = `http://127.0.0.1:${(app.server.address() as { port: number }).port}/v1/stream?channel=sports`;
 
   // Each round's records, encoded ahead (the pollers' thread encodes in the service) by raw topic.
-  const producer = await log.producer();
-  const encodeRound = async (recs: RawRecord[]) => {
-    const byTopic = new Map<string, Awaited<ReturnType<typeof serde.encodeMany>>>();
-    for (const venue of PROVIDERS) {
-      const t = topics[`raw.${venue}`];
-      const list = recs.filter((r) => r.venue === venue);
-      if (list.length) byTopic.set(t.name, await serde.encodeMany(t, list.map((r) => ({ key: r.native_id, value: r }))));
-    }
-    return byTopic;
-  };
+  const encodeRound = (recs: RawRecord[]) => pipeline.encode(recs);
   const roundInputs: Array<{ records: number; byTopic: Awaited<ReturnType<typeof encodeRound>> }> = [];
   for (let r = 0; r < rawRounds; r++) {
     const recs = r === 0 ? changes[0]! : changes.slice(1 + (r - 1) * perRound, 1 + r * perRound).flat();
@@ -531,13 +500,8 @@ async function service(): Promise<void> {
     const g0 = threadGroups(nice);
     const elu0 = perf.eventLoopUtilization();
     const seq0 = seq;
-    await Promise.all(
-      [...input.byTopic].map(async ([name, list]) => {
-        for (let i = 0; i < list.length; i += 1000) await producer.send(name, list.slice(i, i + 1000));
-      }),
-    );
-    // Twice: a stage's output is the next one's input.
-    for (let k = 0; k < 2; k++) for (const x of runners) await x.caughtUp(600_000, 10);
+    await pipeline.append(input.byTopic);
+    await pipeline.caughtUp();
     const s = (performance.now() - t0) / 1000;
     const cpu = process.cpuUsage(c0);
     const g = threadGroups(nice);
@@ -632,13 +596,7 @@ async function service(): Promise<void> {
   );
   await app.close();
   await area.stop();
-  await producer.close();
-  await sports.stop();
-  await thread.close();
-  await catalog.stop();
-  for (const s of sinks) await s.stop();
-  await backbone.close();
-  await registry.close();
+  await pipeline.stop();
   rmSync(dir, { recursive: true, force: true });
   process.exit(0);
 }

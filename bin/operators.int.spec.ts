@@ -1,8 +1,11 @@
 // The operator commands as processes, on Kafka: bin/status.ts finds the stage metrics from the
 // roles' own environment (METRICS_PORT) and says which endpoints it tried when none answers;
 // `--log` reads the lag from Kafka and exits; bin/replay.ts refuses in one line, naming the group,
-// while a stage group has a live member (the processors running), and changes nothing then.
+// while a stage group has a live member (the processors running), and changes nothing then; with
+// PRICE_HISTORY=false it leaves the price history out of what it rebuilds.
 import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../lib/config.ts';
@@ -29,6 +32,28 @@ function run(script: string, args: string[], env: Record<string, string>): Promi
     p.on('exit', (code) => done({ code, stdout, stderr }));
   });
 }
+
+describe('bin/replay.ts with PRICE_HISTORY=false (embedded, dry run)', () => {
+  it('leaves the price-history sink and its tables out of what it would reset and clear; with it on they are in', async () => {
+    const plan = async (priceHistory: string) => {
+      const dir = mkdtempSync(resolve(tmpdir(), `${randomName('pm-replay')}-`));
+      try {
+        const r = await run('bin/replay.ts', ['--dry-run'], { KAFKA_BROKERS: '', CLICKHOUSE_URL: '', DATA_DIR: dir, PRICE_HISTORY: priceHistory });
+        expect(r.code, r.stderr).toBe(0);
+        return r.stdout;
+      } finally {
+        rmSync(dir, { recursive: true, force: true });
+      }
+    };
+    const off = await plan('false');
+    expect(off).toContain('reset group stage.sink.raw-history');
+    expect(off).not.toContain('sink.price-history');
+    expect(off).not.toMatch(/price_/);
+    const on = await plan('true');
+    expect(on).toContain('reset group stage.sink.price-history');
+    expect(on).toContain('price_history');
+  }, 120_000);
+});
 
 describe('bin/status.ts without Kafka', () => {
   it('scrapes the METRICS_PORT the roles use', async () => {

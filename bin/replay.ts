@@ -29,6 +29,7 @@ import { isGenerational, planReset, replay, replayHistorySideBySide, replaySideB
 import { openHistory } from '../pipelines/readmodels/migrate.ts';
 import type { History } from '../pipelines/readmodels/history.ts';
 import { READ_MODEL_STAGES } from '../pipelines/runtime/stages.ts';
+import { priceHistorySink } from '../pipelines/runtime/sinks.ts';
 import { avroSerde } from '../pipelines/serde/index.ts';
 import { defineTopics, topicSettings } from '../pipelines/topics.ts';
 import { CATALOG_SNAPSHOT_NAME } from '../pipelines/catalog/index.ts';
@@ -70,7 +71,8 @@ function refuse(msg: string): never {
 const firstLine = (e: unknown): string => String((e as Error)?.message ?? e).split('\n')[0]!;
 
 const config = loadConfigOrExit();
-let stages = READ_MODEL_STAGES;
+// With PRICE_HISTORY off the service writes no price history, so by default none is rebuilt either.
+let stages = READ_MODEL_STAGES.filter((s) => config.PRICE_HISTORY || s !== priceHistorySink);
 if (values.stages) {
   const wanted = values.stages.split(',').map((s) => s.trim());
   const unknown = wanted.filter((w) => !READ_MODEL_STAGES.some((s) => s.name === w));

@@ -19,7 +19,7 @@ import { abandonHistoryWorker } from '../pipelines/runtime/history-host.ts';
 import { BatchAbandoned, isBatchAbandoned } from '../pipelines/log/types.ts';
 import { endProcess } from '../lib/end-process.ts';
 import { heapsGrowLess, workersTakeDefaultYoungGeneration } from '../pipelines/runtime/worker-heap.ts';
-import { BACKBONE_SINKS } from '../pipelines/runtime/sinks.ts';
+import { backboneSinks } from '../pipelines/runtime/sinks.ts';
 import { StageThread } from '../pipelines/runtime/stage-thread.ts';
 import { startSimulator } from '../pipelines/venues/simulator/server.ts';
 import { startSimulatorThread, type SimulatorThread } from '../pipelines/venues/simulator/thread.ts';
@@ -144,7 +144,7 @@ export async function runService(config: Config, opts: RunOptions = {}): Promise
   let sports: SportsArea | undefined;
   if (has('processors')) {
     const sinks: StageRunner[] = [];
-    for (const def of BACKBONE_SINKS) sinks.push(await startStage(def, backbone));
+    for (const def of backboneSinks(config)) sinks.push(await startStage(def, backbone));
     stops.push(async () => {
       for (const s of sinks) await s.stop();
     });
@@ -263,7 +263,8 @@ async function startApiRole(
   const auth = createAuthDeps(config);
   // Catalog pages are read from the SnapshotStore: every replica serves them, with or without chdb.
   const deps: AppDeps = { config, clock: Date.now, auth, catalog: p.catalog, sports: p.sports };
-  if (p.history) deps.priceHistory = { history: p.history };
+  // PRICE_HISTORY=false: no price history is written, so the route answers 503 rather than empty pages.
+  if (p.history && config.PRICE_HISTORY) deps.priceHistory = { history: p.history };
   if (p.venueBaseUrl || p.endpoints.allOwn) {
     const live = startLiveArea({ venueBaseUrl: p.venueBaseUrl, endpoints: p.endpoints });
     deps.live = live.deps;

@@ -96,6 +96,11 @@ const fields = z.object({
   // 1m/1h/1d candle tables): ClickHouse TTL, applied at every start. Longer than HISTORY_TTL_DAYS:
   // a quote change is about a hundred bytes where a raw read is a whole venue record.
   PRICE_HISTORY_TTL_DAYS: z.coerce.number().int().min(1).default(30),
+  // Whether the processors write the price history (sink.price-history: every quote change and its
+  // 1m/1h/1d candles) and the API serves it (GET /v1/markets/{market_id}/history). false: an operator
+  // who wants no price history (its storage, its CPU) turns it off; the route then answers 503, and
+  // replay leaves the price tables alone. Set it alike on every process of the stack.
+  PRICE_HISTORY: bool.default(true),
   // Stage metrics endpoint (GET /metrics) of the processes that run stages; 0 = none. Unset: the
   // role's own default (METRICS_PORT_DEFAULTS: processors 9464, pollers 9465, so both run on one
   // host without colliding and bin/status.ts finds them), none for ROLES=all and API replicas.

@@ -45,6 +45,15 @@ describe('PIPELINE_THREAD', () => {
   });
 });
 
+describe('PRICE_HISTORY', () => {
+  it('is on by default, turned off by false or 0, and a value other than a boolean is refused, quoted', () => {
+    expect(loadConfig({}).PRICE_HISTORY).toBe(true);
+    expect(loadConfig({ PRICE_HISTORY: 'false' }).PRICE_HISTORY).toBe(false);
+    expect(loadConfig({ PRICE_HISTORY: '0' }).PRICE_HISTORY).toBe(false);
+    expect(configError({ PRICE_HISTORY: 'off' })).toMatch(/PRICE_HISTORY="off"/);
+  });
+});
+
 describe('PRICES_STALE_MS', () => {
   it('defaults to a minute and takes whole milliseconds of at least a second', () => {
     expect(loadConfig({}).PRICES_STALE_MS).toBe(60_000);

@@ -338,6 +338,14 @@ export const priceHistorySink: StageDef = {
 export const BACKBONE_SINKS: StageDef[] = [rawHistorySink, canonicalHistorySink, canonicalStoreSink, matchedHistorySink, priceHistorySink];
 
 /**
+ * The read-model sinks this configuration runs and replay rebuilds: every one, less the price-history
+ * sink when PRICE_HISTORY is off.
+ */
+export function backboneSinks(config: { PRICE_HISTORY: boolean }): StageDef[] {
+  return config.PRICE_HISTORY ? BACKBONE_SINKS : BACKBONE_SINKS.filter((d) => d !== priceHistorySink);
+}
+
+/**
  * The sinks that write history and nothing else: what the history worker (history-host.ts) can run
  * away from the main thread, since their whole output lands in chdb there.
  */

@@ -2,7 +2,8 @@
 // the document built from the parsed body, and a body that is not object text stays a string.
 import { describe, expect, it } from 'vitest';
 import type { CanonicalMarket } from '../topics.ts';
-import { marketDoc } from './sinks.ts';
+import { loadConfig } from '../../lib/config.ts';
+import { BACKBONE_SINKS, backboneSinks, marketDoc, priceHistorySink } from './sinks.ts';
 
 const market = (body: string): CanonicalMarket => ({
   provider: 'venue_3',
@@ -38,5 +39,14 @@ describe('marketDoc', () => {
 
   it('keeps a body that is not object text as a string, so the document stays valid JSON', () => {
     for (const body of ['', 'not json', '[1,2]', ' {"a":1}']) expect(JSON.parse(marketDoc(market(body)).text).body).toBe(body);
+  });
+});
+
+describe('backboneSinks', () => {
+  it('runs every sink by default and all but the price-history sink with PRICE_HISTORY=false', () => {
+    expect(backboneSinks(loadConfig({}))).toEqual(BACKBONE_SINKS);
+    const off = backboneSinks(loadConfig({ PRICE_HISTORY: 'false' }));
+    expect(off).not.toContain(priceHistorySink);
+    expect(off).toEqual(BACKBONE_SINKS.filter((d) => d.name !== 'sink.price-history'));
   });
 });

@@ -192,6 +192,18 @@ describe('GET /v1/markets/{market_id}/history', () => {
     expect(f.body.code).toBe('forbidden');
   });
 
+  it('503 naming PRICE_HISTORY where an operator turned the price history off, even with a History open', async () => {
+    const id = num();
+    await changes('venue_3', id, DAY, 1);
+    const t = await build({ deps: { priceHistory: { history } }, now: NOW, env: { PRICE_HISTORY: 'false' } });
+    const key = await t.createKey({ plan: 'business', permissions: ['markets.read'] });
+    const res = await t.app.inject({ url: `/v1/markets/venue_3:${id}/history?interval=1m&start_time=0`, headers: t.auth(key) });
+    expect(res.statusCode).toBe(503);
+    expect(res.json()).toMatchObject({ code: 'service_unavailable', message: expect.stringContaining('PRICE_HISTORY=false') });
+    // The same market with the price history on answers its candle.
+    expect((await (await app())(`/v1/markets/venue_3:${id}/history?interval=1m&start_time=0`)).body.data).toHaveLength(1);
+  });
+
   it('503 when the store stops answering (a History that fails every read)', async () => {
     const broken = { ...history, kind: 'clickhouse', query: () => Promise.reject(new Error('connect ECONNREFUSED')) } as unknown as ChdbHistory;
     const t = await build({ deps: { priceHistory: { history: broken } }, now: NOW });

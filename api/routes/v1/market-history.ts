@@ -137,6 +137,8 @@ export const marketHistory: RouteHandler = async (ctx) => {
   const resolution = planResolution('market', rawId, providerRaw);
   const cursors = cursorCodec(ctx.deps.config.CATALOG_CURSOR_SECRET);
   const plan = planHistory(ctx.query, providerRaw === undefined ? rawId : `${providerRaw}|${rawId}`, ctx.now, cursors);
+  // An operator turned the price history off (PRICE_HISTORY=false): none is written, none is served.
+  if (!ctx.deps.config.PRICE_HISTORY) throw new ApiError('service_unavailable', 'the price history is turned off on this server (PRICE_HISTORY=false)');
   if (!d) throw unavailable();
   let market: { provider: string; market_id: string };
   let rows: CandleRow[];

@@ -1,0 +1,105 @@
+// The service's pipeline as bin/run.ts starts it with ROLES=processors on the embedded default, for
+// benchmarks: the backbone opened by openBackbone() (embedded log and registry, chdb with the history
+// sinks and the catalog stage on the history worker), the read-model sinks of the configuration
+// (backboneSinks: every one, less the price-history sink with PRICE_HISTORY=false), the catalog, and
+// the canonicalizer, the matching round and the sports snapshot sink on the stage thread, the worker
+// threads at WORKER_NICE. No pollers: a bench stands in for them, appending what the change-only
+// pollers would publish (changeOnly) to the raw topics, encoded ahead (the pollers' thread encodes in
+// the service). Used by bench/stream.ts --mode service and bench/price-pipeline.ts.
+import type { Config } from '../lib/config.ts';
+import { startCatalog, type RunningCatalog } from '../pipelines/catalog/area.ts';
+import { startSportsArea, type SportsArea } from '../pipelines/matching/area.ts';
+import type { Producer } from '../pipelines/log/types.ts';
+import { createRegistry } from '../pipelines/registry/index.ts';
+import { openBackbone, type OpenedBackbone } from '../pipelines/runtime/backbone.ts';
+import { startStage, type StageRunner } from '../pipelines/runtime/runner.ts';
+import { backboneSinks } from '../pipelines/runtime/sinks.ts';
+import { StageThread } from '../pipelines/runtime/stage-thread.ts';
+import { avroSerde } from '../pipelines/serde/index.ts';
+import { PROVIDERS, type RawRecord } from '../pipelines/topics.ts';
+
+/**
+ * Successive reads of one world as the change-only pollers publish them: the first read whole, each
+ * later one only the records that are new or whose payload differs from the read before.
+ */
+export function changeOnly(reads: RawRecord[][]): RawRecord[][] {
+  const key = (r: RawRecord) => `${r.venue}|${r.record_type}|${r.native_id}`;
+  const out: RawRecord[][] = reads.length ? [reads[0]!] : [];
+  for (let i = 1; i < reads.length; i++) {
+    const prev = new Map(reads[i - 1]!.map((r) => [key(r), r.payload]));
+    out.push(reads[i]!.filter((r) => prev.get(key(r)) !== r.payload));
+  }
+  return out;
+}
+
+export type EncodedRecords = Map<string, Awaited<ReturnType<OpenedBackbone['serde']['encodeMany']>>>;
+
+export interface ServicePipeline {
+  backbone: OpenedBackbone;
+  /** The backbone's parts as the areas take them. */
+  b: Pick<OpenedBackbone, 'log' | 'serde' | 'topics' | 'history' | 'store' | 'offload'>;
+  catalog: RunningCatalog;
+  sports: SportsArea;
+  /** Every stage: the sinks, the catalog stage, canonicalize, matching, the sports snapshot sink. */
+  runners: StageRunner[];
+  producer: Producer;
+  /** Records by raw topic, Avro-encoded as the pollers' thread encodes them. */
+  encode(records: RawRecord[]): Promise<EncodedRecords>;
+  /** Appended 1,000 at a time, one send in flight per topic. */
+  append(encoded: EncodedRecords): Promise<void>;
+  /** Until every stage has committed what its inputs hold (twice: a stage's output is the next one's input). */
+  caughtUp(timeoutMs?: number): Promise<void>;
+  stop(): Promise<void>;
+}
+
+export async function startServicePipeline(config: Config, onError?: (err: unknown, where: { stage: string }) => void): Promise<ServicePipeline> {
+  const registry = createRegistry(config);
+  const backbone = await openBackbone(config, { serde: avroSerde(registry), registry });
+  const { log, serde, topics } = backbone;
+  const b = { log, serde, topics, history: backbone.history, store: backbone.store, offload: backbone.offload };
+  if (!b.offload) throw new Error('the history worker did not start (HISTORY_WORKER=false?): not the embedded default');
+  const sinks: StageRunner[] = [];
+  for (const def of backboneSinks(config)) sinks.push(await startStage(def, backbone));
+  const catalog = await startCatalog(config, b);
+  const thread = config.STAGE_THREAD ? await StageThread.open({ tickMs: config.SPORTS_PUBLISH_MS, nice: config.WORKER_NICE }) : undefined;
+  if (!thread) throw new Error('STAGE_THREAD=false: not the embedded default');
+  const sports = await startSportsArea({ config, deps: { ...b, onError: onError ?? ((err, where) => console.error(`stage ${where.stage} batch failed (retried): ${String(err)}`)) }, thread });
+  const runners = [...sinks, catalog.runner, sports.runners.canonicalize, sports.runners.matching, sports.runners.snapshot];
+  const producer = await log.producer();
+  return {
+    backbone,
+    b,
+    catalog,
+    sports,
+    runners,
+    producer,
+    async encode(records) {
+      const byTopic: EncodedRecords = new Map();
+      for (const venue of PROVIDERS) {
+        const t = topics[`raw.${venue}`];
+        const list = records.filter((r) => r.venue === venue);
+        if (list.length) byTopic.set(t.name, await serde.encodeMany(t, list.map((r) => ({ key: r.native_id, value: r }))));
+      }
+      return byTopic;
+    },
+    async append(encoded) {
+      await Promise.all(
+        [...encoded].map(async ([name, list]) => {
+          for (let i = 0; i < list.length; i += 1000) await producer.send(name, list.slice(i, i + 1000));
+        }),
+      );
+    },
+    async caughtUp(timeoutMs = 600_000) {
+      for (let k = 0; k < 2; k++) for (const x of runners) await x.caughtUp(timeoutMs, 10);
+    },
+    async stop() {
+      await producer.close();
+      await sports.stop();
+      await thread.close();
+      await catalog.stop();
+      for (const s of sinks) await s.stop();
+      await backbone.close();
+      await registry.close();
+    },
+  };
+}
