@@ -1003,6 +1003,18 @@ interface Applicable {
 const namesGameLines = (c: Clause) =>
   !c.scope.segments && !c.scope.alternatives?.some((a) => a.segments) && (!!c.own.result || !!c.scope.markets || !!c.scope.alternatives?.some((a) => a.markets));
 
+/** "Match betting – games must go the full 60 minutes ...": a market named before a dash labels the
+ * entry as a colon does, so the sentences after it that name nothing speak of that market, not of
+ * every market of the league ("... . Overtime is included for settlement purposes." under "Match
+ * betting" says nothing of the total). A dash after words naming no market is left alone. */
+const DASH_LABEL = /^([^:\u2013\u2014]{1,60}?)\s+[\u2013\u2014]\s+(?=\S)/;
+function dashLabel(sentence: string): string {
+  const m = DASH_LABEL.exec(sentence);
+  if (!m) return sentence;
+  const head = clauses(m[1]);
+  return head.length === 1 && head[0].own.market && !head[0].own.blocking ? `${m[1]}: ${sentence.slice(m[0].length)}` : sentence;
+}
+
 /** A text's sentences, each as its clauses: what every rule and market scope reads from. */
 export type ParsedText = Clause[][];
 
@@ -1014,7 +1026,8 @@ export function parseText(text: string): ParsedText {
   let question: Clause | undefined;
   // The scope of a "Q:" sentence that tells the asker's situation before the question itself.
   let asker: Scope | undefined;
-  for (const s of sentenceList(tableRows(text))) {
+  for (const listed of sentenceList(tableRows(text))) {
+    const s = { ...listed, text: dashLabel(listed.text) };
     // A heading starts a new section: it is read on its own, not under the heading before it.
     const fresh = clauses(s.text);
     // The question just before this sentence, when this sentence answers it with a bare yes or no.
@@ -1368,12 +1381,13 @@ export function readRule(text: string | ParsedText, rule: ReadRule, m: MarketSco
       if (v && speaksOf(c, m)) found.push({ value: v.value, conflict: v.conflict, clause: clauseText, weight: specificity(c.scope, m), gameLines: namesGameLines(c) });
     }
   }
-  // Whether overtime counts toward a quarter is said of the quarter: a clause naming markets or the
-  // final score and no period ("all wagers on the side and the total include all overtime scoring",
+  // Whether overtime counts toward a quarter or a half is said of that period: a clause naming markets
+  // or the final score and no period ("all wagers on the side and the total include all overtime scoring",
   // "winners are decided by the final score, overtime included") speaks of the game's lines, and
-  // reading it for a fourth quarter would be a guess. A clause naming no market at all
+  // reading it for a fourth quarter or a second half would be a guess ("Spread wagering: ... .
+  // Overtime counts." says nothing of a second-half spread). A clause naming no market at all
   // ("Overtime scoring will not be counted.") speaks of the market the text is published on.
-  if (rule === 'overtime' && m.segment.startsWith('quarter')) found = found.filter((f) => !f.gameLines);
+  if (rule === 'overtime' && m.segment !== 'full') found = found.filter((f) => !f.gameLines);
   if (!found.length) return { value: 'unknown', why: 'silent' };
   const top = Math.max(...found.map((f) => f.weight));
   const group = found.filter((f) => f.weight === top);

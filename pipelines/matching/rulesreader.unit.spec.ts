@@ -860,6 +860,26 @@ describe('safety classes of the seventh blind batch: no value read from words ab
   });
 });
 
+describe('safety classes of the eighth blind batch: no value read from silence (sentences written for these tests)', () => {
+  it('a clause naming a market and no period does not decide overtime for a half of that market', () => {
+    const text = 'Side bets: you take the points or lay them. Overtime is part of it. Half bets are also offered on sides.';
+    expect(readRule(text, 'overtime', m('nfl', 'spread', 'half:2'))).toEqual({ value: 'unknown', why: 'silent' });
+    expect(readRule(text, 'overtime', m('nfl', 'spread'))).toMatchObject({ value: 'included' });
+    // A clause that names the half decides it.
+    expect(readRule('Second-half totals include overtime.', 'overtime', m('nba', 'total', 'half:2'))).toMatchObject({ value: 'included' });
+  });
+  it('a market named before a dash labels the entry: a bare sentence after it speaks of that market only', () => {
+    const text = 'Money line bets \u2013 the team ahead when play ends takes it. Extra periods are counted when the bet is settled. Goal totals \u2013 the full game must be played.';
+    expect(readRule(text, 'overtime', m('nhl', 'moneyline'))).toMatchObject({ value: 'included' });
+    expect(readRule(text, 'overtime', m('nhl', 'total'))).toEqual({ value: 'unknown', why: 'silent' });
+  });
+  it('a quantifier over a kind of market ("most NBA totals", "many player props") states no rule for each one', () => {
+    expect(readRule('In practice many NBA totals are graded with overtime points added.', 'overtime', m('nba', 'total'))).toMatchObject({ value: 'unknown', why: 'hedged' });
+    expect(readRule('Most player props count overtime stats.', 'overtime', m('nhl', 'player_prop'))).toMatchObject({ value: 'unknown', why: 'hedged' });
+    expect(readRule('All NBA totals are graded with overtime points added.', 'overtime', m('nba', 'total'))).toMatchObject({ value: 'included' });
+  });
+});
+
 describe('corpus of real rules texts (evaluation part)', () => {
   it('meets the targets: right >= 95%, wrong <= 1%, silent reported known 0, verdicts >= 95%, no opposite rules equivalent', () => {
     const c = loadCorpus();
