@@ -1015,6 +1015,22 @@ function dashLabel(sentence: string): string {
   return head.length === 1 && head[0].own.market && !head[0].own.blocking ? `${m[1]}: ${sentence.slice(m[0].length)}` : sentence;
 }
 
+/** A heading naming one market product ("Last point market:"), not a kind of markets ("Two-way bets:", "Time lines:"). */
+const SINGLE_MARKET_NOUNS = new Set(['market', 'bet', 'wager']);
+
+/** Words before "market" in a heading that name no market of their own ("Main markets:", "All bets:"). */
+const GENERIC_MARKET_WORDS = new Set(['all', 'the', 'a', 'an', 'main', 'other', 'standard', 'these', 'those', 'our', 'your', 'game', 'games', 'any', 'every', 'each', 'most', 'some', 'this', 'such', 'betting', 'sports', 'straight', 'single', 'remaining', 'following', 'individual', 'specific', 'certain', 'related', 'popular', 'common', 'core', 'basic', 'general', 'regular', 'normal', 'usual', 'pre', 'match', 'event', 'full', 'whole', 'fixed', 'odds', 'and', 'or']);
+
+/** "Last point market: settled on the last point ...": a heading that names a market by words the
+ * scope lexicon does not know as one of ours, and names no league, period or market of ours, heads a
+ * market outside the spec; what its entry states is no rule for the markets the text is placed on. */
+function headsOtherMarket(head: Clause): boolean {
+  if (head.own.league || head.own.segment || head.own.market || head.own.blocking) return false;
+  const w = head.words;
+  if (w.length < 2 || w.length > 5 || !SINGLE_MARKET_NOUNS.has(w[w.length - 1])) return false;
+  return w.slice(0, -1).some((x) => !GENERIC_MARKET_WORDS.has(x));
+}
+
 /** A text's sentences, each as its clauses: what every rule and market scope reads from. */
 export type ParsedText = Clause[][];
 
@@ -1056,15 +1072,20 @@ export function parseText(text: string): ParsedText {
       // A sub-heading that names no league stays in the league section it stands in ("Football
       // betting rules: ..." then "Dallas -7: ...").
       const head = fresh[0];
+      let cs = fresh;
       if (head.own.league || !section) {
         section = head.scope;
-        out.push(fresh);
       } else {
         const league: Scope = { leagues: section.leagues, sports: section.sports, complement: section.complement, blocking: false };
-        const cs = clauses(s.text, league);
+        cs = clauses(s.text, league);
         section = cs[0].scope;
-        out.push(cs);
       }
+      if (headsOtherMarket(head)) {
+        // The entry and what follows it under the heading speak of that market, none of ours.
+        for (const c of cs) if (!(c.own.market || c.own.segment)) c.scope = { ...c.scope, blocking: true };
+        section = cs[0].scope;
+      }
+      out.push(cs);
     } else {
       // A bare follow-up that names nothing ("Push rules apply.") speaks of what the sentence before
       // it spoke of ("Both players must compete in one Down. Push rules apply.").

@@ -878,6 +878,19 @@ describe('safety classes of the eighth blind batch: no value read from silence (
     expect(readRule('Most player props count overtime stats.', 'overtime', m('nhl', 'player_prop'))).toMatchObject({ value: 'unknown', why: 'hedged' });
     expect(readRule('All NBA totals are graded with overtime points added.', 'overtime', m('nba', 'total'))).toMatchObject({ value: 'included' });
   });
+  it('a statement about markets offered in play or in running says nothing of the markets placed before the game', () => {
+    expect(readRule('Player points markets offered in-play: the player\'s statistics from overtime are counted.', 'overtime', m('nba', 'player_prop'))).toEqual({ value: 'unknown', why: 'silent' });
+    expect(readRule('Totals traded in running are settled with overtime included.', 'overtime', m('nhl', 'total'))).toEqual({ value: 'unknown', why: 'silent' });
+    expect(readRule('Player points markets: the player\'s statistics from overtime are counted.', 'overtime', m('nba', 'player_prop'))).toMatchObject({ value: 'included' });
+  });
+  it('a heading naming one market product outside the spec ("Next goal market:") heads no market of ours', () => {
+    const text = 'Next goal market: settled on the goal after the bet is struck, overtime goals included.';
+    expect(readRule(text, 'overtime', m('nhl', 'moneyline'))).toEqual({ value: 'unknown', why: 'silent' });
+    expect(readRule(text, 'overtime', m('nhl', 'total'))).toEqual({ value: 'unknown', why: 'silent' });
+    // A heading naming a market of ours, or a kind of markets, still scopes its entry.
+    expect(readRule('Money line market: settled on the final result, overtime goals included.', 'overtime', m('nhl', 'moneyline'))).toMatchObject({ value: 'included' });
+    expect(readRule('Main market: settled on the final result, overtime goals included.', 'overtime', m('nhl', 'moneyline'))).toMatchObject({ value: 'included' });
+  });
 });
 
 describe('corpus of real rules texts (evaluation part)', () => {
