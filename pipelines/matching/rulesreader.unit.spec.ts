@@ -883,6 +883,11 @@ describe('safety classes of the eighth blind batch: no value read from silence (
     expect(readRule('Totals traded in running are settled with overtime included.', 'overtime', m('nhl', 'total'))).toEqual({ value: 'unknown', why: 'silent' });
     expect(readRule('Player points markets: the player\'s statistics from overtime are counted.', 'overtime', m('nba', 'player_prop'))).toMatchObject({ value: 'included' });
   });
+  it('"match bets" are bets on the whole match: their tie rule says nothing of a half', () => {
+    const text = 'Match wagers are void if the game ends in a draw.';
+    expect(readRule(text, 'tie', m('nfl', 'moneyline', 'half:1'))).toEqual({ value: 'unknown', why: 'silent' });
+    expect(readRule(text, 'tie', m('nfl', 'moneyline'))).toMatchObject({ value: 'void' });
+  });
   it('a heading naming one market product outside the spec ("Next goal market:") heads no market of ours', () => {
     const text = 'Next goal market: settled on the goal after the bet is struck, overtime goals included.';
     expect(readRule(text, 'overtime', m('nhl', 'moneyline'))).toEqual({ value: 'unknown', why: 'silent' });
