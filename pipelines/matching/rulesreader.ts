@@ -280,7 +280,7 @@ export interface Clause {
   words: string[];
   scope: Scope;
   /** Dimensions the clause names itself (not taken from the clause before it). */
-  own: { league: boolean; segment: boolean; market: boolean; blocking: boolean; result?: boolean; foreign?: boolean };
+  own: { league: boolean; segment: boolean; market: boolean; blocking: boolean; result?: boolean; foreign?: boolean; every?: boolean };
   /** A qualifier withdraws the statement ("usually exclude", "may count depending on the market"). */
   withdrawn: boolean;
   /** Per word: inside a leading condition ("if a bet does not include overtime, ..."), which names a
@@ -379,6 +379,7 @@ function readScope(words: string[]): { scope: Scope; own: Clause['own'] } {
           // "All bets", "all markets": a subject that covers every market does not take a heading's
           // market, period or condition (it still stands in the heading's league section).
           own.segment = own.market = own.blocking = true;
+          own.every = true;
         }
         break;
       }
@@ -426,6 +427,9 @@ function inherit(c: { scope: Scope; own: Clause['own'] }, prev: Scope | undefine
   // heading's ("Half-Time/Full-Time: ...; full-time is settled on the match result").
   const ownPeriod = c.own.segment && kind !== 'colon' && prevOwnBlocking;
   if (!c.own.blocking && !c.own.league && !ownPeriod && (!c.own.market || kind === 'colon')) s.blocking = prev.blocking;
+  // "3-way match bets: all bets are settled on the result after regular time": "all bets" in the
+  // entry of a heading about a market outside the spec are that market's bets, not every market.
+  if (c.own.every && kind === 'colon' && prevOwnBlocking && prev.blocking) s.blocking = true;
   return s;
 }
 

@@ -883,6 +883,13 @@ describe('safety classes of the eighth blind batch: no value read from silence (
     expect(readRule('Totals traded in running are settled with overtime included.', 'overtime', m('nhl', 'total'))).toEqual({ value: 'unknown', why: 'silent' });
     expect(readRule('Player points markets: the player\'s statistics from overtime are counted.', 'overtime', m('nba', 'player_prop'))).toMatchObject({ value: 'included' });
   });
+  it('"all bets" in the entry of a heading about a market outside the spec are that market\'s bets', () => {
+    const text = 'Moneyline: every bet counts overtime and the shootout. Three-way lines: all bets are graded after regulation, so overtime is left out.';
+    expect(readRule(text, 'overtime', m('nhl', 'moneyline'))).toMatchObject({ value: 'included' });
+    expect(readRule(text, 'overtime', m('nhl', 'total'))).toEqual({ value: 'unknown', why: 'silent' });
+    // Under a heading about one of our markets, or in a sentence of its own, "all bets" still reach every market.
+    expect(readRule('Three-way lines are offered too. All bets are graded after regulation.', 'overtime', m('nhl', 'total'))).toMatchObject({ value: 'excluded' });
+  });
   it('"match bets" are bets on the whole match: their tie rule says nothing of a half', () => {
     const text = 'Match wagers are void if the game ends in a draw.';
     expect(readRule(text, 'tie', m('nfl', 'moneyline', 'half:1'))).toEqual({ value: 'unknown', why: 'silent' });
