@@ -890,6 +890,10 @@ describe('safety classes of the eighth blind batch: no value read from silence (
     // Under a heading about one of our markets, or in a sentence of its own, "all bets" still reach every market.
     expect(readRule('Three-way lines are offered too. All bets are graded after regulation.', 'overtime', m('nhl', 'total'))).toMatchObject({ value: 'excluded' });
   });
+  it('a quarter or period market "for that quarter only" leaves overtime out', () => {
+    expect(readRule('Quarter totals and overtime specials are settled for that quarter only.', 'overtime', m('nfl', 'total', 'quarter:4'))).toMatchObject({ value: 'excluded' });
+    expect(readRule('Quarter totals and overtime specials are settled for that quarter only.', 'overtime', m('nfl', 'total'))).toEqual({ value: 'unknown', why: 'silent' });
+  });
   it('"match bets" are bets on the whole match: their tie rule says nothing of a half', () => {
     const text = 'Match wagers are void if the game ends in a draw.';
     expect(readRule(text, 'tie', m('nfl', 'moneyline', 'half:1'))).toEqual({ value: 'unknown', why: 'silent' });
