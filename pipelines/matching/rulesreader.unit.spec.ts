@@ -894,6 +894,15 @@ describe('safety classes of the eighth blind batch: no value read from silence (
     expect(readRule('Quarter totals and overtime specials are settled for that quarter only.', 'overtime', m('nfl', 'total', 'quarter:4'))).toMatchObject({ value: 'excluded' });
     expect(readRule('Quarter totals and overtime specials are settled for that quarter only.', 'overtime', m('nfl', 'total'))).toEqual({ value: 'unknown', why: 'silent' });
   });
+  it('odds set to 1.00 return the stake: a refund', () => {
+    expect(readRule('When a total lands on the number, the odds are set to 1.00.', 'push', m('nfl', 'total'))).toMatchObject({ value: 'void' });
+    expect(readRule('A prop on a player who does not dress is settled at odds of 1.00.', 'non_participation', m('nhl', 'player_prop'))).toMatchObject({ value: 'void' });
+  });
+  it('"either side" and "both sides" of a bet are its selections, not side markets', () => {
+    expect(readRule('What happens when a total lands on the number? Bets on either side are refunded.', 'push', m('nba', 'total'))).toMatchObject({ value: 'void' });
+    expect(readRule('What if the total lands on the number? Both sides get their stake back.', 'push', m('nba', 'total'))).toMatchObject({ value: 'void' });
+    expect(readRule('Sides are refunded when the margin lands on the number.', 'push', m('nba', 'total'))).toEqual({ value: 'unknown', why: 'silent' });
+  });
   it('"match bets" are bets on the whole match: their tie rule says nothing of a half', () => {
     const text = 'Match wagers are void if the game ends in a draw.';
     expect(readRule(text, 'tie', m('nfl', 'moneyline', 'half:1'))).toEqual({ value: 'unknown', why: 'silent' });
