@@ -33,7 +33,7 @@ const BLIND7_SILENT_KNOWN: string[] = [];
 // The eighth blind batch, development since its blind figure: what tuning reached. p1053's silent
 // overtime value (an extra-innings sentence about the result, read for a player prop) is the hand
 // value the same sentence of the first batch (p282) contradicts; it stays listed, not tuned away.
-const BLIND8_RIGHT = 39;
+const BLIND8_RIGHT = 42;
 const BLIND8_SILENT_KNOWN = ['p1053'];
 
 const m = (league: MarketScope['league'], marketType: MarketScope['marketType'], segment: MarketScope['segment'] = 'full'): MarketScope => ({ league, marketType, segment });
@@ -907,6 +907,9 @@ describe('safety classes of the eighth blind batch: no value read from silence (
     expect(readRule('What happens when a total lands on the number? Bets on either side are refunded.', 'push', m('nba', 'total'))).toMatchObject({ value: 'void' });
     expect(readRule('What if the total lands on the number? Both sides get their stake back.', 'push', m('nba', 'total'))).toMatchObject({ value: 'void' });
     expect(readRule('Sides are refunded when the margin lands on the number.', 'push', m('nba', 'total'))).toEqual({ value: 'unknown', why: 'silent' });
+  });
+  it('"overtimes" in the plural names overtime', () => {
+    expect(readRule('Hockey: a winner must be determined; all overtimes count.', 'overtime', m('nhl', 'moneyline'))).toMatchObject({ value: 'included' });
   });
   it('"match bets" are bets on the whole match: their tie rule says nothing of a half', () => {
     const text = 'Match wagers are void if the game ends in a draw.';
