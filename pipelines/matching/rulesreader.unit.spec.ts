@@ -33,7 +33,7 @@ const BLIND7_SILENT_KNOWN: string[] = [];
 // The eighth blind batch, development since its blind figure: what tuning reached. p1053's silent
 // overtime value (an extra-innings sentence about the result, read for a player prop) is the hand
 // value the same sentence of the first batch (p282) contradicts; it stays listed, not tuned away.
-const BLIND8_RIGHT = 42;
+const BLIND8_RIGHT = 43;
 const BLIND8_SILENT_KNOWN = ['p1053'];
 
 const m = (league: MarketScope['league'], marketType: MarketScope['marketType'], segment: MarketScope['segment'] = 'full'): MarketScope => ({ league, marketType, segment });
@@ -910,6 +910,10 @@ describe('safety classes of the eighth blind batch: no value read from silence (
   });
   it('"overtimes" in the plural names overtime', () => {
     expect(readRule('Hockey: a winner must be determined; all overtimes count.', 'overtime', m('nhl', 'moneyline'))).toMatchObject({ value: 'included' });
+  });
+  it('a player short of the minimum play requirement has not taken part, and "whether More or Less was chosen" names no market', () => {
+    expect(readRule('If a player does not meet the minimum play requirement, the pick is void.', 'non_participation', m('wnba', 'player_prop'))).toMatchObject({ value: 'void' });
+    expect(readRule('Picks on a player who does not play are void, whether More or Less was chosen.', 'non_participation', m('nba', 'player_prop'))).toMatchObject({ value: 'void' });
   });
   it('"match bets" are bets on the whole match: their tie rule says nothing of a half', () => {
     const text = 'Match wagers are void if the game ends in a draw.';
