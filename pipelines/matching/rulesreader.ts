@@ -66,6 +66,11 @@
 // leagues; ", and totals include overtime" after a statement is a statement of its own whose subject
 // takes nothing from the first; a label answered market by market ("Overtime: yes for game lines, no
 // for quarter lines") gives each market its answer; "when they do" refers back inside a sentence too.
+// Scope in the wording of labels and products: a market named before a dash labels its entry as a colon
+// does ("Match betting – ... . Overtime is included ..." speaks of the money line only); a heading
+// naming one market product the scope lexicon does not know ("Last point market:") heads a market
+// outside the spec; "all bets" in the entry of a heading about a market outside the spec are that
+// market's bets; a clause naming markets and no period decides overtime for no half or quarter.
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { League } from './teams.ts';
