@@ -735,6 +735,8 @@ const AFTER_THE_FIXES: Probe[] = [
   ['Extra time counts for all basketball bets, with the exception of quarter bets.', 'overtime', 'nba', 'total', 'full', 'included'],
   ['Handicap: if the result with the handicap applied is a draw, the stake is refunded.', 'push', 'nfl', 'spread', 'full', 'void'],
   ['Tip-off is at 7:30 PM; our odds are updated in real time during overtime.', 'overtime', 'nba', 'total', 'full', 'unknown'],
+  // Read since 'each side' names a selection, not side markets (it was a gap before).
+  ['If the game is cancelled, each side of the contract pays 50 cents.', 'cancellation', 'nba', 'player_prop', 'full', 'half_payout'],
 ];
 
 /** Probes the reader does not read yet: each must stay `unknown` (a gap, never a wrong value). */
@@ -756,7 +758,6 @@ const GAPS: Probe[] = [
   ['Should a game go to overtime, all full-game markets are settled on the final score after overtime.', 'overtime', 'nba', 'total', 'full', 'included'],
   ['All game markets (including overtime).', 'overtime', 'nfl', 'total', 'full', 'included'],
   ['A push is when the result lands on the line; we return the stake.', 'push', 'nba', 'spread', 'full', 'void'],
-  ['If the game is cancelled, each side of the contract pays 50 cents.', 'cancellation', 'nba', 'player_prop', 'full', 'half_payout'],
   ['Second-half bets, the sum of the 3rd and 4th quarters, include overtime. Bets on 4th quarters exclude it.', 'overtime', 'nfl', 'total', 'quarter:4', 'excluded'],
   ['Game and second-half wagers include any overtime scoring.', 'overtime', 'nba', 'total', 'full', 'included'],
   ['Game and 2nd-half bets on sides or totals include overtime.', 'overtime', 'nba', 'spread', 'full', 'included'],

@@ -66,6 +66,11 @@
 // leagues; ", and totals include overtime" after a statement is a statement of its own whose subject
 // takes nothing from the first; a label answered market by market ("Overtime: yes for game lines, no
 // for quarter lines") gives each market its answer; "when they do" refers back inside a sentence too.
+// Scope in the wording of labels and products: a market named before a dash labels its entry as a colon
+// does ("Match betting – ... . Overtime is included ..." speaks of the money line only); a heading
+// naming one market product the scope lexicon does not know ("Last point market:") heads a market
+// outside the spec; "all bets" in the entry of a heading about a market outside the spec are that
+// market's bets; a clause naming markets and no period decides overtime for no half or quarter.
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { League } from './teams.ts';
@@ -280,7 +285,7 @@ export interface Clause {
   words: string[];
   scope: Scope;
   /** Dimensions the clause names itself (not taken from the clause before it). */
-  own: { league: boolean; segment: boolean; market: boolean; blocking: boolean; result?: boolean; foreign?: boolean };
+  own: { league: boolean; segment: boolean; market: boolean; blocking: boolean; result?: boolean; foreign?: boolean; every?: boolean };
   /** A qualifier withdraws the statement ("usually exclude", "may count depending on the market"). */
   withdrawn: boolean;
   /** Per word: inside a leading condition ("if a bet does not include overtime, ..."), which names a
@@ -379,6 +384,7 @@ function readScope(words: string[]): { scope: Scope; own: Clause['own'] } {
           // "All bets", "all markets": a subject that covers every market does not take a heading's
           // market, period or condition (it still stands in the heading's league section).
           own.segment = own.market = own.blocking = true;
+          own.every = true;
         }
         break;
       }
@@ -426,6 +432,9 @@ function inherit(c: { scope: Scope; own: Clause['own'] }, prev: Scope | undefine
   // heading's ("Half-Time/Full-Time: ...; full-time is settled on the match result").
   const ownPeriod = c.own.segment && kind !== 'colon' && prevOwnBlocking;
   if (!c.own.blocking && !c.own.league && !ownPeriod && (!c.own.market || kind === 'colon')) s.blocking = prev.blocking;
+  // "3-way match bets: all bets are settled on the result after regular time": "all bets" in the
+  // entry of a heading about a market outside the spec are that market's bets, not every market.
+  if (c.own.every && kind === 'colon' && prevOwnBlocking && prev.blocking) s.blocking = true;
   return s;
 }
 
@@ -1003,6 +1012,34 @@ interface Applicable {
 const namesGameLines = (c: Clause) =>
   !c.scope.segments && !c.scope.alternatives?.some((a) => a.segments) && (!!c.own.result || !!c.scope.markets || !!c.scope.alternatives?.some((a) => a.markets));
 
+/** "Match betting – games must go the full 60 minutes ...": a market named before a dash labels the
+ * entry as a colon does, so the sentences after it that name nothing speak of that market, not of
+ * every market of the league ("... . Overtime is included for settlement purposes." under "Match
+ * betting" says nothing of the total). A dash after words naming no market is left alone. */
+const DASH_LABEL = /^([^:\u2013\u2014]{1,60}?)\s+[\u2013\u2014]\s+(?=\S)/;
+function dashLabel(sentence: string): string {
+  const m = DASH_LABEL.exec(sentence);
+  if (!m) return sentence;
+  const head = clauses(m[1]);
+  return head.length === 1 && head[0].own.market && !head[0].own.blocking ? `${m[1]}: ${sentence.slice(m[0].length)}` : sentence;
+}
+
+/** A heading naming one market product ("Last point market:"), not a kind of markets ("Two-way bets:", "Time lines:"). */
+const SINGLE_MARKET_NOUNS = new Set(['market', 'bet', 'wager']);
+
+/** Words before "market" in a heading that name no market of their own ("Main markets:", "All bets:"). */
+const GENERIC_MARKET_WORDS = new Set(['all', 'the', 'a', 'an', 'main', 'other', 'standard', 'these', 'those', 'our', 'your', 'game', 'games', 'any', 'every', 'each', 'most', 'some', 'this', 'such', 'betting', 'sports', 'straight', 'single', 'remaining', 'following', 'individual', 'specific', 'certain', 'related', 'popular', 'common', 'core', 'basic', 'general', 'regular', 'normal', 'usual', 'pre', 'match', 'event', 'full', 'whole', 'fixed', 'odds', 'and', 'or']);
+
+/** "Last point market: settled on the last point ...": a heading that names a market by words the
+ * scope lexicon does not know as one of ours, and names no league, period or market of ours, heads a
+ * market outside the spec; what its entry states is no rule for the markets the text is placed on. */
+function headsOtherMarket(head: Clause): boolean {
+  if (head.own.league || head.own.segment || head.own.market || head.own.blocking) return false;
+  const w = head.words;
+  if (w.length < 2 || w.length > 5 || !SINGLE_MARKET_NOUNS.has(w[w.length - 1])) return false;
+  return w.slice(0, -1).some((x) => !GENERIC_MARKET_WORDS.has(x));
+}
+
 /** A text's sentences, each as its clauses: what every rule and market scope reads from. */
 export type ParsedText = Clause[][];
 
@@ -1014,7 +1051,8 @@ export function parseText(text: string): ParsedText {
   let question: Clause | undefined;
   // The scope of a "Q:" sentence that tells the asker's situation before the question itself.
   let asker: Scope | undefined;
-  for (const s of sentenceList(tableRows(text))) {
+  for (const listed of sentenceList(tableRows(text))) {
+    const s = { ...listed, text: dashLabel(listed.text) };
     // A heading starts a new section: it is read on its own, not under the heading before it.
     const fresh = clauses(s.text);
     // The question just before this sentence, when this sentence answers it with a bare yes or no.
@@ -1043,15 +1081,20 @@ export function parseText(text: string): ParsedText {
       // A sub-heading that names no league stays in the league section it stands in ("Football
       // betting rules: ..." then "Dallas -7: ...").
       const head = fresh[0];
+      let cs = fresh;
       if (head.own.league || !section) {
         section = head.scope;
-        out.push(fresh);
       } else {
         const league: Scope = { leagues: section.leagues, sports: section.sports, complement: section.complement, blocking: false };
-        const cs = clauses(s.text, league);
+        cs = clauses(s.text, league);
         section = cs[0].scope;
-        out.push(cs);
       }
+      if (headsOtherMarket(head)) {
+        // The entry and what follows it under the heading speak of that market, none of ours.
+        for (const c of cs) if (!(c.own.market || c.own.segment)) c.scope = { ...c.scope, blocking: true };
+        section = cs[0].scope;
+      }
+      out.push(cs);
     } else {
       // A bare follow-up that names nothing ("Push rules apply.") speaks of what the sentence before
       // it spoke of ("Both players must compete in one Down. Push rules apply.").
@@ -1368,12 +1411,13 @@ export function readRule(text: string | ParsedText, rule: ReadRule, m: MarketSco
       if (v && speaksOf(c, m)) found.push({ value: v.value, conflict: v.conflict, clause: clauseText, weight: specificity(c.scope, m), gameLines: namesGameLines(c) });
     }
   }
-  // Whether overtime counts toward a quarter is said of the quarter: a clause naming markets or the
-  // final score and no period ("all wagers on the side and the total include all overtime scoring",
+  // Whether overtime counts toward a quarter or a half is said of that period: a clause naming markets
+  // or the final score and no period ("all wagers on the side and the total include all overtime scoring",
   // "winners are decided by the final score, overtime included") speaks of the game's lines, and
-  // reading it for a fourth quarter would be a guess. A clause naming no market at all
+  // reading it for a fourth quarter or a second half would be a guess ("Spread wagering: ... .
+  // Overtime counts." says nothing of a second-half spread). A clause naming no market at all
   // ("Overtime scoring will not be counted.") speaks of the market the text is published on.
-  if (rule === 'overtime' && m.segment.startsWith('quarter')) found = found.filter((f) => !f.gameLines);
+  if (rule === 'overtime' && m.segment !== 'full') found = found.filter((f) => !f.gameLines);
   if (!found.length) return { value: 'unknown', why: 'silent' };
   const top = Math.max(...found.map((f) => f.weight));
   const group = found.filter((f) => f.weight === top);

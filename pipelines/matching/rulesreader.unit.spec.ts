@@ -30,6 +30,11 @@ const BLIND6_SILENT_KNOWN = ['p799', 'p860', 'p861', 'p895'];
  * and no silent row reported known. */
 const BLIND7_RIGHT = 80;
 const BLIND7_SILENT_KNOWN: string[] = [];
+// The eighth blind batch, development since its blind figure: what tuning reached. p1053's silent
+// overtime value (an extra-innings sentence about the result, read for a player prop) is the hand
+// value the same sentence of the first batch (p282) contradicts; it stays listed, not tuned away.
+const BLIND8_RIGHT = 43;
+const BLIND8_SILENT_KNOWN = ['p1053'];
 
 const m = (league: MarketScope['league'], marketType: MarketScope['marketType'], segment: MarketScope['segment'] = 'full'): MarketScope => ({ league, marketType, segment });
 
@@ -860,6 +865,71 @@ describe('safety classes of the seventh blind batch: no value read from words ab
   });
 });
 
+describe('safety classes of the eighth blind batch: no value read from silence (sentences written for these tests)', () => {
+  it('a clause naming a market and no period does not decide overtime for a half of that market', () => {
+    const text = 'Side bets: you take the points or lay them. Overtime is part of it. Half bets are also offered on sides.';
+    expect(readRule(text, 'overtime', m('nfl', 'spread', 'half:2'))).toEqual({ value: 'unknown', why: 'silent' });
+    expect(readRule(text, 'overtime', m('nfl', 'spread'))).toMatchObject({ value: 'included' });
+    // A clause that names the half decides it.
+    expect(readRule('Second-half totals include overtime.', 'overtime', m('nba', 'total', 'half:2'))).toMatchObject({ value: 'included' });
+  });
+  it('a market named before a dash labels the entry: a bare sentence after it speaks of that market only', () => {
+    const text = 'Money line bets \u2013 the team ahead when play ends takes it. Extra periods are counted when the bet is settled. Goal totals \u2013 the full game must be played.';
+    expect(readRule(text, 'overtime', m('nhl', 'moneyline'))).toMatchObject({ value: 'included' });
+    expect(readRule(text, 'overtime', m('nhl', 'total'))).toEqual({ value: 'unknown', why: 'silent' });
+  });
+  it('a quantifier over a kind of market ("most NBA totals", "many player props") states no rule for each one', () => {
+    expect(readRule('In practice many NBA totals are graded with overtime points added.', 'overtime', m('nba', 'total'))).toMatchObject({ value: 'unknown', why: 'hedged' });
+    expect(readRule('Most player props count overtime stats.', 'overtime', m('nhl', 'player_prop'))).toMatchObject({ value: 'unknown', why: 'hedged' });
+    expect(readRule('All NBA totals are graded with overtime points added.', 'overtime', m('nba', 'total'))).toMatchObject({ value: 'included' });
+  });
+  it('a statement about markets offered in play or in running says nothing of the markets placed before the game', () => {
+    expect(readRule('Player points markets offered in-play: the player\'s statistics from overtime are counted.', 'overtime', m('nba', 'player_prop'))).toEqual({ value: 'unknown', why: 'silent' });
+    expect(readRule('Totals traded in running are settled with overtime included.', 'overtime', m('nhl', 'total'))).toEqual({ value: 'unknown', why: 'silent' });
+    expect(readRule('Player points markets: the player\'s statistics from overtime are counted.', 'overtime', m('nba', 'player_prop'))).toMatchObject({ value: 'included' });
+  });
+  it('"all bets" in the entry of a heading about a market outside the spec are that market\'s bets', () => {
+    const text = 'Moneyline: every bet counts overtime and the shootout. Three-way lines: all bets are graded after regulation, so overtime is left out.';
+    expect(readRule(text, 'overtime', m('nhl', 'moneyline'))).toMatchObject({ value: 'included' });
+    expect(readRule(text, 'overtime', m('nhl', 'total'))).toEqual({ value: 'unknown', why: 'silent' });
+    // Under a heading about one of our markets, or in a sentence of its own, "all bets" still reach every market.
+    expect(readRule('Three-way lines are offered too. All bets are graded after regulation.', 'overtime', m('nhl', 'total'))).toMatchObject({ value: 'excluded' });
+  });
+  it('a quarter or period market "for that quarter only" leaves overtime out', () => {
+    expect(readRule('Quarter totals and overtime specials are settled for that quarter only.', 'overtime', m('nfl', 'total', 'quarter:4'))).toMatchObject({ value: 'excluded' });
+    expect(readRule('Quarter totals and overtime specials are settled for that quarter only.', 'overtime', m('nfl', 'total'))).toEqual({ value: 'unknown', why: 'silent' });
+  });
+  it('odds set to 1.00 return the stake: a refund', () => {
+    expect(readRule('When a total lands on the number, the odds are set to 1.00.', 'push', m('nfl', 'total'))).toMatchObject({ value: 'void' });
+    expect(readRule('A prop on a player who does not dress is settled at odds of 1.00.', 'non_participation', m('nhl', 'player_prop'))).toMatchObject({ value: 'void' });
+  });
+  it('"either side" and "both sides" of a bet are its selections, not side markets', () => {
+    expect(readRule('What happens when a total lands on the number? Bets on either side are refunded.', 'push', m('nba', 'total'))).toMatchObject({ value: 'void' });
+    expect(readRule('What if the total lands on the number? Both sides get their stake back.', 'push', m('nba', 'total'))).toMatchObject({ value: 'void' });
+    expect(readRule('Sides are refunded when the margin lands on the number.', 'push', m('nba', 'total'))).toEqual({ value: 'unknown', why: 'silent' });
+  });
+  it('"overtimes" in the plural names overtime', () => {
+    expect(readRule('Hockey: a winner must be determined; all overtimes count.', 'overtime', m('nhl', 'moneyline'))).toMatchObject({ value: 'included' });
+  });
+  it('a player short of the minimum play requirement has not taken part, and "whether More or Less was chosen" names no market', () => {
+    expect(readRule('If a player does not meet the minimum play requirement, the pick is void.', 'non_participation', m('wnba', 'player_prop'))).toMatchObject({ value: 'void' });
+    expect(readRule('Picks on a player who does not play are void, whether More or Less was chosen.', 'non_participation', m('nba', 'player_prop'))).toMatchObject({ value: 'void' });
+  });
+  it('"match bets" are bets on the whole match: their tie rule says nothing of a half', () => {
+    const text = 'Match wagers are void if the game ends in a draw.';
+    expect(readRule(text, 'tie', m('nfl', 'moneyline', 'half:1'))).toEqual({ value: 'unknown', why: 'silent' });
+    expect(readRule(text, 'tie', m('nfl', 'moneyline'))).toMatchObject({ value: 'void' });
+  });
+  it('a heading naming one market product outside the spec ("Next goal market:") heads no market of ours', () => {
+    const text = 'Next goal market: settled on the goal after the bet is struck, overtime goals included.';
+    expect(readRule(text, 'overtime', m('nhl', 'moneyline'))).toEqual({ value: 'unknown', why: 'silent' });
+    expect(readRule(text, 'overtime', m('nhl', 'total'))).toEqual({ value: 'unknown', why: 'silent' });
+    // A heading naming a market of ours, or a kind of markets, still scopes its entry.
+    expect(readRule('Money line market: settled on the final result, overtime goals included.', 'overtime', m('nhl', 'moneyline'))).toMatchObject({ value: 'included' });
+    expect(readRule('Main market: settled on the final result, overtime goals included.', 'overtime', m('nhl', 'moneyline'))).toMatchObject({ value: 'included' });
+  });
+});
+
 describe('corpus of real rules texts (evaluation part)', () => {
   it('meets the targets: right >= 95%, wrong <= 1%, silent reported known 0, verdicts >= 95%, no opposite rules equivalent', () => {
     const c = loadCorpus();
@@ -923,6 +993,14 @@ describe('corpus of real rules texts (evaluation part)', () => {
     expect(r.verdicts.oppositeEquivalent).toBe(0);
     expect(r.overall.right).toBeGreaterThanOrEqual(BLIND7_RIGHT);
     expect(r.misses.filter((x) => x.expected === 'unknown').map((x) => x.row)).toEqual(BLIND7_SILENT_KNOWN);
+  }, 30_000);
+  it('keeps the eighth blind batch (development since it was measured once) free of wrong values and of opposite rules read alike, holding what tuning reached on it', () => {
+    const r = evaluate(loadCorpus(), 'blind8-former-evaluation');
+    expect(r.overall.stated).toBeGreaterThan(50);
+    expect(r.overall.wrong).toBe(0);
+    expect(r.verdicts.oppositeEquivalent).toBe(0);
+    expect(r.overall.right).toBeGreaterThanOrEqual(BLIND8_RIGHT);
+    expect(r.misses.filter((x) => x.expected === 'unknown').map((x) => x.row)).toEqual(BLIND8_SILENT_KNOWN);
   }, 30_000);
 });
 
