@@ -2,12 +2,12 @@
 // bin/start.mjs) against its bundle (`node bin/start.mjs`, the bundle of bin/run.ts that
 // bin/build-workers.ts writes): the time until the API listens, and the process's memory at rest.
 //
-//   npx tsx bench/main-start.ts [--rounds 3] [--rest-s 45] [--scale 1] [--semi 64]
+//   npx tsx bench/main-start.ts [--rounds 3] [--rest-s 45] [--scale 1] [--semi 32]
 //
 // In: the repository after `node --import tsx bin/build-workers.ts` (a stale or missing bundle makes
 // bin/start.mjs fall back to tsx, which this refuses to measure). Each round starts both, one after
 // the other (the order alternates by round), each on a fresh temp DATA_DIR with every seam embedded,
-// `node --max-semi-space-size=<semi>` as make run, no API load.
+// `node --max-semi-space-size=<semi>` (make run: 32), no API load.
 // Out: per start, the milliseconds from spawn to `API listening`, then after --rest-s of rest the
 // process's VmRSS, VmHWM, RssFile (code and files mapped from disk) and thread count
 // (/proc/<pid>/status); then SIGINT and the exit. At the end, medians and bundle / tsx ratios.
@@ -23,7 +23,7 @@ const { values } = parseArgs({
     rounds: { type: 'string', default: '3' },
     'rest-s': { type: 'string', default: '45' },
     scale: { type: 'string', default: '1' },
-    semi: { type: 'string', default: '64' },
+    semi: { type: 'string', default: '32' },
   },
 });
 const ROUNDS = Number(values.rounds);

@@ -4,7 +4,7 @@
 // `node --import tsx` the main thread has tsx's module-hooks thread (its own V8 isolate on Node 20)
 // and compiles every source at start with its source map kept; a bundle needs neither (bench/soak.md,
 // runs 31-34). Plain JavaScript, so that node starts it without a loader.
-// Usage: node --max-semi-space-size=64 bin/start.mjs (make run's command)
+// Usage: node --max-semi-space-size=32 bin/start.mjs (make run's command)
 import { URL } from 'node:url';
 import console from 'node:console';
 import { compiledEntry } from '../pipelines/runtime/worker-entry.mjs';
