@@ -11,15 +11,15 @@ node_modules/.installed: package.json package-lock.json
 	npm ci --no-audit --no-fund
 	@touch $@
 
-# The worker threads' entries compiled to .build/workers/ (bin/build-workers.ts, esbuild, under a
-# second): workers start from them without a tsx loader thread each (15-17 MB RSS per worker,
-# bench/soak.md). Rebuilt at every install, so `make run` starts from current code; without a build,
-# or after a source changed, workers fall back to tsx.
+# The worker threads' entries and bin/run.ts compiled to .build/workers/ (bin/build-workers.ts,
+# esbuild, under a second): workers start from them without a tsx loader thread each (15-17 MB RSS per
+# worker, bench/soak.md), and so does the main thread (bin/start.mjs). Rebuilt at every install, so
+# `make run` starts from current code; without a build, or after a source changed, each falls back to tsx.
 install: node_modules/.installed
 	node --import tsx bin/build-workers.ts
 
 run: install
-	node --max-semi-space-size=64 --import tsx bin/run.ts
+	node --max-semi-space-size=32 bin/start.mjs
 
 # The history SQL port's Python client test (pipelines/readmodels/sql-port-python.int.spec.ts) runs
 # clickhouse-connect, pinned, from a venv under .infra/ (python3 with venv needed; .ci/run installs it).

@@ -25,9 +25,9 @@
 // service shows as 128 + signal, e.g. 134 SIGABRT, 139 SIGSEGV). `npx` spawns `npx tsx bin/run.ts`
 // literally; there npm's `sh -c` dies on the group's SIGINT at once and npm exits by SIGINT while
 // the service is still shutting down, so the stop check can only wait for the service's process to
-// be gone, not read its exit code. `node` spawns what `make run` runs, `node --max-semi-space-size=64
-// --import tsx bin/run.ts`: the service is the child itself, and the semi-space flag (process-wide:
-// every isolate's young generation) counts in its memory.
+// be gone, not read its exit code. `node` spawns what `make run` runs, `node --max-semi-space-size=32
+// bin/start.mjs` (the bundle of bin/run.ts when current, else bin/run.ts through tsx): the service is
+// the child itself, and the semi-space flag (the main thread's young generation) counts in its memory.
 //
 // Stop: --sigint group (default) signals the whole process group, as Ctrl-C in a terminal does.
 // tsx then relays SIGINT to the service and, when the service's main thread has not acknowledged
@@ -183,7 +183,7 @@ function findServicePid(root: number): number | null {
   const walk = (pid: number) => {
     for (const c of children.get(pid) ?? []) {
       try {
-        if (readFileSync(`/proc/${c}/cmdline`, 'utf8').includes('bin/run.ts')) found = c;
+        if (/bin\/(run\.ts|start\.mjs)/.test(readFileSync(`/proc/${c}/cmdline`, 'utf8'))) found = c;
       } catch {
         // gone meanwhile
       }
@@ -209,7 +209,7 @@ async function startChild(dataDir: string, logPrefix: string): Promise<Child> {
     LAUNCHER === 'npx'
       ? ['npx', ['tsx', 'bin/run.ts']]
       : LAUNCHER === 'node'
-        ? [process.execPath, ['--max-semi-space-size=64', ...NODE_FLAGS, '--import', 'tsx', 'bin/run.ts']]
+        ? [process.execPath, ['--max-semi-space-size=32', ...NODE_FLAGS, 'bin/start.mjs']]
         : [join(REPO, 'node_modules/.bin/tsx'), ['bin/run.ts']];
   // detached: its own process group, so SIGINT reaches every process of it as Ctrl-C would.
   const proc = spawn(cmd, args, { cwd: REPO, env: childEnv(dataDir, metricsPort), stdio: ['ignore', 'pipe', 'pipe'], detached: true });
@@ -543,11 +543,11 @@ class HeapProbe {
     });
   }
 
-  /** Connects to the inspector whose main module is bin/run.ts (not tsx's own process). */
+  /** Connects to the inspector whose main module is bin/run.ts or bin/start.mjs (not tsx's own process). */
   static async connect(urls: string[]): Promise<HeapProbe | null> {
     for (const u of urls) {
       const list = (await (await fetch(`http://${new URL(u).host}/json/list`)).json()) as { url: string; webSocketDebuggerUrl: string }[];
-      const target = list.find((t) => t.url.includes('bin/run.ts'));
+      const target = list.find((t) => /bin\/(run\.ts|start\.mjs)/.test(t.url));
       if (!target) continue;
       const ws = new WebSocket(target.webSocketDebuggerUrl);
       await new Promise((resolve, reject) => {

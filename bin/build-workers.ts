@@ -1,8 +1,10 @@
-// Compiles the worker threads' entries to plain JavaScript, one bundle each, under .build/workers/
-// (or --out DIR), with a manifest the worker launcher reads (pipelines/runtime/worker-entry.mjs):
-// a worker started from its bundle needs no tsx loader thread, 15-17 MB of RSS less per worker
-// (bench/soak.md). Run at install (`make install`); without a build, or after a source changes, the
-// workers start through tsx as before. Packages stay external (resolved from node_modules as usual).
+// Compiles the worker threads' entries and the service's main (bin/run.ts) to plain JavaScript, one
+// bundle each, under .build/workers/ (or --out DIR), with a manifest the launchers read
+// (pipelines/runtime/worker-entry.mjs; bin/start.mjs for the main thread): a thread started from its
+// bundle needs no tsx loader thread, 15-17 MB of RSS less per worker (bench/soak.md), and the main
+// thread compiles no TypeScript at start. Run at install (`make install`); without a build, or after
+// a source changes, each starts through tsx as before. Packages stay external (resolved from
+// node_modules as usual).
 // Usage: node --import tsx bin/build-workers.ts [--out DIR]
 import { build, type Plugin } from 'esbuild';
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -20,6 +22,9 @@ export const WORKER_ENTRIES: Record<string, string> = {
   'pipelines/venues/pollers/thread-worker.ts': 'pollers-worker.mjs',
   'pipelines/runtime/pipeline-worker.ts': 'pipeline-worker.mjs',
 };
+
+/** The service's main thread (`make run`, `npm start`: bin/start.mjs imports it and calls main). */
+export const MAIN_ENTRY: Record<string, string> = { 'bin/run.ts': 'run.mjs' };
 
 /**
  * Modules find their files (Avro schemas, migrations, rules lexicons, scenarios) relative to
@@ -44,7 +49,7 @@ export async function buildWorkers(outDir: string): Promise<void> {
   const builtAt = Date.now();
   rmSync(outDir, { recursive: true, force: true });
   mkdirSync(outDir, { recursive: true });
-  const entryPoints = Object.fromEntries(Object.entries(WORKER_ENTRIES).map(([src, out]) => [out.replace(/\.mjs$/, ''), path.join(ROOT, src)]));
+  const entryPoints = Object.fromEntries(Object.entries({ ...WORKER_ENTRIES, ...MAIN_ENTRY }).map(([src, out]) => [out.replace(/\.mjs$/, ''), path.join(ROOT, src)]));
   const r = await build({
     entryPoints,
     outdir: outDir,
@@ -73,5 +78,5 @@ export async function buildWorkers(outDir: string): Promise<void> {
 if (process.argv[1] && fileURLToPath(import.meta.url) === path.resolve(process.argv[1])) {
   const { values } = parseArgs({ options: { out: { type: 'string', default: path.join(ROOT, '.build', 'workers') } } });
   await buildWorkers(path.resolve(values.out));
-  console.log(`worker bundles written to ${values.out}`);
+  console.log(`worker and main bundles written to ${values.out}`);
 }

@@ -375,7 +375,8 @@ async function stopAll(stops: (() => Promise<void>)[]): Promise<void> {
   }
 }
 
-async function main(): Promise<void> {
+/** `make run`: bin/start.mjs calls it from the bundle (or through tsx), `node --import tsx bin/run.ts` below. */
+export async function main(): Promise<void> {
   // Before any worker starts: the command line's semi-space size is for this thread only.
   workersTakeDefaultYoungGeneration();
   heapsGrowLess();
