@@ -10,26 +10,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../lib/config.ts';
 import { openSse } from '../api/stream/sse-client.ts';
 import { runService, type RunningService } from './run.ts';
+import { apiGetter, eventually } from '../test/running-service.ts';
 
 let svc: RunningService;
 let dir: string;
 
-// The bodies are the API's JSON as a client sees it; the assertions below check their shape.
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-async function get(path: string, key?: string): Promise<{ status: number; body: any }> {
-  const res = await fetch(`${svc.address}${path}`, { headers: key ? { authorization: `Bearer ${key}` } : {} });
-  return { status: res.status, body: await res.json() };
-}
-
-async function eventually<T>(what: string, f: () => Promise<T | undefined>, ms = 150_000): Promise<T> {
-  const until = Date.now() + ms;
-  for (;;) {
-    const v = await f();
-    if (v !== undefined) return v;
-    if (Date.now() > until) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 1000));
-  }
-}
+const get = apiGetter(() => svc.address);
 
 describe('embedded default with the pipeline on its own thread (PIPELINE_THREAD=true)', () => {
   beforeAll(async () => {

@@ -8,24 +8,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../../lib/config.ts';
 import { runService, type RunningService } from '../../../bin/run.ts';
 import { ApiError, PmClient } from '../src/index.ts';
+import { eventually } from '../../../test/running-service.ts';
 
 let svc: RunningService;
 let dir: string;
 let client: PmClient;
 
-async function eventually<T>(what: string, f: () => Promise<T | undefined>, ms = 150_000): Promise<T> {
-  const until = Date.now() + ms;
-  for (;;) {
-    const v = await f().catch((e: unknown) => {
-      // Only the warm-up answer is waited out.
-      if (e instanceof ApiError && e.status === 503) return undefined;
-      throw e;
-    });
-    if (v !== undefined) return v;
-    if (Date.now() > until) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 1000));
-  }
-}
+/** Only the warm-up answer is waited out. */
+const warmingUp = (e: unknown) => e instanceof ApiError && e.status === 503;
 
 describe('TypeScript client against the embedded service', () => {
   beforeAll(async () => {
@@ -49,7 +39,7 @@ describe('TypeScript client against the embedded service', () => {
     const page = await eventually('matched events', async () => {
       const p = await client.sports({ limit: 5, include_submarkets: true, include_rules: true });
       return p.data.length ? p : undefined;
-    });
+    }, undefined, warmingUp);
     const ev = page.data[0];
     expect(ev.event_id).toMatch(/^(nba|wnba|nfl|mlb|nhl)-/);
     const ml = ev.submarkets.find((s) => s.key === 'moneyline|full|winner') ?? ev.submarkets[0];
@@ -61,7 +51,7 @@ describe('TypeScript client against the embedded service', () => {
   });
 
   it('follows the catalog across pages with cursors', async () => {
-    await eventually('the first catalog snapshot', () => client.markets({ limit: 1 }));
+    await eventually('the first catalog snapshot', () => client.markets({ limit: 1 }), undefined, warmingUp);
     const first = await client.markets({ limit: 100, provider: 'venue_1' });
     const seen: string[] = [];
     for await (const row of client.allMarkets({ limit: 100, provider: 'venue_1' })) {
@@ -75,7 +65,7 @@ describe('TypeScript client against the embedded service', () => {
   });
 
   it('opens the push stream: its first event is the subscription snapshot, with a resumable id', async () => {
-    await eventually('matched events', async () => ((await client.sports({ limit: 1 })).data.length ? true : undefined));
+    await eventually('matched events', async () => ((await client.sports({ limit: 1 })).data.length ? true : undefined), undefined, warmingUp);
     const ac = new AbortController();
     const first = await (async () => {
       for await (const ev of client.stream({ channel: 'sports', league: undefined }, { signal: ac.signal })) return ev;
