@@ -917,11 +917,17 @@ const VERB_GROUP = new Set(['be', 'been', 'being', 'is', 'are', 'was', 'were', '
 function negatedValue(words: string[], hit: Hit): boolean {
   if (hit.gap.some((w) => NEGATION_CUES.has(w))) return true;
   for (let k = hit.start - 1; k >= Math.max(0, hit.start - 4); k--) {
-    if (NEGATION_CUES.has(words[k])) return true;
-    if (!VERB_GROUP.has(words[k])) return false;
+    if (NEGATION_CUES.has(words[k]) || words[k] === 'nobody') return true;
+    // "no one wins or loses": a denied subject of the verbs coordinated with the value word.
+    if (words[k] === 'one' && words[k - 1] === 'no') return true;
+    if (!VERB_GROUP.has(words[k]) && !COORDINATED_OUTCOMES.has(words[k])) return false;
   }
   return false;
 }
+
+/** Outcome verbs and the "or" that coordinates them with a value word under one subject ("no one wins
+ * or loses", "nobody wins or loses"). */
+const COORDINATED_OUTCOMES = new Set(['or', 'nor', 'wins', 'win', 'won']);
 
 /** Words that deny the subject of a clause: "none of our markets include overtime", "no overtime
  * points are counted", "neither quarter nor half bets include it". */
@@ -1040,6 +1046,17 @@ function headsOtherMarket(head: Clause): boolean {
   return w.slice(0, -1).some((x) => !GENERIC_MARKET_WORDS.has(x));
 }
 
+/** Words that open a definition's entry ("Regular time: the official duration of a match ..."). */
+const DEFINITION_OPENERS = new Set(['the', 'a', 'an']);
+
+/** "Regular time: the official duration of a match ...; it excludes overtime ...": a label naming only
+ * a length of play, whose entry opens with an article, defines the term; what the definition says
+ * regular time leaves out is no rule for how any market settles. */
+function definesRegulation(head: Clause, entry: Clause | undefined): boolean {
+  if (!entry || !DEFINITION_OPENERS.has(entry.words[0])) return false;
+  return (CLASSES.get('@regulation') ?? []).some((m) => m.length === head.words.length && m.every((t, j) => head.words[j] === t));
+}
+
 /** A text's sentences, each as its clauses: what every rule and market scope reads from. */
 export type ParsedText = Clause[][];
 
@@ -1081,6 +1098,11 @@ export function parseText(text: string): ParsedText {
       // A sub-heading that names no league stays in the league section it stands in ("Football
       // betting rules: ..." then "Dallas -7: ...").
       const head = fresh[0];
+      if (definesRegulation(head, fresh[1])) {
+        // A definition states no rule and opens no section: every clause of it applies to none of our markets.
+        out.push(fresh.map((c) => ({ ...c, scope: { ...c.scope, blocking: true } })));
+        continue;
+      }
       let cs = fresh;
       if (head.own.league || !section) {
         section = head.scope;
