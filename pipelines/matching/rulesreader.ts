@@ -1057,6 +1057,45 @@ function definesRegulation(head: Clause, entry: Clause | undefined): boolean {
   return (CLASSES.get('@regulation') ?? []).some((m) => m.length === head.words.length && m.every((t, j) => head.words[j] === t));
 }
 
+/** Our leagues and sports a stretch of text names ("NHL, AHL, OHL and NCAA" names the NHL). */
+function ourLeagues(text: string): Set<string> {
+  const words = tokenize(text).map((t) => t.word).filter((w) => /^[a-z0-9]/.test(w));
+  const out = new Set<string>();
+  for (let i = 0; i < words.length; i++) {
+    for (const c of scopeCandidates(words[i])) {
+      if ((c.entry.dim === 'league' || c.entry.dim === 'sport') && c.tokens.every((t, j) => words[i + j] === t)) for (const v of c.entry.values ?? []) out.add(v);
+    }
+  }
+  return out;
+}
+
+/** "Ice hockey (except NHL, AHL, OHL ...). General rules. ...": a title whose parenthesis excepts
+ * leagues makes the whole text a section for the other leagues. */
+const TITLE_EXCEPTION = /^[^.()]{1,60}\((?:except|excluding|other than)\s+([^)]*)\)/i;
+
+function titleSection(text: string): Scope | undefined {
+  const m = TITLE_EXCEPTION.exec(text.trimStart());
+  if (!m) return undefined;
+  const leagues = new Set([...ourLeagues(m[1])].filter((l) => LEAGUE_NAMES.has(l)));
+  if (!leagues.size) return undefined;
+  // "Ice hockey (except NHL ...)": the sport's only league of ours excepted leaves none of ours.
+  const sport = [...ourLeagues(text.trimStart().slice(0, m.index + m[0].indexOf('(')))].filter((l) => LEAGUE_NAMES.has(l));
+  if (sport.length && sport.every((l) => leagues.has(l))) return { complement: false, blocking: true };
+  return { leagues, complement: true, blocking: false };
+}
+const LEAGUE_NAMES = new Set(['nfl', 'nba', 'wnba', 'mlb', 'nhl']);
+
+/** "This page covers Aussie Rules only": a text that says it covers only something none of our
+ * leagues plays states no rule for our markets, whatever it says of them in passing. */
+const COVERS_ONLY = /\bthis (?:page|section|article) (?:covers|applies to|is about) ([^.;]*?) only\b/i;
+
+function coversOtherOnly(text: string): boolean {
+  const m = COVERS_ONLY.exec(text);
+  if (!m || ourLeagues(m[1]).size) return false;
+  // "This page covers the 'Regulation' lines only" names markets of ours (a kind of line), not a sport.
+  return !tokenize(m[1]).some((t) => MARKET_NOUNS.has(t.word) || namesMarketAt([t.word], 0));
+}
+
 /** A text's sentences, each as its clauses: what every rule and market scope reads from. */
 export type ParsedText = Clause[][];
 
@@ -1064,7 +1103,9 @@ export type ParsedText = Clause[][];
  * heading (a question, or the words before a sentence's first colon) scopes the sentences after it. */
 export function parseText(text: string): ParsedText {
   const out: ParsedText = [];
-  let section: Scope | undefined;
+  const title = titleSection(text);
+  if (coversOtherOnly(text) || title?.blocking) return sentenceList(tableRows(text)).map((s) => clauses(s.text).map((c) => ({ ...c, scope: { ...c.scope, blocking: true } })));
+  let section: Scope | undefined = title;
   let question: Clause | undefined;
   // The scope of a "Q:" sentence that tells the asker's situation before the question itself.
   let asker: Scope | undefined;
