@@ -35,6 +35,12 @@ const BLIND7_SILENT_KNOWN: string[] = [];
 // value the same sentence of the first batch (p282) contradicts; it stays listed, not tuned away.
 const BLIND8_RIGHT = 43;
 const BLIND8_SILENT_KNOWN = ['p1053'];
+// The ninth blind batch, development since its blind figure: what the safety round reached (no wrong
+// value, no opposite pair read alike). Three silent rows still read known: p1099 ("this wager" after a
+// player's line, read for the money line beside it), p1110 ("does not play a snap", a football phrase
+// on a basketball prop) and p1172 (a "2-Way:" label read for a total).
+const BLIND9_RIGHT = 52;
+const BLIND9_SILENT_KNOWN = ['p1099', 'p1110', 'p1172'];
 
 const m = (league: MarketScope['league'], marketType: MarketScope['marketType'], segment: MarketScope['segment'] = 'full'): MarketScope => ({ league, marketType, segment });
 
@@ -1002,6 +1008,14 @@ describe('corpus of real rules texts (evaluation part)', () => {
     expect(r.overall.right).toBeGreaterThanOrEqual(BLIND8_RIGHT);
     expect(r.misses.filter((x) => x.expected === 'unknown').map((x) => x.row)).toEqual(BLIND8_SILENT_KNOWN);
   }, 30_000);
+  it('keeps the ninth blind batch (development since it was measured once) free of wrong values and of opposite rules read alike, holding what tuning reached on it', () => {
+    const r = evaluate(loadCorpus(), 'blind9-former-evaluation');
+    expect(r.overall.stated).toBeGreaterThan(60);
+    expect(r.overall.wrong).toBe(0);
+    expect(r.verdicts.oppositeEquivalent).toBe(0);
+    expect(r.overall.right).toBeGreaterThanOrEqual(BLIND9_RIGHT);
+    expect(r.misses.filter((x) => x.expected === 'unknown').map((x) => x.row)).toEqual(BLIND9_SILENT_KNOWN);
+  }, 30_000);
 });
 
 /** Half A of the held-out probes (test/fixtures/rules/held-out-probes.json) as the round that tuned on
@@ -1019,5 +1033,53 @@ describe('held-out probes, the half tuning may look at', () => {
     expect(stated.filter((x) => x.got !== 'unknown' && x.got !== x.p.expected).map((x) => x.p.id)).toEqual([]);
     expect(read.filter((x) => x.p.expected === 'unknown' && x.got !== 'unknown').map((x) => x.p.id)).toEqual([]);
     expect(stated.filter((x) => x.got === x.p.expected).length).toBeGreaterThanOrEqual(PROBES_A_RIGHT);
+  });
+});
+
+describe('safety classes of the ninth blind batch: no value read wrong or from silence (sentences written for these tests)', () => {
+  it('a market on overtime alone ("only goals during overtime are considered") says nothing of the full game', () => {
+    expect(readRule('Overtime goal special | Only goals during overtime are considered.', 'overtime', m('nhl', 'total'))).toEqual({ value: 'unknown', why: 'silent' });
+    expect(readRule('Next scorer in OT: only points scored in overtime count.', 'overtime', m('nfl', 'total'))).toEqual({ value: 'unknown', why: 'silent' });
+    expect(readRule('Totals: goals during overtime are considered.', 'overtime', m('nhl', 'total'))).toMatchObject({ value: 'included' });
+  });
+  it('markets marked as including overtime are those markets, not every market', () => {
+    expect(readRule('If the game needs extra time, only bets marked "includes overtime" are graded once it ends.', 'overtime', m('nba', 'total'))).toEqual({ value: 'unknown', why: 'silent' });
+    expect(readRule('If the game goes to overtime, all bets include overtime.', 'overtime', m('nba', 'total'))).toMatchObject({ value: 'included' });
+  });
+  it('"the two-way winner" names the money line', () => {
+    const text = 'Goals total | the full game must be played. Winner with overtime? | The two-way winner: overtime and shootouts count.';
+    expect(readRule(text, 'overtime', m('nhl', 'moneyline'))).toMatchObject({ value: 'included' });
+    expect(readRule(text, 'overtime', m('nhl', 'total'))).toEqual({ value: 'unknown', why: 'silent' });
+  });
+  it('"no one wins or loses" denies the loss it names', () => {
+    expect(readRule('On a push nobody wins or loses, so the bet just sits there.', 'push', m('nfl', 'spread'))).toEqual({ value: 'unknown', why: 'silent' });
+    expect(readRule('When a bet pushes no one wins or loses.', 'push', m('nba', 'total'))).toEqual({ value: 'unknown', why: 'silent' });
+    expect(readRule('A push loses.', 'push', m('nba', 'total'))).toMatchObject({ value: 'loses' });
+  });
+  it('a margin ("loses by 1 or 2") is the game\'s score, not how a push settles', () => {
+    expect(readRule('Take the Bills -7: they win by 8 or more, the bet loses by 6 or fewer, and it pushes on 7.', 'push', m('nfl', 'spread'))).toEqual({ value: 'unknown', why: 'silent' });
+    expect(readRule('A spread that pushes loses.', 'push', m('nfl', 'spread'))).toMatchObject({ value: 'loses' });
+  });
+  it('a definition of regular time states no rule for any market', () => {
+    const text = 'Terms used. Regulation time: the length of a game set by its league; it leaves out overtime and shootouts.';
+    expect(readRule('Terms used. Regular time: the length of a game set by its league; it excludes overtime and shootouts.', 'overtime', m('nhl', 'moneyline'))).toEqual({ value: 'unknown', why: 'silent' });
+    expect(readRule(text.replace('leaves out', 'excludes'), 'overtime', m('nba', 'moneyline'))).toEqual({ value: 'unknown', why: 'silent' });
+    expect(readRule('Regular time: all bets are settled on it; overtime is excluded.', 'overtime', m('nhl', 'moneyline'))).toMatchObject({ value: 'excluded' });
+  });
+  it('a cancelled event named among the cases of a player not taking part is no value', () => {
+    expect(readRule('If a picked player takes no part - injured, benched, or the game cancelled - the pick is handled as a non-participant.', 'non_participation', m('nba', 'player_prop'))).toEqual({ value: 'unknown', why: 'silent' });
+    expect(readRule('If a picked player does not play, the pick is cancelled.', 'non_participation', m('nba', 'player_prop'))).toMatchObject({ value: 'void' });
+  });
+  it('a title that excepts the sport\'s league of ours makes the text about other leagues', () => {
+    const text = 'Basketball (except NBA, WNBA and NCAA). 1. Every bet is settled on regular time; overtime is not included. 2. Totals: a total that lands on the line is a push, stakes returned.';
+    expect(readRule(text, 'overtime', m('nba', 'moneyline'))).toEqual({ value: 'unknown', why: 'silent' });
+    expect(readRule(text, 'push', m('wnba', 'total'))).toEqual({ value: 'unknown', why: 'silent' });
+    expect(readRule(text.replace(' (except NBA, WNBA and NCAA)', ''), 'overtime', m('nba', 'moneyline'))).toMatchObject({ value: 'excluded' });
+  });
+  it('a page that covers another sport only states no rule for our markets', () => {
+    const text = 'Cricket rules. A tied match pays half the stake at full odds. This page covers cricket only; NFL bets follow the football rules.';
+    expect(readRule(text, 'tie', m('nfl', 'moneyline'))).toEqual({ value: 'unknown', why: 'silent' });
+    // A page covering a kind of line of ours still speaks of our markets.
+    expect(readRule('Regulation lines. Overtime is ignored. This page covers the regulation lines only.', 'overtime', m('nfl', 'moneyline'))).toMatchObject({ value: 'excluded' });
   });
 });
