@@ -36,11 +36,11 @@ const BLIND7_SILENT_KNOWN: string[] = [];
 const BLIND8_RIGHT = 43;
 const BLIND8_SILENT_KNOWN = ['p1053'];
 // The ninth blind batch, development since its blind figure: what the safety round reached (no wrong
-// value, no opposite pair read alike). Three silent rows still read known: p1099 ("this wager" after a
-// player's line, read for the money line beside it), p1110 ("does not play a snap", a football phrase
-// on a basketball prop) and p1172 (a "2-Way:" label read for a total).
+// value, no opposite pair read alike). Two silent rows still read known: p1099 ("this wager" after a
+// player's line, read for the money line beside it) and p1172 (a "2-Way:" label read for a total; a
+// two-way label read as the money line lost right values on five other parts).
 const BLIND9_RIGHT = 52;
-const BLIND9_SILENT_KNOWN = ['p1099', 'p1110', 'p1172'];
+const BLIND9_SILENT_KNOWN = ['p1099', 'p1172'];
 
 const m = (league: MarketScope['league'], marketType: MarketScope['marketType'], segment: MarketScope['segment'] = 'full'): MarketScope => ({ league, marketType, segment });
 
@@ -1075,6 +1075,11 @@ describe('safety classes of the ninth blind batch: no value read wrong or from s
     expect(readRule(text, 'overtime', m('nba', 'moneyline'))).toEqual({ value: 'unknown', why: 'silent' });
     expect(readRule(text, 'push', m('wnba', 'total'))).toEqual({ value: 'unknown', why: 'silent' });
     expect(readRule(text.replace(' (except NBA, WNBA and NCAA)', ''), 'overtime', m('nba', 'moneyline'))).toMatchObject({ value: 'excluded' });
+  });
+  it('"does not play a snap" is football wording: it states no rule for a basketball or hockey prop', () => {
+    const text = 'Player props are void only when the player does not play a snap in the game.';
+    expect(readRule(text, 'non_participation', m('nba', 'player_prop'))).toEqual({ value: 'unknown', why: 'silent' });
+    expect(readRule(text, 'non_participation', m('nfl', 'player_prop'))).toMatchObject({ value: 'void' });
   });
   it('a page that covers another sport only states no rule for our markets', () => {
     const text = 'Cricket rules. A tied match pays half the stake at full odds. This page covers cricket only; NFL bets follow the football rules.';
