@@ -71,6 +71,11 @@
 // naming one market product the scope lexicon does not know ("Last point market:") heads a market
 // outside the spec; "all bets" in the entry of a heading about a market outside the spec are that
 // market's bets; a clause naming markets and no period decides overtime for no half or quarter.
+// Pages and sections for something else: a text opening "<sport> (except <leagues>)" is a section for
+// the other leagues (for none of ours when the sport's league of ours is excepted); a text saying "this
+// page covers <X> only" of something naming no league, sport or market of ours applies to none of our
+// markets; "Regular time: the ..." defines a term and states no rule; "no one wins or loses" denies
+// the value word it coordinates.
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { League } from './teams.ts';
