@@ -100,7 +100,8 @@ describe('embedded default with the pipeline on its own thread (PIPELINE_THREAD=
     } finally {
       again.destroy();
     }
-  });
+    // Each wait above allows 150 s: the e2e tier's 120 s default would end the test before either could.
+  }, 330_000);
 
   it('stops cleanly: nothing abandoned, the API closed', async () => {
     const address = svc.address!;
