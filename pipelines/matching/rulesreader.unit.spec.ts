@@ -39,8 +39,9 @@ const BLIND8_SILENT_KNOWN = ['p1053'];
 // value, no opposite pair read alike). Two silent rows still read known: p1099 ("this wager" after a
 // player's line, read for the money line beside it) and p1172 (a "2-Way:" label read for a total; a
 // two-way label read as the money line lost right values on five other parts). Right values since the
-// round on stated values read unknown (a line-adjusted tie as a push, an entry moved down for a DNP).
-const BLIND9_RIGHT = 55;
+// round on stated values read unknown (a line-adjusted tie as a push, an entry moved down for a DNP,
+// an outcome with no winner, players who did not start).
+const BLIND9_RIGHT = 58;
 const BLIND9_SILENT_KNOWN = ['p1099', 'p1172'];
 
 const m = (league: MarketScope['league'], marketType: MarketScope['marketType'], segment: MarketScope['segment'] = 'full'): MarketScope => ({ league, marketType, segment });
@@ -1128,6 +1129,14 @@ describe('stated values the reader reported unknown: the kinds behind them (sent
     expect(readRule('If the event does not take place, bets on it are treated as void.', 'cancellation', m('nfl', 'moneyline'))).toMatchObject({ value: 'void' });
     // A postponement alone names no cancellation.
     expect(readRule('A postponed match is treated as a non-runner unless it is played within 48 hours.', 'cancellation', m('nba', 'moneyline'))).toEqual({ value: 'unknown', why: 'silent' });
+  });
+  it('an outcome that "does not determine a winner" is a tie', () => {
+    expect(readRule('If the result does not determine a winner, the market is cancelled and stakes are refunded.', 'tie', m('nfl', 'moneyline'))).toMatchObject({ value: 'void' });
+    expect(readRule('Should the game end without a winner, both sides lose.', 'tie', m('nfl', 'moneyline'))).toMatchObject({ value: 'loses' });
+  });
+  it('"players who did not start" is the plural of a player who does not start', () => {
+    expect(readRule('Props for players who did not start the game are voided.', 'non_participation', m('nba', 'player_prop'))).toMatchObject({ value: 'void' });
+    expect(readRule('Players that do not start are graded as a loss.', 'non_participation', m('nhl', 'player_prop'))).toMatchObject({ value: 'loses' });
   });
   it('a tennis rule ("the first set") states nothing for our leagues', () => {
     expect(readRule('Tennis: a match cancelled before a ball is struck is void.', 'cancellation', m('nba', 'moneyline'))).toEqual({ value: 'unknown', why: 'silent' });
