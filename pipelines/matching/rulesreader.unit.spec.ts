@@ -18,7 +18,7 @@ const BLIND4_SILENT_KNOWN: string[] = [];
 /** The fifth blind batch after round 8: stated values read right, and the one silent row still
  * reported known (p765: "Full-game and second-half lines include overtime scoring" on a full-game
  * player prop, a hand value disputed in measurements.md, round 8). */
-const BLIND5_RIGHT = 98;
+const BLIND5_RIGHT = 99;
 const BLIND5_SILENT_KNOWN = ['p765'];
 /** The sixth blind batch after the round that tuned on it: stated values read right, and the silent
  * rows still reported known (measurements.md: p799, a goalie's start on a prop whose player the
@@ -26,9 +26,9 @@ const BLIND5_SILENT_KNOWN = ['p765'];
  * list read for the run line and total; p895, "every market" on a player prop, a hand value disputed there). */
 const BLIND6_RIGHT = 123;
 const BLIND6_SILENT_KNOWN = ['p799', 'p860', 'p861', 'p895'];
-/** The seventh blind batch after the round that tuned on it (safety first): stated values read right,
- * and no silent row reported known. */
-const BLIND7_RIGHT = 80;
+/** The seventh blind batch after the round that tuned on it (safety first), and the later round on
+ * stated values read unknown: stated values read right, and no silent row reported known. */
+const BLIND7_RIGHT = 83;
 const BLIND7_SILENT_KNOWN: string[] = [];
 // The eighth blind batch, development since its blind figure: what tuning reached. p1053's silent
 // overtime value (an extra-innings sentence about the result, read for a player prop) is the hand
@@ -38,8 +38,10 @@ const BLIND8_SILENT_KNOWN = ['p1053'];
 // The ninth blind batch, development since its blind figure: what the safety round reached (no wrong
 // value, no opposite pair read alike). Two silent rows still read known: p1099 ("this wager" after a
 // player's line, read for the money line beside it) and p1172 (a "2-Way:" label read for a total; a
-// two-way label read as the money line lost right values on five other parts).
-const BLIND9_RIGHT = 52;
+// two-way label read as the money line lost right values on five other parts). Right values since the
+// round on stated values read unknown (a line-adjusted tie as a push, an entry moved down for a DNP,
+// an outcome with no winner, players who did not start).
+const BLIND9_RIGHT = 58;
 const BLIND9_SILENT_KNOWN = ['p1099', 'p1172'];
 
 const m = (league: MarketScope['league'], marketType: MarketScope['marketType'], segment: MarketScope['segment'] = 'full'): MarketScope => ({ league, marketType, segment });
@@ -1034,6 +1036,18 @@ describe('held-out probes, the half tuning may look at', () => {
     expect(read.filter((x) => x.p.expected === 'unknown' && x.got !== 'unknown').map((x) => x.p.id)).toEqual([]);
     expect(stated.filter((x) => x.got === x.p.expected).length).toBeGreaterThanOrEqual(PROBES_A_RIGHT);
   });
+  // The second probe set (held-out-probes-stated.json: stated values the reader reported unknown), half
+  // A as the round that tuned on it left it: s12, an esports page whose title does not reach the
+  // market label after it, is the one silent probe still read known.
+  it('reads half A of the probes on stated values without a wrong value, holding what tuning reached', () => {
+    type Probe = { id: string; half: string; text: string; rule: Parameters<typeof readRule>[1]; league: MarketScope['league']; marketType: MarketScope['marketType']; segment: MarketScope['segment']; expected: string };
+    const probes = (JSON.parse(readFileSync(new URL('../../test/fixtures/rules/held-out-probes-stated.json', import.meta.url), 'utf8')) as { probes: Probe[] }).probes.filter((p) => p.half === 'A');
+    const read = probes.map((p) => ({ p, got: readRule(p.text, p.rule, m(p.league, p.marketType, p.segment)).value }));
+    const stated = read.filter((x) => x.p.expected !== 'unknown');
+    expect(stated.filter((x) => x.got !== 'unknown' && x.got !== x.p.expected).map((x) => x.p.id)).toEqual([]);
+    expect(read.filter((x) => x.p.expected === 'unknown' && x.got !== 'unknown').map((x) => x.p.id)).toEqual(['s12']);
+    expect(stated.filter((x) => x.got === x.p.expected).length).toBeGreaterThanOrEqual(7);
+  });
 });
 
 describe('safety classes of the ninth blind batch: no value read wrong or from silence (sentences written for these tests)', () => {
@@ -1086,5 +1100,47 @@ describe('safety classes of the ninth blind batch: no value read wrong or from s
     expect(readRule(text, 'tie', m('nfl', 'moneyline'))).toEqual({ value: 'unknown', why: 'silent' });
     // A page covering a kind of line of ours still speaks of our markets.
     expect(readRule('Regulation lines. Overtime is ignored. This page covers the regulation lines only.', 'overtime', m('nfl', 'moneyline'))).toMatchObject({ value: 'excluded' });
+  });
+});
+
+describe('stated values the reader reported unknown: the kinds behind them (sentences written for these tests)', () => {
+  it('a line-adjusted tie ("tied once the spread is applied", "a total bet ends level") is a push', () => {
+    expect(readRule('On spread bets, a game that finishes level once the points are applied returns every stake.', 'push', m('nfl', 'spread'))).toMatchObject({ value: 'void' });
+    expect(readRule('Point spreads: if the result is tied after the handicap is applied, the bet is void.', 'push', m('nba', 'spread'))).toMatchObject({ value: 'void' });
+    expect(readRule('If a money line, spread or total bet ends in a tie, those bets are refunded.', 'push', m('nhl', 'total'))).toMatchObject({ value: 'void' });
+    expect(readRule('If a total bet ends level, it is graded as a loss.', 'push', m('nba', 'total'))).toMatchObject({ value: 'loses' });
+    // A tied game with no line applied is no push.
+    expect(readRule('If the game is tied after regulation, money line bets are void.', 'push', m('nfl', 'spread'))).toEqual({ value: 'unknown', why: 'silent' });
+  });
+  it('a player who does not play is taken out "as if never in the entry", or bets are "valid provided" he takes part: void', () => {
+    expect(readRule('Players who do not take the field are dropped, and the entry is settled as though they had never been picked.', 'non_participation', m('nfl', 'player_prop'))).toMatchObject({ value: 'void' });
+    expect(readRule('Player over/under bets are valid provided the named player takes part in the game.', 'non_participation', m('nba', 'player_prop'))).toMatchObject({ value: 'void' });
+    expect(readRule('Bets are valid provided the game is completed.', 'non_participation', m('nba', 'player_prop'))).toEqual({ value: 'unknown', why: 'silent' });
+    // "Player over/under" is a player's line, not the game total.
+    expect(readRule('Player over/under bets include overtime.', 'overtime', m('nba', 'total'))).toEqual({ value: 'unknown', why: 'silent' });
+  });
+  it('a DNP pick that moves the entry down a level is a voided pick; "one or more picks" is a count, not the More side', () => {
+    expect(readRule('When one or more of your players is ruled DNP, the entry reverts down one level.', 'non_participation', m('nba', 'player_prop'))).toMatchObject({ value: 'void' });
+    expect(readRule('If one or more picks ends a push, your entry is downgraded to the picks that remain.', 'push', m('nba', 'player_prop'))).toMatchObject({ value: 'void' });
+    expect(readRule('If one or more picks in an entry do not play, the entry moves down a tier.', 'non_participation', m('wnba', 'player_prop'))).toMatchObject({ value: 'void' });
+  });
+  it('a game not played "treated as a non-runner" is void', () => {
+    expect(readRule('A game that is not played is treated as a non-runner for settlement.', 'cancellation', m('nba', 'player_prop'))).toMatchObject({ value: 'void' });
+    expect(readRule('If the event does not take place, bets on it are treated as void.', 'cancellation', m('nfl', 'moneyline'))).toMatchObject({ value: 'void' });
+    // A postponement alone names no cancellation.
+    expect(readRule('A postponed match is treated as a non-runner unless it is played within 48 hours.', 'cancellation', m('nba', 'moneyline'))).toEqual({ value: 'unknown', why: 'silent' });
+  });
+  it('an outcome that "does not determine a winner" is a tie', () => {
+    expect(readRule('If the result does not determine a winner, the market is cancelled and stakes are refunded.', 'tie', m('nfl', 'moneyline'))).toMatchObject({ value: 'void' });
+    expect(readRule('Should the game end without a winner, both sides lose.', 'tie', m('nfl', 'moneyline'))).toMatchObject({ value: 'loses' });
+  });
+  it('"players who did not start" is the plural of a player who does not start', () => {
+    expect(readRule('Props for players who did not start the game are voided.', 'non_participation', m('nba', 'player_prop'))).toMatchObject({ value: 'void' });
+    expect(readRule('Players that do not start are graded as a loss.', 'non_participation', m('nhl', 'player_prop'))).toMatchObject({ value: 'loses' });
+  });
+  it('a tennis rule ("the first set") states nothing for our leagues', () => {
+    expect(readRule('Tennis: a match cancelled before a ball is struck is void.', 'cancellation', m('nba', 'moneyline'))).toEqual({ value: 'unknown', why: 'silent' });
+    expect(readRule('If a match is called off before the first set, all markets settle at the last fair price.', 'cancellation', m('nhl', 'moneyline'))).toEqual({ value: 'unknown', why: 'silent' });
+    expect(readRule('If a match is called off, all markets settle at the last fair price.', 'cancellation', m('nhl', 'moneyline'))).toMatchObject({ value: 'fair_price' });
   });
 });
