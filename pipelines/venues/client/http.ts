@@ -6,7 +6,7 @@
 //   venue rejection (other 4xx)    -> 400 upstream_rejected
 //   down, timeout, 5xx, bad body   -> 502 upstream_unavailable
 // HTTP goes through undici with one keep-alive pool per base address; nothing is cached.
-import { Agent, request } from 'undici';
+import { Agent, getGlobalDispatcher, type Dispatcher } from 'undici';
 import { ApiError } from '../../../lib/errors.ts';
 import { BudgetSpent, VenueEndpoints } from './endpoints.ts';
 
@@ -73,23 +73,107 @@ export interface VenueResponse {
 }
 
 /**
+ * One GET's answer gathered straight from undici's dispatch (its documented handler interface):
+ * the status, the raw headers (parsed only if a caller reads them: only a fault's Retry-After is
+ * ever read) and the body's bytes. `request()` would wrap every answer in a Readable stream, an
+ * async resource and a parsed header object first, which on the live routes cost more than the
+ * venue's own answer; what a caller sees is the same (the body as UTF-8 text, a leading BOM
+ * skipped as undici's `text()` does; a failure before the headers is `connect`, after them `body`).
+ */
+class TextAnswer implements Dispatcher.DispatchHandler {
+  private abortFn: ((reason?: Error) => void) | undefined;
+  private status = 0;
+  private raw: Buffer[] | undefined;
+  private readonly chunks: Buffer[] = [];
+  private size = 0;
+  private readonly onAbort: (() => void) | undefined;
+
+  constructor(
+    private readonly signal: AbortSignal,
+    private readonly resolve: (r: VenueResponse) => void,
+    private readonly reject: (e: VenueConnectionError) => void,
+  ) {
+    if (!signal.aborted) {
+      this.onAbort = () => this.abortFn?.(signal.reason as Error);
+      signal.addEventListener('abort', this.onAbort, { once: true });
+    }
+  }
+
+  onConnect(abort: (reason?: Error) => void): void {
+    if (this.signal.aborted) return abort(this.signal.reason as Error);
+    this.abortFn = abort;
+  }
+
+  onHeaders(statusCode: number, rawHeaders: Buffer[]): boolean {
+    // 1xx: informational, the answer follows.
+    if (statusCode < 200) return true;
+    this.status = statusCode;
+    this.raw = rawHeaders;
+    return true;
+  }
+
+  onData(chunk: Buffer): boolean {
+    this.chunks.push(chunk);
+    this.size += chunk.length;
+    return true;
+  }
+
+  onComplete(): void {
+    this.done();
+    const b = this.chunks.length === 1 ? this.chunks[0] : Buffer.concat(this.chunks, this.size);
+    const start = b.length > 2 && b[0] === 0xef && b[1] === 0xbb && b[2] === 0xbf ? 3 : 0;
+    const raw = this.raw ?? [];
+    let headers: VenueResponse['headers'] | undefined;
+    this.resolve({
+      status: this.status,
+      get headers() {
+        return (headers ??= parseHeaders(raw));
+      },
+      text: b.toString('utf8', start),
+    });
+  }
+
+  onError(err: Error): void {
+    this.done();
+    this.reject(new VenueConnectionError(this.raw === undefined ? 'connect' : 'body', err));
+  }
+
+  private done(): void {
+    if (this.onAbort) this.signal.removeEventListener('abort', this.onAbort);
+  }
+}
+
+/** Raw header pairs as one record, names in lower case, a repeated header as an array. */
+function parseHeaders(raw: Buffer[]): VenueResponse['headers'] {
+  const out: VenueResponse['headers'] = {};
+  for (let i = 0; i + 1 < raw.length; i += 2) {
+    const k = raw[i].toString('latin1').toLowerCase();
+    const v = raw[i + 1].toString('latin1');
+    const had = out[k];
+    out[k] = had === undefined ? v : Array.isArray(had) ? [...had, v] : [had, v];
+  }
+  return out;
+}
+
+/**
  * The one GET every venue read makes (the live routes' VenueHttp, the pollers, the roster reader):
  * JSON accepted, the venue's own headers (its credentials, endpoints.ts), the caller's keep-alive
  * pool and signal; the whole body as text. What a status means is the caller's to say (the live
  * routes answer the spec's upstream errors, the pollers classify faults and back off).
  */
-export async function venueGet(url: string | URL, o: { agent?: Agent; headers?: Record<string, string>; signal: AbortSignal }): Promise<VenueResponse> {
-  let res;
-  try {
-    res = await request(url, { method: 'GET', signal: o.signal, ...(o.agent && { dispatcher: o.agent }), headers: { accept: 'application/json', ...o.headers } });
-  } catch (e) {
-    throw new VenueConnectionError('connect', e);
-  }
-  try {
-    return { status: res.statusCode, headers: res.headers, text: await res.body.text() };
-  } catch (e) {
-    throw new VenueConnectionError('body', e);
-  }
+export function venueGet(url: string | URL, o: { agent?: Agent; headers?: Record<string, string>; signal: AbortSignal }): Promise<VenueResponse> {
+  return new Promise<VenueResponse>((resolve, reject) => {
+    const u = typeof url === 'string' ? new URL(url) : url;
+    const handler = new TextAnswer(o.signal, resolve, reject);
+    try {
+      (o.agent ?? getGlobalDispatcher()).dispatch(
+        { origin: u.origin, path: u.search ? `${u.pathname}${u.search}` : u.pathname, method: 'GET', headers: { accept: 'application/json', ...o.headers } },
+        handler,
+      );
+    } catch (e) {
+      handler.onError(e as Error);
+    }
+  });
 }
 
 export class VenueHttp {
