@@ -86,17 +86,16 @@ class TextAnswer implements Dispatcher.DispatchHandler {
   private raw: Buffer[] | undefined;
   private readonly chunks: Buffer[] = [];
   private size = 0;
-  private readonly onAbort: (() => void) | undefined;
+  private readonly onAbort: () => void;
+  private readonly watching: Set<() => void> | undefined;
 
   constructor(
     private readonly signal: AbortSignal,
     private readonly resolve: (r: VenueResponse) => void,
     private readonly reject: (e: VenueConnectionError) => void,
   ) {
-    if (!signal.aborted) {
-      this.onAbort = () => this.abortFn?.(signal.reason as Error);
-      signal.addEventListener('abort', this.onAbort, { once: true });
-    }
+    this.onAbort = () => this.abortFn?.(signal.reason as Error);
+    if (!signal.aborted) this.watching = watch(signal, this.onAbort);
   }
 
   onConnect(abort: (reason?: Error) => void): void {
@@ -139,8 +138,34 @@ class TextAnswer implements Dispatcher.DispatchHandler {
   }
 
   private done(): void {
-    if (this.onAbort) this.signal.removeEventListener('abort', this.onAbort);
+    this.watching?.delete(this.onAbort);
   }
+}
+
+/**
+ * The reads waiting on each signal, behind one abort listener per signal. Many reads share a
+ * signal (a request's deadline is shared by the requests of its instant, api/plugins/app/deadline.ts;
+ * a poller's stop signal by all its reads), and an EventTarget finds a listener to remove by walking
+ * its list: with a read in flight per request that walk cost more than the signal it replaced.
+ */
+const watchers = new WeakMap<AbortSignal, Set<() => void>>();
+
+function watch(signal: AbortSignal, fn: () => void): Set<() => void> {
+  let set = watchers.get(signal);
+  if (set === undefined) {
+    const s = (set = new Set());
+    watchers.set(signal, s);
+    signal.addEventListener(
+      'abort',
+      () => {
+        for (const f of s) f();
+        s.clear();
+      },
+      { once: true },
+    );
+  }
+  set.add(fn);
+  return set;
 }
 
 /** Raw header pairs as one record, names in lower case, a repeated header as an array. */
