@@ -272,14 +272,42 @@ export class VenueHttp {
   }
 }
 
+/** One read's deadline under a longer-lived signal (readDeadline); `release()` once the read has ended. */
+export interface ReadDeadline {
+  readonly signal: AbortSignal;
+  release(): void;
+}
+
 /**
- * The request's deadline: the handler's signal (the shell's 9 s) combined with this seam's own
- * UPSTREAM_DEADLINE_MS timer, so tests can shorten it and the deadline holds even if the shell's
- * signal is missing.
+ * The signal of one read by a long-lived reader (a poller's read under its stop): aborts after `ms`
+ * with a TimeoutError, or when `outer` aborts, whichever comes first. `release()` when the read has
+ * ended clears the timer and takes the listener off `outer`, so a stop signal that outlives a
+ * million reads holds none of them.
+ *
+ * Not `AbortSignal.any([AbortSignal.timeout(ms), outer])`: on Node 20 the combined signal holds its
+ * timeout source only through a weak reference, and the timeout's timer holds its signal weakly too
+ * (nodejs/node#57736), so a full garbage collection while the read waits takes the timeout away: the
+ * read then waits for the venue however long it takes (a venue held 1 s behind a 300 ms deadline
+ * was seen to complete a crawl). Here the timer's callback holds the controller.
  */
-export function deadlineSignal(outer: AbortSignal | undefined, ms: number): AbortSignal {
-  const own = AbortSignal.timeout(ms);
-  return outer ? AbortSignal.any([outer, own]) : own;
+export function readDeadline(outer: AbortSignal, ms: number): ReadDeadline {
+  const ac = new AbortController();
+  if (outer.aborted) {
+    ac.abort(outer.reason);
+    return { signal: ac.signal, release() {} };
+  }
+  const onOuter = () => ac.abort(outer.reason);
+  const timer = setTimeout(() => ac.abort(new DOMException(`no answer within the ${ms} ms deadline`, 'TimeoutError')), Math.max(1, ms));
+  // Like AbortSignal.timeout's: a deadline alone does not keep the process running.
+  timer.unref();
+  outer.addEventListener('abort', onOuter, { once: true });
+  return {
+    signal: ac.signal,
+    release() {
+      clearTimeout(timer);
+      outer.removeEventListener('abort', onOuter);
+    },
+  };
 }
 
 /**
