@@ -37,3 +37,42 @@ describe('boundedSignal (the bounded second fetch)', () => {
     expect(boundedSignal(outer.signal, 10).aborted).toBe(true);
   });
 });
+
+describe('readDeadline (one read of a poller, under its stop)', () => {
+  const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+  it('aborts with a TimeoutError at its deadline, also when the heap was collected while it waited', async () => {
+    const { readDeadline } = await import('./http.ts');
+    const { collectGarbage } = await import('../../../test/collect-garbage.ts');
+    const stop = new AbortController();
+    const ms = 30 + Math.floor(Math.random() * 20);
+    const d = readDeadline(stop.signal, ms);
+    await sleep(5);
+    collectGarbage();
+    await sleep(ms + 100);
+    expect(d.signal.aborted).toBe(true);
+    expect((d.signal.reason as DOMException).name).toBe('TimeoutError');
+    expect((d.signal.reason as Error).message).toContain(`${ms} ms`);
+    expect(stop.signal.aborted).toBe(false);
+    d.release();
+  });
+
+  it('aborts when its outer signal does (at once when that has already), and a released read holds nothing on it', async () => {
+    const { readDeadline } = await import('./http.ts');
+    const { getEventListeners } = await import('node:events');
+    const stop = new AbortController();
+    const released = readDeadline(stop.signal, 20);
+    const open = readDeadline(stop.signal, 60_000);
+    expect(getEventListeners(stop.signal, 'abort')).toHaveLength(2);
+    released.release();
+    expect(getEventListeners(stop.signal, 'abort')).toHaveLength(1);
+    await sleep(60);
+    expect(released.signal.aborted).toBe(false);
+    const why = new Error(`stopped ${Math.random()}`);
+    stop.abort(why);
+    expect(open.signal.reason).toBe(why);
+    expect(released.signal.aborted).toBe(false);
+    open.release();
+    expect(readDeadline(stop.signal, 60_000).signal.reason).toBe(why);
+  });
+});
