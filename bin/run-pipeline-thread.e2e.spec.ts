@@ -2,7 +2,7 @@
 // thread of their own, the API alone on the main thread. Proves what crosses the ports works: the
 // catalog and sports snapshots the pipeline thread publishes are served from the main thread's store,
 // candles come from the pipeline thread's history, the push stream tails its log (and resumes from
-// a position), and the stop ends both cleanly.
+// a position), its stages' metrics are read there, and the stop ends both cleanly.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../lib/config.ts';
 import { openSse } from '../api/stream/sse-client.ts';
 import { runService, type RunningService } from './run.ts';
+import { parseMetrics } from '../pipelines/runtime/metrics.ts';
 import { apiGetter, eventually } from '../test/running-service.ts';
 
 let svc: RunningService;
@@ -102,6 +103,15 @@ describe('embedded default with the pipeline on its own thread (PIPELINE_THREAD=
     }
     // Each wait above allows 150 s: the e2e tier's 120 s default would end the test before either could.
   }, 330_000);
+
+  it("answers its stages' metrics from the pipeline thread, its calls settled in turn", async () => {
+    // The catalog stage runs there only: its count reaches this thread through the metrics call.
+    const [a, b] = await Promise.all([svc.pipelineMetricsText!(), svc.pipelineMetricsText!()]);
+    for (const text of [a, b]) {
+      const catalog = parseMetrics(text).filter((s) => s.name === 'pm_stage_records_in_total' && s.labels.stage === 'catalog');
+      expect(catalog.reduce((n, s) => n + s.value, 0)).toBeGreaterThan(0);
+    }
+  });
 
   it('stops cleanly: nothing abandoned, the API closed', async () => {
     const address = svc.address!;
