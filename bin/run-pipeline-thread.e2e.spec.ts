@@ -12,6 +12,7 @@ import { openSse } from '../api/stream/sse-client.ts';
 import { runService, type RunningService } from './run.ts';
 import { parseMetrics } from '../pipelines/runtime/metrics.ts';
 import { apiGetter, eventually } from '../test/running-service.ts';
+import { freePort } from '../test/services/index.ts';
 
 let svc: RunningService;
 let dir: string;
@@ -21,7 +22,7 @@ const get = apiGetter(() => svc.address);
 describe('embedded default with the pipeline on its own thread (PIPELINE_THREAD=true)', () => {
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), 'pm-run-pt-'));
-    const config = loadConfig({ DATA_DIR: dir, PORT: '0', LOG_LEVEL: 'warn', SPORTS_PUBLISH_MS: '500', POLL_INTERVAL_MS: '1000', PIPELINE_THREAD: 'true' });
+    const config = loadConfig({ DATA_DIR: dir, PORT: '0', LOG_LEVEL: 'warn', SPORTS_PUBLISH_MS: '500', POLL_INTERVAL_MS: '1000', PIPELINE_THREAD: 'true', METRICS_PORT: String(await freePort()) });
     svc = await runService(config, { quiet: true });
   });
   afterAll(async () => {
@@ -104,10 +105,14 @@ describe('embedded default with the pipeline on its own thread (PIPELINE_THREAD=
     // Each wait above allows 150 s: the e2e tier's 120 s default would end the test before either could.
   }, 330_000);
 
-  it("answers its stages' metrics from the pipeline thread, its calls settled in turn", async () => {
+  it("answers its stages' metrics from the pipeline thread, by call and on its metrics port", async () => {
     // The catalog stage runs there only: its count reaches this thread through the metrics call.
     const [a, b] = await Promise.all([svc.pipelineMetricsText!(), svc.pipelineMetricsText!()]);
-    for (const text of [a, b]) {
+    // The metrics server (METRICS_PORT) runs there too, its address handed back to say.
+    expect(svc.metricsAddress).toMatch(/^http:\/\/[^/]+:\d+$/);
+    const served = await fetch(`${svc.metricsAddress}/metrics`);
+    expect(served.status).toBe(200);
+    for (const text of [a, b, await served.text()]) {
       const catalog = parseMetrics(text).filter((s) => s.name === 'pm_stage_records_in_total' && s.labels.stage === 'catalog');
       expect(catalog.reduce((n, s) => n + s.value, 0)).toBeGreaterThan(0);
     }

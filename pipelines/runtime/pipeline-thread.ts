@@ -25,7 +25,7 @@ import type { Log } from '../log/types.ts';
 
 /** The pipeline thread's messages to this thread. */
 export type PipelineReply =
-  | { ready: true; venueBaseUrl?: string; sqlAddress?: string; history: HistoryFacts; log?: Log['kind'] }
+  | { ready: true; venueBaseUrl?: string; sqlAddress?: string; metricsAddress?: string; history: HistoryFacts; log?: Log['kind'] }
   | { ready: false; error: WireError }
   | { stopped: true; abandoned: boolean }
   | { fatal: WireError };
@@ -36,6 +36,8 @@ export type PipelineCall = { id: number; op: 'metrics' };
 export interface PipelineThread {
   venueBaseUrl?: string;
   sqlAddress?: string;
+  /** Its stages' metrics server (METRICS_PORT), which runs there. */
+  metricsAddress?: string;
   history: PortHistory;
   /** Its log's tails, offsets and registry lookups (the push stream), when asked for (`stream`). */
   log?: PortLog;
@@ -114,6 +116,7 @@ export async function startPipelineThread(o: PipelineThreadOptions): Promise<Pip
   return {
     venueBaseUrl: first.venueBaseUrl,
     sqlAddress: first.sqlAddress,
+    metricsAddress: first.metricsAddress,
     history,
     log,
     metricsText() {

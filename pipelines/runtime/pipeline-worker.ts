@@ -55,7 +55,7 @@ try {
       port.close();
     });
   });
-  say({ ready: true, venueBaseUrl: svc.venueBaseUrl, sqlAddress: svc.sqlAddress, history: history!, log: logKind });
+  say({ ready: true, venueBaseUrl: svc.venueBaseUrl, sqlAddress: svc.sqlAddress, metricsAddress: svc.metricsAddress, history: history!, log: logKind });
 } catch (e) {
   say({ ready: false, error: toWireError(e) });
 }
