@@ -8,9 +8,9 @@
 //                         round on the main thread (STAGE_THREAD=false);
 //   crawl, pollers here   ROLES=all, the defaults but the venue pollers on the main thread
 //                         (POLLER_THREAD=false);
-//   crawl                 ROLES=all, the defaults: WORKER_NICE=10, those two on the stage thread,
-//                         the pollers on their own thread.
-//   crawl, pipeline thread  ROLES=all, the defaults and PIPELINE_THREAD=true: the simulator, pollers
+//   crawl                 ROLES=all, the defaults but PIPELINE_THREAD=false (the single-thread path):
+//                         WORKER_NICE=10, those two on the stage thread, the pollers on their own thread.
+//   crawl, pipeline thread  ROLES=all, the defaults (PIPELINE_THREAD=true, said explicitly): the simulator, pollers
 //                         and processors on a thread of their own, the API alone on the main thread
 //                         (the push stream's hubs tail the log through the pipeline thread's port).
 // --stream false runs every mode without the push stream (STREAM=false).

@@ -1,8 +1,9 @@
-// The embedded default with PIPELINE_THREAD=true: the simulator, pollers and processors on a worker
-// thread of their own, the API alone on the main thread. Proves what crosses the ports works: the
-// catalog and sports snapshots the pipeline thread publishes are served from the main thread's store,
-// candles come from the pipeline thread's history, the push stream tails its log (and resumes from
-// a position), its stages' metrics are read there, and the stop ends both cleanly.
+// The embedded default as `make run` starts it (PIPELINE_THREAD, on by default with ROLES=all): the
+// simulator, pollers and processors on a worker thread of their own, the API alone on the main
+// thread. Proves what crosses the ports works: the catalog and sports snapshots the pipeline thread
+// publishes are served from the main thread's store, candles come from the pipeline thread's
+// history, the push stream tails its log (and resumes from a position), its stages' metrics are read
+// there, and the stop ends both cleanly.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -19,10 +20,12 @@ let dir: string;
 
 const get = apiGetter(() => svc.address);
 
-describe('embedded default with the pipeline on its own thread (PIPELINE_THREAD=true)', () => {
+describe('embedded default with the pipeline on its own thread (PIPELINE_THREAD, the default)', () => {
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), 'pm-run-pt-'));
-    const config = loadConfig({ DATA_DIR: dir, PORT: '0', LOG_LEVEL: 'warn', SPORTS_PUBLISH_MS: '500', POLL_INTERVAL_MS: '1000', PIPELINE_THREAD: 'true', METRICS_PORT: String(await freePort()) });
+    // Embedded seams whatever the CI environment exports, and the pipeline thread as the default gives it.
+    const config = loadConfig({ DATA_DIR: dir, PORT: '0', LOG_LEVEL: 'warn', SPORTS_PUBLISH_MS: '500', POLL_INTERVAL_MS: '1000', METRICS_PORT: String(await freePort()) });
+    expect(config.PIPELINE_THREAD).toBe(true);
     svc = await runService(config, { quiet: true });
   });
   afterAll(async () => {
