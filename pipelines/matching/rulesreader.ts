@@ -462,6 +462,9 @@ const CONTRASTS = [['unlike'], ['as', 'opposed', 'to'], ['in', 'contrast', 'to']
 
 // Parentheticals that name examples or other markets, not a rule for the market at hand.
 const EXAMPLE_OPENERS = [['e', 'g'], ['eg'], ['for', 'example'], ['such', 'as'], ['except']];
+/** Openers of an example set off by a comma (not "such as", which after a comma names the markets
+ * a statement is about: "..., such as totals, include overtime"). */
+const COMMA_EXAMPLES = [['e', 'g'], ['eg'], ['for', 'example']];
 
 /** Openings of an appositive that says what the market before it is made of ("the sum of the 3rd
  * and 4th quarters", "made up of the third and fourth quarters"). */
@@ -576,6 +579,14 @@ export function clauses(sentence: string, section?: Scope): Clause[] {
     if (all[i].word === '(' && (all[i + 1]?.word === 'a' || all[i + 1]?.word === 'an') && namesLeagueAt(all.map((t) => t.word), i + 2)) {
       const close = all.findIndex((t, j) => j > i && t.word === ')');
       i = close > i ? close : all.length;
+      continue;
+    }
+    // "bets are settled on the result including overtime, e.g. bets on the second half": an example
+    // after a comma names one case of the statement, not the statement's scope.
+    if (all[i - 1]?.word === ',' && COMMA_EXAMPLES.some((o) => o.every((w, j) => all[i + j]?.word === w))) {
+      const close = all.findIndex((t, j) => j > i && (t.word === ',' || t.word === ';'));
+      toks.pop();
+      i = close > i ? close - 1 : all.length;
       continue;
     }
     if (all[i].word === '(' && EXAMPLE_OPENERS.some((o) => o.every((w, j) => all[i + 1 + j]?.word === w))) {
@@ -704,6 +715,9 @@ function restrictBefore(c: Clause, before: Clause): void {
   // to ..." does: the statement holds in the markets it names, so it states nothing of the others.
   const onlyIn = c.kind === 'but' && c.words[0] === 'only';
   if (!onlyIn && (!BACK_REFERENCES.has(c.words[0]) || !c.words.some((w) => APPLY.has(w)))) return;
+  // "This also applies to bets on the second half" adds markets to the statement before it: it keeps
+  // its own scope, and the markets named are no restriction of it.
+  if (!onlyIn && c.words.includes('also')) return;
   if (!(c.own.league || c.own.segment || c.own.market || c.own.blocking)) return;
   before.scope = !onlyIn && c.words.some((w) => NEGATION_CUES.has(w)) ? { ...before.scope, blocking: true } : c.scope;
 }

@@ -44,11 +44,12 @@ const BLIND8_SILENT_KNOWN = ['p1053'];
 const BLIND9_RIGHT = 58;
 const BLIND9_SILENT_KNOWN = ['p1099', 'p1172'];
 // The tenth blind batch, development since its blind figure, after its safety round: no value read
-// wrong. Four silent rows still read known, each left with its reason in measurements.md: p1202 and
-// p1234 (a push sentence for every two-outcome market or total, read for a fourth-quarter total the
-// hand leaves silent), p1211 (a starting pitcher's first pitch, read for a batter's prop) and p1242
-// (the result's regulation-time basis read for a player prop, the class of p1053).
-const BLIND10_RIGHT = 58;
+// wrong, and the clause structures behind four stated values read unknown ("this also applies to",
+// an example after a comma) fixed. Four silent rows still read known, each left with its reason in
+// measurements.md: p1202 and p1234 (a push sentence for every two-outcome market or total, read for
+// a fourth-quarter total the hand leaves silent), p1211 (a starting pitcher's first pitch, read for a
+// batter's prop) and p1242 (the result's regulation-time basis read for a player prop, as p1053).
+const BLIND10_RIGHT = 62;
 const BLIND10_SILENT_KNOWN = ['p1202', 'p1211', 'p1234', 'p1242'];
 
 const m = (league: MarketScope['league'], marketType: MarketScope['marketType'], segment: MarketScope['segment'] = 'full'): MarketScope => ({ league, marketType, segment });
@@ -1142,6 +1143,22 @@ describe('safety classes of the tenth blind batch: no value read wrong or from s
   it('"these bets" with no market named before them state nothing for our markets', () => {
     expect(readRule('Hockey rules. In these bets overtime is not included.', 'overtime', m('nhl', 'total'))).toEqual({ value: 'unknown', why: 'silent' });
     expect(readRule('Hockey rules. In all bets overtime is not included.', 'overtime', m('nhl', 'total'))).toMatchObject({ value: 'excluded' });
+  });
+});
+
+describe('stated values the tenth blind batch reported unknown: the clause structures behind them (sentences written for these tests)', () => {
+  it('"this also applies to X" adds X to the statement before it and does not narrow it to X', () => {
+    const text = 'Extra time: unless stated otherwise, wagers are graded on the result with overtime included. This also applies to second-half wagers.';
+    expect(readRule(text, 'overtime', m('nba', 'total'))).toMatchObject({ value: 'included' });
+    expect(readRule(text, 'overtime', m('nba', 'spread', 'half:2'))).toMatchObject({ value: 'included' });
+    // "This applies only to X" still narrows it.
+    expect(readRule('Wagers are graded on the result with overtime included. This applies only to second-half wagers.', 'overtime', m('nba', 'total'))).toEqual({ value: 'unknown', why: 'silent' });
+  });
+  it('an example after a comma ("..., e.g. bets on the second half") names a case, not the scope', () => {
+    expect(readRule('Wagers are graded on the result with overtime included, e.g. second-half wagers.', 'overtime', m('nba', 'moneyline'))).toMatchObject({ value: 'included' });
+    expect(readRule('Wagers are graded on the result with overtime included, for example second-half wagers, unless the market says otherwise.', 'overtime', m('nfl', 'total'))).toMatchObject({ value: 'included' });
+    // "such as" after a comma still names the markets the statement is about.
+    expect(readRule('Some markets, such as second-half wagers, include overtime.', 'overtime', m('nba', 'moneyline'))).toEqual({ value: 'unknown', why: 'silent' });
   });
 });
 
