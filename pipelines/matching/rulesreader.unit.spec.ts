@@ -44,12 +44,12 @@ const BLIND8_SILENT_KNOWN = ['p1053'];
 const BLIND9_RIGHT = 58;
 const BLIND9_SILENT_KNOWN = ['p1099', 'p1172'];
 // The tenth blind batch, development since its blind figure, after its safety round: no value read
-// wrong, and the clause structures behind four stated values read unknown ("this also applies to",
-// an example after a comma) fixed. Four silent rows still read known, each left with its reason in
-// measurements.md: p1202 and p1234 (a push sentence for every two-outcome market or total, read for
-// a fourth-quarter total the hand leaves silent), p1211 (a starting pitcher's first pitch, read for a
-// batter's prop) and p1242 (the result's regulation-time basis read for a player prop, as p1053).
-const BLIND10_RIGHT = 62;
+// wrong, and the kinds behind five stated values read unknown fixed ("this also applies to", an
+// example after a comma, "goals by one team"). Four silent rows still read known, each left with its
+// reason in measurements.md: p1202 and p1234 (a push sentence for every two-outcome market or total,
+// read for a fourth-quarter total the hand leaves silent), p1211 (a starting pitcher's first pitch,
+// read for a batter's prop) and p1242 (the result's regulation-time basis read for a player prop, as p1053).
+const BLIND10_RIGHT = 63;
 const BLIND10_SILENT_KNOWN = ['p1202', 'p1211', 'p1234', 'p1242'];
 
 const m = (league: MarketScope['league'], marketType: MarketScope['marketType'], segment: MarketScope['segment'] = 'full'): MarketScope => ({ league, marketType, segment });
@@ -1146,13 +1146,19 @@ describe('safety classes of the tenth blind batch: no value read wrong or from s
   });
 });
 
-describe('stated values the tenth blind batch reported unknown: the clause structures behind them (sentences written for these tests)', () => {
+describe('stated values the tenth blind batch reported unknown: the kinds and clause structures behind them (sentences written for these tests)', () => {
   it('"this also applies to X" adds X to the statement before it and does not narrow it to X', () => {
     const text = 'Extra time: unless stated otherwise, wagers are graded on the result with overtime included. This also applies to second-half wagers.';
     expect(readRule(text, 'overtime', m('nba', 'total'))).toMatchObject({ value: 'included' });
     expect(readRule(text, 'overtime', m('nba', 'spread', 'half:2'))).toMatchObject({ value: 'included' });
     // "This applies only to X" still narrows it.
     expect(readRule('Wagers are graded on the result with overtime included. This applies only to second-half wagers.', 'overtime', m('nba', 'total'))).toEqual({ value: 'unknown', why: 'silent' });
+  });
+  it('"goals by one team" in a list of markets names the team total', () => {
+    const text = 'Every hockey bet (the money line, total goals, goals by one team) is settled on the three regulation periods.';
+    expect(readRule(text, 'overtime', m('nhl', 'team_total'))).toMatchObject({ value: 'excluded' });
+    expect(readRule('Points by one team include overtime.', 'overtime', m('nba', 'team_total'))).toMatchObject({ value: 'included' });
+    expect(readRule('Points by one team include overtime.', 'overtime', m('nba', 'total'))).toEqual({ value: 'unknown', why: 'silent' });
   });
   it('an example after a comma ("..., e.g. bets on the second half") names a case, not the scope', () => {
     expect(readRule('Wagers are graded on the result with overtime included, e.g. second-half wagers.', 'overtime', m('nba', 'moneyline'))).toMatchObject({ value: 'included' });
