@@ -1205,6 +1205,8 @@ export function parseText(text: string): ParsedText {
 const REASONS = new Set(['because', 'since']);
 
 /** Pronouns by which a clause names the topic of the clause before it. */
+/** Nouns for the event a bet is on: "that match" in a clause names the event of the clause before. */
+const EVENT_NOUNS = new Set(['match', 'game', 'event', 'fixture', 'contest']);
 const TOPIC_PRONOUNS = new Set(['it', 'them']);
 
 /** "What happens if the game ends in a tie?", "What if my player does not play?": a question that asks
@@ -1402,6 +1404,9 @@ export function readRule(text: string | ParsedText, rule: ReadRule, m: MarketSco
         ((c.kind === 'but' || c.kind === 'colon' || c.kind === 'so' || c.words[0] === 'otherwise' || c.words[0] === 'so') && i > 0 && hasTopic(rule, cs[i - 1].words)) ||
         // "ML bets include OT; totals exclude it": a pronoun object names the topic of the clause before.
         ((c.kind === 'semi' || c.kind === 'but') && i > 0 && c.words.slice(1).some((w) => TOPIC_PRONOUNS.has(w)) && hasTopic(rule, cs[i - 1].words)) ||
+        // "... stand when a match is abandoned or cancelled; every other bet on that match is void": a
+        // clause that names "that match" speaks of the match the clause before named in its case.
+        ((c.kind === 'semi' || c.kind === 'but') && i > 0 && !LEXICON[rule].negation && c.words.some((w, k) => w === 'that' && EVENT_NOUNS.has(c.words[k + 1])) && hasTopic(rule, cs[i - 1].words)) ||
         // "Overtime counts for the full game; it does not count for quarters": "it" as the subject names
         // the topic only when the clause before opens with it (not "full-game bets include overtime; it ...").
         ((c.kind === 'semi' || c.kind === 'but') && i > 0 && c.words[0] === 'it' && topicHits(rule, cs[i - 1].words).some((h) => h.start === 0)) ||

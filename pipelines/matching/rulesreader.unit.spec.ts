@@ -44,12 +44,13 @@ const BLIND8_SILENT_KNOWN = ['p1053'];
 const BLIND9_RIGHT = 58;
 const BLIND9_SILENT_KNOWN = ['p1099', 'p1172'];
 // The tenth blind batch, development since its blind figure, after its safety round: no value read
-// wrong, and the kinds behind five stated values read unknown fixed ("this also applies to", an
-// example after a comma, "goals by one team"). Four silent rows still read known, each left with its
-// reason in measurements.md: p1202 and p1234 (a push sentence for every two-outcome market or total,
-// read for a fourth-quarter total the hand leaves silent), p1211 (a starting pitcher's first pitch,
-// read for a batter's prop) and p1242 (the result's regulation-time basis read for a player prop, as p1053).
-const BLIND10_RIGHT = 63;
+// wrong, and the kinds behind seven stated values read unknown fixed ("this also applies to", an
+// example after a comma, "goals by one team", "that match" after a semicolon). Four silent rows still
+// read known, each left with its reason in measurements.md: p1202 and p1234 (a push sentence for every
+// two-outcome market or total, read for a fourth-quarter total the hand leaves silent), p1211 (a
+// starting pitcher's first pitch, read for a batter's prop) and p1242 (the result's regulation-time
+// basis read for a player prop, as p1053).
+const BLIND10_RIGHT = 65;
 const BLIND10_SILENT_KNOWN = ['p1202', 'p1211', 'p1234', 'p1242'];
 
 const m = (league: MarketScope['league'], marketType: MarketScope['marketType'], segment: MarketScope['segment'] = 'full'): MarketScope => ({ league, marketType, segment });
@@ -1153,6 +1154,12 @@ describe('stated values the tenth blind batch reported unknown: the kinds and cl
     expect(readRule(text, 'overtime', m('nba', 'spread', 'half:2'))).toMatchObject({ value: 'included' });
     // "This applies only to X" still narrows it.
     expect(readRule('Wagers are graded on the result with overtime included. This applies only to second-half wagers.', 'overtime', m('nba', 'total'))).toEqual({ value: 'unknown', why: 'silent' });
+  });
+  it('a clause naming "that match" after a semicolon speaks of the case the clause before named', () => {
+    expect(readRule('Settled markets stand if a game is called off or cancelled; all other bets on that game are void.', 'cancellation', m('nba', 'player_prop'))).toMatchObject({ value: 'void' });
+    expect(readRule('Decided bets stand when an event is cancelled; every other wager on that event is refunded.', 'cancellation', m('nfl', 'moneyline'))).toMatchObject({ value: 'void' });
+    // Without a case before it, "that game" carries nothing.
+    expect(readRule('Settled markets stand; all other bets on that game are void.', 'cancellation', m('nba', 'player_prop'))).toEqual({ value: 'unknown', why: 'silent' });
   });
   it('"goals by one team" in a list of markets names the team total', () => {
     const text = 'Every hockey bet (the money line, total goals, goals by one team) is settled on the three regulation periods.';
