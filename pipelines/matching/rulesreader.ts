@@ -462,6 +462,9 @@ const CONTRASTS = [['unlike'], ['as', 'opposed', 'to'], ['in', 'contrast', 'to']
 
 // Parentheticals that name examples or other markets, not a rule for the market at hand.
 const EXAMPLE_OPENERS = [['e', 'g'], ['eg'], ['for', 'example'], ['such', 'as'], ['except']];
+/** Openers of an example set off by a comma (not "such as", which after a comma names the markets
+ * a statement is about: "..., such as totals, include overtime"). */
+const COMMA_EXAMPLES = [['e', 'g'], ['eg'], ['for', 'example']];
 
 /** Openings of an appositive that says what the market before it is made of ("the sum of the 3rd
  * and 4th quarters", "made up of the third and fourth quarters"). */
@@ -576,6 +579,14 @@ export function clauses(sentence: string, section?: Scope): Clause[] {
     if (all[i].word === '(' && (all[i + 1]?.word === 'a' || all[i + 1]?.word === 'an') && namesLeagueAt(all.map((t) => t.word), i + 2)) {
       const close = all.findIndex((t, j) => j > i && t.word === ')');
       i = close > i ? close : all.length;
+      continue;
+    }
+    // "bets are settled on the result including overtime, e.g. bets on the second half": an example
+    // after a comma names one case of the statement, not the statement's scope.
+    if (all[i - 1]?.word === ',' && COMMA_EXAMPLES.some((o) => o.every((w, j) => all[i + j]?.word === w))) {
+      const close = all.findIndex((t, j) => j > i && (t.word === ',' || t.word === ';'));
+      toks.pop();
+      i = close > i ? close - 1 : all.length;
       continue;
     }
     if (all[i].word === '(' && EXAMPLE_OPENERS.some((o) => o.every((w, j) => all[i + 1 + j]?.word === w))) {
@@ -704,6 +715,9 @@ function restrictBefore(c: Clause, before: Clause): void {
   // to ..." does: the statement holds in the markets it names, so it states nothing of the others.
   const onlyIn = c.kind === 'but' && c.words[0] === 'only';
   if (!onlyIn && (!BACK_REFERENCES.has(c.words[0]) || !c.words.some((w) => APPLY.has(w)))) return;
+  // "This also applies to bets on the second half" adds markets to the statement before it: it keeps
+  // its own scope, and the markets named are no restriction of it.
+  if (!onlyIn && c.words.includes('also')) return;
   if (!(c.own.league || c.own.segment || c.own.market || c.own.blocking)) return;
   before.scope = !onlyIn && c.words.some((w) => NEGATION_CUES.has(w)) ? { ...before.scope, blocking: true } : c.scope;
 }
@@ -1191,6 +1205,8 @@ export function parseText(text: string): ParsedText {
 const REASONS = new Set(['because', 'since']);
 
 /** Pronouns by which a clause names the topic of the clause before it. */
+/** Nouns for the event a bet is on: "that match" in a clause names the event of the clause before. */
+const EVENT_NOUNS = new Set(['match', 'game', 'event', 'fixture', 'contest']);
 const TOPIC_PRONOUNS = new Set(['it', 'them']);
 
 /** "What happens if the game ends in a tie?", "What if my player does not play?": a question that asks
@@ -1388,6 +1404,9 @@ export function readRule(text: string | ParsedText, rule: ReadRule, m: MarketSco
         ((c.kind === 'but' || c.kind === 'colon' || c.kind === 'so' || c.words[0] === 'otherwise' || c.words[0] === 'so') && i > 0 && hasTopic(rule, cs[i - 1].words)) ||
         // "ML bets include OT; totals exclude it": a pronoun object names the topic of the clause before.
         ((c.kind === 'semi' || c.kind === 'but') && i > 0 && c.words.slice(1).some((w) => TOPIC_PRONOUNS.has(w)) && hasTopic(rule, cs[i - 1].words)) ||
+        // "... stand when a match is abandoned or cancelled; every other bet on that match is void": a
+        // clause that names "that match" speaks of the match the clause before named in its case.
+        ((c.kind === 'semi' || c.kind === 'but') && i > 0 && !LEXICON[rule].negation && c.words.some((w, k) => w === 'that' && EVENT_NOUNS.has(c.words[k + 1])) && hasTopic(rule, cs[i - 1].words)) ||
         // "Overtime counts for the full game; it does not count for quarters": "it" as the subject names
         // the topic only when the clause before opens with it (not "full-game bets include overtime; it ...").
         ((c.kind === 'semi' || c.kind === 'but') && i > 0 && c.words[0] === 'it' && topicHits(rule, cs[i - 1].words).some((h) => h.start === 0)) ||

@@ -22,10 +22,10 @@ const BLIND5_RIGHT = 99;
 const BLIND5_SILENT_KNOWN = ['p765'];
 /** The sixth blind batch after the round that tuned on it: stated values read right, and the silent
  * rows still reported known (measurements.md: p799, a goalie's start on a prop whose player the
- * market does not name; p860 and p861, a "Winner (including extra innings)" label in a bet-type
- * list read for the run line and total; p895, "every market" on a player prop, a hand value disputed there). */
+ * market does not name; p895, "every market" on a player prop, a hand value disputed there). A
+ * "Winner (incl. extra innings)" label names the money line since the tenth batch's safety round. */
 const BLIND6_RIGHT = 123;
-const BLIND6_SILENT_KNOWN = ['p799', 'p860', 'p861', 'p895'];
+const BLIND6_SILENT_KNOWN = ['p799', 'p895'];
 /** The seventh blind batch after the round that tuned on it (safety first), and the later round on
  * stated values read unknown: stated values read right, and no silent row reported known. */
 const BLIND7_RIGHT = 83;
@@ -43,6 +43,15 @@ const BLIND8_SILENT_KNOWN = ['p1053'];
 // an outcome with no winner, players who did not start).
 const BLIND9_RIGHT = 58;
 const BLIND9_SILENT_KNOWN = ['p1099', 'p1172'];
+// The tenth blind batch, development since its blind figure, after its safety round: no value read
+// wrong, and the kinds behind seven stated values read unknown fixed ("this also applies to", an
+// example after a comma, "goals by one team", "that match" after a semicolon). Four silent rows still
+// read known, each left with its reason in measurements.md: p1202 and p1234 (a push sentence for every
+// two-outcome market or total, read for a fourth-quarter total the hand leaves silent), p1211 (a
+// starting pitcher's first pitch, read for a batter's prop) and p1242 (the result's regulation-time
+// basis read for a player prop, as p1053).
+const BLIND10_RIGHT = 65;
+const BLIND10_SILENT_KNOWN = ['p1202', 'p1211', 'p1234', 'p1242'];
 
 const m = (league: MarketScope['league'], marketType: MarketScope['marketType'], segment: MarketScope['segment'] = 'full'): MarketScope => ({ league, marketType, segment });
 
@@ -1018,6 +1027,14 @@ describe('corpus of real rules texts (evaluation part)', () => {
     expect(r.overall.right).toBeGreaterThanOrEqual(BLIND9_RIGHT);
     expect(r.misses.filter((x) => x.expected === 'unknown').map((x) => x.row)).toEqual(BLIND9_SILENT_KNOWN);
   }, 30_000);
+  it('keeps the tenth blind batch (development since it was measured once) free of wrong values and of opposite rules read alike, holding what tuning reached on it', () => {
+    const r = evaluate(loadCorpus(), 'blind10-former-evaluation');
+    expect(r.overall.stated).toBeGreaterThan(80);
+    expect(r.overall.wrong).toBe(0);
+    expect(r.verdicts.oppositeEquivalent).toBe(0);
+    expect(r.overall.right).toBeGreaterThanOrEqual(BLIND10_RIGHT);
+    expect(r.misses.filter((x) => x.expected === 'unknown').map((x) => x.row)).toEqual(BLIND10_SILENT_KNOWN);
+  }, 30_000);
 });
 
 /** Half A of the held-out probes (test/fixtures/rules/held-out-probes.json) as the round that tuned on
@@ -1100,6 +1117,61 @@ describe('safety classes of the ninth blind batch: no value read wrong or from s
     expect(readRule(text, 'tie', m('nfl', 'moneyline'))).toEqual({ value: 'unknown', why: 'silent' });
     // A page covering a kind of line of ours still speaks of our markets.
     expect(readRule('Regulation lines. Overtime is ignored. This page covers the regulation lines only.', 'overtime', m('nfl', 'moneyline'))).toMatchObject({ value: 'excluded' });
+  });
+});
+
+describe('safety classes of the tenth blind batch: no value read wrong or from silence (sentences written for these tests)', () => {
+  it('a fantasy contest called off for its slate is no cancelled game', () => {
+    expect(readRule('If postponements leave a single game on the slate, the contest is called off and entries are refunded.', 'cancellation', m('nba', 'player_prop'))).toEqual({ value: 'unknown', why: 'silent' });
+    expect(readRule('If the game is cancelled, player props are refunded.', 'cancellation', m('nba', 'player_prop'))).toMatchObject({ value: 'void' });
+  });
+  it('a dead heat among several winners of one market is no tied game', () => {
+    expect(readRule('The dead heat rule: if a market has two or more winners, the odds are divided by the number of winners and each bet is settled that way, with the stake returned.', 'tie', m('nfl', 'moneyline'))).toEqual({ value: 'unknown', why: 'silent' });
+    expect(readRule('Where no tie price is offered, a tied game is a dead heat and the stake is returned.', 'tie', m('nfl', 'moneyline'))).toMatchObject({ value: 'void' });
+  });
+  it('a "Winner (incl. overtime)" label names the money line, not the total beside it', () => {
+    const text = 'Hockey markets. Winner (incl. overtime and shootout): pick the side that wins. Total: goals by both teams against the line.';
+    expect(readRule(text, 'overtime', m('nhl', 'total'))).toEqual({ value: 'unknown', why: 'silent' });
+    expect(readRule(text, 'overtime', m('nhl', 'moneyline'))).toMatchObject({ value: 'included' });
+    // A competitor's total is a team total.
+    expect(readRule('Competitor 2 total (incl. extra innings): runs by the away team.', 'overtime', m('mlb', 'team_total'))).toMatchObject({ value: 'included' });
+  });
+  it('a draw-no-bet item and a rest-of-the-match market speak of their own markets', () => {
+    const text = 'Hockey rules. (4) Draw no bet: the winner of the match, the draw ignored; a) a level match is void; b) goals in overtime are not included. (5) Who wins the rest of the game: from a given minute; overtime is not counted.';
+    expect(readRule(text, 'overtime', m('nhl', 'total'))).toEqual({ value: 'unknown', why: 'silent' });
+    expect(readRule(text, 'overtime', m('nhl', 'moneyline'))).toMatchObject({ value: 'excluded' });
+  });
+  it('"these bets" with no market named before them state nothing for our markets', () => {
+    expect(readRule('Hockey rules. In these bets overtime is not included.', 'overtime', m('nhl', 'total'))).toEqual({ value: 'unknown', why: 'silent' });
+    expect(readRule('Hockey rules. In all bets overtime is not included.', 'overtime', m('nhl', 'total'))).toMatchObject({ value: 'excluded' });
+  });
+});
+
+describe('stated values the tenth blind batch reported unknown: the kinds and clause structures behind them (sentences written for these tests)', () => {
+  it('"this also applies to X" adds X to the statement before it and does not narrow it to X', () => {
+    const text = 'Extra time: unless stated otherwise, wagers are graded on the result with overtime included. This also applies to second-half wagers.';
+    expect(readRule(text, 'overtime', m('nba', 'total'))).toMatchObject({ value: 'included' });
+    expect(readRule(text, 'overtime', m('nba', 'spread', 'half:2'))).toMatchObject({ value: 'included' });
+    // "This applies only to X" still narrows it.
+    expect(readRule('Wagers are graded on the result with overtime included. This applies only to second-half wagers.', 'overtime', m('nba', 'total'))).toEqual({ value: 'unknown', why: 'silent' });
+  });
+  it('a clause naming "that match" after a semicolon speaks of the case the clause before named', () => {
+    expect(readRule('Settled markets stand if a game is called off or cancelled; all other bets on that game are void.', 'cancellation', m('nba', 'player_prop'))).toMatchObject({ value: 'void' });
+    expect(readRule('Decided bets stand when an event is cancelled; every other wager on that event is refunded.', 'cancellation', m('nfl', 'moneyline'))).toMatchObject({ value: 'void' });
+    // Without a case before it, "that game" carries nothing.
+    expect(readRule('Settled markets stand; all other bets on that game are void.', 'cancellation', m('nba', 'player_prop'))).toEqual({ value: 'unknown', why: 'silent' });
+  });
+  it('"goals by one team" in a list of markets names the team total', () => {
+    const text = 'Every hockey bet (the money line, total goals, goals by one team) is settled on the three regulation periods.';
+    expect(readRule(text, 'overtime', m('nhl', 'team_total'))).toMatchObject({ value: 'excluded' });
+    expect(readRule('Points by one team include overtime.', 'overtime', m('nba', 'team_total'))).toMatchObject({ value: 'included' });
+    expect(readRule('Points by one team include overtime.', 'overtime', m('nba', 'total'))).toEqual({ value: 'unknown', why: 'silent' });
+  });
+  it('an example after a comma ("..., e.g. bets on the second half") names a case, not the scope', () => {
+    expect(readRule('Wagers are graded on the result with overtime included, e.g. second-half wagers.', 'overtime', m('nba', 'moneyline'))).toMatchObject({ value: 'included' });
+    expect(readRule('Wagers are graded on the result with overtime included, for example second-half wagers, unless the market says otherwise.', 'overtime', m('nfl', 'total'))).toMatchObject({ value: 'included' });
+    // "such as" after a comma still names the markets the statement is about.
+    expect(readRule('Some markets, such as second-half wagers, include overtime.', 'overtime', m('nba', 'moneyline'))).toEqual({ value: 'unknown', why: 'silent' });
   });
 });
 
