@@ -75,4 +75,21 @@ describe('readDeadline (one read of a poller, under its stop)', () => {
     open.release();
     expect(readDeadline(stop.signal, 60_000).signal.reason).toBe(why);
   });
+
+  it('holds any number of reads in flight under one stop without a listener-leak warning', async () => {
+    const { readDeadline } = await import('./http.ts');
+    const warnings: Error[] = [];
+    const onWarning = (w: Error) => warnings.push(w);
+    process.on('warning', onWarning);
+    try {
+      const stop = new AbortController();
+      // A crawl's concurrent page reads and the live routes' reads each listen on the poller's stop.
+      const reads = Array.from({ length: 11 + Math.floor(Math.random() * 20) }, () => readDeadline(stop.signal, 60_000));
+      await new Promise((r) => setImmediate(r));
+      expect(warnings.filter((w) => w.name === 'MaxListenersExceededWarning')).toEqual([]);
+      for (const r of reads) r.release();
+    } finally {
+      process.off('warning', onWarning);
+    }
+  });
 });
