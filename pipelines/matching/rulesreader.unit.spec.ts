@@ -1248,3 +1248,16 @@ describe('safety on the eleventh blind batch: announced exceptions, shares of a 
     expect(readRule(text, 'overtime', m('nba', 'moneyline'))).toMatchObject({ value: 'included' });
   });
 });
+
+describe('stated values of the eleventh blind batch read through the lexicon (sentences written for these tests)', () => {
+  it('"the Tie selection wins and both teams lose" makes the tie its own outcome, not a loss', () => {
+    expect(readRule('If the game is level after five innings, the Draw selection wins and both teams lose.', 'tie', m('mlb', 'moneyline', 'half:1'))).toMatchObject({ value: 'separate_outcome' });
+  });
+  it('a tied game that "scores no point" for any pick is a lost pick', () => {
+    expect(readRule('Any game that ends tied earns no points for anyone who picked it.', 'tie', m('nfl', 'moneyline'))).toMatchObject({ value: 'loses' });
+  });
+  it('a handicap that leaves "the adjusted result a draw" is a push', () => {
+    expect(readRule('Whenever the adjusted score is level, the bettor gets the stake back.', 'push', m('nba', 'spread'))).toMatchObject({ value: 'void' });
+    expect(readRule('A draw after the handicap means every stake is returned.', 'push', m('nhl', 'spread'))).toMatchObject({ value: 'void' });
+  });
+});
