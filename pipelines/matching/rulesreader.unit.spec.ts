@@ -1256,6 +1256,9 @@ describe('stated values of the eleventh blind batch read through the lexicon (se
   it('a tied game that "scores no point" for any pick is a lost pick', () => {
     expect(readRule('Any game that ends tied earns no points for anyone who picked it.', 'tie', m('nfl', 'moneyline'))).toMatchObject({ value: 'loses' });
   });
+  it('a player who "must be in the starting line-up" names the case of one who does not play', () => {
+    expect(readRule('Pitcher props: the pitcher must be in the starting line-up, otherwise the bet is void.', 'non_participation', m('mlb', 'player_prop'))).toMatchObject({ value: 'void' });
+  });
   it('a handicap that leaves "the adjusted result a draw" is a push', () => {
     expect(readRule('Whenever the adjusted score is level, the bettor gets the stake back.', 'push', m('nba', 'spread'))).toMatchObject({ value: 'void' });
     expect(readRule('A draw after the handicap means every stake is returned.', 'push', m('nhl', 'spread'))).toMatchObject({ value: 'void' });
