@@ -339,6 +339,23 @@ export function sentences(text: string): string[] {
 const PAST_PERIOD = new Set(['after', 'beyond', 'past']);
 const afterPeriod = (words: string[], i: number) => PAST_PERIOD.has(words[i - 1]) || (words[i - 1] === 'the' && PAST_PERIOD.has(words[i - 2]));
 
+/** Words naming the money a share is taken of ("half the stake", "half of your bet"). */
+const STAKE_NOUNS = new Set(['stake', 'stakes', 'bet', 'bets', 'wager', 'wagers', 'money', 'amount']);
+const SHARE_VERBS = new Set(['wins', 'loses', 'won', 'lost']);
+const SETTLED = new Set(['lost', 'won', 'paid', 'settled', 'refunded', 'returned']);
+
+/** "half the bet wins at the odds and half loses", "the other half is lost": a dead heat's share of
+ * the stake, not the first or second half of the game. */
+function shareOfStake(words: string[], i: number): boolean {
+  if (words[i] !== 'half' || ORDINALS.has(words[i - 1])) return false;
+  let k = i + 1;
+  if (words[k] === 'of') k++;
+  if (['the', 'your', 'a', 'its', 'their', 'each'].includes(words[k])) k++;
+  // "half bets" and "half wagers" are bets on a half: a share takes "the", "your" or "of" first.
+  if (k > i + 1 && STAKE_NOUNS.has(words[k])) return true;
+  return words[i - 1] === 'other' || SHARE_VERBS.has(words[i + 1]) || (words[i + 1] === 'is' && SETTLED.has(words[i + 2]));
+}
+
 function readScope(words: string[]): { scope: Scope; own: Clause['own'] } {
   const scope: Scope = { complement: false, blocking: false };
   const own: Clause['own'] = { league: false, segment: false, market: false, blocking: false };
@@ -374,7 +391,7 @@ function readScope(words: string[]): { scope: Scope; own: Clause['own'] } {
         } else if (e.dim === 'segment') {
           // "points scored after the fourth quarter" names the time after that period (overtime),
           // not the period: the clause is not about fourth-quarter markets.
-          if (!afterPeriod(words, i)) {
+          if (!afterPeriod(words, i) && !(c.tokens.length === 1 && shareOfStake(words, i))) {
             add('segments', vs);
             own.segment = true;
           }
@@ -699,11 +716,20 @@ export function clauses(sentence: string, section?: Scope): Clause[] {
     prevOwnBlocking = read.scope.blocking;
   }
   for (let k = 1; k < out.length; k++) {
-    if (namesException(out[k])) out[k].kind = 'except';
+    if (namesException(out[k]) || (out[k].kind === 'colon' && announcesException(out[k - 1].words))) out[k].kind = 'except';
     if (withdrawsBefore(out[k])) out[k - 1].withdrawn = true;
     restrictBefore(out[k], out[k - 1]);
   }
   return out;
+}
+
+/** "the score that counts takes in any extra periods, with one exception: for the 'more than / less
+ * than' selections ...": a clause that ends by announcing an exception is followed by it after the
+ * colon, and what follows is read as that exception, not as a statement of the heading before. */
+function announcesException(words: string[]): boolean {
+  const last = words[words.length - 1];
+  if (last !== 'exception' && last !== 'exceptions') return false;
+  return words.slice(-5, -1).some((w) => w === 'with' || w === 'following');
 }
 
 /** "...; this applies only to markets which include overtime": a clause that says which markets the
@@ -939,10 +965,15 @@ function negatedValue(words: string[], hit: Hit): boolean {
     if (NEGATION_CUES.has(words[k]) || words[k] === 'nobody') return true;
     // "no one wins or loses": a denied subject of the verbs coordinated with the value word.
     if (words[k] === 'one' && words[k - 1] === 'no') return true;
+    // "neither side won or lost", "no team wins or loses": the same with a denied side as the subject.
+    if (DENIED_SIDES.has(words[k]) && (words[k - 1] === 'neither' || words[k - 1] === 'no')) return true;
     if (!VERB_GROUP.has(words[k]) && !COORDINATED_OUTCOMES.has(words[k])) return false;
   }
   return false;
 }
+
+/** Subjects that, after "neither" or "no", deny the outcome verbs that follow them. */
+const DENIED_SIDES = new Set(['side', 'team', 'selection', 'player', 'bettor', 'party', 'outcome']);
 
 /** Outcome verbs and the "or" that coordinates them with a value word under one subject ("no one wins
  * or loses", "nobody wins or loses"). */

@@ -1216,3 +1216,51 @@ describe('stated values the reader reported unknown: the kinds behind them (sent
     expect(readRule('If a match is called off, all markets settle at the last fair price.', 'cancellation', m('nhl', 'moneyline'))).toMatchObject({ value: 'fair_price' });
   });
 });
+
+describe('safety on the eleventh blind batch: announced exceptions, shares of a stake, denied sides', () => {
+  it('an exception announced at a clause\'s end ("with one exception:") is read as the exception to the statement before it', () => {
+    const text = 'Basketball: every bet type is settled on a score that takes in any overtime played, with one exception: for the more than / less than lines only the four quarters count.';
+    expect(readRule(text, 'overtime', m('nba', 'total'))).toMatchObject({ value: 'excluded' });
+    expect(readRule(text, 'overtime', m('nba', 'moneyline'))).toMatchObject({ value: 'included' });
+  });
+  it('"with or without overtime" says the value holds either way, not that overtime is left out', () => {
+    expect(readRule('A winner pick on a game that finishes level loses, with or without overtime.', 'overtime', m('nfl', 'moneyline'))).toEqual({ value: 'unknown', why: 'silent' });
+  });
+  it('half of the stake winning and the other half lost is a dead heat\'s half payout, and that "half" names no period', () => {
+    expect(readRule('When a two-way money line ends in a draw, half the bet wins at the price and half loses.', 'tie', m('nfl', 'moneyline'))).toMatchObject({ value: 'half_payout' });
+    expect(readRule('A drawn game splits the ticket: half of your stake is paid at the odds and the other half is lost.', 'tie', m('nfl', 'moneyline'))).toMatchObject({ value: 'half_payout' });
+    // The rest of a split stake, or a worked example's lost share, is no loss of the whole bet.
+    expect(readRule('With three teams tied, a third of the stake is settled as a winner and the rest as a loser.', 'tie', m('nfl', 'moneyline'))).toEqual({ value: 'unknown', why: 'silent' });
+    expect(readRule('Tied after four quarters: $40 wins at the odds and $40 is lost.', 'tie', m('nfl', 'moneyline'))).toEqual({ value: 'unknown', why: 'silent' });
+    // A period named as a period still is one ("half bets" are bets on a half).
+    expect(readRule('Half bets on a tied half lose.', 'tie', m('nfl', 'moneyline'))).toEqual({ value: 'unknown', why: 'silent' });
+    expect(readRule('First half bets on a tied first half lose.', 'tie', m('nfl', 'moneyline'))).toEqual({ value: 'unknown', why: 'silent' });
+  });
+  it('"neither side won or lost" denies both outcomes of a tie', () => {
+    expect(readRule('The score was tied at the final whistle, so neither side won or lost.', 'tie', m('nfl', 'moneyline'))).toEqual({ value: 'unknown', why: 'silent' });
+  });
+  it('a contest push that "counts as a miss" is not a refund', () => {
+    expect(readRule('A pick landing exactly on the contest spread is a push: it counts as a miss.', 'push', m('nfl', 'spread'))).toMatchObject({ value: 'unknown', why: 'contradiction' });
+  });
+  it('"the result of the match" is the game\'s result: it says nothing of a player prop', () => {
+    const text = 'Basketball: the result of the game includes overtime unless the market says otherwise.';
+    expect(readRule(text, 'overtime', m('nba', 'player_prop'))).toEqual({ value: 'unknown', why: 'silent' });
+    expect(readRule(text, 'overtime', m('nba', 'moneyline'))).toMatchObject({ value: 'included' });
+  });
+});
+
+describe('stated values of the eleventh blind batch read through the lexicon (sentences written for these tests)', () => {
+  it('"the Tie selection wins and both teams lose" makes the tie its own outcome, not a loss', () => {
+    expect(readRule('If the game is level after five innings, the Draw selection wins and both teams lose.', 'tie', m('mlb', 'moneyline', 'half:1'))).toMatchObject({ value: 'separate_outcome' });
+  });
+  it('a tied game that "scores no point" for any pick is a lost pick', () => {
+    expect(readRule('Any game that ends tied earns no points for anyone who picked it.', 'tie', m('nfl', 'moneyline'))).toMatchObject({ value: 'loses' });
+  });
+  it('a player who "must be in the starting line-up" names the case of one who does not play', () => {
+    expect(readRule('Pitcher props: the pitcher must be in the starting line-up, otherwise the bet is void.', 'non_participation', m('mlb', 'player_prop'))).toMatchObject({ value: 'void' });
+  });
+  it('a handicap that leaves "the adjusted result a draw" is a push', () => {
+    expect(readRule('Whenever the adjusted score is level, the bettor gets the stake back.', 'push', m('nba', 'spread'))).toMatchObject({ value: 'void' });
+    expect(readRule('A draw after the handicap means every stake is returned.', 'push', m('nhl', 'spread'))).toMatchObject({ value: 'void' });
+  });
+});
