@@ -1,7 +1,7 @@
 // The service's V8 heaps. `make run` starts the service with `--max-semi-space-size=16` for the main
 // thread's young generation (V8's default: the API and the snapshot store; the pipeline's batches in
 // flight, for which it was 64 and then 32, are on the pipeline thread by default since: bench/soak.md,
-// runs 41-48), but a V8 flag is process-wide and
+// runs 41-50), but a V8 flag is process-wide and
 // wins over a worker's resourceLimits, so each of the four workers took make run's 64 MB
 // semi-spaces as well: the scale-1 service ran at 1.45-1.51 GB under make run's command against
 // 1.0-1.24 GB without the flag (bench/soak.md). Cleared once the main thread's heap is configured (it
