@@ -25,7 +25,7 @@
 // service shows as 128 + signal, e.g. 134 SIGABRT, 139 SIGSEGV). `npx` spawns `npx tsx bin/run.ts`
 // literally; there npm's `sh -c` dies on the group's SIGINT at once and npm exits by SIGINT while
 // the service is still shutting down, so the stop check can only wait for the service's process to
-// be gone, not read its exit code. `node` spawns what `make run` runs, `node --max-semi-space-size=32
+// be gone, not read its exit code. `node` spawns what `make run` runs, `node --max-semi-space-size=16
 // bin/start.mjs` (the bundle of bin/run.ts when current, else bin/run.ts through tsx): the service is
 // the child itself, and the semi-space flag (the main thread's young generation) counts in its memory.
 //
@@ -209,7 +209,7 @@ async function startChild(dataDir: string, logPrefix: string): Promise<Child> {
     LAUNCHER === 'npx'
       ? ['npx', ['tsx', 'bin/run.ts']]
       : LAUNCHER === 'node'
-        ? [process.execPath, ['--max-semi-space-size=32', ...NODE_FLAGS, 'bin/start.mjs']]
+        ? [process.execPath, ['--max-semi-space-size=16', ...NODE_FLAGS, 'bin/start.mjs']]
         : [join(REPO, 'node_modules/.bin/tsx'), ['bin/run.ts']];
   // detached: its own process group, so SIGINT reaches every process of it as Ctrl-C would.
   const proc = spawn(cmd, args, { cwd: REPO, env: childEnv(dataDir, metricsPort), stdio: ['ignore', 'pipe', 'pipe'], detached: true });
