@@ -24,10 +24,13 @@ export function filterKey(f: SportsFilter): string {
 
 /** The event as this subscription serves it, or null when it is not in the subscription (as the list filters). */
 export function visible(f: SportsFilter, e: SportsEntry | undefined, now: number): MatchedEvent | null {
-  if (!e) return null;
-  if (!matchesIgnoringPopulation(f, e, now)) return null;
-  if (e.population === 'archived' && !f.includeSettled) return null;
-  return shapeEvent(e, f.shape);
+  return inSubscription(f, e, now) ? shapeEvent(e, f.shape) : null;
+}
+
+/** Whether the subscription holds this entry (before its shape decides what of it is sent). */
+function inSubscription(f: SportsFilter, e: SportsEntry | undefined, now: number): e is SportsEntry {
+  if (!e || !matchesIgnoringPopulation(f, e, now)) return false;
+  return e.population !== 'archived' || f.includeSettled;
 }
 
 function matchesIgnoringPopulation(f: SportsFilter, e: SportsEntry, now: number): boolean {
@@ -70,9 +73,7 @@ function jsonOf(e: SportsEntry, shape: ShapeOptions, key: string): string | null
 
 /** visible(), as the JSON the subscription sends (null: not in it). */
 function visibleJson(f: SportsFilter, e: SportsEntry | undefined, now: number, key = shapeKey(f.shape)): string | null {
-  if (!e || !matchesIgnoringPopulation(f, e, now)) return null;
-  if (e.population === 'archived' && !f.includeSettled) return null;
-  return jsonOf(e, f.shape, key);
+  return inSubscription(f, e, now) ? jsonOf(e, f.shape, key) : null;
 }
 
 /** The event a change is for this subscription, or null when it has none. */
