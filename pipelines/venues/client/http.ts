@@ -6,7 +6,6 @@
 //   venue rejection (other 4xx)    -> 400 upstream_rejected
 //   down, timeout, 5xx, bad body   -> 502 upstream_unavailable
 // HTTP goes through undici with one keep-alive pool per base address; nothing is cached.
-import { setMaxListeners } from 'node:events';
 import { Agent, getGlobalDispatcher, type Dispatcher } from 'undici';
 import { ApiError } from '../../../lib/errors.ts';
 import { BudgetSpent, VenueEndpoints } from './endpoints.ts';
@@ -301,15 +300,14 @@ export function readDeadline(outer: AbortSignal, ms: number): ReadDeadline {
   const timer = setTimeout(() => ac.abort(new DOMException(`no answer within the ${ms} ms deadline`, 'TimeoutError')), Math.max(1, ms));
   // Like AbortSignal.timeout's: a deadline alone does not keep the process running.
   timer.unref();
-  // Every read in flight listens on `outer` (a poller's stop) until released: a crawl's concurrent
-  // reads pass Node's default of 10 listeners, whose warning would name a leak that is not one.
-  setMaxListeners(0, outer);
-  outer.addEventListener('abort', onOuter, { once: true });
+  // Every read in flight waits on `outer` (a poller's stop) until released: one abort listener per
+  // signal and a set of waiting reads (watch), so a crawl's concurrent reads add no listeners.
+  const waiting = watch(outer, onOuter);
   return {
     signal: ac.signal,
     release() {
       clearTimeout(timer);
-      outer.removeEventListener('abort', onOuter);
+      waiting.delete(onOuter);
     },
   };
 }
