@@ -18,7 +18,8 @@
 // Out: a line per sample (child alive, RSS and threads, CPU, API status counts and latency of the
 // window, stage lag, catalog and sports totals and snapshot ages as the API shows them), then the
 // stop (SIGINT, see Stop below), a restart on the same DATA_DIR and
-// a verdict; exit 1 when any check fails. Logs and the samples as JSON go to bench/out/.
+// a verdict; exit 1 when any check fails. Logs and the samples as JSON go to bench/out/ (the samples
+// also to soak-<date>.partial.json after every sample, for a run that does not reach its end).
 //
 // Launcher: `tsx` (default) spawns node_modules/.bin/tsx bin/run.ts, which is what `npx tsx` runs,
 // so the child's exit code is the service's own (tsx passes it through; a native crash of the
@@ -992,6 +993,9 @@ async function main(): Promise<number> {
     await Promise.race([sleep(Math.min(SAMPLE_MS, end - Date.now())), child.exit]);
     const row = await sampler.sample();
     console.log(formatRow(row));
+    // The samples so far, rewritten each sample: a long run (a day) stopped before its end by anything
+    // but itself still leaves what bench/soak-growth.ts reads.
+    writeFileSync(`${logPrefix}.partial.json`, JSON.stringify({ args: process.argv.slice(2), dataDir, samples: sampler.rows }));
   }
   const lastThreads = threadNames(child.servicePid);
   await load.stop();
