@@ -632,6 +632,7 @@ export function clauses(sentence: string, section?: Scope): Clause[] {
     const comma = kept.findIndex((t) => t.word === ',');
     if (comma > opening.length) kept.splice(0, kept.length, ...kept.slice(comma + 1), { ...kept[0], word: 'except' }, ...kept.slice(opening.length, comma));
   }
+  closeInsetException(kept);
   // `fresh`: a coordinated statement with its own market or period as subject, which takes neither from the clause before.
   const parts: { kind: ClauseKind; toks: Tok[]; fresh?: boolean }[] = [{ kind: 'first', toks: [] }];
   for (let i = 0; i < kept.length; i++) {
@@ -721,6 +722,38 @@ export function clauses(sentence: string, section?: Scope): Clause[] {
     restrictBefore(out[k], out[k - 1]);
   }
   return out;
+}
+
+/** Verbs that open a statement's predicate right after a subject ("Every market ... is for regular time only"). */
+const PREDICATE_VERBS = new Set(['is', 'are', 'include', 'includes', 'exclude', 'excludes', 'count', 'counts', 'settle', 'settles', 'will', 'shall', 'must']);
+
+/** "Every market, except period and overtime markets, is for regular time only": an exception set off
+ * by commas between a subject and its verb closes at the second comma, and the predicate after it
+ * belongs to the subject. The words are put in the order "every market is for regular time only
+ * except period and overtime markets" (up to the clause's end), which the clause split reads as a
+ * statement and its exception; without this the exception ran to the sentence's end and took the
+ * statement with it. */
+function closeInsetException(kept: Tok[]): void {
+  for (let i = 1; i < kept.length; i++) {
+    if (kept[i].word !== ',' || !kept.slice(0, i).some(isWord)) continue;
+    const opener = kept[i + 1]?.word === 'except' ? ['except'] : EXCEPTION_OPENERS.find((o) => o.every((w, j) => kept[i + 1 + j]?.word === w));
+    if (!opener) continue;
+    let close = -1;
+    for (let j = i + 1 + opener.length; j < kept.length && kept[j].word !== ';' && kept[j].word !== ':'; j++)
+      if (kept[j].word === ',' && PREDICATE_VERBS.has(kept[j + 1]?.word ?? '')) {
+        close = j;
+        break;
+      }
+    if (close < 0) continue;
+    let end = close + 1;
+    while (end < kept.length && kept[end].word !== ';' && kept[end].word !== ':') end++;
+    // "period, overtime and penalty-shootout markets": the items of a list share its last noun.
+    const inset = kept.slice(i + 1, close);
+    const noun = inset[inset.length - 1];
+    const items = MARKET_NOUNS.has(noun.word) ? inset.flatMap((t, k) => (k > opener.length && (t.word === ',' || t.word === 'and') && isWord(inset[k - 1]) && !MARKET_NOUNS.has(inset[k - 1].word) ? [noun, t] : [t])) : inset;
+    kept.splice(i, end - i, ...kept.slice(close + 1, end), ...items);
+    return;
+  }
 }
 
 /** "the score that counts takes in any extra periods, with one exception: for the 'more than / less

@@ -1264,3 +1264,18 @@ describe('stated values of the eleventh blind batch read through the lexicon (se
     expect(readRule('A draw after the handicap means every stake is returned.', 'push', m('nhl', 'spread'))).toMatchObject({ value: 'void' });
   });
 });
+
+describe('clause structures (sentences written for these tests)', () => {
+  it('an exception set off by commas between a subject and its verb leaves the predicate to the subject', () => {
+    const text = 'All wagers, except 4th-quarter lines, are settled on regulation time only.';
+    expect(readRule(text, 'overtime', m('nba', 'total'))).toMatchObject({ value: 'excluded' });
+    expect(readRule(text, 'overtime', m('nba', 'spread'))).toMatchObject({ value: 'excluded' });
+    // The excepted markets do not take the statement.
+    expect(readRule(text, 'overtime', m('nba', 'total', 'quarter:4'))).not.toMatchObject({ value: 'excluded' });
+  });
+  it('the items of an inset exception share its last noun ("period, overtime and shootout markets")', () => {
+    const text = 'Each market, except period, overtime and shootout markets, is settled on the result after regulation.';
+    expect(readRule(text, 'overtime', m('nhl', 'moneyline'))).toMatchObject({ value: 'excluded' });
+    expect(readRule(text, 'overtime', m('nba', 'total', 'half:2'))).not.toMatchObject({ value: 'excluded' });
+  });
+});
