@@ -756,6 +756,24 @@ function closeInsetException(kept: Tok[]): void {
   }
 }
 
+/** Verbs by which "the same" says a statement holds again ("the same applies to totals", "the same goes for"). */
+const SAME_VERBS = new Set(['applies', 'apply', 'holds', 'hold', 'goes']);
+/** "The same applies to team totals", "the same overtime and shootout treatment applies": a clause
+ * whose statement is the one said before it. */
+function refersBack(words: string[]): boolean {
+  const k = words.findIndex((w, j) => w === 'the' && words[j + 1] === 'same');
+  return k >= 0 && words.slice(k + 2, k + 2 + GAP + 1).some((w) => SAME_VERBS.has(w));
+}
+/** The one value the statements among `cs` state for a rule (none when they state none, or disagree). */
+function statedBefore(rule: ReadRule, cs: readonly Clause[]): { value: string; clause: string } | undefined {
+  const said = cs
+    .filter((p) => !p.withdrawn && p.kind !== 'except' && p.kind !== 'not')
+    .map((p) => ({ v: clauseValue(rule, p.words, hasTopic(rule, p.words), p.conditional), clause: p.text }))
+    .filter((x) => x.v);
+  if (!said.length || said.some((x) => x.v!.conflict || x.v!.value !== said[0].v!.value)) return undefined;
+  return { value: said[0].v!.value, clause: said[0].clause };
+}
+
 /** "the score that counts takes in any extra periods, with one exception: for the 'more than / less
  * than' selections ...": a clause that ends by announcing an exception is followed by it after the
  * colon, and what follows is read as that exception, not as a statement of the heading before. */
@@ -1509,6 +1527,16 @@ export function readRule(text: string | ParsedText, rule: ReadRule, m: MarketSco
         if (said && !said.conflict && neg) {
           v = { value: neg };
           clauseText = `${c.text} ... ${leftOut.text}`;
+        }
+      }
+      // "Team totals: the same applies", "Money line - ...; the same overtime and shootout treatment
+      // applies": a clause that refers back takes the value the statement before it states, for the
+      // markets this sentence names (a reference in a sentence naming no market of its own is left).
+      if (!v && refersBack(c.words) && cs.slice(0, i + 1).some((p) => p.own.market || p.own.segment || p.own.league)) {
+        const said = statedBefore(rule, cs.slice(0, i)) ?? statedBefore(rule, prevClauses);
+        if (said) {
+          v = { value: said.value };
+          clauseText = `${said.clause} ... ${c.text}`;
         }
       }
       // "Overtime: yes for game lines, no for quarter lines": each answer holds for the markets it names.

@@ -1278,4 +1278,13 @@ describe('clause structures (sentences written for these tests)', () => {
     expect(readRule(text, 'overtime', m('nhl', 'moneyline'))).toMatchObject({ value: 'excluded' });
     expect(readRule(text, 'overtime', m('nba', 'total', 'half:2'))).not.toMatchObject({ value: 'excluded' });
   });
+  it('"the same applies" takes the value of the statement before it, for the markets its sentence names', () => {
+    expect(readRule('Spreads: a game landing exactly on the number is refunded. Totals: the same applies.', 'push', m('nba', 'total'))).toMatchObject({ value: 'void' });
+    expect(readRule('Moneyline bets include overtime; the same goes for team totals.', 'overtime', m('nba', 'team_total'))).toMatchObject({ value: 'included' });
+    expect(readRule('Puck line - overtime periods count in the final score. Money line - the team has to win the game; the same overtime treatment applies.', 'overtime', m('nhl', 'moneyline'))).toMatchObject({ value: 'included' });
+    // A reference that names no market of its own keeps the markets of the statement it repeats.
+    expect(readRule('Moneyline bets include overtime. The same applies.', 'overtime', m('nba', 'total'))).toEqual({ value: 'unknown', why: 'silent' });
+    // Statements before it that disagree give it no value.
+    expect(readRule('Moneyline bets include overtime, quarter bets exclude it. The same applies to team totals.', 'overtime', m('nba', 'team_total'))).toEqual({ value: 'unknown', why: 'silent' });
+  });
 });
