@@ -490,6 +490,22 @@ const APPOSITIVES = [['the', 'sum', 'of'], ['the', 'total', 'of'], ['made', 'up'
 /** Openings of a list item that names what the item before it means ("..., including X, Y and Z"). */
 const ELABORATIONS = [['including'], ['namely'], ['i', 'e'], ['ie'], ['that', 'is']];
 
+/** A list item's scope. "full game handicap and alternate handicaps" names a market of ours and,
+ * after "and", a market outside the spec: the item holds the market of ours (its statement is said of
+ * both), where reading it whole left it outside the spec. Only when the words after "and" open with
+ * the market outside the spec and add nothing outside it: in "moneylines and totals offered in play"
+ * the condition qualifies both. */
+function itemScope(w: string[]): Scope {
+  const whole = readScope(w).scope;
+  const and = w.indexOf('and');
+  if (!whole.blocking || and < 1) return whole;
+  const ours = readScope(w.slice(0, and)).scope;
+  const other = w.slice(and + 1);
+  if (ours.blocking || !(ours.markets || ours.segments)) return whole;
+  if (!readScope(other.slice(0, 2)).scope.blocking || readScope(other.slice(2)).scope.blocking) return whole;
+  return ours;
+}
+
 /** Comma-separated items that each name markets or periods are alternatives, not one market named
  * twice: "overtime counts towards sides, totals, moneylines, 2nd half wagers" holds a full-game total
  * and a second-half spread alike. */
@@ -536,7 +552,7 @@ function listAlternatives(toks: Tok[], read: { scope: Scope; own: Clause['own'] 
       return;
     }
   }
-  const named = items.map((w) => readScope(w).scope).filter((sc) => sc.segments || sc.markets || sc.blocking);
+  const named = items.map(itemScope).filter((sc) => sc.segments || sc.markets || sc.blocking);
   if (named.length < 2) return;
   read.scope.alternatives = named.map((sc) => ({ segments: sc.segments, markets: sc.markets, blocking: sc.blocking }));
   read.scope.segments = undefined;

@@ -1287,4 +1287,12 @@ describe('clause structures (sentences written for these tests)', () => {
     // Statements before it that disagree give it no value.
     expect(readRule('Moneyline bets include overtime, quarter bets exclude it. The same applies to team totals.', 'overtime', m('nba', 'team_total'))).toEqual({ value: 'unknown', why: 'silent' });
   });
+  it('a list item naming a market of ours "and" a market outside the spec holds the market of ours', () => {
+    const text = 'Lines that include overtime: full-game spread and alternate spreads, second-half totals.';
+    expect(readRule(text, 'overtime', m('nba', 'spread'))).toMatchObject({ value: 'included' });
+    // A condition after the second market qualifies both: in-play lines are outside the spec.
+    const inPlay = 'Markets that include overtime: moneylines and totals offered in play, team totals.';
+    expect(readRule(inPlay, 'overtime', m('nba', 'moneyline'))).toEqual({ value: 'unknown', why: 'silent' });
+    expect(readRule(inPlay, 'overtime', m('nba', 'team_total'))).toMatchObject({ value: 'included' });
+  });
 });
