@@ -493,8 +493,10 @@ const ELABORATIONS = [['including'], ['namely'], ['i', 'e'], ['ie'], ['that', 'i
 /** A list item's scope. "full game handicap and alternate handicaps" names a market of ours and,
  * after "and", a market outside the spec: the item holds the market of ours (its statement is said of
  * both), where reading it whole left it outside the spec. Only when the words after "and" open with
- * the market outside the spec and add nothing outside it: in "moneylines and totals offered in play"
- * the condition qualifies both. */
+ * the market outside the spec, end the item (a noun phrase of at most three words) and add nothing
+ * outside it: in "moneylines and totals offered in play" the condition qualifies both, and in "the 1X2,
+ * Total Goals Range and Double Chance markets do not include overtime" the item is a statement. */
+const MAX_OTHER_MARKET = 3;
 function itemScope(w: string[]): Scope {
   const whole = readScope(w).scope;
   const and = w.indexOf('and');
@@ -502,7 +504,7 @@ function itemScope(w: string[]): Scope {
   const ours = readScope(w.slice(0, and)).scope;
   const other = w.slice(and + 1);
   if (ours.blocking || !(ours.markets || ours.segments)) return whole;
-  if (!readScope(other.slice(0, 2)).scope.blocking || readScope(other.slice(2)).scope.blocking) return whole;
+  if (other.length > MAX_OTHER_MARKET || !readScope(other).scope.blocking || readScope(other.slice(2)).scope.blocking) return whole;
   return ours;
 }
 

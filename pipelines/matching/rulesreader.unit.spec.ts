@@ -1294,5 +1294,7 @@ describe('clause structures (sentences written for these tests)', () => {
     const inPlay = 'Markets that include overtime: moneylines and totals offered in play, team totals.';
     expect(readRule(inPlay, 'overtime', m('nba', 'moneyline'))).toEqual({ value: 'unknown', why: 'silent' });
     expect(readRule(inPlay, 'overtime', m('nba', 'team_total'))).toMatchObject({ value: 'included' });
+    // An item that goes on past the second market is a statement, not a market named with another.
+    expect(readRule('Totals include overtime. The 1X2, Total Goals Range and Double Chance markets do not include overtime.', 'overtime', m('nhl', 'total'))).toMatchObject({ value: 'included' });
   });
 });
