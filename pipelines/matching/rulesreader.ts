@@ -482,6 +482,8 @@ const EXAMPLE_OPENERS = [['e', 'g'], ['eg'], ['for', 'example'], ['such', 'as'],
 /** Openers of an example set off by a comma (not "such as", which after a comma names the markets
  * a statement is about: "..., such as totals, include overtime"). */
 const COMMA_EXAMPLES = [['e', 'g'], ['eg'], ['for', 'example']];
+/** A dash between words (not a hyphen inside one). */
+const EXAMPLE_DASH = /[\u2013\u2014]|\s-\s/;
 
 /** Openings of an appositive that says what the market before it is made of ("the sum of the 3rd
  * and 4th quarters", "made up of the third and fourth quarters"). */
@@ -615,6 +617,22 @@ export function clauses(sentence: string, section?: Scope): Clause[] {
       const close = all.findIndex((t, j) => j > i && t.word === ')');
       i = close > i ? close : all.length;
       continue;
+    }
+    // "bets are valued on the result including overtime – bets on the second half, for example": an
+    // example set off by a dash and closed by "for example" names one case of the statement, not its scope.
+    const closing = all[i].word === ',' ? COMMA_EXAMPLES.find((o) => o.every((w, j) => all[i + 1 + j]?.word === w)) : undefined;
+    if (closing && (i + 1 + closing.length === all.length || all[i + 1 + closing.length].word === ';')) {
+      let dash = -1;
+      for (let j = toks.length - 1; j > 0 && toks[j].word !== ';' && toks[j].word !== ':'; j--)
+        if (EXAMPLE_DASH.test(sentence.slice(toks[j - 1].end, toks[j].start))) {
+          dash = j;
+          break;
+        }
+      if (dash > 0) {
+        toks.splice(dash);
+        i += closing.length;
+        continue;
+      }
     }
     // "bets are settled on the result including overtime, e.g. bets on the second half": an example
     // after a comma names one case of the statement, not the statement's scope.

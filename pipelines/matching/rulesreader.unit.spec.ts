@@ -1297,4 +1297,9 @@ describe('clause structures (sentences written for these tests)', () => {
     // An item that goes on past the second market is a statement, not a market named with another.
     expect(readRule('Totals include overtime. The 1X2, Total Goals Range and Double Chance markets do not include overtime.', 'overtime', m('nhl', 'total'))).toMatchObject({ value: 'included' });
   });
+  it('an example set off by a dash and closed by "for example" is no scope of the statement before it', () => {
+    const text = 'Unless stated otherwise, bets are settled on the final result including overtime – second-half spreads, for example.';
+    expect(readRule(text, 'overtime', m('nba', 'total'))).toMatchObject({ value: 'included' });
+    expect(readRule(text, 'overtime', m('wnba', 'team_total'))).toMatchObject({ value: 'included' });
+  });
 });
