@@ -28,7 +28,8 @@ const BLIND6_RIGHT = 123;
 const BLIND6_SILENT_KNOWN = ['p799', 'p895'];
 /** The seventh blind batch after the round that tuned on it (safety first), and the later round on
  * stated values read unknown: stated values read right, and no silent row reported known. */
-const BLIND7_RIGHT = 83;
+// Five more since the round on clause structures (an exception inset by commas, an example after a dash).
+const BLIND7_RIGHT = 88;
 const BLIND7_SILENT_KNOWN: string[] = [];
 // The eighth blind batch, development since its blind figure: what tuning reached. p1053's silent
 // overtime value (an extra-innings sentence about the result, read for a player prop) is the hand
@@ -41,7 +42,8 @@ const BLIND8_SILENT_KNOWN = ['p1053'];
 // two-way label read as the money line lost right values on five other parts). Right values since the
 // round on stated values read unknown (a line-adjusted tie as a push, an entry moved down for a DNP,
 // an outcome with no winner, players who did not start).
-const BLIND9_RIGHT = 58;
+// One more since the round on clause structures (a list item naming a market of ours and an alternate line).
+const BLIND9_RIGHT = 59;
 const BLIND9_SILENT_KNOWN = ['p1099', 'p1172'];
 // The tenth blind batch, development since its blind figure, after its safety round: no value read
 // wrong, and the kinds behind seven stated values read unknown fixed ("this also applies to", an
@@ -50,7 +52,8 @@ const BLIND9_SILENT_KNOWN = ['p1099', 'p1172'];
 // two-outcome market or total, read for a fourth-quarter total the hand leaves silent), p1211 (a
 // starting pitcher's first pitch, read for a batter's prop) and p1242 (the result's regulation-time
 // basis read for a player prop, as p1053).
-const BLIND10_RIGHT = 65;
+// 67 since the round on clause structures ("the same ... treatment applies").
+const BLIND10_RIGHT = 67;
 const BLIND10_SILENT_KNOWN = ['p1202', 'p1211', 'p1234', 'p1242'];
 
 const m = (league: MarketScope['league'], marketType: MarketScope['marketType'], segment: MarketScope['segment'] = 'full'): MarketScope => ({ league, marketType, segment });
