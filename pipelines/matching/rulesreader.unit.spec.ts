@@ -24,7 +24,8 @@ const BLIND5_SILENT_KNOWN = ['p765'];
  * rows still reported known (measurements.md: p799, a goalie's start on a prop whose player the
  * market does not name; p895, "every market" on a player prop, a hand value disputed there). A
  * "Winner (incl. extra innings)" label names the money line since the tenth batch's safety round. */
-const BLIND6_RIGHT = 123;
+// 124 since the round on clause structures ("Game and 2nd-half wagers" names the full game too).
+const BLIND6_RIGHT = 124;
 const BLIND6_SILENT_KNOWN = ['p799', 'p895'];
 /** The seventh blind batch after the round that tuned on it (safety first), and the later round on
  * stated values read unknown: stated values read right, and no silent row reported known. */
@@ -1304,5 +1305,11 @@ describe('clause structures (sentences written for these tests)', () => {
     const text = 'Unless stated otherwise, bets are settled on the final result including overtime – second-half spreads, for example.';
     expect(readRule(text, 'overtime', m('nba', 'total'))).toMatchObject({ value: 'included' });
     expect(readRule(text, 'overtime', m('wnba', 'team_total'))).toMatchObject({ value: 'included' });
+  });
+  it('"game and second-half wagers" names the full game and the second half (the period shares the noun)', () => {
+    const text = 'Game and second-half bets on sides and totals include overtime.';
+    expect(readRule(text, 'overtime', m('nba', 'spread'))).toMatchObject({ value: 'included' });
+    expect(readRule(text, 'overtime', m('nba', 'total', 'half:2'))).toMatchObject({ value: 'included' });
+    expect(readRule(text, 'overtime', m('nba', 'total', 'half:1'))).toEqual({ value: 'unknown', why: 'silent' });
   });
 });
