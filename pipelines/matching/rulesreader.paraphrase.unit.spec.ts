@@ -739,6 +739,9 @@ const AFTER_THE_FIXES: Probe[] = [
   ['If the game is cancelled, each side of the contract pays 50 cents.', 'cancellation', 'nba', 'player_prop', 'full', 'half_payout'],
   // Read since a DNP that moves the entry down is a voided pick (it was a gap before).
   ['If the athlete is a DNP, your entry is downgraded.', 'non_participation', 'nba', 'player_prop', 'full', 'void'],
+  // Read since "game and 2nd/second half" names the full game and the second half (they were gaps before).
+  ['Game and second-half wagers include any overtime scoring.', 'overtime', 'nba', 'total', 'full', 'included'],
+  ['Game and 2nd-half bets on sides or totals include overtime.', 'overtime', 'nba', 'spread', 'full', 'included'],
 ];
 
 /** Probes the reader does not read yet: each must stay `unknown` (a gap, never a wrong value). */
@@ -760,8 +763,6 @@ const GAPS: Probe[] = [
   ['All game markets (including overtime).', 'overtime', 'nfl', 'total', 'full', 'included'],
   ['A push is when the result lands on the line; we return the stake.', 'push', 'nba', 'spread', 'full', 'void'],
   ['Second-half bets, the sum of the 3rd and 4th quarters, include overtime. Bets on 4th quarters exclude it.', 'overtime', 'nfl', 'total', 'quarter:4', 'excluded'],
-  ['Game and second-half wagers include any overtime scoring.', 'overtime', 'nba', 'total', 'full', 'included'],
-  ['Game and 2nd-half bets on sides or totals include overtime.', 'overtime', 'nba', 'spread', 'full', 'included'],
   ['One goal is credited to the shootout winner for settlement.', 'overtime', 'nhl', 'total', 'full', 'included'],
   ['Winner (including overtime) and handicap (regular time only).', 'overtime', 'nhl', 'spread', 'full', 'excluded'],
   ['Overtime is valid for betting on the match result and totals.', 'overtime', 'nhl', 'moneyline', 'full', 'included'],

@@ -482,6 +482,8 @@ const EXAMPLE_OPENERS = [['e', 'g'], ['eg'], ['for', 'example'], ['such', 'as'],
 /** Openers of an example set off by a comma (not "such as", which after a comma names the markets
  * a statement is about: "..., such as totals, include overtime"). */
 const COMMA_EXAMPLES = [['e', 'g'], ['eg'], ['for', 'example']];
+/** A dash between words (not a hyphen inside one). */
+const EXAMPLE_DASH = /[\u2013\u2014]|\s-\s/;
 
 /** Openings of an appositive that says what the market before it is made of ("the sum of the 3rd
  * and 4th quarters", "made up of the third and fourth quarters"). */
@@ -489,6 +491,24 @@ const APPOSITIVES = [['the', 'sum', 'of'], ['the', 'total', 'of'], ['made', 'up'
 
 /** Openings of a list item that names what the item before it means ("..., including X, Y and Z"). */
 const ELABORATIONS = [['including'], ['namely'], ['i', 'e'], ['ie'], ['that', 'is']];
+
+/** A list item's scope. "full game handicap and alternate handicaps" names a market of ours and,
+ * after "and", a market outside the spec: the item holds the market of ours (its statement is said of
+ * both), where reading it whole left it outside the spec. Only when the words after "and" open with
+ * the market outside the spec, end the item (a noun phrase of at most three words) and add nothing
+ * outside it: in "moneylines and totals offered in play" the condition qualifies both, and in "the 1X2,
+ * Total Goals Range and Double Chance markets do not include overtime" the item is a statement. */
+const MAX_OTHER_MARKET = 3;
+function itemScope(w: string[]): Scope {
+  const whole = readScope(w).scope;
+  const and = w.indexOf('and');
+  if (!whole.blocking || and < 1) return whole;
+  const ours = readScope(w.slice(0, and)).scope;
+  const other = w.slice(and + 1);
+  if (ours.blocking || !(ours.markets || ours.segments)) return whole;
+  if (other.length > MAX_OTHER_MARKET || !readScope(other).scope.blocking || readScope(other.slice(2)).scope.blocking) return whole;
+  return ours;
+}
 
 /** Comma-separated items that each name markets or periods are alternatives, not one market named
  * twice: "overtime counts towards sides, totals, moneylines, 2nd half wagers" holds a full-game total
@@ -536,7 +556,7 @@ function listAlternatives(toks: Tok[], read: { scope: Scope; own: Clause['own'] 
       return;
     }
   }
-  const named = items.map((w) => readScope(w).scope).filter((sc) => sc.segments || sc.markets || sc.blocking);
+  const named = items.map(itemScope).filter((sc) => sc.segments || sc.markets || sc.blocking);
   if (named.length < 2) return;
   read.scope.alternatives = named.map((sc) => ({ segments: sc.segments, markets: sc.markets, blocking: sc.blocking }));
   read.scope.segments = undefined;
@@ -598,6 +618,22 @@ export function clauses(sentence: string, section?: Scope): Clause[] {
       i = close > i ? close : all.length;
       continue;
     }
+    // "bets are valued on the result including overtime – bets on the second half, for example": an
+    // example set off by a dash and closed by "for example" names one case of the statement, not its scope.
+    const closing = all[i].word === ',' ? COMMA_EXAMPLES.find((o) => o.every((w, j) => all[i + 1 + j]?.word === w)) : undefined;
+    if (closing && (i + 1 + closing.length === all.length || all[i + 1 + closing.length].word === ';')) {
+      let dash = -1;
+      for (let j = toks.length - 1; j > 0 && toks[j].word !== ';' && toks[j].word !== ':'; j--)
+        if (EXAMPLE_DASH.test(sentence.slice(toks[j - 1].end, toks[j].start))) {
+          dash = j;
+          break;
+        }
+      if (dash > 0) {
+        toks.splice(dash);
+        i += closing.length;
+        continue;
+      }
+    }
     // "bets are settled on the result including overtime, e.g. bets on the second half": an example
     // after a comma names one case of the statement, not the statement's scope.
     if (all[i - 1]?.word === ',' && COMMA_EXAMPLES.some((o) => o.every((w, j) => all[i + j]?.word === w))) {
@@ -632,6 +668,7 @@ export function clauses(sentence: string, section?: Scope): Clause[] {
     const comma = kept.findIndex((t) => t.word === ',');
     if (comma > opening.length) kept.splice(0, kept.length, ...kept.slice(comma + 1), { ...kept[0], word: 'except' }, ...kept.slice(opening.length, comma));
   }
+  closeInsetException(kept);
   // `fresh`: a coordinated statement with its own market or period as subject, which takes neither from the clause before.
   const parts: { kind: ClauseKind; toks: Tok[]; fresh?: boolean }[] = [{ kind: 'first', toks: [] }];
   for (let i = 0; i < kept.length; i++) {
@@ -721,6 +758,56 @@ export function clauses(sentence: string, section?: Scope): Clause[] {
     restrictBefore(out[k], out[k - 1]);
   }
   return out;
+}
+
+/** Verbs that open a statement's predicate right after a subject ("Every market ... is for regular time only"). */
+const PREDICATE_VERBS = new Set(['is', 'are', 'include', 'includes', 'exclude', 'excludes', 'count', 'counts', 'settle', 'settles', 'will', 'shall', 'must']);
+
+/** "Every market, except period and overtime markets, is for regular time only": an exception set off
+ * by commas between a subject and its verb closes at the second comma, and the predicate after it
+ * belongs to the subject. The words are put in the order "every market is for regular time only
+ * except period and overtime markets" (up to the clause's end), which the clause split reads as a
+ * statement and its exception; without this the exception ran to the sentence's end and took the
+ * statement with it. */
+function closeInsetException(kept: Tok[]): void {
+  for (let i = 1; i < kept.length; i++) {
+    if (kept[i].word !== ',' || !kept.slice(0, i).some(isWord)) continue;
+    const opener = kept[i + 1]?.word === 'except' ? ['except'] : EXCEPTION_OPENERS.find((o) => o.every((w, j) => kept[i + 1 + j]?.word === w));
+    if (!opener) continue;
+    let close = -1;
+    for (let j = i + 1 + opener.length; j < kept.length && kept[j].word !== ';' && kept[j].word !== ':'; j++)
+      if (kept[j].word === ',' && PREDICATE_VERBS.has(kept[j + 1]?.word ?? '')) {
+        close = j;
+        break;
+      }
+    if (close < 0) continue;
+    let end = close + 1;
+    while (end < kept.length && kept[end].word !== ';' && kept[end].word !== ':') end++;
+    // "period, overtime and penalty-shootout markets": the items of a list share its last noun.
+    const inset = kept.slice(i + 1, close);
+    const noun = inset[inset.length - 1];
+    const items = MARKET_NOUNS.has(noun.word) ? inset.flatMap((t, k) => (k > opener.length && (t.word === ',' || t.word === 'and') && isWord(inset[k - 1]) && !MARKET_NOUNS.has(inset[k - 1].word) ? [noun, t] : [t])) : inset;
+    kept.splice(i, end - i, ...kept.slice(close + 1, end), ...items);
+    return;
+  }
+}
+
+/** Verbs by which "the same" says a statement holds again ("the same applies to totals", "the same goes for"). */
+const SAME_VERBS = new Set(['applies', 'apply', 'holds', 'hold', 'goes']);
+/** "The same applies to team totals", "the same overtime and shootout treatment applies": a clause
+ * whose statement is the one said before it. */
+function refersBack(words: string[]): boolean {
+  const k = words.findIndex((w, j) => w === 'the' && words[j + 1] === 'same');
+  return k >= 0 && words.slice(k + 2, k + 2 + GAP + 1).some((w) => SAME_VERBS.has(w));
+}
+/** The one value the statements among `cs` state for a rule (none when they state none, or disagree). */
+function statedBefore(rule: ReadRule, cs: readonly Clause[]): { value: string; clause: string } | undefined {
+  const said = cs
+    .filter((p) => !p.withdrawn && p.kind !== 'except' && p.kind !== 'not')
+    .map((p) => ({ v: clauseValue(rule, p.words, hasTopic(rule, p.words), p.conditional), clause: p.text }))
+    .filter((x) => x.v);
+  if (!said.length || said.some((x) => x.v!.conflict || x.v!.value !== said[0].v!.value)) return undefined;
+  return { value: said[0].v!.value, clause: said[0].clause };
 }
 
 /** "the score that counts takes in any extra periods, with one exception: for the 'more than / less
@@ -1476,6 +1563,16 @@ export function readRule(text: string | ParsedText, rule: ReadRule, m: MarketSco
         if (said && !said.conflict && neg) {
           v = { value: neg };
           clauseText = `${c.text} ... ${leftOut.text}`;
+        }
+      }
+      // "Team totals: the same applies", "Money line - ...; the same overtime and shootout treatment
+      // applies": a clause that refers back takes the value the statement before it states, for the
+      // markets this sentence names (a reference in a sentence naming no market of its own is left).
+      if (!v && refersBack(c.words) && cs.slice(0, i + 1).some((p) => p.own.market || p.own.segment || p.own.league)) {
+        const said = statedBefore(rule, cs.slice(0, i)) ?? statedBefore(rule, prevClauses);
+        if (said) {
+          v = { value: said.value };
+          clauseText = `${said.clause} ... ${c.text}`;
         }
       }
       // "Overtime: yes for game lines, no for quarter lines": each answer holds for the markets it names.

@@ -24,11 +24,13 @@ const BLIND5_SILENT_KNOWN = ['p765'];
  * rows still reported known (measurements.md: p799, a goalie's start on a prop whose player the
  * market does not name; p895, "every market" on a player prop, a hand value disputed there). A
  * "Winner (incl. extra innings)" label names the money line since the tenth batch's safety round. */
-const BLIND6_RIGHT = 123;
+// 124 since the round on clause structures ("Game and 2nd-half wagers" names the full game too).
+const BLIND6_RIGHT = 124;
 const BLIND6_SILENT_KNOWN = ['p799', 'p895'];
 /** The seventh blind batch after the round that tuned on it (safety first), and the later round on
  * stated values read unknown: stated values read right, and no silent row reported known. */
-const BLIND7_RIGHT = 83;
+// Five more since the round on clause structures (an exception inset by commas, an example after a dash).
+const BLIND7_RIGHT = 88;
 const BLIND7_SILENT_KNOWN: string[] = [];
 // The eighth blind batch, development since its blind figure: what tuning reached. p1053's silent
 // overtime value (an extra-innings sentence about the result, read for a player prop) is the hand
@@ -41,7 +43,8 @@ const BLIND8_SILENT_KNOWN = ['p1053'];
 // two-way label read as the money line lost right values on five other parts). Right values since the
 // round on stated values read unknown (a line-adjusted tie as a push, an entry moved down for a DNP,
 // an outcome with no winner, players who did not start).
-const BLIND9_RIGHT = 58;
+// One more since the round on clause structures (a list item naming a market of ours and an alternate line).
+const BLIND9_RIGHT = 59;
 const BLIND9_SILENT_KNOWN = ['p1099', 'p1172'];
 // The tenth blind batch, development since its blind figure, after its safety round: no value read
 // wrong, and the kinds behind seven stated values read unknown fixed ("this also applies to", an
@@ -50,7 +53,8 @@ const BLIND9_SILENT_KNOWN = ['p1099', 'p1172'];
 // two-outcome market or total, read for a fourth-quarter total the hand leaves silent), p1211 (a
 // starting pitcher's first pitch, read for a batter's prop) and p1242 (the result's regulation-time
 // basis read for a player prop, as p1053).
-const BLIND10_RIGHT = 65;
+// 67 since the round on clause structures ("the same ... treatment applies").
+const BLIND10_RIGHT = 67;
 const BLIND10_SILENT_KNOWN = ['p1202', 'p1211', 'p1234', 'p1242'];
 
 const m = (league: MarketScope['league'], marketType: MarketScope['marketType'], segment: MarketScope['segment'] = 'full'): MarketScope => ({ league, marketType, segment });
@@ -1262,5 +1266,50 @@ describe('stated values of the eleventh blind batch read through the lexicon (se
   it('a handicap that leaves "the adjusted result a draw" is a push', () => {
     expect(readRule('Whenever the adjusted score is level, the bettor gets the stake back.', 'push', m('nba', 'spread'))).toMatchObject({ value: 'void' });
     expect(readRule('A draw after the handicap means every stake is returned.', 'push', m('nhl', 'spread'))).toMatchObject({ value: 'void' });
+  });
+});
+
+describe('clause structures (sentences written for these tests)', () => {
+  it('an exception set off by commas between a subject and its verb leaves the predicate to the subject', () => {
+    const text = 'All wagers, except 4th-quarter lines, are settled on regulation time only.';
+    expect(readRule(text, 'overtime', m('nba', 'total'))).toMatchObject({ value: 'excluded' });
+    expect(readRule(text, 'overtime', m('nba', 'spread'))).toMatchObject({ value: 'excluded' });
+    // The excepted markets do not take the statement.
+    expect(readRule(text, 'overtime', m('nba', 'total', 'quarter:4'))).not.toMatchObject({ value: 'excluded' });
+  });
+  it('the items of an inset exception share its last noun ("period, overtime and shootout markets")', () => {
+    const text = 'Each market, except period, overtime and shootout markets, is settled on the result after regulation.';
+    expect(readRule(text, 'overtime', m('nhl', 'moneyline'))).toMatchObject({ value: 'excluded' });
+    expect(readRule(text, 'overtime', m('nba', 'total', 'half:2'))).not.toMatchObject({ value: 'excluded' });
+  });
+  it('"the same applies" takes the value of the statement before it, for the markets its sentence names', () => {
+    expect(readRule('Spreads: a game landing exactly on the number is refunded. Totals: the same applies.', 'push', m('nba', 'total'))).toMatchObject({ value: 'void' });
+    expect(readRule('Moneyline bets include overtime; the same goes for team totals.', 'overtime', m('nba', 'team_total'))).toMatchObject({ value: 'included' });
+    expect(readRule('Puck line - overtime periods count in the final score. Money line - the team has to win the game; the same overtime treatment applies.', 'overtime', m('nhl', 'moneyline'))).toMatchObject({ value: 'included' });
+    // A reference that names no market of its own keeps the markets of the statement it repeats.
+    expect(readRule('Moneyline bets include overtime. The same applies.', 'overtime', m('nba', 'total'))).toEqual({ value: 'unknown', why: 'silent' });
+    // Statements before it that disagree give it no value.
+    expect(readRule('Moneyline bets include overtime, quarter bets exclude it. The same applies to team totals.', 'overtime', m('nba', 'team_total'))).toEqual({ value: 'unknown', why: 'silent' });
+  });
+  it('a list item naming a market of ours "and" a market outside the spec holds the market of ours', () => {
+    const text = 'Lines that include overtime: full-game spread and alternate spreads, second-half totals.';
+    expect(readRule(text, 'overtime', m('nba', 'spread'))).toMatchObject({ value: 'included' });
+    // A condition after the second market qualifies both: in-play lines are outside the spec.
+    const inPlay = 'Markets that include overtime: moneylines and totals offered in play, team totals.';
+    expect(readRule(inPlay, 'overtime', m('nba', 'moneyline'))).toEqual({ value: 'unknown', why: 'silent' });
+    expect(readRule(inPlay, 'overtime', m('nba', 'team_total'))).toMatchObject({ value: 'included' });
+    // An item that goes on past the second market is a statement, not a market named with another.
+    expect(readRule('Totals include overtime. The 1X2, Total Goals Range and Double Chance markets do not include overtime.', 'overtime', m('nhl', 'total'))).toMatchObject({ value: 'included' });
+  });
+  it('an example set off by a dash and closed by "for example" is no scope of the statement before it', () => {
+    const text = 'Unless stated otherwise, bets are settled on the final result including overtime – second-half spreads, for example.';
+    expect(readRule(text, 'overtime', m('nba', 'total'))).toMatchObject({ value: 'included' });
+    expect(readRule(text, 'overtime', m('wnba', 'team_total'))).toMatchObject({ value: 'included' });
+  });
+  it('"game and second-half wagers" names the full game and the second half (the period shares the noun)', () => {
+    const text = 'Game and second-half bets on sides and totals include overtime.';
+    expect(readRule(text, 'overtime', m('nba', 'spread'))).toMatchObject({ value: 'included' });
+    expect(readRule(text, 'overtime', m('nba', 'total', 'half:2'))).toMatchObject({ value: 'included' });
+    expect(readRule(text, 'overtime', m('nba', 'total', 'half:1'))).toEqual({ value: 'unknown', why: 'silent' });
   });
 });
