@@ -14,6 +14,7 @@ import { createRegistry } from '../pipelines/registry/index.ts';
 import { openBackbone, type OpenedBackbone } from '../pipelines/runtime/backbone.ts';
 import { startStage, type StageRunner } from '../pipelines/runtime/runner.ts';
 import { backboneSinks } from '../pipelines/runtime/sinks.ts';
+import { rollUpCandles } from '../pipelines/readmodels/price-rollup.ts';
 import { StageThread } from '../pipelines/runtime/stage-thread.ts';
 import { avroSerde } from '../pipelines/serde/index.ts';
 import { PROVIDERS, type RawRecord } from '../pipelines/topics.ts';
@@ -49,6 +50,12 @@ export interface ServicePipeline {
   append(encoded: EncodedRecords): Promise<void>;
   /** Until every stage has committed what its inputs hold (twice: a stage's output is the next one's input). */
   caughtUp(timeoutMs?: number): Promise<void>;
+  /**
+   * One roll-up of the candles (with PRICE_HISTORY; nothing without), what bin/run.ts's timer does
+   * every PRICE_CANDLE_ROLLUP_MS: a bench calls it when it wants the cost counted (no timer here,
+   * so a run's count of roll-ups does not depend on its speed).
+   */
+  rollUp(): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -91,6 +98,9 @@ export async function startServicePipeline(config: Config, onError?: (err: unkno
     },
     async caughtUp(timeoutMs = 600_000) {
       for (let k = 0; k < 2; k++) for (const x of runners) await x.caughtUp(timeoutMs, 10);
+    },
+    async rollUp() {
+      if (config.PRICE_HISTORY) await rollUpCandles(backbone.history);
     },
     async stop() {
       await producer.close();

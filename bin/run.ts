@@ -20,6 +20,7 @@ import { BatchAbandoned, isBatchAbandoned } from '../pipelines/log/types.ts';
 import { endProcess } from '../lib/end-process.ts';
 import { heapsGrowLess, workersTakeDefaultYoungGeneration } from '../pipelines/runtime/worker-heap.ts';
 import { backboneSinks } from '../pipelines/runtime/sinks.ts';
+import { startCandleRollup } from '../pipelines/runtime/price-rollup.ts';
 import { StageThread } from '../pipelines/runtime/stage-thread.ts';
 import { startSimulator } from '../pipelines/venues/simulator/server.ts';
 import { startSimulatorThread, type SimulatorThread } from '../pipelines/venues/simulator/thread.ts';
@@ -148,6 +149,13 @@ export async function runService(config: Config, opts: RunOptions = {}): Promise
     stops.push(async () => {
       for (const s of sinks) await s.stop();
     });
+    if (config.PRICE_HISTORY) {
+      const rollup = startCandleRollup(backbone.history, {
+        intervalMs: config.PRICE_CANDLE_ROLLUP_MS,
+        onError: (err) => logger.warn({ err }, 'candle roll-up failed; the next one does it again'),
+      });
+      stops.push(() => rollup.stop());
+    }
     catalog = await startCatalog(config, b, logger);
     stops.push(() => catalog!.stop());
     const thread = config.STAGE_THREAD ? await StageThread.open({ tickMs: config.SPORTS_PUBLISH_MS, nice: config.WORKER_NICE }) : undefined;

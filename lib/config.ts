@@ -101,6 +101,11 @@ const fields = z.object({
   // who wants no price history (its storage, its CPU) turns it off; the route then answers 503, and
   // replay leaves the price tables alone. Set it alike on every process of the stack.
   PRICE_HISTORY: bool.default(true),
+  // How often the processors roll the candles up (1m, 1h, 1d) from the quote changes written since
+  // the last roll-up (pipelines/readmodels/price-rollup.ts). The history route's answers do not
+  // depend on it (it merges the changes not rolled up yet itself); a longer interval costs fewer
+  // roll-ups and leaves the route more changes to merge.
+  PRICE_CANDLE_ROLLUP_MS: z.coerce.number().int().min(100).default(10_000),
   // Stage metrics endpoint (GET /metrics) of the processes that run stages; 0 = none. Unset: the
   // role's own default (METRICS_PORT_DEFAULTS: processors 9464, pollers 9465, so both run on one
   // host without colliding and bin/status.ts finds them), none for ROLES=all and API replicas.
