@@ -78,38 +78,43 @@ export async function rollUpCandles(history: History, lookbackMs = rollupLookbac
   const to = Number(w.to);
   const window = { from, to };
   const NEW = `inserted_at > fromUnixTimestamp64Milli({from:Int64}, 'UTC') AND inserted_at <= fromUnixTimestamp64Milli({to:Int64}, 'UTC')`;
-  const [span] = await history.query<{ rows: number; lo: number; hi: number }>(
-    `SELECT count() AS rows, toUnixTimestamp(min(observed_at)) AS lo, toUnixTimestamp(max(observed_at)) AS hi FROM price_history WHERE ${NEW}`,
+  // Day by day (UTC) of the new rows' observed_at: a day's buckets of every width are whole in it,
+  // and the work of one statement (the set of touched buckets, the groups) stays one day's however
+  // long the window (the first roll-up after a replay or the migration covers the whole retention).
+  const days = await history.query<{ day: number; rows: number }>(
+    `SELECT toUnixTimestamp(toStartOfDay(observed_at)) AS day, count() AS rows FROM price_history WHERE ${NEW} GROUP BY day ORDER BY day`,
     window,
   );
-  const rows = Number(span.rows);
-  if (rows === 0) return { from, to, rows };
-  // The touched buckets' whole time span, so the recompute reads only those months and, within a
-  // market, the granules of that span (the sorting key ends in observed_at).
-  const lo = Number(span.lo) - (Number(span.lo) % 86_400);
-  const hi = Number(span.hi) - (Number(span.hi) % 86_400) + 86_400;
-  const range = { ...window, lo, hi };
-  const touched = (width: CandleInterval) =>
-    `(provider, market_id, ${BUCKET_OF[width]}(observed_at)) IN (SELECT DISTINCT provider, market_id, ${BUCKET_OF[width]}(observed_at) FROM price_history WHERE ${NEW})`;
-  await history.exec(
-    `INSERT INTO ${ROLLUP_TABLES['1m']} (${COLUMNS})
-     SELECT provider, market_id, toStartOfMinute(observed_at) AS b, outcome_id, ${FROM_CHANGES}
-     FROM price_history FINAL
-     WHERE observed_at >= toDateTime64({lo:Int64}, 3, 'UTC') AND observed_at < toDateTime64({hi:Int64}, 3, 'UTC') AND ${touched('1m')}
-     GROUP BY provider, market_id, b, outcome_id`,
-    range,
-  );
-  for (const [width, narrower] of [['1h', '1m'], ['1d', '1h']] as const) {
+  let rows = 0;
+  for (const d of days) {
+    rows += Number(d.rows);
+    const range = { ...window, lo: Number(d.day), hi: Number(d.day) + 86_400 };
+    // The new rows of this day, by the bucket they touched at a width.
+    const touched = (width: CandleInterval) =>
+      `SELECT DISTINCT provider, market_id, ${BUCKET_OF[width]}(observed_at) FROM price_history
+       WHERE ${NEW} AND observed_at >= toDateTime64({lo:Int64}, 3, 'UTC') AND observed_at < toDateTime64({hi:Int64}, 3, 'UTC')`;
     await history.exec(
-      `INSERT INTO ${ROLLUP_TABLES[width]} (${COLUMNS})
-       SELECT provider, market_id, ${BUCKET_OF[width]}(bucket) AS b, outcome_id, ${FROM_CANDLES}
-       FROM ${ROLLUP_TABLES[narrower]} FINAL
-       WHERE bucket >= toDateTime({lo:Int64}, 'UTC') AND bucket < toDateTime({hi:Int64}, 'UTC')
-         AND (provider, market_id, ${BUCKET_OF[width]}(bucket)) IN (SELECT DISTINCT provider, market_id, ${BUCKET_OF[width]}(observed_at) FROM price_history WHERE ${NEW})
+      `INSERT INTO ${ROLLUP_TABLES['1m']} (${COLUMNS})
+       SELECT provider, market_id, toStartOfMinute(observed_at) AS b, outcome_id, ${FROM_CHANGES}
+       FROM price_history FINAL
+       WHERE observed_at >= toDateTime64({lo:Int64}, 3, 'UTC') AND observed_at < toDateTime64({hi:Int64}, 3, 'UTC')
+         AND (provider, market_id, toStartOfMinute(observed_at)) IN (${touched('1m')})
        GROUP BY provider, market_id, b, outcome_id`,
       range,
     );
+    for (const [width, narrower] of [['1h', '1m'], ['1d', '1h']] as const) {
+      await history.exec(
+        `INSERT INTO ${ROLLUP_TABLES[width]} (${COLUMNS})
+         SELECT provider, market_id, ${BUCKET_OF[width]}(bucket) AS b, outcome_id, ${FROM_CANDLES}
+         FROM ${ROLLUP_TABLES[narrower]} FINAL
+         WHERE bucket >= toDateTime({lo:Int64}, 'UTC') AND bucket < toDateTime({hi:Int64}, 'UTC')
+           AND (provider, market_id, ${BUCKET_OF[width]}(bucket)) IN (${touched(width)})
+         GROUP BY provider, market_id, b, outcome_id`,
+        range,
+      );
+    }
   }
+  if (rows === 0) return { from, to, rows };
   await history.exec(`INSERT INTO price_rollup_state (name, rolled_to) VALUES ('${STATE}', fromUnixTimestamp64Milli({to:Int64}, 'UTC'))`, { to });
   return { from, to, rows };
 }
