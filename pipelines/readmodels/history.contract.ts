@@ -118,7 +118,12 @@ export function historyContract(name: string, open: OpenHistory): void {
       };
       // What the roll-up wrote, read alone (the route would merge the changes after the mark over it).
       const rolled = (table: string) =>
-        h.query(`SELECT toUnixTimestamp(bucket) AS b, outcome_id, mid_open, mid_high, mid_low, mid_close, last_close, changes FROM ${table} FINAL WHERE market_id = {m:String} ORDER BY b, outcome_id`, { m: market });
+        h.query(
+          `SELECT toUnixTimestamp(bucket) AS b, outcome_id, argMinMerge(mid_open) AS mid_open, max(mid_high) AS mid_high, min(mid_low) AS mid_low, argMaxMerge(mid_close) AS mid_close,
+                  argMaxMerge(last_close) AS last_close, toUInt64(sum(changes)) AS changes
+           FROM ${table} WHERE market_id = {m:String} GROUP BY b, outcome_id ORDER BY b, outcome_id`,
+          { m: market },
+        );
 
       await h.insert('price_history', [row(5, 'a', 0.4, 0.5, 0.45), row(20, 'a', 0.5, 0.6, null), row(30, 'b', 0.1, 0.2, 0.15)]);
       await h.insert('price_history', [row(3_600 + 1, 'a', null, 0.7, 0.65), row(86_400 + 7, 'a', 0.6, 0.7, 0.7)]);

@@ -5,7 +5,7 @@
 import { adapterFor } from '../venues/adapters/index.ts';
 import type { History } from './history.ts';
 import type { CandleInterval, CandleRow } from './price-history.ts';
-import { BUCKET_OF, CANDLE_OF_CHANGES, ROLLED_TO_SQL, ROLLUP_TABLES, rollupLookbackMs } from './price-rollup.ts';
+import { BUCKET_OF, CANDLE_OF_CHANGES, CANDLE_OF_STATES, ROLLED_TO_SQL, ROLLUP_TABLES, rollupLookbackMs } from './price-rollup.ts';
 
 /**
  * An id that names a group on its venue (venue_9's bare parent: market detail's group view, one
@@ -41,9 +41,9 @@ export async function storedMarkets(history: History, providers: readonly string
  * The candles of the `buckets` newest buckets of one market starting in [from, to] (Unix seconds,
  * inclusive), every outcome of each; rows in no particular order (groupCandles orders them).
  *
- * The candle tables hold what the last roll-up wrote (price-rollup.ts); a bucket with rows inserted
- * since (less the lookback) is recomputed here from those rows' bucket in price_history, in the same
- * query, and replaces the rolled-up one. So an answer is the same whether the roll-up ran a moment
+ * The candle tables hold what the roll-ups added (price-rollup.ts); a bucket with rows inserted
+ * since the last (less the lookback) is recomputed here whole from its rows in price_history, in the
+ * same query, and replaces the rolled-up one. So an answer is the same whether the roll-up ran a moment
  * ago or not since the write: merged on read rather than rolled up on read, because the route then
  * never writes (an API replica may hold the history read-only) and two reads never race a roll-up.
  */
@@ -59,24 +59,26 @@ export async function candleRows(
     ? "provider = {provider:String} AND startsWith(market_id, {market:String}) AND outcome_id = 'yes'"
     : 'provider = {provider:String} AND market_id = {market:String}';
   const outcome = group ? 'market_id' : 'outcome_id';
+  // The changes the roll-up has not reached. Their earliest bucket bounds the read of price_history
+  // too, so only the newest granules of a long-quoted market are read (none when there are none).
+  // Without FINAL, as the roll-up counts rows (and the views did): a bucket counts alike either way.
+  const NOT_ROLLED = `inserted_at > fromUnixTimestamp64Milli(greatest(toInt64(ifNull(${ROLLED_TO_SQL}, 0)) - {lookback:Int64}, 0), 'UTC')`;
   // The outcome is selected as oid: ClickHouse reads an alias in WHERE too, so naming a group's
   // market_id outcome_id would turn the filter on outcome_id into one on market_id.
   const rows = await history.query<Omit<CandleRow, 'outcome_id'> & { oid: string; tail: number }>(
-    `SELECT toUnixTimestamp(bucket) AS bucket, ${outcome} AS oid,
-            mid_open, mid_high, mid_low, mid_close, last_open, last_high, last_low, last_close,
-            price_open, price_high, price_low, price_close, changes, 0 AS tail
-     FROM ${t} FINAL
+    `SELECT toUnixTimestamp(bucket) AS bucket, ${outcome} AS oid, ${CANDLE_OF_STATES}, 0 AS tail
+     FROM ${t}
      WHERE ${where} AND bucket IN (
        SELECT DISTINCT bucket FROM ${t}
        WHERE ${where} AND bucket >= toDateTime({from:Int64}, 'UTC') AND bucket <= toDateTime({to:Int64}, 'UTC')
        ORDER BY bucket DESC LIMIT {buckets:UInt32})
+     GROUP BY bucket, oid
      UNION ALL
      SELECT toUnixTimestamp(${bucketOf}(observed_at)) AS bucket, ${outcome} AS oid, ${CANDLE_OF_CHANGES}, 1 AS tail
-     FROM price_history FINAL
+     FROM price_history
      WHERE ${where} AND ${bucketOf}(observed_at) >= toDateTime({from:Int64}, 'UTC') AND ${bucketOf}(observed_at) <= toDateTime({to:Int64}, 'UTC')
-       AND ${bucketOf}(observed_at) IN (
-         SELECT DISTINCT ${bucketOf}(observed_at) FROM price_history
-         WHERE ${where} AND inserted_at > fromUnixTimestamp64Milli(greatest(toInt64(ifNull(${ROLLED_TO_SQL}, 0)) - {lookback:Int64}, 0), 'UTC'))
+       AND observed_at >= (SELECT ifNull(toDateTime64(minOrNull(${bucketOf}(observed_at)), 3, 'UTC'), toDateTime64('2106-01-01 00:00:00', 3, 'UTC')) FROM price_history WHERE ${where} AND ${NOT_ROLLED})
+       AND ${bucketOf}(observed_at) IN (SELECT DISTINCT ${bucketOf}(observed_at) FROM price_history WHERE ${where} AND ${NOT_ROLLED})
      GROUP BY bucket, oid`,
     { provider: q.provider, market: group ? `${q.marketId}:` : q.marketId, from: q.from, to: q.to, buckets: q.buckets, lookback: rollupLookbackMs(history) },
   );

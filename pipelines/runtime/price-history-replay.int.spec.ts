@@ -40,8 +40,8 @@ describe('sink.price-history replay', () => {
         await rollUpCandles(b.history);
         return {
           rows: await b.history.query(`SELECT market_id, count() AS n, groupArray(bid) AS bids FROM (SELECT * FROM price_history FINAL ORDER BY observed_at) GROUP BY market_id ORDER BY market_id`),
-          candles: await b.history.query(`SELECT market_id, toUnixTimestamp(bucket) AS b, mid_open AS o, mid_close AS c, changes AS n FROM price_rollup_1m FINAL ORDER BY market_id, b`),
-          hours: await b.history.query(`SELECT market_id, toUnixTimestamp(bucket) AS b, mid_open AS o, mid_close AS c, changes AS n FROM price_rollup_1h FINAL ORDER BY market_id, b`),
+          candles: await b.history.query(`SELECT market_id, toUnixTimestamp(bucket) AS b, argMinMerge(mid_open) AS o, argMaxMerge(mid_close) AS c, toUInt64(sum(changes)) AS n FROM price_rollup_1m GROUP BY market_id, bucket ORDER BY market_id, b`),
+          hours: await b.history.query(`SELECT market_id, toUnixTimestamp(bucket) AS b, argMinMerge(mid_open) AS o, argMaxMerge(mid_close) AS c, toUInt64(sum(changes)) AS n FROM price_rollup_1h GROUP BY market_id, bucket ORDER BY market_id, b`),
         };
       };
       const before = await snapshot();

@@ -30,33 +30,33 @@ ALTER TABLE price_history ADD INDEX IF NOT EXISTS price_history_inserted_at inse
 
 ALTER TABLE price_history MATERIALIZE INDEX price_history_inserted_at SETTINGS mutations_sync = 2;
 
--- Candles: one row per outcome and bucket with a change, plain values (no aggregate states): OHLC of
--- mid, last and price (open and close the first and last non-null value of the bucket by
--- observed_at), changes the stored quote changes. A roll-up recomputes a touched bucket whole and
--- writes it again, so rows of one key are copies of a bucket at two moments; version (the newest
--- inserted_at among the bucket's rows) keeps the later one: read with FINAL.
+-- Candles: as 002's (AggregatingMergeTree: read with the -Merge combinators and GROUP BY; open and
+-- close the first and last non-null value of the bucket by observed_at), filled by the roll-up with
+-- the aggregate states of the new rows only, so a roll-up costs what its new rows cost whatever the
+-- retention. version is the newest inserted_at of the rows in a bucket's states: a roll-up adds only
+-- rows inserted after it, so one done again after stopping half way counts nothing twice.
 CREATE TABLE IF NOT EXISTS price_rollup_1m
 (
     provider    LowCardinality(String),
     market_id   String,
     bucket      DateTime('UTC'),
     outcome_id  String,
-    mid_open    Nullable(Float64),
-    mid_high    Nullable(Float64),
-    mid_low     Nullable(Float64),
-    mid_close   Nullable(Float64),
-    last_open   Nullable(Float64),
-    last_high   Nullable(Float64),
-    last_low    Nullable(Float64),
-    last_close  Nullable(Float64),
-    price_open  Nullable(Float64),
-    price_high  Nullable(Float64),
-    price_low   Nullable(Float64),
-    price_close Nullable(Float64),
-    changes     UInt64,
-    version     DateTime64(3, 'UTC')
+    mid_open    AggregateFunction(argMin, Nullable(Float64), DateTime64(3, 'UTC')),
+    mid_high    SimpleAggregateFunction(max, Nullable(Float64)),
+    mid_low     SimpleAggregateFunction(min, Nullable(Float64)),
+    mid_close   AggregateFunction(argMax, Nullable(Float64), DateTime64(3, 'UTC')),
+    last_open   AggregateFunction(argMin, Nullable(Float64), DateTime64(3, 'UTC')),
+    last_high   SimpleAggregateFunction(max, Nullable(Float64)),
+    last_low    SimpleAggregateFunction(min, Nullable(Float64)),
+    last_close  AggregateFunction(argMax, Nullable(Float64), DateTime64(3, 'UTC')),
+    price_open  AggregateFunction(argMin, Nullable(Float64), DateTime64(3, 'UTC')),
+    price_high  SimpleAggregateFunction(max, Nullable(Float64)),
+    price_low   SimpleAggregateFunction(min, Nullable(Float64)),
+    price_close AggregateFunction(argMax, Nullable(Float64), DateTime64(3, 'UTC')),
+    changes     SimpleAggregateFunction(sum, UInt64),
+    version     SimpleAggregateFunction(max, DateTime64(3, 'UTC'))
 )
-ENGINE = ReplacingMergeTree(version)
+ENGINE = AggregatingMergeTree
 PARTITION BY toYYYYMM(bucket)
 ORDER BY (provider, market_id, bucket, outcome_id);
 
@@ -65,8 +65,8 @@ CREATE TABLE IF NOT EXISTS price_rollup_1h AS price_rollup_1m;
 CREATE TABLE IF NOT EXISTS price_rollup_1d AS price_rollup_1m;
 
 -- How far the candles are rolled up: every price_history row inserted at or before rolled_to is in
--- them. Written after a roll-up's three inserts, so a roll-up stopped half way is done again whole
--- (a bucket written twice is the same row twice).
+-- them. Written after a roll-up's three inserts, so a roll-up stopped half way is done again (each
+-- table adding only what its version says it lacks).
 CREATE TABLE IF NOT EXISTS price_rollup_state
 (
     name      String,
