@@ -189,4 +189,21 @@ for (const interval of ['1m', '1h', '1d'] as CandleInterval[]) {
   console.log(`| one market, 30 days, its newest hour not rolled up (240 changes) | ${interval} | 30 days | | ${fmt(pct(xs, 50))} | ${fmt(pct(xs, 95))} | ${(pct(xs, 95) / pct(base, 95)).toFixed(1)} |`);
 }
 
+// A roll-up as the processors' timer runs it over this month of changes: 3,000 changes of 3,000 of
+// the markets (a simulator read's worth, bench/price-pipeline.ts) plus the 240 above, then one
+// roll-up; CPU of the whole process (chdb's threads included).
+await h.exec(
+  `INSERT INTO price_history (provider, market_id, outcome_id, bid, ask, last, price, mid, bid_size, ask_size, venue_time, observed_at)
+   SELECT 'venue_3', toString(1000000 + number * 3 % ${MARKETS}), 'a', 0.42, 0.5, NULL, NULL, 0.46, NULL, NULL, NULL, toDateTime64(${END - 30} + number % 30, 3, 'UTC')
+   FROM numbers(3000)`,
+);
+{
+  const c = process.cpuUsage();
+  const t = performance.now();
+  const r = await rollUpCandles(h);
+  const cpu = process.cpuUsage(c);
+  console.log(`
+roll-up of ${r.rows} new changes over the ${rows.toLocaleString('en-US')} stored: ${(performance.now() - t).toFixed(1)} ms, CPU ${((cpu.user + cpu.system) / 1000).toFixed(1)} ms (${((cpu.user + cpu.system) / r.rows).toFixed(1)} µs a change)`);
+}
+
 await b.close();
