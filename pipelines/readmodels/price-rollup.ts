@@ -79,27 +79,39 @@ export async function rollUpCandles(history: History, lookbackMs = rollupLookbac
   const to = Number(w.to);
   const window = { from, to };
   const NEW = `inserted_at > fromUnixTimestamp64Milli({from:Int64}, 'UTC') AND inserted_at <= fromUnixTimestamp64Milli({to:Int64}, 'UTC')`;
-  const [{ rows }] = await history.query<{ rows: number }>(`SELECT count() AS rows FROM price_history WHERE ${NEW}`, window);
-  if (Number(rows) === 0) return { from, to, rows: 0 };
-  for (const width of ['1m', '1h', '1d'] as const) {
-    const t = ROLLUP_TABLES[width];
-    const bucketOf = BUCKET_OF[width];
-    // The new rows joined to the version their bucket's states hold (none: 0, every row is new to it).
-    await history.exec(
-      `INSERT INTO ${t} (${COLUMNS})
-       SELECT provider, market_id, b, outcome_id, ${STATES}
-       FROM (SELECT provider, market_id, ${bucketOf}(observed_at) AS b, outcome_id, mid, last, price, observed_at, inserted_at FROM price_history WHERE ${NEW}) AS n
-       LEFT JOIN (
-         SELECT provider AS p, market_id AS m, bucket AS vb, outcome_id AS o, max(version) AS v FROM ${t}
-         WHERE (provider, market_id, bucket) IN (SELECT DISTINCT provider, market_id, ${bucketOf}(observed_at) FROM price_history WHERE ${NEW})
-         GROUP BY p, m, vb, o
-       ) AS held ON n.provider = held.p AND n.market_id = held.m AND n.b = held.vb AND n.outcome_id = held.o
-       WHERE n.inserted_at > held.v
-       GROUP BY provider, market_id, b, outcome_id
-       SETTINGS join_use_nulls = 0, max_bytes_before_external_group_by = 268435456`,
-      window,
-    );
+  // Day by day (UTC) of the new rows' observed_at: one statement's set of touched buckets and its
+  // groups stay one day's however long the window (the first roll-up after a replay or the migration
+  // covers the whole retention; a timer's covers the last seconds, one day).
+  const days = await history.query<{ day: number; rows: number }>(
+    `SELECT toUnixTimestamp(toStartOfDay(observed_at)) AS day, count() AS rows FROM price_history WHERE ${NEW} GROUP BY day ORDER BY day`,
+    window,
+  );
+  let rows = 0;
+  for (const d of days) {
+    rows += Number(d.rows);
+    const slice = { ...window, day: Number(d.day) };
+    const NEW_OF_DAY = `${NEW} AND observed_at >= toDateTime64({day:Int64}, 3, 'UTC') AND observed_at < toDateTime64({day:Int64} + 86400, 3, 'UTC')`;
+    for (const width of ['1m', '1h', '1d'] as const) {
+      const t = ROLLUP_TABLES[width];
+      const bucketOf = BUCKET_OF[width];
+      // The new rows joined to the version their bucket's states hold (none: 0, every row is new to it).
+      await history.exec(
+        `INSERT INTO ${t} (${COLUMNS})
+         SELECT provider, market_id, b, outcome_id, ${STATES}
+         FROM (SELECT provider, market_id, ${bucketOf}(observed_at) AS b, outcome_id, mid, last, price, observed_at, inserted_at FROM price_history WHERE ${NEW_OF_DAY}) AS n
+         LEFT JOIN (
+           SELECT provider AS p, market_id AS m, bucket AS vb, outcome_id AS o, max(version) AS v FROM ${t}
+           WHERE (provider, market_id, bucket) IN (SELECT DISTINCT provider, market_id, ${bucketOf}(observed_at) FROM price_history WHERE ${NEW_OF_DAY})
+           GROUP BY p, m, vb, o
+         ) AS held ON n.provider = held.p AND n.market_id = held.m AND n.b = held.vb AND n.outcome_id = held.o
+         WHERE n.inserted_at > held.v
+         GROUP BY provider, market_id, b, outcome_id
+         SETTINGS join_use_nulls = 0`,
+        slice,
+      );
+    }
   }
+  if (rows === 0) return { from, to, rows };
   await history.exec(`INSERT INTO price_rollup_state (name, rolled_to) VALUES ('${STATE}', fromUnixTimestamp64Milli({to:Int64}, 'UTC'))`, { to });
-  return { from, to, rows: Number(rows) };
+  return { from, to, rows };
 }
