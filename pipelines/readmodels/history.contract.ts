@@ -154,14 +154,15 @@ export function historyContract(name: string, open: OpenHistory): void {
       expect(after.h.at(-1)!.outcomes.map((o) => [o.outcome_id, o.changes, o.mid?.close])).toEqual([['a', 3, 0.25], ['b', 1, 0.15]]);
       expect(after.d.at(-1)!.outcomes.map((o) => [o.outcome_id, o.changes, o.mid?.close])).toEqual([['a', 4, 0.25], ['b', 1, 0.15]]);
 
-      // A roll-up stopped after its 1m insert (as by a crash or a restart): answers unchanged, the
+      // A roll-up stopped after its 1m insert (its start recorded, then the 1m states; as by a crash or
+      // a restart): answers unchanged, the
       // mark not moved; the next roll-up does it again whole, and nothing is counted twice.
       let inserts = 0;
       const stopping = new Proxy(h, {
         get(target, prop, receiver) {
           if (prop === 'exec')
             return (sql: string, params?: Record<string, unknown>) => {
-              if (sql.trimStart().startsWith('INSERT') && ++inserts === 2) return Promise.reject(new Error('stopped half way'));
+              if (sql.trimStart().startsWith('INSERT') && ++inserts === 3) return Promise.reject(new Error('stopped half way'));
               return target.exec(sql, params);
             };
           return Reflect.get(target, prop, receiver) as unknown;

@@ -19,8 +19,9 @@ export const ROLLUP_TABLES: Record<CandleInterval, string> = { '1m': 'price_roll
 /** The function that gives a time's bucket at each width (UTC), in price_history's terms. */
 export const BUCKET_OF: Record<CandleInterval, string> = { '1m': 'toStartOfMinute', '1h': 'toStartOfHour', '1d': 'toStartOfDay' };
 
-/** The roll-up state's row (price_rollup_state.name). */
+/** The roll-up state's rows (price_rollup_state.name): the mark, and the cut of the last roll-up begun. */
 const STATE = 'candles';
+const STARTED = 'candles-started';
 
 /**
  * How far back before the mark a roll-up (and the route's merge of the rows not rolled up) looks
@@ -33,6 +34,7 @@ export const rollupLookbackMs = (history: Pick<History, 'kind'>): number => (his
 
 /** The mark (Unix ms): every price_history row inserted at or before it is in the candles (0: none is). */
 export const ROLLED_TO_SQL = `(SELECT toUnixTimestamp64Milli(max(rolled_to)) FROM price_rollup_state WHERE name = '${STATE}')`;
+const STARTED_SQL = `(SELECT toUnixTimestamp64Milli(max(rolled_to)) FROM price_rollup_state WHERE name = '${STARTED}')`;
 
 /** The aggregate states of a set of price_history rows, in the candle tables' column order. */
 const STATES = `argMinState(mid, observed_at), max(mid), min(mid), argMaxState(mid, observed_at),
@@ -71,13 +73,19 @@ export interface RollUp {
 export async function rollUpCandles(history: History, lookbackMs = rollupLookbackMs(history)): Promise<RollUp> {
   // The cut is a millisecond before now: a row inserted after this read is stamped later than it,
   // so it falls in the next window whatever the clock's resolution.
-  const [w] = await history.query<{ from: number; to: number; rows: number }>(
-    `SELECT greatest(toInt64(ifNull(${ROLLED_TO_SQL}, 0)) - {lookback:Int64}, 0) AS from, toUnixTimestamp64Milli(now64(3)) - 1 AS to`,
+  const [w] = await history.query<{ from: number; to: number; started: number; mark: number }>(
+    `SELECT greatest(toInt64(ifNull(${ROLLED_TO_SQL}, 0)) - {lookback:Int64}, 0) AS from, toUnixTimestamp64Milli(now64(3)) - 1 AS to,
+            toInt64(ifNull(${ROLLED_TO_SQL}, 0)) AS mark, toInt64(ifNull(${STARTED_SQL}, 0)) AS started`,
     { lookback: lookbackMs },
   );
   const from = Number(w.from);
   const to = Number(w.to);
   const window = { from, to };
+  // Whether a table may hold some of this window's rows already: after a roll-up that started and
+  // did not finish (its start is recorded past the mark), or when looking back before the mark. Only
+  // then is each bucket's version read, since that read costs what the touched markets' candles cost
+  // (the tables' sorting key puts a market's month of buckets together), not what the new rows do.
+  const repeat = lookbackMs > 0 || Number(w.started) > Number(w.mark);
   const NEW = `inserted_at > fromUnixTimestamp64Milli({from:Int64}, 'UTC') AND inserted_at <= fromUnixTimestamp64Milli({to:Int64}, 'UTC')`;
   // Day by day (UTC) of the new rows' observed_at: one statement's set of touched buckets and its
   // groups stay one day's however long the window (the first roll-up after a replay or the migration
@@ -86,6 +94,8 @@ export async function rollUpCandles(history: History, lookbackMs = rollupLookbac
     `SELECT toUnixTimestamp(toStartOfDay(observed_at)) AS day, count() AS rows FROM price_history WHERE ${NEW} GROUP BY day ORDER BY day`,
     window,
   );
+  if (days.length === 0) return { from, to, rows: 0 };
+  await history.exec(`INSERT INTO price_rollup_state (name, rolled_to) VALUES ('${STARTED}', fromUnixTimestamp64Milli({to:Int64}, 'UTC'))`, { to });
   let rows = 0;
   for (const d of days) {
     rows += Number(d.rows);
@@ -94,24 +104,26 @@ export async function rollUpCandles(history: History, lookbackMs = rollupLookbac
     for (const width of ['1m', '1h', '1d'] as const) {
       const t = ROLLUP_TABLES[width];
       const bucketOf = BUCKET_OF[width];
-      // The new rows joined to the version their bucket's states hold (none: 0, every row is new to it).
+      const rowsOf = `SELECT provider, market_id, ${bucketOf}(observed_at) AS b, outcome_id, mid, last, price, observed_at, inserted_at FROM price_history WHERE ${NEW_OF_DAY}`;
       await history.exec(
-        `INSERT INTO ${t} (${COLUMNS})
-         SELECT provider, market_id, b, outcome_id, ${STATES}
-         FROM (SELECT provider, market_id, ${bucketOf}(observed_at) AS b, outcome_id, mid, last, price, observed_at, inserted_at FROM price_history WHERE ${NEW_OF_DAY}) AS n
-         LEFT JOIN (
-           SELECT provider AS p, market_id AS m, bucket AS vb, outcome_id AS o, max(version) AS v FROM ${t}
-           WHERE (provider, market_id, bucket) IN (SELECT DISTINCT provider, market_id, ${bucketOf}(observed_at) FROM price_history WHERE ${NEW_OF_DAY})
-           GROUP BY p, m, vb, o
-         ) AS held ON n.provider = held.p AND n.market_id = held.m AND n.b = held.vb AND n.outcome_id = held.o
-         WHERE n.inserted_at > held.v
-         GROUP BY provider, market_id, b, outcome_id
-         SETTINGS join_use_nulls = 0`,
+        repeat
+          ? // The new rows joined to the version their bucket's states hold (none: 0, every row is new to it).
+            `INSERT INTO ${t} (${COLUMNS})
+             SELECT provider, market_id, b, outcome_id, ${STATES}
+             FROM (${rowsOf}) AS n
+             LEFT JOIN (
+               SELECT provider AS p, market_id AS m, bucket AS vb, outcome_id AS o, max(version) AS v FROM ${t}
+               WHERE (provider, market_id, bucket) IN (SELECT DISTINCT provider, market_id, ${bucketOf}(observed_at) FROM price_history WHERE ${NEW_OF_DAY})
+               GROUP BY p, m, vb, o
+             ) AS held ON n.provider = held.p AND n.market_id = held.m AND n.b = held.vb AND n.outcome_id = held.o
+             WHERE n.inserted_at > held.v
+             GROUP BY provider, market_id, b, outcome_id
+             SETTINGS join_use_nulls = 0`
+          : `INSERT INTO ${t} (${COLUMNS}) SELECT provider, market_id, b, outcome_id, ${STATES} FROM (${rowsOf}) GROUP BY provider, market_id, b, outcome_id`,
         slice,
       );
     }
   }
-  if (rows === 0) return { from, to, rows };
   await history.exec(`INSERT INTO price_rollup_state (name, rolled_to) VALUES ('${STATE}', fromUnixTimestamp64Milli({to:Int64}, 'UTC'))`, { to });
   return { from, to, rows };
 }
