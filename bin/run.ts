@@ -149,7 +149,7 @@ export async function runService(config: Config, opts: RunOptions = {}): Promise
     stops.push(async () => {
       for (const s of sinks) await s.stop();
     });
-    if (config.PRICE_HISTORY) {
+    if (config.PRICE_HISTORY && config.PRICE_CANDLE_ROLLUP_MS > 0) {
       const rollup = startCandleRollup(backbone.history, {
         intervalMs: config.PRICE_CANDLE_ROLLUP_MS,
         onError: (err) => logger.warn({ err }, 'candle roll-up failed; the next one does it again'),
