@@ -4,12 +4,14 @@
 // added to the candle tables (AggregatingMergeTree: what the materialized views did per insert,
 // now once per batch), then the new mark.
 //
-// A roll-up costs what its new rows cost, whatever the retention: it reads the new rows (found by
-// inserted_at, whose skip index passes over older parts) and, per touched bucket, one version. The
-// version (the newest inserted_at a bucket's states hold) is what makes it safe to repeat: each table
-// is given only the rows inserted after its version for that bucket, so a roll-up stopped between its
-// inserts (a crash, a restart) and done again from the same mark counts nothing twice, and one that
-// looks back before the mark (a ClickHouse server's late-visible inserts) only adds what it lacks. A
+// A roll-up costs what its new rows cost, whatever the retention: it reads the new rows only (found
+// by inserted_at, whose skip index passes over older parts). The version (the newest inserted_at a
+// bucket's states hold) is what makes it safe to repeat: a roll-up records its start before its
+// inserts, and the next one, seeing a start past the mark (one stopped between its inserts by a crash
+// or a restart), gives each table only the rows inserted after that bucket's version, so nothing is
+// counted twice; so does one that looks back before the mark (a ClickHouse server's late-visible
+// inserts). Otherwise the versions are not read: that read costs what the touched markets' month of
+// candles costs. A
 // replay empties the tables and the mark with the rows; the next roll-up rebuilds every candle.
 import type { History } from './history.ts';
 import type { CandleInterval } from './price-history.ts';
