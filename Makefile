@@ -19,7 +19,7 @@ install: node_modules/.installed
 	node --import tsx bin/build-workers.ts
 
 run: install
-	node --max-semi-space-size=32 bin/start.mjs
+	node --max-semi-space-size=16 bin/start.mjs
 
 # The history SQL port's Python client test (pipelines/readmodels/sql-port-python.int.spec.ts) runs
 # clickhouse-connect, pinned, from a venv under .infra/ (python3 with venv needed; .ci/run installs it).

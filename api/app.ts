@@ -19,6 +19,7 @@ import { VARY, acceptsGzip, gzipJson } from './plugins/external/compress.ts';
 import { EncodedJson, JsonText, etagMatches } from './plugins/external/encoded.ts';
 import { registerDocs } from './plugins/external/docs.ts';
 import { nextRequestId } from './plugins/app/request-id.ts';
+import { deadlineSignal } from './plugins/app/deadline.ts';
 import { ApiError, isApiError, quote, renderError } from './errors.ts';
 import { ROUTES, type RouteSpec } from './routes/table.ts';
 import { handlers as defaultHandlers, type HandlerRegistry } from './routes/index.ts';
@@ -53,9 +54,9 @@ class Context implements RouteContext {
     readonly key: KeyInfo | undefined,
     private readonly deadlineMs: number,
   ) {}
-  /** Created on first use: most handlers never read upstream, so they pay for no timer. */
+  /** Read on first use: most handlers never read upstream. Shared with requests of the same instant (deadline.ts). */
   get signal(): AbortSignal {
-    return (this.ac ??= AbortSignal.timeout(this.deadlineMs));
+    return (this.ac ??= deadlineSignal(this.deadlineMs));
   }
 }
 

@@ -22,6 +22,9 @@ function schemaOf(p: ParamSpec): Record<string, unknown> {
       // a start_time past int64).
       return { type: 'integer' };
     case 'boolean':
+      // A boolean whose empty value means its default (include_rules) says so: typed as boolean
+      // alone, a client or fuzzer reads `include_rules=` as a promise of a 400 the spec does not make.
+      if (!p.nonEmpty) return { oneOf: [{ type: 'boolean' }, { type: 'string', const: '' }], ...(p.default !== undefined && { default: p.default }) };
       return { type: 'boolean', ...(p.default !== undefined && { default: p.default }) };
     case 'date':
       return { type: 'string', format: 'date' };

@@ -8,9 +8,9 @@
 //                         round on the main thread (STAGE_THREAD=false);
 //   crawl, pollers here   ROLES=all, the defaults but the venue pollers on the main thread
 //                         (POLLER_THREAD=false);
-//   crawl                 ROLES=all, the defaults: WORKER_NICE=10, those two on the stage thread,
-//                         the pollers on their own thread.
-//   crawl, pipeline thread  ROLES=all, the defaults and PIPELINE_THREAD=true: the simulator, pollers
+//   crawl                 ROLES=all, the defaults but PIPELINE_THREAD=false (the single-thread path):
+//                         WORKER_NICE=10, those two on the stage thread, the pollers on their own thread.
+//   crawl, pipeline thread  ROLES=all, the defaults (PIPELINE_THREAD=true, said explicitly): the simulator, pollers
 //                         and processors on a thread of their own, the API alone on the main thread
 //                         (the push stream's hubs tail the log through the pipeline thread's port).
 // --stream false runs every mode without the push stream (STREAM=false).
@@ -37,11 +37,16 @@
 // crawl are compared at the same load: the p99 is then the wait a request meets, not a full-speed
 // queue's (without it the connections go as fast as they can and the crawl's CPU lowers the rps).
 //
+// --api-warmup S sends the same load for S seconds at the end of the warmup, unmeasured, in every
+// mode: each round starts a fresh service, so without it the window's first seconds time the API's
+// first requests (code not yet compiled, connections new), which a loaded machine stretches more in
+// a crawl than idle; with it the window times a running API during a crawl (bench/crawl-latency.md).
+//
 // --profile DIR writes a CPU profile of the main thread (the API's) over each crawl window into DIR
 // (node:inspector, one .cpuprofile per round and mode; open in Chrome's DevTools or read with
 // bench/profile-summary.ts): what is left on the API's thread during the crawl, without the start.
 //
-//   npx tsx bench/crawl-latency.ts [--scale 100] [--seconds 20] [--warmup 8] [--rounds 2] [--connections 4] [--modes idle,crawl] [--rate 2000] [--profile DIR] [--stream false]
+//   npx tsx bench/crawl-latency.ts [--scale 100] [--seconds 20] [--warmup 8] [--api-warmup 0] [--rounds 2] [--connections 4] [--modes idle,crawl] [--rate 2000] [--profile DIR] [--stream false]
 import { execFile } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { Session } from 'node:inspector/promises';
@@ -68,6 +73,7 @@ const CONNECTIONS = Number(arg('connections', '4'));
 const RATE = Number(arg('rate', '0'));
 const PROFILE = arg('profile', '');
 const STREAM = arg('stream', 'true');
+const API_WARMUP = Number(arg('api-warmup', '0'));
 
 const MODES = ['idle', 'crawl, nice 0', 'crawl, stages here', 'crawl, pollers here', 'crawl', 'crawl, pipeline thread'] as const;
 type Mode = (typeof MODES)[number];
@@ -165,7 +171,8 @@ async function once(mode: Mode, label: string): Promise<{ p99: number; rps: numb
   });
   const svc = await runService(config, { quiet: true });
   try {
-    await new Promise((r) => setTimeout(r, WARMUP * 1000));
+    await new Promise((r) => setTimeout(r, Math.max(0, WARMUP - API_WARMUP) * 1000));
+    if (API_WARMUP > 0) await run('node', ['--import', 'tsx', loadScript, `${svc.address}/v1/plans`, String(CONNECTIONS), String(API_WARMUP), '', String(RATE)], { maxBuffer: 1 << 20 });
     const before = await catalogRecordsIn(svc);
     const session = PROFILE && mode !== 'idle' ? new Session() : null;
     if (session) {
@@ -201,7 +208,7 @@ async function once(mode: Mode, label: string): Promise<{ p99: number; rps: numb
 
 const modes = picked as Mode[];
 const rows: string[] = [];
-console.log(`scale ${SCALE}, ${SECONDS} s windows after ${WARMUP} s, ${CONNECTIONS} connections${RATE > 0 ? ` at ${RATE} requests/s` : ''}, ${ROUNDS} rounds (${new Date().toISOString()})`);
+console.log(`scale ${SCALE}, ${SECONDS} s windows after ${WARMUP} s${API_WARMUP > 0 ? ` (its last ${API_WARMUP} s under the same load, unmeasured)` : ''}, ${CONNECTIONS} connections${RATE > 0 ? ` at ${RATE} requests/s` : ''}, ${ROUNDS} rounds (${new Date().toISOString()})`);
 for (let round = 0; round < ROUNDS; round++) {
   // Alternate the crawl modes' order so neither always runs on a warmer machine.
   const order = round % 2 === 0 ? modes : modes[0] === 'idle' ? [modes[0], ...modes.slice(1).reverse()] : [...modes].reverse();

@@ -5,7 +5,8 @@
 // the canonicalizer, the matching round and the sports snapshot sink on the stage thread, the worker
 // threads at WORKER_NICE. No pollers: a bench stands in for them, appending what the change-only
 // pollers would publish (changeOnly) to the raw topics, encoded ahead (the pollers' thread encodes in
-// the service). Used by bench/stream.ts --mode service and bench/price-pipeline.ts.
+// the service). Used by bench/stream.ts --mode service (on this thread, or with --pipeline-thread on a
+// worker thread of its own: bench/service-pipeline-worker.ts) and bench/price-pipeline.ts.
 import type { Config } from '../lib/config.ts';
 import { startCatalog, type RunningCatalog } from '../pipelines/catalog/area.ts';
 import { startSportsArea, type SportsArea } from '../pipelines/matching/area.ts';
@@ -16,7 +17,8 @@ import { startStage, type StageRunner } from '../pipelines/runtime/runner.ts';
 import { backboneSinks } from '../pipelines/runtime/sinks.ts';
 import { rollUpCandles } from '../pipelines/readmodels/price-rollup.ts';
 import { StageThread } from '../pipelines/runtime/stage-thread.ts';
-import { avroSerde } from '../pipelines/serde/index.ts';
+import type { SnapshotStore } from '../pipelines/readmodels/snapshots.ts';
+import { avroSerde, type SchemaLookup } from '../pipelines/serde/index.ts';
 import { PROVIDERS, type RawRecord } from '../pipelines/topics.ts';
 
 /**
@@ -37,6 +39,8 @@ export type EncodedRecords = Map<string, Awaited<ReturnType<OpenedBackbone['serd
 
 export interface ServicePipeline {
   backbone: OpenedBackbone;
+  /** The backbone's schema registry (a pipeline thread serves its lookups to the API thread's hubs). */
+  registry: SchemaLookup;
   /** The backbone's parts as the areas take them. */
   b: Pick<OpenedBackbone, 'log' | 'serde' | 'topics' | 'history' | 'store' | 'offload'>;
   catalog: RunningCatalog;
@@ -59,9 +63,15 @@ export interface ServicePipeline {
   stop(): Promise<void>;
 }
 
-export async function startServicePipeline(config: Config, onError?: (err: unknown, where: { stage: string }) => void): Promise<ServicePipeline> {
+export interface ServicePipelineOptions {
+  onError?: (err: unknown, where: { stage: string }) => void;
+  /** The snapshot store to write instead of opening one (on a pipeline thread: the port to the API thread's store). */
+  store?: SnapshotStore;
+}
+
+export async function startServicePipeline(config: Config, { onError, store }: ServicePipelineOptions = {}): Promise<ServicePipeline> {
   const registry = createRegistry(config);
-  const backbone = await openBackbone(config, { serde: avroSerde(registry), registry });
+  const backbone = await openBackbone(config, { serde: avroSerde(registry), registry, ...(store && { store }) });
   const { log, serde, topics } = backbone;
   const b = { log, serde, topics, history: backbone.history, store: backbone.store, offload: backbone.offload };
   if (!b.offload) throw new Error('the history worker did not start (HISTORY_WORKER=false?): not the embedded default');
@@ -75,6 +85,7 @@ export async function startServicePipeline(config: Config, onError?: (err: unkno
   const producer = await log.producer();
   return {
     backbone,
+    registry,
     b,
     catalog,
     sports,

@@ -18,14 +18,15 @@
 // Out: a line per sample (child alive, RSS and threads, CPU, API status counts and latency of the
 // window, stage lag, catalog and sports totals and snapshot ages as the API shows them), then the
 // stop (SIGINT, see Stop below), a restart on the same DATA_DIR and
-// a verdict; exit 1 when any check fails. Logs and the samples as JSON go to bench/out/.
+// a verdict; exit 1 when any check fails. Logs and the samples as JSON go to bench/out/ (the samples
+// also to soak-<date>.partial.json after every sample, for a run that does not reach its end).
 //
 // Launcher: `tsx` (default) spawns node_modules/.bin/tsx bin/run.ts, which is what `npx tsx` runs,
 // so the child's exit code is the service's own (tsx passes it through; a native crash of the
 // service shows as 128 + signal, e.g. 134 SIGABRT, 139 SIGSEGV). `npx` spawns `npx tsx bin/run.ts`
 // literally; there npm's `sh -c` dies on the group's SIGINT at once and npm exits by SIGINT while
 // the service is still shutting down, so the stop check can only wait for the service's process to
-// be gone, not read its exit code. `node` spawns what `make run` runs, `node --max-semi-space-size=32
+// be gone, not read its exit code. `node` spawns what `make run` runs, `node --max-semi-space-size=16
 // bin/start.mjs` (the bundle of bin/run.ts when current, else bin/run.ts through tsx): the service is
 // the child itself, and the semi-space flag (the main thread's young generation) counts in its memory.
 //
@@ -209,7 +210,7 @@ async function startChild(dataDir: string, logPrefix: string): Promise<Child> {
     LAUNCHER === 'npx'
       ? ['npx', ['tsx', 'bin/run.ts']]
       : LAUNCHER === 'node'
-        ? [process.execPath, ['--max-semi-space-size=32', ...NODE_FLAGS, 'bin/start.mjs']]
+        ? [process.execPath, ['--max-semi-space-size=16', ...NODE_FLAGS, 'bin/start.mjs']]
         : [join(REPO, 'node_modules/.bin/tsx'), ['bin/run.ts']];
   // detached: its own process group, so SIGINT reaches every process of it as Ctrl-C would.
   const proc = spawn(cmd, args, { cwd: REPO, env: childEnv(dataDir, metricsPort), stdio: ['ignore', 'pipe', 'pipe'], detached: true });
@@ -992,6 +993,9 @@ async function main(): Promise<number> {
     await Promise.race([sleep(Math.min(SAMPLE_MS, end - Date.now())), child.exit]);
     const row = await sampler.sample();
     console.log(formatRow(row));
+    // The samples so far, rewritten each sample: a long run (a day) stopped before its end by anything
+    // but itself still leaves what bench/soak-growth.ts reads.
+    writeFileSync(`${logPrefix}.partial.json`, JSON.stringify({ args: process.argv.slice(2), dataDir, samples: sampler.rows }));
   }
   const lastThreads = threadNames(child.servicePid);
   await load.stop();

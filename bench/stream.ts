@@ -24,10 +24,21 @@
 //   runnable but waiting for one (Linux schedstat). The ratio is each round with clients against the
 //   mean of the rounds without around it, in records/s and in CPU per record. The delay is from a
 //   change's commit (producer.send resolved: the record is in the log) to its arrival at each client,
-//   p50/p95 over every (client, change) pair of the round with clients.
+//   p50/p95 over every (client, change) pair of the round with clients (delay_ms), and over every
+//   change committed while all the clients were connected, round or not (delay_ms_connected: a short
+//   round holds few changes).
 //
 //   node --expose-gc --import tsx bench/stream.ts [--clients 1000] [--rounds 3] [--reads-per-round 2]
-//     [--step-ms 60000] [--scale 1] [--flush-ms 20] [--same-session-clients]
+//     [--step-ms 60000] [--scale 1] [--flush-ms 20] [--same-session-clients] [--pipeline-thread]
+//
+//   --pipeline-thread: the pipeline as PIPELINE_THREAD runs it (pipelines/runtime/pipeline-thread.ts):
+//   the same pipeline (bench/service-pipeline.ts) on a worker thread of its own at WORKER_NICE, with
+//   the embedded log and the stages' consuming and commits there; the API thread keeps the API, the
+//   hub and the in-process snapshot store (written through store-port.ts), and the hub tails the
+//   pipeline thread's log through log-port.ts. The rounds' records and the 20 changes a second are
+//   appended on the pipeline thread, where the log is; a round is timed there; the delay is the same
+//   (the change's producer.send resolved there, to its arrival at the client). The thread groups
+//   gain the pipeline thread's own.
 //
 // --mode stand-in (before the stages moved to worker threads): the hub, the API and a pipeline
 //   stand-in on one thread: a consumer group reading Avro raw records of one trivial payload from the
@@ -72,11 +83,20 @@ import { performance as perf } from 'node:perf_hooks';
 import { EmbeddedLog } from '../pipelines/log/embedded.ts';
 import { EmbeddedRegistry } from '../pipelines/registry/embedded.ts';
 import { avroSerde } from '../pipelines/serde/index.ts';
-import { defineTopics, topicSpecs, type MatchedEventRecord as MatchedRecord, type RawRecord } from '../pipelines/topics.ts';
-import { FULL_MONEYLINE } from '../pipelines/matching/readmodel.ts';
+import { defineTopics, topicSettings, topicSpecs, type RawRecord } from '../pipelines/topics.ts';
+import { matched, startProbes } from './stream-probes.ts';
+import { startServicePipelineThread, type PipelineRound } from './service-pipeline-thread.ts';
+import type { Config } from '../lib/config.ts';
+import type { Log } from '../pipelines/log/types.ts';
+import type { Serde } from '../pipelines/serde/index.ts';
+import type { TopicMap } from '../pipelines/topics.ts';
+import type { SnapshotStore } from '../pipelines/readmodels/snapshots.ts';
+import type { AppDeps } from '../api/types.ts';
+import { catalogDeps } from '../pipelines/catalog/index.ts';
+import { sportsDepsOf } from '../pipelines/matching/readmodel.ts';
 import { schedOf } from './sched.ts';
 import { successiveListings } from './listed-records.ts';
-import { changeOnly, startServicePipeline } from './service-pipeline.ts';
+import { changeOnly, startServicePipeline, type EncodedRecords } from './service-pipeline.ts';
 import { quotesLookbackMs } from '../lib/config.ts';
 import { readTasks } from '../pipelines/runtime/native-nice.ts';
 import { CATALOG_SNAPSHOT_NAME } from '../pipelines/catalog/index.ts';
@@ -167,37 +187,6 @@ async function child(): Promise<void> {
 
 // ---------------------------------------------------------------- the API process
 
-function matched(eventId: string, title: string): MatchedRecord {
-  const date = new Date(Date.now() + 3 * 86_400_000).toISOString().slice(0, 10);
-  const event = {
-    event_id: eventId,
-    sport: 'basketball',
-    league: 'nba',
-    title,
-    scheduled_date: date,
-    scheduled_start: `${date}T23:30:00.000Z`,
-    participants: [
-      { key: 'lal', name: 'LAL', role: 'away' },
-      { key: 'bos', name: 'BOS', role: 'home' },
-    ],
-    submarkets: [{ key: FULL_MONEYLINE, market_type: 'moneyline', source_markets: [{ provider: 'venue_1', market_id: `${eventId}-m` }] }],
-  };
-  return {
-    event_id: eventId,
-    league: 'nba',
-    sport: 'basketball',
-    title,
-    scheduled_date: date,
-    scheduled_start: Date.parse(event.scheduled_start),
-    participant_keys: ['lal', 'bos'],
-    population: 'current',
-    submarket_count: 1,
-    observed_at: Date.now(),
-    body: JSON.stringify(event),
-    strict_prop_keys: [],
-    lookup_ids: [],
-  };
-}
 
 async function standIn(): Promise<void> {
   const clients = arg('clients', 1000);
@@ -418,13 +407,15 @@ async function standIn(): Promise<void> {
 /** This process's threads' schedstat, in three groups: the main thread (the API, the embedded log,
  * the hub and the stages' consuming and committing), the pipeline's worker threads (the stage
  * thread, the history worker and chdb's pools: every thread at the workers' nice value or above),
- * and the rest (V8's and libuv's helpers, at the process's priority). Nanoseconds on a CPU (run) and
+ * and the rest (V8's and libuv's helpers, at the process's priority); with --pipeline-thread, the
+ * pipeline thread on its own (the embedded log, the stages' consuming and committing there). Nanoseconds on a CPU (run) and
  * runnable but waiting for one (wait). */
-function threadGroups(workerNice: number): Record<'main' | 'workers' | 'runtime', { run: number; wait: number }> {
-  const out = { main: { run: 0, wait: 0 }, workers: { run: 0, wait: 0 }, runtime: { run: 0, wait: 0 } };
+type ThreadGroup = 'main' | 'pipeline' | 'workers' | 'runtime';
+function threadGroups(workerNice: number, pipelineTid?: number): Record<ThreadGroup, { run: number; wait: number }> {
+  const out = { main: { run: 0, wait: 0 }, pipeline: { run: 0, wait: 0 }, workers: { run: 0, wait: 0 }, runtime: { run: 0, wait: 0 } };
   for (const t of readTasks()) {
     const s = schedOf(process.pid, t.tid);
-    const g = t.tid === process.pid ? out.main : workerNice > 0 && t.nice >= workerNice ? out.workers : out.runtime;
+    const g = t.tid === process.pid ? out.main : t.tid === pipelineTid ? out.pipeline : workerNice > 0 && t.nice >= workerNice ? out.workers : out.runtime;
     g.run += s.run;
     g.wait += s.wait;
   }
@@ -451,10 +442,14 @@ async function service(): Promise<void> {
   const rawRounds = 2 * rounds + 2;
   const changes = changeOnly(await successiveListings({ seed: 1, scale, reads: 1 + (rawRounds - 1) * perRound, stepMs }));
 
-  const pipeline = await startServicePipeline(config);
-  const { backbone, producer } = pipeline;
-  const { log, serde, topics } = backbone;
-  const area = await startStreamArea({ ...config, STREAM_QUOTES_LOOKBACK_MS: quotesLookbackMs(config) }, { log, serde, topics, catalog: { store: backbone.store, name: CATALOG_SNAPSHOT_NAME }, quotes: 'on-demand' });
+  // The pipeline and where the API's parts read it: on this thread (the embedded default), or on a
+  // worker thread of its own (--pipeline-thread, as PIPELINE_THREAD runs it): then the snapshot store
+  // stays here and the hubs tail the pipeline thread's log through its port.
+  const roundRecords: RawRecord[][] = [];
+  for (let r = 0; r < rawRounds; r++) roundRecords.push(r === 0 ? changes[0]! : changes.slice(1 + (r - 1) * perRound, 1 + r * perRound).flat());
+  const onThread = args.includes('--pipeline-thread');
+  const p = onThread ? await pipelineThread(config, roundRecords) : await pipelineHere(config, roundRecords);
+  const area = await startStreamArea({ ...config, STREAM_QUOTES_LOOKBACK_MS: quotesLookbackMs(config) }, { ...p.streamFrom, catalog: { store: p.store, name: CATALOG_SNAPSHOT_NAME }, quotes: 'on-demand' });
 
   const store = new MemoryKeyStore();
   const auth = authDepsFor(store, config.KEY_PEPPER);
@@ -463,62 +458,36 @@ async function service(): Promise<void> {
     await auth.admin.ensureAccount(`bench${a}`, 'business');
     keys.push((await auth.admin.create({ accountId: `bench${a}`, permissions: ['stream.read'] })).key);
   }
-  const app = await buildApp({ config, clock: Date.now, auth, stream: area.deps, sports: pipeline.sports.deps, catalog: pipeline.catalog.deps }, undefined, { logger: false });
+  const app = await buildApp({ config, clock: Date.now, auth, stream: area.deps, sports: p.sports, catalog: p.catalog }, undefined, { logger: false });
   await app.listen({ port: 0, host: '127.0.0.1' });
   const url = `http://127.0.0.1:${(app.server.address() as { port: number }).port}/v1/stream?channel=sports`;
 
-  // Each round's records, encoded ahead (the pollers' thread encodes in the service) by raw topic.
-  const encodeRound = (recs: RawRecord[]) => pipeline.encode(recs);
-  const roundInputs: Array<{ records: number; byTopic: Awaited<ReturnType<typeof encodeRound>> }> = [];
-  for (let r = 0; r < rawRounds; r++) {
-    const recs = r === 0 ? changes[0]! : changes.slice(1 + (r - 1) * perRound, 1 + r * perRound).flat();
-    roundInputs.push({ records: recs.length, byTopic: await encodeRound(recs) });
-  }
-
-  // The changes the clients receive, at the issue's rate (20 a second), in every round, with and
-  // without clients: the pipeline's work is the same in both; only the clients differ.
-  const commits = new Map<number, number>();
-  let probing = true;
-  let seq = 0;
-  for (let i = 0; i < 50; i++) await producer.send(topics['matched.events'].name, [await serde.encode(topics['matched.events'], `nba-e${i}-bench`, matched(`nba-e${i}-bench`, `warm ${i}`))]);
-  const probes = (async () => {
-    while (probing) {
-      const s = seq++;
-      const id = `nba-e${s % 50}-bench`;
-      const rec = await serde.encode(topics['matched.events'], id, matched(id, `p${s}`));
-      await producer.send(topics['matched.events'].name, [rec]);
-      commits.set(s, Date.now());
-      await new Promise((r) => setTimeout(r, 50));
-    }
-  })();
-
   const nice = config.WORKER_NICE;
   async function pipelineRound(r: number) {
-    const input = roundInputs[r]!;
-    const t0 = performance.now();
     const c0 = process.cpuUsage();
-    const g0 = threadGroups(nice);
+    const g0 = threadGroups(nice, p.tid);
     const elu0 = perf.eventLoopUtilization();
-    const seq0 = seq;
-    await pipeline.append(input.byTopic);
-    await pipeline.caughtUp();
-    const s = (performance.now() - t0) / 1000;
+    const round = await p.round(r);
+    const s = round.wall_s;
     const cpu = process.cpuUsage(c0);
-    const g = threadGroups(nice);
-    const per = (k: 'main' | 'workers' | 'runtime', f: 'run' | 'wait') => +((g[k][f] - g0[k][f]) / 1e9 / s).toFixed(2);
+    const g = threadGroups(nice, p.tid);
+    // Over the round as this thread saw it (with the pipeline thread: its answer may come a little later).
+    const per = (k: ThreadGroup, f: 'run' | 'wait') => +((g[k][f] - g0[k][f]) / 1e9 / s).toFixed(2);
     return {
-      records: input.records,
+      records: round.records,
       wall_s: +s.toFixed(2),
-      records_per_s: Math.round(input.records / s),
-      cpu_us_per_record: +((cpu.user + cpu.system) / input.records).toFixed(1),
+      records_per_s: Math.round(round.records / s),
+      cpu_us_per_record: +((cpu.user + cpu.system) / round.records).toFixed(1),
       // Of the two cores: seconds on a CPU (run) and runnable without one (wait) per second of wall time.
       main: [per('main', 'run'), per('main', 'wait')],
+      ...(p.tid !== undefined && { pipeline_thread: [per('pipeline', 'run'), per('pipeline', 'wait')] }),
       workers: [per('workers', 'run'), per('workers', 'wait')],
       runtime: [per('runtime', 'run'), per('runtime', 'wait')],
-      main_cpu_us_per_record: +(((g.main.run - g0.main.run) / 1e3) / input.records).toFixed(1),
-      workers_cpu_us_per_record: +(((g.workers.run - g0.workers.run) / 1e3) / input.records).toFixed(1),
+      main_cpu_us_per_record: +(((g.main.run - g0.main.run) / 1e3) / round.records).toFixed(1),
+      ...(p.tid !== undefined && { pipeline_thread_cpu_us_per_record: +(((g.pipeline.run - g0.pipeline.run) / 1e3) / round.records).toFixed(1) }),
+      workers_cpu_us_per_record: +(((g.workers.run - g0.workers.run) / 1e3) / round.records).toFixed(1),
       main_elu: +perf.eventLoopUtilization(elu0).utilization.toFixed(2),
-      seqs: [seq0, seq] as [number, number],
+      seqs: round.seqs,
     };
   }
 
@@ -543,14 +512,24 @@ async function service(): Promise<void> {
     const ready = await fromKid('ready');
     const connectS = (performance.now() - t0) / 1000;
     await new Promise((r) => setTimeout(r, 2000));
+    const connectedAt = Date.now();
     const out = await fn();
     await new Promise((r) => setTimeout(r, 1000));
-    const report = fromKid('report');
-    kid.send({ type: 'report', commits: Object.fromEntries([...commits].filter(([s]) => s >= (out as { seqs: [number, number] }).seqs[0] && s < (out as { seqs: [number, number] }).seqs[1])) });
-    const lat = await report;
+    const leftAt = Date.now() - 500;
+    const delays = async (commits: Record<string, number>) => {
+      const report = fromKid('report');
+      kid.send({ type: 'report', commits });
+      return report;
+    };
+    const [from, to] = (out as { seqs: [number, number] }).seqs;
+    const lat = await delays(await p.commits(from, to));
+    // The same delay over every change committed while all the clients were connected (a short
+    // round holds few changes): from 2 s after the last connected to 500 ms before they leave.
+    const all = await delays(Object.fromEntries(Object.entries(await p.commits(0, Number.MAX_SAFE_INTEGER)).filter(([, t]) => t >= connectedAt && t < leftAt)));
     kid.kill();
     await new Promise((r) => setTimeout(r, 1000));
-    return { ...out, clients: ready.ready, connect_s: +connectS.toFixed(1), delay_ms: { p50: lat.p50, p95: lat.p95, max: lat.max, samples: lat.samples, missing: lat.missing, overflows: lat.overflows }, frames_per_client: Math.round(lat.frames! / clients) };
+    const figures = (l: Record<string, number>) => ({ p50: l.p50, p95: l.p95, max: l.max, samples: l.samples, missing: l.missing, overflows: l.overflows });
+    return { ...out, clients: ready.ready, connect_s: +connectS.toFixed(1), delay_ms: figures(lat), delay_ms_connected: figures(all), frames_per_client: Math.round(lat.frames! / clients) };
   }
 
   // Each round on stderr as it ends: on a loaded machine a run takes many minutes.
@@ -569,8 +548,6 @@ async function service(): Promise<void> {
     loads.push(loadavg());
   }
   without.push(said('without', await pipelineRound(2 * rounds + 1)));
-  probing = false;
-  await probes;
 
   // Records per second per record count differ per round (each round's crawls changed a different
   // number of records): the ratio is of rates, each with-clients round against the mean of the two
@@ -581,6 +558,7 @@ async function service(): Promise<void> {
     JSON.stringify(
       {
         mode: 'service',
+        pipeline: onThread ? 'its own thread (PIPELINE_THREAD)' : "the API's thread",
         clients,
         flush_ms: flushMs,
         warm_up: warm,
@@ -596,7 +574,65 @@ async function service(): Promise<void> {
   );
   await app.close();
   await area.stop();
-  await pipeline.stop();
+  await p.stop();
   rmSync(dir, { recursive: true, force: true });
   process.exit(0);
+}
+
+/** The service mode's pipeline as the bench drives it, and what the API's parts read of it. */
+interface BenchPipeline {
+  /** The log, serde and topics the stream's hubs tail. */
+  streamFrom: { log: Log; serde: Serde; topics: TopicMap };
+  store: SnapshotStore;
+  sports: AppDeps['sports'];
+  catalog: AppDeps['catalog'];
+  /** The pipeline thread's id (--pipeline-thread). */
+  tid?: number;
+  round(r: number): Promise<PipelineRound>;
+  /** The stream's changes from <= seq < to, with their commit times. */
+  commits(from: number, to: number): Promise<Record<string, number>>;
+  stop(): Promise<void>;
+}
+
+/** The embedded default: the pipeline's orchestration (log, consuming, commits) on the API's thread. */
+async function pipelineHere(config: Config, rounds: RawRecord[][]): Promise<BenchPipeline> {
+  const pipeline = await startServicePipeline(config);
+  const { log, serde, topics } = pipeline.backbone;
+  // Each round's records, encoded ahead (the pollers' thread encodes in the service) by raw topic.
+  const encoded: EncodedRecords[] = [];
+  for (const recs of rounds) encoded.push(await pipeline.encode(recs));
+  const probes = await startProbes({ producer: pipeline.producer, serde, topics });
+  return {
+    streamFrom: { log, serde, topics },
+    store: pipeline.backbone.store,
+    sports: pipeline.sports.deps,
+    catalog: pipeline.catalog.deps,
+    async round(r) {
+      const t0 = performance.now();
+      const seq0 = probes.seq();
+      await pipeline.append(encoded[r]!);
+      await pipeline.caughtUp();
+      return { records: rounds[r]!.length, wall_s: (performance.now() - t0) / 1000, seqs: [seq0, probes.seq()] };
+    },
+    commits: async (from, to) => Object.fromEntries([...probes.commits].filter(([s]) => s >= from && s < to)),
+    async stop() {
+      await probes.stop();
+      await pipeline.stop();
+    },
+  };
+}
+
+/** As PIPELINE_THREAD runs it: the pipeline on a worker thread; the snapshot store here, the log read through its port. */
+async function pipelineThread(config: Config, rounds: RawRecord[][]): Promise<BenchPipeline> {
+  const t = await startServicePipelineThread(config, rounds);
+  return {
+    streamFrom: { log: t.log, serde: avroSerde(t.log.registry()), topics: defineTopics(topicSettings(config)) },
+    store: t.store,
+    sports: sportsDepsOf(t.store),
+    catalog: catalogDeps(config, t.store),
+    tid: t.tid,
+    round: (r) => t.round(r),
+    commits: (from, to) => t.commits(from, to),
+    stop: () => t.stop(),
+  };
 }

@@ -5,6 +5,8 @@
 // before/after says how a change meets wording it was not made from.
 //   --misses      lists half A's misses (what tuning may look at)
 //   --misses=all  lists both halves' misses (for the report, after tuning is done)
+//   --probes=FILE reads another probe set of the same form (held-out-probes-stated.json: stated values
+//                 the reader reported unknown) instead of held-out-probes.json
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { readRule, type MarketScope, type ReadRule } from '../pipelines/matching/rulesreader.ts';
@@ -20,7 +22,8 @@ interface Probe {
   expected: string;
 }
 
-const file = fileURLToPath(new URL('../test/fixtures/rules/held-out-probes.json', import.meta.url));
+const given = process.argv.find((a) => a.startsWith('--probes='))?.slice('--probes='.length);
+const file = given ?? fileURLToPath(new URL('../test/fixtures/rules/held-out-probes.json', import.meta.url));
 const probes = (JSON.parse(readFileSync(file, 'utf8')) as { probes: Probe[] }).probes;
 const misses = process.argv.find((a) => a === '--misses' || a === '--misses=all');
 

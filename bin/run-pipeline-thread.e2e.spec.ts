@@ -1,8 +1,9 @@
-// The embedded default with PIPELINE_THREAD=true: the simulator, pollers and processors on a worker
-// thread of their own, the API alone on the main thread. Proves what crosses the ports works: the
-// catalog and sports snapshots the pipeline thread publishes are served from the main thread's store,
-// candles come from the pipeline thread's history, the push stream tails its log (and resumes from
-// a position), and the stop ends both cleanly.
+// The embedded default as `make run` starts it (PIPELINE_THREAD, on by default with ROLES=all): the
+// simulator, pollers and processors on a worker thread of their own, the API alone on the main
+// thread. Proves what crosses the ports works: the catalog and sports snapshots the pipeline thread
+// publishes are served from the main thread's store, candles come from the pipeline thread's
+// history, the push stream tails its log (and resumes from a position), its stages' metrics are read
+// there, and the stop ends both cleanly.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -10,17 +11,21 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../lib/config.ts';
 import { openSse } from '../api/stream/sse-client.ts';
 import { runService, type RunningService } from './run.ts';
+import { parseMetrics } from '../pipelines/runtime/metrics.ts';
 import { apiGetter, eventually } from '../test/running-service.ts';
+import { freePort } from '../test/services/index.ts';
 
 let svc: RunningService;
 let dir: string;
 
 const get = apiGetter(() => svc.address);
 
-describe('embedded default with the pipeline on its own thread (PIPELINE_THREAD=true)', () => {
+describe('embedded default with the pipeline on its own thread (PIPELINE_THREAD, the default)', () => {
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), 'pm-run-pt-'));
-    const config = loadConfig({ DATA_DIR: dir, PORT: '0', LOG_LEVEL: 'warn', SPORTS_PUBLISH_MS: '500', POLL_INTERVAL_MS: '1000', PIPELINE_THREAD: 'true' });
+    // Embedded seams whatever the CI environment exports, and the pipeline thread as the default gives it.
+    const config = loadConfig({ DATA_DIR: dir, PORT: '0', LOG_LEVEL: 'warn', SPORTS_PUBLISH_MS: '500', POLL_INTERVAL_MS: '1000', METRICS_PORT: String(await freePort()) });
+    expect(config.PIPELINE_THREAD).toBe(true);
     svc = await runService(config, { quiet: true });
   });
   afterAll(async () => {
@@ -102,6 +107,19 @@ describe('embedded default with the pipeline on its own thread (PIPELINE_THREAD=
     }
     // Each wait above allows 150 s: the e2e tier's 120 s default would end the test before either could.
   }, 330_000);
+
+  it("answers its stages' metrics from the pipeline thread, by call and on its metrics port", async () => {
+    // The catalog stage runs there only: its count reaches this thread through the metrics call.
+    const [a, b] = await Promise.all([svc.pipelineMetricsText!(), svc.pipelineMetricsText!()]);
+    // The metrics server (METRICS_PORT) runs there too, its address handed back to say.
+    expect(svc.metricsAddress).toMatch(/^http:\/\/[^/]+:\d+$/);
+    const served = await fetch(`${svc.metricsAddress}/metrics`);
+    expect(served.status).toBe(200);
+    for (const text of [a, b, await served.text()]) {
+      const catalog = parseMetrics(text).filter((s) => s.name === 'pm_stage_records_in_total' && s.labels.stage === 'catalog');
+      expect(catalog.reduce((n, s) => n + s.value, 0)).toBeGreaterThan(0);
+    }
+  });
 
   it('stops cleanly: nothing abandoned, the API closed', async () => {
     const address = svc.address!;

@@ -1,5 +1,5 @@
-// The embedded default as `make run` starts it: simulator, pollers, processors and API in one
-// process on the in-process seams. Proves the composition root wires every area: a matched sports
+// The embedded default in one process on the in-process seams, its single-thread path
+// (PIPELINE_THREAD=false): simulator, pollers, processors and API on one main thread. Proves the composition root wires every area: a matched sports
 // event and a catalog page come out of the API from what the pollers read, and a source market of
 // the matched event resolves live on market detail. The history SQL port (HISTORY_SQL_PORT) serves
 // what the pipeline wrote, read-only, while it runs.
@@ -22,8 +22,10 @@ const get = apiGetter(() => svc.address);
 describe('embedded default (bin/run.ts)', () => {
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), 'pm-run-'));
-    // Embedded seams whatever the CI environment exports: this test is about the default mode.
-    const config = loadConfig({ DATA_DIR: dir, PORT: '0', LOG_LEVEL: 'warn', SPORTS_PUBLISH_MS: '500', POLL_INTERVAL_MS: '1000', HISTORY_SQL_PORT: '0', HISTORY_SQL_TOKEN: SQL_TOKEN });
+    // Embedded seams whatever the CI environment exports: this test is about the default mode, on
+    // its single-thread path (PIPELINE_THREAD=false: the pipeline on the API's thread); the default's
+    // pipeline thread has bin/run-pipeline-thread.e2e.spec.ts.
+    const config = loadConfig({ DATA_DIR: dir, PORT: '0', LOG_LEVEL: 'warn', SPORTS_PUBLISH_MS: '500', POLL_INTERVAL_MS: '1000', HISTORY_SQL_PORT: '0', HISTORY_SQL_TOKEN: SQL_TOKEN, PIPELINE_THREAD: 'false' });
     svc = await runService(config, { quiet: true });
   });
   afterAll(async () => {

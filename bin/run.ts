@@ -74,6 +74,8 @@ export interface RunningService {
   pipelineMetricsText?(): Promise<string>;
   /** The history SQL port (HISTORY_SQL_PORT), when on. */
   sqlAddress?: string;
+  /** The stages' metrics server (METRICS_PORT), when on: its base address (GET /metrics). */
+  metricsAddress?: string;
   demoKey?: string;
   simulator?: SimulatorThread;
   stop(): Promise<void>;
@@ -197,9 +199,11 @@ export async function runService(config: Config, opts: RunOptions = {}): Promise
 
   // Prometheus metrics of the stages (throughput, batch latency, consumer lag) on their own port, so
   // scrapers never need an API key and processes without the API expose them too.
+  let metricsAddress: string | undefined;
   if (config.METRICS_PORT > 0 && (has('processors') || has('pollers'))) {
     const m = await startMetricsServer(config.METRICS_PORT, config.HOST);
     stops.push(() => m.close());
+    metricsAddress = m.address;
     say(`metrics: ${m.address}/metrics`);
   }
   // The history SQL port: data teams' read-only ClickHouse HTTP access to this process's chdb
@@ -247,7 +251,7 @@ export async function runService(config: Config, opts: RunOptions = {}): Promise
   }
   // Stop in reverse order of start: API first, so nothing reads a closed store.
   stops.reverse();
-  return { address, venueBaseUrl, sqlAddress, demoKey, simulator, stop, abandoned: () => abandoned };
+  return { address, venueBaseUrl, sqlAddress, metricsAddress, demoKey, simulator, stop, abandoned: () => abandoned };
 }
 
 /**
@@ -324,6 +328,8 @@ async function runSplit(config: Config, opts: RunOptions): Promise<RunningServic
     stops.reverse();
     if (!opts.quiet && pipeline.venueBaseUrl) console.log(`venues: ${pipeline.venueBaseUrl} (the pipeline on its own thread)`);
     if (!opts.quiet && pipeline.sqlAddress) console.log(`history SQL (ClickHouse HTTP, read-only, HISTORY_SQL_TOKEN as the password): ${pipeline.sqlAddress}`);
+    // The metrics server runs on the pipeline thread (its stages count there); said as the single thread says it.
+    if (!opts.quiet && pipeline.metricsAddress) console.log(`metrics: ${pipeline.metricsAddress}/metrics`);
     // The simulator belongs to the pipeline thread, which closes it in its stop.
     const simulator: SimulatorThread | undefined = pipeline.venueBaseUrl && !config.VENUE_BASE_URL ? { baseUrl: pipeline.venueBaseUrl, close: async () => {} } : undefined;
     const logger = pino({ level: config.LOG_LEVEL, base: { component: 'api' } });
@@ -332,6 +338,7 @@ async function runSplit(config: Config, opts: RunOptions): Promise<RunningServic
       address: api.address,
       venueBaseUrl: pipeline.venueBaseUrl,
       sqlAddress: pipeline.sqlAddress,
+      metricsAddress: pipeline.metricsAddress,
       demoKey: api.demoKey,
       simulator,
       pipelineMetricsText: () => pipeline.metricsText(),

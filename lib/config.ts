@@ -130,9 +130,11 @@ const fields = z.object({
   // ROLES=all only: the simulator, pollers and processors on a worker thread of their own
   // (pipelines/runtime/pipeline-thread.ts), the API alone on the main thread. The snapshot store
   // stays on the main thread (the pipeline writes through a MessagePort); the candle route reads
-  // the pipeline thread's history, and the push stream tails its log, through ports. Without it the main thread carries the pipeline's
-  // orchestration (the embedded log, the stage runners' loops, commits) between requests.
-  PIPELINE_THREAD: bool.default(false),
+  // the pipeline thread's history, and the push stream tails its log, through ports. false keeps
+  // the single-thread path: the main thread carries the pipeline's orchestration (the embedded log,
+  // the stage runners' loops, commits) between requests. Default: on with ROLES=all and no
+  // REDIS_URL, off otherwise (true where it cannot apply is refused, below).
+  PIPELINE_THREAD: bool.optional(),
   // The venue pollers on a worker thread of their own (pipelines/venues/pollers/thread.ts): page
   // reads, JSON parsing, change detection and Avro encoding stay off the API's event loop; this
   // thread appends what they encoded to the log. Default: on with the embedded log, off with
@@ -249,6 +251,7 @@ const schema = fields
       });
   })
   .superRefine((c, ctx) => {
+    // Only a PIPELINE_THREAD=true that was asked for: the default resolves to off where it cannot apply.
     if (!c.PIPELINE_THREAD) return;
     // The split is of the embedded default's one process; its store stays on the API's thread.
     if (!c.ROLES.split(',').some((r) => r.trim() === 'all'))
@@ -295,6 +298,7 @@ const schema = fields
     DATA_DIR: c.DATA_DIR ?? stackDataDir(c.ROLES, c.PORT),
     METRICS_PORT: c.METRICS_PORT ?? defaultMetricsPort(c.ROLES),
     POLLER_THREAD: c.POLLER_THREAD ?? !c.KAFKA_BROKERS,
+    PIPELINE_THREAD: c.PIPELINE_THREAD ?? (c.ROLES.split(',').some((r) => r.trim() === 'all') && !c.REDIS_URL),
   }));
 
 export type Config = Readonly<z.infer<typeof schema>>;

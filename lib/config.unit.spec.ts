@@ -36,8 +36,16 @@ describe('config', () => {
 });
 
 describe('PIPELINE_THREAD', () => {
-  it('defaults to off, and is refused beside REDIS_URL or without ROLES=all, saying why', () => {
-    expect(loadConfig({}).PIPELINE_THREAD).toBe(false);
+  it('defaults to on with ROLES=all and no REDIS_URL, off where it cannot apply; false keeps the single thread', () => {
+    expect(loadConfig({}).PIPELINE_THREAD).toBe(true);
+    expect(loadConfig({ ROLES: 'all' }).PIPELINE_THREAD).toBe(true);
+    expect(loadConfig({ PIPELINE_THREAD: 'false' }).PIPELINE_THREAD).toBe(false);
+    expect(loadConfig({ ROLES: 'api', KAFKA_BROKERS: 'localhost:9092' }).PIPELINE_THREAD).toBe(false);
+    const secret = randomBytes(24).toString('hex');
+    expect(loadConfig({ REDIS_URL: 'redis://127.0.0.1:6379', KEY_PEPPER: secret, CATALOG_CURSOR_SECRET: secret }).PIPELINE_THREAD).toBe(false);
+  });
+
+  it('is refused beside REDIS_URL or without ROLES=all when asked for, saying why', () => {
     expect(loadConfig({ PIPELINE_THREAD: 'true' }).PIPELINE_THREAD).toBe(true);
     expect(configError({ PIPELINE_THREAD: 'true', ROLES: 'api' })).toContain('PIPELINE_THREAD="true": splits ROLES=all only (the API\'s thread and the pipeline\'s), got ROLES="api"');
     const secret = randomBytes(24).toString('hex');

@@ -5,7 +5,25 @@
 // and a final `overflow` when the client reads too slowly: a connection whose transport buffers more
 // than `bufferBytes` unsent is closed, so a slow client never holds memory or time of the others.
 import type { Rendered, StreamHub, SportsChange, Subscriber } from './hub.ts';
-import { filterKey, renderChange, snapshotBody, type SportsFilter } from './sports.ts';
+import { filterKey, renderChange, snapshotJson, type SportsFilter } from './sports.ts';
+import { easternDate } from '../../pipelines/matching/time.ts';
+
+/**
+ * The snapshots sent at the hub's current state, by subscription: connections that open between two
+ * changes with the same subscription send the same snapshot under the same id, built and encoded
+ * once (a reconnect storm after a restart is many connections at one state). A change, or a new day
+ * in New York (which filters by date), starts a new set.
+ */
+const snapshots = new WeakMap<StreamHub, { changes: number; day: string; byKey: Map<string, Rendered> }>();
+
+function snapshotOf(hub: StreamHub, key: string, filter: SportsFilter, now: number): Rendered {
+  const day = easternDate(now);
+  let at = snapshots.get(hub);
+  if (!at || at.changes !== hub.changes || at.day !== day) snapshots.set(hub, (at = { changes: hub.changes, day, byKey: new Map() }));
+  let r = at.byKey.get(key);
+  if (!r) at.byKey.set(key, (r = { type: 'snapshot', json: snapshotJson(filter, [...hub.entries.values()].map((h) => h.entry), now) }));
+  return r;
+}
 
 export interface Sink {
   /**
@@ -99,7 +117,8 @@ export class StreamConnection implements Subscriber {
         this.send('', 'reset', JSON.stringify({ message: `event id ${JSON.stringify(lastEventId)} cannot be resumed here (too old, or from another deployment): reload the state from the snapshot that follows` }));
       }
       this.from = this.hub.pos.slice();
-      this.send(this.hub.currentId(), 'snapshot', JSON.stringify(snapshotBody(this.filter, [...this.hub.entries.values()].map((h) => h.entry), now)));
+      const snapshot = snapshotOf(this.hub, this.key, this.filter, now);
+      this.send(this.hub.currentId(), snapshot.type, snapshot.json, snapshot);
     } else {
       this.from = missed.from;
       for (const m of missed.changes) {

@@ -24,10 +24,13 @@ export function filterKey(f: SportsFilter): string {
 
 /** The event as this subscription serves it, or null when it is not in the subscription (as the list filters). */
 export function visible(f: SportsFilter, e: SportsEntry | undefined, now: number): MatchedEvent | null {
-  if (!e) return null;
-  if (!matchesIgnoringPopulation(f, e, now)) return null;
-  if (e.population === 'archived' && !f.includeSettled) return null;
-  return shapeEvent(e, f.shape);
+  return inSubscription(f, e, now) ? shapeEvent(e, f.shape) : null;
+}
+
+/** Whether the subscription holds this entry (before its shape decides what of it is sent). */
+function inSubscription(f: SportsFilter, e: SportsEntry | undefined, now: number): e is SportsEntry {
+  if (!e || !matchesIgnoringPopulation(f, e, now)) return false;
+  return e.population !== 'archived' || f.includeSettled;
 }
 
 function matchesIgnoringPopulation(f: SportsFilter, e: SportsEntry, now: number): boolean {
@@ -41,15 +44,61 @@ function matchesIgnoringPopulation(f: SportsFilter, e: SportsEntry, now: number)
 }
 
 
+/** One string per distinct shape (a part of filterKey): an entry's JSON is shared by the subscriptions of one shape. */
+export function shapeKey(o: ShapeOptions): string {
+  return `${o.includeSubmarkets ? 1 : 0}${o.includeRules ? 1 : 0}${o.policy}`;
+}
+
+/**
+ * Each entry's event as one shape serves it, as JSON (null: the shape leaves nothing of it), kept
+ * while the entry lives: the hub makes a new entry for each change, so a string here is never stale.
+ * Why: a connection's first event is the whole subscribed list, and serializing it per connection
+ * was most of a connect's cost on the API's thread (about 4 ms each at SIM_SCALE=1: 1,000 clients
+ * reconnecting at once held the loop for seconds); joined from here, only the changed events are
+ * serialized again.
+ */
+const shapedJson = new WeakMap<SportsEntry, Map<string, string | null>>();
+
+function jsonOf(e: SportsEntry, shape: ShapeOptions, key: string): string | null {
+  let byShape = shapedJson.get(e);
+  if (!byShape) shapedJson.set(e, (byShape = new Map()));
+  let json = byShape.get(key);
+  if (json === undefined) {
+    const ev = shapeEvent(e, shape);
+    json = ev ? JSON.stringify(ev) : null;
+    byShape.set(key, json);
+  }
+  return json;
+}
+
+/** visible(), as the JSON the subscription sends (null: not in it). */
+function visibleJson(f: SportsFilter, e: SportsEntry | undefined, now: number, key = shapeKey(f.shape)): string | null {
+  return inSubscription(f, e, now) ? jsonOf(e, f.shape, key) : null;
+}
+
 /** The event a change is for this subscription, or null when it has none. */
 export function renderChange(f: SportsFilter, c: SportsChange, now: number): Rendered | null {
-  const next = visible(f, c.next, now);
-  if (next) return { type: 'event.updated', json: JSON.stringify(next) };
+  const next = visibleJson(f, c.next, now);
+  if (next !== null) return { type: 'event.updated', json: next };
   // Out of the subscription now: a removal when the client had it. After a tombstone the last
   // served body says whether it matched the subscription's filters.
   const before = c.prev ?? (c.next === undefined ? c.last : undefined);
   if (before && visible(f, before, now)) return { type: 'event.removed', json: JSON.stringify({ event_id: c.key, reason: c.reason }) };
   return null;
+}
+
+/** JSON.stringify(snapshotBody(f, entries, now)), joined from each entry's JSON as the shape serves it (kept per entry). */
+export function snapshotJson(f: SportsFilter, entries: Iterable<SportsEntry | undefined>, now: number): string {
+  const key = shapeKey(f.shape);
+  const held: { e: SportsEntry; json: string }[] = [];
+  for (const e of entries) {
+    const json = visibleJson(f, e, now, key);
+    if (json !== null) held.push({ e: e!, json });
+  }
+  held.sort((a, b) => compareEntries(a.e, b.e));
+  let out = '{"channel":"sports","data":[';
+  for (let i = 0; i < held.length; i++) out += (i ? ',' : '') + held[i]!.json;
+  return out + ']}';
 }
 
 export function snapshotBody(f: SportsFilter, entries: Iterable<SportsEntry | undefined>, now: number): { channel: 'sports'; data: MatchedEvent[] } {

@@ -120,6 +120,30 @@ describe.each(impls)('GET /v1/stream on the $name', (impl) => {
     expect(h.area.hub.parsed.bodies).toBe(4);
   });
 
+  it('gives connections at one state one snapshot, and a connection after a change the changed event in its own', async () => {
+    const h = await harness(impl);
+    const [a, b] = [randomName('nba-a'), randomName('nba-b')];
+    await h.put(a, matched(a, { title: 'first' }));
+    await h.put(b, matched(b, { away: 'den', home: 'mia' }));
+    await h.applied(2);
+    const c1 = await h.open('channel=sports');
+    const c2 = await h.open('channel=sports');
+    const c3 = await h.open('channel=sports&league=nfl');
+    for (const c of [c1, c2, c3]) await c.waitFor((e) => e.length >= 1);
+    const first = (c: SseClient) => ({ id: c.events[0]!.id, event: c.events[0]!.event, data: c.events[0]!.data });
+    expect(first(c2)).toEqual(first(c1));
+    expect(data(c1.events[0]!).data.map((e: any) => [e.event_id, e.title]).sort()).toEqual([[a, 'first'], [b, 'den at mia']].sort());
+    // Another subscription at the same state: its own snapshot.
+    expect(data(c3.events[0]!).data).toEqual([]);
+
+    await h.put(a, matched(a, { title: 'second' }));
+    await h.applied(3);
+    const c4 = await h.open('channel=sports');
+    await c4.waitFor((e) => e.length >= 1);
+    expect(c4.events[0]!.id).not.toBe(c1.events[0]!.id);
+    expect(data(c4.events[0]!).data.map((e: any) => [e.event_id, e.title]).sort()).toEqual([[a, 'second'], [b, 'den at mia']].sort());
+  });
+
   it('starts with a snapshot of the subscription, then event.updated and event.removed with the lifecycle reason', async () => {
     const h = await harness(impl);
     await h.put('nba-lal-bos-a', matched('nba-lal-bos-a'));

@@ -116,11 +116,16 @@ function pollers(providers: Provider[], clock: () => number, fullEveryMs: number
 async function served(store: CatalogStore, meta: SnapshotMeta) {
   const rows: string[] = [];
   let after = null;
-  do {
+  // A walk ends within the snapshot's own page count: a cursor that does not move on fails here,
+  // with the property's seed, rather than as a hang at the test's timeout.
+  const pages = Math.ceil(meta.rowCount / 50) + 1;
+  for (let n = 0; ; n++) {
+    if (n >= pages) throw new Error(`walk of snapshot ${meta.snapshotId} (${meta.rowCount} rows) still had a cursor after ${n} pages: ${String(after)}`);
     const page = await store.page({ snapshotId: meta.snapshotId, category: null, provider: null, after, limit: 50 });
     rows.push(...page.rows.map((r) => `${r.id}|${r.provider}|${r.title}|${r.category}`));
     after = page.next;
-  } while (after !== null);
+    if (after === null) break;
+  }
   const totals: Record<string, number> = {};
   for (const c of ['politics', 'sports', 'unknown', null]) for (const p of [...PROVIDERS, null]) totals[`${c}|${p}`] = await store.total(meta.snapshotId, c, p);
   return { rows, totals, rowCount: meta.rowCount, observedAt: meta.observedAt };

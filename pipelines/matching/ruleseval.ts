@@ -39,7 +39,7 @@ export interface Corpus {
     blind?: SplitPart & { extra_development?: string[]; evaluation_now_development?: boolean };
     /** A later blind batch: every text is evaluation, valued before the reader read it. */
     blind2?: { evaluation: string[]; evaluation_now_development?: boolean };
-    /** The third to the tenth blind batches: the same shape. */
+    /** The third to the eleventh blind batches: the same shape. */
     blind3?: { evaluation: string[]; evaluation_now_development?: boolean };
     blind4?: { evaluation: string[]; evaluation_now_development?: boolean };
     blind5?: { evaluation: string[]; evaluation_now_development?: boolean };
@@ -48,6 +48,7 @@ export interface Corpus {
     blind8?: { evaluation: string[]; evaluation_now_development?: boolean };
     blind9?: { evaluation: string[]; evaluation_now_development?: boolean };
     blind10?: { evaluation: string[]; evaluation_now_development?: boolean };
+    blind11?: { evaluation: string[]; evaluation_now_development?: boolean };
   };
 }
 
@@ -56,8 +57,8 @@ export interface Corpus {
  * batch's evaluation part is `blind-former-evaluation` once it was declared development (its misses
  * were seen after its one blind measurement); `blind2-evaluation` is the later blind batch, and
  * `blind2-former-evaluation` the same texts once they were declared development in turn; `blind3-*`,
- * `blind4-*` ... `blind10-*` likewise for the third to the tenth. */
-export const PARTS = ['development', 'evaluation', 'blind-development', 'blind-extra-development', 'blind-evaluation', 'blind-former-evaluation', 'blind2-evaluation', 'blind2-former-evaluation', 'blind3-evaluation', 'blind3-former-evaluation', 'blind4-evaluation', 'blind4-former-evaluation', 'blind5-evaluation', 'blind5-former-evaluation', 'blind6-evaluation', 'blind6-former-evaluation', 'blind7-evaluation', 'blind7-former-evaluation', 'blind8-evaluation', 'blind8-former-evaluation', 'blind9-evaluation', 'blind9-former-evaluation', 'blind10-evaluation', 'blind10-former-evaluation'] as const;
+ * `blind4-*` ... `blind11-*` likewise for the third to the eleventh. */
+export const PARTS = ['development', 'evaluation', 'blind-development', 'blind-extra-development', 'blind-evaluation', 'blind-former-evaluation', 'blind2-evaluation', 'blind2-former-evaluation', 'blind3-evaluation', 'blind3-former-evaluation', 'blind4-evaluation', 'blind4-former-evaluation', 'blind5-evaluation', 'blind5-former-evaluation', 'blind6-evaluation', 'blind6-former-evaluation', 'blind7-evaluation', 'blind7-former-evaluation', 'blind8-evaluation', 'blind8-former-evaluation', 'blind9-evaluation', 'blind9-former-evaluation', 'blind10-evaluation', 'blind10-former-evaluation', 'blind11-evaluation', 'blind11-former-evaluation'] as const;
 export type Part = (typeof PARTS)[number];
 
 /** The text ids of one part (empty when the corpus has no blind batch). */
@@ -65,7 +66,7 @@ export function partTexts(c: Corpus, part: Part): string[] {
   if (part === 'development' || part === 'evaluation') return c.split[part];
   const blind = c.split.blind;
   if (!blind) return [];
-  for (const name of ['blind2', 'blind3', 'blind4', 'blind5', 'blind6', 'blind7', 'blind8', 'blind9', 'blind10'] as const)
+  for (const name of ['blind2', 'blind3', 'blind4', 'blind5', 'blind6', 'blind7', 'blind8', 'blind9', 'blind10', 'blind11'] as const)
     if (part === `${name}-evaluation` || part === `${name}-former-evaluation`) {
       const b = c.split[name];
       return b && (part === `${name}-former-evaluation`) === (b.evaluation_now_development === true) ? b.evaluation : [];

@@ -737,6 +737,8 @@ const AFTER_THE_FIXES: Probe[] = [
   ['Tip-off is at 7:30 PM; our odds are updated in real time during overtime.', 'overtime', 'nba', 'total', 'full', 'unknown'],
   // Read since 'each side' names a selection, not side markets (it was a gap before).
   ['If the game is cancelled, each side of the contract pays 50 cents.', 'cancellation', 'nba', 'player_prop', 'full', 'half_payout'],
+  // Read since a DNP that moves the entry down is a voided pick (it was a gap before).
+  ['If the athlete is a DNP, your entry is downgraded.', 'non_participation', 'nba', 'player_prop', 'full', 'void'],
 ];
 
 /** Probes the reader does not read yet: each must stay `unknown` (a gap, never a wrong value). */
@@ -748,7 +750,6 @@ const GAPS: Probe[] = [
   ['Overtime counts for the full game and the second half, but for no quarter.', 'overtime', 'nba', 'total', 'quarter:4', 'excluded'],
   ['We grade moneyline wagers on tied games as losses.', 'tie', 'nfl', 'moneyline', 'full', 'loses'],
   ['Regulation time markets exclude overtime. All other markets include it.', 'overtime', 'nhl', 'total', 'full', 'included'],
-  ['If the athlete is a DNP, your entry is downgraded.', 'non_participation', 'nba', 'player_prop', 'full', 'void'],
   ['If the game is canceled and not rescheduled, the market resolves at the last traded price.', 'cancellation', 'nba', 'player_prop', 'full', 'fair_price'],
   ['Overtime is excluded from quarter bets and included in everything else.', 'overtime', 'nba', 'total', 'quarter:4', 'excluded'],
   ['Full-game hockey bets are settled on the score after 60 minutes.', 'overtime', 'nhl', 'moneyline', 'full', 'excluded'],

@@ -339,6 +339,23 @@ export function sentences(text: string): string[] {
 const PAST_PERIOD = new Set(['after', 'beyond', 'past']);
 const afterPeriod = (words: string[], i: number) => PAST_PERIOD.has(words[i - 1]) || (words[i - 1] === 'the' && PAST_PERIOD.has(words[i - 2]));
 
+/** Words naming the money a share is taken of ("half the stake", "half of your bet"). */
+const STAKE_NOUNS = new Set(['stake', 'stakes', 'bet', 'bets', 'wager', 'wagers', 'money', 'amount']);
+const SHARE_VERBS = new Set(['wins', 'loses', 'won', 'lost']);
+const SETTLED = new Set(['lost', 'won', 'paid', 'settled', 'refunded', 'returned']);
+
+/** "half the bet wins at the odds and half loses", "the other half is lost": a dead heat's share of
+ * the stake, not the first or second half of the game. */
+function shareOfStake(words: string[], i: number): boolean {
+  if (words[i] !== 'half' || ORDINALS.has(words[i - 1])) return false;
+  let k = i + 1;
+  if (words[k] === 'of') k++;
+  if (['the', 'your', 'a', 'its', 'their', 'each'].includes(words[k])) k++;
+  // "half bets" and "half wagers" are bets on a half: a share takes "the", "your" or "of" first.
+  if (k > i + 1 && STAKE_NOUNS.has(words[k])) return true;
+  return words[i - 1] === 'other' || SHARE_VERBS.has(words[i + 1]) || (words[i + 1] === 'is' && SETTLED.has(words[i + 2]));
+}
+
 function readScope(words: string[]): { scope: Scope; own: Clause['own'] } {
   const scope: Scope = { complement: false, blocking: false };
   const own: Clause['own'] = { league: false, segment: false, market: false, blocking: false };
@@ -374,7 +391,7 @@ function readScope(words: string[]): { scope: Scope; own: Clause['own'] } {
         } else if (e.dim === 'segment') {
           // "points scored after the fourth quarter" names the time after that period (overtime),
           // not the period: the clause is not about fourth-quarter markets.
-          if (!afterPeriod(words, i)) {
+          if (!afterPeriod(words, i) && !(c.tokens.length === 1 && shareOfStake(words, i))) {
             add('segments', vs);
             own.segment = true;
           }
@@ -462,6 +479,9 @@ const CONTRASTS = [['unlike'], ['as', 'opposed', 'to'], ['in', 'contrast', 'to']
 
 // Parentheticals that name examples or other markets, not a rule for the market at hand.
 const EXAMPLE_OPENERS = [['e', 'g'], ['eg'], ['for', 'example'], ['such', 'as'], ['except']];
+/** Openers of an example set off by a comma (not "such as", which after a comma names the markets
+ * a statement is about: "..., such as totals, include overtime"). */
+const COMMA_EXAMPLES = [['e', 'g'], ['eg'], ['for', 'example']];
 
 /** Openings of an appositive that says what the market before it is made of ("the sum of the 3rd
  * and 4th quarters", "made up of the third and fourth quarters"). */
@@ -578,6 +598,14 @@ export function clauses(sentence: string, section?: Scope): Clause[] {
       i = close > i ? close : all.length;
       continue;
     }
+    // "bets are settled on the result including overtime, e.g. bets on the second half": an example
+    // after a comma names one case of the statement, not the statement's scope.
+    if (all[i - 1]?.word === ',' && COMMA_EXAMPLES.some((o) => o.every((w, j) => all[i + j]?.word === w))) {
+      const close = all.findIndex((t, j) => j > i && (t.word === ',' || t.word === ';'));
+      toks.pop();
+      i = close > i ? close - 1 : all.length;
+      continue;
+    }
     if (all[i].word === '(' && EXAMPLE_OPENERS.some((o) => o.every((w, j) => all[i + 1 + j]?.word === w))) {
       const close = all.findIndex((t, j) => j > i && t.word === ')');
       if (close > i) {
@@ -688,11 +716,20 @@ export function clauses(sentence: string, section?: Scope): Clause[] {
     prevOwnBlocking = read.scope.blocking;
   }
   for (let k = 1; k < out.length; k++) {
-    if (namesException(out[k])) out[k].kind = 'except';
+    if (namesException(out[k]) || (out[k].kind === 'colon' && announcesException(out[k - 1].words))) out[k].kind = 'except';
     if (withdrawsBefore(out[k])) out[k - 1].withdrawn = true;
     restrictBefore(out[k], out[k - 1]);
   }
   return out;
+}
+
+/** "the score that counts takes in any extra periods, with one exception: for the 'more than / less
+ * than' selections ...": a clause that ends by announcing an exception is followed by it after the
+ * colon, and what follows is read as that exception, not as a statement of the heading before. */
+function announcesException(words: string[]): boolean {
+  const last = words[words.length - 1];
+  if (last !== 'exception' && last !== 'exceptions') return false;
+  return words.slice(-5, -1).some((w) => w === 'with' || w === 'following');
 }
 
 /** "...; this applies only to markets which include overtime": a clause that says which markets the
@@ -704,6 +741,9 @@ function restrictBefore(c: Clause, before: Clause): void {
   // to ..." does: the statement holds in the markets it names, so it states nothing of the others.
   const onlyIn = c.kind === 'but' && c.words[0] === 'only';
   if (!onlyIn && (!BACK_REFERENCES.has(c.words[0]) || !c.words.some((w) => APPLY.has(w)))) return;
+  // "This also applies to bets on the second half" adds markets to the statement before it: it keeps
+  // its own scope, and the markets named are no restriction of it.
+  if (!onlyIn && c.words.includes('also')) return;
   if (!(c.own.league || c.own.segment || c.own.market || c.own.blocking)) return;
   before.scope = !onlyIn && c.words.some((w) => NEGATION_CUES.has(w)) ? { ...before.scope, blocking: true } : c.scope;
 }
@@ -925,10 +965,15 @@ function negatedValue(words: string[], hit: Hit): boolean {
     if (NEGATION_CUES.has(words[k]) || words[k] === 'nobody') return true;
     // "no one wins or loses": a denied subject of the verbs coordinated with the value word.
     if (words[k] === 'one' && words[k - 1] === 'no') return true;
+    // "neither side won or lost", "no team wins or loses": the same with a denied side as the subject.
+    if (DENIED_SIDES.has(words[k]) && (words[k - 1] === 'neither' || words[k - 1] === 'no')) return true;
     if (!VERB_GROUP.has(words[k]) && !COORDINATED_OUTCOMES.has(words[k])) return false;
   }
   return false;
 }
+
+/** Subjects that, after "neither" or "no", deny the outcome verbs that follow them. */
+const DENIED_SIDES = new Set(['side', 'team', 'selection', 'player', 'bettor', 'party', 'outcome']);
 
 /** Outcome verbs and the "or" that coordinates them with a value word under one subject ("no one wins
  * or loses", "nobody wins or loses"). */
@@ -1191,6 +1236,8 @@ export function parseText(text: string): ParsedText {
 const REASONS = new Set(['because', 'since']);
 
 /** Pronouns by which a clause names the topic of the clause before it. */
+/** Nouns for the event a bet is on: "that match" in a clause names the event of the clause before. */
+const EVENT_NOUNS = new Set(['match', 'game', 'event', 'fixture', 'contest']);
 const TOPIC_PRONOUNS = new Set(['it', 'them']);
 
 /** "What happens if the game ends in a tie?", "What if my player does not play?": a question that asks
@@ -1388,6 +1435,9 @@ export function readRule(text: string | ParsedText, rule: ReadRule, m: MarketSco
         ((c.kind === 'but' || c.kind === 'colon' || c.kind === 'so' || c.words[0] === 'otherwise' || c.words[0] === 'so') && i > 0 && hasTopic(rule, cs[i - 1].words)) ||
         // "ML bets include OT; totals exclude it": a pronoun object names the topic of the clause before.
         ((c.kind === 'semi' || c.kind === 'but') && i > 0 && c.words.slice(1).some((w) => TOPIC_PRONOUNS.has(w)) && hasTopic(rule, cs[i - 1].words)) ||
+        // "... stand when a match is abandoned or cancelled; every other bet on that match is void": a
+        // clause that names "that match" speaks of the match the clause before named in its case.
+        ((c.kind === 'semi' || c.kind === 'but') && i > 0 && !LEXICON[rule].negation && c.words.some((w, k) => w === 'that' && EVENT_NOUNS.has(c.words[k + 1])) && hasTopic(rule, cs[i - 1].words)) ||
         // "Overtime counts for the full game; it does not count for quarters": "it" as the subject names
         // the topic only when the clause before opens with it (not "full-game bets include overtime; it ...").
         ((c.kind === 'semi' || c.kind === 'but') && i > 0 && c.words[0] === 'it' && topicHits(rule, cs[i - 1].words).some((h) => h.start === 0)) ||

@@ -18,17 +18,17 @@ const BLIND4_SILENT_KNOWN: string[] = [];
 /** The fifth blind batch after round 8: stated values read right, and the one silent row still
  * reported known (p765: "Full-game and second-half lines include overtime scoring" on a full-game
  * player prop, a hand value disputed in measurements.md, round 8). */
-const BLIND5_RIGHT = 98;
+const BLIND5_RIGHT = 99;
 const BLIND5_SILENT_KNOWN = ['p765'];
 /** The sixth blind batch after the round that tuned on it: stated values read right, and the silent
  * rows still reported known (measurements.md: p799, a goalie's start on a prop whose player the
- * market does not name; p860 and p861, a "Winner (including extra innings)" label in a bet-type
- * list read for the run line and total; p895, "every market" on a player prop, a hand value disputed there). */
+ * market does not name; p895, "every market" on a player prop, a hand value disputed there). A
+ * "Winner (incl. extra innings)" label names the money line since the tenth batch's safety round. */
 const BLIND6_RIGHT = 123;
-const BLIND6_SILENT_KNOWN = ['p799', 'p860', 'p861', 'p895'];
-/** The seventh blind batch after the round that tuned on it (safety first): stated values read right,
- * and no silent row reported known. */
-const BLIND7_RIGHT = 80;
+const BLIND6_SILENT_KNOWN = ['p799', 'p895'];
+/** The seventh blind batch after the round that tuned on it (safety first), and the later round on
+ * stated values read unknown: stated values read right, and no silent row reported known. */
+const BLIND7_RIGHT = 83;
 const BLIND7_SILENT_KNOWN: string[] = [];
 // The eighth blind batch, development since its blind figure: what tuning reached. p1053's silent
 // overtime value (an extra-innings sentence about the result, read for a player prop) is the hand
@@ -38,9 +38,20 @@ const BLIND8_SILENT_KNOWN = ['p1053'];
 // The ninth blind batch, development since its blind figure: what the safety round reached (no wrong
 // value, no opposite pair read alike). Two silent rows still read known: p1099 ("this wager" after a
 // player's line, read for the money line beside it) and p1172 (a "2-Way:" label read for a total; a
-// two-way label read as the money line lost right values on five other parts).
-const BLIND9_RIGHT = 52;
+// two-way label read as the money line lost right values on five other parts). Right values since the
+// round on stated values read unknown (a line-adjusted tie as a push, an entry moved down for a DNP,
+// an outcome with no winner, players who did not start).
+const BLIND9_RIGHT = 58;
 const BLIND9_SILENT_KNOWN = ['p1099', 'p1172'];
+// The tenth blind batch, development since its blind figure, after its safety round: no value read
+// wrong, and the kinds behind seven stated values read unknown fixed ("this also applies to", an
+// example after a comma, "goals by one team", "that match" after a semicolon). Four silent rows still
+// read known, each left with its reason in measurements.md: p1202 and p1234 (a push sentence for every
+// two-outcome market or total, read for a fourth-quarter total the hand leaves silent), p1211 (a
+// starting pitcher's first pitch, read for a batter's prop) and p1242 (the result's regulation-time
+// basis read for a player prop, as p1053).
+const BLIND10_RIGHT = 65;
+const BLIND10_SILENT_KNOWN = ['p1202', 'p1211', 'p1234', 'p1242'];
 
 const m = (league: MarketScope['league'], marketType: MarketScope['marketType'], segment: MarketScope['segment'] = 'full'): MarketScope => ({ league, marketType, segment });
 
@@ -1016,6 +1027,14 @@ describe('corpus of real rules texts (evaluation part)', () => {
     expect(r.overall.right).toBeGreaterThanOrEqual(BLIND9_RIGHT);
     expect(r.misses.filter((x) => x.expected === 'unknown').map((x) => x.row)).toEqual(BLIND9_SILENT_KNOWN);
   }, 30_000);
+  it('keeps the tenth blind batch (development since it was measured once) free of wrong values and of opposite rules read alike, holding what tuning reached on it', () => {
+    const r = evaluate(loadCorpus(), 'blind10-former-evaluation');
+    expect(r.overall.stated).toBeGreaterThan(80);
+    expect(r.overall.wrong).toBe(0);
+    expect(r.verdicts.oppositeEquivalent).toBe(0);
+    expect(r.overall.right).toBeGreaterThanOrEqual(BLIND10_RIGHT);
+    expect(r.misses.filter((x) => x.expected === 'unknown').map((x) => x.row)).toEqual(BLIND10_SILENT_KNOWN);
+  }, 30_000);
 });
 
 /** Half A of the held-out probes (test/fixtures/rules/held-out-probes.json) as the round that tuned on
@@ -1033,6 +1052,18 @@ describe('held-out probes, the half tuning may look at', () => {
     expect(stated.filter((x) => x.got !== 'unknown' && x.got !== x.p.expected).map((x) => x.p.id)).toEqual([]);
     expect(read.filter((x) => x.p.expected === 'unknown' && x.got !== 'unknown').map((x) => x.p.id)).toEqual([]);
     expect(stated.filter((x) => x.got === x.p.expected).length).toBeGreaterThanOrEqual(PROBES_A_RIGHT);
+  });
+  // The second probe set (held-out-probes-stated.json: stated values the reader reported unknown), half
+  // A as the round that tuned on it left it: s12, an esports page whose title does not reach the
+  // market label after it, is the one silent probe still read known.
+  it('reads half A of the probes on stated values without a wrong value, holding what tuning reached', () => {
+    type Probe = { id: string; half: string; text: string; rule: Parameters<typeof readRule>[1]; league: MarketScope['league']; marketType: MarketScope['marketType']; segment: MarketScope['segment']; expected: string };
+    const probes = (JSON.parse(readFileSync(new URL('../../test/fixtures/rules/held-out-probes-stated.json', import.meta.url), 'utf8')) as { probes: Probe[] }).probes.filter((p) => p.half === 'A');
+    const read = probes.map((p) => ({ p, got: readRule(p.text, p.rule, m(p.league, p.marketType, p.segment)).value }));
+    const stated = read.filter((x) => x.p.expected !== 'unknown');
+    expect(stated.filter((x) => x.got !== 'unknown' && x.got !== x.p.expected).map((x) => x.p.id)).toEqual([]);
+    expect(read.filter((x) => x.p.expected === 'unknown' && x.got !== 'unknown').map((x) => x.p.id)).toEqual(['s12']);
+    expect(stated.filter((x) => x.got === x.p.expected).length).toBeGreaterThanOrEqual(7);
   });
 });
 
@@ -1086,5 +1117,150 @@ describe('safety classes of the ninth blind batch: no value read wrong or from s
     expect(readRule(text, 'tie', m('nfl', 'moneyline'))).toEqual({ value: 'unknown', why: 'silent' });
     // A page covering a kind of line of ours still speaks of our markets.
     expect(readRule('Regulation lines. Overtime is ignored. This page covers the regulation lines only.', 'overtime', m('nfl', 'moneyline'))).toMatchObject({ value: 'excluded' });
+  });
+});
+
+describe('safety classes of the tenth blind batch: no value read wrong or from silence (sentences written for these tests)', () => {
+  it('a fantasy contest called off for its slate is no cancelled game', () => {
+    expect(readRule('If postponements leave a single game on the slate, the contest is called off and entries are refunded.', 'cancellation', m('nba', 'player_prop'))).toEqual({ value: 'unknown', why: 'silent' });
+    expect(readRule('If the game is cancelled, player props are refunded.', 'cancellation', m('nba', 'player_prop'))).toMatchObject({ value: 'void' });
+  });
+  it('a dead heat among several winners of one market is no tied game', () => {
+    expect(readRule('The dead heat rule: if a market has two or more winners, the odds are divided by the number of winners and each bet is settled that way, with the stake returned.', 'tie', m('nfl', 'moneyline'))).toEqual({ value: 'unknown', why: 'silent' });
+    expect(readRule('Where no tie price is offered, a tied game is a dead heat and the stake is returned.', 'tie', m('nfl', 'moneyline'))).toMatchObject({ value: 'void' });
+  });
+  it('a "Winner (incl. overtime)" label names the money line, not the total beside it', () => {
+    const text = 'Hockey markets. Winner (incl. overtime and shootout): pick the side that wins. Total: goals by both teams against the line.';
+    expect(readRule(text, 'overtime', m('nhl', 'total'))).toEqual({ value: 'unknown', why: 'silent' });
+    expect(readRule(text, 'overtime', m('nhl', 'moneyline'))).toMatchObject({ value: 'included' });
+    // A competitor's total is a team total.
+    expect(readRule('Competitor 2 total (incl. extra innings): runs by the away team.', 'overtime', m('mlb', 'team_total'))).toMatchObject({ value: 'included' });
+  });
+  it('a draw-no-bet item and a rest-of-the-match market speak of their own markets', () => {
+    const text = 'Hockey rules. (4) Draw no bet: the winner of the match, the draw ignored; a) a level match is void; b) goals in overtime are not included. (5) Who wins the rest of the game: from a given minute; overtime is not counted.';
+    expect(readRule(text, 'overtime', m('nhl', 'total'))).toEqual({ value: 'unknown', why: 'silent' });
+    expect(readRule(text, 'overtime', m('nhl', 'moneyline'))).toMatchObject({ value: 'excluded' });
+  });
+  it('"these bets" with no market named before them state nothing for our markets', () => {
+    expect(readRule('Hockey rules. In these bets overtime is not included.', 'overtime', m('nhl', 'total'))).toEqual({ value: 'unknown', why: 'silent' });
+    expect(readRule('Hockey rules. In all bets overtime is not included.', 'overtime', m('nhl', 'total'))).toMatchObject({ value: 'excluded' });
+  });
+});
+
+describe('stated values the tenth blind batch reported unknown: the kinds and clause structures behind them (sentences written for these tests)', () => {
+  it('"this also applies to X" adds X to the statement before it and does not narrow it to X', () => {
+    const text = 'Extra time: unless stated otherwise, wagers are graded on the result with overtime included. This also applies to second-half wagers.';
+    expect(readRule(text, 'overtime', m('nba', 'total'))).toMatchObject({ value: 'included' });
+    expect(readRule(text, 'overtime', m('nba', 'spread', 'half:2'))).toMatchObject({ value: 'included' });
+    // "This applies only to X" still narrows it.
+    expect(readRule('Wagers are graded on the result with overtime included. This applies only to second-half wagers.', 'overtime', m('nba', 'total'))).toEqual({ value: 'unknown', why: 'silent' });
+  });
+  it('a clause naming "that match" after a semicolon speaks of the case the clause before named', () => {
+    expect(readRule('Settled markets stand if a game is called off or cancelled; all other bets on that game are void.', 'cancellation', m('nba', 'player_prop'))).toMatchObject({ value: 'void' });
+    expect(readRule('Decided bets stand when an event is cancelled; every other wager on that event is refunded.', 'cancellation', m('nfl', 'moneyline'))).toMatchObject({ value: 'void' });
+    // Without a case before it, "that game" carries nothing.
+    expect(readRule('Settled markets stand; all other bets on that game are void.', 'cancellation', m('nba', 'player_prop'))).toEqual({ value: 'unknown', why: 'silent' });
+  });
+  it('"goals by one team" in a list of markets names the team total', () => {
+    const text = 'Every hockey bet (the money line, total goals, goals by one team) is settled on the three regulation periods.';
+    expect(readRule(text, 'overtime', m('nhl', 'team_total'))).toMatchObject({ value: 'excluded' });
+    expect(readRule('Points by one team include overtime.', 'overtime', m('nba', 'team_total'))).toMatchObject({ value: 'included' });
+    expect(readRule('Points by one team include overtime.', 'overtime', m('nba', 'total'))).toEqual({ value: 'unknown', why: 'silent' });
+  });
+  it('an example after a comma ("..., e.g. bets on the second half") names a case, not the scope', () => {
+    expect(readRule('Wagers are graded on the result with overtime included, e.g. second-half wagers.', 'overtime', m('nba', 'moneyline'))).toMatchObject({ value: 'included' });
+    expect(readRule('Wagers are graded on the result with overtime included, for example second-half wagers, unless the market says otherwise.', 'overtime', m('nfl', 'total'))).toMatchObject({ value: 'included' });
+    // "such as" after a comma still names the markets the statement is about.
+    expect(readRule('Some markets, such as second-half wagers, include overtime.', 'overtime', m('nba', 'moneyline'))).toEqual({ value: 'unknown', why: 'silent' });
+  });
+});
+
+describe('stated values the reader reported unknown: the kinds behind them (sentences written for these tests)', () => {
+  it('a line-adjusted tie ("tied once the spread is applied", "a total bet ends level") is a push', () => {
+    expect(readRule('On spread bets, a game that finishes level once the points are applied returns every stake.', 'push', m('nfl', 'spread'))).toMatchObject({ value: 'void' });
+    expect(readRule('Point spreads: if the result is tied after the handicap is applied, the bet is void.', 'push', m('nba', 'spread'))).toMatchObject({ value: 'void' });
+    expect(readRule('If a money line, spread or total bet ends in a tie, those bets are refunded.', 'push', m('nhl', 'total'))).toMatchObject({ value: 'void' });
+    expect(readRule('If a total bet ends level, it is graded as a loss.', 'push', m('nba', 'total'))).toMatchObject({ value: 'loses' });
+    // A tied game with no line applied is no push.
+    expect(readRule('If the game is tied after regulation, money line bets are void.', 'push', m('nfl', 'spread'))).toEqual({ value: 'unknown', why: 'silent' });
+  });
+  it('a player who does not play is taken out "as if never in the entry", or bets are "valid provided" he takes part: void', () => {
+    expect(readRule('Players who do not take the field are dropped, and the entry is settled as though they had never been picked.', 'non_participation', m('nfl', 'player_prop'))).toMatchObject({ value: 'void' });
+    expect(readRule('Player over/under bets are valid provided the named player takes part in the game.', 'non_participation', m('nba', 'player_prop'))).toMatchObject({ value: 'void' });
+    expect(readRule('Bets are valid provided the game is completed.', 'non_participation', m('nba', 'player_prop'))).toEqual({ value: 'unknown', why: 'silent' });
+    // "Player over/under" is a player's line, not the game total.
+    expect(readRule('Player over/under bets include overtime.', 'overtime', m('nba', 'total'))).toEqual({ value: 'unknown', why: 'silent' });
+  });
+  it('a DNP pick that moves the entry down a level is a voided pick; "one or more picks" is a count, not the More side', () => {
+    expect(readRule('When one or more of your players is ruled DNP, the entry reverts down one level.', 'non_participation', m('nba', 'player_prop'))).toMatchObject({ value: 'void' });
+    expect(readRule('If one or more picks ends a push, your entry is downgraded to the picks that remain.', 'push', m('nba', 'player_prop'))).toMatchObject({ value: 'void' });
+    expect(readRule('If one or more picks in an entry do not play, the entry moves down a tier.', 'non_participation', m('wnba', 'player_prop'))).toMatchObject({ value: 'void' });
+  });
+  it('a game not played "treated as a non-runner" is void', () => {
+    expect(readRule('A game that is not played is treated as a non-runner for settlement.', 'cancellation', m('nba', 'player_prop'))).toMatchObject({ value: 'void' });
+    expect(readRule('If the event does not take place, bets on it are treated as void.', 'cancellation', m('nfl', 'moneyline'))).toMatchObject({ value: 'void' });
+    // A postponement alone names no cancellation.
+    expect(readRule('A postponed match is treated as a non-runner unless it is played within 48 hours.', 'cancellation', m('nba', 'moneyline'))).toEqual({ value: 'unknown', why: 'silent' });
+  });
+  it('an outcome that "does not determine a winner" is a tie', () => {
+    expect(readRule('If the result does not determine a winner, the market is cancelled and stakes are refunded.', 'tie', m('nfl', 'moneyline'))).toMatchObject({ value: 'void' });
+    expect(readRule('Should the game end without a winner, both sides lose.', 'tie', m('nfl', 'moneyline'))).toMatchObject({ value: 'loses' });
+  });
+  it('"players who did not start" is the plural of a player who does not start', () => {
+    expect(readRule('Props for players who did not start the game are voided.', 'non_participation', m('nba', 'player_prop'))).toMatchObject({ value: 'void' });
+    expect(readRule('Players that do not start are graded as a loss.', 'non_participation', m('nhl', 'player_prop'))).toMatchObject({ value: 'loses' });
+  });
+  it('a tennis rule ("the first set") states nothing for our leagues', () => {
+    expect(readRule('Tennis: a match cancelled before a ball is struck is void.', 'cancellation', m('nba', 'moneyline'))).toEqual({ value: 'unknown', why: 'silent' });
+    expect(readRule('If a match is called off before the first set, all markets settle at the last fair price.', 'cancellation', m('nhl', 'moneyline'))).toEqual({ value: 'unknown', why: 'silent' });
+    expect(readRule('If a match is called off, all markets settle at the last fair price.', 'cancellation', m('nhl', 'moneyline'))).toMatchObject({ value: 'fair_price' });
+  });
+});
+
+describe('safety on the eleventh blind batch: announced exceptions, shares of a stake, denied sides', () => {
+  it('an exception announced at a clause\'s end ("with one exception:") is read as the exception to the statement before it', () => {
+    const text = 'Basketball: every bet type is settled on a score that takes in any overtime played, with one exception: for the more than / less than lines only the four quarters count.';
+    expect(readRule(text, 'overtime', m('nba', 'total'))).toMatchObject({ value: 'excluded' });
+    expect(readRule(text, 'overtime', m('nba', 'moneyline'))).toMatchObject({ value: 'included' });
+  });
+  it('"with or without overtime" says the value holds either way, not that overtime is left out', () => {
+    expect(readRule('A winner pick on a game that finishes level loses, with or without overtime.', 'overtime', m('nfl', 'moneyline'))).toEqual({ value: 'unknown', why: 'silent' });
+  });
+  it('half of the stake winning and the other half lost is a dead heat\'s half payout, and that "half" names no period', () => {
+    expect(readRule('When a two-way money line ends in a draw, half the bet wins at the price and half loses.', 'tie', m('nfl', 'moneyline'))).toMatchObject({ value: 'half_payout' });
+    expect(readRule('A drawn game splits the ticket: half of your stake is paid at the odds and the other half is lost.', 'tie', m('nfl', 'moneyline'))).toMatchObject({ value: 'half_payout' });
+    // The rest of a split stake, or a worked example's lost share, is no loss of the whole bet.
+    expect(readRule('With three teams tied, a third of the stake is settled as a winner and the rest as a loser.', 'tie', m('nfl', 'moneyline'))).toEqual({ value: 'unknown', why: 'silent' });
+    expect(readRule('Tied after four quarters: $40 wins at the odds and $40 is lost.', 'tie', m('nfl', 'moneyline'))).toEqual({ value: 'unknown', why: 'silent' });
+    // A period named as a period still is one ("half bets" are bets on a half).
+    expect(readRule('Half bets on a tied half lose.', 'tie', m('nfl', 'moneyline'))).toEqual({ value: 'unknown', why: 'silent' });
+    expect(readRule('First half bets on a tied first half lose.', 'tie', m('nfl', 'moneyline'))).toEqual({ value: 'unknown', why: 'silent' });
+  });
+  it('"neither side won or lost" denies both outcomes of a tie', () => {
+    expect(readRule('The score was tied at the final whistle, so neither side won or lost.', 'tie', m('nfl', 'moneyline'))).toEqual({ value: 'unknown', why: 'silent' });
+  });
+  it('a contest push that "counts as a miss" is not a refund', () => {
+    expect(readRule('A pick landing exactly on the contest spread is a push: it counts as a miss.', 'push', m('nfl', 'spread'))).toMatchObject({ value: 'unknown', why: 'contradiction' });
+  });
+  it('"the result of the match" is the game\'s result: it says nothing of a player prop', () => {
+    const text = 'Basketball: the result of the game includes overtime unless the market says otherwise.';
+    expect(readRule(text, 'overtime', m('nba', 'player_prop'))).toEqual({ value: 'unknown', why: 'silent' });
+    expect(readRule(text, 'overtime', m('nba', 'moneyline'))).toMatchObject({ value: 'included' });
+  });
+});
+
+describe('stated values of the eleventh blind batch read through the lexicon (sentences written for these tests)', () => {
+  it('"the Tie selection wins and both teams lose" makes the tie its own outcome, not a loss', () => {
+    expect(readRule('If the game is level after five innings, the Draw selection wins and both teams lose.', 'tie', m('mlb', 'moneyline', 'half:1'))).toMatchObject({ value: 'separate_outcome' });
+  });
+  it('a tied game that "scores no point" for any pick is a lost pick', () => {
+    expect(readRule('Any game that ends tied earns no points for anyone who picked it.', 'tie', m('nfl', 'moneyline'))).toMatchObject({ value: 'loses' });
+  });
+  it('a player who "must be in the starting line-up" names the case of one who does not play', () => {
+    expect(readRule('Pitcher props: the pitcher must be in the starting line-up, otherwise the bet is void.', 'non_participation', m('mlb', 'player_prop'))).toMatchObject({ value: 'void' });
+  });
+  it('a handicap that leaves "the adjusted result a draw" is a push', () => {
+    expect(readRule('Whenever the adjusted score is level, the bettor gets the stake back.', 'push', m('nba', 'spread'))).toMatchObject({ value: 'void' });
+    expect(readRule('A draw after the handicap means every stake is returned.', 'push', m('nhl', 'spread'))).toMatchObject({ value: 'void' });
   });
 });

@@ -20,19 +20,25 @@ import { serveSnapshotStore } from '../readmodels/store-port.ts';
 import { PortHistory, type HistoryFacts } from '../readmodels/history-port.ts';
 import { fromWireError, type WireError } from './history-host.ts';
 import { PortLog } from '../log/log-port.ts';
+import { PortCaller } from './port-calls.ts';
 import type { Log } from '../log/types.ts';
+import { PIPELINE_YOUNG_GENERATION_MB } from './worker-heap.ts';
 
 /** The pipeline thread's messages to this thread. */
 export type PipelineReply =
-  | { ready: true; venueBaseUrl?: string; sqlAddress?: string; history: HistoryFacts; log?: Log['kind'] }
+  | { ready: true; venueBaseUrl?: string; sqlAddress?: string; metricsAddress?: string; history: HistoryFacts; log?: Log['kind'] }
   | { ready: false; error: WireError }
   | { stopped: true; abandoned: boolean }
-  | { metrics: number; text: string }
   | { fatal: WireError };
+
+/** This thread's calls to the pipeline thread (answered with port-calls.ts's replies); 'stop' is sent bare. */
+export type PipelineCall = { id: number; op: 'metrics' };
 
 export interface PipelineThread {
   venueBaseUrl?: string;
   sqlAddress?: string;
+  /** Its stages' metrics server (METRICS_PORT), which runs there. */
+  metricsAddress?: string;
   history: PortHistory;
   /** Its log's tails, offsets and registry lookups (the push stream), when asked for (`stream`). */
   log?: PortLog;
@@ -68,6 +74,7 @@ export async function startPipelineThread(o: PipelineThreadOptions): Promise<Pip
       logPort: logCh?.port2,
     },
     transferList: [storeCh.port2, historyCh.port2, ...(logCh ? [logCh.port2] : [])],
+    resourceLimits: { maxYoungGenerationSizeMb: PIPELINE_YOUNG_GENERATION_MB },
   });
   const exited = new Promise<number>((resolve) => worker.once('exit', resolve));
   let stopping: ((abandoned: boolean) => void) | undefined;
@@ -76,11 +83,15 @@ export async function startPipelineThread(o: PipelineThreadOptions): Promise<Pip
     worker.once('error', reject);
     void exited.then((code) => reject(new Error(`the pipeline thread exited (code ${code}) before it started`)));
   });
+  // The three ports' ends on this thread, closed together (a failed start, a stop, a thread gone).
+  const closePorts = async (h?: PortHistory, l?: PortLog) => {
+    await l?.close();
+    await h?.close();
+    for (const p of [storeCh.port1, historyCh.port1, logCh?.port1]) p?.close();
+  };
   if (!('ready' in first) || !first.ready) {
     await worker.terminate();
-    storeCh.port1.close();
-    historyCh.port1.close();
-    logCh?.port1.close();
+    await closePorts();
     throw 'error' in first ? fromWireError(first.error, 'the pipeline thread') : new Error('the pipeline thread did not start');
   }
   const fatal = (e: Error) => {
@@ -88,14 +99,11 @@ export async function startPipelineThread(o: PipelineThreadOptions): Promise<Pip
     if (o.onFatal) o.onFatal(e);
     else console.error('the pipeline thread failed:', e);
   };
-  const asked = new Map<number, (text: string) => void>();
-  let nextAsk = 1;
-  worker.on('message', (m: PipelineReply) => {
-    if ('metrics' in m) {
-      asked.get(m.metrics)?.(m.text);
-      asked.delete(m.metrics);
-    } else if ('stopped' in m) stopping?.(m.abandoned);
-    else if ('fatal' in m) fatal(fromWireError(m.fatal, 'the pipeline thread'));
+  // Its metrics are calls on the Worker itself; its other messages (stopped, fatal) come beside them.
+  const calls = new PortCaller<PipelineCall>(worker, 'the pipeline thread', 'the pipeline thread', (m) => {
+    const r = m as PipelineReply;
+    if ('stopped' in r) stopping?.(r.abandoned);
+    else if ('fatal' in r) fatal(fromWireError(r.fatal, 'the pipeline thread'));
   });
   worker.on('error', (e) => fatal(e instanceof Error ? e : new Error(String(e))));
   let gone = false;
@@ -110,29 +118,23 @@ export async function startPipelineThread(o: PipelineThreadOptions): Promise<Pip
   return {
     venueBaseUrl: first.venueBaseUrl,
     sqlAddress: first.sqlAddress,
+    metricsAddress: first.metricsAddress,
     history,
     log,
     metricsText() {
-      const id = nextAsk++;
-      return new Promise<string>((resolve) => {
-        asked.set(id, resolve);
-        worker.postMessage({ metrics: id });
-      });
+      return calls.call<string>({ op: 'metrics' });
     },
     async stop() {
       if (stopping) return false;
       if (gone) {
-        await log?.close();
-        await history.close();
-        storeCh.port1.close();
+        await closePorts(history, log);
         return true;
       }
       const answered = new Promise<boolean>((resolve) => (stopping = resolve));
       worker.postMessage('stop');
       const abandoned = await answered;
-      await log?.close();
-      await history.close();
-      storeCh.port1.close();
+      await closePorts(history, log);
+      calls.close();
       // With work abandoned, a thread under it may be inside chdb: not waited for (the process ends by its signal).
       if (abandoned) void worker.terminate();
       else {

@@ -11,7 +11,8 @@ import { toWireError } from './history-host.ts';
 import { metricsText } from './metrics.ts';
 import { serveLogTail } from '../log/log-port.ts';
 import type { Log } from '../log/types.ts';
-import type { PipelineReply } from './pipeline-thread.ts';
+import type { PipelineCall, PipelineReply } from './pipeline-thread.ts';
+import { replyTo } from './port-calls.ts';
 
 const port = parentPort!;
 const data = workerData as { config: Config; storePort: MessagePort; historyPort: MessagePort; logPort?: MessagePort };
@@ -41,9 +42,9 @@ try {
       },
     },
   );
-  port.on('message', (m: 'stop' | { metrics: number }) => {
+  port.on('message', (m: 'stop' | PipelineCall) => {
     if (typeof m === 'object') {
-      void metricsText().then((text) => say({ metrics: m.metrics, text }));
+      if (m.op === 'metrics') replyTo(port, m.id, metricsText());
       return;
     }
     if (m !== 'stop') return;
@@ -54,7 +55,7 @@ try {
       port.close();
     });
   });
-  say({ ready: true, venueBaseUrl: svc.venueBaseUrl, sqlAddress: svc.sqlAddress, history: history!, log: logKind });
+  say({ ready: true, venueBaseUrl: svc.venueBaseUrl, sqlAddress: svc.sqlAddress, metricsAddress: svc.metricsAddress, history: history!, log: logKind });
 } catch (e) {
   say({ ready: false, error: toWireError(e) });
 }

@@ -1,8 +1,9 @@
 // Calls and their answers over a MessagePort, for the seams that cross between the API's thread and
-// the pipeline thread (readmodels/store-port.ts, readmodels/history-port.ts, log/log-port.ts). A
-// call carries a number; its answer carries the same number with the value, or the error as a
-// WireError (its name and message survive the copy, so BatchAbandoned and the like are still known).
-import type { MessagePort } from 'node:worker_threads';
+// the pipeline thread (readmodels/store-port.ts, readmodels/history-port.ts, log/log-port.ts), or
+// over a Worker itself (the pipeline thread's metrics, pipeline-thread.ts). A call carries a number;
+// its answer carries the same number with the value, or the error as a WireError (its name and
+// message survive the copy, so BatchAbandoned and the like are still known).
+import { Worker, type MessagePort } from 'node:worker_threads';
 import { fromWireError, toWireError, type WireError } from './history-host.ts';
 
 export type Reply = { id: number; ok: true; value: unknown } | { id: number; ok: false; error: WireError };
@@ -14,8 +15,9 @@ const isReply = (m: unknown): m is Reply => typeof m === 'object' && m !== null 
 
 /**
  * The calling end of a port: numbers each call, settles it with its answer, and fails every call
- * still waiting once the port closes or close() is called (nothing waits forever on a thread gone).
- * Messages that are not answers go to `other` (a log tail's batches).
+ * still waiting once the port closes (a Worker: once it exits) or close() is called (nothing waits
+ * forever on a thread gone). Messages that are not answers go to `other` (a log tail's batches, the
+ * pipeline thread's own messages).
  */
 export class PortCaller<C extends { id: number }> {
   private nextId = 1;
@@ -24,7 +26,7 @@ export class PortCaller<C extends { id: number }> {
 
   /** `name` names this end in errors ("the log port"); `peer` names who answers ("the pipeline thread"). */
   constructor(
-    private readonly port: MessagePort,
+    private readonly port: MessagePort | Worker,
     private readonly name: string,
     private readonly peer: string,
     other?: (m: unknown) => void,
@@ -37,7 +39,9 @@ export class PortCaller<C extends { id: number }> {
       if (m.ok) p.resolve(m.value);
       else p.reject(fromWireError(m.error, peer));
     });
-    port.once('close', () => this.fail(new Error(`${name} closed`)));
+    // A port ends with 'close'; a Worker with 'exit' (its 'close' is never emitted).
+    if (port instanceof Worker) port.once('exit', () => this.fail(new Error(`${name} closed`)));
+    else port.once('close', () => this.fail(new Error(`${name} closed`)));
   }
 
   get closed(): boolean {
@@ -65,11 +69,14 @@ export class PortCaller<C extends { id: number }> {
     this.pending.clear();
   }
 
-  /** Closes this end (the serving end sees the port close); false when it was closed already. */
+  /**
+   * Closes this end (the serving end sees the port close; a Worker is left running: its owner stops
+   * it); false when it was closed already.
+   */
   close(): boolean {
     if (this.isClosed) return false;
     this.fail(this.closedError());
-    this.port.close();
+    if (!(this.port instanceof Worker)) this.port.close();
     return true;
   }
 }

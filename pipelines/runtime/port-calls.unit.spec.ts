@@ -1,7 +1,7 @@
 // The calls the pipeline thread's seams make over a MessagePort: answers reach their own call
 // whatever the order, an error keeps its name, and nothing waits forever once an end is closed.
 import { describe, expect, it } from 'vitest';
-import { MessageChannel } from 'node:worker_threads';
+import { MessageChannel, Worker } from 'node:worker_threads';
 import { PortCaller, replyTo } from './port-calls.ts';
 
 type Call = { id: number; op: 'echo'; value: string; after: number } | { id: number; op: 'fail'; name: string } | { id: number; op: 'never' };
@@ -64,5 +64,26 @@ describe('PortCaller and replyTo', () => {
     expect(caller.close()).toBe(true);
     expect(caller.close()).toBe(false);
     await expect(waiting).rejects.toThrow('the test port is closed');
+  });
+
+  it('calls a Worker itself: answered from its parentPort, its other messages handed on, the calls failed when it exits', async () => {
+    // A plain script (no loader needed): answers 'echo' with replyTo's reply shape, says a word of its own first, exits on 'exit'.
+    const worker = new Worker(
+      `const { parentPort } = require('node:worker_threads');
+       parentPort.on('message', (m) => {
+         if (m.op === 'echo') { parentPort.postMessage({ note: m.value }); parentPort.postMessage({ id: m.id, ok: true, value: m.value }); }
+         else if (m.op === 'fail') process.exit(3);
+       });`,
+      { eval: true },
+    );
+    const others: unknown[] = [];
+    const caller = new PortCaller<Call>(worker, 'the test worker', 'the worker', (m) => others.push(m));
+    const value = `w-${Math.random()}`;
+    expect(await caller.call<string>({ op: 'echo', value, after: 0 })).toBe(value);
+    expect(others).toEqual([{ note: value }]);
+    const waiting = caller.call({ op: 'never' });
+    worker.postMessage({ op: 'fail' });
+    await expect(waiting).rejects.toThrow('the test worker closed');
+    expect(caller.closed).toBe(true);
   });
 });

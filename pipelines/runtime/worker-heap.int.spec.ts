@@ -1,29 +1,31 @@
 // Under `node --max-semi-space-size=64` (make run) the main thread keeps its 64 MB semi-spaces and a
 // worker started after workersTakeDefaultYoungGeneration() gets V8's default; without the call, the
-// flag's. Each isolate runs testdata/young-churn.mjs, which grows its new space to its limit. After
+// flag's; a worker given a young-generation limit (the pipeline thread's) keeps within it once the
+// flag is cleared. Each isolate runs testdata/young-churn.mjs, which grows its new space to its limit. After
 // heapsGrowLess(), both threads churning garbage over the same live set (testdata/old-churn.mjs) peak at
 // smaller heaps.
 import { execFileSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { PIPELINE_YOUNG_GENERATION_MB } from './worker-heap.ts';
 
 const REPO = fileURLToPath(new URL('../../', import.meta.url));
 const CHURN = fileURLToPath(new URL('./testdata/young-churn.mjs', import.meta.url));
 const OLD_CHURN = fileURLToPath(new URL('./testdata/old-churn.mjs', import.meta.url));
 
-const script = (clear: boolean) => `
+const script = (clear: boolean, youngMb?: number) => `
 import { Worker } from 'node:worker_threads';
 import { workersTakeDefaultYoungGeneration } from './pipelines/runtime/worker-heap.ts';
 ${clear ? 'workersTakeDefaultYoungGeneration();' : ''}
 const { default: main } = await import(${JSON.stringify(CHURN)});
-const w = new Worker(${JSON.stringify(CHURN)}, { execArgv: [] });
+const w = new Worker(${JSON.stringify(CHURN)}, { execArgv: []${youngMb ? `, resourceLimits: { maxYoungGenerationSizeMb: ${youngMb} }` : ''} });
 console.log(main, await new Promise((r) => w.once('message', r)));
 process.exit(0);
 `;
 
 /** The main thread's and a worker's new space (MB) once grown, in a process started as make run starts the service. */
-function newSpaces(clear: boolean): { main: number; worker: number } {
-  const out = execFileSync(process.execPath, ['--max-semi-space-size=64', '--import', 'tsx', '--input-type=module', '-e', script(clear)], { cwd: REPO, encoding: 'utf8' });
+function newSpaces(clear: boolean, youngMb?: number): { main: number; worker: number } {
+  const out = execFileSync(process.execPath, ['--max-semi-space-size=64', '--import', 'tsx', '--input-type=module', '-e', script(clear, youngMb)], { cwd: REPO, encoding: 'utf8' });
   const [main, worker] = out.trim().split(' ').map(Number);
   return { main: main!, worker: worker! };
 }
@@ -36,6 +38,16 @@ describe('workersTakeDefaultYoungGeneration', () => {
     const after = newSpaces(true);
     expect(after.main).toBeGreaterThanOrEqual(64);
     expect(after.worker).toBeLessThanOrEqual(32);
+  });
+
+  it("bounds the pipeline thread's young generation by its resourceLimits once the command line's flag is cleared", () => {
+    // PIPELINE_YOUNG_GENERATION_MB is the young generation; V8 makes a third of it each semi-space,
+    // and a new space is two semi-spaces: 16 MB against the default worker's 32.
+    const bounded = newSpaces(true, PIPELINE_YOUNG_GENERATION_MB);
+    expect(bounded.worker).toBeLessThanOrEqual((2 * PIPELINE_YOUNG_GENERATION_MB) / 3);
+    expect(bounded.worker).toBeLessThan(newSpaces(true).worker);
+    // Without the clear, the command line's 64 MB semi-spaces win over the limit.
+    expect(newSpaces(false, PIPELINE_YOUNG_GENERATION_MB).worker).toBeGreaterThanOrEqual(64);
   });
 });
 

@@ -1,6 +1,7 @@
-// The service's V8 heaps. `make run` starts the service with `--max-semi-space-size=32` for the main
-// thread's young generation (room for the batches in flight: bench/backbone.md; 64 until the scale-1
-// soak showed 32 lower and no slower: bench/soak.md, runs 33-35), but a V8 flag is process-wide and
+// The service's V8 heaps. `make run` starts the service with `--max-semi-space-size=16` for the main
+// thread's young generation (V8's default: the API and the snapshot store; the pipeline's batches in
+// flight, for which it was 64 and then 32, are on the pipeline thread by default since: bench/soak.md,
+// runs 41-50), but a V8 flag is process-wide and
 // wins over a worker's resourceLimits, so each of the four workers took make run's 64 MB
 // semi-spaces as well: the scale-1 service ran at 1.45-1.51 GB under make run's command against
 // 1.0-1.24 GB without the flag (bench/soak.md). Cleared once the main thread's heap is configured (it
@@ -39,3 +40,12 @@ export function heapsGrowLess(): void {
   const given = process.execArgv.some((a) => /^--heap[-_]growing[-_]percent\b/.test(a));
   if (!given) v8.setFlagsFromString(`--heap-growing-percent=${HEAP_GROWING_PERCENT}`);
 }
+
+/**
+ * The pipeline thread's young generation (resourceLimits.maxYoungGenerationSizeMb, of which V8 makes
+ * a third the semi-space: 8 MB against V8's default 16). At V8's default it kept 32 MB committed for
+ * 1-12 MB in use at every sample of a scale-1 soak, its sampled live data 2 MB: the records it reads
+ * from the log go to the stage and history threads as bytes and are let go once packed. A limit of the
+ * young generation only bounds it (a worker dies at its old generation's limit, not this one).
+ */
+export const PIPELINE_YOUNG_GENERATION_MB = 24;

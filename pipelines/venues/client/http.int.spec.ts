@@ -98,3 +98,37 @@ describe('venueGet', () => {
     expect((await venueGet(`${base}/x`, { agent, signal: AbortSignal.timeout(5_000) })).status).toBe(200);
   });
 });
+
+describe('venueGet on a shared signal', () => {
+  it('holds one abort listener per signal however many reads wait on it, and aborts them all', async () => {
+    const server = createServer((req, res) => {
+      if (req.url === '/slow') setTimeout(() => res.end('{}'), 2_000).unref();
+      else res.end('{}');
+    });
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    const agent = new Agent({ connections: 8 });
+    try {
+      const ac = new AbortController();
+      const added: string[] = [];
+      const add = ac.signal.addEventListener.bind(ac.signal);
+      // Counts the listeners the reads add (a spy that still adds them).
+      ac.signal.addEventListener = ((type: string, ...rest: unknown[]) => {
+        added.push(type);
+        return (add as (...a: unknown[]) => void)(type, ...rest);
+      }) as AbortSignal['addEventListener'];
+      const n = 3 + Math.floor(Math.random() * 4);
+      for (let i = 0; i < n; i++) expect((await venueGet(`${base}/x`, { agent, signal: ac.signal })).status).toBe(200);
+      const waiting = Array.from({ length: n }, () => venueGet(`${base}/slow`, { agent, signal: ac.signal }).catch((e: unknown) => e));
+      await new Promise((r) => setTimeout(r, 20));
+      ac.abort(new DOMException('deadline', 'TimeoutError'));
+      const out = await Promise.all(waiting);
+      expect(out.every((e) => e instanceof VenueConnectionError && e.message === 'deadline')).toBe(true);
+      expect(added).toEqual(['abort']);
+    } finally {
+      await agent.close();
+      server.closeAllConnections();
+      await new Promise((r) => server.close(r));
+    }
+  });
+});

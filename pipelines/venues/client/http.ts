@@ -6,7 +6,7 @@
 //   venue rejection (other 4xx)    -> 400 upstream_rejected
 //   down, timeout, 5xx, bad body   -> 502 upstream_unavailable
 // HTTP goes through undici with one keep-alive pool per base address; nothing is cached.
-import { Agent, request } from 'undici';
+import { Agent, getGlobalDispatcher, type Dispatcher } from 'undici';
 import { ApiError } from '../../../lib/errors.ts';
 import { BudgetSpent, VenueEndpoints } from './endpoints.ts';
 
@@ -73,23 +73,132 @@ export interface VenueResponse {
 }
 
 /**
+ * One GET's answer gathered straight from undici's dispatch (its documented handler interface):
+ * the status, the raw headers (parsed only if a caller reads them: only a fault's Retry-After is
+ * ever read) and the body's bytes. `request()` would wrap every answer in a Readable stream, an
+ * async resource and a parsed header object first, which on the live routes cost more than the
+ * venue's own answer; what a caller sees is the same (the body as UTF-8 text, a leading BOM
+ * skipped as undici's `text()` does; a failure before the headers is `connect`, after them `body`).
+ */
+class TextAnswer implements Dispatcher.DispatchHandler {
+  private abortFn: ((reason?: Error) => void) | undefined;
+  private status = 0;
+  private raw: Buffer[] | undefined;
+  private readonly chunks: Buffer[] = [];
+  private size = 0;
+  private readonly onAbort: () => void;
+  private readonly watching: Set<() => void> | undefined;
+
+  constructor(
+    private readonly signal: AbortSignal,
+    private readonly resolve: (r: VenueResponse) => void,
+    private readonly reject: (e: VenueConnectionError) => void,
+  ) {
+    this.onAbort = () => this.abortFn?.(signal.reason as Error);
+    if (!signal.aborted) this.watching = watch(signal, this.onAbort);
+  }
+
+  onConnect(abort: (reason?: Error) => void): void {
+    if (this.signal.aborted) return abort(this.signal.reason as Error);
+    this.abortFn = abort;
+  }
+
+  onHeaders(statusCode: number, rawHeaders: Buffer[]): boolean {
+    // 1xx: informational, the answer follows.
+    if (statusCode < 200) return true;
+    this.status = statusCode;
+    this.raw = rawHeaders;
+    return true;
+  }
+
+  onData(chunk: Buffer): boolean {
+    this.chunks.push(chunk);
+    this.size += chunk.length;
+    return true;
+  }
+
+  onComplete(): void {
+    this.done();
+    const b = this.chunks.length === 1 ? this.chunks[0] : Buffer.concat(this.chunks, this.size);
+    const start = b.length > 2 && b[0] === 0xef && b[1] === 0xbb && b[2] === 0xbf ? 3 : 0;
+    const raw = this.raw ?? [];
+    let headers: VenueResponse['headers'] | undefined;
+    this.resolve({
+      status: this.status,
+      get headers() {
+        return (headers ??= parseHeaders(raw));
+      },
+      text: b.toString('utf8', start),
+    });
+  }
+
+  onError(err: Error): void {
+    this.done();
+    this.reject(new VenueConnectionError(this.raw === undefined ? 'connect' : 'body', err));
+  }
+
+  private done(): void {
+    this.watching?.delete(this.onAbort);
+  }
+}
+
+/**
+ * The reads waiting on each signal, behind one abort listener per signal. Many reads share a
+ * signal (a request's deadline is shared by the requests of its instant, api/plugins/app/deadline.ts;
+ * a poller's stop signal by all its reads), and an EventTarget finds a listener to remove by walking
+ * its list: with a read in flight per request that walk cost more than the signal it replaced.
+ */
+const watchers = new WeakMap<AbortSignal, Set<() => void>>();
+
+function watch(signal: AbortSignal, fn: () => void): Set<() => void> {
+  let set = watchers.get(signal);
+  if (set === undefined) {
+    const s = (set = new Set());
+    watchers.set(signal, s);
+    signal.addEventListener(
+      'abort',
+      () => {
+        for (const f of s) f();
+        s.clear();
+      },
+      { once: true },
+    );
+  }
+  set.add(fn);
+  return set;
+}
+
+/** Raw header pairs as one record, names in lower case, a repeated header as an array. */
+function parseHeaders(raw: Buffer[]): VenueResponse['headers'] {
+  const out: VenueResponse['headers'] = {};
+  for (let i = 0; i + 1 < raw.length; i += 2) {
+    const k = raw[i].toString('latin1').toLowerCase();
+    const v = raw[i + 1].toString('latin1');
+    const had = out[k];
+    out[k] = had === undefined ? v : Array.isArray(had) ? [...had, v] : [had, v];
+  }
+  return out;
+}
+
+/**
  * The one GET every venue read makes (the live routes' VenueHttp, the pollers, the roster reader):
  * JSON accepted, the venue's own headers (its credentials, endpoints.ts), the caller's keep-alive
  * pool and signal; the whole body as text. What a status means is the caller's to say (the live
  * routes answer the spec's upstream errors, the pollers classify faults and back off).
  */
-export async function venueGet(url: string | URL, o: { agent?: Agent; headers?: Record<string, string>; signal: AbortSignal }): Promise<VenueResponse> {
-  let res;
-  try {
-    res = await request(url, { method: 'GET', signal: o.signal, ...(o.agent && { dispatcher: o.agent }), headers: { accept: 'application/json', ...o.headers } });
-  } catch (e) {
-    throw new VenueConnectionError('connect', e);
-  }
-  try {
-    return { status: res.statusCode, headers: res.headers, text: await res.body.text() };
-  } catch (e) {
-    throw new VenueConnectionError('body', e);
-  }
+export function venueGet(url: string | URL, o: { agent?: Agent; headers?: Record<string, string>; signal: AbortSignal }): Promise<VenueResponse> {
+  return new Promise<VenueResponse>((resolve, reject) => {
+    const u = typeof url === 'string' ? new URL(url) : url;
+    const handler = new TextAnswer(o.signal, resolve, reject);
+    try {
+      (o.agent ?? getGlobalDispatcher()).dispatch(
+        { origin: u.origin, path: u.search ? `${u.pathname}${u.search}` : u.pathname, method: 'GET', headers: { accept: 'application/json', ...o.headers } },
+        handler,
+      );
+    } catch (e) {
+      handler.onError(e as Error);
+    }
+  });
 }
 
 export class VenueHttp {
@@ -163,14 +272,44 @@ export class VenueHttp {
   }
 }
 
+/** One read's deadline under a longer-lived signal (readDeadline); `release()` once the read has ended. */
+export interface ReadDeadline {
+  readonly signal: AbortSignal;
+  release(): void;
+}
+
 /**
- * The request's deadline: the handler's signal (the shell's 9 s) combined with this seam's own
- * UPSTREAM_DEADLINE_MS timer, so tests can shorten it and the deadline holds even if the shell's
- * signal is missing.
+ * The signal of one read by a long-lived reader (a poller's read under its stop): aborts after `ms`
+ * with a TimeoutError, or when `outer` aborts, whichever comes first. `release()` when the read has
+ * ended clears the timer and takes the listener off `outer`, so a stop signal that outlives a
+ * million reads holds none of them.
+ *
+ * Not `AbortSignal.any([AbortSignal.timeout(ms), outer])`: on Node 20 the combined signal holds its
+ * timeout source only through a weak reference, and the timeout's timer holds its signal weakly too
+ * (nodejs/node#57736), so a full garbage collection while the read waits takes the timeout away: the
+ * read then waits for the venue however long it takes (a venue held 1 s behind a 300 ms deadline
+ * was seen to complete a crawl). Here the timer's callback holds the controller.
  */
-export function deadlineSignal(outer: AbortSignal | undefined, ms: number): AbortSignal {
-  const own = AbortSignal.timeout(ms);
-  return outer ? AbortSignal.any([outer, own]) : own;
+export function readDeadline(outer: AbortSignal, ms: number): ReadDeadline {
+  const ac = new AbortController();
+  if (outer.aborted) {
+    ac.abort(outer.reason);
+    return { signal: ac.signal, release() {} };
+  }
+  const onOuter = () => ac.abort(outer.reason);
+  const timer = setTimeout(() => ac.abort(new DOMException(`no answer within the ${ms} ms deadline`, 'TimeoutError')), Math.max(1, ms));
+  // Like AbortSignal.timeout's: a deadline alone does not keep the process running.
+  timer.unref();
+  // Every read in flight waits on `outer` (a poller's stop) until released: one abort listener per
+  // signal and a set of waiting reads (watch), so a crawl's concurrent reads add no listeners.
+  const waiting = watch(outer, onOuter);
+  return {
+    signal: ac.signal,
+    release() {
+      clearTimeout(timer);
+      waiting.delete(onOuter);
+    },
+  };
 }
 
 /**

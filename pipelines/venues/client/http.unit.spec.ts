@@ -37,3 +37,60 @@ describe('boundedSignal (the bounded second fetch)', () => {
     expect(boundedSignal(outer.signal, 10).aborted).toBe(true);
   });
 });
+
+describe('readDeadline (one read of a poller, under its stop)', () => {
+  const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+  it('aborts with a TimeoutError at its deadline, also when the heap was collected while it waited', async () => {
+    const { readDeadline } = await import('./http.ts');
+    const { collectGarbage } = await import('../../../test/collect-garbage.ts');
+    const stop = new AbortController();
+    const ms = 30 + Math.floor(Math.random() * 20);
+    const d = readDeadline(stop.signal, ms);
+    await sleep(5);
+    collectGarbage();
+    await sleep(ms + 100);
+    expect(d.signal.aborted).toBe(true);
+    expect((d.signal.reason as DOMException).name).toBe('TimeoutError');
+    expect((d.signal.reason as Error).message).toContain(`${ms} ms`);
+    expect(stop.signal.aborted).toBe(false);
+    d.release();
+  });
+
+  it('aborts when its outer signal does (at once when that has already), and a released read holds nothing on it', async () => {
+    const { readDeadline } = await import('./http.ts');
+    const { getEventListeners } = await import('node:events');
+    const stop = new AbortController();
+    const before = getEventListeners(stop.signal, 'abort').length;
+    const released = readDeadline(stop.signal, 20);
+    const open = readDeadline(stop.signal, 60_000);
+    // However many reads wait, the stop signal carries one listener for all of them.
+    expect(getEventListeners(stop.signal, 'abort')).toHaveLength(before + 1);
+    released.release();
+    await sleep(60);
+    expect(released.signal.aborted).toBe(false);
+    const why = new Error(`stopped ${Math.random()}`);
+    stop.abort(why);
+    expect(open.signal.reason).toBe(why);
+    expect(released.signal.aborted).toBe(false);
+    open.release();
+    expect(readDeadline(stop.signal, 60_000).signal.reason).toBe(why);
+  });
+
+  it('holds any number of reads in flight under one stop without a listener-leak warning', async () => {
+    const { readDeadline } = await import('./http.ts');
+    const warnings: Error[] = [];
+    const onWarning = (w: Error) => warnings.push(w);
+    process.on('warning', onWarning);
+    try {
+      const stop = new AbortController();
+      // A crawl's concurrent page reads and the live routes' reads each listen on the poller's stop.
+      const reads = Array.from({ length: 11 + Math.floor(Math.random() * 20) }, () => readDeadline(stop.signal, 60_000));
+      await new Promise((r) => setImmediate(r));
+      expect(warnings.filter((w) => w.name === 'MaxListenersExceededWarning')).toEqual([]);
+      for (const r of reads) r.release();
+    } finally {
+      process.off('warning', onWarning);
+    }
+  });
+});

@@ -21,6 +21,7 @@ import { VenueEndpoints } from '../client/endpoints.ts';
 import { feeScheduleKey, Venue1FeeBook } from '../adapters/venue_1/fee-book.ts';
 import { VENUE1_SPORTS_SERIES } from '../adapters/venue_1/canonical.ts';
 import { FeeSchedulePoller, writtenFeeSchedules } from './fee-schedules.ts';
+import { collectGarbage } from '../../../test/collect-garbage.ts';
 
 let sim: Simulator;
 beforeAll(async () => {
@@ -42,7 +43,7 @@ async function setup(openLog: (dir: string) => Promise<Log>) {
   const serde = await testSerde(dir);
   const producer = await log.producer();
   const ends = async () => (await log.topicOffsets(topics['reference.fee_schedules'].name)).reduce((n, p) => n + Number(p.high), 0);
-  const poller = (o: { series?: string[]; written?: Map<string, string> } = {}) =>
+  const poller = (o: { series?: string[]; written?: Map<string, string>; deadlineMs?: number } = {}) =>
     new FeeSchedulePoller({ endpoints: new VenueEndpoints(sim.baseUrl), producer, serde, topics, intervalMs: 3_600_000, deadlineMs: 5_000, ...o });
   const round = async (p: FeeSchedulePoller) => {
     await p.runRound();
@@ -76,6 +77,27 @@ describe.each(logs)('FeeSchedulePoller on %s', (_name, openLog) => {
       // Without what the topic holds, every schedule is written again.
       await s.round(s.poller({ series: ['KXNBAGAME'] }));
       expect(await s.ends()).toBe(VENUE1_SPORTS_SERIES.length + 1);
+    } finally {
+      await s.close();
+    }
+  });
+
+  it('a series read slower than the deadline writes nothing, also when the heap is collected while it waits', async () => {
+    const s = await setup(openLog);
+    try {
+      sim.faults.set('venue_1', { kind: 'slow', delay_ms: 1_000, paths: '/series/' });
+      try {
+        // Full GCs while the reads wait (a schedule and its changes) must not take their deadline away (client/http.ts readDeadline).
+        const collecting = setInterval(collectGarbage, 50);
+        try {
+          await s.round(s.poller({ series: ['KXNBAGAME'], deadlineMs: 300 }));
+        } finally {
+          clearInterval(collecting);
+        }
+      } finally {
+        sim.faults.set('venue_1', null);
+      }
+      expect(await s.ends()).toBe(0);
     } finally {
       await s.close();
     }

@@ -41,10 +41,11 @@ export class FeeSchedulePoller extends ReferencePoller<FeeSchedulePollerOptions>
   /** One answer: the parsed body, null for a 404; throws ReadFailed for anything else. */
   private async get(pathQuery: string): Promise<unknown> {
     const { endpoints } = this.o;
-    const signal = this.readSignal();
     try {
-      await endpoints.admit(VENUE, { signal });
-      const res = await venueGet(endpoints.url(pathQuery), { headers: endpoints.headers(VENUE), signal });
+      const res = await this.withReadSignal(async (signal) => {
+        await endpoints.admit(VENUE, { signal });
+        return venueGet(endpoints.url(pathQuery), { headers: endpoints.headers(VENUE), signal });
+      });
       if (res.status === 404) return null;
       if (res.status < 200 || res.status >= 300) throw new Error(`HTTP ${res.status}`);
       return JSON.parse(res.text) as unknown;

@@ -10,6 +10,7 @@ import { PollerSupervisor } from './supervisor.ts';
 import { MemoryPollerState } from './state.ts';
 import { PROVIDERS } from '../../../lib/vocabulary.ts';
 import { normalizeListing } from '../../catalog/normalize.ts';
+import { collectGarbage } from '../../../test/collect-garbage.ts';
 
 let sim: Simulator;
 beforeAll(async () => {
@@ -191,6 +192,27 @@ describe('VenuePoller against the simulator', () => {
       await p.stop();
     });
   }
+
+  it('a read slower than the deadline ends at the deadline even when the heap is collected while it waits', async () => {
+    // A full GC while a read waits for a slow venue is what a busy process gives a poller by chance
+    // (the supervisor test below saw a venue held 1 s behind a 300 ms deadline complete a crawl):
+    // the read's deadline must not be something a collection can take away.
+    const { got, sink } = collect();
+    const { p } = poller('venue_1', sink, { deadlineMs: 300, pageAttempts: 1 });
+    sim.faults.set('venue_1', { kind: 'slow', delay_ms: 1_000 });
+    try {
+      const crawl = p.crawlOnce();
+      await new Promise((r) => setTimeout(r, 50));
+      collectGarbage();
+      expect(await crawl).toBe(false);
+    } finally {
+      sim.faults.set('venue_1', null);
+    }
+    expect(p.status.faults).toEqual({ timeout: 1 });
+    expect(p.status.crawlsCompleted).toBe(0);
+    expect(got).toEqual([]);
+    await p.stop();
+  });
 
   it('honours Retry-After on 429', async () => {
     const { sink } = collect();

@@ -17,7 +17,7 @@ import { MalformedBody, type ListingStep, type PageRequest } from '../adapters/l
 import { VenueEndpoints } from '../client/endpoints.ts';
 import { ChangeDetector, recordKey } from './changes.ts';
 import type { PollerState, StateChange } from './state.ts';
-import { venueGet, type VenueResponse } from '../client/http.ts';
+import { readDeadline, venueGet, type VenueResponse } from '../client/http.ts';
 
 /**
  * A feed: one kind of crawl a poller repeats. `listing` reads the whole open listing (the catalog's
@@ -509,12 +509,15 @@ export class VenuePoller {
     await this.endpoints.admit(this.provider, { signal: this.stopController.signal }).catch(() => {
       throw new VenueFault('timeout', 'stopped while waiting for the venue request budget');
     });
-    const signal = AbortSignal.any([AbortSignal.timeout(this.o.deadlineMs), this.stopController.signal]);
+    // The deadline or the stop, whichever comes first (readDeadline says why not AbortSignal.any).
+    const deadline = readDeadline(this.stopController.signal, this.o.deadlineMs);
     let res: VenueResponse;
     try {
-      res = await venueGet(this.endpoints.url(pathQuery), { agent: this.agent, headers: this.endpoints.headers(this.provider), signal });
+      res = await venueGet(this.endpoints.url(pathQuery), { agent: this.agent, headers: this.endpoints.headers(this.provider), signal: deadline.signal });
     } catch (e) {
-      throw connectionFault(e, signal, this.o.deadlineMs);
+      throw connectionFault(e, deadline.signal, this.o.deadlineMs);
+    } finally {
+      deadline.release();
     }
     const { text, status } = res;
     if (status === 429) {

@@ -8,6 +8,7 @@ import type { Log, Producer } from '../../log/types.ts';
 import { restoreContext } from '../../runtime/runner.ts';
 import type { Serde } from '../../serde/index.ts';
 import type { RawRecord, TopicMap } from '../../topics.ts';
+import { readDeadline } from '../client/http.ts';
 import { silentLogger, type PollerLogger } from './poller.ts';
 
 export type ReferenceTopic = 'reference.rosters' | 'reference.fee_schedules';
@@ -62,9 +63,17 @@ export abstract class ReferencePoller<O extends ReferencePollerOptions = Referen
   /** Reads every key of one round; a read's failure is its own ('failed'), never the round's. */
   protected abstract readRound(clock: () => number): Promise<ReferenceRead[]>;
 
-  /** The signal of one read: the deadline, or the stop, whichever comes first. */
-  protected readSignal(): AbortSignal {
-    return AbortSignal.any([AbortSignal.timeout(this.o.deadlineMs), this.stopController.signal]);
+  /**
+   * One read under its own signal: the deadline, or the stop, whichever comes first; released when
+   * the read ends (readDeadline says why not AbortSignal.any).
+   */
+  protected async withReadSignal<T>(read: (signal: AbortSignal) => Promise<T>): Promise<T> {
+    const deadline = readDeadline(this.stopController.signal, this.o.deadlineMs);
+    try {
+      return await read(deadline.signal);
+    } finally {
+      deadline.release();
+    }
   }
 
   start(): void {

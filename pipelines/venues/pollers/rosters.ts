@@ -36,7 +36,7 @@ export class RosterPoller extends ReferencePoller<RosterPollerOptions> {
           const readAt = clock();
           let text: string;
           try {
-            const res = await venueGet(base + path, { signal: this.readSignal() });
+            const res = await this.withReadSignal((signal) => venueGet(base + path, { signal }));
             if (res.status === 404) return 'gap';
             if (res.status < 200 || res.status >= 300) throw new Error(`HTTP ${res.status}`);
             text = JSON.stringify(JSON.parse(res.text));
