@@ -21,6 +21,8 @@ import { endProcess } from '../lib/end-process.ts';
 import { heapsGrowLess, workersTakeDefaultYoungGeneration } from '../pipelines/runtime/worker-heap.ts';
 import { backboneSinks } from '../pipelines/runtime/sinks.ts';
 import { startCandleRollup } from '../pipelines/runtime/price-rollup.ts';
+import { MemoryLease } from '../pipelines/runtime/lease.ts';
+import { RedisLease } from '../pipelines/runtime/redis-lease.ts';
 import { StageThread } from '../pipelines/runtime/stage-thread.ts';
 import { startSimulator } from '../pipelines/venues/simulator/server.ts';
 import { startSimulatorThread, type SimulatorThread } from '../pipelines/venues/simulator/thread.ts';
@@ -152,11 +154,18 @@ export async function runService(config: Config, opts: RunOptions = {}): Promise
       for (const s of sinks) await s.stop();
     });
     if (config.PRICE_HISTORY && config.PRICE_CANDLE_ROLLUP_MS > 0) {
+      // The roll-up's lease: on Redis where the stack has one (every processors process asks it, one
+      // rolls up), in-process otherwise (the process is its chdb database's only roller).
+      const lease = config.REDIS_URL ? new RedisLease({ url: config.REDIS_URL }) : new MemoryLease();
       const rollup = startCandleRollup(backbone.history, {
         intervalMs: config.PRICE_CANDLE_ROLLUP_MS,
+        lease,
         onError: (err) => logger.warn({ err }, 'candle roll-up failed; the next one does it again'),
       });
-      stops.push(() => rollup.stop());
+      stops.push(async () => {
+        await rollup.stop();
+        await lease.close();
+      });
     }
     catalog = await startCatalog(config, b, logger);
     stops.push(() => catalog!.stop());

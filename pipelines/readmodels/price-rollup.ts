@@ -13,6 +13,11 @@
 // inserts). Otherwise the versions are not read: that read costs what the touched markets' month of
 // candles costs. A
 // replay empties the tables and the mark with the rows; the next roll-up rebuilds every candle.
+//
+// One roller at a time per database: a roll-up adds states, so two at once would add the same rows
+// twice. The processors hold a lease for it (runtime/price-rollup.ts, runtime/lease.ts), and a
+// roll-up run under a lease names the lease's fence: see FENCED below for why that is enough when a
+// roller loses its lease while paused, with no transactions in ClickHouse.
 import type { History } from './history.ts';
 import type { CandleInterval } from './price-history.ts';
 
@@ -24,6 +29,70 @@ export const BUCKET_OF: Record<CandleInterval, string> = { '1m': 'toStartOfMinut
 /** The roll-up state's rows (price_rollup_state.name): the mark, and the cut of the last roll-up begun. */
 const STATE = 'candles';
 const STARTED = 'candles-started';
+
+/** The roll-up's lease name, per history database (the fence table's row is named by STATE). */
+export const rollupLeaseName = (history: Pick<History, 'database'>): string => `price-rollup:${history.database}`;
+
+/**
+ * The longest a roll-up statement runs on the engine (max_execution_time, seconds): what bounds the
+ * time a statement that passed its fence check may still write after a newer fence is written
+ * (rollupSettleMs). A day's slice of a month-long first roll-up took about 2 s (bench/history.md).
+ */
+export const ROLLUP_STATEMENT_LIMIT_S = 60;
+
+/**
+ * How long a roller that took the lease waits, after writing its fence, before its first roll-up.
+ * On chdb none: the database is one process's (chdb holds its directory exclusively), whose
+ * statements run one at a time, so every statement of a former holder either ran before the fence
+ * was written or checks it and writes nothing. On a ClickHouse server statements of several
+ * processes run at once: one a former holder sent just before the fence was written passed its check
+ * and may still be writing; it stops within ROLLUP_STATEMENT_LIMIT_S, and once it is done the new
+ * roller's first read of the versions sees what it wrote, so nothing is added twice.
+ */
+export const rollupSettleMs = (history: Pick<History, 'kind'>): number => (history.kind === 'chdb' ? 0 : (ROLLUP_STATEMENT_LIMIT_S + 5) * 1000);
+
+/** The newest fence written (0: none). */
+const FENCE_SQL = `(SELECT ifNull(max(fence), 0) FROM price_rollup_fence WHERE name = '${STATE}')`;
+
+/**
+ * A write's condition under a fence. ClickHouse has no transactions, so the check cannot come before
+ * the write as a read of its own (a roller paused between that read and its write would write after
+ * the next roller's fence); it is in the write's own SELECT, read by the engine when the statement
+ * runs. A statement that starts after a newer fence is written inserts no row. One that started
+ * before it is covered by the new roller's settle (rollupSettleMs) and by the versions: the new
+ * roller reads each bucket's version only after such a statement ended, and adds only rows newer than
+ * it. A mark written by a former holder after the new roller's is harmless as well: the mark is read
+ * as the largest written, and a former holder's cut is older.
+ */
+const FENCED = `${FENCE_SQL} <= {fence:UInt64}`;
+
+/** A roll-up stopped because a newer roller holds the roll-up (its fence is written): it wrote nothing more. */
+export class RollupFenced extends Error {
+  constructor(readonly fence: number) {
+    super(`candle roll-up under fence ${fence} stopped: a newer roller holds the roll-up`);
+    this.name = 'RollupFenced';
+  }
+}
+
+/**
+ * Writes a new roller's fence: from now on the writes of every roller with an older fence insert
+ * nothing. Then wait rollupSettleMs before the first roll-up.
+ */
+export async function claimRollup(history: History, fence: number): Promise<void> {
+  await history.exec(`INSERT INTO price_rollup_fence (name, fence) VALUES ('${STATE}', {fence:UInt64})`, { fence });
+}
+
+export interface RollUpOptions {
+  /**
+   * The fence of the lease this roll-up runs under (claimRollup wrote it). Without one the caller
+   * holds the database alone (a test, a bench, a stop-the-world replay).
+   */
+  fence?: number;
+  /** Whether the lease is still held, as far as this process knows: asked before each write. */
+  held?: () => boolean;
+  /** How far back before the mark to look again (default rollupLookbackMs). */
+  lookbackMs?: number;
+}
 
 /**
  * How far back before the mark a roll-up (and the route's merge of the rows not rolled up) looks
@@ -70,9 +139,23 @@ export interface RollUp {
 /**
  * One roll-up: the rows inserted after the mark (less the lookback) and up to now, added as aggregate
  * states to each width's candles where that bucket's version lacks them, then the mark moved to now.
- * Run it from one place at a time per database (the processors' timer).
+ * One roller at a time per database: the processors' timer under the roll-up's lease, with its fence.
  */
-export async function rollUpCandles(history: History, lookbackMs = rollupLookbackMs(history)): Promise<RollUp> {
+export async function rollUpCandles(history: History, opts: RollUpOptions = {}): Promise<RollUp> {
+  const lookbackMs = opts.lookbackMs ?? rollupLookbackMs(history);
+  const fence = opts.fence;
+  // Each write: only while no newer fence is written (FENCED), and bounded in time (rollupSettleMs).
+  const guard = fence === undefined ? '' : ` AND ${FENCED}`;
+  const limit = `max_execution_time = ${ROLLUP_STATEMENT_LIMIT_S}`;
+  const write = async (sql: string, params: Record<string, unknown>): Promise<void> => {
+    if (fence === undefined) return history.exec(sql, params);
+    if (opts.held && !opts.held()) throw new RollupFenced(fence);
+    await history.exec(sql, { ...params, fence });
+    // The statement inserted nothing if a newer fence was written before it ran: stop here, before
+    // the next write, so the roller gives the roll-up up at once.
+    const [f] = await history.query<{ f: number }>(`SELECT ${FENCE_SQL} AS f`);
+    if (Number(f.f) > fence) throw new RollupFenced(fence);
+  };
   // The cut is a millisecond before now: a row inserted after this read is stamped later than it,
   // so it falls in the next window whatever the clock's resolution.
   const [w] = await history.query<{ from: number; to: number; started: number; mark: number }>(
@@ -97,7 +180,9 @@ export async function rollUpCandles(history: History, lookbackMs = rollupLookbac
     window,
   );
   if (days.length === 0) return { from, to, rows: 0 };
-  await history.exec(`INSERT INTO price_rollup_state (name, rolled_to) VALUES ('${STARTED}', fromUnixTimestamp64Milli({to:Int64}, 'UTC'))`, { to });
+  const mark = (name: string) =>
+    write(`INSERT INTO price_rollup_state (name, rolled_to) SELECT '${name}', fromUnixTimestamp64Milli({to:Int64}, 'UTC') WHERE 1${guard} SETTINGS ${limit}`, { to });
+  await mark(STARTED);
   let rows = 0;
   for (const d of days) {
     rows += Number(d.rows);
@@ -107,7 +192,7 @@ export async function rollUpCandles(history: History, lookbackMs = rollupLookbac
       const t = ROLLUP_TABLES[width];
       const bucketOf = BUCKET_OF[width];
       const rowsOf = `SELECT provider, market_id, ${bucketOf}(observed_at) AS b, outcome_id, mid, last, price, observed_at, inserted_at FROM price_history WHERE ${NEW_OF_DAY}`;
-      await history.exec(
+      await write(
         repeat
           ? // The new rows joined to the version their bucket's states hold (none: 0, every row is new to it).
             `INSERT INTO ${t} (${COLUMNS})
@@ -118,14 +203,14 @@ export async function rollUpCandles(history: History, lookbackMs = rollupLookbac
                WHERE (provider, market_id, bucket) IN (SELECT DISTINCT provider, market_id, ${bucketOf}(observed_at) FROM price_history WHERE ${NEW_OF_DAY})
                GROUP BY p, m, vb, o
              ) AS held ON n.provider = held.p AND n.market_id = held.m AND n.b = held.vb AND n.outcome_id = held.o
-             WHERE n.inserted_at > held.v
+             WHERE n.inserted_at > held.v${guard}
              GROUP BY provider, market_id, b, outcome_id
-             SETTINGS join_use_nulls = 0`
-          : `INSERT INTO ${t} (${COLUMNS}) SELECT provider, market_id, b, outcome_id, ${STATES} FROM (${rowsOf}) GROUP BY provider, market_id, b, outcome_id`,
+             SETTINGS join_use_nulls = 0, ${limit}`
+          : `INSERT INTO ${t} (${COLUMNS}) SELECT provider, market_id, b, outcome_id, ${STATES} FROM (${rowsOf}) WHERE 1${guard} GROUP BY provider, market_id, b, outcome_id SETTINGS ${limit}`,
         slice,
       );
     }
   }
-  await history.exec(`INSERT INTO price_rollup_state (name, rolled_to) VALUES ('${STATE}', fromUnixTimestamp64Milli({to:Int64}, 'UTC'))`, { to });
+  await mark(STATE);
   return { from, to, rows };
 }
