@@ -15,7 +15,8 @@ import { createRegistry } from '../pipelines/registry/index.ts';
 import { openBackbone, type OpenedBackbone } from '../pipelines/runtime/backbone.ts';
 import { startStage, type StageRunner } from '../pipelines/runtime/runner.ts';
 import { backboneSinks } from '../pipelines/runtime/sinks.ts';
-import { rollUpCandles } from '../pipelines/readmodels/price-rollup.ts';
+import { startCandleRollup, type RunningRollup } from '../pipelines/runtime/price-rollup.ts';
+import { MemoryLease } from '../pipelines/runtime/lease.ts';
 import { StageThread } from '../pipelines/runtime/stage-thread.ts';
 import type { SnapshotStore } from '../pipelines/readmodels/snapshots.ts';
 import { avroSerde, type SchemaLookup } from '../pipelines/serde/index.ts';
@@ -83,6 +84,7 @@ export async function startServicePipeline(config: Config, { onError, store }: S
   const sports = await startSportsArea({ config, deps: { ...b, onError: onError ?? ((err, where) => console.error(`stage ${where.stage} batch failed (retried): ${String(err)}`)) }, thread });
   const runners = [...sinks, catalog.runner, sports.runners.canonicalize, sports.runners.matching, sports.runners.snapshot];
   const producer = await log.producer();
+  let rollup: RunningRollup | undefined;
   return {
     backbone,
     registry,
@@ -111,9 +113,11 @@ export async function startServicePipeline(config: Config, { onError, store }: S
       for (let k = 0; k < 2; k++) for (const x of runners) await x.caughtUp(timeoutMs, 10);
     },
     async rollUp() {
-      if (config.PRICE_HISTORY) await rollUpCandles(backbone.history);
+      // As the timer runs it: under the roll-up's lease, with its fence (the timer itself never fires).
+      if (config.PRICE_HISTORY) await (rollup ??= startCandleRollup(backbone.history, { intervalMs: 1_000_000_000, lease: new MemoryLease() })).runOnce();
     },
     async stop() {
+      await rollup?.stop();
       await producer.close();
       await sports.stop();
       await thread.close();
