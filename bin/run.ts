@@ -154,9 +154,12 @@ export async function runService(config: Config, opts: RunOptions = {}): Promise
       for (const s of sinks) await s.stop();
     });
     if (config.PRICE_HISTORY && config.PRICE_CANDLE_ROLLUP_MS > 0) {
-      // The roll-up's lease: on Redis where the stack has one (every processors process asks it, one
-      // rolls up), in-process otherwise (the process is its chdb database's only roller).
-      const lease = config.REDIS_URL ? new RedisLease({ url: config.REDIS_URL }) : new MemoryLease();
+      // The roll-up's lease, as wide as the database: on a ClickHouse server the stack's processors
+      // share, in Redis (every processors process asks it, one rolls up); on chdb in-process (the
+      // process is its database's only roller: a lease in Redis would leave the other processes'
+      // databases without one). A ClickHouse server shared by several processors processes needs
+      // REDIS_URL, which the stack's processors have anyway (the snapshot store).
+      const lease = config.REDIS_URL && backbone.history.kind === 'clickhouse' ? new RedisLease({ url: config.REDIS_URL }) : new MemoryLease();
       const rollup = startCandleRollup(backbone.history, {
         intervalMs: config.PRICE_CANDLE_ROLLUP_MS,
         lease,

@@ -7,10 +7,10 @@
 // One roller per history database, whatever the number of processors processes: a roll-up adds
 // states, so two at once would count the same changes twice. Every process's timer asks the roll-up's
 // lease (lease.ts) at each tick; the one that holds it rolls up, renews it while it holds it, and
-// frees it when it stops; the others wait for it to expire or be freed. With Redis (REDIS_URL) the
-// lease is shared by every process of the stack; on the embedded default it is in-process, the
-// process being the only one with its chdb database (each processors process on chdb is its own
-// roller, of its own database). A roller that took the lease writes its fence first (claimRollup),
+// frees it when it stops; the others wait for it to expire or be freed. The lease is as wide as the
+// database (bin/run.ts): on a ClickHouse server shared by the stack's processors, in Redis
+// (REDIS_URL); on chdb in-process, the process being the only one with its chdb database (each
+// processors process on chdb is its own roller, of its own database, Redis or not). A roller that took the lease writes its fence first (claimRollup),
 // so one that lost it while paused writes nothing after (readmodels/price-rollup.ts, FENCED).
 import type { History } from '../readmodels/history.ts';
 import { claimRollup, rollUpCandles, rollupLeaseName, rollupSettleMs, RollupFenced, type RollUp } from '../readmodels/price-rollup.ts';
@@ -79,7 +79,15 @@ export function startCandleRollup(history: History, opts: RollupOptions): Runnin
     // While a roll-up runs longer than the lease (the first one after a replay covers the retention).
     renewer = setInterval(() => void renew(), Math.max(1, Math.floor(ttl / 3)));
     renewer.unref();
-    await claimRollup(history, g.fence);
+    // No roll-up under a fence not written: it would not keep a former holder out. Given back, and
+    // asked again at the next tick.
+    try {
+      await claimRollup(history, g.fence);
+    } catch (err) {
+      lose();
+      await opts.lease.release(g).catch(() => false);
+      throw err;
+    }
     readyAt = Date.now() + rollupSettleMs(history);
     return true;
   };
