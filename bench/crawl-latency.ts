@@ -27,7 +27,9 @@
 // thread waiting for a core mid-task), with its wake-ups and preemptions a second
 // (/proc/self/task/<pid>/status), and its garbage collections in the window (perf_hooks: scavenges
 // and the longest, full collections and their total pause). Target (snapshot-serving work): p99 during a 1,000,000-market crawl
-// <= 2x the idle p99.
+// <= 2x the idle p99. Two p99s: autocannon's (whole milliseconds, corrected for coordinated omission;
+// an idle p99 under 1 ms shows as 0 and its ratio is taken against 1 ms) and the exact one over every
+// answer's own time (bench/api-load.ts), whose ratio is the one that resolves a sub-millisecond idle p99.
 //
 // The service runs in this process, with this process's V8 flags: `make run` starts it with
 // --max-semi-space-size=64, so `node --max-semi-space-size=64 --import tsx bench/crawl-latency.ts`
@@ -151,7 +153,7 @@ function watchGc(): { stop(): GcCounts } {
   };
 }
 
-async function once(mode: Mode, label: string): Promise<{ p99: number; rps: number; non2xx: number; errors: number; crawled: number; busy: number; cpu: number; wakeups: number; preempted: number; gc: GcCounts }> {
+async function once(mode: Mode, label: string): Promise<{ p99: number; p99_exact: number; rps: number; non2xx: number; errors: number; crawled: number; busy: number; cpu: number; wakeups: number; preempted: number; gc: GcCounts }> {
   const dir = mkdtempSync(path.join(tmpdir(), 'pm-crawl-latency-'));
   const config = loadConfig({
     DATA_DIR: dir,
@@ -198,7 +200,7 @@ async function once(mode: Mode, label: string): Promise<{ p99: number; rps: numb
       writeFileSync(path.join(PROFILE, `${label}.cpuprofile`), JSON.stringify(profile));
     }
     const crawled = (await catalogRecordsIn(svc)) - before;
-    const r = JSON.parse(stdout.trim().split('\n').pop()!) as { p99: number; rps: number; non2xx: number; errors: number };
+    const r = JSON.parse(stdout.trim().split('\n').pop()!) as { p99: number; p99_exact: number; rps: number; non2xx: number; errors: number };
     return { ...r, crawled, busy, cpu, wakeups, preempted, gc };
   } finally {
     await svc.stop();
@@ -212,15 +214,15 @@ console.log(`scale ${SCALE}, ${SECONDS} s windows after ${WARMUP} s${API_WARMUP 
 for (let round = 0; round < ROUNDS; round++) {
   // Alternate the crawl modes' order so neither always runs on a warmer machine.
   const order = round % 2 === 0 ? modes : modes[0] === 'idle' ? [modes[0], ...modes.slice(1).reverse()] : [...modes].reverse();
-  const idle = { p99: 0 };
+  const idle = { p99: 0, exact: 0 };
   for (const mode of order) {
     const r = await once(mode, `round${round + 1}-${mode.replace(/[^a-z0-9]+/g, '-')}`);
-    if (mode === 'idle') idle.p99 = r.p99;
-    const line = `| ${round + 1} | ${mode} | ${r.rps.toFixed(0)} | ${r.p99} | ${mode === 'idle' ? '1.00' : (r.p99 / Math.max(1, idle.p99)).toFixed(2)} | ${r.crawled.toLocaleString('en-US')} | ${(100 * r.busy).toFixed(0)}% | ${r.cpu.toFixed(0)} | ${r.wakeups.toFixed(0)} / ${r.preempted.toFixed(0)} | ${r.gc.minor} / ${r.gc.minorMaxMs.toFixed(0)} | ${r.gc.major} / ${r.gc.majorMs.toFixed(0)} | ${r.non2xx + r.errors} |`;
+    if (mode === 'idle') Object.assign(idle, { p99: r.p99, exact: r.p99_exact });
+    const line = `| ${round + 1} | ${mode} | ${r.rps.toFixed(0)} | ${r.p99} | ${mode === 'idle' ? '1.00' : (r.p99 / Math.max(1, idle.p99)).toFixed(2)} | ${r.p99_exact.toFixed(2)} | ${mode === 'idle' ? '1.00' : (r.p99_exact / idle.exact).toFixed(2)} | ${r.crawled.toLocaleString('en-US')} | ${(100 * r.busy).toFixed(0)}% | ${r.cpu.toFixed(0)} | ${r.wakeups.toFixed(0)} / ${r.preempted.toFixed(0)} | ${r.gc.minor} / ${r.gc.minorMaxMs.toFixed(0)} | ${r.gc.major} / ${r.gc.majorMs.toFixed(0)} | ${r.non2xx + r.errors} |`;
     rows.push(line);
     console.log(line);
   }
 }
-console.log('\n| round | mode | rps | p99 ms | p99 / idle p99 | raw records the catalog stage read in the window | main loop busy | main thread CPU ms/s | main thread wake-ups / preemptions a second | main thread scavenges / longest ms | main thread full GCs / their ms | non-2xx + errors |\n|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
+console.log('\n| round | mode | rps | p99 ms | p99 / idle p99 | exact p99 ms | exact p99 / idle\'s | raw records the catalog stage read in the window | main loop busy | main thread CPU ms/s | main thread wake-ups / preemptions a second | main thread scavenges / longest ms | main thread full GCs / their ms | non-2xx + errors |\n|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
 for (const l of rows) console.log(l);
 process.exit(0);
