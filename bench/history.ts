@@ -7,6 +7,8 @@
 //  2. sink throughput: records/s and CPU per record of sink.price-history against sink.raw-history,
 //     each consuming the same raw listing records (venue_3 market records, a quote moving on one poll
 //     of four) from the embedded log through the history worker, as the service runs them;
+//     (the price sink's figure includes the candles' roll-up of its rows, run once it caught up: the
+//     work the processors' timer does off the insert path);
 //  3. storage: bytes on disk per stored quote change (price_history, and with price_latest and the
 //     three candle tables), after OPTIMIZE FINAL.
 // Order: 2, 3, then 1 (storage is measured on the sink's own rows).
@@ -22,6 +24,7 @@ import { embeddedBackbone, produceRaw, randomPrefix } from '../pipelines/runtime
 import { priceHistorySink, rawHistorySink } from '../pipelines/runtime/sinks.ts';
 import { startStage } from '../pipelines/runtime/runner.ts';
 import { candleRows } from '../pipelines/readmodels/price-queries.ts';
+import { rollUpCandles, ROLLUP_TABLES } from '../pipelines/readmodels/price-rollup.ts';
 import { groupCandles, type CandleInterval } from '../pipelines/readmodels/price-history.ts';
 import type { RawRecord } from '../pipelines/topics.ts';
 import type { History } from '../pipelines/readmodels/history.ts';
@@ -85,11 +88,12 @@ await producer.close();
 console.log(`\n${RECORDS} venue_3 listing records (1,000 markets, a quote moving on one poll of four) in raw.venue_3`);
 console.log('\n| sink | records/s | CPU us per record (all threads) | rows written |');
 console.log('|---|---:|---:|---:|');
-const sinkRun = async (def: typeof rawHistorySink) => {
+const sinkRun = async (def: typeof rawHistorySink, after?: () => Promise<unknown>) => {
   const cpu = process.cpuUsage();
   const t = performance.now();
   const r = await startStage(def, b);
   await r.caughtUp(600_000);
+  await after?.();
   const s = (performance.now() - t) / 1000;
   const c = process.cpuUsage(cpu);
   await r.stop();
@@ -98,7 +102,7 @@ const sinkRun = async (def: typeof rawHistorySink) => {
 const raw = await sinkRun(rawHistorySink);
 const rawRows = (await h.query<{ n: number }>('SELECT count() AS n FROM raw_records'))[0].n;
 console.log(`| sink.raw-history (baseline) | ${raw.rps.toFixed(0)} | ${raw.cpu.toFixed(1)} | ${rawRows} |`);
-const price = await sinkRun(priceHistorySink);
+const price = await sinkRun(priceHistorySink, () => rollUpCandles(h));
 const priceRows = (await h.query<{ n: number }>('SELECT count() AS n FROM price_history'))[0].n;
 console.log(`| sink.price-history | ${price.rps.toFixed(0)} | ${price.cpu.toFixed(1)} | ${priceRows} |`);
 console.log(`\nprice / raw: throughput ${(price.rps / raw.rps).toFixed(2)}, CPU per record ${(price.cpu / raw.cpu).toFixed(2)}`);
@@ -106,7 +110,7 @@ console.log(`\nprice / raw: throughput ${(price.rps / raw.rps).toFixed(2)}, CPU 
 
 // ---- 3. storage, of the rows the sink wrote (the generated rows below are too regular to say it)
 await h.exec('OPTIMIZE TABLE price_history FINAL');
-for (const t of ['price_latest', 'price_candles_1m', 'price_candles_1h', 'price_candles_1d']) await h.exec(`OPTIMIZE TABLE ${t} FINAL`);
+for (const t of ['price_latest', ...Object.values(ROLLUP_TABLES)]) await h.exec(`OPTIMIZE TABLE ${t} FINAL`);
 const parts = await h.query<{ table: string; bytes: number; raw: number; rows: number }>(
   `SELECT table, sum(bytes_on_disk) AS bytes, sum(data_uncompressed_bytes) AS raw, sum(rows) AS rows FROM system.parts WHERE database = currentDatabase() AND active AND startsWith(table, 'price_') GROUP BY table ORDER BY table`,
 );
@@ -123,8 +127,8 @@ console.log(`| all price tables | | ${all} | | ${(all / sinkRows).toFixed(1)} |`
 
 
 // ---- 1. candles (the sink's rows are market ids 2000000.., apart from these)
-// Rows are generated in SQL (INSERT ... SELECT FROM numbers()): the views fill the candle tables on
-// insert exactly as from the sink's inserts. One market: a change every 30 s for 30 days, two outcomes.
+// Rows are generated in SQL (INSERT ... SELECT FROM numbers()), then rolled up into the candle tables
+// as the processors' timer rolls up the sink's inserts. One market: a change every 30 s for 30 days, two outcomes.
 const t0 = performance.now();
 const oneMonth = 30 * 2880;
 await h.exec(
@@ -143,10 +147,13 @@ await h.exec(
 );
 const [{ rows }] = await h.query<{ rows: number }>('SELECT count() AS rows FROM price_history');
 console.log(`loaded ${rows} quote changes in ${((performance.now() - t0) / 1000).toFixed(1)} s (one market: ${oneMonth * 2}; ${MARKETS} markets: ${MARKETS * 720})`);
+const t1 = performance.now();
+const rolled = await rollUpCandles(h);
+console.log(`rolled up ${rolled.rows} quote changes into the candles in ${((performance.now() - t1) / 1000).toFixed(1)} s`);
 
 // Merged as a running service's tables are between inserts: a bulk load leaves hundreds of parts
 // that background merges would otherwise be folding during the measurement.
-for (const t of ['price_candles_1m', 'price_candles_1h', 'price_candles_1d']) await h.exec(`OPTIMIZE TABLE ${t} FINAL`);
+for (const t of Object.values(ROLLUP_TABLES)) await h.exec(`OPTIMIZE TABLE ${t} FINAL`);
 const base = await timed(QUERIES, () => h.query('SELECT 1'));
 console.log(`\nbaseline SELECT 1 through the History: p50 ${fmt(pct(base, 50))} ms, p95 ${fmt(pct(base, 95))} ms (n=${QUERIES})`);
 console.log('\n| market | interval | range | buckets returned | p50 ms | p95 ms | p95 / baseline p95 |');
@@ -169,5 +176,34 @@ for (const [label, id] of [
   console.log(`| one market, 30 days | 1m | a cursor page 15 days back | 100 | ${fmt(pct(xs, 50))} | ${fmt(pct(xs, 95))} | ${(pct(xs, 95) / pct(base, 95)).toFixed(1)} |`);
 }
 
+// The same market right after changes the roll-up has not reached: 240 more in its newest hour (both
+// outcomes, between the ones there), so the route recomputes the newest minutes, hour and day from
+// price_history and merges them over the rolled-up candles (price-queries.ts candleRows).
+await h.exec(
+  `INSERT INTO price_history (provider, market_id, outcome_id, bid, ask, last, price, mid, bid_size, ask_size, venue_time, observed_at)
+   SELECT 'venue_3', 'ONE', if(number % 2 = 0, 'a', 'b'), 0.41, 0.47, NULL, NULL, 0.44, 100, 120, NULL, toDateTime64(${END - 3600 + 15} + intDiv(number, 2) * 30, 3, 'UTC')
+   FROM numbers(240)`,
+);
+for (const interval of ['1m', '1h', '1d'] as CandleInterval[]) {
+  const xs = await timed(QUERIES, () => page('ONE', interval));
+  console.log(`| one market, 30 days, its newest hour not rolled up (240 changes) | ${interval} | 30 days | | ${fmt(pct(xs, 50))} | ${fmt(pct(xs, 95))} | ${(pct(xs, 95) / pct(base, 95)).toFixed(1)} |`);
+}
+
+// A roll-up as the processors' timer runs it over this month of changes: 3,000 changes of 3,000 of
+// the markets (a simulator read's worth, bench/price-pipeline.ts) plus the 240 above, then one
+// roll-up; CPU of the whole process (chdb's threads included).
+await h.exec(
+  `INSERT INTO price_history (provider, market_id, outcome_id, bid, ask, last, price, mid, bid_size, ask_size, venue_time, observed_at)
+   SELECT 'venue_3', toString(1000000 + number * 3 % ${MARKETS}), 'a', 0.42, 0.5, NULL, NULL, 0.46, NULL, NULL, NULL, toDateTime64(${END - 30} + number % 30, 3, 'UTC')
+   FROM numbers(3000)`,
+);
+{
+  const c = process.cpuUsage();
+  const t = performance.now();
+  const r = await rollUpCandles(h);
+  const cpu = process.cpuUsage(c);
+  console.log(`
+roll-up of ${r.rows} new changes over the ${rows.toLocaleString('en-US')} stored: ${(performance.now() - t).toFixed(1)} ms, CPU ${((cpu.user + cpu.system) / 1000).toFixed(1)} ms (${((cpu.user + cpu.system) / r.rows).toFixed(1)} µs a change)`);
+}
 
 await b.close();

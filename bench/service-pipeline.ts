@@ -15,6 +15,8 @@ import { createRegistry } from '../pipelines/registry/index.ts';
 import { openBackbone, type OpenedBackbone } from '../pipelines/runtime/backbone.ts';
 import { startStage, type StageRunner } from '../pipelines/runtime/runner.ts';
 import { backboneSinks } from '../pipelines/runtime/sinks.ts';
+import { startCandleRollup, type RunningRollup } from '../pipelines/runtime/price-rollup.ts';
+import { MemoryLease } from '../pipelines/runtime/lease.ts';
 import { StageThread } from '../pipelines/runtime/stage-thread.ts';
 import type { SnapshotStore } from '../pipelines/readmodels/snapshots.ts';
 import { avroSerde, type SchemaLookup } from '../pipelines/serde/index.ts';
@@ -53,6 +55,12 @@ export interface ServicePipeline {
   append(encoded: EncodedRecords): Promise<void>;
   /** Until every stage has committed what its inputs hold (twice: a stage's output is the next one's input). */
   caughtUp(timeoutMs?: number): Promise<void>;
+  /**
+   * One roll-up of the candles (with PRICE_HISTORY; nothing without), what bin/run.ts's timer does
+   * every PRICE_CANDLE_ROLLUP_MS: a bench calls it when it wants the cost counted (no timer here,
+   * so a run's count of roll-ups does not depend on its speed).
+   */
+  rollUp(): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -76,6 +84,7 @@ export async function startServicePipeline(config: Config, { onError, store }: S
   const sports = await startSportsArea({ config, deps: { ...b, onError: onError ?? ((err, where) => console.error(`stage ${where.stage} batch failed (retried): ${String(err)}`)) }, thread });
   const runners = [...sinks, catalog.runner, sports.runners.canonicalize, sports.runners.matching, sports.runners.snapshot];
   const producer = await log.producer();
+  let rollup: RunningRollup | undefined;
   return {
     backbone,
     registry,
@@ -103,7 +112,12 @@ export async function startServicePipeline(config: Config, { onError, store }: S
     async caughtUp(timeoutMs = 600_000) {
       for (let k = 0; k < 2; k++) for (const x of runners) await x.caughtUp(timeoutMs, 10);
     },
+    async rollUp() {
+      // As the timer runs it: under the roll-up's lease, with its fence (the timer itself never fires).
+      if (config.PRICE_HISTORY) await (rollup ??= startCandleRollup(backbone.history, { intervalMs: 1_000_000_000, lease: new MemoryLease() })).runOnce();
+    },
     async stop() {
+      await rollup?.stop();
       await producer.close();
       await sports.stop();
       await thread.close();

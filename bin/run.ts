@@ -20,6 +20,9 @@ import { BatchAbandoned, isBatchAbandoned } from '../pipelines/log/types.ts';
 import { endProcess } from '../lib/end-process.ts';
 import { heapsGrowLess, workersTakeDefaultYoungGeneration } from '../pipelines/runtime/worker-heap.ts';
 import { backboneSinks } from '../pipelines/runtime/sinks.ts';
+import { startCandleRollup } from '../pipelines/runtime/price-rollup.ts';
+import { MemoryLease } from '../pipelines/runtime/lease.ts';
+import { RedisLease } from '../pipelines/runtime/redis-lease.ts';
 import { StageThread } from '../pipelines/runtime/stage-thread.ts';
 import { startSimulator } from '../pipelines/venues/simulator/server.ts';
 import { startSimulatorThread, type SimulatorThread } from '../pipelines/venues/simulator/thread.ts';
@@ -150,6 +153,23 @@ export async function runService(config: Config, opts: RunOptions = {}): Promise
     stops.push(async () => {
       for (const s of sinks) await s.stop();
     });
+    if (config.PRICE_HISTORY && config.PRICE_CANDLE_ROLLUP_MS > 0) {
+      // The roll-up's lease, as wide as the database: on a ClickHouse server the stack's processors
+      // share, in Redis (every processors process asks it, one rolls up); on chdb in-process (the
+      // process is its database's only roller: a lease in Redis would leave the other processes'
+      // databases without one). A ClickHouse server shared by several processors processes needs
+      // REDIS_URL, which the stack's processors have anyway (the snapshot store).
+      const lease = config.REDIS_URL && backbone.history.kind === 'clickhouse' ? new RedisLease({ url: config.REDIS_URL }) : new MemoryLease();
+      const rollup = startCandleRollup(backbone.history, {
+        intervalMs: config.PRICE_CANDLE_ROLLUP_MS,
+        lease,
+        onError: (err) => logger.warn({ err }, 'candle roll-up failed; the next one does it again'),
+      });
+      stops.push(async () => {
+        await rollup.stop();
+        await lease.close();
+      });
+    }
     catalog = await startCatalog(config, b, logger);
     stops.push(() => catalog!.stop());
     const thread = config.STAGE_THREAD ? await StageThread.open({ tickMs: config.SPORTS_PUBLISH_MS, nice: config.WORKER_NICE }) : undefined;

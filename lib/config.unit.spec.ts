@@ -62,6 +62,15 @@ describe('PRICE_HISTORY', () => {
   });
 });
 
+describe('PRICE_CANDLE_ROLLUP_MS', () => {
+  it('defaults to 10 s; 0 turns the roll-up off on this process; under 100 ms otherwise is refused, quoted', () => {
+    expect(loadConfig({}).PRICE_CANDLE_ROLLUP_MS).toBe(10_000);
+    expect(loadConfig({ PRICE_CANDLE_ROLLUP_MS: '0' }).PRICE_CANDLE_ROLLUP_MS).toBe(0);
+    expect(loadConfig({ PRICE_CANDLE_ROLLUP_MS: '60000' }).PRICE_CANDLE_ROLLUP_MS).toBe(60_000);
+    expect(configError({ PRICE_CANDLE_ROLLUP_MS: '50' })).toMatch(/PRICE_CANDLE_ROLLUP_MS="50"/);
+  });
+});
+
 describe('PRICES_STALE_MS', () => {
   it('defaults to a minute and takes whole milliseconds of at least a second', () => {
     expect(loadConfig({}).PRICES_STALE_MS).toBe(60_000);

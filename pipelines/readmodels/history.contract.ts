@@ -6,6 +6,7 @@ import type { History } from './history.ts';
 import { loadMigrations, migrate, truncateTables } from './migrate.ts';
 import { candleRows, storedMarkets } from './price-queries.ts';
 import { groupCandles, midOf } from './price-history.ts';
+import { rollUpCandles } from './price-rollup.ts';
 
 export type OpenHistory = (database: string) => Promise<History>;
 
@@ -63,14 +64,14 @@ export function historyContract(name: string, open: OpenHistory): void {
       expect(rows).toEqual([]);
     });
 
-    it('price history: each insert fills price_latest and the 1m, 1h and 1d candles; candles read back as OHLC with counts', async () => {
+    it('price history: each insert fills price_latest; the 1m, 1h and 1d candles read back as OHLC with counts before any roll-up', async () => {
       const market = `m${randomBytes(4).toString('hex')}`;
       const day = 1_767_225_600; // 2026-01-01T00:00:00Z, Unix seconds
       const row = (sec: number, outcome: string, bid: number | null, ask: number | null, last: number | null) => ({
         provider: 'venue_3', market_id: market, outcome_id: outcome, bid, ask, last, price: null,
         mid: midOf(bid, ask), bid_size: null, ask_size: null, venue_time: null, observed_at: (day + sec) * 1000,
       });
-      // Two inserts (two sink batches) into the same minute: the rollups must merge their states.
+      // Two inserts (two sink batches) into the same minute: the candles must merge them.
       await h.insert('price_history', [row(5, 'a', 0.4, 0.5, 0.45), row(20, 'a', 0.5, 0.6, null), row(30, 'b', 0.1, 0.2, 0.15)]);
       await h.insert('price_history', [row(50, 'a', 0.2, 0.3, 0.3), row(3_600 + 1, 'a', null, 0.7, 0.65), row(86_400 + 7, 'a', 0.6, 0.7, 0.7)]);
       await h.insert('price_aliases', [{ provider: 'venue_3', alias: `${market}-slug`, market_id: market, observed_at: day * 1000 }]);
@@ -102,6 +103,88 @@ export function historyContract(name: string, open: OpenHistory): void {
       expect(daily).toEqual([{ start_time: day + 86_400, end_time: day + 172_799, outcomes: [{ outcome_id: 'a', mid: { open: 0.65, high: 0.65, low: 0.65, close: 0.65 }, last: { open: 0.7, high: 0.7, low: 0.7, close: 0.7 }, price: null, changes: 1 }] }]);
       const both = groupCandles(await candleRows(h, { provider: 'venue_3', marketId: market, interval: '1d', from: 0, to: day, buckets: 5 }), '1d');
       expect(both.map((c) => [c.start_time, c.outcomes.map((o) => [o.outcome_id, o.changes, o.mid?.close])])).toEqual([[day, [['a', 4, 0.25], ['b', 1, 0.15]]]]);
+    });
+
+    it('candles: the same answers before a roll-up, after it, right after a later write, and after a roll-up stopped half way and done again', async () => {
+      const market = `m${randomBytes(4).toString('hex')}`;
+      const day = 1_767_312_000; // 2026-01-02T00:00:00Z, Unix seconds
+      const row = (sec: number, outcome: string, bid: number | null, ask: number | null, last: number | null) => ({
+        provider: 'venue_3', market_id: market, outcome_id: outcome, bid, ask, last, price: null,
+        mid: midOf(bid, ask), bid_size: null, ask_size: null, venue_time: null, observed_at: (day + sec) * 1000,
+      });
+      const answers = async () => {
+        const page = async (interval: '1m' | '1h' | '1d') => groupCandles(await candleRows(h, { provider: 'venue_3', marketId: market, interval, from: 0, to: day + 86_400 * 2, buckets: 10 }), interval);
+        return { m: await page('1m'), h: await page('1h'), d: await page('1d') };
+      };
+      // What the roll-up wrote, read alone (the route would merge the changes after the mark over it).
+      const rolled = (table: string) =>
+        h.query(
+          `SELECT toUnixTimestamp(bucket) AS b, outcome_id, argMinMerge(mid_open) AS mid_open, max(mid_high) AS mid_high, min(mid_low) AS mid_low, argMaxMerge(mid_close) AS mid_close,
+                  argMaxMerge(last_close) AS last_close, toUInt64(sum(changes)) AS changes
+           FROM ${table} WHERE market_id = {m:String} GROUP BY b, outcome_id ORDER BY b, outcome_id`,
+          { m: market },
+        );
+
+      await h.insert('price_history', [row(5, 'a', 0.4, 0.5, 0.45), row(20, 'a', 0.5, 0.6, null), row(30, 'b', 0.1, 0.2, 0.15)]);
+      await h.insert('price_history', [row(3_600 + 1, 'a', null, 0.7, 0.65), row(86_400 + 7, 'a', 0.6, 0.7, 0.7)]);
+      const before = await answers();
+      expect(before.m.map((c) => [c.start_time, c.outcomes.map((o) => [o.outcome_id, o.changes])])).toEqual([
+        [day + 86_400, [['a', 1]]],
+        [day + 3_600, [['a', 1]]],
+        [day, [['a', 2], ['b', 1]]],
+      ]);
+      await rollUpCandles(h);
+      expect(await answers()).toEqual(before);
+      expect(await rolled('price_rollup_1h')).toEqual([
+        { b: day, outcome_id: 'a', mid_open: 0.45, mid_high: 0.55, mid_low: 0.45, mid_close: 0.55, last_close: 0.45, changes: 2 },
+        { b: day, outcome_id: 'b', mid_open: 0.15, mid_high: 0.15, mid_low: 0.15, mid_close: 0.15, last_close: 0.15, changes: 1 },
+        { b: day + 3_600, outcome_id: 'a', mid_open: null, mid_high: null, mid_low: null, mid_close: null, last_close: 0.65, changes: 1 },
+        { b: day + 86_400, outcome_id: 'a', mid_open: 0.65, mid_high: 0.65, mid_low: 0.65, mid_close: 0.65, last_close: 0.7, changes: 1 },
+      ]);
+      expect((await rolled('price_rollup_1d')).map((r) => [r.b, r.outcome_id, r.mid_open, r.mid_close, r.changes])).toEqual([
+        [day, 'a', 0.45, 0.55, 3],
+        [day, 'b', 0.15, 0.15, 1],
+        [day + 86_400, 'a', 0.65, 0.65, 1],
+      ]);
+
+      // A change into a minute, hour and day already rolled up: in the next answer, before any roll-up.
+      await h.insert('price_history', [row(50, 'a', 0.2, 0.3, 0.3)]);
+      const after = await answers();
+      expect(after.m.at(-1)!.outcomes[0]).toEqual({ outcome_id: 'a', mid: { open: 0.45, high: 0.55, low: 0.25, close: 0.25 }, last: { open: 0.45, high: 0.45, low: 0.3, close: 0.3 }, price: null, changes: 3 });
+      expect(after.h.at(-1)!.outcomes.map((o) => [o.outcome_id, o.changes, o.mid?.close])).toEqual([['a', 3, 0.25], ['b', 1, 0.15]]);
+      expect(after.d.at(-1)!.outcomes.map((o) => [o.outcome_id, o.changes, o.mid?.close])).toEqual([['a', 4, 0.25], ['b', 1, 0.15]]);
+
+      // A roll-up stopped after its 1m insert (its start recorded, then the 1m states; as by a crash or
+      // a restart): answers unchanged, the
+      // mark not moved; the next roll-up does it again whole, and nothing is counted twice.
+      let inserts = 0;
+      const stopping = new Proxy(h, {
+        get(target, prop, receiver) {
+          if (prop === 'exec')
+            return (sql: string, params?: Record<string, unknown>) => {
+              if (sql.trimStart().startsWith('INSERT') && ++inserts === 3) return Promise.reject(new Error('stopped half way'));
+              return target.exec(sql, params);
+            };
+          return Reflect.get(target, prop, receiver) as unknown;
+        },
+      });
+      await expect(rollUpCandles(stopping)).rejects.toThrow('stopped half way');
+      expect(await answers()).toEqual(after);
+      await rollUpCandles(h);
+      expect(await answers()).toEqual(after);
+      await rollUpCandles(h);
+      expect(await answers()).toEqual(after);
+      expect((await rolled('price_rollup_1d')).map((r) => [r.b, r.outcome_id, r.mid_open, r.mid_close, r.changes])).toEqual([
+        [day, 'a', 0.45, 0.25, 4],
+        [day, 'b', 0.15, 0.15, 1],
+        [day + 86_400, 'a', 0.65, 0.65, 1],
+      ]);
+      expect((await rolled('price_rollup_1m')).map((r) => [r.b, r.outcome_id, r.changes])).toEqual([
+        [day, 'a', 3],
+        [day, 'b', 1],
+        [day + 3_600, 'a', 1],
+        [day + 86_400, 'a', 1],
+      ]);
     });
 
     it('exec runs DDL and parameterized statements; truncate empties a table', async () => {

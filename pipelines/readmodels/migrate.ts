@@ -73,7 +73,7 @@ export async function applyHistoryTtl(history: History, days: number): Promise<v
 }
 
 /**
- * The price-history tables (migrations/002_price_history.sql) and the time column their TTL counts
+ * The price-history tables (migrations/002_price_history.sql, 003_price_candle_rollup.sql) and the time column their TTL counts
  * from; PRICE_HISTORY_TTL_DAYS of them are kept. price_latest goes too: a market unchanged for that
  * long is then written again at its next read, so every kept market has a point inside the window.
  */
@@ -81,9 +81,9 @@ export const PRICE_HISTORY_TTL_COLUMNS = {
   price_history: 'observed_at',
   price_latest: 'observed_at',
   price_aliases: 'observed_at',
-  price_candles_1m: 'bucket',
-  price_candles_1h: 'bucket',
-  price_candles_1d: 'bucket',
+  price_rollup_1m: 'bucket',
+  price_rollup_1h: 'bucket',
+  price_rollup_1d: 'bucket',
 } as const;
 
 /** Sets the TTL of every price-history table to `days` (PRICE_HISTORY_TTL_DAYS); idempotent, run at every start. */

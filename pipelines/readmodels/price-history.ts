@@ -222,14 +222,13 @@ export class QuoteMemory {
 export type CandleInterval = '1m' | '1h' | '1d';
 export const CANDLE_INTERVALS: readonly CandleInterval[] = ['1m', '1h', '1d'];
 export const INTERVAL_SECONDS: Record<CandleInterval, number> = { '1m': 60, '1h': 3600, '1d': 86_400 };
-export const CANDLE_TABLES: Record<CandleInterval, string> = { '1m': 'price_candles_1m', '1h': 'price_candles_1h', '1d': 'price_candles_1d' };
 
 /** The first bucket that starts at or after `t` seconds (buckets start at whole multiples, UTC). */
 export const bucketAtOrAfter = (t: number, interval: CandleInterval): number => Math.ceil(t / INTERVAL_SECONDS[interval]) * INTERVAL_SECONDS[interval];
 /** The bucket that holds `t` seconds. */
 export const bucketOf = (t: number, interval: CandleInterval): number => Math.floor(t / INTERVAL_SECONDS[interval]) * INTERVAL_SECONDS[interval];
 
-/** One outcome's candle of one bucket as the rollup query returns it. */
+/** One outcome's candle of one bucket as the route's query returns it (price-queries.ts candleRows). */
 export interface CandleRow {
   bucket: number;
   outcome_id: string;

@@ -1,10 +1,11 @@
 // Reads of the price-history tables (migrations/002_price_history.sql) for the history route.
 // In: a History and a market named by provider and native id. Out: which stored market an id names
-// (its own id or an alias market detail also accepts), and candle rows from the rollups, never from
-// price_history's raw rows.
+// (its own id or an alias market detail also accepts), and candle rows from the roll-up's tables,
+// with the buckets of changes not rolled up yet recomputed from price_history's rows.
 import { adapterFor } from '../venues/adapters/index.ts';
 import type { History } from './history.ts';
-import { CANDLE_TABLES, type CandleInterval, type CandleRow } from './price-history.ts';
+import type { CandleInterval, CandleRow } from './price-history.ts';
+import { BUCKET_OF, CANDLE_OF_CHANGES, CANDLE_OF_STATES, ROLLED_TO_SQL, ROLLUP_TABLES, rollupLookbackMs } from './price-rollup.ts';
 
 /**
  * An id that names a group on its venue (venue_9's bare parent: market detail's group view, one
@@ -39,33 +40,61 @@ export async function storedMarkets(history: History, providers: readonly string
 /**
  * The candles of the `buckets` newest buckets of one market starting in [from, to] (Unix seconds,
  * inclusive), every outcome of each; rows in no particular order (groupCandles orders them).
+ *
+ * The candle tables hold what the roll-ups added (price-rollup.ts); a bucket with rows inserted
+ * since the last (less the lookback) is recomputed here whole from its rows in price_history, in the
+ * same query, and replaces the rolled-up one. So an answer is the same whether the roll-up ran a moment
+ * ago or not since the write: merged on read rather than rolled up on read, because the route then
+ * never writes (an API replica may hold the history read-only) and two reads never race a roll-up.
  */
 export async function candleRows(
   history: History,
   q: { provider: string; marketId: string; interval: CandleInterval; from: number; to: number; buckets: number },
 ): Promise<CandleRow[]> {
-  const t = CANDLE_TABLES[q.interval];
+  const t = ROLLUP_TABLES[q.interval];
+  const bucketOf = BUCKET_OF[q.interval];
   const group = namesGroup(q.provider, q.marketId);
   // A group's rows are its children's Yes outcomes, named by the child's pair (the group view's outcome ids).
   const where = group
     ? "provider = {provider:String} AND startsWith(market_id, {market:String}) AND outcome_id = 'yes'"
     : 'provider = {provider:String} AND market_id = {market:String}';
   const outcome = group ? 'market_id' : 'outcome_id';
+  // The changes the roll-up has not reached. Their earliest bucket bounds the read of price_history
+  // too, so only the newest granules of a long-quoted market are read (none when there are none).
+  // Without FINAL, as the roll-up counts rows (and the views did): a bucket counts alike either way.
+  const NOT_ROLLED = `inserted_at > fromUnixTimestamp64Milli(greatest(toInt64(ifNull(${ROLLED_TO_SQL}, 0)) - {lookback:Int64}, 0), 'UTC')`;
   // The outcome is selected as oid: ClickHouse reads an alias in WHERE too, so naming a group's
   // market_id outcome_id would turn the filter on outcome_id into one on market_id.
-  const rows = await history.query<Omit<CandleRow, 'outcome_id'> & { oid: string }>(
-    `SELECT toUnixTimestamp(bucket) AS bucket, ${outcome} AS oid,
-            argMinMerge(mid_open) AS mid_open, max(mid_high) AS mid_high, min(mid_low) AS mid_low, argMaxMerge(mid_close) AS mid_close,
-            argMinMerge(last_open) AS last_open, max(last_high) AS last_high, min(last_low) AS last_low, argMaxMerge(last_close) AS last_close,
-            argMinMerge(price_open) AS price_open, max(price_high) AS price_high, min(price_low) AS price_low, argMaxMerge(price_close) AS price_close,
-            toUInt64(sum(changes)) AS changes
+  const rows = await history.query<Omit<CandleRow, 'outcome_id'> & { oid: string; tail: number }>(
+    `SELECT toUnixTimestamp(bucket) AS bucket, ${outcome} AS oid, ${CANDLE_OF_STATES}, 0 AS tail
      FROM ${t}
      WHERE ${where} AND bucket IN (
        SELECT DISTINCT bucket FROM ${t}
        WHERE ${where} AND bucket >= toDateTime({from:Int64}, 'UTC') AND bucket <= toDateTime({to:Int64}, 'UTC')
        ORDER BY bucket DESC LIMIT {buckets:UInt32})
-     GROUP BY bucket, ${outcome}`,
-    { provider: q.provider, market: group ? `${q.marketId}:` : q.marketId, from: q.from, to: q.to, buckets: q.buckets },
+     GROUP BY bucket, oid
+     UNION ALL
+     SELECT toUnixTimestamp(${bucketOf}(observed_at)) AS bucket, ${outcome} AS oid, ${CANDLE_OF_CHANGES}, 1 AS tail
+     FROM price_history
+     WHERE ${where} AND ${bucketOf}(observed_at) >= toDateTime({from:Int64}, 'UTC') AND ${bucketOf}(observed_at) <= toDateTime({to:Int64}, 'UTC')
+       AND observed_at >= (SELECT ifNull(toDateTime64(minOrNull(${bucketOf}(observed_at)), 3, 'UTC'), toDateTime64('2106-01-01 00:00:00', 3, 'UTC')) FROM price_history WHERE ${where} AND ${NOT_ROLLED})
+       AND ${bucketOf}(observed_at) IN (SELECT DISTINCT ${bucketOf}(observed_at) FROM price_history WHERE ${where} AND ${NOT_ROLLED})
+     GROUP BY bucket, oid`,
+    { provider: q.provider, market: group ? `${q.marketId}:` : q.marketId, from: q.from, to: q.to, buckets: q.buckets, lookback: rollupLookbackMs(history) },
   );
-  return rows.map(({ oid, ...r }) => ({ ...r, outcome_id: oid }));
+  return mergeTail(rows, q.buckets).map(({ oid, tail: _tail, ...r }) => ({ ...r, outcome_id: oid }));
+}
+
+/**
+ * Rolled-up candle rows and rows recomputed from the changes not yet rolled up (tail = 1): a bucket
+ * with any of the latter is theirs alone; then the `buckets` newest buckets.
+ */
+export function mergeTail<R extends { bucket: number; tail: number }>(rows: readonly R[], buckets: number): R[] {
+  const recomputed = new Set<number>();
+  for (const r of rows) if (Number(r.tail) === 1) recomputed.add(r.bucket);
+  const merged = recomputed.size ? rows.filter((r) => Number(r.tail) === 1 || !recomputed.has(r.bucket)) : rows;
+  const newest = [...new Set(merged.map((r) => r.bucket))].sort((a, b) => b - a);
+  if (newest.length <= buckets) return [...merged];
+  const kept = new Set(newest.slice(0, buckets));
+  return merged.filter((r) => kept.has(r.bucket));
 }

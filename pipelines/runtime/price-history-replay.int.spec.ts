@@ -1,6 +1,7 @@
 // Replay rebuilds the price history: sink.price-history on the embedded backbone with chdb on the
 // history worker (the embedded default's path), then a stop-the-world replay from earliest, which
-// clears the tables the views fill too, gives the same rows and candles. Its own file: chdb opens one
+// clears the tables the view and the candles' roll-up fill too, gives the same rows and, rolled up
+// again, the same candles. Its own file: chdb opens one
 // data directory per process.
 import { describe, expect, it } from 'vitest';
 import { mkdtempSync } from 'node:fs';
@@ -12,6 +13,7 @@ import type { RawRecord } from '../topics.ts';
 import { replay, replayHistorySideBySide } from './replay.ts';
 import { startStage } from './runner.ts';
 import { priceHistorySink } from './sinks.ts';
+import { rollUpCandles } from '../readmodels/price-rollup.ts';
 import { embeddedBackbone, produceRaw, randomPrefix } from './testkit.ts';
 
 const MIN = 1_767_225_600_000; // 2026-01-01T00:00:00Z
@@ -33,18 +35,25 @@ describe('sink.price-history replay', () => {
       const r = await startStage(priceHistorySink, b);
       await r.caughtUp(30_000);
       await r.stop();
-      const snapshot = async () => ({
-        rows: await b.history.query(`SELECT market_id, count() AS n, groupArray(bid) AS bids FROM (SELECT * FROM price_history FINAL ORDER BY observed_at) GROUP BY market_id ORDER BY market_id`),
-        candles: await b.history.query(`SELECT market_id, toUnixTimestamp(bucket) AS b, argMinMerge(mid_open) AS o, argMaxMerge(mid_close) AS c, sum(changes) AS n FROM price_candles_1m GROUP BY market_id, bucket ORDER BY market_id, b`),
-      });
+      // The candles as the roll-up writes them (rolled up first: the timer's work), read alone.
+      const snapshot = async () => {
+        await rollUpCandles(b.history);
+        return {
+          rows: await b.history.query(`SELECT market_id, count() AS n, groupArray(bid) AS bids FROM (SELECT * FROM price_history FINAL ORDER BY observed_at) GROUP BY market_id ORDER BY market_id`),
+          candles: await b.history.query(`SELECT market_id, toUnixTimestamp(bucket) AS b, argMinMerge(mid_open) AS o, argMaxMerge(mid_close) AS c, toUInt64(sum(changes)) AS n FROM price_rollup_1m GROUP BY market_id, bucket ORDER BY market_id, b`),
+          hours: await b.history.query(`SELECT market_id, toUnixTimestamp(bucket) AS b, argMinMerge(mid_open) AS o, argMaxMerge(mid_close) AS c, toUInt64(sum(changes)) AS n FROM price_rollup_1h GROUP BY market_id, bucket ORDER BY market_id, b`),
+        };
+      };
       const before = await snapshot();
       expect(before.rows).toEqual(ids.map((market_id) => ({ market_id, n: 5, bids: [0.3, 0.31, 0.32, 0.33, 0.34] })));
       // A change every minute (polls every 30 s, the quote moving every other poll): one per bucket.
       expect(before.candles.filter((c) => c.market_id === ids[0])).toEqual(
         [0.45, 0.455, 0.46, 0.465, 0.47].map((mid, i) => ({ market_id: ids[0], b: MIN / 1000 + i * 60, o: mid, c: mid, n: 1 })),
       );
+      expect(before.hours.filter((c) => c.market_id === ids[0])).toEqual([{ market_id: ids[0], b: MIN / 1000, o: 0.45, c: 0.47, n: 5 }]);
       const result = await replay([priceHistorySink], b, 'earliest', { timeoutMs: 30_000 });
-      expect(result.plan.tables).toContain('price_candles_1d');
+      // The candles and the roll-up's mark are cleared with the rows: the next roll-up rebuilds them all.
+      expect(result.plan.tables).toEqual(expect.arrayContaining(['price_rollup_1d', 'price_rollup_state']));
       expect(result.lagBefore['sink.price-history']).toBe(30);
       expect(await snapshot()).toEqual(before);
       // Beside the live tables it cannot be rebuilt: the copies would have no views.

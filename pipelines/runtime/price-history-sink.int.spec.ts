@@ -1,5 +1,5 @@
 // sink.price-history on chdb: batches of raw listing records in, only quote changes written, the
-// candles filled by the views, and a redelivered batch or an unchanged poll after a restart writes
+// candles read back (the route merges the changes not rolled up), and a redelivered batch or an unchanged poll after a restart writes
 // nothing: without a claim the sink compares with what is stored; under one (QuoteMemory) with the
 // quotes it kept while the claim holds and the batches follow each other, else with what is stored.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

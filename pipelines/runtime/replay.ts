@@ -229,8 +229,9 @@ export async function replayHistorySideBySide(
   const say = options.say ?? (() => undefined);
   const withStore = stages.filter((s) => s.sinks?.snapshotPrefixes?.length || s.sinks?.snapshotNames?.length);
   if (withStore.length) throw new Error(`a history replay side by side rebuilds tables only; ${withStore.map((s) => s.name).join(', ')} write store read models (replaySideBySide)`);
-  // Materialized views fill the price history's candle tables from the table the sink writes; a
-  // shadow copy made beside it would carry no views, so its candles would stay empty.
+  // A materialized view fills price_latest from the table the sink writes, and the candles' roll-up
+  // reads the live tables by name; a shadow copy made beside them would carry no view and be rolled
+  // by nobody.
   const viewed = stages.filter((s) => s.sinks?.tables?.some((t) => PRICE_HISTORY_TABLES.includes(t)));
   if (viewed.length) throw new Error(`${viewed.map((s) => s.name).join(', ')} cannot be rebuilt side by side (materialized views feed its tables); use the stop-the-world replay`);
   const tables = [...new Set(stages.flatMap((s) => s.sinks?.tables ?? []))];

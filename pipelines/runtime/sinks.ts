@@ -227,8 +227,12 @@ export const matchedHistorySink: StageDef = {
   },
 };
 
-/** The price-history tables: what the sink writes, its views fill, and replay clears. */
-export const PRICE_HISTORY_TABLES = ['price_history', 'price_latest', 'price_aliases', 'price_candles_1m', 'price_candles_1h', 'price_candles_1d'];
+/**
+ * The price-history tables: what the sink writes, its view fills (price_latest), the candles' roll-up
+ * writes from them (readmodels/price-rollup.ts), and replay clears (the roll-up's mark with them, so
+ * the next roll-up rebuilds every candle from the rows written again).
+ */
+export const PRICE_HISTORY_TABLES = ['price_history', 'price_latest', 'price_aliases', 'price_rollup_1m', 'price_rollup_1h', 'price_rollup_1d', 'price_rollup_state'];
 
 /**
  * The last stored quote (price_latest) of every outcome of the markets of these observations that
@@ -263,9 +267,10 @@ export async function readStoredQuotes(
 }
 
 /**
- * The price-history sink's batches on the embedded log: an insert here costs chdb ~20 ms whatever
- * its size (a part for price_history and one for each of its four views), a row ~5 µs more, so a
- * backlog read in the log's usual 5,000-record batches spent more on parts than on rows.
+ * The price-history sink's batches on the embedded log: an insert here cost chdb ~20 ms whatever
+ * its size while four views fed on it (a part for price_history and one for each view; one view,
+ * price_latest's, is left), so a backlog read in the log's usual 5,000-record batches spent more on
+ * parts than on rows.
  */
 // 10,000 rather than 20,000: with 20,000 the soak's peak RSS passed the 1.2 GB budget at start-up
 // (1.26-1.27 GB in two runs against 1.14 GB with 10,000; bench/soak.md, 2026-11-26), and a
@@ -281,8 +286,9 @@ export const PRICE_MEMORY_QUOTES = 100_000;
 const priceMemory = new QuoteMemory(PRICE_MEMORY_QUOTES);
 
 /**
- * raw.venue_N -> price_history (every change of an outcome's quote; price_latest and the 1m, 1h and
- * 1d candles follow by materialized views) and price_aliases. Reads the listings' quotes
+ * raw.venue_N -> price_history (every change of an outcome's quote; price_latest follows by a
+ * materialized view, the 1m, 1h and 1d candles by the roll-up's timer, readmodels/price-rollup.ts)
+ * and price_aliases. Reads the listings' quotes
  * (readmodels/price-history.ts); an unchanged poll writes nothing. Compares each quote with the last
  * one stored for its outcome: kept in memory from batch to batch of a partition while its claim holds
  * (QuoteMemory), read from price_latest otherwise (first sight, a restart, a rebalance, a redelivery,

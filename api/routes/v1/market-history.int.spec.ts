@@ -10,6 +10,7 @@ import { build } from '../../../test/helper.ts';
 import { ChdbHistory } from '../../../pipelines/readmodels/chdb-history.ts';
 import { migrate } from '../../../pipelines/readmodels/migrate.ts';
 import { midOf } from '../../../pipelines/readmodels/price-history.ts';
+import { rollUpCandles } from '../../../pipelines/readmodels/price-rollup.ts';
 import { PERMISSIONS } from '../table.ts';
 import { schemaProblems } from '../../live/testkit.ts';
 import { MarketHistorySchema } from '../../schemas/history.ts';
@@ -44,7 +45,7 @@ async function app(opts: { withHistory?: boolean; permissions?: string[] } = {})
 }
 
 describe('GET /v1/markets/{market_id}/history', () => {
-  it('answers candles of the composite, bare and provider-hinted forms and of an alias, from the rollups', async () => {
+  it('answers candles of the composite, bare and provider-hinted forms and of an alias, from the candles', async () => {
     const v3 = num();
     await changes('venue_3', v3, DAY, 3);
     const slug = `nba-lal-bos-${randomBytes(3).toString('hex')}`;
@@ -89,6 +90,56 @@ describe('GET /v1/markets/{market_id}/history', () => {
     // A child pair is a binary market of its own, Yes and No.
     const c = await get(`/v1/markets/${c1}/history?provider=venue_9&interval=1d`);
     expect(c.body.data[0].outcomes.map((o: any) => [o.outcome_id, o.price.close])).toEqual([['no', 0.35], ['yes', 0.65]]);
+  });
+
+  it('answers the same whether the candles were rolled up or not: before a roll-up, after it, right after a change into a rolled-up bucket, a group view too', async () => {
+    const id = num();
+    await changes('venue_3', id, DAY, 130); // 130 one-minute buckets (two pages of 100), three hours, one day
+    const hex = () => `0x${randomBytes(32).toString('hex')}`;
+    const parent = hex();
+    const child = `${parent}:${hex()}`;
+    const mark = (price: number, sec: number) => ({ provider: 'venue_9', market_id: child, outcome_id: 'yes', bid: null, ask: null, last: null, price, mid: null, bid_size: null, ask_size: null, venue_time: null, observed_at: (DAY + sec) * 1000 });
+    await history.insert('price_history', [mark(0.6, 1), mark(0.62, 70)]);
+    const get = await app();
+    /** Every page of every interval, following cursors. */
+    const answers = async () => {
+      const out: Record<string, any[]> = {};
+      for (const [name, first] of [
+        ['1m', `/v1/markets/venue_3:${id}/history?interval=1m&start_time=0`],
+        ['1h', `/v1/markets/venue_3:${id}/history?interval=1h&start_time=0`],
+        ['1d', `/v1/markets/venue_3:${id}/history?interval=1d&start_time=0`],
+        ['group', `/v1/markets/venue_9:${parent}/history?interval=1m&start_time=0`],
+      ] as const) {
+        out[name] = [];
+        let url = first as string;
+        for (let page = 0; page < 5; page++) {
+          const r = await get(url);
+          expect(r.status, url).toBe(200);
+          out[name].push(...r.body.data);
+          if (!r.body.pagination.has_more) break;
+          url = `${first}&cursor=${encodeURIComponent(r.body.pagination.next_cursor)}`;
+        }
+      }
+      return out;
+    };
+    const before = await answers();
+    expect([before['1m'].length, before['1h'].length, before['1d'].length, before.group.length]).toEqual([130, 3, 1, 2]);
+    await rollUpCandles(history);
+    expect(await answers()).toEqual(before);
+
+    // A change into the first minute and hour (rolled up already), and one of the group's child.
+    await history.insert('price_history', [
+      { provider: 'venue_3', market_id: id, outcome_id: 'a', bid: 0.9, ask: 0.6, last: null, price: 0.75, mid: 0.75, bid_size: null, ask_size: null, venue_time: null, observed_at: (DAY + 30) * 1000 },
+      mark(0.7, 75),
+    ]);
+    const after = await answers();
+    expect(after['1m'].at(-1).outcomes).toEqual([{ outcome_id: 'a', mid: { open: 0.45, high: 0.75, low: 0.45, close: 0.75 }, last: null, price: { open: 0.45, high: 0.75, low: 0.45, close: 0.75 }, changes: 2 }]);
+    expect(after['1h'].at(-1).outcomes[0].changes).toBe(61);
+    expect(after['1d'][0].outcomes[0].changes).toBe(131);
+    expect(after.group[0].outcomes).toEqual([{ outcome_id: child, mid: null, last: null, price: { open: 0.62, high: 0.7, low: 0.62, close: 0.7 }, changes: 2 }]);
+    expect(after['1m'].slice(0, -1)).toEqual(before['1m'].slice(0, -1));
+    await rollUpCandles(history);
+    expect(await answers()).toEqual(after);
   });
 
   it('market detail resolution rules: 409 with candidates when both venue_2 and venue_3 hold a bare id, 404 unknown, 400 impossible', async () => {
