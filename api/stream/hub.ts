@@ -10,16 +10,20 @@
 // record), which is what the compacted topic itself holds. A V older than the resume window, or from
 // another topic layout, gets `reset` (see position.ts).
 //
-// Folded when read: the hub keeps each record as it was decoded and parses an event's body (and a
-// lifecycle snapshot's archive reason) only when a connection renders it, sends a snapshot or folds
-// a resume, then keeps the parsed entry. On the embedded default the hub shares the API's event loop
-// with the pipeline, and parsing every matched.events body and lifecycle snapshot of a crawl was
-// work no client asked for (bench/crawl-latency.md); a lifecycle snapshot is parsed only for a
-// change whose own record carries no archive reason.
+// Folded when read: the hub keeps each record as its bytes (a copy of its own, not a view of the
+// batch's buffer) and decodes and parses an event's body (and a lifecycle snapshot's archive reason)
+// only when a connection renders it, sends a snapshot or folds a resume, then keeps the parsed entry.
+// What apply() needs of a record now, its key and its archive reason, is read without building the
+// rest (Serde.projector: a reader schema of that field alone). On the embedded default the hub
+// shares the API's event loop with the pipeline, and parsing every matched.events body and
+// lifecycle snapshot of a crawl was work no client asked for (bench/crawl-latency.md); kept decoded,
+// every event's record sat on the API thread's heap as strings until a client read it, about 20 MB
+// at scale 1 with no client (bench/soak.md). A lifecycle snapshot is parsed only for a change whose
+// own record carries no archive reason.
 import type { Log, LogRecord } from '../../pipelines/log/types.ts';
-import type { Serde } from '../../pipelines/serde/index.ts';
+import type { RecordDecoder, Serde } from '../../pipelines/serde/index.ts';
 import type { TopicMap } from '../../pipelines/topics.ts';
-import type { LifecycleState as LifecycleRecord, MatchedEventRecord } from '../../pipelines/topics.ts';
+import type { LifecycleState as LifecycleRecord } from '../../pipelines/topics.ts';
 import { entryOfRecord } from '../../pipelines/matching/stages/sports-snapshot.ts';
 import type { SportsEntry } from '../../pipelines/matching/readmodel.ts';
 import { CatchUp, covers, decodeId, encodeId, layoutOf, maxPos, type Layout } from './position.ts';
@@ -81,7 +85,7 @@ export interface ParseCount {
   lifecycles: number;
 }
 
-/** A record kept as decoded and parsed the first time its value is read (then only the value is kept). */
+/** A record kept as its bytes and parsed the first time its value is read (then only the value is kept). */
 class Lazy<S, T> {
   private source: S | undefined;
   private parsed = false;
@@ -104,10 +108,24 @@ class Lazy<S, T> {
     return this.result!;
   }
 }
-/** A matched.events body, parsed into its served entry. */
-type LazyEntry = Lazy<MatchedEventRecord, SportsEntry>;
-/** A lifecycle.states record's archive reason, read from its snapshot. */
-type LazyReason = Lazy<LifecycleRecord | null, string | null>;
+/** A matched.events record's bytes, decoded and parsed into its served entry. */
+type LazyEntry = Lazy<Buffer, SportsEntry>;
+/** A lifecycle.states record's bytes (null: a tombstone), its archive reason read from its snapshot. */
+type LazyReason = Lazy<Buffer | null, string | null>;
+
+/**
+ * A record's bytes in memory of their own: a batch's values are views of a larger buffer (the log's
+ * read, or its structured clone across the pipeline thread's port), and one kept view would hold
+ * that buffer whole. Not from Node's buffer pool either: a kept slice would pin its 8 KB slab.
+ */
+function ownBytes(b: Buffer): Buffer {
+  const out = Buffer.allocUnsafeSlow(b.length);
+  b.copy(out);
+  return out;
+}
+
+/** The serde's synchronous readers the hub keeps records with (avroSerde over a registry with ids, jsonSerde). */
+type HubSerde = Serde & Required<Pick<Serde, 'decoder' | 'projector'>>;
 
 /** An event as the hub holds it: its latest record, and the last body it served. */
 class Held {
@@ -210,6 +228,7 @@ export class StreamHub {
 
   static async start(opts: HubOptions): Promise<StreamHub> {
     const { topics, log } = opts;
+    if (!opts.serde.decoder || !opts.serde.projector) throw new Error("the push stream's hub keeps records as bytes and reads them synchronously: its serde needs decoder() and projector() (avroSerde over a registry with ids, or jsonSerde)");
     const defs = [topics['lifecycle.states'], topics['matched.events']];
     const parts = await Promise.all(defs.map(async (d) => ({ name: d.name, partitions: (await log.topicOffsets(d.name)).length })));
     const hub = new StreamHub(opts, layoutOf(parts));
@@ -233,23 +252,32 @@ export class StreamHub {
   private async apply(topic: string, partition: number, records: LogRecord[]): Promise<void> {
     const part = this.layout.index.get(`${topic}|${partition}`);
     if (part === undefined) return;
+    const serde = this.opts.serde as HubSerde;
     const lifecycle = topic === this.opts.topics['lifecycle.states'].name;
     if (lifecycle) {
-      const decoded = await this.opts.serde.decodeMany(this.opts.topics['lifecycle.states'], records);
-      for (const d of decoded) if (d.key !== null) this.reasons.set(d.key, new Lazy(d.value, archiveReasonOf, () => this.parsed.lifecycles++));
+      const d = await serde.decoder(this.opts.topics['lifecycle.states'], records);
+      const parse = (b: Buffer | null) => archiveReasonOf(b && d.value({ value: b }));
+      for (const r of records) {
+        const key = d.key(r);
+        if (key !== null) this.reasons.set(key, new Lazy(r.value && ownBytes(r.value), parse, () => this.parsed.lifecycles++));
+      }
       this.pos[part] = Number(records[records.length - 1]!.offset) + 1;
       this.catchUp.check(this.pos);
       return;
     }
-    const decoded = await this.opts.serde.decodeMany(this.opts.topics['matched.events'], records);
+    const t = this.opts.topics['matched.events'];
+    const [d, reasons] = await Promise.all([serde.decoder(t, records), serde.projector(t, records, ['archive_reason'])]);
+    const parse = entryParser(d);
     const now = this.clock();
-    for (let i = 0; i < records.length; i++) {
-      const d = decoded[i]!;
-      const offset = Number(records[i]!.offset);
+    for (const r of records) {
+      const offset = Number(r.offset);
       this.pos[part] = offset + 1;
-      if (d.key === null) continue;
-      const held = this.entries.get(d.key);
-      const next = d.value ? new Lazy(d.value, entryOfRecord, () => this.parsed.bodies++) : undefined;
+      const key = d.key(r);
+      if (key === null) continue;
+      const held = this.entries.get(key);
+      const next = r.value ? new Lazy(ownBytes(r.value), parse, () => this.parsed.bodies++) : undefined;
+      // Absent (a record written before the field) reads as its default, null.
+      const archiveReason = reasons(r)?.archive_reason ?? null;
       const prev = held?.lazyEntry;
       const last = next ?? held?.lazyLast;
       const pos = this.pos.slice();
@@ -257,8 +285,8 @@ export class StreamHub {
       this.lastId = id;
       // The record's own archive reason first: lifecycle.states is another topic, which a tail may
       // read after this one (seen on Kafka); the map serves older records and tombstones.
-      const change = new LazyChange(part, offset, d.key, prev, next, last, d.value?.archive_reason, this.reasons.get(d.key), pos, id);
-      this.entries.set(d.key, new Held(next, last, part, offset, now, d.value?.archive_reason ?? null));
+      const change = new LazyChange(part, offset, key, prev, next, last, archiveReason, this.reasons.get(key), pos, id);
+      this.entries.set(key, new Held(next, last, part, offset, now, archiveReason));
       this.record(change);
       this.changes++;
       for (const s of this.subscribers) {
@@ -320,6 +348,11 @@ export class StreamHub {
     this.subscribers.clear();
     await this.tail.stop();
   }
+}
+
+/** A batch's matched.events bytes into the served entry (the decoder holds only the batch's schema resolvers). */
+function entryParser(d: RecordDecoder<'matched.events'>): (b: Buffer) => SportsEntry {
+  return (b) => entryOfRecord(d.value({ value: b })!);
 }
 
 function archiveReasonOf(v: LifecycleRecord | null): string | null {
