@@ -10,9 +10,10 @@
 // record), which is what the compacted topic itself holds. A V older than the resume window, or from
 // another topic layout, gets `reset` (see position.ts).
 //
-// Folded when read: the hub keeps each record as its bytes (a copy of its own, not a view of the
-// batch's buffer) and decodes and parses an event's body (and a lifecycle snapshot's archive reason)
-// only when a connection renders it, sends a snapshot or folds a resume, then keeps the parsed entry.
+// Folded when read: the hub keeps each record as its bytes (deflated, in memory of their own, not a
+// view of the batch's buffer) and inflates, decodes and parses an event's body (and a lifecycle
+// snapshot's archive reason) only when a connection renders it, sends a snapshot or folds a resume,
+// then keeps the parsed entry.
 // What apply() needs of a record now, its key and its archive reason, is read without building the
 // rest (Serde.projector: a reader schema of that field alone). On the embedded default the hub
 // shares the API's event loop with the pipeline, and parsing every matched.events body and
@@ -20,6 +21,7 @@
 // every event's record sat on the API thread's heap as strings until a client read it, about 20 MB
 // at scale 1 with no client (bench/soak.md). A lifecycle snapshot is parsed only for a change whose
 // own record carries no archive reason.
+import { deflateRawSync, inflateRawSync } from 'node:zlib';
 import type { Log, LogRecord } from '../../pipelines/log/types.ts';
 import type { RecordDecoder, Serde } from '../../pipelines/serde/index.ts';
 import type { TopicMap } from '../../pipelines/topics.ts';
@@ -85,7 +87,7 @@ export interface ParseCount {
   lifecycles: number;
 }
 
-/** A record kept as its bytes and parsed the first time its value is read (then only the value is kept). */
+/** A record kept as its (compressed) bytes and parsed the first time its value is read (then only the value is kept). */
 class Lazy<S, T> {
   private source: S | undefined;
   private parsed = false;
@@ -108,19 +110,24 @@ class Lazy<S, T> {
     return this.result!;
   }
 }
-/** A matched.events record's bytes, decoded and parsed into its served entry. */
+/** A matched.events record's bytes (compressed: keep()), decoded and parsed into its served entry. */
 type LazyEntry = Lazy<Buffer, SportsEntry>;
-/** A lifecycle.states record's bytes (null: a tombstone), its archive reason read from its snapshot. */
+/** A lifecycle.states record's bytes (compressed; null: a tombstone), its archive reason read from its snapshot. */
 type LazyReason = Lazy<Buffer | null, string | null>;
 
 /**
- * A record's bytes in memory of their own: a batch's values are views of a larger buffer (the log's
- * read, or its structured clone across the pipeline thread's port), and one kept view would hold
- * that buffer whole. Not from Node's buffer pool either: a kept slice would pin its 8 KB slab.
+ * A record's bytes as the hub keeps them: compressed (deflate at level 1) into memory of their own.
+ * The bodies and lifecycle snapshots are JSON of about 33-35 KB each at scale 1, 6-7 times smaller
+ * deflated (0.7 against 4.5 MB for the 140 events of a soak's log); kept as they came, the hub's
+ * records were as large as the strings they replaced (bench/soak.md). Its own memory: a batch's
+ * values are views of the log's read buffer, or of its structured clone across the pipeline thread's
+ * port, and a kept view would hold that buffer whole (zlib's output is a view of its chunk too).
  */
-function ownBytes(b: Buffer): Buffer {
-  const out = Buffer.allocUnsafeSlow(b.length);
-  b.copy(out);
+function keep(b: Buffer): Buffer {
+  const z = deflateRawSync(b, { level: 1 });
+  // Not from Node's buffer pool either: a kept slice would pin its 8 KB slab.
+  const out = Buffer.allocUnsafeSlow(z.length);
+  z.copy(out);
   return out;
 }
 
@@ -256,10 +263,10 @@ export class StreamHub {
     const lifecycle = topic === this.opts.topics['lifecycle.states'].name;
     if (lifecycle) {
       const d = await serde.decoder(this.opts.topics['lifecycle.states'], records);
-      const parse = (b: Buffer | null) => archiveReasonOf(b && d.value({ value: b }));
+      const parse = (z: Buffer | null) => archiveReasonOf(z && d.value({ value: inflateRawSync(z) }));
       for (const r of records) {
         const key = d.key(r);
-        if (key !== null) this.reasons.set(key, new Lazy(r.value && ownBytes(r.value), parse, () => this.parsed.lifecycles++));
+        if (key !== null) this.reasons.set(key, new Lazy(r.value && keep(r.value), parse, () => this.parsed.lifecycles++));
       }
       this.pos[part] = Number(records[records.length - 1]!.offset) + 1;
       this.catchUp.check(this.pos);
@@ -275,7 +282,7 @@ export class StreamHub {
       const key = d.key(r);
       if (key === null) continue;
       const held = this.entries.get(key);
-      const next = r.value ? new Lazy(ownBytes(r.value), parse, () => this.parsed.bodies++) : undefined;
+      const next = r.value ? new Lazy(keep(r.value), parse, () => this.parsed.bodies++) : undefined;
       // Absent (a record written before the field) reads as its default, null.
       const archiveReason = reasons(r)?.archive_reason ?? null;
       const prev = held?.lazyEntry;
@@ -352,7 +359,7 @@ export class StreamHub {
 
 /** A batch's matched.events bytes into the served entry (the decoder holds only the batch's schema resolvers). */
 function entryParser(d: RecordDecoder<'matched.events'>): (b: Buffer) => SportsEntry {
-  return (b) => entryOfRecord(d.value({ value: b })!);
+  return (z) => entryOfRecord(d.value({ value: inflateRawSync(z) })!);
 }
 
 function archiveReasonOf(v: LifecycleRecord | null): string | null {
