@@ -21,7 +21,8 @@
 // every event's record sat on the API thread's heap as strings until a client read it, about 20 MB
 // at scale 1 with no client (bench/soak.md). A lifecycle snapshot is parsed only for a change whose
 // own record carries no archive reason.
-import { deflateRawSync, inflateRawSync } from 'node:zlib';
+import { promisify } from 'node:util';
+import { deflateRaw, inflateRawSync } from 'node:zlib';
 import type { Log, LogRecord } from '../../pipelines/log/types.ts';
 import type { RecordDecoder, Serde } from '../../pipelines/serde/index.ts';
 import type { TopicMap } from '../../pipelines/topics.ts';
@@ -119,15 +120,26 @@ type LazyReason = Lazy<Buffer | null, string | null>;
  * A record's bytes as the hub keeps them: compressed (deflate at level 1) into memory of their own.
  * The bodies and lifecycle snapshots are JSON of about 33-35 KB each at scale 1, 6-7 times smaller
  * deflated (0.7 against 4.5 MB for the 140 events of a soak's log); kept as they came, the hub's
- * records were as large as the strings they replaced (bench/soak.md). Its own memory: a batch's
- * values are views of the log's read buffer, or of its structured clone across the pipeline thread's
- * port, and a kept view would hold that buffer whole (zlib's output is a view of its chunk too).
+ * records were as large as the strings they replaced (bench/soak.md). Deflated on libuv's pool, not
+ * on the API's thread (about 1 ms a record under load: a crawl's batch would hold the event loop).
+ * Its own memory: a batch's values are views of the log's read buffer, or of its structured clone
+ * across the pipeline thread's port, and a kept view would hold that buffer whole (zlib's output is
+ * a view of its chunk too).
  */
-function keep(b: Buffer): Buffer {
-  const z = deflateRawSync(b, { level: 1 });
+async function keep(b: Buffer | null): Promise<Buffer | null> {
+  if (!b) return null;
+  const z = await deflate(b, { level: 1 });
   // Not from Node's buffer pool either: a kept slice would pin its 8 KB slab.
   const out = Buffer.allocUnsafeSlow(z.length);
   z.copy(out);
+  return out;
+}
+const deflate = promisify(deflateRaw);
+
+/** A batch's values, kept one after another: one zlib state at a time (each holds about 300 KB while it runs). */
+async function keepAll(records: LogRecord[]): Promise<Array<Buffer | null>> {
+  const out: Array<Buffer | null> = [];
+  for (const r of records) out.push(await keep(r.value));
   return out;
 }
 
@@ -262,27 +274,28 @@ export class StreamHub {
     const serde = this.opts.serde as HubSerde;
     const lifecycle = topic === this.opts.topics['lifecycle.states'].name;
     if (lifecycle) {
-      const d = await serde.decoder(this.opts.topics['lifecycle.states'], records);
+      const [d, kept] = await Promise.all([serde.decoder(this.opts.topics['lifecycle.states'], records), keepAll(records)]);
       const parse = (z: Buffer | null) => archiveReasonOf(z && d.value({ value: inflateRawSync(z) }));
-      for (const r of records) {
+      for (const [i, r] of records.entries()) {
         const key = d.key(r);
-        if (key !== null) this.reasons.set(key, new Lazy(r.value && keep(r.value), parse, () => this.parsed.lifecycles++));
+        if (key !== null) this.reasons.set(key, new Lazy(kept[i] ?? null, parse, () => this.parsed.lifecycles++));
       }
       this.pos[part] = Number(records[records.length - 1]!.offset) + 1;
       this.catchUp.check(this.pos);
       return;
     }
     const t = this.opts.topics['matched.events'];
-    const [d, reasons] = await Promise.all([serde.decoder(t, records), serde.projector(t, records, ['archive_reason'])]);
+    const [d, reasons, kept] = await Promise.all([serde.decoder(t, records), serde.projector(t, records, ['archive_reason']), keepAll(records)]);
     const parse = entryParser(d);
     const now = this.clock();
-    for (const r of records) {
+    for (const [i, r] of records.entries()) {
       const offset = Number(r.offset);
       this.pos[part] = offset + 1;
       const key = d.key(r);
       if (key === null) continue;
       const held = this.entries.get(key);
-      const next = r.value ? new Lazy(keep(r.value), parse, () => this.parsed.bodies++) : undefined;
+      const z = kept[i];
+      const next = z ? new Lazy(z, parse, () => this.parsed.bodies++) : undefined;
       // Absent (a record written before the field) reads as its default, null.
       const archiveReason = reasons(r)?.archive_reason ?? null;
       const prev = held?.lazyEntry;
