@@ -10,16 +10,23 @@
 // record), which is what the compacted topic itself holds. A V older than the resume window, or from
 // another topic layout, gets `reset` (see position.ts).
 //
-// Folded when read: the hub keeps each record as it was decoded and parses an event's body (and a
-// lifecycle snapshot's archive reason) only when a connection renders it, sends a snapshot or folds
-// a resume, then keeps the parsed entry. On the embedded default the hub shares the API's event loop
-// with the pipeline, and parsing every matched.events body and lifecycle snapshot of a crawl was
-// work no client asked for (bench/crawl-latency.md); a lifecycle snapshot is parsed only for a
-// change whose own record carries no archive reason.
+// Folded when read: the hub keeps each record as its bytes (deflated, in memory of their own, not a
+// view of the batch's buffer) and inflates, decodes and parses an event's body (and a lifecycle
+// snapshot's archive reason) only when a connection renders it, sends a snapshot or folds a resume,
+// then keeps the parsed entry.
+// What apply() needs of a record now, its key and its archive reason, is read without building the
+// rest (Serde.projector: a reader schema of that field alone). On the embedded default the hub
+// shares the API's event loop with the pipeline, and parsing every matched.events body and
+// lifecycle snapshot of a crawl was work no client asked for (bench/crawl-latency.md); kept decoded,
+// every event's record sat on the API thread's heap as strings until a client read it, about 20 MB
+// at scale 1 with no client (bench/soak.md). A lifecycle snapshot is parsed only for a change whose
+// own record carries no archive reason.
+import { promisify } from 'node:util';
+import { deflateRaw, inflateRawSync } from 'node:zlib';
 import type { Log, LogRecord } from '../../pipelines/log/types.ts';
-import type { Serde } from '../../pipelines/serde/index.ts';
+import type { RecordDecoder, Serde } from '../../pipelines/serde/index.ts';
 import type { TopicMap } from '../../pipelines/topics.ts';
-import type { LifecycleState as LifecycleRecord, MatchedEventRecord } from '../../pipelines/topics.ts';
+import type { LifecycleState as LifecycleRecord } from '../../pipelines/topics.ts';
 import { entryOfRecord } from '../../pipelines/matching/stages/sports-snapshot.ts';
 import type { SportsEntry } from '../../pipelines/matching/readmodel.ts';
 import { CatchUp, covers, decodeId, encodeId, layoutOf, maxPos, type Layout } from './position.ts';
@@ -81,7 +88,7 @@ export interface ParseCount {
   lifecycles: number;
 }
 
-/** A record kept as decoded and parsed the first time its value is read (then only the value is kept). */
+/** A record kept as its (compressed) bytes and parsed the first time its value is read (then only the value is kept). */
 class Lazy<S, T> {
   private source: S | undefined;
   private parsed = false;
@@ -104,10 +111,40 @@ class Lazy<S, T> {
     return this.result!;
   }
 }
-/** A matched.events body, parsed into its served entry. */
-type LazyEntry = Lazy<MatchedEventRecord, SportsEntry>;
-/** A lifecycle.states record's archive reason, read from its snapshot. */
-type LazyReason = Lazy<LifecycleRecord | null, string | null>;
+/** A matched.events record's bytes (compressed: keep()), decoded and parsed into its served entry. */
+type LazyEntry = Lazy<Buffer, SportsEntry>;
+/** A lifecycle.states record's bytes (compressed; null: a tombstone), its archive reason read from its snapshot. */
+type LazyReason = Lazy<Buffer | null, string | null>;
+
+/**
+ * A record's bytes as the hub keeps them: compressed (deflate at level 1) into memory of their own.
+ * The bodies and lifecycle snapshots are JSON of about 33-35 KB each at scale 1, 6-7 times smaller
+ * deflated (0.7 against 4.5 MB for the 140 events of a soak's log); kept as they came, the hub's
+ * records were as large as the strings they replaced (bench/soak.md). Deflated on libuv's pool, not
+ * on the API's thread (about 1 ms a record under load: a crawl's batch would hold the event loop).
+ * Its own memory: a batch's values are views of the log's read buffer, or of its structured clone
+ * across the pipeline thread's port, and a kept view would hold that buffer whole (zlib's output is
+ * a view of its chunk too).
+ */
+async function keep(b: Buffer | null): Promise<Buffer | null> {
+  if (!b) return null;
+  const z = await deflate(b, { level: 1 });
+  // Not from Node's buffer pool either: a kept slice would pin its 8 KB slab.
+  const out = Buffer.allocUnsafeSlow(z.length);
+  z.copy(out);
+  return out;
+}
+const deflate = promisify(deflateRaw);
+
+/** A batch's values, kept one after another: one zlib state at a time (each holds about 300 KB while it runs). */
+async function keepAll(records: LogRecord[]): Promise<Array<Buffer | null>> {
+  const out: Array<Buffer | null> = [];
+  for (const r of records) out.push(await keep(r.value));
+  return out;
+}
+
+/** The serde's synchronous readers the hub keeps records with (avroSerde over a registry with ids, jsonSerde). */
+type HubSerde = Serde & Required<Pick<Serde, 'decoder' | 'projector'>>;
 
 /** An event as the hub holds it: its latest record, and the last body it served. */
 class Held {
@@ -210,6 +247,7 @@ export class StreamHub {
 
   static async start(opts: HubOptions): Promise<StreamHub> {
     const { topics, log } = opts;
+    if (!opts.serde.decoder || !opts.serde.projector) throw new Error("the push stream's hub keeps records as bytes and reads them synchronously: its serde needs decoder() and projector() (avroSerde over a registry with ids, or jsonSerde)");
     const defs = [topics['lifecycle.states'], topics['matched.events']];
     const parts = await Promise.all(defs.map(async (d) => ({ name: d.name, partitions: (await log.topicOffsets(d.name)).length })));
     const hub = new StreamHub(opts, layoutOf(parts));
@@ -233,23 +271,33 @@ export class StreamHub {
   private async apply(topic: string, partition: number, records: LogRecord[]): Promise<void> {
     const part = this.layout.index.get(`${topic}|${partition}`);
     if (part === undefined) return;
+    const serde = this.opts.serde as HubSerde;
     const lifecycle = topic === this.opts.topics['lifecycle.states'].name;
     if (lifecycle) {
-      const decoded = await this.opts.serde.decodeMany(this.opts.topics['lifecycle.states'], records);
-      for (const d of decoded) if (d.key !== null) this.reasons.set(d.key, new Lazy(d.value, archiveReasonOf, () => this.parsed.lifecycles++));
+      const [d, kept] = await Promise.all([serde.decoder(this.opts.topics['lifecycle.states'], records), keepAll(records)]);
+      const parse = (z: Buffer | null) => archiveReasonOf(z && d.value({ value: inflateRawSync(z) }));
+      for (const [i, r] of records.entries()) {
+        const key = d.key(r);
+        if (key !== null) this.reasons.set(key, new Lazy(kept[i] ?? null, parse, () => this.parsed.lifecycles++));
+      }
       this.pos[part] = Number(records[records.length - 1]!.offset) + 1;
       this.catchUp.check(this.pos);
       return;
     }
-    const decoded = await this.opts.serde.decodeMany(this.opts.topics['matched.events'], records);
+    const t = this.opts.topics['matched.events'];
+    const [d, reasons, kept] = await Promise.all([serde.decoder(t, records), serde.projector(t, records, ['archive_reason']), keepAll(records)]);
+    const parse = entryParser(d);
     const now = this.clock();
-    for (let i = 0; i < records.length; i++) {
-      const d = decoded[i]!;
-      const offset = Number(records[i]!.offset);
+    for (const [i, r] of records.entries()) {
+      const offset = Number(r.offset);
       this.pos[part] = offset + 1;
-      if (d.key === null) continue;
-      const held = this.entries.get(d.key);
-      const next = d.value ? new Lazy(d.value, entryOfRecord, () => this.parsed.bodies++) : undefined;
+      const key = d.key(r);
+      if (key === null) continue;
+      const held = this.entries.get(key);
+      const z = kept[i];
+      const next = z ? new Lazy(z, parse, () => this.parsed.bodies++) : undefined;
+      // Absent (a record written before the field) reads as its default, null.
+      const archiveReason = reasons(r)?.archive_reason ?? null;
       const prev = held?.lazyEntry;
       const last = next ?? held?.lazyLast;
       const pos = this.pos.slice();
@@ -257,8 +305,8 @@ export class StreamHub {
       this.lastId = id;
       // The record's own archive reason first: lifecycle.states is another topic, which a tail may
       // read after this one (seen on Kafka); the map serves older records and tombstones.
-      const change = new LazyChange(part, offset, d.key, prev, next, last, d.value?.archive_reason, this.reasons.get(d.key), pos, id);
-      this.entries.set(d.key, new Held(next, last, part, offset, now, d.value?.archive_reason ?? null));
+      const change = new LazyChange(part, offset, key, prev, next, last, archiveReason, this.reasons.get(key), pos, id);
+      this.entries.set(key, new Held(next, last, part, offset, now, archiveReason));
       this.record(change);
       this.changes++;
       for (const s of this.subscribers) {
@@ -320,6 +368,11 @@ export class StreamHub {
     this.subscribers.clear();
     await this.tail.stop();
   }
+}
+
+/** A batch's matched.events bytes into the served entry (the decoder holds only the batch's schema resolvers). */
+function entryParser(d: RecordDecoder<'matched.events'>): (b: Buffer) => SportsEntry {
+  return (z) => entryOfRecord(d.value({ value: inflateRawSync(z) })!);
 }
 
 function archiveReasonOf(v: LifecycleRecord | null): string | null {

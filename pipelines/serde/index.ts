@@ -46,6 +46,16 @@ export interface Serde {
    * kept). For a reader that holds one decoded record at a time.
    */
   decoder?<Id extends TopicId>(topic: TopicDef<Id>, records: LogRecord[]): Promise<RecordDecoder<Id>>;
+  /**
+   * decoder(), reading only the named fields of each value: Avro resolves the writer's schema against
+   * a reader of those fields alone, so the others are skipped in the bytes, never built (the push
+   * stream's hub reads an archive reason per record and keeps the rest as bytes until asked).
+   */
+  projector?<Id extends TopicId, F extends keyof TopicValues[Id] & string>(
+    topic: TopicDef<Id>,
+    records: LogRecord[],
+    fields: readonly F[],
+  ): Promise<(record: Pick<LogRecord, 'value'>) => Pick<TopicValues[Id], F> | null>;
   /** Avro only: the writer's schema of a schema id (what the records' bodies were written with). */
   writerSchema?(id: number): Promise<object | string>;
   /**
@@ -57,8 +67,8 @@ export interface Serde {
 
 /** Decodes the key or the value of any record of the batch it was made for (Serde.decoder). */
 export interface RecordDecoder<Id extends TopicId> {
-  key(record: LogRecord): string | null;
-  value(record: LogRecord): TopicValues[Id] | null;
+  key(record: Pick<LogRecord, 'key'>): string | null;
+  value(record: Pick<LogRecord, 'value'>): TopicValues[Id] | null;
 }
 
 export interface OutgoingTyped<Id extends TopicId> {
@@ -136,11 +146,21 @@ export function avroSerde(registry: RegistryCodec & Partial<SchemaLookup>): Serd
     if (!t) readers.set(file, (t = avro.Type.forSchema(loadSchema(file) as avro.Schema)));
     return t;
   };
-  const resolverFor = async (file: string, id: number) => {
-    const k = `${id}|${file}`;
+  /** The topic's schema with only `fields` (a projection: same name, so it resolves against the writer's). */
+  const projectedType = (file: string, fields: readonly string[]): avro.Type => {
+    const k = `${file}|${fields.join(',')}`;
+    let t = readers.get(k);
+    if (!t) {
+      const s = loadSchema(file) as { fields: Array<{ name: string }> };
+      readers.set(k, (t = avro.Type.forSchema({ ...s, fields: s.fields.filter((f) => fields.includes(f.name)) } as avro.Schema)));
+    }
+    return t;
+  };
+  const resolverFor = async (file: string, id: number, fields?: readonly string[]) => {
+    const k = fields ? `${id}|${file}|${fields.join(',')}` : `${id}|${file}`;
     let r = resolvers.get(k);
     if (!r) {
-      const reader = readerType(file);
+      const reader = fields ? projectedType(file, fields) : readerType(file);
       const writer = avro.Type.forSchema((await writerSchema(id)) as avro.Schema);
       r = { reader, resolver: reader.createResolver(writer) };
       resolvers.set(k, r);
@@ -167,6 +187,30 @@ export function avroSerde(registry: RegistryCodec & Partial<SchemaLookup>): Serd
     const { id, body } = decodeWire(buf);
     const r = await resolverFor(file, id);
     return r.reader.fromBuffer(body, r.resolver);
+  };
+
+  /** Resolves the writer ids of a batch's keys and/or values against their readers (see decoder). */
+  const resolveBatch = async (records: LogRecord[], ...which: Array<[file: string, part: 'key' | 'value', fields?: readonly string[]]>) => {
+    const need = new Map<string, Promise<unknown>>();
+    for (const r of records) {
+      for (const [file, part, fields] of which) {
+        const buf = r[part];
+        if (!buf) continue;
+        const id = wireId(buf);
+        const k = fields ? `${id}|${file}|${fields.join(',')}` : `${id}|${file}`;
+        if (!need.has(k)) need.set(k, resolverFor(file, id, fields));
+      }
+    }
+    await Promise.all(need.values());
+  };
+  /** One wire-format body read with a resolver resolveBatch made (`suffix`: `|file` or `|file|fields`). */
+  const readSync = (buf: Buffer, suffix: string): unknown => {
+    const x = resolvers.get(`${buf.readUInt32BE(1)}${suffix}`);
+    if (!x) throw new Error(`schema id ${buf.readUInt32BE(1)} was not among the batch's when its decoder was made`);
+    const { value, offset } = x.reader.decode(buf, WIRE_HEADER_BYTES, x.resolver);
+    // As fromBuffer: a truncated body or trailing bytes mean the record is not what its id says.
+    if (offset !== buf.length) throw new Error(`Avro body of ${buf.length} bytes does not match schema id ${buf.readUInt32BE(1)} (${offset < 0 ? 'truncated' : 'trailing data'})`);
+    return value;
   };
 
   const serde: Serde = {
@@ -209,30 +253,18 @@ export function avroSerde(registry: RegistryCodec & Partial<SchemaLookup>): Serd
         const vf = topic.valueSchemaFile;
         // Resolve every writer id of the batch first (usually one or two), then decode synchronously
         // in place (no per-record view or copy of the body).
-        const need = new Map<string, Promise<unknown>>();
-        for (const r of records) {
-          if (r.key) {
-            const id = wireId(r.key);
-            if (!need.has(`${id}|${kf}`)) need.set(`${id}|${kf}`, resolverFor(kf, id));
-          }
-          if (r.value) {
-            const id = wireId(r.value);
-            if (!need.has(`${id}|${vf}`)) need.set(`${id}|${vf}`, resolverFor(vf, id));
-          }
-        }
-        await Promise.all(need.values());
-        const read = (buf: Buffer, file: string): unknown => {
-          const x = resolvers.get(`${buf.readUInt32BE(1)}|${file}`);
-          if (!x) throw new Error(`schema id ${buf.readUInt32BE(1)} was not among the batch's when its decoder was made`);
-          const { value, offset } = x.reader.decode(buf, WIRE_HEADER_BYTES, x.resolver);
-          // As fromBuffer: a truncated body or trailing bytes mean the record is not what its id says.
-          if (offset !== buf.length) throw new Error(`Avro body of ${buf.length} bytes does not match schema id ${buf.readUInt32BE(1)} (${offset < 0 ? 'truncated' : 'trailing data'})`);
-          return value;
-        };
+        await resolveBatch(records, [kf, 'key'], [vf, 'value']);
+        const [ks, vs] = [`|${kf}`, `|${vf}`];
         return {
-          key: (r: LogRecord) => (r.key ? (read(r.key, kf) as string) : null),
-          value: (r: LogRecord) => (r.value ? (read(r.value, vf) as TopicValues[Id]) : null),
+          key: (r: Pick<LogRecord, 'key'>) => (r.key ? (readSync(r.key, ks) as string) : null),
+          value: (r: Pick<LogRecord, 'value'>) => (r.value ? (readSync(r.value, vs) as TopicValues[Id]) : null),
         };
+      },
+      async projector<Id extends TopicId, F extends keyof TopicValues[Id] & string>(topic: TopicDef<Id>, records: LogRecord[], fields: readonly F[]) {
+        const vf = topic.valueSchemaFile;
+        await resolveBatch(records, [vf, 'value', fields]);
+        const suffix = `|${vf}|${fields.join(',')}`;
+        return (r: Pick<LogRecord, 'value'>) => (r.value ? (readSync(r.value, suffix) as Pick<TopicValues[Id], F>) : null);
       },
     }),
   };
@@ -243,10 +275,9 @@ export function avroSerde(registry: RegistryCodec & Partial<SchemaLookup>): Serd
 export function jsonSerde(): Serde {
   const enc = (key: string | null, value: unknown, extra?: { timestamp?: number; headers?: Record<string, string> }) =>
     outgoing(key === null ? null : Buffer.from(key, 'utf8'), value === null ? null : Buffer.from(JSON.stringify(value), 'utf8'), extra);
-  const dec = (r: LogRecord) => ({
-    key: r.key === null ? null : r.key.toString('utf8'),
-    value: r.value === null ? null : JSON.parse(r.value.toString('utf8')),
-  });
+  const key = (r: Pick<LogRecord, 'key'>) => (r.key === null ? null : r.key.toString('utf8'));
+  const value = (r: Pick<LogRecord, 'value'>) => (r.value === null ? null : JSON.parse(r.value.toString('utf8')));
+  const dec = (r: LogRecord) => ({ key: key(r), value: value(r) });
   return {
     async encodeKey(_topic, key) {
       return key === null ? null : Buffer.from(key, 'utf8');
@@ -265,6 +296,15 @@ export function jsonSerde(): Serde {
     },
     async decodeMany(_topic, records) {
       return records.map(dec);
+    },
+    async decoder() {
+      return { key, value };
+    },
+    async projector(_topic, _records, fields) {
+      return (r) => {
+        const v = value(r) as Record<string, unknown> | null;
+        return v && (Object.fromEntries(fields.map((f) => [f, v[f]])) as never);
+      };
     },
   };
 }

@@ -99,6 +99,30 @@ describe('avro serde', () => {
     expect(() => d.value(truncated)).toThrow('(truncated)');
   });
 
+  it("a batch's projector reads only the named fields, as the whole record has them, and a field the writer lacked as its default", async () => {
+    const t = topics['matched.events'];
+    const [key, value] = samples['matched.events']!;
+    const reason = `cancelled: ${Math.random().toString(36).slice(2)}`;
+    const recs = [
+      { key, value },
+      { key: 'settled', value: { ...value, archive_reason: reason } },
+      { key: 'gone', value: null },
+    ];
+    const logRecs = (await serde.encodeMany(t, recs)).map((m) => asRecord(t.name, m.key, m.value));
+    const read = await serde.projector!(t, logRecs, ['archive_reason', 'league']);
+    expect(logRecs.map(read)).toEqual([{ archive_reason: null, league: 'nba' }, { archive_reason: reason, league: 'nba' }, null]);
+
+    // Written before archive_reason was a field: the projection resolves it to the reader's default.
+    const current = loadSchema(t.valueSchemaFile) as { fields: Array<{ name: string }> };
+    const older = { ...current, fields: current.fields.filter((f) => f.name !== 'archive_reason') };
+    const fresh = new EmbeddedRegistry(mkdtempSync(path.join(tmpdir(), 'pm-serde-')));
+    const { archive_reason: _, ...withoutReason } = value;
+    const buf = await fresh.encode(valueSubject(t), older, withoutReason);
+    const rec = asRecord(t.name, null, buf);
+    const project = await avroSerde(fresh).projector!(t, [rec], ['archive_reason']);
+    expect(project(rec)).toEqual({ archive_reason: null });
+  });
+
   it('a tombstone stays null', async () => {
     const t = topics['matched.events'];
     const out = await serde.encode(t, 'gone', null);
