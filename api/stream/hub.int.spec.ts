@@ -9,30 +9,11 @@ import { randomName } from '../../test/services/index.ts';
 import { EmbeddedLog } from '../../pipelines/log/embedded.ts';
 import { EmbeddedRegistry } from '../../pipelines/registry/embedded.ts';
 import { avroSerde, type Serde } from '../../pipelines/serde/index.ts';
-import { defineTopics, topicSpecs, type MatchedEventRecord } from '../../pipelines/topics.ts';
+import { defineTopics, topicSpecs } from '../../pipelines/topics.ts';
+import { matched } from './hub.testkit.ts';
 import { entryOfRecord } from '../../pipelines/matching/stages/sports-snapshot.ts';
 import { StreamHub } from './hub.ts';
 import { encodeId } from './position.ts';
-
-function matched(eventId: string, title: string, archiveReason: string | null = null): MatchedEventRecord {
-  const body = { event_id: eventId, league: 'nba', sport: 'basketball', title, scheduled_date: '2030-01-02', scheduled_start: '2030-01-02T23:30:00.000Z', participants: [], submarkets: [] };
-  return {
-    event_id: eventId,
-    league: 'nba',
-    sport: 'basketball',
-    title,
-    scheduled_date: '2030-01-02',
-    scheduled_start: Date.parse(body.scheduled_start),
-    participant_keys: ['lal', 'bos'],
-    population: archiveReason ? 'archived' : 'current',
-    submarket_count: 0,
-    observed_at: Date.now(),
-    body: JSON.stringify(body),
-    strict_prop_keys: [],
-    lookup_ids: [`venue_1:${eventId}`],
-    archive_reason: archiveReason,
-  };
-}
 
 /** The serde, counting every value it decodes whole (decode, decodeMany, a decoder's value()). */
 function counting(serde: Serde): { serde: Serde; values: { n: number } } {

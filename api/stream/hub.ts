@@ -111,35 +111,45 @@ class Lazy<S, T> {
     return this.result!;
   }
 }
-/** A matched.events record's bytes (compressed: keep()), decoded and parsed into its served entry. */
-type LazyEntry = Lazy<Buffer, SportsEntry>;
-/** A lifecycle.states record's bytes (compressed; null: a tombstone), its archive reason read from its snapshot. */
-type LazyReason = Lazy<Buffer | null, string | null>;
+/** A matched.events record's bytes (Kept), decoded and parsed into its served entry. */
+type LazyEntry = Lazy<Kept, SportsEntry>;
+/** A lifecycle.states record's bytes (Kept; null: a tombstone), its archive reason read from its snapshot. */
+type LazyReason = Lazy<Kept | null, string | null>;
 
 /**
- * A record's bytes as the hub keeps them: compressed (deflate at level 1) into memory of their own.
+ * A record's bytes as the hub keeps them, in memory of their own, then compressed (deflate at level 1).
  * The bodies and lifecycle snapshots are JSON of about 33-35 KB each at scale 1, 6-7 times smaller
  * deflated (0.7 against 4.5 MB for the 140 events of a soak's log); kept as they came, the hub's
  * records were as large as the strings they replaced (bench/soak.md). Deflated on libuv's pool, not
- * on the API's thread (about 1 ms a record under load: a crawl's batch would hold the event loop).
- * Its own memory: a batch's values are views of the log's read buffer, or of its structured clone
- * across the pipeline thread's port, and a kept view would hold that buffer whole (zlib's output is
- * a view of its chunk too).
+ * on the API's thread (about 1 ms a record under load: a crawl's batch would hold the event loop), and
+ * after the batch has been applied and sent: a change reaches its clients without waiting for the
+ * compression of its batch. Its own memory: a batch's values are views of the log's read buffer, or of
+ * its structured clone across the pipeline thread's port, and a kept view would hold that buffer
+ * whole (zlib's output is a view of its chunk too); not from Node's buffer pool either, where a kept
+ * slice would pin its 8 KB slab.
  */
-async function keep(b: Buffer | null): Promise<Buffer | null> {
-  if (!b) return null;
-  const z = await deflate(b, { level: 1 });
-  // Not from Node's buffer pool either: a kept slice would pin its 8 KB slab.
-  const out = Buffer.allocUnsafeSlow(z.length);
-  z.copy(out);
-  return out;
+class Kept {
+  private deflated = false;
+  constructor(private bytes: Buffer) {}
+  static of(b: Buffer | null): Kept | null {
+    return b ? new Kept(ownCopy(b)) : null;
+  }
+  /** The record's bytes as written. */
+  read(): Buffer {
+    return this.deflated ? inflateRawSync(this.bytes) : this.bytes;
+  }
+  async compress(): Promise<void> {
+    if (this.deflated) return;
+    const z = await deflate(this.bytes, { level: 1 });
+    this.bytes = ownCopy(z);
+    this.deflated = true;
+  }
 }
 const deflate = promisify(deflateRaw);
 
-/** A batch's values, kept one after another: one zlib state at a time (each holds about 300 KB while it runs). */
-async function keepAll(records: LogRecord[]): Promise<Array<Buffer | null>> {
-  const out: Array<Buffer | null> = [];
-  for (const r of records) out.push(await keep(r.value));
+function ownCopy(b: Buffer): Buffer {
+  const out = Buffer.allocUnsafeSlow(b.length);
+  b.copy(out);
   return out;
 }
 
@@ -274,18 +284,21 @@ export class StreamHub {
     const serde = this.opts.serde as HubSerde;
     const lifecycle = topic === this.opts.topics['lifecycle.states'].name;
     if (lifecycle) {
-      const [d, kept] = await Promise.all([serde.decoder(this.opts.topics['lifecycle.states'], records), keepAll(records)]);
-      const parse = (z: Buffer | null) => archiveReasonOf(z && d.value({ value: inflateRawSync(z) }));
+      const d = await serde.decoder(this.opts.topics['lifecycle.states'], records);
+      const kept = records.map((r) => Kept.of(r.value));
+      const parse = (k: Kept | null) => archiveReasonOf(k && d.value({ value: k.read() }));
       for (const [i, r] of records.entries()) {
         const key = d.key(r);
         if (key !== null) this.reasons.set(key, new Lazy(kept[i] ?? null, parse, () => this.parsed.lifecycles++));
       }
       this.pos[part] = Number(records[records.length - 1]!.offset) + 1;
       this.catchUp.check(this.pos);
+      this.compressLater(kept);
       return;
     }
     const t = this.opts.topics['matched.events'];
-    const [d, reasons, kept] = await Promise.all([serde.decoder(t, records), serde.projector(t, records, ['archive_reason']), keepAll(records)]);
+    const [d, reasons] = await Promise.all([serde.decoder(t, records), serde.projector(t, records, ['archive_reason'])]);
+    const kept = records.map((r) => Kept.of(r.value));
     const parse = entryParser(d);
     const now = this.clock();
     for (const [i, r] of records.entries()) {
@@ -294,8 +307,8 @@ export class StreamHub {
       const key = d.key(r);
       if (key === null) continue;
       const held = this.entries.get(key);
-      const z = kept[i];
-      const next = z ? new Lazy(z, parse, () => this.parsed.bodies++) : undefined;
+      const k = kept[i];
+      const next = k ? new Lazy(k, parse, () => this.parsed.bodies++) : undefined;
       // Absent (a record written before the field) reads as its default, null.
       const archiveReason = reasons(r)?.archive_reason ?? null;
       const prev = held?.lazyEntry;
@@ -316,6 +329,18 @@ export class StreamHub {
     }
     this.catchUp.check(this.pos);
     this.prune(now);
+    this.compressLater(kept);
+  }
+
+  /** Batches' records compressed one after another, in the order applied: one zlib state at a time (each holds about 300 KB while it runs). */
+  private compressing: Promise<void> = Promise.resolve();
+  private compressLater(kept: Array<Kept | null>): void {
+    this.compressing = this.compressing.then(async () => {
+      for (const k of kept) {
+        // A record that fails to compress stays as it came: only its memory is at stake.
+        if (k) await k.compress().catch(() => {});
+      }
+    });
   }
 
   private record(c: SportsChange): void {
@@ -371,8 +396,8 @@ export class StreamHub {
 }
 
 /** A batch's matched.events bytes into the served entry (the decoder holds only the batch's schema resolvers). */
-function entryParser(d: RecordDecoder<'matched.events'>): (b: Buffer) => SportsEntry {
-  return (z) => entryOfRecord(d.value({ value: inflateRawSync(z) })!);
+function entryParser(d: RecordDecoder<'matched.events'>): (k: Kept) => SportsEntry {
+  return (k) => entryOfRecord(d.value({ value: k.read() })!);
 }
 
 function archiveReasonOf(v: LifecycleRecord | null): string | null {
