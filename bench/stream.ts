@@ -107,6 +107,9 @@ const arg = (name: string, def: number) => {
   return i === -1 ? def : Number(args[i + 1]);
 };
 
+/** The clients' process while it runs (its schedstat per round: what it takes of the cores). */
+let clientsPid = 0;
+
 const mode = args.includes('--mode') ? args[args.indexOf('--mode') + 1]! : 'service';
 if (args.includes('--child')) await child();
 else if (mode === 'stand-in') await standIn();
@@ -429,8 +432,6 @@ function threadGroups(workerNice: number, pipelineTid?: number): Record<ThreadGr
   return out;
 }
 
-/** The clients' process while it runs (its schedstat per round: what it takes of the cores). */
-let clientsPid = 0;
 
 async function service(): Promise<void> {
   const clients = arg('clients', 1000);
