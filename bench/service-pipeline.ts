@@ -107,8 +107,11 @@ export async function startServicePipeline(config: Config, { onError, store }: S
       );
     },
     async caughtUp(timeoutMs = 600_000, onStage) {
+      // In the order the records flow (the raw topics' stages, then the canonicalizer's outputs',
+      // then the matching's), so the first pass's times say when each stage was done with the round.
+      const flow = [...runners].sort((a, b) => depth(a) - depth(b));
       for (let k = 0; k < 2; k++)
-        for (const x of runners) {
+        for (const x of flow) {
           await caughtUpTo(log, x, x.def.inputs.map((id) => topics[id].name), timeoutMs);
           if (k === 0) onStage?.(x.def.name);
         }
@@ -123,6 +126,14 @@ export async function startServicePipeline(config: Config, { onError, store }: S
       await registry.close();
     },
   };
+}
+
+/** How far down the pipeline a stage reads: 0 the raw topics, 1 the canonicalizer's outputs, 2 the matching's. */
+function depth(r: StageRunner): number {
+  const ins = r.def.inputs as readonly string[];
+  if (ins.includes('matched.events') || ins.includes('matching.state')) return 2;
+  if (ins.some((t) => t.startsWith('canonical.'))) return 1;
+  return 0;
 }
 
 /** Resolves once `runner`'s group has committed, on every partition of `inputs`, at least what they held when called. */
