@@ -67,7 +67,7 @@
 //   which a loaded machine inflates far less than the wall-clock figures above; and the SSE sockets'
 //   writes per delivery over the same changes (heartbeats taken out the same way).
 import { fork, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg, setPriority, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -126,7 +126,16 @@ async function child(): Promise<void> {
   // thread's), so the clients take the cores only when the API process leaves them: a model of
   // clients on other machines, on a machine where they must share the API's cores.
   const clientsNice = arg('clients-nice', 0);
-  if (clientsNice > 0) for (const t of readTasks()) setPriority(t.tid, clientsNice);
+  if (clientsNice > 0) {
+    for (const t of readTasks()) setPriority(t.tid, clientsNice);
+    // With autogroup (sched_autogroup_enabled), threads' nice values weigh only within their session;
+    // between sessions (the clients run in their own) the session's own nice value counts.
+    try {
+      writeFileSync('/proc/self/autogroup', String(clientsNice));
+    } catch {
+      // No autogroup here: the threads' nice values are what counts.
+    }
+  }
   const arrivals = new Map<number, number[]>();
   let ready = 0;
   let overflows = 0;
