@@ -29,7 +29,13 @@
 //   round holds few changes).
 //
 //   node --expose-gc --import tsx bench/stream.ts [--clients 1000] [--rounds 3] [--reads-per-round 2]
-//     [--step-ms 60000] [--scale 1] [--flush-ms 20] [--same-session-clients] [--pipeline-thread]
+//     [--step-ms 60000] [--scale 1] [--flush-ms 20] [--same-session-clients] [--pipeline-thread] [--clients-nice N]
+//
+//   Rounds alike: the simulated world changes some venues' records only when its clock passes a whole
+//   minute (and more at five), so --reads-per-round x --step-ms of 60000 gives every round the same
+//   mix; ratio_records_per_s_like_input compares only rounds of alike records. --clients-nice N: the
+//   clients' process (its threads and its session's autogroup) at nice N, a model of clients on other
+//   machines; its delay then includes the clients' own late reads.
 //
 //   --pipeline-thread: the pipeline as PIPELINE_THREAD runs it (pipelines/runtime/pipeline-thread.ts):
 //   the same pipeline (bench/service-pipeline.ts) on a worker thread of its own at WORKER_NICE, with
