@@ -29,6 +29,12 @@ export interface PipelineRound {
   wall_s: number;
   /** The stream's changes appended meanwhile: seqs[0] <= seq < seqs[1]. */
   seqs: [number, number];
+  /** From the first append until the last was in the log. */
+  appended_s?: number;
+  /** When each stage was first caught up, seconds from the round's start, in the order they were checked. */
+  caught_up_s?: Record<string, number>;
+  /** The pipeline's calls to the API thread's snapshot store during the round, by operation: [calls, ms awaited in all, most ms]. */
+  store_waits?: Record<string, [number, number, number]>;
 }
 
 export interface ServicePipelineThread {

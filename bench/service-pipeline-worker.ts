@@ -19,9 +19,34 @@ const data = workerData as { config: Config; rounds: RawRecord[][]; storePort: M
 const control = data.controlPort;
 
 let started: Promise<{ pipeline: ServicePipeline; encoded: EncodedRecords[]; probes: Probes }> | undefined;
+// Every call of the pipeline to the API thread's snapshot store, timed from the call to its answer:
+// the time the pipeline's stages wait on the API thread (a call waits behind whatever that thread
+// is doing when it arrives, the clients' fan-out among it). Per operation: [calls, ms awaited, most ms].
+const storeWaits = new Map<string, [number, number, number]>();
+function timedStore(store: PortSnapshotStore): PortSnapshotStore {
+  return new Proxy(store, {
+    get(target, prop, receiver) {
+      const v = Reflect.get(target, prop, receiver) as unknown;
+      if (typeof v !== 'function' || prop === 'constructor') return v;
+      return (...a: unknown[]) => {
+        const t0 = performance.now();
+        const out = (v as (...x: unknown[]) => unknown).apply(target, a);
+        if (!(out instanceof Promise)) return out;
+        const done = () => {
+          const ms = performance.now() - t0;
+          const w = storeWaits.get(String(prop)) ?? [0, 0, 0];
+          storeWaits.set(String(prop), [w[0] + 1, w[1] + ms, Math.max(w[2], ms)]);
+        };
+        out.then(done, done);
+        return out;
+      };
+    },
+  });
+}
+
 const start = () =>
   (started ??= (async () => {
-    const pipeline = await startServicePipeline(data.config, { store: new PortSnapshotStore(data.storePort) });
+    const pipeline = await startServicePipeline(data.config, { store: timedStore(new PortSnapshotStore(data.storePort)) });
     serveLogTail(pipeline.backbone.log, pipeline.registry, data.logPort);
     const encoded: EncodedRecords[] = [];
     for (const recs of data.rounds) encoded.push(await pipeline.encode(recs));
@@ -39,9 +64,15 @@ async function answer(m: PipelineCall): Promise<unknown> {
       const input = p.encoded[m.round]!;
       const t0 = performance.now();
       const seq0 = p.probes.seq();
+      storeWaits.clear();
       await p.pipeline.append(input);
-      await p.pipeline.caughtUp();
-      return { records: data.rounds[m.round]!.length, wall_s: (performance.now() - t0) / 1000, seqs: [seq0, p.probes.seq()] };
+      const appendedS = (performance.now() - t0) / 1000;
+      // When each stage was first caught up (the last one is what the round waited for).
+      const caught: Record<string, number> = {};
+      await p.pipeline.caughtUp(600_000, (stage) => (caught[stage] = +((performance.now() - t0) / 1000).toFixed(2)));
+      const wall = (performance.now() - t0) / 1000;
+      const store_waits = Object.fromEntries([...storeWaits].map(([op, [n, ms, max]]) => [op, [n, Math.round(ms), Math.round(max)]]));
+      return { records: data.rounds[m.round]!.length, wall_s: wall, seqs: [seq0, p.probes.seq()], appended_s: +appendedS.toFixed(2), caught_up_s: caught, store_waits };
     }
     case 'commits':
       return Object.fromEntries([...p.probes.commits].filter(([s]) => s >= m.from && s < m.to));

@@ -10,7 +10,7 @@
 import type { Config } from '../lib/config.ts';
 import { startCatalog, type RunningCatalog } from '../pipelines/catalog/area.ts';
 import { startSportsArea, type SportsArea } from '../pipelines/matching/area.ts';
-import type { Producer } from '../pipelines/log/types.ts';
+import type { Log, Producer } from '../pipelines/log/types.ts';
 import { createRegistry } from '../pipelines/registry/index.ts';
 import { openBackbone, type OpenedBackbone } from '../pipelines/runtime/backbone.ts';
 import { startStage, type StageRunner } from '../pipelines/runtime/runner.ts';
@@ -53,8 +53,14 @@ export interface ServicePipeline {
   encode(records: RawRecord[]): Promise<EncodedRecords>;
   /** Appended 1,000 at a time, one send in flight per topic. */
   append(encoded: EncodedRecords): Promise<void>;
-  /** Until every stage has committed what its inputs hold (twice: a stage's output is the next one's input). */
-  caughtUp(timeoutMs?: number): Promise<void>;
+  /**
+   * Until every stage has committed what its inputs held when it was checked (twice: a stage's
+   * output is the next one's input); `onStage` hears each stage of the first pass as it is done.
+   * Not "no lag at one instant": a stage whose input is written all the time (the stream bench's
+   * 20 changes a second to matched.events) has lag most of the time however fast it is, and a round
+   * timed to an instant without it measured how soon such an instant came, not the round's records.
+   */
+  caughtUp(timeoutMs?: number, onStage?: (name: string) => void): Promise<void>;
   /**
    * One roll-up of the candles (with PRICE_HISTORY; nothing without), what bin/run.ts's timer does
    * every PRICE_CANDLE_ROLLUP_MS: a bench calls it when it wants the cost counted (no timer here,
@@ -109,8 +115,15 @@ export async function startServicePipeline(config: Config, { onError, store }: S
         }),
       );
     },
-    async caughtUp(timeoutMs = 600_000) {
-      for (let k = 0; k < 2; k++) for (const x of runners) await x.caughtUp(timeoutMs, 10);
+    async caughtUp(timeoutMs = 600_000, onStage) {
+      // In the order the records flow (the raw topics' stages, then the canonicalizer's outputs',
+      // then the matching's), so the first pass's times say when each stage was done with the round.
+      const flow = [...runners].sort((a, b) => depth(a) - depth(b));
+      for (let k = 0; k < 2; k++)
+        for (const x of flow) {
+          await caughtUpTo(log, x, x.def.inputs.map((id) => topics[id].name), timeoutMs);
+          if (k === 0) onStage?.(x.def.name);
+        }
     },
     async rollUp() {
       // As the timer runs it: under the roll-up's lease, with its fence (the timer itself never fires).
@@ -127,4 +140,25 @@ export async function startServicePipeline(config: Config, { onError, store }: S
       await registry.close();
     },
   };
+}
+
+/** How far down the pipeline a stage reads: 0 the raw topics, 1 the canonicalizer's outputs, 2 the matching's. */
+function depth(r: StageRunner): number {
+  const ins = r.def.inputs as readonly string[];
+  if (ins.includes('matched.events') || ins.includes('matching.state')) return 2;
+  if (ins.some((t) => t.startsWith('canonical.'))) return 1;
+  return 0;
+}
+
+/** Resolves once `runner`'s group has committed, on every partition of `inputs`, at least what they held when called. */
+async function caughtUpTo(log: Log, runner: StageRunner, inputs: string[], timeoutMs: number, pollMs = 10): Promise<void> {
+  const until = Date.now() + timeoutMs;
+  const targets = await Promise.all(inputs.map(async (name) => ({ name, ends: await log.topicOffsets(name) })));
+  for (const { name, ends } of targets)
+    for (;;) {
+      const committed = await log.groupOffsets(runner.groupId, name);
+      if (ends.every((p) => BigInt(p.high) <= BigInt(p.low) || BigInt(committed.get(p.partition) ?? p.low) >= BigInt(p.high))) break;
+      if (Date.now() > until) throw new Error(`stage ${runner.def.name} has not committed ${name} up to ${JSON.stringify(ends)} after ${timeoutMs} ms`);
+      await new Promise((r) => setTimeout(r, pollMs));
+    }
 }

@@ -29,7 +29,13 @@
 //   round holds few changes).
 //
 //   node --expose-gc --import tsx bench/stream.ts [--clients 1000] [--rounds 3] [--reads-per-round 2]
-//     [--step-ms 60000] [--scale 1] [--flush-ms 20] [--same-session-clients] [--pipeline-thread]
+//     [--step-ms 60000] [--scale 1] [--flush-ms 20] [--same-session-clients] [--pipeline-thread] [--clients-nice N]
+//
+//   Rounds alike: the simulated world changes some venues' records only when its clock passes a whole
+//   minute (and more at five), so --reads-per-round x --step-ms of 60000 gives every round the same
+//   mix; ratio_records_per_s_like_input compares only rounds of alike records. --clients-nice N: the
+//   clients' process (its threads and its session's autogroup) at nice N, a model of clients on other
+//   machines; its delay then includes the clients' own late reads.
 //
 //   --pipeline-thread: the pipeline as PIPELINE_THREAD runs it (pipelines/runtime/pipeline-thread.ts):
 //   the same pipeline (bench/service-pipeline.ts) on a worker thread of its own at WORKER_NICE, with
@@ -67,8 +73,8 @@
 //   which a loaded machine inflates far less than the wall-clock figures above; and the SSE sockets'
 //   writes per delivery over the same changes (heartbeats taken out the same way).
 import { fork, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { loadavg, tmpdir } from 'node:os';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { loadavg, setPriority, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { loadConfig } from '../lib/config.ts';
@@ -79,7 +85,7 @@ import { startStreamArea } from '../api/stream/area.ts';
 import { sseStats } from '../api/stream/sse-sink.ts';
 import { STREAM_LIMITS } from '../api/auth/plans.ts';
 import { request } from 'node:http';
-import { performance as perf } from 'node:perf_hooks';
+import { monitorEventLoopDelay, performance as perf } from 'node:perf_hooks';
 import { EmbeddedLog } from '../pipelines/log/embedded.ts';
 import { EmbeddedRegistry } from '../pipelines/registry/embedded.ts';
 import { avroSerde } from '../pipelines/serde/index.ts';
@@ -107,6 +113,9 @@ const arg = (name: string, def: number) => {
   return i === -1 ? def : Number(args[i + 1]);
 };
 
+/** The clients' process while it runs (its schedstat per round: what it takes of the cores). */
+let clientsPid = 0;
+
 const mode = args.includes('--mode') ? args[args.indexOf('--mode') + 1]! : 'service';
 if (args.includes('--child')) await child();
 else if (mode === 'stand-in') await standIn();
@@ -119,6 +128,20 @@ async function child(): Promise<void> {
   const url = args[args.indexOf('--url') + 1]!;
   const keys = args[args.indexOf('--key') + 1]!.split(',');
   const n = arg('clients', 1000);
+  // --clients-nice: every thread of this process at that nice value (Linux: a nice value is a
+  // thread's), so the clients take the cores only when the API process leaves them: a model of
+  // clients on other machines, on a machine where they must share the API's cores.
+  const clientsNice = arg('clients-nice', 0);
+  if (clientsNice > 0) {
+    for (const t of readTasks()) setPriority(t.tid, clientsNice);
+    // With autogroup (sched_autogroup_enabled), threads' nice values weigh only within their session;
+    // between sessions (the clients run in their own) the session's own nice value counts.
+    try {
+      writeFileSync('/proc/self/autogroup', String(clientsNice));
+    } catch {
+      // No autogroup here: the threads' nice values are what counts.
+    }
+  }
   const arrivals = new Map<number, number[]>();
   let ready = 0;
   let overflows = 0;
@@ -411,16 +434,19 @@ async function standIn(): Promise<void> {
  * pipeline thread on its own (the embedded log, the stages' consuming and committing there). Nanoseconds on a CPU (run) and
  * runnable but waiting for one (wait). */
 type ThreadGroup = 'main' | 'pipeline' | 'workers' | 'runtime';
-function threadGroups(workerNice: number, pipelineTid?: number): Record<ThreadGroup, { run: number; wait: number }> {
-  const out = { main: { run: 0, wait: 0 }, pipeline: { run: 0, wait: 0 }, workers: { run: 0, wait: 0 }, runtime: { run: 0, wait: 0 } };
+function threadGroups(workerNice: number, pipelineTid?: number): Record<ThreadGroup, { run: number; wait: number }> & { each: Map<number, { comm: string; run: number; wait: number }> } {
+  const out = { main: { run: 0, wait: 0 }, pipeline: { run: 0, wait: 0 }, workers: { run: 0, wait: 0 }, runtime: { run: 0, wait: 0 }, each: new Map<number, { comm: string; run: number; wait: number }>() };
   for (const t of readTasks()) {
     const s = schedOf(process.pid, t.tid);
-    const g = t.tid === process.pid ? out.main : t.tid === pipelineTid ? out.pipeline : workerNice > 0 && t.nice >= workerNice ? out.workers : out.runtime;
+    const isWorker = t.tid !== process.pid && t.tid !== pipelineTid && workerNice > 0 && t.nice >= workerNice;
+    const g = t.tid === process.pid ? out.main : t.tid === pipelineTid ? out.pipeline : isWorker ? out.workers : out.runtime;
     g.run += s.run;
     g.wait += s.wait;
+    if (isWorker) out.each.set(t.tid, { comm: t.comm, ...s });
   }
   return out;
 }
+
 
 async function service(): Promise<void> {
   const clients = arg('clients', 1000);
@@ -467,12 +493,24 @@ async function service(): Promise<void> {
     const c0 = process.cpuUsage();
     const g0 = threadGroups(nice, p.tid);
     const elu0 = perf.eventLoopUtilization();
+    const k0 = clientsPid ? schedOf(clientsPid) : undefined;
+    // How long the API thread's event loop was held between turns: what a message from the pipeline
+    // thread (a snapshot-store write, a log tail's answer) can wait behind before it is read.
+    const lag = monitorEventLoopDelay({ resolution: 5 });
+    lag.enable();
     const round = await p.round(r);
+    lag.disable();
     const s = round.wall_s;
     const cpu = process.cpuUsage(c0);
     const g = threadGroups(nice, p.tid);
     // Over the round as this thread saw it (with the pipeline thread: its answer may come a little later).
     const per = (k: ThreadGroup, f: 'run' | 'wait') => +((g[k][f] - g0[k][f]) / 1e9 / s).toFixed(2);
+    const k1 = k0 && clientsPid ? schedOf(clientsPid) : undefined;
+    // The worker threads that ran most this round, each [name, run, wait] in seconds per second.
+    const busiest = [...g.each]
+      .map(([tid, t]) => { const b = g0.each.get(tid) ?? { run: 0, wait: 0 }; return [`${t.comm}:${tid}`, +((t.run - b.run) / 1e9 / s).toFixed(2), +((t.wait - b.wait) / 1e9 / s).toFixed(2)] as const; })
+      .sort((a, b) => b[1] - a[1])
+      .slice(0, 4);
     return {
       records: round.records,
       wall_s: +s.toFixed(2),
@@ -482,21 +520,26 @@ async function service(): Promise<void> {
       main: [per('main', 'run'), per('main', 'wait')],
       ...(p.tid !== undefined && { pipeline_thread: [per('pipeline', 'run'), per('pipeline', 'wait')] }),
       workers: [per('workers', 'run'), per('workers', 'wait')],
+      workers_busiest: busiest,
+      ...(k0 && k1 && { clients_process: [+((k1.run - k0.run) / 1e9 / s).toFixed(2), +((k1.wait - k0.wait) / 1e9 / s).toFixed(2)] }),
       runtime: [per('runtime', 'run'), per('runtime', 'wait')],
       main_cpu_us_per_record: +(((g.main.run - g0.main.run) / 1e3) / round.records).toFixed(1),
       ...(p.tid !== undefined && { pipeline_thread_cpu_us_per_record: +(((g.pipeline.run - g0.pipeline.run) / 1e3) / round.records).toFixed(1) }),
       workers_cpu_us_per_record: +(((g.workers.run - g0.workers.run) / 1e3) / round.records).toFixed(1),
       main_elu: +perf.eventLoopUtilization(elu0).utilization.toFixed(2),
+      api_loop_delay_ms: { p50: +(lag.percentile(50) / 1e6).toFixed(1), p99: +(lag.percentile(99) / 1e6).toFixed(1), max: +(lag.max / 1e6).toFixed(1) },
+      ...(round.appended_s !== undefined && { appended_s: round.appended_s, caught_up_s: round.caught_up_s, store_waits: round.store_waits }),
       seqs: round.seqs,
     };
   }
 
   async function withClients<T>(fn: () => Promise<T>) {
-    const kid: ChildProcess = fork(fileURLToPath(import.meta.url), ['--child', '--url', url, '--key', keys.join(','), '--clients', String(clients)], {
+    const kid: ChildProcess = fork(fileURLToPath(import.meta.url), ['--child', '--url', url, '--key', keys.join(','), '--clients', String(clients), '--clients-nice', String(arg('clients-nice', 0))], {
       execArgv: ['--import', 'tsx'],
       stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
       detached: !args.includes('--same-session-clients'),
     });
+    clientsPid = kid.pid ?? 0;
     const fromKid = (type: string) =>
       new Promise<Record<string, number>>((resolve, reject) => {
         const on = (m: { type: string }) => {
@@ -526,6 +569,7 @@ async function service(): Promise<void> {
     // The same delay over every change committed while all the clients were connected (a short
     // round holds few changes): from 2 s after the last connected to 500 ms before they leave.
     const all = await delays(Object.fromEntries(Object.entries(await p.commits(0, Number.MAX_SAFE_INTEGER)).filter(([, t]) => t >= connectedAt && t < leftAt)));
+    clientsPid = 0;
     kid.kill();
     await new Promise((r) => setTimeout(r, 1000));
     const figures = (l: Record<string, number>) => ({ p50: l.p50, p95: l.p95, max: l.max, samples: l.samples, missing: l.missing, overflows: l.overflows });
@@ -553,6 +597,15 @@ async function service(): Promise<void> {
   // number of records): the ratio is of rates, each with-clients round against the mean of the two
   // rounds without around it.
   const ratios = withC.map((w, i) => +(w.records_per_s / ((without[i]!.records_per_s + without[i + 1]!.records_per_s) / 2)).toFixed(3));
+  // The same against only the rounds without clients whose input was alike (records within 5%): the
+  // simulated world changes some venues' records only when its clock passes a whole minute (venue_1,
+  // venue_2, venue_7) or five (more of venue_3's, venue_6's, ...), so with --step-ms under 60000 one
+  // read in 60 / step carries about twice the records, more of them events to match, and which rounds
+  // get those depends on the second the run started. null where no round without clients was alike.
+  const likeRatios = withC.map((w) => {
+    const like = without.filter((o) => Math.abs(o.records - w.records) <= 0.05 * w.records);
+    return like.length ? +(w.records_per_s / (like.reduce((a, o) => a + o.records_per_s, 0) / like.length)).toFixed(3) : null;
+  });
   const cpuRatios = withC.map((w, i) => +(w.cpu_us_per_record / ((without[i]!.cpu_us_per_record + without[i + 1]!.cpu_us_per_record) / 2)).toFixed(3));
   console.log(
     JSON.stringify(
@@ -560,11 +613,13 @@ async function service(): Promise<void> {
         mode: 'service',
         pipeline: onThread ? 'its own thread (PIPELINE_THREAD)' : "the API's thread",
         clients,
+        clients_nice: arg('clients-nice', 0),
         flush_ms: flushMs,
         warm_up: warm,
         without,
         with: withC,
         ratio_records_per_s: ratios,
+        ratio_records_per_s_like_input: likeRatios,
         ratio_cpu_per_record: cpuRatios,
         loadavg: loads.map((l) => l.map((x) => +x.toFixed(2))),
       },
