@@ -460,6 +460,12 @@ function inherit(c: { scope: Scope; own: Clause['own'] }, prev: Scope | undefine
   return s;
 }
 
+/** "Markets that exclude overtime", "Bets which do not include overtime": a heading naming markets
+ * by what the rule does to them, and nothing else. */
+function isClassHeading(w: string[]): boolean {
+  return /^(?:markets|bets|wagers|lines) (?:that|which) (?:include|exclude|do not include|does not include) [a-z ]+$/.test(w.join(' ')) && w.length <= 7;
+}
+
 /** Words that open an exception, at a sentence's start or after its statement ("except" and
  * "unless" are read where they stand). */
 const EXCEPTION_OPENERS = [['with', 'the', 'exception', 'of'], ['save', 'for'], ['apart', 'from'], ['aside', 'from'], ['except', 'for'], ['excepting'], ['barring']];
@@ -732,6 +738,7 @@ export function clauses(sentence: string, section?: Scope): Clause[] {
   const out: Clause[] = [];
   let prev: Scope | undefined;
   let prevOwnBlocking = false;
+  let prevWords: string[] = [];
   for (const p of parts) {
     const ws = p.toks.filter(isWord);
     if (!ws.length) continue;
@@ -746,11 +753,16 @@ export function clauses(sentence: string, section?: Scope): Clause[] {
     if (p.kind === 'first' && opensWithLeagueException(wordsOf)) read.scope.complement = true;
     listAlternatives(opensUnless ? p.toks.slice(p.toks.findIndex((t, k) => k > 0 && t.word === ',') + 1) : p.toks, read);
     const from = prev && p.fresh ? { ...prev, segments: undefined, markets: undefined, alternatives: undefined } : prev;
-    const scope = from ? inherit(read, from, p.kind, prevOwnBlocking) : section ? inheritSection(read, section) : read.scope;
+    let scope = from ? inherit(read, from, p.kind, prevOwnBlocking) : section ? inheritSection(read, section) : read.scope;
+    // "Markets that exclude overtime: 4th quarter markets, 1st half markets": a heading that names a
+    // class of markets by the rule lists the class's members after its colon; an item naming a market
+    // or period of ours is that market, not a market outside the spec as the heading read alone is.
+    if (p.kind === 'colon' && scope.blocking && !read.scope.blocking && (read.own.segment || read.own.market) && isClassHeading(prevWords)) scope = { ...scope, blocking: false };
     const withdrawn = WITHDRAW.some((w) => findAll(wordsOf, w.tokens).length > 0) || asksWhether(wordsOf);
     out.push({ kind: p.kind, text: sentence.slice(ws[0].start, ws[ws.length - 1].end), words: wordsOf, scope, own: read.own, withdrawn, conditional });
     prev = scope;
     prevOwnBlocking = read.scope.blocking;
+    prevWords = wordsOf;
   }
   for (let k = 1; k < out.length; k++) {
     if (namesException(out[k]) || (out[k].kind === 'colon' && announcesException(out[k - 1].words))) out[k].kind = 'except';

@@ -1313,3 +1313,15 @@ describe('clause structures (sentences written for these tests)', () => {
     expect(readRule(text, 'overtime', m('nba', 'total', 'half:1'))).toEqual({ value: 'unknown', why: 'silent' });
   });
 });
+
+describe('safety on the twelfth blind batch (sentences written for these tests)', () => {
+  it('a heading naming markets by what overtime does to them lists those markets after its colon', () => {
+    const text = 'All wagers are graded on the result after overtime unless otherwise stated. Wagers that exclude overtime: 4th quarter lines, 1st half lines.';
+    expect(readRule(text, 'overtime', m('nfl', 'total', 'quarter:4'))).toMatchObject({ value: 'excluded' });
+    expect(readRule(text, 'overtime', m('nfl', 'spread', 'half:1'))).toMatchObject({ value: 'excluded' });
+    expect(readRule(text, 'overtime', m('nfl', 'spread'))).toMatchObject({ value: 'included' });
+    expect(readRule('Lines which do not include overtime: 1st half lines.', 'overtime', m('nba', 'total', 'half:1'))).toMatchObject({ value: 'excluded' });
+    // A heading that says more than the class keeps its reach outside the spec.
+    expect(readRule('Live wagers that exclude overtime: 4th quarter lines.', 'overtime', m('nfl', 'total', 'quarter:4'))).toEqual({ value: 'unknown', why: 'silent' });
+  });
+});
