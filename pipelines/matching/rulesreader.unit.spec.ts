@@ -1324,4 +1324,8 @@ describe('safety on the twelfth blind batch (sentences written for these tests)'
     // A heading that says more than the class keeps its reach outside the spec.
     expect(readRule('Live wagers that exclude overtime: 4th quarter lines.', 'overtime', m('nfl', 'total', 'quarter:4'))).toEqual({ value: 'unknown', why: 'silent' });
   });
+  it('"to qualify" names a market outside the spec, as "to advance" does', () => {
+    expect(readRule("Cup ties have special bets such as 'to qualify', which counts regulation, overtime and the shootout.", 'overtime', m('nhl', 'moneyline'))).toEqual({ value: 'unknown', why: 'silent' });
+    expect(readRule('The moneyline includes overtime; the to qualify market includes the shootout as well.', 'overtime', m('nhl', 'moneyline'))).toMatchObject({ value: 'included' });
+  });
 });
