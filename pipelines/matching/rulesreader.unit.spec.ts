@@ -1324,6 +1324,12 @@ describe('safety on the twelfth blind batch (sentences written for these tests)'
     // A heading that says more than the class keeps its reach outside the spec.
     expect(readRule('Live wagers that exclude overtime: 4th quarter lines.', 'overtime', m('nfl', 'total', 'quarter:4'))).toEqual({ value: 'unknown', why: 'silent' });
   });
+  it('reported speech in a news story is a party\'s claim, not the venue\'s rule', () => {
+    expect(readRule('The operator said the wager lost because overtime is not counted in its puck line market.', 'overtime', m('nhl', 'spread'))).toMatchObject({ value: 'unknown' });
+    expect(readRule('The bettor argued that overtime counts toward every total.', 'overtime', m('nhl', 'total'))).toMatchObject({ value: 'unknown' });
+    // A rule stated as the venue's own still reads.
+    expect(readRule('Totals include overtime. The sportsbook director said nothing else.', 'overtime', m('nhl', 'total'))).toMatchObject({ value: 'included' });
+  });
   it('"to qualify" names a market outside the spec, as "to advance" does', () => {
     expect(readRule("Cup ties have special bets such as 'to qualify', which counts regulation, overtime and the shootout.", 'overtime', m('nhl', 'moneyline'))).toEqual({ value: 'unknown', why: 'silent' });
     expect(readRule('The moneyline includes overtime; the to qualify market includes the shootout as well.', 'overtime', m('nhl', 'moneyline'))).toMatchObject({ value: 'included' });
