@@ -1330,6 +1330,12 @@ describe('safety on the twelfth blind batch (sentences written for these tests)'
     // A rule stated as the venue's own still reads.
     expect(readRule('Totals include overtime. The sportsbook director said nothing else.', 'overtime', m('nhl', 'total'))).toMatchObject({ value: 'included' });
   });
+  it('"counts as a tie" classifies a game; it does not say that overtime counts', () => {
+    expect(readRule('When overtime ends scoreless and a shootout follows, the game counts as a draw in the standings.', 'overtime', m('nhl', 'moneyline'))).toEqual({ value: 'unknown', why: 'silent' });
+    expect(readRule('A game still level after overtime is counted as a tie.', 'overtime', m('nhl', 'moneyline'))).toEqual({ value: 'unknown', why: 'silent' });
+    // "Overtime counts" still reads as overtime counted.
+    expect(readRule('Overtime counts for moneyline bets.', 'overtime', m('nhl', 'moneyline'))).toMatchObject({ value: 'included' });
+  });
   it('"to qualify" names a market outside the spec, as "to advance" does', () => {
     expect(readRule("Cup ties have special bets such as 'to qualify', which counts regulation, overtime and the shootout.", 'overtime', m('nhl', 'moneyline'))).toEqual({ value: 'unknown', why: 'silent' });
     expect(readRule('The moneyline includes overtime; the to qualify market includes the shootout as well.', 'overtime', m('nhl', 'moneyline'))).toMatchObject({ value: 'included' });
