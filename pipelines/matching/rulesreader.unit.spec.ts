@@ -1336,6 +1336,12 @@ describe('safety on the twelfth blind batch (sentences written for these tests)'
     // "Overtime counts" still reads as overtime counted.
     expect(readRule('Overtime counts for moneyline bets.', 'overtime', m('nhl', 'moneyline'))).toMatchObject({ value: 'included' });
   });
+  it('"match results" names the game\'s result, which says nothing for a player prop (it settles on a statistic)', () => {
+    const text = 'Basketball: match results include overtime, except bets on a quarter.';
+    expect(readRule(text, 'overtime', m('nba', 'player_prop'))).toEqual({ value: 'unknown', why: 'silent' });
+    expect(readRule(text, 'overtime', m('nba', 'total'))).toMatchObject({ value: 'included' });
+    expect(readRule('Game results are final after overtime.', 'overtime', m('wnba', 'player_prop'))).toEqual({ value: 'unknown', why: 'silent' });
+  });
   it('"to qualify" names a market outside the spec, as "to advance" does', () => {
     expect(readRule("Cup ties have special bets such as 'to qualify', which counts regulation, overtime and the shootout.", 'overtime', m('nhl', 'moneyline'))).toEqual({ value: 'unknown', why: 'silent' });
     expect(readRule('The moneyline includes overtime; the to qualify market includes the shootout as well.', 'overtime', m('nhl', 'moneyline'))).toMatchObject({ value: 'included' });
