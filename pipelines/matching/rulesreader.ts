@@ -457,6 +457,9 @@ function inherit(c: { scope: Scope; own: Clause['own'] }, prev: Scope | undefine
   // "3-way match bets: all bets are settled on the result after regular time": "all bets" in the
   // entry of a heading about a market outside the spec are that market's bets, not every market.
   if (c.own.every && kind === 'colon' && prevOwnBlocking && prev.blocking) s.blocking = true;
+  // "On 3-Way Oddset the tie rules are: Hockey - ...": a league or sport that opens the entry of a
+  // heading about a market outside the spec is that market's section for the league, not every market's.
+  if (c.own.league && !c.own.market && !c.own.segment && kind === 'colon' && prevOwnBlocking && prev.blocking) s.blocking = true;
   return s;
 }
 

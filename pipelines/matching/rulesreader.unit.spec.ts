@@ -1342,6 +1342,12 @@ describe('safety on the twelfth blind batch (sentences written for these tests)'
     expect(readRule(text, 'overtime', m('nba', 'total'))).toMatchObject({ value: 'included' });
     expect(readRule('Game results are final after overtime.', 'overtime', m('wnba', 'player_prop'))).toEqual({ value: 'unknown', why: 'silent' });
   });
+  it('a league opening the entry of a heading about a market outside the spec is that market\'s section', () => {
+    const text = 'On three-way lines the tie rules differ by sport: Hockey - a game still level after overtime is graded a tie, so overtime counts.';
+    expect(readRule(text, 'overtime', m('nhl', 'moneyline'))).toEqual({ value: 'unknown', why: 'silent' });
+    // Under a heading about markets of ours the league entry still reads.
+    expect(readRule('Game lines by sport: Hockey - overtime counts.', 'overtime', m('nhl', 'moneyline'))).toMatchObject({ value: 'included' });
+  });
   it('"to qualify" names a market outside the spec, as "to advance" does', () => {
     expect(readRule("Cup ties have special bets such as 'to qualify', which counts regulation, overtime and the shootout.", 'overtime', m('nhl', 'moneyline'))).toEqual({ value: 'unknown', why: 'silent' });
     expect(readRule('The moneyline includes overtime; the to qualify market includes the shootout as well.', 'overtime', m('nhl', 'moneyline'))).toMatchObject({ value: 'included' });
