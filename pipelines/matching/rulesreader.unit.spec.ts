@@ -1353,3 +1353,9 @@ describe('safety on the twelfth blind batch (sentences written for these tests)'
     expect(readRule('The moneyline includes overtime; the to qualify market includes the shootout as well.', 'overtime', m('nhl', 'moneyline'))).toMatchObject({ value: 'included' });
   });
 });
+
+describe('stated values of the twelfth blind batch read unknown: the kinds behind them (sentences written for these tests)', () => {
+  it('"odds are set at 1.00" is the stake back, as "set to 1.00" is', () => {
+    expect(readRule('When the final combined score equals the total, the pick is a tie: its odds are set at 1.00.', 'push', m('nhl', 'total'))).toMatchObject({ value: 'void' });
+  });
+});
