@@ -1355,6 +1355,10 @@ describe('safety on the twelfth blind batch (sentences written for these tests)'
 });
 
 describe('stated values of the twelfth blind batch read unknown: the kinds behind them (sentences written for these tests)', () => {
+  it('"games that tie once the spread is taken into account" is a push, the verb as the adjective', () => {
+    expect(readRule('Sides that tie once the point spread is taken into account are no action.', 'push', m('nfl', 'spread'))).toMatchObject({ value: 'void' });
+    expect(readRule('Bets that tie once the handicap is taken into account are refunded.', 'push', m('nba', 'spread'))).toMatchObject({ value: 'void' });
+  });
   it('"odds are set at 1.00" is the stake back, as "set to 1.00" is', () => {
     expect(readRule('When the final combined score equals the total, the pick is a tie: its odds are set at 1.00.', 'push', m('nhl', 'total'))).toMatchObject({ value: 'void' });
   });
