@@ -1153,6 +1153,8 @@ export interface Reading {
 }
 
 /** Last words of a lead-in that cannot stand as a sentence of their own ("... does not count for:"). */
+/** Endings of a lead-in that state a whole rule ("the push rule applies:"), not a phrase cut off. */
+const RULE_APPLIES = [['rule', 'applies'], ['rules', 'apply']];
 const LEAD_ENDS = new Set(['for', 'to', 'in', 'on', 'of', 'following', 'reasons', 'include', 'includes', 'apply', 'applies', 'below']);
 
 /** The value a withdrawn clause ("usually", "depending on the market") stands for among the candidates. */
@@ -1515,7 +1517,9 @@ export function readRule(text: string | ParsedText, rule: ReadRule, m: MarketSco
     // when it ends in mid-phrase.
     const lead = cs.length > 1 && cs[1].kind === 'colon' && !cs[0].withdrawn ? clauseValue(rule, cs[0].words, true, cs[0].conditional) : undefined;
     const leadTopic = lead ? hasTopic(rule, cs[0].words) : false;
-    const dangling = lead ? LEAD_ENDS.has(cs[0].words[cs[0].words.length - 1]) : false;
+    // "..., the push rule applies: stakes are returned" ends in "applies" but is a statement: a rule
+    // that applies is said in full.
+    const dangling = lead ? LEAD_ENDS.has(cs[0].words[cs[0].words.length - 1]) && !RULE_APPLIES.some((e) => e.every((w, k) => cs[0].words[cs[0].words.length - e.length + k] === w)) : false;
     for (let i = 0; i < cs.length; i++) {
       const c = cs[i];
       if (c.kind === 'except' || c.kind === 'not') {

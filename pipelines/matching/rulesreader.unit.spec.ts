@@ -1359,6 +1359,13 @@ describe('stated values of the twelfth blind batch read unknown: the kinds behin
     expect(readRule('Sides that tie once the point spread is taken into account are no action.', 'push', m('nfl', 'spread'))).toMatchObject({ value: 'void' });
     expect(readRule('Bets that tie once the handicap is taken into account are refunded.', 'push', m('nba', 'spread'))).toMatchObject({ value: 'void' });
   });
+  it('a lead-in ending "the push rule applies:" is a statement, not a phrase cut off before its list', () => {
+    const text = 'When a spread or total lands exactly on the posted line, the push rule applies: single stakes are returned and the leg is removed from parlays.';
+    expect(readRule(text, 'push', m('nfl', 'spread'))).toMatchObject({ value: 'void' });
+    expect(readRule(text, 'push', m('nba', 'total'))).toMatchObject({ value: 'void' });
+    // A lead-in cut off before its list still states nothing of its own.
+    expect(readRule('Overtime does not count for: 1st half lines.', 'overtime', m('nba', 'spread'))).toEqual({ value: 'unknown', why: 'silent' });
+  });
   it('"odds are set at 1.00" is the stake back, as "set to 1.00" is', () => {
     expect(readRule('When the final combined score equals the total, the pick is a tie: its odds are set at 1.00.', 'push', m('nhl', 'total'))).toMatchObject({ value: 'void' });
   });
