@@ -1366,6 +1366,11 @@ describe('stated values of the twelfth blind batch read unknown: the kinds behin
     // A lead-in cut off before its list still states nothing of its own.
     expect(readRule('Overtime does not count for: 1st half lines.', 'overtime', m('nba', 'spread'))).toEqual({ value: 'unknown', why: 'silent' });
   });
+  it('"the margin of victory equals the spread" is a push case, not the margin-of-victory market', () => {
+    expect(readRule('Where the margin of victory equals the spread, the game is a tie: its odds are set to 1.00.', 'push', m('nfl', 'spread'))).toMatchObject({ value: 'void' });
+    // The margin-of-victory market itself stays outside the spec.
+    expect(readRule('Margin of victory bets that land exactly on a band edge are refunded.', 'push', m('nfl', 'spread'))).toEqual({ value: 'unknown', why: 'silent' });
+  });
   it('"odds are set at 1.00" is the stake back, as "set to 1.00" is', () => {
     expect(readRule('When the final combined score equals the total, the pick is a tie: its odds are set at 1.00.', 'push', m('nhl', 'total'))).toMatchObject({ value: 'void' });
   });
