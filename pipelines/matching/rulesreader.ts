@@ -457,7 +457,16 @@ function inherit(c: { scope: Scope; own: Clause['own'] }, prev: Scope | undefine
   // "3-way match bets: all bets are settled on the result after regular time": "all bets" in the
   // entry of a heading about a market outside the spec are that market's bets, not every market.
   if (c.own.every && kind === 'colon' && prevOwnBlocking && prev.blocking) s.blocking = true;
+  // "On 3-Way Oddset the tie rules are: Hockey - ...": a league or sport that opens the entry of a
+  // heading about a market outside the spec is that market's section for the league, not every market's.
+  if (c.own.league && !c.own.market && !c.own.segment && kind === 'colon' && prevOwnBlocking && prev.blocking) s.blocking = true;
   return s;
+}
+
+/** "Markets that exclude overtime", "Bets which do not include overtime": a heading naming markets
+ * by what the rule does to them, and nothing else. */
+function isClassHeading(w: string[]): boolean {
+  return /^(?:markets|bets|wagers|lines) (?:that|which) (?:include|exclude|do not include|does not include) [a-z ]+$/.test(w.join(' ')) && w.length <= 7;
 }
 
 /** Words that open an exception, at a sentence's start or after its statement ("except" and
@@ -732,6 +741,7 @@ export function clauses(sentence: string, section?: Scope): Clause[] {
   const out: Clause[] = [];
   let prev: Scope | undefined;
   let prevOwnBlocking = false;
+  let prevWords: string[] = [];
   for (const p of parts) {
     const ws = p.toks.filter(isWord);
     if (!ws.length) continue;
@@ -746,11 +756,16 @@ export function clauses(sentence: string, section?: Scope): Clause[] {
     if (p.kind === 'first' && opensWithLeagueException(wordsOf)) read.scope.complement = true;
     listAlternatives(opensUnless ? p.toks.slice(p.toks.findIndex((t, k) => k > 0 && t.word === ',') + 1) : p.toks, read);
     const from = prev && p.fresh ? { ...prev, segments: undefined, markets: undefined, alternatives: undefined } : prev;
-    const scope = from ? inherit(read, from, p.kind, prevOwnBlocking) : section ? inheritSection(read, section) : read.scope;
+    let scope = from ? inherit(read, from, p.kind, prevOwnBlocking) : section ? inheritSection(read, section) : read.scope;
+    // "Markets that exclude overtime: 4th quarter markets, 1st half markets": a heading that names a
+    // class of markets by the rule lists the class's members after its colon; an item naming a market
+    // or period of ours is that market, not a market outside the spec as the heading read alone is.
+    if (p.kind === 'colon' && scope.blocking && !read.scope.blocking && (read.own.segment || read.own.market) && isClassHeading(prevWords)) scope = { ...scope, blocking: false };
     const withdrawn = WITHDRAW.some((w) => findAll(wordsOf, w.tokens).length > 0) || asksWhether(wordsOf);
     out.push({ kind: p.kind, text: sentence.slice(ws[0].start, ws[ws.length - 1].end), words: wordsOf, scope, own: read.own, withdrawn, conditional });
     prev = scope;
     prevOwnBlocking = read.scope.blocking;
+    prevWords = wordsOf;
   }
   for (let k = 1; k < out.length; k++) {
     if (namesException(out[k]) || (out[k].kind === 'colon' && announcesException(out[k - 1].words))) out[k].kind = 'except';
@@ -1138,6 +1153,8 @@ export interface Reading {
 }
 
 /** Last words of a lead-in that cannot stand as a sentence of their own ("... does not count for:"). */
+/** Endings of a lead-in that state a whole rule ("the push rule applies:"), not a phrase cut off. */
+const RULE_APPLIES = [['rule', 'applies'], ['rules', 'apply']];
 const LEAD_ENDS = new Set(['for', 'to', 'in', 'on', 'of', 'following', 'reasons', 'include', 'includes', 'apply', 'applies', 'below']);
 
 /** The value a withdrawn clause ("usually", "depending on the market") stands for among the candidates. */
@@ -1500,7 +1517,9 @@ export function readRule(text: string | ParsedText, rule: ReadRule, m: MarketSco
     // when it ends in mid-phrase.
     const lead = cs.length > 1 && cs[1].kind === 'colon' && !cs[0].withdrawn ? clauseValue(rule, cs[0].words, true, cs[0].conditional) : undefined;
     const leadTopic = lead ? hasTopic(rule, cs[0].words) : false;
-    const dangling = lead ? LEAD_ENDS.has(cs[0].words[cs[0].words.length - 1]) : false;
+    // "..., the push rule applies: stakes are returned" ends in "applies" but is a statement: a rule
+    // that applies is said in full.
+    const dangling = lead ? LEAD_ENDS.has(cs[0].words[cs[0].words.length - 1]) && !RULE_APPLIES.some((e) => e.every((w, k) => cs[0].words[cs[0].words.length - e.length + k] === w)) : false;
     for (let i = 0; i < cs.length; i++) {
       const c = cs[i];
       if (c.kind === 'except' || c.kind === 'not') {

@@ -56,6 +56,11 @@ const BLIND9_SILENT_KNOWN = ['p1099', 'p1172'];
 // 67 since the round on clause structures ("the same ... treatment applies").
 const BLIND10_RIGHT = 67;
 const BLIND10_SILENT_KNOWN = ['p1202', 'p1211', 'p1234', 'p1242'];
+// The twelfth blind batch, development since its blind figure (74 of 114 right, one wrong, five silent
+// rows read known): after its safety round, no value wrong and no silent row read known, and eight push
+// values read (odds set at 1.00, "games that tie once the spread is taken into account", "the push rule
+// applies:", "the margin of victory equals the spread").
+const BLIND12_RIGHT = 83;
 
 const m = (league: MarketScope['league'], marketType: MarketScope['marketType'], segment: MarketScope['segment'] = 'full'): MarketScope => ({ league, marketType, segment });
 
@@ -1039,6 +1044,14 @@ describe('corpus of real rules texts (evaluation part)', () => {
     expect(r.overall.right).toBeGreaterThanOrEqual(BLIND10_RIGHT);
     expect(r.misses.filter((x) => x.expected === 'unknown').map((x) => x.row)).toEqual(BLIND10_SILENT_KNOWN);
   }, 30_000);
+  it('keeps the twelfth blind batch (development since it was measured once) free of wrong values, of silent rows read known and of opposite rules read alike, holding what tuning reached on it', () => {
+    const r = evaluate(loadCorpus(), 'blind12-former-evaluation');
+    expect(r.overall.stated).toBeGreaterThan(100);
+    expect(r.overall.wrong).toBe(0);
+    expect(r.verdicts.oppositeEquivalent).toBe(0);
+    expect(r.overall.right).toBeGreaterThanOrEqual(BLIND12_RIGHT);
+    expect(r.misses.filter((x) => x.expected === 'unknown').map((x) => x.row)).toEqual([]);
+  }, 30_000);
 });
 
 /** Half A of the held-out probes (test/fixtures/rules/held-out-probes.json) as the round that tuned on
@@ -1311,5 +1324,67 @@ describe('clause structures (sentences written for these tests)', () => {
     expect(readRule(text, 'overtime', m('nba', 'spread'))).toMatchObject({ value: 'included' });
     expect(readRule(text, 'overtime', m('nba', 'total', 'half:2'))).toMatchObject({ value: 'included' });
     expect(readRule(text, 'overtime', m('nba', 'total', 'half:1'))).toEqual({ value: 'unknown', why: 'silent' });
+  });
+});
+
+describe('safety on the twelfth blind batch (sentences written for these tests)', () => {
+  it('a heading naming markets by what overtime does to them lists those markets after its colon', () => {
+    const text = 'All wagers are graded on the result after overtime unless otherwise stated. Wagers that exclude overtime: 4th quarter lines, 1st half lines.';
+    expect(readRule(text, 'overtime', m('nfl', 'total', 'quarter:4'))).toMatchObject({ value: 'excluded' });
+    expect(readRule(text, 'overtime', m('nfl', 'spread', 'half:1'))).toMatchObject({ value: 'excluded' });
+    expect(readRule(text, 'overtime', m('nfl', 'spread'))).toMatchObject({ value: 'included' });
+    expect(readRule('Lines which do not include overtime: 1st half lines.', 'overtime', m('nba', 'total', 'half:1'))).toMatchObject({ value: 'excluded' });
+    // A heading that says more than the class keeps its reach outside the spec.
+    expect(readRule('Live wagers that exclude overtime: 4th quarter lines.', 'overtime', m('nfl', 'total', 'quarter:4'))).toEqual({ value: 'unknown', why: 'silent' });
+  });
+  it('reported speech in a news story is a party\'s claim, not the venue\'s rule', () => {
+    expect(readRule('The operator said the wager lost because overtime is not counted in its puck line market.', 'overtime', m('nhl', 'spread'))).toMatchObject({ value: 'unknown' });
+    expect(readRule('The bettor argued that overtime counts toward every total.', 'overtime', m('nhl', 'total'))).toMatchObject({ value: 'unknown' });
+    // A rule stated as the venue's own still reads.
+    expect(readRule('Totals include overtime. The sportsbook director said nothing else.', 'overtime', m('nhl', 'total'))).toMatchObject({ value: 'included' });
+  });
+  it('"counts as a tie" classifies a game; it does not say that overtime counts', () => {
+    expect(readRule('When overtime ends scoreless and a shootout follows, the game counts as a draw in the standings.', 'overtime', m('nhl', 'moneyline'))).toEqual({ value: 'unknown', why: 'silent' });
+    expect(readRule('A game still level after overtime is counted as a tie.', 'overtime', m('nhl', 'moneyline'))).toEqual({ value: 'unknown', why: 'silent' });
+    // "Overtime counts" still reads as overtime counted.
+    expect(readRule('Overtime counts for moneyline bets.', 'overtime', m('nhl', 'moneyline'))).toMatchObject({ value: 'included' });
+  });
+  it('"match results" names the game\'s result, which says nothing for a player prop (it settles on a statistic)', () => {
+    const text = 'Basketball: match results include overtime, except bets on a quarter.';
+    expect(readRule(text, 'overtime', m('nba', 'player_prop'))).toEqual({ value: 'unknown', why: 'silent' });
+    expect(readRule(text, 'overtime', m('nba', 'total'))).toMatchObject({ value: 'included' });
+    expect(readRule('Game results are final after overtime.', 'overtime', m('wnba', 'player_prop'))).toEqual({ value: 'unknown', why: 'silent' });
+  });
+  it('a league opening the entry of a heading about a market outside the spec is that market\'s section', () => {
+    const text = 'On three-way lines the tie rules differ by sport: Hockey - a game still level after overtime is graded a tie, so overtime counts.';
+    expect(readRule(text, 'overtime', m('nhl', 'moneyline'))).toEqual({ value: 'unknown', why: 'silent' });
+    // Under a heading about markets of ours the league entry still reads.
+    expect(readRule('Game lines by sport: Hockey - overtime counts.', 'overtime', m('nhl', 'moneyline'))).toMatchObject({ value: 'included' });
+  });
+  it('"to qualify" names a market outside the spec, as "to advance" does', () => {
+    expect(readRule("Cup ties have special bets such as 'to qualify', which counts regulation, overtime and the shootout.", 'overtime', m('nhl', 'moneyline'))).toEqual({ value: 'unknown', why: 'silent' });
+    expect(readRule('The moneyline includes overtime; the to qualify market includes the shootout as well.', 'overtime', m('nhl', 'moneyline'))).toMatchObject({ value: 'included' });
+  });
+});
+
+describe('stated values of the twelfth blind batch read unknown: the kinds behind them (sentences written for these tests)', () => {
+  it('"games that tie once the spread is taken into account" is a push, the verb as the adjective', () => {
+    expect(readRule('Sides that tie once the point spread is taken into account are no action.', 'push', m('nfl', 'spread'))).toMatchObject({ value: 'void' });
+    expect(readRule('Bets that tie once the handicap is taken into account are refunded.', 'push', m('nba', 'spread'))).toMatchObject({ value: 'void' });
+  });
+  it('a lead-in ending "the push rule applies:" is a statement, not a phrase cut off before its list', () => {
+    const text = 'When a spread or total lands exactly on the posted line, the push rule applies: single stakes are returned and the leg is removed from parlays.';
+    expect(readRule(text, 'push', m('nfl', 'spread'))).toMatchObject({ value: 'void' });
+    expect(readRule(text, 'push', m('nba', 'total'))).toMatchObject({ value: 'void' });
+    // A lead-in cut off before its list still states nothing of its own.
+    expect(readRule('Overtime does not count for: 1st half lines.', 'overtime', m('nba', 'spread'))).toEqual({ value: 'unknown', why: 'silent' });
+  });
+  it('"the margin of victory equals the spread" is a push case, not the margin-of-victory market', () => {
+    expect(readRule('Where the margin of victory equals the spread, the game is a tie: its odds are set to 1.00.', 'push', m('nfl', 'spread'))).toMatchObject({ value: 'void' });
+    // The margin-of-victory market itself stays outside the spec.
+    expect(readRule('Margin of victory bets that land exactly on a band edge are refunded.', 'push', m('nfl', 'spread'))).toEqual({ value: 'unknown', why: 'silent' });
+  });
+  it('"odds are set at 1.00" is the stake back, as "set to 1.00" is', () => {
+    expect(readRule('When the final combined score equals the total, the pick is a tie: its odds are set at 1.00.', 'push', m('nhl', 'total'))).toMatchObject({ value: 'void' });
   });
 });
