@@ -105,8 +105,9 @@ const fields = z.object({
   // the last roll-up (pipelines/readmodels/price-rollup.ts). The history route's answers do not
   // depend on it (it merges the changes not rolled up yet itself); a longer interval costs fewer
   // roll-ups and leaves the route more changes to merge. 0: this process rolls up nothing. One
-  // process rolls up a database at a time whatever this says: a lease (Redis with REDIS_URL,
-  // in-process otherwise) and its fence keep it so (pipelines/runtime/price-rollup.ts).
+  // process rolls up a database at a time whatever this says: a lease (in Redis for a ClickHouse
+  // server with REDIS_URL, in-process on chdb, each process's own database) and its fence keep it so
+  // (pipelines/runtime/price-rollup.ts).
   PRICE_CANDLE_ROLLUP_MS: z.coerce.number().int().refine((n) => n === 0 || n >= 100, 'PRICE_CANDLE_ROLLUP_MS must be 0 (no roll-up here) or at least 100').default(10_000),
   // Stage metrics endpoint (GET /metrics) of the processes that run stages; 0 = none. Unset: the
   // role's own default (METRICS_PORT_DEFAULTS: processors 9464, pollers 9465, so both run on one
