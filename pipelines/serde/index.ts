@@ -156,8 +156,10 @@ export function avroSerde(registry: RegistryCodec & Partial<SchemaLookup>): Serd
     }
     return t;
   };
+  /** A resolver's key past its writer id: the reader's file, and its fields when a projection. */
+  const readerSuffix = (file: string, fields?: readonly string[]) => (fields ? `|${file}|${fields.join(',')}` : `|${file}`);
   const resolverFor = async (file: string, id: number, fields?: readonly string[]) => {
-    const k = fields ? `${id}|${file}|${fields.join(',')}` : `${id}|${file}`;
+    const k = `${id}${readerSuffix(file, fields)}`;
     let r = resolvers.get(k);
     if (!r) {
       const reader = fields ? projectedType(file, fields) : readerType(file);
@@ -197,13 +199,13 @@ export function avroSerde(registry: RegistryCodec & Partial<SchemaLookup>): Serd
         const buf = r[part];
         if (!buf) continue;
         const id = wireId(buf);
-        const k = fields ? `${id}|${file}|${fields.join(',')}` : `${id}|${file}`;
+        const k = `${id}${readerSuffix(file, fields)}`;
         if (!need.has(k)) need.set(k, resolverFor(file, id, fields));
       }
     }
     await Promise.all(need.values());
   };
-  /** One wire-format body read with a resolver resolveBatch made (`suffix`: `|file` or `|file|fields`). */
+  /** One wire-format body read with a resolver resolveBatch made (`suffix`: its readerSuffix). */
   const readSync = (buf: Buffer, suffix: string): unknown => {
     const x = resolvers.get(`${buf.readUInt32BE(1)}${suffix}`);
     if (!x) throw new Error(`schema id ${buf.readUInt32BE(1)} was not among the batch's when its decoder was made`);
@@ -254,7 +256,7 @@ export function avroSerde(registry: RegistryCodec & Partial<SchemaLookup>): Serd
         // Resolve every writer id of the batch first (usually one or two), then decode synchronously
         // in place (no per-record view or copy of the body).
         await resolveBatch(records, [kf, 'key'], [vf, 'value']);
-        const [ks, vs] = [`|${kf}`, `|${vf}`];
+        const [ks, vs] = [readerSuffix(kf), readerSuffix(vf)];
         return {
           key: (r: Pick<LogRecord, 'key'>) => (r.key ? (readSync(r.key, ks) as string) : null),
           value: (r: Pick<LogRecord, 'value'>) => (r.value ? (readSync(r.value, vs) as TopicValues[Id]) : null),
@@ -263,7 +265,7 @@ export function avroSerde(registry: RegistryCodec & Partial<SchemaLookup>): Serd
       async projector<Id extends TopicId, F extends keyof TopicValues[Id] & string>(topic: TopicDef<Id>, records: LogRecord[], fields: readonly F[]) {
         const vf = topic.valueSchemaFile;
         await resolveBatch(records, [vf, 'value', fields]);
-        const suffix = `|${vf}|${fields.join(',')}`;
+        const suffix = readerSuffix(vf, fields);
         return (r: Pick<LogRecord, 'value'>) => (r.value ? (readSync(r.value, suffix) as Pick<TopicValues[Id], F>) : null);
       },
     }),
