@@ -49,7 +49,20 @@ const change: fc.Arbitrary<Change> = fc.record({
 });
 /** A write of some changes, or both rollers rolling up at once. */
 type Step = { write: Change[] } | { roll: true };
-const steps: fc.Arbitrary<Step[]> = fc.array(fc.oneof(fc.record({ write: fc.array(change, { minLength: 1, maxLength: 12 }) }), fc.constant({ roll: true as const })), { minLength: 1, maxLength: 10 });
+/**
+ * One change per outcome and observed time, as the sink writes them (one poll observes one quote of
+ * an outcome): two values of one outcome at one millisecond would leave a candle's open and close to
+ * the engine's choice among equals, which the raw rows and the merged states may make differently.
+ */
+const oneChangePerInstant = (plan: Step[]): Step[] => {
+  const seen = new Set<string>();
+  return plan
+    .map((step) => ('write' in step ? { write: step.write.filter((c) => !seen.has(`${c.market}/${c.outcome}/${c.sec}`) && seen.add(`${c.market}/${c.outcome}/${c.sec}`)) } : step))
+    .filter((step) => !('write' in step) || step.write.length > 0);
+};
+const steps: fc.Arbitrary<Step[]> = fc
+  .array(fc.oneof(fc.record({ write: fc.array(change, { minLength: 1, maxLength: 12 }) }), fc.constant({ roll: true as const })), { minLength: 1, maxLength: 10 })
+  .map(oneChangePerInstant);
 
 const rowsOf = (prefix: string, changes: Change[]) =>
   changes.map((c) => ({
@@ -172,7 +185,8 @@ function rollerSuite(name: string, makeStore: () => Store) {
       const b = startCandleRollup(h, { intervalMs: NEVER, lease: lb, leaseTtlMs: 60_000 });
       try {
         const prefix = `m${rnd()}-`;
-        const changes = fc.sample(fc.array(change, { minLength: 20, maxLength: 40 }), { numRuns: 1, seed: 7 })[0];
+        const [first] = oneChangePerInstant([{ write: fc.sample(fc.array(change, { minLength: 20, maxLength: 40 }), { numRuns: 1, seed: 7 })[0] }]);
+        const changes = 'write' in first ? first.write : [];
         await h.insert('price_history', rowsOf(prefix, changes));
         const inA = a.runOnce();
         await Promise.race([pausing, inA.then((r) => Promise.reject(new Error(`a rolled up without pausing: ${JSON.stringify(r)}`)))]);
@@ -185,7 +199,7 @@ function rollerSuite(name: string, makeStore: () => Store) {
         expect(after.rolled).toEqual(after.raw);
         expect(ended).toBeInstanceOf(RollupFenced);
         // Later writes: b rolls them up, a no longer does.
-        await h.insert('price_history', rowsOf(prefix, changes.slice(0, 5).map((c) => ({ ...c, sec: c.sec + 1 }))));
+        await h.insert('price_history', rowsOf(prefix, changes.slice(0, 5).map((c, i) => ({ ...c, sec: 3 * 86_400 + i }))));
         expect(await a.runOnce()).toBeNull();
         expect(await b.runOnce()).not.toBeNull();
         const { rolled, raw } = await candles(h);
