@@ -47,8 +47,11 @@
 // --profile DIR writes a CPU profile of the main thread (the API's) over each crawl window into DIR
 // (node:inspector, one .cpuprofile per round and mode; open in Chrome's DevTools or read with
 // bench/profile-summary.ts): what is left on the API's thread during the crawl, without the start.
+// --heap-profile DIR writes a sampling heap profile of the main thread over each crawl window into DIR
+// (one .heapprofile per round and mode, objects collected by scavenges and full collections kept in
+// it): what the API's thread allocates during the crawl, which is what its scavenges pay for.
 //
-//   npx tsx bench/crawl-latency.ts [--scale 100] [--seconds 20] [--warmup 8] [--api-warmup 0] [--rounds 2] [--connections 4] [--modes idle,crawl] [--rate 2000] [--profile DIR] [--stream false]
+//   npx tsx bench/crawl-latency.ts [--scale 100] [--seconds 20] [--warmup 8] [--api-warmup 0] [--rounds 2] [--connections 4] [--modes idle,crawl] [--rate 2000] [--profile DIR] [--heap-profile DIR] [--stream false]
 import { execFile } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { Session } from 'node:inspector/promises';
@@ -74,6 +77,7 @@ const ROUNDS = Number(arg('rounds', '2'));
 const CONNECTIONS = Number(arg('connections', '4'));
 const RATE = Number(arg('rate', '0'));
 const PROFILE = arg('profile', '');
+const HEAP_PROFILE = arg('heap-profile', '');
 const STREAM = arg('stream', 'true');
 const API_WARMUP = Number(arg('api-warmup', '0'));
 
@@ -176,11 +180,17 @@ async function once(mode: Mode, label: string): Promise<{ p99: number; p99_exact
     await new Promise((r) => setTimeout(r, Math.max(0, WARMUP - API_WARMUP) * 1000));
     if (API_WARMUP > 0) await run('node', ['--import', 'tsx', loadScript, `${svc.address}/v1/plans`, String(CONNECTIONS), String(API_WARMUP), '', String(RATE)], { maxBuffer: 1 << 20 });
     const before = await catalogRecordsIn(svc);
-    const session = PROFILE && mode !== 'idle' ? new Session() : null;
+    const session = (PROFILE || HEAP_PROFILE) && mode !== 'idle' ? new Session() : null;
     if (session) {
       session.connect();
-      await session.post('Profiler.enable');
-      await session.post('Profiler.start');
+      if (PROFILE) {
+        await session.post('Profiler.enable');
+        await session.post('Profiler.start');
+      }
+      if (HEAP_PROFILE) {
+        await session.post('HeapProfiler.enable');
+        await session.post('HeapProfiler.startSampling', { samplingInterval: 16_384, includeObjectsCollectedByMajorGC: true, includeObjectsCollectedByMinorGC: true });
+      }
     }
     const gcWatch = watchGc();
     const elu = performance.eventLoopUtilization();
@@ -194,10 +204,17 @@ async function once(mode: Mode, label: string): Promise<{ p99: number; p99_exact
     const wakeups = (sw.voluntary - sw0.voluntary) / SECONDS;
     const preempted = (sw.preempted - sw0.preempted) / SECONDS;
     if (session) {
-      const { profile } = await session.post('Profiler.stop');
+      if (PROFILE) {
+        const { profile } = await session.post('Profiler.stop');
+        mkdirSync(PROFILE, { recursive: true });
+        writeFileSync(path.join(PROFILE, `${label}.cpuprofile`), JSON.stringify(profile));
+      }
+      if (HEAP_PROFILE) {
+        const { profile } = await session.post('HeapProfiler.stopSampling');
+        mkdirSync(HEAP_PROFILE, { recursive: true });
+        writeFileSync(path.join(HEAP_PROFILE, `${label}.heapprofile`), JSON.stringify(profile));
+      }
       session.disconnect();
-      mkdirSync(PROFILE, { recursive: true });
-      writeFileSync(path.join(PROFILE, `${label}.cpuprofile`), JSON.stringify(profile));
     }
     const crawled = (await catalogRecordsIn(svc)) - before;
     const r = JSON.parse(stdout.trim().split('\n').pop()!) as { p99: number; p99_exact: number; rps: number; non2xx: number; errors: number };
