@@ -1367,6 +1367,30 @@ describe('safety on the twelfth blind batch (sentences written for these tests)'
   });
 });
 
+describe('safety on the thirteenth blind batch (sentences written for these tests)', () => {
+  it('"for a bet to count" says when a bet stands, not that overtime counts; "must match the result at the end of regular time" is regulation', () => {
+    const text = 'For a wager to count, your pick must match the result at the end of regulation: a pick that only comes true in the extra period is not a winner.';
+    expect(readRule(text, 'overtime', m('nhl', 'moneyline'))).toMatchObject({ value: 'excluded' });
+    expect(readRule('For your bet to count, the pick has to come true in the extra period or before.', 'overtime', m('nhl', 'moneyline'))).toEqual({ value: 'unknown', why: 'silent' });
+    // "Overtime counts" still reads as overtime counted.
+    expect(readRule('Overtime goals count for the moneyline.', 'overtime', m('nhl', 'moneyline'))).toMatchObject({ value: 'included' });
+  });
+  it('"every bet either wins or loses" says a line cannot push, not that a push loses', () => {
+    expect(readRule('On a half-point spread the margin can never land exactly on the line, so every wager either wins or loses.', 'push', m('nfl', 'spread'))).toEqual({ value: 'unknown', why: 'silent' });
+    expect(readRule('With half lines there is no push: bets win or lose.', 'push', m('nba', 'total'))).toEqual({ value: 'unknown', why: 'silent' });
+    // A push that loses still reads.
+    expect(readRule('If the margin lands exactly on the spread, the bet loses.', 'push', m('nfl', 'spread'))).toMatchObject({ value: 'loses' });
+  });
+  it('a value said for the case of extra innings being needed holds over the nine-inning basis before it in the sentence', () => {
+    const text = 'Run lines are graded on the official result after 9 innings; if extra innings are needed, wagers are settled on the final official score.';
+    expect(readRule(text, 'overtime', m('mlb', 'spread'))).toMatchObject({ value: 'included' });
+    expect(readRule('If additional innings are needed to decide the game, totals are resolved on the final score.', 'overtime', m('mlb', 'total'))).toMatchObject({ value: 'included' });
+    // A basis with no case after it is still regulation; a case said in another sentence still contradicts it.
+    expect(readRule('Run lines are graded on the official result after 9 innings.', 'overtime', m('mlb', 'spread'))).toMatchObject({ value: 'excluded' });
+    expect(readRule('Run lines are graded on the official result after 9 innings. If extra innings are needed, run line wagers are settled on the final official score.', 'overtime', m('mlb', 'spread'))).toMatchObject({ value: 'unknown', why: 'contradiction' });
+  });
+});
+
 describe('stated values of the twelfth blind batch read unknown: the kinds behind them (sentences written for these tests)', () => {
   it('"games that tie once the spread is taken into account" is a push, the verb as the adjective', () => {
     expect(readRule('Sides that tie once the point spread is taken into account are no action.', 'push', m('nfl', 'spread'))).toMatchObject({ value: 'void' });
