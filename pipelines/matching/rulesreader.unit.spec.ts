@@ -1391,6 +1391,15 @@ describe('safety on the thirteenth blind batch (sentences written for these test
   });
 });
 
+describe('stated values of the thirteenth blind batch read unknown: the kinds behind them (sentences written for these tests)', () => {
+  it('a game interrupted and not resumed within a window, or whose result cannot be determined within one, is a game not completed (cancellation)', () => {
+    expect(readRule('If a game is halted and not resumed within 24 hours, player bets are void.', 'cancellation', m('nba', 'player_prop'))).toMatchObject({ value: 'void' });
+    expect(readRule('Where the official result of a game already under way cannot be determined within 48 hours, all player wagers are refunded.', 'cancellation', m('nhl', 'player_prop'))).toMatchObject({ value: 'void' });
+    // A postponement window alone still names no cancellation.
+    expect(readRule('If a game is postponed and not played within 24 hours, player bets are void.', 'cancellation', m('nba', 'player_prop'))).toEqual({ value: 'unknown', why: 'silent' });
+  });
+});
+
 describe('stated values of the twelfth blind batch read unknown: the kinds behind them (sentences written for these tests)', () => {
   it('"games that tie once the spread is taken into account" is a push, the verb as the adjective', () => {
     expect(readRule('Sides that tie once the point spread is taken into account are no action.', 'push', m('nfl', 'spread'))).toMatchObject({ value: 'void' });
