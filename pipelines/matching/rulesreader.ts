@@ -1261,6 +1261,9 @@ function coversOtherOnly(text: string): boolean {
 /** A text's sentences, each as its clauses: what every rule and market scope reads from. */
 export type ParsedText = Clause[][];
 
+/** The most words a sentence naming only a league or sport may have to be read as a heading ("Ice hockey."). */
+const SPORT_HEADING_WORDS = 3;
+
 /** Splits a text once; readRule reads it for any rule and market (callers may keep it per text). A
  * heading (a question, or the words before a sentence's first colon) scopes the sentences after it. */
 export function parseText(text: string): ParsedText {
@@ -1297,6 +1300,13 @@ export function parseText(text: string): ParsedText {
       continue;
     }
     asker = QA_QUESTION.test(s.text) && fresh.length ? fresh[fresh.length - 1].scope : undefined;
+    // "Ice hockey. (1) Match Result: ... . Basketball. (1) Match Result: ...": a sentence that is only a
+    // league or sport's name is a heading; the sentences after it stand in that league's section.
+    if (fresh.length === 1 && fresh[0].words.length <= SPORT_HEADING_WORDS && fresh[0].own.league && !(fresh[0].own.market || fresh[0].own.segment || fresh[0].own.blocking)) {
+      section = fresh[0].scope;
+      out.push(fresh);
+      continue;
+    }
     if (fresh.length > 1 && fresh[1].kind === 'colon') {
       // A sub-heading that names no league stays in the league section it stands in ("Football
       // betting rules: ..." then "Dallas -7: ...").

@@ -1392,6 +1392,11 @@ describe('safety on the thirteenth blind batch (sentences written for these test
 });
 
 describe('stated values of the thirteenth blind batch read unknown: the kinds behind them (sentences written for these tests)', () => {
+  it('a sentence that is only a sport\'s name ("Ice hockey.") heads the sentences after it, as "Ice hockey:" does', () => {
+    const text = 'Ice hockey. Match result: goals in overtime or the shootout are not included. Basketball. Match result: the final result, overtimes included.';
+    expect(readRule(text, 'overtime', m('nhl', 'moneyline'))).toMatchObject({ value: 'excluded' });
+    expect(readRule(text, 'overtime', m('nba', 'moneyline'))).toMatchObject({ value: 'included' });
+  });
   it('a game interrupted and not resumed within a window, or whose result cannot be determined within one, is a game not completed (cancellation)', () => {
     expect(readRule('If a game is halted and not resumed within 24 hours, player bets are void.', 'cancellation', m('nba', 'player_prop'))).toMatchObject({ value: 'void' });
     expect(readRule('Where the official result of a game already under way cannot be determined within 48 hours, all player wagers are refunded.', 'cancellation', m('nhl', 'player_prop'))).toMatchObject({ value: 'void' });
