@@ -1392,6 +1392,10 @@ describe('safety on the thirteenth blind batch (sentences written for these test
 });
 
 describe('stated values of the thirteenth blind batch read unknown: the kinds behind them (sentences written for these tests)', () => {
+  it('"settled at odds 1.00" returns the stake, as "odds of 1.00" does', () => {
+    expect(readRule('If the player does not appear in the game, wagers on him are graded at odds 1.00.', 'non_participation', m('nfl', 'player_prop'))).toMatchObject({ value: 'void' });
+    expect(readRule('If the adjusted score lands exactly on the spread, bets are settled at odds 1.0.', 'push', m('nba', 'spread'))).toMatchObject({ value: 'void' });
+  });
   it('a sentence that is only a sport\'s name ("Ice hockey.") heads the sentences after it, as "Ice hockey:" does', () => {
     const text = 'Ice hockey. Match result: goals in overtime or the shootout are not included. Basketball. Match result: the final result, overtimes included.';
     expect(readRule(text, 'overtime', m('nhl', 'moneyline'))).toMatchObject({ value: 'excluded' });
