@@ -401,7 +401,9 @@ function readScope(words: string[]): { scope: Scope; own: Clause['own'] } {
         } else if (e.dim === 'result') {
           own.result = true;
         } else if (e.dim === 'side') {
-          for (const v of vs) sides.add(v);
+          // "If the favourite wins by exactly the handicap" names the result, a margin, not one side's
+          // bet: the case it states holds for both sides.
+          if (!(MARGIN_VERBS.has(words[i + c.tokens.length]) && words[i + c.tokens.length + 1] === 'by')) for (const v of vs) sides.add(v);
         } else if (e.dim === 'all') {
           // "All bets", "all markets": a subject that covers every market does not take a heading's
           // market, period or condition (it still stands in the heading's league section).
@@ -431,6 +433,9 @@ function readScope(words: string[]): { scope: Scope; own: Clause['own'] } {
   }
   return { scope, own };
 }
+
+/** Verbs of a side's result that a margin follows ("the favourite wins by exactly 3"). */
+const MARGIN_VERBS = new Set(['wins', 'win', 'won', 'loses', 'lose', 'lost', 'beats']);
 
 /** Verbs by which a clause says its statement reaches markets ("holds for every market", "applies to all bets"). */
 const REACH = new Set(['holds', 'hold', 'applies', 'apply', 'extends']);

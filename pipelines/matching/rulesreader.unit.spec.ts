@@ -1392,6 +1392,14 @@ describe('safety on the thirteenth blind batch (sentences written for these test
 });
 
 describe('stated values of the thirteenth blind batch read unknown: the kinds behind them (sentences written for these tests)', () => {
+  it('push: "equal a whole-number line"; "the favourite wins by exactly the handicap" names a margin, not one side; "the margin of victory is greater than the number" is a spread\'s win condition', () => {
+    expect(readRule('Quarter totals: where the quarter points equal a whole-number line, stakes are returned.', 'push', m('nba', 'total', 'quarter:4'))).toMatchObject({ value: 'void' });
+    expect(readRule('If the favourite wins by exactly the spread, the wager is a push and stakes are returned.', 'push', m('nfl', 'spread'))).toMatchObject({ value: 'void' });
+    expect(readRule('Should the underdog lose by exactly the handicap, the bet is refunded.', 'push', m('nba', 'spread'))).toMatchObject({ value: 'void' });
+    expect(readRule("Resolves Yes only if the Chiefs' margin of victory is greater than the number; a win by exactly 7 resolves No.", 'push', m('nfl', 'spread'))).toMatchObject({ value: 'loses' });
+    // A clause about one side's bet still settles nothing for the market.
+    expect(readRule('If you bet the favourite and the line lands exactly, you lose.', 'push', m('nfl', 'spread'))).toEqual({ value: 'unknown', why: 'silent' });
+  });
   it('"settled at odds 1.00" returns the stake, as "odds of 1.00" does', () => {
     expect(readRule('If the player does not appear in the game, wagers on him are graded at odds 1.00.', 'non_participation', m('nfl', 'player_prop'))).toMatchObject({ value: 'void' });
     expect(readRule('If the adjusted score lands exactly on the spread, bets are settled at odds 1.0.', 'push', m('nba', 'spread'))).toMatchObject({ value: 'void' });
