@@ -1392,6 +1392,12 @@ describe('safety on the thirteenth blind batch (sentences written for these test
 });
 
 describe('stated values of the thirteenth blind batch read unknown: the kinds behind them (sentences written for these tests)', () => {
+  it('"only the scores of the third and fourth quarters decide" the second half leaves overtime out', () => {
+    expect(readRule('On second-half bets only the points of the 3rd and 4th quarters decide who covered.', 'overtime', m('nba', 'spread', 'half:2'))).toMatchObject({ value: 'excluded' });
+    expect(readRule('For the second half only the scores of the third and fourth quarters count.', 'overtime', m('nfl', 'total', 'half:2'))).toMatchObject({ value: 'excluded' });
+    // With overtime added to the two quarters, the period includes it.
+    expect(readRule('Second-half bets count only the third and fourth quarters plus any overtime.', 'overtime', m('nfl', 'total', 'half:2'))).not.toMatchObject({ value: 'excluded' });
+  });
   it('push: "equal a whole-number line"; "the favourite wins by exactly the handicap" names a margin, not one side; "the margin of victory is greater than the number" is a spread\'s win condition', () => {
     expect(readRule('Quarter totals: where the quarter points equal a whole-number line, stakes are returned.', 'push', m('nba', 'total', 'quarter:4'))).toMatchObject({ value: 'void' });
     expect(readRule('If the favourite wins by exactly the spread, the wager is a push and stakes are returned.', 'push', m('nfl', 'spread'))).toMatchObject({ value: 'void' });
