@@ -53,14 +53,22 @@ const BLIND9_SILENT_KNOWN = ['p1099', 'p1172'];
 // two-outcome market or total, read for a fourth-quarter total the hand leaves silent), p1211 (a
 // starting pitcher's first pitch, read for a batter's prop) and p1242 (the result's regulation-time
 // basis read for a player prop, as p1053).
-// 67 since the round on clause structures ("the same ... treatment applies").
-const BLIND10_RIGHT = 67;
+// 67 since the round on clause structures ("the same ... treatment applies"); 68 since the thirteenth
+// batch's round ("if the favourite wins by exactly the spread" names a margin, not one side).
+const BLIND10_RIGHT = 68;
 const BLIND10_SILENT_KNOWN = ['p1202', 'p1211', 'p1234', 'p1242'];
 // The twelfth blind batch, development since its blind figure (74 of 114 right, one wrong, five silent
 // rows read known): after its safety round, no value wrong and no silent row read known, and eight push
 // values read (odds set at 1.00, "games that tie once the spread is taken into account", "the push rule
 // applies:", "the margin of victory equals the spread").
 const BLIND12_RIGHT = 83;
+// The thirteenth blind batch, development since its blind figure (57 of 86 right, three wrong, one
+// silent row read known, three opposite pairs read alike), after its safety round and the round's
+// stated values. One silent row still reads known: p1498 ("Unless the offer states otherwise, bets
+// include overtime" in a football chapter, read for a player prop of that chapter; the hand leaves it
+// silent, a value disputed in measurements.md).
+const BLIND13_RIGHT = 78;
+const BLIND13_SILENT_KNOWN = ['p1498'];
 
 const m = (league: MarketScope['league'], marketType: MarketScope['marketType'], segment: MarketScope['segment'] = 'full'): MarketScope => ({ league, marketType, segment });
 
@@ -1051,6 +1059,14 @@ describe('corpus of real rules texts (evaluation part)', () => {
     expect(r.verdicts.oppositeEquivalent).toBe(0);
     expect(r.overall.right).toBeGreaterThanOrEqual(BLIND12_RIGHT);
     expect(r.misses.filter((x) => x.expected === 'unknown').map((x) => x.row)).toEqual([]);
+  }, 30_000);
+  it('keeps the thirteenth blind batch (development since it was measured once) free of wrong values and of opposite rules read alike, holding what tuning reached on it', () => {
+    const r = evaluate(loadCorpus(), 'blind13-former-evaluation');
+    expect(r.overall.stated).toBeGreaterThan(80);
+    expect(r.overall.wrong).toBe(0);
+    expect(r.verdicts.oppositeEquivalent).toBe(0);
+    expect(r.overall.right).toBeGreaterThanOrEqual(BLIND13_RIGHT);
+    expect(r.misses.filter((x) => x.expected === 'unknown').map((x) => x.row)).toEqual(BLIND13_SILENT_KNOWN);
   }, 30_000);
 });
 
