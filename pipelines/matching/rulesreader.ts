@@ -401,7 +401,9 @@ function readScope(words: string[]): { scope: Scope; own: Clause['own'] } {
         } else if (e.dim === 'result') {
           own.result = true;
         } else if (e.dim === 'side') {
-          for (const v of vs) sides.add(v);
+          // "If the favourite wins by exactly the handicap" names the result, a margin, not one side's
+          // bet: the case it states holds for both sides.
+          if (!(MARGIN_VERBS.has(words[i + c.tokens.length]) && words[i + c.tokens.length + 1] === 'by')) for (const v of vs) sides.add(v);
         } else if (e.dim === 'all') {
           // "All bets", "all markets": a subject that covers every market does not take a heading's
           // market, period or condition (it still stands in the heading's league section).
@@ -431,6 +433,9 @@ function readScope(words: string[]): { scope: Scope; own: Clause['own'] } {
   }
   return { scope, own };
 }
+
+/** Verbs of a side's result that a margin follows ("the favourite wins by exactly 3"). */
+const MARGIN_VERBS = new Set(['wins', 'win', 'won', 'loses', 'lose', 'lost', 'beats']);
 
 /** Verbs by which a clause says its statement reaches markets ("holds for every market", "applies to all bets"). */
 const REACH = new Set(['holds', 'hold', 'applies', 'apply', 'extends']);
@@ -961,6 +966,9 @@ interface ClauseValue {
   value: string;
   /** Two values of the same weight in one clause. */
   conflict?: string;
+  /** Read from a phrase that opens in the clause's condition: the value for the case the condition
+   * names ("if extra innings are needed, bets are settled on the final result"). */
+  forCase?: boolean;
 }
 
 /** Where a rule's topic phrases occur, leaving out those whose `unless` words stand beside them. */
@@ -983,14 +991,16 @@ function topicOutsideCondition(rule: ReadRule, c: Clause): boolean {
 /** The value one clause states for a rule (topic carried in from the clause before when asked). */
 function clauseValue(rule: ReadRule, words: string[], topic: boolean, conditional: readonly boolean[] = [], plain = false): ClauseValue | undefined {
   const lex = LEXICON[rule];
-  let best: { value: string; priority: number; start: number; end: number; turned: boolean }[] = [];
+  let best: { value: string; priority: number; start: number; end: number; turned: boolean; forCase: boolean }[] = [];
   const taken = new Set<number>();
   for (const g of lex.ignore) for (const hit of findAll(words, g.tokens)) for (let k = hit.start; k < hit.end; k++) taken.add(k);
   const ownObject = topic && !hasTopic(rule, words);
   for (const v of lex.values) {
     if (!v.entry.standalone && !topic) continue;
     for (const hit of findAll(words, v.tokens)) {
-      if (conditional[hit.start]) continue;
+      // A phrase that spans a condition and its consequence ("if extra innings are needed, bets are
+      // settled on the final result") states the value for the case the condition names.
+      if (conditional[hit.start] && conditional[hit.end - 1]) continue;
       // "All other markets, including Total Runs and Run Handicap, ..." lists markets: that
       // "including" says which markets, not that overtime is included.
       if (hit.end - hit.start === 1 && words[hit.start] === 'including' && namesMarketAt(words, hit.end)) continue;
@@ -1024,7 +1034,7 @@ function clauseValue(rule: ReadRule, words: string[], topic: boolean, conditiona
         continue;
       }
       const priority = v.entry.priority ?? 0;
-      const found = { value, priority, start: hit.start, end: hit.end, turned };
+      const found = { value, priority, start: hit.start, end: hit.end, turned, forCase: !!conditional[hit.start] };
       if (!best.length || priority > best[0].priority) best = [found];
       else if (priority === best[0].priority) best.push(found);
     }
@@ -1032,7 +1042,7 @@ function clauseValue(rule: ReadRule, words: string[], topic: boolean, conditiona
   if (!best.length) return undefined;
   best = best.filter((b) => !extended(rule, words, b, best));
   const values = [...new Set(best.map((b) => b.value))];
-  return values.length === 1 ? { value: values[0] } : { value: values[0], conflict: values[1] };
+  return values.length === 1 ? { value: values[0], forCase: best.every((b) => b.forCase) || undefined } : { value: values[0], conflict: values[1] };
 }
 
 /** Words that may join a basis to what extends it ("regulation time, any extra innings included";
@@ -1167,6 +1177,9 @@ interface Applicable {
   weight: number;
   /** The clause's scope names markets ("the side and the total") or the game's final score, and no period. */
   gameLines?: boolean;
+  /** The sentence it was read in, and whether its value was said for the case its condition names. */
+  sentence?: number;
+  forCase?: boolean;
 }
 
 const namesGameLines = (c: Clause) =>
@@ -1253,6 +1266,9 @@ function coversOtherOnly(text: string): boolean {
 /** A text's sentences, each as its clauses: what every rule and market scope reads from. */
 export type ParsedText = Clause[][];
 
+/** The most words a sentence naming only a league or sport may have to be read as a heading ("Ice hockey."). */
+const SPORT_HEADING_WORDS = 3;
+
 /** Splits a text once; readRule reads it for any rule and market (callers may keep it per text). A
  * heading (a question, or the words before a sentence's first colon) scopes the sentences after it. */
 export function parseText(text: string): ParsedText {
@@ -1289,6 +1305,13 @@ export function parseText(text: string): ParsedText {
       continue;
     }
     asker = QA_QUESTION.test(s.text) && fresh.length ? fresh[fresh.length - 1].scope : undefined;
+    // "Ice hockey. (1) Match Result: ... . Basketball. (1) Match Result: ...": a sentence that is only a
+    // league or sport's name is a heading; the sentences after it stand in that league's section.
+    if (fresh.length === 1 && fresh[0].words.length <= SPORT_HEADING_WORDS && fresh[0].own.league && !(fresh[0].own.market || fresh[0].own.segment || fresh[0].own.blocking)) {
+      section = fresh[0].scope;
+      out.push(fresh);
+      continue;
+    }
     if (fresh.length > 1 && fresh[1].kind === 'colon') {
       // A sub-heading that names no league stays in the league section it stands in ("Football
       // betting rules: ..." then "Dallas -7: ...").
@@ -1506,7 +1529,9 @@ export function readRule(text: string | ParsedText, rule: ReadRule, m: MarketSco
   let found: Applicable[] = [];
   let before: Clause | undefined;
   let beforeAll: Clause[] = [];
+  let sentence = 0;
   for (const cs of typeof text === 'string' ? parseText(text) : text) {
+    sentence++;
     // The last clause of the sentence before, for an elliptical "Fourth-quarter wagers do not."
     const prevSentence = before;
     const prevClauses = beforeAll;
@@ -1642,7 +1667,15 @@ export function readRule(text: string | ParsedText, rule: ReadRule, m: MarketSco
         if (v && !v.conflict && neg?.[v.value] && !exceptionValue(rule, hit)) found.push({ value: neg[v.value], clause: `${c.text} ... ${hit.text}`, weight: specificity(hit.scope, m), gameLines: namesGameLines(hit) });
         continue;
       }
-      if (v && speaksOf(c, m)) found.push({ value: v.value, conflict: v.conflict, clause: clauseText, weight: specificity(c.scope, m), gameLines: namesGameLines(c) });
+      if (v && speaksOf(c, m)) {
+        // "Totals are settled on the result after 9 innings; if additional innings are needed, bets are
+        // settled on the final result": the value said for the rule's own case (overtime played) holds
+        // over the opposite basis before it in the same sentence, which is what happens when the case
+        // does not arise.
+        const neg = LEXICON[rule].negation;
+        if (v.forCase && !v.conflict && neg) found = found.filter((f) => !(f.sentence === sentence && !f.forCase && !f.conflict && neg[f.value] === v.value));
+        found.push({ value: v.value, conflict: v.conflict, clause: clauseText, weight: specificity(c.scope, m), gameLines: namesGameLines(c), sentence, forCase: v.forCase });
+      }
     }
   }
   // Whether overtime counts toward a quarter or a half is said of that period: a clause naming markets

@@ -53,14 +53,22 @@ const BLIND9_SILENT_KNOWN = ['p1099', 'p1172'];
 // two-outcome market or total, read for a fourth-quarter total the hand leaves silent), p1211 (a
 // starting pitcher's first pitch, read for a batter's prop) and p1242 (the result's regulation-time
 // basis read for a player prop, as p1053).
-// 67 since the round on clause structures ("the same ... treatment applies").
-const BLIND10_RIGHT = 67;
+// 67 since the round on clause structures ("the same ... treatment applies"); 68 since the thirteenth
+// batch's round ("if the favourite wins by exactly the spread" names a margin, not one side).
+const BLIND10_RIGHT = 68;
 const BLIND10_SILENT_KNOWN = ['p1202', 'p1211', 'p1234', 'p1242'];
 // The twelfth blind batch, development since its blind figure (74 of 114 right, one wrong, five silent
 // rows read known): after its safety round, no value wrong and no silent row read known, and eight push
 // values read (odds set at 1.00, "games that tie once the spread is taken into account", "the push rule
 // applies:", "the margin of victory equals the spread").
 const BLIND12_RIGHT = 83;
+// The thirteenth blind batch, development since its blind figure (57 of 86 right, three wrong, one
+// silent row read known, three opposite pairs read alike), after its safety round and the round's
+// stated values. One silent row still reads known: p1498 ("Unless the offer states otherwise, bets
+// include overtime" in a football chapter, read for a player prop of that chapter; the hand leaves it
+// silent, a value disputed in measurements.md).
+const BLIND13_RIGHT = 78;
+const BLIND13_SILENT_KNOWN = ['p1498'];
 
 const m = (league: MarketScope['league'], marketType: MarketScope['marketType'], segment: MarketScope['segment'] = 'full'): MarketScope => ({ league, marketType, segment });
 
@@ -1052,6 +1060,14 @@ describe('corpus of real rules texts (evaluation part)', () => {
     expect(r.overall.right).toBeGreaterThanOrEqual(BLIND12_RIGHT);
     expect(r.misses.filter((x) => x.expected === 'unknown').map((x) => x.row)).toEqual([]);
   }, 30_000);
+  it('keeps the thirteenth blind batch (development since it was measured once) free of wrong values and of opposite rules read alike, holding what tuning reached on it', () => {
+    const r = evaluate(loadCorpus(), 'blind13-former-evaluation');
+    expect(r.overall.stated).toBeGreaterThan(80);
+    expect(r.overall.wrong).toBe(0);
+    expect(r.verdicts.oppositeEquivalent).toBe(0);
+    expect(r.overall.right).toBeGreaterThanOrEqual(BLIND13_RIGHT);
+    expect(r.misses.filter((x) => x.expected === 'unknown').map((x) => x.row)).toEqual(BLIND13_SILENT_KNOWN);
+  }, 30_000);
 });
 
 /** Half A of the held-out probes (test/fixtures/rules/held-out-probes.json) as the round that tuned on
@@ -1364,6 +1380,62 @@ describe('safety on the twelfth blind batch (sentences written for these tests)'
   it('"to qualify" names a market outside the spec, as "to advance" does', () => {
     expect(readRule("Cup ties have special bets such as 'to qualify', which counts regulation, overtime and the shootout.", 'overtime', m('nhl', 'moneyline'))).toEqual({ value: 'unknown', why: 'silent' });
     expect(readRule('The moneyline includes overtime; the to qualify market includes the shootout as well.', 'overtime', m('nhl', 'moneyline'))).toMatchObject({ value: 'included' });
+  });
+});
+
+describe('safety on the thirteenth blind batch (sentences written for these tests)', () => {
+  it('"for a bet to count" says when a bet stands, not that overtime counts; "must match the result at the end of regular time" is regulation', () => {
+    const text = 'For a wager to count, your pick must match the result at the end of regulation: a pick that only comes true in the extra period is not a winner.';
+    expect(readRule(text, 'overtime', m('nhl', 'moneyline'))).toMatchObject({ value: 'excluded' });
+    expect(readRule('For your bet to count, the pick has to come true in the extra period or before.', 'overtime', m('nhl', 'moneyline'))).toEqual({ value: 'unknown', why: 'silent' });
+    // "Overtime counts" still reads as overtime counted.
+    expect(readRule('Overtime goals count for the moneyline.', 'overtime', m('nhl', 'moneyline'))).toMatchObject({ value: 'included' });
+  });
+  it('"every bet either wins or loses" says a line cannot push, not that a push loses', () => {
+    expect(readRule('On a half-point spread the margin can never land exactly on the line, so every wager either wins or loses.', 'push', m('nfl', 'spread'))).toEqual({ value: 'unknown', why: 'silent' });
+    expect(readRule('With half lines there is no push: bets win or lose.', 'push', m('nba', 'total'))).toEqual({ value: 'unknown', why: 'silent' });
+    // A push that loses still reads.
+    expect(readRule('If the margin lands exactly on the spread, the bet loses.', 'push', m('nfl', 'spread'))).toMatchObject({ value: 'loses' });
+  });
+  it('a value said for the case of extra innings being needed holds over the nine-inning basis before it in the sentence', () => {
+    const text = 'Run lines are graded on the official result after 9 innings; if extra innings are needed, wagers are settled on the final official score.';
+    expect(readRule(text, 'overtime', m('mlb', 'spread'))).toMatchObject({ value: 'included' });
+    expect(readRule('If additional innings are needed to decide the game, totals are resolved on the final score.', 'overtime', m('mlb', 'total'))).toMatchObject({ value: 'included' });
+    // A basis with no case after it is still regulation; a case said in another sentence still contradicts it.
+    expect(readRule('Run lines are graded on the official result after 9 innings.', 'overtime', m('mlb', 'spread'))).toMatchObject({ value: 'excluded' });
+    expect(readRule('Run lines are graded on the official result after 9 innings. If extra innings are needed, run line wagers are settled on the final official score.', 'overtime', m('mlb', 'spread'))).toMatchObject({ value: 'unknown', why: 'contradiction' });
+  });
+});
+
+describe('stated values of the thirteenth blind batch read unknown: the kinds behind them (sentences written for these tests)', () => {
+  it('"only the scores of the third and fourth quarters decide" the second half leaves overtime out', () => {
+    expect(readRule('On second-half bets only the points of the 3rd and 4th quarters decide who covered.', 'overtime', m('nba', 'spread', 'half:2'))).toMatchObject({ value: 'excluded' });
+    expect(readRule('For the second half only the scores of the third and fourth quarters count.', 'overtime', m('nfl', 'total', 'half:2'))).toMatchObject({ value: 'excluded' });
+    // With overtime added to the two quarters, the period includes it.
+    expect(readRule('Second-half bets count only the third and fourth quarters plus any overtime.', 'overtime', m('nfl', 'total', 'half:2'))).not.toMatchObject({ value: 'excluded' });
+  });
+  it('push: "equal a whole-number line"; "the favourite wins by exactly the handicap" names a margin, not one side; "the margin of victory is greater than the number" is a spread\'s win condition', () => {
+    expect(readRule('Quarter totals: where the quarter points equal a whole-number line, stakes are returned.', 'push', m('nba', 'total', 'quarter:4'))).toMatchObject({ value: 'void' });
+    expect(readRule('If the favourite wins by exactly the spread, the wager is a push and stakes are returned.', 'push', m('nfl', 'spread'))).toMatchObject({ value: 'void' });
+    expect(readRule('Should the underdog lose by exactly the handicap, the bet is refunded.', 'push', m('nba', 'spread'))).toMatchObject({ value: 'void' });
+    expect(readRule("Resolves Yes only if the Chiefs' margin of victory is greater than the number; a win by exactly 7 resolves No.", 'push', m('nfl', 'spread'))).toMatchObject({ value: 'loses' });
+    // A clause about one side's bet still settles nothing for the market.
+    expect(readRule('If you bet the favourite and the line lands exactly, you lose.', 'push', m('nfl', 'spread'))).toEqual({ value: 'unknown', why: 'silent' });
+  });
+  it('"settled at odds 1.00" returns the stake, as "odds of 1.00" does', () => {
+    expect(readRule('If the player does not appear in the game, wagers on him are graded at odds 1.00.', 'non_participation', m('nfl', 'player_prop'))).toMatchObject({ value: 'void' });
+    expect(readRule('If the adjusted score lands exactly on the spread, bets are settled at odds 1.0.', 'push', m('nba', 'spread'))).toMatchObject({ value: 'void' });
+  });
+  it('a sentence that is only a sport\'s name ("Ice hockey.") heads the sentences after it, as "Ice hockey:" does', () => {
+    const text = 'Ice hockey. Match result: goals in overtime or the shootout are not included. Basketball. Match result: the final result, overtimes included.';
+    expect(readRule(text, 'overtime', m('nhl', 'moneyline'))).toMatchObject({ value: 'excluded' });
+    expect(readRule(text, 'overtime', m('nba', 'moneyline'))).toMatchObject({ value: 'included' });
+  });
+  it('a game interrupted and not resumed within a window, or whose result cannot be determined within one, is a game not completed (cancellation)', () => {
+    expect(readRule('If a game is halted and not resumed within 24 hours, player bets are void.', 'cancellation', m('nba', 'player_prop'))).toMatchObject({ value: 'void' });
+    expect(readRule('Where the official result of a game already under way cannot be determined within 48 hours, all player wagers are refunded.', 'cancellation', m('nhl', 'player_prop'))).toMatchObject({ value: 'void' });
+    // A postponement window alone still names no cancellation.
+    expect(readRule('If a game is postponed and not played within 24 hours, player bets are void.', 'cancellation', m('nba', 'player_prop'))).toEqual({ value: 'unknown', why: 'silent' });
   });
 });
 
