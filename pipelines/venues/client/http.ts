@@ -26,6 +26,8 @@ export interface VenueHttpOptions {
   endpoints?: VenueEndpoints;
   /** Keep-alive connections per origin. */
   connections?: number;
+  /** The keep-alive pool; one of `connections` per origin by default (tests pass one that records its dispatches). */
+  agent?: Agent;
 }
 
 export type Query = Record<string, string | number | undefined>;
@@ -305,7 +307,7 @@ export class VenueHttp {
   constructor(opts: VenueHttpOptions) {
     this.baseUrl = opts.baseUrl.replace(/\/+$/, '');
     this.endpoints = opts.endpoints ?? new VenueEndpoints(this.baseUrl);
-    this.agent = new Agent({ connections: opts.connections ?? 64, keepAliveTimeout: 10_000 });
+    this.agent = opts.agent ?? new Agent({ connections: opts.connections ?? 64, keepAliveTimeout: 10_000 });
   }
 
   /**
