@@ -1,7 +1,8 @@
 // Load generator for bench/api.ts, run as a SEPARATE process so the load does not share the
 // server's event loop. In: argv url, connections, duration, a file of Authorization header values
 // (one per line; rotated per request, as many clients' keys would be; '' for none) and a rate
-// (requests per second over all connections; absent or 0: as fast as the connections go). A fixed
+// (requests per second over all connections; absent or 0: as fast as the connections go) and a file
+// of paths on the url's origin that the requests rotate over (absent or '': the url's own path). A fixed
 // rate measures how long a request waits at a load both runs can carry, apart from throughput (a
 // closed loop's p99 is its queue's). Out: one JSON line {rps, total, p99, p50, non2xx, errors, p99_exact}:
 // autocannon's percentiles come from a histogram of whole milliseconds (corrected for coordinated
@@ -20,9 +21,11 @@ interface AutocannonResult {
 type Instance = Promise<AutocannonResult> & { on(event: 'response', fn: (client: unknown, statusCode: number, bytes: number, responseTime: number) => void): void };
 const autocannon = createRequire(import.meta.url)('autocannon') as (opts: Record<string, unknown>) => Instance;
 
-const [url, connections, duration, keysFile, rate] = process.argv.slice(2);
+const [url, connections, duration, keysFile, rate, pathsFile] = process.argv.slice(2);
 const auths = keysFile ? readFileSync(keysFile, 'utf8').split('\n').filter(Boolean) : [];
+const paths = pathsFile ? readFileSync(pathsFile, 'utf8').split('\n').filter(Boolean) : [];
 let i = 0;
+let j = 0;
 
 const run = autocannon({
   url,
@@ -33,6 +36,7 @@ const run = autocannon({
     {
       setupRequest: (req: Record<string, unknown>) => {
         if (auths.length > 0) req.headers = { authorization: auths[i++ % auths.length] };
+        if (paths.length > 0) req.path = paths[j++ % paths.length];
         return req;
       },
     },

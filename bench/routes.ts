@@ -8,7 +8,11 @@
 // embedded, >= 0.3x with Redis. Besides throughput, each line gives the CPU-cost ratio (bare CPU per
 // request over the service's, this process only), which a busy shared machine disturbs far less.
 //
-//   npx tsx bench/routes.ts [--rows 100000] [--events 600] [--duration 3] [--rounds 3] [--keys 50] [--connections 1,32] [--mode both|embedded|redis] [--routes 'market detail'] [--sim-thread]
+//   npx tsx bench/routes.ts [--rows 100000] [--events 600] [--duration 3] [--rounds 3] [--keys 50] [--connections 1,32] [--mode both|embedded|redis] [--routes 'market detail'] [--sim-thread] [--ids 200]
+//
+// --ids N adds a spread variant of market detail: the requests rotate over N venue_3 markets (and
+// the direct call over the same N venue paths), so requests that ask for one market at once, and
+// so share its venue read, are rare; the single-market line shows what sharing gains.
 //
 // The catalog is built the way the service builds it: listing crawls staged in chdb, one snapshot
 // build, its pages laid out in the SnapshotStore. The sports snapshot is published in the sports
@@ -61,6 +65,8 @@ const MODE = arg('mode', 'both');
 const ONLY = arg('routes', '').split(',').filter(Boolean);
 /** The simulator on a worker thread of its own at nice 10, as the embedded default runs it (SIM_THREAD, WORKER_NICE); on this thread otherwise. */
 const SIM_ON_THREAD = process.argv.includes('--sim-thread');
+/** Markets the spread variant of market detail rotates over (0: no spread variant). */
+const IDS = Number(arg('ids', '0'));
 
 interface Load {
   rps: number;
@@ -72,9 +78,10 @@ interface Load {
   cpuUsPerReq: number;
 }
 
-async function load(url: string, connections: number, keysFile: string, duration = DURATION): Promise<Load> {
+/** `pathsFile`: paths (one a line) each request rotates over, on the origin of `url`. */
+async function load(url: string, connections: number, keysFile: string, duration = DURATION, pathsFile = ''): Promise<Load> {
   const c0 = process.cpuUsage();
-  const { stdout } = await run(process.execPath, ['--import', 'tsx', loadScript, url, String(connections), String(duration), keysFile], { maxBuffer: 1 << 24 });
+  const { stdout } = await run(process.execPath, ['--import', 'tsx', loadScript, url, String(connections), String(duration), keysFile, '0', pathsFile], { maxBuffer: 1 << 24 });
   const c = process.cpuUsage(c0);
   const l = JSON.parse(stdout.trim().split('\n').pop()!) as Omit<Load, 'cpuUsPerReq'>;
   return { ...l, cpuUsPerReq: (c.user + c.system) / Math.max(1, l.total) };
@@ -193,24 +200,44 @@ async function benchMode(mode: 'embedded' | 'redis', history: ChdbHistory, simUr
   await app.listen({ host: '127.0.0.1', port: 0 });
   const appBase = `http://127.0.0.1:${(app.server.address() as { port: number }).port}`;
 
-  const venue3 = ((await (await request(`${simUrl}/venue_3/v1/markets?per_page=1`)).body.json()) as { data: { id: string }[] }).data[0];
+  const venue3s = ((await (await request(`${simUrl}/venue_3/v1/markets?per_page=${Math.max(1, IDS)}`)).body.json()) as { data: { id: string }[] }).data;
+  const venue3 = venue3s[0];
+  if (IDS > 0 && venue3s.length < IDS) throw new Error(`the simulator lists ${venue3s.length} venue_3 markets, fewer than --ids ${IDS}`);
+  const spread = (paths: string[]) => {
+    const f = path.join(tmpdir(), `bench-routes-paths-${process.pid}-${randomBytes(3).toString('hex')}.txt`);
+    writeFileSync(f, paths.join('\n'));
+    return f;
+  };
   const deep = Math.floor(meta.rowCount / 100) - 2;
   const deepCursor = catalog.deps.cursors.encode({ snapshotId: meta.snapshotId, category: null, provider: null, offset: deep * 100 });
-  const routes = [
+  const routes: { name: string; url: string; direct?: string; paths?: string[]; directPaths?: string[] }[] = [
     { name: 'catalog page (limit=100)', url: '/v1/markets?limit=100' },
     { name: `catalog page behind a cursor (page ${deep + 1})`, url: `/v1/markets?limit=100&cursor=${encodeURIComponent(deepCursor)}` },
     { name: 'sports list (limit=25)', url: '/v1/matching-markets/sports?limit=25' },
     // Market detail also against a direct call of the venue endpoint the route reads (the issue's
     // target: >= 0.5x that), the same simulator in the same process.
     { name: 'market detail (venue_3, live)', url: `/v1/markets/venue_3:${venue3.id}`, direct: `${simUrl}/venue_3/v1/markets/${encodeURIComponent(venue3.id)}` },
-  ].filter((r) => ONLY.length === 0 || ONLY.some((o) => r.name.includes(o)));
+  ];
+  if (IDS > 0) {
+    const ids = venue3s.slice(0, IDS).map((m) => m.id);
+    routes.push({
+      name: `market detail (venue_3, live, ${IDS} ids)`,
+      url: `/v1/markets/venue_3:${ids[0]}`,
+      paths: ids.map((id) => `/v1/markets/venue_3:${id}`),
+      direct: `${simUrl}/venue_3/v1/markets/${encodeURIComponent(ids[0])}`,
+      directPaths: ids.map((id) => `/venue_3/v1/markets/${encodeURIComponent(id)}`),
+    });
+  }
+  const chosen = routes.filter((r) => ONLY.length === 0 || ONLY.some((o) => r.name.includes(o)));
 
   // The bare server: the same bytes and content type for each URL, nothing else.
   const bytes = new Map<string, Buffer>();
-  for (const r of routes) {
-    const res = await request(appBase + r.url, { headers: { authorization: keyLines[0] } });
-    if (res.statusCode !== 200) throw new Error(`${r.url}: HTTP ${res.statusCode} ${await res.body.text()}`);
-    bytes.set(r.url, Buffer.from(await res.body.arrayBuffer()));
+  for (const r of chosen) {
+    for (const u of r.paths ?? [r.url]) {
+      const res = await request(appBase + u, { headers: { authorization: keyLines[0] } });
+      if (res.statusCode !== 200) throw new Error(`${u}: HTTP ${res.statusCode} ${await res.body.text()}`);
+      bytes.set(u, Buffer.from(await res.body.arrayBuffer()));
+    }
   }
   const bare = Fastify({ logger: false });
   bare.get('/*', (req, reply) => reply.type('application/json; charset=utf-8').send(bytes.get(req.url)));
@@ -219,18 +246,20 @@ async function benchMode(mode: 'embedded' | 'redis', history: ChdbHistory, simUr
 
   const results = [];
   try {
-    for (const r of routes) {
+    for (const r of chosen) {
+      const appPaths = r.paths ? spread(r.paths) : '';
+      const directPaths = r.directPaths ? spread(r.directPaths) : '';
       for (const c of CONNECTIONS) {
-        await load(bareBase + r.url, c, '', 1);
-        await load(appBase + r.url, c, keysFile, 1);
-        if (r.direct) await load(r.direct, c, '', 1);
+        await load(bareBase + r.url, c, '', 1, appPaths);
+        await load(appBase + r.url, c, keysFile, 1, appPaths);
+        if (r.direct) await load(r.direct, c, '', 1, directPaths);
         const b: Load[] = [];
         const a: Load[] = [];
         const d: Load[] = [];
         for (let i = 0; i < ROUNDS; i++) {
-          b.push(await load(bareBase + r.url, c, ''));
-          a.push(await load(appBase + r.url, c, keysFile));
-          if (r.direct) d.push(await load(r.direct, c, ''));
+          b.push(await load(bareBase + r.url, c, '', DURATION, appPaths));
+          a.push(await load(appBase + r.url, c, keysFile, DURATION, appPaths));
+          if (r.direct) d.push(await load(r.direct, c, '', DURATION, directPaths));
         }
         const ratios = a.map((x, i) => x.rps / b[i].rps);
         const direct = r.direct
@@ -263,6 +292,7 @@ async function benchMode(mode: 'embedded' | 'redis', history: ChdbHistory, simUr
         console.log(JSON.stringify(line));
         results.push(line);
       }
+      for (const f of [appPaths, directPaths]) if (f) rmSync(f, { force: true });
     }
   } finally {
     rmSync(keysFile, { force: true });

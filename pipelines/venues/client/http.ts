@@ -5,7 +5,8 @@
 //   venue 429                      -> 429 upstream_rate_limited (Retry-After when the venue gave one)
 //   venue rejection (other 4xx)    -> 400 upstream_rejected
 //   down, timeout, 5xx, bad body   -> 502 upstream_unavailable
-// HTTP goes through undici with one keep-alive pool per base address; nothing is cached.
+// HTTP goes through undici with one keep-alive pool per base address; nothing is cached: requests
+// for the same venue resource that ask before its read is sent share that read (SharedRead).
 import { Agent, getGlobalDispatcher, type Dispatcher } from 'undici';
 import { ApiError } from '../../../lib/errors.ts';
 import { BudgetSpent, VenueEndpoints } from './endpoints.ts';
@@ -25,6 +26,8 @@ export interface VenueHttpOptions {
   endpoints?: VenueEndpoints;
   /** Keep-alive connections per origin. */
   connections?: number;
+  /** The keep-alive pool; one of `connections` per origin by default (tests pass one that records its dispatches). */
+  agent?: Agent;
 }
 
 export type Query = Record<string, string | number | undefined>;
@@ -201,21 +204,117 @@ export function venueGet(url: string | URL, o: { agent?: Agent; headers?: Record
   });
 }
 
+/** A request that left a shared read (its own signal aborted) before that read answered. */
+class LeftRead extends Error {
+  constructor(
+    /** Whether the read had been sent: before it, the request was still waiting for the venue's budget. */
+    readonly sent: boolean,
+  ) {
+    super('the request left the read');
+  }
+}
+
+/** One request waiting on a shared read. */
+interface Joiner {
+  readonly signal: AbortSignal;
+  resolve(r: VenueResponse): void;
+  reject(e: unknown): void;
+  onAbort: (() => void) | undefined;
+  watching: Set<() => void> | undefined;
+  done: boolean;
+}
+
+/**
+ * One GET of a venue resource shared by the requests that asked for it before it was sent (request
+ * collapsing, made strict so nothing is kept: spec, market detail, "read live from the venue at
+ * request time", "Nothing is cached on this route"). The first request opens it and the read is sent
+ * at the next turn of the event loop (setImmediate), so every request for the same URL that arrives
+ * in the same poll phase joins it; from the moment it is sent no request joins (a later one opens a
+ * new read), so every answer comes from a read sent after its request asked, and the answer is
+ * dropped once handed out. Each joiner keeps its own signal: one that aborts leaves (its promise
+ * rejects at once); the read itself is aborted, or never sent, only when every joiner has left. The
+ * venue's status, headers and body reach every joiner alike, and each makes of them what it would
+ * have alone (getJson parses and maps per request: no joiner holds another's objects).
+ */
+class SharedRead {
+  private readonly joiners: Joiner[] = [];
+  private live = 0;
+  /** Past the venue's budget and dispatched: no request joins any more. */
+  sent = false;
+  /** The read's own signal when more than one request waits on it (or its budget is awaited). */
+  private ac: AbortController | undefined;
+
+  join(signal: AbortSignal): Promise<VenueResponse> {
+    return new Promise<VenueResponse>((resolve, reject) => {
+      const j: Joiner = { signal, resolve, reject, onAbort: undefined, watching: undefined, done: false };
+      this.joiners.push(j);
+      this.live++;
+      j.onAbort = () => this.leave(j);
+      j.watching = watch(signal, j.onAbort);
+    });
+  }
+
+  /**
+   * The signal to send the read under: aborts when every joiner has left. `final`: nobody joins any
+   * more, so one joiner's own signal serves (the usual case when requests ask for different
+   * resources: no controller and no listener of the read's own).
+   */
+  signal(final: boolean): AbortSignal {
+    if (final && this.live === 1 && this.ac === undefined) return this.joiners.find((j) => !j.done)!.signal;
+    return (this.ac ??= new AbortController()).signal;
+  }
+
+  /** Nobody waits any more: the read need not be sent, or can be aborted. */
+  get abandoned(): boolean {
+    return this.live === 0;
+  }
+
+  private leave(j: Joiner): void {
+    if (j.done) return;
+    j.done = true;
+    this.live--;
+    j.reject(new LeftRead(this.sent));
+    if (this.live === 0) this.ac?.abort(j.signal.reason);
+  }
+
+  settle(r: VenueResponse): void {
+    for (const j of this.joiners) {
+      if (j.done) continue;
+      j.done = true;
+      j.watching?.delete(j.onAbort!);
+      j.resolve(r);
+    }
+  }
+
+  fail(e: unknown): void {
+    for (const j of this.joiners) {
+      if (j.done) continue;
+      j.done = true;
+      j.watching?.delete(j.onAbort!);
+      j.reject(e);
+    }
+  }
+}
+
 export class VenueHttp {
   readonly baseUrl: string;
   private readonly agent: Agent;
 
   private readonly endpoints: VenueEndpoints;
+  /** The reads asked for and not yet sent, by URL (one URL is one resource of one venue). */
+  private readonly unsent = new Map<string, SharedRead>();
 
   constructor(opts: VenueHttpOptions) {
     this.baseUrl = opts.baseUrl.replace(/\/+$/, '');
     this.endpoints = opts.endpoints ?? new VenueEndpoints(this.baseUrl);
-    this.agent = new Agent({ connections: opts.connections ?? 64, keepAliveTimeout: 10_000 });
+    this.agent = opts.agent ?? new Agent({ connections: opts.connections ?? 64, keepAliveTimeout: 10_000 });
   }
 
   /**
    * GET `{baseUrl}{path}` as JSON. `venue` names the venue in error messages. The signal carries
-   * the request's deadline; an abort is "no valid answer" (502).
+   * the request's deadline; an abort is "no valid answer" (502). Requests for the same URL before
+   * its read is sent share that read (SharedRead); each still gets its own parse and its own
+   * error, as it would have alone.
    */
   async getJson(venue: string, path: string, query: Query, signal: AbortSignal): Promise<unknown | NotFound> {
     // A URL object only when there is a query to add (undici reads a string the same way).
@@ -227,23 +326,15 @@ export class VenueHttp {
       url.searchParams.set(k, String(v));
     }
     if (signal.aborted) throw unavailable(venue, 'the request deadline passed');
-    const provider = VenueEndpoints.venueOf(path);
+    let res: VenueResponse;
     try {
-      // Never more than the venue allows: wait for its budget only while the deadline would still
-      // leave time to answer (a second), else answer as the venue itself would, 429. A venue
-      // without a budget is not awaited at all (an await for nothing on every live read).
-      if (this.endpoints.budget(provider)) await this.endpoints.admit(provider, { signal, maxWaitMs: BUDGET_WAIT_MS });
+      res = await this.read(url, VenueEndpoints.venueOf(path), signal);
     } catch (e) {
       if (e instanceof BudgetSpent) {
         const after = String(Math.max(1, Math.ceil(e.waitMs / 1000)));
         throw new ApiError('upstream_rate_limited', `${venue} allows ${e.rps} requests/s and this service's share is spent; retry after ${after} s`, { headers: { 'Retry-After': after } });
       }
-      throw unavailable(venue, 'the request deadline passed');
-    }
-    let res: VenueResponse;
-    try {
-      res = await venueGet(url, { agent: this.agent, headers: this.endpoints.headers(provider), signal });
-    } catch (e) {
+      if (e instanceof LeftRead && !e.sent) throw unavailable(venue, 'the request deadline passed');
       const phase = (e as VenueConnectionError).phase;
       throw unavailable(venue, signal.aborted ? 'no answer within the request deadline' : phase === 'body' ? 'the body was cut off' : `connection failed (${(e as Error).message})`);
     }
@@ -264,6 +355,39 @@ export class VenueHttp {
       return JSON.parse(text) as unknown;
     } catch {
       throw unavailable(venue, 'the body was not valid JSON');
+    }
+  }
+
+  /** Join the unsent read of this URL, or open one and send it at the next turn of the loop. */
+  private read(url: string | URL, provider: ReturnType<typeof VenueEndpoints.venueOf>, signal: AbortSignal): Promise<VenueResponse> {
+    const key = typeof url === 'string' ? url : url.href;
+    let r = this.unsent.get(key);
+    if (r === undefined) {
+      const opened = (r = new SharedRead());
+      this.unsent.set(key, opened);
+      setImmediate(() => void this.send(key, url, provider, opened));
+    }
+    return r.join(signal);
+  }
+
+  private async send(key: string, url: string | URL, provider: ReturnType<typeof VenueEndpoints.venueOf>, r: SharedRead): Promise<void> {
+    try {
+      // Never more than the venue allows: wait for its budget only while the deadline would still
+      // leave time to answer (a second), else answer as the venue itself would, 429. A shared read
+      // counts once. A venue without a budget is not awaited at all. Requests that ask while the
+      // budget is awaited still join: the read is not sent yet.
+      if (!r.abandoned && this.endpoints.budget(provider)) await this.endpoints.admit(provider, { signal: r.signal(false), maxWaitMs: BUDGET_WAIT_MS });
+    } catch (e) {
+      this.unsent.delete(key);
+      return r.fail(e);
+    }
+    this.unsent.delete(key);
+    if (r.abandoned) return;
+    r.sent = true;
+    try {
+      r.settle(await venueGet(url, { agent: this.agent, headers: this.endpoints.headers(provider), signal: r.signal(true) }));
+    } catch (e) {
+      r.fail(e);
     }
   }
 
