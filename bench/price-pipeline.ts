@@ -19,7 +19,12 @@
 // sports ticks of both sides alike). The runs alternate, the order flipped every pair (ABBA), --pairs
 // times; `uptime`'s load with each.
 //
-//   node --max-semi-space-size=64 --import tsx bench/price-pipeline.ts [--pairs 3] [--scale 1] [--crawls 6] [--step-ms 10000]
+//   node --max-semi-space-size=64 --import tsx bench/price-pipeline.ts [--pairs 3] [--scale 1] [--crawls 6] [--step-ms 10000] [--crawl-ids]
+//
+// --crawl-ids: each record carries its read's listing crawl id (read_id `listing:<venue>:...`), as the
+// pollers' listing records do, so the catalog stage parses and stages every listing as in the
+// service; without it read_id is null and the catalog stage passes every record by (no crawl-complete
+// markers either way, so no crawl finishes and no catalog build runs).
 //
 // --trees a=DIR,b=DIR: the same comparison between two checkouts, both with the sink on (a before /
 // after of a change to the sink): each run is DIR/bench/price-pipeline.ts of its tree.
@@ -43,6 +48,9 @@ const { values } = parseArgs({
     crawls: { type: 'string', default: '6' },
     'step-ms': { type: 'string', default: '10000' },
     trees: { type: 'string' },
+    // The records carry a listing crawl's read_id per venue and read, as the pollers publish them, so
+    // the catalog stage stages them (parses and normalizes every listing) as in the service.
+    'crawl-ids': { type: 'boolean', default: false },
     // One run (a child process): the records file. PRICE_HISTORY comes from the environment.
     run: { type: 'string' },
   },
@@ -146,6 +154,7 @@ async function compare(): Promise<never> {
   const stepMs = Number(values['step-ms']);
   const scale = Number(values.scale);
   const reads = changeOnly(await successiveListings({ seed: 1, scale, reads: 1 + crawls, stepMs }));
+  if (values['crawl-ids']) reads.forEach((read, i) => read.forEach((r) => (r.read_id = `listing:${r.venue}:bench${i}`)));
   const tmp = mkdtempSync(path.join(tmpdir(), 'pm-bench-price-pipeline-in-'));
   const file = path.join(tmp, 'records.json');
   writeFileSync(file, JSON.stringify(reads));
