@@ -1460,3 +1460,29 @@ describe('stated values of the twelfth blind batch read unknown: the kinds behin
     expect(readRule('When the final combined score equals the total, the pick is a tie: its odds are set at 1.00.', 'push', m('nhl', 'total'))).toMatchObject({ value: 'void' });
   });
 });
+
+describe('stated values read unknown across the development parts: the kinds behind them (sentences written for these tests)', () => {
+  it('"extra play" names overtime, as "extended play" does', () => {
+    expect(readRule('The result of each listed game includes any extra play.', 'overtime', m('nfl', 'spread'))).toMatchObject({ value: 'included' });
+    expect(readRule('A total is the combined score of both sides including extra play.', 'overtime', m('mlb', 'total'))).toMatchObject({ value: 'included' });
+    expect(readRule('Final results for basketball include all extra play.', 'overtime', m('nba', 'total'))).toMatchObject({ value: 'included' });
+    expect(readRule('Results are taken at the end of regulation and do not include extra play.', 'overtime', m('nhl', 'total'))).toMatchObject({ value: 'excluded' });
+    // The shootout said not to be extra play states no value of its own.
+    const total = 'A total is the combined score of both sides including extra play, except that in hockey the shootout is not extra play.';
+    expect(readRule(total, 'overtime', m('nhl', 'total'))).toMatchObject({ value: 'included' });
+  });
+  it('"..., except that for hockey the shootout adds no goal" excepts the shootout, not hockey', () => {
+    expect(readRule('A total includes overtime, except that for hockey the shootout adds no goal.', 'overtime', m('nhl', 'total'))).toMatchObject({ value: 'included' });
+    // With overtime named beside the shootout, hockey is excepted.
+    expect(readRule('A total includes overtime, except that for hockey the shootout and overtime are not counted.', 'overtime', m('nhl', 'total'))).toMatchObject({ value: 'excluded' });
+    // A definition of the term states nothing.
+    expect(readRule("In these rules 'extra play' means additional innings, periods or overtime of games.", 'overtime', m('nfl', 'spread'))).toEqual({ value: 'unknown', why: 'silent' });
+  });
+  it('"for all sports except hockey, ..." leaves hockey out of the statement, as "Except in the NHL, ..." does', () => {
+    const text = 'Note: for all sports except hockey, final results include any overtime; for hockey, final results are taken at the end of regulation.';
+    expect(readRule(text, 'overtime', m('nba', 'total'))).toMatchObject({ value: 'included' });
+    expect(readRule(text, 'overtime', m('mlb', 'moneyline'))).toMatchObject({ value: 'included' });
+    expect(readRule(text, 'overtime', m('nhl', 'total'))).toMatchObject({ value: 'excluded' });
+    expect(readRule('In all sports except baseball, results include overtime.', 'overtime', m('mlb', 'total'))).toEqual({ value: 'unknown', why: 'silent' });
+  });
+});
