@@ -1485,4 +1485,12 @@ describe('stated values read unknown across the development parts: the kinds beh
     expect(readRule(text, 'overtime', m('nhl', 'total'))).toMatchObject({ value: 'excluded' });
     expect(readRule('In all sports except baseball, results include overtime.', 'overtime', m('mlb', 'total'))).toEqual({ value: 'unknown', why: 'silent' });
   });
+  it('"the result after regulation time is used" is regulation only; a market marked as including overtime is the exception', () => {
+    const text = "For betting purposes the result after regulation time is used unless the market is marked 'OT incl.'.";
+    expect(readRule(text, 'overtime', m('nhl', 'moneyline'))).toMatchObject({ value: 'excluded' });
+    expect(readRule('The result at the end of regulation time will be used for all hockey bets.', 'overtime', m('nhl', 'total'))).toMatchObject({ value: 'excluded' });
+    expect(readRule('The regulation time result is used to settle bets.', 'overtime', m('nba', 'total'))).toMatchObject({ value: 'excluded' });
+    // Overtime joined onto regulation is no regulation-only result.
+    expect(readRule('The result after regulation time and overtime is used.', 'overtime', m('nhl', 'total'))).not.toMatchObject({ value: 'excluded' });
+  });
 });
