@@ -1493,4 +1493,9 @@ describe('stated values read unknown across the development parts: the kinds beh
     // Overtime joined onto regulation is no regulation-only result.
     expect(readRule('The result after regulation time and overtime is used.', 'overtime', m('nhl', 'total'))).not.toMatchObject({ value: 'excluded' });
   });
+  it('"the winner\'s total" is the winner\'s score, not the total market', () => {
+    const text = "A shootout adds one goal to the winner's total, and overtime periods count in the final score.";
+    expect(readRule(text, 'overtime', m('nhl', 'moneyline'))).toMatchObject({ value: 'included' });
+    expect(readRule(text, 'overtime', m('nhl', 'spread'))).toMatchObject({ value: 'included' });
+  });
 });
