@@ -1498,9 +1498,4 @@ describe('stated values read unknown across the development parts: the kinds beh
     expect(readRule(text, 'overtime', m('nhl', 'moneyline'))).toMatchObject({ value: 'included' });
     expect(readRule(text, 'overtime', m('nhl', 'spread'))).toMatchObject({ value: 'included' });
   });
-  it('"every bet" under a market heading is every bet, as "all bets" is', () => {
-    const text = 'Match betting: a bet on which team wins the game. Every bet on a hockey game is based on the result at the end of regulation time.';
-    expect(readRule(text, 'overtime', m('nhl', 'total'))).toMatchObject({ value: 'excluded' });
-    expect(readRule('Totals: a bet on the combined score. Every wager is settled on regulation time only.', 'overtime', m('nhl', 'spread'))).toMatchObject({ value: 'excluded' });
-  });
 });
