@@ -29,8 +29,9 @@ const BLIND6_RIGHT = 124;
 const BLIND6_SILENT_KNOWN = ['p799', 'p895'];
 /** The seventh blind batch after the round that tuned on it (safety first), and the later round on
  * stated values read unknown: stated values read right, and no silent row reported known. */
-// Five more since the round on clause structures (an exception inset by commas, an example after a dash).
-const BLIND7_RIGHT = 88;
+// Five more since the round on clause structures (an exception inset by commas, an example after a dash),
+// and one since "the winner's total" names no total market.
+const BLIND7_RIGHT = 89;
 const BLIND7_SILENT_KNOWN: string[] = [];
 // The eighth blind batch, development since its blind figure: what tuning reached. p1053's silent
 // overtime value (an extra-innings sentence about the result, read for a player prop) is the hand
@@ -60,14 +61,15 @@ const BLIND10_SILENT_KNOWN = ['p1202', 'p1211', 'p1234', 'p1242'];
 // The twelfth blind batch, development since its blind figure (74 of 114 right, one wrong, five silent
 // rows read known): after its safety round, no value wrong and no silent row read known, and eight push
 // values read (odds set at 1.00, "games that tie once the spread is taken into account", "the push rule
-// applies:", "the margin of victory equals the spread").
-const BLIND12_RIGHT = 83;
+// applies:", "the margin of victory equals the spread"), and six overtime values ("extra play", "for all
+// sports except hockey, ...").
+const BLIND12_RIGHT = 89;
 // The thirteenth blind batch, development since its blind figure (57 of 86 right, three wrong, one
 // silent row read known, three opposite pairs read alike), after its safety round and the round's
 // stated values. One silent row still reads known: p1498 ("Unless the offer states otherwise, bets
 // include overtime" in a football chapter, read for a player prop of that chapter; the hand leaves it
 // silent, a value disputed in measurements.md).
-const BLIND13_RIGHT = 78;
+const BLIND13_RIGHT = 79;
 const BLIND13_SILENT_KNOWN = ['p1498'];
 
 const m = (league: MarketScope['league'], marketType: MarketScope['marketType'], segment: MarketScope['segment'] = 'full'): MarketScope => ({ league, marketType, segment });
