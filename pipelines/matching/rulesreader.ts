@@ -478,6 +478,14 @@ function isClassHeading(w: string[]): boolean {
  * "unless" are read where they stand). */
 const EXCEPTION_OPENERS = [['with', 'the', 'exception', 'of'], ['save', 'for'], ['apart', 'from'], ['aside', 'from'], ['except', 'for'], ['excepting'], ['barring']];
 
+/** Openings of a statement about every sport but the ones named after "except". */
+const ALL_SPORTS_OPENERS = [
+  ['for', 'all', 'sports', 'except'],
+  ['in', 'all', 'sports', 'except'],
+  ['all', 'sports', 'except'],
+  ['for', 'every', 'sport', 'except'],
+];
+
 /** Labels of a question and its answer in an FAQ ("Q: ... A: Yes."). */
 const QA_LABELS = new Set(['q', 'a', 'question', 'answer']);
 const QA_QUESTION = /^\s*(?:q|question)\s*:/i;
@@ -683,6 +691,16 @@ export function clauses(sentence: string, section?: Scope): Clause[] {
     if (comma > opening.length) kept.splice(0, kept.length, ...kept.slice(comma + 1), { ...kept[0], word: 'except' }, ...kept.slice(opening.length, comma));
   }
   closeInsetException(kept);
+  // "For all sports except hockey, final results include all extra play": the sports a statement
+  // about every sport excepts are the ones it leaves out, as "Except in the NHL, ..." says.
+  // A short label before a colon ("Good to know: for all sports except ...") leaves it the opening.
+  const labelEnd = kept.findIndex((t) => t.word === ':');
+  const from = labelEnd > 0 && labelEnd <= 4 ? labelEnd + 1 : 0;
+  const allSports = ALL_SPORTS_OPENERS.find((o) => o.every((w, j) => kept[from + j]?.word === w));
+  if (allSports && namesLeagueAt(kept.map((t) => t.word), from + allSports.length) && kept.slice(from).some((t) => t.word === ',')) {
+    const except = kept[from + allSports.length - 1];
+    kept.splice(from, allSports.length, except, { ...except, word: 'in' });
+  }
   // `fresh`: a coordinated statement with its own market or period as subject, which takes neither from the clause before.
   const parts: { kind: ClauseKind; toks: Tok[]; fresh?: boolean }[] = [{ kind: 'first', toks: [] }];
   for (let i = 0; i < kept.length; i++) {
@@ -758,7 +776,7 @@ export function clauses(sentence: string, section?: Scope): Clause[] {
     const read = readScope(opensUnless ? wordsOf.filter((_, k) => !conditional[k]) : wordsOf);
     // "Except in the NHL, all bets are for regulation time only": a league named by an opening
     // "except" is the one the statement leaves out, so the clause holds for the other leagues.
-    if (p.kind === 'first' && opensWithLeagueException(wordsOf)) read.scope.complement = true;
+    if ((p.kind === 'first' || p.kind === 'colon') && opensWithLeagueException(wordsOf)) read.scope.complement = true;
     listAlternatives(opensUnless ? p.toks.slice(p.toks.findIndex((t, k) => k > 0 && t.word === ',') + 1) : p.toks, read);
     const from = prev && p.fresh ? { ...prev, segments: undefined, markets: undefined, alternatives: undefined } : prev;
     let scope = from ? inherit(read, from, p.kind, prevOwnBlocking) : section ? inheritSection(read, section) : read.scope;
@@ -1151,6 +1169,15 @@ function exceptionValue(rule: ReadRule, c: Clause): string | undefined {
   if (!(c.own.league || c.own.segment || c.own.market) || !hasTopic(rule, c.words)) return undefined;
   const v = clauseValue(rule, c.words, true, c.conditional);
   return v && !v.conflict ? v.value : undefined;
+}
+
+/** "..., except that for hockey the shootout adds no goal": an exception whose subject is the
+ * shootout takes the shootout out of the statement, not the league it names, so for overtime it
+ * excepts nothing (the value for overtime itself stands). */
+function exceptsShootout(c: Clause): boolean {
+  const at = c.words.findIndex((w) => w === 'shootout' || w === 'shootouts');
+  // The shootout as the subject, alone: "the shootout and overtime are not counted" excepts overtime too.
+  return at > 0 && at <= 5 && c.words[0] === 'that' && c.words[at - 1] === 'the' && !['and', 'or', 'plus', 'nor'].includes(c.words[at + 1] ?? '') && !hasTopic('overtime', c.words.slice(0, at - 1));
 }
 
 export interface Reading {
@@ -1548,6 +1575,7 @@ export function readRule(text: string | ParsedText, rule: ReadRule, m: MarketSco
     for (let i = 0; i < cs.length; i++) {
       const c = cs[i];
       if (c.kind === 'except' || c.kind === 'not') {
+        if (rule === 'overtime' && exceptsShootout(c)) continue;
         // Read with the clause they follow; one that states its own value for the rule ("except 2nd
         // half markets which do include overtime") is also a statement about the markets it names.
         const own = exceptionValue(rule, c);
@@ -1559,7 +1587,7 @@ export function readRule(text: string | ParsedText, rule: ReadRule, m: MarketSco
       if (cs[i + 1]?.kind === 'colon' && isAnswer(cs[i + 1])) continue;
       // The exception clauses that follow this clause.
       const exc: Clause[] = [];
-      for (let j = i + 1; j < cs.length && (cs[j].kind === 'except' || cs[j].kind === 'not'); j++) exc.push(cs[j]);
+      for (let j = i + 1; j < cs.length && (cs[j].kind === 'except' || cs[j].kind === 'not'); j++) if (!(rule === 'overtime' && exceptsShootout(cs[j]))) exc.push(cs[j]);
       for (const t of cs) if (t.trailing && !exc.includes(t)) exc.push(t);
       // "...; otherwise they are void" speaks of what the clause before it spoke of.
       const carried =

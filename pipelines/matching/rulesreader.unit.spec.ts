@@ -29,8 +29,9 @@ const BLIND6_RIGHT = 124;
 const BLIND6_SILENT_KNOWN = ['p799', 'p895'];
 /** The seventh blind batch after the round that tuned on it (safety first), and the later round on
  * stated values read unknown: stated values read right, and no silent row reported known. */
-// Five more since the round on clause structures (an exception inset by commas, an example after a dash).
-const BLIND7_RIGHT = 88;
+// Five more since the round on clause structures (an exception inset by commas, an example after a dash),
+// and one since "the winner's total" names no total market.
+const BLIND7_RIGHT = 89;
 const BLIND7_SILENT_KNOWN: string[] = [];
 // The eighth blind batch, development since its blind figure: what tuning reached. p1053's silent
 // overtime value (an extra-innings sentence about the result, read for a player prop) is the hand
@@ -60,14 +61,15 @@ const BLIND10_SILENT_KNOWN = ['p1202', 'p1211', 'p1234', 'p1242'];
 // The twelfth blind batch, development since its blind figure (74 of 114 right, one wrong, five silent
 // rows read known): after its safety round, no value wrong and no silent row read known, and eight push
 // values read (odds set at 1.00, "games that tie once the spread is taken into account", "the push rule
-// applies:", "the margin of victory equals the spread").
-const BLIND12_RIGHT = 83;
+// applies:", "the margin of victory equals the spread"), and six overtime values ("extra play", "for all
+// sports except hockey, ...").
+const BLIND12_RIGHT = 89;
 // The thirteenth blind batch, development since its blind figure (57 of 86 right, three wrong, one
 // silent row read known, three opposite pairs read alike), after its safety round and the round's
 // stated values. One silent row still reads known: p1498 ("Unless the offer states otherwise, bets
 // include overtime" in a football chapter, read for a player prop of that chapter; the hand leaves it
 // silent, a value disputed in measurements.md).
-const BLIND13_RIGHT = 78;
+const BLIND13_RIGHT = 79;
 const BLIND13_SILENT_KNOWN = ['p1498'];
 
 const m = (league: MarketScope['league'], marketType: MarketScope['marketType'], segment: MarketScope['segment'] = 'full'): MarketScope => ({ league, marketType, segment });
@@ -1458,5 +1460,44 @@ describe('stated values of the twelfth blind batch read unknown: the kinds behin
   });
   it('"odds are set at 1.00" is the stake back, as "set to 1.00" is', () => {
     expect(readRule('When the final combined score equals the total, the pick is a tie: its odds are set at 1.00.', 'push', m('nhl', 'total'))).toMatchObject({ value: 'void' });
+  });
+});
+
+describe('stated values read unknown across the development parts: the kinds behind them (sentences written for these tests)', () => {
+  it('"extra play" names overtime, as "extended play" does', () => {
+    expect(readRule('The result of each listed game includes any extra play.', 'overtime', m('nfl', 'spread'))).toMatchObject({ value: 'included' });
+    expect(readRule('A total is the combined score of both sides including extra play.', 'overtime', m('mlb', 'total'))).toMatchObject({ value: 'included' });
+    expect(readRule('Final results for basketball include all extra play.', 'overtime', m('nba', 'total'))).toMatchObject({ value: 'included' });
+    expect(readRule('Results are taken at the end of regulation and do not include extra play.', 'overtime', m('nhl', 'total'))).toMatchObject({ value: 'excluded' });
+    // The shootout said not to be extra play states no value of its own.
+    const total = 'A total is the combined score of both sides including extra play, except that in hockey the shootout is not extra play.';
+    expect(readRule(total, 'overtime', m('nhl', 'total'))).toMatchObject({ value: 'included' });
+  });
+  it('"..., except that for hockey the shootout adds no goal" excepts the shootout, not hockey', () => {
+    expect(readRule('A total includes overtime, except that for hockey the shootout adds no goal.', 'overtime', m('nhl', 'total'))).toMatchObject({ value: 'included' });
+    // With overtime named beside the shootout, hockey is excepted.
+    expect(readRule('A total includes overtime, except that for hockey the shootout and overtime are not counted.', 'overtime', m('nhl', 'total'))).toMatchObject({ value: 'excluded' });
+    // A definition of the term states nothing.
+    expect(readRule("In these rules 'extra play' means additional innings, periods or overtime of games.", 'overtime', m('nfl', 'spread'))).toEqual({ value: 'unknown', why: 'silent' });
+  });
+  it('"for all sports except hockey, ..." leaves hockey out of the statement, as "Except in the NHL, ..." does', () => {
+    const text = 'Note: for all sports except hockey, final results include any overtime; for hockey, final results are taken at the end of regulation.';
+    expect(readRule(text, 'overtime', m('nba', 'total'))).toMatchObject({ value: 'included' });
+    expect(readRule(text, 'overtime', m('mlb', 'moneyline'))).toMatchObject({ value: 'included' });
+    expect(readRule(text, 'overtime', m('nhl', 'total'))).toMatchObject({ value: 'excluded' });
+    expect(readRule('In all sports except baseball, results include overtime.', 'overtime', m('mlb', 'total'))).toEqual({ value: 'unknown', why: 'silent' });
+  });
+  it('"the result after regulation time is used" is regulation only; a market marked as including overtime is the exception', () => {
+    const text = "For betting purposes the result after regulation time is used unless the market is marked 'OT incl.'.";
+    expect(readRule(text, 'overtime', m('nhl', 'moneyline'))).toMatchObject({ value: 'excluded' });
+    expect(readRule('The result at the end of regulation time will be used for all hockey bets.', 'overtime', m('nhl', 'total'))).toMatchObject({ value: 'excluded' });
+    expect(readRule('The regulation time result is used to settle bets.', 'overtime', m('nba', 'total'))).toMatchObject({ value: 'excluded' });
+    // Overtime joined onto regulation is no regulation-only result.
+    expect(readRule('The result after regulation time and overtime is used.', 'overtime', m('nhl', 'total'))).not.toMatchObject({ value: 'excluded' });
+  });
+  it('"the winner\'s total" is the winner\'s score, not the total market', () => {
+    const text = "A shootout adds one goal to the winner's total, and overtime periods count in the final score.";
+    expect(readRule(text, 'overtime', m('nhl', 'moneyline'))).toMatchObject({ value: 'included' });
+    expect(readRule(text, 'overtime', m('nhl', 'spread'))).toMatchObject({ value: 'included' });
   });
 });
