@@ -5,6 +5,7 @@
 // object allocated since), as the chain of immediate dominators up to the root.
 //
 //   node --max-old-space-size=8192 --import tsx bench/heap-diff.ts <a.heapsnapshot> <b.heapsnapshot> [--top 25]
+//   (one snapshot alone: its sizes by constructor and who holds everything)
 //
 // Retained sizes come from the dominator tree (Cooper, Harvey and Kennedy's iterative algorithm over
 // the strong edges, as DevTools does); a constructor's retained size sums its objects that no other
@@ -160,7 +161,7 @@ function byClass(g: Graph): Map<string, ClassRow> {
   return m;
 }
 
-const CONTAINERS = new Set(['Map', 'Set', 'Array', 'Object', 'WeakMap', 'system / Context', 'Promise']);
+const CONTAINERS = new Set(['Map', 'Set', 'Array', 'Object', 'WeakMap', 'system / Context', 'Promise', 'ArrayBuffer', 'SharedArrayBuffer', 'Buffer', 'FastBuffer', 'Uint8Array', 'Uint16Array', 'Uint32Array', 'Float64Array', 'system / JSArrayBufferData']);
 const MB = (b: number) => (b / 2 ** 20).toFixed(2);
 
 function chain(g: Graph, i: number, depth = 14): string {
@@ -173,17 +174,18 @@ function chain(g: Graph, i: number, depth = 14): string {
 }
 
 function main() {
-  const [fa, fb] = process.argv.slice(2).filter((a) => !a.startsWith('--'));
   const ti = process.argv.indexOf('--top');
+  const [fa, fb] = process.argv.slice(2).filter((a, i, all) => !a.startsWith('--') && all[i - 1] !== '--top');
   const top = ti === -1 ? 25 : Number(process.argv[ti + 1]);
-  if (!fa || !fb) throw new Error('usage: bench/heap-diff.ts <a.heapsnapshot> <b.heapsnapshot> [--top 25]');
-  const a = load(fa);
-  const b = load(fb);
+  if (!fa) throw new Error('usage: bench/heap-diff.ts <a.heapsnapshot> [<b.heapsnapshot>] [--top 25]');
+  // One snapshot: against an empty heap, so the tables are its sizes and every object is "new".
+  const b = load(fb ?? fa);
+  const a: Graph = fb ? load(fa) : { n: 0, name: [], id: new Float64Array(0), self: new Float64Array(0), retained: new Float64Array(1), idom: new Int32Array(0), cls: [], maxId: 0 };
   const ca = byClass(a);
   const cb = byClass(b);
   const total = (g: Graph) => g.retained[0]!;
   console.log(`${fa}: ${a.n} nodes, ${MB(total(a))} MB reachable`);
-  console.log(`${fb}: ${b.n} nodes, ${MB(total(b))} MB reachable (${MB(total(b) - total(a))} MB more)`);
+  console.log(`${fb ?? fa}: ${b.n} nodes, ${MB(total(b))} MB reachable (${MB(total(b) - total(a))} MB more)`);
   const names = new Set([...ca.keys(), ...cb.keys()]);
   const rows = [...names].map((c) => {
     const x = ca.get(c) ?? { count: 0, self: 0, retained: 0 };
