@@ -94,7 +94,9 @@ const PROFILE_AT_S = Number(arg('profile-at-s', '0'));
 // --heap-snapshot-at-s 600,3600: with --heap, a V8 heap snapshot of every isolate (the main thread and
 // each worker) at those seconds after the service's start, to bench/out/<run>-<s>s-<isolate>.heapsnapshot;
 // two far apart, compared by bench/heap-diff.ts, name what a slow growth is made of. Each snapshot
-// stops its isolate for a few seconds (longer under load), so the sample after it is not a fair one.
+// stops its isolate for a few seconds (up to ~35 s under load), and writing them left the process's
+// RSS about 1.1 GB higher for the rest of a scale-1 run (the snapshot generator's malloc'd memory is
+// not given back): per-isolate figures stay comparable after one, RSS does not.
 const HEAP_SNAPSHOT_AT_S = arg('heap-snapshot-at-s', '')
   .split(',')
   .filter(Boolean)
