@@ -7,7 +7,7 @@
 //   npx tsx bench/soak.ts [--minutes 10] [--sample-s 30] [--rps 4.5] [--public-rps 5] [--scale 3]
 //                         [--refresh-ms 30000] [--poll-full-ms 60000] [--launcher tsx|npx|node] [--sigint group|service]
 //                         [--stop-timeout-s 60] [--heap] [--keep] [--rss-budget-mb by scale: 1200 at 1, 1800 at 10, 3000 at 100]
-//                         [--defaults] [--profile-at-s N] [--change-only on]
+//                         [--defaults] [--profile-at-s N] [--heap-snapshot-at-s 600,3600] [--change-only on]
 //
 // In: the repository's bin/run.ts on a fresh temp DATA_DIR, every seam embedded (the server
 // addresses of the environment are removed), a fast catalog cadence (CATALOG_REFRESH_MS, retention
@@ -91,6 +91,16 @@ const HEAP = process.argv.includes('--heap');
 // --profile-at-s: when (seconds after the service's start) --heap reads the sampling profiles; the
 // default is half the run. The start-up peak comes within the first two minutes.
 const PROFILE_AT_S = Number(arg('profile-at-s', '0'));
+// --heap-snapshot-at-s 600,3600: with --heap, a V8 heap snapshot of every isolate (the main thread and
+// each worker) at those seconds after the service's start, to bench/out/<run>-<s>s-<isolate>.heapsnapshot;
+// two far apart, compared by bench/heap-diff.ts, name what a slow growth is made of. Each snapshot
+// stops its isolate for a few seconds (up to ~35 s under load), and writing them left the process's
+// RSS about 1.1 GB higher for the rest of a scale-1 run (the snapshot generator's malloc'd memory is
+// not given back): per-isolate figures stay comparable after one, RSS does not.
+const HEAP_SNAPSHOT_AT_S = arg('heap-snapshot-at-s', '')
+  .split(',')
+  .filter(Boolean)
+  .map(Number);
 // The README's memory budget per scale ("Memory"): the run fails when the service's peak RSS passes
 // the budget of the smallest stated scale at or above SIM_SCALE (none above 100 unless given here).
 const RSS_BUDGET_MB_BY_SCALE: [scale: number, mb: number][] = [
@@ -522,6 +532,8 @@ const MEMORY_EXPR = 'JSON.stringify(process.memoryUsage())';
 class HeapProbe {
   private nextId = 1;
   private readonly replies = new Map<string, (r: unknown) => void>();
+  /** Where each session's heap snapshot chunks go while one is being taken. */
+  private readonly chunkSinks = new Map<string, (chunk: string) => void>();
   private readonly workerSessions: string[] = [];
   /** Each worker's inspector title and URL, in the order attached (same order as workerSessions). */
   readonly workerTitles: string[] = [];
@@ -530,6 +542,7 @@ class HeapProbe {
     ws.addEventListener('message', (ev: { data: unknown }) => {
       const msg = JSON.parse(String(ev.data)) as { id?: number; method?: string; result?: unknown; params?: Record<string, unknown> };
       if (msg.id !== undefined) this.replies.get(`main ${msg.id}`)?.(msg.result);
+      else if (msg.method === 'HeapProfiler.addHeapSnapshotChunk') this.chunkSinks.get('main')?.(String(msg.params!.chunk));
       else if (msg.method === 'NodeWorker.attachedToWorker') {
         this.workerSessions.push(String(msg.params!.sessionId));
         const info = msg.params!.workerInfo as { title?: string; url?: string } | undefined;
@@ -538,8 +551,9 @@ class HeapProbe {
         void this.call(String(msg.params!.sessionId), 'HeapProfiler.startSampling', { samplingInterval: 32768 }).catch(() => undefined);
       }
       else if (msg.method === 'NodeWorker.receivedMessageFromWorker') {
-        const inner = JSON.parse(String(msg.params!.message)) as { id?: number; result?: unknown };
+        const inner = JSON.parse(String(msg.params!.message)) as { id?: number; result?: unknown; method?: string; params?: { chunk?: string } };
         if (inner.id !== undefined) this.replies.get(`${String(msg.params!.sessionId)} ${inner.id}`)?.(inner.result);
+        else if (inner.method === 'HeapProfiler.addHeapSnapshotChunk') this.chunkSinks.get(String(msg.params!.sessionId))?.(String(inner.params!.chunk));
       }
     });
   }
@@ -563,10 +577,10 @@ class HeapProbe {
     return null;
   }
 
-  private call(session: string, method: string, params: Record<string, unknown>): Promise<unknown> {
+  private call(session: string, method: string, params: Record<string, unknown>, timeoutMs = 15_000): Promise<unknown> {
     const id = this.nextId++;
     const reply = new Promise<unknown>((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`inspector: no answer to ${method}`)), 15_000);
+      const timer = setTimeout(() => reject(new Error(`inspector: no answer to ${method}`)), timeoutMs);
       this.replies.set(`${session} ${id}`, (r) => {
         clearTimeout(timer);
         this.replies.delete(`${session} ${id}`);
@@ -590,6 +604,31 @@ class HeapProbe {
     } catch {
       return null;
     }
+  }
+
+  /**
+   * A V8 heap snapshot of every isolate, one file each (`<prefix>-main.heapsnapshot`,
+   * `<prefix>-worker<N>.heapsnapshot`), one isolate at a time so only one is stopped at once.
+   */
+  async heapSnapshots(prefix: string): Promise<string[]> {
+    const lines: string[] = [];
+    const sessions: [string, string][] = [['main', 'main'], ...this.workerSessions.map((s, i): [string, string] => [s, `worker${i + 1}`])];
+    for (const [session, name] of sessions) {
+      const file = `${prefix}-${name}.heapsnapshot`;
+      const out = createWriteStream(file);
+      this.chunkSinks.set(session, (chunk) => out.write(chunk));
+      const t0 = Date.now();
+      try {
+        await this.call(session, 'HeapProfiler.takeHeapSnapshot', { reportProgress: false }, 600_000);
+        lines.push(`heap snapshot of ${name} in ${((Date.now() - t0) / 1000).toFixed(1)} s: ${file}`);
+      } catch (e) {
+        lines.push(`heap snapshot of ${name} failed: ${(e as Error).message}`);
+      } finally {
+        this.chunkSinks.delete(session);
+        await new Promise((resolve) => out.end(resolve));
+      }
+    }
+    return lines;
   }
 
   /** The live allocations sampled since the start on the main thread and on every worker. */
@@ -680,6 +719,8 @@ interface SampleRow {
   /** Bytes per topic and per history table (bin/status.ts's disk lines), for the storage budget. */
   disk: { topics: Record<string, number>; tables: Record<string, number> };
   heap?: string;
+  /** The same per isolate, in bytes (process.memoryUsage() of the main thread and each worker). */
+  heapMem?: { main: Mem; workers: Mem[] };
 }
 
 function procStatus(pid: number): { rssMB: number; hwmMB: number; threads: number } | null {
@@ -760,6 +801,8 @@ class Sampler {
   private lastBatches = new Map<string, number>();
   /** The heap profile's report once taken (--heap). */
   profileLines: string[] | null = null;
+  /** The --heap-snapshot-at-s times already taken. */
+  private snapshotsTaken = new Set<number>();
 
   constructor(
     private child: Child,
@@ -791,6 +834,12 @@ class Sampler {
     if (heap && this.heap && !this.profileLines && (heap.main.heapUsed > 1.5 * 2 ** 30 || now - this.child.startedAt > (PROFILE_AT_S ? PROFILE_AT_S * 1000 : (MINUTES * 60_000) / 2))) {
       this.profileLines = await this.heap.profile(`${this.profileFile}`).catch((e: Error) => [`heap profile failed: ${e.message}`]);
       for (const l of this.profileLines) console.log(l);
+    }
+    const dueSnapshot = HEAP_SNAPSHOT_AT_S.find((at) => !this.snapshotsTaken.has(at) && now - this.child.startedAt >= at * 1000);
+    if (isAlive && this.heap && dueSnapshot !== undefined) {
+      this.snapshotsTaken.add(dueSnapshot);
+      const at = Math.round((now - this.child.startedAt) / 1000);
+      for (const l of await this.heap.heapSnapshots(this.profileFile.replace(/\.heapprofile$/, `-${at}s`))) console.log(l);
     }
     const w = this.load.window;
     this.load.window = newWindow();
@@ -842,6 +891,7 @@ class Sampler {
         () => ({ topics: {}, tables: {} }),
       ),
       heap: heap ? heapText(heap) : undefined,
+      heapMem: heap ?? undefined,
     };
     this.rows.push(row);
     this.lastCpu = cpu;

@@ -311,8 +311,12 @@ export class EmbeddedLog implements Log {
   private flushScheduled = false;
   private readonly toFlush = new Set<PartitionLog>();
   private readonly toSync = new Set<Segment>();
-  /** Every partition's recent writes in the order written (the oldest goes first), and their bytes. */
-  private readonly recent: Array<[PartitionLog, RecentWrite]> = [];
+  /**
+   * Every partition's recent writes in the order written (the oldest goes first), and their bytes.
+   * Slots before recentHead are dropped writes, emptied at once so they hold nothing until the
+   * array is cut.
+   */
+  private readonly recent: Array<[PartitionLog, RecentWrite] | null> = [];
   private recentHead = 0;
   private recentSize = 0;
   private timers: NodeJS.Timeout[] = [];
@@ -573,6 +577,15 @@ export class EmbeddedLog implements Log {
   private keepRecent(pl: PartitionLog, w: RecentWrite): void {
     const budget = this.opts.recentBytes;
     if (budget <= 0 || w.data.length > budget) return;
+    // A write under 4 KB is a slice of Node's shared 8 KB pool (Buffer.allocUnsafe, Buffer.concat),
+    // and a kept slice pins the whole slab with whatever else was cut from it: kept for hours, a
+    // change-only service's small writes held 8 KB each against the few hundred bytes counted here,
+    // and the process grew by tens of MB an hour. So such a write keeps a copy of its own.
+    if (w.data.byteLength !== w.data.buffer.byteLength) {
+      const own = Buffer.allocUnsafeSlow(w.data.length);
+      w.data.copy(own);
+      w = { ...w, data: own };
+    }
     const last = pl.recent[pl.recent.length - 1];
     // Only an unbroken run of one segment: a roll starts the partition's run again.
     if (last && (last.seg !== w.seg || last.pos + last.data.length !== w.pos)) pl.recent = [];
@@ -580,7 +593,8 @@ export class EmbeddedLog implements Log {
     this.recent.push([pl, w]);
     this.recentSize += w.data.length;
     while (this.recentSize > budget) {
-      const [opl, old] = this.recent[this.recentHead++]!;
+      const [opl, old] = this.recent[this.recentHead]!;
+      this.recent[this.recentHead++] = null;
       this.recentSize -= old.data.length;
       if (opl.recent[0] === old) opl.recent.shift();
     }
@@ -588,6 +602,19 @@ export class EmbeddedLog implements Log {
       this.recent.splice(0, this.recentHead);
       this.recentHead = 0;
     }
+  }
+
+  /**
+   * Bytes of memory the kept recent writes hold alive (each distinct backing buffer once), dropped
+   * slots included: what recentBytes bounds. For tests and diagnostics.
+   */
+  recentHeldBytes(): number {
+    const buffers = new Set<ArrayBufferLike>();
+    for (const slot of this.recent) if (slot) buffers.add(slot[1].data.buffer);
+    for (const t of this.topics.values()) for (const pl of t.partitions) for (const w of pl.recent) buffers.add(w.data.buffer);
+    let total = 0;
+    for (const b of buffers) total += b.byteLength;
+    return total;
   }
 
   /** The bytes [start, end) of a segment from the partition's recent writes; null when they are not all there. */
