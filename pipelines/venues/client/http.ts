@@ -278,20 +278,20 @@ class SharedRead {
   }
 
   settle(r: VenueResponse): void {
-    for (const j of this.joiners) {
-      if (j.done) continue;
-      j.done = true;
-      j.watching?.delete(j.onAbort!);
-      j.resolve(r);
-    }
+    this.finish((j) => j.resolve(r));
   }
 
   fail(e: unknown): void {
+    this.finish((j) => j.reject(e));
+  }
+
+  /** Every joiner still waiting gets `end`, once, and stops watching its signal. */
+  private finish(end: (j: Joiner) => void): void {
     for (const j of this.joiners) {
       if (j.done) continue;
       j.done = true;
       j.watching?.delete(j.onAbort!);
-      j.reject(e);
+      end(j);
     }
   }
 }
