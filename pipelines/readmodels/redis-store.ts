@@ -105,6 +105,18 @@ if cur ~= ARGV[1] then return 0 end
 if ARGV[2] == '' then redis.call('DEL', KEYS[1]) else redis.call('SET', KEYS[1], ARGV[2]) end
 return 1`;
 
+/**
+ * An ioredis client as the pipeline's Redis read models use it (the snapshot store, the roll-up's
+ * lease): a few retries per command and a short reconnection backoff, so a Redis outage reaches
+ * callers as rejected commands. Without an error listener ioredis reports every failed
+ * reconnection during an outage as an "Unhandled error event".
+ */
+export function redisClient(url: string, extra?: RedisOptions): Redis {
+  const r = new Redis(url, { lazyConnect: false, maxRetriesPerRequest: 3, retryStrategy: (times) => Math.min(times * 50, 500), ...extra });
+  r.on('error', () => {});
+  return r;
+}
+
 export class RedisSnapshotStore implements SnapshotStore {
   readonly kind = 'redis' as const;
   readonly durable = true;
@@ -120,10 +132,7 @@ export class RedisSnapshotStore implements SnapshotStore {
     this.base = options.namespace ?? 'pm:';
     this.ns = this.base;
     this.follows = options.generations ?? false;
-    const r = new Redis(options.url, { lazyConnect: false, maxRetriesPerRequest: 3, retryStrategy: (times) => Math.min(times * 50, 500), ...options.redis });
-    // Without a listener ioredis reports every failed reconnection during a Redis outage as an
-    // "Unhandled error event"; the failures reach callers as rejected commands.
-    r.on('error', () => {});
+    const r = redisClient(options.url, options.redis);
     r.defineCommand('pmPut', { lua: PUT });
     r.defineCommand('pmDel', { numberOfKeys: 1, lua: DEL });
     r.defineCommand('pmSwap', { numberOfKeys: 2, lua: SWAP });

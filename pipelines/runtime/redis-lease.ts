@@ -4,7 +4,8 @@
 //   <ns>fence:<name>   the last fence given (no TTL: fences only grow)
 // Each operation is one Lua script, so taking the lease and its fence, or comparing the token and
 // extending or deleting, is one step on the server: no holder can slip in between.
-import { Redis } from 'ioredis';
+import type { Redis } from 'ioredis';
+import { redisClient } from '../readmodels/redis-store.ts';
 import { newLeaseToken, type Lease, type LeaseGrant } from './lease.ts';
 
 // The fence: one more than the last, and at least the server's clock in ms (TIME), so a Redis that
@@ -41,9 +42,7 @@ export class RedisLease implements Lease {
 
   constructor(options: { url: string; namespace?: string }) {
     this.ns = options.namespace ?? 'pm:';
-    const r = new Redis(options.url, { lazyConnect: false, maxRetriesPerRequest: 3, retryStrategy: (times) => Math.min(times * 50, 500) });
-    // As the snapshot store: failures reach callers as rejected commands, not as unhandled events.
-    r.on('error', () => {});
+    const r = redisClient(options.url);
     r.defineCommand('pmLeaseAcquire', { numberOfKeys: 2, lua: ACQUIRE });
     r.defineCommand('pmLeaseRenew', { numberOfKeys: 1, lua: RENEW });
     r.defineCommand('pmLeaseRelease', { numberOfKeys: 1, lua: RELEASE });
