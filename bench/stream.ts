@@ -85,6 +85,7 @@ import { startStreamArea } from '../api/stream/area.ts';
 import { sseStats } from '../api/stream/sse-sink.ts';
 import { STREAM_LIMITS } from '../api/auth/plans.ts';
 import { request } from 'node:http';
+import { connect as netConnect } from 'node:net';
 import { monitorEventLoopDelay, performance as perf } from 'node:perf_hooks';
 import { EmbeddedLog } from '../pipelines/log/embedded.ts';
 import { EmbeddedRegistry } from '../pipelines/registry/embedded.ts';
@@ -116,6 +117,15 @@ const arg = (name: string, def: number) => {
 /** The clients' process while it runs (its schedstat per round: what it takes of the cores). */
 let clientsPid = 0;
 
+// The raw clients' patterns (declared before the dispatch below: the child runs at module load).
+const EMPTY = Buffer.alloc(0);
+const SNAPSHOT = Buffer.from('event: snapshot');
+const OVERFLOW = Buffer.from('event: overflow');
+const FRAME = Buffer.from('\nevent: ');
+const TITLE = Buffer.from('"title":"p');
+/** The longest pattern the raw reader looks for, with a probe's digits and closing quote. */
+const MAX_PATTERN = TITLE.length + 16;
+
 const mode = args.includes('--mode') ? args[args.indexOf('--mode') + 1]! : 'service';
 if (args.includes('--child')) await child();
 else if (mode === 'stand-in') await standIn();
@@ -132,6 +142,7 @@ async function child(): Promise<void> {
   // thread's), so the clients take the cores only when the API process leaves them: a model of
   // clients on other machines, on a machine where they must share the API's cores.
   const clientsNice = arg('clients-nice', 0);
+  const httpClients = args.includes('--http-clients');
   if (clientsNice > 0) {
     for (const t of readTasks()) setPriority(t.tid, clientsNice);
     // With autogroup (sched_autogroup_enabled), threads' nice values weigh only within their session;
@@ -148,12 +159,18 @@ async function child(): Promise<void> {
   // Every event frame received after the snapshot (the probes and whatever the pipeline's own
   // matching wrote to matched.events and lifecycle.states meanwhile).
   let frames = 0;
-  // A light reader (no SSE parsing): the probes' titles are found in the raw chunks, so the client
-  // process's own work delays arrivals as little as it can.
+  // The probes' titles, found in the bytes as they come (no SSE parsing, no text decoding).
   const PROBE = /"title":"p(\d+)"/g;
+  const note = (seq: number, at: number) => {
+    let list = arrivals.get(seq);
+    if (!list) arrivals.set(seq, (list = []));
+    list.push(at);
+  };
   // Connected 20 at a time (each waits for its snapshot): one at a time took minutes at 1,000
   // clients on a loaded machine with the service's snapshot.
-  const connect = (i: number) =>
+  const connect = (i: number) => (httpClients ? connectHttp(i) : connectRaw(i));
+  // --http-clients: each client an http.request reading text (the bench's reader before raw sockets).
+  const connectHttp = (i: number) =>
     new Promise<void>((resolve, reject) => {
       const req = request(url, { headers: { accept: 'text/event-stream', authorization: `Bearer ${keys[i % keys.length]}` } });
       req.on('error', reject);
@@ -169,16 +186,66 @@ async function child(): Promise<void> {
           }
           if (chunk.includes('event: overflow')) overflows++;
           if (!first) for (let at = chunk.indexOf('\nevent: '); at !== -1; at = chunk.indexOf('\nevent: ', at + 1)) frames++;
-          for (const m of chunk.matchAll(PROBE)) {
-            const seq = Number(m[1]);
-            let list = arrivals.get(seq);
-            if (!list) arrivals.set(seq, (list = []));
-            list.push(at);
-          }
+          for (const m of chunk.matchAll(PROBE)) note(Number(m[1]), at);
         });
       });
       req.end();
     });
+  // The default: a raw socket per client, its request written by hand and its bytes scanned as
+  // Buffers. Why: the clients stand in for 1,000 clients on other machines, yet on this machine they
+  // take the cores the pipeline uses; http.request's response stream and UTF-8 decoding of every
+  // frame were most of their process's CPU (0.14-0.23 of a core in bench/stream.md's quiet rounds),
+  // work a remote client's machine does, not the replica. The scan finds the same probes: a pattern
+  // that straddles two chunks is found in the chunk's carried tail joined to the next chunk's head.
+  const target = new URL(url);
+  const connectRaw = (i: number) =>
+    new Promise<void>((resolve, reject) => {
+      const socket = netConnect({ host: target.hostname, port: Number(target.port) });
+      socket.setNoDelay(true);
+      socket.on('error', reject);
+      socket.write(`GET ${target.pathname}${target.search} HTTP/1.1\r\nHost: ${target.host}\r\nAccept: text/event-stream\r\nAuthorization: Bearer ${keys[i % keys.length]}\r\n\r\n`);
+      let head = true;
+      let first = true;
+      let tail: Buffer = EMPTY;
+      socket.on('data', (chunk: Buffer) => {
+        const at = Date.now();
+        if (head) {
+          head = false;
+          // The status line comes in the first chunk (it is the first write of the response).
+          if (!chunk.subarray(0, 16).toString('latin1').startsWith('HTTP/1.1 200')) {
+            socket.destroy();
+            return reject(new Error(`client ${i}: ${chunk.subarray(0, 40).toString('latin1')}`));
+          }
+        }
+        // Patterns that straddle the boundary: the previous chunk's last bytes joined to this one's first.
+        if (tail.length) scan(Buffer.concat([tail, chunk.subarray(0, MAX_PATTERN)]), at, tail.length);
+        scan(chunk, at, 0);
+        tail = chunk.subarray(Math.max(0, chunk.length - MAX_PATTERN + 1));
+        function scan(b: Buffer, at: number, from: number) {
+          // `from` > 0: b is the carried tail (its first `from` bytes) joined to the chunk's head, and
+          // only a match that straddles the two counts (one wholly in the tail counted before).
+          const counts = (o: number, end: number) => (from ? o < from && end > from : true);
+          if (first) {
+            const s = b.indexOf(SNAPSHOT);
+            if (s !== -1 && counts(s, s + SNAPSHOT.length)) {
+              first = false;
+              resolve();
+            }
+          }
+          for (let o = b.indexOf(OVERFLOW); o !== -1; o = b.indexOf(OVERFLOW, o + 1)) if (counts(o, o + OVERFLOW.length)) overflows++;
+          if (!first) for (let o = b.indexOf(FRAME); o !== -1; o = b.indexOf(FRAME, o + 1)) if (counts(o, o + FRAME.length)) frames++;
+          for (let o = b.indexOf(TITLE); o !== -1; o = b.indexOf(TITLE, o + 1)) {
+            let seq = 0;
+            let k = o + TITLE.length;
+            for (; k < b.length && b[k]! >= 48 && b[k]! <= 57; k++) seq = seq * 10 + b[k]! - 48;
+            // Only a whole title: digits then its closing quote (else it runs on into the next chunk,
+            // where the joined scan finds it whole).
+            if (k > o + TITLE.length && b[k] === 34 && counts(o, k + 1)) note(seq, at);
+          }
+        }
+      });
+    });
+
   let next = 0;
   await Promise.all(
     Array.from({ length: Math.min(20, n) }, async () => {
@@ -306,7 +373,7 @@ async function standIn(): Promise<void> {
   without.push(await pipelineRound());
   const rssBefore = rss();
 
-  const kid: ChildProcess = fork(fileURLToPath(import.meta.url), ['--child', '--url', url, '--key', keys.join(','), '--clients', String(clients)], {
+  const kid: ChildProcess = fork(fileURLToPath(import.meta.url), ['--child', '--url', url, '--key', keys.join(','), '--clients', String(clients), ...(args.includes('--http-clients') ? ['--http-clients'] : [])], {
     execArgv: ['--import', 'tsx'],
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
     // The clients in a session of their own (--same-session-clients: in the API's, as before).
@@ -534,7 +601,7 @@ async function service(): Promise<void> {
   }
 
   async function withClients<T>(fn: () => Promise<T>) {
-    const kid: ChildProcess = fork(fileURLToPath(import.meta.url), ['--child', '--url', url, '--key', keys.join(','), '--clients', String(clients), '--clients-nice', String(arg('clients-nice', 0))], {
+    const kid: ChildProcess = fork(fileURLToPath(import.meta.url), ['--child', '--url', url, '--key', keys.join(','), '--clients', String(clients), '--clients-nice', String(arg('clients-nice', 0)), ...(args.includes('--http-clients') ? ['--http-clients'] : [])], {
       execArgv: ['--import', 'tsx'],
       stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
       detached: !args.includes('--same-session-clients'),
