@@ -1501,3 +1501,13 @@ describe('stated values read unknown across the development parts: the kinds beh
     expect(readRule(text, 'overtime', m('nhl', 'spread'))).toMatchObject({ value: 'included' });
   });
 });
+
+describe('safety on the fourteenth blind batch (sentences written for these tests)', () => {
+  it('"games must start on the scheduled date" is a game\'s start, not a player\'s', () => {
+    const text = 'Every match must start on the scheduled date for bets to stand; otherwise they are void.';
+    expect(readRule(text, 'non_participation', m('nba', 'player_prop'))).toEqual({ value: 'unknown', why: 'silent' });
+    expect(readRule('All games must start at the listed time for action; otherwise bets are refunded.', 'non_participation', m('nhl', 'player_prop'))).toEqual({ value: 'unknown', why: 'silent' });
+    // A player who must start is still the player's rule.
+    expect(readRule('The player must start the game for bets to stand; otherwise they are void.', 'non_participation', m('nba', 'player_prop'))).toMatchObject({ value: 'void' });
+  });
+});
