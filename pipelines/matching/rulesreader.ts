@@ -991,11 +991,16 @@ interface ClauseValue {
 
 /** Where a rule's topic phrases occur, leaving out those whose `unless` words stand beside them. */
 function topicHits(rule: ReadRule, words: string[]): Hit[] {
-  return LEXICON[rule].topics.flatMap((t) => {
+  const hits = LEXICON[rule].topics.flatMap((t) => {
     const hits = findAll(words, t.tokens);
     const unless = t.entry.unless;
     return unless ? hits.filter((h) => ![...h.gap, ...words.slice(Math.max(0, h.start - 2), h.start)].some((w) => unless.includes(w))) : hits;
   });
+  if (rule !== 'push') return hits;
+  // "Games that stop short of official time are 'No Action' or 'Push/Cancel'": a push named after a
+  // game stopped short or called off is the outcome that case is given, not a line landed on.
+  const cases = [...topicHits('interruption', words), ...topicHits('cancellation', words)];
+  return cases.length ? hits.filter((h) => !cases.some((o) => o.end <= h.start)) : hits;
 }
 
 function hasTopic(rule: ReadRule, words: string[]): boolean {

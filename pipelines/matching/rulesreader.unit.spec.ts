@@ -1503,6 +1503,14 @@ describe('stated values read unknown across the development parts: the kinds beh
 });
 
 describe('safety on the fourteenth blind batch (sentences written for these tests)', () => {
+  it('a push named as the outcome of a game stopped short or called off is that case\'s label, not the push rule', () => {
+    const text = "Contests that end before the official time are graded 'No Action' or 'Push' and every wager is refunded.";
+    expect(readRule(text, 'push', m('nhl', 'total'))).toEqual({ value: 'unknown', why: 'silent' });
+    expect(readRule('A game abandoned before the final whistle is treated as a push and stakes are returned.', 'push', m('nba', 'spread'))).toEqual({ value: 'unknown', why: 'silent' });
+    // The push case named first is still the push rule.
+    expect(readRule('Pushes are refunded; a game that is abandoned is void.', 'push', m('nba', 'spread'))).toMatchObject({ value: 'void' });
+    expect(readRule('If the final margin lands exactly on the spread, the bet is a push and stakes are refunded.', 'push', m('nfl', 'spread'))).toMatchObject({ value: 'void' });
+  });
   it('"games must start on the scheduled date" is a game\'s start, not a player\'s', () => {
     const text = 'Every match must start on the scheduled date for bets to stand; otherwise they are void.';
     expect(readRule(text, 'non_participation', m('nba', 'player_prop'))).toEqual({ value: 'unknown', why: 'silent' });
