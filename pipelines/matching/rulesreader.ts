@@ -1301,6 +1301,9 @@ export type ParsedText = Clause[][];
 /** The most words a sentence naming only a league or sport may have to be read as a heading ("Ice hockey."). */
 const SPORT_HEADING_WORDS = 3;
 
+/** The league of a section headed by a league or sport outside the spec: none of ours. */
+const OUTSIDE_LEAGUE = 'outside';
+
 /** Splits a text once; readRule reads it for any rule and market (callers may keep it per text). A
  * heading (a question, or the words before a sentence's first colon) scopes the sentences after it. */
 export function parseText(text: string): ParsedText {
@@ -1341,6 +1344,14 @@ export function parseText(text: string): ParsedText {
     // league or sport's name is a heading; the sentences after it stand in that league's section.
     if (fresh.length === 1 && fresh[0].words.length <= SPORT_HEADING_WORDS && fresh[0].own.league && !(fresh[0].own.market || fresh[0].own.segment || fresh[0].own.blocking)) {
       section = fresh[0].scope;
+      out.push(fresh);
+      continue;
+    }
+    // "Soccer. Match betting: ...", "eAmericanFootball rules. Main markets: ...": a heading naming only a
+    // league or sport outside the spec opens that league's section, which holds none of our leagues
+    // until a heading names one of ours (a sub-heading naming no league stays in it).
+    if (fresh.length === 1 && fresh[0].words.length <= SPORT_HEADING_WORDS && fresh[0].own.foreign && !(fresh[0].own.market || fresh[0].own.segment)) {
+      section = { leagues: new Set([OUTSIDE_LEAGUE]), complement: false, blocking: false };
       out.push(fresh);
       continue;
     }

@@ -1503,6 +1503,15 @@ describe('stated values read unknown across the development parts: the kinds beh
 });
 
 describe('safety on the fourteenth blind batch (sentences written for these tests)', () => {
+  it('a heading naming only a sport or league outside the spec opens that sport\'s section: what follows it speaks of none of our markets', () => {
+    const text = 'eAmericanFootball rules. Main markets: Moneyline, settled on the final score including overtime; Total Points, settled on the final score including overtime.';
+    expect(readRule(text, 'overtime', m('nfl', 'moneyline'))).toEqual({ value: 'unknown', why: 'silent' });
+    expect(readRule(text, 'overtime', m('nfl', 'total'))).toEqual({ value: 'unknown', why: 'silent' });
+    const sections = 'Soccer. Match betting: settled on the result including extra time. Basketball. Match betting: settled on the result at the end of regulation.';
+    expect(readRule(sections, 'overtime', m('nba', 'moneyline'))).toMatchObject({ value: 'excluded' });
+    // A section of ours is read as before.
+    expect(readRule('Basketball. Main markets: Moneyline, settled on the final score including overtime.', 'overtime', m('nba', 'moneyline'))).toMatchObject({ value: 'included' });
+  });
   it('a push named as the outcome of a game stopped short or called off is that case\'s label, not the push rule', () => {
     const text = "Contests that end before the official time are graded 'No Action' or 'Push' and every wager is refunded.";
     expect(readRule(text, 'push', m('nhl', 'total'))).toEqual({ value: 'unknown', why: 'silent' });
