@@ -381,8 +381,13 @@ function readScope(words: string[]): { scope: Scope; own: Clause['own'] } {
           add(e.dim === 'league' ? 'leagues' : 'sports', vs);
           own.league = true;
         } else if (e.dim === 'complement') {
-          scope.complement = true;
-          own.league = true;
+          // "non-NFL", "other than the NHL": the complement of the league named after it; "non-starting
+          // players" names no league.
+          const at = i + c.tokens.length;
+          if (namesLeagueAt(words, at) || (words[at] === 'the' && namesLeagueAt(words, at + 1))) {
+            scope.complement = true;
+            own.league = true;
+          }
         } else if (e.dim === 'other_league') {
           otherLeague = true;
         } else if (e.dim === 'blocking') {

@@ -1503,6 +1503,13 @@ describe('stated values read unknown across the development parts: the kinds beh
 });
 
 describe('safety on the fourteenth blind batch (sentences written for these tests)', () => {
+  it('"non-" names a league\'s complement only before a league ("non-NFL"), not in "non-participating player"', () => {
+    const text = 'Basketball: bets on a non-participating player are void.';
+    expect(readRule(text, 'non_participation', m('nhl', 'player_prop'))).toEqual({ value: 'unknown', why: 'silent' });
+    expect(readRule(text, 'non_participation', m('nba', 'player_prop'))).toMatchObject({ value: 'void' });
+    expect(readRule('Non-NFL leagues: overtime counts.', 'overtime', m('nfl', 'total'))).toEqual({ value: 'unknown', why: 'silent' });
+    expect(readRule('Non-NFL leagues: overtime counts.', 'overtime', m('nba', 'total'))).toMatchObject({ value: 'included' });
+  });
   it('a heading naming only a sport or league outside the spec opens that sport\'s section: what follows it speaks of none of our markets', () => {
     const text = 'eAmericanFootball rules. Main markets: Moneyline, settled on the final score including overtime; Total Points, settled on the final score including overtime.';
     expect(readRule(text, 'overtime', m('nfl', 'moneyline'))).toEqual({ value: 'unknown', why: 'silent' });
