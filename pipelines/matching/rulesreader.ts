@@ -75,7 +75,9 @@
 // the other leagues (for none of ours when the sport's league of ours is excepted); a text saying "this
 // page covers <X> only" of something naming no league, sport or market of ours applies to none of our
 // markets; "Regular time: the ..." defines a term and states no rule; "no one wins or loses" denies
-// the value word it coordinates.
+// the value word it coordinates. A short heading naming only a league or sport outside the spec
+// ("Soccer.") opens a section for none of ours, and a text naming only such sports that sends "other
+// sports" to "their own rules" applies to none of our markets.
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { League } from './teams.ts';
@@ -1300,6 +1302,18 @@ function coversOtherOnly(text: string): boolean {
   return !tokenize(m[1]).some((t) => MARKET_NOUNS.has(t.word) || namesMarketAt([t.word], 0));
 }
 
+/** "Other sports' player markets ... follow their own sport rules": the text speaks of the sport it
+ * names, and says so. (A sentence may hold a line's decimal point, "over/under 24.5".) */
+const OTHERS_OWN = /\bother sports\b(?:[^.;]|\.(?=\d))*?\b(?:follow|use|have|keep)\b(?:[^.;]|\.(?=\d))*?\bown\b/i;
+
+/** A text that sends other sports to their own rules and names only leagues or sports outside the
+ * spec states no rule for our markets. */
+function othersOwnOutside(text: string, parsed: ParsedText): boolean {
+  if (!OTHERS_OWN.test(text)) return false;
+  const all = parsed.flat();
+  return all.some((c) => c.own.foreign) && !all.some((c) => c.own.league && !c.own.foreign);
+}
+
 /** A text's sentences, each as its clauses: what every rule and market scope reads from. */
 export type ParsedText = Clause[][];
 
@@ -1312,6 +1326,13 @@ const OUTSIDE_LEAGUE = 'outside';
 /** Splits a text once; readRule reads it for any rule and market (callers may keep it per text). A
  * heading (a question, or the words before a sentence's first colon) scopes the sentences after it. */
 export function parseText(text: string): ParsedText {
+  const parsed = parseSections(text);
+  return othersOwnOutside(text, parsed) ? parsed.map((cs) => cs.map((c) => ({ ...c, scope: { ...c.scope, blocking: true } }))) : parsed;
+}
+
+/** The sections and headings of a text, each sentence as its clauses (parseText's reading before the
+ * page-level check). */
+function parseSections(text: string): ParsedText {
   const out: ParsedText = [];
   const title = titleSection(text);
   if (coversOtherOnly(text) || title?.blocking) return sentenceList(tableRows(text)).map((s) => clauses(s.text).map((c) => ({ ...c, scope: { ...c.scope, blocking: true } })));

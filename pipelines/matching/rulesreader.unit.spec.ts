@@ -1503,6 +1503,13 @@ describe('stated values read unknown across the development parts: the kinds beh
 });
 
 describe('safety on the fourteenth blind batch (sentences written for these tests)', () => {
+  it('a text on a sport outside the spec that sends "other sports" to their own rules states nothing for ours', () => {
+    const text = "This guide explains the soccer non-starter rule. If the player does not play, the bet is void. Other sports' player markets, such as points over/under 24.5, follow their own rules.";
+    expect(readRule(text, 'non_participation', m('nba', 'player_prop'))).toEqual({ value: 'unknown', why: 'silent' });
+    // A text on a league of ours keeps its rule.
+    const ours = "This guide explains the NBA non-starter rule. If the player does not play, the bet is void. Other sports' player markets follow their own rules.";
+    expect(readRule(ours, 'non_participation', m('nba', 'player_prop'))).toMatchObject({ value: 'void' });
+  });
   it('"non-" names a league\'s complement only before a league ("non-NFL"), not in "non-participating player"', () => {
     const text = 'Basketball: bets on a non-participating player are void.';
     expect(readRule(text, 'non_participation', m('nhl', 'player_prop'))).toEqual({ value: 'unknown', why: 'silent' });
