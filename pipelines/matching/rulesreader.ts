@@ -1609,7 +1609,16 @@ export function readRule(text: string | ParsedText, rule: ReadRule, m: MarketSco
     // A lead-in before a list ("overtime does not count for: quarter markets; 1st half markets") gives
     // its value to the items that name a market or the rule's subject, and on its own states nothing
     // when it ends in mid-phrase.
-    const lead = cs.length > 1 && cs[1].kind === 'colon' && !cs[0].withdrawn ? clauseValue(rule, cs[0].words, true, cs[0].conditional) : undefined;
+    // "Counts overtime (unless the market says otherwise): - Match winner - Total points": the list
+    // may follow the lead-in's own exception.
+    let listAt = 1;
+    while (listAt < cs.length && (cs[listAt].kind === 'except' || cs[listAt].kind === 'not')) listAt++;
+    const lead = cs.length > listAt && cs[listAt].kind === 'colon' && !cs[0].withdrawn ? clauseValue(rule, cs[0].words, true, cs[0].conditional) : undefined;
+    // A lead-in whose list names markets or periods and nothing else ("Counts overtime: - Match winner
+    // - Total points") states its value for those, not for every market; one whose colon opens a
+    // statement of its own ("Overtime is ignored: the Regulation 3-Way is ...") is read as before.
+    const list = cs.slice(listAt);
+    const listed = lead && !lead.conflict && !(cs[0].own.market || cs[0].own.segment) && list.some((c) => c.own.market || c.own.segment) && list.every((c) => !clauseValue(rule, c.words, true, c.conditional) && !c.words.some((w) => PREDICATE_VERBS.has(w)));
     const leadTopic = lead ? hasTopic(rule, cs[0].words) : false;
     // "..., the push rule applies: stakes are returned" ends in "applies" but is a statement: a rule
     // that applies is said in full.
@@ -1624,7 +1633,7 @@ export function readRule(text: string | ParsedText, rule: ReadRule, m: MarketSco
         if (own && speaksOf(c, m)) found.push({ value: own, clause: c.text, weight: specificity(c.scope, m), gameLines: namesGameLines(c) });
         continue;
       }
-      if (i === 0 && dangling) continue;
+      if (i === 0 && (dangling || listed)) continue;
       // "Overtime included: No" is a label and its answer: the label states nothing of its own.
       if (cs[i + 1]?.kind === 'colon' && isAnswer(cs[i + 1])) continue;
       // The exception clauses that follow this clause.

@@ -1542,3 +1542,16 @@ describe('safety on the fourteenth blind batch (sentences written for these test
     expect(readRule('The player must start the game for bets to stand; otherwise they are void.', 'non_participation', m('nba', 'player_prop'))).toMatchObject({ value: 'void' });
   });
 });
+
+describe('stated values of the fourteenth blind batch read unknown: the kinds behind them (sentences written for these tests)', () => {
+  it('a lead-in whose list only names markets states its value for those markets, also after its own exception', () => {
+    const text = 'Overtime counts (unless the market says otherwise): - Money line - Point spread - Total points.';
+    expect(readRule(text, 'overtime', m('nba', 'moneyline'))).toMatchObject({ value: 'included' });
+    expect(readRule(text, 'overtime', m('nba', 'total'))).toMatchObject({ value: 'included' });
+    // Markets the list leaves out, and a quarter, are not read from the lead-in alone.
+    expect(readRule(text, 'overtime', m('nba', 'total', 'quarter:4'))).toEqual({ value: 'unknown', why: 'silent' });
+    expect(readRule('Overtime counts: - Money line - Point spread - Total points.', 'overtime', m('nba', 'team_total'))).toEqual({ value: 'unknown', why: 'silent' });
+    // A colon that opens a statement of its own keeps the lead-in's statement.
+    expect(readRule('Overtime is ignored: the regulation line is graded after 60 minutes.', 'overtime', m('nfl', 'moneyline'))).toMatchObject({ value: 'excluded' });
+  });
+});
