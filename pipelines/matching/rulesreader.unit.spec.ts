@@ -1544,6 +1544,10 @@ describe('safety on the fourteenth blind batch (sentences written for these test
 });
 
 describe('stated values of the fourteenth blind batch read unknown: the kinds behind them (sentences written for these tests)', () => {
+  it('"la prórroga" (Spanish) names overtime', () => {
+    expect(readRule('Money line: the prorroga counts, since basketball has no draws.', 'overtime', m('nba', 'moneyline'))).toMatchObject({ value: 'included' });
+    expect(readRule('Totals are settled on the final score with the prorroga included.', 'overtime', m('nba', 'total'))).toMatchObject({ value: 'included' });
+  });
   it('"the extra segment" names overtime, as "extra play" does', () => {
     expect(readRule('Full-game totals count the extra segment when one is played.', 'overtime', m('nba', 'total'))).toMatchObject({ value: 'included' });
     expect(readRule('Quarter lines do not include the extra segment.', 'overtime', m('nba', 'total', 'quarter:4'))).toMatchObject({ value: 'excluded' });
