@@ -1544,6 +1544,10 @@ describe('safety on the fourteenth blind batch (sentences written for these test
 });
 
 describe('stated values of the fourteenth blind batch read unknown: the kinds behind them (sentences written for these tests)', () => {
+  it('"not added to it" denies overtime to the market the clause speaks of', () => {
+    expect(readRule('Quarter bets: a 4th quarter bet covers the fourth quarter; overtime points are not added to it.', 'overtime', m('nba', 'total', 'quarter:4'))).toMatchObject({ value: 'excluded' });
+    expect(readRule('Second-half bets: overtime points are added to it.', 'overtime', m('nba', 'spread', 'half:2'))).toMatchObject({ value: 'included' });
+  });
   it('"la prórroga" (Spanish) names overtime', () => {
     expect(readRule('Money line: the prorroga counts, since basketball has no draws.', 'overtime', m('nba', 'moneyline'))).toMatchObject({ value: 'included' });
     expect(readRule('Totals are settled on the final score with the prorroga included.', 'overtime', m('nba', 'total'))).toMatchObject({ value: 'included' });
