@@ -194,6 +194,11 @@ interface Tok {
 export function tokenize(text: string): Tok[] {
   const s = text
     .toLowerCase()
+    // "prórroga", "órgão": an accented letter is its base letter (one character for one, so offsets stay on the text).
+    .replace(/[\u00c0-\u024f]/g, (ch) => {
+      const base = ch.normalize('NFD')[0];
+      return /[a-z]/.test(base) ? base : ch;
+    })
     .replace(/[\u2018\u2019`]/g, "'")
     // Wording of the same number, kept the same length so offsets stay on the text.
     .replace(/\$0\.50|50-50|50\/50|\b50 ?%|\b50 cents\b|\b50\u00a2|\bfifty[- ]fifty\b|\bfifty (?:percent|per cent)\b/g, (m) => 'f'.padEnd(m.length, '5'))

@@ -1544,6 +1544,9 @@ describe('safety on the fourteenth blind batch (sentences written for these test
 });
 
 describe('stated values of the fourteenth blind batch read unknown: the kinds behind them (sentences written for these tests)', () => {
+  it('an accented letter is read as its base letter ("prórroga")', () => {
+    expect(readRule('Totals are settled on the final score with the prórroga included.', 'overtime', m('nba', 'total'))).toMatchObject({ value: 'included' });
+  });
   it('"not added to it" denies overtime to the market the clause speaks of', () => {
     expect(readRule('Quarter bets: a 4th quarter bet covers the fourth quarter; overtime points are not added to it.', 'overtime', m('nba', 'total', 'quarter:4'))).toMatchObject({ value: 'excluded' });
     expect(readRule('Second-half bets: overtime points are added to it.', 'overtime', m('nba', 'spread', 'half:2'))).toMatchObject({ value: 'included' });
