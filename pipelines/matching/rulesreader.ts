@@ -1423,7 +1423,9 @@ function parseSections(text: string): ParsedText {
       // market: what follows stands in the league section only ("Totals: ... . Player props may
       // require ... . Extra innings count unless the market states otherwise.").
       const first = cs[0];
-      if (section && first && (section.markets || section.segments || section.alternatives) && first.own.market && !sameMarkets(first.scope, section)) {
+      // "All wagers", "all bets" under the heading are the heading's market's bets ("Basketball player
+      // props: ... . A started game ... keeps all wagers. All overtime is included."): they do not end it.
+      if (section && first && (section.markets || section.segments || section.alternatives) && first.own.market && !first.own.every && !sameMarkets(first.scope, section)) {
         section = { leagues: section.leagues, sports: section.sports, complement: section.complement, blocking: false };
       }
     }

@@ -1544,6 +1544,11 @@ describe('safety on the fourteenth blind batch (sentences written for these test
 });
 
 describe('stated values of the fourteenth blind batch read unknown: the kinds behind them (sentences written for these tests)', () => {
+  it('"all wagers" under a market heading are that market\'s wagers: the heading reaches the sentences after them', () => {
+    const text = 'Basketball. Markets do not include overtime. Player props: a player who does not take part is void. A suspended game resumed the same day keeps all wagers. All overtime is included in settlement.';
+    expect(readRule(text, 'overtime', m('nba', 'moneyline'))).toMatchObject({ value: 'excluded' });
+    expect(readRule(text, 'overtime', m('nba', 'player_prop'))).toMatchObject({ value: 'included' });
+  });
   it('an accented letter is read as its base letter ("prórroga")', () => {
     expect(readRule('Totals are settled on the final score with the prórroga included.', 'overtime', m('nba', 'total'))).toMatchObject({ value: 'included' });
   });
