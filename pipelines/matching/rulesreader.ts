@@ -421,6 +421,9 @@ function readScope(words: string[]): { scope: Scope; own: Clause['own'] } {
           // market, period or condition (it still stands in the heading's league section).
           own.segment = own.market = own.blocking = true;
           own.every = true;
+          // "all markets that include overtime": the noun is read again, so a class of markets named by
+          // what the rule does to them ("markets that include", "markets marked") still blocks.
+          matched = c.tokens.length - 1;
         }
         break;
       }

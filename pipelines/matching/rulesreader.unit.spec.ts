@@ -1544,6 +1544,13 @@ describe('safety on the fourteenth blind batch (sentences written for these test
 });
 
 describe('stated values of the fourteenth blind batch read unknown: the kinds behind them (sentences written for these tests)', () => {
+  it('"all markets that include overtime" names a class of markets, as "markets that include overtime" does, and states nothing', () => {
+    const text = "All markets are for regular time only. If a game goes to a shootout, one goal is added to the winner's score; this applies to all markets that include overtime and the shootout.";
+    expect(readRule(text, 'overtime', m('nhl', 'moneyline'))).toMatchObject({ value: 'excluded' });
+    expect(readRule('This applies to all markets that include overtime.', 'overtime', m('nhl', 'total'))).toEqual({ value: 'unknown', why: 'silent' });
+    // "All markets include overtime" is a statement.
+    expect(readRule('All markets include overtime.', 'overtime', m('nhl', 'total'))).toMatchObject({ value: 'included' });
+  });
   it('"all wagers" under a market heading are that market\'s wagers: the heading reaches the sentences after them', () => {
     const text = 'Basketball. Markets do not include overtime. Player props: a player who does not take part is void. A suspended game resumed the same day keeps all wagers. All overtime is included in settlement.';
     expect(readRule(text, 'overtime', m('nba', 'moneyline'))).toMatchObject({ value: 'excluded' });
