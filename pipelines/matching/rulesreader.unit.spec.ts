@@ -1089,15 +1089,16 @@ describe('held-out probes, the half tuning may look at', () => {
     expect(stated.filter((x) => x.got === x.p.expected).length).toBeGreaterThanOrEqual(PROBES_A_RIGHT);
   });
   // The second probe set (held-out-probes-stated.json: stated values the reader reported unknown), half
-  // A as the round that tuned on it left it: s12, an esports page whose title does not reach the
-  // market label after it, is the one silent probe still read known.
+  // A as the round that tuned on it left it. s12, an esports page whose title did not reach the market
+  // label after it, reads unknown since a short heading naming only a sport outside the spec opens a
+  // section for none of our leagues (0f0a5a0, made for a fourteenth-batch text, not for the probe).
   it('reads half A of the probes on stated values without a wrong value, holding what tuning reached', () => {
     type Probe = { id: string; half: string; text: string; rule: Parameters<typeof readRule>[1]; league: MarketScope['league']; marketType: MarketScope['marketType']; segment: MarketScope['segment']; expected: string };
     const probes = (JSON.parse(readFileSync(new URL('../../test/fixtures/rules/held-out-probes-stated.json', import.meta.url), 'utf8')) as { probes: Probe[] }).probes.filter((p) => p.half === 'A');
     const read = probes.map((p) => ({ p, got: readRule(p.text, p.rule, m(p.league, p.marketType, p.segment)).value }));
     const stated = read.filter((x) => x.p.expected !== 'unknown');
     expect(stated.filter((x) => x.got !== 'unknown' && x.got !== x.p.expected).map((x) => x.p.id)).toEqual([]);
-    expect(read.filter((x) => x.p.expected === 'unknown' && x.got !== 'unknown').map((x) => x.p.id)).toEqual(['s12']);
+    expect(read.filter((x) => x.p.expected === 'unknown' && x.got !== 'unknown').map((x) => x.p.id)).toEqual([]);
     expect(stated.filter((x) => x.got === x.p.expected).length).toBeGreaterThanOrEqual(7);
   });
 });
