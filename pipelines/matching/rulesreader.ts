@@ -297,7 +297,7 @@ export interface Clause {
   words: string[];
   scope: Scope;
   /** Dimensions the clause names itself (not taken from the clause before it). */
-  own: { league: boolean; segment: boolean; market: boolean; blocking: boolean; result?: boolean; foreign?: boolean; every?: boolean };
+  own: { league: boolean; segment: boolean; market: boolean; blocking: boolean; result?: boolean; foreign?: boolean; every?: boolean; side?: boolean };
   /** A qualifier withdraws the statement ("usually exclude", "may count depending on the market"). */
   withdrawn: boolean;
   /** Per word: inside a leading condition ("if a bet does not include overtime, ..."), which names a
@@ -443,6 +443,8 @@ function readScope(words: string[]): { scope: Scope; own: Clause['own'] } {
   // A clause about one side only ("if the bet is on the favorite, you lose half") does not settle the
   // market's rule, which holds for both sides; "the over or under" names both.
   if (sides.has('over') !== sides.has('under') || sides.has('favorite') !== sides.has('underdog')) {
+    // Blocked by one side alone: the statement is that side's, not a section's (see parseSections).
+    if (!scope.blocking) own.side = true;
     scope.blocking = true;
     own.blocking = true;
   }
@@ -1406,6 +1408,9 @@ function parseSections(text: string): ParsedText {
         cs = clauses(s.text, league);
         section = cs[0].scope;
       }
+      // "Say the spread makes Boston a 6-point favourite: ..." speaks of one side in its own sentence;
+      // the sentences after it are not that side's.
+      if (head.own.side) section = { ...section, blocking: false };
       if (headsOtherMarket(head)) {
         // The entry and what follows it under the heading speak of that market, none of ours.
         for (const c of cs) if (!(c.own.market || c.own.segment)) c.scope = { ...c.scope, blocking: true };

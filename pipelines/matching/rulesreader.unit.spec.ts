@@ -1545,6 +1545,12 @@ describe('safety on the fourteenth blind batch (sentences written for these test
 });
 
 describe('stated values of the fourteenth blind batch read unknown: the kinds behind them (sentences written for these tests)', () => {
+  it('a sentence whose colon heading names one side ("makes Boston a 6-point favourite:") leaves the sentences after it to the whole market', () => {
+    const text = 'Say the spread makes Boston a 6-point favourite: Boston must win by 7 or more for its backers to win. If Boston wins by exactly 6 points, the bet is a push and stakes are returned.';
+    expect(readRule(text, 'push', m('nba', 'spread'))).toMatchObject({ value: 'void' });
+    // A side's own statement is still that side's.
+    expect(readRule('If you back the favourite: a win by exactly the spread is a push and stakes are returned.', 'push', m('nba', 'spread'))).toEqual({ value: 'unknown', why: 'silent' });
+  });
   it('"all markets that include overtime" names a class of markets, as "markets that include overtime" does, and states nothing', () => {
     const text = "All markets are for regular time only. If a game goes to a shootout, one goal is added to the winner's score; this applies to all markets that include overtime and the shootout.";
     expect(readRule(text, 'overtime', m('nhl', 'moneyline'))).toMatchObject({ value: 'excluded' });
