@@ -1545,6 +1545,13 @@ describe('safety on the fourteenth blind batch (sentences written for these test
 });
 
 describe('stated values of the fourteenth blind batch read unknown: the kinds behind them (sentences written for these tests)', () => {
+  it('"more than 44 loses" in a worked example is another result\'s outcome, not the push\'s', () => {
+    const text = 'If the final score equals the total, the bet is returned. For example, on a total of 44: a combined score of 43 wins, exactly 44 is a push and the stake is returned, more than 44 loses.';
+    expect(readRule(text, 'push', m('nfl', 'total'))).toMatchObject({ value: 'void' });
+    expect(readRule('Pushes are refunded. With a total of 44, exactly 44 is a push and the stake is returned, more than 44 loses.', 'push', m('nfl', 'total'))).toMatchObject({ value: 'void' });
+    // A loss said of the push case itself is still read.
+    expect(readRule('If the combined score lands exactly on the total, the bet loses.', 'push', m('nfl', 'total'))).toMatchObject({ value: 'loses' });
+  });
   it('a sentence whose colon heading names one side ("makes Boston a 6-point favourite:") leaves the sentences after it to the whole market', () => {
     const text = 'Say the spread makes Boston a 6-point favourite: Boston must win by 7 or more for its backers to win. If Boston wins by exactly 6 points, the bet is a push and stakes are returned.';
     expect(readRule(text, 'push', m('nba', 'spread'))).toMatchObject({ value: 'void' });
