@@ -1545,6 +1545,10 @@ describe('safety on the fourteenth blind batch (sentences written for these test
 });
 
 describe('stated values of the fourteenth blind batch read unknown: the kinds behind them (sentences written for these tests)', () => {
+  it('"if the winner cannot be determined" names a tie, as "no winner" does', () => {
+    const text = 'In two-outcome sports, if the winner cannot be determined from the result, the market is cancelled and every stake is refunded.';
+    expect(readRule(text, 'tie', m('nfl', 'moneyline'))).toMatchObject({ value: 'void' });
+  });
   it('"more than 44 loses" in a worked example is another result\'s outcome, not the push\'s', () => {
     const text = 'If the final score equals the total, the bet is returned. For example, on a total of 44: a combined score of 43 wins, exactly 44 is a push and the stake is returned, more than 44 loses.';
     expect(readRule(text, 'push', m('nfl', 'total'))).toMatchObject({ value: 'void' });
