@@ -1545,6 +1545,11 @@ describe('safety on the fourteenth blind batch (sentences written for these test
 });
 
 describe('stated values of the fourteenth blind batch read unknown: the kinds behind them (sentences written for these tests)', () => {
+  it('"if odds on a draw are offered" is the three-way market, "if no draw is offered" the two-way money line', () => {
+    const text = 'If odds on the draw are offered and the game ends level, bets on either team lose; if no draw is offered and the game ends level, bets on both teams are void.';
+    expect(readRule(text, 'tie', m('nfl', 'moneyline'))).toMatchObject({ value: 'void' });
+    expect(readRule('If odds on a draw are offered and the game ends in a draw, bets on either team lose.', 'tie', m('nfl', 'moneyline'))).toEqual({ value: 'unknown', why: 'silent' });
+  });
   it('"if the winner cannot be determined" names a tie, as "no winner" does', () => {
     const text = 'In two-outcome sports, if the winner cannot be determined from the result, the market is cancelled and every stake is refunded.';
     expect(readRule(text, 'tie', m('nfl', 'moneyline'))).toMatchObject({ value: 'void' });
