@@ -1545,6 +1545,11 @@ describe('safety on the fourteenth blind batch (sentences written for these test
 });
 
 describe('stated values of the fourteenth blind batch read unknown: the kinds behind them (sentences written for these tests)', () => {
+  it('"the home side" is a team, not the sides market', () => {
+    const text = 'Unless the market name says otherwise, bets are settled on the result after nine innings (8.5 if the home side leads).';
+    expect(readRule(text, 'overtime', m('mlb', 'total'))).toMatchObject({ value: 'excluded' });
+    expect(readRule('Sides include extra innings.', 'overtime', m('mlb', 'spread'))).toMatchObject({ value: 'included' });
+  });
   it('"if odds on a draw are offered" is the three-way market, "if no draw is offered" the two-way money line', () => {
     const text = 'If odds on the draw are offered and the game ends level, bets on either team lose; if no draw is offered and the game ends level, bets on both teams are void.';
     expect(readRule(text, 'tie', m('nfl', 'moneyline'))).toMatchObject({ value: 'void' });
