@@ -974,9 +974,11 @@ export function applies(s: Scope, m: MarketScope): boolean {
  * result will be determined based on the final score including any overtime periods" states nothing
  * about it unless the clause stands under player props ("full-game markets include all overtime
  * periods in the final score calculation" names the markets it means, a full-game prop among them). */
-function speaksOf(c: Clause, m: MarketScope): boolean {
+function speaksOf(c: Clause, m: MarketScope, rule: ReadRule): boolean {
   if (!applies(c.scope, m)) return false;
-  if (m.marketType !== 'player_prop' || !c.own.result || c.own.segment || c.own.market) return true;
+  // Whether the game's result counts overtime says nothing of a player's statistic; the game being
+  // called off or its result left undetermined is the prop's case too.
+  if (rule !== 'overtime' || m.marketType !== 'player_prop' || !c.own.result || c.own.segment || c.own.market) return true;
   const props = (a: Pick<Scope, 'markets'>) => !!a.markets?.has('player_prop');
   return props(c.scope) || !!c.scope.alternatives?.some(props);
 }
@@ -1645,7 +1647,7 @@ export function readRule(text: string | ParsedText, rule: ReadRule, m: MarketSco
         // Read with the clause they follow; one that states its own value for the rule ("except 2nd
         // half markets which do include overtime") is also a statement about the markets it names.
         const own = exceptionValue(rule, c);
-        if (own && speaksOf(c, m)) found.push({ value: own, clause: c.text, weight: specificity(c.scope, m), gameLines: namesGameLines(c) });
+        if (own && speaksOf(c, m, rule)) found.push({ value: own, clause: c.text, weight: specificity(c.scope, m), gameLines: namesGameLines(c) });
         continue;
       }
       if (i === 0 && (dangling || listed)) continue;
@@ -1686,7 +1688,7 @@ export function readRule(text: string | ParsedText, rule: ReadRule, m: MarketSco
       // names the rule only in a condition ("most of the time, if a bet will not include overtime, it
       // is because of a period bet") claims nothing.
       if (c.withdrawn) {
-        if (topic && speaksOf(c, m) && (clauseValue(rule, c.words, topic, c.conditional) || (topicOutsideCondition(rule, c) && !c.words.some((w) => REASONS.has(w))))) found.push({ value: HEDGED, clause: c.text, weight: specificity(c.scope, m) });
+        if (topic && speaksOf(c, m, rule) && (clauseValue(rule, c.words, topic, c.conditional) || (topicOutsideCondition(rule, c) && !c.words.some((w) => REASONS.has(w))))) found.push({ value: HEDGED, clause: c.text, weight: specificity(c.scope, m) });
         continue;
       }
       let v = clauseValue(rule, c.words, topic, c.conditional);
@@ -1717,7 +1719,7 @@ export function readRule(text: string | ParsedText, rule: ReadRule, m: MarketSco
       if (!v && c.kind === 'colon' && i > 0) {
         const scoped = scopedAnswers(rule, cs[i - 1], c);
         if (scoped) {
-          for (const a of scoped) if (speaksOf(a.clause, m)) found.push({ value: a.value, clause: `${cs[i - 1].text}: ${a.clause.text}`, weight: specificity(a.clause.scope, m), gameLines: namesGameLines(a.clause) });
+          for (const a of scoped) if (speaksOf(a.clause, m, rule)) found.push({ value: a.value, clause: `${cs[i - 1].text}: ${a.clause.text}`, weight: specificity(a.clause.scope, m), gameLines: namesGameLines(a.clause) });
           continue;
         }
       }
@@ -1761,7 +1763,7 @@ export function readRule(text: string | ParsedText, rule: ReadRule, m: MarketSco
         if (v && !v.conflict && neg?.[v.value] && !exceptionValue(rule, hit)) found.push({ value: neg[v.value], clause: `${c.text} ... ${hit.text}`, weight: specificity(hit.scope, m), gameLines: namesGameLines(hit) });
         continue;
       }
-      if (v && speaksOf(c, m)) {
+      if (v && speaksOf(c, m, rule)) {
         // "Totals are settled on the result after 9 innings; if additional innings are needed, bets are
         // settled on the final result": the value said for the rule's own case (overtime played) holds
         // over the opposite basis before it in the same sentence, which is what happens when the case

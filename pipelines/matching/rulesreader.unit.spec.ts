@@ -1545,6 +1545,10 @@ describe('safety on the fourteenth blind batch (sentences written for these test
 });
 
 describe('stated values of the fourteenth blind batch read unknown: the kinds behind them (sentences written for these tests)', () => {
+  it('a game whose result cannot be determined is a player prop\'s case too; only overtime in the result says nothing of a player\'s statistic', () => {
+    expect(readRule('If the game result cannot be determined within 36 hours, the bets are declared void.', 'cancellation', m('nba', 'player_prop'))).toMatchObject({ value: 'void' });
+    expect(readRule('The game result includes overtime.', 'overtime', m('nba', 'player_prop'))).toEqual({ value: 'unknown', why: 'silent' });
+  });
   it('"the home side" is a team, not the sides market', () => {
     const text = 'Unless the market name says otherwise, bets are settled on the result after nine innings (8.5 if the home side leads).';
     expect(readRule(text, 'overtime', m('mlb', 'total'))).toMatchObject({ value: 'excluded' });
