@@ -1545,6 +1545,12 @@ describe('safety on the fourteenth blind batch (sentences written for these test
 });
 
 describe('stated values of the fourteenth blind batch read unknown: the kinds behind them (sentences written for these tests)', () => {
+  it('"the official result" is the game\'s result, as "the final score" is', () => {
+    // Overtime in the game's result says nothing of a player's statistic.
+    expect(readRule("Player props are settled on the player's statistics. Every bet is settled on the official result, which includes overtime.", 'overtime', m('nba', 'player_prop'))).toEqual({ value: 'unknown', why: 'silent' });
+    // A sentence about the result speaks of the whole game, not of the market heading above it.
+    expect(readRule('Match betting: pick the winner of the game. Every bet on a hockey game is based on the official result at the end of regulation time.', 'overtime', m('nhl', 'total'))).toMatchObject({ value: 'excluded' });
+  });
   it('a game whose result cannot be determined is a player prop\'s case too; only overtime in the result says nothing of a player\'s statistic', () => {
     expect(readRule('If the game result cannot be determined within 36 hours, the bets are declared void.', 'cancellation', m('nba', 'player_prop'))).toMatchObject({ value: 'void' });
     expect(readRule('The game result includes overtime.', 'overtime', m('nba', 'player_prop'))).toEqual({ value: 'unknown', why: 'silent' });
