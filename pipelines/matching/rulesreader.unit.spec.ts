@@ -1545,6 +1545,11 @@ describe('safety on the fourteenth blind batch (sentences written for these test
 });
 
 describe('stated values of the fourteenth blind batch read unknown: the kinds behind them (sentences written for these tests)', () => {
+  it('"that result carries the overtime scores" includes overtime', () => {
+    expect(readRule('Every bet is settled on the official result, and that result carries the overtime scores.', 'overtime', m('nba', 'total'))).toMatchObject({ value: 'included' });
+    // A market's name that carries a label is no result.
+    expect(readRule("Unless a market's name carries 'incl. overtime', totals are settled after regulation.", 'overtime', m('nba', 'total'))).toMatchObject({ value: 'excluded' });
+  });
   it('"the official result" is the game\'s result, as "the final score" is', () => {
     // Overtime in the game's result says nothing of a player's statistic.
     expect(readRule("Player props are settled on the player's statistics. Every bet is settled on the official result, which includes overtime.", 'overtime', m('nba', 'player_prop'))).toEqual({ value: 'unknown', why: 'silent' });
