@@ -1545,6 +1545,10 @@ describe('safety on the fourteenth blind batch (sentences written for these test
 });
 
 describe('stated values of the fourteenth blind batch read unknown: the kinds behind them (sentences written for these tests)', () => {
+  it('"the normal duration" of a game is regulation time', () => {
+    expect(readRule('Unless the market description says otherwise, bets are settled once the normal duration of the game is over.', 'overtime', m('nhl', 'total'))).toMatchObject({ value: 'excluded' });
+    expect(readRule('Bets are settled on the normal duration and any overtime.', 'overtime', m('nhl', 'total'))).not.toMatchObject({ value: 'excluded' });
+  });
   it('"that result carries the overtime scores" includes overtime', () => {
     expect(readRule('Every bet is settled on the official result, and that result carries the overtime scores.', 'overtime', m('nba', 'total'))).toMatchObject({ value: 'included' });
     // A market's name that carries a label is no result.
