@@ -75,7 +75,9 @@
 // the other leagues (for none of ours when the sport's league of ours is excepted); a text saying "this
 // page covers <X> only" of something naming no league, sport or market of ours applies to none of our
 // markets; "Regular time: the ..." defines a term and states no rule; "no one wins or loses" denies
-// the value word it coordinates.
+// the value word it coordinates. A short heading naming only a league or sport outside the spec
+// ("Soccer.") opens a section for none of ours, and a text naming only such sports that sends "other
+// sports" to "their own rules" applies to none of our markets.
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { League } from './teams.ts';
@@ -192,6 +194,11 @@ interface Tok {
 export function tokenize(text: string): Tok[] {
   const s = text
     .toLowerCase()
+    // "prórroga", "órgão": an accented letter is its base letter (one character for one, so offsets stay on the text).
+    .replace(/[\u00c0-\u024f]/g, (ch) => {
+      const base = ch.normalize('NFD')[0];
+      return /[a-z]/.test(base) ? base : ch;
+    })
     .replace(/[\u2018\u2019`]/g, "'")
     // Wording of the same number, kept the same length so offsets stay on the text.
     .replace(/\$0\.50|50-50|50\/50|\b50 ?%|\b50 cents\b|\b50\u00a2|\bfifty[- ]fifty\b|\bfifty (?:percent|per cent)\b/g, (m) => 'f'.padEnd(m.length, '5'))
@@ -290,7 +297,7 @@ export interface Clause {
   words: string[];
   scope: Scope;
   /** Dimensions the clause names itself (not taken from the clause before it). */
-  own: { league: boolean; segment: boolean; market: boolean; blocking: boolean; result?: boolean; foreign?: boolean; every?: boolean };
+  own: { league: boolean; segment: boolean; market: boolean; blocking: boolean; result?: boolean; foreign?: boolean; every?: boolean; side?: boolean };
   /** A qualifier withdraws the statement ("usually exclude", "may count depending on the market"). */
   withdrawn: boolean;
   /** Per word: inside a leading condition ("if a bet does not include overtime, ..."), which names a
@@ -381,8 +388,13 @@ function readScope(words: string[]): { scope: Scope; own: Clause['own'] } {
           add(e.dim === 'league' ? 'leagues' : 'sports', vs);
           own.league = true;
         } else if (e.dim === 'complement') {
-          scope.complement = true;
-          own.league = true;
+          // "non-NFL", "other than the NHL": the complement of the league named after it; "non-starting
+          // players" names no league.
+          const at = i + c.tokens.length;
+          if (namesLeagueAt(words, at) || (words[at] === 'the' && namesLeagueAt(words, at + 1))) {
+            scope.complement = true;
+            own.league = true;
+          }
         } else if (e.dim === 'other_league') {
           otherLeague = true;
         } else if (e.dim === 'blocking') {
@@ -409,6 +421,9 @@ function readScope(words: string[]): { scope: Scope; own: Clause['own'] } {
           // market, period or condition (it still stands in the heading's league section).
           own.segment = own.market = own.blocking = true;
           own.every = true;
+          // "all markets that include overtime": the noun is read again, so a class of markets named by
+          // what the rule does to them ("markets that include", "markets marked") still blocks.
+          matched = c.tokens.length - 1;
         }
         break;
       }
@@ -428,6 +443,8 @@ function readScope(words: string[]): { scope: Scope; own: Clause['own'] } {
   // A clause about one side only ("if the bet is on the favorite, you lose half") does not settle the
   // market's rule, which holds for both sides; "the over or under" names both.
   if (sides.has('over') !== sides.has('under') || sides.has('favorite') !== sides.has('underdog')) {
+    // Blocked by one side alone: the statement is that side's, not a section's (see parseSections).
+    if (!scope.blocking) own.side = true;
     scope.blocking = true;
     own.blocking = true;
   }
@@ -957,9 +974,11 @@ export function applies(s: Scope, m: MarketScope): boolean {
  * result will be determined based on the final score including any overtime periods" states nothing
  * about it unless the clause stands under player props ("full-game markets include all overtime
  * periods in the final score calculation" names the markets it means, a full-game prop among them). */
-function speaksOf(c: Clause, m: MarketScope): boolean {
+function speaksOf(c: Clause, m: MarketScope, rule: ReadRule): boolean {
   if (!applies(c.scope, m)) return false;
-  if (m.marketType !== 'player_prop' || !c.own.result || c.own.segment || c.own.market) return true;
+  // Whether the game's result counts overtime says nothing of a player's statistic; the game being
+  // called off or its result left undetermined is the prop's case too.
+  if (rule !== 'overtime' || m.marketType !== 'player_prop' || !c.own.result || c.own.segment || c.own.market) return true;
   const props = (a: Pick<Scope, 'markets'>) => !!a.markets?.has('player_prop');
   return props(c.scope) || !!c.scope.alternatives?.some(props);
 }
@@ -991,11 +1010,16 @@ interface ClauseValue {
 
 /** Where a rule's topic phrases occur, leaving out those whose `unless` words stand beside them. */
 function topicHits(rule: ReadRule, words: string[]): Hit[] {
-  return LEXICON[rule].topics.flatMap((t) => {
+  const hits = LEXICON[rule].topics.flatMap((t) => {
     const hits = findAll(words, t.tokens);
     const unless = t.entry.unless;
     return unless ? hits.filter((h) => ![...h.gap, ...words.slice(Math.max(0, h.start - 2), h.start)].some((w) => unless.includes(w))) : hits;
   });
+  if (rule !== 'push') return hits;
+  // "Games that stop short of official time are 'No Action' or 'Push/Cancel'": a push named after a
+  // game stopped short or called off is the outcome that case is given, not a line landed on.
+  const cases = [...topicHits('interruption', words), ...topicHits('cancellation', words)];
+  return cases.length ? hits.filter((h) => !cases.some((o) => o.end <= h.start)) : hits;
 }
 
 function hasTopic(rule: ReadRule, words: string[]): boolean {
@@ -1290,15 +1314,37 @@ function coversOtherOnly(text: string): boolean {
   return !tokenize(m[1]).some((t) => MARKET_NOUNS.has(t.word) || namesMarketAt([t.word], 0));
 }
 
+/** "Other sports' player markets ... follow their own sport rules": the text speaks of the sport it
+ * names, and says so. (A sentence may hold a line's decimal point, "over/under 24.5".) */
+const OTHERS_OWN = /\bother sports\b(?:[^.;]|\.(?=\d))*?\b(?:follow|use|have|keep)\b(?:[^.;]|\.(?=\d))*?\bown\b/i;
+
+/** A text that sends other sports to their own rules and names only leagues or sports outside the
+ * spec states no rule for our markets. */
+function othersOwnOutside(text: string, parsed: ParsedText): boolean {
+  if (!OTHERS_OWN.test(text)) return false;
+  const all = parsed.flat();
+  return all.some((c) => c.own.foreign) && !all.some((c) => c.own.league && !c.own.foreign);
+}
+
 /** A text's sentences, each as its clauses: what every rule and market scope reads from. */
 export type ParsedText = Clause[][];
 
 /** The most words a sentence naming only a league or sport may have to be read as a heading ("Ice hockey."). */
 const SPORT_HEADING_WORDS = 3;
 
+/** The league of a section headed by a league or sport outside the spec: none of ours. */
+const OUTSIDE_LEAGUE = 'outside';
+
 /** Splits a text once; readRule reads it for any rule and market (callers may keep it per text). A
  * heading (a question, or the words before a sentence's first colon) scopes the sentences after it. */
 export function parseText(text: string): ParsedText {
+  const parsed = parseSections(text);
+  return othersOwnOutside(text, parsed) ? parsed.map((cs) => cs.map((c) => ({ ...c, scope: { ...c.scope, blocking: true } }))) : parsed;
+}
+
+/** The sections and headings of a text, each sentence as its clauses (parseText's reading before the
+ * page-level check). */
+function parseSections(text: string): ParsedText {
   const out: ParsedText = [];
   const title = titleSection(text);
   if (coversOtherOnly(text) || title?.blocking) return sentenceList(tableRows(text)).map((s) => clauses(s.text).map((c) => ({ ...c, scope: { ...c.scope, blocking: true } })));
@@ -1339,6 +1385,14 @@ export function parseText(text: string): ParsedText {
       out.push(fresh);
       continue;
     }
+    // "Soccer. Match betting: ...", "eAmericanFootball rules. Main markets: ...": a heading naming only a
+    // league or sport outside the spec opens that league's section, which holds none of our leagues
+    // until a heading names one of ours (a sub-heading naming no league stays in it).
+    if (fresh.length === 1 && fresh[0].words.length <= SPORT_HEADING_WORDS && fresh[0].own.foreign && !(fresh[0].own.market || fresh[0].own.segment)) {
+      section = { leagues: new Set([OUTSIDE_LEAGUE]), complement: false, blocking: false };
+      out.push(fresh);
+      continue;
+    }
     if (fresh.length > 1 && fresh[1].kind === 'colon') {
       // A sub-heading that names no league stays in the league section it stands in ("Football
       // betting rules: ..." then "Dallas -7: ...").
@@ -1356,6 +1410,9 @@ export function parseText(text: string): ParsedText {
         cs = clauses(s.text, league);
         section = cs[0].scope;
       }
+      // "Say the spread makes Boston a 6-point favourite: ..." speaks of one side in its own sentence;
+      // the sentences after it are not that side's.
+      if (head.own.side) section = { ...section, blocking: false };
       if (headsOtherMarket(head)) {
         // The entry and what follows it under the heading speak of that market, none of ours.
         for (const c of cs) if (!(c.own.market || c.own.segment)) c.scope = { ...c.scope, blocking: true };
@@ -1376,7 +1433,9 @@ export function parseText(text: string): ParsedText {
       // market: what follows stands in the league section only ("Totals: ... . Player props may
       // require ... . Extra innings count unless the market states otherwise.").
       const first = cs[0];
-      if (section && first && (section.markets || section.segments || section.alternatives) && first.own.market && !sameMarkets(first.scope, section)) {
+      // "All wagers", "all bets" under the heading are the heading's market's bets ("Basketball player
+      // props: ... . A started game ... keeps all wagers. All overtime is included."): they do not end it.
+      if (section && first && (section.markets || section.segments || section.alternatives) && first.own.market && !first.own.every && !sameMarkets(first.scope, section)) {
         section = { leagues: section.leagues, sports: section.sports, complement: section.complement, blocking: false };
       }
     }
@@ -1567,7 +1626,16 @@ export function readRule(text: string | ParsedText, rule: ReadRule, m: MarketSco
     // A lead-in before a list ("overtime does not count for: quarter markets; 1st half markets") gives
     // its value to the items that name a market or the rule's subject, and on its own states nothing
     // when it ends in mid-phrase.
-    const lead = cs.length > 1 && cs[1].kind === 'colon' && !cs[0].withdrawn ? clauseValue(rule, cs[0].words, true, cs[0].conditional) : undefined;
+    // "Counts overtime (unless the market says otherwise): - Match winner - Total points": the list
+    // may follow the lead-in's own exception.
+    let listAt = 1;
+    while (listAt < cs.length && (cs[listAt].kind === 'except' || cs[listAt].kind === 'not')) listAt++;
+    const lead = cs.length > listAt && cs[listAt].kind === 'colon' && !cs[0].withdrawn ? clauseValue(rule, cs[0].words, true, cs[0].conditional) : undefined;
+    // A lead-in whose list names markets or periods and nothing else ("Counts overtime: - Match winner
+    // - Total points") states its value for those, not for every market; one whose colon opens a
+    // statement of its own ("Overtime is ignored: the Regulation 3-Way is ...") is read as before.
+    const list = cs.slice(listAt);
+    const listed = lead && !lead.conflict && !(cs[0].own.market || cs[0].own.segment) && list.some((c) => c.own.market || c.own.segment) && list.every((c) => !clauseValue(rule, c.words, true, c.conditional) && !c.words.some((w) => PREDICATE_VERBS.has(w)));
     const leadTopic = lead ? hasTopic(rule, cs[0].words) : false;
     // "..., the push rule applies: stakes are returned" ends in "applies" but is a statement: a rule
     // that applies is said in full.
@@ -1579,10 +1647,10 @@ export function readRule(text: string | ParsedText, rule: ReadRule, m: MarketSco
         // Read with the clause they follow; one that states its own value for the rule ("except 2nd
         // half markets which do include overtime") is also a statement about the markets it names.
         const own = exceptionValue(rule, c);
-        if (own && speaksOf(c, m)) found.push({ value: own, clause: c.text, weight: specificity(c.scope, m), gameLines: namesGameLines(c) });
+        if (own && speaksOf(c, m, rule)) found.push({ value: own, clause: c.text, weight: specificity(c.scope, m), gameLines: namesGameLines(c) });
         continue;
       }
-      if (i === 0 && dangling) continue;
+      if (i === 0 && (dangling || listed)) continue;
       // "Overtime included: No" is a label and its answer: the label states nothing of its own.
       if (cs[i + 1]?.kind === 'colon' && isAnswer(cs[i + 1])) continue;
       // The exception clauses that follow this clause.
@@ -1620,7 +1688,7 @@ export function readRule(text: string | ParsedText, rule: ReadRule, m: MarketSco
       // names the rule only in a condition ("most of the time, if a bet will not include overtime, it
       // is because of a period bet") claims nothing.
       if (c.withdrawn) {
-        if (topic && speaksOf(c, m) && (clauseValue(rule, c.words, topic, c.conditional) || (topicOutsideCondition(rule, c) && !c.words.some((w) => REASONS.has(w))))) found.push({ value: HEDGED, clause: c.text, weight: specificity(c.scope, m) });
+        if (topic && speaksOf(c, m, rule) && (clauseValue(rule, c.words, topic, c.conditional) || (topicOutsideCondition(rule, c) && !c.words.some((w) => REASONS.has(w))))) found.push({ value: HEDGED, clause: c.text, weight: specificity(c.scope, m) });
         continue;
       }
       let v = clauseValue(rule, c.words, topic, c.conditional);
@@ -1651,7 +1719,7 @@ export function readRule(text: string | ParsedText, rule: ReadRule, m: MarketSco
       if (!v && c.kind === 'colon' && i > 0) {
         const scoped = scopedAnswers(rule, cs[i - 1], c);
         if (scoped) {
-          for (const a of scoped) if (speaksOf(a.clause, m)) found.push({ value: a.value, clause: `${cs[i - 1].text}: ${a.clause.text}`, weight: specificity(a.clause.scope, m), gameLines: namesGameLines(a.clause) });
+          for (const a of scoped) if (speaksOf(a.clause, m, rule)) found.push({ value: a.value, clause: `${cs[i - 1].text}: ${a.clause.text}`, weight: specificity(a.clause.scope, m), gameLines: namesGameLines(a.clause) });
           continue;
         }
       }
@@ -1695,7 +1763,7 @@ export function readRule(text: string | ParsedText, rule: ReadRule, m: MarketSco
         if (v && !v.conflict && neg?.[v.value] && !exceptionValue(rule, hit)) found.push({ value: neg[v.value], clause: `${c.text} ... ${hit.text}`, weight: specificity(hit.scope, m), gameLines: namesGameLines(hit) });
         continue;
       }
-      if (v && speaksOf(c, m)) {
+      if (v && speaksOf(c, m, rule)) {
         // "Totals are settled on the result after 9 innings; if additional innings are needed, bets are
         // settled on the final result": the value said for the rule's own case (overtime played) holds
         // over the opposite basis before it in the same sentence, which is what happens when the case

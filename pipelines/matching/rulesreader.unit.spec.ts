@@ -18,7 +18,8 @@ const BLIND4_SILENT_KNOWN: string[] = [];
 /** The fifth blind batch after round 8: stated values read right, and the one silent row still
  * reported known (p765: "Full-game and second-half lines include overtime scoring" on a full-game
  * player prop, a hand value disputed in measurements.md, round 8). */
-const BLIND5_RIGHT = 99;
+// 100 since round 22 ('the home side' is a team, not the sides market).
+const BLIND5_RIGHT = 100;
 const BLIND5_SILENT_KNOWN = ['p765'];
 /** The sixth blind batch after the round that tuned on it: stated values read right, and the silent
  * rows still reported known (measurements.md: p799, a goalie's start on a prop whose player the
@@ -45,7 +46,8 @@ const BLIND8_SILENT_KNOWN = ['p1053'];
 // round on stated values read unknown (a line-adjusted tie as a push, an entry moved down for a DNP,
 // an outcome with no winner, players who did not start).
 // One more since the round on clause structures (a list item naming a market of ours and an alternate line).
-const BLIND9_RIGHT = 59;
+// 62 since round 22 ('the official result' is the game's result; 'the normal duration' is regulation).
+const BLIND9_RIGHT = 62;
 const BLIND9_SILENT_KNOWN = ['p1099', 'p1172'];
 // The tenth blind batch, development since its blind figure, after its safety round: no value read
 // wrong, and the kinds behind seven stated values read unknown fixed ("this also applies to", an
@@ -56,7 +58,8 @@ const BLIND9_SILENT_KNOWN = ['p1099', 'p1172'];
 // basis read for a player prop, as p1053).
 // 67 since the round on clause structures ("the same ... treatment applies"); 68 since the thirteenth
 // batch's round ("if the favourite wins by exactly the spread" names a margin, not one side).
-const BLIND10_RIGHT = 68;
+// 69 since round 22 ('that result carries the overtime scores').
+const BLIND10_RIGHT = 69;
 const BLIND10_SILENT_KNOWN = ['p1202', 'p1211', 'p1234', 'p1242'];
 // The twelfth blind batch, development since its blind figure (74 of 114 right, one wrong, five silent
 // rows read known): after its safety round, no value wrong and no silent row read known, and eight push
@@ -69,8 +72,13 @@ const BLIND12_RIGHT = 89;
 // stated values. One silent row still reads known: p1498 ("Unless the offer states otherwise, bets
 // include overtime" in a football chapter, read for a player prop of that chapter; the hand leaves it
 // silent, a value disputed in measurements.md).
-const BLIND13_RIGHT = 79;
+// 80 since round 22 (a lead-in's list after its own exception).
+const BLIND13_RIGHT = 80;
 const BLIND13_SILENT_KNOWN = ['p1498'];
+// The fourteenth blind batch, development since its blind figure (59 of 93 right, no wrong value, four
+// silent rows read known): after round 22, no silent row read known (a game that must start, a push named
+// for a game stopped short, a page on a sport outside the spec) and sixteen stated values read.
+const BLIND14_RIGHT = 75;
 
 const m = (league: MarketScope['league'], marketType: MarketScope['marketType'], segment: MarketScope['segment'] = 'full'): MarketScope => ({ league, marketType, segment });
 
@@ -1070,6 +1078,14 @@ describe('corpus of real rules texts (evaluation part)', () => {
     expect(r.overall.right).toBeGreaterThanOrEqual(BLIND13_RIGHT);
     expect(r.misses.filter((x) => x.expected === 'unknown').map((x) => x.row)).toEqual(BLIND13_SILENT_KNOWN);
   }, 30_000);
+  it('keeps the fourteenth blind batch (development since it was measured once) free of wrong values, of silent rows read known and of opposite rules read alike, holding what tuning reached on it', () => {
+    const r = evaluate(loadCorpus(), 'blind14-former-evaluation');
+    expect(r.overall.stated).toBeGreaterThan(90);
+    expect(r.overall.wrong).toBe(0);
+    expect(r.verdicts.oppositeEquivalent).toBe(0);
+    expect(r.overall.right).toBeGreaterThanOrEqual(BLIND14_RIGHT);
+    expect(r.misses.filter((x) => x.expected === 'unknown').map((x) => x.row)).toEqual([]);
+  }, 30_000);
 });
 
 /** Half A of the held-out probes (test/fixtures/rules/held-out-probes.json) as the round that tuned on
@@ -1089,15 +1105,16 @@ describe('held-out probes, the half tuning may look at', () => {
     expect(stated.filter((x) => x.got === x.p.expected).length).toBeGreaterThanOrEqual(PROBES_A_RIGHT);
   });
   // The second probe set (held-out-probes-stated.json: stated values the reader reported unknown), half
-  // A as the round that tuned on it left it: s12, an esports page whose title does not reach the
-  // market label after it, is the one silent probe still read known.
+  // A as the round that tuned on it left it. s12, an esports page whose title did not reach the market
+  // label after it, reads unknown since a short heading naming only a sport outside the spec opens a
+  // section for none of our leagues (0f0a5a0, made for a fourteenth-batch text, not for the probe).
   it('reads half A of the probes on stated values without a wrong value, holding what tuning reached', () => {
     type Probe = { id: string; half: string; text: string; rule: Parameters<typeof readRule>[1]; league: MarketScope['league']; marketType: MarketScope['marketType']; segment: MarketScope['segment']; expected: string };
     const probes = (JSON.parse(readFileSync(new URL('../../test/fixtures/rules/held-out-probes-stated.json', import.meta.url), 'utf8')) as { probes: Probe[] }).probes.filter((p) => p.half === 'A');
     const read = probes.map((p) => ({ p, got: readRule(p.text, p.rule, m(p.league, p.marketType, p.segment)).value }));
     const stated = read.filter((x) => x.p.expected !== 'unknown');
     expect(stated.filter((x) => x.got !== 'unknown' && x.got !== x.p.expected).map((x) => x.p.id)).toEqual([]);
-    expect(read.filter((x) => x.p.expected === 'unknown' && x.got !== 'unknown').map((x) => x.p.id)).toEqual(['s12']);
+    expect(read.filter((x) => x.p.expected === 'unknown' && x.got !== 'unknown').map((x) => x.p.id)).toEqual([]);
     expect(stated.filter((x) => x.got === x.p.expected).length).toBeGreaterThanOrEqual(7);
   });
 });
@@ -1499,5 +1516,132 @@ describe('stated values read unknown across the development parts: the kinds beh
     const text = "A shootout adds one goal to the winner's total, and overtime periods count in the final score.";
     expect(readRule(text, 'overtime', m('nhl', 'moneyline'))).toMatchObject({ value: 'included' });
     expect(readRule(text, 'overtime', m('nhl', 'spread'))).toMatchObject({ value: 'included' });
+  });
+});
+
+describe('safety on the fourteenth blind batch (sentences written for these tests)', () => {
+  it('a text on a sport outside the spec that sends "other sports" to their own rules states nothing for ours', () => {
+    const text = "This guide explains the soccer non-starter rule. If the player does not play, the bet is void. Other sports' player markets, such as points over/under 24.5, follow their own rules.";
+    expect(readRule(text, 'non_participation', m('nba', 'player_prop'))).toEqual({ value: 'unknown', why: 'silent' });
+    // A text on a league of ours keeps its rule.
+    const ours = "This guide explains the NBA non-starter rule. If the player does not play, the bet is void. Other sports' player markets follow their own rules.";
+    expect(readRule(ours, 'non_participation', m('nba', 'player_prop'))).toMatchObject({ value: 'void' });
+  });
+  it('"non-" names a league\'s complement only before a league ("non-NFL"), not in "non-participating player"', () => {
+    const text = 'Basketball: bets on a non-participating player are void.';
+    expect(readRule(text, 'non_participation', m('nhl', 'player_prop'))).toEqual({ value: 'unknown', why: 'silent' });
+    expect(readRule(text, 'non_participation', m('nba', 'player_prop'))).toMatchObject({ value: 'void' });
+    expect(readRule('Non-NFL leagues: overtime counts.', 'overtime', m('nfl', 'total'))).toEqual({ value: 'unknown', why: 'silent' });
+    expect(readRule('Non-NFL leagues: overtime counts.', 'overtime', m('nba', 'total'))).toMatchObject({ value: 'included' });
+  });
+  it('a heading naming only a sport or league outside the spec opens that sport\'s section: what follows it speaks of none of our markets', () => {
+    const text = 'eAmericanFootball rules. Main markets: Moneyline, settled on the final score including overtime; Total Points, settled on the final score including overtime.';
+    expect(readRule(text, 'overtime', m('nfl', 'moneyline'))).toEqual({ value: 'unknown', why: 'silent' });
+    expect(readRule(text, 'overtime', m('nfl', 'total'))).toEqual({ value: 'unknown', why: 'silent' });
+    const sections = 'Soccer. Match betting: settled on the result including extra time. Basketball. Match betting: settled on the result at the end of regulation.';
+    expect(readRule(sections, 'overtime', m('nba', 'moneyline'))).toMatchObject({ value: 'excluded' });
+    // A section of ours is read as before.
+    expect(readRule('Basketball. Main markets: Moneyline, settled on the final score including overtime.', 'overtime', m('nba', 'moneyline'))).toMatchObject({ value: 'included' });
+  });
+  it('a push named as the outcome of a game stopped short or called off is that case\'s label, not the push rule', () => {
+    const text = "Contests that end before the official time are graded 'No Action' or 'Push' and every wager is refunded.";
+    expect(readRule(text, 'push', m('nhl', 'total'))).toEqual({ value: 'unknown', why: 'silent' });
+    expect(readRule('A game abandoned before the final whistle is treated as a push and stakes are returned.', 'push', m('nba', 'spread'))).toEqual({ value: 'unknown', why: 'silent' });
+    // The push case named first is still the push rule.
+    expect(readRule('Pushes are refunded; a game that is abandoned is void.', 'push', m('nba', 'spread'))).toMatchObject({ value: 'void' });
+    expect(readRule('If the final margin lands exactly on the spread, the bet is a push and stakes are refunded.', 'push', m('nfl', 'spread'))).toMatchObject({ value: 'void' });
+  });
+  it('"games must start on the scheduled date" is a game\'s start, not a player\'s', () => {
+    const text = 'Every match must start on the scheduled date for bets to stand; otherwise they are void.';
+    expect(readRule(text, 'non_participation', m('nba', 'player_prop'))).toEqual({ value: 'unknown', why: 'silent' });
+    expect(readRule('All games must start at the listed time for action; otherwise bets are refunded.', 'non_participation', m('nhl', 'player_prop'))).toEqual({ value: 'unknown', why: 'silent' });
+    // A player who must start is still the player's rule.
+    expect(readRule('The player must start the game for bets to stand; otherwise they are void.', 'non_participation', m('nba', 'player_prop'))).toMatchObject({ value: 'void' });
+  });
+});
+
+describe('stated values of the fourteenth blind batch read unknown: the kinds behind them (sentences written for these tests)', () => {
+  it('"the normal duration" of a game is regulation time', () => {
+    expect(readRule('Unless the market description says otherwise, bets are settled once the normal duration of the game is over.', 'overtime', m('nhl', 'total'))).toMatchObject({ value: 'excluded' });
+    expect(readRule('Bets are settled on the normal duration and any overtime.', 'overtime', m('nhl', 'total'))).not.toMatchObject({ value: 'excluded' });
+  });
+  it('"that result carries the overtime scores" includes overtime', () => {
+    expect(readRule('Every bet is settled on the official result, and that result carries the overtime scores.', 'overtime', m('nba', 'total'))).toMatchObject({ value: 'included' });
+    // A market's name that carries a label is no result.
+    expect(readRule("Unless a market's name carries 'incl. overtime', totals are settled after regulation.", 'overtime', m('nba', 'total'))).toMatchObject({ value: 'excluded' });
+  });
+  it('"the official result" is the game\'s result, as "the final score" is', () => {
+    // Overtime in the game's result says nothing of a player's statistic.
+    expect(readRule("Player props are settled on the player's statistics. Every bet is settled on the official result, which includes overtime.", 'overtime', m('nba', 'player_prop'))).toEqual({ value: 'unknown', why: 'silent' });
+    // A sentence about the result speaks of the whole game, not of the market heading above it.
+    expect(readRule('Match betting: pick the winner of the game. Every bet on a hockey game is based on the official result at the end of regulation time.', 'overtime', m('nhl', 'total'))).toMatchObject({ value: 'excluded' });
+  });
+  it('a game whose result cannot be determined is a player prop\'s case too; only overtime in the result says nothing of a player\'s statistic', () => {
+    expect(readRule('If the game result cannot be determined within 36 hours, the bets are declared void.', 'cancellation', m('nba', 'player_prop'))).toMatchObject({ value: 'void' });
+    expect(readRule('The game result includes overtime.', 'overtime', m('nba', 'player_prop'))).toEqual({ value: 'unknown', why: 'silent' });
+  });
+  it('"the home side" is a team, not the sides market', () => {
+    const text = 'Unless the market name says otherwise, bets are settled on the result after nine innings (8.5 if the home side leads).';
+    expect(readRule(text, 'overtime', m('mlb', 'total'))).toMatchObject({ value: 'excluded' });
+    expect(readRule('Sides include extra innings.', 'overtime', m('mlb', 'spread'))).toMatchObject({ value: 'included' });
+  });
+  it('"if odds on a draw are offered" is the three-way market, "if no draw is offered" the two-way money line', () => {
+    const text = 'If odds on the draw are offered and the game ends level, bets on either team lose; if no draw is offered and the game ends level, bets on both teams are void.';
+    expect(readRule(text, 'tie', m('nfl', 'moneyline'))).toMatchObject({ value: 'void' });
+    expect(readRule('If odds on a draw are offered and the game ends in a draw, bets on either team lose.', 'tie', m('nfl', 'moneyline'))).toEqual({ value: 'unknown', why: 'silent' });
+  });
+  it('"if the winner cannot be determined" names a tie, as "no winner" does', () => {
+    const text = 'In two-outcome sports, if the winner cannot be determined from the result, the market is cancelled and every stake is refunded.';
+    expect(readRule(text, 'tie', m('nfl', 'moneyline'))).toMatchObject({ value: 'void' });
+  });
+  it('"more than 44 loses" in a worked example is another result\'s outcome, not the push\'s', () => {
+    const text = 'If the final score equals the total, the bet is returned. For example, on a total of 44: a combined score of 43 wins, exactly 44 is a push and the stake is returned, more than 44 loses.';
+    expect(readRule(text, 'push', m('nfl', 'total'))).toMatchObject({ value: 'void' });
+    expect(readRule('Pushes are refunded. With a total of 44, exactly 44 is a push and the stake is returned, more than 44 loses.', 'push', m('nfl', 'total'))).toMatchObject({ value: 'void' });
+    // A loss said of the push case itself is still read.
+    expect(readRule('If the combined score lands exactly on the total, the bet loses.', 'push', m('nfl', 'total'))).toMatchObject({ value: 'loses' });
+  });
+  it('a sentence whose colon heading names one side ("makes Boston a 6-point favourite:") leaves the sentences after it to the whole market', () => {
+    const text = 'Say the spread makes Boston a 6-point favourite: Boston must win by 7 or more for its backers to win. If Boston wins by exactly 6 points, the bet is a push and stakes are returned.';
+    expect(readRule(text, 'push', m('nba', 'spread'))).toMatchObject({ value: 'void' });
+    // A side's own statement is still that side's.
+    expect(readRule('If you back the favourite: a win by exactly the spread is a push and stakes are returned.', 'push', m('nba', 'spread'))).toEqual({ value: 'unknown', why: 'silent' });
+  });
+  it('"all markets that include overtime" names a class of markets, as "markets that include overtime" does, and states nothing', () => {
+    const text = "All markets are for regular time only. If a game goes to a shootout, one goal is added to the winner's score; this applies to all markets that include overtime and the shootout.";
+    expect(readRule(text, 'overtime', m('nhl', 'moneyline'))).toMatchObject({ value: 'excluded' });
+    expect(readRule('This applies to all markets that include overtime.', 'overtime', m('nhl', 'total'))).toEqual({ value: 'unknown', why: 'silent' });
+    // "All markets include overtime" is a statement.
+    expect(readRule('All markets include overtime.', 'overtime', m('nhl', 'total'))).toMatchObject({ value: 'included' });
+  });
+  it('"all wagers" under a market heading are that market\'s wagers: the heading reaches the sentences after them', () => {
+    const text = 'Basketball. Markets do not include overtime. Player props: a player who does not take part is void. A suspended game resumed the same day keeps all wagers. All overtime is included in settlement.';
+    expect(readRule(text, 'overtime', m('nba', 'moneyline'))).toMatchObject({ value: 'excluded' });
+    expect(readRule(text, 'overtime', m('nba', 'player_prop'))).toMatchObject({ value: 'included' });
+  });
+  it('an accented letter is read as its base letter ("prórroga")', () => {
+    expect(readRule('Totals are settled on the final score with the prórroga included.', 'overtime', m('nba', 'total'))).toMatchObject({ value: 'included' });
+  });
+  it('"not added to it" denies overtime to the market the clause speaks of', () => {
+    expect(readRule('Quarter bets: a 4th quarter bet covers the fourth quarter; overtime points are not added to it.', 'overtime', m('nba', 'total', 'quarter:4'))).toMatchObject({ value: 'excluded' });
+    expect(readRule('Second-half bets: overtime points are added to it.', 'overtime', m('nba', 'spread', 'half:2'))).toMatchObject({ value: 'included' });
+  });
+  it('"la prórroga" (Spanish) names overtime', () => {
+    expect(readRule('Money line: the prorroga counts, since basketball has no draws.', 'overtime', m('nba', 'moneyline'))).toMatchObject({ value: 'included' });
+    expect(readRule('Totals are settled on the final score with the prorroga included.', 'overtime', m('nba', 'total'))).toMatchObject({ value: 'included' });
+  });
+  it('"the extra segment" names overtime, as "extra play" does', () => {
+    expect(readRule('Full-game totals count the extra segment when one is played.', 'overtime', m('nba', 'total'))).toMatchObject({ value: 'included' });
+    expect(readRule('Quarter lines do not include the extra segment.', 'overtime', m('nba', 'total', 'quarter:4'))).toMatchObject({ value: 'excluded' });
+  });
+  it('a lead-in whose list only names markets states its value for those markets, also after its own exception', () => {
+    const text = 'Overtime counts (unless the market says otherwise): - Money line - Point spread - Total points.';
+    expect(readRule(text, 'overtime', m('nba', 'moneyline'))).toMatchObject({ value: 'included' });
+    expect(readRule(text, 'overtime', m('nba', 'total'))).toMatchObject({ value: 'included' });
+    // Markets the list leaves out, and a quarter, are not read from the lead-in alone.
+    expect(readRule(text, 'overtime', m('nba', 'total', 'quarter:4'))).toEqual({ value: 'unknown', why: 'silent' });
+    expect(readRule('Overtime counts: - Money line - Point spread - Total points.', 'overtime', m('nba', 'team_total'))).toEqual({ value: 'unknown', why: 'silent' });
+    // A colon that opens a statement of its own keeps the lead-in's statement.
+    expect(readRule('Overtime is ignored: the regulation line is graded after 60 minutes.', 'overtime', m('nfl', 'moneyline'))).toMatchObject({ value: 'excluded' });
   });
 });
