@@ -104,13 +104,11 @@ const fields = z.object({
   // How often the processors roll the candles up (1m, 1h, 1d) from the quote changes written since
   // the last roll-up (pipelines/readmodels/price-rollup.ts). The history route's answers do not
   // depend on it (it merges the changes not rolled up yet itself); a longer interval costs fewer
-  // roll-ups and leaves the route more changes to merge. A minute: a roll-up's CPU is mostly its
-  // statements' fixed cost (~100 ms of chdb's CPU however few its rows), which at 10 s was about a
-  // fifth of the pipeline's CPU per record (bench/history.md, 2026-11-27). 0: this process rolls up nothing. One
+  // roll-ups and leaves the route more changes to merge. 0: this process rolls up nothing. One
   // process rolls up a database at a time whatever this says: a lease (in Redis for a ClickHouse
   // server with REDIS_URL, in-process on chdb, each process's own database) and its fence keep it so
   // (pipelines/runtime/price-rollup.ts).
-  PRICE_CANDLE_ROLLUP_MS: z.coerce.number().int().refine((n) => n === 0 || n >= 100, 'PRICE_CANDLE_ROLLUP_MS must be 0 (no roll-up here) or at least 100').default(60_000),
+  PRICE_CANDLE_ROLLUP_MS: z.coerce.number().int().refine((n) => n === 0 || n >= 100, 'PRICE_CANDLE_ROLLUP_MS must be 0 (no roll-up here) or at least 100').default(10_000),
   // Stage metrics endpoint (GET /metrics) of the processes that run stages; 0 = none. Unset: the
   // role's own default (METRICS_PORT_DEFAULTS: processors 9464, pollers 9465, so both run on one
   // host without colliding and bin/status.ts finds them), none for ROLES=all and API replicas.

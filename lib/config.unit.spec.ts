@@ -63,9 +63,8 @@ describe('PRICE_HISTORY', () => {
 });
 
 describe('PRICE_CANDLE_ROLLUP_MS', () => {
-  it('defaults to a minute; 0 turns the roll-up off on this process; under 100 ms otherwise is refused, quoted', () => {
-    expect(loadConfig({}).PRICE_CANDLE_ROLLUP_MS).toBe(60_000);
-    expect(loadConfig({ PRICE_CANDLE_ROLLUP_MS: '10000' }).PRICE_CANDLE_ROLLUP_MS).toBe(10_000);
+  it('defaults to 10 s; 0 turns the roll-up off on this process; under 100 ms otherwise is refused, quoted', () => {
+    expect(loadConfig({}).PRICE_CANDLE_ROLLUP_MS).toBe(10_000);
     expect(loadConfig({ PRICE_CANDLE_ROLLUP_MS: '0' }).PRICE_CANDLE_ROLLUP_MS).toBe(0);
     expect(loadConfig({ PRICE_CANDLE_ROLLUP_MS: '60000' }).PRICE_CANDLE_ROLLUP_MS).toBe(60_000);
     expect(configError({ PRICE_CANDLE_ROLLUP_MS: '50' })).toMatch(/PRICE_CANDLE_ROLLUP_MS="50"/);
