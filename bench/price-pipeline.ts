@@ -12,8 +12,9 @@
 // Each run is a fresh process (nothing of one run's quotes or JIT is left for the next): the first
 // read (every record, as a fresh service's first crawl) goes through the pipeline untimed but
 // reported (`first crawl`); then each later read's changes are appended in turn, each waiting until
-// every stage caught up, then one roll-up of the candles (bin/run.ts runs one every
-// PRICE_CANDLE_ROLLUP_MS, 10 s by default: a read's worth here), and the whole is timed: CPU is process.cpuUsage() (every thread: main, stage
+// every stage caught up, with a roll-up of the candles after every read that ends a
+// PRICE_CANDLE_ROLLUP_MS of the reads' clock (bin/run.ts runs one every PRICE_CANDLE_ROLLUP_MS; the
+// reads are --step-ms apart), and the whole is timed: CPU is process.cpuUsage() (every thread: main, stage
 // thread, history worker, chdb's pools) from the first append until every stage committed what its
 // inputs hold, per record; also with the 3 s after (chdb's merges of the parts just written, the
 // sports ticks of both sides alike). The runs alternate, the order flipped every pair (ABBA), --pairs
@@ -68,6 +69,8 @@ interface RunResult {
   priceRows: number;
   /** Batches sink.price-history completed in the timed part (each an insert into price_history when it held a change). */
   priceBatches: number;
+  /** Candle roll-ups run in the timed part. */
+  rollups?: number;
 }
 
 if (values.run) await oneRun(values.run);
@@ -108,12 +111,19 @@ async function oneRun(file: string): Promise<never> {
   const t0 = performance.now();
   const cpu0 = process.cpuUsage();
   const th0 = threadRun();
+  // The roll-ups the service's timer would run over these reads: one each time the reads' clock
+  // passes a multiple of PRICE_CANDLE_ROLLUP_MS (one a read at 10 s; one in six at 60 s), counted in
+  // the timed CPU.
+  const rollupMs = config.PRICE_CANDLE_ROLLUP_MS;
+  const stepMs = Number(values['step-ms']);
+  let rollups = 0;
   for (let i = 1; i < encoded.length; i++) {
     await pipeline.append(encoded[i]!);
     await pipeline.caughtUp();
-    // One candle roll-up a read (10 s of changes, the service's PRICE_CANDLE_ROLLUP_MS default),
-    // counted in the timed CPU.
-    await pipeline.rollUp();
+    if (rollupMs > 0 && Math.floor((i * stepMs) / rollupMs) > Math.floor(((i - 1) * stepMs) / rollupMs)) {
+      await pipeline.rollUp();
+      rollups++;
+    }
   }
   const wallS = (performance.now() - t0) / 1000;
   const cpu = process.cpuUsage(cpu0);
@@ -133,6 +143,7 @@ async function oneRun(file: string): Promise<never> {
     first: { records: first.records, cpuUsPerRecord: +first.cpuUsPerRecord.toFixed(1) },
     priceRows: rows,
     priceBatches: batches,
+    rollups: config.PRICE_HISTORY ? rollups : 0,
   };
   await pipeline.stop();
   rmSync(dir, { recursive: true, force: true });
@@ -174,7 +185,7 @@ async function compare(): Promise<never> {
   if (sides.length !== 2) throw new Error('--trees takes two label=DIR pairs');
   const runOnce = (side: (typeof sides)[number]) => {
     const load = loadavg()[0]!;
-    const out = execFileSync(process.execPath, [...process.execArgv, side.script, '--run', file], {
+    const out = execFileSync(process.execPath, [...process.execArgv, side.script, '--run', file, '--step-ms', String(stepMs)], {
       cwd: path.dirname(path.dirname(side.script)),
       encoding: 'utf8',
       stdio: ['ignore', 'pipe', 'inherit'],
@@ -185,7 +196,7 @@ async function compare(): Promise<never> {
     return { ...r, load };
   };
   const [A, B] = sides as [(typeof sides)[number], (typeof sides)[number]];
-  console.log(`\n| pair | load (1 min) ${A.label}; ${B.label} | CPU µs/record ${A.label} -> ${B.label} | ratio | incl. 3 s after | ratio | main thread µs/record | other threads | price rows (batches), timed | first read µs/record |`);
+  console.log(`\n| pair | load (1 min) ${A.label}; ${B.label} | CPU µs/record ${A.label} -> ${B.label} | ratio | incl. 3 s after | ratio | main thread µs/record | other threads | price rows (batches; roll-ups), timed | first read µs/record |`);
   console.log('|---|---|---|---:|---|---:|---|---|---:|---|');
   const ratios: number[] = [];
   const settled: number[] = [];
@@ -198,7 +209,7 @@ async function compare(): Promise<never> {
     settled.push(b.cpuSettledUsPerRecord / a.cpuSettledUsPerRecord);
     console.log(
       `| ${p} | ${a.load.toFixed(1)}; ${b.load.toFixed(1)} | ${a.cpuUsPerRecord} -> ${b.cpuUsPerRecord} | ${ratios.at(-1)!.toFixed(3)} | ${a.cpuSettledUsPerRecord} -> ${b.cpuSettledUsPerRecord} | ${settled.at(-1)!.toFixed(3)} | ` +
-        `${a.mainUsPerRecord} -> ${b.mainUsPerRecord} | ${a.otherThreadsUsPerRecord} -> ${b.otherThreadsUsPerRecord} | ${b.priceRows} (${b.priceBatches}) | ${a.first.cpuUsPerRecord} -> ${b.first.cpuUsPerRecord} |`,
+        `${a.mainUsPerRecord} -> ${b.mainUsPerRecord} | ${a.otherThreadsUsPerRecord} -> ${b.otherThreadsUsPerRecord} | ${b.priceRows} (${b.priceBatches}; ${b.rollups ?? '?'}) | ${a.first.cpuUsPerRecord} -> ${b.first.cpuUsPerRecord} |`,
     );
   }
   const sorted = (xs: number[]) => [...xs].sort((x, y) => x - y);

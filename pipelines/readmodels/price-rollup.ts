@@ -147,39 +147,46 @@ export async function rollUpCandles(history: History, opts: RollUpOptions = {}):
   // Each write: only while no newer fence is written (FENCED), and bounded in time (rollupSettleMs).
   const guard = fence === undefined ? '' : ` AND ${FENCED}`;
   const limit = `max_execution_time = ${ROLLUP_STATEMENT_LIMIT_S}`;
+  // Each statement costs chdb a few ms of CPU however small (bench/history.md, 2026-11-27), so a
+  // roll-up issues as few as it can: the window and its days in one read, and the fence read back
+  // once at the end (and after each day of a roll-up of several) rather than after every write. A
+  // write under a newer fence inserts nothing whenever it runs (FENCED, in the statement itself): the
+  // read back only tells the roller to stop, and the writes it skips would have written nothing.
   const write = async (sql: string, params: Record<string, unknown>): Promise<void> => {
     if (fence === undefined) return history.exec(sql, params);
     if (opts.held && !opts.held()) throw new RollupFenced(fence);
     await history.exec(sql, { ...params, fence });
-    // The statement inserted nothing if a newer fence was written before it ran: stop here, before
-    // the next write, so the roller gives the roll-up up at once.
+  };
+  const stopIfFenced = async (): Promise<void> => {
+    if (fence === undefined) return;
     const [f] = await history.query<{ f: number }>(`SELECT ${FENCE_SQL} AS f`);
     if (Number(f.f) > fence) throw new RollupFenced(fence);
   };
   // The cut is a millisecond before now: a row inserted after this read is stamped later than it,
-  // so it falls in the next window whatever the clock's resolution.
-  const [w] = await history.query<{ from: number; to: number; started: number; mark: number }>(
-    `SELECT greatest(toInt64(ifNull(${ROLLED_TO_SQL}, 0)) - {lookback:Int64}, 0) AS from, toUnixTimestamp64Milli(now64(3)) - 1 AS to,
-            toInt64(ifNull(${ROLLED_TO_SQL}, 0)) AS mark, toInt64(ifNull(${STARTED_SQL}, 0)) AS started`,
+  // so it falls in the next window whatever the clock's resolution. With it, the new rows' count per
+  // day (UTC) of their observed_at (sumMap: the days in order, and their counts): the roll-up goes
+  // day by day, so one statement's set of touched buckets and its groups stay one day's however long
+  // the window (the first roll-up after a replay or the migration covers the whole retention; a
+  // timer's covers the last seconds, one day). An aggregate without GROUP BY: one row, no day in it
+  // when nothing is new.
+  const [w] = await history.query<{ from: number; to: number; started: number; mark: number; days: [number[], number[]] }>(
+    `WITH toInt64(ifNull(${ROLLED_TO_SQL}, 0)) AS mark_, greatest(mark_ - {lookback:Int64}, 0) AS from_,
+          toUnixTimestamp64Milli(now64(3)) - 1 AS to_, toInt64(ifNull(${STARTED_SQL}, 0)) AS started_
+     SELECT from_ AS from, to_ AS to, mark_ AS mark, started_ AS started, sumMap([toUnixTimestamp(toStartOfDay(observed_at))], [toUInt64(1)]) AS days
+     FROM price_history WHERE inserted_at > fromUnixTimestamp64Milli(from_, 'UTC') AND inserted_at <= fromUnixTimestamp64Milli(to_, 'UTC')`,
     { lookback: lookbackMs },
   );
   const from = Number(w.from);
   const to = Number(w.to);
   const window = { from, to };
+  const days = w.days[0].map((day, i) => ({ day: Number(day), rows: Number(w.days[1][i]) }));
+  if (days.length === 0) return { from, to, rows: 0 };
   // Whether a table may hold some of this window's rows already: after a roll-up that started and
   // did not finish (its start is recorded past the mark), or when looking back before the mark. Only
   // then is each bucket's version read, since that read costs what the touched markets' candles cost
   // (the tables' sorting key puts a market's month of buckets together), not what the new rows do.
   const repeat = lookbackMs > 0 || Number(w.started) > Number(w.mark);
   const NEW = `inserted_at > fromUnixTimestamp64Milli({from:Int64}, 'UTC') AND inserted_at <= fromUnixTimestamp64Milli({to:Int64}, 'UTC')`;
-  // Day by day (UTC) of the new rows' observed_at: one statement's set of touched buckets and its
-  // groups stay one day's however long the window (the first roll-up after a replay or the migration
-  // covers the whole retention; a timer's covers the last seconds, one day).
-  const days = await history.query<{ day: number; rows: number }>(
-    `SELECT toUnixTimestamp(toStartOfDay(observed_at)) AS day, count() AS rows FROM price_history WHERE ${NEW} GROUP BY day ORDER BY day`,
-    window,
-  );
-  if (days.length === 0) return { from, to, rows: 0 };
   const mark = (name: string) =>
     write(`INSERT INTO price_rollup_state (name, rolled_to) SELECT '${name}', fromUnixTimestamp64Milli({to:Int64}, 'UTC') WHERE 1${guard} SETTINGS ${limit}`, { to });
   await mark(STARTED);
@@ -210,7 +217,9 @@ export async function rollUpCandles(history: History, opts: RollUpOptions = {}):
         slice,
       );
     }
+    if (days.length > 1) await stopIfFenced();
   }
   await mark(STATE);
+  await stopIfFenced();
   return { from, to, rows };
 }

@@ -16,7 +16,7 @@ import { ChdbHistory } from '../readmodels/chdb-history.ts';
 import type { History } from '../readmodels/history.ts';
 import { migrate } from '../readmodels/migrate.ts';
 import { midOf } from '../readmodels/price-history.ts';
-import { BUCKET_OF, CANDLE_OF_CHANGES, CANDLE_OF_STATES, ROLLUP_TABLES, RollupFenced } from '../readmodels/price-rollup.ts';
+import { BUCKET_OF, CANDLE_OF_CHANGES, CANDLE_OF_STATES, claimRollup, ROLLUP_TABLES, rollUpCandles, RollupFenced } from '../readmodels/price-rollup.ts';
 import { MemoryLease, MemoryLeaseRegistry, type Lease } from './lease.ts';
 import { RedisLease } from './redis-lease.ts';
 import { startCandleRollup, type RunningRollup } from './price-rollup.ts';
@@ -214,6 +214,43 @@ function rollerSuite(name: string, makeStore: () => Store) {
     });
   });
 }
+
+// Each statement costs chdb a few ms of CPU however small (bench/history.md, 2026-11-27): a timer's
+// roll-up under a fence reads its window once, writes the start mark, the three widths' states and the
+// mark, and reads the fence back once; with nothing new, it reads its window and stops.
+describe('statements of a roll-up under a fence', () => {
+  it('one day of new rows: one read of the window and its days, five writes, one read of the fence; nothing new: one read', async () => {
+    const h = await ChdbHistory.open(dir, `t_${rnd()}`);
+    try {
+      await migrate(h);
+      await claimRollup(h, 5);
+      const seen: string[] = [];
+      const counted = new Proxy(h, {
+        get(target, prop, receiver) {
+          if (prop === 'exec' || prop === 'query')
+            return (sql: string, params?: Record<string, unknown>) => {
+              const s = sql.replace(/\s+/g, ' ').trim();
+              const read = s.includes('FROM price_history') ? 'window' : s.includes('FROM price_rollup_fence') ? 'fence' : s;
+              seen.push(s.startsWith('INSERT INTO ') ? `write ${s.split(' ')[2]}` : `read ${read}`);
+              return prop === 'exec' ? target.exec(sql, params) : target.query(sql, params);
+            };
+          return Reflect.get(target, prop, receiver) as unknown;
+        },
+      });
+      await h.insert('price_history', rowsOf('m-', [{ market: 0, outcome: 'a', sec: 10, bid: 0.4, ask: 0.5, last: null }, { market: 1, outcome: 'b', sec: 20, bid: null, ask: null, last: 0.3 }]));
+      expect(await rollUpCandles(counted, { fence: 5, held: () => true })).toMatchObject({ rows: 2 });
+      expect(seen).toEqual(['read window', 'write price_rollup_state', 'write price_rollup_1m', 'write price_rollup_1h', 'write price_rollup_1d', 'write price_rollup_state', 'read fence']);
+      const { rolled, raw } = await candles(h);
+      expect(rolled).toEqual(raw);
+      seen.length = 0;
+      expect(await rollUpCandles(counted, { fence: 5, held: () => true })).toMatchObject({ rows: 0 });
+      expect(seen).toEqual(['read window']);
+    } finally {
+      await h.exec(`DROP DATABASE IF EXISTS ${h.database}`).catch(() => {});
+      await h.close();
+    }
+  });
+});
 
 rollerSuite('in-process', () => {
   let now = Date.now();
