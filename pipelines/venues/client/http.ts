@@ -6,7 +6,8 @@
 //   venue rejection (other 4xx)    -> 400 upstream_rejected
 //   down, timeout, 5xx, bad body   -> 502 upstream_unavailable
 // HTTP goes through undici with one keep-alive pool per base address; nothing is cached: requests
-// for the same venue resource that ask before its read is sent share that read (SharedRead).
+// for the same venue resource that ask before its read is sent share that read (SharedRead) and
+// its parsed body, which no reader writes into.
 import { Agent, getGlobalDispatcher, type Dispatcher } from 'undici';
 import { ApiError } from '../../../lib/errors.ts';
 import { BudgetSpent, VenueEndpoints } from './endpoints.ts';
@@ -234,7 +235,8 @@ interface Joiner {
  * dropped once handed out. Each joiner keeps its own signal: one that aborts leaves (its promise
  * rejects at once); the read itself is aborted, or never sent, only when every joiner has left. The
  * venue's status, headers and body reach every joiner alike, and each makes of them what it would
- * have alone (getJson parses and maps per request: no joiner holds another's objects).
+ * have alone: getJson maps the status per request, and parses the body once for all of them (the
+ * parsed value is shared, and its readers never write into it).
  */
 class SharedRead {
   private readonly joiners: Joiner[] = [];
@@ -296,6 +298,13 @@ class SharedRead {
   }
 }
 
+/**
+ * A 2xx answer's parsed body, by answer: a read shared by several requests (SharedRead) hands each
+ * the same VenueResponse, and its JSON is parsed once for all of them. Held only as long as the
+ * answer itself (nothing is kept once the requests are answered).
+ */
+const parsedAnswers = new WeakMap<VenueResponse, unknown>();
+
 export class VenueHttp {
   readonly baseUrl: string;
   private readonly agent: Agent;
@@ -351,11 +360,18 @@ export class VenueHttp {
       }
       throw faultFor(venue, res.status, retryAfterSeconds(res.headers['retry-after']), detail);
     }
+    // One parse per answer: the requests that shared the read share its parsed value (nothing
+    // that reads it writes into it: the live routes build their bodies as new objects).
+    const had = parsedAnswers.get(res);
+    if (had !== undefined) return had;
+    let parsed: unknown;
     try {
-      return JSON.parse(text) as unknown;
+      parsed = JSON.parse(text) as unknown;
     } catch {
       throw unavailable(venue, 'the body was not valid JSON');
     }
+    parsedAnswers.set(res, parsed);
+    return parsed;
   }
 
   /** Join the unsent read of this URL, or open one and send it at the next turn of the loop. */
