@@ -59,6 +59,26 @@ export interface MarketDetail {
   open_interest?: number;
 }
 
+/** The last body built from each shared venue answer, with what else it was built from. */
+const built = new WeakMap<object, { inputs: readonly unknown[]; body: unknown }>();
+
+/**
+ * `build()`, or the body it returned last for the same venue `answer` and the same `inputs` (each
+ * compared with ===). Requests that share a venue read share its parsed answer (VenueHttp.getJson),
+ * so those that asked for one market at once build one body and serialize it once, where each built
+ * and serialized the same thing before. `inputs` is everything else the body is made of (the other
+ * answers, the request's observed_at, the id asked): a request gets exactly the body it would have
+ * built alone. The body is kept only as long as the answer, and only the last one per answer.
+ */
+export function builtOnce<T extends MarketDetail | NotFound>(answer: unknown, inputs: readonly unknown[], build: () => T): T {
+  if (answer === null || typeof answer !== 'object') return build();
+  const had = built.get(answer);
+  if (had !== undefined && had.inputs.length === inputs.length && had.inputs.every((x, i) => x === inputs[i])) return had.body as T;
+  const body = build();
+  built.set(answer, { inputs, body });
+  return body;
+}
+
 export const EMPTY: Quote = { price: null, bid: null, ask: null, last: null };
 export const iso = (ms: number) => new Date(ms).toISOString();
 
