@@ -10,15 +10,14 @@ import { ioFor, runPlan } from '../../live/io.ts';
 import { adapterFor } from '../../../pipelines/venues/adapters/index.ts';
 import { one } from '../../live/cursor.ts';
 
-/** Each body's JSON text, serialized once for the requests that got the same body (builtOnce). */
-const texts = new WeakMap<object, JsonText>();
+/** The last body's JSON text: serialized once for the requests that got that body (builtOnce). */
+let last: { body: object; text: JsonText } | undefined;
 
 export const marketDetail: RouteHandler = async (ctx) => {
   const rawId = ctx.params.market_id ?? '';
   const plan = planResolution('market', rawId, one(ctx.query.provider));
   const io = ioFor(ctx);
   const body = await runPlan(plan, (p, id) => adapterFor(p).readMarket(io, id), 'market', rawId);
-  let text = texts.get(body);
-  if (text === undefined) texts.set(body, (text = new JsonText(JSON.stringify(body))));
-  return { body: text };
+  if (last?.body !== body) last = { body, text: new JsonText(JSON.stringify(body)) };
+  return { body: last.text };
 };

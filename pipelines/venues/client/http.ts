@@ -74,6 +74,11 @@ export interface VenueResponse {
   status: number;
   headers: Record<string, string | string[] | undefined>;
   text: string;
+  /**
+   * The body parsed, once, by the first reader that parses it (VenueHttp.getJson): a read shared by
+   * several requests (SharedRead) hands each the same VenueResponse. Held as long as the answer.
+   */
+  parsed?: unknown;
 }
 
 /**
@@ -133,6 +138,7 @@ class TextAnswer implements Dispatcher.DispatchHandler {
         return (headers ??= parseHeaders(raw));
       },
       text: b.toString('utf8', start),
+      parsed: undefined,
     });
   }
 
@@ -298,13 +304,6 @@ class SharedRead {
   }
 }
 
-/**
- * A 2xx answer's parsed body, by answer: a read shared by several requests (SharedRead) hands each
- * the same VenueResponse, and its JSON is parsed once for all of them. Held only as long as the
- * answer itself (nothing is kept once the requests are answered).
- */
-const parsedAnswers = new WeakMap<VenueResponse, unknown>();
-
 export class VenueHttp {
   readonly baseUrl: string;
   private readonly agent: Agent;
@@ -362,16 +361,12 @@ export class VenueHttp {
     }
     // One parse per answer: the requests that shared the read share its parsed value (nothing
     // that reads it writes into it: the live routes build their bodies as new objects).
-    const had = parsedAnswers.get(res);
-    if (had !== undefined) return had;
-    let parsed: unknown;
+    if (res.parsed !== undefined) return res.parsed;
     try {
-      parsed = JSON.parse(text) as unknown;
+      return (res.parsed = JSON.parse(text) as unknown);
     } catch {
       throw unavailable(venue, 'the body was not valid JSON');
     }
-    parsedAnswers.set(res, parsed);
-    return parsed;
   }
 
   /** Join the unsent read of this URL, or open one and send it at the next turn of the loop. */
