@@ -70,8 +70,8 @@ let built: { answer: object; inputs: readonly unknown[]; body: unknown } | undef
  * `inputs` is everything else the body is made of (the other answers, the request's observed_at,
  * the id asked): a request gets exactly the body it would have built alone, and a later read is a
  * new answer, so no body outlives its read's requests but the last one, held until the next build.
- * One remembered body, not one per answer: a WeakMap entry per read cost the reads that share
- * nothing more than it saved.
+ * One remembered body, not one per answer (a WeakMap): nothing is kept per answer, so the
+ * reads that share nothing leave no entries behind.
  */
 export function builtOnce<T extends MarketDetail | NotFound>(answer: unknown, inputs: readonly unknown[], build: () => T): T {
   if (answer === null || typeof answer !== 'object') return build();
