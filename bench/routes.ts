@@ -8,11 +8,16 @@
 // embedded, >= 0.3x with Redis. Besides throughput, each line gives the CPU-cost ratio (bare CPU per
 // request over the service's, this process only), which a busy shared machine disturbs far less.
 //
-//   npx tsx bench/routes.ts [--rows 100000] [--events 600] [--duration 3] [--rounds 3] [--keys 50] [--connections 1,32] [--mode both|embedded|redis] [--routes 'market detail'] [--sim-thread] [--ids 200]
+//   npx tsx bench/routes.ts [--rows 100000] [--events 600] [--duration 3] [--rounds 3] [--keys 50] [--connections 1,32] [--mode both|embedded|redis] [--routes 'market detail'] [--sim-thread] [--ids 200] [--profile DIR]
 //
 // --ids N adds a spread variant of market detail: the requests rotate over N venue_3 markets (and
 // the direct call over the same N venue paths), so requests that ask for one market at once, and
 // so share its venue read, are rare; the single-market line shows what sharing gains.
+//
+// --profile DIR: after a line's measured rounds, one more round of the service alone under a CPU
+// profile of this process's main thread (node:inspector, 100 us sampling), written to DIR as one
+// .cpuprofile per mode, route and connection count (bench/profile-summary.ts reads them). That round
+// is not in the figures: the profiler slows the thread it samples.
 //
 // The catalog is built the way the service builds it: listing crawls staged in chdb, one snapshot
 // build, its pages laid out in the SnapshotStore. The sports snapshot is published in the sports
@@ -21,7 +26,8 @@
 // each URL is fetched once and the bare server sends exactly those bytes with the same content type.
 import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { Session } from 'node:inspector/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -67,6 +73,8 @@ const ONLY = arg('routes', '').split(',').filter(Boolean);
 const SIM_ON_THREAD = process.argv.includes('--sim-thread');
 /** Markets the spread variant of market detail rotates over (0: no spread variant). */
 const IDS = Number(arg('ids', '0'));
+/** Where an extra, unmeasured round of each line under a CPU profile is written ('' for none). */
+const PROFILE = arg('profile', '');
 
 interface Load {
   rps: number;
@@ -291,6 +299,20 @@ async function benchMode(mode: 'embedded' | 'redis', history: ChdbHistory, simUr
         };
         console.log(JSON.stringify(line));
         results.push(line);
+        if (PROFILE) {
+          const session = new Session();
+          session.connect();
+          await session.post('Profiler.enable');
+          await session.post('Profiler.setSamplingInterval', { interval: 100 });
+          await session.post('Profiler.start');
+          const l = await load(appBase + r.url, c, keysFile, DURATION, appPaths);
+          const { profile } = await session.post('Profiler.stop');
+          session.disconnect();
+          mkdirSync(PROFILE, { recursive: true });
+          const file = path.join(PROFILE, `${mode}-${r.name.replace(/[^a-z0-9]+/gi, '-').replace(/-+$/, '')}-c${c}.cpuprofile`);
+          writeFileSync(file, JSON.stringify(profile));
+          console.log(JSON.stringify({ profile: file, rps: Math.round(l.rps), total: l.total, cpu_us_per_req: Math.round(l.cpuUsPerReq) }));
+        }
       }
       for (const f of [appPaths, directPaths]) if (f) rmSync(f, { force: true });
     }

@@ -83,6 +83,13 @@ export async function guarded<T>(venue: string, p: Promise<T>): Promise<T> {
   }
 }
 
+/** A function of its own, not a closure made by every runPlan: tsx names each closure made (keepNames), which cost a live request more than the rest of runPlan. */
+function notFound(plan: Plan, what: 'market' | 'event', rawId: string): ApiError {
+  return new ApiError(what === 'market' ? 'market_not_found' : 'event_not_found', `${what} ${quote(rawId)} was not found${plan.kind === 'direct' ? ` on ${plan.provider}` : ''}`, {
+    param: what === 'market' ? 'market_id' : 'event_id',
+  });
+}
+
 /**
  * Run a plan. Direct: that venue only. Probe: every candidate in parallel; "the answer is returned
  * only if exactly one holds the id, and 409 ambiguous_identifier with candidates otherwise. The
@@ -94,13 +101,9 @@ export async function runPlan<T>(
   what: 'market' | 'event',
   rawId: string,
 ): Promise<T> {
-  const notFound = () =>
-    new ApiError(what === 'market' ? 'market_not_found' : 'event_not_found', `${what} ${quote(rawId)} was not found${plan.kind === 'direct' ? ` on ${plan.provider}` : ''}`, {
-      param: what === 'market' ? 'market_id' : 'event_id',
-    });
   if (plan.kind === 'direct') {
     const r = await guarded(plan.provider, read(plan.provider, plan.nativeId));
-    if (r === NOT_FOUND) throw notFound();
+    if (r === NOT_FOUND) throw notFound(plan, what, rawId);
     return r;
   }
   const settled = await Promise.allSettled(plan.candidates.map((p) => guarded(p, read(p, plan.nativeId))));
@@ -111,7 +114,7 @@ export async function runPlan<T>(
     if (s.status === 'fulfilled' && s.value !== NOT_FOUND) hits.push({ provider: plan.candidates[i], value: s.value as T });
   });
   if (hits.length === 1) return hits[0].value;
-  if (hits.length === 0) throw notFound();
+  if (hits.length === 0) throw notFound(plan, what, rawId);
   const candidates = hits.map((h) => h.provider);
   throw new ApiError(
     'ambiguous_identifier',

@@ -7,6 +7,7 @@ import { request } from 'undici';
 import { build } from '../../test/helper.ts';
 import { PERMISSIONS } from '../routes/table.ts';
 import { createLiveDeps } from './io.ts';
+import { VenueHttp } from '../../pipelines/venues/client/http.ts';
 import type { Simulator } from '../../pipelines/venues/simulator/server.ts';
 
 export async function liveApp(sim: Simulator, env: Record<string, string> = {}) {
@@ -64,4 +65,28 @@ export function schemaProblems(schema: any, value: unknown, at = '$'): string[] 
   }
   if (kind === 'array' && schema.items) (value as unknown[]).forEach((v, i) => out.push(...schemaProblems(schema.items, v, `${at}[${i}]`)));
   return out;
+}
+
+function deepFreeze(v: unknown): unknown {
+  if (v !== null && typeof v === 'object' && !Object.isFrozen(v)) {
+    Object.freeze(v);
+    for (const k of Object.keys(v)) deepFreeze((v as Record<string, unknown>)[k]);
+  }
+  return v;
+}
+
+/**
+ * Every venue answer the live routes read comes back deeply frozen until the returned function is
+ * called: the requests that share a venue read share its parsed body (VenueHttp.getJson), so no
+ * reader may write into it, and a write into a frozen object throws (modules are strict code), which
+ * the route answers as a 5xx. For a suite's beforeAll/afterAll.
+ */
+export function freezeVenueAnswers(): () => void {
+  const own = VenueHttp.prototype.getJson;
+  VenueHttp.prototype.getJson = async function (this: VenueHttp, ...args: Parameters<VenueHttp['getJson']>) {
+    return deepFreeze(await own.apply(this, args));
+  };
+  return () => {
+    VenueHttp.prototype.getJson = own;
+  };
 }

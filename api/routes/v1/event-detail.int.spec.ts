@@ -5,15 +5,19 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { request } from 'undici';
 import { startSimulator, type Simulator } from '../../../pipelines/venues/simulator/server.ts';
-import { findSimMarket, liveApp, schemaProblems, simJson } from '../../live/testkit.ts';
+import { freezeVenueAnswers, findSimMarket, liveApp, schemaProblems, simJson } from '../../live/testkit.ts';
 import { EventDetailSchema } from '../../live/schemas.ts';
 import { VENUE1_SIBLINGS } from '../../../pipelines/venues/adapters/venue_1/event.ts';
 
 let sim: Simulator;
+let thaw: (() => void) | undefined;
 beforeAll(async () => {
   sim = await startSimulator({ seed: 11 });
+  // Requests that share a venue read share its parsed answer: every answer is frozen, so a write into one fails the test.
+  thaw = freezeVenueAnswers();
 });
 afterAll(async () => {
+  thaw?.();
   await sim?.close();
 });
 

@@ -5,14 +5,18 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSimulator, type Simulator } from '../../../pipelines/venues/simulator/server.ts';
 import { request } from 'undici';
-import { findSimMarket, liveApp, schemaProblems, simJson } from '../../live/testkit.ts';
+import { freezeVenueAnswers, findSimMarket, liveApp, schemaProblems, simJson } from '../../live/testkit.ts';
 import { MarketDetailSchema } from '../../live/schemas.ts';
 
 let sim: Simulator;
+let thaw: (() => void) | undefined;
 beforeAll(async () => {
   sim = await startSimulator({ seed: 11 });
+  // Requests that share a venue read share its parsed answer: every answer is frozen, so a write into one fails the test.
+  thaw = freezeVenueAnswers();
 });
 afterAll(async () => {
+  thaw?.();
   await sim?.close();
 });
 

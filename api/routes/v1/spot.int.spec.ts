@@ -3,14 +3,18 @@
 // rule of the spec's table, and paging a range returns every second exactly once.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSimulator, type Simulator } from '../../../pipelines/venues/simulator/server.ts';
-import { liveApp, schemaProblems, simJson } from '../../live/testkit.ts';
+import { freezeVenueAnswers, liveApp, schemaProblems, simJson } from '../../live/testkit.ts';
 import { SpotPageSchema } from '../../live/schemas.ts';
 
 let sim: Simulator;
+let thaw: (() => void) | undefined;
 beforeAll(async () => {
   sim = await startSimulator({ seed: 11 });
+  // Requests that share a venue read share its parsed answer: every answer is frozen, so a write into one fails the test.
+  thaw = freezeVenueAnswers();
 });
 afterAll(async () => {
+  thaw?.();
   await sim?.close();
 });
 

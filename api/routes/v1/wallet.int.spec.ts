@@ -5,15 +5,19 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSimulator, type Simulator } from '../../../pipelines/venues/simulator/server.ts';
 import { buildWallets } from '../../../pipelines/venues/simulator/wallet.ts';
-import { liveApp, schemaProblems, simJson } from '../../live/testkit.ts';
+import { freezeVenueAnswers, liveApp, schemaProblems, simJson } from '../../live/testkit.ts';
 import { PositionsPageSchema, WalletProfileSchema } from '../../live/schemas.ts';
 
 const SEED = 11;
 let sim: Simulator;
+let thaw: (() => void) | undefined;
 beforeAll(async () => {
   sim = await startSimulator({ seed: SEED });
+  // Requests that share a venue read share its parsed answer: every answer is frozen, so a write into one fails the test.
+  thaw = freezeVenueAnswers();
 });
 afterAll(async () => {
+  thaw?.();
   await sim?.close();
 });
 

@@ -59,6 +59,29 @@ export interface MarketDetail {
   open_interest?: number;
 }
 
+/** The last body built, with the venue answer and the other inputs it was built from. */
+let built: { answer: object; inputs: readonly unknown[]; body: unknown } | undefined;
+
+/**
+ * `build()`, or the body it returned last if that was for the same venue `answer` and the same
+ * `inputs` (each compared with ===). Requests that share a venue read share its parsed answer
+ * (VenueHttp.getJson) and are answered one after the other, so those that asked for one market at
+ * once build one body and serialize it once, where each built and serialized the same thing before.
+ * `inputs` is everything else the body is made of (the other answers, the request's observed_at,
+ * the id asked): a request gets exactly the body it would have built alone, and a later read is a
+ * new answer, so no body outlives its read's requests but the last one, held until the next build.
+ * One remembered body, not one per answer (a WeakMap): nothing is kept per answer, so the
+ * reads that share nothing leave no entries behind.
+ */
+export function builtOnce<T extends MarketDetail | NotFound>(answer: unknown, inputs: readonly unknown[], build: () => T): T {
+  if (answer === null || typeof answer !== 'object') return build();
+  const had = built;
+  if (had !== undefined && had.answer === answer && had.inputs.length === inputs.length && had.inputs.every((x, i) => x === inputs[i])) return had.body as T;
+  const body = build();
+  built = { answer, inputs, body };
+  return body;
+}
+
 export const EMPTY: Quote = { price: null, bid: null, ask: null, last: null };
 export const iso = (ms: number) => new Date(ms).toISOString();
 

@@ -1,7 +1,7 @@
 // Pure builders of market detail on venue-native fixtures (shapes from
 // pipelines/venues/simulator/FORMATS.md): the pricing rules without any venue running.
 import { describe, expect, it } from 'vitest';
-import { BOOK_FAILED } from './live.ts';
+import { BOOK_FAILED, builtOnce } from './live.ts';
 import { buildVenue2 } from './venue_2/market.ts';
 import { buildVenue3 } from './venue_3/market.ts';
 import { buildVenue6 } from './venue_6/market.ts';
@@ -87,5 +87,30 @@ describe('pricing rules per venue', () => {
     expect(d.outcomes.map((o) => [o.name, o.price])).toEqual([['Lakers', null], ['Celtics', 1]]);
     expect(d.pricing.source).toBe('market_record');
     expect(d.trading_fees.taker?.rate).toBe(0.01);
+  });
+});
+
+describe('builtOnce (one body for the requests that share a venue answer)', () => {
+  const answer = { id: 1000201, title: 'A @ B', status: 'open', outcomes: [] };
+  it('builds once for the same answer and the same inputs, again when any input differs', () => {
+    let builds = 0;
+    const build = (observedAt: string) => () => (builds++, buildVenue3(answer, observedAt));
+    const first = builtOnce(answer, ['b', at], build(at));
+    expect(builtOnce(answer, ['b', at], build(at))).toBe(first);
+    expect(builds).toBe(1);
+    const later = '2026-11-21T21:00:00.001Z';
+    const other = builtOnce(answer, ['b', later], build(later));
+    expect(builds).toBe(2);
+    expect(other).not.toBe(first);
+    expect(other).toEqual(buildVenue3(answer, later));
+    expect(builtOnce(answer, ['c', later], build(later))).not.toBe(other);
+    expect(builtOnce({ ...answer }, ['c', later], build(later))).not.toBe(other);
+    expect(builds).toBe(4);
+  });
+  it('a body that is not an object (a primitive answer, NOT_FOUND) is built every time', () => {
+    let builds = 0;
+    expect(builtOnce(null, [at], () => (builds++, NOT_FOUND))).toBe(NOT_FOUND);
+    expect(builtOnce(null, [at], () => (builds++, NOT_FOUND))).toBe(NOT_FOUND);
+    expect(builds).toBe(2);
   });
 });

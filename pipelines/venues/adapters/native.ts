@@ -47,10 +47,29 @@ export function isoTime(v: unknown, unit: 'auto' | 's' | 'ms' = 'auto'): string 
     if (!Number.isFinite(n) || n <= 0) return null;
     ms = unit === 's' ? n * 1000 : unit === 'ms' ? n : n < 1e12 ? n * 1000 : n;
   } else if (typeof v === 'string' && v.trim() !== '') {
+    const had = isoTexts.get(v);
+    if (had !== undefined) return had;
     const t = v.trim().replace(/^(\d{4}-\d{2}-\d{2}) (\d)/, '$1T$2').replace(/([+-]\d{2})$/, '$1:00');
     ms = Date.parse(t);
-    if (Number.isNaN(ms)) return null;
+    const out = Number.isNaN(ms) ? null : toIso(ms);
+    if (isoTexts.size >= ISO_TEXTS) isoTexts.clear();
+    isoTexts.set(v, out);
+    return out;
   } else return null;
+  return toIso(ms);
+}
+
+function toIso(ms: number): string | null {
   const d = new Date(ms);
   return Number.isNaN(d.getTime()) ? null : d.toISOString();
 }
+
+/**
+ * isoTime's answers for the last venue time texts read (at most ISO_TEXTS, then started afresh):
+ * a live read meets the same few texts again and again (a market's close time, a record's refresh
+ * time shared by the requests that shared its read), and the text's parse and new ISO form cost
+ * more than the rest of a record's fields together. The answer depends on the text alone (and on
+ * the process's time zone for a text without an offset, which nothing here changes).
+ */
+const isoTexts = new Map<string, string | null>();
+const ISO_TEXTS = 1024;

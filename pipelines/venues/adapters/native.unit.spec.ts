@@ -19,4 +19,14 @@ describe('isoTime', () => {
   it.each([['2026-13-40T00:00:00Z'], ['xxxxxxxxxxTZ'], [''], [0], [null]])('answers null for %j', (v) => {
     expect(isoTime(v)).toBeNull();
   });
+
+  it('answers the same for a text read again, before and after its remembered answers are started afresh', () => {
+    const texts = Array.from({ length: 3000 }, (_, i) => new Date(Date.UTC(2026, 0, 1) + i * 60_000).toISOString().replace('.000Z', 'Z'));
+    for (let round = 0; round < 2; round++) {
+      for (const t of texts) expect(isoTime(t)).toBe(t.replace('Z', '.000Z'));
+      expect(isoTime('2026-02-30T00:00:00Z')).toBe('2026-03-02T00:00:00.000Z');
+      expect(isoTime('2026-13-40T00:00:00Z')).toBeNull();
+      expect(isoTime('  2026-11-27T03:00:00+02  ')).toBe('2026-11-27T01:00:00.000Z');
+    }
+  });
 });

@@ -6,7 +6,8 @@
 //   venue rejection (other 4xx)    -> 400 upstream_rejected
 //   down, timeout, 5xx, bad body   -> 502 upstream_unavailable
 // HTTP goes through undici with one keep-alive pool per base address; nothing is cached: requests
-// for the same venue resource that ask before its read is sent share that read (SharedRead).
+// for the same venue resource that ask before its read is sent share that read (SharedRead) and
+// its parsed body, which no reader writes into.
 import { Agent, getGlobalDispatcher, type Dispatcher } from 'undici';
 import { ApiError } from '../../../lib/errors.ts';
 import { BudgetSpent, VenueEndpoints } from './endpoints.ts';
@@ -73,6 +74,11 @@ export interface VenueResponse {
   status: number;
   headers: Record<string, string | string[] | undefined>;
   text: string;
+  /**
+   * The body parsed, once, by the first reader that parses it (VenueHttp.getJson): a read shared by
+   * several requests (SharedRead) hands each the same VenueResponse. Held as long as the answer.
+   */
+  parsed?: unknown;
 }
 
 /**
@@ -132,6 +138,7 @@ class TextAnswer implements Dispatcher.DispatchHandler {
         return (headers ??= parseHeaders(raw));
       },
       text: b.toString('utf8', start),
+      parsed: undefined,
     });
   }
 
@@ -234,7 +241,8 @@ interface Joiner {
  * dropped once handed out. Each joiner keeps its own signal: one that aborts leaves (its promise
  * rejects at once); the read itself is aborted, or never sent, only when every joiner has left. The
  * venue's status, headers and body reach every joiner alike, and each makes of them what it would
- * have alone (getJson parses and maps per request: no joiner holds another's objects).
+ * have alone: getJson maps the status per request, and parses the body once for all of them (the
+ * parsed value is shared, and its readers never write into it).
  */
 class SharedRead {
   private readonly joiners: Joiner[] = [];
@@ -351,8 +359,11 @@ export class VenueHttp {
       }
       throw faultFor(venue, res.status, retryAfterSeconds(res.headers['retry-after']), detail);
     }
+    // One parse per answer: the requests that shared the read share its parsed value (nothing
+    // that reads it writes into it: the live routes build their bodies as new objects).
+    if (res.parsed !== undefined) return res.parsed;
     try {
-      return JSON.parse(text) as unknown;
+      return (res.parsed = JSON.parse(text) as unknown);
     } catch {
       throw unavailable(venue, 'the body was not valid JSON');
     }

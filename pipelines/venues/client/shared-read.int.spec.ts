@@ -88,13 +88,18 @@ const release = (h: (typeof held)[number]) => h.res.writeHead(200, { 'content-ty
 const deadline = () => AbortSignal.timeout(5_000);
 
 describe('requests for one venue resource before its read is sent', () => {
-  it('share one read, and each gets the whole answer as an object of its own', async () => {
+  it('share one read and its one parse: each gets the whole answer, the same parsed value', async () => {
     const path = `/venue_3/v1/markets/${rid()}`;
     const signal = deadline();
     const answers = await Promise.all([1, 2, 3, 4, 5].map(() => http.getJson('venue_3', path, {}, signal)));
     expect(agent.sent).toBe(1);
     for (const a of answers) expect(a).toEqual({ url: path, read: 1, pad: PAD });
-    expect(new Set(answers).size).toBe(5);
+    // Parsed once for all (no reader writes into it: the live routes' suites read every venue with
+    // the answers frozen); a later read is parsed anew.
+    expect(new Set(answers).size).toBe(1);
+    const later = await http.getJson('venue_3', path, {}, signal);
+    expect(later).toEqual({ url: path, read: 2, pad: PAD });
+    expect(later).not.toBe(answers[0]);
   });
 
   it('a request that asks once the read was sent makes a new read and gets that one\'s answer', async () => {

@@ -2,7 +2,7 @@
 // the reader does the venue reads through the request's LiveIO; the pure `build*` functions turn
 // the native records into the body (the shared shape and arithmetic are in ../live.ts).
 // Its prices: market record.
-import { EMPTY, iso, availabilityOf, assemble, outcome, stamped, recordQuote, type LiveIO, type OutcomeDetail, type MarketDetail } from '../live.ts';
+import { builtOnce, EMPTY, iso, availabilityOf, assemble, outcome, stamped, recordQuote, type LiveIO, type OutcomeDetail, type MarketDetail } from '../live.ts';
 import { arr, isoTime, isRec, jsonArray, need, num, rec, str, type Rec } from '../native.ts';
 import { NOT_FOUND, type NotFound } from '../../client/http.ts';
 import { venue2Fees } from './fees.ts';
@@ -70,9 +70,9 @@ export async function readVenue2(io: LiveIO, id: string): Promise<MarketDetail |
     // listing finds open and closed markets alike.
     const r = await io.get('venue_2', '/venue_2/markets', { condition_ids: id });
     const hit = (r === NOT_FOUND ? [] : arr(r)).find((m) => isRec(m) && String(m.conditionId).toLowerCase() === id);
-    return hit ? buildVenue2(hit, observedAt) : NOT_FOUND;
+    return hit ? builtOnce(hit, [observedAt], () => buildVenue2(hit, observedAt)) : NOT_FOUND;
   }
   const path = /^[0-9]+$/.test(id) ? `/venue_2/markets/${id}` : `/venue_2/markets/slug/${encodeURIComponent(id)}`;
   const m = await io.get('venue_2', path);
-  return m === NOT_FOUND ? NOT_FOUND : buildVenue2(m, observedAt);
+  return m === NOT_FOUND ? NOT_FOUND : builtOnce(m, [observedAt], () => buildVenue2(m, observedAt));
 }

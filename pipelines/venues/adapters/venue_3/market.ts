@@ -2,7 +2,7 @@
 // the reader does the venue reads through the request's LiveIO; the pure `build*` functions turn
 // the native records into the body (the shared shape and arithmetic are in ../live.ts).
 // Its prices: market record.
-import { iso, availabilityOf, assemble, outcome, stamped, recordQuote, type LiveIO, type MarketDetail } from '../live.ts';
+import { builtOnce, iso, availabilityOf, assemble, outcome, stamped, recordQuote, type LiveIO, type MarketDetail } from '../live.ts';
 import { arr, isoTime, isRec, need, num, rec, str } from '../native.ts';
 import { NOT_FOUND, type NotFound } from '../../client/http.ts';
 import { isApiError } from '../../../../lib/errors.ts';
@@ -74,5 +74,7 @@ export async function venue3Get(io: LiveIO, id: string): Promise<unknown | NotFo
 export async function readVenue3(io: LiveIO, id: string): Promise<MarketDetail | NotFound> {
   const observedAt = iso(io.now());
   const r = await venue3Get(io, id);
-  return r === NOT_FOUND ? NOT_FOUND : buildVenue3(rec(r, 'venue_3 answer').data, observedAt);
+  if (r === NOT_FOUND) return NOT_FOUND;
+  const data = rec(r, 'venue_3 answer').data;
+  return builtOnce(data, [observedAt], () => buildVenue3(data, observedAt));
 }

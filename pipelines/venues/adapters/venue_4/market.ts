@@ -2,7 +2,7 @@
 // the reader does the venue reads through the request's LiveIO; the pure `build*` functions turn
 // the native records into the body (the shared shape and arithmetic are in ../live.ts).
 // Its prices: book.
-import { BOOK_FAILED, EMPTY, iso, availabilityOf, assemble, outcome, stamped, type LiveIO, type BookFailed, type MarketDetail } from '../live.ts';
+import { builtOnce, BOOK_FAILED, EMPTY, iso, availabilityOf, assemble, outcome, stamped, type LiveIO, type BookFailed, type MarketDetail } from '../live.ts';
 import { arr, isoTime, isRec, need, num, rec, str, type Rec } from '../native.ts';
 import { NOT_FOUND, type NotFound } from '../../client/http.ts';
 import { feesUnavailable, type TradingFees } from '../../fees.ts';
@@ -67,6 +67,8 @@ export async function readVenue4(io: LiveIO, id: string): Promise<MarketDetail |
   const list = arr(rec(found, 'venue_4 answer').data);
   const m = list.find((x) => isRec(x) && String(x.marketHash).toLowerCase() === id);
   if (!m) return NOT_FOUND;
-  const fees = meta !== BOOK_FAILED && meta !== NOT_FOUND && isRec(meta) && isRec(meta.data) ? venue4Fees(meta.data, observedAt) : feesUnavailable(observedAt, 'venue_metadata');
-  return buildVenue4(m, book === NOT_FOUND ? BOOK_FAILED : book, fees, observedAt);
+  return builtOnce(m, [book, meta, observedAt], () => {
+    const fees = meta !== BOOK_FAILED && meta !== NOT_FOUND && isRec(meta) && isRec(meta.data) ? venue4Fees(meta.data, observedAt) : feesUnavailable(observedAt, 'venue_metadata');
+    return buildVenue4(m, book === NOT_FOUND ? BOOK_FAILED : book, fees, observedAt);
+  });
 }

@@ -2,7 +2,7 @@
 // the reader does the venue reads through the request's LiveIO; the pure `build*` functions turn
 // the native records into the body (the shared shape and arithmetic are in ../live.ts).
 // Its prices: book; question group.
-import { BOOK_FAILED, EMPTY, iso, availabilityOf, assemble, outcome, stamped, settledBinary, pairs, type LiveIO, type BookFailed, type MarketDetail } from '../live.ts';
+import { builtOnce, BOOK_FAILED, EMPTY, iso, availabilityOf, assemble, outcome, stamped, settledBinary, pairs, type LiveIO, type BookFailed, type MarketDetail } from '../live.ts';
 import { arr, isoTime, isRec, need, num, rec, str } from '../native.ts';
 import { NOT_FOUND, type NotFound } from '../../client/http.ts';
 import { feesNotPublished } from '../../fees.ts';
@@ -107,7 +107,7 @@ export async function readVenue5(io: LiveIO, id: string): Promise<MarketDetail |
     io.get('venue_5', `/venue_5/questions/${id}`),
     io.book('venue_5', `/venue_5/outcomes/${id}/book`),
   ]);
-  if (o !== NOT_FOUND) return buildVenue5Outcome(o, book === NOT_FOUND ? BOOK_FAILED : book, observedAt);
+  if (o !== NOT_FOUND) return builtOnce(o, [book, observedAt], () => buildVenue5Outcome(o, book === NOT_FOUND ? BOOK_FAILED : book, observedAt));
   if (q === NOT_FOUND) return NOT_FOUND;
   const opts = arr(rec(rec(q, 'venue_5 answer').question, 'venue_5 question').outcomes).filter(isRec);
   const books =

@@ -2,7 +2,7 @@
 // the reader does the venue reads through the request's LiveIO; the pure `build*` functions turn
 // the native records into the body (the shared shape and arithmetic are in ../live.ts).
 // Its prices: four-sided book.
-import { BOOK_FAILED, EMPTY, iso, availabilityOf, assemble, outcome, stamped, pairs, type LiveIO, type BookFailed, type Availability, type Pricing, type MarketDetail } from '../live.ts';
+import { builtOnce, BOOK_FAILED, EMPTY, iso, availabilityOf, assemble, outcome, stamped, pairs, type LiveIO, type BookFailed, type Availability, type Pricing, type MarketDetail } from '../live.ts';
 import { arr, isoTime, isRec, need, num, rec, str } from '../native.ts';
 import { NOT_FOUND, type NotFound } from '../../client/http.ts';
 import { feesNotPublished, feesPerAccount } from '../../fees.ts';
@@ -56,5 +56,5 @@ export async function readVenue6(io: LiveIO, id: string): Promise<MarketDetail |
   const observedAt = iso(io.now());
   const [m, book] = await Promise.all([io.get('venue_6', `/venue_6/api/markets/${id}`), io.book('venue_6', `/venue_6/api/markets/${id}/book`)]);
   if (m === NOT_FOUND) return NOT_FOUND;
-  return buildVenue6(m, book === NOT_FOUND ? BOOK_FAILED : book, observedAt);
+  return builtOnce(m, [book, observedAt], () => buildVenue6(m, book === NOT_FOUND ? BOOK_FAILED : book, observedAt));
 }

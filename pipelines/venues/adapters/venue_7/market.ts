@@ -2,7 +2,7 @@
 // the reader does the venue reads through the request's LiveIO; the pure `build*` functions turn
 // the native records into the body (the shared shape and arithmetic are in ../live.ts).
 // Its prices: odds offers on the record.
-import { EMPTY, iso, availabilityOf, assemble, outcome, type LiveIO, type MarketDetail } from '../live.ts';
+import { builtOnce, EMPTY, iso, availabilityOf, assemble, outcome, type LiveIO, type MarketDetail } from '../live.ts';
 import { arr, isRec, num, rec, str, type Rec } from '../native.ts';
 import { NOT_FOUND, type NotFound } from '../../client/http.ts';
 import { venue7Fees } from './fees.ts';
@@ -47,5 +47,5 @@ export async function readVenue7(io: LiveIO, id: string): Promise<MarketDetail |
   const ref = parseVenue7MarketId(id)!;
   // One read: the event record nests every market with its offers and carries the commission.
   const ev = await io.get('venue_7', `/venue_7/events/${ref.eventId}`);
-  return ev === NOT_FOUND ? NOT_FOUND : buildVenue7(ev, id, observedAt);
+  return ev === NOT_FOUND ? NOT_FOUND : builtOnce(ev, [id, observedAt], () => buildVenue7(ev, id, observedAt));
 }

@@ -2,7 +2,7 @@
 // the reader does the venue reads through the request's LiveIO; the pure `build*` functions turn
 // the native records into the body (the shared shape and arithmetic are in ../live.ts).
 // Its prices: YES-side book; group view.
-import { BOOK_FAILED, EMPTY, iso, availabilityOf, assemble, outcome, stamped, yesSideBinary, type LiveIO, type BookFailed, type MarketDetail } from '../live.ts';
+import { builtOnce, BOOK_FAILED, EMPTY, iso, availabilityOf, assemble, outcome, stamped, yesSideBinary, type LiveIO, type BookFailed, type MarketDetail } from '../live.ts';
 import { arr, isoTime, isRec, need, num, rec, str, type Rec } from '../native.ts';
 import { NOT_FOUND, type NotFound } from '../../client/http.ts';
 import { feesNotPublished } from '../../fees.ts';
@@ -86,8 +86,12 @@ export async function readVenue8(io: LiveIO, slug: string): Promise<MarketDetail
     const mid = need(str(rec(m, 'venue_8 market').id), 'venue_8 market.id');
     // The one bounded second fetch: the book needs the market's own id from the record.
     const book = await io.book('venue_8', `/venue_8/v0/market/${encodeURIComponent(mid)}/book`);
-    return buildVenue8(m, book === NOT_FOUND ? BOOK_FAILED : book, observedAt, io.now());
+    const now = io.now();
+    return builtOnce(m, [book, observedAt, now], () => buildVenue8(m, book === NOT_FOUND ? BOOK_FAILED : book, observedAt, now));
   }
-  if (g !== NOT_FOUND) return buildVenue8Group(g, observedAt, io.now());
+  if (g !== NOT_FOUND) {
+    const now = io.now();
+    return builtOnce(g, [observedAt, now], () => buildVenue8Group(g, observedAt, now));
+  }
   return NOT_FOUND;
 }

@@ -2,7 +2,7 @@
 // the reader does the venue reads through the request's LiveIO; the pure `build*` functions turn
 // the native records into the body (the shared shape and arithmetic are in ../live.ts).
 // Its prices: YES-side book; parent group.
-import { BOOK_FAILED, EMPTY, iso, availabilityOf, assemble, outcome, stamped, yesSideBinary, type LiveIO, type BookFailed, type MarketDetail } from '../live.ts';
+import { builtOnce, BOOK_FAILED, EMPTY, iso, availabilityOf, assemble, outcome, stamped, yesSideBinary, type LiveIO, type BookFailed, type MarketDetail } from '../live.ts';
 import { arr, isoTime, isRec, need, num, rec, str, type Rec } from '../native.ts';
 import { NOT_FOUND, type NotFound } from '../../client/http.ts';
 import { feesUnavailable } from '../../fees.ts';
@@ -90,9 +90,9 @@ export async function readVenue9(io: LiveIO, id: string): Promise<MarketDetail |
   const ref = parseVenue9Id(id)!;
   if (!ref.child) {
     const p = await io.get('venue_9', `/venue_9/parents/${ref.parent}`);
-    return p === NOT_FOUND ? NOT_FOUND : buildVenue9Parent(p, observedAt);
+    return p === NOT_FOUND ? NOT_FOUND : builtOnce(p, [observedAt], () => buildVenue9Parent(p, observedAt));
   }
   const [c, book] = await Promise.all([io.get('venue_9', `/venue_9/markets/${id}`), io.book('venue_9', `/venue_9/book/${id}`)]);
   if (c === NOT_FOUND) return NOT_FOUND;
-  return buildVenue9Child(c, book === NOT_FOUND ? BOOK_FAILED : book, observedAt);
+  return builtOnce(c, [book, observedAt], () => buildVenue9Child(c, book === NOT_FOUND ? BOOK_FAILED : book, observedAt));
 }
