@@ -22,46 +22,6 @@ export function hashKey(pepper: string, key: string): string {
   return createHmac('sha256', pepper).update(key).digest('hex');
 }
 
-/** How long a key sent is remembered with its digest (KeyDigests), and how many at most. */
-export const DIGEST_HOLD_MS = 60_000;
-const DIGESTS_MAX = 10_000;
-
-/**
- * The digests of the keys sent lately, so a key sent again is not hashed again: the HMAC is most of
- * the key check's own cost on a request. This holds key values in the process's memory, so at most
- * 10,000 of them and none longer than a minute (every DIGEST_HOLD_MS the whole table is dropped).
- * Nothing about a key's validity is remembered: the store is asked with the digest on every request
- * (a revoked or rerolled key is refused at its next request, as before), and a key's digest under one
- * pepper never changes.
- */
-export class KeyDigests {
-  private readonly held = new Map<string, string>();
-  private since: number;
-
-  constructor(
-    private readonly pepper: string,
-    private readonly clock: () => number = () => performance.now(),
-  ) {
-    this.since = clock();
-  }
-
-  digest(key: string): string {
-    const t = this.clock();
-    if (t - this.since >= DIGEST_HOLD_MS || this.held.size >= DIGESTS_MAX) {
-      this.held.clear();
-      this.since = t;
-    }
-    let d = this.held.get(key);
-    if (d === undefined) this.held.set(key, (d = hashKey(this.pepper, key)));
-    return d;
-  }
-
-  /** Keys held now. */
-  get size(): number {
-    return this.held.size;
-  }
-}
-
 /** Constant-time equality of two hex digests (the store looked the record up by hash). */
 export function sameHash(a: string, b: string): boolean {
   if (a.length !== b.length) return false;

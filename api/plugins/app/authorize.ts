@@ -2,12 +2,11 @@
 // Authorization header, the route's permission, the key store. Out: the KeyInfo the handler sees,
 // or the ApiError to answer (401 missing/invalid, 403, 429 with Retry-After, 402 with its fields,
 // 502 when the store cannot be reached); X-RateLimit-* set on every charged response.
-// One KeyStore.authorize call per request: one Lua round trip in the stack, no cache of a key's
-// record or verdict, so a revocation applies to the very next request. Only the key's digest is
-// remembered (KeyDigests, at most a minute): the HMAC of a key sent again is not computed again.
+// One KeyStore.authorize call per request: one Lua round trip in the stack, no key cache, so a
+// revocation applies to the very next request.
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError, quote } from '../../errors.ts';
-import { KeyDigests, readBearer } from '../../auth/keys.ts';
+import { hashKey, readBearer } from '../../auth/keys.ts';
 import { billingPeriod, type PlanKey } from '../../auth/plans.ts';
 import type { AuthDeps } from '../../auth/index.ts';
 import type { AuthorizeResult, WindowState } from '../../auth/store.ts';
@@ -16,22 +15,13 @@ import type { KeyInfo } from '../../types.ts';
 
 const NEXT_TIER: Record<PlanKey, PlanKey> = { free: 'starter', starter: 'pro', pro: 'business', business: 'enterprise', enterprise: 'enterprise' };
 
-/** Each key seam's digests of the keys sent lately. */
-const digests = new WeakMap<AuthDeps, KeyDigests>();
-
-function digestOf(auth: AuthDeps, key: string): string {
-  let d = digests.get(auth);
-  if (d === undefined) digests.set(auth, (d = new KeyDigests(auth.pepper)));
-  return d.digest(key);
-}
-
 export async function authorizeRequest(req: FastifyRequest, reply: FastifyReply, spec: RouteSpec, auth: AuthDeps | undefined, now: number): Promise<KeyInfo | ApiError> {
   const b = readBearer(req.headers, undefined);
   if (b.kind !== 'key') return new ApiError(b.kind === 'missing' ? 'missing_api_key' : 'invalid_api_key', b.message);
   if (!auth) return new ApiError('upstream_unavailable', 'API keys cannot be verified: no key store is configured');
   let v: AuthorizeResult;
   try {
-    v = await auth.store.authorize({ hash: digestOf(auth, b.key), permission: spec.permission, now: auth.useAppClock ? now : undefined, period: billingPeriod(now) });
+    v = await auth.store.authorize({ hash: hashKey(auth.pepper, b.key), permission: spec.permission, now: auth.useAppClock ? now : undefined, period: billingPeriod(now) });
   } catch (err) {
     // Spec ("Authentication"): "Failure to verify keys upstream: 502 upstream_unavailable".
     req.log.error({ err: (err as Error).message }, 'key store unreachable');
