@@ -1,7 +1,7 @@
 // make run's command (Makefile `run`, package.json `start`) caps glibc's malloc arenas at two
 // (MALLOC_ARENA_MAX=2). Why: glibc gives each thread that allocates an arena of its own, up to 8 per
 // core; the service's threads (the main thread, five workers, libuv's pool, V8's helpers, chdb's
-// pools) filled 15-17 of them and they held 140-240 MB of the scale-1 soak's RSS, memory freed in
+// pools) filled 15-17 of them and they held 145-305 MB of the scale-1 soak's RSS, memory freed in
 // one arena not reused by the others (bench/soak.md, 2026-11-27, "the malloc arenas"). Checked here
 // on the command itself, run through sh as make and npm run it, with a probe in place of
 // bin/start.mjs: worker threads that each keep 64 KB buffers, then the arenas' heaps counted in
