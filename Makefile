@@ -18,8 +18,11 @@ node_modules/.installed: package.json package-lock.json
 install: node_modules/.installed
 	node --import tsx bin/build-workers.ts
 
+# MALLOC_ARENA_MAX=2: glibc's malloc gives each allocating thread an arena of its own (up to 8 per
+# core); the service's threads filled 15-17 and held 145-305 MB of RSS at scale 1 (bench/soak.md,
+# 2026-11-27, the malloc arenas). Read by glibc at the process's start, so set here and in npm start.
 run: install
-	node --max-semi-space-size=16 bin/start.mjs
+	MALLOC_ARENA_MAX=2 node --max-semi-space-size=16 bin/start.mjs
 
 # The history SQL port's Python client test (pipelines/readmodels/sql-port-python.int.spec.ts) runs
 # clickhouse-connect, pinned, from a venv under .infra/ (python3 with venv needed; .ci/run installs it).

@@ -26,9 +26,10 @@
 // service shows as 128 + signal, e.g. 134 SIGABRT, 139 SIGSEGV). `npx` spawns `npx tsx bin/run.ts`
 // literally; there npm's `sh -c` dies on the group's SIGINT at once and npm exits by SIGINT while
 // the service is still shutting down, so the stop check can only wait for the service's process to
-// be gone, not read its exit code. `node` spawns what `make run` runs, `node --max-semi-space-size=16
-// bin/start.mjs` (the bundle of bin/run.ts when current, else bin/run.ts through tsx): the service is
-// the child itself, and the semi-space flag (the main thread's young generation) counts in its memory.
+// be gone, not read its exit code. `node` spawns what `make run` runs, `MALLOC_ARENA_MAX=2 node
+// --max-semi-space-size=16 bin/start.mjs` (the bundle of bin/run.ts when current, else bin/run.ts
+// through tsx): the service is the child itself, and the semi-space flag (the main thread's young
+// generation) and glibc's arena cap count in its memory (MALLOC_ARENA_MAX set in the shell wins).
 //
 // Stop: --sigint group (default) signals the whole process group, as Ctrl-C in a terminal does.
 // tsx then relays SIGINT to the service and, when the service's main thread has not acknowledged
@@ -223,7 +224,9 @@ async function startChild(dataDir: string, logPrefix: string): Promise<Child> {
         ? [process.execPath, ['--max-semi-space-size=16', ...NODE_FLAGS, 'bin/start.mjs']]
         : [join(REPO, 'node_modules/.bin/tsx'), ['bin/run.ts']];
   // detached: its own process group, so SIGINT reaches every process of it as Ctrl-C would.
-  const proc = spawn(cmd, args, { cwd: REPO, env: childEnv(dataDir, metricsPort), stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+  const env = childEnv(dataDir, metricsPort);
+  if (LAUNCHER === 'node') env.MALLOC_ARENA_MAX = process.env.MALLOC_ARENA_MAX ?? '2';
+  const proc = spawn(cmd, args, { cwd: REPO, env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
   const startedAt = Date.now();
   const out = createWriteStream(`${logPrefix}.stdout`);
   const err = createWriteStream(`${logPrefix}.stderr`);

@@ -1,6 +1,7 @@
 // GET /v1/markets through the HTTP API (app.inject), on a catalog built in chdb. Every test has its
 // own table prefix and its own SnapshotStore pointer name.
 import { randomBytes } from 'node:crypto';
+import { gunzipSync } from 'node:zlib';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -14,6 +15,7 @@ import { catalogDeps, createCatalog } from '../../../pipelines/catalog/index.ts'
 import { newCrawlId, type CatalogStore, type StagedRow } from '../../../pipelines/catalog/store.ts';
 import { createCursorCodec } from '../../../pipelines/catalog/cursor.ts';
 import { PROVIDERS, type Provider } from '../table.ts';
+import { catalogMemoHolding } from './markets-list.ts';
 
 const redisUrl = await redisUrlForTests();
 let history: ChdbHistory;
@@ -41,7 +43,7 @@ async function setup(opts: { retentionMs?: number; snapshots?: SnapshotStore } =
     const res = await t.app.inject({ url: `/v1/markets${qs ? `?${qs}` : ''}`, headers: t.auth(key) });
     return { status: res.statusCode, body: res.json() };
   };
-  return { store, t, get, prefix, key };
+  return { store, deps, t, get, prefix, key };
 }
 
 /**
@@ -351,6 +353,46 @@ describe('GET /v1/markets', () => {
     expect(old.statusCode).toBe(200);
     expect(old.headers['cache-control']).toBe(`private, max-age=${8 * 3600 - 60}, immutable`);
     expect(old.headers.etag).toBe(next.headers.etag);
+  });
+
+  it('keeps encoded pages of the current snapshot only; a retired snapshot\'s cursor page is encoded again, the same bytes and ETag', async () => {
+    const { store, deps, t, key } = await setup();
+    const old = await seed(store);
+    const inject = (qs: string, headers: Record<string, string> = {}) => t.app.inject({ url: `/v1/markets?${qs}`, headers: { ...t.auth(key), ...headers } });
+    const first = await inject('limit=10');
+    const c1 = encodeURIComponent(first.json().pagination.next_cursor);
+    const page2 = await inject(`limit=10&cursor=${c1}`);
+    const c2 = encodeURIComponent(page2.json().pagination.next_cursor);
+    const sports = await inject('limit=7&category=sports');
+    expect(catalogMemoHolding(deps)).toEqual({ snapshotId: old.snapshotId, pages: 3 });
+
+    await crawl(store, 'venue_1', T0 + 20 * 60_000, [...ids(12, 'KXNBA', 'sports'), ...ids(4, 'KXFED', 'economics')]);
+    const fresh = await store.buildSnapshot(T0 + 30 * 60_000);
+    t.clock.set(T0 + 31 * 60_000);
+    expect((await inject('limit=10')).json().pagination.total).toBe(55);
+    // The retired snapshot's pages are gone from the memo; the new page 1 is the one held.
+    expect(catalogMemoHolding(deps)).toEqual({ snapshotId: fresh.snapshotId, pages: 1 });
+
+    // Pages of the retired snapshot, served before and not: the same bytes as when it was current,
+    // twice over, and none of them kept.
+    for (let i = 0; i < 2; i++) {
+      const again = await inject(`limit=10&cursor=${c1}`);
+      expect(again.statusCode).toBe(200);
+      expect(again.body).toBe(page2.body);
+      expect(again.headers.etag).toBe(page2.headers.etag);
+      const gz = await inject(`limit=10&cursor=${c1}`, { 'accept-encoding': 'gzip' });
+      expect(gunzipSync(gz.rawPayload).toString()).toBe(page2.body);
+      expect((await inject(`limit=10&cursor=${c1}`, { 'if-none-match': page2.headers.etag as string })).statusCode).toBe(304);
+      const third = await inject(`limit=10&cursor=${c2}`);
+      expect(third.statusCode).toBe(200);
+      expect(third.json().pagination.total).toBe(54);
+      expect(third.json().data[0].id).toBe('venue_2:TWO-P-005');
+    }
+    expect(catalogMemoHolding(deps)).toEqual({ snapshotId: fresh.snapshotId, pages: 1 });
+    // A filtered page 1 now is the new snapshot's (its own bytes), kept beside the other.
+    const sportsNow = await inject('limit=7&category=sports');
+    expect(sportsNow.json().pagination.total).toBe(sports.json().pagination.total);
+    expect(catalogMemoHolding(deps)).toEqual({ snapshotId: fresh.snapshotId, pages: 2 });
   });
 
   it('answers a cursor of the earlier keyset encoding as stale: restart from page 1', async () => {

@@ -4,7 +4,7 @@
 // empty parameters). Out: {data, snapshot, pagination} read from the catalog snapshot's pages in the
 // SnapshotStore (pipelines/catalog/pages.ts), never from History and never from a venue.
 // A page of a snapshot never changes, so its body is serialized (and gzipped) once per process and
-// kept (EncodedJson in a byte-bounded memo), with an ETag (If-None-Match: 304) and a Cache-Control
+// kept while its snapshot is current (EncodedJson in a byte-bounded memo), with an ETag (If-None-Match: 304) and a Cache-Control
 // for as long as the page can be served: until the next expected build for page 1, until the end of
 // retention for a cursor's page.
 import { ApiError, apiErrorFromItems, quote, type ErrorItem } from '../../errors.ts';
@@ -90,13 +90,29 @@ function deps(ctx: RouteContext): CatalogDeps {
   return d;
 }
 
-/** One memo per catalog deps (per app): encoded pages keyed by snapshot, filters, offset and limit. */
-const memos = new WeakMap<CatalogDeps, EncodedMemo>();
-const memoOf = (d: CatalogDeps): EncodedMemo => {
+/**
+ * One memo per catalog deps (per app): encoded pages of the current snapshot, keyed by snapshot,
+ * filters, offset and limit, emptied when another snapshot becomes current. A retired snapshot's
+ * pages (cursors walked for up to CATALOG_RETENTION_MS) are encoded for each request and not kept:
+ * the same bytes and ETag, since a page is a pure function of its snapshot and query. Kept, they
+ * filled the memo toward its budget at about 50 MB an hour at scale 1 (bench/soak.md, runs 58-59).
+ */
+const memos = new WeakMap<CatalogDeps, { id: string; memo: EncodedMemo }>();
+function memoFor(d: CatalogDeps, currentId: string): { id: string; memo: EncodedMemo } {
   let m = memos.get(d);
-  if (!m) memos.set(d, (m = new EncodedMemo()));
+  if (!m) memos.set(d, (m = { id: currentId, memo: new EncodedMemo() }));
+  if (m.id !== currentId) {
+    m.memo.clear();
+    m.id = currentId;
+  }
   return m;
-};
+}
+
+/** What the page memo of `d` holds: the snapshot it keeps pages of and how many (tests, benches). */
+export function catalogMemoHolding(d: CatalogDeps): { snapshotId: string; pages: number } | null {
+  const m = memos.get(d);
+  return m ? { snapshotId: m.id, pages: m.memo.entries } : null;
+}
 
 /**
  * Cursors already verified, by their text: a cursor is immutable and its signature check (HMAC,
@@ -132,6 +148,7 @@ export const marketsList: RouteHandler = async (ctx): Promise<RouteResult> => {
   const { pages, cursors } = d;
 
   let info: SnapshotInfo | null;
+  let currentId: string | null;
   let offset = 0;
   let cacheControl: string;
   if (params.cursor !== null) {
@@ -153,7 +170,8 @@ export const marketsList: RouteHandler = async (ctx): Promise<RouteResult> => {
     // Retained for CATALOG_RETENTION_MS after it stopped being current (spec: "up to 8 hours"),
     // judged on the request's clock even before a later build evicts it from the store.
     let retiredAt: number | null = null;
-    if ((await pages.currentId()) !== info.id) {
+    currentId = await pages.currentId();
+    if (currentId !== info.id) {
       retiredAt = await pages.retiredAt(info.id);
       // Neither current nor retired: evicted from the store, unless it became current after the
       // shared current-id read above began.
@@ -164,16 +182,17 @@ export const marketsList: RouteHandler = async (ctx): Promise<RouteResult> => {
     // The page a cursor names never changes while it can be served.
     cacheControl = `private, max-age=${seconds(retiredAt === null ? pages.retentionMs : retiredAt + pages.retentionMs - ctx.now)}, immutable`;
   } else {
-    const id = await pages.currentId();
-    info = id === null ? null : await pages.info(id);
+    currentId = await pages.currentId();
+    info = currentId === null ? null : await pages.info(currentId);
     if (info === null || !isLaidOut(info)) throw notBuilt();
     // Page 1 is this snapshot's until the next build ("refreshed roughly every 30 minutes").
     cacheControl = `private, max-age=${seconds(info.publishedAt + d.refreshMs - ctx.now)}`;
   }
 
-  const memo = memoOf(d);
+  // Only the current snapshot's pages are kept (a retired one's are encoded again, same bytes).
+  const held = info.id === currentId ? memoFor(d, info.id) : null;
   const key = `${info.id}|${params.category ?? ''}|${params.provider ?? ''}|${offset}|${params.limit}`;
-  let encoded = memo.get(key);
+  let encoded = held?.memo.get(key);
   if (encoded === undefined) {
     const rows = await pages.rows(info, params.category, params.provider, offset, params.limit);
     // Evicted from the store while this process still held its info.
@@ -192,7 +211,8 @@ export const marketsList: RouteHandler = async (ctx): Promise<RouteResult> => {
       body.pagination.next_cursor = cursors.encode({ snapshotId: info.id, category: params.category, provider: params.provider, offset: offset + rows.length });
     }
     encoded = EncodedJson.of(body);
-    memo.set(key, encoded);
+    // Unless another snapshot became current while the rows were read.
+    if (held !== null && held.id === info.id) held.memo.set(key, encoded);
   }
   return { body: encoded, headers: { 'cache-control': cacheControl } };
 };
