@@ -73,4 +73,35 @@ describe('sports list page memo across a snapshot publish', () => {
     expect(c.json().snapshot.observed_at).toBe(new Date(NOW - 1000).toISOString());
     expect(c.headers.etag).toBe(b.headers.etag);
   });
+
+  it('a cursor page asked again after a publish is the newer snapshot\'s page after the cursor, priced or not: no event repeated or skipped', async () => {
+    const a = entry('lal', 'bos', '2026-11-22T00:00:00.000Z');
+    const b = entry('nyk', 'mia', '2026-11-22T01:00:00.000Z');
+    const c = entry('den', 'phx', '2026-11-22T02:00:00.000Z');
+    const x = entry('chi', 'det', '2026-11-22T00:30:00.000Z');
+    let current: LoadedSnapshot = indexSnapshot('s1', NOW - 5000, [a, b, c]);
+    const view: PricesView = { id: 'p1', quotesFor: async () => new Map() };
+    const sports = { reader: { current: async () => current }, prices: { current: async () => view } };
+    const t = await build({ now: NOW, deps: { sports } });
+    const key = await t.createKey({ plan: 'pro', permissions: ['markets.matching.read'] });
+    const get = (qs: string) => t.app.inject({ url: `/v1/matching-markets/sports?${qs}`, headers: t.auth(key) });
+    const ids = (res: { json(): any }) => res.json().data.map((e: any) => e.event_id.split('-').slice(1, 3).join('-'));
+    for (const priced of ['', '&include_prices=true']) {
+      current = indexSnapshot(`s1${priced}`, NOW - 5000, [a, b, c]);
+      const p1 = await get(`limit=1${priced}`);
+      expect(ids(p1)).toEqual(['lal-bos']);
+      const cursor = encodeURIComponent(p1.json().pagination.next_cursor);
+      // Page 2 of s1, kept in the memo.
+      expect(ids(await get(`limit=1&cursor=${cursor}${priced}`))).toEqual(['nyk-mia']);
+      // A newer snapshot lists a game between the first and the second.
+      current = indexSnapshot(`s2${priced}`, NOW - 1000, [a, x, b, c]);
+      const p2 = await get(`limit=1&cursor=${cursor}${priced}`);
+      expect(ids(p2)).toEqual(['chi-det']);
+      expect(p2.json().pagination).toMatchObject({ total: 4, has_more: true });
+      expect(p2.json().snapshot.observed_at).toBe(new Date(NOW - 1000).toISOString());
+      const p3 = await get(`limit=2&cursor=${encodeURIComponent(p2.json().pagination.next_cursor)}${priced}`);
+      expect(ids(p3)).toEqual(['nyk-mia', 'den-phx']);
+      expect(p3.json().pagination.has_more).toBe(false);
+    }
+  });
 });
