@@ -1,4 +1,3 @@
-/* eslint-disable @typescript-eslint/no-explicit-any -- API JSON is read loosely in tests */
 // Work shared or remembered on the request path never skips the key check (spec: "Authentication",
 // "Limits"): a catalog or sports page served from the page memo or answered 304 to If-None-Match,
 // and a market detail answered from a venue read shared with other requests, is still a request of
