@@ -90,3 +90,31 @@ describe('market detail asked several times at once', () => {
     }
   });
 });
+
+describe('market detail asked at once while the venue fails', () => {
+  // Spec "Errors": a venue rejection is 400 upstream_rejected; down, refused, a bad body or no answer
+  // within the deadline is 502 upstream_unavailable. A read shared by several requests is each one's
+  // read: each gets the body a request alone gets, whatever form it named the market in.
+  it.each([
+    ['reject', 400, 'upstream_rejected'],
+    ['down', 502, 'upstream_unavailable'],
+    ['refuse', 502, 'upstream_unavailable'],
+    ['malformed', 502, 'upstream_unavailable'],
+    ['slow', 502, 'upstream_unavailable'],
+  ] as const)('%s: every request sharing the read gets %i %s, as alone', async (kind, status, code) => {
+    const { get } = await liveApp(sim, { UPSTREAM_DEADLINE_MS: '300' });
+    const forms = [`venue_3:${market}`, `${market}?provider=venue_3`, `${market}?provider=v3`, `venue_3:${market}`];
+    sim.faults.set('venue_3', kind === 'slow' ? { kind, delay_ms: 3000 } : { kind });
+    try {
+      const together = await Promise.all(forms.map((f) => get(`/v1/markets/${f}`)));
+      const alone = await get(`/v1/markets/venue_3:${market}`);
+      expect(alone.status).toBe(status);
+      expect(alone.body).toMatchObject({ code, status_code: status });
+      expect(alone.body.message).toContain('venue_3');
+      for (const r of together) expect([r.status, r.body]).toEqual([alone.status, alone.body]);
+    } finally {
+      sim.faults.set('venue_3', null);
+    }
+    expect((await get(`/v1/markets/venue_3:${market}`)).status).toBe(200);
+  });
+});

@@ -157,11 +157,11 @@ export const sportsList: RouteHandler = async (ctx) => {
   const snap = await snapshotOf(ctx);
   const prices = includePrices ? await pricesOf(ctx) : null;
   const today = easternDate(ctx.now);
-  const memo = memoFor(depsOf(ctx), snap.id);
+  const held = memoFor(depsOf(ctx), snap.id);
   const priced = prices ? [prices.id, priceSecond(ctx.now)] : [];
   const memoKey = JSON.stringify([bound, includeRules, limit, after?.s ?? null, after?.e ?? null, today, ...priced]);
-  const held = memo.get(memoKey);
-  if (held) return { body: held, headers: { 'cache-control': SPORTS_CACHE_CONTROL } };
+  const kept = held.memo.get(memoKey);
+  if (kept) return { body: kept, headers: { 'cache-control': SPORTS_CACHE_CONTROL } };
 
   const shape: ShapeOptions = { includeSubmarkets, includeRules, policy };
   const all = listFiltered(snap, { league, scheduledDate, participant, includeSettled, today }, shape);
@@ -183,22 +183,24 @@ export const sportsList: RouteHandler = async (ctx) => {
   const events = page.map((x) => x.event);
   const data = prices ? await withPrices(ctx, prices, events) : events;
   const body = EncodedJson.of({ data, pagination, snapshot: snapshotBlock(snap) });
-  memo.set(memoKey, body);
+  // Unless a newer snapshot became current while the quotes were read: the memo is its now, and
+  // the key does not name the snapshot.
+  if (held.id === snap.id) held.memo.set(memoKey, body);
   return { body, headers: { 'cache-control': SPORTS_CACHE_CONTROL } };
 };
 
 const SPORTS_CACHE_CONTROL = 'private, no-cache';
 
-/** One memo per sports deps (per app), holding the pages of one snapshot. */
+/** One memo per sports deps (per app), holding the pages of one snapshot (`id`). */
 const memos = new WeakMap<SportsDeps, { id: string; memo: EncodedMemo }>();
-function memoFor(d: SportsDeps, snapshotId: string): EncodedMemo {
+function memoFor(d: SportsDeps, snapshotId: string): { id: string; memo: EncodedMemo } {
   let m = memos.get(d);
   if (!m) memos.set(d, (m = { id: snapshotId, memo: new EncodedMemo() }));
   if (m.id !== snapshotId) {
     m.memo.clear();
     m.id = snapshotId;
   }
-  return m.memo;
+  return m;
 }
 
 // ---------------------------------------------------------------- lookup

@@ -29,4 +29,15 @@ describe('isoTime', () => {
       expect(isoTime('  2026-11-27T03:00:00+02  ')).toBe('2026-11-27T01:00:00.000Z');
     }
   });
+
+  it('answers by the text and the unit asked: a number sent as text is seconds or milliseconds as the caller says, whichever was asked first', () => {
+    for (const order of [['s', 'ms', 'auto'], ['ms', 'auto', 's'], ['auto', 's', 'ms']] as const) {
+      for (const unit of order) {
+        const want = { s: '2026-11-27T01:00:00.000Z', ms: '1970-01-21T18:49:01.200Z', auto: '2026-11-27T01:00:00.000Z' }[unit];
+        expect(isoTime('1795741200', unit), unit).toBe(want);
+        expect(isoTime(1795741200, unit), unit).toBe(want);
+      }
+    }
+  });
 });
+
