@@ -12,7 +12,7 @@ import { buildVenue1 } from '../../pipelines/venues/adapters/venue_1/market.ts';
 import { buildVenue2 } from '../../pipelines/venues/adapters/venue_2/market.ts';
 import { buildVenue7 } from '../../pipelines/venues/adapters/venue_7/market.ts';
 import { feesUnavailable } from '../../pipelines/venues/fees.ts';
-import { decodeQuoteId, type QuotesHub } from './quotes-hub.ts';
+import { decodeQuoteId, encodeQuoteId, type QuotesHub } from './quotes-hub.ts';
 import { openSse } from './sse-client.ts';
 import { logImpls, openBackbone, serveStream, type LogImpl } from './stream.testkit.ts';
 
@@ -332,6 +332,22 @@ describe.each(impls)('GET /v1/stream?channel=quotes on the $name', (impl) => {
     expect(c.events.map((e) => e.event)).toEqual(['reset', 'snapshot']);
     expect(data(c.events[0]!).message).toContain('"zzzzzz-1-0.0"');
     expect(data(c.events[1]!).data.map((q: any) => q.market_id)).toEqual([`venue_1:${t1}`]);
+  });
+
+  it('answers an id past the end of the log (the log was recreated since) with reset and a fresh snapshot, then live quotes', async () => {
+    const h = await harness(impl);
+    h.area.deps.aheadMs = 300;
+    const t1 = `KXNBAGAME-26NOV26${word().toUpperCase()}-CHI`;
+    await h.put('venue_1', 'market', t1, v1Market(t1, 40));
+    await h.applied();
+    const future = encodeQuoteId(h.quotes.layout, Date.now(), h.quotes.pos.map((x) => x + 1000), null);
+    const c = await h.open(qs([`venue_1:${t1}`]), { 'last-event-id': future });
+    await c.waitFor((e) => e.length >= 2, 30_000, 'reset and snapshot');
+    expect(c.events.map((e) => e.event)).toEqual(['reset', 'snapshot']);
+    expect(data(c.events[1]!).data.map((q: any) => q.outcomes[0].bid)).toEqual([0.4]);
+    await h.put('venue_1', 'market', t1, v1Market(t1, 41));
+    await c.waitFor((e) => e.length >= 3, 30_000, 'the live quote after the reset');
+    expect([c.events[2]!.event, data(c.events[2]!).outcomes[0].bid]).toEqual(['quote', 0.41]);
   });
 
   it('checks the key, the permission and every market_id with the spec error bodies quoting the value', async () => {

@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { randomName } from '../../test/services/index.ts';
 import type { MatchedEventRecord as MatchedRecord } from '../../pipelines/topics.ts';
 import { FULL_MONEYLINE } from '../../pipelines/matching/readmodel.ts';
-import { decodeId } from './position.ts';
+import { decodeId, encodeId } from './position.ts';
 import { openSse, type SseClient } from './sse-client.ts';
 import { logImpls, openBackbone, serveStream, type LogImpl } from './stream.testkit.ts';
 
@@ -278,6 +278,46 @@ describe.each(impls)('GET /v1/stream on the $name', (impl) => {
     expect(c.events.map((e) => e.event)).toEqual(['reset', 'snapshot']);
     expect(data(c.events[0]!).message).toContain('"zzzzzz-1-0.0.0.0"');
     expect(data(c.events[1]!).data.map((e: any) => e.event_id)).toEqual(['nba-lal-bos-c']);
+  });
+
+  it('answers an id past the end of the log (the log was recreated since) with reset and a fresh snapshot, then live events', async () => {
+    const h = await harness(impl);
+    h.area.deps.aheadMs = 300;
+    await h.put('nba-lal-bos-f', matched('nba-lal-bos-f'));
+    await h.applied(1);
+    const hub = h.area.hub;
+    // A well-formed id of this layout, issued now, naming offsets the log has not reached.
+    const future = encodeId(hub.layout, Date.now(), hub.pos.map((x) => x + 1000));
+    const c = await h.open('channel=sports', { 'last-event-id': future });
+    await c.waitFor((e) => e.length >= 2, 30_000, 'reset and snapshot');
+    expect(c.events.map((e) => e.event)).toEqual(['reset', 'snapshot']);
+    expect(data(c.events[1]!).data.map((e: any) => e.event_id)).toEqual(['nba-lal-bos-f']);
+    await h.put('nba-lal-bos-f', matched('nba-lal-bos-f', { title: 'after' }));
+    await c.waitFor((e) => e.length >= 3, 30_000, 'the live change after the reset');
+    expect([c.events[2]!.event, data(c.events[2]!).title]).toEqual(['event.updated', 'after']);
+  });
+
+  it('resumes an id a little ahead of this hub (issued by a replica that read further) once the hub has read that far, without reset', async () => {
+    const h = await harness(impl);
+    h.area.deps.aheadMs = 30_000;
+    const keys = ['nba-a1-b1-g', 'nba-a2-b2-g', 'nba-a3-b3-g', 'nba-a4-b4-g'];
+    await h.put(keys[0]!, matched(keys[0]!, { away: 'a1', home: 'b1' }));
+    await h.applied(1);
+    const hub = h.area.hub;
+    const me = (p: number) => hub.layout.index.get(`${h.topics['matched.events'].name}|${p}`)!;
+    // Another replica has read one more record on each partition of matched.events than this hub.
+    const ahead = hub.pos.slice();
+    ahead[me(0)]! += 1;
+    ahead[me(1)]! += 1;
+    const c = await h.open('channel=sports', { 'last-event-id': encodeId(hub.layout, Date.now(), ahead) });
+    for (const [i, k] of keys.entries()) await h.put(k, matched(k, { away: `a${i + 1}`, home: `b${i + 1}`, title: `t${i}` }));
+    await h.applied(5);
+    const records = await h.logRecords(5);
+    const expected = records.filter((r) => Number(r.offset) >= ahead[me(r.partition)]!).map((r) => `${r.key!.toString()} ${JSON.parse(JSON.parse(r.value!.toString()).body).title}`);
+    await c.waitFor((e) => e.length >= expected.length, 30_000, 'the changes after the id');
+    await new Promise((r) => setTimeout(r, 200));
+    expect(c.events.map((e) => e.event).every((t) => t === 'event.updated')).toBe(true);
+    expect(c.events.map((e) => `${data(e).event_id} ${data(e).title}`).sort()).toEqual(expected.sort());
   });
 
   it('checks the key, the permission and the parameters with the router rules and error bodies', async () => {
