@@ -40,7 +40,21 @@ export interface Sink {
 export interface ConnectionOptions {
   bufferBytes: number;
   heartbeatMs: number;
+  /** How long a resume from an id ahead of the hub waits for the hub to read that far (default AHEAD_MS). */
+  aheadMs?: number;
   onClose?: () => void;
+}
+
+/** The default wait of a resume whose id is ahead of this process's hub (then `reset`). */
+export const AHEAD_MS = 5_000;
+
+/** The `reset` event's data for an id that cannot be resumed (`unreached`: ahead of the log). */
+export function notResumable(lastEventId: string, unreached: boolean): string {
+  return JSON.stringify({
+    message: unreached
+      ? `event id ${JSON.stringify(lastEventId)} names a log position this deployment has not reached (from a log recreated since, or another deployment): reload the state from the snapshot that follows`
+      : `event id ${JSON.stringify(lastEventId)} cannot be resumed here (too old, or from another deployment): reload the state from the snapshot that follows`,
+  });
 }
 
 /**
@@ -100,8 +114,11 @@ export class StreamConnection implements Subscriber {
     opts: ConnectionOptions,
   ) {
     this.key = filterKey(filter);
+    this.aheadMs = opts.aheadMs ?? AHEAD_MS;
     this.out = new Outbox(sink, opts, () => this.hub.subscribers.delete(this));
   }
+
+  private readonly aheadMs: number;
 
   /** Events sent (tests and the bench read it). */
   get sent(): number {
@@ -109,13 +126,18 @@ export class StreamConnection implements Subscriber {
   }
 
   /** Sends what the client needs first and subscribes, in one synchronous turn (nothing falls between). */
-  start(lastEventId: string | undefined): void {
+  start(lastEventId: string | undefined, unreached = false): void {
     const now = this.hub.clock();
-    const missed = lastEventId === undefined ? null : this.hub.missedSince(lastEventId);
+    const missed = lastEventId === undefined ? null : unreached ? 'reset' : this.hub.missedSince(lastEventId);
+    if (missed === 'ahead') {
+      // Subscribed only once the hub has read as far as the id: then in one turn, as any resume.
+      void this.hub.reached(lastEventId!, this.aheadMs).then((ok) => {
+        if (!this.out.closed) this.start(lastEventId, !ok);
+      });
+      return;
+    }
     if (missed === null || missed === 'reset') {
-      if (missed === 'reset') {
-        this.send('', 'reset', JSON.stringify({ message: `event id ${JSON.stringify(lastEventId)} cannot be resumed here (too old, or from another deployment): reload the state from the snapshot that follows` }));
-      }
+      if (missed === 'reset') this.send('', 'reset', notResumable(lastEventId!, unreached));
       this.from = this.hub.pos.slice();
       const snapshot = snapshotOf(this.hub, this.key, this.filter, now);
       this.send(this.hub.currentId(), snapshot.type, snapshot.json, snapshot);

@@ -80,3 +80,39 @@ export class CatchUp {
     });
   }
 }
+
+/**
+ * Resumes waiting for a hub to read as far as the id they sent names. An id ahead of this hub is
+ * either another replica's, which read a little further (this one gets there within moments), or
+ * from past the end of the log (a log recreated since, with the same topics): that one is never
+ * reached, and the wait ends false after `ms` (the client then gets `reset` and a snapshot).
+ */
+export class Reach {
+  private readonly waiting = new Set<{ pos: readonly number[]; done: (ok: boolean) => void }>();
+
+  wait(current: readonly number[], pos: readonly number[], ms: number): Promise<boolean> {
+    if (covers(current, pos)) return Promise.resolve(true);
+    return new Promise((resolve) => {
+      const w = {
+        pos,
+        done: (ok: boolean) => {
+          clearTimeout(t);
+          this.waiting.delete(w);
+          resolve(ok);
+        },
+      };
+      const t = setTimeout(() => w.done(false), ms);
+      t.unref();
+      this.waiting.add(w);
+    });
+  }
+
+  check(current: readonly number[]): void {
+    for (const w of [...this.waiting]) if (covers(current, w.pos)) w.done(true);
+  }
+
+  /** Every wait ends false (the hub stops). */
+  stop(): void {
+    for (const w of [...this.waiting]) w.done(false);
+  }
+}

@@ -25,6 +25,11 @@ export interface StreamDeps {
   flushMs: number;
   /** How long a connect waits for the hub to catch up with the log before answering 503. */
   readyMs: number;
+  /**
+   * How long a resume whose id names a position this process's hub has not read waits for it (an
+   * id of a replica that read further) before `reset` and a snapshot (an id from past the log's end).
+   */
+  aheadMs: number;
   /** Live connections (closed on shutdown). */
   connections: Set<StreamConnection | CatalogConnection | QuotesConnection>;
 }

@@ -200,7 +200,7 @@ export const stream: RouteHandler = async (ctx) => {
     release,
     stream: (io: StreamIO) => {
       let conn: StreamConnection | CatalogConnection | QuotesConnection;
-      const opts = { bufferBytes: d.bufferBytes, heartbeatMs: d.heartbeatMs, onClose: () => (release(), d.connections.delete(conn)) };
+      const opts = { bufferBytes: d.bufferBytes, heartbeatMs: d.heartbeatMs, aheadMs: d.aheadMs, onClose: () => (release(), d.connections.delete(conn)) };
       const open = (sink: Sink) => (filter ? new StreamConnection(d.hub, filter, sink, opts) : markets ? new QuotesConnection(quotes!, markets, sink, opts) : new CatalogConnection(catalog!, sink, opts));
       if (io.kind === 'sse') {
         // No chunked encoding: the stream ends only with its connection, and each event is then one
