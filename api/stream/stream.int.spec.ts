@@ -4,7 +4,8 @@
 // itself: what a client got across a forced disconnect is what the log holds, nothing lost, nothing
 // twice.
 /* eslint-disable @typescript-eslint/no-explicit-any -- event bodies are read as loose JSON */
-import { describe, expect, it } from 'vitest';
+import { connect } from 'node:net';
+import { describe, expect, it, onTestFinished } from 'vitest';
 import { randomName } from '../../test/services/index.ts';
 import type { MatchedEventRecord as MatchedRecord } from '../../pipelines/topics.ts';
 import { FULL_MONEYLINE } from '../../pipelines/matching/readmodel.ts';
@@ -370,6 +371,43 @@ describe.each(impls)('GET /v1/stream on the $name', (impl) => {
     }
     expect(three!.status).toBe(200);
   });
+
+  for (const when of ['before its first message', 'after it started'] as const) {
+    it(`frees the slot of a WebSocket client that goes silent ${when} (no close, no pong: as when it vanished without a FIN)`, async () => {
+      const h = await harness(impl, { heartbeatMs: 100 });
+      const free = await h.keyOf('free', ['stream.read']);
+      const url = new URL(h.base);
+      // A raw client: it upgrades, then answers nothing (a socket's TCP stays up; a ws client would pong).
+      const sock = connect(Number(url.port), url.hostname);
+      onTestFinished(() => void sock.destroy());
+      let got = '';
+      sock.on('data', (b) => (got += b.toString('latin1')));
+      sock.write(
+        ['GET /v1/stream?channel=sports HTTP/1.1', `Host: ${url.host}`, 'Upgrade: websocket', 'Connection: Upgrade', 'Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==', 'Sec-WebSocket-Version: 13', `Authorization: Bearer ${free}`, '', ''].join('\r\n'),
+      );
+      await h.until(() => got.includes('\r\n\r\n'), () => `no upgrade answer: ${got}`);
+      expect(got.split('\r\n')[0]).toBe('HTTP/1.1 101 Switching Protocols');
+      if (when === 'after it started') {
+        // {"type":"start"} in one masked text frame, as a client sends it.
+        const text = Buffer.from(JSON.stringify({ type: 'start' }));
+        const mask = Buffer.from([1, 2, 3, 4]);
+        sock.write(Buffer.concat([Buffer.from([0x81, 0x80 | text.length]), mask, Buffer.from(text.map((b, i) => b ^ mask[i % 4]!))]));
+        await h.until(() => got.includes('"snapshot"'), () => 'no snapshot over the raw WebSocket');
+      }
+      // The plan's one slot is held while the stream is open, and freed once the server gives up on it.
+      const blocked = await h.open('channel=sports', {}, free);
+      await blocked.ended;
+      expect(blocked.status).toBe(429);
+      let next: SseClient | undefined;
+      for (let i = 0; i < 100; i++) {
+        next = await h.open('channel=sports', {}, free);
+        if (next.status === 200) break;
+        await next.ended;
+        await new Promise((r) => setTimeout(r, 100));
+      }
+      expect(next!.status).toBe(200);
+    });
+  }
 
   it('sends heartbeat comments on an idle stream', async () => {
     const h = await harness(impl, { heartbeatMs: 50 });
