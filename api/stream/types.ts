@@ -40,7 +40,9 @@ export interface StreamSocket {
   ping(): void;
   readonly bufferedAmount: number;
   close(code?: number): void;
-  on(event: 'close', fn: () => void): unknown;
+  /** Drops the connection at once (no closing handshake: the client is gone). */
+  terminate(): void;
+  on(event: 'close' | 'pong', fn: () => void): unknown;
 }
 
 export type StreamIO =

@@ -30,12 +30,18 @@ export const STREAM_SLOT_MS = 60_000;
 const wsFrame = (id: string, type: string, json: string) => `{"id":${JSON.stringify(id || null)},"event":${JSON.stringify(type)},"data":${json}}`;
 
 function wsSink(socket: StreamSocket): Sink {
+  // A client that answered no ping between two heartbeats is gone: one that vanished without a close
+  // (no FIN) keeps its TCP connection, and its plan slot, for many minutes. Dropped, its slot is freed.
+  let answered = true;
+  socket.on('pong', () => (answered = true));
   return {
     event(id, type, json, shared) {
       if (shared) socket.send((shared.ws ??= wsFrame(id, type, json)));
       else socket.send(wsFrame(id, type, json));
     },
     heartbeat() {
+      if (!answered) return socket.terminate();
+      answered = false;
       socket.ping();
     },
     buffered: () => socket.bufferedAmount,
