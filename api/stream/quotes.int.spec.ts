@@ -334,6 +334,30 @@ describe.each(impls)('GET /v1/stream?channel=quotes on the $name', (impl) => {
     expect(data(c.events[1]!).data.map((q: any) => q.market_id)).toEqual([`venue_1:${t1}`]);
   });
 
+  it('answers an id of another set of markets or another channel with reset and a snapshot of these (it would miss every quote that did not change since)', async () => {
+    const h = await harness(impl);
+    const [a, b] = [`KXNBAGAME-26NOV26${word().toUpperCase()}-CHI`, `KXNBAGAME-26NOV26${word().toUpperCase()}-MIA`];
+    await h.put('venue_1', 'market', a, v1Market(a, 40));
+    await h.put('venue_1', 'market', b, v1Market(b, 50));
+    await h.applied();
+    const one = await h.open(qs([`venue_1:${a}`]));
+    await one.waitFor((e) => e.length >= 1);
+    const sports = await h.open('channel=sports');
+    await sports.waitFor((e) => e.length >= 1);
+    for (const id of [one.lastId()!, sports.lastId()!]) {
+      const two = await h.open(qs([`venue_1:${a}`, `venue_1:${b}`]), { 'last-event-id': id });
+      await two.waitFor((e) => e.length >= 2, 10_000, `reset and snapshot for ${id}`);
+      expect(two.events.map((e) => e.event)).toEqual(['reset', 'snapshot']);
+      expect(data(two.events[1]!).data.map((q: any) => q.outcomes[0].bid)).toEqual([0.4, 0.5]);
+      two.destroy();
+    }
+    // The same markets named in another form and order, a repeat among them: resumed, nothing missed.
+    const again = await h.open(qs([a, `venue_1:${a}`]), { 'last-event-id': one.lastId()! });
+    await h.put('venue_1', 'market', a, v1Market(a, 41));
+    await again.waitFor((e) => e.length >= 1, 30_000, 'the live quote');
+    expect(again.events.map((e) => [e.event, data(e).outcomes[0].bid])).toEqual([['quote', 0.41]]);
+  });
+
   it('answers an id past the end of the log (the log was recreated since) with reset and a fresh snapshot, then live quotes', async () => {
     const h = await harness(impl);
     h.area.deps.aheadMs = 300;

@@ -281,6 +281,28 @@ describe.each(impls)('GET /v1/stream on the $name', (impl) => {
     expect(data(c.events[1]!).data.map((e: any) => e.event_id)).toEqual(['nba-lal-bos-c']);
   });
 
+  it('answers an id of another subscription or another channel with reset and a snapshot of this one (it would miss every event that did not change since)', async () => {
+    const h = await harness(impl);
+    await h.put('nba-lal-bos-s', matched('nba-lal-bos-s'));
+    await h.put('nfl-kc-buf-s', matched('nfl-kc-buf-s', { league: 'nfl', away: 'kc', home: 'buf' }));
+    await h.applied(2);
+    const nfl = await h.open('channel=sports&league=nfl');
+    await nfl.waitFor((e) => e.length >= 1);
+    expect(data(nfl.events[0]!).data.map((e: any) => e.event_id)).toEqual(['nfl-kc-buf-s']);
+    for (const id of [nfl.lastId()!, 'catalog-01KAAAAAAAAAAAAAAAAAAAAAAA']) {
+      const nba = await h.open('channel=sports&league=nba', { 'last-event-id': id });
+      await nba.waitFor((e) => e.length >= 2, 10_000, `reset and snapshot for ${id}`);
+      expect(nba.events.map((e) => e.event)).toEqual(['reset', 'snapshot']);
+      expect(data(nba.events[1]!).data.map((e: any) => e.event_id)).toEqual(['nba-lal-bos-s']);
+      nba.destroy();
+    }
+    // The same subscription, spelled another way (case, parameter order): resumed, nothing missed.
+    const again = await h.open('channel=sports&league=NFL', { 'last-event-id': nfl.lastId()! });
+    await h.put('nfl-kc-buf-s', matched('nfl-kc-buf-s', { league: 'nfl', away: 'kc', home: 'buf', title: 'later' }));
+    await again.waitFor((e) => e.length >= 1, 30_000, 'the live change');
+    expect(again.events.map((e) => [e.event, data(e).title])).toEqual([['event.updated', 'later']]);
+  });
+
   it('answers an id past the end of the log (the log was recreated since) with reset and a fresh snapshot, then live events', async () => {
     const h = await harness(impl);
     h.area.deps.aheadMs = 300;
