@@ -116,3 +116,21 @@ export class Reach {
     for (const w of [...this.waiting]) w.done(false);
   }
 }
+
+/**
+ * Ids as a connection sends them: the log position, then `~` and a short hash of the subscription
+ * (the sports filters, the quotes channel's markets). A position says what a client has of the log,
+ * not which events it holds: resumed under another subscription, it would never get the events of
+ * the new one that did not change since. So an id of another subscription gets `reset` and a snapshot.
+ */
+export function subscriptionTag(subscription: string): string {
+  return createHash('sha256').update(subscription).digest('hex').slice(0, 8);
+}
+
+export const tagged = (id: string, tag: string): string => (id === '' ? '' : `${id}~${tag}`);
+
+/** An id's position part, and whether it was issued to this subscription (an id without a tag: yes, as issued before tags). */
+export function untag(id: string, tag: string): { id: string; ours: boolean } {
+  const i = id.lastIndexOf('~');
+  return i === -1 ? { id, ours: true } : { id: id.slice(0, i), ours: id.slice(i + 1) === tag };
+}

@@ -18,7 +18,7 @@
 import type { Log, LogRecord } from '../../pipelines/log/types.ts';
 import type { Serde } from '../../pipelines/serde/index.ts';
 import { PROVIDERS, rawTopicId, type TopicMap } from '../../pipelines/topics.ts';
-import { CatchUp, Reach, covers, decodeId, encodeId, layoutOf, maxPos, type Layout } from './position.ts';
+import { CatchUp, Reach, covers, decodeId, encodeId, layoutOf, maxPos, subscriptionTag, tagged, untag, type Layout } from './position.ts';
 import { quotesOfRecord } from './quotes.ts';
 import { AHEAD_MS, Outbox, notResumable, type ConnectionOptions, type Sink } from './connection.ts';
 
@@ -298,11 +298,13 @@ export class QuotesConnection implements QuoteSubscriber {
     opts: ConnectionOptions,
   ) {
     this.wanted = new Set(ids);
+    this.tag = subscriptionTag(`quotes:${[...this.wanted].sort().join(' ')}`);
     this.aheadMs = opts.aheadMs ?? AHEAD_MS;
     this.out = new Outbox(sink, opts, () => this.hub.subscribers.delete(this));
   }
 
   private readonly aheadMs: number;
+  private readonly tag: string;
 
   get sent(): number {
     return this.out.sent;
@@ -313,16 +315,17 @@ export class QuotesConnection implements QuoteSubscriber {
   }
 
   start(lastEventId: string | undefined, unreached = false): void {
-    const missed = lastEventId === undefined ? null : unreached ? 'reset' : this.hub.missedSince(lastEventId);
+    const last = lastEventId === undefined ? undefined : untag(lastEventId, this.tag);
+    const missed = last === undefined ? null : unreached || !last.ours ? 'reset' : this.hub.missedSince(last.id);
     if (missed === 'ahead') {
       // Subscribed only once the hub has read as far as the id: then in one turn, as any resume.
-      void this.hub.reached(lastEventId!, this.aheadMs).then((ok) => {
+      void this.hub.reached(last!.id, this.aheadMs).then((ok) => {
         if (!this.out.closed) this.start(lastEventId, !ok);
       });
       return;
     }
     if (missed === null || missed === 'reset') {
-      if (missed === 'reset') this.out.send('', 'reset', notResumable(lastEventId!, unreached));
+      if (missed === 'reset') this.out.send('', 'reset', notResumable(lastEventId!, unreached, !last!.ours));
       this.from = this.hub.pos.slice();
       this.within = null;
       const data: string[] = [];
@@ -336,11 +339,11 @@ export class QuotesConnection implements QuoteSubscriber {
         }
       }
       // The quotes are held as JSON already: the snapshot's data is their list.
-      this.out.send(this.hub.currentId(), 'snapshot', `{"channel":"quotes","data":[${data.join(',')}]}`);
+      this.out.send(tagged(this.hub.currentId(), this.tag), 'snapshot', `{"channel":"quotes","data":[${data.join(',')}]}`);
     } else {
       this.from = missed.from;
       this.within = missed.within;
-      for (const m of missed.changes) if (this.mine(m.change)) this.out.send(m.id, 'quote', m.change.json);
+      for (const m of missed.changes) if (this.mine(m.change)) this.out.send(tagged(m.id, this.tag), 'quote', m.change.json);
     }
     if (this.out.closed) return;
     this.hub.subscribers.add(this);
@@ -349,7 +352,7 @@ export class QuotesConnection implements QuoteSubscriber {
 
   onChange(change: QuoteChange, id: string): void {
     if (this.out.closed || !this.mine(change)) return;
-    this.out.send(id, 'quote', change.json);
+    this.out.send(tagged(id, this.tag), 'quote', change.json);
   }
 
   close(): void {

@@ -155,7 +155,8 @@ describe.each(impls)('GET /v1/stream on the $name', (impl) => {
     expect(c.headers['content-type']).toBe('text/event-stream; charset=utf-8');
     await c.waitFor((e) => e.length >= 1);
     expect(c.events[0]!.event).toBe('snapshot');
-    expect(c.events[0]!.id).toMatch(/^[\w-]+-[0-9a-z]+-[0-9a-z.]+$/);
+    // A log position, then the subscription's tag.
+    expect(c.events[0]!.id).toMatch(/^[\w-]+-[0-9a-z]+-[0-9a-z.]+~[0-9a-f]{8}$/);
     expect(data(c.events[0]!).channel).toBe('sports');
     expect(data(c.events[0]!).data.map((e: any) => e.event_id).sort()).toEqual(['nba-lal-bos-a', 'nfl-kc-buf-a']);
 
@@ -223,7 +224,7 @@ describe.each(impls)('GET /v1/stream on the $name', (impl) => {
       const first = await h.open(q);
       await first.waitFor((e) => e.length >= 1);
       // The snapshot's id is the position below which the client has everything.
-      const at = decodeId(h.area.hub.layout, first.events[0]!.id!)!.pos;
+      const at = decodeId(h.area.hub.layout, first.events[0]!.id!.split('~')[0]!)!.pos;
       const posOf = (partition: number) => at[h.area.hub.layout.index.get(`${h.topics['matched.events'].name}|${partition}`)!]!;
       await write(15);
       await first.waitFor((e) => e.length >= 8, 30_000, 'some live events before the disconnect');
