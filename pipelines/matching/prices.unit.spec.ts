@@ -142,11 +142,9 @@ describe('submarketPrices', () => {
 
   it('settlement_safe only where the agreed tie and push rules leave exactly one leg paying (or a half each): not when a tie or a push loses, is void or is an outcome of its own', () => {
     const book = new Map([['venue_2:9000123', quotes('venue_2', '9000123', [['t1', 0.46], ['t2', 0.5]], ZERO)]]);
-    const rows = (tie: string, push: string) => [
-      { rule: 'tie', comparison: tie },
-      { rule: 'overtime', comparison: 'included' },
-      { rule: 'push', comparison: push },
-    ];
+    // Agreeing rows, as the rule matrix gives them: each venue's value, and `equivalent`.
+    const row = (rule: string, value: string) => ({ rule, comparison: 'equivalent', source_values: [{ value }, { value }] });
+    const rows = (tie: string, push: string) => [row('tie', tie), row('overtime', 'included'), row('push', push)];
     const safe = (tie: string, push: string) => submarketPrices({ ...sm('equivalent'), rule_comparisons: rows(tie, push) }, (id) => book.get(id), NOW, STALE).complete_set!.settlement_safe;
     expect(safe('not_possible', 'not_applicable')).toBe(true);
     // Half of 1 on each leg: the set still returns 1.

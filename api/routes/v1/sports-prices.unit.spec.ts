@@ -188,7 +188,7 @@ describe('include_prices', () => {
       expect(ml.settlement_equivalence, q).toBe('equivalent');
       expect(ml.prices.complete_set, q).not.toBeNull();
       expect(ml.prices.complete_set.settlement_safe, q).toBe(false);
-      if (q.includes('rules')) expect(ml.rule_comparisons.find((r: any) => r.rule === 'tie').comparison).toBe('loses');
+      if (q.includes('rules')) expect(ml.rule_comparisons.find((r: any) => r.rule === 'tie').source_values.map((v: any) => v.value)).toEqual(['loses', 'loses', 'loses']);
     }
   });
 
