@@ -19,7 +19,7 @@ import type { StreamIO, StreamSocket } from '../../stream/types.ts';
 import type { SportsFilter } from '../../stream/sports.ts';
 import { QuotesConnection, type QuotesHub } from '../../stream/quotes-hub.ts';
 import { planResolution } from '../../live/identifiers.ts';
-import { parseVenue7MarketId, venue7Line } from '../../../pipelines/venues/adapters/venue_7/identifiers.ts';
+import { venue7MarketKey } from '../../../pipelines/venues/adapters/venue_7/identifiers.ts';
 import { isApiError } from '../../errors.ts';
 
 export type { StreamDeps, StreamIO, StreamSocket } from '../../stream/types.ts';
@@ -114,10 +114,7 @@ function quoteMarketsOf(hub: QuotesHub, values: readonly string[], provider: str
     try {
       const plan = planResolution('market', raw, provider);
       if (plan.kind === 'direct') {
-        let native = plan.nativeId;
-        const v7 = plan.provider === 'venue_7' ? parseVenue7MarketId(native) : undefined;
-        if (v7?.line !== undefined) native = `${v7.eventId}:${v7.marketTypeId}:${venue7Line(v7.line)}`;
-        ids.push(`${plan.provider}:${native}`);
+        ids.push(`${plan.provider}:${plan.provider === 'venue_7' ? venue7MarketKey(plan.nativeId) : plan.nativeId}`);
         continue;
       }
       const held = plan.candidates.filter((p) => hub.resolve(`${p}:${plan.nativeId}`) !== undefined);
