@@ -321,6 +321,23 @@ describe.each(impls)('GET /v1/stream on the $name', (impl) => {
     expect([c.events[2]!.event, data(c.events[2]!).title]).toEqual(['event.updated', 'after']);
   });
 
+  it('answers an id stamped in the future (forged, or a clock far ahead) with reset: its time cannot vouch for the resume window', async () => {
+    const h = await harness(impl);
+    await h.put('nba-lal-bos-t', matched('nba-lal-bos-t'));
+    await h.applied(1);
+    const hub = h.area.hub;
+    // Position 0 everywhere, stamped two hours ahead: were it resumed, the window's age check would never apply.
+    const stamped = encodeId(hub.layout, Date.now() + 2 * 3_600_000, hub.pos.map(() => 0));
+    const c = await h.open('channel=sports', { 'last-event-id': stamped });
+    await c.waitFor((e) => e.length >= 2, 10_000, 'reset and snapshot');
+    expect(c.events.map((e) => e.event)).toEqual(['reset', 'snapshot']);
+    // A few seconds ahead (another replica's clock) is no reason to reset.
+    const near = await h.open('channel=sports', { 'last-event-id': encodeId(hub.layout, Date.now() + 5_000, hub.pos) });
+    await h.put('nba-lal-bos-t', matched('nba-lal-bos-t', { title: 'later' }));
+    await near.waitFor((e) => e.length >= 1, 30_000, 'the live change');
+    expect(near.events.map((e) => [e.event, data(e).title])).toEqual([['event.updated', 'later']]);
+  });
+
   it('resumes an id a little ahead of this hub (issued by a replica that read further) once the hub has read that far, without reset', async () => {
     const h = await harness(impl);
     h.area.deps.aheadMs = 30_000;
