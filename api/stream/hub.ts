@@ -29,7 +29,7 @@ import type { TopicMap } from '../../pipelines/topics.ts';
 import type { LifecycleState as LifecycleRecord } from '../../pipelines/topics.ts';
 import { entryOfRecord } from '../../pipelines/matching/stages/sports-snapshot.ts';
 import type { SportsEntry } from '../../pipelines/matching/readmodel.ts';
-import { CatchUp, Reach, covers, decodeId, encodeId, layoutOf, maxPos, type Layout } from './position.ts';
+import { CatchUp, Reach, covers, inWindow, decodeId, encodeId, layoutOf, maxPos, type Layout } from './position.ts';
 
 /** Why an event left a subscription: the lifecycle's archive reason, in the stream's three words. */
 export type RemovedReason = 'settled' | 'cancelled' | 'delisted';
@@ -371,7 +371,7 @@ export class StreamHub {
   missedSince(id: string): { from: number[]; changes: Array<{ change: SportsChange; id: string }> } | 'reset' | 'ahead' {
     const v = decodeId(this.layout, id);
     const now = this.clock();
-    if (!v || now - v.at > this.resumeMs) return 'reset';
+    if (!v || !inWindow(v.at, now, this.resumeMs)) return 'reset';
     if (!covers(this.pos, v.pos)) return 'ahead';
     const from = v.pos;
     const out: Array<{ change: SportsChange; id: string }> = [];

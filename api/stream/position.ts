@@ -21,6 +21,17 @@ export function layoutOf(topics: ReadonlyArray<{ name: string; partitions: numbe
   return { parts, index: new Map(parts.map((k, i) => [k, i])), tag };
 }
 
+/**
+ * How far ahead of this process's clock an id's time may be (another replica's clock): beyond it the
+ * time is no evidence of the id's age, and the id is not resumed (`reset`).
+ */
+export const CLOCK_SKEW_MS = 60_000;
+
+/** Whether an id issued at `at` may be resumed at `now` within `resumeMs`. */
+export function inWindow(at: number, now: number, resumeMs: number): boolean {
+  return now - at <= resumeMs && at - now <= CLOCK_SKEW_MS;
+}
+
 export function encodeId(layout: Layout, at: number, pos: readonly number[]): string {
   let s = `${layout.tag}-${at.toString(36)}-`;
   for (let i = 0; i < pos.length; i++) s += (i ? '.' : '') + pos[i]!.toString(36);

@@ -18,7 +18,7 @@
 import type { Log, LogRecord } from '../../pipelines/log/types.ts';
 import type { Serde } from '../../pipelines/serde/index.ts';
 import { PROVIDERS, rawTopicId, type TopicMap } from '../../pipelines/topics.ts';
-import { CatchUp, Reach, covers, decodeId, encodeId, layoutOf, maxPos, subscriptionTag, tagged, untag, type Layout } from './position.ts';
+import { CatchUp, Reach, covers, inWindow, decodeId, encodeId, layoutOf, maxPos, subscriptionTag, tagged, untag, type Layout } from './position.ts';
 import { quotesOfRecord } from './quotes.ts';
 import { AHEAD_MS, Outbox, notResumable, type ConnectionOptions, type Sink } from './connection.ts';
 
@@ -237,7 +237,7 @@ export class QuotesHub {
   missedSince(id: string): { from: number[]; within: Within | null; changes: Array<{ change: QuoteChange; id: string }> } | 'reset' | 'ahead' {
     const v = decodeQuoteId(this.layout, id);
     const now = this.clock();
-    if (!v || now - v.at > this.resumeMs) return 'reset';
+    if (!v || !inWindow(v.at, now, this.resumeMs)) return 'reset';
     if (!covers(this.pos, v.pos)) return 'ahead';
     const { pos: from, within } = v;
     const out: Array<{ change: QuoteChange; id: string }> = [];
