@@ -478,6 +478,33 @@ describe.each(impls)('GET /v1/stream on the $name', (impl) => {
     expect(h.area.deps.connections.size).toBe(1);
   });
 
+  it('gives an SSE and a WebSocket client of one subscription the same events: types, ids and data, in order', async () => {
+    const h = await harness(impl);
+    await h.put('nba-lal-bos-x', matched('nba-lal-bos-x'));
+    await h.applied(1);
+    const q = 'channel=sports&league=nba&include_submarkets=true';
+    const sse = await h.open(q);
+    const ws: any[] = [];
+    const sock = await (h.t.app as any).injectWS(`/v1/stream?${q}`, { headers: { host: 'localhost', ...h.t.auth(h.key) } });
+    onTestFinished(() => sock.terminate());
+    sock.on('message', (m: Buffer) => ws.push(JSON.parse(m.toString())));
+    sock.send(JSON.stringify({ type: 'start' }));
+    await sse.waitFor((e) => e.length >= 1);
+    await h.until(() => ws.length >= 1, () => 'the WebSocket snapshot');
+    await h.put('nba-lal-bos-x', matched('nba-lal-bos-x', { title: 'one' }));
+    await h.put('nfl-kc-buf-x', matched('nfl-kc-buf-x', { league: 'nfl', away: 'kc', home: 'buf' }));
+    await h.put('nba-den-mia-x', matched('nba-den-mia-x', { away: 'den', home: 'mia' }));
+    await h.archive('nba-lal-bos-x', 'settled by the venues', null);
+    await sse.waitFor((e) => e.length >= 4, 30_000, 'three nba changes');
+    await h.until(() => ws.length >= 4, () => `${ws.length} WebSocket messages`);
+    await new Promise((r) => setTimeout(r, 100));
+    const fromSse = sse.events.map((e) => [e.event, e.id ?? null, JSON.parse(e.data)]);
+    const fromWs = ws.map((m) => [m.event, m.id, m.data]);
+    expect(fromWs).toEqual(fromSse);
+    // Two partitions: the events of different games may interleave either way (the same for both clients).
+    expect(fromSse.map((x) => `${x[0]} ${x[2].event_id ?? ''}`).sort()).toEqual(['event.removed nba-lal-bos-x', 'event.updated nba-den-mia-x', 'event.updated nba-lal-bos-x', 'snapshot ']);
+  });
+
   it('serves the same events over a WebSocket, and resumes from a `resume` message', async () => {
     const h = await harness(impl);
     await h.put('nba-lal-bos-w', matched('nba-lal-bos-w'));
