@@ -185,6 +185,19 @@ describe.each(impls)('GET /v1/stream on the $name', (impl) => {
     expect(new Set(c.events.map((e) => e.id)).size).toBe(c.events.length);
   });
 
+  it('says a game that left a subscription but is still listed (postponed out of its scheduled_date) was filtered out, not settled', async () => {
+    const h = await harness(impl);
+    const day = dateIn(3);
+    const c = await h.open(`channel=sports&scheduled_date=${day}`);
+    await c.waitFor((e) => e.length >= 1);
+    await h.put('nba-lal-bos-p', matched('nba-lal-bos-p', { date: day }));
+    await c.waitFor((e) => e.length >= 2, 30_000, 'the game');
+    // Postponed a day: the list for that date no longer holds it; the game is not over.
+    await h.put('nba-lal-bos-p', matched('nba-lal-bos-p', { date: dateIn(4) }));
+    await c.waitFor((e) => e.length >= 3, 30_000, 'its removal');
+    expect([c.events[2]!.event, data(c.events[2]!)]).toEqual(['event.removed', { event_id: 'nba-lal-bos-p', reason: 'filtered' }]);
+  });
+
   it('filters as the sports list does: league, participant, include_settled', async () => {
     const h = await harness(impl);
     const nba = await h.open('channel=sports&league=NBA');
