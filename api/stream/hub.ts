@@ -31,8 +31,11 @@ import { entryOfRecord } from '../../pipelines/matching/stages/sports-snapshot.t
 import type { SportsEntry } from '../../pipelines/matching/readmodel.ts';
 import { CatchUp, Reach, covers, inWindow, decodeId, encodeId, layoutOf, maxPos, type Layout } from './position.ts';
 
-/** Why an event left a subscription: the lifecycle's archive reason, in the stream's three words. */
-export type RemovedReason = 'settled' | 'cancelled' | 'delisted';
+/**
+ * Why an event left a subscription: the lifecycle's archive reason, in the stream's three words, or
+ * `filtered`: still listed, no longer in this subscription (sports.ts renderChange).
+ */
+export type RemovedReason = 'settled' | 'cancelled' | 'delisted' | 'filtered';
 
 /** A rendered event: its type and its data as JSON (each transport frames it its own way). */
 export interface Rendered {
