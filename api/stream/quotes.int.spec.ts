@@ -360,6 +360,23 @@ describe.each(impls)('GET /v1/stream?channel=quotes on the $name', (impl) => {
     expect(again.events.map((e) => [e.event, data(e).outcomes[0].bid])).toEqual([['quote', 0.41]]);
   });
 
+  it('a market named in several forms (bare, composite, lower case, repeated) is one market: once in the snapshot, once per change', async () => {
+    const h = await harness(impl);
+    const t1 = `KXNBAGAME-26NOV26${word().toUpperCase()}-CHI`;
+    await h.put('venue_1', 'market', t1, v1Market(t1, 40));
+    await h.applied();
+    const c = await h.open(qs([t1, `venue_1:${t1}`, t1.toLowerCase(), `VENUE_1:${t1.toLowerCase()}`, t1]));
+    expect(c.status).toBe(200);
+    await c.waitFor((e) => e.length >= 1);
+    expect(data(c.events[0]!).data.map((q: any) => q.market_id)).toEqual([`venue_1:${t1}`]);
+    await h.put('venue_1', 'market', t1, v1Market(t1, 41));
+    await h.put('venue_1', 'market', 'KXNBA-X-SENTINEL2', v1Market('KXNBA-X-SENTINEL2', 10));
+    await h.applied();
+    await c.waitFor((e) => e.length >= 2, 30_000, 'the change');
+    await new Promise((r) => setTimeout(r, 200));
+    expect(c.events.slice(1).map((e) => [e.event, data(e).outcomes[0].bid])).toEqual([['quote', 0.41]]);
+  });
+
   it('answers an id past the end of the log (the log was recreated since) with reset and a fresh snapshot, then live quotes', async () => {
     const h = await harness(impl);
     h.area.deps.aheadMs = 300;
