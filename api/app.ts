@@ -228,10 +228,23 @@ export async function buildApp(deps: AppDeps, handlers: HandlerRegistry = defaul
     const header = req.headers['last-event-id'];
     if (typeof header === 'string' && header !== '') return open({ kind: 'ws', socket, lastEventId: header });
     let started = false;
+    // The stream holds a plan slot from the upgrade on: a client that sends no first message within a
+    // heartbeat interval (or vanished without a close) is told so and dropped, which frees the slot.
+    const waitMs = hub!.heartbeatMs;
+    const silent = setTimeout(() => {
+      const e = new ApiError('invalid_parameter', `no first message within ${waitMs} ms of the upgrade: send {"type":"start"} or {"type":"resume","last_event_id":"<id>"} at once`);
+      socket.send(JSON.stringify({ id: null, event: 'error', data: renderError(e) }));
+      socket.close(1008);
+      // A vanished client answers no closing handshake either.
+      setTimeout(() => socket.terminate(), 1_000).unref();
+    }, waitMs);
+    silent.unref();
     socket.on('close', () => {
+      clearTimeout(silent);
       if (!started) r.release?.();
     });
     socket.once('message', (data) => {
+      clearTimeout(silent);
       type Hello = { type?: unknown; last_event_id?: unknown } | null;
       let msg: Hello;
       try {

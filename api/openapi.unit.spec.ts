@@ -53,7 +53,7 @@ describe('GET /v1/openapi.json', () => {
     expect(Object.keys(ok['x-events'])).toEqual(['snapshot', 'quote', 'catalog.snapshot', 'event.updated', 'event.removed', 'reset', 'overflow']);
     expect(ok['x-events'].quote.data.required).toEqual(['market_id', 'status', 'outcomes', 'pricing']);
     expect(op.parameters.find((p: { name: string }) => p.name === 'market_id')).toMatchObject({ in: 'query', schema: { type: 'array' } });
-    expect(ok['x-events']['event.removed'].data.properties.reason.enum).toEqual(['settled', 'cancelled', 'delisted']);
+    expect(ok['x-events']['event.removed'].data.properties.reason.enum).toEqual(['settled', 'cancelled', 'delisted', 'filtered']);
     expect(op.parameters.find((p: { name: string }) => p.name === 'Last-Event-ID')).toMatchObject({ in: 'header', required: false });
     expect(op.parameters.find((p: { name: string }) => p.name === 'channel').schema).toEqual({ type: 'string', enum: ['sports', 'quotes', 'catalog'] });
     expect(op.responses['200'].description).toContain('WebSocket');

@@ -166,7 +166,7 @@ export const SubmarketPricesSchema = {
             legs: { type: 'array', items: { $ref: '#/components/schemas/PriceLeg' } },
             cost: { type: 'number', description: "Sum of the legs' effective asks: one contract of each outcome, each bought where it is cheapest after fees." },
             edge: { type: 'number', description: '1 - cost per set, whatever the result (negative is a loss). Never overstated: fees are rounded up and a commission on net winnings is counted as if the leg wins.' },
-            settlement_safe: { type: 'boolean', description: "True only when the submarket's settlement_equivalence is `equivalent`: every venue settles the line by the same rules." },
+            settlement_safe: { type: 'boolean', description: "True only when the submarket's settlement_equivalence is `equivalent` (every venue settles the line by the same rules) and the agreed tie and push rules leave exactly one leg paying (a tie or push that cannot happen, or pays half each; not one that loses, is void or is an outcome of its own)." },
           },
         },
         { type: 'null' },

@@ -9,6 +9,7 @@ import type { StreamDeps } from '../routes/v1/stream.ts';
 import { StreamHub } from './hub.ts';
 import { CatalogWatch } from './catalog.ts';
 import { QuotesHub } from './quotes-hub.ts';
+import { AHEAD_MS } from './connection.ts';
 import type { SnapshotStore } from '../../pipelines/readmodels/snapshots.ts';
 
 /** How often the catalog channel looks for a new catalog snapshot (built every CATALOG_REFRESH_MS). */
@@ -50,6 +51,7 @@ export async function startStreamArea(
     heartbeatMs: config.STREAM_HEARTBEAT_MS,
     flushMs: config.STREAM_FLUSH_MS,
     readyMs: 5_000,
+    aheadMs: AHEAD_MS,
     connections: new Set(),
   };
   let starting: Promise<QuotesHub> | undefined;

@@ -111,6 +111,37 @@ describe('GET /v1/stream?channel=catalog', () => {
     expect(data(r3.events[1]!).data.snapshot.id).toBe(third.id);
   });
 
+  it('resumes an id newer than the snapshot this replica has seen yet (another replica saw it first) without reset; a future id or one before any catalog gets reset', async () => {
+    const h = await harness();
+    // Before any catalog: a well-formed id cannot be of this deployment.
+    const early = await h.open('channel=catalog', { 'last-event-id': 'catalog-01KAAAAAAAAAAAAAAAAAAAAAAA' });
+    await early.waitFor((e) => e.length >= 2, 10_000, 'reset and snapshot before any catalog');
+    expect(early.events.map((e) => [e.event, e.id])).toEqual([
+      ['reset', undefined],
+      ['snapshot', undefined],
+    ]);
+    expect(data(early.events[1]!)).toEqual({ channel: 'catalog', data: null });
+
+    const first = await h.publish({ 'sports|venue_1': 3 });
+    const watch = h.area.deps.catalog!;
+    for (let i = 0; i < 200 && watch.current?.id !== first.id; i++) await new Promise((r) => setTimeout(r, 20));
+    // This replica's watch stops looking: the next snapshot is one it has not seen when the client comes.
+    watch.stop();
+    const second = await h.publish({ 'sports|venue_2': 7 });
+    const c = await h.open('channel=catalog', { 'last-event-id': `catalog-${second.id}` });
+    await new Promise((r) => setTimeout(r, 300));
+    // The client has the newest snapshot: nothing to send, least of all an older snapshot after a reset.
+    expect(c.events.map((e) => [e.event, e.id])).toEqual([]);
+
+    // An id newer than any snapshot the store holds: reset, then the current snapshot.
+    const future = await h.open('channel=catalog', { 'last-event-id': 'catalog-7ZZZZZZZZZZZZZZZZZZZZZZZZZ' });
+    await future.waitFor((e) => e.length >= 2, 10_000, 'reset and snapshot');
+    expect(future.events.map((e) => [e.event, e.id])).toEqual([
+      ['reset', undefined],
+      ['snapshot', `catalog-${second.id}`],
+    ]);
+  });
+
   it('refuses the sports filters on channel=catalog, naming each, and a channel it does not know', async () => {
     const h = await harness();
     const res = await h.t.app.inject({ url: '/v1/stream?channel=catalog&league=nba&include_settled=true', headers: h.t.auth(h.key) });

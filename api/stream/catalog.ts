@@ -7,8 +7,10 @@
 //
 // Resume: an event id is `catalog-<snapshot id>`; snapshot ids are ULIDs, ordered by publish time.
 // Catalog snapshots replace each other whole, so what a reconnecting client missed is the current
-// one, if it is newer than its last: sent as `catalog.snapshot`; the same id: nothing; an id that is
-// not one of ours (or newer than the current: another deployment) gets `reset` and `snapshot`.
+// one, if it is newer than its last: sent as `catalog.snapshot`; the same id: nothing; an id newer
+// than what this replica's watch holds first makes it look at the store (another replica may have
+// seen the newer snapshot first); an id that is not one of ours (or still newer than the store's
+// current, or sent before any catalog: another deployment) gets `reset` and `snapshot`.
 import type { SnapshotInfo, SnapshotStore } from '../../pipelines/readmodels/snapshots.ts';
 import { Outbox, type Sink, type ConnectionOptions } from './connection.ts';
 
@@ -95,10 +97,18 @@ export class CatalogConnection {
     return this.out.sent;
   }
 
-  start(lastEventId: string | undefined): void {
+  start(lastEventId: string | undefined, looked = false): void {
     const cur = this.watch.current;
     const last = lastEventId === undefined ? undefined : EVENT_ID.exec(lastEventId)?.[1];
-    if (lastEventId !== undefined && last !== undefined && (cur === null || last <= cur.id)) {
+    if (last !== undefined && !looked && (cur === null || last > cur.id)) {
+      // Newer than what this replica's watch has seen: another replica may have seen it first (each
+      // polls every 2 s). Look at the store now, then decide (a newer id than the store's: reset).
+      void this.watch.poll().then(() => {
+        if (!this.out.closed) this.start(lastEventId, true);
+      });
+      return;
+    }
+    if (lastEventId !== undefined && last !== undefined && cur !== null && last <= cur.id) {
       if (cur && last < cur.id) this.out.send(catalogEventId(cur.id), 'catalog.snapshot', JSON.stringify(catalogFacts(cur)));
     } else {
       if (lastEventId !== undefined) {

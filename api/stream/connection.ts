@@ -7,6 +7,7 @@
 import type { Rendered, StreamHub, SportsChange, Subscriber } from './hub.ts';
 import { filterKey, renderChange, snapshotJson, type SportsFilter } from './sports.ts';
 import { easternDate } from '../../pipelines/matching/time.ts';
+import { subscriptionTag, tagged, untag } from './position.ts';
 
 /**
  * The snapshots sent at the hub's current state, by subscription: connections that open between two
@@ -40,7 +41,23 @@ export interface Sink {
 export interface ConnectionOptions {
   bufferBytes: number;
   heartbeatMs: number;
+  /** How long a resume from an id ahead of the hub waits for the hub to read that far (default AHEAD_MS). */
+  aheadMs?: number;
   onClose?: () => void;
+}
+
+/** The default wait of a resume whose id is ahead of this process's hub (then `reset`). */
+export const AHEAD_MS = 5_000;
+
+/** The `reset` event's data for an id that cannot be resumed (`unreached`: ahead of the log; `other`: of another subscription). */
+export function notResumable(lastEventId: string, unreached: boolean, other = false): string {
+  return JSON.stringify({
+    message: other
+      ? `event id ${JSON.stringify(lastEventId)} was sent to another subscription (other filters or markets): reload the state from the snapshot that follows`
+      : unreached
+      ? `event id ${JSON.stringify(lastEventId)} names a log position this deployment has not reached (from a log recreated since, or another deployment): reload the state from the snapshot that follows`
+      : `event id ${JSON.stringify(lastEventId)} cannot be resumed here (too old, or from another deployment): reload the state from the snapshot that follows`,
+  });
 }
 
 /**
@@ -100,8 +117,13 @@ export class StreamConnection implements Subscriber {
     opts: ConnectionOptions,
   ) {
     this.key = filterKey(filter);
+    this.tag = subscriptionTag(`sports:${this.key}`);
+    this.aheadMs = opts.aheadMs ?? AHEAD_MS;
     this.out = new Outbox(sink, opts, () => this.hub.subscribers.delete(this));
   }
+
+  private readonly aheadMs: number;
+  private readonly tag: string;
 
   /** Events sent (tests and the bench read it). */
   get sent(): number {
@@ -109,13 +131,19 @@ export class StreamConnection implements Subscriber {
   }
 
   /** Sends what the client needs first and subscribes, in one synchronous turn (nothing falls between). */
-  start(lastEventId: string | undefined): void {
+  start(lastEventId: string | undefined, unreached = false): void {
     const now = this.hub.clock();
-    const missed = lastEventId === undefined ? null : this.hub.missedSince(lastEventId);
+    const last = lastEventId === undefined ? undefined : untag(lastEventId, this.tag);
+    const missed = last === undefined ? null : unreached || !last.ours ? 'reset' : this.hub.missedSince(last.id);
+    if (missed === 'ahead') {
+      // Subscribed only once the hub has read as far as the id: then in one turn, as any resume.
+      void this.hub.reached(last!.id, this.aheadMs).then((ok) => {
+        if (!this.out.closed) this.start(lastEventId, !ok);
+      });
+      return;
+    }
     if (missed === null || missed === 'reset') {
-      if (missed === 'reset') {
-        this.send('', 'reset', JSON.stringify({ message: `event id ${JSON.stringify(lastEventId)} cannot be resumed here (too old, or from another deployment): reload the state from the snapshot that follows` }));
-      }
+      if (missed === 'reset') this.send('', 'reset', notResumable(lastEventId!, unreached, !last!.ours));
       this.from = this.hub.pos.slice();
       const snapshot = snapshotOf(this.hub, this.key, this.filter, now);
       this.send(this.hub.currentId(), snapshot.type, snapshot.json, snapshot);
@@ -142,7 +170,8 @@ export class StreamConnection implements Subscriber {
   }
 
   private send(id: string, type: string, json: string, shared?: Rendered): void {
-    this.out.send(id, type, json, shared);
+    // `shared` renderings are per subscription (rendered by filter key): one tag for all who share it.
+    this.out.send(tagged(id, this.tag), type, json, shared);
   }
 
   close(): void {

@@ -75,7 +75,7 @@ describe('StreamHub on the embedded log with Avro', () => {
 
     // Applied, resumable, a removal's reason known: nothing decoded whole, nothing parsed.
     const missed = hub.missedSince(encodeId(hub.layout, Date.now(), hub.pos.map(() => 0)));
-    if (missed === 'reset') throw new Error('a resume from the start was reset');
+    if (missed === 'reset' || missed === 'ahead') throw new Error(`a resume from the start was ${missed}`);
     expect(missed.changes.map((c) => c.change.key).sort()).toEqual([...ids, settled, gone, gone].sort());
     expect(missed.changes.find((c) => c.change.key === settled)!.change.reason).toBe('cancelled');
     expect([...hub.entries.keys()].sort()).toEqual([...ids, settled, gone].sort());

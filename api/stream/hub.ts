@@ -29,10 +29,13 @@ import type { TopicMap } from '../../pipelines/topics.ts';
 import type { LifecycleState as LifecycleRecord } from '../../pipelines/topics.ts';
 import { entryOfRecord } from '../../pipelines/matching/stages/sports-snapshot.ts';
 import type { SportsEntry } from '../../pipelines/matching/readmodel.ts';
-import { CatchUp, covers, decodeId, encodeId, layoutOf, maxPos, type Layout } from './position.ts';
+import { CatchUp, Reach, covers, inWindow, decodeId, encodeId, layoutOf, maxPos, type Layout } from './position.ts';
 
-/** Why an event left a subscription: the lifecycle's archive reason, in the stream's three words. */
-export type RemovedReason = 'settled' | 'cancelled' | 'delisted';
+/**
+ * Why an event left a subscription: the lifecycle's archive reason, in the stream's three words, or
+ * `filtered`: still listed, no longer in this subscription (sports.ts renderChange).
+ */
+export type RemovedReason = 'settled' | 'cancelled' | 'delisted' | 'filtered';
 
 /** A rendered event: its type and its data as JSON (each transport frames it its own way). */
 export interface Rendered {
@@ -234,6 +237,7 @@ export class StreamHub {
   readonly resumeMs: number;
   readonly clock: () => number;
   private readonly catchUp = new CatchUp();
+  private readonly reach = new Reach();
   private lastId: string;
   /** Changes applied since start (tests and the bench wait on it). */
   changes = 0;
@@ -293,6 +297,7 @@ export class StreamHub {
       }
       this.pos[part] = Number(records[records.length - 1]!.offset) + 1;
       this.catchUp.check(this.pos);
+      this.reach.check(this.pos);
       this.compressLater(kept);
       return;
     }
@@ -328,6 +333,7 @@ export class StreamHub {
       }
     }
     this.catchUp.check(this.pos);
+    this.reach.check(this.pos);
     this.prune(now);
     this.compressLater(kept);
   }
@@ -361,13 +367,15 @@ export class StreamHub {
 
   /**
    * What a client at `id` missed, in order per partition, with the id each is sent under; 'reset'
-   * when the id is not resumable here. Synchronous: subscribe in the same turn and nothing falls
+   * when the id is not resumable here; 'ahead' when it names a position this hub has not read yet
+   * (wait with reached(), then ask again). Synchronous: subscribe in the same turn and nothing falls
    * between the two.
    */
-  missedSince(id: string): { from: number[]; changes: Array<{ change: SportsChange; id: string }> } | 'reset' {
+  missedSince(id: string): { from: number[]; changes: Array<{ change: SportsChange; id: string }> } | 'reset' | 'ahead' {
     const v = decodeId(this.layout, id);
     const now = this.clock();
-    if (!v || now - v.at > this.resumeMs) return 'reset';
+    if (!v || !inWindow(v.at, now, this.resumeMs)) return 'reset';
+    if (!covers(this.pos, v.pos)) return 'ahead';
     const from = v.pos;
     const out: Array<{ change: SportsChange; id: string }> = [];
     if (covers(from, this.journalFrom)) {
@@ -389,8 +397,15 @@ export class StreamHub {
     return { from: maxPos(from, this.pos), changes: out };
   }
 
+  /** Resolves true once this hub has read as far as `id` names (an id of this layout), false after `ms`. */
+  reached(id: string, ms: number): Promise<boolean> {
+    const v = decodeId(this.layout, id);
+    return v ? this.reach.wait(this.pos, v.pos, ms) : Promise.resolve(false);
+  }
+
   async stop(): Promise<void> {
     this.subscribers.clear();
+    this.reach.stop();
     await this.tail.stop();
   }
 }

@@ -21,6 +21,17 @@ export function layoutOf(topics: ReadonlyArray<{ name: string; partitions: numbe
   return { parts, index: new Map(parts.map((k, i) => [k, i])), tag };
 }
 
+/**
+ * How far ahead of this process's clock an id's time may be (another replica's clock): beyond it the
+ * time is no evidence of the id's age, and the id is not resumed (`reset`).
+ */
+export const CLOCK_SKEW_MS = 60_000;
+
+/** Whether an id issued at `at` may be resumed at `now` within `resumeMs`. */
+export function inWindow(at: number, now: number, resumeMs: number): boolean {
+  return now - at <= resumeMs && at - now <= CLOCK_SKEW_MS;
+}
+
 export function encodeId(layout: Layout, at: number, pos: readonly number[]): string {
   let s = `${layout.tag}-${at.toString(36)}-`;
   for (let i = 0; i < pos.length; i++) s += (i ? '.' : '') + pos[i]!.toString(36);
@@ -79,4 +90,58 @@ export class CatchUp {
       });
     });
   }
+}
+
+/**
+ * Resumes waiting for a hub to read as far as the id they sent names. An id ahead of this hub is
+ * either another replica's, which read a little further (this one gets there within moments), or
+ * from past the end of the log (a log recreated since, with the same topics): that one is never
+ * reached, and the wait ends false after `ms` (the client then gets `reset` and a snapshot).
+ */
+export class Reach {
+  private readonly waiting = new Set<{ pos: readonly number[]; done: (ok: boolean) => void }>();
+
+  wait(current: readonly number[], pos: readonly number[], ms: number): Promise<boolean> {
+    if (covers(current, pos)) return Promise.resolve(true);
+    return new Promise((resolve) => {
+      const w = {
+        pos,
+        done: (ok: boolean) => {
+          clearTimeout(t);
+          this.waiting.delete(w);
+          resolve(ok);
+        },
+      };
+      const t = setTimeout(() => w.done(false), ms);
+      t.unref();
+      this.waiting.add(w);
+    });
+  }
+
+  check(current: readonly number[]): void {
+    for (const w of [...this.waiting]) if (covers(current, w.pos)) w.done(true);
+  }
+
+  /** Every wait ends false (the hub stops). */
+  stop(): void {
+    for (const w of [...this.waiting]) w.done(false);
+  }
+}
+
+/**
+ * Ids as a connection sends them: the log position, then `~` and a short hash of the subscription
+ * (the sports filters, the quotes channel's markets). A position says what a client has of the log,
+ * not which events it holds: resumed under another subscription, it would never get the events of
+ * the new one that did not change since. So an id of another subscription gets `reset` and a snapshot.
+ */
+export function subscriptionTag(subscription: string): string {
+  return createHash('sha256').update(subscription).digest('hex').slice(0, 8);
+}
+
+export const tagged = (id: string, tag: string): string => (id === '' ? '' : `${id}~${tag}`);
+
+/** An id's position part, and whether it was issued to this subscription (an id without a tag: yes, as issued before tags). */
+export function untag(id: string, tag: string): { id: string; ours: boolean } {
+  const i = id.lastIndexOf('~');
+  return i === -1 ? { id, ours: true } : { id: id.slice(0, i), ours: id.slice(i + 1) === tag };
 }

@@ -18,9 +18,9 @@
 import type { Log, LogRecord } from '../../pipelines/log/types.ts';
 import type { Serde } from '../../pipelines/serde/index.ts';
 import { PROVIDERS, rawTopicId, type TopicMap } from '../../pipelines/topics.ts';
-import { CatchUp, covers, decodeId, encodeId, layoutOf, maxPos, type Layout } from './position.ts';
+import { CatchUp, Reach, covers, inWindow, decodeId, encodeId, layoutOf, maxPos, subscriptionTag, tagged, untag, type Layout } from './position.ts';
 import { quotesOfRecord } from './quotes.ts';
-import { Outbox, type ConnectionOptions, type Sink } from './connection.ts';
+import { AHEAD_MS, Outbox, notResumable, type ConnectionOptions, type Sink } from './connection.ts';
 
 /** A record not yet done at a position: its partition and how many of its changes were sent. */
 export interface Within {
@@ -116,6 +116,7 @@ export class QuotesHub {
   readonly resumeMs: number;
   readonly clock: () => number;
   private readonly catchUp = new CatchUp();
+  private readonly reach = new Reach();
   private lastId: string;
   /** Raw records applied and quote changes found since start (tests wait on them). */
   records = 0;
@@ -216,6 +217,7 @@ export class QuotesHub {
       if (!changed.length) this.lastId = encodeId(this.layout, now, this.pos);
     }
     this.catchUp.check(this.pos);
+    this.reach.check(this.pos);
   }
 
   private record(c: QuoteChange): void {
@@ -229,12 +231,14 @@ export class QuotesHub {
 
   /**
    * What a client at `id` missed, in log order, with the id each is sent under; 'reset' when the id
-   * is not resumable here. Synchronous: subscribe in the same turn and nothing falls between.
+   * is not resumable here; 'ahead' when it names a position this hub has not read yet (wait with
+   * reached(), then ask again). Synchronous: subscribe in the same turn and nothing falls between.
    */
-  missedSince(id: string): { from: number[]; within: Within | null; changes: Array<{ change: QuoteChange; id: string }> } | 'reset' {
+  missedSince(id: string): { from: number[]; within: Within | null; changes: Array<{ change: QuoteChange; id: string }> } | 'reset' | 'ahead' {
     const v = decodeQuoteId(this.layout, id);
     const now = this.clock();
-    if (!v || now - v.at > this.resumeMs) return 'reset';
+    if (!v || !inWindow(v.at, now, this.resumeMs)) return 'reset';
+    if (!covers(this.pos, v.pos)) return 'ahead';
     const { pos: from, within } = v;
     const out: Array<{ change: QuoteChange; id: string }> = [];
     if (covers(from, this.journalFrom)) {
@@ -264,8 +268,15 @@ export class QuotesHub {
     return { from: upTo, within: still, changes: out };
   }
 
+  /** Resolves true once this hub has read as far as `id` names (an id of this layout), false after `ms`. */
+  reached(id: string, ms: number): Promise<boolean> {
+    const v = decodeQuoteId(this.layout, id);
+    return v ? this.reach.wait(this.pos, v.pos, ms) : Promise.resolve(false);
+  }
+
   async stop(): Promise<void> {
     this.subscribers.clear();
+    this.reach.stop();
     await this.tail.stop();
     // A run still joining sees the stop and ends without reading.
     await this.running;
@@ -287,8 +298,13 @@ export class QuotesConnection implements QuoteSubscriber {
     opts: ConnectionOptions,
   ) {
     this.wanted = new Set(ids);
+    this.tag = subscriptionTag(`quotes:${[...this.wanted].sort().join(' ')}`);
+    this.aheadMs = opts.aheadMs ?? AHEAD_MS;
     this.out = new Outbox(sink, opts, () => this.hub.subscribers.delete(this));
   }
+
+  private readonly aheadMs: number;
+  private readonly tag: string;
 
   get sent(): number {
     return this.out.sent;
@@ -298,12 +314,18 @@ export class QuotesConnection implements QuoteSubscriber {
     return c.ids.some((x) => this.wanted.has(x));
   }
 
-  start(lastEventId: string | undefined): void {
-    const missed = lastEventId === undefined ? null : this.hub.missedSince(lastEventId);
+  start(lastEventId: string | undefined, unreached = false): void {
+    const last = lastEventId === undefined ? undefined : untag(lastEventId, this.tag);
+    const missed = last === undefined ? null : unreached || !last.ours ? 'reset' : this.hub.missedSince(last.id);
+    if (missed === 'ahead') {
+      // Subscribed only once the hub has read as far as the id: then in one turn, as any resume.
+      void this.hub.reached(last!.id, this.aheadMs).then((ok) => {
+        if (!this.out.closed) this.start(lastEventId, !ok);
+      });
+      return;
+    }
     if (missed === null || missed === 'reset') {
-      if (missed === 'reset') {
-        this.out.send('', 'reset', JSON.stringify({ message: `event id ${JSON.stringify(lastEventId)} cannot be resumed here (too old, or from another deployment): reload the state from the snapshot that follows` }));
-      }
+      if (missed === 'reset') this.out.send('', 'reset', notResumable(lastEventId!, unreached, !last!.ours));
       this.from = this.hub.pos.slice();
       this.within = null;
       const data: string[] = [];
@@ -317,11 +339,11 @@ export class QuotesConnection implements QuoteSubscriber {
         }
       }
       // The quotes are held as JSON already: the snapshot's data is their list.
-      this.out.send(this.hub.currentId(), 'snapshot', `{"channel":"quotes","data":[${data.join(',')}]}`);
+      this.out.send(tagged(this.hub.currentId(), this.tag), 'snapshot', `{"channel":"quotes","data":[${data.join(',')}]}`);
     } else {
       this.from = missed.from;
       this.within = missed.within;
-      for (const m of missed.changes) if (this.mine(m.change)) this.out.send(m.id, 'quote', m.change.json);
+      for (const m of missed.changes) if (this.mine(m.change)) this.out.send(tagged(m.id, this.tag), 'quote', m.change.json);
     }
     if (this.out.closed) return;
     this.hub.subscribers.add(this);
@@ -330,7 +352,7 @@ export class QuotesConnection implements QuoteSubscriber {
 
   onChange(change: QuoteChange, id: string): void {
     if (this.out.closed || !this.mine(change)) return;
-    this.out.send(id, 'quote', change.json);
+    this.out.send(tagged(id, this.tag), 'quote', change.json);
   }
 
   close(): void {

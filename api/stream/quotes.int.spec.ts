@@ -12,7 +12,7 @@ import { buildVenue1 } from '../../pipelines/venues/adapters/venue_1/market.ts';
 import { buildVenue2 } from '../../pipelines/venues/adapters/venue_2/market.ts';
 import { buildVenue7 } from '../../pipelines/venues/adapters/venue_7/market.ts';
 import { feesUnavailable } from '../../pipelines/venues/fees.ts';
-import { decodeQuoteId, type QuotesHub } from './quotes-hub.ts';
+import { decodeQuoteId, encodeQuoteId, type QuotesHub } from './quotes-hub.ts';
 import { openSse } from './sse-client.ts';
 import { logImpls, openBackbone, serveStream, type LogImpl } from './stream.testkit.ts';
 
@@ -108,6 +108,8 @@ async function harness(impl: LogImpl, o: { journal?: number; bufferBytes?: numbe
 }
 
 const data = (e: { data: string }) => JSON.parse(e.data) as any;
+/** An id's log position (without the subscription's tag after `~`). */
+const untagged = (id: string) => id.slice(0, id.lastIndexOf('~'));
 const qs = (ids: string[]) => `channel=quotes&${ids.map((i) => `market_id=${encodeURIComponent(i)}`).join('&')}`;
 
 describe.each(impls)('GET /v1/stream?channel=quotes on the $name', (impl) => {
@@ -223,7 +225,7 @@ describe.each(impls)('GET /v1/stream?channel=quotes on the $name', (impl) => {
       await h.applied();
       const first = await h.open(qs(tickers));
       await first.waitFor((e) => e.length >= 1);
-      const at = decodeQuoteId(h.quotes.layout, first.events[0]!.id!)!.pos;
+      const at = decodeQuoteId(h.quotes.layout, untagged(first.events[0]!.id!))!.pos;
       const posOf = (partition: number) => at[h.quotes.layout.index.get(`${h.topics['raw.venue_1'].name}|${partition}`)!]!;
       const before = new Map<string, unknown>(data(first.events[0]!).data.map((q: any) => [q.market_id as string, q.outcomes[0].bid]));
       await write(15);
@@ -284,9 +286,9 @@ describe.each(impls)('GET /v1/stream?channel=quotes on the $name', (impl) => {
     await c.waitFor((e) => e.length >= 4, 30_000, 'three markets of one record');
     const [a, b] = c.events.slice(1);
     // The first two name the record as not yet done; the third the position after it.
-    expect(decodeQuoteId(h.quotes.layout, a!.id!)!.within).toEqual({ part: expect.any(Number), count: 1 });
-    expect(decodeQuoteId(h.quotes.layout, b!.id!)!.within).toMatchObject({ count: 2 });
-    expect(decodeQuoteId(h.quotes.layout, c.events[3]!.id!)!.within).toBeNull();
+    expect(decodeQuoteId(h.quotes.layout, untagged(a!.id!))!.within).toEqual({ part: expect.any(Number), count: 1 });
+    expect(decodeQuoteId(h.quotes.layout, untagged(b!.id!))!.within).toMatchObject({ count: 2 });
+    expect(decodeQuoteId(h.quotes.layout, untagged(c.events[3]!.id!))!.within).toBeNull();
     for (const [from, rest] of [
       [a!, 2],
       [b!, 1],
@@ -332,6 +334,63 @@ describe.each(impls)('GET /v1/stream?channel=quotes on the $name', (impl) => {
     expect(c.events.map((e) => e.event)).toEqual(['reset', 'snapshot']);
     expect(data(c.events[0]!).message).toContain('"zzzzzz-1-0.0"');
     expect(data(c.events[1]!).data.map((q: any) => q.market_id)).toEqual([`venue_1:${t1}`]);
+  });
+
+  it('answers an id of another set of markets or another channel with reset and a snapshot of these (it would miss every quote that did not change since)', async () => {
+    const h = await harness(impl);
+    const [a, b] = [`KXNBAGAME-26NOV26${word().toUpperCase()}-CHI`, `KXNBAGAME-26NOV26${word().toUpperCase()}-MIA`];
+    await h.put('venue_1', 'market', a, v1Market(a, 40));
+    await h.put('venue_1', 'market', b, v1Market(b, 50));
+    await h.applied();
+    const one = await h.open(qs([`venue_1:${a}`]));
+    await one.waitFor((e) => e.length >= 1);
+    const sports = await h.open('channel=sports');
+    await sports.waitFor((e) => e.length >= 1);
+    for (const id of [one.lastId()!, sports.lastId()!]) {
+      const two = await h.open(qs([`venue_1:${a}`, `venue_1:${b}`]), { 'last-event-id': id });
+      await two.waitFor((e) => e.length >= 2, 10_000, `reset and snapshot for ${id}`);
+      expect(two.events.map((e) => e.event)).toEqual(['reset', 'snapshot']);
+      expect(data(two.events[1]!).data.map((q: any) => q.outcomes[0].bid)).toEqual([0.4, 0.5]);
+      two.destroy();
+    }
+    // The same markets named in another form and order, a repeat among them: resumed, nothing missed.
+    const again = await h.open(qs([a, `venue_1:${a}`]), { 'last-event-id': one.lastId()! });
+    await h.put('venue_1', 'market', a, v1Market(a, 41));
+    await again.waitFor((e) => e.length >= 1, 30_000, 'the live quote');
+    expect(again.events.map((e) => [e.event, data(e).outcomes[0].bid])).toEqual([['quote', 0.41]]);
+  });
+
+  it('a market named in several forms (bare, composite, lower case, repeated) is one market: once in the snapshot, once per change', async () => {
+    const h = await harness(impl);
+    const t1 = `KXNBAGAME-26NOV26${word().toUpperCase()}-CHI`;
+    await h.put('venue_1', 'market', t1, v1Market(t1, 40));
+    await h.applied();
+    const c = await h.open(qs([t1, `venue_1:${t1}`, t1.toLowerCase(), `VENUE_1:${t1.toLowerCase()}`, t1]));
+    expect(c.status).toBe(200);
+    await c.waitFor((e) => e.length >= 1);
+    expect(data(c.events[0]!).data.map((q: any) => q.market_id)).toEqual([`venue_1:${t1}`]);
+    await h.put('venue_1', 'market', t1, v1Market(t1, 41));
+    await h.put('venue_1', 'market', 'KXNBA-X-SENTINEL2', v1Market('KXNBA-X-SENTINEL2', 10));
+    await h.applied();
+    await c.waitFor((e) => e.length >= 2, 30_000, 'the change');
+    await new Promise((r) => setTimeout(r, 200));
+    expect(c.events.slice(1).map((e) => [e.event, data(e).outcomes[0].bid])).toEqual([['quote', 0.41]]);
+  });
+
+  it('answers an id past the end of the log (the log was recreated since) with reset and a fresh snapshot, then live quotes', async () => {
+    const h = await harness(impl);
+    h.area.deps.aheadMs = 300;
+    const t1 = `KXNBAGAME-26NOV26${word().toUpperCase()}-CHI`;
+    await h.put('venue_1', 'market', t1, v1Market(t1, 40));
+    await h.applied();
+    const future = encodeQuoteId(h.quotes.layout, Date.now(), h.quotes.pos.map((x) => x + 1000), null);
+    const c = await h.open(qs([`venue_1:${t1}`]), { 'last-event-id': future });
+    await c.waitFor((e) => e.length >= 2, 30_000, 'reset and snapshot');
+    expect(c.events.map((e) => e.event)).toEqual(['reset', 'snapshot']);
+    expect(data(c.events[1]!).data.map((q: any) => q.outcomes[0].bid)).toEqual([0.4]);
+    await h.put('venue_1', 'market', t1, v1Market(t1, 41));
+    await c.waitFor((e) => e.length >= 3, 30_000, 'the live quote after the reset');
+    expect([c.events[2]!.event, data(c.events[2]!).outcomes[0].bid]).toEqual(['quote', 0.41]);
   });
 
   it('checks the key, the permission and every market_id with the spec error bodies quoting the value', async () => {

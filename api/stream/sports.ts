@@ -76,6 +76,16 @@ function visibleJson(f: SportsFilter, e: SportsEntry | undefined, now: number, k
   return inSubscription(f, e, now) ? jsonOf(e, f.shape, key) : null;
 }
 
+/**
+ * The event is still listed (current, not archived) and left the subscription for another reason
+ * than its date passing: postponed out of its scheduled_date, or its shape leaves nothing of it (the
+ * full-game moneyline no longer matched). Its lifecycle has no archive reason to give: not `settled`.
+ */
+function stillListed(f: SportsFilter, next: SportsEntry | undefined, now: number): boolean {
+  if (!next || next.population === 'archived') return false;
+  return f.includeSettled || f.scheduledDate === undefined || f.scheduledDate >= easternDate(now);
+}
+
 /** The event a change is for this subscription, or null when it has none. */
 export function renderChange(f: SportsFilter, c: SportsChange, now: number): Rendered | null {
   const next = visibleJson(f, c.next, now);
@@ -83,7 +93,7 @@ export function renderChange(f: SportsFilter, c: SportsChange, now: number): Ren
   // Out of the subscription now: a removal when the client had it. After a tombstone the last
   // served body says whether it matched the subscription's filters.
   const before = c.prev ?? (c.next === undefined ? c.last : undefined);
-  if (before && visible(f, before, now)) return { type: 'event.removed', json: JSON.stringify({ event_id: c.key, reason: c.reason }) };
+  if (before && visible(f, before, now)) return { type: 'event.removed', json: JSON.stringify({ event_id: c.key, reason: stillListed(f, c.next, now) ? 'filtered' : c.reason }) };
   return null;
 }
 

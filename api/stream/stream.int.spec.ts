@@ -4,11 +4,12 @@
 // itself: what a client got across a forced disconnect is what the log holds, nothing lost, nothing
 // twice.
 /* eslint-disable @typescript-eslint/no-explicit-any -- event bodies are read as loose JSON */
-import { describe, expect, it } from 'vitest';
+import { connect } from 'node:net';
+import { describe, expect, it, onTestFinished } from 'vitest';
 import { randomName } from '../../test/services/index.ts';
 import type { MatchedEventRecord as MatchedRecord } from '../../pipelines/topics.ts';
 import { FULL_MONEYLINE } from '../../pipelines/matching/readmodel.ts';
-import { decodeId } from './position.ts';
+import { decodeId, encodeId } from './position.ts';
 import { openSse, type SseClient } from './sse-client.ts';
 import { logImpls, openBackbone, serveStream, type LogImpl } from './stream.testkit.ts';
 
@@ -154,7 +155,8 @@ describe.each(impls)('GET /v1/stream on the $name', (impl) => {
     expect(c.headers['content-type']).toBe('text/event-stream; charset=utf-8');
     await c.waitFor((e) => e.length >= 1);
     expect(c.events[0]!.event).toBe('snapshot');
-    expect(c.events[0]!.id).toMatch(/^[\w-]+-[0-9a-z]+-[0-9a-z.]+$/);
+    // A log position, then the subscription's tag.
+    expect(c.events[0]!.id).toMatch(/^[\w-]+-[0-9a-z]+-[0-9a-z.]+~[0-9a-f]{8}$/);
     expect(data(c.events[0]!).channel).toBe('sports');
     expect(data(c.events[0]!).data.map((e: any) => e.event_id).sort()).toEqual(['nba-lal-bos-a', 'nfl-kc-buf-a']);
 
@@ -181,6 +183,19 @@ describe.each(impls)('GET /v1/stream on the $name', (impl) => {
     expect(Object.keys(updated)).toEqual(['event_id', 'sport', 'league', 'title', 'scheduled_date', 'scheduled_start', 'participants', 'submarkets']);
     // Every event id is distinct and names a later position than the one before it on its partition.
     expect(new Set(c.events.map((e) => e.id)).size).toBe(c.events.length);
+  });
+
+  it('says a game that left a subscription but is still listed (postponed out of its scheduled_date) was filtered out, not settled', async () => {
+    const h = await harness(impl);
+    const day = dateIn(3);
+    const c = await h.open(`channel=sports&scheduled_date=${day}`);
+    await c.waitFor((e) => e.length >= 1);
+    await h.put('nba-lal-bos-p', matched('nba-lal-bos-p', { date: day }));
+    await c.waitFor((e) => e.length >= 2, 30_000, 'the game');
+    // Postponed a day: the list for that date no longer holds it; the game is not over.
+    await h.put('nba-lal-bos-p', matched('nba-lal-bos-p', { date: dateIn(4) }));
+    await c.waitFor((e) => e.length >= 3, 30_000, 'its removal');
+    expect([c.events[2]!.event, data(c.events[2]!)]).toEqual(['event.removed', { event_id: 'nba-lal-bos-p', reason: 'filtered' }]);
   });
 
   it('filters as the sports list does: league, participant, include_settled', async () => {
@@ -222,7 +237,7 @@ describe.each(impls)('GET /v1/stream on the $name', (impl) => {
       const first = await h.open(q);
       await first.waitFor((e) => e.length >= 1);
       // The snapshot's id is the position below which the client has everything.
-      const at = decodeId(h.area.hub.layout, first.events[0]!.id!)!.pos;
+      const at = decodeId(h.area.hub.layout, first.events[0]!.id!.split('~')[0]!)!.pos;
       const posOf = (partition: number) => at[h.area.hub.layout.index.get(`${h.topics['matched.events'].name}|${partition}`)!]!;
       await write(15);
       await first.waitFor((e) => e.length >= 8, 30_000, 'some live events before the disconnect');
@@ -280,6 +295,86 @@ describe.each(impls)('GET /v1/stream on the $name', (impl) => {
     expect(data(c.events[1]!).data.map((e: any) => e.event_id)).toEqual(['nba-lal-bos-c']);
   });
 
+  it('answers an id of another subscription or another channel with reset and a snapshot of this one (it would miss every event that did not change since)', async () => {
+    const h = await harness(impl);
+    await h.put('nba-lal-bos-s', matched('nba-lal-bos-s'));
+    await h.put('nfl-kc-buf-s', matched('nfl-kc-buf-s', { league: 'nfl', away: 'kc', home: 'buf' }));
+    await h.applied(2);
+    const nfl = await h.open('channel=sports&league=nfl');
+    await nfl.waitFor((e) => e.length >= 1);
+    expect(data(nfl.events[0]!).data.map((e: any) => e.event_id)).toEqual(['nfl-kc-buf-s']);
+    for (const id of [nfl.lastId()!, 'catalog-01KAAAAAAAAAAAAAAAAAAAAAAA']) {
+      const nba = await h.open('channel=sports&league=nba', { 'last-event-id': id });
+      await nba.waitFor((e) => e.length >= 2, 10_000, `reset and snapshot for ${id}`);
+      expect(nba.events.map((e) => e.event)).toEqual(['reset', 'snapshot']);
+      expect(data(nba.events[1]!).data.map((e: any) => e.event_id)).toEqual(['nba-lal-bos-s']);
+      nba.destroy();
+    }
+    // The same subscription, spelled another way (case, parameter order): resumed, nothing missed.
+    const again = await h.open('channel=sports&league=NFL', { 'last-event-id': nfl.lastId()! });
+    await h.put('nfl-kc-buf-s', matched('nfl-kc-buf-s', { league: 'nfl', away: 'kc', home: 'buf', title: 'later' }));
+    await again.waitFor((e) => e.length >= 1, 30_000, 'the live change');
+    expect(again.events.map((e) => [e.event, data(e).title])).toEqual([['event.updated', 'later']]);
+  });
+
+  it('answers an id past the end of the log (the log was recreated since) with reset and a fresh snapshot, then live events', async () => {
+    const h = await harness(impl);
+    h.area.deps.aheadMs = 300;
+    await h.put('nba-lal-bos-f', matched('nba-lal-bos-f'));
+    await h.applied(1);
+    const hub = h.area.hub;
+    // A well-formed id of this layout, issued now, naming offsets the log has not reached.
+    const future = encodeId(hub.layout, Date.now(), hub.pos.map((x) => x + 1000));
+    const c = await h.open('channel=sports', { 'last-event-id': future });
+    await c.waitFor((e) => e.length >= 2, 30_000, 'reset and snapshot');
+    expect(c.events.map((e) => e.event)).toEqual(['reset', 'snapshot']);
+    expect(data(c.events[1]!).data.map((e: any) => e.event_id)).toEqual(['nba-lal-bos-f']);
+    await h.put('nba-lal-bos-f', matched('nba-lal-bos-f', { title: 'after' }));
+    await c.waitFor((e) => e.length >= 3, 30_000, 'the live change after the reset');
+    expect([c.events[2]!.event, data(c.events[2]!).title]).toEqual(['event.updated', 'after']);
+  });
+
+  it('answers an id stamped in the future (forged, or a clock far ahead) with reset: its time cannot vouch for the resume window', async () => {
+    const h = await harness(impl);
+    await h.put('nba-lal-bos-t', matched('nba-lal-bos-t'));
+    await h.applied(1);
+    const hub = h.area.hub;
+    // Position 0 everywhere, stamped two hours ahead: were it resumed, the window's age check would never apply.
+    const stamped = encodeId(hub.layout, Date.now() + 2 * 3_600_000, hub.pos.map(() => 0));
+    const c = await h.open('channel=sports', { 'last-event-id': stamped });
+    await c.waitFor((e) => e.length >= 2, 10_000, 'reset and snapshot');
+    expect(c.events.map((e) => e.event)).toEqual(['reset', 'snapshot']);
+    // A few seconds ahead (another replica's clock) is no reason to reset.
+    const near = await h.open('channel=sports', { 'last-event-id': encodeId(hub.layout, Date.now() + 5_000, hub.pos) });
+    await h.put('nba-lal-bos-t', matched('nba-lal-bos-t', { title: 'later' }));
+    await near.waitFor((e) => e.length >= 1, 30_000, 'the live change');
+    expect(near.events.map((e) => [e.event, data(e).title])).toEqual([['event.updated', 'later']]);
+  });
+
+  it('resumes an id a little ahead of this hub (issued by a replica that read further) once the hub has read that far, without reset', async () => {
+    const h = await harness(impl);
+    h.area.deps.aheadMs = 30_000;
+    const keys = ['nba-a1-b1-g', 'nba-a2-b2-g', 'nba-a3-b3-g', 'nba-a4-b4-g'];
+    await h.put(keys[0]!, matched(keys[0]!, { away: 'a1', home: 'b1' }));
+    await h.applied(1);
+    const hub = h.area.hub;
+    const me = (p: number) => hub.layout.index.get(`${h.topics['matched.events'].name}|${p}`)!;
+    // Another replica has read one more record than this hub on the partition of keys[0] (which the
+    // next record of keys[0] lands on).
+    const part = [0, 1].find((p) => hub.pos[me(p)] === 1)!;
+    const ahead = hub.pos.slice();
+    ahead[me(part)]! += 1;
+    const c = await h.open('channel=sports', { 'last-event-id': encodeId(hub.layout, Date.now(), ahead) });
+    for (const [i, k] of keys.entries()) await h.put(k, matched(k, { away: `a${i + 1}`, home: `b${i + 1}`, title: `t${i}` }));
+    await h.applied(5);
+    const records = await h.logRecords(5);
+    const expected = records.filter((r) => Number(r.offset) >= ahead[me(r.partition)]!).map((r) => `${r.key!.toString()} ${JSON.parse(JSON.parse(r.value!.toString()).body).title}`);
+    await c.waitFor((e) => e.length >= expected.length, 30_000, 'the changes after the id');
+    await new Promise((r) => setTimeout(r, 200));
+    expect(c.events.map((e) => e.event).every((t) => t === 'event.updated')).toBe(true);
+    expect(c.events.map((e) => `${data(e).event_id} ${data(e).title}`).sort()).toEqual(expected.sort());
+  });
+
   it('checks the key, the permission and the parameters with the router rules and error bodies', async () => {
     const h = await harness(impl);
     const noPerm = await h.keyOf('pro', ['markets.matching.read']);
@@ -330,6 +425,45 @@ describe.each(impls)('GET /v1/stream on the $name', (impl) => {
     expect(three!.status).toBe(200);
   });
 
+  for (const when of ['before its first message', 'after it started'] as const) {
+    it(`frees the slot of a WebSocket client that goes silent ${when} (no close, no pong: as when it vanished without a FIN)`, async () => {
+      const h = await harness(impl, { heartbeatMs: 100 });
+      const free = await h.keyOf('free', ['stream.read']);
+      const url = new URL(h.base);
+      // A raw client: it upgrades, then answers nothing (a socket's TCP stays up; a ws client would pong).
+      const sock = connect(Number(url.port), url.hostname);
+      onTestFinished(() => void sock.destroy());
+      let got = '';
+      sock.on('data', (b) => (got += b.toString('latin1')));
+      sock.write(
+        ['GET /v1/stream?channel=sports HTTP/1.1', `Host: ${url.host}`, 'Upgrade: websocket', 'Connection: Upgrade', 'Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==', 'Sec-WebSocket-Version: 13', `Authorization: Bearer ${free}`, '', ''].join('\r\n'),
+      );
+      await h.until(() => got.includes('\r\n\r\n'), () => `no upgrade answer: ${got}`);
+      expect(got.split('\r\n')[0]).toBe('HTTP/1.1 101 Switching Protocols');
+      if (when === 'after it started') {
+        // {"type":"start"} in one masked text frame, as a client sends it.
+        const text = Buffer.from(JSON.stringify({ type: 'start' }));
+        const mask = Buffer.from([1, 2, 3, 4]);
+        sock.write(Buffer.concat([Buffer.from([0x81, 0x80 | text.length]), mask, Buffer.from(text.map((b, i) => b ^ mask[i % 4]!))]));
+        await h.until(() => got.includes('"snapshot"'), () => 'no snapshot over the raw WebSocket');
+      }
+      // The plan's one slot is held while the stream is open, and freed once the server gives up on it.
+      const blocked = await h.open('channel=sports', {}, free);
+      await blocked.ended;
+      expect(blocked.status).toBe(429);
+      expect(JSON.parse(blocked.body).message).toContain('allows 1 concurrent stream');
+      // Spaced out: each try counts against the free plan's 10 requests a minute.
+      let next: SseClient | undefined;
+      for (let i = 0; i < 6; i++) {
+        await new Promise((r) => setTimeout(r, 600));
+        next = await h.open('channel=sports', {}, free);
+        if (next.status === 200) break;
+        await next.ended;
+      }
+      expect([next!.status, next!.body]).toEqual([200, '']);
+    });
+  }
+
   it('sends heartbeat comments on an idle stream', async () => {
     const h = await harness(impl, { heartbeatMs: 50 });
     const c = await h.open('channel=sports');
@@ -355,6 +489,33 @@ describe.each(impls)('GET /v1/stream on the $name', (impl) => {
     expect(types[types.length - 1]).toBe('overflow');
     expect(types.length).toBeLessThan(n + 1);
     expect(h.area.deps.connections.size).toBe(1);
+  });
+
+  it('gives an SSE and a WebSocket client of one subscription the same events: types, ids and data, in order', async () => {
+    const h = await harness(impl);
+    await h.put('nba-lal-bos-x', matched('nba-lal-bos-x'));
+    await h.applied(1);
+    const q = 'channel=sports&league=nba&include_submarkets=true';
+    const sse = await h.open(q);
+    const ws: any[] = [];
+    const sock = await (h.t.app as any).injectWS(`/v1/stream?${q}`, { headers: { host: 'localhost', ...h.t.auth(h.key) } });
+    onTestFinished(() => sock.terminate());
+    sock.on('message', (m: Buffer) => ws.push(JSON.parse(m.toString())));
+    sock.send(JSON.stringify({ type: 'start' }));
+    await sse.waitFor((e) => e.length >= 1);
+    await h.until(() => ws.length >= 1, () => 'the WebSocket snapshot');
+    await h.put('nba-lal-bos-x', matched('nba-lal-bos-x', { title: 'one' }));
+    await h.put('nfl-kc-buf-x', matched('nfl-kc-buf-x', { league: 'nfl', away: 'kc', home: 'buf' }));
+    await h.put('nba-den-mia-x', matched('nba-den-mia-x', { away: 'den', home: 'mia' }));
+    await h.archive('nba-lal-bos-x', 'settled by the venues', null);
+    await sse.waitFor((e) => e.length >= 4, 30_000, 'three nba changes');
+    await h.until(() => ws.length >= 4, () => `${ws.length} WebSocket messages`);
+    await new Promise((r) => setTimeout(r, 100));
+    const fromSse = sse.events.map((e) => [e.event, e.id ?? null, JSON.parse(e.data)]);
+    const fromWs = ws.map((m) => [m.event, m.id, m.data]);
+    expect(fromWs).toEqual(fromSse);
+    // Two partitions: the events of different games may interleave either way (the same for both clients).
+    expect(fromSse.map((x) => `${x[0]} ${x[2].event_id ?? ''}`).sort()).toEqual(['event.removed nba-lal-bos-x', 'event.updated nba-den-mia-x', 'event.updated nba-lal-bos-x', 'snapshot ']);
   });
 
   it('serves the same events over a WebSocket, and resumes from a `resume` message', async () => {

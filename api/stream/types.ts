@@ -25,6 +25,11 @@ export interface StreamDeps {
   flushMs: number;
   /** How long a connect waits for the hub to catch up with the log before answering 503. */
   readyMs: number;
+  /**
+   * How long a resume whose id names a position this process's hub has not read waits for it (an
+   * id of a replica that read further) before `reset` and a snapshot (an id from past the log's end).
+   */
+  aheadMs: number;
   /** Live connections (closed on shutdown). */
   connections: Set<StreamConnection | CatalogConnection | QuotesConnection>;
 }
@@ -35,7 +40,9 @@ export interface StreamSocket {
   ping(): void;
   readonly bufferedAmount: number;
   close(code?: number): void;
-  on(event: 'close', fn: () => void): unknown;
+  /** Drops the connection at once (no closing handshake: the client is gone). */
+  terminate(): void;
+  on(event: 'close' | 'pong', fn: () => void): unknown;
 }
 
 export type StreamIO =

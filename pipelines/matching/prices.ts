@@ -149,6 +149,21 @@ export interface PricedSubmarket {
   outcomes: { key: string }[];
   source_markets: { provider: string; market_id: string; outcomes: { canonical_outcome_key: string; outcome_id: string }[] }[];
   settlement_equivalence?: string;
+  /** The rule rows (whether or not the response shows them): each venue's tie and push values. */
+  rule_comparisons?: readonly { rule: string; source_values: readonly { value: string }[] }[];
+}
+
+/**
+ * Agreed tie and push values under which a two-outcome set still returns 1: the case cannot happen,
+ * or each leg pays half. A tie or push that loses pays neither leg, one that is void refunds both
+ * (the edge is not earned), and one that is an outcome of its own is a third outcome.
+ */
+const PAYS_ONCE = new Set(['not_possible', 'not_applicable', 'half_payout']);
+
+/** Every venue settles alike (`equivalent`) and the agreed tie and push rules leave exactly one leg paying. */
+function settlementSafe(sm: PricedSubmarket): boolean {
+  if (sm.settlement_equivalence !== 'equivalent') return false;
+  return (sm.rule_comparisons ?? []).every((r) => (r.rule !== 'tie' && r.rule !== 'push') || r.source_values.every((v) => PAYS_ONCE.has(v.value)));
 }
 
 export interface VenueQuote {
@@ -192,7 +207,7 @@ export interface CompleteSet {
   cost: number;
   /** 1 - cost: what the set returns per contract whatever the result (negative: a loss). */
   edge: number;
-  /** True only when the submarket's settlement_equivalence is `equivalent`. */
+  /** True only when the submarket's settlement_equivalence is `equivalent` and its agreed tie and push rules leave exactly one leg paying. */
   settlement_safe: boolean;
 }
 
@@ -310,7 +325,7 @@ export function submarketPrices(
       legs: outcomes.map((o) => o.best!),
       cost: fromMicro(cost),
       edge: fromMicro(MICRO - cost),
-      settlement_safe: sm.settlement_equivalence === 'equivalent',
+      settlement_safe: settlementSafe(sm),
     };
   }
   return { outcomes, complete_set };

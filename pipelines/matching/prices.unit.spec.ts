@@ -140,6 +140,21 @@ describe('submarketPrices', () => {
     expect(submarketPrices(sm('equivalent'), (id) => book.get(id), NOW, STALE).complete_set).toMatchObject({ cost: 0.96, edge: 0.04, settlement_safe: true });
   });
 
+  it('settlement_safe only where the agreed tie and push rules leave exactly one leg paying (or a half each): not when a tie or a push loses, is void or is an outcome of its own', () => {
+    const book = new Map([['venue_2:9000123', quotes('venue_2', '9000123', [['t1', 0.46], ['t2', 0.5]], ZERO)]]);
+    // Agreeing rows, as the rule matrix gives them: each venue's value, and `equivalent`.
+    const row = (rule: string, value: string) => ({ rule, comparison: 'equivalent', source_values: [{ value }, { value }] });
+    const rows = (tie: string, push: string) => [row('tie', tie), row('overtime', 'included'), row('push', push)];
+    const safe = (tie: string, push: string) => submarketPrices({ ...sm('equivalent'), rule_comparisons: rows(tie, push) }, (id) => book.get(id), NOW, STALE).complete_set!.settlement_safe;
+    expect(safe('not_possible', 'not_applicable')).toBe(true);
+    // Half of 1 on each leg: the set still returns 1.
+    expect(safe('half_payout', 'not_applicable')).toBe(true);
+    for (const tie of ['loses', 'void', 'separate_outcome']) expect(safe(tie, 'not_applicable'), `tie ${tie}`).toBe(false);
+    for (const push of ['loses', 'void']) expect(safe('not_possible', push), `push ${push}`).toBe(false);
+    // Without rule rows (a caller that has none) the verdict alone decides, as before.
+    expect(submarketPrices(sm('equivalent'), (id) => book.get(id), NOW, STALE).complete_set!.settlement_safe).toBe(true);
+  });
+
   it('a stale quote is marked and left out of best prices; with no fresh quote on a side there is no complete set', () => {
     const book = new Map([
       ['venue_2:9000123', quotes('venue_2', '9000123', [['t1', 0.46], ['t2', 0.56]], ZERO, NOW - STALE - 1)],

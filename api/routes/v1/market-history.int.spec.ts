@@ -230,6 +230,58 @@ describe('GET /v1/markets/{market_id}/history', () => {
     expect(forged.body).toMatchObject({ code: 'invalid_cursor' });
   });
 
+  it('more id forms of market detail: venue_1 tickers in any case, a venue_7 pair and its line in any spelling, a venue_4 hash (no prices kept: 404)', async () => {
+    const tag = randomBytes(3).toString('hex').toUpperCase();
+    const ticker = `KXNBAGAME-26NOV26${tag}-CHI`;
+    await changes('venue_1', ticker, DAY, 2);
+    const ev = String(30_000_000 + randomBytes(2).readUInt16BE(0));
+    await changes('venue_7', `${ev}:2:-1.5`, DAY, 3);
+    const get = await app();
+    const want = await get(`/v1/markets/venue_1:${ticker}/history?interval=1m`);
+    expect(want.body.data).toHaveLength(2);
+    for (const form of [ticker.toLowerCase(), `VENUE_1:${ticker.toLowerCase()}`, `${ticker.toLowerCase()}?provider=venue_1`]) {
+      const url = `/v1/markets/${form.includes('?') ? form.replace('?', '/history?interval=1m&') : `${form}/history?interval=1m`}`;
+      const r = await get(url);
+      expect([url, r.status, r.body.market?.id]).toEqual([url, 200, `venue_1:${ticker}`]);
+      expect(r.body.data, url).toEqual(want.body.data);
+    }
+    for (const line of ['-1.5', '-1.50', '-01.5']) {
+      const url = `/v1/markets/venue_7:${ev}:2:${line}/history?interval=1m`;
+      const r = await get(url);
+      expect([url, r.status, r.body.market?.id, r.body.data?.length]).toEqual([url, 200, `venue_7:${ev}:2:-1.5`, 3]);
+    }
+    const hash = `0x${randomBytes(32).toString('hex')}`;
+    const v4 = await get(`/v1/markets/${hash}/history`);
+    expect([v4.status, v4.body.code]).toEqual([404, 'market_not_found']);
+  });
+
+  it('time boundaries: start_time = end_time names one second (the bucket starting then), a future range is empty, not an error; a cursor of another route or another spelling of the id is refused', async () => {
+    const id = num();
+    await changes('venue_3', id, DAY, 3);
+    const get = await app();
+    const one = await get(`/v1/markets/venue_3:${id}/history?interval=1m&start_time=${DAY + 60}&end_time=${DAY + 60}`);
+    expect(one.body.data.map((c: any) => c.start_time)).toEqual([DAY + 60]);
+    // A bucket starts in the range or it is not served (its change at DAY + 65 is after start).
+    const inside = await get(`/v1/markets/venue_3:${id}/history?interval=1m&start_time=${DAY + 70}&end_time=${DAY + 70}`);
+    expect([inside.status, inside.body.data]).toEqual([200, []]);
+    const future = await get(`/v1/markets/venue_3:${id}/history?start_time=${NOW / 1000 + 60}&end_time=${NOW / 1000 + 3600}`);
+    expect([future.status, future.body.data, future.body.pagination.has_more]).toEqual([200, [], false]);
+    // A start after the end by one second is refused, quoting both.
+    const after = await get(`/v1/markets/venue_3:${id}/history?start_time=${DAY + 1}&end_time=${DAY}`);
+    expect([after.status, after.body.code, after.body.param]).toEqual([400, 'invalid_parameter', 'start_time']);
+    for (const bad of ['1e3', '+5', '0x10', '12.0']) {
+      const r = await get(`/v1/markets/venue_3:${id}/history?start_time=${encodeURIComponent(bad)}`);
+      expect([bad, r.status, r.body.code, r.body.param]).toEqual([bad, 400, 'invalid_parameter', 'start_time']);
+    }
+    const paged = await get(`/v1/markets/venue_3:${id}/history?interval=1m&start_time=0&limit=1`);
+    const cursor = encodeURIComponent(paged.body.pagination.next_cursor);
+    // The cursor is bound to the id as sent: the same market by its bare id is another request.
+    const bare = await get(`/v1/markets/${id}/history?cursor=${cursor}&provider=venue_3`);
+    expect([bare.status, bare.body.code]).toEqual([400, 'invalid_cursor']);
+    const spot = await get(`/v1/crypto-prices/spot?currency=btcusd&start_time=0&end_time=10&cursor=${cursor}`);
+    expect([spot.status, spot.body.code]).toEqual([400, 'invalid_cursor']);
+  });
+
   it('503 service_unavailable where no price history is open; 403 without markets.read', async () => {
     const none = await app({ withHistory: false });
     const r = await none(`/v1/markets/venue_3:${num()}/history`);

@@ -14,6 +14,7 @@ import { cursorInt, cursorString, decodeCursor, encodeCursor, one, parseLimit } 
 import { planResolution, type Plan } from '../../live/identifiers.ts';
 import { CANDLE_INTERVALS, groupCandles, type Candle, type CandleInterval, type CandleRow } from '../../../pipelines/readmodels/price-history.ts';
 import { candleRows, storedMarkets } from '../../../pipelines/readmodels/price-queries.ts';
+import { venue7MarketKey } from '../../../pipelines/venues/adapters/venue_7/identifiers.ts';
 
 const ROUTE = 'market_history';
 const MAX_LIMIT = 100;
@@ -134,7 +135,9 @@ export const marketHistory: RouteHandler = async (ctx) => {
   const rawId = ctx.params.market_id ?? '';
   const providerRaw = one(ctx.query.provider);
   // Identifier and parameter errors first: they do not depend on the store.
-  const resolution = planResolution('market', rawId, providerRaw);
+  const planned = planResolution('market', rawId, providerRaw);
+  // A venue_7 line in any spelling of its number names one line, as on market detail (stored as the listings key it).
+  const resolution = planned.kind === 'direct' && planned.provider === 'venue_7' ? { ...planned, nativeId: venue7MarketKey(planned.nativeId) } : planned;
   const cursors = cursorCodec(ctx.deps.config.CATALOG_CURSOR_SECRET);
   const plan = planHistory(ctx.query, providerRaw === undefined ? rawId : `${providerRaw}|${rawId}`, ctx.now, cursors);
   // An operator turned the price history off (PRICE_HISTORY=false): none is written, none is served.

@@ -170,6 +170,28 @@ describe('include_prices', () => {
     expect(ml.prices.complete_set).toMatchObject({ cost: 0.972, edge: 0.028, settlement_safe: false });
   });
 
+  it('settlement_safe is false on an equivalent nfl moneyline whose venues all say a tie loses: a tie pays neither leg', async () => {
+    const h = await harness();
+    const kcBuf: GameSpec = { league: 'nfl', away: 'kc', home: 'buf', start: Date.parse('2026-11-22T18:00:00Z') };
+    const v1 = edit(venue1Records(kcBuf, NOW), (p) => {
+      if (p.ticker?.endsWith('-KC')) Object.assign(p, { yes_bid: 38, yes_ask: 39, no_bid: 61, no_ask: 62 });
+      if (p.ticker?.endsWith('-BUF')) Object.assign(p, { yes_bid: 60, yes_ask: 62, no_bid: 38, no_ask: 40 });
+    });
+    const v7 = edit([venue7Event(30000413, 'Chiefs at Bills', kcBuf.start, [2.5, 1.7], NOW, 'Winners and losers are determined by the final score (including overtime). A tie loses. Rules: https://venue7.example/rules')], (p) =>
+      Object.assign(p, { sport: 'american_football', league: 'NFL' }),
+    );
+    await h.feed([...v1, ...v7]);
+    for (const q of ['include_prices=true', 'include_prices=true&include_rules=true']) {
+      const { body } = await h.get(`${LIST}?${q}`);
+      const ml = moneyline(body);
+      expect(ml.source_markets.map((s: any) => s.provider), q).toEqual(['venue_1', 'venue_1', 'venue_7']);
+      expect(ml.settlement_equivalence, q).toBe('equivalent');
+      expect(ml.prices.complete_set, q).not.toBeNull();
+      expect(ml.prices.complete_set.settlement_safe, q).toBe(false);
+      if (q.includes('rules')) expect(ml.rule_comparisons.find((r: any) => r.rule === 'tie').source_values.map((v: any) => v.value)).toEqual(['loses', 'loses', 'loses']);
+    }
+  });
+
   it('marks quotes read longer ago than PRICES_STALE_MS stale and leaves them out; a later complete crawl counts as a read', async () => {
     const h = await harness();
     await h.feed([...quoted(), crawlComplete('venue_2', 'crawl-1', NOW), crawlComplete('venue_7', 'crawl-1', NOW)]);

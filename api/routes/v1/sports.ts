@@ -68,12 +68,17 @@ async function pricesOf(ctx: RouteContext): Promise<PricesView> {
 const priceSecond = (now: number) => Math.floor(now / 1000) * 1000;
 
 /** The events with `prices` on every submarket. */
-async function withPrices(ctx: RouteContext, view: PricesView, events: MatchedEvent[]): Promise<MatchedEvent[]> {
+async function withPrices(ctx: RouteContext, view: PricesView, page: ReadonlyArray<{ entry: SportsEntry; event: MatchedEvent }>): Promise<MatchedEvent[]> {
+  const events = page.map((x) => x.event);
   if (events.length === 0) return events;
   const quotes = await view.quotesFor(events.map((e) => e.event_id));
   const at = priceSecond(ctx.now);
   const staleMs = ctx.deps.config.PRICES_STALE_MS;
-  return events.map((e) => ({ ...e, submarkets: e.submarkets.map((sm) => ({ ...sm, prices: submarketPrices(sm, (id) => quotes.get(id), at, staleMs) })) }));
+  return page.map(({ entry, event: e }) => {
+    // settlement_safe reads the agreed tie and push rules, which the response shows only with include_rules.
+    const rows = new Map(entry.event.submarkets.map((s) => [s.key, s.rule_comparisons]));
+    return { ...e, submarkets: e.submarkets.map((sm) => ({ ...sm, prices: submarketPrices({ ...sm, rule_comparisons: rows.get(sm.key) }, (id) => quotes.get(id), at, staleMs) })) };
+  });
 }
 
 /** player_prop_match: "requires include_submarkets=true (otherwise 400)". */
@@ -181,7 +186,7 @@ export const sportsList: RouteHandler = async (ctx) => {
     pagination.next_cursor = encodeCursor(secret, { r: 'sports_list', f: bound, s: last.sortMs, e: last.event.event_id });
   }
   const events = page.map((x) => x.event);
-  const data = prices ? await withPrices(ctx, prices, events) : events;
+  const data = prices ? await withPrices(ctx, prices, page) : events;
   const body = EncodedJson.of({ data, pagination, snapshot: snapshotBlock(snap) });
   // Unless a newer snapshot became current while the quotes were read: the memo is its now, and
   // the key does not name the snapshot.
@@ -320,7 +325,8 @@ export const sportsLookup: RouteHandler = async (ctx) => {
     const prev = lookups[p.sent]?.event_ids ?? [];
     lookups[p.sent] = { event_ids: [...new Set([...prev, ...ids])] };
   }
-  const events = [...found.values()].sort((a, b) => compareEntries(a.entry, b.entry)).map((x) => x.event);
-  const data = includePrices ? await withPrices(ctx, await pricesOf(ctx), events) : events;
+  const sorted = [...found.values()].sort((a, b) => compareEntries(a.entry, b.entry));
+  const events = sorted.map((x) => x.event);
+  const data = includePrices ? await withPrices(ctx, await pricesOf(ctx), sorted) : events;
   return { body: { data, lookups, snapshot: snapshotBlock(snap) } };
 };

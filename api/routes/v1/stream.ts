@@ -19,7 +19,7 @@ import type { StreamIO, StreamSocket } from '../../stream/types.ts';
 import type { SportsFilter } from '../../stream/sports.ts';
 import { QuotesConnection, type QuotesHub } from '../../stream/quotes-hub.ts';
 import { planResolution } from '../../live/identifiers.ts';
-import { parseVenue7MarketId, venue7Line } from '../../../pipelines/venues/adapters/venue_7/identifiers.ts';
+import { venue7MarketKey } from '../../../pipelines/venues/adapters/venue_7/identifiers.ts';
 import { isApiError } from '../../errors.ts';
 
 export type { StreamDeps, StreamIO, StreamSocket } from '../../stream/types.ts';
@@ -30,12 +30,18 @@ export const STREAM_SLOT_MS = 60_000;
 const wsFrame = (id: string, type: string, json: string) => `{"id":${JSON.stringify(id || null)},"event":${JSON.stringify(type)},"data":${json}}`;
 
 function wsSink(socket: StreamSocket): Sink {
+  // A client that answered no ping between two heartbeats is gone: one that vanished without a close
+  // (no FIN) keeps its TCP connection, and its plan slot, for many minutes. Dropped, its slot is freed.
+  let answered = true;
+  socket.on('pong', () => (answered = true));
   return {
     event(id, type, json, shared) {
       if (shared) socket.send((shared.ws ??= wsFrame(id, type, json)));
       else socket.send(wsFrame(id, type, json));
     },
     heartbeat() {
+      if (!answered) return socket.terminate();
+      answered = false;
       socket.ping();
     },
     buffered: () => socket.bufferedAmount,
@@ -108,10 +114,7 @@ function quoteMarketsOf(hub: QuotesHub, values: readonly string[], provider: str
     try {
       const plan = planResolution('market', raw, provider);
       if (plan.kind === 'direct') {
-        let native = plan.nativeId;
-        const v7 = plan.provider === 'venue_7' ? parseVenue7MarketId(native) : undefined;
-        if (v7?.line !== undefined) native = `${v7.eventId}:${v7.marketTypeId}:${venue7Line(v7.line)}`;
-        ids.push(`${plan.provider}:${native}`);
+        ids.push(`${plan.provider}:${plan.provider === 'venue_7' ? venue7MarketKey(plan.nativeId) : plan.nativeId}`);
         continue;
       }
       const held = plan.candidates.filter((p) => hub.resolve(`${p}:${plan.nativeId}`) !== undefined);
@@ -200,7 +203,7 @@ export const stream: RouteHandler = async (ctx) => {
     release,
     stream: (io: StreamIO) => {
       let conn: StreamConnection | CatalogConnection | QuotesConnection;
-      const opts = { bufferBytes: d.bufferBytes, heartbeatMs: d.heartbeatMs, onClose: () => (release(), d.connections.delete(conn)) };
+      const opts = { bufferBytes: d.bufferBytes, heartbeatMs: d.heartbeatMs, aheadMs: d.aheadMs, onClose: () => (release(), d.connections.delete(conn)) };
       const open = (sink: Sink) => (filter ? new StreamConnection(d.hub, filter, sink, opts) : markets ? new QuotesConnection(quotes!, markets, sink, opts) : new CatalogConnection(catalog!, sink, opts));
       if (io.kind === 'sse') {
         // No chunked encoding: the stream ends only with its connection, and each event is then one

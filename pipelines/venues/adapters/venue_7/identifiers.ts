@@ -23,6 +23,12 @@ export function venue7Line(line: string): string {
   return String(Number(line));
 }
 
+/** A venue_7 market id as the listings key it: a three-part id's line spelled by venue7Line, other ids as they are. */
+export function venue7MarketKey(native: string): string {
+  const v = parseVenue7MarketId(native);
+  return v?.line !== undefined ? `${v.eventId}:${v.marketTypeId}:${venue7Line(v.line)}` : native;
+}
+
 export function venue7NativeId(route: IdRoute, id: string): NativeIdCheck {
   if (route === 'market') {
     if (V7_EVENT.test(id)) return { reject: 'this is an event id; a market is <event_id>:<market_id>' };
