@@ -136,7 +136,7 @@ export const STREAM_EVENTS: Record<string, { description: string; data: Record<s
     description: 'An event left the subscription (without include_settled: archived; with it: removed from the archive), reason settled, cancelled or delisted; or, still listed, it no longer matches the subscription (postponed out of its scheduled_date, or no full-game moneyline left without include_submarkets): reason filtered.',
     data: { type: 'object', required: ['event_id', 'reason'], properties: { event_id: { type: 'string' }, reason: { enum: ['settled', 'cancelled', 'delisted', 'filtered'] } } },
   },
-  reset: { description: 'The Last-Event-ID cannot be resumed (older than the resume window, or from another deployment); a `snapshot` follows. No id.', data: { type: 'object', required: ['message'], properties: { message: { type: 'string' } } } },
+  reset: { description: 'The Last-Event-ID cannot be resumed (older than the resume window, stamped ahead of the clock, of another subscription or channel, past the end of the log, or from another deployment); a `snapshot` follows. No id.', data: { type: 'object', required: ['message'], properties: { message: { type: 'string' } } } },
   overflow: { description: 'Last event before the server closes a client that reads too slowly; reconnect with the last id received. No id.', data: { type: 'object', required: ['message'], properties: { message: { type: 'string' } } } },
 };
 
