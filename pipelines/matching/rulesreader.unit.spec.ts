@@ -1599,3 +1599,12 @@ describe('stated values of the fourteenth blind batch read unknown: the kinds be
     expect(readRule('Overtime is ignored: the regulation line is graded after 60 minutes.', 'overtime', m('nfl', 'moneyline'))).toMatchObject({ value: 'excluded' });
   });
 });
+
+describe('safety on the fifteenth blind batch (sentences written for these tests)', () => {
+  it('a game lasting under (or less than) the official time is an interruption: a push named as its outcome is that case\'s label', () => {
+    expect(readRule("Matches lasting under the official time are called 'Push/Cancel' and every stake is returned.", 'push', m('nhl', 'total'))).toEqual({ value: 'unknown', why: 'silent' });
+    expect(readRule('A game that lasts less than official time is graded as a push and stakes are refunded.', 'push', m('nba', 'spread'))).toEqual({ value: 'unknown', why: 'silent' });
+    // A push on the line is still the push rule.
+    expect(readRule('If the total lands exactly on the line, the bet is a push and stakes are returned.', 'push', m('nhl', 'total'))).toMatchObject({ value: 'void' });
+  });
+});
