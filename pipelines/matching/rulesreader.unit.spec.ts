@@ -1607,4 +1607,10 @@ describe('safety on the fifteenth blind batch (sentences written for these tests
     // A push on the line is still the push rule.
     expect(readRule('If the total lands exactly on the line, the bet is a push and stakes are returned.', 'push', m('nhl', 'total'))).toMatchObject({ value: 'void' });
   });
+  it('"Normally" opening a clause is a hedge, as "usually" is: the clause states no value', () => {
+    expect(readRule('Normally bets are for regulation time without the overtime, so read the bookmaker\'s terms.', 'overtime', m('nfl', 'moneyline'))).toMatchObject({ value: 'unknown' });
+    expect(readRule('Normally, totals include overtime.', 'overtime', m('nba', 'total'))).toMatchObject({ value: 'unknown' });
+    // "settled normally" (as usual) is no hedge.
+    expect(readRule('Moneyline bets include overtime and are settled normally.', 'overtime', m('nba', 'moneyline'))).toMatchObject({ value: 'included' });
+  });
 });
