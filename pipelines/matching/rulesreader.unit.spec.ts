@@ -1613,4 +1613,11 @@ describe('safety on the fifteenth blind batch (sentences written for these tests
     // "settled normally" (as usual) is no hedge.
     expect(readRule('Moneyline bets include overtime and are settled normally.', 'overtime', m('nba', 'moneyline'))).toMatchObject({ value: 'included' });
   });
+  it('"if all selections push" is a combination\'s case (its entry or parlay), not a line landed on', () => {
+    expect(readRule('If an entry has several selections and all selections push, the entry amount is returned.', 'push', m('mlb', 'total'))).toEqual({ value: 'unknown', why: 'silent' });
+    expect(readRule('When all legs push, the stake on the ticket is refunded.', 'push', m('nba', 'spread'))).toEqual({ value: 'unknown', why: 'silent' });
+    // A single selection that pushes is the push rule.
+    expect(readRule('If a selection pushes, the stake is returned.', 'push', m('nba', 'spread'))).toMatchObject({ value: 'void' });
+  });
 });
+
