@@ -1326,6 +1326,31 @@ function othersOwnOutside(text: string, parsed: ParsedText): boolean {
   return all.some((c) => c.own.foreign) && !all.some((c) => c.own.league && !c.own.foreign);
 }
 
+/** "Hockey. ... all hockey bets are settled on 70 minutes of play ... (men's hockey)": a text whose every
+ * name of a league or sport of ours is a sport's bare name ("hockey") that the text itself names as a
+ * sport outside the spec ("men's hockey", "field hockey": an `other_league` entry ending in that name)
+ * speaks of that sport. A text naming "ice hockey" or a league of ours is not one. */
+function qualifiedOutside(text: string): boolean {
+  const words = tokenize(text).map((t) => t.word).filter((w) => /^[a-z0-9]/.test(w));
+  const bare = new Set<string>();
+  const qualified = new Set<string>();
+  let other = false;
+  for (let i = 0; i < words.length; ) {
+    let matched = 0;
+    for (const c of scopeCandidates(words[i])) {
+      if (!c.tokens.every((t, j) => words[i + j] === t || (j === c.tokens.length - 1 && words[i + j] === `${t}s`))) continue;
+      matched = c.tokens.length;
+      const { dim } = c.entry;
+      if (dim === 'other_league' && c.tokens.length > 1) qualified.add(c.tokens[c.tokens.length - 1]);
+      else if (dim === 'sport' && c.tokens.length === 1) bare.add(c.tokens[0]);
+      else if (dim === 'league' || dim === 'sport') other = true;
+      break;
+    }
+    i += matched || 1;
+  }
+  return !other && bare.size > 0 && [...bare].every((w) => qualified.has(w));
+}
+
 /** A text's sentences, each as its clauses: what every rule and market scope reads from. */
 export type ParsedText = Clause[][];
 
@@ -1339,7 +1364,7 @@ const OUTSIDE_LEAGUE = 'outside';
  * heading (a question, or the words before a sentence's first colon) scopes the sentences after it. */
 export function parseText(text: string): ParsedText {
   const parsed = parseSections(text);
-  return othersOwnOutside(text, parsed) ? parsed.map((cs) => cs.map((c) => ({ ...c, scope: { ...c.scope, blocking: true } }))) : parsed;
+  return othersOwnOutside(text, parsed) || qualifiedOutside(text) ? parsed.map((cs) => cs.map((c) => ({ ...c, scope: { ...c.scope, blocking: true } }))) : parsed;
 }
 
 /** The sections and headings of a text, each sentence as its clauses (parseText's reading before the

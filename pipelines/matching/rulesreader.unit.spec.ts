@@ -1619,5 +1619,14 @@ describe('safety on the fifteenth blind batch (sentences written for these tests
     // A single selection that pushes is the push rule.
     expect(readRule('If a selection pushes, the stake is returned.', 'push', m('nba', 'spread'))).toMatchObject({ value: 'void' });
   });
+  it('a sport\'s bare name that the text itself qualifies as a sport outside the spec ("men\'s hockey", "field hockey") names that sport', () => {
+    const text = "Hockey. All hockey bets are settled on 70 minutes of play. Extra time does not count. Example: Spain v Germany (women's hockey), match result.";
+    expect(readRule(text, 'overtime', m('nhl', 'moneyline'))).toEqual({ value: 'unknown', why: 'silent' });
+    expect(readRule('Field hockey rules. Hockey matches are settled on regulation time; extra time does not count.', 'overtime', m('nhl', 'total'))).toEqual({ value: 'unknown', why: 'silent' });
+    // A text that also names ice hockey or a league of ours keeps its rule for ours.
+    expect(readRule('Ice hockey: overtime does not count. This also covers field hockey.', 'overtime', m('nhl', 'total'))).toMatchObject({ value: 'excluded' });
+    expect(readRule('Hockey (NHL): overtime does not count. Field hockey: the same.', 'overtime', m('nhl', 'total'))).toMatchObject({ value: 'excluded' });
+    expect(readRule('Hockey. All hockey bets are settled on 60 minutes of play. Extra time does not count.', 'overtime', m('nhl', 'moneyline'))).toMatchObject({ value: 'excluded' });
+  });
 });
 
