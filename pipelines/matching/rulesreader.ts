@@ -943,12 +943,14 @@ function conditionWords(toks: Tok[]): boolean[] {
 const namesException = (c: Clause) => (c.own.segment || c.own.market) && c.words.some((w) => w === 'exception' || w === 'exceptions');
 
 /** "Knowing whether overtime counts is key" asks; "whether you bet the over or the under" (and
- * "whether or not") means regardless of, and "which team leads or whether the score is tied" lists
- * an outcome: both leave the statement standing. */
+ * "whether or not", "regardless of whether", "no matter whether") means regardless of, and "which team
+ * leads or whether the score is tied" lists an outcome: both leave the statement standing. */
 function asksWhether(words: string[]): boolean {
   const at = words.indexOf('whether');
-  return at >= 0 && words[at - 1] !== 'or' && !words.slice(at + 1).includes('or');
+  const regardless = (words[at - 1] === 'of' && REGARDLESS.has(words[at - 2])) || (words[at - 1] === 'matter' && words[at - 2] === 'no');
+  return at >= 0 && words[at - 1] !== 'or' && !regardless && !words.slice(at + 1).includes('or');
 }
+const REGARDLESS = new Set(['regardless', 'irrespective', 'independently']);
 
 /** Words by which a clause refers back to the statement before it ("this", "which"). */
 const BACK_REFERENCES = new Set(['this', 'that', 'which', 'these', 'such']);

@@ -1628,5 +1628,10 @@ describe('safety on the fifteenth blind batch (sentences written for these tests
     expect(readRule('Hockey (NHL): overtime does not count. Field hockey: the same.', 'overtime', m('nhl', 'total'))).toMatchObject({ value: 'excluded' });
     expect(readRule('Hockey. All hockey bets are settled on 60 minutes of play. Extra time does not count.', 'overtime', m('nhl', 'moneyline'))).toMatchObject({ value: 'excluded' });
   });
+  it('"regardless of whether" (or "no matter whether") means "in either case": the clause is a statement, not a question', () => {
+    expect(readRule('Totals include overtime, regardless of whether the game is tied after regulation.', 'overtime', m('nba', 'total'))).toMatchObject({ value: 'included' });
+    expect(readRule('No matter whether the game needs extra innings, run lines are settled on the final score including them.', 'overtime', m('mlb', 'spread'))).toMatchObject({ value: 'included' });
+    // Asking whether is still a question.
+    expect(readRule('Check whether your totals include overtime.', 'overtime', m('nba', 'total'))).toMatchObject({ value: 'unknown' });
+  });
 });
-
