@@ -1123,6 +1123,8 @@ function negatedValue(words: string[], hit: Hit): boolean {
     if (words[k] === 'one' && words[k - 1] === 'no') return true;
     // "neither side won or lost", "no team wins or loses": the same with a denied side as the subject.
     if (DENIED_SIDES.has(words[k]) && (words[k - 1] === 'neither' || words[k - 1] === 'no')) return true;
+    // "no bets are voided", "no stakes are returned": a denied bet or stake as the subject.
+    if ((MARKET_NOUNS.has(words[k]) || STAKE_NOUNS.has(words[k])) && words[k - 1] === 'no') return true;
     if (!VERB_GROUP.has(words[k]) && !COORDINATED_OUTCOMES.has(words[k])) return false;
   }
   return false;

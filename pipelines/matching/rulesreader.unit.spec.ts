@@ -1634,4 +1634,10 @@ describe('safety on the fifteenth blind batch (sentences written for these tests
     // Asking whether is still a question.
     expect(readRule('Check whether your totals include overtime.', 'overtime', m('nba', 'total'))).toMatchObject({ value: 'unknown' });
   });
+  it('"no bets are voided", "no stakes are returned": a denied bet or stake denies the value word', () => {
+    expect(readRule('If the player does not play, no bets are voided.', 'non_participation', m('nba', 'player_prop'))).toMatchObject({ value: 'unknown' });
+    expect(readRule('When a total lands on the number, no stakes are returned.', 'push', m('nfl', 'total'))).toMatchObject({ value: 'unknown' });
+    expect(readRule('When a total lands on the number, stakes are returned.', 'push', m('nfl', 'total'))).toMatchObject({ value: 'void' });
+  });
 });
+
