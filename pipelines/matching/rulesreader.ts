@@ -1130,6 +1130,32 @@ function negatedValue(words: string[], hit: Hit): boolean {
   return false;
 }
 
+/** The value a clause about the rule denies in the value's own verb group ("no bets are voided,
+ * regardless of whether the player played"; "stakes are not refunded when a player does not play"),
+ * for a rule with no opposite value to turn to: no value of its own, but the denied one cannot hold
+ * for the markets the clause speaks of. */
+function deniedValue(rule: ReadRule, words: string[], conditional: readonly boolean[]): string | undefined {
+  const lex = LEXICON[rule];
+  if (lex.negation) return undefined;
+  const taken = new Set<number>();
+  for (const g of lex.ignore) for (const hit of findAll(words, g.tokens)) for (let k = hit.start; k < hit.end; k++) taken.add(k);
+  // Only a refund denied: "neither side won or lost" describes a tied game, not a loss denied; and a
+  // modal denial ("some bets may not be refunded") says what can happen, not what does.
+  for (const v of lex.values.filter((e) => e.entry.value === 'void')) {
+    for (const hit of findAll(words, v.tokens)) {
+      if (conditional[hit.start] && conditional[hit.end - 1]) continue;
+      if ([...Array(hit.end - hit.start).keys()].some((k) => taken.has(hit.start + k))) continue;
+      if (words.slice(Math.max(0, hit.start - 4), hit.start).some((w) => MODALS.has(w))) continue;
+      if (negatedValue(words, hit)) return v.entry.value;
+    }
+  }
+  return undefined;
+}
+const MODALS = new Set(['may', 'might', 'could', 'can']);
+
+/** The prefix of a denied value among the values a text states ("not:void"). */
+const DENIED = 'not:';
+
 /** Subjects that, after "neither" or "no", deny the outcome verbs that follow them. */
 const DENIED_SIDES = new Set(['side', 'team', 'selection', 'player', 'bettor', 'party', 'outcome']);
 
@@ -1792,6 +1818,12 @@ export function readRule(text: string | ParsedText, rule: ReadRule, m: MarketSco
         if (v && !v.conflict && neg?.[v.value] && !exceptionValue(rule, hit)) found.push({ value: neg[v.value], clause: `${c.text} ... ${hit.text}`, weight: specificity(hit.scope, m), gameLines: namesGameLines(hit) });
         continue;
       }
+      // "No bets are voided, regardless of whether the player played": a denied value contradicts that
+      // value said elsewhere for the same markets.
+      if (!v && topic && speaksOf(c, m, rule)) {
+        const d = deniedValue(rule, c.words, c.conditional);
+        if (d) found.push({ value: `${DENIED}${d}`, clause: c.text, weight: specificity(c.scope, m), gameLines: namesGameLines(c), sentence });
+      }
       if (v && speaksOf(c, m, rule)) {
         // "Totals are settled on the result after 9 innings; if additional innings are needed, bets are
         // settled on the final result": the value said for the rule's own case (overtime played) holds
@@ -1815,7 +1847,12 @@ export function readRule(text: string | ParsedText, rule: ReadRule, m: MarketSco
   const group = found.filter((f) => f.weight === top);
   const hedged = group.find((f) => f.value === HEDGED);
   if (hedged) return { value: 'unknown', why: 'hedged', others: [{ value: HEDGED, evidence: hedged.clause }] };
-  const values = new Set(group.flatMap((f) => (f.conflict ? [f.value, f.conflict] : [f.value])));
-  if (values.size > 1) return { value: 'unknown', why: 'contradiction', others: group.map((f) => ({ value: f.conflict ? `${f.value} and ${f.conflict}` : f.value, evidence: f.clause })) };
-  return { value: group[0].value, evidence: group[0].clause };
+  const all = new Set(group.flatMap((f) => (f.conflict ? [f.value, f.conflict] : [f.value])));
+  const values = new Set([...all].filter((v) => !v.startsWith(DENIED)));
+  // A value denied where it is also stated is a contradiction; a denial beside another value agrees with it.
+  if (values.size > 1 || [...values].some((v) => all.has(`${DENIED}${v}`))) return { value: 'unknown', why: 'contradiction', others: group.map((f) => ({ value: f.conflict ? `${f.value} and ${f.conflict}` : f.value, evidence: f.clause })) };
+  // A denial alone states no value.
+  const stated = group.find((f) => !f.value.startsWith(DENIED));
+  if (!stated) return { value: 'unknown', why: 'silent' };
+  return { value: stated.value, evidence: stated.clause };
 }

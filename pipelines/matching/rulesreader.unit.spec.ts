@@ -1639,5 +1639,13 @@ describe('safety on the fifteenth blind batch (sentences written for these tests
     expect(readRule('When a total lands on the number, no stakes are returned.', 'push', m('nfl', 'total'))).toMatchObject({ value: 'unknown' });
     expect(readRule('When a total lands on the number, stakes are returned.', 'push', m('nfl', 'total'))).toMatchObject({ value: 'void' });
   });
+  it('a value denied for the rule\'s case ("no bets are voided, regardless of whether the player played") contradicts that value said elsewhere', () => {
+    const options = 'Settlement options: 1. No Void - no bets are voided, regardless of whether the player played. 2. Void Non Participant Players - bets are voided if the player did not take part.';
+    expect(readRule(options, 'non_participation', m('nba', 'player_prop'))).toMatchObject({ value: 'unknown', why: 'contradiction' });
+    expect(readRule('Bets are void if the player does not play. Stakes are not refunded when a player does not play.', 'non_participation', m('nba', 'player_prop'))).toMatchObject({ value: 'unknown', why: 'contradiction' });
+    // A denial agrees with another value ("not refunded ...; they are settled as losses"), and alone states none.
+    expect(readRule('If the player does not play, stakes are not refunded. A player who does not play is graded as a loss.', 'non_participation', m('nba', 'player_prop'))).toMatchObject({ value: 'loses' });
+    expect(readRule('If the player does not play, stakes are not refunded.', 'non_participation', m('nba', 'player_prop'))).toMatchObject({ value: 'unknown' });
+    expect(readRule('Bets are void if the player does not play.', 'non_participation', m('nba', 'player_prop'))).toMatchObject({ value: 'void' });
+  });
 });
-
