@@ -1649,3 +1649,13 @@ describe('safety on the fifteenth blind batch (sentences written for these tests
     expect(readRule('Bets are void if the player does not play.', 'non_participation', m('nba', 'player_prop'))).toMatchObject({ value: 'void' });
   });
 });
+
+describe('stated values of the fifteenth blind batch read unknown: the kinds behind them (sentences written for these tests)', () => {
+  it('"under/over" names the total market, as "over/under" does (not the over side alone)', () => {
+    expect(readRule('Spread and under/over bets are graded on the final score with overtime.', 'overtime', m('nba', 'total'))).toMatchObject({ value: 'included' });
+    expect(readRule('Spread and under/over bets are graded on the final score with overtime.', 'overtime', m('nba', 'spread'))).toMatchObject({ value: 'included' });
+    // The over side alone still settles nothing for the market.
+    expect(readRule('Over bets are graded on the final score with overtime.', 'overtime', m('nba', 'total'))).toEqual({ value: 'unknown', why: 'silent' });
+  });
+});
+
