@@ -510,6 +510,14 @@ const QA_QUESTION = /^\s*(?:q|question)\s*:/i;
 /** A sentence's leading section number: "7.1", "7.1.", "12.", "(a)". */
 const SECTION_NUMBER = /^\s*(?:\d+(?:\.\d+)+\.?|\d+\.|\([a-z0-9]\))(?=\s)/i;
 
+/** How deep a section number is: "7." is 1, "7.1" 2, "7.1.4." 3; a lettered "(a)" is below any number. */
+function numberDepth(sentence: string): number | undefined {
+  const n = SECTION_NUMBER.exec(sentence)?.[0].trim();
+  if (!n) return undefined;
+  return n.startsWith('(') ? LETTERED_DEPTH : n.replace(/\.$/, '').split('.').length;
+}
+const LETTERED_DEPTH = 9;
+
 /** Nouns for markets in general: "markets other than X" names an exception, not a complement of leagues. */
 const MARKET_NOUNS = new Set(['markets', 'bets', 'wagers', 'lines', 'offers', 'market', 'bet', 'wager']);
 
@@ -1404,11 +1412,22 @@ function parseSections(text: string): ParsedText {
   const title = titleSection(text);
   if (coversOtherOnly(text) || title?.blocking) return sentenceList(tableRows(text)).map((s) => clauses(s.text).map((c) => ({ ...c, scope: { ...c.scope, blocking: true } })));
   let section: Scope | undefined = title;
+  // The numbered items open at this point, each with the section in force before it: "6. NCAA venue
+  // rule: ..." heads item 6 only, so item 7 stands in the section item 6 opened in ("3.7. Player props:"
+  // still heads 3.7.4 and 3.7.5).
+  let items: { depth: number; before: Scope | undefined }[] = [];
   let question: Clause | undefined;
   // The scope of a "Q:" sentence that tells the asker's situation before the question itself.
   let asker: Scope | undefined;
   for (const listed of sentenceList(tableRows(text))) {
     const s = { ...listed, text: dashLabel(listed.text) };
+    const depth = numberDepth(s.text);
+    if (depth !== undefined) {
+      let closed: Scope | undefined | null = null;
+      while (items.length && items[items.length - 1].depth >= depth) closed = items.pop()!.before;
+      if (closed !== null) section = closed;
+      items.push({ depth, before: section });
+    }
     // A heading starts a new section: it is read on its own, not under the heading before it.
     const fresh = clauses(s.text);
     // The question just before this sentence, when this sentence answers it with a bare yes or no.
@@ -1437,6 +1456,7 @@ function parseSections(text: string): ParsedText {
     // league or sport's name is a heading; the sentences after it stand in that league's section.
     if (fresh.length === 1 && fresh[0].words.length <= SPORT_HEADING_WORDS && fresh[0].own.league && !(fresh[0].own.market || fresh[0].own.segment || fresh[0].own.blocking)) {
       section = fresh[0].scope;
+      items = [];
       out.push(fresh);
       continue;
     }
@@ -1445,6 +1465,7 @@ function parseSections(text: string): ParsedText {
     // until a heading names one of ours (a sub-heading naming no league stays in it).
     if (fresh.length === 1 && fresh[0].words.length <= SPORT_HEADING_WORDS && fresh[0].own.foreign && !(fresh[0].own.market || fresh[0].own.segment)) {
       section = { leagues: new Set([OUTSIDE_LEAGUE]), complement: false, blocking: false };
+      items = [];
       out.push(fresh);
       continue;
     }

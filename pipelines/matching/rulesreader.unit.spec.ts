@@ -1657,5 +1657,14 @@ describe('stated values of the fifteenth blind batch read unknown: the kinds beh
     // The over side alone still settles nothing for the market.
     expect(readRule('Over bets are graded on the final score with overtime.', 'overtime', m('nba', 'total'))).toEqual({ value: 'unknown', why: 'silent' });
   });
+  it('a numbered item\'s colon heading heads that item only: the next item of the same depth stands in the section before it', () => {
+    const text = 'Basketball. 1. NCAA venue rule: the home team shown is for reference only. 2. Overtime counts for every bet unless stated otherwise.';
+    expect(readRule(text, 'overtime', m('nba', 'moneyline'))).toMatchObject({ value: 'included' });
+    // A deeper item stays under the heading above it.
+    const deeper = 'Basketball. 3.1. Markets do not include overtime. 3.7. College games: a game must last 35 minutes. 3.7.1. Overtime counts.';
+    expect(readRule(deeper, 'overtime', m('nba', 'moneyline'))).toMatchObject({ value: 'excluded' });
+    // An unnumbered sentence after the item stays under its heading.
+    expect(readRule('Basketball. 1. NCAA venue rule: the home team shown is for reference only. Overtime counts.', 'overtime', m('nba', 'moneyline'))).toEqual({ value: 'unknown', why: 'silent' });
+  });
 });
 
