@@ -1672,5 +1672,10 @@ describe('stated values of the fifteenth blind batch read unknown: the kinds beh
     // The 60-minute market is still another market.
     expect(readRule('The 60-minute line is graded on regulation; overtime is not counted.', 'overtime', m('nhl', 'moneyline'))).toEqual({ value: 'unknown', why: 'silent' });
   });
+  it('"the under/over" is the total market, "win/lose" the two-way money line, "win/draw/lose" the three-way market', () => {
+    expect(readRule('If the score lands exactly on the under/over line, the bet is void and the stake is returned.', 'push', m('nba', 'total'))).toMatchObject({ value: 'void' });
+    expect(readRule('The win/lose bet is settled including overtime.', 'overtime', m('nhl', 'moneyline'))).toMatchObject({ value: 'included' });
+    expect(readRule('The win/draw/lose bet is settled on regulation time only.', 'overtime', m('nhl', 'moneyline'))).toEqual({ value: 'unknown', why: 'silent' });
+  });
 });
 
