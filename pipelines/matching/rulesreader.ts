@@ -747,10 +747,12 @@ export function clauses(sentence: string, section?: Scope): Clause[] {
       parts.push({ kind: 'semi', toks: [] });
       i++;
     }
-    else if (t.word === ',' && next === 'and' && cur.toks.some(isWord) && statesValue(cur.toks.filter(isWord).map((k) => k.word)) && coordinatedStatement(kept, i + 2)) {
+    else if (t.word === ',' && (next === 'and' || next === 'while') && cur.toks.some(isWord) && statesValue(cur.toks.filter(isWord).map((k) => k.word)) && coordinatedStatement(kept, i + 2)) {
       // "Quarter bets are settled on regulation time, and totals include overtime": a statement
       // coordinated after a statement, with a market or period of its own as its subject, is a
-      // statement of its own; its subject is not the first one's, nor the first value its.
+      // statement of its own; its subject is not the first one's, nor the first value its. The same
+      // after ", while" ("the two-way bet includes overtime, while the under/over is settled on
+      // regulation").
       parts.push({ kind: 'semi', toks: [], fresh: true });
       i++;
     }
@@ -1600,7 +1602,10 @@ function coordinatedStatement(toks: readonly Tok[], i: number): boolean {
   for (let k = i; k < toks.length && toks[k].word !== ';'; k++) if (isWord(toks[k])) ws.push(toks[k].word);
   let j = 0;
   while (SUBJECT_DETERMINERS.has(ws[j])) j++;
-  return namesMarketAt(ws, j) && statesValue(ws);
+  // A market outside the spec is a subject of its own too ("..., while the win/draw/lose bet and the
+  // under/over are settled on regulation").
+  const blockedMarket = scopeCandidates(ws[j] ?? '').some((c) => c.entry.dim === 'blocking' && c.tokens.every((t, k) => ws[j + k] === t));
+  return (namesMarketAt(ws, j) || blockedMarket) && statesValue(ws);
 }
 
 /** A table printed as lines of cells ("Market | Includes OT" over "Moneyline | Yes"): each row is

@@ -1677,5 +1677,10 @@ describe('stated values of the fifteenth blind batch read unknown: the kinds beh
     expect(readRule('The win/lose bet is settled including overtime.', 'overtime', m('nhl', 'moneyline'))).toMatchObject({ value: 'included' });
     expect(readRule('The win/draw/lose bet is settled on regulation time only.', 'overtime', m('nhl', 'moneyline'))).toEqual({ value: 'unknown', why: 'silent' });
   });
+  it('", while" coordinates a statement whose subject is a market of its own, ours or another ("..., while the three-way bet is settled on regulation")', () => {
+    const text = 'The two-way winner bet includes overtime and the shootout, while the three-way bet is settled on regulation time only.';
+    expect(readRule(text, 'overtime', m('nhl', 'moneyline'))).toMatchObject({ value: 'included' });
+    expect(readRule('Totals include overtime, while quarter bets are settled on the quarter alone.', 'overtime', m('nba', 'total'))).toMatchObject({ value: 'included' });
+  });
 });
 
