@@ -1682,5 +1682,9 @@ describe('stated values of the fifteenth blind batch read unknown: the kinds beh
     expect(readRule(text, 'overtime', m('nhl', 'moneyline'))).toMatchObject({ value: 'included' });
     expect(readRule('Totals include overtime, while quarter bets are settled on the quarter alone.', 'overtime', m('nba', 'total'))).toMatchObject({ value: 'included' });
   });
+  it('"the stake goes back" is the stake refunded, as "the stake comes back" is', () => {
+    expect(readRule('If the margin lands exactly on the spread, the bet is neither won nor lost and your stake goes back to you.', 'push', m('nfl', 'spread'))).toMatchObject({ value: 'void' });
+    expect(readRule('If the player does not play, the money goes back to your account.', 'non_participation', m('nba', 'player_prop'))).toMatchObject({ value: 'void' });
+  });
 });
 
