@@ -1686,5 +1686,9 @@ describe('stated values of the fifteenth blind batch read unknown: the kinds beh
     expect(readRule('If the margin lands exactly on the spread, the bet is neither won nor lost and your stake goes back to you.', 'push', m('nfl', 'spread'))).toMatchObject({ value: 'void' });
     expect(readRule('If the player does not play, the money goes back to your account.', 'non_participation', m('nba', 'player_prop'))).toMatchObject({ value: 'void' });
   });
+  it('"the nine regulation innings only" (or periods) is regulation time only', () => {
+    expect(readRule('Run lines count the nine regulation innings only.', 'overtime', m('mlb', 'spread'))).toMatchObject({ value: 'excluded' });
+    expect(readRule('Totals are graded on the three regulation periods only.', 'overtime', m('nhl', 'total'))).toMatchObject({ value: 'excluded' });
+  });
 });
 
