@@ -1690,5 +1690,10 @@ describe('stated values of the fifteenth blind batch read unknown: the kinds beh
     expect(readRule('Run lines count the nine regulation innings only.', 'overtime', m('mlb', 'spread'))).toMatchObject({ value: 'excluded' });
     expect(readRule('Totals are graded on the three regulation periods only.', 'overtime', m('nhl', 'total'))).toMatchObject({ value: 'excluded' });
   });
+  it('"all contest actions" (a sweepstakes book\'s word for its bets) are all bets: the subject takes no market heading\'s market', () => {
+    const text = 'Moneyline payoff: -120 means $120 staked to win $100. All contest actions include overtime unless otherwise stated.';
+    expect(readRule(text, 'overtime', m('nfl', 'spread'))).toMatchObject({ value: 'included' });
+    expect(readRule(text, 'overtime', m('nfl', 'moneyline'))).toMatchObject({ value: 'included' });
+  });
 });
 
