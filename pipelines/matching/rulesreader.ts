@@ -1176,6 +1176,8 @@ const COORDINATED_OUTCOMES = new Set(['or', 'nor', 'wins', 'win', 'won']);
 /** Words that deny the subject of a clause: "none of our markets include overtime", "no overtime
  * points are counted", "neither quarter nor half bets include it". */
 const SUBJECT_NEGATIONS = new Set(['none', 'neither']);
+/** How many words before a value its denied subject may stand: "none of the points scored in overtime count". */
+const SUBJECT_REACH = 8;
 const NO_SUBJECTS = new Set([...MARKET_NOUNS, 'points', 'goals', 'runs']);
 
 /** Whether the subject of the value at hit is denied: "none"/"neither" shortly before it, "no" before
@@ -1186,7 +1188,7 @@ function negatedSubject(rule: ReadRule, words: string[], hit: Hit, conditional: 
   // innings count" denies overtime, not the extra innings that count.
   const topics = topicHits(rule, words).filter((t) => t.start < hit.start);
   const subject = topics.length ? Math.max(...topics.map((t) => t.start)) : -1;
-  for (let k = Math.max(0, hit.start - 6); k < hit.start; k++) {
+  for (let k = Math.max(0, hit.start - SUBJECT_REACH); k < hit.start; k++) {
     if (conditional[k]) continue;
     if (SUBJECT_NEGATIONS.has(words[k]) && subject <= k + 2) return true;
     if (words[k] === 'no' && (k + 1 === subject || (NO_SUBJECTS.has(words[k + 1]) && subject <= k + 2))) return true;

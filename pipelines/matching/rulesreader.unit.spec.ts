@@ -1695,5 +1695,10 @@ describe('stated values of the fifteenth blind batch read unknown: the kinds beh
     expect(readRule(text, 'overtime', m('nfl', 'spread'))).toMatchObject({ value: 'included' });
     expect(readRule(text, 'overtime', m('nfl', 'moneyline'))).toMatchObject({ value: 'included' });
   });
+  it('"none of the points scored in it count": a denied subject reaches a value up to eight words after it', () => {
+    expect(readRule('When a game goes to overtime, none of the points scored in it count toward the handicap.', 'overtime', m('nba', 'spread'))).toMatchObject({ value: 'excluded' });
+    // A denial about something else far before the value denies nothing.
+    expect(readRule('None of these rules change in the playoffs, and overtime counts.', 'overtime', m('nba', 'spread'))).toMatchObject({ value: 'included' });
+  });
 });
 
