@@ -300,6 +300,9 @@ export interface Clause {
   own: { league: boolean; segment: boolean; market: boolean; blocking: boolean; result?: boolean; foreign?: boolean; every?: boolean; side?: boolean };
   /** A qualifier withdraws the statement ("usually exclude", "may count depending on the market"). */
   withdrawn: boolean;
+  /** Withdrawn only because it asks whether ("this article explains whether overtime points count"):
+   * a question hedges no statement; the text's answer is read. */
+  asking?: boolean;
   /** Per word: inside a leading condition ("if a bet does not include overtime, ..."), which names a
    * case and states no value. */
   conditional: boolean[];
@@ -811,8 +814,9 @@ export function clauses(sentence: string, section?: Scope): Clause[] {
     // class of markets by the rule lists the class's members after its colon; an item naming a market
     // or period of ours is that market, not a market outside the spec as the heading read alone is.
     if (p.kind === 'colon' && scope.blocking && !read.scope.blocking && (read.own.segment || read.own.market) && isClassHeading(prevWords)) scope = { ...scope, blocking: false };
-    const withdrawn = WITHDRAW.some((w) => findAll(wordsOf, w.tokens).length > 0) || asksWhether(wordsOf);
-    out.push({ kind: p.kind, text: sentence.slice(ws[0].start, ws[ws.length - 1].end), words: wordsOf, scope, own: read.own, withdrawn, conditional });
+    const hedged = WITHDRAW.some((w) => findAll(wordsOf, w.tokens).length > 0);
+    const asking = !hedged && asksWhether(wordsOf);
+    out.push({ kind: p.kind, text: sentence.slice(ws[0].start, ws[ws.length - 1].end), words: wordsOf, scope, own: read.own, withdrawn: hedged || asking, ...(asking ? { asking } : {}), conditional });
     prev = scope;
     prevOwnBlocking = read.scope.blocking;
     prevWords = wordsOf;
@@ -967,7 +971,7 @@ const BACK_REFERENCES = new Set(['this', 'that', 'which', 'these', 'such']);
 
 /** A hedged clause that refers back to the statement before it takes that statement back too:
  * "Full-game bets include overtime; this is the case across most sports." */
-const withdrawsBefore = (c: Clause) => c.withdrawn && BACK_REFERENCES.has(c.words[0]);
+const withdrawsBefore = (c: Clause) => c.withdrawn && !c.asking && BACK_REFERENCES.has(c.words[0]);
 
 export function applies(s: Scope, m: MarketScope): boolean {
   if (s.blocking) return false;
@@ -1771,7 +1775,7 @@ export function readRule(text: string | ParsedText, rule: ReadRule, m: MarketSco
       // names the rule only in a condition ("most of the time, if a bet will not include overtime, it
       // is because of a period bet") claims nothing.
       if (c.withdrawn) {
-        if (topic && speaksOf(c, m, rule) && (clauseValue(rule, c.words, topic, c.conditional) || (topicOutsideCondition(rule, c) && !c.words.some((w) => REASONS.has(w))))) found.push({ value: HEDGED, clause: c.text, weight: specificity(c.scope, m) });
+        if (!c.asking && topic && speaksOf(c, m, rule) && (clauseValue(rule, c.words, topic, c.conditional) || (topicOutsideCondition(rule, c) && !c.words.some((w) => REASONS.has(w))))) found.push({ value: HEDGED, clause: c.text, weight: specificity(c.scope, m) });
         continue;
       }
       let v = clauseValue(rule, c.words, topic, c.conditional);

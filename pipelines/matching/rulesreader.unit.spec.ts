@@ -1700,5 +1700,13 @@ describe('stated values of the fifteenth blind batch read unknown: the kinds beh
     // A denial about something else far before the value denies nothing.
     expect(readRule('None of these rules change in the playoffs, and overtime counts.', 'overtime', m('nba', 'spread'))).toMatchObject({ value: 'included' });
   });
+  it('a clause that only asks whether ("this article explains whether overtime points count") hedges nothing: the answer the text gives is read', () => {
+    const text = 'This article explains whether overtime points count toward NBA handicap markets. NBA handicap markets exclude overtime points.';
+    expect(readRule(text, 'overtime', m('nba', 'spread'))).toMatchObject({ value: 'excluded' });
+    // A hedge is still a hedge.
+    expect(readRule('Check whether overtime points count toward NBA handicap markets. NBA handicap markets exclude overtime points.', 'overtime', m('nba', 'spread'))).toMatchObject({ value: 'unknown', why: 'hedged' });
+    // The question alone states nothing.
+    expect(readRule('This article explains whether overtime points count toward the result.', 'overtime', m('nba', 'spread'))).toEqual({ value: 'unknown', why: 'silent' });
+  });
 });
 
