@@ -692,6 +692,15 @@ export function clauses(sentence: string, section?: Scope): Clause[] {
       i = close > i ? close - 1 : all.length;
       continue;
     }
+    // "In two-way markets (bets with two options to choose from) ...": a parenthesis after a market noun
+    // that opens with a market noun defines the markets named before it; it names no scope of its own.
+    if (all[i].word === '(' && MARKET_NOUNS.has(all[i - 1]?.word ?? '') && MARKET_NOUNS.has(all[i + 1]?.word ?? '')) {
+      const close = all.findIndex((t, j) => j > i && t.word === ')');
+      if (close > i) {
+        i = close;
+        continue;
+      }
+    }
     if (all[i].word === '(' && EXAMPLE_OPENERS.some((o) => o.every((w, j) => all[i + 1 + j]?.word === w))) {
       const close = all.findIndex((t, j) => j > i && t.word === ')');
       if (close > i) {

@@ -1708,5 +1708,11 @@ describe('stated values of the fifteenth blind batch read unknown: the kinds beh
     // The question alone states nothing.
     expect(readRule('This article explains whether overtime points count toward the result.', 'overtime', m('nba', 'spread'))).toEqual({ value: 'unknown', why: 'silent' });
   });
+  it('a parenthesis after a market noun that opens with a market noun defines those markets ("two-way markets (bets with two options to choose from)") and names no scope of its own', () => {
+    const text = 'In two-way markets (bets with two options to choose from) the push rule applies: stakes on a result exactly on the line are returned.';
+    expect(readRule(text, 'push', m('nba', 'team_total'))).toMatchObject({ value: 'void' });
+    // "two options" said of a choice of markets still blocks.
+    expect(readRule('For NHL games there are two options, regulation time and overtime included: the push rule applies.', 'push', m('nhl', 'total'))).toEqual({ value: 'unknown', why: 'silent' });
+  });
 });
 
