@@ -1714,5 +1714,10 @@ describe('stated values of the fifteenth blind batch read unknown: the kinds beh
     // "two options" said of a choice of markets still blocks.
     expect(readRule('For NHL games there are two options, regulation time and overtime included: the push rule applies.', 'push', m('nhl', 'total'))).toEqual({ value: 'unknown', why: 'silent' });
   });
+  it('"any Game bet" is a full-game bet, as "full-game bets" are', () => {
+    const text = 'Overtime is included for any Game bet or 2nd Half bet, unless stated otherwise. 4th Quarter betting does not include overtime.';
+    expect(readRule(text, 'overtime', m('nba', 'moneyline'))).toMatchObject({ value: 'included' });
+    expect(readRule(text, 'overtime', m('nba', 'total', 'quarter:4'))).toMatchObject({ value: 'excluded' });
+  });
 });
 
