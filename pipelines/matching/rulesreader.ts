@@ -401,8 +401,12 @@ function readScope(words: string[]): { scope: Scope; own: Clause['own'] } {
         } else if (e.dim === 'other_league') {
           otherLeague = true;
         } else if (e.dim === 'blocking') {
-          scope.blocking = true;
-          own.blocking = true;
+          // "the win/draw/lose bet and the under/over are settled on regulation": a market outside the
+          // spec coordinated with one of ours leaves the statement standing for ours.
+          if (!coordinatedWithMarket(words, i + c.tokens.length)) {
+            scope.blocking = true;
+            own.blocking = true;
+          }
         } else if (e.dim === 'segment') {
           // "points scored after the fourth quarter" names the time after that period (overtime),
           // not the period: the clause is not about fourth-quarter markets.
@@ -452,6 +456,21 @@ function readScope(words: string[]): { scope: Scope; own: Clause['own'] } {
     own.blocking = true;
   }
   return { scope, own };
+}
+
+/** Words that may join two coordinated market names ("the three-way bet and the total"). */
+const MARKET_JOINERS = new Set(['and', 'or', 'the', 'a', 'an']);
+
+/** Whether the words from i join what stands before them to one of our markets by "and" or "or"
+ * ("... bet and the under/over"): coordinated market names, each said of the same statement. */
+function coordinatedWithMarket(words: string[], i: number): boolean {
+  let k = i;
+  let joined = false;
+  while (k < words.length && (MARKET_JOINERS.has(words[k]) || MARKET_NOUNS.has(words[k]))) {
+    if (words[k] === 'and' || words[k] === 'or') joined = true;
+    k++;
+  }
+  return joined && k - i <= 4 && namesMarketAt(words, k);
 }
 
 /** Verbs of a side's result that a margin follows ("the favourite wins by exactly 3"). */

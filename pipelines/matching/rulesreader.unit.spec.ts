@@ -1719,5 +1719,12 @@ describe('stated values of the fifteenth blind batch read unknown: the kinds beh
     expect(readRule(text, 'overtime', m('nba', 'moneyline'))).toMatchObject({ value: 'included' });
     expect(readRule(text, 'overtime', m('nba', 'total', 'quarter:4'))).toMatchObject({ value: 'excluded' });
   });
+  it('a market outside the spec coordinated with one of ours ("the three-way bet and the total") leaves the statement standing for ours', () => {
+    const text = 'The three-way bet and the total are settled on regulation time only.';
+    expect(readRule(text, 'overtime', m('nhl', 'total'))).toMatchObject({ value: 'excluded' });
+    // The market outside the spec alone still blocks, and ours not named stays unread.
+    expect(readRule(text, 'overtime', m('nhl', 'moneyline'))).toEqual({ value: 'unknown', why: 'silent' });
+    expect(readRule('The three-way bet is settled on regulation time only.', 'overtime', m('nhl', 'total'))).toEqual({ value: 'unknown', why: 'silent' });
+  });
 });
 
