@@ -1666,7 +1666,7 @@ describe('stated values of the fifteenth blind batch read unknown: the kinds beh
     // An unnumbered sentence after the item stays under its heading.
     expect(readRule('Basketball. 1. NCAA venue rule: the home team shown is for reference only. Overtime counts.', 'overtime', m('nba', 'moneyline'))).toEqual({ value: 'unknown', why: 'silent' });
   });
-  it('"after 60 minutes" and "60 minutes of" play are a game\'s length, not the 60-minute (three-way) market', () => {
+  it('"after 60 minutes" is a game\'s length, not the 60-minute (three-way) market', () => {
     expect(readRule('Hockey: bets are graded on the result after 60 minutes of regular time; overtime is not counted.', 'overtime', m('nhl', 'total'))).toMatchObject({ value: 'excluded' });
     expect(readRule('All hockey bets are graded after 60 minutes; overtime is not counted.', 'overtime', m('nhl', 'moneyline'))).toMatchObject({ value: 'excluded' });
     // The 60-minute market is still another market.
