@@ -80,13 +80,12 @@ const BLIND13_SILENT_KNOWN = ['p1498'];
 // for a game stopped short, a page on a sport outside the spec) and sixteen stated values read.
 const BLIND14_RIGHT = 75;
 // The fifteenth blind batch, development since its blind figure (60 of 96 right, no wrong value, five
-// silent rows read known), before any round tuned on it: the floor is its blind figure, and the five
-// silent rows read known (their evidence: p1601 'Extra time does not count', p1613 'Normally bets are for
-// regulation time without the overtime', p1618 an entry's refund when all selections push, p1632 'Games
-// lasting under official time are called Push/Cancel', p1635 'Void Non Participant Players') are the next
-// round's first work, their hand values to be read again first.
-const BLIND15_RIGHT = 60;
-const BLIND15_SILENT_KNOWN = ['p1601', 'p1613', 'p1618', 'p1632', 'p1635'];
+// silent rows read known): after round 23, no silent row read known (a field-hockey page, a guide's
+// "Normally ...", an entry's refund when all selections push, a push named for a game lasting under
+// official time, a platform's list of settlement options; their hand values read again and kept) and
+// twenty stated values read.
+const BLIND15_RIGHT = 80;
+const BLIND15_SILENT_KNOWN: string[] = [];
 
 const m = (league: MarketScope['league'], marketType: MarketScope['marketType'], segment: MarketScope['segment'] = 'full'): MarketScope => ({ league, marketType, segment });
 
