@@ -742,6 +742,8 @@ const AFTER_THE_FIXES: Probe[] = [
   // Read since "game and 2nd/second half" names the full game and the second half (they were gaps before).
   ['Game and second-half wagers include any overtime scoring.', 'overtime', 'nba', 'total', 'full', 'included'],
   ['Game and 2nd-half bets on sides or totals include overtime.', 'overtime', 'nba', 'spread', 'full', 'included'],
+  // Read since "after 60 minutes" is a game's length, not the 60-minute market (it was a gap before).
+  ['Full-game hockey bets are settled on the score after 60 minutes.', 'overtime', 'nhl', 'moneyline', 'full', 'excluded'],
 ];
 
 /** Probes the reader does not read yet: each must stay `unknown` (a gap, never a wrong value). */
@@ -755,7 +757,6 @@ const GAPS: Probe[] = [
   ['Regulation time markets exclude overtime. All other markets include it.', 'overtime', 'nhl', 'total', 'full', 'included'],
   ['If the game is canceled and not rescheduled, the market resolves at the last traded price.', 'cancellation', 'nba', 'player_prop', 'full', 'fair_price'],
   ['Overtime is excluded from quarter bets and included in everything else.', 'overtime', 'nba', 'total', 'quarter:4', 'excluded'],
-  ['Full-game hockey bets are settled on the score after 60 minutes.', 'overtime', 'nhl', 'moneyline', 'full', 'excluded'],
   ['Full-game bets are settled on the 60-minute result.', 'overtime', 'nhl', 'total', 'full', 'excluded'],
   ['Full-game bets are settled on the final result, including the shootout.', 'overtime', 'nhl', 'moneyline', 'full', 'included'],
   ['Overtime applies to full-game bets only.', 'overtime', 'nba', 'total', 'full', 'included'],

@@ -300,6 +300,9 @@ export interface Clause {
   own: { league: boolean; segment: boolean; market: boolean; blocking: boolean; result?: boolean; foreign?: boolean; every?: boolean; side?: boolean };
   /** A qualifier withdraws the statement ("usually exclude", "may count depending on the market"). */
   withdrawn: boolean;
+  /** Withdrawn only because it asks whether ("this article explains whether overtime points count"):
+   * a question hedges no statement; the text's answer is read. */
+  asking?: boolean;
   /** Per word: inside a leading condition ("if a bet does not include overtime, ..."), which names a
    * case and states no value. */
   conditional: boolean[];
@@ -398,8 +401,12 @@ function readScope(words: string[]): { scope: Scope; own: Clause['own'] } {
         } else if (e.dim === 'other_league') {
           otherLeague = true;
         } else if (e.dim === 'blocking') {
-          scope.blocking = true;
-          own.blocking = true;
+          // "the win/draw/lose bet and the under/over are settled on regulation": a market outside the
+          // spec coordinated with one of ours leaves the statement standing for ours.
+          if (!coordinatedWithMarket(words, i + c.tokens.length)) {
+            scope.blocking = true;
+            own.blocking = true;
+          }
         } else if (e.dim === 'segment') {
           // "points scored after the fourth quarter" names the time after that period (overtime),
           // not the period: the clause is not about fourth-quarter markets.
@@ -449,6 +456,21 @@ function readScope(words: string[]): { scope: Scope; own: Clause['own'] } {
     own.blocking = true;
   }
   return { scope, own };
+}
+
+/** Words that may join two coordinated market names ("the three-way bet and the total"). */
+const MARKET_JOINERS = new Set(['and', 'or', 'the', 'a', 'an']);
+
+/** Whether the words from i join what stands before them to one of our markets by "and" or "or"
+ * ("... bet and the under/over"): coordinated market names, each said of the same statement. */
+function coordinatedWithMarket(words: string[], i: number): boolean {
+  let k = i;
+  let joined = false;
+  while (k < words.length && (MARKET_JOINERS.has(words[k]) || MARKET_NOUNS.has(words[k]))) {
+    if (words[k] === 'and' || words[k] === 'or') joined = true;
+    k++;
+  }
+  return joined && k - i <= 4 && namesMarketAt(words, k);
 }
 
 /** Verbs of a side's result that a margin follows ("the favourite wins by exactly 3"). */
@@ -509,6 +531,14 @@ const QA_QUESTION = /^\s*(?:q|question)\s*:/i;
 
 /** A sentence's leading section number: "7.1", "7.1.", "12.", "(a)". */
 const SECTION_NUMBER = /^\s*(?:\d+(?:\.\d+)+\.?|\d+\.|\([a-z0-9]\))(?=\s)/i;
+
+/** How deep a section number is: "7." is 1, "7.1" 2, "7.1.4." 3; a lettered "(a)" is below any number. */
+function numberDepth(sentence: string): number | undefined {
+  const n = SECTION_NUMBER.exec(sentence)?.[0].trim();
+  if (!n) return undefined;
+  return n.startsWith('(') ? LETTERED_DEPTH : n.replace(/\.$/, '').split('.').length;
+}
+const LETTERED_DEPTH = 9;
 
 /** Nouns for markets in general: "markets other than X" names an exception, not a complement of leagues. */
 const MARKET_NOUNS = new Set(['markets', 'bets', 'wagers', 'lines', 'offers', 'market', 'bet', 'wager']);
@@ -681,6 +711,15 @@ export function clauses(sentence: string, section?: Scope): Clause[] {
       i = close > i ? close - 1 : all.length;
       continue;
     }
+    // "In two-way markets (bets with two options to choose from) ...": a parenthesis after a market noun
+    // that opens with a market noun defines the markets named before it; it names no scope of its own.
+    if (all[i].word === '(' && MARKET_NOUNS.has(all[i - 1]?.word ?? '') && MARKET_NOUNS.has(all[i + 1]?.word ?? '')) {
+      const close = all.findIndex((t, j) => j > i && t.word === ')');
+      if (close > i) {
+        i = close;
+        continue;
+      }
+    }
     if (all[i].word === '(' && EXAMPLE_OPENERS.some((o) => o.every((w, j) => all[i + 1 + j]?.word === w))) {
       const close = all.findIndex((t, j) => j > i && t.word === ')');
       if (close > i) {
@@ -739,10 +778,12 @@ export function clauses(sentence: string, section?: Scope): Clause[] {
       parts.push({ kind: 'semi', toks: [] });
       i++;
     }
-    else if (t.word === ',' && next === 'and' && cur.toks.some(isWord) && statesValue(cur.toks.filter(isWord).map((k) => k.word)) && coordinatedStatement(kept, i + 2)) {
+    else if (t.word === ',' && (next === 'and' || next === 'while') && cur.toks.some(isWord) && statesValue(cur.toks.filter(isWord).map((k) => k.word)) && coordinatedStatement(kept, i + 2)) {
       // "Quarter bets are settled on regulation time, and totals include overtime": a statement
       // coordinated after a statement, with a market or period of its own as its subject, is a
-      // statement of its own; its subject is not the first one's, nor the first value its.
+      // statement of its own; its subject is not the first one's, nor the first value its. The same
+      // after ", while" ("the two-way bet includes overtime, while the under/over is settled on
+      // regulation").
       parts.push({ kind: 'semi', toks: [], fresh: true });
       i++;
     }
@@ -801,8 +842,9 @@ export function clauses(sentence: string, section?: Scope): Clause[] {
     // class of markets by the rule lists the class's members after its colon; an item naming a market
     // or period of ours is that market, not a market outside the spec as the heading read alone is.
     if (p.kind === 'colon' && scope.blocking && !read.scope.blocking && (read.own.segment || read.own.market) && isClassHeading(prevWords)) scope = { ...scope, blocking: false };
-    const withdrawn = WITHDRAW.some((w) => findAll(wordsOf, w.tokens).length > 0) || asksWhether(wordsOf);
-    out.push({ kind: p.kind, text: sentence.slice(ws[0].start, ws[ws.length - 1].end), words: wordsOf, scope, own: read.own, withdrawn, conditional });
+    const hedged = WITHDRAW.some((w) => findAll(wordsOf, w.tokens).length > 0);
+    const asking = !hedged && asksWhether(wordsOf);
+    out.push({ kind: p.kind, text: sentence.slice(ws[0].start, ws[ws.length - 1].end), words: wordsOf, scope, own: read.own, withdrawn: hedged || asking, ...(asking ? { asking } : {}), conditional });
     prev = scope;
     prevOwnBlocking = read.scope.blocking;
     prevWords = wordsOf;
@@ -943,19 +985,21 @@ function conditionWords(toks: Tok[]): boolean[] {
 const namesException = (c: Clause) => (c.own.segment || c.own.market) && c.words.some((w) => w === 'exception' || w === 'exceptions');
 
 /** "Knowing whether overtime counts is key" asks; "whether you bet the over or the under" (and
- * "whether or not") means regardless of, and "which team leads or whether the score is tied" lists
- * an outcome: both leave the statement standing. */
+ * "whether or not", "regardless of whether", "no matter whether") means regardless of, and "which team
+ * leads or whether the score is tied" lists an outcome: both leave the statement standing. */
 function asksWhether(words: string[]): boolean {
   const at = words.indexOf('whether');
-  return at >= 0 && words[at - 1] !== 'or' && !words.slice(at + 1).includes('or');
+  const regardless = (words[at - 1] === 'of' && REGARDLESS.has(words[at - 2])) || (words[at - 1] === 'matter' && words[at - 2] === 'no');
+  return at >= 0 && words[at - 1] !== 'or' && !regardless && !words.slice(at + 1).includes('or');
 }
+const REGARDLESS = new Set(['regardless', 'irrespective', 'independently']);
 
 /** Words by which a clause refers back to the statement before it ("this", "which"). */
 const BACK_REFERENCES = new Set(['this', 'that', 'which', 'these', 'such']);
 
 /** A hedged clause that refers back to the statement before it takes that statement back too:
  * "Full-game bets include overtime; this is the case across most sports." */
-const withdrawsBefore = (c: Clause) => c.withdrawn && BACK_REFERENCES.has(c.words[0]);
+const withdrawsBefore = (c: Clause) => c.withdrawn && !c.asking && BACK_REFERENCES.has(c.words[0]);
 
 export function applies(s: Scope, m: MarketScope): boolean {
   if (s.blocking) return false;
@@ -1121,10 +1165,38 @@ function negatedValue(words: string[], hit: Hit): boolean {
     if (words[k] === 'one' && words[k - 1] === 'no') return true;
     // "neither side won or lost", "no team wins or loses": the same with a denied side as the subject.
     if (DENIED_SIDES.has(words[k]) && (words[k - 1] === 'neither' || words[k - 1] === 'no')) return true;
+    // "no bets are voided", "no stakes are returned": a denied bet or stake as the subject.
+    if ((MARKET_NOUNS.has(words[k]) || STAKE_NOUNS.has(words[k])) && words[k - 1] === 'no') return true;
     if (!VERB_GROUP.has(words[k]) && !COORDINATED_OUTCOMES.has(words[k])) return false;
   }
   return false;
 }
+
+/** The value a clause about the rule denies in the value's own verb group ("no bets are voided,
+ * regardless of whether the player played"; "stakes are not refunded when a player does not play"),
+ * for a rule with no opposite value to turn to: no value of its own, but the denied one cannot hold
+ * for the markets the clause speaks of. */
+function deniedValue(rule: ReadRule, words: string[], conditional: readonly boolean[]): string | undefined {
+  const lex = LEXICON[rule];
+  if (lex.negation) return undefined;
+  const taken = new Set<number>();
+  for (const g of lex.ignore) for (const hit of findAll(words, g.tokens)) for (let k = hit.start; k < hit.end; k++) taken.add(k);
+  // Only a refund denied: "neither side won or lost" describes a tied game, not a loss denied; and a
+  // modal denial ("some bets may not be refunded") says what can happen, not what does.
+  for (const v of lex.values.filter((e) => e.entry.value === 'void')) {
+    for (const hit of findAll(words, v.tokens)) {
+      if (conditional[hit.start] && conditional[hit.end - 1]) continue;
+      if ([...Array(hit.end - hit.start).keys()].some((k) => taken.has(hit.start + k))) continue;
+      if (words.slice(Math.max(0, hit.start - 4), hit.start).some((w) => MODALS.has(w))) continue;
+      if (negatedValue(words, hit)) return v.entry.value;
+    }
+  }
+  return undefined;
+}
+const MODALS = new Set(['may', 'might', 'could', 'can']);
+
+/** The prefix of a denied value among the values a text states ("not:void"). */
+const DENIED = 'not:';
 
 /** Subjects that, after "neither" or "no", deny the outcome verbs that follow them. */
 const DENIED_SIDES = new Set(['side', 'team', 'selection', 'player', 'bettor', 'party', 'outcome']);
@@ -1136,6 +1208,8 @@ const COORDINATED_OUTCOMES = new Set(['or', 'nor', 'wins', 'win', 'won']);
 /** Words that deny the subject of a clause: "none of our markets include overtime", "no overtime
  * points are counted", "neither quarter nor half bets include it". */
 const SUBJECT_NEGATIONS = new Set(['none', 'neither']);
+/** How many words before a value its denied subject may stand: "none of the points scored in overtime count". */
+const SUBJECT_REACH = 8;
 const NO_SUBJECTS = new Set([...MARKET_NOUNS, 'points', 'goals', 'runs']);
 
 /** Whether the subject of the value at hit is denied: "none"/"neither" shortly before it, "no" before
@@ -1146,7 +1220,7 @@ function negatedSubject(rule: ReadRule, words: string[], hit: Hit, conditional: 
   // innings count" denies overtime, not the extra innings that count.
   const topics = topicHits(rule, words).filter((t) => t.start < hit.start);
   const subject = topics.length ? Math.max(...topics.map((t) => t.start)) : -1;
-  for (let k = Math.max(0, hit.start - 6); k < hit.start; k++) {
+  for (let k = Math.max(0, hit.start - SUBJECT_REACH); k < hit.start; k++) {
     if (conditional[k]) continue;
     if (SUBJECT_NEGATIONS.has(words[k]) && subject <= k + 2) return true;
     if (words[k] === 'no' && (k + 1 === subject || (NO_SUBJECTS.has(words[k + 1]) && subject <= k + 2))) return true;
@@ -1326,6 +1400,31 @@ function othersOwnOutside(text: string, parsed: ParsedText): boolean {
   return all.some((c) => c.own.foreign) && !all.some((c) => c.own.league && !c.own.foreign);
 }
 
+/** "Hockey. ... all hockey bets are settled on 70 minutes of play ... (men's hockey)": a text whose every
+ * name of a league or sport of ours is a sport's bare name ("hockey") that the text itself names as a
+ * sport outside the spec ("men's hockey", "field hockey": an `other_league` entry ending in that name)
+ * speaks of that sport. A text naming "ice hockey" or a league of ours is not one. */
+function qualifiedOutside(text: string): boolean {
+  const words = tokenize(text).map((t) => t.word).filter((w) => /^[a-z0-9]/.test(w));
+  const bare = new Set<string>();
+  const qualified = new Set<string>();
+  let other = false;
+  for (let i = 0; i < words.length; ) {
+    let matched = 0;
+    for (const c of scopeCandidates(words[i])) {
+      if (!c.tokens.every((t, j) => words[i + j] === t || (j === c.tokens.length - 1 && words[i + j] === `${t}s`))) continue;
+      matched = c.tokens.length;
+      const { dim } = c.entry;
+      if (dim === 'other_league' && c.tokens.length > 1) qualified.add(c.tokens[c.tokens.length - 1]);
+      else if (dim === 'sport' && c.tokens.length === 1) bare.add(c.tokens[0]);
+      else if (dim === 'league' || dim === 'sport') other = true;
+      break;
+    }
+    i += matched || 1;
+  }
+  return !other && bare.size > 0 && [...bare].every((w) => qualified.has(w));
+}
+
 /** A text's sentences, each as its clauses: what every rule and market scope reads from. */
 export type ParsedText = Clause[][];
 
@@ -1339,7 +1438,7 @@ const OUTSIDE_LEAGUE = 'outside';
  * heading (a question, or the words before a sentence's first colon) scopes the sentences after it. */
 export function parseText(text: string): ParsedText {
   const parsed = parseSections(text);
-  return othersOwnOutside(text, parsed) ? parsed.map((cs) => cs.map((c) => ({ ...c, scope: { ...c.scope, blocking: true } }))) : parsed;
+  return othersOwnOutside(text, parsed) || qualifiedOutside(text) ? parsed.map((cs) => cs.map((c) => ({ ...c, scope: { ...c.scope, blocking: true } }))) : parsed;
 }
 
 /** The sections and headings of a text, each sentence as its clauses (parseText's reading before the
@@ -1349,11 +1448,22 @@ function parseSections(text: string): ParsedText {
   const title = titleSection(text);
   if (coversOtherOnly(text) || title?.blocking) return sentenceList(tableRows(text)).map((s) => clauses(s.text).map((c) => ({ ...c, scope: { ...c.scope, blocking: true } })));
   let section: Scope | undefined = title;
+  // The numbered items open at this point, each with the section in force before it: "6. NCAA venue
+  // rule: ..." heads item 6 only, so item 7 stands in the section item 6 opened in ("3.7. Player props:"
+  // still heads 3.7.4 and 3.7.5).
+  let items: { depth: number; before: Scope | undefined }[] = [];
   let question: Clause | undefined;
   // The scope of a "Q:" sentence that tells the asker's situation before the question itself.
   let asker: Scope | undefined;
   for (const listed of sentenceList(tableRows(text))) {
     const s = { ...listed, text: dashLabel(listed.text) };
+    const depth = numberDepth(s.text);
+    if (depth !== undefined) {
+      let closed: Scope | undefined | null = null;
+      while (items.length && items[items.length - 1].depth >= depth) closed = items.pop()!.before;
+      if (closed !== null) section = closed;
+      items.push({ depth, before: section });
+    }
     // A heading starts a new section: it is read on its own, not under the heading before it.
     const fresh = clauses(s.text);
     // The question just before this sentence, when this sentence answers it with a bare yes or no.
@@ -1382,6 +1492,7 @@ function parseSections(text: string): ParsedText {
     // league or sport's name is a heading; the sentences after it stand in that league's section.
     if (fresh.length === 1 && fresh[0].words.length <= SPORT_HEADING_WORDS && fresh[0].own.league && !(fresh[0].own.market || fresh[0].own.segment || fresh[0].own.blocking)) {
       section = fresh[0].scope;
+      items = [];
       out.push(fresh);
       continue;
     }
@@ -1390,6 +1501,7 @@ function parseSections(text: string): ParsedText {
     // until a heading names one of ours (a sub-heading naming no league stays in it).
     if (fresh.length === 1 && fresh[0].words.length <= SPORT_HEADING_WORDS && fresh[0].own.foreign && !(fresh[0].own.market || fresh[0].own.segment)) {
       section = { leagues: new Set([OUTSIDE_LEAGUE]), complement: false, blocking: false };
+      items = [];
       out.push(fresh);
       continue;
     }
@@ -1524,7 +1636,10 @@ function coordinatedStatement(toks: readonly Tok[], i: number): boolean {
   for (let k = i; k < toks.length && toks[k].word !== ';'; k++) if (isWord(toks[k])) ws.push(toks[k].word);
   let j = 0;
   while (SUBJECT_DETERMINERS.has(ws[j])) j++;
-  return namesMarketAt(ws, j) && statesValue(ws);
+  // A market outside the spec is a subject of its own too ("..., while the win/draw/lose bet and the
+  // under/over are settled on regulation").
+  const blockedMarket = scopeCandidates(ws[j] ?? '').some((c) => c.entry.dim === 'blocking' && c.tokens.every((t, k) => ws[j + k] === t));
+  return (namesMarketAt(ws, j) || blockedMarket) && statesValue(ws);
 }
 
 /** A table printed as lines of cells ("Market | Includes OT" over "Moneyline | Yes"): each row is
@@ -1688,7 +1803,7 @@ export function readRule(text: string | ParsedText, rule: ReadRule, m: MarketSco
       // names the rule only in a condition ("most of the time, if a bet will not include overtime, it
       // is because of a period bet") claims nothing.
       if (c.withdrawn) {
-        if (topic && speaksOf(c, m, rule) && (clauseValue(rule, c.words, topic, c.conditional) || (topicOutsideCondition(rule, c) && !c.words.some((w) => REASONS.has(w))))) found.push({ value: HEDGED, clause: c.text, weight: specificity(c.scope, m) });
+        if (!c.asking && topic && speaksOf(c, m, rule) && (clauseValue(rule, c.words, topic, c.conditional) || (topicOutsideCondition(rule, c) && !c.words.some((w) => REASONS.has(w))))) found.push({ value: HEDGED, clause: c.text, weight: specificity(c.scope, m) });
         continue;
       }
       let v = clauseValue(rule, c.words, topic, c.conditional);
@@ -1763,6 +1878,12 @@ export function readRule(text: string | ParsedText, rule: ReadRule, m: MarketSco
         if (v && !v.conflict && neg?.[v.value] && !exceptionValue(rule, hit)) found.push({ value: neg[v.value], clause: `${c.text} ... ${hit.text}`, weight: specificity(hit.scope, m), gameLines: namesGameLines(hit) });
         continue;
       }
+      // "No bets are voided, regardless of whether the player played": a denied value contradicts that
+      // value said elsewhere for the same markets.
+      if (!v && topic && speaksOf(c, m, rule)) {
+        const d = deniedValue(rule, c.words, c.conditional);
+        if (d) found.push({ value: `${DENIED}${d}`, clause: c.text, weight: specificity(c.scope, m), gameLines: namesGameLines(c), sentence });
+      }
       if (v && speaksOf(c, m, rule)) {
         // "Totals are settled on the result after 9 innings; if additional innings are needed, bets are
         // settled on the final result": the value said for the rule's own case (overtime played) holds
@@ -1786,7 +1907,12 @@ export function readRule(text: string | ParsedText, rule: ReadRule, m: MarketSco
   const group = found.filter((f) => f.weight === top);
   const hedged = group.find((f) => f.value === HEDGED);
   if (hedged) return { value: 'unknown', why: 'hedged', others: [{ value: HEDGED, evidence: hedged.clause }] };
-  const values = new Set(group.flatMap((f) => (f.conflict ? [f.value, f.conflict] : [f.value])));
-  if (values.size > 1) return { value: 'unknown', why: 'contradiction', others: group.map((f) => ({ value: f.conflict ? `${f.value} and ${f.conflict}` : f.value, evidence: f.clause })) };
-  return { value: group[0].value, evidence: group[0].clause };
+  const all = new Set(group.flatMap((f) => (f.conflict ? [f.value, f.conflict] : [f.value])));
+  const values = new Set([...all].filter((v) => !v.startsWith(DENIED)));
+  // A value denied where it is also stated is a contradiction; a denial beside another value agrees with it.
+  if (values.size > 1 || [...values].some((v) => all.has(`${DENIED}${v}`))) return { value: 'unknown', why: 'contradiction', others: group.map((f) => ({ value: f.conflict ? `${f.value} and ${f.conflict}` : f.value, evidence: f.clause })) };
+  // A denial alone states no value.
+  const stated = group.find((f) => !f.value.startsWith(DENIED));
+  if (!stated) return { value: 'unknown', why: 'silent' };
+  return { value: stated.value, evidence: stated.clause };
 }

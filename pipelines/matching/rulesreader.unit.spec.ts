@@ -80,13 +80,12 @@ const BLIND13_SILENT_KNOWN = ['p1498'];
 // for a game stopped short, a page on a sport outside the spec) and sixteen stated values read.
 const BLIND14_RIGHT = 75;
 // The fifteenth blind batch, development since its blind figure (60 of 96 right, no wrong value, five
-// silent rows read known), before any round tuned on it: the floor is its blind figure, and the five
-// silent rows read known (their evidence: p1601 'Extra time does not count', p1613 'Normally bets are for
-// regulation time without the overtime', p1618 an entry's refund when all selections push, p1632 'Games
-// lasting under official time are called Push/Cancel', p1635 'Void Non Participant Players') are the next
-// round's first work, their hand values to be read again first.
-const BLIND15_RIGHT = 60;
-const BLIND15_SILENT_KNOWN = ['p1601', 'p1613', 'p1618', 'p1632', 'p1635'];
+// silent rows read known): after round 23, no silent row read known (a field-hockey page, a guide's
+// "Normally ...", an entry's refund when all selections push, a push named for a game lasting under
+// official time, a platform's list of settlement options; their hand values read again and kept) and
+// twenty stated values read.
+const BLIND15_RIGHT = 80;
+const BLIND15_SILENT_KNOWN: string[] = [];
 
 const m = (league: MarketScope['league'], marketType: MarketScope['marketType'], segment: MarketScope['segment'] = 'full'): MarketScope => ({ league, marketType, segment });
 
@@ -1599,3 +1598,132 @@ describe('stated values of the fourteenth blind batch read unknown: the kinds be
     expect(readRule('Overtime is ignored: the regulation line is graded after 60 minutes.', 'overtime', m('nfl', 'moneyline'))).toMatchObject({ value: 'excluded' });
   });
 });
+
+describe('safety on the fifteenth blind batch (sentences written for these tests)', () => {
+  it('a game lasting under (or less than) the official time is an interruption: a push named as its outcome is that case\'s label', () => {
+    expect(readRule("Matches lasting under the official time are called 'Push/Cancel' and every stake is returned.", 'push', m('nhl', 'total'))).toEqual({ value: 'unknown', why: 'silent' });
+    expect(readRule('A game that lasts less than official time is graded as a push and stakes are refunded.', 'push', m('nba', 'spread'))).toEqual({ value: 'unknown', why: 'silent' });
+    // A push on the line is still the push rule.
+    expect(readRule('If the total lands exactly on the line, the bet is a push and stakes are returned.', 'push', m('nhl', 'total'))).toMatchObject({ value: 'void' });
+  });
+  it('"Normally" opening a clause is a hedge, as "usually" is: the clause states no value', () => {
+    expect(readRule('Normally bets are for regulation time without the overtime, so read the bookmaker\'s terms.', 'overtime', m('nfl', 'moneyline'))).toMatchObject({ value: 'unknown' });
+    expect(readRule('Normally, totals include overtime.', 'overtime', m('nba', 'total'))).toMatchObject({ value: 'unknown' });
+    // "settled normally" (as usual) is no hedge.
+    expect(readRule('Moneyline bets include overtime and are settled normally.', 'overtime', m('nba', 'moneyline'))).toMatchObject({ value: 'included' });
+  });
+  it('"if all selections push" is a combination\'s case (its entry or parlay), not a line landed on', () => {
+    expect(readRule('If an entry has several selections and all selections push, the entry amount is returned.', 'push', m('mlb', 'total'))).toEqual({ value: 'unknown', why: 'silent' });
+    expect(readRule('When all legs push, the stake on the ticket is refunded.', 'push', m('nba', 'spread'))).toEqual({ value: 'unknown', why: 'silent' });
+    // A single selection that pushes is the push rule.
+    expect(readRule('If a selection pushes, the stake is returned.', 'push', m('nba', 'spread'))).toMatchObject({ value: 'void' });
+  });
+  it('a sport\'s bare name that the text itself qualifies as a sport outside the spec ("men\'s hockey", "field hockey") names that sport', () => {
+    const text = "Hockey. All hockey bets are settled on 70 minutes of play. Extra time does not count. Example: Spain v Germany (women's hockey), match result.";
+    expect(readRule(text, 'overtime', m('nhl', 'moneyline'))).toEqual({ value: 'unknown', why: 'silent' });
+    expect(readRule('Field hockey rules. Hockey matches are settled on regulation time; extra time does not count.', 'overtime', m('nhl', 'total'))).toEqual({ value: 'unknown', why: 'silent' });
+    // A text that also names ice hockey or a league of ours keeps its rule for ours.
+    expect(readRule('Ice hockey: overtime does not count. This also covers field hockey.', 'overtime', m('nhl', 'total'))).toMatchObject({ value: 'excluded' });
+    expect(readRule('Hockey (NHL): overtime does not count. Field hockey: the same.', 'overtime', m('nhl', 'total'))).toMatchObject({ value: 'excluded' });
+    expect(readRule('Hockey. All hockey bets are settled on 60 minutes of play. Extra time does not count.', 'overtime', m('nhl', 'moneyline'))).toMatchObject({ value: 'excluded' });
+  });
+  it('"regardless of whether" (or "no matter whether") means "in either case": the clause is a statement, not a question', () => {
+    expect(readRule('Totals include overtime, regardless of whether the game is tied after regulation.', 'overtime', m('nba', 'total'))).toMatchObject({ value: 'included' });
+    expect(readRule('No matter whether the game needs extra innings, run lines are settled on the final score including them.', 'overtime', m('mlb', 'spread'))).toMatchObject({ value: 'included' });
+    // Asking whether is still a question.
+    expect(readRule('Check whether your totals include overtime.', 'overtime', m('nba', 'total'))).toMatchObject({ value: 'unknown' });
+  });
+  it('"no bets are voided", "no stakes are returned": a denied bet or stake denies the value word', () => {
+    expect(readRule('If the player does not play, no bets are voided.', 'non_participation', m('nba', 'player_prop'))).toMatchObject({ value: 'unknown' });
+    expect(readRule('When a total lands on the number, no stakes are returned.', 'push', m('nfl', 'total'))).toMatchObject({ value: 'unknown' });
+    expect(readRule('When a total lands on the number, stakes are returned.', 'push', m('nfl', 'total'))).toMatchObject({ value: 'void' });
+  });
+  it('a value denied for the rule\'s case ("no bets are voided, regardless of whether the player played") contradicts that value said elsewhere', () => {
+    const options = 'Settlement options: 1. No Void - no bets are voided, regardless of whether the player played. 2. Void Non Participant Players - bets are voided if the player did not take part.';
+    expect(readRule(options, 'non_participation', m('nba', 'player_prop'))).toMatchObject({ value: 'unknown', why: 'contradiction' });
+    expect(readRule('Bets are void if the player does not play. Stakes are not refunded when a player does not play.', 'non_participation', m('nba', 'player_prop'))).toMatchObject({ value: 'unknown', why: 'contradiction' });
+    // A denial agrees with another value ("not refunded ...; they are settled as losses"), and alone states none.
+    expect(readRule('If the player does not play, stakes are not refunded. A player who does not play is graded as a loss.', 'non_participation', m('nba', 'player_prop'))).toMatchObject({ value: 'loses' });
+    expect(readRule('If the player does not play, stakes are not refunded.', 'non_participation', m('nba', 'player_prop'))).toMatchObject({ value: 'unknown' });
+    expect(readRule('Bets are void if the player does not play.', 'non_participation', m('nba', 'player_prop'))).toMatchObject({ value: 'void' });
+  });
+});
+
+describe('stated values of the fifteenth blind batch read unknown: the kinds behind them (sentences written for these tests)', () => {
+  it('"under/over" names the total market, as "over/under" does (not the over side alone)', () => {
+    expect(readRule('Spread and under/over bets are graded on the final score with overtime.', 'overtime', m('nba', 'total'))).toMatchObject({ value: 'included' });
+    expect(readRule('Spread and under/over bets are graded on the final score with overtime.', 'overtime', m('nba', 'spread'))).toMatchObject({ value: 'included' });
+    // The over side alone still settles nothing for the market.
+    expect(readRule('Over bets are graded on the final score with overtime.', 'overtime', m('nba', 'total'))).toEqual({ value: 'unknown', why: 'silent' });
+  });
+  it('a numbered item\'s colon heading heads that item only: the next item of the same depth stands in the section before it', () => {
+    const text = 'Basketball. 1. NCAA venue rule: the home team shown is for reference only. 2. Overtime counts for every bet unless stated otherwise.';
+    expect(readRule(text, 'overtime', m('nba', 'moneyline'))).toMatchObject({ value: 'included' });
+    // A deeper item stays under the heading above it.
+    const deeper = 'Basketball. 3.1. Markets do not include overtime. 3.7. College games: a game must last 35 minutes. 3.7.1. Overtime counts.';
+    expect(readRule(deeper, 'overtime', m('nba', 'moneyline'))).toMatchObject({ value: 'excluded' });
+    // An unnumbered sentence after the item stays under its heading.
+    expect(readRule('Basketball. 1. NCAA venue rule: the home team shown is for reference only. Overtime counts.', 'overtime', m('nba', 'moneyline'))).toEqual({ value: 'unknown', why: 'silent' });
+  });
+  it('"after 60 minutes" is a game\'s length, not the 60-minute (three-way) market', () => {
+    expect(readRule('Hockey: bets are graded on the result after 60 minutes of regular time; overtime is not counted.', 'overtime', m('nhl', 'total'))).toMatchObject({ value: 'excluded' });
+    expect(readRule('All hockey bets are graded after 60 minutes; overtime is not counted.', 'overtime', m('nhl', 'moneyline'))).toMatchObject({ value: 'excluded' });
+    // The 60-minute market is still another market.
+    expect(readRule('The 60-minute line is graded on regulation; overtime is not counted.', 'overtime', m('nhl', 'moneyline'))).toEqual({ value: 'unknown', why: 'silent' });
+  });
+  it('"the under/over" is the total market, "win/lose" the two-way money line, "win/draw/lose" the three-way market', () => {
+    expect(readRule('If the score lands exactly on the under/over line, the bet is void and the stake is returned.', 'push', m('nba', 'total'))).toMatchObject({ value: 'void' });
+    expect(readRule('The win/lose bet is settled including overtime.', 'overtime', m('nhl', 'moneyline'))).toMatchObject({ value: 'included' });
+    expect(readRule('The win/draw/lose bet is settled on regulation time only.', 'overtime', m('nhl', 'moneyline'))).toEqual({ value: 'unknown', why: 'silent' });
+  });
+  it('", while" coordinates a statement whose subject is a market of its own, ours or another ("..., while the three-way bet is settled on regulation")', () => {
+    const text = 'The two-way winner bet includes overtime and the shootout, while the three-way bet is settled on regulation time only.';
+    expect(readRule(text, 'overtime', m('nhl', 'moneyline'))).toMatchObject({ value: 'included' });
+    expect(readRule('Totals include overtime, while quarter bets are settled on the quarter alone.', 'overtime', m('nba', 'total'))).toMatchObject({ value: 'included' });
+  });
+  it('"the stake goes back" is the stake refunded, as "the stake comes back" is', () => {
+    expect(readRule('If the margin lands exactly on the spread, the bet is neither won nor lost and your stake goes back to you.', 'push', m('nfl', 'spread'))).toMatchObject({ value: 'void' });
+    expect(readRule('If the player does not play, the money goes back to your account.', 'non_participation', m('nba', 'player_prop'))).toMatchObject({ value: 'void' });
+  });
+  it('"the nine regulation innings only" (or periods) is regulation time only', () => {
+    expect(readRule('Run lines count the nine regulation innings only.', 'overtime', m('mlb', 'spread'))).toMatchObject({ value: 'excluded' });
+    expect(readRule('Totals are graded on the three regulation periods only.', 'overtime', m('nhl', 'total'))).toMatchObject({ value: 'excluded' });
+  });
+  it('"all contest actions" (a sweepstakes book\'s word for its bets) are all bets: the subject takes no market heading\'s market', () => {
+    const text = 'Moneyline payoff: -120 means $120 staked to win $100. All contest actions include overtime unless otherwise stated.';
+    expect(readRule(text, 'overtime', m('nfl', 'spread'))).toMatchObject({ value: 'included' });
+    expect(readRule(text, 'overtime', m('nfl', 'moneyline'))).toMatchObject({ value: 'included' });
+  });
+  it('"none of the points scored in it count": a denied subject reaches a value up to eight words after it', () => {
+    expect(readRule('When a game goes to overtime, none of the points scored in it count toward the handicap.', 'overtime', m('nba', 'spread'))).toMatchObject({ value: 'excluded' });
+    // A denial about something else far before the value denies nothing.
+    expect(readRule('None of these rules change in the playoffs, and overtime counts.', 'overtime', m('nba', 'spread'))).toMatchObject({ value: 'included' });
+  });
+  it('a clause that only asks whether ("this article explains whether overtime points count") hedges nothing: the answer the text gives is read', () => {
+    const text = 'This article explains whether overtime points count toward NBA handicap markets. NBA handicap markets exclude overtime points.';
+    expect(readRule(text, 'overtime', m('nba', 'spread'))).toMatchObject({ value: 'excluded' });
+    // A hedge is still a hedge.
+    expect(readRule('Check whether overtime points count toward NBA handicap markets. NBA handicap markets exclude overtime points.', 'overtime', m('nba', 'spread'))).toMatchObject({ value: 'unknown', why: 'hedged' });
+    // The question alone states nothing.
+    expect(readRule('This article explains whether overtime points count toward the result.', 'overtime', m('nba', 'spread'))).toEqual({ value: 'unknown', why: 'silent' });
+  });
+  it('a parenthesis after a market noun that opens with a market noun defines those markets ("two-way markets (bets with two options to choose from)") and names no scope of its own', () => {
+    const text = 'In two-way markets (bets with two options to choose from) the push rule applies: stakes on a result exactly on the line are returned.';
+    expect(readRule(text, 'push', m('nba', 'team_total'))).toMatchObject({ value: 'void' });
+    // "two options" said of a choice of markets still blocks.
+    expect(readRule('For NHL games there are two options, regulation time and overtime included: the push rule applies.', 'push', m('nhl', 'total'))).toEqual({ value: 'unknown', why: 'silent' });
+  });
+  it('"any Game bet" is a full-game bet, as "full-game bets" are', () => {
+    const text = 'Overtime is included for any Game bet or 2nd Half bet, unless stated otherwise. 4th Quarter betting does not include overtime.';
+    expect(readRule(text, 'overtime', m('nba', 'moneyline'))).toMatchObject({ value: 'included' });
+    expect(readRule(text, 'overtime', m('nba', 'total', 'quarter:4'))).toMatchObject({ value: 'excluded' });
+  });
+  it('a market outside the spec coordinated with one of ours ("the three-way bet and the total") leaves the statement standing for ours', () => {
+    const text = 'The three-way bet and the total are settled on regulation time only.';
+    expect(readRule(text, 'overtime', m('nhl', 'total'))).toMatchObject({ value: 'excluded' });
+    // The market outside the spec alone still blocks, and ours not named stays unread.
+    expect(readRule(text, 'overtime', m('nhl', 'moneyline'))).toEqual({ value: 'unknown', why: 'silent' });
+    expect(readRule('The three-way bet is settled on regulation time only.', 'overtime', m('nhl', 'total'))).toEqual({ value: 'unknown', why: 'silent' });
+  });
+});
+
