@@ -23,9 +23,9 @@ install: node_modules/.installed
 # 2026-11-27, the malloc arenas). GLIBC_TUNABLES=glibc.malloc.mmap_threshold=131072: glibc's own
 # starting threshold, held fixed. By default glibc raises it to the size of each mmap'd chunk freed
 # (up to 32 MB), so after the first large free every Buffer and chdb block up to that size comes from
-# the arenas, where one small live chunk above the freed ones keeps them in RSS; the crawls' bursts
-# stayed there (bench/soak.md, 2026-11-27, glibc's mmap threshold). Both are read by glibc at the
-# process's start, so they are set here and in npm start.
+# the arenas, where one small live chunk above the freed ones keeps them in RSS. Held fixed, the scale-1
+# soak's mean RSS was 56-109 MB lower (bench/soak.md, runs 67-76, 2026-11-27). Both are read by glibc at
+# the process's start, so they are set here and in npm start.
 run: install
 	MALLOC_ARENA_MAX=2 GLIBC_TUNABLES=glibc.malloc.mmap_threshold=131072 node --max-semi-space-size=16 bin/start.mjs
 

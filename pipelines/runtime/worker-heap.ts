@@ -47,11 +47,11 @@ export function heapsGrowLess(): void {
  * it kept 32 MB committed for 1-12 MB in use at every sample of a scale-1 soak, its sampled live data
  * 2 MB (bench/soak.md, runs 41-50). Then the four others (pollers, stage thread, history worker,
  * simulator): in a scale-1 soak each one's committed heap rose at the 5-minute sports crawl and the
- * listing crawl (the stage thread 170 -> 218 MB, the history worker 26 -> 66-72, the simulator 43 -> 78,
- * their used heaps far less) and did not come back down, so each crawl's burst stood on the last one's
- * (bench/soak.md, 2026-11-27, the workers' young generations). A limit of the young generation only
- * bounds it: a worker dies at its old generation's limit, not this one, so the scale-100 crawl keeps
- * the room it had.
+ * listing crawl far more than its used heap (the stage thread 170 -> 218 MB, still 183 two minutes
+ * later; the history worker 26 -> 66-72; the simulator 43 -> 78), part of it young generation, of which
+ * this limit takes at most 16 MB a worker (bench/soak.md, runs 67-76). A limit of the young generation
+ * only bounds it: a worker dies at its old generation's limit, not this one, so the scale-100 crawl
+ * keeps the room it had.
  */
 export const WORKER_YOUNG_GENERATION_MB = 24;
 
