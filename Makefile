@@ -20,9 +20,14 @@ install: node_modules/.installed
 
 # MALLOC_ARENA_MAX=2: glibc's malloc gives each allocating thread an arena of its own (up to 8 per
 # core); the service's threads filled 15-17 and held 145-305 MB of RSS at scale 1 (bench/soak.md,
-# 2026-11-27, the malloc arenas). Read by glibc at the process's start, so set here and in npm start.
+# 2026-11-27, the malloc arenas). GLIBC_TUNABLES=glibc.malloc.mmap_threshold=131072: glibc's own
+# starting threshold, held fixed. By default glibc raises it to the size of each mmap'd chunk freed
+# (up to 32 MB), so after the first large free every Buffer and chdb block up to that size comes from
+# the arenas, where one small live chunk above the freed ones keeps them in RSS. Held fixed, the scale-1
+# soak's mean RSS was 56-109 MB lower (bench/soak.md, runs 67-76, 2026-11-27). Both are read by glibc at
+# the process's start, so they are set here and in npm start.
 run: install
-	MALLOC_ARENA_MAX=2 node --max-semi-space-size=16 bin/start.mjs
+	MALLOC_ARENA_MAX=2 GLIBC_TUNABLES=glibc.malloc.mmap_threshold=131072 node --max-semi-space-size=16 bin/start.mjs
 
 # The history SQL port's Python client test (pipelines/readmodels/sql-port-python.int.spec.ts) runs
 # clickhouse-connect, pinned, from a venv under .infra/ (python3 with venv needed; .ci/run installs it).

@@ -26,10 +26,12 @@
 // service shows as 128 + signal, e.g. 134 SIGABRT, 139 SIGSEGV). `npx` spawns `npx tsx bin/run.ts`
 // literally; there npm's `sh -c` dies on the group's SIGINT at once and npm exits by SIGINT while
 // the service is still shutting down, so the stop check can only wait for the service's process to
-// be gone, not read its exit code. `node` spawns what `make run` runs, `MALLOC_ARENA_MAX=2 node
-// --max-semi-space-size=16 bin/start.mjs` (the bundle of bin/run.ts when current, else bin/run.ts
-// through tsx): the service is the child itself, and the semi-space flag (the main thread's young
-// generation) and glibc's arena cap count in its memory (MALLOC_ARENA_MAX set in the shell wins).
+// be gone, not read its exit code. `node` spawns what `make run` runs, `MALLOC_ARENA_MAX=2
+// GLIBC_TUNABLES=glibc.malloc.mmap_threshold=131072 node --max-semi-space-size=16 bin/start.mjs` (the
+// bundle of bin/run.ts when current, else bin/run.ts through tsx): the service is the child itself, and
+// the semi-space flag (the main thread's young generation), glibc's arena cap and its fixed mmap
+// threshold count in its memory (MALLOC_ARENA_MAX or GLIBC_TUNABLES set in the shell wins; an empty
+// GLIBC_TUNABLES gives glibc's defaults).
 //
 // Stop: --sigint group (default) signals the whole process group, as Ctrl-C in a terminal does.
 // tsx then relays SIGINT to the service and, when the service's main thread has not acknowledged
@@ -225,7 +227,10 @@ async function startChild(dataDir: string, logPrefix: string): Promise<Child> {
         : [join(REPO, 'node_modules/.bin/tsx'), ['bin/run.ts']];
   // detached: its own process group, so SIGINT reaches every process of it as Ctrl-C would.
   const env = childEnv(dataDir, metricsPort);
-  if (LAUNCHER === 'node') env.MALLOC_ARENA_MAX = process.env.MALLOC_ARENA_MAX ?? '2';
+  if (LAUNCHER === 'node') {
+    env.MALLOC_ARENA_MAX = process.env.MALLOC_ARENA_MAX ?? '2';
+    env.GLIBC_TUNABLES = process.env.GLIBC_TUNABLES ?? 'glibc.malloc.mmap_threshold=131072';
+  }
   const proc = spawn(cmd, args, { cwd: REPO, env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
   const startedAt = Date.now();
   const out = createWriteStream(`${logPrefix}.stdout`);

@@ -6,6 +6,9 @@
 // on the command itself, run through sh as make and npm run it, with a probe in place of
 // bin/start.mjs: worker threads that each keep 64 KB buffers, then the arenas' heaps counted in
 // /proc/self/maps. The same probe started by plain `node` must see many, or the count proves nothing.
+// The command also holds glibc's mmap threshold fixed (GLIBC_TUNABLES): checked with a second probe that
+// frees 64 large buffers lying between small ones it keeps, after one larger buffer was freed (which
+// raises glibc's dynamic threshold): plain node keeps their memory, the command gives it back.
 import { execFileSync, spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -42,6 +45,34 @@ console.log(JSON.stringify({ heaps }));
 for (const w of workers) await w.terminate();
 `;
 
+// Large buffers freed between small ones kept: how much of their memory RSS still holds afterwards.
+const RETURN_PROBE = `
+import { readFileSync } from 'node:fs';
+const rss = () => Number(/VmRSS:\\s+(\\d+)/.exec(readFileSync('/proc/self/status', 'utf8'))[1]) / 1024;
+// One large buffer freed: by default glibc then serves chunks up to its size from the arenas, not by mmap.
+let big = Buffer.allocUnsafeSlow(8 * 1024 * 1024);
+big.fill(1);
+big = null;
+gc();
+const before = rss();
+const keep = [];
+let held = [];
+for (let i = 0; i < 64; i++) {
+  const b = Buffer.allocUnsafeSlow(1024 * 1024);
+  b.fill(i);
+  held.push(b);
+  const k = Buffer.allocUnsafeSlow(4096);
+  k.fill(i);
+  keep.push(k);
+}
+const peak = rss();
+held = null;
+gc();
+await new Promise((r) => setTimeout(r, 100));
+gc();
+console.log(JSON.stringify({ grew: peak - before, kept: rss() - before, small: keep.length }));
+`;
+
 /** The recipe of the Makefile's `run` target (its one command line). */
 function makeRunCommand(): string {
   const make = readFileSync(path.join(REPO, 'Makefile'), 'utf8');
@@ -55,6 +86,8 @@ describe("make run's command", () => {
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
   const probe = path.join(dir, 'probe.mjs');
   writeFileSync(probe, PROBE);
+  const returnProbe = path.join(dir, 'return-probe.mjs');
+  writeFileSync(returnProbe, RETURN_PROBE);
   const env = { ...process.env };
   delete env.MALLOC_ARENA_MAX;
   delete env.GLIBC_TUNABLES;
@@ -78,6 +111,24 @@ describe("make run's command", () => {
       const plain = heapsUnder(`node ${JSON.stringify(probe)}`);
       expect(plain).toBeGreaterThanOrEqual(4);
       expect(capped).toBeLessThanOrEqual(1);
+    },
+  );
+
+  it.runIf(process.platform === 'linux' && spawnSync('ldd', ['--version'], { encoding: 'utf8' }).stdout.includes('GLIBC'))(
+    "holds glibc's mmap threshold fixed: 64 MB of freed buffers given back, where plain node keeps them after one large free",
+    () => {
+      const command = makeRunCommand();
+      const run = (c: string) => {
+        const out = execFileSync('sh', ['-c', c], { cwd: REPO, env, encoding: 'utf8' });
+        return JSON.parse(out.trim().split('\n').pop()!) as { grew: number; kept: number };
+      };
+      const fixed = run(command.replace(/bin\/start\.mjs$/, `--expose-gc ${JSON.stringify(returnProbe)}`));
+      const plain = run(`MALLOC_ARENA_MAX=2 node --expose-gc ${JSON.stringify(returnProbe)}`);
+      // Both grew by the 64 buffers; plain node (the arena cap alone) keeps them, the command does not.
+      expect(plain.grew).toBeGreaterThanOrEqual(56);
+      expect(fixed.grew).toBeGreaterThanOrEqual(56);
+      expect(plain.kept).toBeGreaterThanOrEqual(48);
+      expect(fixed.kept).toBeLessThanOrEqual(16);
     },
   );
 });

@@ -30,6 +30,7 @@ import type { TopicDef, TopicId, TopicMap } from '../topics.ts';
 import type { PipelineMetrics } from './metrics.ts';
 import { HOSTED_STAGES } from './hosted.ts';
 import { PackArena, type PackedBatch } from './batch-pack.ts';
+import { WORKER_RESOURCE_LIMITS } from './worker-heap.ts';
 
 /**
  * Runs some stages' batches away from the runner's thread: stages whose whole output is history
@@ -333,7 +334,7 @@ export class HistoryHost implements History, StageOffload {
       // the process segfaults on exit as the worker's environment is torn down (seen with chdb 26.7).
       await import('chdb');
       const data: HistoryWorkerData = { entry: new URL('./history-worker.ts', import.meta.url).href, chdbPath: opts.chdbPath, nice: opts.nice };
-      shared = new SharedWorker(opts.chdbPath, new Worker(new URL('./ts-worker.mjs', import.meta.url), { workerData: data }));
+      shared = new SharedWorker(opts.chdbPath, new Worker(new URL('./ts-worker.mjs', import.meta.url), { workerData: data, resourceLimits: WORKER_RESOURCE_LIMITS }));
     }
     const host = new HistoryHost(shared, opts);
     try {

@@ -22,7 +22,7 @@ import { fromWireError, type WireError } from './history-host.ts';
 import { PortLog } from '../log/log-port.ts';
 import { PortCaller } from './port-calls.ts';
 import type { Log } from '../log/types.ts';
-import { PIPELINE_YOUNG_GENERATION_MB } from './worker-heap.ts';
+import { WORKER_RESOURCE_LIMITS } from './worker-heap.ts';
 
 /** The pipeline thread's messages to this thread. */
 export type PipelineReply =
@@ -74,7 +74,7 @@ export async function startPipelineThread(o: PipelineThreadOptions): Promise<Pip
       logPort: logCh?.port2,
     },
     transferList: [storeCh.port2, historyCh.port2, ...(logCh ? [logCh.port2] : [])],
-    resourceLimits: { maxYoungGenerationSizeMb: PIPELINE_YOUNG_GENERATION_MB },
+    resourceLimits: WORKER_RESOURCE_LIMITS,
   });
   const exited = new Promise<number>((resolve) => worker.once('exit', resolve));
   let stopping: ((abandoned: boolean) => void) | undefined;

@@ -22,6 +22,7 @@ import type { BatchContext, EncodedStageOutput, InRecord, LogBatch, RestoreConte
 import type { TopicId, TopicMap } from '../topics.ts';
 import type { SchemaLookup } from '../serde/index.ts';
 import { PackArena, packedOutgoingTransfer, packOutgoing, unpackOutgoing, type PackedBatch, type PackedOutgoing } from './batch-pack.ts';
+import { WORKER_RESOURCE_LIMITS } from './worker-heap.ts';
 
 /** The stages the worker can build, by name, from the options it is given. */
 export interface StageThreadOptions {
@@ -140,7 +141,7 @@ export class StageThread {
 
   /** Starts a worker and resolves once it is ready; from then on calls go to it. */
   private async startWorker(): Promise<void> {
-    const worker = new Worker(new URL('./ts-worker.mjs', import.meta.url), { workerData: this.data });
+    const worker = new Worker(new URL('./ts-worker.mjs', import.meta.url), { workerData: this.data, resourceLimits: WORKER_RESOURCE_LIMITS });
     await new Promise<void>((resolve, reject) => {
       const onReady = (m: StageReply) => {
         if ('ready' in m) {

@@ -5,9 +5,11 @@
 // heapsGrowLess(), both threads churning garbage over the same live set (testdata/old-churn.mjs) peak at
 // smaller heaps.
 import { execFileSync } from 'node:child_process';
+import { readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { PIPELINE_YOUNG_GENERATION_MB } from './worker-heap.ts';
+import { WORKER_YOUNG_GENERATION_MB } from './worker-heap.ts';
 
 const REPO = fileURLToPath(new URL('../../', import.meta.url));
 const CHURN = fileURLToPath(new URL('./testdata/young-churn.mjs', import.meta.url));
@@ -40,14 +42,42 @@ describe('workersTakeDefaultYoungGeneration', () => {
     expect(after.worker).toBeLessThanOrEqual(32);
   });
 
-  it("bounds the pipeline thread's young generation by its resourceLimits once the command line's flag is cleared", () => {
-    // PIPELINE_YOUNG_GENERATION_MB is the young generation; V8 makes a third of it each semi-space,
+  it("bounds a worker's young generation by its resourceLimits once the command line's flag is cleared", () => {
+    // WORKER_YOUNG_GENERATION_MB is the young generation; V8 makes a third of it each semi-space,
     // and a new space is two semi-spaces: 16 MB against the default worker's 32.
-    const bounded = newSpaces(true, PIPELINE_YOUNG_GENERATION_MB);
-    expect(bounded.worker).toBeLessThanOrEqual((2 * PIPELINE_YOUNG_GENERATION_MB) / 3);
+    const bounded = newSpaces(true, WORKER_YOUNG_GENERATION_MB);
+    expect(bounded.worker).toBeLessThanOrEqual((2 * WORKER_YOUNG_GENERATION_MB) / 3);
     expect(bounded.worker).toBeLessThan(newSpaces(true).worker);
     // Without the clear, the command line's 64 MB semi-spaces win over the limit.
-    expect(newSpaces(false, PIPELINE_YOUNG_GENERATION_MB).worker).toBeGreaterThanOrEqual(64);
+    expect(newSpaces(false, WORKER_YOUNG_GENERATION_MB).worker).toBeGreaterThanOrEqual(64);
+  });
+
+  it("starts every worker thread of the service with WORKER_RESOURCE_LIMITS (the pipeline, stage, history, simulator and pollers threads)", () => {
+    // Each `new Worker(...)` of the service's code, up to its call's end, names the limits.
+    const files = (dir: string): string[] =>
+      readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? files(path.join(dir, e.name)) : /\.ts$/.test(e.name) && !/\.spec\.ts$/.test(e.name) ? [path.join(dir, e.name)] : []));
+    const calls: { file: string; call: string }[] = [];
+    for (const file of [...files(path.join(REPO, 'pipelines')), ...files(path.join(REPO, 'api')), ...files(path.join(REPO, 'bin'))]) {
+      const text = readFileSync(file, 'utf8');
+      for (let i = text.indexOf('new Worker('); i !== -1; i = text.indexOf('new Worker(', i + 1)) {
+        let depth = 0;
+        let j = i + 'new Worker'.length;
+        do {
+          if (text[j] === '(') depth++;
+          else if (text[j] === ')') depth--;
+          j++;
+        } while (depth > 0 && j < text.length);
+        calls.push({ file: path.relative(REPO, file), call: text.slice(i, j) });
+      }
+    }
+    expect(calls.map((c) => c.file).sort()).toEqual([
+      'pipelines/runtime/history-host.ts',
+      'pipelines/runtime/pipeline-thread.ts',
+      'pipelines/runtime/stage-thread.ts',
+      'pipelines/venues/pollers/thread.ts',
+      'pipelines/venues/simulator/thread.ts',
+    ]);
+    for (const c of calls) expect(c.call, c.file).toMatch(/resourceLimits: WORKER_RESOURCE_LIMITS/);
   });
 });
 

@@ -42,10 +42,18 @@ export function heapsGrowLess(): void {
 }
 
 /**
- * The pipeline thread's young generation (resourceLimits.maxYoungGenerationSizeMb, of which V8 makes
- * a third the semi-space: 8 MB against V8's default 16). At V8's default it kept 32 MB committed for
- * 1-12 MB in use at every sample of a scale-1 soak, its sampled live data 2 MB: the records it reads
- * from the log go to the stage and history threads as bytes and are let go once packed. A limit of the
- * young generation only bounds it (a worker dies at its old generation's limit, not this one).
+ * Every worker thread's young generation (resourceLimits.maxYoungGenerationSizeMb, of which V8 makes a
+ * third the semi-space: 8 MB against V8's default 16). First the pipeline thread's alone: at V8's default
+ * it kept 32 MB committed for 1-12 MB in use at every sample of a scale-1 soak, its sampled live data
+ * 2 MB (bench/soak.md, runs 41-50). Then the four others (pollers, stage thread, history worker,
+ * simulator): in a scale-1 soak each one's committed heap rose at the 5-minute sports crawl and the
+ * listing crawl far more than its used heap (the stage thread 170 -> 218 MB, still 183 two minutes
+ * later; the history worker 26 -> 66-72; the simulator 43 -> 78), part of it young generation, of which
+ * this limit takes at most 16 MB a worker (bench/soak.md, runs 67-76). A limit of the young generation
+ * only bounds it: a worker dies at its old generation's limit, not this one, so the scale-100 crawl
+ * keeps the room it had.
  */
-export const PIPELINE_YOUNG_GENERATION_MB = 24;
+export const WORKER_YOUNG_GENERATION_MB = 24;
+
+/** The resourceLimits every worker thread of the service is started with. */
+export const WORKER_RESOURCE_LIMITS = { maxYoungGenerationSizeMb: WORKER_YOUNG_GENERATION_MB } as const;

@@ -30,6 +30,7 @@ import type { VenueEndpoints } from '../client/endpoints.ts';
 import { LogPollerState } from './state.ts';
 import { writtenRosters } from './rosters.ts';
 import { silentLogger, type PollerLogger, type PollerStatus } from './poller.ts';
+import { WORKER_RESOURCE_LIMITS } from '../../runtime/worker-heap.ts';
 
 /** How often the worker reports its pollers' status (what RunningPollers.status() shows). */
 export const STATUS_EVERY_MS = 250;
@@ -115,7 +116,7 @@ export class PollerThread {
       baseUrl: options.baseUrl,
       rosters: options.rosters,
     };
-    const worker = new Worker(new URL('../../runtime/ts-worker.mjs', import.meta.url), { workerData: data });
+    const worker = new Worker(new URL('../../runtime/ts-worker.mjs', import.meta.url), { workerData: data, resourceLimits: WORKER_RESOURCE_LIMITS });
     const t = new PollerThread(worker, { ...options, schemas, logger: options.logger ?? silentLogger });
     await new Promise<void>((resolve, reject) => {
       worker.on('message', (m: PollerWorkerMessage) => {

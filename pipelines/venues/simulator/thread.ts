@@ -8,6 +8,7 @@
 // nothing changes for the pollers or the live routes (they only ever had its base URL).
 import { Worker } from 'node:worker_threads';
 import type { SimulatorOptions } from './server.ts';
+import { WORKER_RESOURCE_LIMITS } from '../../runtime/worker-heap.ts';
 
 export type ThreadOptions = Omit<SimulatorOptions, 'clock' | 'scenario'> & { scenario?: string; /** The thread's nice value (WORKER_NICE; ts-worker.mjs). */ nice?: number };
 
@@ -28,6 +29,7 @@ interface Failed {
 export async function startSimulatorThread(options: ThreadOptions): Promise<SimulatorThread> {
   const worker = new Worker(new URL('../../runtime/ts-worker.mjs', import.meta.url), {
     workerData: { entry: new URL('./thread-worker.ts', import.meta.url).href, options, nice: options.nice },
+    resourceLimits: WORKER_RESOURCE_LIMITS,
   });
   const exited = new Promise<void>((resolve) => worker.once('exit', () => resolve()));
   const first = await new Promise<Ready | Failed>((resolve, reject) => {
