@@ -18,6 +18,7 @@ import { historyFromAvroFirst } from './avro-history.ts';
 import { unpackBatch } from './batch-pack.ts';
 import { HOSTED_STAGES } from './hosted.ts';
 import { niceNativeThreads } from './native-nice.ts';
+import { HistoryBuffer, type Accumulate } from './history-buffer.ts';
 
 const port = parentPort!;
 const data = workerData as HistoryWorkerData;
@@ -51,19 +52,62 @@ function historyOf(db: string): Promise<ChdbHistory> {
   return h;
 }
 
-/** One relayed batch of a hosted stage: its history written before it resolves. */
-async function runBatch(host: number, db: string, stage: string, topic: TopicDef, partition: number, batch: LogRecord[], claim: string | undefined): Promise<void> {
+/** The rows gathering stages hold (StageDef.accumulate), per host, database and stage. */
+const buffers = new Map<string, HistoryBuffer>();
+const bufferKey = (host: number, db: string, stage: string) => `${host}\u0000${db}\u0000${stage}`;
+let nextTicket = 1;
+
+/**
+ * One relayed batch of a hosted stage: its history written before it resolves; or, with
+ * `accumulate`, held (HistoryBuffer), and a ticket whose outcome is posted once the rows are inserted.
+ */
+async function runBatch(
+  host: number,
+  db: string,
+  stage: string,
+  topic: TopicDef,
+  partition: number,
+  batch: LogRecord[],
+  claim: string | undefined,
+  accumulate: Accumulate | undefined,
+): Promise<{ ticket: number } | void> {
   const def = stages.get(stage);
   if (!def) throw new Error(`the history worker cannot run stage ${JSON.stringify(stage)}`);
   const serde = serdes.of(host);
   const history = await historyOf(db);
-  const rest = await historyFromAvroFirst(def, serde, history, topic.name, batch);
+  let buffer: HistoryBuffer | undefined;
+  if (accumulate) {
+    const key = bufferKey(host, db, stage);
+    buffer = buffers.get(key);
+    if (!buffer || buffer.opts.ms !== accumulate.ms || buffer.opts.rows !== accumulate.rows) {
+      await buffer?.flush();
+      buffer = new HistoryBuffer(history, accumulate);
+      buffers.set(key, buffer);
+    }
+  }
+  const generation = buffer?.generation;
+  const rest = await historyFromAvroFirst(def, serde, buffer?.view ?? history, topic.name, batch);
   if (rest.length === 0) return;
   const records = await decodeBatch(serde, topic, rest, def.lazyValues);
-  const out = await def.handle(records, { stage: def.name, topic: topic.id, partition, history, claim });
+  const out = await def.handle(records, { stage: def.name, topic: topic.id, partition, history: buffer?.view ?? history, claim });
   // A hosted stage writes history only: anything else would be lost here, so it fails the batch.
   if (out.records?.length || out.snapshots?.length) throw new Error(`stage ${def.name} returned records or snapshots, which the history worker cannot write`);
+  if (buffer) {
+    const written = buffer.add(out.history ?? [], generation);
+    if (!written) return;
+    const ticket = nextTicket++;
+    written.then(
+      () => port.postMessage({ ticket, ok: true } satisfies WorkerMessage),
+      (e: unknown) => port.postMessage({ ticket, ok: false, error: toWireError(e) } satisfies WorkerMessage),
+    );
+    return { ticket };
+  }
   for (const w of out.history ?? []) await history.insert(w.table, w.rows);
+}
+
+/** Inserts what a gathering stage of this host and database holds. */
+async function flushGathered(host: number, db: string, stage: string): Promise<void> {
+  await buffers.get(bufferKey(host, db, stage))?.flush();
 }
 
 // ---- Hosted stages (Kafka): whole StageRunners on this thread ----
@@ -159,7 +203,12 @@ async function closeStage(sid: number): Promise<void> {
 async function answer(req: Extract<HostRequest, { id: number }>): Promise<unknown> {
   switch (req.op) {
     case 'batch':
-      return runBatch(req.host, req.db, req.stage, req.topic, req.partition, unpackBatch(req.packed), req.claim);
+      return runBatch(req.host, req.db, req.stage, req.topic, req.partition, unpackBatch(req.packed), req.claim, req.accumulate);
+    case 'flush-gathered':
+      return flushGathered(req.host, req.db, req.stage);
+    case 'reset-gathered':
+      buffers.get(bufferKey(req.host, req.db, req.stage))?.reset();
+      return null;
     case 'start-stage':
       return startStage(req);
     case 'stop-stage':
@@ -173,6 +222,12 @@ async function answer(req: Extract<HostRequest, { id: number }>): Promise<unknow
     case 'readonly':
       return (await historyOf(req.db)).readOnlyQuery(req.q);
     case 'close': {
+      // What its gathering stages hold is inserted (their runners flushed it at their stop already).
+      for (const [key, b] of buffers)
+        if (key.startsWith(`${req.host}\u0000`)) {
+          await b.flush().catch(() => {});
+          buffers.delete(key);
+        }
       // Its stages are stopped by their runners first; any left would lose their registry here.
       for (const [sid, r] of runners) if (r.host === req.host) await closeStage(sid);
       serdes.forget(req.host);
