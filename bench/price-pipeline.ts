@@ -71,6 +71,8 @@ interface RunResult {
   priceBatches: number;
   /** Candle roll-ups run in the timed part. */
   rollups?: number;
+  /** Inserts into price_history in the timed part (distinct inserted_at of its rows; absent from older trees). */
+  priceInserts?: number;
 }
 
 if (values.run) await oneRun(values.run);
@@ -105,6 +107,9 @@ async function oneRun(file: string): Promise<never> {
   const firstCpu = process.cpuUsage(c0);
   const first = { records: crawls[0]!.length, cpuUsPerRecord: (firstCpu.user + firstCpu.system) / crawls[0]!.length };
   const rows0 = config.PRICE_HISTORY ? await priceRows(pipeline.backbone.history) : 0;
+  const [{ t: timedFrom }] = config.PRICE_HISTORY
+    ? await pipeline.backbone.history.query<{ t: string }>(`SELECT toString(max(inserted_at)) AS t FROM price_history`)
+    : [{ t: '' }];
   const batches0 = await priceBatches();
 
   const timed = crawls.slice(1).reduce((n, c) => n + c.length, 0);
@@ -144,6 +149,7 @@ async function oneRun(file: string): Promise<never> {
     priceRows: rows,
     priceBatches: batches,
     rollups: config.PRICE_HISTORY ? rollups : 0,
+    priceInserts: config.PRICE_HISTORY ? await priceInserts(pipeline.backbone.history, timedFrom) : 0,
   };
   await pipeline.stop();
   rmSync(dir, { recursive: true, force: true });
@@ -153,6 +159,12 @@ async function oneRun(file: string): Promise<never> {
 
 async function priceBatches(): Promise<number> {
   return (await pipelineMetrics.batches.get()).values.find((v) => v.labels.stage === 'sink.price-history')?.value ?? 0;
+}
+
+/** The inserts into price_history after `from` (an insert's rows share their inserted_at). */
+async function priceInserts(history: { query<T>(sql: string, params?: Record<string, unknown>): Promise<T[]> }, from: string): Promise<number> {
+  const [r] = await history.query<{ n: number | string }>(`SELECT uniqExact(inserted_at) AS n FROM price_history WHERE inserted_at > toDateTime64({from:String}, 3, 'UTC')`, { from });
+  return Number(r!.n);
 }
 
 async function priceRows(history: { query<T>(sql: string): Promise<T[]> }): Promise<number> {
@@ -196,7 +208,7 @@ async function compare(): Promise<never> {
     return { ...r, load };
   };
   const [A, B] = sides as [(typeof sides)[number], (typeof sides)[number]];
-  console.log(`\n| pair | load (1 min) ${A.label}; ${B.label} | CPU µs/record ${A.label} -> ${B.label} | ratio | incl. 3 s after | ratio | main thread µs/record | other threads | price rows (batches; roll-ups), timed | first read µs/record |`);
+  console.log(`\n| pair | load (1 min) ${A.label}; ${B.label} | CPU µs/record ${A.label} -> ${B.label} | ratio | incl. 3 s after | ratio | main thread µs/record | other threads | price rows (batches; roll-ups; inserts of price_history), timed | first read µs/record |`);
   console.log('|---|---|---|---:|---|---:|---|---|---:|---|');
   const ratios: number[] = [];
   const settled: number[] = [];
@@ -209,7 +221,7 @@ async function compare(): Promise<never> {
     settled.push(b.cpuSettledUsPerRecord / a.cpuSettledUsPerRecord);
     console.log(
       `| ${p} | ${a.load.toFixed(1)}; ${b.load.toFixed(1)} | ${a.cpuUsPerRecord} -> ${b.cpuUsPerRecord} | ${ratios.at(-1)!.toFixed(3)} | ${a.cpuSettledUsPerRecord} -> ${b.cpuSettledUsPerRecord} | ${settled.at(-1)!.toFixed(3)} | ` +
-        `${a.mainUsPerRecord} -> ${b.mainUsPerRecord} | ${a.otherThreadsUsPerRecord} -> ${b.otherThreadsUsPerRecord} | ${b.priceRows} (${b.priceBatches}; ${b.rollups ?? '?'}) | ${a.first.cpuUsPerRecord} -> ${b.first.cpuUsPerRecord} |`,
+        `${a.mainUsPerRecord} -> ${b.mainUsPerRecord} | ${a.otherThreadsUsPerRecord} -> ${b.otherThreadsUsPerRecord} | ${b.priceRows} (${b.priceBatches}; ${b.rollups ?? '?'}; ${a.priceInserts ?? '?'} -> ${b.priceInserts ?? '?'}) | ${a.first.cpuUsPerRecord} -> ${b.first.cpuUsPerRecord} |`,
     );
   }
   const sorted = (xs: number[]) => [...xs].sort((x, y) => x - y);

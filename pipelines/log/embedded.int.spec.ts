@@ -181,6 +181,77 @@ describe('embedded log specifics', () => {
     await log.resetGroup(group, topic, 'earliest');
   });
 
+  it('a deferred batch (Batch.defer): the log reads on, commits it only once its write resolves, in offset order per partition, and stop waits for it', async () => {
+    const log = await openLog({ maxBatchRecords: 2 });
+    const topic = randomName('t');
+    const group = randomName('g');
+    await log.createTopics([{ name: topic, partitions: 1, cleanupPolicy: 'delete' }]);
+    const p = await log.producer();
+    await p.send(topic, ['a', 'b', 'c', 'd', 'e'].map((v) => ({ key: b('k'), value: b(v) })));
+    const got: string[] = [];
+    const writes: Array<() => void> = [];
+    const c = log.consumer({ groupId: group, topics: [topic], fromBeginning: true });
+    await c.run(async (batch) => {
+      got.push(batch.records.map((r) => String(r.value)).join(''));
+      // The last batch is not deferred: it commits after the deferred ones before it all the same.
+      if (batch.records.length < 2) return;
+      batch.defer!(new Promise<void>((resolve) => writes.push(resolve)));
+    });
+    for (let i = 0; i < 200 && got.length < 3; i++) await new Promise((r) => setTimeout(r, 5));
+    // Read on while nothing was written: every batch, none committed.
+    expect(got).toEqual(['ab', 'cd', 'e']);
+    expect(log.committed(group, topic, 0)).toBeUndefined();
+    // The second's write first: still nothing (the first is not written).
+    writes[1]!();
+    await new Promise((r) => setTimeout(r, 20));
+    expect(log.committed(group, topic, 0)).toBeUndefined();
+    writes[0]!();
+    for (let i = 0; i < 200 && log.committed(group, topic, 0) !== 5; i++) await new Promise((r) => setTimeout(r, 5));
+    expect(log.committed(group, topic, 0)).toBe(5);
+    // A stop while a deferred batch waits: it waits for the write, then commits it.
+    await p.send(topic, ['f', 'g'].map((v) => ({ key: b('k'), value: b(v) })));
+    for (let i = 0; i < 200 && writes.length < 3; i++) await new Promise((r) => setTimeout(r, 5));
+    let stopped = false;
+    const stopping = c.stop().then(() => (stopped = true));
+    await new Promise((r) => setTimeout(r, 20));
+    expect(stopped).toBe(false);
+    writes[2]!();
+    await stopping;
+    expect(log.committed(group, topic, 0)).toBe(7);
+  });
+
+  it('a deferred batch whose write fails: nothing from it on is committed, and the partition is read again from its last commit', async () => {
+    const log = await openLog({ maxBatchRecords: 2, retryBackoffMs: 10 });
+    const topic = randomName('t');
+    const group = randomName('g');
+    await log.createTopics([{ name: topic, partitions: 1, cleanupPolicy: 'delete' }]);
+    const p = await log.producer();
+    await p.send(topic, ['a', 'b', 'c', 'd', 'e', 'f'].map((v) => ({ key: b('k'), value: b(v) })));
+    const got: string[] = [];
+    const writes: Array<{ resolve: () => void; reject: (e: Error) => void }> = [];
+    const c = log.consumer({ groupId: group, topics: [topic], fromBeginning: true });
+    await c.run(async (batch) => {
+      got.push(batch.records.map((r) => String(r.value)).join(''));
+      batch.defer!(new Promise<void>((resolve, reject) => writes.push({ resolve, reject })));
+    });
+    for (let i = 0; i < 200 && got.length < 3; i++) await new Promise((r) => setTimeout(r, 5));
+    expect(got).toEqual(['ab', 'cd', 'ef']);
+    writes[0]!.resolve();
+    for (let i = 0; i < 200 && log.committed(group, topic, 0) !== 2; i++) await new Promise((r) => setTimeout(r, 5));
+    expect(log.committed(group, topic, 0)).toBe(2);
+    // 'cd' fails; 'ef', read after it, is written, but not committed: both come again.
+    writes[1]!.reject(new Error('insert failed'));
+    writes[2]!.resolve();
+    for (let i = 0; i < 400 && got.length < 5; i++) await new Promise((r) => setTimeout(r, 5));
+    expect(got).toEqual(['ab', 'cd', 'ef', 'cd', 'ef']);
+    expect(log.committed(group, topic, 0)).toBe(2);
+    writes[3]!.resolve();
+    writes[4]!.resolve();
+    for (let i = 0; i < 200 && log.committed(group, topic, 0) !== 6; i++) await new Promise((r) => setTimeout(r, 5));
+    expect(log.committed(group, topic, 0)).toBe(6);
+    await c.stop();
+  });
+
   it('a new group with fromBeginning false starts at the end', async () => {
     const log = await openLog();
     const topic = randomName('t');
