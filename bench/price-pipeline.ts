@@ -20,12 +20,19 @@
 // sports ticks of both sides alike). The runs alternate, the order flipped every pair (ABBA), --pairs
 // times; `uptime`'s load with each.
 //
-//   node --max-semi-space-size=64 --import tsx bench/price-pipeline.ts [--pairs 3] [--scale 1] [--crawls 6] [--step-ms 10000] [--crawl-ids]
+//   node --max-semi-space-size=64 --import tsx bench/price-pipeline.ts [--pairs 3] [--scale 1] [--crawls 6] [--step-ms 10000] [--read-window-ms 0] [--crawl-ids]
 //
 // --crawl-ids: each record carries its read's listing crawl id (read_id `listing:<venue>:...`), as the
 // pollers' listing records do, so the catalog stage parses and stages every listing as in the
 // service; without it read_id is null and the catalog stage passes every record by (no crawl-complete
 // markers either way, so no crawl finishes and no catalog build runs).
+//
+// --read-window-ms N: each timed read takes at least N ms of wall time (appended, caught up, then
+// idle until N ms after its append), its CPU counted: both sides pay the same idle time (the
+// service's stages idle between reads whatever they do). For a change that makes a read take longer
+// to be caught up without more work (the price-history sink gathering its rows for up to
+// PRICE_HISTORY_FLUSH_MS before one insert): without it, that side is charged the idle CPU of the
+// wait, the other not. Default 0: caught up is the end of a read.
 //
 // --trees a=DIR,b=DIR: the same comparison between two checkouts, both with the sink on (a before /
 // after of a change to the sink): each run is DIR/bench/price-pipeline.ts of its tree.
@@ -48,6 +55,7 @@ const { values } = parseArgs({
     scale: { type: 'string', default: '1' },
     crawls: { type: 'string', default: '6' },
     'step-ms': { type: 'string', default: '10000' },
+    'read-window-ms': { type: 'string', default: '0' },
     trees: { type: 'string' },
     // The records carry a listing crawl's read_id per venue and read, as the pollers publish them, so
     // the catalog stage stages them (parses and normalizes every listing) as in the service.
@@ -122,9 +130,14 @@ async function oneRun(file: string): Promise<never> {
   const rollupMs = config.PRICE_CANDLE_ROLLUP_MS;
   const stepMs = Number(values['step-ms']);
   let rollups = 0;
+  const windowMs = Number(values['read-window-ms']);
   for (let i = 1; i < encoded.length; i++) {
+    const appended = performance.now();
     await pipeline.append(encoded[i]!);
     await pipeline.caughtUp();
+    // Each read given the same wall time on both sides (--read-window-ms), its idle time counted.
+    const left = windowMs - (performance.now() - appended);
+    if (left > 0) await new Promise((r) => setTimeout(r, left));
     if (rollupMs > 0 && Math.floor((i * stepMs) / rollupMs) > Math.floor(((i - 1) * stepMs) / rollupMs)) {
       await pipeline.rollUp();
       rollups++;
@@ -197,7 +210,7 @@ async function compare(): Promise<never> {
   if (sides.length !== 2) throw new Error('--trees takes two label=DIR pairs');
   const runOnce = (side: (typeof sides)[number]) => {
     const load = loadavg()[0]!;
-    const out = execFileSync(process.execPath, [...process.execArgv, side.script, '--run', file, '--step-ms', String(stepMs)], {
+    const out = execFileSync(process.execPath, [...process.execArgv, side.script, '--run', file, '--step-ms', String(stepMs), '--read-window-ms', String(values['read-window-ms'])], {
       cwd: path.dirname(path.dirname(side.script)),
       encoding: 'utf8',
       stdio: ['ignore', 'pipe', 'inherit'],
