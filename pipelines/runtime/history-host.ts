@@ -121,9 +121,8 @@ export type WorkerMessage =
   | { sid: number; ev: 'metric'; metric: MetricName; labels: Record<string, string>; value: number }
   | { sid: number; ev: 'error'; error: WireError; where: { stage: string; topic: string; partition: number } }
   | { sid: number; ev: 'failed'; error: WireError }
-  // A gathered batch's rows (the batch's answer named its ticket) inserted, or not.
-  | { ticket: number; ok: true }
-  | { ticket: number; ok: false; error: WireError };
+  // Gathered batches' rows (each batch's answer named its ticket) inserted (error null), or not.
+  | { tickets: Array<{ ticket: number; error: WireError | null }> };
 
 export interface WireError {
   name: string;
@@ -281,14 +280,18 @@ class SharedWorker {
   }
 
   private async onMessage(m: WorkerMessage): Promise<void> {
-    if ('ticket' in m) {
-      const t = this.tickets.get(m.ticket);
-      const e = m.ok ? null : fromWireError(m.error, 'the history worker thread');
-      if (!t) this.early.set(m.ticket, e);
-      else {
-        this.tickets.delete(m.ticket);
-        if (e) t.reject(e);
-        else t.resolve();
+    if ('tickets' in m) {
+      // All in this one task: the runners' logs read the failed batches' partitions again before
+      // anything else runs here (runner.ts deferCommit).
+      for (const { ticket, error } of m.tickets) {
+        const t = this.tickets.get(ticket);
+        const e = error ? fromWireError(error, 'the history worker thread') : null;
+        if (!t) this.early.set(ticket, e);
+        else {
+          this.tickets.delete(ticket);
+          if (e) t.reject(e);
+          else t.resolve();
+        }
       }
       return;
     }

@@ -10,7 +10,7 @@ import type { Log, LogRecord, Producer } from '../log/types.ts';
 import { ChdbHistory } from '../readmodels/chdb-history.ts';
 import { workerSerdes } from './worker-serde.ts';
 import type { TopicDef } from '../topics.ts';
-import type { DistributiveOmit, HistoryWorkerData, HostRequest, MetricName, WorkerLog, WorkerMessage } from './history-host.ts';
+import type { DistributiveOmit, HistoryWorkerData, HostRequest, MetricName, WireError, WorkerLog, WorkerMessage } from './history-host.ts';
 import { fromWireError, toWireError } from './history-host.ts';
 import type { PipelineMetrics } from './metrics.ts';
 import { decodeBatch, StageRunner } from './runner.ts';
@@ -97,12 +97,28 @@ async function runBatch(
     if (!written) return;
     const ticket = nextTicket++;
     written.then(
-      () => port.postMessage({ ticket, ok: true } satisfies WorkerMessage),
-      (e: unknown) => port.postMessage({ ticket, ok: false, error: toWireError(e) } satisfies WorkerMessage),
+      () => settled(ticket, null),
+      (e: unknown) => settled(ticket, toWireError(e)),
     );
     return { ticket };
   }
   for (const w of out.history ?? []) await history.insert(w.table, w.rows);
+}
+
+/**
+ * Outcomes of gathered batches' writes, posted together: the batches a failed insert fails (those it
+ * held and those gathered while it ran) reach the main thread in one message, so its log reads all
+ * their partitions again before it hands this thread another batch (runner.ts deferCommit).
+ */
+let outcomes: Array<{ ticket: number; error: WireError | null }> = [];
+function settled(ticket: number, error: WireError | null): void {
+  if (outcomes.length === 0)
+    queueMicrotask(() => {
+      const all = outcomes;
+      outcomes = [];
+      port.postMessage({ tickets: all } satisfies WorkerMessage);
+    });
+  outcomes.push({ ticket, error });
 }
 
 /** Inserts what a gathering stage of this host and database holds. */

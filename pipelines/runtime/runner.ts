@@ -402,7 +402,11 @@ export class StageRunner {
 
   /**
    * The batch is committed by the log once `written` resolves (Batch.defer), or never if the runner
-   * is abandoned first. A failed write: `failed` runs once, after the log was told.
+   * is abandoned first. A failed write: `failed` runs as it fails, just before the log reads the
+   * partitions of the batches it failed again (in the same task), so what it does must take effect
+   * after that: the worker gets its reset after every batch posted before (and the failed batches'
+   * outcomes come in one message); the local buffer is reset in a setImmediate. A batch begun before
+   * the reset is refused after it (HistoryBuffer.generation).
    */
   private deferCommit(batch: Batch, written: Promise<void>, failed: () => void): void {
     const w = this.orAbandoned(written);
