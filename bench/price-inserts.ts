@@ -1,7 +1,8 @@
-// What gathering the price-history sink's rows saves chdb: the quote changes of one read written as
-// the sink wrote them before (one insert per raw topic with changes: --split inserts into
-// price_history, each with price_latest's view, and 2 into price_aliases) against one insert per
-// table (the gathered sink: StageDef.accumulate), alternating, on one chdb database in this process.
+// What gathering the price-history sink's rows into one insert would save chdb: the quote changes of
+// one read written as the sink writes them (one insert per raw topic with changes: --split inserts
+// into price_history, each with price_latest's view, and 2 into price_aliases) against one insert per
+// table (the gathering tried in 0098acc and reverted, bench/history.md 2026-11-27), alternating, on
+// one chdb database in this process.
 // CPU is process.cpuUsage() (this thread and chdb's pools) over the inserts and the --settle-ms
 // after them (chdb's merges of the parts just written), per round; medians and the per-record figure
 // for the pipeline bench's timed part (--records).

@@ -30,9 +30,9 @@
 // --read-window-ms N: each timed read takes at least N ms of wall time (appended, caught up, then
 // idle until N ms after its append), its CPU counted: both sides pay the same idle time (the
 // service's stages idle between reads whatever they do). For a change that makes a read take longer
-// to be caught up without more work (the price-history sink gathering its rows for up to
-// PRICE_HISTORY_FLUSH_MS before one insert): without it, that side is charged the idle CPU of the
-// wait, the other not. Default 0: caught up is the end of a read.
+// to be caught up without more work (a sink holding its rows for up to 2 s before one insert, tried
+// in 0098acc and reverted): without it, that side is charged the idle CPU of the wait, the other not.
+// Default 0: caught up is the end of a read.
 //
 // --trees a=DIR,b=DIR: the same comparison between two checkouts, both with the sink on (a before /
 // after of a change to the sink): each run is DIR/bench/price-pipeline.ts of its tree.

@@ -109,14 +109,6 @@ const fields = z.object({
   // server with REDIS_URL, in-process on chdb, each process's own database) and its fence keep it so
   // (pipelines/runtime/price-rollup.ts).
   PRICE_CANDLE_ROLLUP_MS: z.coerce.number().int().refine((n) => n === 0 || n >= 100, 'PRICE_CANDLE_ROLLUP_MS must be 0 (no roll-up here) or at least 100').default(10_000),
-  // The price-history sink gathers the quote changes of its batches (across partitions, topics and
-  // reads) and inserts them together, once PRICE_HISTORY_FLUSH_ROWS rows are held or
-  // PRICE_HISTORY_FLUSH_MS after the first of them: fewer, larger inserts (each is a part, ~7 ms of
-  // chdb). The batches are committed only after their rows are inserted, so a stop or a crash loses
-  // and doubles nothing; a change is readable up to PRICE_HISTORY_FLUSH_MS later. On the embedded log
-  // only (on Kafka each batch is written as it comes). PRICE_HISTORY_FLUSH_MS=0: every batch as it comes.
-  PRICE_HISTORY_FLUSH_MS: z.coerce.number().int().min(0).max(60_000).default(2000),
-  PRICE_HISTORY_FLUSH_ROWS: z.coerce.number().int().min(1).default(20_000),
   // Stage metrics endpoint (GET /metrics) of the processes that run stages; 0 = none. Unset: the
   // role's own default (METRICS_PORT_DEFAULTS: processors 9464, pollers 9465, so both run on one
   // host without colliding and bin/status.ts finds them), none for ROLES=all and API replicas.

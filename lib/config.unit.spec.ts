@@ -71,17 +71,6 @@ describe('PRICE_CANDLE_ROLLUP_MS', () => {
   });
 });
 
-describe('PRICE_HISTORY_FLUSH_MS and PRICE_HISTORY_FLUSH_ROWS', () => {
-  it('default to 2 s and 20,000 rows; 0 ms is taken (each batch as it comes), a negative or over a minute refused, quoted', () => {
-    expect(loadConfig({}).PRICE_HISTORY_FLUSH_MS).toBe(2000);
-    expect(loadConfig({}).PRICE_HISTORY_FLUSH_ROWS).toBe(20_000);
-    expect(loadConfig({ PRICE_HISTORY_FLUSH_MS: '0' }).PRICE_HISTORY_FLUSH_MS).toBe(0);
-    expect(configError({ PRICE_HISTORY_FLUSH_MS: '-1' })).toMatch(/PRICE_HISTORY_FLUSH_MS="-1"/);
-    expect(configError({ PRICE_HISTORY_FLUSH_MS: '60001' })).toMatch(/PRICE_HISTORY_FLUSH_MS="60001"/);
-    expect(configError({ PRICE_HISTORY_FLUSH_ROWS: '0' })).toMatch(/PRICE_HISTORY_FLUSH_ROWS="0"/);
-  });
-});
-
 describe('PRICES_STALE_MS', () => {
   it('defaults to a minute and takes whole milliseconds of at least a second', () => {
     expect(loadConfig({}).PRICES_STALE_MS).toBe(60_000);

@@ -1024,8 +1024,7 @@ export class EmbeddedConsumer implements Consumer {
       for (const topic of topics)
         for (const pl of this.log.partitionsOf(topic)) {
           const c = this.log.committed(groupId, topic, pl.partition);
-          const pos = c ?? (fromBeginning ? pl.low : pl.high);
-          positions.push({ topic, partition: pl.partition, pos, committed: pos, epoch: 0, failures: 0, retryAt: 0 });
+          positions.push({ topic, partition: pl.partition, pos: c ?? (fromBeginning ? pl.low : pl.high), failures: 0, retryAt: 0 });
         }
     } catch (e) {
       this.log.releaseGroup(groupId, this);
@@ -1036,7 +1035,7 @@ export class EmbeddedConsumer implements Consumer {
 
   private consume(handler: (batch: Batch) => Promise<void>, positions: ReadPosition[]): Promise<void> {
     const { groupId, topics } = this.options;
-    return readLoop(this.log, topics, positions, handler, this.state, `group ${groupId}`, groupId, (p, pos) => this.log.commit(groupId, p.topic, new Map([[p.partition, pos]])), this.options.maxBatch, true);
+    return readLoop(this.log, topics, positions, handler, this.state, `group ${groupId}`, groupId, (p) => this.log.commit(groupId, p.topic, new Map([[p.partition, p.pos]])), this.options.maxBatch);
   }
 
   /** Stops fetching; an in-flight handler finishes and its batch is committed first, as on Kafka. */
@@ -1047,20 +1046,7 @@ export class EmbeddedConsumer implements Consumer {
   }
 }
 
-type ReadPosition = {
-  topic: string;
-  partition: number;
-  /** The next offset to read. */
-  pos: number;
-  /** The last offset committed (done): where a partition is read again after a deferred write failed. */
-  committed: number;
-  /** Bumped when the partition is read again from `committed`: commits of batches read before are dropped. */
-  epoch: number;
-  /** The commits of deferred batches (Batch.defer) not yet made, in offset order; never rejects. */
-  commits?: Promise<void>;
-  failures: number;
-  retryAt: number;
-};
+type ReadPosition = { topic: string; partition: number; pos: number; failures: number; retryAt: number };
 type LoopState = { stopped: boolean; signal: { wake?: () => void }; /** The stop's abandonment was said (abandonedLine). */ abandonSaid?: boolean };
 
 /**
@@ -1076,43 +1062,10 @@ async function readLoop(
   state: LoopState,
   who: string,
   groupId: string,
-  done: (p: ReadPosition, pos: number) => Promise<void>,
+  done: (p: ReadPosition) => Promise<void>,
   maxBatch?: { records: number; bytes: number },
-  defers = false,
 ): Promise<void> {
   const { retryBackoffMs, onError } = log.opts;
-  const failed = (p: ReadPosition, err: unknown) => {
-    p.failures++;
-    p.retryAt = Date.now() + Math.min(5000, retryBackoffMs * 2 ** (p.failures - 1));
-    if (onError) onError(err, { groupId, topic: p.topic, partition: p.partition });
-    else if (isBatchAbandoned(err)) {
-      // Said once: until its runner stops, every batch it is given fails the same way.
-      if (!state.abandonSaid) console.error(abandonedLine('embedded log', who, p.topic, p.partition, err as Error));
-      state.abandonSaid = true;
-    } else console.error(`embedded log: handler of ${who} failed on ${p.topic}[${p.partition}], will redeliver:`, err);
-  };
-  /** Commits `pos` once what comes before it on the partition is committed and `written` resolved. */
-  const commitLater = (p: ReadPosition, pos: number, written: Promise<void> | null) => {
-    const epoch = p.epoch;
-    p.commits = (p.commits ?? Promise.resolve()).then(async () => {
-      if (p.epoch !== epoch) return;
-      try {
-        if (written) await written;
-        if (p.epoch !== epoch) return;
-        await done(p, pos);
-        p.committed = pos;
-      } catch (err) {
-        if (p.epoch !== epoch) return;
-        // Not written (or not committed): the partition is read again from its last commit; the
-        // batches read after this one are not committed either (epoch).
-        p.epoch++;
-        p.pos = p.committed;
-        p.commits = undefined;
-        failed(p, err);
-        state.signal.wake?.();
-      }
-    });
-  };
   while (!state.stopped) {
     const versions = topics.map((t) => log.version(t));
     let delivered = false;
@@ -1131,12 +1084,8 @@ async function readLoop(
       const next = Number(records[records.length - 1]!.offset) + 1;
       let waiting = 0;
       for (const q of positions) waiting += Math.max(0, log.highWatermark(q.topic, q.partition) - (q === p ? next : q.pos));
-      const epoch = p.epoch;
-      let written: Promise<void> | null = null;
       try {
-        const batch: Batch = { topic: p.topic, partition: p.partition, records, waiting };
-        if (defers) batch.defer = (w) => void (written = w);
-        const handled = handler(batch);
+        const handled = handler({ topic: p.topic, partition: p.partition, records, waiting });
         // The batch is the handler's now: a handler that hands its records to another thread lets
         // them go (runner.ts, releaseRecords) rather than keep them alive while it waits; a failed
         // batch is read again from the log.
@@ -1144,33 +1093,26 @@ async function readLoop(
         await handled;
       } catch (err) {
         // Not done: the same batch comes again after a backoff (at-least-once).
-        void (written as Promise<void> | null)?.catch(() => {});
-        if (p.epoch === epoch) failed(p, err);
-        continue;
-      }
-      // Read again from its last commit while this batch was handled (a deferred write failed): this
-      // batch comes again with the others.
-      if (p.epoch !== epoch) {
-        void (written as Promise<void> | null)?.catch(() => {});
+        p.failures++;
+        p.retryAt = Date.now() + Math.min(5000, retryBackoffMs * 2 ** (p.failures - 1));
+        if (onError) onError(err, { groupId, topic: p.topic, partition: p.partition });
+        else if (isBatchAbandoned(err)) {
+          // Said once: until its runner stops, every batch it is given fails the same way.
+          if (!state.abandonSaid) console.error(abandonedLine('embedded log', who, p.topic, p.partition, err));
+          state.abandonSaid = true;
+        } else console.error(`embedded log: handler of ${who} failed on ${p.topic}[${p.partition}], will redeliver:`, err);
         continue;
       }
       p.failures = 0;
       p.retryAt = 0;
       p.pos = next;
-      if (written || p.commits) commitLater(p, next, written);
-      else {
-        await done(p, next);
-        p.committed = next;
-      }
+      await done(p);
     }
     if (!delivered && !state.stopped) {
       const wait = Math.max(1, Math.min(500, nextRetry - Date.now()));
       await log.waitForData(topics, versions, wait, state.signal);
     }
   }
-  // Stopped: the deferred batches' commits are made (or dropped, if their write fails) first, as an
-  // in-flight batch's is.
-  await Promise.all(positions.map((p) => p.commits));
 }
 
 /**
@@ -1193,8 +1135,7 @@ export class EmbeddedTail implements Consumer {
     for (const topic of topics)
       for (const pl of this.log.partitionsOf(topic)) {
         const named = from?.get(topic)?.get(pl.partition);
-        const pos = Math.max(pl.low, named === undefined ? 0 : Number(named));
-        positions.push({ topic, partition: pl.partition, pos, committed: pos, epoch: 0, failures: 0, retryAt: 0 });
+        positions.push({ topic, partition: pl.partition, pos: Math.max(pl.low, named === undefined ? 0 : Number(named)), failures: 0, retryAt: 0 });
       }
     this.log.tails.add(this);
     this.loop = readLoop(this.log, topics, positions, handler, this.state, 'a tail', '(tail)', async () => {}).finally(() => this.log.tails.delete(this));

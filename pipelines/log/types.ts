@@ -96,17 +96,6 @@ export interface Batch {
    * arrive (StageDef.linger) does not wait when some are already there.
    */
   waiting?: number;
-  /**
-   * Where the log can commit a batch later than its handler resolves (embedded): the handler calls it
-   * with a promise of the batch's output being durable, then resolves; the log reads on (this
-   * partition's next batches and the others') and commits this batch once `written` resolves, in
-   * offset order per partition (a later batch of the partition, deferred or not, is committed only
-   * after it). If `written` rejects, nothing of the partition from this batch on is committed and the
-   * partition is read again from its committed offset (at-least-once, as a handler that throws). For a
-   * sink that gathers several batches into one write (StageDef.accumulate). Absent (kafkajs): the
-   * handler waits for its write itself.
-   */
-  defer?: (written: Promise<void>) => void;
 }
 
 export interface Consumer {

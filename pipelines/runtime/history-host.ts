@@ -30,7 +30,6 @@ import type { TopicDef, TopicId, TopicMap } from '../topics.ts';
 import type { PipelineMetrics } from './metrics.ts';
 import { HOSTED_STAGES } from './hosted.ts';
 import { PackArena, type PackedBatch } from './batch-pack.ts';
-import type { Accumulate } from './history-buffer.ts';
 
 /**
  * Runs some stages' batches away from the runner's thread: stages whose whole output is history
@@ -38,25 +37,8 @@ import type { Accumulate } from './history-buffer.ts';
  */
 export interface StageOffload {
   runs(stage: string): boolean;
-  /**
-   * A batch of `topic` (an id of `topics`, the runner's topic map); resolves once its rows are written.
-   * With `accumulate` (StageDef.accumulate, where the log commits late): resolves once the batch is
-   * handled and its rows held there, with `written`, which resolves once they are inserted (nothing
-   * when it has no rows).
-   */
-  batch(
-    stage: string,
-    topics: TopicMap,
-    topic: TopicId,
-    partition: number,
-    records: LogRecord[],
-    claim?: string,
-    accumulate?: Accumulate,
-  ): Promise<{ written: Promise<void> } | void>;
-  /** Inserts what the stage holds (its stop). */
-  flushGathered?(stage: string): Promise<void>;
-  /** After a failed insert of what the stage held, once the log reads those batches again: takes rows again. */
-  resetGathered?(stage: string): void;
+  /** A batch of `topic` (an id of `topics`, the runner's topic map); resolves once its rows are written. */
+  batch(stage: string, topics: TopicMap, topic: TopicId, partition: number, records: LogRecord[], claim?: string): Promise<void>;
   /**
    * The whole stage there: consumed from its own copy of `log`, written and committed there, in the
    * group the runner would use. null when the batches must come from this thread (the embedded log is
@@ -102,9 +84,7 @@ export type HostRequest =
   | { id: number; host: number; db: string; op: 'insert'; table: string; rows: Record<string, unknown>[] }
   | { id: number; host: number; db: string; op: 'query'; sql: string; params?: Params }
   | { id: number; host: number; db: string; op: 'readonly'; q: ReadOnlyQuery }
-  | { id: number; host: number; db: string; op: 'batch'; stage: string; topic: TopicDef; partition: number; packed: PackedBatch; claim?: string; accumulate?: Accumulate }
-  | { id: number; host: number; db: string; op: 'flush-gathered'; stage: string }
-  | { id: number; host: number; db: string; op: 'reset-gathered'; stage: string }
+  | { id: number; host: number; db: string; op: 'batch'; stage: string; topic: TopicDef; partition: number; packed: PackedBatch; claim?: string }
   | { id: number; host: number; db: string; op: 'start-stage'; sid: number; stage: string; topics: TopicMap; log: WorkerLog }
   | { id: number; host: number; db: string; op: 'stop-stage'; sid: number }
   | { id: number; host: number; db: string; op: 'close' }
@@ -120,9 +100,7 @@ export type WorkerMessage =
   // Reports of the hosted stages' runners (sid: the stage's number, given at start-stage).
   | { sid: number; ev: 'metric'; metric: MetricName; labels: Record<string, string>; value: number }
   | { sid: number; ev: 'error'; error: WireError; where: { stage: string; topic: string; partition: number } }
-  | { sid: number; ev: 'failed'; error: WireError }
-  // Gathered batches' rows (each batch's answer named its ticket) inserted (error null), or not.
-  | { tickets: Array<{ ticket: number; error: WireError | null }> };
+  | { sid: number; ev: 'failed'; error: WireError };
 
 export interface WireError {
   name: string;
@@ -171,9 +149,6 @@ class SharedWorker {
   private readonly pending = new Map<number, { resolve: (v: unknown) => void; reject: (e: Error) => void }>();
   private readonly hosts = new Map<number, HistoryHost>();
   private readonly hosted = new Map<number, { report: HostedReport; resolve: () => void; reject: (e: Error) => void }>();
-  /** Gathered batches' writes, by ticket; a ticket's outcome may come before the batch's answer. */
-  private readonly tickets = new Map<number, { resolve: () => void; reject: (e: Error) => void }>();
-  private readonly early = new Map<number, Error | null>();
   private nextId = 1;
   private nextSid = 1;
   private failure: Error | null = null;
@@ -268,33 +243,7 @@ class SharedWorker {
     else h.resolve();
   }
 
-  /** The write of a gathered batch, by the ticket the worker gave it. */
-  written(ticket: number): Promise<void> {
-    if (this.early.has(ticket)) {
-      const e = this.early.get(ticket)!;
-      this.early.delete(ticket);
-      return e ? Promise.reject(e) : Promise.resolve();
-    }
-    if (this.failure) return Promise.reject(this.failure);
-    return new Promise((resolve, reject) => this.tickets.set(ticket, { resolve, reject }));
-  }
-
   private async onMessage(m: WorkerMessage): Promise<void> {
-    if ('tickets' in m) {
-      // All in this one task: the runners' logs read the failed batches' partitions again before
-      // anything else runs here (runner.ts deferCommit).
-      for (const { ticket, error } of m.tickets) {
-        const t = this.tickets.get(ticket);
-        const e = error ? fromWireError(error, 'the history worker thread') : null;
-        if (!t) this.early.set(ticket, e);
-        else {
-          this.tickets.delete(ticket);
-          if (e) t.reject(e);
-          else t.resolve();
-        }
-      }
-      return;
-    }
     if ('sid' in m) {
       const h = this.hosted.get(m.sid);
       if (!h) return;
@@ -331,8 +280,6 @@ class SharedWorker {
     if (shared === this) shared = null;
     for (const p of this.pending.values()) p.reject(this.failure);
     this.pending.clear();
-    for (const t of this.tickets.values()) t.reject(this.failure);
-    this.tickets.clear();
     for (const sid of [...this.hosted.keys()]) this.settle(sid, this.failure);
   }
 }
@@ -407,33 +354,12 @@ export class HistoryHost implements History, StageOffload {
     return this.w.utilization(since);
   }
 
-  batch(
-    stage: string,
-    topics: TopicMap,
-    topic: TopicId,
-    partition: number,
-    records: LogRecord[],
-    claim?: string,
-    accumulate?: Accumulate,
-  ): Promise<{ written: Promise<void> } | void> {
+  batch(stage: string, topics: TopicMap, topic: TopicId, partition: number, records: LogRecord[], claim?: string): Promise<void> {
     // Packed and moved, not cloned record by record (batch-pack.ts). Not an async function: its frame
     // would keep `records` alive until the worker answers (the arena lends the packed copy).
     return this.arena
-      .lend(records, (packed, transfer) =>
-        this.call({ op: 'batch', stage, topic: topics[topic], partition, packed, ...(claim === undefined ? {} : { claim }), ...(accumulate && { accumulate }) }, transfer),
-      )
-      .then((r) => {
-        const ticket = (r as { ticket?: number } | null)?.ticket;
-        return ticket === undefined ? undefined : { written: this.w.written(ticket) };
-      });
-  }
-
-  async flushGathered(stage: string): Promise<void> {
-    await this.call({ op: 'flush-gathered', stage });
-  }
-
-  resetGathered(stage: string): void {
-    this.call({ op: 'reset-gathered', stage }).catch(() => {});
+      .lend(records, (packed, transfer) => this.call({ op: 'batch', stage, topic: topics[topic], partition, packed, ...(claim === undefined ? {} : { claim }) }, transfer))
+      .then(() => undefined);
   }
 
   consume(stage: string, log: Log, topics: TopicMap, report: HostedReport): HostedStage | null {

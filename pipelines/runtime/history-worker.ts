@@ -10,7 +10,7 @@ import type { Log, LogRecord, Producer } from '../log/types.ts';
 import { ChdbHistory } from '../readmodels/chdb-history.ts';
 import { workerSerdes } from './worker-serde.ts';
 import type { TopicDef } from '../topics.ts';
-import type { DistributiveOmit, HistoryWorkerData, HostRequest, MetricName, WireError, WorkerLog, WorkerMessage } from './history-host.ts';
+import type { DistributiveOmit, HistoryWorkerData, HostRequest, MetricName, WorkerLog, WorkerMessage } from './history-host.ts';
 import { fromWireError, toWireError } from './history-host.ts';
 import type { PipelineMetrics } from './metrics.ts';
 import { decodeBatch, StageRunner } from './runner.ts';
@@ -18,7 +18,6 @@ import { historyFromAvroFirst } from './avro-history.ts';
 import { unpackBatch } from './batch-pack.ts';
 import { HOSTED_STAGES } from './hosted.ts';
 import { niceNativeThreads } from './native-nice.ts';
-import { HistoryBuffer, type Accumulate } from './history-buffer.ts';
 
 const port = parentPort!;
 const data = workerData as HistoryWorkerData;
@@ -52,78 +51,19 @@ function historyOf(db: string): Promise<ChdbHistory> {
   return h;
 }
 
-/** The rows gathering stages hold (StageDef.accumulate), per host, database and stage. */
-const buffers = new Map<string, HistoryBuffer>();
-const bufferKey = (host: number, db: string, stage: string) => `${host}\u0000${db}\u0000${stage}`;
-let nextTicket = 1;
-
-/**
- * One relayed batch of a hosted stage: its history written before it resolves; or, with
- * `accumulate`, held (HistoryBuffer), and a ticket whose outcome is posted once the rows are inserted.
- */
-async function runBatch(
-  host: number,
-  db: string,
-  stage: string,
-  topic: TopicDef,
-  partition: number,
-  batch: LogRecord[],
-  claim: string | undefined,
-  accumulate: Accumulate | undefined,
-): Promise<{ ticket: number } | void> {
+/** One relayed batch of a hosted stage: its history written before it resolves. */
+async function runBatch(host: number, db: string, stage: string, topic: TopicDef, partition: number, batch: LogRecord[], claim: string | undefined): Promise<void> {
   const def = stages.get(stage);
   if (!def) throw new Error(`the history worker cannot run stage ${JSON.stringify(stage)}`);
   const serde = serdes.of(host);
   const history = await historyOf(db);
-  let buffer: HistoryBuffer | undefined;
-  if (accumulate) {
-    const key = bufferKey(host, db, stage);
-    buffer = buffers.get(key);
-    if (!buffer || buffer.opts.ms !== accumulate.ms || buffer.opts.rows !== accumulate.rows) {
-      await buffer?.flush();
-      buffer = new HistoryBuffer(history, accumulate);
-      buffers.set(key, buffer);
-    }
-  }
-  const generation = buffer?.generation;
-  const rest = await historyFromAvroFirst(def, serde, buffer?.view ?? history, topic.name, batch);
+  const rest = await historyFromAvroFirst(def, serde, history, topic.name, batch);
   if (rest.length === 0) return;
   const records = await decodeBatch(serde, topic, rest, def.lazyValues);
-  const out = await def.handle(records, { stage: def.name, topic: topic.id, partition, history: buffer?.view ?? history, claim });
+  const out = await def.handle(records, { stage: def.name, topic: topic.id, partition, history, claim });
   // A hosted stage writes history only: anything else would be lost here, so it fails the batch.
   if (out.records?.length || out.snapshots?.length) throw new Error(`stage ${def.name} returned records or snapshots, which the history worker cannot write`);
-  if (buffer) {
-    const written = buffer.add(out.history ?? [], generation);
-    if (!written) return;
-    const ticket = nextTicket++;
-    written.then(
-      () => settled(ticket, null),
-      (e: unknown) => settled(ticket, toWireError(e)),
-    );
-    return { ticket };
-  }
   for (const w of out.history ?? []) await history.insert(w.table, w.rows);
-}
-
-/**
- * Outcomes of gathered batches' writes, posted together: the batches a failed insert fails (those it
- * held and those gathered while it ran) reach the main thread in one message, so its log reads all
- * their partitions again before it hands this thread another batch (runner.ts deferCommit).
- */
-let outcomes: Array<{ ticket: number; error: WireError | null }> = [];
-function settled(ticket: number, error: WireError | null): void {
-  if (outcomes.length === 0)
-    queueMicrotask(() => {
-      const all = outcomes;
-      outcomes = [];
-      port.postMessage({ tickets: all } satisfies WorkerMessage);
-    });
-  outcomes.push({ ticket, error });
-}
-
-/** Inserts what a gathering stage of this host and database holds. */
-async function flushGathered(host: number, db: string, stage: string): Promise<void> {
-  await buffers.get(bufferKey(host, db, stage))?.flush();
 }
 
 // ---- Hosted stages (Kafka): whole StageRunners on this thread ----
@@ -219,12 +159,7 @@ async function closeStage(sid: number): Promise<void> {
 async function answer(req: Extract<HostRequest, { id: number }>): Promise<unknown> {
   switch (req.op) {
     case 'batch':
-      return runBatch(req.host, req.db, req.stage, req.topic, req.partition, unpackBatch(req.packed), req.claim, req.accumulate);
-    case 'flush-gathered':
-      return flushGathered(req.host, req.db, req.stage);
-    case 'reset-gathered':
-      buffers.get(bufferKey(req.host, req.db, req.stage))?.reset();
-      return null;
+      return runBatch(req.host, req.db, req.stage, req.topic, req.partition, unpackBatch(req.packed), req.claim);
     case 'start-stage':
       return startStage(req);
     case 'stop-stage':
@@ -238,12 +173,6 @@ async function answer(req: Extract<HostRequest, { id: number }>): Promise<unknow
     case 'readonly':
       return (await historyOf(req.db)).readOnlyQuery(req.q);
     case 'close': {
-      // What its gathering stages hold is inserted (their runners flushed it at their stop already).
-      for (const [key, b] of buffers)
-        if (key.startsWith(`${req.host}\u0000`)) {
-          await b.flush().catch(() => {});
-          buffers.delete(key);
-        }
       // Its stages are stopped by their runners first; any left would lose their registry here.
       for (const [sid, r] of runners) if (r.host === req.host) await closeStage(sid);
       serdes.forget(req.host);

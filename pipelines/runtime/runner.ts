@@ -14,7 +14,6 @@ import { pipelineMetrics, type PipelineMetrics } from './metrics.ts';
 import type { BatchContext, EncodedOutputs, EncodedStageOutput, InRecord, OutRecord, RestoreContext, SnapshotWrite, StageDef, StageOutput } from './types.ts';
 import type { StageOffload } from './history-host.ts';
 import { historyFromAvroFirst } from './avro-history.ts';
-import { HistoryBuffer } from './history-buffer.ts';
 
 export interface RuntimeDeps {
   log: Log;
@@ -265,13 +264,7 @@ export class StageRunner {
     this.endLinger?.();
     const { gone, cancel } = this.whenAbandoned();
     try {
-      const stopping = c.stop();
-      // A gathering stage: the batch in flight handled, what is held is inserted so the log commits it.
-      if (this.def.accumulate) {
-        await Promise.race([this.turn, gone]);
-        await Promise.race([this.flushGathered().catch(() => undefined), gone]);
-      }
-      await Promise.race([stopping, gone]);
+      await Promise.race([c.stop(), gone]);
       await Promise.race([this.running, gone]);
       await Promise.race([this.turn, gone]);
     } finally {
@@ -327,31 +320,8 @@ export class StageRunner {
       // Handed to another thread as bytes, a batch's records are let go once packed (releaseRecords):
       // held while the worker writes or handles them, they outlived every young-generation collection
       // of this thread meanwhile, each of which copied them (bench/crawl-latency.md).
-      // A gathering sink (StageDef.accumulate) hands its batch's commit to the log, where the log takes it.
-      const gather = this.def.accumulate && batch.defer ? this.def.accumulate : undefined;
-      if (offload?.runs(stage)) {
-        const held = await offload.batch(stage, this.deps.topics, topic.id, batch.partition, releaseRecords(batch), this.claim(), gather);
-        if (held) this.deferCommit(batch, held.written, () => offload.resetGathered?.(stage));
-      } else if (gather) {
-        const history = this.deps.history;
-        if (!history) throw new Error(`stage ${stage} gathers history rows but has no History`);
-        const buffer = (this.buffer ??= new HistoryBuffer(history, gather));
-        const generation = buffer.generation;
-        const { records, dead } = await decodeOrDeadLetter(this.deps.serde, topic, batch.records, this.groupId);
-        if (dead.length) {
-          await this.send(await encodeOutputs(this.deps.serde, this.deps.topics, dead));
-          this.metrics.deadLetters.inc({ stage, topic: topic.id }, dead.length);
-        }
-        const out = await this.def.handle(records, { stage, topic: topic.id, partition: batch.partition, history: buffer.view, claim: this.claim() });
-        if (out.records?.length || out.snapshots?.length || out.publishes?.length) throw new Error(`stage ${stage} gathers history rows, so it may return nothing else`);
-        if (this.abandonedWith) throw this.abandonedWith;
-        const written = buffer.add(out.history ?? [], generation);
-        if (written)
-          this.deferCommit(batch, written, () => {
-            // After the log has read the failed batches' partitions again (in this turn's microtasks).
-            setImmediate(() => buffer.reset());
-          });
-      } else {
+      if (offload?.runs(stage)) await offload.batch(stage, this.deps.topics, topic.id, batch.partition, releaseRecords(batch), this.claim());
+      else {
         let rest: LogRecord[] | null = await historyFromAvroFirst(this.def, this.deps.serde, this.deps.history, topic.name, this.def.handleLog ? releaseRecords(batch) : batch.records);
         const registry = this.deps.serde.schemas;
         if (rest.length && this.def.handleLog && registry) {
@@ -395,32 +365,6 @@ export class StageRunner {
       this.deps.onError?.(err, { stage, topic: batch.topic, partition: batch.partition });
       throw err;
     }
-  }
-
-  /** Rows of a gathering stage held on this thread (StageDef.accumulate), when it is not hosted elsewhere. */
-  private buffer: HistoryBuffer | null = null;
-
-  /**
-   * The batch is committed by the log once `written` resolves (Batch.defer), or never if the runner
-   * is abandoned first. A failed write: `failed` runs as it fails, just before the log reads the
-   * partitions of the batches it failed again (in the same task), so what it does must take effect
-   * after that: the worker gets its reset after every batch posted before (and the failed batches'
-   * outcomes come in one message); the local buffer is reset in a setImmediate. A batch begun before
-   * the reset is refused after it (HistoryBuffer.generation).
-   */
-  private deferCommit(batch: Batch, written: Promise<void>, failed: () => void): void {
-    const w = this.orAbandoned(written);
-    w.catch(() => {});
-    written.catch(failed);
-    batch.defer!(w);
-  }
-
-  /** Inserts what a gathering stage holds (at its stop: the batches before are committed then). */
-  private async flushGathered(): Promise<void> {
-    if (!this.def.accumulate) return;
-    const offload = this.deps.offload;
-    if (offload?.runs(this.def.name)) await offload.flushGathered?.(this.def.name);
-    else await this.buffer?.flush();
   }
 
   /** BatchContext.claim: this runner, since its consumer's last rebalance. */

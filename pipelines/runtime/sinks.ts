@@ -278,14 +278,6 @@ export async function readStoredQuotes(
 export const PRICE_HISTORY_BATCH = { records: 10_000, bytes: 8 * 1024 * 1024 };
 
 /**
- * The price-history sink's rows gathered over its batches (StageDef.accumulate; PRICE_HISTORY_FLUSH_MS
- * and _ROWS): a read's changes came in one insert per raw topic with quotes (7 of price_history and 2
- * of price_aliases in the pipeline bench's read with changes, each a part of price_history and one of
- * price_latest's view), now in one insert per table. 20,000 rows hold ~6 MB on the history worker.
- */
-export const PRICE_HISTORY_GATHER = { ms: 2000, rows: 20_000 };
-
-/**
  * The last stored quotes the price-history sink keeps between batches (QuoteMemory): ~370 bytes of
  * heap a quote (key and observation), so ~37 MB at most; beyond it the longest kept are read again
  * from price_latest when next seen.
@@ -308,7 +300,6 @@ export const priceHistorySink: StageDef = {
   sinks: { tables: PRICE_HISTORY_TABLES },
   linger: HISTORY_LINGER,
   maxBatch: PRICE_HISTORY_BATCH,
-  accumulate: PRICE_HISTORY_GATHER,
   // Each value is read once, for its quotes: decoded as read (a raw listing's payload is most of its bytes).
   lazyValues: true,
   async handle(records, ctx) {
@@ -356,14 +347,8 @@ export const BACKBONE_SINKS: StageDef[] = [rawHistorySink, canonicalHistorySink,
  * The read-model sinks this configuration runs and replay rebuilds: every one, less the price-history
  * sink when PRICE_HISTORY is off.
  */
-export function backboneSinks(config: { PRICE_HISTORY: boolean; PRICE_HISTORY_FLUSH_MS?: number; PRICE_HISTORY_FLUSH_ROWS?: number }): StageDef[] {
-  if (!config.PRICE_HISTORY) return BACKBONE_SINKS.filter((d) => d !== priceHistorySink);
-  const ms = config.PRICE_HISTORY_FLUSH_MS ?? PRICE_HISTORY_GATHER.ms;
-  const rows = config.PRICE_HISTORY_FLUSH_ROWS ?? PRICE_HISTORY_GATHER.rows;
-  if (ms === PRICE_HISTORY_GATHER.ms && rows === PRICE_HISTORY_GATHER.rows) return BACKBONE_SINKS;
-  const { accumulate: _, ...sink } = priceHistorySink;
-  const configured: StageDef = ms > 0 ? { ...sink, accumulate: { ms, rows } } : sink;
-  return BACKBONE_SINKS.map((d) => (d === priceHistorySink ? configured : d));
+export function backboneSinks(config: { PRICE_HISTORY: boolean }): StageDef[] {
+  return config.PRICE_HISTORY ? BACKBONE_SINKS : BACKBONE_SINKS.filter((d) => d !== priceHistorySink);
 }
 
 /**

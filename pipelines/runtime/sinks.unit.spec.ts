@@ -49,13 +49,4 @@ describe('backboneSinks', () => {
     expect(off).not.toContain(priceHistorySink);
     expect(off).toEqual(BACKBONE_SINKS.filter((d) => d.name !== 'sink.price-history'));
   });
-
-  it('gathers the price-history sink\'s rows as PRICE_HISTORY_FLUSH_MS and _ROWS say; 0 ms writes each batch as it comes', () => {
-    const price = (env: Record<string, string>) => backboneSinks(loadConfig(env)).find((d) => d.name === 'sink.price-history')!;
-    expect(price({}).accumulate).toEqual({ ms: 2000, rows: 20_000 });
-    expect(price({ PRICE_HISTORY_FLUSH_MS: '500', PRICE_HISTORY_FLUSH_ROWS: '5000' }).accumulate).toEqual({ ms: 500, rows: 5000 });
-    expect(price({ PRICE_HISTORY_FLUSH_MS: '0' }).accumulate).toBeUndefined();
-    // The other sinks are the same objects whatever the setting.
-    expect(backboneSinks(loadConfig({ PRICE_HISTORY_FLUSH_MS: '0' })).filter((d) => d.name !== 'sink.price-history')).toEqual(BACKBONE_SINKS.filter((d) => d !== priceHistorySink));
-  });
 });

@@ -174,16 +174,6 @@ export interface StageDef {
    */
   maxBatch?: { records: number; bytes: number };
   /**
-   * For a sink whose only output is history rows: its batches' rows are gathered (history-buffer.ts)
-   * and inserted together, one insert per table, once `rows` rows are held or `ms` after the first
-   * of them, and each batch is committed only after its rows are inserted, where the log can commit
-   * late (Batch.defer: the embedded log; the log reads on meanwhile). Where it cannot (kafkajs),
-   * each batch is written as it comes, as without it. A read of the History the handler is given
-   * inserts what is held first. For a write whose fixed cost (a part per insert) dominates and whose
-   * batches are small: fewer, larger inserts, at the price of up to `ms` more before rows are readable.
-   */
-  accumulate?: { ms: number; rows: number };
-  /**
    * handle() is called on slices of at most this many records of a batch, in order, with the event
    * loop free between slices (other work of the process, e.g. API requests, runs there); their
    * outputs are written together, once, and the batch committed as before. For a stage whose
