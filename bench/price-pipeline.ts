@@ -20,12 +20,19 @@
 // sports ticks of both sides alike). The runs alternate, the order flipped every pair (ABBA), --pairs
 // times; `uptime`'s load with each.
 //
-//   node --max-semi-space-size=64 --import tsx bench/price-pipeline.ts [--pairs 3] [--scale 1] [--crawls 6] [--step-ms 10000] [--crawl-ids]
+//   node --max-semi-space-size=64 --import tsx bench/price-pipeline.ts [--pairs 3] [--scale 1] [--crawls 6] [--step-ms 10000] [--read-window-ms 0] [--crawl-ids]
 //
 // --crawl-ids: each record carries its read's listing crawl id (read_id `listing:<venue>:...`), as the
 // pollers' listing records do, so the catalog stage parses and stages every listing as in the
 // service; without it read_id is null and the catalog stage passes every record by (no crawl-complete
 // markers either way, so no crawl finishes and no catalog build runs).
+//
+// --read-window-ms N: each timed read takes at least N ms of wall time (appended, caught up, then
+// idle until N ms after its append), its CPU counted: both sides pay the same idle time (the
+// service's stages idle between reads whatever they do). For a change that makes a read take longer
+// to be caught up without more work (a sink holding its rows for up to 2 s before one insert, tried
+// in 0098acc and reverted): without it, that side is charged the idle CPU of the wait, the other not.
+// Default 0: caught up is the end of a read.
 //
 // --trees a=DIR,b=DIR: the same comparison between two checkouts, both with the sink on (a before /
 // after of a change to the sink): each run is DIR/bench/price-pipeline.ts of its tree.
@@ -48,6 +55,7 @@ const { values } = parseArgs({
     scale: { type: 'string', default: '1' },
     crawls: { type: 'string', default: '6' },
     'step-ms': { type: 'string', default: '10000' },
+    'read-window-ms': { type: 'string', default: '0' },
     trees: { type: 'string' },
     // The records carry a listing crawl's read_id per venue and read, as the pollers publish them, so
     // the catalog stage stages them (parses and normalizes every listing) as in the service.
@@ -71,6 +79,8 @@ interface RunResult {
   priceBatches: number;
   /** Candle roll-ups run in the timed part. */
   rollups?: number;
+  /** Inserts into price_history in the timed part (distinct inserted_at of its rows; absent from older trees). */
+  priceInserts?: number;
 }
 
 if (values.run) await oneRun(values.run);
@@ -105,6 +115,9 @@ async function oneRun(file: string): Promise<never> {
   const firstCpu = process.cpuUsage(c0);
   const first = { records: crawls[0]!.length, cpuUsPerRecord: (firstCpu.user + firstCpu.system) / crawls[0]!.length };
   const rows0 = config.PRICE_HISTORY ? await priceRows(pipeline.backbone.history) : 0;
+  const [{ t: timedFrom }] = config.PRICE_HISTORY
+    ? await pipeline.backbone.history.query<{ t: string }>(`SELECT toString(max(inserted_at)) AS t FROM price_history`)
+    : [{ t: '' }];
   const batches0 = await priceBatches();
 
   const timed = crawls.slice(1).reduce((n, c) => n + c.length, 0);
@@ -117,9 +130,14 @@ async function oneRun(file: string): Promise<never> {
   const rollupMs = config.PRICE_CANDLE_ROLLUP_MS;
   const stepMs = Number(values['step-ms']);
   let rollups = 0;
+  const windowMs = Number(values['read-window-ms']);
   for (let i = 1; i < encoded.length; i++) {
+    const appended = performance.now();
     await pipeline.append(encoded[i]!);
     await pipeline.caughtUp();
+    // Each read given the same wall time on both sides (--read-window-ms), its idle time counted.
+    const left = windowMs - (performance.now() - appended);
+    if (left > 0) await new Promise((r) => setTimeout(r, left));
     if (rollupMs > 0 && Math.floor((i * stepMs) / rollupMs) > Math.floor(((i - 1) * stepMs) / rollupMs)) {
       await pipeline.rollUp();
       rollups++;
@@ -144,6 +162,7 @@ async function oneRun(file: string): Promise<never> {
     priceRows: rows,
     priceBatches: batches,
     rollups: config.PRICE_HISTORY ? rollups : 0,
+    priceInserts: config.PRICE_HISTORY ? await priceInserts(pipeline.backbone.history, timedFrom) : 0,
   };
   await pipeline.stop();
   rmSync(dir, { recursive: true, force: true });
@@ -153,6 +172,12 @@ async function oneRun(file: string): Promise<never> {
 
 async function priceBatches(): Promise<number> {
   return (await pipelineMetrics.batches.get()).values.find((v) => v.labels.stage === 'sink.price-history')?.value ?? 0;
+}
+
+/** The inserts into price_history after `from` (an insert's rows share their inserted_at). */
+async function priceInserts(history: { query<T>(sql: string, params?: Record<string, unknown>): Promise<T[]> }, from: string): Promise<number> {
+  const [r] = await history.query<{ n: number | string }>(`SELECT uniqExact(inserted_at) AS n FROM price_history WHERE inserted_at > toDateTime64({from:String}, 3, 'UTC')`, { from });
+  return Number(r!.n);
 }
 
 async function priceRows(history: { query<T>(sql: string): Promise<T[]> }): Promise<number> {
@@ -185,7 +210,7 @@ async function compare(): Promise<never> {
   if (sides.length !== 2) throw new Error('--trees takes two label=DIR pairs');
   const runOnce = (side: (typeof sides)[number]) => {
     const load = loadavg()[0]!;
-    const out = execFileSync(process.execPath, [...process.execArgv, side.script, '--run', file, '--step-ms', String(stepMs)], {
+    const out = execFileSync(process.execPath, [...process.execArgv, side.script, '--run', file, '--step-ms', String(stepMs), '--read-window-ms', String(values['read-window-ms'])], {
       cwd: path.dirname(path.dirname(side.script)),
       encoding: 'utf8',
       stdio: ['ignore', 'pipe', 'inherit'],
@@ -196,7 +221,7 @@ async function compare(): Promise<never> {
     return { ...r, load };
   };
   const [A, B] = sides as [(typeof sides)[number], (typeof sides)[number]];
-  console.log(`\n| pair | load (1 min) ${A.label}; ${B.label} | CPU µs/record ${A.label} -> ${B.label} | ratio | incl. 3 s after | ratio | main thread µs/record | other threads | price rows (batches; roll-ups), timed | first read µs/record |`);
+  console.log(`\n| pair | load (1 min) ${A.label}; ${B.label} | CPU µs/record ${A.label} -> ${B.label} | ratio | incl. 3 s after | ratio | main thread µs/record | other threads | price rows (batches; roll-ups; inserts of price_history), timed | first read µs/record |`);
   console.log('|---|---|---|---:|---|---:|---|---|---:|---|');
   const ratios: number[] = [];
   const settled: number[] = [];
@@ -209,7 +234,7 @@ async function compare(): Promise<never> {
     settled.push(b.cpuSettledUsPerRecord / a.cpuSettledUsPerRecord);
     console.log(
       `| ${p} | ${a.load.toFixed(1)}; ${b.load.toFixed(1)} | ${a.cpuUsPerRecord} -> ${b.cpuUsPerRecord} | ${ratios.at(-1)!.toFixed(3)} | ${a.cpuSettledUsPerRecord} -> ${b.cpuSettledUsPerRecord} | ${settled.at(-1)!.toFixed(3)} | ` +
-        `${a.mainUsPerRecord} -> ${b.mainUsPerRecord} | ${a.otherThreadsUsPerRecord} -> ${b.otherThreadsUsPerRecord} | ${b.priceRows} (${b.priceBatches}; ${b.rollups ?? '?'}) | ${a.first.cpuUsPerRecord} -> ${b.first.cpuUsPerRecord} |`,
+        `${a.mainUsPerRecord} -> ${b.mainUsPerRecord} | ${a.otherThreadsUsPerRecord} -> ${b.otherThreadsUsPerRecord} | ${b.priceRows} (${b.priceBatches}; ${b.rollups ?? '?'}; ${a.priceInserts ?? '?'} -> ${b.priceInserts ?? '?'}) | ${a.first.cpuUsPerRecord} -> ${b.first.cpuUsPerRecord} |`,
     );
   }
   const sorted = (xs: number[]) => [...xs].sort((x, y) => x - y);
