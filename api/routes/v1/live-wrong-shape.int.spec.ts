@@ -45,6 +45,8 @@ const TICKERS = [{}, { error: 'Internal error' }, [], 'ok', 42, { symbol: 'BTCUS
 /** Documented: {symbol, ticks: [[t, "p"], ...]}; a tick that cannot be read would leave a second out of the range unannounced. */
 const TICKS = [{}, { error: 'Internal error' }, [], 'ok', 42, { ticks: 'none' }, { ticks: [['x', '1.5']] }, { ticks: [{}] }, { ticks: [[END, '1.5'], [END - 1000]] }];
 /** Documented: {profiles: [...]}; an object without `profiles` is an empty search (no matching: 404), but not one that carries an error. */
+/** Documented: [{proxyWallet, conditionId, outcome, size, ...}]; a position that cannot be read would be left out of its page unannounced. */
+const POSITIONS = [{}, { positions: [] }, 'ok', [{ conditionId: '0x' + 'a'.repeat(64), outcome: 'Yes' }], [{ conditionId: '0x' + 'a'.repeat(64), outcome: 'Yes', size: 5 }, { size: 3 }]];
 const SEARCHES = [{ error: 'Internal error' }, [], 'ok', 42, { profiles: 'none' }, { profiles: {} }];
 
 describe('a venue answer of the wrong shape is 502 upstream_unavailable', () => {
@@ -74,6 +76,14 @@ describe('a venue answer of the wrong shape is 502 upstream_unavailable', () => 
     }
   });
 
+  it.each(cases(POSITIONS))('wallet positions by address: %s', async (_, w) => {
+    answer = (p) => (p.endsWith('/positions') ? w : null);
+    const get = await app();
+    const r = await get(`/v1/marketplace/wallet/positions?address=0x${'1'.repeat(40)}`);
+    expect(r.status).toBe(502);
+    expect(r.body).toMatchObject({ code: 'upstream_unavailable', status_code: 502 });
+  });
+
   it('the well-formed answers of the same fake venue still answer 200 / 404 (the test can tell them apart)', async () => {
     const get = await app();
     answer = (p) => (p.endsWith('/ticker/price') ? { symbol: 'BTCUSDT', price: '100.5', time: END } : p.endsWith('/ticks') ? { ticks: [[END, '100.5']] } : p.endsWith('/profiles/search') ? { profiles: [] } : null);
@@ -82,6 +92,10 @@ describe('a venue answer of the wrong shape is 502 upstream_unavailable', () => 
     expect(latest.body.data).toEqual([{ symbol: 'btcusdt', value: 100.5, timestamp: END }]);
     const range = await get(`/v1/crypto-prices/spot?currency=btcusdt&start_time=${END - 10_000}&end_time=${END}`);
     expect(range.body.data).toEqual([{ symbol: 'btcusdt', value: 100.5, timestamp: END }]);
+    answer = (p) => (p.endsWith('/positions') ? [{ conditionId: '0x' + 'A'.repeat(64), outcome: 'Yes', size: 5 }] : null);
+    const held = await get(`/v1/marketplace/wallet/positions?address=0x${'1'.repeat(40)}`);
+    expect(held.status).toBe(200);
+    expect(held.body.data).toEqual([{ condition_id: '0x' + 'a'.repeat(64), outcome: 'Yes', shares: 5 }]);
     // An empty search is "no matching": 404, not 502; so is a search answer without `profiles`.
     for (const search of [{ profiles: [] }, {}, { profiles: null }]) {
       answer = (p) => (p.endsWith('/profiles/search') ? search : null);
