@@ -20,6 +20,7 @@ import {
   planPositions,
   positionsBody,
   profileBody,
+  type NativePosition,
   type NativeProfile,
 } from '../../live/wallet.ts';
 
@@ -84,6 +85,9 @@ export const walletPositions: RouteHandler = async (ctx: RouteContext) => {
   checkCursorWallet(plan, wallet);
   const r = await http.getJson(VENUE, '/venue_2/positions', { user: wallet, limit: plan.limit + 1, offset: plan.offset }, ctx.signal);
   if (r !== NOT_FOUND && !Array.isArray(r)) throw new ApiError('upstream_unavailable', `${VENUE} gave no valid answer: malformed positions`);
-  const rows = r === NOT_FOUND ? [] : r.filter(isNativePosition);
+  // A position that cannot be read is no valid answer either: left out, its page would be short
+  // of it (and of has_more) without saying so.
+  const rows: NativePosition[] = r === NOT_FOUND ? [] : r.every(isNativePosition) ? r : [];
+  if (r !== NOT_FOUND && rows.length !== r.length) throw new ApiError('upstream_unavailable', `${VENUE} gave no valid answer: a position without conditionId, outcome or size`);
   return { body: positionsBody(plan, wallet, rows, cursors) };
 };
