@@ -84,6 +84,38 @@ describe('a venue answer of the wrong shape is 502 upstream_unavailable', () => 
     expect(r.body).toMatchObject({ code: 'upstream_unavailable', status_code: 502 });
   });
 
+  // Event detail: an answer without the venue's list of markets (children, for venue_9) is not an
+  // event with no markets; the title would be made up from the id.
+  const EVENTS: Array<[string, string, unknown]> = [];
+  for (const [id, list] of [
+    ['KXNBAGAME-26NOV20MEMDET', 'markets'],
+    ['venue_2:12345', 'markets'],
+    ['venue_2:some-event-slug', 'markets'],
+    ['venue_6:01ARZ3NDEKTSV4RRFFQ69G5FAV', 'markets'],
+    ['venue_7:123', 'markets'],
+    [`venue_9:0x${'a'.repeat(64)}`, 'children'],
+  ] as const) {
+    for (const w of [{}, { error: 'Internal error' }, { title: 'A title', [list]: 'none' }]) EVENTS.push([id, JSON.stringify(w), w]);
+  }
+  it.each(EVENTS)('event detail %s: %s', async (id, _, w) => {
+    answer = () => w;
+    const get = await app();
+    const r = await get(`/v1/events/${id}`);
+    expect(r.status).toBe(502);
+    expect(r.body).toMatchObject({ code: 'upstream_unavailable', status_code: 502 });
+  });
+
+  it('a venue_1 sibling that answers without its markets list is missing, not returned', async () => {
+    const primary = { event: { event_ticker: 'KXNBAGAME-26NOV20MEMDET', title: 'Memphis at Detroit' }, markets: [{ ticker: 'KXNBAGAME-26NOV20MEMDET-MEM', title: 'Winner?' }] };
+    answer = (p) => (p.endsWith('/KXNBAGAME-26NOV20MEMDET') ? primary : p.endsWith('/KXNBASPREAD-26NOV20MEMDET') ? { error: 'Internal error' } : p.endsWith('/KXNBATOTAL-26NOV20MEMDET') ? {} : null);
+    const get = await app();
+    const r = await get('/v1/events/KXNBAGAME-26NOV20MEMDET');
+    expect(r.status).toBe(200);
+    expect(r.body.markets).toEqual([{ market_id: 'KXNBAGAME-26NOV20MEMDET-MEM', title: 'Winner?' }]);
+    expect(r.body.fanout.siblings_missing.sort()).toEqual(['KXNBASPREAD', 'KXNBATOTAL']);
+    expect(r.body.fanout.siblings_returned).toEqual([]);
+  });
+
   it('the well-formed answers of the same fake venue still answer 200 / 404 (the test can tell them apart)', async () => {
     const get = await app();
     answer = (p) => (p.endsWith('/ticker/price') ? { symbol: 'BTCUSDT', price: '100.5', time: END } : p.endsWith('/ticks') ? { ticks: [[END, '100.5']] } : p.endsWith('/profiles/search') ? { profiles: [] } : null);
