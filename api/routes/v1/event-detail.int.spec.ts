@@ -290,3 +290,18 @@ describe('venue_4 fixtures resolve only while trading', () => {
     }
   });
 });
+
+describe('field order as the spec lists it', () => {
+  it('event_id, provider, title, markets (market_id, title), then fanout (attempted, returned, missing)', async () => {
+    const { get } = await liveApp(sim);
+    const v1 = await get(`/v1/events/${await nbaEventTicker()}`);
+    expect(v1.status).toBe(200);
+    expect(Object.keys(v1.body)).toEqual(['event_id', 'provider', 'title', 'markets', 'fanout']);
+    expect(Object.keys(v1.body.fanout)).toEqual(['siblings_attempted', 'siblings_returned', 'siblings_missing']);
+    for (const m of v1.body.markets) expect(Object.keys(m)).toEqual(['market_id', 'title']);
+    const [ev] = (await simJson(sim, '/venue_2/events?tag_slug=nba&limit=1')) as any[];
+    const v2 = await get(`/v1/events/venue_2:${ev.slug}`);
+    expect(Object.keys(v2.body)).toEqual(['event_id', 'provider', 'title', 'markets']);
+    for (const m of v2.body.markets) expect(Object.keys(m)).toEqual(['market_id', 'title']);
+  });
+});
