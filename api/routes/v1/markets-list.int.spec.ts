@@ -119,6 +119,10 @@ describe('GET /v1/markets', () => {
     expect(first.body.pagination).toMatchObject({ limit: 25, total: 54, has_more: true });
     expect(first.body.data).toHaveLength(25);
     expect(first.body.data[0]).toEqual({ id: 'venue_1:KXFED-000', provider: 'venue_1', title: 'Title of KXFED-000', category: 'economics' });
+    // Fields in the spec's order (toEqual does not look at it).
+    expect(Object.keys(first.body)).toEqual(['data', 'snapshot', 'pagination']);
+    expect(Object.keys(first.body.data[0])).toEqual(['id', 'provider', 'title', 'category']);
+    expect(Object.keys(first.body.pagination)).toEqual(['limit', 'total', 'has_more', 'next_cursor']);
     const { rows, pages } = await walk(get, '');
     expect(pages).toBe(3);
     expect(rows).toHaveLength(54);
@@ -204,6 +208,39 @@ describe('GET /v1/markets', () => {
     }
     expect((await get(`cursor=${c}&category=sports`)).status).toBe(200);
     expect((await get(`cursor=${c}&category=SPORTS&limit=3`)).status).toBe(200);
+  });
+
+  it('lists every parameter problem in errors[], the message describing the first', async () => {
+    const { store, get } = await setup();
+    await seed(store);
+    const r = await get('limit=0&category=sport&provider=v1');
+    expect(r.status).toBe(400);
+    expect(r.body.code).toBe('invalid_parameter');
+    expect(r.body.errors.map((e: Json) => [e.param, e.value])).toEqual([
+      ['limit', '0'],
+      ['category', 'sport'],
+      ['provider', 'v1'],
+    ]);
+    expect(r.body.message).toBe(r.body.errors[0].message);
+    for (const e of r.body.errors) expect(e.message).toContain(JSON.stringify(e.value));
+  });
+
+  it('rejects a signed cursor whose payload was edited (another offset, another filter, another snapshot)', async () => {
+    const { store, get } = await setup();
+    await seed(store);
+    const first = await get('category=sports&limit=5');
+    const real = first.body.pagination.next_cursor as string;
+    const [payload, mac] = real.split('.');
+    const text = Buffer.from(payload, 'base64url').toString();
+    const edits = [text.replace(/,5\]$/, ',30]'), text.replace('"sports"', '"politics"'), text.replace(/^\[1,"markets","[^"]+"/, '[1,"markets","another-snapshot"')];
+    for (const edited of edits) {
+      expect(edited).not.toBe(text);
+      const forged = `${Buffer.from(edited).toString('base64url')}.${mac}`;
+      const r = await get(`category=${edited.includes('politics') ? 'politics' : 'sports'}&cursor=${encodeURIComponent(forged)}`);
+      expect(r.status, edited).toBe(400);
+      expect(r.body, edited).toMatchObject({ code: 'invalid_cursor', param: 'cursor' });
+    }
+    expect((await get(`category=sports&cursor=${encodeURIComponent(real)}`)).status).toBe(200);
   });
 
   it('rejects malformed and forged cursors', async () => {
