@@ -370,6 +370,17 @@ describe('GET /v1/markets', () => {
     const again = await t.app.inject({ url: url('limit=10'), headers: { ...t.auth(key), 'if-none-match': etag } });
     expect(again.statusCode).toBe(304);
     expect(again.body).toBe('');
+    // A 304 carries what the 200 would have (RFC 9110 15.4.5) and is an authenticated response (spec: "Limits").
+    expect(again.headers.etag).toBe(etag);
+    expect(again.headers['cache-control']).toBe(first.headers['cache-control']);
+    expect(String(again.headers.vary).toLowerCase()).toContain('accept-encoding');
+    expect(again.headers['x-ratelimit-limit']).toBe(first.headers['x-ratelimit-limit']);
+    expect(again.headers['x-ratelimit-reset']).toMatch(/^\d+$/);
+    expect(again.headers['x-request-id']).toEqual(expect.any(String));
+    expect(again.headers['x-request-id']).not.toBe(first.headers['x-request-id']);
+    // A list of tags and the weak/strong forms match too (If-None-Match uses weak comparison).
+    const listed = await t.app.inject({ url: url('limit=10'), headers: { ...t.auth(key), 'if-none-match': `"nope", ${etag.slice(2)}` } });
+    expect(listed.statusCode).toBe(304);
     // Another page (here: another limit) is another representation.
     const other = await t.app.inject({ url: url('limit=11'), headers: { ...t.auth(key), 'if-none-match': etag } });
     expect(other.statusCode).toBe(200);
