@@ -290,3 +290,55 @@ describe('venue_4 fixtures resolve only while trading', () => {
     }
   });
 });
+
+describe('field order as the spec lists it', () => {
+  it('event_id, provider, title, markets (market_id, title), then fanout (attempted, returned, missing)', async () => {
+    const { get } = await liveApp(sim);
+    const v1 = await get(`/v1/events/${await nbaEventTicker()}`);
+    expect(v1.status).toBe(200);
+    expect(Object.keys(v1.body)).toEqual(['event_id', 'provider', 'title', 'markets', 'fanout']);
+    expect(Object.keys(v1.body.fanout)).toEqual(['siblings_attempted', 'siblings_returned', 'siblings_missing']);
+    for (const m of v1.body.markets) expect(Object.keys(m)).toEqual(['market_id', 'title']);
+    const [ev] = (await simJson(sim, '/venue_2/events?tag_slug=nba&limit=1')) as any[];
+    const v2 = await get(`/v1/events/venue_2:${ev.slug}`);
+    expect(Object.keys(v2.body)).toEqual(['event_id', 'provider', 'title', 'markets']);
+    for (const m of v2.body.markets) expect(Object.keys(m)).toEqual(['market_id', 'title']);
+  });
+});
+
+describe('every accepted id form names the same event', () => {
+  it('venue_1: bare (any case), composite (any prefix case), with provider in a tolerated spelling; contradictions and unknown prefixes are 400', async () => {
+    const { get } = await liveApp(sim);
+    const ticker = await nbaEventTicker();
+    const want = (await get(`/v1/events/${ticker}`)).body;
+    expect(want.event_id).toBe(ticker);
+    for (const form of [ticker.toLowerCase(), `venue_1:${ticker}`, `VENUE_1:${ticker.toLowerCase()}`, `${ticker}?provider=v1`, `${ticker}?provider=VENUE-1`, `venue_1:${ticker}?provider=venue1`]) {
+      const r = await get(`/v1/events/${form}`);
+      expect(r.status, form).toBe(200);
+      expect(r.body, form).toEqual(want);
+    }
+    const contra = await get(`/v1/events/venue_1:${ticker}?provider=venue_2`);
+    expect(contra.status).toBe(400);
+    expect(contra.body).toMatchObject({ code: 'invalid_parameter', param: 'provider' });
+    for (const prefix of ['v1', 'venue_10', 'kalshi']) {
+      const r = await get(`/v1/events/${prefix}:${ticker}`);
+      expect(r.status, prefix).toBe(400);
+      expect(r.body, prefix).toMatchObject({ code: 'invalid_identifier', param: 'event_id' });
+      expect(r.body.message, prefix).toContain(JSON.stringify(prefix));
+    }
+    const bogus = await get(`/v1/events/${ticker}?provider=bogus`);
+    expect(bogus.body).toMatchObject({ code: 'invalid_parameter', param: 'provider' });
+    const unknown = await get('/v1/events/KXNBAGAME-99JAN01ZZZYYY');
+    expect(unknown.status).toBe(404);
+    expect(unknown.body).toMatchObject({ code: 'event_not_found', param: 'event_id' });
+  });
+
+  it('venue_4: a fixture id in lower case is inferred too', async () => {
+    const { get } = await liveApp(sim);
+    const [m] = (await simJson(sim, '/venue_4/markets/active?pageSize=1')).data.markets;
+    const upper = await get(`/v1/events/${m.sportXeventId}`);
+    const lower = await get(`/v1/events/${String(m.sportXeventId).toLowerCase()}`);
+    expect(lower.status).toBe(200);
+    expect(lower.body).toEqual(upper.body);
+  });
+});

@@ -20,6 +20,12 @@ beforeAll(async () => {
     market_v3: { venue: 'venue_3', url: `/v1/markets/venue_3:${m3.id}` },
     event_v7: { venue: 'venue_7', url: `/v1/events/venue_7:${m7.event_id}` },
     wallet: { venue: 'venue_2', url: `/v1/marketplace/wallet?address=${buildWallets(11)[0].proxy}` },
+    // The username path (the venue's search) and positions (by address, and by username: a search then the positions read).
+    wallet_username: { venue: 'venue_2', url: `/v1/marketplace/wallet?username=${encodeURIComponent(buildWallets(11)[0].name)}` },
+    positions: { venue: 'venue_2', url: `/v1/marketplace/wallet/positions?address=${buildWallets(11)[0].proxy}` },
+    positions_username: { venue: 'venue_2', url: `/v1/marketplace/wallet/positions?username=${encodeURIComponent(buildWallets(11)[0].name)}` },
+    // venue_1 event detail (the primary fetch of a sports event with siblings).
+    event_v1: { venue: 'venue_1', url: `/v1/events/${m1.event_ticker}` },
   };
 });
 afterAll(async () => {
@@ -35,7 +41,7 @@ async function withFault<T>(venue: VenueId, fault: Fault, f: () => Promise<T>): 
   }
 }
 
-describe.each(['market_v1', 'market_v3', 'event_v7', 'wallet'])('%s', (name) => {
+describe.each(['market_v1', 'market_v3', 'event_v7', 'event_v1', 'wallet', 'wallet_username', 'positions', 'positions_username'])('%s', (name) => {
   it('venue 429 with Retry-After is 429 upstream_rate_limited with Retry-After', async () => {
     const { get } = await liveApp(sim);
     const { venue, url } = ids[name];

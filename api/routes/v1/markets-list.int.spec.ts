@@ -119,6 +119,10 @@ describe('GET /v1/markets', () => {
     expect(first.body.pagination).toMatchObject({ limit: 25, total: 54, has_more: true });
     expect(first.body.data).toHaveLength(25);
     expect(first.body.data[0]).toEqual({ id: 'venue_1:KXFED-000', provider: 'venue_1', title: 'Title of KXFED-000', category: 'economics' });
+    // Fields in the spec's order (toEqual does not look at it).
+    expect(Object.keys(first.body)).toEqual(['data', 'snapshot', 'pagination']);
+    expect(Object.keys(first.body.data[0])).toEqual(['id', 'provider', 'title', 'category']);
+    expect(Object.keys(first.body.pagination)).toEqual(['limit', 'total', 'has_more', 'next_cursor']);
     const { rows, pages } = await walk(get, '');
     expect(pages).toBe(3);
     expect(rows).toHaveLength(54);
@@ -204,6 +208,39 @@ describe('GET /v1/markets', () => {
     }
     expect((await get(`cursor=${c}&category=sports`)).status).toBe(200);
     expect((await get(`cursor=${c}&category=SPORTS&limit=3`)).status).toBe(200);
+  });
+
+  it('lists every parameter problem in errors[], the message describing the first', async () => {
+    const { store, get } = await setup();
+    await seed(store);
+    const r = await get('limit=0&category=sport&provider=v1');
+    expect(r.status).toBe(400);
+    expect(r.body.code).toBe('invalid_parameter');
+    expect(r.body.errors.map((e: Json) => [e.param, e.value])).toEqual([
+      ['limit', '0'],
+      ['category', 'sport'],
+      ['provider', 'v1'],
+    ]);
+    expect(r.body.message).toBe(r.body.errors[0].message);
+    for (const e of r.body.errors) expect(e.message).toContain(JSON.stringify(e.value));
+  });
+
+  it('rejects a signed cursor whose payload was edited (another offset, another filter, another snapshot)', async () => {
+    const { store, get } = await setup();
+    await seed(store);
+    const first = await get('category=sports&limit=5');
+    const real = first.body.pagination.next_cursor as string;
+    const [payload, mac] = real.split('.');
+    const text = Buffer.from(payload, 'base64url').toString();
+    const edits = [text.replace(/,5\]$/, ',30]'), text.replace('"sports"', '"politics"'), text.replace(/^\[1,"markets","[^"]+"/, '[1,"markets","another-snapshot"')];
+    for (const edited of edits) {
+      expect(edited).not.toBe(text);
+      const forged = `${Buffer.from(edited).toString('base64url')}.${mac}`;
+      const r = await get(`category=${edited.includes('politics') ? 'politics' : 'sports'}&cursor=${encodeURIComponent(forged)}`);
+      expect(r.status, edited).toBe(400);
+      expect(r.body, edited).toMatchObject({ code: 'invalid_cursor', param: 'cursor' });
+    }
+    expect((await get(`category=sports&cursor=${encodeURIComponent(real)}`)).status).toBe(200);
   });
 
   it('rejects malformed and forged cursors', async () => {
@@ -333,6 +370,17 @@ describe('GET /v1/markets', () => {
     const again = await t.app.inject({ url: url('limit=10'), headers: { ...t.auth(key), 'if-none-match': etag } });
     expect(again.statusCode).toBe(304);
     expect(again.body).toBe('');
+    // A 304 carries what the 200 would have (RFC 9110 15.4.5) and is an authenticated response (spec: "Limits").
+    expect(again.headers.etag).toBe(etag);
+    expect(again.headers['cache-control']).toBe(first.headers['cache-control']);
+    expect(String(again.headers.vary).toLowerCase()).toContain('accept-encoding');
+    expect(again.headers['x-ratelimit-limit']).toBe(first.headers['x-ratelimit-limit']);
+    expect(again.headers['x-ratelimit-reset']).toMatch(/^\d+$/);
+    expect(again.headers['x-request-id']).toEqual(expect.any(String));
+    expect(again.headers['x-request-id']).not.toBe(first.headers['x-request-id']);
+    // A list of tags and the weak/strong forms match too (If-None-Match uses weak comparison).
+    const listed = await t.app.inject({ url: url('limit=10'), headers: { ...t.auth(key), 'if-none-match': `"nope", ${etag.slice(2)}` } });
+    expect(listed.statusCode).toBe(304);
     // Another page (here: another limit) is another representation.
     const other = await t.app.inject({ url: url('limit=11'), headers: { ...t.auth(key), 'if-none-match': etag } });
     expect(other.statusCode).toBe(200);

@@ -146,4 +146,53 @@ describe('spot prices', () => {
     expect(next.status).toBe(200);
     expect(next.body.data.map((x: any) => x.timestamp)).toEqual([end - 3000, end - 4000, end - 5000]);
   });
+
+  it('range boundaries: equal bounds on a second give that second, between seconds nothing; far past and all-future ranges are empty 200s', async () => {
+    const { get } = await liveApp(sim);
+    const sec = pastSecond();
+    const eq = await get(`/v1/crypto-prices/spot?currency=btcusdt&start_time=${sec}&end_time=${sec}`);
+    expect(eq.status).toBe(200);
+    expect(eq.body.data.map((x: any) => x.timestamp)).toEqual([sec]);
+    expect(eq.body.pagination).toEqual({ limit: 100, total: null, has_more: false });
+    const between = await get(`/v1/crypto-prices/spot?currency=btcusdt&start_time=${sec + 1}&end_time=${sec + 999}`);
+    expect(between.body).toEqual({ data: [], pagination: { limit: 100, total: null, has_more: false } });
+    const past = await get('/v1/crypto-prices/spot?currency=btcusdt&start_time=0&end_time=1000');
+    expect(past.body).toEqual({ data: [], pagination: { limit: 100, total: null, has_more: false } });
+    const future = Math.floor(sim.clock.now() / 1000) * 1000 + 86_400_000;
+    const ahead = await get(`/v1/crypto-prices/spot?currency=btcusdt&start_time=${future}&end_time=${future + 60_000}`);
+    expect(ahead.status).toBe(200);
+    expect(ahead.body.data).toEqual([]);
+    expect(ahead.body.pagination.has_more).toBe(false);
+    // An end_time in the future: the newest second is the current one, not one ahead of it.
+    const toFuture = await get(`/v1/crypto-prices/spot?currency=btcusdt&start_time=${sec}&end_time=${future}&limit=1`);
+    expect(toFuture.body.data).toHaveLength(1);
+    expect(toFuture.body.data[0].timestamp).toBeLessThanOrEqual(sim.clock.now());
+    expect(toFuture.body.data[0].timestamp).toBeGreaterThan(sec);
+  });
+
+  it('times that are not integers of Unix ms are 400 naming the parameter and quoting the value', async () => {
+    const { get } = await liveApp(sim);
+    for (const name of ['start_time', 'end_time']) {
+      for (const v of ['1.5', '1e3', '0x10', '%2B5', '%205', 'now', '2026-11-20T00:00:00Z']) {
+        const r = await get(`/v1/crypto-prices/spot?currency=btcusdt&${name}=${v}`);
+        expect(r.status, `${name}=${v}`).toBe(400);
+        expect(r.body, `${name}=${v}`).toMatchObject({ code: 'invalid_parameter', param: name });
+        expect(r.body.message, `${name}=${v}`).toContain(JSON.stringify(decodeURIComponent(v)));
+      }
+    }
+  });
+
+  it('a cursor of another currency is 400; limit with a cursor sets the next page size', async () => {
+    const { get } = await liveApp(sim);
+    const end = pastSecond();
+    const r = await get(`/v1/crypto-prices/spot?currency=btcusdt&start_time=${end - 20_000}&end_time=${end}&limit=2`);
+    const cursor = encodeURIComponent(r.body.pagination.next_cursor);
+    const other = await get(`/v1/crypto-prices/spot?cursor=${cursor}&currency=ethusdt`);
+    expect(other.status).toBe(400);
+    expect(other.body).toMatchObject({ code: 'invalid_cursor' });
+    const same = await get(`/v1/crypto-prices/spot?cursor=${cursor}&currency=BTCUSDT&limit=5`);
+    expect(same.status).toBe(200);
+    expect(same.body.data.map((x: any) => x.timestamp)).toEqual([2, 3, 4, 5, 6].map((i) => end - i * 1000));
+    expect(same.body.pagination.limit).toBe(5);
+  });
 });

@@ -10,7 +10,7 @@ import { cursorCodec } from '../../../lib/cursor.ts';
 import { NOT_FOUND, type VenueHttp } from '../../../pipelines/venues/client/http.ts';
 import { proxyFor } from '../../../pipelines/venues/client/proxy.ts';
 import { guarded, liveDeps } from '../../live/io.ts';
-import { arr, isRec } from '../../../pipelines/venues/adapters/native.ts';
+import { isRec } from '../../../pipelines/venues/adapters/native.ts';
 import {
   checkCursorWallet,
   exactUsernameMatch,
@@ -20,6 +20,7 @@ import {
   planPositions,
   positionsBody,
   profileBody,
+  type NativePosition,
   type NativeProfile,
 } from '../../live/wallet.ts';
 
@@ -32,9 +33,24 @@ async function profileAt(http: VenueHttp, address: string, signal: AbortSignal):
   return r;
 }
 
+/**
+ * The profiles of a search answer ({profiles: [...]}). An object without `profiles` (or with null)
+ * is an empty search; anything else (not an object, a `profiles` that is no list, an error object)
+ * is no valid answer: 502, not "no matching" (404), which would tell the client the name is free.
+ */
+function searchHits(r: unknown): NativeProfile[] {
+  if (!isRec(r)) throw new ApiError('upstream_unavailable', `${VENUE} gave no valid answer: the profile search is not an object`);
+  if (r.profiles === undefined || r.profiles === null) {
+    if (r.error !== undefined) throw new ApiError('upstream_unavailable', `${VENUE} gave no valid answer: the profile search answered an error`);
+    return [];
+  }
+  if (!Array.isArray(r.profiles)) throw new ApiError('upstream_unavailable', `${VENUE} gave no valid answer: the profile search has no profiles list`);
+  return r.profiles.filter(isNativeProfile);
+}
+
 async function profileByUsername(http: VenueHttp, username: string, signal: AbortSignal): Promise<NativeProfile> {
   const r = await http.getJson(VENUE, '/venue_2/profiles/search', { q: username }, signal);
-  const list = r === NOT_FOUND ? [] : isRec(r) ? arr(r.profiles).filter(isNativeProfile) : [];
+  const list = r === NOT_FOUND ? [] : searchHits(r);
   const hit = exactUsernameMatch(username, list);
   // "No matching or only fuzzy match: 404 profile_not_found"
   if (!hit) throw new ApiError('profile_not_found', `no profile has the username ${quote(username)}`, { param: 'username' });
@@ -69,6 +85,9 @@ export const walletPositions: RouteHandler = async (ctx: RouteContext) => {
   checkCursorWallet(plan, wallet);
   const r = await http.getJson(VENUE, '/venue_2/positions', { user: wallet, limit: plan.limit + 1, offset: plan.offset }, ctx.signal);
   if (r !== NOT_FOUND && !Array.isArray(r)) throw new ApiError('upstream_unavailable', `${VENUE} gave no valid answer: malformed positions`);
-  const rows = r === NOT_FOUND ? [] : r.filter(isNativePosition);
+  // A position that cannot be read is no valid answer either: left out, its page would be short
+  // of it (and of has_more) without saying so.
+  const rows: NativePosition[] = r === NOT_FOUND ? [] : r.every(isNativePosition) ? r : [];
+  if (r !== NOT_FOUND && rows.length !== r.length) throw new ApiError('upstream_unavailable', `${VENUE} gave no valid answer: a position without conditionId, outcome or size`);
   return { body: positionsBody(plan, wallet, rows, cursors) };
 };

@@ -39,6 +39,12 @@ export function arr(v: unknown): unknown[] {
   return Array.isArray(v) ? v : [];
 }
 
+/** A list the venue documents as always present (an event's markets): anything else is a malformed answer (502), not an empty list. */
+export function list(v: unknown, what: string): unknown[] {
+  if (!Array.isArray(v)) throw new MalformedUpstream(`${what} is not a list`);
+  return v;
+}
+
 /** A venue time as ISO 8601 UTC with milliseconds: ISO text, `YYYY-MM-DD HH:MM:SS+00`, Unix s or ms. */
 export function isoTime(v: unknown, unit: 'auto' | 's' | 'ms' = 'auto'): string | null {
   let ms: number;

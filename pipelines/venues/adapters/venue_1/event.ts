@@ -1,7 +1,7 @@
 // venue_1's event detail, read live (spec: "Event detail", "GET /v1/events/{event_id}"): the reader
 // does the venue reads through the request's EventIO; the `build*` functions are pure.
 import type { EventMarket, EventDetail, EventIO } from '../live-event.ts';
-import { arr, isRec, need, rec, str } from '../native.ts';
+import { isRec, list, need, rec, str } from '../native.ts';
 import { NOT_FOUND, type NotFound } from '../../client/http.ts';
 
 /** Sibling series registry (FORMATS.md, venue_1): the game-line series of one game. */
@@ -28,7 +28,7 @@ export function venue1Siblings(eventTicker: string): { series: string; siblings:
 }
 
 function venue1Markets(raw: unknown): EventMarket[] {
-  const ms = arr(rec(raw, 'venue_1 event answer').markets).filter(isRec);
+  const ms = list(rec(raw, 'venue_1 event answer').markets, 'venue_1 event answer.markets').filter(isRec);
   const titles = ms.map((m) => str(m.title) ?? '');
   return ms.map((m, i) => {
     const ticker = need(str(m.ticker), 'venue_1 market.ticker');

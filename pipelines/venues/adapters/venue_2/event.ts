@@ -1,7 +1,7 @@
 // venue_2's event detail, read live (spec: "Event detail", "GET /v1/events/{event_id}"): the reader
 // does the venue reads through the request's EventIO; the `build*` functions are pure.
 import type { EventDetail, EventIO } from '../live-event.ts';
-import { arr, isRec, need, rec, str } from '../native.ts';
+import { isRec, list, need, rec, str } from '../native.ts';
 import { NOT_FOUND, type NotFound } from '../../client/http.ts';
 
 /** venue_2 `sportsMarketType` values of player props (not gathered into the event). */
@@ -9,7 +9,7 @@ const VENUE2_PROPS = new Set(['points', 'rebounds', 'assists', 'passing_yards', 
 
 export function buildVenue2Event(id: string, raw: unknown): EventDetail {
   const e = rec(raw, 'venue_2 event');
-  const markets = arr(e.markets)
+  const markets = list(e.markets, 'venue_2 event.markets')
     .filter(isRec)
     .filter((m) => !VENUE2_PROPS.has(String(m.sportsMarketType ?? '')))
     .map((m) => ({ market_id: need(str(m.id), 'venue_2 market.id'), title: str(m.question) ?? String(m.id) }));

@@ -2,12 +2,12 @@
 // does the venue reads through the request's EventIO; the `build*` functions are pure.
 // Its events: fixtures while trading.
 import type { EventDetail, EventIO } from '../live-event.ts';
-import { arr, isRec, rec, str, type Rec } from '../native.ts';
+import { arr, isRec, list, rec, str, type Rec } from '../native.ts';
 import { NOT_FOUND, type NotFound } from '../../client/http.ts';
 
 export function buildVenue4Event(id: string, fixture: unknown, found: unknown): EventDetail {
   const f = rec(rec(fixture, 'venue_4 answer').data, 'venue_4 fixture');
-  const hashes = arr(f.markets).map((h) => String(h).toLowerCase());
+  const hashes = list(f.markets, 'venue_4 fixture.markets').map((h) => String(h).toLowerCase());
   const byHash = new Map<string, Rec>();
   if (found !== NOT_FOUND && isRec(found)) for (const m of arr(found.data)) if (isRec(m)) byHash.set(String(m.marketHash).toLowerCase(), m);
   const markets = hashes.map((h) => {
@@ -24,7 +24,7 @@ export async function readVenue4(io: EventIO, id: string): Promise<EventDetail |
   // "a fixture of a finished game is 404": the venue drops fixtures once trading ends.
   const f = await io.get('venue_4', `/venue_4/fixture/${id}`);
   if (f === NOT_FOUND) return NOT_FOUND;
-  const hashes = arr(rec(rec(f, 'venue_4 answer').data, 'venue_4 fixture').markets).map(String);
+  const hashes = list(rec(rec(f, 'venue_4 answer').data, 'venue_4 fixture').markets, 'venue_4 fixture.markets').map(String);
   const found = hashes.length ? await io.get('venue_4', '/venue_4/markets/find', { marketHashes: hashes.join(',') }) : NOT_FOUND;
   return buildVenue4Event(id, f, found);
 }

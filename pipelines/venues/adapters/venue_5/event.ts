@@ -2,12 +2,12 @@
 // does the venue reads through the request's EventIO; the `build*` functions are pure.
 // Its events: question or standalone outcome.
 import type { EventDetail, EventIO } from '../live-event.ts';
-import { arr, isRec, need, rec, str } from '../native.ts';
+import { isRec, list, need, rec, str } from '../native.ts';
 import { NOT_FOUND, type NotFound } from '../../client/http.ts';
 
 export function buildVenue5Question(id: string, raw: unknown): EventDetail {
   const q = rec(rec(raw, 'venue_5 answer').question, 'venue_5 question');
-  const markets = arr(q.outcomes)
+  const markets = list(q.outcomes, 'venue_5 question.outcomes')
     .filter(isRec)
     .map((o) => ({ market_id: need(str(o.outcome_id), 'venue_5 outcome_id'), title: str(o.label) ?? String(o.outcome_id) }));
   return { event_id: id, provider: 'venue_5', title: str(q.title) ?? id, markets };

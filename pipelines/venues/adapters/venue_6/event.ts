@@ -2,7 +2,7 @@
 // does the venue reads through the request's EventIO; the `build*` functions are pure.
 // Its events: multi-choice or binary.
 import type { EventDetail, EventIO } from '../live-event.ts';
-import { arr, isRec, need, rec, str, type Rec } from '../native.ts';
+import { isRec, list, need, rec, str, type Rec } from '../native.ts';
 import { NOT_FOUND, type NotFound } from '../../client/http.ts';
 
 const isProp = (m: Rec): boolean => /prop/i.test(String(m.kind ?? '')) || /prop/i.test(String(m.line_type ?? ''));
@@ -10,7 +10,7 @@ const isProp = (m: Rec): boolean => /prop/i.test(String(m.kind ?? '')) || /prop/
 export function buildVenue6Event(id: string, ev: unknown | NotFound, market: unknown | NotFound): EventDetail | NotFound {
   if (ev !== NOT_FOUND) {
     const e = rec(ev, 'venue_6 event');
-    const markets = arr(e.markets)
+    const markets = list(e.markets, 'venue_6 event.markets')
       .filter(isRec)
       .filter((m) => !isProp(m))
       .map((m) => ({ market_id: need(str(m.id), 'venue_6 market.id'), title: str(m.question) ?? str(m.title) ?? String(m.id) }));

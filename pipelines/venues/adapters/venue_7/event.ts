@@ -1,13 +1,13 @@
 // venue_7's event detail, read live (spec: "Event detail", "GET /v1/events/{event_id}"): the reader
 // does the venue reads through the request's EventIO; the `build*` functions are pure.
 import type { EventDetail, EventIO } from '../live-event.ts';
-import { arr, isRec, rec, str } from '../native.ts';
+import { isRec, list, rec, str } from '../native.ts';
 import { NOT_FOUND, type NotFound } from '../../client/http.ts';
 
 export function buildVenue7Event(id: string, raw: unknown): EventDetail {
   const e = rec(raw, 'venue_7 event');
   const eid = str(e.event_id) ?? id;
-  const markets = arr(e.markets)
+  const markets = list(e.markets, 'venue_7 event.markets')
     .filter(isRec)
     // Market type ids from 100 up are player props.
     .filter((m) => Number(m.type_id) < 100)

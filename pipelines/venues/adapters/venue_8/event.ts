@@ -2,7 +2,7 @@
 // does the venue reads through the request's EventIO; the `build*` functions are pure.
 // Its events: market slug or group slug.
 import type { EventDetail, EventIO } from '../live-event.ts';
-import { arr, isRec, need, rec, str } from '../native.ts';
+import { isRec, list, need, rec, str } from '../native.ts';
 import { NOT_FOUND, type NotFound } from '../../client/http.ts';
 
 export function buildVenue8Event(id: string, market: unknown | NotFound, group: unknown | NotFound): EventDetail | NotFound {
@@ -13,7 +13,7 @@ export function buildVenue8Event(id: string, market: unknown | NotFound, group: 
   }
   if (group !== NOT_FOUND) {
     const g = rec(group, 'venue_8 group');
-    const markets = arr(g.markets)
+    const markets = list(g.markets, 'venue_8 group.markets')
       .filter(isRec)
       .map((m) => ({ market_id: need(str(m.slug), 'venue_8 market.slug'), title: str(m.question) ?? String(m.slug) }));
     return { event_id: id, provider: 'venue_8', title: str(g.name) ?? id, markets };

@@ -2,13 +2,13 @@
 // does the venue reads through the request's EventIO; the `build*` functions are pure.
 // Its events: parent.
 import type { EventDetail, EventIO } from '../live-event.ts';
-import { arr, isRec, rec, str } from '../native.ts';
+import { isRec, list, rec, str } from '../native.ts';
 import { NOT_FOUND, type NotFound } from '../../client/http.ts';
 
 export function buildVenue9Event(id: string, raw: unknown): EventDetail {
   const p = rec(raw, 'venue_9 parent');
   const pid = (str(p.id) ?? id).toLowerCase();
-  const markets = arr(p.children)
+  const markets = list(p.children, 'venue_9 parent.children')
     .filter(isRec)
     .map((c) => ({ market_id: (str(c.pair) ?? `${pid}:${String(c.id)}`).toLowerCase(), title: str(c.title) ?? String(c.id) }));
   return { event_id: id, provider: 'venue_9', title: str(p.title) ?? id, markets };
