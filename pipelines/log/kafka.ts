@@ -241,9 +241,9 @@ export class KafkaLog implements Log {
     const admin = await this.admin();
     const partitions =
       to === 'earliest'
-        ? (await admin.fetchTopicOffsets(topic)).map((o) => ({ partition: o.partition, offset: o.low }))
+        ? (await retriable(() => admin.fetchTopicOffsets(topic), this.options.retryBackoffMs ?? 100)).map((o) => ({ partition: o.partition, offset: o.low }))
         : // The first offset at or after the time; the high watermark where there is none.
-          await admin.fetchTopicOffsetsByTimestamp(topic, to.timestamp);
+          await retriable(() => admin.fetchTopicOffsetsByTimestamp(topic, to.timestamp), this.options.retryBackoffMs ?? 100);
     await admin.setOffsets({ groupId, topic, partitions });
   }
 
@@ -468,6 +468,9 @@ class KafkaJsConsumer implements Consumer {
               () => commitOffsetsIfNecessary({ topics: [{ topic: batch.topic, partitions: [{ partition: batch.partition, offset }] }] }),
               100,
               () => this.stopping,
+              // A few attempts, as before: the batch is redelivered if it fails, and the group's
+              // session must not lapse while a commit waits.
+              1_500,
             );
           } catch (err) {
             if (this.stopping) return; // not committed: redelivered after the restart
@@ -499,21 +502,28 @@ class KafkaJsConsumer implements Consumer {
   }
 }
 
+/** How long an admin read keeps retrying a retriable error (a broker electing leaders or a coordinator). */
+export const RETRY_BUDGET_MS = 20_000;
+
 /**
- * Retries what the broker calls retriable (kafkajs marks such errors `retriable`), up to 5 attempts
- * with doubling backoff; `stop` says when to give up at once (the consumer is stopping). For batch
- * commits (coordinator moving, a timeout) and for offset reads: kafkajs's admin does not retry an
- * offset fetch that meets NOT_COORDINATOR, and on a broker just started, while the coordinator is
- * still being elected, a lag read failed a CI run with "This is not the correct coordinator for this
- * group".
+ * Retries what the broker calls retriable (kafkajs marks such errors `retriable`) with doubling
+ * backoff (at most a second between attempts) until `budgetMs` has passed; `stop` says when to give
+ * up at once (the consumer is stopping). For batch commits (coordinator moving, a timeout) and for
+ * offset reads: kafkajs's admin does not retry an offset fetch that meets NOT_COORDINATOR or
+ * NOT_LEADER_FOR_PARTITION. Why a time budget and not five attempts (1.5 s): on a broker just
+ * started, on a loaded machine, leaders and the coordinator took longer than that to be known, and
+ * an API replica starting then died on its stream hub's first offset read ("This server is not the
+ * leader for that topic-partition") where a few seconds more would have found the leader.
  */
-export async function retriable<T>(fn: () => Promise<T>, backoffMs: number, stop?: () => boolean): Promise<T> {
+export async function retriable<T>(fn: () => Promise<T>, backoffMs: number, stop?: () => boolean, budgetMs = RETRY_BUDGET_MS): Promise<T> {
+  const start = performance.now();
   for (let attempt = 1; ; attempt++) {
     try {
       return await fn();
     } catch (err) {
-      if (stop?.() || !(err as { retriable?: boolean }).retriable || attempt >= 5) throw err;
-      await sleep(backoffMs * 2 ** (attempt - 1));
+      const wait = Math.min(backoffMs * 2 ** (attempt - 1), 1_000);
+      if (stop?.() || !(err as { retriable?: boolean }).retriable || performance.now() - start + wait > budgetMs) throw err;
+      await sleep(wait);
     }
   }
 }
