@@ -1,7 +1,7 @@
 // Pure builders of market detail on venue-native fixtures (shapes from
 // pipelines/venues/simulator/FORMATS.md): the pricing rules without any venue running.
-import { describe, expect, it } from 'vitest';
-import { BOOK_FAILED, builtOnce } from './live.ts';
+import { describe, expect, it, vi } from 'vitest';
+import { BOOK_FAILED, builtOnce, iso } from './live.ts';
 import { buildVenue2 } from './venue_2/market.ts';
 import { buildVenue3 } from './venue_3/market.ts';
 import { buildVenue6 } from './venue_6/market.ts';
@@ -112,5 +112,29 @@ describe('builtOnce (one body for the requests that share a venue answer)', () =
     expect(builtOnce(null, [at], () => (builds++, NOT_FOUND))).toBe(NOT_FOUND);
     expect(builtOnce(null, [at], () => (builds++, NOT_FOUND))).toBe(NOT_FOUND);
     expect(builds).toBe(2);
+  });
+});
+
+describe('iso (observed_at as ISO text)', () => {
+  it('writes Date\'s ISO text, once for the requests of one millisecond', () => {
+    const spy = vi.spyOn(Date.prototype, 'toISOString');
+    try {
+      const t = Date.UTC(2026, 10, 27, 12, 0, 0, 7);
+      expect(iso(t)).toBe('2026-11-27T12:00:00.007Z');
+      expect(iso(t)).toBe('2026-11-27T12:00:00.007Z');
+      expect(iso(t)).toBe('2026-11-27T12:00:00.007Z');
+      expect(spy).toHaveBeenCalledTimes(1);
+      // Another instant, then the first again: each its own text.
+      expect(iso(t + 1)).toBe('2026-11-27T12:00:00.008Z');
+      expect(iso(t)).toBe('2026-11-27T12:00:00.007Z');
+      expect(iso(0)).toBe('1970-01-01T00:00:00.000Z');
+      expect(spy).toHaveBeenCalledTimes(4);
+    } finally {
+      spy.mockRestore();
+    }
+    // Out of Date's range it throws as toISOString does, every time.
+    expect(() => iso(8.64e15 + 1)).toThrow(RangeError);
+    expect(() => iso(Number.NaN)).toThrow(RangeError);
+    expect(() => iso(Number.NaN)).toThrow(RangeError);
   });
 });
