@@ -325,8 +325,9 @@ export class VenueHttp {
    * error, as it would have alone.
    */
   async getJson(venue: string, path: string, query: Query, signal: AbortSignal): Promise<unknown | NotFound> {
+    const provider = VenueEndpoints.venueOf(path);
     // A URL object only when there is a query to add (undici reads a string the same way).
-    let url: string | URL = this.endpoints.url(path);
+    let url: string | URL = this.endpoints.url(path, provider);
     for (const k in query) {
       const v = query[k];
       if (v === undefined) continue;
@@ -336,7 +337,7 @@ export class VenueHttp {
     if (signal.aborted) throw unavailable(venue, 'the request deadline passed');
     let res: VenueResponse;
     try {
-      res = await this.read(url, VenueEndpoints.venueOf(path), signal);
+      res = await this.read(url, provider, signal);
     } catch (e) {
       if (e instanceof BudgetSpent) {
         const after = String(Math.max(1, Math.ceil(e.waitMs / 1000)));
