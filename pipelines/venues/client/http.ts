@@ -223,12 +223,23 @@ class LeftRead extends Error {
 
 /** One request waiting on a shared read. */
 interface Joiner {
-  readonly signal: AbortSignal;
   resolve(r: VenueResponse): void;
   reject(e: unknown): void;
-  onAbort: (() => void) | undefined;
-  watching: Set<() => void> | undefined;
   done: boolean;
+}
+
+/**
+ * The joiners of a read that wait under one signal, behind one entry in that signal's watch set:
+ * requests of the same instant share their deadline's signal (api/plugins/app/deadline.ts), so the
+ * requests of one read are mostly one group, and a joiner costs no listener of its own.
+ */
+interface Group {
+  readonly signal: AbortSignal;
+  readonly joiners: Joiner[];
+  /** Joiners of the group still waiting. */
+  live: number;
+  readonly onAbort: () => void;
+  readonly watching: Set<() => void>;
 }
 
 /**
@@ -239,36 +250,54 @@ interface Joiner {
  * in the same poll phase joins it; from the moment it is sent no request joins (a later one opens a
  * new read), so every answer comes from a read sent after its request asked, and the answer is
  * dropped once handed out. Each joiner keeps its own signal: one that aborts leaves (its promise
- * rejects at once); the read itself is aborted, or never sent, only when every joiner has left. The
- * venue's status, headers and body reach every joiner alike, and each makes of them what it would
- * have alone: getJson maps the status per request, and parses the body once for all of them (the
- * parsed value is shared, and its readers never write into it).
+ * rejects at once, with every joiner under the same signal); the read itself is aborted, or never
+ * sent, only when every joiner has left. The venue's status, headers and body reach every joiner
+ * alike, and each makes of them what it would have alone: getJson maps the status per request, and
+ * parses the body once for all of them (the parsed value is shared, and its readers never write
+ * into it).
  */
 class SharedRead {
-  private readonly joiners: Joiner[] = [];
+  private readonly groups: Group[] = [];
   private live = 0;
   /** Past the venue's budget and dispatched: no request joins any more. */
   sent = false;
-  /** The read's own signal when more than one request waits on it (or its budget is awaited). */
+  /** The read's own signal when joiners under more than one signal wait on it (or its budget is awaited). */
   private ac: AbortController | undefined;
 
   join(signal: AbortSignal): Promise<VenueResponse> {
+    let g: Group | undefined;
+    for (let i = this.groups.length - 1; i >= 0; i--) {
+      if (this.groups[i].signal === signal) {
+        g = this.groups[i];
+        break;
+      }
+    }
+    if (g === undefined) {
+      const joiners: Joiner[] = [];
+      const onAbort = () => this.leave(group);
+      const group: Group = { signal, joiners, live: 0, onAbort, watching: watch(signal, onAbort) };
+      this.groups.push((g = group));
+    }
+    const into = g;
     return new Promise<VenueResponse>((resolve, reject) => {
-      const j: Joiner = { signal, resolve, reject, onAbort: undefined, watching: undefined, done: false };
-      this.joiners.push(j);
+      into.joiners.push({ resolve, reject, done: false });
+      into.live++;
       this.live++;
-      j.onAbort = () => this.leave(j);
-      j.watching = watch(signal, j.onAbort);
     });
   }
 
   /**
    * The signal to send the read under: aborts when every joiner has left. `final`: nobody joins any
-   * more, so one joiner's own signal serves (the usual case when requests ask for different
-   * resources: no controller and no listener of the read's own).
+   * more, so when every joiner still waiting waits under one signal, that signal serves (the usual
+   * case: no controller and no listener of the read's own).
    */
   signal(final: boolean): AbortSignal {
-    if (final && this.live === 1 && this.ac === undefined) return this.joiners.find((j) => !j.done)!.signal;
+    if (final && this.ac === undefined) {
+      let only: Group | undefined;
+      let groups = 0;
+      for (const g of this.groups) if (g.live > 0 && groups++ === 0) only = g;
+      if (groups === 1) return only!.signal;
+    }
     return (this.ac ??= new AbortController()).signal;
   }
 
@@ -277,12 +306,17 @@ class SharedRead {
     return this.live === 0;
   }
 
-  private leave(j: Joiner): void {
-    if (j.done) return;
-    j.done = true;
-    this.live--;
-    j.reject(new LeftRead(this.sent));
-    if (this.live === 0) this.ac?.abort(j.signal.reason);
+  /** The group's signal aborted: each of its joiners still waiting leaves. */
+  private leave(g: Group): void {
+    if (g.live === 0) return;
+    for (const j of g.joiners) {
+      if (j.done) continue;
+      j.done = true;
+      g.live--;
+      this.live--;
+      j.reject(new LeftRead(this.sent));
+    }
+    if (this.live === 0) this.ac?.abort(g.signal.reason);
   }
 
   settle(r: VenueResponse): void {
@@ -293,13 +327,17 @@ class SharedRead {
     this.finish((j) => j.reject(e));
   }
 
-  /** Every joiner still waiting gets `end`, once, and stops watching its signal. */
+  /** Every joiner still waiting gets `end`, once, and no group watches its signal any more. */
   private finish(end: (j: Joiner) => void): void {
-    for (const j of this.joiners) {
-      if (j.done) continue;
-      j.done = true;
-      j.watching?.delete(j.onAbort!);
-      end(j);
+    for (const g of this.groups) {
+      g.watching.delete(g.onAbort);
+      if (g.live === 0) continue;
+      g.live = 0;
+      for (const j of g.joiners) {
+        if (j.done) continue;
+        j.done = true;
+        end(j);
+      }
     }
   }
 }
