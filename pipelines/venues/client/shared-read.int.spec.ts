@@ -272,6 +272,16 @@ describe('requests for one venue resource before its read is sent', () => {
     else expect(alone).toMatchObject({ missing: undefined, limited: { code: 'upstream_rate_limited', status: 429, headers: { 'Retry-After': '7' } }, rejected: { code: 'upstream_rejected', status: 400, message: 'venue_3 rejected the request (HTTP 400): bad market id' }, broken: { code: 'upstream_unavailable', status: 502 } }[kind]!);
   });
 
+  it('each joiner of a failed read gets an error of its own (same code, message and headers; no object shared between requests)', async () => {
+    const path = `/venue_3/v1/markets/limited/${rid()}`;
+    const signal = deadline();
+    const errors = (await Promise.all([1, 2, 3].map(() => http.getJson('venue_3', path, {}, signal).catch((e: unknown) => e)))) as ApiError[];
+    expect(agent.sent).toBe(1);
+    for (const e of errors) expect([e.code, e.message, e.options.headers]).toEqual(['upstream_rate_limited', 'venue_3 rate-limited the request; retry after 7 s', { 'Retry-After': '7' }]);
+    expect(new Set(errors).size).toBe(3);
+    expect(new Set(errors.map((e) => e.options.headers)).size).toBe(3);
+  });
+
   it('a shared read counts once against the venue\'s request budget', async () => {
     const budgeted = new VenueHttp({ baseUrl: base, agent: new RecordingAgent({ connections: 4 }), endpoints: new VenueEndpoints(base, { venue_3: { baseUrl: base, rps: 1 } }) });
     try {
