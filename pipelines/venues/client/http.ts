@@ -234,13 +234,21 @@ interface Joiner {
  * requests of the same instant share their deadline's signal (api/plugins/app/deadline.ts), so the
  * requests of one read are mostly one group, and a joiner costs no listener of its own.
  */
-interface Group {
-  readonly signal: AbortSignal;
-  readonly joiners: Joiner[];
+class Group {
+  readonly joiners: Joiner[] = [];
   /** Joiners of the group still waiting. */
-  live: number;
+  live = 0;
   readonly onAbort: () => void;
   readonly watching: Set<() => void>;
+
+  constructor(
+    readonly signal: AbortSignal,
+    read: SharedRead,
+  ) {
+    // Assigned, not bound to a name: tsx's keepNames would name a `const` arrow at every read.
+    this.onAbort = () => read.leave(this);
+    this.watching = watch(signal, this.onAbort);
+  }
 }
 
 /** A fault body's message (`message`, `error` or `msg`, at most 200 characters), or '' (it need not be JSON). */
@@ -297,12 +305,7 @@ class SharedRead {
         break;
       }
     }
-    if (g === undefined) {
-      const joiners: Joiner[] = [];
-      const onAbort = () => this.leave(group);
-      const group: Group = { signal, joiners, live: 0, onAbort, watching: watch(signal, onAbort) };
-      this.groups.push((g = group));
-    }
+    if (g === undefined) this.groups.push((g = new Group(signal, this)));
     const into = g;
     return new Promise<unknown>((resolve, reject) => {
       into.joiners.push({ resolve, reject, done: false, venue });
@@ -332,7 +335,7 @@ class SharedRead {
   }
 
   /** The group's signal aborted: each of its joiners still waiting leaves. */
-  private leave(g: Group): void {
+  leave(g: Group): void {
     if (g.live === 0) return;
     const left = new LeftRead(this.sent);
     for (const j of g.joiners) {
