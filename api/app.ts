@@ -62,8 +62,17 @@ class Context implements RouteContext {
 
 const JSON_TYPE = 'application/json; charset=utf-8';
 
-/** Every response leaves through here: X-Request-Id, Vary, JSON, gzip when acceptable. */
-async function sendJson(req: FastifyRequest, reply: FastifyReply, status: number, body: unknown): Promise<FastifyReply> {
+/** A gzipped body sent once it is compressed: at once when compressed here, after the compression off the loop otherwise. */
+function sendGzip(reply: FastifyReply, gz: Buffer | Promise<Buffer>): FastifyReply | Promise<FastifyReply> {
+  return gz instanceof Promise ? gz.then((b) => reply.send(b)) : reply.send(gz);
+}
+
+/**
+ * Every response leaves through here: X-Request-Id, Vary, JSON, gzip when acceptable. Not an async
+ * function: a body sent as it is (no gzip, or gzip compressed here) is sent before it returns, with no
+ * promise of its own per response.
+ */
+function sendJson(req: FastifyRequest, reply: FastifyReply, status: number, body: unknown): FastifyReply | Promise<FastifyReply> {
   reply.header('x-request-id', req.id);
   reply.header('vary', VARY);
   reply.code(status).header('content-type', JSON_TYPE);
@@ -72,20 +81,20 @@ async function sendJson(req: FastifyRequest, reply: FastifyReply, status: number
     reply.header('etag', body.etag);
     if (acceptsGzip(req.headers['accept-encoding'])) {
       reply.header('content-encoding', 'gzip');
-      return reply.send(await body.gzip());
+      return sendGzip(reply, body.gzip());
     }
     return reply.send(body.json);
   }
   const json = body instanceof JsonText ? body.json : JSON.stringify(body);
   if (acceptsGzip(req.headers['accept-encoding'])) {
     reply.header('content-encoding', 'gzip');
-    return reply.send(await gzipJson(json));
+    return sendGzip(reply, gzipJson(json));
   }
   return reply.send(json);
 }
 
 /** Every error body comes from renderError; the error's own headers (Allow, Retry-After) go with it. */
-function sendError(req: FastifyRequest, reply: FastifyReply, e: ApiError): Promise<FastifyReply> {
+function sendError(req: FastifyRequest, reply: FastifyReply, e: ApiError): FastifyReply | Promise<FastifyReply> {
   const h = e.options.headers;
   if (h) for (const k in h) reply.header(k, h[k]);
   return sendJson(req, reply, e.statusCode, renderError(e));

@@ -4,6 +4,7 @@ import { gunzipSync } from 'node:zlib';
 import { describe, it, expect } from 'vitest';
 import { build } from '../test/helper.ts';
 import { ApiError } from './errors.ts';
+import { EncodedJson, JsonText } from './plugins/external/encoded.ts';
 import type { PLANS } from './auth/plans.ts';
 import { MemoryKeyStore } from './auth/memory-store.ts';
 import type { RouteHandler } from './types.ts';
@@ -312,6 +313,29 @@ describe('every response', () => {
     // The OpenAPI document, gzipped.
     const big = await t.app.inject({ url: '/v1/openapi.json', headers: { 'accept-encoding': 'gzip' } });
     expect(JSON.parse(gunzipSync(big.rawPayload).toString()).openapi).toBe('3.1.0');
+  });
+
+  it('gzip compressed here (small bodies) or off the loop (large ones): the whole body, for JSON, JsonText and EncodedJson bodies', async () => {
+    const small = { a: 1, text: 'x'.repeat(100) };
+    const large = { rows: Array.from({ length: 4000 }, (_, i) => ({ i, text: `row ${i} `.repeat(4) })) };
+    for (const [name, body] of [['small', small], ['large', large]] as const) {
+      const forms: [string, unknown][] = [
+        ['object', body],
+        ['JsonText', new JsonText(JSON.stringify(body))],
+        ['EncodedJson', new EncodedJson(JSON.stringify(body))],
+      ];
+      for (const [form, sent] of forms) {
+        const t = await build({ handlers: { market_detail: async () => ({ body: sent }) } });
+        const key = await t.createKey();
+        const res = await t.app.inject({ url: '/v1/markets/venue_3:42', headers: { ...t.auth(key), 'accept-encoding': 'gzip' } });
+        expect([res.statusCode, res.headers['content-encoding'], res.headers.vary, res.headers['content-type']], `${name} ${form}`).toEqual([200, 'gzip', 'Accept-Encoding', 'application/json; charset=utf-8']);
+        expect(JSON.parse(gunzipSync(res.rawPayload).toString()), `${name} ${form}`).toEqual(body);
+        expect(Number(res.headers['content-length'])).toBe(res.rawPayload.length);
+        const plain = await t.app.inject({ url: '/v1/markets/venue_3:42', headers: t.auth(key) });
+        expect(plain.headers['content-encoding']).toBeUndefined();
+        expect(plain.json()).toEqual(body);
+      }
+    }
   });
 
   it('a route without a handler yet answers 503 service_unavailable (after auth)', async () => {

@@ -2,7 +2,7 @@
 // command drives (create, list, revoke, reroll; account plan and payment state).
 // In: key values (only at creation and in request headers), a pepper. Out: hashes and records for
 // the KeyStore. A key value is returned once, at creation or reroll, and never stored or logged.
-import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import { createHmac, createSecretKey, randomBytes, timingSafeEqual, type KeyObject } from 'node:crypto';
 import { ulid } from 'ulid';
 import { PERMISSIONS, type Permission } from '../routes/table.ts';
 import { isPaymentState, isPlanKey, servedLimits, type CustomLimits, type PaymentState, type PlanKey } from './plans.ts';
@@ -17,9 +17,17 @@ export function generateKey(): string {
   return KEY_PREFIX + randomBytes(32).toString('base64url');
 }
 
-/** Stored form of a key: HMAC-SHA256 keyed with the server-side pepper, hex. */
+/** The pepper last hashed with, as a secret KeyObject: made once, not from the pepper's text on every request. */
+let pepperKey: { pepper: string; key: KeyObject } | undefined;
+
+/**
+ * Stored form of a key: HMAC-SHA256 keyed with the server-side pepper (its UTF-8 bytes), hex. The
+ * pepper's KeyObject is kept (it is the server's own secret, held in its configuration anyway);
+ * nothing of the key hashed is.
+ */
 export function hashKey(pepper: string, key: string): string {
-  return createHmac('sha256', pepper).update(key).digest('hex');
+  if (pepperKey?.pepper !== pepper) pepperKey = { pepper, key: createSecretKey(Buffer.from(pepper, 'utf8')) };
+  return createHmac('sha256', pepperKey.key).update(key).digest('hex');
 }
 
 /** Constant-time equality of two hex digests (the store looked the record up by hash). */

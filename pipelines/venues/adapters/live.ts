@@ -83,7 +83,23 @@ export function builtOnce<T extends MarketDetail | NotFound>(answer: unknown, in
 }
 
 export const EMPTY: Quote = { price: null, bid: null, ask: null, last: null };
-export const iso = (ms: number) => new Date(ms).toISOString();
+/** The last instant iso() wrote and its text: the requests of one millisecond (observed_at) write it once. */
+let isoMs = Number.NaN;
+let isoText = '';
+
+/**
+ * An instant (epoch ms) as ISO 8601 UTC with milliseconds, `Date.prototype.toISOString`'s text (and its
+ * RangeError for an instant out of its range). The last one is remembered: every live request writes
+ * its observed_at, and at a few thousand requests a second most share their millisecond with the one
+ * before; the text depends on the instant alone, so a request gets the text it would have written.
+ */
+export function iso(ms: number): string {
+  if (ms === isoMs) return isoText;
+  const text = new Date(ms).toISOString();
+  isoMs = ms;
+  isoText = text;
+  return text;
+}
 
 /**
  * "A market that is not open is never live"; otherwise live unless the venue's own rule says the

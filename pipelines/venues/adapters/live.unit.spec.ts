@@ -1,13 +1,14 @@
 // Pure builders of market detail on venue-native fixtures (shapes from
 // pipelines/venues/simulator/FORMATS.md): the pricing rules without any venue running.
-import { describe, expect, it } from 'vitest';
-import { BOOK_FAILED, builtOnce } from './live.ts';
+import { describe, expect, it, vi } from 'vitest';
+import { BOOK_FAILED, builtOnce, iso, type LiveIO } from './live.ts';
 import { buildVenue2 } from './venue_2/market.ts';
-import { buildVenue3 } from './venue_3/market.ts';
+import { buildVenue3, venue3Get } from './venue_3/market.ts';
 import { buildVenue6 } from './venue_6/market.ts';
 import { buildVenue7 } from './venue_7/market.ts';
 import { buildVenue9Parent } from './venue_9/market.ts';
 import { NOT_FOUND } from '../client/http.ts';
+import { ApiError } from '../../../lib/errors.ts';
 
 const at = '2026-11-21T21:00:00.000Z';
 const H = (c: string) => '0x' + c.repeat(64);
@@ -112,5 +113,55 @@ describe('builtOnce (one body for the requests that share a venue answer)', () =
     expect(builtOnce(null, [at], () => (builds++, NOT_FOUND))).toBe(NOT_FOUND);
     expect(builtOnce(null, [at], () => (builds++, NOT_FOUND))).toBe(NOT_FOUND);
     expect(builds).toBe(2);
+  });
+});
+
+describe('iso (observed_at as ISO text)', () => {
+  it('writes Date\'s ISO text, once for the requests of one millisecond', () => {
+    const spy = vi.spyOn(Date.prototype, 'toISOString');
+    try {
+      const t = Date.UTC(2026, 10, 27, 12, 0, 0, 7);
+      expect(iso(t)).toBe('2026-11-27T12:00:00.007Z');
+      expect(iso(t)).toBe('2026-11-27T12:00:00.007Z');
+      expect(iso(t)).toBe('2026-11-27T12:00:00.007Z');
+      expect(spy).toHaveBeenCalledTimes(1);
+      // Another instant, then the first again: each its own text.
+      expect(iso(t + 1)).toBe('2026-11-27T12:00:00.008Z');
+      expect(iso(t)).toBe('2026-11-27T12:00:00.007Z');
+      expect(iso(0)).toBe('1970-01-01T00:00:00.000Z');
+      expect(spy).toHaveBeenCalledTimes(4);
+    } finally {
+      spy.mockRestore();
+    }
+    // Out of Date's range it throws as toISOString does, every time.
+    expect(() => iso(8.64e15 + 1)).toThrow(RangeError);
+    expect(() => iso(Number.NaN)).toThrow(RangeError);
+    expect(() => iso(Number.NaN)).toThrow(RangeError);
+  });
+});
+
+describe('venue3Get (a venue_3 market read by id)', () => {
+  const io = (answer: () => Promise<unknown>, paths: string[] = []): LiveIO => ({
+    get: (_venue, path) => (paths.push(path), answer()),
+    book: async () => BOOK_FAILED,
+    now: () => 0,
+  });
+  const rejected = new ApiError('upstream_rejected', 'venue_3 rejected the request (HTTP 400): bad id');
+  const outcome = (p: Promise<unknown>) => p.then((v) => ({ value: v }), (e: unknown) => ({ error: e }));
+  it('reads /venue_3/v1/markets/{id}; a numeric id\'s answer and errors as they come', async () => {
+    const paths: string[] = [];
+    const data = { data: { id: 42 } };
+    expect(await venue3Get(io(async () => data, paths), '42')).toBe(data);
+    expect(await venue3Get(io(async () => NOT_FOUND, paths), '42')).toBe(NOT_FOUND);
+    expect(await outcome(venue3Get(io(() => Promise.reject(rejected)), '42'))).toEqual({ error: rejected });
+    await venue3Get(io(async () => data, paths), 'a b/c');
+    expect(paths).toEqual(['/venue_3/v1/markets/42', '/venue_3/v1/markets/42', '/venue_3/v1/markets/a%20b%2Fc']);
+  });
+  it('a slug (from the venue_2/venue_3 probe): the venue\'s 400 means not held here (NOT_FOUND); other errors as thrown', async () => {
+    expect(await venue3Get(io(() => Promise.reject(rejected)), 'some-slug')).toBe(NOT_FOUND);
+    const other = new ApiError('upstream_unavailable', 'venue_3 gave no valid answer: down');
+    expect(await outcome(venue3Get(io(() => Promise.reject(other)), 'some-slug'))).toEqual({ error: other });
+    const plain = new Error('boom');
+    expect(await outcome(venue3Get(io(() => Promise.reject(plain)), 'some-slug'))).toEqual({ error: plain });
   });
 });

@@ -63,18 +63,24 @@ export class RequestBudget {
   }
 }
 
-const PREFIX = /^\/(venue_[1-9])(?=\/|\?|$)/;
 
 export class VenueEndpoints {
   private readonly budgets = new Map<Provider, RequestBudget>();
+  /** The shared base URL and each venue's own, without trailing slashes (trimmed once, not per request). */
+  private readonly sharedBase: string | undefined;
+  private readonly ownBase = new Map<Provider, string>();
 
   constructor(
     /** Where venues without their own base URL are read, with the `/venue_<n>` prefix kept. */
-    private readonly shared: string | undefined,
+    shared: string | undefined,
     private readonly perVenue: Partial<Record<Provider, VenueEndpoint>> = {},
     clock: () => number = Date.now,
   ) {
-    for (const [venue, e] of Object.entries(perVenue) as [Provider, VenueEndpoint][]) if (e.rps) this.budgets.set(venue, new RequestBudget(e.rps, clock));
+    this.sharedBase = shared ? shared.replace(/\/+$/, '') : undefined;
+    for (const [venue, e] of Object.entries(perVenue) as [Provider, VenueEndpoint][]) {
+      if (e.rps) this.budgets.set(venue, new RequestBudget(e.rps, clock));
+      if (e.baseUrl) this.ownBase.set(venue, e.baseUrl.replace(/\/+$/, ''));
+    }
   }
 
   static fromConfig(config: Config, shared: string | undefined): VenueEndpoints {
@@ -86,18 +92,27 @@ export class VenueEndpoints {
     return PROVIDERS.every((p) => this.perVenue[p]?.baseUrl);
   }
 
-  /** The venue a path belongs to (`/venue_3/...`), or undefined for a path of no venue. */
+  /**
+   * The venue a path belongs to (`/venue_3/...`), or undefined for a path of no venue: `/venue_`, one
+   * digit 1-9, then the end, `/` or `?` (string compares, not a regular expression: every live read asks).
+   */
   static venueOf(pathQuery: string): Provider | undefined {
-    return PREFIX.exec(pathQuery)?.[1] as Provider | undefined;
+    if (!pathQuery.startsWith('/venue_')) return undefined;
+    const d = pathQuery.charCodeAt(7);
+    if (d < 49 || d > 57) return undefined;
+    const next = pathQuery.charCodeAt(8);
+    // NaN past the end; 47 '/', 63 '?'.
+    if (next === next && next !== 47 && next !== 63) return undefined;
+    return PROVIDERS[d - 49];
   }
 
-  /** The URL of a venue path written in the simulator's layout (`/venue_<n>/...`). */
-  url(pathQuery: string): string {
-    const venue = VenueEndpoints.venueOf(pathQuery);
-    const own = venue ? this.perVenue[venue]?.baseUrl : undefined;
-    if (own) return own.replace(/\/+$/, '') + pathQuery.replace(PREFIX, '');
-    if (!this.shared) throw new Error(`no base URL for ${venue ?? pathQuery}: set VENUE_BASE_URL${venue ? ` or VENUE_${venue.slice(6)}_BASE_URL` : ''}`);
-    return this.shared.replace(/\/+$/, '') + pathQuery;
+  /** The URL of a venue path written in the simulator's layout (`/venue_<n>/...`); `venue` is venueOf(pathQuery), when the caller has it. */
+  url(pathQuery: string, venue: Provider | undefined = VenueEndpoints.venueOf(pathQuery)): string {
+    const own = venue ? this.ownBase.get(venue) : undefined;
+    // The prefix `/venue_<n>` is 8 characters.
+    if (own !== undefined) return own + pathQuery.slice(8);
+    if (this.sharedBase === undefined) throw new Error(`no base URL for ${venue ?? pathQuery}: set VENUE_BASE_URL${venue ? ` or VENUE_${venue.slice(6)}_BASE_URL` : ''}`);
+    return this.sharedBase + pathQuery;
   }
 
   /** Headers a request to the venue carries besides accept (its credentials). */

@@ -15,6 +15,23 @@ describe('VenueEndpoints', () => {
     expect(VenueEndpoints.venueOf('/venue_90/x')).toBeUndefined();
   });
 
+  it('venueOf: /venue_ and one digit 1-9, then the end, / or ?; nothing else', () => {
+    for (let n = 1; n <= 9; n++) {
+      for (const tail of ['', '/', '/markets/1', '?x=1']) expect(VenueEndpoints.venueOf(`/venue_${n}${tail}`)).toBe(`venue_${n}`);
+    }
+    for (const p of ['/venue_0/x', '/venue_/x', '/venue_', '/venue_3x', '/venue_3-', '/venue_3#', '/venue_10', '/venue_a/x', 'venue_3/x', '//venue_3/x', '/Venue_3/x', '/venue-3/x', '/sportsdata/rosters', '']) {
+      expect(VenueEndpoints.venueOf(p)).toBeUndefined();
+    }
+  });
+
+  it('trims trailing slashes of every base URL; a venue given by the caller is the one used', () => {
+    const e = new VenueEndpoints('http://sim:1///', { venue_2: { baseUrl: 'https://v2.example//' }, venue_4: { apiKey: 'k' } });
+    expect(e.url('/venue_2/markets/9')).toBe('https://v2.example/markets/9');
+    expect(e.url('/venue_2/markets/9', 'venue_2')).toBe('https://v2.example/markets/9');
+    expect(e.url('/venue_4/markets/9')).toBe('http://sim:1/venue_4/markets/9');
+    expect(e.url('/venue_2')).toBe('https://v2.example');
+  });
+
   it('says which variable to set when a venue has no host at all', () => {
     expect(() => new VenueEndpoints(undefined).url('/venue_4/markets')).toThrow(/VENUE_BASE_URL or VENUE_4_BASE_URL/);
   });

@@ -221,14 +221,57 @@ class LeftRead extends Error {
   }
 }
 
-/** One request waiting on a shared read. */
+/** One request waiting on a shared read; `venue` names the venue in its errors (getJson's `venue`). */
 interface Joiner {
-  readonly signal: AbortSignal;
-  resolve(r: VenueResponse): void;
+  resolve(v: unknown): void;
   reject(e: unknown): void;
-  onAbort: (() => void) | undefined;
-  watching: Set<() => void> | undefined;
   done: boolean;
+  readonly venue: string;
+}
+
+/**
+ * The joiners of a read that wait under one signal, behind one entry in that signal's watch set:
+ * requests of the same instant share their deadline's signal (api/plugins/app/deadline.ts), so the
+ * requests of one read are mostly one group, and a joiner costs no listener of its own.
+ */
+class Group {
+  readonly joiners: Joiner[] = [];
+  /** Joiners of the group still waiting. */
+  live = 0;
+  readonly onAbort: () => void;
+  readonly watching: Set<() => void>;
+
+  constructor(
+    readonly signal: AbortSignal,
+    read: SharedRead,
+  ) {
+    // Assigned, not bound to a name: tsx's keepNames would name a `const` arrow at every read.
+    this.onAbort = () => read.leave(this);
+    this.watching = watch(signal, this.onAbort);
+  }
+}
+
+/** A fault body's message (`message`, `error` or `msg`, at most 200 characters), or '' (it need not be JSON). */
+function faultDetail(text: string): string {
+  try {
+    const b = JSON.parse(text) as Record<string, unknown>;
+    const m = b.message ?? b.error ?? b.msg;
+    if (typeof m === 'string') return m.slice(0, 200);
+  } catch {
+    /* a fault body need not be JSON */
+  }
+  return '';
+}
+
+/** A read that gave no answer, as the error of one request under `signal` (checked when the request is told). */
+function failureOf(venue: string, e: unknown, signal: AbortSignal): ApiError {
+  if (e instanceof BudgetSpent) {
+    const after = String(Math.max(1, Math.ceil(e.waitMs / 1000)));
+    return new ApiError('upstream_rate_limited', `${venue} allows ${e.rps} requests/s and this service's share is spent; retry after ${after} s`, { headers: { 'Retry-After': after } });
+  }
+  if (e instanceof LeftRead && !e.sent) return unavailable(venue, 'the request deadline passed');
+  const phase = (e as VenueConnectionError).phase;
+  return unavailable(venue, signal.aborted ? 'no answer within the request deadline' : phase === 'body' ? 'the body was cut off' : `connection failed (${(e as Error).message})`);
 }
 
 /**
@@ -239,36 +282,50 @@ interface Joiner {
  * in the same poll phase joins it; from the moment it is sent no request joins (a later one opens a
  * new read), so every answer comes from a read sent after its request asked, and the answer is
  * dropped once handed out. Each joiner keeps its own signal: one that aborts leaves (its promise
- * rejects at once); the read itself is aborted, or never sent, only when every joiner has left. The
- * venue's status, headers and body reach every joiner alike, and each makes of them what it would
- * have alone: getJson maps the status per request, and parses the body once for all of them (the
- * parsed value is shared, and its readers never write into it).
+ * rejects at once, with every joiner under the same signal); the read itself is aborted, or never
+ * sent, only when every joiner has left. The venue's answer reaches every joiner as it would have
+ * reached it alone: a 404 is NOT_FOUND, a fault is each joiner's own error (its venue's name, its
+ * signal), a 2xx body is parsed once and every joiner gets the one parsed value (its readers never
+ * write into it).
  */
 class SharedRead {
-  private readonly joiners: Joiner[] = [];
+  private readonly groups: Group[] = [];
   private live = 0;
   /** Past the venue's budget and dispatched: no request joins any more. */
   sent = false;
-  /** The read's own signal when more than one request waits on it (or its budget is awaited). */
+  /** The read's own signal when joiners under more than one signal wait on it (or its budget is awaited). */
   private ac: AbortController | undefined;
 
-  join(signal: AbortSignal): Promise<VenueResponse> {
-    return new Promise<VenueResponse>((resolve, reject) => {
-      const j: Joiner = { signal, resolve, reject, onAbort: undefined, watching: undefined, done: false };
-      this.joiners.push(j);
+  /** Resolves with the parsed answer or NOT_FOUND; rejects with the ApiError getJson answers. */
+  join(signal: AbortSignal, venue: string): Promise<unknown> {
+    let g: Group | undefined;
+    for (let i = this.groups.length - 1; i >= 0; i--) {
+      if (this.groups[i].signal === signal) {
+        g = this.groups[i];
+        break;
+      }
+    }
+    if (g === undefined) this.groups.push((g = new Group(signal, this)));
+    const into = g;
+    return new Promise<unknown>((resolve, reject) => {
+      into.joiners.push({ resolve, reject, done: false, venue });
+      into.live++;
       this.live++;
-      j.onAbort = () => this.leave(j);
-      j.watching = watch(signal, j.onAbort);
     });
   }
 
   /**
    * The signal to send the read under: aborts when every joiner has left. `final`: nobody joins any
-   * more, so one joiner's own signal serves (the usual case when requests ask for different
-   * resources: no controller and no listener of the read's own).
+   * more, so when every joiner still waiting waits under one signal, that signal serves (the usual
+   * case: no controller and no listener of the read's own).
    */
   signal(final: boolean): AbortSignal {
-    if (final && this.live === 1 && this.ac === undefined) return this.joiners.find((j) => !j.done)!.signal;
+    if (final && this.ac === undefined) {
+      let only: Group | undefined;
+      let groups = 0;
+      for (const g of this.groups) if (g.live > 0 && groups++ === 0) only = g;
+      if (groups === 1) return only!.signal;
+    }
     return (this.ac ??= new AbortController()).signal;
   }
 
@@ -277,29 +334,57 @@ class SharedRead {
     return this.live === 0;
   }
 
-  private leave(j: Joiner): void {
-    if (j.done) return;
-    j.done = true;
-    this.live--;
-    j.reject(new LeftRead(this.sent));
-    if (this.live === 0) this.ac?.abort(j.signal.reason);
-  }
-
-  settle(r: VenueResponse): void {
-    this.finish((j) => j.resolve(r));
-  }
-
-  fail(e: unknown): void {
-    this.finish((j) => j.reject(e));
-  }
-
-  /** Every joiner still waiting gets `end`, once, and stops watching its signal. */
-  private finish(end: (j: Joiner) => void): void {
-    for (const j of this.joiners) {
+  /** The group's signal aborted: each of its joiners still waiting leaves. */
+  leave(g: Group): void {
+    if (g.live === 0) return;
+    const left = new LeftRead(this.sent);
+    for (const j of g.joiners) {
       if (j.done) continue;
       j.done = true;
-      j.watching?.delete(j.onAbort!);
-      end(j);
+      g.live--;
+      this.live--;
+      j.reject(failureOf(j.venue, left, g.signal));
+    }
+    if (this.live === 0) this.ac?.abort(g.signal.reason);
+  }
+
+  /** The venue answered: what its answer means, made once, to every joiner still waiting. */
+  settle(res: VenueResponse): void {
+    if (res.status === 404) return this.finish((j) => j.resolve(NOT_FOUND));
+    if (res.status < 200 || res.status >= 300) {
+      const detail = faultDetail(res.text);
+      const retryAfter = retryAfterSeconds(res.headers['retry-after']);
+      return this.finish((j) => j.reject(faultFor(j.venue, res.status, retryAfter, detail)));
+    }
+    // One parse per answer: the requests that shared the read share its parsed value (nothing
+    // that reads it writes into it: the live routes build their bodies as new objects).
+    if (res.parsed === undefined) {
+      try {
+        res.parsed = JSON.parse(res.text) as unknown;
+      } catch {
+        return this.finish((j) => j.reject(unavailable(j.venue, 'the body was not valid JSON')));
+      }
+    }
+    const parsed = res.parsed;
+    this.finish((j) => j.resolve(parsed));
+  }
+
+  /** No answer (the budget refused, the connection failed, the body was cut off). */
+  fail(e: unknown): void {
+    this.finish((j, g) => j.reject(failureOf(j.venue, e, g.signal)));
+  }
+
+  /** Every joiner still waiting gets `end`, once, and no group watches its signal any more. */
+  private finish(end: (j: Joiner, g: Group) => void): void {
+    for (const g of this.groups) {
+      g.watching.delete(g.onAbort);
+      if (g.live === 0) continue;
+      g.live = 0;
+      for (const j of g.joiners) {
+        if (j.done) continue;
+        j.done = true;
+        end(j, g);
+      }
     }
   }
 }
@@ -321,56 +406,31 @@ export class VenueHttp {
   /**
    * GET `{baseUrl}{path}` as JSON. `venue` names the venue in error messages. The signal carries
    * the request's deadline; an abort is "no valid answer" (502). Requests for the same URL before
-   * its read is sent share that read (SharedRead); each still gets its own parse and its own
-   * error, as it would have alone.
+   * its read is sent share that read (SharedRead), which tells each what the answer means for it:
+   * the parsed body (one parse per read), NOT_FOUND, or its own error. Not an async function: the
+   * promise returned is the request's own place in the read, with no further step per request.
    */
-  async getJson(venue: string, path: string, query: Query, signal: AbortSignal): Promise<unknown | NotFound> {
-    // A URL object only when there is a query to add (undici reads a string the same way).
-    let url: string | URL = this.endpoints.url(path);
-    for (const k in query) {
-      const v = query[k];
-      if (v === undefined) continue;
-      if (typeof url === 'string') url = new URL(url);
-      url.searchParams.set(k, String(v));
-    }
-    if (signal.aborted) throw unavailable(venue, 'the request deadline passed');
-    let res: VenueResponse;
+  getJson(venue: string, path: string, query: Query, signal: AbortSignal): Promise<unknown | NotFound> {
+    const provider = VenueEndpoints.venueOf(path);
+    let url: string | URL;
     try {
-      res = await this.read(url, VenueEndpoints.venueOf(path), signal);
+      // A URL object only when there is a query to add (undici reads a string the same way).
+      url = this.endpoints.url(path, provider);
+      for (const k in query) {
+        const v = query[k];
+        if (v === undefined) continue;
+        if (typeof url === 'string') url = new URL(url);
+        url.searchParams.set(k, String(v));
+      }
     } catch (e) {
-      if (e instanceof BudgetSpent) {
-        const after = String(Math.max(1, Math.ceil(e.waitMs / 1000)));
-        throw new ApiError('upstream_rate_limited', `${venue} allows ${e.rps} requests/s and this service's share is spent; retry after ${after} s`, { headers: { 'Retry-After': after } });
-      }
-      if (e instanceof LeftRead && !e.sent) throw unavailable(venue, 'the request deadline passed');
-      const phase = (e as VenueConnectionError).phase;
-      throw unavailable(venue, signal.aborted ? 'no answer within the request deadline' : phase === 'body' ? 'the body was cut off' : `connection failed (${(e as Error).message})`);
+      return Promise.reject(e as Error);
     }
-    const text = res.text;
-    if (res.status === 404) return NOT_FOUND;
-    if (res.status < 200 || res.status >= 300) {
-      let detail = '';
-      try {
-        const b = JSON.parse(text) as Record<string, unknown>;
-        const m = b.message ?? b.error ?? b.msg;
-        if (typeof m === 'string') detail = m.slice(0, 200);
-      } catch {
-        /* a fault body need not be JSON */
-      }
-      throw faultFor(venue, res.status, retryAfterSeconds(res.headers['retry-after']), detail);
-    }
-    // One parse per answer: the requests that shared the read share its parsed value (nothing
-    // that reads it writes into it: the live routes build their bodies as new objects).
-    if (res.parsed !== undefined) return res.parsed;
-    try {
-      return (res.parsed = JSON.parse(text) as unknown);
-    } catch {
-      throw unavailable(venue, 'the body was not valid JSON');
-    }
+    if (signal.aborted) return Promise.reject(unavailable(venue, 'the request deadline passed'));
+    return this.read(url, provider, venue, signal);
   }
 
   /** Join the unsent read of this URL, or open one and send it at the next turn of the loop. */
-  private read(url: string | URL, provider: ReturnType<typeof VenueEndpoints.venueOf>, signal: AbortSignal): Promise<VenueResponse> {
+  private read(url: string | URL, provider: ReturnType<typeof VenueEndpoints.venueOf>, venue: string, signal: AbortSignal): Promise<unknown> {
     const key = typeof url === 'string' ? url : url.href;
     let r = this.unsent.get(key);
     if (r === undefined) {
@@ -378,7 +438,7 @@ export class VenueHttp {
       this.unsent.set(key, opened);
       setImmediate(() => void this.send(key, url, provider, opened));
     }
-    return r.join(signal);
+    return r.join(signal, venue);
   }
 
   private async send(key: string, url: string | URL, provider: ReturnType<typeof VenueEndpoints.venueOf>, r: SharedRead): Promise<void> {
@@ -395,11 +455,13 @@ export class VenueHttp {
     this.unsent.delete(key);
     if (r.abandoned) return;
     r.sent = true;
+    let res: VenueResponse;
     try {
-      r.settle(await venueGet(url, { agent: this.agent, headers: this.endpoints.headers(provider), signal: r.signal(true) }));
+      res = await venueGet(url, { agent: this.agent, headers: this.endpoints.headers(provider), signal: r.signal(true) });
     } catch (e) {
-      r.fail(e);
+      return r.fail(e);
     }
+    r.settle(res);
   }
 
   async close(): Promise<void> {

@@ -221,6 +221,35 @@ describe('requests for one venue resource before its read is sent', () => {
     for (const e of await Promise.all(early)) expect([(e as ApiError).code, (e as ApiError).message]).toEqual(['upstream_unavailable', 'venue_3 gave no valid answer: the request deadline passed']);
   });
 
+  it('joiners under one signal (one deadline) leave together when it aborts; joiners under another still get the answer', async () => {
+    const path = `/venue_3/v1/markets/hold/${rid()}`;
+    const shared = new AbortController();
+    const other = new AbortController();
+    const asks = [shared, shared, other, shared].map((c) => http.getJson('venue_3', path, {}, c.signal).catch((e: unknown) => e));
+    await holding(1);
+    shared.abort(new DOMException('gone', 'TimeoutError'));
+    for (const i of [0, 1, 3]) expect([((await asks[i]) as ApiError).code, ((await asks[i]) as ApiError).message]).toEqual(['upstream_unavailable', 'venue_3 gave no valid answer: no answer within the request deadline']);
+    release(held[0]);
+    expect(await asks[2]).toEqual({ url: path, read: 1, pad: PAD });
+    expect(await held[0].closedEarly).toBe(false);
+    expect(agent.sent).toBe(1);
+
+    // All under one signal: its abort leaves every one of them, and aborts the read itself.
+    const one = new AbortController();
+    const path2 = `/venue_3/v1/markets/hold/${rid()}`;
+    const again = [1, 2, 3].map(() => http.getJson('venue_3', path2, {}, one.signal).catch((e: unknown) => e));
+    await holding(2);
+    one.abort(new DOMException('gone', 'TimeoutError'));
+    expect(await held[1].closedEarly).toBe(true);
+    for (const e of await Promise.all(again)) expect((e as ApiError).code).toBe('upstream_unavailable');
+
+    // Under one signal and answered: every joiner gets the answer.
+    const path3 = `/venue_3/v1/markets/${rid()}`;
+    const signal = deadline();
+    const answered = (await Promise.all([1, 2, 3].map(() => http.getJson('venue_3', path3, {}, signal)))) as { read: number }[];
+    expect(answered.map((a) => a.read)).toEqual([3, 3, 3]);
+  });
+
   it.each([
     ['missing', 'a 404 (NOT_FOUND)'],
     ['limited', '429 upstream_rate_limited with Retry-After'],
@@ -241,6 +270,16 @@ describe('requests for one venue resource before its read is sent', () => {
     expect(joined).toEqual([alone, alone, alone]);
     if (kind === 'missing') expect(alone).toBe('NOT_FOUND');
     else expect(alone).toMatchObject({ missing: undefined, limited: { code: 'upstream_rate_limited', status: 429, headers: { 'Retry-After': '7' } }, rejected: { code: 'upstream_rejected', status: 400, message: 'venue_3 rejected the request (HTTP 400): bad market id' }, broken: { code: 'upstream_unavailable', status: 502 } }[kind]!);
+  });
+
+  it('each joiner of a failed read gets an error of its own (same code, message and headers; no object shared between requests)', async () => {
+    const path = `/venue_3/v1/markets/limited/${rid()}`;
+    const signal = deadline();
+    const errors = (await Promise.all([1, 2, 3].map(() => http.getJson('venue_3', path, {}, signal).catch((e: unknown) => e)))) as ApiError[];
+    expect(agent.sent).toBe(1);
+    for (const e of errors) expect([e.code, e.message, e.options.headers]).toEqual(['upstream_rate_limited', 'venue_3 rate-limited the request; retry after 7 s', { 'Retry-After': '7' }]);
+    expect(new Set(errors).size).toBe(3);
+    expect(new Set(errors.map((e) => e.options.headers)).size).toBe(3);
   });
 
   it('a shared read counts once against the venue\'s request budget', async () => {

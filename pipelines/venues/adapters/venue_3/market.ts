@@ -62,14 +62,17 @@ export function buildVenue3(raw: unknown, observedAt: string): MarketDetail {
  * venue_3 read by id. venue_3 ids are numeric; a slug only reaches here from the venue_2/venue_3
  * probe, and the venue's 400 for a malformed id then means "not held here", not a rejection.
  */
-export async function venue3Get(io: LiveIO, id: string): Promise<unknown | NotFound> {
-  try {
-    return await io.get('venue_3', `/venue_3/v1/markets/${encodeURIComponent(id)}`);
-  } catch (e) {
-    if (!/^[0-9]+$/.test(id) && isApiError(e) && e.code === 'upstream_rejected') return NOT_FOUND;
+export function venue3Get(io: LiveIO, id: string): Promise<unknown | NotFound> {
+  const read = io.get('venue_3', `/venue_3/v1/markets/${encodeURIComponent(id)}`);
+  // A numeric id's read as it comes (no async step of its own); a slug's with the 400 read as 404.
+  if (NUMERIC_ID.test(id)) return read;
+  return read.catch((e: unknown) => {
+    if (isApiError(e) && e.code === 'upstream_rejected') return NOT_FOUND;
     throw e;
-  }
+  });
 }
+
+const NUMERIC_ID = /^[0-9]+$/;
 
 export async function readVenue3(io: LiveIO, id: string): Promise<MarketDetail | NotFound> {
   const observedAt = iso(io.now());
