@@ -15,8 +15,8 @@ import { ChdbHistory } from '../../../pipelines/readmodels/chdb-history.ts';
 import { MemorySnapshotStore } from '../../../pipelines/readmodels/memory-store.ts';
 import { createCatalog } from '../../../pipelines/catalog/index.ts';
 import { newCrawlId } from '../../../pipelines/catalog/store.ts';
-import { FULL_MONEYLINE, indexSnapshot, sortKey, type SportsEntry } from '../../../pipelines/matching/readmodel.ts';
-import type { MatchedEvent } from '../../../pipelines/matching/types.ts';
+import { indexSnapshot } from '../../../pipelines/matching/readmodel.ts';
+import { sportsEntry } from './sports-entry.testkit.ts';
 import { startSimulator, type Simulator } from '../../../pipelines/venues/simulator/server.ts';
 import { createLiveDeps } from '../../live/io.ts';
 import { simJson } from '../../live/testkit.ts';
@@ -46,22 +46,6 @@ async function catalogDepsBuilt() {
   return deps;
 }
 
-function sportsEntry(away: string, home: string): SportsEntry {
-  const event = {
-    event_id: `nba-${away}-${home}-2026-11-21`,
-    sport: 'basketball',
-    league: 'nba',
-    title: `${away} at ${home}`,
-    scheduled_date: '2026-11-21',
-    scheduled_start: '2026-11-22T00:30:00.000Z',
-    participants: [
-      { key: away, name: away, role: 'away' },
-      { key: home, name: home, role: 'home' },
-    ],
-    submarkets: [{ key: FULL_MONEYLINE, market_type: 'moneyline', segment: 'full', display_name: 'Moneyline', metric: 'winner', outcomes: [], source_markets: [], settlement_equivalence: 'equivalent' }],
-  } as unknown as MatchedEvent;
-  return { event, population: 'current', strictPropKeys: [], lookupIds: [], sortMs: sortKey(event) };
-}
 
 async function keyOf(t: TestApp, plan: 'free' | 'pro', permissions: Permission[]) {
   const account = `acct_memo_${randomBytes(5).toString('hex')}`;

@@ -6,28 +6,11 @@
 /* eslint-disable @typescript-eslint/no-explicit-any */
 import { describe, expect, it } from 'vitest';
 import { build } from '../../../test/helper.ts';
-import { FULL_MONEYLINE, indexSnapshot, sortKey, type LoadedSnapshot, type PricesView, type SportsEntry } from '../../../pipelines/matching/readmodel.ts';
-import type { MatchedEvent } from '../../../pipelines/matching/types.ts';
+import { indexSnapshot, type LoadedSnapshot, type PricesView } from '../../../pipelines/matching/readmodel.ts';
+import { sportsEntry as entry } from './sports-entry.testkit.ts';
 
 const NOW = Date.parse('2026-11-21T15:00:00Z');
 
-function entry(away: string, home: string, start: string): SportsEntry {
-  const date = '2026-11-21';
-  const event = {
-    event_id: `nba-${away}-${home}-${date}`,
-    sport: 'basketball',
-    league: 'nba',
-    title: `${away} at ${home}`,
-    scheduled_date: date,
-    scheduled_start: start,
-    participants: [
-      { key: away, name: away, role: 'away' },
-      { key: home, name: home, role: 'home' },
-    ],
-    submarkets: [{ key: FULL_MONEYLINE, market_type: 'moneyline', segment: 'full', display_name: 'Moneyline', metric: 'winner', outcomes: [], source_markets: [], settlement_equivalence: 'equivalent' }],
-  } as unknown as MatchedEvent;
-  return { event, population: 'current', strictPropKeys: [], lookupIds: [], sortMs: sortKey(event) };
-}
 
 describe('sports list page memo across a snapshot publish', () => {
   it('a priced page of the older snapshot, finished after a newer one became current, is never served for the newer one', async () => {

@@ -7,31 +7,17 @@
 import { describe, expect, it } from 'vitest';
 import { build } from '../../../test/helper.ts';
 import { MemorySnapshotStore } from '../../../pipelines/readmodels/memory-store.ts';
-import { FULL_MONEYLINE, SPORTS_SNAPSHOT, SportsReader, sortKey, type SportsEntry } from '../../../pipelines/matching/readmodel.ts';
-import type { MatchedEvent } from '../../../pipelines/matching/types.ts';
+import { FULL_MONEYLINE, SPORTS_SNAPSHOT, SportsReader, type SportsEntry } from '../../../pipelines/matching/readmodel.ts';
+import { sportsEntry } from './sports-entry.testkit.ts';
 
 const NOW = Date.parse('2026-11-21T15:00:00Z');
 
-function entry(away: string, home: string, start: string, title = `${away} at ${home}`): SportsEntry {
-  const date = '2026-11-21';
-  const event = {
-    event_id: `nba-${away}-${home}-${date}`,
-    sport: 'basketball',
-    league: 'nba',
-    title,
-    scheduled_date: date,
-    scheduled_start: start,
-    participants: [
-      { key: away, name: away, role: 'away' },
-      { key: home, name: home, role: 'home' },
-    ],
-    submarkets: [
-      { key: FULL_MONEYLINE, market_type: 'moneyline', segment: 'full', display_name: 'Moneyline', metric: 'winner', outcomes: [], source_markets: [], settlement_equivalence: 'equivalent', rule_comparisons: [{ rule: 'tie' }] },
-      { key: `total|full|total|221.5`, market_type: 'total', segment: 'full', display_name: 'Total', metric: 'points', line: 221.5, outcomes: [], source_markets: [], settlement_equivalence: 'unverified', rule_comparisons: [{ rule: 'tie' }] },
-    ],
-  } as unknown as MatchedEvent;
-  return { event, population: 'current', strictPropKeys: [], lookupIds: [], sortMs: sortKey(event) };
-}
+/** Two submarkets, each with a rule row: the list's shape options have something to keep or drop. */
+const SUBMARKETS = [
+  { key: FULL_MONEYLINE, market_type: 'moneyline', segment: 'full', display_name: 'Moneyline', metric: 'winner', outcomes: [], source_markets: [], settlement_equivalence: 'equivalent', rule_comparisons: [{ rule: 'tie' }] },
+  { key: `total|full|total|221.5`, market_type: 'total', segment: 'full', display_name: 'Total', metric: 'points', line: 221.5, outcomes: [], source_markets: [], settlement_equivalence: 'unverified', rule_comparisons: [{ rule: 'tie' }] },
+];
+const entry = (away: string, home: string, start: string, title?: string) => sportsEntry(away, home, start, { title, submarkets: SUBMARKETS });
 
 async function harness() {
   const store = new MemorySnapshotStore();
