@@ -61,6 +61,31 @@ export function notResumable(lastEventId: string, unreached: boolean, other = fa
 }
 
 /**
+ * The resume decision both channels make when a connection starts: `null` (no id: a snapshot),
+ * `'reset'` (sent here; then a snapshot), or the hub's missed changes. `undefined` when the id is
+ * ahead of this hub: `restart` runs once the hub has read that far (`unreached` if it has not within
+ * `aheadMs`), so the snapshot or the changes are still sent and subscribed in one turn.
+ */
+export function resumeStart<M>(
+  hub: { missedSince(id: string): M | 'reset' | 'ahead'; reached(id: string, ms: number): Promise<boolean> },
+  start: { lastEventId: string | undefined; tag: string; unreached: boolean; aheadMs: number },
+  out: Outbox,
+  restart: (unreached: boolean) => void,
+): M | 'reset' | null | undefined {
+  const { lastEventId, tag, unreached } = start;
+  const last = lastEventId === undefined ? undefined : untag(lastEventId, tag);
+  const missed = last === undefined ? null : unreached || !last.ours ? 'reset' : hub.missedSince(last.id);
+  if (missed === 'ahead') {
+    void hub.reached(last!.id, start.aheadMs).then((ok) => {
+      if (!out.closed) restart(!ok);
+    });
+    return undefined;
+  }
+  if (missed === 'reset') out.send('', 'reset', notResumable(lastEventId!, unreached, !last!.ours));
+  return missed;
+}
+
+/**
  * What every channel's connection does with its transport: send an event unless the client has
  * fallen more than `bufferBytes` behind (then a final `overflow` and close), heartbeats, and close
  * once (the transport, the heartbeat, the channel's own unsubscribe, the owner's onClose).
@@ -133,17 +158,11 @@ export class StreamConnection implements Subscriber {
   /** Sends what the client needs first and subscribes, in one synchronous turn (nothing falls between). */
   start(lastEventId: string | undefined, unreached = false): void {
     const now = this.hub.clock();
-    const last = lastEventId === undefined ? undefined : untag(lastEventId, this.tag);
-    const missed = last === undefined ? null : unreached || !last.ours ? 'reset' : this.hub.missedSince(last.id);
-    if (missed === 'ahead') {
-      // Subscribed only once the hub has read as far as the id: then in one turn, as any resume.
-      void this.hub.reached(last!.id, this.aheadMs).then((ok) => {
-        if (!this.out.closed) this.start(lastEventId, !ok);
-      });
-      return;
-    }
+    const missed = resumeStart(this.hub, { lastEventId, tag: this.tag, unreached, aheadMs: this.aheadMs }, this.out, (u) =>
+      this.start(lastEventId, u),
+    );
+    if (missed === undefined) return;
     if (missed === null || missed === 'reset') {
-      if (missed === 'reset') this.send('', 'reset', notResumable(lastEventId!, unreached, !last!.ours));
       this.from = this.hub.pos.slice();
       const snapshot = snapshotOf(this.hub, this.key, this.filter, now);
       this.send(this.hub.currentId(), snapshot.type, snapshot.json, snapshot);

@@ -18,9 +18,9 @@
 import type { Log, LogRecord } from '../../pipelines/log/types.ts';
 import type { Serde } from '../../pipelines/serde/index.ts';
 import { PROVIDERS, rawTopicId, type TopicMap } from '../../pipelines/topics.ts';
-import { CatchUp, Reach, covers, inWindow, decodeId, encodeId, layoutOf, maxPos, subscriptionTag, tagged, untag, type Layout } from './position.ts';
+import { CatchUp, Reach, covers, inWindow, decodeId, encodeId, layoutOf, maxPos, subscriptionTag, tagged, type Layout } from './position.ts';
 import { quotesOfRecord } from './quotes.ts';
-import { AHEAD_MS, Outbox, notResumable, type ConnectionOptions, type Sink } from './connection.ts';
+import { AHEAD_MS, Outbox, resumeStart, type ConnectionOptions, type Sink } from './connection.ts';
 
 /** A record not yet done at a position: its partition and how many of its changes were sent. */
 export interface Within {
@@ -315,17 +315,11 @@ export class QuotesConnection implements QuoteSubscriber {
   }
 
   start(lastEventId: string | undefined, unreached = false): void {
-    const last = lastEventId === undefined ? undefined : untag(lastEventId, this.tag);
-    const missed = last === undefined ? null : unreached || !last.ours ? 'reset' : this.hub.missedSince(last.id);
-    if (missed === 'ahead') {
-      // Subscribed only once the hub has read as far as the id: then in one turn, as any resume.
-      void this.hub.reached(last!.id, this.aheadMs).then((ok) => {
-        if (!this.out.closed) this.start(lastEventId, !ok);
-      });
-      return;
-    }
+    const missed = resumeStart(this.hub, { lastEventId, tag: this.tag, unreached, aheadMs: this.aheadMs }, this.out, (u) =>
+      this.start(lastEventId, u),
+    );
+    if (missed === undefined) return;
     if (missed === null || missed === 'reset') {
-      if (missed === 'reset') this.out.send('', 'reset', notResumable(lastEventId!, unreached, !last!.ours));
       this.from = this.hub.pos.slice();
       this.within = null;
       const data: string[] = [];
