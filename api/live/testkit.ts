@@ -8,7 +8,8 @@ import { build } from '../../test/helper.ts';
 import { PERMISSIONS } from '../routes/table.ts';
 import { createLiveDeps } from './io.ts';
 import { VenueHttp } from '../../pipelines/venues/client/http.ts';
-import type { Simulator } from '../../pipelines/venues/simulator/server.ts';
+import { afterAll, beforeAll } from 'vitest';
+import { startSimulator, type Simulator } from '../../pipelines/venues/simulator/server.ts';
 
 export async function liveApp(sim: Simulator, env: Record<string, string> = {}) {
   const live = createLiveDeps(sim.baseUrl);
@@ -81,6 +82,25 @@ function deepFreeze(v: unknown): unknown {
  * reader may write into it, and a write into a frozen object throws (modules are strict code), which
  * the route answers as a 5xx. For a suite's beforeAll/afterAll.
  */
+/**
+ * One simulator for the calling spec file, started before its tests with every venue answer frozen
+ * (requests that share a venue read share its parsed answer, so a write into one fails the test), and
+ * closed after them. Call at the file's top level; `use` receives the simulator once it is up.
+ */
+export function simulatorForSuite(seed: number, use: (sim: Simulator) => void): void {
+  let sim: Simulator | undefined;
+  let thaw: (() => void) | undefined;
+  beforeAll(async () => {
+    sim = await startSimulator({ seed });
+    use(sim);
+    thaw = freezeVenueAnswers();
+  });
+  afterAll(async () => {
+    thaw?.();
+    await sim?.close();
+  });
+}
+
 export function freezeVenueAnswers(): () => void {
   const own = VenueHttp.prototype.getJson;
   VenueHttp.prototype.getJson = async function (this: VenueHttp, ...args: Parameters<VenueHttp['getJson']>) {

@@ -2,24 +2,15 @@
 // GET /v1/events/{event_id} through the API against the built-in simulator: inference and
 // probing (the 409 of an id both candidates hold), venue_1 sibling fanout (parallel, missing siblings listed, only the primary fails the
 // request), each venue's wrapping rule, props not gathered.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { request } from 'undici';
-import { startSimulator, type Simulator } from '../../../pipelines/venues/simulator/server.ts';
-import { freezeVenueAnswers, findSimMarket, liveApp, schemaProblems, simJson } from '../../live/testkit.ts';
+import type { Simulator } from '../../../pipelines/venues/simulator/server.ts';
+import { simulatorForSuite, findSimMarket, liveApp, schemaProblems, simJson } from '../../live/testkit.ts';
 import { EventDetailSchema } from '../../live/schemas.ts';
 import { VENUE1_SIBLINGS } from '../../../pipelines/venues/adapters/venue_1/event.ts';
 
 let sim: Simulator;
-let thaw: (() => void) | undefined;
-beforeAll(async () => {
-  sim = await startSimulator({ seed: 11 });
-  // Requests that share a venue read share its parsed answer: every answer is frozen, so a write into one fails the test.
-  thaw = freezeVenueAnswers();
-});
-afterAll(async () => {
-  thaw?.();
-  await sim?.close();
-});
+simulatorForSuite(11, (s) => (sim = s));
 
 const shape = (b: Record<string, any>, provider: string) => {
   expect(schemaProblems(EventDetailSchema, b)).toEqual([]);

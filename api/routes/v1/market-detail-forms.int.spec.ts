@@ -5,20 +5,12 @@
 // endpoint's resolution rules; a venue_7 pair and its three-part lines, a venue_9 parent and its
 // pairs, a venue_8 market and its group, a venue_5 outcome and its question read the same venue
 // answers but are different markets). Ids are found from each venue's own listing.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startSimulator, type Simulator } from '../../../pipelines/venues/simulator/server.ts';
-import { freezeVenueAnswers, liveApp, simJson } from '../../live/testkit.ts';
+import { describe, expect, it } from 'vitest';
+import type { Simulator } from '../../../pipelines/venues/simulator/server.ts';
+import { simulatorForSuite, liveApp, simJson } from '../../live/testkit.ts';
 
 let sim: Simulator;
-let thaw: (() => void) | undefined;
-beforeAll(async () => {
-  sim = await startSimulator({ seed: 11 });
-  thaw = freezeVenueAnswers();
-});
-afterAll(async () => {
-  thaw?.();
-  await sim?.close();
-});
+simulatorForSuite(11, (s) => (sim = s));
 
 /**
  * The body without the times of each read: when the request read (observed_at) and, for a book the

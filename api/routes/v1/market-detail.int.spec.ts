@@ -2,23 +2,14 @@
 // GET /v1/markets/{market_id} through the API against the built-in simulator: identity, quotes,
 // pricing envelope and trading fees for every venue, and every resolution rule. Ids are found the
 // way a client finds them: from each venue's own listing.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startSimulator, type Simulator } from '../../../pipelines/venues/simulator/server.ts';
+import { describe, expect, it } from 'vitest';
+import type { Simulator } from '../../../pipelines/venues/simulator/server.ts';
 import { request } from 'undici';
-import { freezeVenueAnswers, findSimMarket, liveApp, schemaProblems, simJson } from '../../live/testkit.ts';
+import { simulatorForSuite, findSimMarket, liveApp, schemaProblems, simJson } from '../../live/testkit.ts';
 import { MarketDetailSchema } from '../../live/schemas.ts';
 
 let sim: Simulator;
-let thaw: (() => void) | undefined;
-beforeAll(async () => {
-  sim = await startSimulator({ seed: 11 });
-  // Requests that share a venue read share its parsed answer: every answer is frozen, so a write into one fails the test.
-  thaw = freezeVenueAnswers();
-});
-afterAll(async () => {
-  thaw?.();
-  await sim?.close();
-});
+simulatorForSuite(11, (s) => (sim = s));
 
 const IDENTITY = ['id', 'provider', 'provider_id', 'title', 'status', 'outcomes', 'pricing', 'trading_fees', 'liquidity_usd', 'volume_24h_usd', 'volume_total_usd'];
 const PRICING = ['availability', 'scale', 'source', 'as_of', 'as_of_kind', 'observed_at', 'neg_risk'];

@@ -1,22 +1,13 @@
 /* eslint-disable @typescript-eslint/no-explicit-any -- venue and API JSON is read loosely in tests and benches */
 // GET /v1/crypto-prices/spot through the API against the simulator's spot venue: every parameter
 // rule of the spec's table, and paging a range returns every second exactly once.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startSimulator, type Simulator } from '../../../pipelines/venues/simulator/server.ts';
-import { freezeVenueAnswers, liveApp, schemaProblems, simJson } from '../../live/testkit.ts';
+import { describe, expect, it } from 'vitest';
+import type { Simulator } from '../../../pipelines/venues/simulator/server.ts';
+import { simulatorForSuite, liveApp, schemaProblems, simJson } from '../../live/testkit.ts';
 import { SpotPageSchema } from '../../live/schemas.ts';
 
 let sim: Simulator;
-let thaw: (() => void) | undefined;
-beforeAll(async () => {
-  sim = await startSimulator({ seed: 11 });
-  // Requests that share a venue read share its parsed answer: every answer is frozen, so a write into one fails the test.
-  thaw = freezeVenueAnswers();
-});
-afterAll(async () => {
-  thaw?.();
-  await sim?.close();
-});
+simulatorForSuite(11, (s) => (sim = s));
 
 const pastSecond = () => Math.floor(sim.clock.now() / 1000) * 1000 - 60_000;
 

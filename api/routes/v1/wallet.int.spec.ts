@@ -2,24 +2,15 @@
 // GET /v1/marketplace/wallet and /wallet/positions through the API against the simulator's
 // marketplace (venue_2) wallets. The signer EOAs come from the simulator's wallet generator (a
 // user knows their own signer); proxies and names are read from the venue's public endpoints.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startSimulator, type Simulator } from '../../../pipelines/venues/simulator/server.ts';
+import { describe, expect, it } from 'vitest';
+import type { Simulator } from '../../../pipelines/venues/simulator/server.ts';
 import { buildWallets } from '../../../pipelines/venues/simulator/wallet.ts';
-import { freezeVenueAnswers, liveApp, schemaProblems, simJson } from '../../live/testkit.ts';
+import { simulatorForSuite, liveApp, schemaProblems, simJson } from '../../live/testkit.ts';
 import { PositionsPageSchema, WalletProfileSchema } from '../../live/schemas.ts';
 
 const SEED = 11;
 let sim: Simulator;
-let thaw: (() => void) | undefined;
-beforeAll(async () => {
-  sim = await startSimulator({ seed: SEED });
-  // Requests that share a venue read share its parsed answer: every answer is frozen, so a write into one fails the test.
-  thaw = freezeVenueAnswers();
-});
-afterAll(async () => {
-  thaw?.();
-  await sim?.close();
-});
+simulatorForSuite(SEED, (s) => (sim = s));
 
 const wallets = buildWallets(SEED);
 const mixedCase = (a: string) => '0x' + [...a.slice(2)].map((c, i) => (i % 2 ? c.toUpperCase() : c)).join('');
