@@ -16,6 +16,7 @@ describe('a key sent in the query string is never echoed', () => {
       ['/v1/categories?api_key=pmk_SECRET5%zz', {}, 400, 'invalid_parameter'],
       ['/v1/categories?api_key=pmk_SECRET6;x', {}, 400, 'invalid_parameter'],
       ['/v1/categories?x=%zz&apikey=pmk_SECRET7%zz', {}, 400, 'invalid_parameter'],
+      ['/v1/categories?x=1;API_KEY=pmk_SECRET9;y=2', {}, 400, 'invalid_parameter'],
     ];
     for (const [url, headers, status, code] of cases) {
       const res = await t.app.inject({ url, headers });
