@@ -191,6 +191,18 @@ describe('keys (spec: Authentication)', () => {
     expect(ok.statusCode).toBe(200);
   });
 
+  it('403 forbidden is an authenticated response: it carries X-RateLimit-* as the window stands, uncharged', async () => {
+    const t = await build({ handlers: withEcho });
+    const key = await t.createKey({ plan: 'starter', permissions: ['events.read', 'markets.read'] });
+    expect((await t.app.inject({ url: '/v1/categories', headers: t.auth(key) })).statusCode).toBe(200);
+    const res = await t.app.inject({ url: '/v1/crypto-prices/spot', headers: t.auth(key) });
+    expect(res.statusCode).toBe(403);
+    expect([res.headers['x-ratelimit-limit'], res.headers['x-ratelimit-remaining'], res.headers['x-ratelimit-reset']]).toEqual(['60', '59', String(Math.ceil((t.clock.now + 60_000) / 1000))]);
+    expect(res.headers['retry-after']).toBeUndefined();
+    // Not charged: the next charged request sees 58 left.
+    expect((await t.app.inject({ url: '/v1/categories', headers: t.auth(key) })).headers['x-ratelimit-remaining']).toBe('58');
+  });
+
   it('502 upstream_unavailable when the key store cannot be reached', async () => {
     const store = new MemoryKeyStore();
     store.authorize = async () => {

@@ -56,6 +56,31 @@ export function keyStoreContract(name: string, make: () => Promise<KeyStore>): v
       }
     });
 
+    it('a forbidden request reports the window as it stands (for the 403\'s X-RateLimit-* headers) without charging it', async () => {
+      const s = await setup();
+      try {
+        const { key } = await s.admin.create({ accountId: 'b5', plan: 'free', permissions: ['events.read'] });
+        const empty = await s.authorize(key, 'markets.read', T0);
+        expect(empty.kind).toBe('forbidden');
+        if (empty.kind === 'forbidden') expect(empty.window).toEqual({ limit: 10, remaining: 10, resetAt: T0 });
+        for (let i = 0; i < 3; i++) expect((await s.authorize(key, 'events.read', T0 + 1000 * i)).kind).toBe('ok');
+        const some = await s.authorize(key, 'markets.read', T0 + 5000);
+        if (some.kind !== 'forbidden') throw new Error(some.kind);
+        expect(some.window).toEqual({ limit: 10, remaining: 7, resetAt: T0 + 60_000 });
+        // Nothing was charged: seven more fit, and the allowance counts the three.
+        for (let i = 0; i < 7; i++) expect((await s.authorize(key, 'events.read', T0 + 6000)).kind).toBe('ok');
+        expect((await s.authorize(key, 'events.read', T0 + 6000)).kind).toBe('rate_limited');
+        const full = await s.authorize(key, 'markets.read', T0 + 6000);
+        expect(full.kind === 'forbidden' && full.window).toEqual({ limit: 10, remaining: 0, resetAt: T0 + 60_000 });
+        // Aged out: the window a forbidden request reports empties as the charged one would.
+        const later = await s.authorize(key, 'markets.read', T0 + 70_000);
+        expect(later.kind === 'forbidden' && later.window).toEqual({ limit: 10, remaining: 10, resetAt: T0 + 70_000 });
+        expect(await s.store.usage('b5', billingPeriod(T0))).toBe(10);
+      } finally {
+        await s.close();
+      }
+    });
+
     it('revoke stops the key at once; reroll swaps the value and keeps id and permissions', async () => {
       const s = await setup();
       try {
