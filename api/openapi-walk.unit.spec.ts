@@ -8,7 +8,7 @@ import { describe, it, expect } from 'vitest';
 import { build } from '../test/helper.ts';
 
 type Schema = { type?: string; enum?: string[]; minimum?: number; maximum?: number; pattern?: string; minLength?: number; format?: string; items?: Schema; oneOf?: Schema[]; default?: unknown };
-type Param = { name: string; in: string; schema: Schema };
+type Param = { name: string; in: string; required?: boolean; description?: string; schema: Schema };
 type Op = { operationId: string; parameters: Param[]; security?: unknown[]; responses: Record<string, { content?: Record<string, { schema: { allOf?: Array<{ properties?: { code?: { enum: string[] } } }> } }> }> };
 
 /** Values the schema refuses, each with why. */
@@ -92,5 +92,29 @@ describe('the OpenAPI document against the routes, parameter by parameter', () =
     }
     expect(problems).toEqual([]);
     expect(checked).toBeGreaterThan(150);
+  });
+
+  it('a parameter the route cannot do without is documented as required (or, for a choice of two, the description says so), and a required one missing is 400 missing_parameter naming it', async () => {
+    const t = await build();
+    const key = await t.createKey();
+    const doc = (await t.app.inject({ url: '/v1/openapi.json' })).json() as { paths: Record<string, Record<string, Op>> };
+    const problems: string[] = [];
+    for (const [path, ops] of Object.entries(doc.paths)) {
+      const op = ops.get;
+      if (!op) continue;
+      const url = path.replace(/\{[a-z_]+\}/g, 'x1');
+      const res = await t.app.inject({ url, headers: op.security?.length === 0 ? {} : t.auth(key) });
+      const body = res.statusCode === 200 ? {} : (res.json() as { code?: string; param?: string });
+      const query = op.parameters.filter((x) => x.in === 'query');
+      if (body.code === 'missing_parameter') {
+        const p = query.find((x) => x.name === body.param);
+        if (!p) problems.push(`${op.operationId}: missing_parameter names ${JSON.stringify(body.param)}, not a documented parameter`);
+        else if (!p.required && !/(exactly|at least) one of \w+ and \w+ is required/i.test(p.description ?? '')) problems.push(`${op.operationId}: ${p.name} is required by the route, not by the document`);
+      }
+      for (const p of query.filter((x) => x.required)) {
+        if (body.code !== 'missing_parameter' || body.param !== p.name) problems.push(`${op.operationId}: ${p.name} is documented required, but without it the route answers ${res.statusCode} ${body.code ?? ''}`);
+      }
+    }
+    expect(problems).toEqual([]);
   });
 });
