@@ -45,7 +45,7 @@ function parameter(p: ParamSpec, where: 'query' | 'path'): Record<string, unknow
   return {
     name: p.name,
     in: where,
-    required: where === 'path',
+    required: where === 'path' || p.required === true,
     description: p.description,
     schema,
     ...(p.repeatable && { style: 'form', explode: true }),
