@@ -202,6 +202,21 @@ export function keyStoreContract(name: string, make: () => Promise<KeyStore>): v
       }
     });
 
+    it('an account stored with a rate limit of 0 (written before the admin refused it) is refused with a finite reset, not an error', async () => {
+      const s = await setup();
+      try {
+        const { key } = await s.admin.create({ accountId: 'b6', plan: 'enterprise' });
+        const acct = (await s.store.getAccount('b6'))!;
+        await s.store.putAccount({ ...acct, custom: { rate_limit_per_min: 0 }, limits: { ...acct.limits, rateLimitPerMin: 0 } });
+        const r = await s.authorize(key, 'markets.read', T0);
+        expect(r.kind).toBe('rate_limited');
+        if (r.kind === 'rate_limited') expect(r.window).toEqual({ limit: 0, remaining: 0, resetAt: T0 + 60_000 });
+        expect(await s.store.usage('b6', billingPeriod(T0))).toBe(0);
+      } finally {
+        await s.close();
+      }
+    });
+
     it('refuses a Free account past its allowance with upgrade_plan; payment recovery is served as Free with resolve_payment', async () => {
       const s = await setup();
       try {
