@@ -63,8 +63,9 @@ if ARGV[2] ~= '' and not string.find(k[3], ',' .. ARGV[2] .. ',', 1, true) then
   return {1, k[1], k[2], a[1], limit, limit - count, reset, now}
 end
 if count >= limit then
-  local oldest = redis.call('ZRANGE', rl, 0, 0, 'WITHSCORES')
-  return {2, k[1], k[2], a[1], limit, 0, tonumber(oldest[2]) + 60000, now}
+  local reset = now + 60000
+  if count > 0 then reset = tonumber(redis.call('ZRANGE', rl, 0, 0, 'WITHSCORES')[2]) + 60000 end
+  return {2, k[1], k[2], a[1], limit, 0, reset, now}
 end
 redis.call('ZADD', rl, now, now .. ARGV[5])
 redis.call('PEXPIRE', rl, 61000)

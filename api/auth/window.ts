@@ -46,7 +46,8 @@ export function chargeWindow(log: SlidingLog, now: number, limit: number): Windo
   const times = log.times;
   const size = times.length - h;
   if (size >= limit) {
-    return { admitted: false, count: size, resetAt: times[h] + WINDOW_MS };
+    // An empty log is full only under a limit of 0 (a stored account from before the admin refused it).
+    return { admitted: false, count: size, resetAt: size > 0 ? times[h] + WINDOW_MS : now + WINDOW_MS };
   }
   // Keep the log sorted even if a controlled clock steps back.
   let i = times.length;
