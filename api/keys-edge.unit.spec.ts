@@ -60,3 +60,40 @@ describe('the Bearer scheme', () => {
     for (const res of [at, over]) expect(res.body).not.toContain('kkkkkkkkkk');
   });
 });
+
+describe('permissions (spec: Authentication, the permission table)', () => {
+  // The spec's table, written out here rather than read from the route table it checks; the lookup's
+  // permission is the service's choice ("not shown" in the spec), as are the two routes beyond it.
+  const TABLE: Array<[string, string]> = [
+    ['/v1/matching-markets/sports', 'markets.matching.read'],
+    ['/v1/matching-markets/sports/lookup?event_id=x', 'markets.matching.read'],
+    ['/v1/markets', 'markets.read'],
+    ['/v1/categories', 'markets.read'],
+    ['/v1/markets/venue_1:KX-1', 'markets.read'],
+    ['/v1/markets/venue_1:KX-1/history', 'markets.read'],
+    ['/v1/events/venue_1:KX-1', 'events.read'],
+    ['/v1/crypto-prices/spot?currency=btcusd', 'crypto.prices.read'],
+    ['/v1/marketplace/wallet?username=x', 'marketplace.wallet.read'],
+    ['/v1/marketplace/wallet/positions?username=x', 'marketplace.positions.read'],
+    ['/v1/stream?channel=catalog', 'stream.read'],
+  ];
+  const ALL = ['markets.matching.read', 'markets.read', 'events.read', 'crypto.prices.read', 'marketplace.wallet.read', 'marketplace.positions.read', 'stream.read'] as const;
+
+  it('each route needs exactly its permission: every other one together is 403 naming it, that one alone is let through', async () => {
+    const t = await build();
+    for (const [url, perm] of TABLE) {
+      const others = await t.createKey({ permissions: ALL.filter((p) => p !== perm) });
+      const refused = await t.app.inject({ url, headers: t.auth(others) });
+      expect(refused.statusCode, url).toBe(403);
+      expect(refused.json(), url).toEqual({ code: 'forbidden', message: expect.stringContaining(JSON.stringify(perm)), status_code: 403 });
+      const only = await t.createKey({ permissions: [perm] });
+      const passed = await t.app.inject({ url, headers: t.auth(only) });
+      // Past the key check: whatever the route answers without its data sources, it is not a key error.
+      expect([401, 402, 403], `${url} ${passed.statusCode} ${passed.body.slice(0, 80)}`).not.toContain(passed.statusCode);
+    }
+    // A key with no permission at all is 403 on every keyed route, and charged nothing.
+    const none = await t.createKey({ permissions: [] });
+    for (const [url] of TABLE) expect((await t.app.inject({ url, headers: t.auth(none) })).statusCode, url).toBe(403);
+    expect((await t.app.inject({ url: '/v1/categories', headers: t.auth(none) })).headers['x-ratelimit-remaining']).toBe('300');
+  });
+});
