@@ -6,6 +6,7 @@
 // parameter; an accepted value must never be a 400 about that parameter.
 import { describe, it, expect } from 'vitest';
 import { build } from '../test/helper.ts';
+import { schemaProblems } from './live/testkit.ts';
 
 type Schema = { type?: string; enum?: string[]; minimum?: number; maximum?: number; pattern?: string; minLength?: number; format?: string; items?: Schema; oneOf?: Schema[]; default?: unknown };
 type Param = { name: string; in: string; required?: boolean; description?: string; schema: Schema };
@@ -56,7 +57,8 @@ describe('the OpenAPI document against the routes, parameter by parameter', () =
   it('every value a parameter schema refuses is a documented 400 naming the parameter; every value it documents is not refused', async () => {
     const t = await build();
     const key = await t.createKey();
-    const doc = (await t.app.inject({ url: '/v1/openapi.json' })).json() as { paths: Record<string, Record<string, Op>> };
+    const doc = (await t.app.inject({ url: '/v1/openapi.json' })).json() as { paths: Record<string, Record<string, Op>>; components: { schemas: { Error: { properties: Record<string, unknown> } } } };
+    const errorSchema = doc.components.schemas.Error;
     let checked = 0;
     const problems: string[] = [];
     for (const [path, ops] of Object.entries(doc.paths)) {
@@ -81,6 +83,9 @@ describe('the OpenAPI document against the routes, parameter by parameter', () =
           if (res.statusCode !== 400) problems.push(`${where}: not a 400`);
           else if (!codesAt(op, 400).includes(body.code)) problems.push(`${where}: code not documented under 400`);
           else if (!names(body).includes(p.name)) problems.push(`${where}: param ${JSON.stringify(body.param)} does not name it`);
+          // The body is the documented Error, with no field it does not document.
+          for (const q of schemaProblems(errorSchema, body)) problems.push(`${where}: ${q}`);
+          for (const k of Object.keys(body)) if (!(k in errorSchema.properties)) problems.push(`${where}: undocumented field ${k}`);
         }
         for (const value of accepted(s)) {
           const res = await t.app.inject({ url: `${url}?${base(op.operationId, p.name)}${p.name}=${encodeURIComponent(value)}`, headers });
