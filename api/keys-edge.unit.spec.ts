@@ -4,6 +4,7 @@
 // an error body, whatever else is wrong with the request.
 import { describe, it, expect } from 'vitest';
 import { build } from '../test/helper.ts';
+import type { Permission } from './routes/table.ts';
 
 describe('a key sent in the query string is never echoed', () => {
   it('not in errors[] of an unknown_parameter (with a header, or on the public plans route), nor in a malformed pair', async () => {
@@ -64,7 +65,7 @@ describe('the Bearer scheme', () => {
 describe('permissions (spec: Authentication, the permission table)', () => {
   // The spec's table, written out here rather than read from the route table it checks; the lookup's
   // permission is the service's choice ("not shown" in the spec), as are the two routes beyond it.
-  const TABLE: Array<[string, string]> = [
+  const TABLE: Array<[string, Permission]> = [
     ['/v1/matching-markets/sports', 'markets.matching.read'],
     ['/v1/matching-markets/sports/lookup?event_id=x', 'markets.matching.read'],
     ['/v1/markets', 'markets.read'],
@@ -77,7 +78,7 @@ describe('permissions (spec: Authentication, the permission table)', () => {
     ['/v1/marketplace/wallet/positions?username=x', 'marketplace.positions.read'],
     ['/v1/stream?channel=catalog', 'stream.read'],
   ];
-  const ALL = ['markets.matching.read', 'markets.read', 'events.read', 'crypto.prices.read', 'marketplace.wallet.read', 'marketplace.positions.read', 'stream.read'] as const;
+  const ALL: readonly Permission[] = ['markets.matching.read', 'markets.read', 'events.read', 'crypto.prices.read', 'marketplace.wallet.read', 'marketplace.positions.read', 'stream.read'];
 
   it('each route needs exactly its permission: every other one together is 403 naming it, that one alone is let through', async () => {
     const t = await build();
