@@ -23,7 +23,7 @@ import { deadlineSignal } from './plugins/app/deadline.ts';
 import { ApiError, isApiError, quote, renderError } from './errors.ts';
 import { ROUTES, type RouteSpec } from './routes/table.ts';
 import { handlers as defaultHandlers, type HandlerRegistry } from './routes/index.ts';
-import { CREDENTIAL_PARAMS, checkParams, checkPathParams, compilePathMatcher, compileRoute, parseQueryString, typeParams, undecodableWhy, type CompiledRoute, type PathMatcher } from './routes/router.ts';
+import { checkParams, isCredentialParam, checkPathParams, compilePathMatcher, compileRoute, parseQueryString, typeParams, undecodableWhy, type CompiledRoute, type PathMatcher } from './routes/router.ts';
 import { readBearer } from './auth/keys.ts';
 import { authorizeRequest } from './plugins/app/authorize.ts';
 import { MAX_HEADER_BYTES, clientErrorHandler } from './plugins/app/client-errors.ts';
@@ -289,8 +289,9 @@ export async function buildApp(deps: AppDeps, handlers: HandlerRegistry = defaul
       const q = url.indexOf('?');
       pairs = q === -1 ? [] : parseQueryString(url.slice(q + 1));
       // A key sent in the query string is answered as the missing header it should have been
-      // (spec: "the message says what was sent instead"), not as an unknown parameter.
-      const cred = spec.auth === 'api_key' && req.headers.authorization === undefined ? pairs.find(([k]) => CREDENTIAL_PARAMS.has(k) && !route.byName.has(k)) : undefined;
+      // (spec: "the message says what was sent instead"), not as an unknown parameter; an empty
+      // Authorization header is no header (readBearer reads it so).
+      const cred = spec.auth === 'api_key' && !req.headers.authorization ? pairs.find(([k]) => isCredentialParam(k) && !route.byName.has(k)) : undefined;
       if (cred) {
         const b = readBearer(req.headers, cred[0]);
         if (b.kind !== 'key') return sendError(req, reply, new ApiError(b.kind === 'missing' ? 'missing_api_key' : 'invalid_api_key', b.message));

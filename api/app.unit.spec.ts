@@ -191,6 +191,18 @@ describe('keys (spec: Authentication)', () => {
     expect(ok.statusCode).toBe(200);
   });
 
+  it('403 forbidden is an authenticated response: it carries X-RateLimit-* as the window stands, uncharged', async () => {
+    const t = await build({ handlers: withEcho });
+    const key = await t.createKey({ plan: 'starter', permissions: ['events.read', 'markets.read'] });
+    expect((await t.app.inject({ url: '/v1/categories', headers: t.auth(key) })).statusCode).toBe(200);
+    const res = await t.app.inject({ url: '/v1/crypto-prices/spot', headers: t.auth(key) });
+    expect(res.statusCode).toBe(403);
+    expect([res.headers['x-ratelimit-limit'], res.headers['x-ratelimit-remaining'], res.headers['x-ratelimit-reset']]).toEqual(['60', '59', String(Math.ceil((t.clock.now + 60_000) / 1000))]);
+    expect(res.headers['retry-after']).toBeUndefined();
+    // Not charged: the next charged request sees 58 left.
+    expect((await t.app.inject({ url: '/v1/categories', headers: t.auth(key) })).headers['x-ratelimit-remaining']).toBe('58');
+  });
+
   it('502 upstream_unavailable when the key store cannot be reached', async () => {
     const store = new MemoryKeyStore();
     store.authorize = async () => {
@@ -407,6 +419,21 @@ describe('GET /v1/plans and GET /v1/categories', () => {
       );
     }
     expect(res.body).not.toMatch(/price_[A-Za-z0-9]{8,}|secret/);
+    // Fields in the spec's order (the "Plan" table), the body nothing but data.
+    expect(Object.keys(res.json())).toEqual(['data']);
+    for (const p of data) {
+      expect(Object.keys(p)).toEqual(['key', 'name', 'billing_tier', 'trial_days', 'tagline', 'monthly_price_cents', 'included_requests_per_month', 'overage_cents_per_1k', 'rate_limit_per_min', 'max_keys', 'features', 'cta_label', 'highlighted', 'contact_sales']);
+      expect(p.features.length).toBeGreaterThan(0);
+      for (const f of p.features) expect(typeof f).toBe('string');
+      for (const k of ['name', 'tagline', 'cta_label'] as const) expect(p[k].length, `${p.key} ${k}`).toBeGreaterThan(0);
+    }
+    // The public route reads no key: an unknown, revoked or over-long one changes nothing and is not charged.
+    for (const authorization of ['Bearer pmk_unknown', `Bearer ${'k'.repeat(300)}`, 'Basic dXNlcjpwYXNz']) {
+      const keyed = await t.app.inject({ url: '/v1/plans', headers: { authorization } });
+      expect(keyed.statusCode).toBe(200);
+      expect(keyed.body).toBe(res.body);
+      expect(keyed.headers['x-ratelimit-limit']).toBeUndefined();
+    }
   });
 
   it('plans: 503 when the catalog is not configured', async () => {

@@ -45,7 +45,7 @@ function parameter(p: ParamSpec, where: 'query' | 'path'): Record<string, unknow
   return {
     name: p.name,
     in: where,
-    required: where === 'path',
+    required: where === 'path' || p.required === true,
     description: p.description,
     schema,
     ...(p.repeatable && { style: 'form', explode: true }),
@@ -80,7 +80,31 @@ export function errorCodesOf(r: RouteSpec): ErrorCode[] {
 const ERROR_HEADERS: Record<number, Record<string, unknown>> = {
   405: { Allow: { description: 'The methods the path accepts.', schema: { type: 'string' } } },
   429: { 'Retry-After': { $ref: '#/components/headers/Retry-After' } },
+  // A reader not built or not reachable yet (catalog, price history, the stream starting) says when to retry.
+  503: { 'Retry-After': { $ref: '#/components/headers/Retry-After' } },
 };
+
+const REQUEST_ID = { 'X-Request-Id': { description: 'Generated per request; one sent by the client is ignored.', required: true, schema: { type: 'string' } } };
+
+/**
+ * "Authenticated responses carry X-RateLimit-Limit, X-RateLimit-Remaining and X-RateLimit-Reset";
+ * "GET /v1/plans and router-level errors carry no rate-limit headers". Sure on every status only a
+ * read key answers (200, 304, 402, 403, 429); possible on the statuses the router or an unverifiable
+ * key also answer (400, 404, 409, 502, 503); never on 401 and 405.
+ */
+function rateLimitHeaders(required: boolean): Record<string, unknown> {
+  const when = required ? '' : ' Present when the key was read (a handler\'s answer), absent on router-level errors.';
+  return {
+    'X-RateLimit-Limit': { description: `The plan's rate_limit_per_min.${when}`, required, schema: { type: 'integer' } },
+    'X-RateLimit-Remaining': { description: `Advisory: requests left in the rolling 60 s.${when}`, required, schema: { type: 'integer' } },
+    'X-RateLimit-Reset': { description: `Unix seconds: an upper bound on how long a 429 can last.${when}`, required, schema: { type: 'integer' } },
+  };
+}
+
+function headersOf(r: RouteSpec, status: number): Record<string, unknown> {
+  const keyed = r.auth === 'api_key' && status !== 401 && status !== 405;
+  return { ...REQUEST_ID, ...(keyed && rateLimitHeaders([200, 304, 402, 403, 429].includes(status))), ...ERROR_HEADERS[status] };
+}
 
 /**
  * The push stream as far as OpenAPI can say it: a text/event-stream body, its events (type, id,
@@ -156,21 +180,24 @@ const STREAM_EVENT_SCHEMA = {
   },
 };
 
-function streamResponse(): Record<string, unknown> {
+function streamResponse(r: RouteSpec): Record<string, unknown> {
   return {
     description: [
       'Server-Sent Events. Each event has `id:` (a log position), `event:` (its type) and one `data:` line of JSON; comment lines (`: heartbeat`) keep idle connections open.',
       'WebSocket: the same URL with an upgrade; the client first sends {"type":"start"} or {"type":"resume","last_event_id":"<id>"}; each message is {"id","event","data"}; pings are the heartbeat.',
       'Concurrent streams per account, across replicas: free 1, starter 5, pro 25, business and enterprise 100 (beyond: 429 rate_limited). The connect counts one request; events count nothing.',
     ].join(' '),
-    headers: { 'Cache-Control': { schema: { type: 'string', const: 'no-cache, no-transform' } } },
+    headers: { ...headersOf(r, 200), 'Cache-Control': { schema: { type: 'string', const: 'no-cache, no-transform' } } },
     content: { 'text/event-stream': { schema: STREAM_EVENT_SCHEMA, 'x-event-id': STREAM_EVENT_ID, 'x-events': STREAM_EVENTS } },
   };
 }
 
 function responsesOf(r: RouteSpec): Record<string, unknown> {
   const out: Record<string, unknown> = {
-    '200': r.id === 'stream' ? streamResponse() : { description: 'Success', content: { 'application/json': { schema: OK_SCHEMAS[r.id] ?? { type: 'object', additionalProperties: true } } } },
+    '200':
+      r.id === 'stream'
+        ? streamResponse(r)
+        : { description: 'Success', headers: headersOf(r, 200), content: { 'application/json': { schema: OK_SCHEMAS[r.id] ?? { type: 'object', additionalProperties: true } } } },
   };
   const byStatus = new Map<number, ErrorCode[]>();
   for (const c of errorCodesOf(r)) {
@@ -183,14 +210,14 @@ function responsesOf(r: RouteSpec): Record<string, unknown> {
     };
     out[String(status)] = {
       description: codes.join(', '),
-      ...(ERROR_HEADERS[status] && { headers: ERROR_HEADERS[status] }),
+      headers: headersOf(r, status),
       content: { 'application/json': { schema } },
     };
   }
   if (r.etag) {
     out['304'] = {
       description: 'Not Modified: If-None-Match named the ETag of this snapshot page; no body',
-      headers: { ETag: { schema: { type: 'string' } }, 'Cache-Control': { schema: { type: 'string' } } },
+      headers: { ...headersOf(r, 304), ETag: { schema: { type: 'string' } }, 'Cache-Control': { schema: { type: 'string' } } },
     };
   }
   return out;

@@ -134,8 +134,29 @@ describe('the OpenAPI document is held to the route table and the error catalog'
       const res = await t.app.inject({ method: method as 'GET', url, headers });
       const route = ROUTES.find((r) => new RegExp(`^${r.url.replace(/:[a-z_]+/g, '[^/?]+')}(\\?|$)`).test(url))!;
       const op = opOf(doc, route);
+      const at = `${method} ${url.slice(0, 60)} -> ${res.statusCode}`;
+      // The headers the document promises under this status are sent; a rate-limit header sent is documented there.
+      const documented = (op.responses[String(res.statusCode)] as { headers?: Record<string, { required?: boolean }> } | undefined)?.headers ?? {};
+      for (const [name, h] of Object.entries(documented)) if (h.required) expect(res.headers[name.toLowerCase()], `${at}: ${name}`).toBeDefined();
+      for (const name of ['X-Request-Id', 'X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset', 'Retry-After']) {
+        if (res.headers[name.toLowerCase()] !== undefined) expect(Object.keys(documented), `${at}: ${name} sent, not documented`).toContain(name);
+      }
       if (res.statusCode === 200) continue;
-      expect(codesAt(op, res.statusCode), `${method} ${url.slice(0, 60)} -> ${res.statusCode} ${res.json().code}`).toContain(res.json().code);
+      expect(codesAt(op, res.statusCode), `${at} ${res.json().code}`).toContain(res.json().code);
+    }
+  });
+
+  it('documents the headers of every answer: X-Request-Id always, X-RateLimit-* on a keyed route\'s authenticated answers, none on /v1/plans', () => {
+    for (const r of ROUTES) {
+      for (const [status, resp] of Object.entries(opOf(doc, r).responses) as Array<[string, { headers?: Record<string, { required?: boolean }> }]>) {
+        const h = resp.headers ?? {};
+        expect(h['X-Request-Id']?.required, `${r.id} ${status}`).toBe(true);
+        const charged = r.auth === 'api_key' && ['200', '304', '402', '403', '429'].includes(status);
+        for (const name of ['X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset']) {
+          if (charged) expect(h[name]?.required, `${r.id} ${status} ${name}`).toBe(true);
+          if (r.auth !== 'api_key' || ['401', '405'].includes(status)) expect(h[name], `${r.id} ${status} ${name}`).toBeUndefined();
+        }
+      }
     }
   });
 });

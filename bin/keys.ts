@@ -50,10 +50,11 @@ function parseArgs(argv: string[]): { positional: string[]; flags: Map<string, s
   return { positional, flags };
 }
 
-const int = (flags: Map<string, string>, name: string): number | undefined => {
+const int = (flags: Map<string, string>, name: string, min = 0): number | undefined => {
   const v = flags.get(name);
   if (v === undefined) return undefined;
   if (!/^\d+$/.test(v)) throw new UsageError(`--${name} must be a non-negative integer; got ${JSON.stringify(v)}`);
+  if (Number(v) < min) throw new UsageError(`--${name} must be at least ${min}; got ${JSON.stringify(v)}`);
   return Number(v);
 };
 
@@ -102,7 +103,8 @@ export async function runKeys(argv: string[], auth: AuthDeps, now: () => number 
     case 'account': {
       if (!arg) throw new UsageError('account needs <id>');
       const custom: CustomLimits = {};
-      const rl = int(flags, 'rate-limit');
+      // A limit of 0 would refuse every request with no instant at which a retry could succeed.
+      const rl = int(flags, 'rate-limit', 1);
       const inc = int(flags, 'included');
       const mk = int(flags, 'max-keys');
       if (rl !== undefined) custom.rate_limit_per_min = rl;

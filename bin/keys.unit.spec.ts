@@ -69,6 +69,27 @@ describe('bin/keys.ts', () => {
     expect(ent).toContain('included_per_month=10000000');
   });
 
+  it('refuses a custom rate limit under 1 (a limit of 0 answered every request 429 with Retry-After and X-RateLimit-Reset "NaN")', async () => {
+    const t = await build();
+    const run = (...argv: string[]) => runKeys(argv, t.authDeps);
+    await expect(run('account', 'zero', '--plan', 'enterprise', '--rate-limit', '0')).rejects.toThrow(/--rate-limit must be at least 1; got "0"/);
+    expect(await t.authDeps.store.getAccount('zero')).toBeUndefined();
+    // The admin API refuses what the command refuses, and a custom term that is not a whole number.
+    await t.authDeps.admin.ensureAccount('zero', 'enterprise');
+    await expect(t.authDeps.admin.updateAccount('zero', { custom: { rate_limit_per_min: 0 } })).rejects.toThrow(/rate_limit_per_min must be an integer of at least 1/);
+    await expect(t.authDeps.admin.updateAccount('zero', { custom: { included_requests_per_month: -1 } })).rejects.toThrow(/included_requests_per_month must be an integer of at least 0/);
+    await expect(t.authDeps.admin.updateAccount('zero', { custom: { max_keys: 2.5 } })).rejects.toThrow(/max_keys must be an integer of at least 0/);
+    expect((await t.authDeps.store.getAccount('zero'))?.limits.rateLimitPerMin).toBe(1000);
+    // A limit of 1 works, and its 429 says when to retry.
+    await run('account', 'zero', '--rate-limit', '1');
+    const key = keyOf(await run('create', '--account', 'zero'));
+    expect((await t.app.inject({ url: '/v1/categories', headers: t.auth(key) })).statusCode).toBe(200);
+    const limited = await t.app.inject({ url: '/v1/categories', headers: t.auth(key) });
+    expect(limited.statusCode).toBe(429);
+    expect(limited.headers['retry-after']).toBe('60');
+    expect(limited.headers['x-ratelimit-reset']).toMatch(/^\d+$/);
+  });
+
   it('--help prints the usage (exit 0), also as a process with no store configured', async () => {
     const auth = authDepsFor(new MemoryKeyStore(), 'p');
     expect((await runKeys(['--help'], auth))[0]).toMatch(/^usage: keys <command>/);

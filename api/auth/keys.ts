@@ -80,6 +80,17 @@ const quoteScheme = (s: string): string => JSON.stringify(s.length > 20 ? s.slic
 
 export class KeyAdminError extends Error {}
 
+/**
+ * The least value of each custom term. A rate limit of 0 would refuse every request with no instant
+ * at which a retry could succeed (its 429 had no Retry-After to give); an allowance or a key cap of
+ * 0 is a real (if odd) term.
+ */
+const CUSTOM_MINIMUM: ReadonlyArray<[keyof CustomLimits, number]> = [
+  ['rate_limit_per_min', 1],
+  ['included_requests_per_month', 0],
+  ['max_keys', 0],
+];
+
 export interface CreateKeyInput {
   accountId: string;
   /** Creates the account on this plan when it does not exist yet (default free). */
@@ -110,6 +121,10 @@ export class KeyAdmin {
     if (change.plan !== undefined && !isPlanKey(change.plan)) throw new KeyAdminError(`unknown plan ${JSON.stringify(change.plan)}`);
     if (change.paymentState !== undefined && !isPaymentState(change.paymentState)) {
       throw new KeyAdminError(`unknown payment state ${JSON.stringify(change.paymentState)} (active, past_due, unpaid, paused, incomplete)`);
+    }
+    for (const [term, min] of CUSTOM_MINIMUM) {
+      const v = change.custom?.[term];
+      if (v !== undefined && !(Number.isSafeInteger(v) && v >= min)) throw new KeyAdminError(`${term} must be an integer of at least ${min}; got ${JSON.stringify(v)}`);
     }
     const plan = (change.plan as PlanKey | undefined) ?? acct.plan;
     const paymentState = (change.paymentState as PaymentState | undefined) ?? acct.paymentState;

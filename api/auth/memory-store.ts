@@ -8,7 +8,7 @@
 import { readFileSync, renameSync, writeFileSync, mkdirSync, statSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { AccountRecord, AuthorizeInput, AuthorizeResult, KeyRecord, KeyStore } from './store.ts';
-import { chargeWindow, SlidingLog } from './window.ts';
+import { chargeWindow, peekWindow, SlidingLog } from './window.ts';
 import { sameHash } from './keys.ts';
 
 interface FileShape {
@@ -126,9 +126,13 @@ export class MemoryKeyStore implements KeyStore {
     if (acct === undefined) return { kind: 'invalid' };
     const limits = acct.limits;
     const key = { keyId: rec.id, accountId: rec.accountId, servedPlan: limits.servedPlan };
-    if (input.permission !== undefined && !rec.permissions.includes(input.permission)) return { kind: 'forbidden', key };
     const now = input.now ?? Date.now();
     let log = this.windows.get(rec.id);
+    if (input.permission !== undefined && !rec.permissions.includes(input.permission)) {
+      // Charged nothing; the 403 still reports the window (an authenticated response).
+      const p = peekWindow(log, now);
+      return { kind: 'forbidden', key, window: { limit: limits.rateLimitPerMin, remaining: Math.max(0, limits.rateLimitPerMin - p.count), resetAt: p.resetAt } };
+    }
     if (log === undefined) this.windows.set(rec.id, (log = new SlidingLog()));
     const v = chargeWindow(log, now, limits.rateLimitPerMin);
     const window = { limit: limits.rateLimitPerMin, remaining: Math.max(0, limits.rateLimitPerMin - v.count), resetAt: v.resetAt };

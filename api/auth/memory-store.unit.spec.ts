@@ -33,4 +33,28 @@ describe('MemoryKeyStore persisted under DATA_DIR', () => {
       rmSync(dir, { recursive: true, force: true });
     }
   });
+
+  it('a plan or payment-state change made by the operator command reaches the running server within its poll', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'keys-'));
+    const file = join(dir, 'keys.json');
+    const server = new MemoryKeyStore({ file, watchIntervalMs: 20 });
+    const cli = new MemoryKeyStore({ file });
+    try {
+      const admin = new KeyAdmin(cli, 'p');
+      const { key } = await admin.create({ accountId: 'up', plan: 'starter' });
+      const limitNow = async () => {
+        const v = await server.authorize({ hash: hashKey('p', key), permission: 'markets.read', now: Date.now(), period: billingPeriod(Date.now()) });
+        return v.kind === 'ok' ? `${v.key.servedPlan}:${v.window.limit}` : v.kind;
+      };
+      await expect.poll(limitNow, { timeout: 3000, interval: 25 }).toBe('starter:60');
+      await admin.updateAccount('up', { plan: 'business' });
+      await expect.poll(limitNow, { timeout: 3000, interval: 25 }).toBe('business:1000');
+      await admin.updateAccount('up', { paymentState: 'unpaid' });
+      await expect.poll(limitNow, { timeout: 3000, interval: 25 }).toBe('free:10');
+    } finally {
+      await server.close();
+      await cli.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
 });

@@ -46,7 +46,6 @@ local k = redis.call('HMGET', KEYS[1], 'id', 'account', 'perms')
 if not k[1] then return {0} end
 local a = redis.call('HMGET', p .. 'acct:' .. k[2], 'served_plan', 'rate_limit', 'included', 'hard_cap', 'action', 'plan')
 if not a[1] then return {0} end
-if ARGV[2] ~= '' and not string.find(k[3], ',' .. ARGV[2] .. ',', 1, true) then return {1, k[1], k[2], a[1]} end
 local now
 if ARGV[3] == '' then
   local t = redis.call('TIME')
@@ -58,9 +57,15 @@ local limit = tonumber(a[2])
 local rl = p .. 'rl:' .. k[1]
 redis.call('ZREMRANGEBYSCORE', rl, '-inf', now - 60000)
 local count = redis.call('ZCARD', rl)
+if ARGV[2] ~= '' and not string.find(k[3], ',' .. ARGV[2] .. ',', 1, true) then
+  local reset = now
+  if count > 0 then reset = tonumber(redis.call('ZRANGE', rl, 0, 0, 'WITHSCORES')[2]) + 60000 end
+  return {1, k[1], k[2], a[1], limit, limit - count, reset, now}
+end
 if count >= limit then
-  local oldest = redis.call('ZRANGE', rl, 0, 0, 'WITHSCORES')
-  return {2, k[1], k[2], a[1], limit, 0, tonumber(oldest[2]) + 60000, now}
+  local reset = now + 60000
+  if count > 0 then reset = tonumber(redis.call('ZRANGE', rl, 0, 0, 'WITHSCORES')[2]) + 60000 end
+  return {2, k[1], k[2], a[1], limit, 0, reset, now}
 end
 redis.call('ZADD', rl, now, now .. ARGV[5])
 redis.call('PEXPIRE', rl, 61000)
@@ -177,9 +182,9 @@ export class RedisKeyStore implements KeyStore {
     const kind = r[0];
     if (kind === 0) return { kind: 'invalid' };
     const key = { keyId: r[1]!, accountId: r[2]!, servedPlan: r[3] as PlanKey };
-    if (kind === 1) return { kind: 'forbidden', key };
     const limit = Number(r[4]);
     const window = { limit, remaining: Math.max(0, Number(r[5])), resetAt: Number(r[6]) };
+    if (kind === 1) return { kind: 'forbidden', key, window };
     if (kind === 2) return { kind: 'rate_limited', key, window, now: Number(r[7]) };
     if (kind === 3) {
       return { kind: 'payment_required', key, window, action: r[8] as 'upgrade_plan' | 'resolve_payment', plan: r[9] as PlanKey, included: Number(r[10]), used: Number(r[11]) };

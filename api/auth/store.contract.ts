@@ -56,6 +56,31 @@ export function keyStoreContract(name: string, make: () => Promise<KeyStore>): v
       }
     });
 
+    it('a forbidden request reports the window as it stands (for the 403\'s X-RateLimit-* headers) without charging it', async () => {
+      const s = await setup();
+      try {
+        const { key } = await s.admin.create({ accountId: 'b5', plan: 'free', permissions: ['events.read'] });
+        const empty = await s.authorize(key, 'markets.read', T0);
+        expect(empty.kind).toBe('forbidden');
+        if (empty.kind === 'forbidden') expect(empty.window).toEqual({ limit: 10, remaining: 10, resetAt: T0 });
+        for (let i = 0; i < 3; i++) expect((await s.authorize(key, 'events.read', T0 + 1000 * i)).kind).toBe('ok');
+        const some = await s.authorize(key, 'markets.read', T0 + 5000);
+        if (some.kind !== 'forbidden') throw new Error(some.kind);
+        expect(some.window).toEqual({ limit: 10, remaining: 7, resetAt: T0 + 60_000 });
+        // Nothing was charged: seven more fit, and the allowance counts the three.
+        for (let i = 0; i < 7; i++) expect((await s.authorize(key, 'events.read', T0 + 6000)).kind).toBe('ok');
+        expect((await s.authorize(key, 'events.read', T0 + 6000)).kind).toBe('rate_limited');
+        const full = await s.authorize(key, 'markets.read', T0 + 6000);
+        expect(full.kind === 'forbidden' && full.window).toEqual({ limit: 10, remaining: 0, resetAt: T0 + 60_000 });
+        // Aged out: the window a forbidden request reports empties as the charged one would.
+        const later = await s.authorize(key, 'markets.read', T0 + 70_000);
+        expect(later.kind === 'forbidden' && later.window).toEqual({ limit: 10, remaining: 10, resetAt: T0 + 70_000 });
+        expect(await s.store.usage('b5', billingPeriod(T0))).toBe(10);
+      } finally {
+        await s.close();
+      }
+    });
+
     it('revoke stops the key at once; reroll swaps the value and keeps id and permissions', async () => {
       const s = await setup();
       try {
@@ -114,6 +139,79 @@ export function keyStoreContract(name: string, make: () => Promise<KeyStore>): v
         expect(r.kind === 'ok' && r.window.remaining).toBe(0);
         // Refused requests were not counted toward the allowance.
         expect(await s.store.usage('a5', billingPeriod(T0))).toBe(12);
+      } finally {
+        await s.close();
+      }
+    });
+
+    it('two keys of one account and plan each have their own rolling window (the monthly allowance is the account\'s)', async () => {
+      const s = await setup();
+      try {
+        const a = await s.admin.create({ accountId: 'b1', plan: 'starter' });
+        const b = await s.admin.create({ accountId: 'b1' });
+        const other = await s.admin.create({ accountId: 'b2', plan: 'starter' });
+        for (let i = 0; i < 60; i++) expect((await s.authorize(a.key, 'markets.read', T0 + i)).kind).toBe('ok');
+        expect((await s.authorize(a.key, 'markets.read', T0 + 100)).kind).toBe('rate_limited');
+        // The other key of the same account, and a key of another account on the same plan, are untouched.
+        const rb = await s.authorize(b.key, 'markets.read', T0 + 100);
+        expect(rb.kind === 'ok' && rb.window.remaining).toBe(59);
+        const ro = await s.authorize(other.key, 'markets.read', T0 + 100);
+        expect(ro.kind === 'ok' && ro.window.remaining).toBe(59);
+        expect(await s.store.usage('b1', billingPeriod(T0))).toBe(61);
+        expect(await s.store.usage('b2', billingPeriod(T0))).toBe(1);
+      } finally {
+        await s.close();
+      }
+    });
+
+    it('concurrent requests racing for the last slots: exactly the limit is admitted, the rest refused and not charged', async () => {
+      const s = await setup();
+      try {
+        const { key } = await s.admin.create({ accountId: 'b3', plan: 'free' });
+        for (let i = 0; i < 7; i++) expect((await s.authorize(key, 'markets.read', T0)).kind).toBe('ok');
+        // Three slots left; twenty requests of the same instant race for them.
+        const verdicts = await Promise.all(Array.from({ length: 20 }, () => s.authorize(key, 'markets.read', T0 + 1)));
+        expect(verdicts.filter((v) => v.kind === 'ok')).toHaveLength(3);
+        expect(verdicts.filter((v) => v.kind === 'rate_limited')).toHaveLength(17);
+        expect(await s.store.usage('b3', billingPeriod(T0))).toBe(10);
+        // The refused ones left no trace: at T0 + 60 s exactly the seven of T0 have aged out.
+        const later = await Promise.all(Array.from({ length: 10 }, () => s.authorize(key, 'markets.read', T0 + 60_000)));
+        expect(later.filter((v) => v.kind === 'ok')).toHaveLength(7);
+      } finally {
+        await s.close();
+      }
+    });
+
+    it('a plan change applies from the next request, and the requests already in the window still count', async () => {
+      const s = await setup();
+      try {
+        const { key } = await s.admin.create({ accountId: 'b4', plan: 'starter' });
+        for (let i = 0; i < 30; i++) expect((await s.authorize(key, 'markets.read', T0 + i)).kind).toBe('ok');
+        await s.admin.updateAccount('b4', { plan: 'pro' });
+        const up = await s.authorize(key, 'markets.read', T0 + 100);
+        expect(up.kind === 'ok' && [up.key.servedPlan, up.window.limit, up.window.remaining]).toEqual(['pro', 300, 269]);
+        // Down to free with 31 requests in the last minute: refused until they age out.
+        await s.admin.updateAccount('b4', { plan: 'free' });
+        const down = await s.authorize(key, 'markets.read', T0 + 200);
+        expect(down.kind).toBe('rate_limited');
+        if (down.kind === 'rate_limited') expect([down.key.servedPlan, down.window.limit, down.window.remaining, down.window.resetAt]).toEqual(['free', 10, 0, T0 + 60_000]);
+        const back = await s.authorize(key, 'markets.read', T0 + 60_100);
+        expect(back.kind === 'ok' && [back.window.limit, back.window.remaining]).toEqual([10, 9]);
+      } finally {
+        await s.close();
+      }
+    });
+
+    it('an account stored with a rate limit of 0 (written before the admin refused it) is refused with a finite reset, not an error', async () => {
+      const s = await setup();
+      try {
+        const { key } = await s.admin.create({ accountId: 'b6', plan: 'enterprise' });
+        const acct = (await s.store.getAccount('b6'))!;
+        await s.store.putAccount({ ...acct, custom: { rate_limit_per_min: 0 }, limits: { ...acct.limits, rateLimitPerMin: 0 } });
+        const r = await s.authorize(key, 'markets.read', T0);
+        expect(r.kind).toBe('rate_limited');
+        if (r.kind === 'rate_limited') expect(r.window).toEqual({ limit: 0, remaining: 0, resetAt: T0 + 60_000 });
+        expect(await s.store.usage('b6', billingPeriod(T0))).toBe(0);
       } finally {
         await s.close();
       }

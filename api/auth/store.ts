@@ -47,7 +47,8 @@ export interface AuthKey {
 
 export type AuthorizeResult =
   | { kind: 'invalid' }
-  | { kind: 'forbidden'; key: AuthKey }
+  /** `window` as it stands, uncharged (the 403 is an authenticated response and reports it). */
+  | { kind: 'forbidden'; key: AuthKey; window: WindowState }
   | { kind: 'rate_limited'; key: AuthKey; window: WindowState; now: number }
   | {
       kind: 'payment_required';

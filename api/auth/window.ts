@@ -46,7 +46,8 @@ export function chargeWindow(log: SlidingLog, now: number, limit: number): Windo
   const times = log.times;
   const size = times.length - h;
   if (size >= limit) {
-    return { admitted: false, count: size, resetAt: times[h] + WINDOW_MS };
+    // An empty log is full only under a limit of 0 (a stored account from before the admin refused it).
+    return { admitted: false, count: size, resetAt: size > 0 ? times[h] + WINDOW_MS : now + WINDOW_MS };
   }
   // Keep the log sorted even if a controlled clock steps back.
   let i = times.length;
@@ -54,4 +55,18 @@ export function chargeWindow(log: SlidingLog, now: number, limit: number): Windo
   if (i === times.length) times.push(now);
   else times.splice(i, 0, now);
   return { admitted: true, count: size + 1, resetAt: times[h] + WINDOW_MS };
+}
+
+/**
+ * The window as it stands at `now`, charging nothing (a forbidden request reports it): requests in
+ * (now - 60 s, now] and when the oldest of them ages out (`now` when there is none: nothing to wait for).
+ */
+export function peekWindow(log: SlidingLog | undefined, now: number): { count: number; resetAt: number } {
+  if (log === undefined) return { count: 0, resetAt: now };
+  const cutoff = now - WINDOW_MS;
+  const t = log.times;
+  let h = log.head;
+  while (h < t.length && t[h] <= cutoff) h++;
+  // Entries stamped after `now` (a controlled clock stepped back) are in the window too, as chargeWindow counts them.
+  return h < t.length ? { count: t.length - h, resetAt: t[h] + WINDOW_MS } : { count: 0, resetAt: now };
 }

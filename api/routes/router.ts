@@ -13,6 +13,12 @@ const PLUS = /\+/g;
 /** Query-string names under which clients commonly (and wrongly) send a key. */
 export const CREDENTIAL_PARAMS: ReadonlySet<string> = new Set(['api_key', 'apikey', 'key', 'access_token', 'token', 'api-key']);
 
+/** A query name a key is commonly sent under, in any case (`API_KEY`, `Token`). */
+export const isCredentialParam = (name: string): boolean => CREDENTIAL_PARAMS.has(name.toLowerCase());
+
+/** What an error body shows of a credential parameter's value: never the key itself. */
+export const REDACTED = '[redacted]';
+
 function decode(s: string): string | undefined {
   if (s.indexOf('%') === -1 && s.indexOf('+') === -1) return s;
   try {
@@ -20,6 +26,18 @@ function decode(s: string): string | undefined {
   } catch {
     return undefined; // a valid escape that is not UTF-8 (e.g. %C3%28)
   }
+}
+
+/** A malformed pair as quoted back: a key sent in the query string is not, even there (each `;` part checked). */
+function redactPair(seg: string): string {
+  return seg
+    .split(';')
+    .map((part) => {
+      const eq = part.indexOf('=');
+      const rawName = eq === -1 ? part : part.slice(0, eq);
+      return isCredentialParam(decode(rawName) ?? rawName) ? `${rawName}=${REDACTED}` : part;
+    })
+    .join(';');
 }
 
 /** Why a percent-encoded text does not decode: a broken escape, or escapes that are not UTF-8. */
@@ -58,10 +76,11 @@ export function parseQueryString(qs: string): Array<[string, string]> {
     }
     if (key === undefined || val === undefined || key.length === 0) {
       const why = semi ? 'pairs are separated by "&" only' : key !== undefined && key.length === 0 && val !== undefined ? 'the key is empty' : undecodableWhy(seg);
+      const shown = redactPair(seg);
       (bad ??= []).push({
         param: key ?? rawKey,
-        value: seg,
-        message: `malformed query string: the pair ${quote(seg)} is not a percent-encoded key=value pair (${why})`,
+        value: shown,
+        message: `malformed query string: the pair ${quote(shown)} is not a percent-encoded key=value pair (${why})`,
       });
       continue;
     }
@@ -106,7 +125,7 @@ export function checkParams(route: CompiledRoute, pairs: Array<[string, string]>
       const replacement = route.spec.retired?.[key];
       (unknown ??= []).push({
         param: key,
-        value,
+        value: isCredentialParam(key) ? REDACTED : value,
         message:
           replacement !== undefined
             ? `parameter ${quote(key)} is retired: ${replacement}; ${route.accepted}`

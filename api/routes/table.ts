@@ -43,6 +43,8 @@ export interface ParamSpec {
   nonEmpty?: boolean;
   /** Documented shape of a string value (OpenAPI `pattern`); the handler enforces it. */
   pattern?: string;
+  /** The route answers 400 missing_parameter without it (OpenAPI `required`); the handler enforces it. */
+  required?: true;
 }
 
 /** Every route id of ROUTES; handlers are registered under these (api/routes/index.ts). */
@@ -122,8 +124,19 @@ const includePrices = bool(
   false,
   "Adds `prices` to every submarket: each source market's best bid and ask with as_of and observed_at, the effective ask after the venue's taker fee, the best venue per outcome and, on two-outcome submarkets, the cheapest complete set with its cost, edge and settlement_safe. Quotes read longer ago than PRICES_STALE_MS (default 60 s) are marked stale and left out of best prices.",
 );
-const walletAddress: ParamSpec = { name: 'address', type: 'string', nonEmpty: true, pattern: '^0x[a-fA-F0-9]{40}$', description: '0x + 40 hex, mixed case accepted.' };
-const walletUsername: ParamSpec = { name: 'username', type: 'string', nonEmpty: true, description: 'Case-insensitive exact username; leading @ stripped.' };
+const walletAddress: ParamSpec = {
+  name: 'address',
+  type: 'string',
+  nonEmpty: true,
+  pattern: '^0x[a-fA-F0-9]{40}$',
+  description: '0x + 40 hex, mixed case accepted. Exactly one of address and username is required.',
+};
+const walletUsername: ParamSpec = {
+  name: 'username',
+  type: 'string',
+  nonEmpty: true,
+  description: 'Case-insensitive exact username; leading @ stripped. Exactly one of address and username is required.',
+};
 
 export const ROUTES: readonly RouteSpec[] = [
   { id: 'plans', method: 'GET', url: '/v1/plans', summary: 'Public plan catalog', auth: 'none', params: [] },
@@ -164,8 +177,8 @@ export const ROUTES: readonly RouteSpec[] = [
     permission: 'markets.matching.read',
     errors: ['missing_parameter'],
     params: [
-      { name: 'event_id', type: 'string', repeatable: true, nonEmpty: true, description: 'Canonical event key (repeatable).' },
-      { name: 'source_id', type: 'string', repeatable: true, nonEmpty: true, description: '{provider}:{id} (repeatable).' },
+      { name: 'event_id', type: 'string', repeatable: true, nonEmpty: true, description: 'Canonical event key (repeatable). At least one of event_id and source_id is required; at most 100 unique identifiers across both.' },
+      { name: 'source_id', type: 'string', repeatable: true, nonEmpty: true, description: '{provider}:{id} (repeatable). At least one of event_id and source_id is required; at most 100 unique identifiers across both.' },
       bool('include_settled', false, 'Searches the settled archive too.'),
       bool('include_submarkets', true, 'false: only the full-game moneyline.'),
       bool('include_rules', false, 'Adds rule_comparisons to game lines; empty means false.', true),
@@ -250,7 +263,7 @@ export const ROUTES: readonly RouteSpec[] = [
     permission: 'crypto.prices.read',
     errors: ['missing_parameter', 'invalid_cursor', ...UPSTREAM],
     params: [
-      { name: 'currency', type: 'string', nonEmpty: true, description: 'Trading pair, alphanumeric.' },
+      { name: 'currency', type: 'string', nonEmpty: true, required: true, description: 'Trading pair, alphanumeric.' },
       { name: 'start_time', type: 'int64', description: 'Unix ms, inclusive.' },
       { name: 'end_time', type: 'int64', description: 'Unix ms, inclusive.' },
       limit(100),
@@ -290,7 +303,7 @@ export const ROUTES: readonly RouteSpec[] = [
     // The sports list's filters, with the same meaning; no paging (the first event is the whole
     // current list as a `snapshot`).
     params: [
-      { name: 'channel', type: 'enum', values: ['sports', 'quotes', 'catalog'], nonEmpty: true, description: 'What to subscribe to (required): sports (matched events; the sports filters apply), quotes (quote changes of the markets named by market_id) or catalog (a new catalog snapshot; no filters).' },
+      { name: 'channel', type: 'enum', values: ['sports', 'quotes', 'catalog'], nonEmpty: true, required: true, description: 'What to subscribe to (required): sports (matched events; the sports filters apply), quotes (quote changes of the markets named by market_id) or catalog (a new catalog snapshot; no filters).' },
       {
         name: 'market_id',
         type: 'string',

@@ -27,7 +27,8 @@ export async function authorizeRequest(req: FastifyRequest, reply: FastifyReply,
     req.log.error({ err: (err as Error).message }, 'key store unreachable');
     return new ApiError('upstream_unavailable', 'API keys cannot be verified right now: the key store is unreachable; retry with backoff');
   }
-  if (v.kind !== 'invalid' && v.kind !== 'forbidden') rateHeaders(reply, v.window);
+  // Every authenticated answer reports the window (spec "Limits"); a 403 charged nothing to it.
+  if (v.kind !== 'invalid') rateHeaders(reply, v.window);
   if (v.kind === 'ok') return { keyId: v.key.keyId, accountId: v.key.accountId, plan: v.key.servedPlan };
   return verdictError(v, spec.permission, spec.url);
 }

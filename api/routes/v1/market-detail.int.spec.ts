@@ -165,8 +165,14 @@ describe('resolution rules', () => {
     expect(shared, 'the simulator publishes some ids on both venues').toBeTruthy();
     const amb = await get(`/v1/markets/${shared}`);
     expect(amb.status).toBe(409);
-    expect(amb.body).toMatchObject({ code: 'ambiguous_identifier', param: 'market_id' });
-    expect(amb.body.candidates.sort()).toEqual(['venue_2', 'venue_3']);
+    // The whole body: the spec's 409 fields, the id quoted, candidates in any order.
+    expect({ ...amb.body, candidates: [...amb.body.candidates].sort() }).toEqual({
+      code: 'ambiguous_identifier',
+      message: expect.stringContaining(`"${shared}"`),
+      status_code: 409,
+      param: 'market_id',
+      candidates: ['venue_2', 'venue_3'],
+    });
     const named = await get(`/v1/markets/${shared}?provider=venue_3`);
     expect(named.status).toBe(200);
     expect(named.body.provider).toBe('venue_3');
@@ -175,7 +181,7 @@ describe('resolution rules', () => {
     expect(one.body.provider).toBe('venue_3');
     const none = await get('/v1/markets/1');
     expect(none.status).toBe(404);
-    expect(none.body.code).toBe('market_not_found');
+    expect(none.body).toEqual({ code: 'market_not_found', message: expect.stringContaining('"1"'), status_code: 404, param: 'market_id' });
   });
 
   it('the probe fails (502) when either candidate is down; naming the provider depends on that one only', async () => {

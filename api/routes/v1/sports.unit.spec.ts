@@ -409,4 +409,24 @@ describe('GET /v1/matching-markets/sports/lookup', () => {
     const pol = await h.get('/v1/matching-markets/sports/lookup?event_id=nba-lal-bos-2026-11-21&include_submarkets=false&player_prop_match=same_prop');
     expect(pol.status).toBe(400);
   });
+
+  it('"at most 100 unique identifiers across event_id and source_id": counted across both, repeats counted once; none at all is missing_parameter', async () => {
+    const h = await harness();
+    await h.feed(allVenues(lalBos, NOW));
+    const ev = (n: number) => Array.from({ length: n }, (_, i) => `event_id=nba-aa${i}-bb-2026-11-21`);
+    const src = (n: number) => Array.from({ length: n }, (_, i) => `source_id=venue_2:${i}`);
+    const across = await h.get(`/v1/matching-markets/sports/lookup?${[...ev(60), ...src(41)].join('&')}`);
+    expect(across.status).toBe(400);
+    expect(across.body).toMatchObject({ code: 'invalid_parameter', message: expect.stringMatching(/100/) });
+    const atLimit = await h.get(`/v1/matching-markets/sports/lookup?${[...ev(60), ...src(40)].join('&')}`);
+    expect(atLimit.status).toBe(200);
+    // The same identifier sent again is not another one; it is reported once, as sent.
+    const repeated = await h.get(`/v1/matching-markets/sports/lookup?${[...ev(60), ...src(40), 'source_id=venue_2:0', 'event_id=nba-aa0-bb-2026-11-21'].join('&')}`);
+    expect(repeated.status).toBe(200);
+    expect(Object.keys(repeated.body.lookups)).toHaveLength(100);
+    const none = await h.get('/v1/matching-markets/sports/lookup?include_settled=true');
+    expect(none.status).toBe(400);
+    expect(none.body).toMatchObject({ code: 'missing_parameter', status_code: 400 });
+    expect(['event_id', 'source_id']).toContain(none.body.param);
+  });
 });

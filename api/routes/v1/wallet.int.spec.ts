@@ -145,3 +145,43 @@ describe('wallet positions', () => {
     expect(big.body).toMatchObject({ code: 'invalid_parameter', param: 'limit' });
   });
 });
+
+describe('the wallet lookups\' error bodies (spec: Errors: "message ... quotes the offending value"; param "the query or path parameter concerned")', () => {
+  it('404 profile_not_found names the parameter and quotes the value (an address lower-cased, a username without its @), on both routes', async () => {
+    const { get } = await liveApp(sim);
+    const name = `${wallets[0].name.slice(0, -2)}`;
+    const nobody = `0x${'0'.repeat(39)}A`;
+    const cases: Array<[string, string, string]> = [
+      [`/v1/marketplace/wallet?username=%40${name}`, 'username', name],
+      [`/v1/marketplace/wallet?address=${nobody}`, 'address', nobody.toLowerCase()],
+      [`/v1/marketplace/wallet/positions?username=${name}`, 'username', name],
+    ];
+    for (const [url, param, quoted] of cases) {
+      const r = await get(url);
+      expect(r.status, url).toBe(404);
+      expect(r.body, url).toEqual({ code: 'profile_not_found', message: expect.stringContaining(JSON.stringify(quoted)), status_code: 404, param });
+      // An authenticated answer: it reports the rate window.
+      expect(r.headers['x-ratelimit-limit'], url).toBe('1000');
+    }
+  });
+
+  it('400s: both forms (on both routes), neither form, a username that is only "@" or spaces; each names its parameter and quotes what was sent', async () => {
+    const { get } = await liveApp(sim);
+    const w = wallets[0];
+    for (const route of ['/v1/marketplace/wallet', '/v1/marketplace/wallet/positions']) {
+      const both = await get(`${route}?address=${w.proxy}&username=somebody`);
+      expect(both.body, route).toMatchObject({ code: 'invalid_parameter', status_code: 400, param: 'username' });
+      expect(both.body.message).toContain('"somebody"');
+      expect(both.body.message).toContain(JSON.stringify(w.proxy));
+      const none = await get(route);
+      expect(none.body, route).toMatchObject({ code: 'missing_parameter', status_code: 400, param: 'address' });
+      for (const raw of ['%40', '%20%20', '%40%20']) {
+        const r = await get(`${route}?username=${raw}`);
+        expect(r.body, `${route} ${raw}`).toMatchObject({ code: 'invalid_parameter', param: 'username', message: expect.stringContaining(JSON.stringify(decodeURIComponent(raw))) });
+      }
+    }
+    // An address on positions is held to the same pattern.
+    const bad = await get('/v1/marketplace/wallet/positions?address=0xZZ');
+    expect(bad.body).toMatchObject({ code: 'invalid_parameter', param: 'address', message: expect.stringContaining('"0xZZ"') });
+  });
+});
