@@ -273,6 +273,12 @@ export class RedisSnapshotStore implements SnapshotStore {
     const retainMs = options.retainMs ?? DEFAULT_RETAIN_MS;
     const h = this.s(ns, name, `${id}:h`);
     const o = this.s(ns, name, `${id}:o`);
+    const ids = this.s(ns, name, 'ids');
+    // Registered before its pages are written, scored as if it stopped being current when this
+    // publish began: a publisher killed before the swap leaves pages that a later publish evicts
+    // after the retention like any retired snapshot's (they stayed in Redis for good). NX: a
+    // snapshot already known keeps its score (+inf while current).
+    await this.redis.zadd(ids, 'NX', String(now), id);
     await this.redis.unlink(h, o);
     const seen = new Set<string>();
     for (let i = 0; i < entries.length; i += CHUNK) {
@@ -292,12 +298,12 @@ export class RedisSnapshotStore implements SnapshotStore {
       meta: options.meta ?? {},
     };
     await this.redis.set(this.s(ns, name, `${id}:i`), JSON.stringify(info));
-    await this.redis.pmSwap(this.s(ns, name, 'cur'), this.s(ns, name, 'ids'), id, String(now));
-    const expired = await this.redis.zrangebyscore(this.s(ns, name, 'ids'), '-inf', `(${now - retainMs}`);
+    await this.redis.pmSwap(this.s(ns, name, 'cur'), ids, id, String(now));
+    const expired = await this.redis.zrangebyscore(ids, '-inf', `(${now - retainMs}`);
     for (const old of expired) {
       if (old === id) continue;
       await this.redis.unlink(this.s(ns, name, `${old}:i`), this.s(ns, name, `${old}:h`), this.s(ns, name, `${old}:o`));
-      await this.redis.zrem(this.s(ns, name, 'ids'), old);
+      await this.redis.zrem(ids, old);
     }
     return info;
   }
@@ -346,7 +352,14 @@ export class RedisSnapshotStore implements SnapshotStore {
 
   async dropSnapshots(name: string): Promise<void> {
     const ns = await this.space();
-    const keys = await this.scanKeys(`${escapeGlob(this.s(ns, name, ''))}*`);
+    const base = this.s(ns, name, '');
+    // Only this name's keys: the scan of '<name>:*' also matches every name that begins with
+    // '<name>:' ('cat' and 'cat:eu'), so what it finds is kept to 'cur', 'ids' and '<id>:i|h|o'
+    // (generated ids hold no colon), with the ids the zset names (an id given with a colon).
+    const own = /^(?:cur|ids|[^:]*:[iho])$/;
+    const listed = await this.redis.zrange(this.s(ns, name, 'ids'), 0, -1);
+    const found = (await this.scanKeys(`${escapeGlob(base)}*`)).filter((k) => own.test(k.slice(base.length)));
+    const keys = [...new Set([...found, ...listed.flatMap((id) => ['i', 'h', 'o'].map((p) => this.s(ns, name, `${id}:${p}`)))])];
     for (let i = 0; i < keys.length; i += CHUNK) await this.redis.unlink(...keys.slice(i, i + CHUNK));
   }
 
