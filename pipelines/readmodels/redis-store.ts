@@ -87,9 +87,22 @@ export interface RedisStoreOptions {
   /** Key namespace; default 'pm:'. */
   namespace?: string;
   redis?: RedisOptions;
+  /**
+   * How long a command may wait for its reply, queued while reconnecting included (default
+   * SNAPSHOT_COMMAND_TIMEOUT_MS). Without it a stalled Redis held a request until Redis answered,
+   * past the 9 s request deadline; with it the read fails and the route answers 503.
+   */
+  commandTimeoutMs?: number;
   /** Follow the generation pointer <namespace>gen (the service's stores); off: keys under namespace itself. */
   generations?: boolean;
 }
+
+/**
+ * A snapshot read or write that gets no reply within this fails (spec "Limits": per-request deadline
+ * 9 seconds; an API key check before it waits at most 2 s). A publish that fails this way is done
+ * again (the stage runner's tick, the catalog builder's next check).
+ */
+export const SNAPSHOT_COMMAND_TIMEOUT_MS = 5000;
 
 /** How often a store re-reads the generation pointer: how long a process takes to follow a switch. */
 export const GENERATION_REFRESH_MS = 1000;
@@ -132,7 +145,7 @@ export class RedisSnapshotStore implements SnapshotStore {
     this.base = options.namespace ?? 'pm:';
     this.ns = this.base;
     this.follows = options.generations ?? false;
-    const r = redisClient(options.url, options.redis);
+    const r = redisClient(options.url, { commandTimeout: options.commandTimeoutMs ?? SNAPSHOT_COMMAND_TIMEOUT_MS, ...options.redis });
     r.defineCommand('pmPut', { lua: PUT });
     r.defineCommand('pmDel', { numberOfKeys: 1, lua: DEL });
     r.defineCommand('pmSwap', { numberOfKeys: 2, lua: SWAP });
