@@ -42,14 +42,14 @@ describe('stream slots after the key store was away longer than a lease', () => 
     expect(one.status).toBe(200);
     // The store is away for two renewals and the lease runs out.
     setAway(true);
-    vi.advanceTimersByTime((2 * STREAM_SLOT_MS) / 3);
+    await vi.advanceTimersByTimeAsync((2 * STREAM_SLOT_MS) / 3);
     h.t.clock.advance(STREAM_SLOT_MS + 1000);
     setAway(false);
     // Another connection of the account (any replica) finds the lapsed slot free and takes it.
     const two = await h.open('channel=sports', {}, free);
     expect(two.status).toBe(200);
     // At its next renewal the first finds its slot gone and the plan full: it is closed.
-    vi.advanceTimersByTime(STREAM_SLOT_MS / 3);
+    await vi.advanceTimersByTimeAsync(STREAM_SLOT_MS / 3);
     expect(await settles(one.ended, 3000)).toBe(true);
     expect(await settles(two.ended, 200)).toBe(false);
     // And the account is held to its one stream.
@@ -64,10 +64,10 @@ describe('stream slots after the key store was away longer than a lease', () => 
     const one = await h.open('channel=sports', {}, free);
     expect(one.status).toBe(200);
     setAway(true);
-    vi.advanceTimersByTime((2 * STREAM_SLOT_MS) / 3);
+    await vi.advanceTimersByTimeAsync((2 * STREAM_SLOT_MS) / 3);
     h.t.clock.advance(STREAM_SLOT_MS + 1000);
     setAway(false);
-    vi.advanceTimersByTime(STREAM_SLOT_MS / 3);
+    await vi.advanceTimersByTimeAsync(STREAM_SLOT_MS / 3);
     expect(await settles(one.ended, 1000)).toBe(false);
     // Counted again: a second connection of the free account is refused.
     const two = await h.open('channel=sports', {}, free);
