@@ -76,6 +76,32 @@ describe.skipIf(!url)('Redis SnapshotStore faults', () => {
     expect(left).toEqual(['s:sports:C1:i', 's:sports:D1:i', 's:sports:cur', 's:sports:ids']);
   });
 
+  it('a publish that outlasts its retention while another processor publishes is not made current with its pages evicted', async () => {
+    const n = ns();
+    const slow = open(n);
+    const other = open(n);
+    const t0 = 1_900_000_000_000;
+    await other.publish('sports', [{ key: 'k', value: 'first' }], { id: 'F1', observedAt: t0, now: t0, retainMs: 1000 });
+    // The slow publisher has written its pages; before its swap the other publishes twice, long after.
+    const set = slow.redis.set.bind(slow.redis) as (...a: unknown[]) => Promise<unknown>;
+    let once = false;
+    (slow.redis as unknown as { set: (...a: unknown[]) => Promise<unknown> }).set = async (...a: unknown[]) => {
+      if (!once) {
+        once = true;
+        await other.publish('sports', [{ key: 'k', value: 'second' }], { id: 'G1', observedAt: t0, now: t0 + 10_000, retainMs: 1000 });
+        await other.publish('sports', [{ key: 'k', value: 'third' }], { id: 'G2', observedAt: t0, now: t0 + 20_000, retainMs: 1000 });
+      }
+      return set(...a);
+    };
+    const slowEntries = Array.from({ length: 600 }, (_, i) => ({ key: `k${i}`, value: 'slow' }));
+    await expect(slow.publish('sports', slowEntries, { id: 'S1', observedAt: t0, now: t0 + 1, retainMs: 1000 })).rejects.toThrow(/evicted/);
+    // Readers keep the other's whole snapshot; nothing of the slow one is left behind.
+    const cur = await other.current('sports');
+    expect(cur!.id).toBe('G2');
+    expect(await other.entries('sports', 'G2', ['k'])).toEqual(['third']);
+    expect((await keysOf(n)).filter((k) => k.includes(':S1:'))).toEqual([]);
+  });
+
   it('entry keys and values with odd characters read back as written', async () => {
     const store = open(ns());
     const odd = ['a|b|c', 'x:y:z', 'sp ace', '*?[]\\', 'ünï€ode', '\n\t', 'p|venue_2|0'];
