@@ -57,6 +57,7 @@ redis.call('DEL', KEYS[1])
 return 1`;
 
 const SWAP = `
+if not redis.call('ZSCORE', KEYS[2], ARGV[1]) then return redis.error_reply('EVICTED snapshot ' .. ARGV[1] .. ' was evicted while it was written') end
 local prev = redis.call('GET', KEYS[1])
 if prev and prev ~= ARGV[1] then redis.call('ZADD', KEYS[2], ARGV[2], prev) end
 redis.call('ZADD', KEYS[2], '+inf', ARGV[1])
@@ -287,11 +288,12 @@ export class RedisSnapshotStore implements SnapshotStore {
     const h = this.s(ns, name, `${id}:h`);
     const o = this.s(ns, name, `${id}:o`);
     const ids = this.s(ns, name, 'ids');
-    // Registered before its pages are written, scored as if it stopped being current when this
-    // publish began: a publisher killed before the swap leaves pages that a later publish evicts
-    // after the retention like any retired snapshot's (they stayed in Redis for good). NX: a
-    // snapshot already known keeps its score (+inf while current).
-    await this.redis.zadd(ids, 'NX', String(now), id);
+    // Registered before its pages are written, scored as if it stopped being current one retention
+    // after this publish began: a publisher killed before the swap leaves pages that a later publish
+    // evicts like any retired snapshot's (they stayed in Redis for good). NX: a snapshot already
+    // known keeps its score (+inf while current). Should another publisher evict it all the same
+    // (this publish outlasting twice the retention), the swap refuses it and its keys go.
+    await this.redis.zadd(ids, 'NX', String(now + retainMs), id);
     await this.redis.unlink(h, o);
     const seen = new Set<string>();
     for (let i = 0; i < entries.length; i += CHUNK) {
@@ -311,7 +313,12 @@ export class RedisSnapshotStore implements SnapshotStore {
       meta: options.meta ?? {},
     };
     await this.redis.set(this.s(ns, name, `${id}:i`), JSON.stringify(info));
-    await this.redis.pmSwap(this.s(ns, name, 'cur'), ids, id, String(now));
+    try {
+      await this.redis.pmSwap(this.s(ns, name, 'cur'), ids, id, String(now));
+    } catch (e) {
+      if (String(e).includes('EVICTED')) await this.redis.unlink(this.s(ns, name, `${id}:i`), h, o);
+      throw e;
+    }
     const expired = await this.redis.zrangebyscore(ids, '-inf', `(${now - retainMs}`);
     for (const old of expired) {
       if (old === id) continue;
