@@ -88,6 +88,22 @@ describe('CatalogBuilder', () => {
     await b.stop();
   });
 
+  it('regression: a processor started with an empty history beside a served catalog does not replace it with an empty one (it built at once from no crawls)', async () => {
+    let venues = 0;
+    const { store, builds, setCurrent } = fakeStore(() => venues);
+    // Another processor (or this one before it moved to a fresh DATA_DIR) published the current catalog.
+    setCurrent('served-before');
+    const b = new CatalogBuilder({ store, refreshMs: 30 * 60_000, checkMs: 1_000, firstBuildGraceMs: 120_000 });
+    b.start();
+    await vi.advanceTimersByTimeAsync(5 * 60_000);
+    expect(builds).toEqual([]);
+    // Once its own crawls are staged it builds, as a first build does.
+    venues = 9;
+    await vi.advanceTimersByTimeAsync(2_000);
+    expect(builds).toHaveLength(1);
+    await b.stop();
+  });
+
   it('regression: a store that lost the current snapshot (Redis flushed, or restarted without its AOF) gets one again within a check, not at the next refresh (every API replica answered 503 for up to 30 minutes)', async () => {
     const { store, builds, setCurrent } = fakeStore(() => 9);
     const b = new CatalogBuilder({ store, refreshMs: 30 * 60_000, checkMs: 1_000, lateCheckMs: 10_000 });
