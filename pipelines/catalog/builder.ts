@@ -2,7 +2,8 @@
 // roughly every 30 minutes"; CATALOG_REFRESH_MS). In: crawls staged by the catalog stage.
 // Out: a new snapshot published as current every refresh, old ones dropped after the retention.
 // The first snapshot is built as soon as every venue has a complete crawl, or after a grace period
-// with whatever venues have one, so a fresh start serves a catalog in minutes, not half an hour.
+// with whatever venues have one, so a fresh start serves a catalog in minutes, not half an hour;
+// the same holds for a process started beside a catalog already served (never a build from no crawl).
 // Later builds follow the listing crawls, which run on their own cadence (CATALOG_CRAWL_MS, by
 // default the same 30 minutes): a build that falls due while a venue's newer crawl is still being
 // read or staged waits for it (up to lateCrawlGraceMs), so a round slower than the first is not
@@ -113,11 +114,13 @@ export class CatalogBuilder {
     const now = this.o.clock();
     let waiting = false;
     try {
-      if (this.lastBuildAt === null && (await this.o.store.currentSnapshotId()) === null) {
+      if (this.lastBuildAt === null) {
+        // This process's first build, whether or not a catalog is served already (by another
+        // processor, or by this one before a restart): from every venue's crawl, or after the grace
+        // from those it has; never from none (a processor started on an empty history replaced the
+        // served catalog with an empty one). A restart on its own history builds at once.
         const usable = (await this.o.store.usableCrawls()).length;
         if (usable >= this.o.expectedProviders || (usable > 0 && now - this.startedAt >= this.o.firstBuildGraceMs)) await this.buildNow();
-      } else if (this.lastBuildAt === null) {
-        await this.buildNow();
       } else if ((await this.o.store.currentSnapshotId()) === null) {
         // Built before, yet the store has none now: it lost its content. Another processor's newer
         // snapshot is not a loss (only null is).
