@@ -377,7 +377,7 @@ export class RedisSnapshotStore implements SnapshotStore {
     // '<name>:' ('cat' and 'cat:eu'), so what it finds is kept to 'cur', 'ids' and '<id>:i|h|o'
     // (generated ids hold no colon), with the ids the zset names (an id given with a colon).
     const own = /^(?:cur|ids|[^:]*:[iho])$/;
-    const listed = await this.redis.zrange(this.s(ns, name, 'ids'), 0, -1);
+    const listed = await this.redis.zrange(this.s(ns, name, 'ids'), '0', '-1');
     const found = (await this.scanKeys(`${escapeGlob(base)}*`)).filter((k) => own.test(k.slice(base.length)));
     const keys = [...new Set([...found, ...listed.flatMap((id) => ['i', 'h', 'o'].map((p) => this.s(ns, name, `${id}:${p}`)))])];
     for (let i = 0; i < keys.length; i += CHUNK) await this.redis.unlink(...keys.slice(i, i + CHUNK));
