@@ -89,21 +89,30 @@ export interface RedisStoreOptions {
   namespace?: string;
   redis?: RedisOptions;
   /**
-   * How long a command may wait for its reply, queued while reconnecting included (default
-   * SNAPSHOT_COMMAND_TIMEOUT_MS). Without it a stalled Redis held a request until Redis answered,
-   * past the 9 s request deadline; with it the read fails and the route answers 503.
+   * How long a read may wait for its replies, queued while reconnecting included (default
+   * SNAPSHOT_READ_TIMEOUT_MS). Without it a stalled Redis held a request until Redis answered, past
+   * the 9 s request deadline; with it the read fails and the route answers 503. Writes (publishes,
+   * documents, a replay's copies) are not bounded: a slow one is waited for, as before.
    */
-  commandTimeoutMs?: number;
+  readTimeoutMs?: number;
   /** Follow the generation pointer <namespace>gen (the service's stores); off: keys under namespace itself. */
   generations?: boolean;
 }
 
 /**
- * A snapshot read or write that gets no reply within this fails (spec "Limits": per-request deadline
- * 9 seconds; an API key check before it waits at most 2 s). A publish that fails this way is done
- * again (the stage runner's tick, the catalog builder's next check).
+ * A snapshot read that gets no reply within this fails (spec "Limits": per-request deadline 9
+ * seconds; an API key check before it waits at most 2 s).
  */
-export const SNAPSHOT_COMMAND_TIMEOUT_MS = 5000;
+export const SNAPSHOT_READ_TIMEOUT_MS = 5000;
+
+/** p, or a rejection once ms passed first (the command is not cancelled: its late reply is dropped). */
+function within<T>(p: Promise<T>, ms: number, what: string): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`the Redis snapshot store gave no answer to ${what} within ${ms} ms`)), ms);
+  });
+  return Promise.race([p, late]).finally(() => clearTimeout(timer));
+}
 
 /** How often a store re-reads the generation pointer: how long a process takes to follow a switch. */
 export const GENERATION_REFRESH_MS = 1000;
@@ -141,12 +150,14 @@ export class RedisSnapshotStore implements SnapshotStore {
   private ns: string;
   private nsReadAt = -Infinity;
   private nsReading: Promise<string> | null = null;
+  private readonly readTimeoutMs: number;
 
   constructor(options: RedisStoreOptions) {
     this.base = options.namespace ?? 'pm:';
     this.ns = this.base;
     this.follows = options.generations ?? false;
-    const r = redisClient(options.url, { commandTimeout: options.commandTimeoutMs ?? SNAPSHOT_COMMAND_TIMEOUT_MS, ...options.redis });
+    this.readTimeoutMs = options.readTimeoutMs ?? SNAPSHOT_READ_TIMEOUT_MS;
+    const r = redisClient(options.url, options.redis);
     r.defineCommand('pmPut', { lua: PUT });
     r.defineCommand('pmDel', { numberOfKeys: 1, lua: DEL });
     r.defineCommand('pmSwap', { numberOfKeys: 2, lua: SWAP });
@@ -208,6 +219,11 @@ export class RedisSnapshotStore implements SnapshotStore {
     return this.nsReading;
   }
 
+  /** A read of the request path (a point read or a snapshot's), bounded by readTimeoutMs; scans and mget are not. */
+  private read<T>(what: string, f: () => Promise<T>): Promise<T> {
+    return within(f(), this.readTimeoutMs, what);
+  }
+
   private d(ns: string, key: string): string {
     return `${ns}d:${key}`;
   }
@@ -216,8 +232,10 @@ export class RedisSnapshotStore implements SnapshotStore {
   }
 
   async get<T>(key: string): Promise<Versioned<T> | null> {
-    const ns = await this.space();
-    return parseDoc<T>(key, await this.redis.get(this.d(ns, key)));
+    return this.read('get', async () => {
+      const ns = await this.space();
+      return parseDoc<T>(key, await this.redis.get(this.d(ns, key)));
+    });
   }
 
   async mget<T>(keys: string[]): Promise<(Versioned<T> | null)[]> {
@@ -329,45 +347,57 @@ export class RedisSnapshotStore implements SnapshotStore {
   }
 
   async current(name: string): Promise<SnapshotInfo | null> {
-    const ns = await this.space();
-    const id = await this.redis.get(this.s(ns, name, 'cur'));
-    return id === null ? null : this.snapshot(name, id);
+    return this.read('current', async () => {
+      const ns = await this.space();
+      const id = await this.redis.get(this.s(ns, name, 'cur'));
+      return id === null ? null : this.snapshot(name, id);
+    });
   }
 
   async currentId(name: string): Promise<string | null> {
-    const ns = await this.space();
-    return this.redis.get(this.s(ns, name, 'cur'));
+    return this.read('currentId', async () => {
+      const ns = await this.space();
+      return this.redis.get(this.s(ns, name, 'cur'));
+    });
   }
 
   async retiredAt(name: string, id: string): Promise<number | null> {
-    const ns = await this.space();
-    // The ids zset scores each snapshot by when it stopped being current, +inf while current.
-    const score = await this.redis.zscore(this.s(ns, name, 'ids'), id);
-    if (score === null) return null;
-    const n = Number(score);
-    return Number.isFinite(n) ? n : null;
+    return this.read('retiredAt', async () => {
+      const ns = await this.space();
+      // The ids zset scores each snapshot by when it stopped being current, +inf while current.
+      const score = await this.redis.zscore(this.s(ns, name, 'ids'), id);
+      if (score === null) return null;
+      const n = Number(score);
+      return Number.isFinite(n) ? n : null;
+    });
   }
 
   async snapshot(name: string, id: string): Promise<SnapshotInfo | null> {
-    const ns = await this.space();
-    const raw = await this.redis.get(this.s(ns, name, `${id}:i`));
-    return raw === null ? null : (JSON.parse(raw) as SnapshotInfo);
+    return this.read('snapshot', async () => {
+      const ns = await this.space();
+      const raw = await this.redis.get(this.s(ns, name, `${id}:i`));
+      return raw === null ? null : (JSON.parse(raw) as SnapshotInfo);
+    });
   }
 
   async entries<T>(name: string, id: string, keys: string[]): Promise<(T | null)[]> {
-    const ns = await this.space();
-    if (keys.length === 0) return [];
-    const raws = await this.redis.hmget(this.s(ns, name, `${id}:h`), ...keys);
-    return raws.map((r) => (r === null ? null : (JSON.parse(r) as T)));
+    return this.read('entries', async () => {
+      const ns = await this.space();
+      if (keys.length === 0) return [];
+      const raws = await this.redis.hmget(this.s(ns, name, `${id}:h`), ...keys);
+      return raws.map((r) => (r === null ? null : (JSON.parse(r) as T)));
+    });
   }
 
   async range<T>(name: string, id: string, start: number, end: number): Promise<SnapshotEntry<T>[]> {
-    const ns = await this.space();
-    const from = Math.max(0, start);
-    if (end <= from) return [];
-    const keys = await this.redis.lrange(this.s(ns, name, `${id}:o`), from, end - 1);
-    const values = await this.entries<T>(name, id, keys);
-    return keys.map((key, i) => ({ key, value: values[i] as T }));
+    return this.read('range', async () => {
+      const ns = await this.space();
+      const from = Math.max(0, start);
+      if (end <= from) return [];
+      const keys = await this.redis.lrange(this.s(ns, name, `${id}:o`), from, end - 1);
+      const values = await this.entries<T>(name, id, keys);
+      return keys.map((key, i) => ({ key, value: values[i] as T }));
+    });
   }
 
   async dropSnapshots(name: string): Promise<void> {
