@@ -395,8 +395,11 @@ export class RedisSnapshotStore implements SnapshotStore {
       const from = Math.max(0, start);
       if (end <= from) return [];
       const keys = await this.redis.lrange(this.s(ns, name, `${id}:o`), from, end - 1);
-      const values = await this.entries<T>(name, id, keys);
-      return keys.map((key, i) => ({ key, value: values[i] as T }));
+      if (keys.length === 0) return [];
+      const raws = await this.redis.hmget(this.s(ns, name, `${id}:h`), ...keys);
+      // Evicted between the two reads: [] as when evicted before them, never entries without values.
+      if (raws.some((r) => r === null)) return [];
+      return keys.map((key, i) => ({ key, value: JSON.parse(raws[i]!) as T }));
     });
   }
 
