@@ -6,12 +6,14 @@
 //                                  Lua without parsing JSON
 //   <ns>s:<name>:cur               id of the current snapshot
 //   <ns>s:<name>:ids               zset of snapshot ids, scored by the time each stopped being current
-//                                  (+inf while current); used to evict after retainMs
+//                                  (+inf while current; one retainMs after its publish began while it
+//                                  is being written); used to evict after retainMs
 //   <ns>s:<name>:<id>:i            snapshot info (JSON)
 //   <ns>s:<name>:<id>:h            hash key -> JSON of the snapshot's entries
 //   <ns>s:<name>:<id>:o            list of keys in publish order
-// A publish writes the new snapshot's keys aside, then one Lua script swaps 'cur' (readers see
-// either the whole old or the whole new snapshot, never a mix), then evicts expired snapshots.
+// A publish registers its id in 'ids', writes the new snapshot's keys aside, then one Lua script
+// swaps 'cur' (readers see either the whole old or the whole new snapshot, never a mix; a snapshot
+// evicted meanwhile is refused), then evicts expired snapshots, a publish that died half way included.
 //
 // Generations (replay without downtime): with `generations` on, the keys above live under
 // <ns>g:<generation>: when the pointer key <ns>gen names one (under <ns> itself while it is unset).
