@@ -35,9 +35,8 @@ describe.skipIf(!url)('an API replica on a Redis SnapshotStore when Redis does n
     });
     const key = await t.createKey({ plan: 'business' });
     const get = async (path: string) => {
-      const t0 = Date.now();
       const res = await t.app.inject({ url: path, headers: t.auth(key) });
-      return { status: res.statusCode, body: res.json() as Record<string, unknown>, ms: Date.now() - t0 };
+      return { status: res.statusCode, body: res.json() as Record<string, unknown> };
     };
     return { store, get };
   }
@@ -64,13 +63,14 @@ describe.skipIf(!url)('an API replica on a Redis SnapshotStore when Redis does n
     const publisher = new RedisSnapshotStore({ url: url!, namespace: ns });
     await publisher.publish(SPORTS_SNAPSHOT, [{ key: 'e1', value: sportsEntry('bos', 'nyk') }], { observedAt: Date.now() });
     expect((await r.get(SPORTS)).status).toBe(200);
-    // Every client's commands wait for 10 s (longer than the 9 s deadline).
+    // Every client's commands wait for 10 s (longer than the 9 s deadline). A request held until
+    // Redis answers again would be a 200: the 503 says it was answered while Redis still stalled
+    // (no timing asserted here: the machine may be loaded).
     await admin.call('CLIENT', 'PAUSE', '10000', 'ALL');
     try {
       const res = await r.get(SPORTS);
       expect(res.status).toBe(503);
       expect(res.body).toMatchObject({ code: 'service_unavailable', status_code: 503 });
-      expect(res.ms).toBeLessThan(9_000);
     } finally {
       await admin.call('CLIENT', 'UNPAUSE');
     }
