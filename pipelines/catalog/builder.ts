@@ -2,13 +2,15 @@
 // roughly every 30 minutes"; CATALOG_REFRESH_MS). In: crawls staged by the catalog stage.
 // Out: a new snapshot published as current every refresh, old ones dropped after the retention.
 // The first snapshot is built as soon as every venue has a complete crawl, or after a grace period
-// with whatever venues have one, so a fresh start serves a catalog in minutes, not half an hour.
+// with whatever venues have one, so a fresh start serves a catalog in minutes, not half an hour;
+// the same holds for a process started beside a catalog already served (never a build from no crawl).
 // Later builds follow the listing crawls, which run on their own cadence (CATALOG_CRAWL_MS, by
 // default the same 30 minutes): a build that falls due while a venue's newer crawl is still being
 // read or staged waits for it (up to lateCrawlGraceMs), so a round slower than the first is not
 // missed for a whole refresh; a build that went ahead without some venue's newer crawl is followed
 // by another as soon as those crawls are staged. Until then clients get the last snapshot, with
-// its observed_at.
+// its observed_at. A store that lost the current snapshot (Redis flushed, or restarted without its
+// append-only file) is given a new one within currentCheckMs, not at the next refresh.
 // Errors are logged and retried at the next check; the loop never throws.
 import type { CatalogStore, SnapshotMeta } from './store.ts';
 import type { PollerLogger } from '../venues/pollers/poller.ts';
@@ -32,6 +34,12 @@ export interface BuilderOptions {
   lateCrawlGraceMs?: number;
   /** How often a waiting build looks for the late crawls (default 10 s: each look counts staged rows). */
   lateCheckMs?: number;
+  /**
+   * How often, between builds, the store is asked whether it still has a current snapshot (default
+   * 10 s, one GET on Redis): a store that lost it (flushed, restarted without its append-only file)
+   * is given one at once instead of at the next refresh, while every API replica answers 503.
+   */
+  currentCheckMs?: number;
 }
 
 export class CatalogBuilder {
@@ -50,7 +58,7 @@ export class CatalogBuilder {
   constructor(o: BuilderOptions) {
     // Options given as undefined take the defaults too.
     const given = Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as BuilderOptions;
-    this.o = { clock: Date.now, logger: silentLogger, expectedProviders: 9, firstBuildGraceMs: 120_000, checkMs: 2000, lateCrawlGraceMs: 300_000, lateCheckMs: 10_000, ...given };
+    this.o = { clock: Date.now, logger: silentLogger, expectedProviders: 9, firstBuildGraceMs: 120_000, checkMs: 2000, lateCrawlGraceMs: 300_000, lateCheckMs: 10_000, currentCheckMs: 10_000, ...given };
     this.startedAt = this.o.clock();
   }
 
@@ -106,11 +114,18 @@ export class CatalogBuilder {
     const now = this.o.clock();
     let waiting = false;
     try {
-      if (this.lastBuildAt === null && (await this.o.store.currentSnapshotId()) === null) {
+      if (this.lastBuildAt === null) {
+        // This process's first build, whether or not a catalog is served already (by another
+        // processor, or by this one before a restart): from every venue's crawl, or after the grace
+        // from those it has; never from none (a processor started on an empty history replaced the
+        // served catalog with an empty one). A restart on its own history builds at once.
         const usable = (await this.o.store.usableCrawls()).length;
         if (usable >= this.o.expectedProviders || (usable > 0 && now - this.startedAt >= this.o.firstBuildGraceMs)) await this.buildNow();
-      } else if (this.lastBuildAt === null) {
-        await this.buildNow();
+      } else if ((await this.o.store.currentSnapshotId()) === null) {
+        // Built before, yet the store has none now: it lost its content. Another processor's newer
+        // snapshot is not a loss (only null is).
+        this.o.logger.warn({ lastBuildAt: this.lastBuildAt }, 'catalog snapshot missing from the store; building again');
+        await this.build([]);
       } else {
         const dueAt = this.lastBuildAt + this.o.refreshMs;
         if (now >= dueAt || this.behind.size > 0) {
@@ -133,7 +148,7 @@ export class CatalogBuilder {
         ? this.o.checkMs
         : waiting
           ? this.o.lateCheckMs
-          : Math.max(this.o.checkMs, this.behind.size > 0 ? Math.min(this.o.lateCheckMs, untilDue) : untilDue);
+          : Math.max(this.o.checkMs, Math.min(this.o.currentCheckMs, this.behind.size > 0 ? Math.min(this.o.lateCheckMs, untilDue) : untilDue));
     this.schedule(next);
   }
 }

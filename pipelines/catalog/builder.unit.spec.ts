@@ -8,6 +8,10 @@ import type { BuiltSnapshot, CatalogStore, CrawlDone } from './store.ts';
 function fakeStore(usable: () => number, fail: () => boolean = () => false) {
   const builds: number[] = [];
   let current: string | null = null;
+  /** What the SnapshotStore's current id becomes: null after a flush, another id after another processor's publish. */
+  const setCurrent = (id: string | null) => {
+    current = id;
+  };
   const store = {
     async usableCrawls() {
       return Array.from({ length: usable() }, (_, i) => ({ provider: `venue_${i + 1}` }) as CrawlDone);
@@ -22,7 +26,7 @@ function fakeStore(usable: () => number, fail: () => boolean = () => false) {
       return { snapshotId: current, builtAt: now, observedAt: null, rowCount: 0, supersededAt: null, crawls: [] };
     },
   };
-  return { store: store as unknown as CatalogStore, builds };
+  return { store: store as unknown as CatalogStore, builds, setCurrent };
 }
 
 describe('CatalogBuilder', () => {
@@ -81,6 +85,40 @@ describe('CatalogBuilder', () => {
     b.start();
     await vi.advanceTimersByTimeAsync(3_000);
     expect(builds).toHaveLength(1);
+    await b.stop();
+  });
+
+  it('regression: a processor started with an empty history beside a served catalog does not replace it with an empty one (it built at once from no crawls)', async () => {
+    let venues = 0;
+    const { store, builds, setCurrent } = fakeStore(() => venues);
+    // Another processor (or this one before it moved to a fresh DATA_DIR) published the current catalog.
+    setCurrent('served-before');
+    const b = new CatalogBuilder({ store, refreshMs: 30 * 60_000, checkMs: 1_000, firstBuildGraceMs: 120_000 });
+    b.start();
+    await vi.advanceTimersByTimeAsync(5 * 60_000);
+    expect(builds).toEqual([]);
+    // Once its own crawls are staged it builds, as a first build does.
+    venues = 9;
+    await vi.advanceTimersByTimeAsync(2_000);
+    expect(builds).toHaveLength(1);
+    await b.stop();
+  });
+
+  it('regression: a store that lost the current snapshot (Redis flushed, or restarted without its AOF) gets one again within a check, not at the next refresh (every API replica answered 503 for up to 30 minutes)', async () => {
+    const { store, builds, setCurrent } = fakeStore(() => 9);
+    const b = new CatalogBuilder({ store, refreshMs: 30 * 60_000, checkMs: 1_000, lateCheckMs: 10_000 });
+    b.start();
+    await vi.advanceTimersByTimeAsync(2_000);
+    expect(builds).toHaveLength(1);
+    await vi.advanceTimersByTimeAsync(60_000);
+    expect(builds).toHaveLength(1);
+    setCurrent(null);
+    await vi.advanceTimersByTimeAsync(11_000);
+    expect(builds).toHaveLength(2);
+    // Another processor's newer snapshot is not a loss: no build before the refresh.
+    setCurrent('from-another-processor');
+    await vi.advanceTimersByTimeAsync(20 * 60_000);
+    expect(builds).toHaveLength(2);
     await b.stop();
   });
 });

@@ -108,6 +108,9 @@ export class SportsReader {
           entries.sort(compareEntries);
         }
       } else entries = (await this.store.range<SportsEntry>(SPORTS_SNAPSHOT, info.id, 0, info.count)).map((e) => e.value);
+      // Gone between the reads (retired and evicted, or the store flushed): a published snapshot
+      // always has its count of entries, so fewer is not an empty snapshot to serve and keep.
+      if (entries.length !== info.count || entries.some((e) => e == null)) throw new Error(`sports snapshot ${info.id} was evicted while it was read`);
       const loaded = indexSnapshot(info.id, info.observedAt, entries);
       this.cache = loaded;
       this.versions = versions ?? null;

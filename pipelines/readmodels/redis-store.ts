@@ -6,12 +6,14 @@
 //                                  Lua without parsing JSON
 //   <ns>s:<name>:cur               id of the current snapshot
 //   <ns>s:<name>:ids               zset of snapshot ids, scored by the time each stopped being current
-//                                  (+inf while current); used to evict after retainMs
+//                                  (+inf while current; one retainMs after its publish began while it
+//                                  is being written); used to evict after retainMs
 //   <ns>s:<name>:<id>:i            snapshot info (JSON)
 //   <ns>s:<name>:<id>:h            hash key -> JSON of the snapshot's entries
 //   <ns>s:<name>:<id>:o            list of keys in publish order
-// A publish writes the new snapshot's keys aside, then one Lua script swaps 'cur' (readers see
-// either the whole old or the whole new snapshot, never a mix), then evicts expired snapshots.
+// A publish registers its id in 'ids', writes the new snapshot's keys aside, then one Lua script
+// swaps 'cur' (readers see either the whole old or the whole new snapshot, never a mix; a snapshot
+// evicted meanwhile is refused), then evicts expired snapshots, a publish that died half way included.
 //
 // Generations (replay without downtime): with `generations` on, the keys above live under
 // <ns>g:<generation>: when the pointer key <ns>gen names one (under <ns> itself while it is unset).
@@ -57,6 +59,7 @@ redis.call('DEL', KEYS[1])
 return 1`;
 
 const SWAP = `
+if not redis.call('ZSCORE', KEYS[2], ARGV[1]) then return redis.error_reply('EVICTED snapshot ' .. ARGV[1] .. ' was evicted while it was written') end
 local prev = redis.call('GET', KEYS[1])
 if prev and prev ~= ARGV[1] then redis.call('ZADD', KEYS[2], ARGV[2], prev) end
 redis.call('ZADD', KEYS[2], '+inf', ARGV[1])
@@ -87,8 +90,30 @@ export interface RedisStoreOptions {
   /** Key namespace; default 'pm:'. */
   namespace?: string;
   redis?: RedisOptions;
+  /**
+   * How long a read may wait for its replies, queued while reconnecting included (default
+   * SNAPSHOT_READ_TIMEOUT_MS). Without it a stalled Redis held a request until Redis answered, past
+   * the 9 s request deadline; with it the read fails and the route answers 503. Writes (publishes,
+   * documents, a replay's copies) are not bounded: a slow one is waited for, as before.
+   */
+  readTimeoutMs?: number;
   /** Follow the generation pointer <namespace>gen (the service's stores); off: keys under namespace itself. */
   generations?: boolean;
+}
+
+/**
+ * A snapshot read that gets no reply within this fails (spec "Limits": per-request deadline 9
+ * seconds; an API key check before it waits at most 2 s).
+ */
+export const SNAPSHOT_READ_TIMEOUT_MS = 5000;
+
+/** p, or a rejection once ms passed first (the command is not cancelled: its late reply is dropped). */
+function within<T>(p: Promise<T>, ms: number, what: string): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`the Redis snapshot store gave no answer to ${what} within ${ms} ms`)), ms);
+  });
+  return Promise.race([p, late]).finally(() => clearTimeout(timer));
 }
 
 /** How often a store re-reads the generation pointer: how long a process takes to follow a switch. */
@@ -127,11 +152,13 @@ export class RedisSnapshotStore implements SnapshotStore {
   private ns: string;
   private nsReadAt = -Infinity;
   private nsReading: Promise<string> | null = null;
+  private readonly readTimeoutMs: number;
 
   constructor(options: RedisStoreOptions) {
     this.base = options.namespace ?? 'pm:';
     this.ns = this.base;
     this.follows = options.generations ?? false;
+    this.readTimeoutMs = options.readTimeoutMs ?? SNAPSHOT_READ_TIMEOUT_MS;
     const r = redisClient(options.url, options.redis);
     r.defineCommand('pmPut', { lua: PUT });
     r.defineCommand('pmDel', { numberOfKeys: 1, lua: DEL });
@@ -194,6 +221,11 @@ export class RedisSnapshotStore implements SnapshotStore {
     return this.nsReading;
   }
 
+  /** A read of the request path (a point read or a snapshot's), bounded by readTimeoutMs; scans and mget are not. */
+  private read<T>(what: string, f: () => Promise<T>): Promise<T> {
+    return within(f(), this.readTimeoutMs, what);
+  }
+
   private d(ns: string, key: string): string {
     return `${ns}d:${key}`;
   }
@@ -202,8 +234,10 @@ export class RedisSnapshotStore implements SnapshotStore {
   }
 
   async get<T>(key: string): Promise<Versioned<T> | null> {
-    const ns = await this.space();
-    return parseDoc<T>(key, await this.redis.get(this.d(ns, key)));
+    return this.read('get', async () => {
+      const ns = await this.space();
+      return parseDoc<T>(key, await this.redis.get(this.d(ns, key)));
+    });
   }
 
   async mget<T>(keys: string[]): Promise<(Versioned<T> | null)[]> {
@@ -273,6 +307,13 @@ export class RedisSnapshotStore implements SnapshotStore {
     const retainMs = options.retainMs ?? DEFAULT_RETAIN_MS;
     const h = this.s(ns, name, `${id}:h`);
     const o = this.s(ns, name, `${id}:o`);
+    const ids = this.s(ns, name, 'ids');
+    // Registered before its pages are written, scored as if it stopped being current one retention
+    // after this publish began: a publisher killed before the swap leaves pages that a later publish
+    // evicts like any retired snapshot's (they stayed in Redis for good). NX: a snapshot already
+    // known keeps its score (+inf while current). Should another publisher evict it all the same
+    // (this publish outlasting twice the retention), the swap refuses it and its keys go.
+    await this.redis.zadd(ids, 'NX', String(now + retainMs), id);
     await this.redis.unlink(h, o);
     const seen = new Set<string>();
     for (let i = 0; i < entries.length; i += CHUNK) {
@@ -292,61 +333,88 @@ export class RedisSnapshotStore implements SnapshotStore {
       meta: options.meta ?? {},
     };
     await this.redis.set(this.s(ns, name, `${id}:i`), JSON.stringify(info));
-    await this.redis.pmSwap(this.s(ns, name, 'cur'), this.s(ns, name, 'ids'), id, String(now));
-    const expired = await this.redis.zrangebyscore(this.s(ns, name, 'ids'), '-inf', `(${now - retainMs}`);
+    try {
+      await this.redis.pmSwap(this.s(ns, name, 'cur'), ids, id, String(now));
+    } catch (e) {
+      if (String(e).includes('EVICTED')) await this.redis.unlink(this.s(ns, name, `${id}:i`), h, o);
+      throw e;
+    }
+    const expired = await this.redis.zrangebyscore(ids, '-inf', `(${now - retainMs}`);
     for (const old of expired) {
       if (old === id) continue;
       await this.redis.unlink(this.s(ns, name, `${old}:i`), this.s(ns, name, `${old}:h`), this.s(ns, name, `${old}:o`));
-      await this.redis.zrem(this.s(ns, name, 'ids'), old);
+      await this.redis.zrem(ids, old);
     }
     return info;
   }
 
   async current(name: string): Promise<SnapshotInfo | null> {
-    const ns = await this.space();
-    const id = await this.redis.get(this.s(ns, name, 'cur'));
-    return id === null ? null : this.snapshot(name, id);
+    return this.read('current', async () => {
+      const ns = await this.space();
+      const id = await this.redis.get(this.s(ns, name, 'cur'));
+      return id === null ? null : this.snapshot(name, id);
+    });
   }
 
   async currentId(name: string): Promise<string | null> {
-    const ns = await this.space();
-    return this.redis.get(this.s(ns, name, 'cur'));
+    return this.read('currentId', async () => {
+      const ns = await this.space();
+      return this.redis.get(this.s(ns, name, 'cur'));
+    });
   }
 
   async retiredAt(name: string, id: string): Promise<number | null> {
-    const ns = await this.space();
-    // The ids zset scores each snapshot by when it stopped being current, +inf while current.
-    const score = await this.redis.zscore(this.s(ns, name, 'ids'), id);
-    if (score === null) return null;
-    const n = Number(score);
-    return Number.isFinite(n) ? n : null;
+    return this.read('retiredAt', async () => {
+      const ns = await this.space();
+      // The ids zset scores each snapshot by when it stopped being current, +inf while current.
+      const score = await this.redis.zscore(this.s(ns, name, 'ids'), id);
+      if (score === null) return null;
+      const n = Number(score);
+      return Number.isFinite(n) ? n : null;
+    });
   }
 
   async snapshot(name: string, id: string): Promise<SnapshotInfo | null> {
-    const ns = await this.space();
-    const raw = await this.redis.get(this.s(ns, name, `${id}:i`));
-    return raw === null ? null : (JSON.parse(raw) as SnapshotInfo);
+    return this.read('snapshot', async () => {
+      const ns = await this.space();
+      const raw = await this.redis.get(this.s(ns, name, `${id}:i`));
+      return raw === null ? null : (JSON.parse(raw) as SnapshotInfo);
+    });
   }
 
   async entries<T>(name: string, id: string, keys: string[]): Promise<(T | null)[]> {
-    const ns = await this.space();
-    if (keys.length === 0) return [];
-    const raws = await this.redis.hmget(this.s(ns, name, `${id}:h`), ...keys);
-    return raws.map((r) => (r === null ? null : (JSON.parse(r) as T)));
+    return this.read('entries', async () => {
+      const ns = await this.space();
+      if (keys.length === 0) return [];
+      const raws = await this.redis.hmget(this.s(ns, name, `${id}:h`), ...keys);
+      return raws.map((r) => (r === null ? null : (JSON.parse(r) as T)));
+    });
   }
 
   async range<T>(name: string, id: string, start: number, end: number): Promise<SnapshotEntry<T>[]> {
-    const ns = await this.space();
-    const from = Math.max(0, start);
-    if (end <= from) return [];
-    const keys = await this.redis.lrange(this.s(ns, name, `${id}:o`), from, end - 1);
-    const values = await this.entries<T>(name, id, keys);
-    return keys.map((key, i) => ({ key, value: values[i] as T }));
+    return this.read('range', async () => {
+      const ns = await this.space();
+      const from = Math.max(0, start);
+      if (end <= from) return [];
+      const keys = await this.redis.lrange(this.s(ns, name, `${id}:o`), from, end - 1);
+      if (keys.length === 0) return [];
+      const raws = await this.redis.hmget(this.s(ns, name, `${id}:h`), ...keys);
+      // Evicted between the two reads: [] as when evicted before them, never entries without values.
+      if (raws.some((r) => r === null)) return [];
+      return keys.map((key, i) => ({ key, value: JSON.parse(raws[i]!) as T }));
+    });
   }
 
   async dropSnapshots(name: string): Promise<void> {
     const ns = await this.space();
-    const keys = await this.scanKeys(`${escapeGlob(this.s(ns, name, ''))}*`);
+    const base = this.s(ns, name, '');
+    // Only this name's keys: the scan of '<name>:*' also matches every name that begins with
+    // '<name>:' ('cat' and 'cat:eu'), so what it finds is kept to 'cur', 'ids' and '<id>:i|h|o'
+    // (generated ids hold no colon), with the ids the zset names (an id given with a colon).
+    const own = /^(?:cur|ids|[^:]*:[iho])$/;
+    const listed = await this.redis.zrange(this.s(ns, name, 'ids'), '0', '-1');
+    const found = (await this.scanKeys(`${escapeGlob(base)}*`)).filter((k) => own.test(k.slice(base.length)));
+    const keys = [...new Set([...found, ...listed.flatMap((id) => ['i', 'h', 'o'].map((p) => this.s(ns, name, `${id}:${p}`)))])];
     for (let i = 0; i < keys.length; i += CHUNK) await this.redis.unlink(...keys.slice(i, i + CHUNK));
   }
 

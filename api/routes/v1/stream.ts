@@ -185,10 +185,26 @@ export const stream: RouteHandler = async (ctx) => {
       headers: { 'retry-after': '1' },
     });
   }
+  /** Ends the open stream (set once it started). */
+  let closeStream: (() => void) | null = null;
+  let renewing = false;
   const renewal = setInterval(() => {
+    if (renewing) return;
+    renewing = true;
     const at = ctx.deps.clock();
-    // A store that is away is tried again at the next renewal; the lease outlives two of them.
-    void store.renewStreamSlot(key.accountId, slot, at, at + STREAM_SLOT_MS).catch(() => undefined);
+    void (async () => {
+      // A store that is away is tried again at the next renewal; the lease outlives two of them.
+      if (await store.renewStreamSlot(key.accountId, slot, at, at + STREAM_SLOT_MS)) return;
+      if (released) return;
+      // The lease lapsed while the store was away (longer than two renewals): the stream streamed on
+      // uncounted, over the plan's limit once another connection took the slot. It takes a slot
+      // again if the plan has room; else it ends, and its client's reconnect is counted (429 while full).
+      if (!(await store.acquireStreamSlot(key.accountId, slot, limit, at, at + STREAM_SLOT_MS))) closeStream?.();
+    })()
+      .catch(() => undefined)
+      .finally(() => {
+        renewing = false;
+      });
   }, STREAM_SLOT_MS / 3);
   renewal.unref();
   let released = false;
@@ -214,6 +230,7 @@ export const stream: RouteHandler = async (ctx) => {
         // Reconnect after 1 s (EventSource's default is 3 s); then the first event.
         io.res.write('retry: 1000\n\n');
         conn = open(sseSink(io.res, d.flushMs));
+        closeStream = () => conn.close();
         io.req.socket.setNoDelay(true);
         io.res.on('close', () => conn.close());
         d.connections.add(conn);
@@ -221,6 +238,7 @@ export const stream: RouteHandler = async (ctx) => {
         conn.start(typeof last === 'string' && last !== '' ? last : undefined);
       } else {
         conn = open(wsSink(io.socket));
+        closeStream = () => conn.close();
         io.socket.on('close', () => conn.close());
         d.connections.add(conn);
         conn.start(io.lastEventId);
