@@ -40,10 +40,21 @@ sleep 2 # the server re-reads DATA_DIR/keys.json within a second
 
 BASE="http://127.0.0.1:$PORT"
 # The readers answer 503 service_unavailable until the first catalog and sports snapshots are
-# published (the spec's warm-up answer); the fuzzer starts once both serve, so any 5xx it sees is a fault.
+# published (the spec's warm-up answer); the fuzzer starts once both serve and the streams open, so any
+# 5xx it sees is a fault.
 for path in /v1/markets /v1/matching-markets/sports; do
   for _ in $(seq 1 240); do
     code="$(curl -s -o /dev/null -w '%{http_code}' -H "Authorization: Bearer $KEY" "$BASE$path?limit=1" || true)"
+    [[ "$code" == 200 ]] && break
+    sleep 1
+  done
+  [[ "$code" == 200 ]] || { tail -50 "$LOG" >&2; echo "fuzz: $path still answers $code after 240 s" >&2; exit 1; }
+done
+# The stream's hubs answer the same warm-up 503 until they have read the log to its end once; a
+# stream that opens (200, then events) is cut after 3 s by curl, which still prints its status.
+for path in '/v1/stream?channel=sports' '/v1/stream?channel=quotes&market_id=venue_3:1'; do
+  for _ in $(seq 1 240); do
+    code="$(curl -s -o /dev/null -m 3 -w '%{http_code}' -H "Authorization: Bearer $KEY" "$BASE$path" || true)"
     [[ "$code" == 200 ]] && break
     sleep 1
   done
