@@ -27,7 +27,7 @@ fi
 mkdir -p "$REDIS_HOME"
 redis-server --bind 127.0.0.1 --port "$PORT" --daemonize yes --pidfile "$PIDFILE" \
   --dir "$REDIS_HOME" --dbfilename "dump-$PORT.rdb" --save "" \
-  --appendonly yes --appenddirname "appendonlydir-$PORT" --appendfsync everysec \
+  --appendonly yes --appenddirname "appendonlydir-$PORT" --appendfsync everysec --maxmemory-policy noeviction \
   --logfile "$REDIS_HOME/redis-$PORT.log"
 for _ in $(seq 1 100); do
   if redis-cli -h 127.0.0.1 -p "$PORT" ping 2>/dev/null | grep -q PONG; then
