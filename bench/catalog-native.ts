@@ -30,13 +30,13 @@ const IDLE_MS = Number(arg('idle-s', '5')) * 1000;
 const EXTRA = arg('args', '').split(/\s+/).filter((a) => a.length > 0);
 
 const mb = (kb: number) => Math.round(kb / 1024);
-function status(): { rss: number; hwm: number } {
+function status(): { rss: number; hwm: number; threads: number } {
   const s = readFileSync('/proc/self/status', 'utf8');
   const kb = (k: string) => Number(new RegExp(`^${k}:\\s+(\\d+)`, 'm').exec(s)![1]);
   return { rss: mb(kb('VmRSS')), hwm: mb(kb('VmHWM')), threads: kb('Threads') };
 }
 const resetPeak = () => writeFileSync('/proc/self/clear_refs', '5');
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 
 const phases: string[] = [];
 async function phase(name: string, fn: () => Promise<void>): Promise<void> {
