@@ -10,8 +10,7 @@ import { Partitioners } from 'kafkajs';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { open } from 'node:fs/promises';
 import { randomName } from '../../test/services/index.ts';
-import { DEFAULT_MAX_BATCH_BYTES, EmbeddedLog, type EmbeddedLogOptions } from './embedded.ts';
-import { PRICE_HISTORY_BATCH } from '../runtime/sinks.ts';
+import { EmbeddedLog, type EmbeddedLogOptions } from './embedded.ts';
 import { logContract } from './log.contract.ts';
 import { partitionForKey } from './partitioner.ts';
 import type { LogRecord } from './types.ts';
@@ -180,35 +179,6 @@ describe('embedded log specifics', () => {
     await expect(log.resetGroup(group, topic, 'earliest')).rejects.toThrow(/stop it/);
     await c1.stop();
     await log.resetGroup(group, topic, 'earliest');
-  });
-
-  it('delivers a backlog in batches of at most 1 MB by default, 2 MB to sink.price-history (its maxBatch), each passing it by its last record at most', async () => {
-    const log = await openLog();
-    const topic = randomName('t');
-    await log.createTopics([{ name: topic, partitions: 1, cleanupPolicy: 'delete' }]);
-    const p = await log.producer();
-    // 5 MB of 10 KB records, then one record of 1.5 MB: a listing crawl's backlog, under every bound's record count.
-    for (let i = 0; i < 5; i++) await p.send(topic, Array.from({ length: 100 }, (_, j) => ({ key: b(`k${i}-${j}`), value: Buffer.alloc(10 * 1024, j) })));
-    await p.send(topic, [{ key: b('large'), value: Buffer.alloc(1536 * 1024, 1) }]);
-    const bytes = (rs: readonly LogRecord[]) => rs.reduce((n, r) => n + (r.value?.length ?? 0), 0);
-    const batchesOf = async (maxBatch?: { records: number; bytes: number }) => {
-      const sizes: { records: number; bytes: number; last: number }[] = [];
-      const c = log.consumer({ groupId: randomName('g'), topics: [topic], fromBeginning: true, ...(maxBatch ? { maxBatch } : {}) });
-      await c.run(async (batch) => void sizes.push({ records: batch.records.length, bytes: bytes(batch.records), last: batch.records.at(-1)!.value!.length }));
-      for (let i = 0; i < 500 && sizes.reduce((n, x) => n + x.records, 0) < 501; i++) await new Promise((r) => setTimeout(r, 10));
-      await c.stop();
-      return sizes;
-    };
-    expect(DEFAULT_MAX_BATCH_BYTES).toBe(1024 * 1024);
-    const plain = await batchesOf();
-    expect(plain.reduce((n, x) => n + x.records, 0)).toBe(501);
-    expect(plain.length).toBeGreaterThanOrEqual(5);
-    // The bound is checked before each further record: a batch passes it by its last record at most.
-    for (const x of plain) expect(x.bytes - x.last).toBeLessThan(1024 * 1024);
-    const prices = await batchesOf(PRICE_HISTORY_BATCH);
-    expect(prices.reduce((n, x) => n + x.records, 0)).toBe(501);
-    expect(prices.length).toBeGreaterThanOrEqual(3);
-    for (const x of prices) expect(x.bytes - x.last).toBeLessThan(2 * 1024 * 1024);
   });
 
   it('a new group with fromBeginning false starts at the end', async () => {
