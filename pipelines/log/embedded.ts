@@ -86,13 +86,6 @@ export interface EmbeddedLogOptions {
  * is past this size, and at its first write in a process (whatever a crash tore off its end goes).
  */
 const JOURNAL_MAX_BYTES = 64 * 1024;
-/**
- * A delivered batch's byte bound when none is given (at least one record). A listing crawl puts each
- * stage behind by thousands of records, so every consumer then reads full batches at once, each decoded
- * on its thread while the others are: with 4 MB the scale-1 service's heaps rose at every listing crawl
- * (bench/soak.md, 2026-11-27, the listing crawl's peak).
- */
-export const DEFAULT_MAX_BATCH_BYTES = 1024 * 1024;
 
 const HEADER = 8; // u32 length + u32 crc
 const FIXED = 8 + 8 + 4 + 4 + 4; // offset, timestamp, key len, value len, headers len
@@ -335,7 +328,7 @@ export class EmbeddedLog implements Log {
       segmentBytes: 64 * 1024 * 1024,
       fsyncIntervalMs: 1000,
       maxBatchRecords: 5000,
-      maxBatchBytes: DEFAULT_MAX_BATCH_BYTES,
+      maxBatchBytes: 4 * 1024 * 1024,
       compactIntervalMs: 30_000,
       compactMinBytes: 1024 * 1024,
       tombstoneRetentionMs: 24 * 3600_000,

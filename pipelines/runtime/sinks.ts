@@ -275,7 +275,7 @@ export async function readStoredQuotes(
 // 10,000 rather than 20,000: with 20,000 the soak's peak RSS passed the 1.2 GB budget at start-up
 // (1.26-1.27 GB in two runs against 1.14 GB with 10,000; bench/soak.md, 2026-11-26), and a
 // 10,000-row insert costs about 6 µs a row (bench/history.md).
-export const PRICE_HISTORY_BATCH = { records: 10_000, bytes: 2 * 1024 * 1024 };
+export const PRICE_HISTORY_BATCH = { records: 10_000, bytes: 8 * 1024 * 1024 };
 
 /**
  * The last stored quotes the price-history sink keeps between batches (QuoteMemory): ~370 bytes of
