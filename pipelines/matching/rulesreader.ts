@@ -158,7 +158,13 @@ for (const [name, members] of Object.entries(load<{ classes: Record<string, { me
 const SCOPE = compile(load<{ entries: LexEntry[] }>('scope').entries);
 /** Scope entries by their first word, longest first (the order readScope tries them in). */
 const SCOPE_BY_FIRST = new Map<string, Compiled<LexEntry>[]>();
-for (const c of SCOPE) if (c.tokens.length) SCOPE_BY_FIRST.set(c.tokens[0], [...(SCOPE_BY_FIRST.get(c.tokens[0]) ?? []), c]);
+/** Scope entries held to a clause's start ("^ result": a clause whose subject is the result, "Results are those of regulation"), their
+ * tokens without the anchor, longest first. */
+const SCOPE_AT_START: Compiled<LexEntry>[] = [];
+for (const c of SCOPE) {
+  if (c.tokens[0] === '^') SCOPE_AT_START.push({ entry: c.entry, tokens: c.tokens.slice(1) });
+  else if (c.tokens.length) SCOPE_BY_FIRST.set(c.tokens[0], [...(SCOPE_BY_FIRST.get(c.tokens[0]) ?? []), c]);
+}
 /** The scope entries that may start at a word: those starting with it, then one-word entries it is the plural of. */
 const scopeCandidates = (w: string): Compiled<LexEntry>[] => {
   const exact = SCOPE_BY_FIRST.get(w) ?? [];
@@ -381,7 +387,9 @@ function readScope(words: string[]): { scope: Scope; own: Clause['own'] } {
   const reachAll = words.some((w, k) => REACH.has(w) && (words[k + 1] === 'for' || words[k + 1] === 'to') && EVERY.has(words[k + 2]) && MARKET_NOUNS.has(words[k + 3]));
   for (let i = 0; i < words.length; ) {
     let matched = 0;
-    for (const c of scopeCandidates(words[i])) {
+    // An entry held to the clause's start ("^ result") is tried there first.
+    const anchored = i === 0 ? SCOPE_AT_START.filter((a) => a.tokens[0] === words[0] || (a.tokens.length === 1 && `${a.tokens[0]}s` === words[0])) : [];
+    for (const c of [...anchored, ...scopeCandidates(words[i])]) {
       // A scope word also names its plural ("run lines", "team totals").
       if (c.tokens.every((t, j) => words[i + j] === t || (j === c.tokens.length - 1 && words[i + j] === `${t}s`))) {
         matched = c.tokens.length;

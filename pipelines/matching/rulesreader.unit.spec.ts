@@ -1731,3 +1731,15 @@ describe('stated values of the fifteenth blind batch read unknown: the kinds beh
   });
 });
 
+
+describe('safety on the development parts\' silent rows read known (sentences written for these tests)', () => {
+  it('a clause whose subject is the result ("Results are those of regulation time") states nothing of overtime for a player prop, whose statistic it does not settle', () => {
+    const text = 'Results are those formed in regular time, excluding overtime, unless stated otherwise.';
+    expect(readRule(text, 'overtime', m('nba', 'player_prop'))).toEqual({ value: 'unknown', why: 'silent' });
+    expect(readRule('The result is the one formed in regular time, excluding overtime.', 'overtime', m('nhl', 'player_prop'))).toEqual({ value: 'unknown', why: 'silent' });
+    // The game's lines are settled on it.
+    expect(readRule(text, 'overtime', m('nba', 'total'))).toMatchObject({ value: 'excluded' });
+    // Bets as the subject hold every bet, a prop among them.
+    expect(readRule('Bets are settled on the result formed in regular time, excluding overtime.', 'overtime', m('nba', 'player_prop'))).toMatchObject({ value: 'excluded' });
+  });
+});
