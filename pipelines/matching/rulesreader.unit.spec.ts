@@ -1743,3 +1743,12 @@ describe('safety on the development parts\' silent rows read known (sentences wr
     expect(readRule('Bets are settled on the result formed in regular time, excluding overtime.', 'overtime', m('nba', 'player_prop'))).toMatchObject({ value: 'excluded' });
   });
 });
+
+describe('stated values of the sixteenth blind batch read unknown: the kinds behind them (sentences written for these tests)', () => {
+  it('"the score after overtime" is the result with overtime, as "the result after overtime" is', () => {
+    expect(readRule('Every game bet is graded on the score after any overtime has been played, unless marked otherwise.', 'overtime', m('nba', 'spread'))).toMatchObject({ value: 'included' });
+    expect(readRule('Money line bets are decided by the score after extra innings.', 'overtime', m('mlb', 'moneyline'))).toMatchObject({ value: 'included' });
+    // The score after regulation is still regulation only.
+    expect(readRule('Money line bets are decided by the score after regulation time.', 'overtime', m('nhl', 'moneyline'))).toMatchObject({ value: 'excluded' });
+  });
+});
