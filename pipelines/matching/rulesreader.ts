@@ -411,7 +411,9 @@ function readScope(words: string[]): { scope: Scope; own: Clause['own'] } {
         } else if (e.dim === 'blocking') {
           // "the win/draw/lose bet and the under/over are settled on regulation": a market outside the
           // spec coordinated with one of ours leaves the statement standing for ours.
-          if (!coordinatedWithMarket(words, i + c.tokens.length)) {
+          // "settled on the result after regular playing time (60 minutes)": a length in its plural
+          // right after a name of regulation restates that length, it is not the 60-minute market.
+          if (!coordinatedWithMarket(words, i + c.tokens.length) && !restatesRegulation(words, i, c.tokens)) {
             scope.blocking = true;
             own.blocking = true;
           }
@@ -464,6 +466,14 @@ function readScope(words: string[]): { scope: Scope; own: Clause['own'] } {
     own.blocking = true;
   }
   return { scope, own };
+}
+
+/** Whether the entry matched at i is a length read in its plural ("60 minutes" for the entry "60
+ * minute") right after a name of regulation ("regular playing time (60 minutes)"). */
+function restatesRegulation(words: string[], i: number, tokens: string[]): boolean {
+  const last = tokens[tokens.length - 1];
+  if (last !== 'minute' || words[i + tokens.length - 1] !== 'minutes') return false;
+  return (CLASSES.get('@regulation') ?? []).some((r) => r.length <= i && r.every((t, j) => words[i - r.length + j] === t));
 }
 
 /** Words that may join two coordinated market names ("the three-way bet and the total"). */

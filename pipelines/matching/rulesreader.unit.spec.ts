@@ -1751,4 +1751,11 @@ describe('stated values of the sixteenth blind batch read unknown: the kinds beh
     // The score after regulation is still regulation only.
     expect(readRule('Money line bets are decided by the score after regulation time.', 'overtime', m('nhl', 'moneyline'))).toMatchObject({ value: 'excluded' });
   });
+  it('"(60 minutes)" right after a name of regulation restates its length and is not the 60-minute market', () => {
+    const text = 'Ice hockey: all bets are graded on the result after normal time (60 minutes); extra time and penalty shots do not count.';
+    expect(readRule(text, 'overtime', m('nhl', 'moneyline'))).toMatchObject({ value: 'excluded' });
+    expect(readRule(text, 'overtime', m('nhl', 'total'))).toMatchObject({ value: 'excluded' });
+    // The 60-minute market itself still blocks.
+    expect(readRule('The 60 minute line is graded on normal time; extra time does not count.', 'overtime', m('nhl', 'moneyline'))).toEqual({ value: 'unknown', why: 'silent' });
+  });
 });
