@@ -1758,4 +1758,11 @@ describe('stated values of the sixteenth blind batch read unknown: the kinds beh
     // The 60-minute market itself still blocks.
     expect(readRule('The 60 minute line is graded on normal time; extra time does not count.', 'overtime', m('nhl', 'moneyline'))).toEqual({ value: 'unknown', why: 'silent' });
   });
+  it('"the head to head" between the two teams is the money line; with a handicap it is the spread; a player head to head is a player market', () => {
+    expect(readRule('In hockey the head to head counts overtime and the shootout.', 'overtime', m('nhl', 'moneyline'))).toMatchObject({ value: 'included' });
+    expect(readRule('In hockey the head to head counts overtime and the shootout.', 'overtime', m('nhl', 'total'))).toEqual({ value: 'unknown', why: 'silent' });
+    expect(readRule('Head to head with handicap: any overtime counts.', 'overtime', m('nba', 'spread'))).toMatchObject({ value: 'included' });
+    expect(readRule('Head to head with handicap: any overtime counts.', 'overtime', m('nba', 'moneyline'))).toEqual({ value: 'unknown', why: 'silent' });
+    expect(readRule('Player head to head bets: any overtime counts.', 'overtime', m('nba', 'moneyline'))).toEqual({ value: 'unknown', why: 'silent' });
+  });
 });
