@@ -860,7 +860,9 @@ export function clauses(sentence: string, section?: Scope): Clause[] {
     // class of markets by the rule lists the class's members after its colon; an item naming a market
     // or period of ours is that market, not a market outside the spec as the heading read alone is.
     if (p.kind === 'colon' && scope.blocking && !read.scope.blocking && (read.own.segment || read.own.market) && isClassHeading(prevWords)) scope = { ...scope, blocking: false };
-    const hedged = WITHDRAW.some((w) => findAll(wordsOf, w.tokens).length > 0);
+    // A hedge with an `unless_after` list is no hedge when one of those words follows it: "depends
+    // on the team that wins after overtime" names what decides the bet, not a market or book it varies by.
+    const hedged = WITHDRAW.some((w) => findAll(wordsOf, w.tokens).some((h) => !w.entry.unless_after?.some((x) => wordsOf.slice(h.end, h.end + 2).includes(x))));
     const asking = !hedged && asksWhether(wordsOf);
     out.push({ kind: p.kind, text: sentence.slice(ws[0].start, ws[ws.length - 1].end), words: wordsOf, scope, own: read.own, withdrawn: hedged || asking, ...(asking ? { asking } : {}), conditional });
     prev = scope;

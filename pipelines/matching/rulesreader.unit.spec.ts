@@ -1765,4 +1765,10 @@ describe('stated values of the sixteenth blind batch read unknown: the kinds beh
     expect(readRule('Head to head with handicap: any overtime counts.', 'overtime', m('nba', 'moneyline'))).toEqual({ value: 'unknown', why: 'silent' });
     expect(readRule('Player head to head bets: any overtime counts.', 'overtime', m('nba', 'moneyline'))).toEqual({ value: 'unknown', why: 'silent' });
   });
+  it('"depends on" what is played ("the team that wins", "the whole match") says what decides the bet and hedges nothing; "depends on" a market or a book still hedges', () => {
+    expect(readRule('The winner bet depends on the whole game, overtime included.', 'overtime', m('nba', 'moneyline'))).toMatchObject({ value: 'included' });
+    expect(readRule('Money line bets: the outcome depends on the final score, including overtime.', 'overtime', m('nhl', 'moneyline'))).toMatchObject({ value: 'included' });
+    expect(readRule('Whether overtime is included depends on the market.', 'overtime', m('nba', 'moneyline'))).toMatchObject({ value: 'unknown', why: 'hedged' });
+    expect(readRule('Overtime included or not depends on the sportsbook.', 'overtime', m('nba', 'total'))).toMatchObject({ value: 'unknown', why: 'hedged' });
+  });
 });
