@@ -396,8 +396,12 @@ function readScope(words: string[]): { scope: Scope; own: Clause['own'] } {
         const e = c.entry;
         const vs = e.values ?? [];
         if (e.dim === 'league' || e.dim === 'sport') {
-          add(e.dim === 'league' ? 'leagues' : 'sports', vs);
-          own.league = true;
+          // "the handicap, similar to football's", "as in football": a sport named to compare with is
+          // not the sport the clause speaks of.
+          if (!comparedAt(words, i)) {
+            add(e.dim === 'league' ? 'leagues' : 'sports', vs);
+            own.league = true;
+          }
         } else if (e.dim === 'complement') {
           // "non-NFL", "other than the NHL": the complement of the league named after it; "non-starting
           // players" names no league.
@@ -466,6 +470,13 @@ function readScope(words: string[]): { scope: Scope; own: Clause['own'] } {
     own.blocking = true;
   }
   return { scope, own };
+}
+
+/** Words that, right before a league or sport, name it as a term of comparison. */
+const COMPARISONS = [['similar', 'to'], ['as', 'in'], ['unlike'], ['differs', 'from'], ['differ', 'from'], ['different', 'from'], ['compared', 'to'], ['compared', 'with'], ['than', 'in']];
+function comparedAt(words: string[], i: number): boolean {
+  const at = words[i - 1] === 'the' ? i - 1 : i;
+  return COMPARISONS.some((c) => c.length <= at && c.every((w, j) => words[at - c.length + j] === w));
 }
 
 /** Whether the entry matched at i is a length read in its plural ("60 minutes" for the entry "60

@@ -1771,4 +1771,10 @@ describe('stated values of the sixteenth blind batch read unknown: the kinds beh
     expect(readRule('Whether overtime is included depends on the market.', 'overtime', m('nba', 'moneyline'))).toMatchObject({ value: 'unknown', why: 'hedged' });
     expect(readRule('Overtime included or not depends on the sportsbook.', 'overtime', m('nba', 'total'))).toMatchObject({ value: 'unknown', why: 'hedged' });
   });
+  it('a sport named to compare with ("similar to football\'s", "as in football") is not the sport the clause speaks of', () => {
+    expect(readRule("Handicap bets, as in football, count any overtime.", 'overtime', m('nba', 'spread'))).toMatchObject({ value: 'included' });
+    expect(readRule("Handicap bets, unlike football, count any overtime.", 'overtime', m('nba', 'spread'))).toMatchObject({ value: 'included' });
+    // A sport named as the subject still scopes the clause.
+    expect(readRule('Football handicap bets count any overtime.', 'overtime', m('nba', 'spread'))).toEqual({ value: 'unknown', why: 'silent' });
+  });
 });
