@@ -998,12 +998,18 @@ function conditionWords(toks: Tok[]): boolean[] {
   // "(if a game ends level and no overtime is played, every market is settled on regulation)": a
   // parenthesis that opens with a condition is a case as a whole, its consequence included.
   let aside = false;
+  // "if at the end of the game (any overtime included) that team still leads, the bet wins": a
+  // parenthesis inside a condition that opens no condition of its own says how the case is measured,
+  // a statement of its own, not part of the case.
+  let apposition = false;
   for (let i = 0; i < toks.length; i++) {
     const t = toks[i];
     if (t.word === '(' && toks[i + 1] && opensCondition(toks, i + 1)) aside = true;
-    else if (t.word === ')') aside = false;
+    else if (t.word === '(' && open) apposition = true;
+    else if (t.word === ')') aside = apposition = false;
     if (t.word === ',') open = false;
     else if (aside && isWord(t)) out.push(true);
+    else if (apposition && isWord(t)) out.push(false);
     else if (isWord(t)) {
       if (opensCondition(toks, i) && toks.slice(i + 1).some((n) => n.word === ',')) open = true;
       out.push(open);

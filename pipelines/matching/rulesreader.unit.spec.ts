@@ -1777,4 +1777,10 @@ describe('stated values of the sixteenth blind batch read unknown: the kinds beh
     // A sport named as the subject still scopes the clause.
     expect(readRule('Football handicap bets count any overtime.', 'overtime', m('nba', 'spread'))).toEqual({ value: 'unknown', why: 'silent' });
   });
+  it('a parenthesis inside a condition that opens no condition ("if at the end of the game (any overtime included) ...") is a statement, not part of the case', () => {
+    const text = 'Handicap: if at the close of the game (any overtime included) your team still leads after the handicap, the bet wins.';
+    expect(readRule(text, 'overtime', m('nba', 'spread'))).toMatchObject({ value: 'included' });
+    // A parenthesis that opens a condition is still a case.
+    expect(readRule('Handicap: if the game is tied (if overtime is included, after it), bets are void.', 'overtime', m('nba', 'spread'))).toEqual({ value: 'unknown', why: 'silent' });
+  });
 });
