@@ -880,6 +880,23 @@ export function clauses(sentence: string, section?: Scope): Clause[] {
     prevOwnBlocking = read.scope.blocking;
     prevWords = wordsOf;
   }
+  // "The players listed have to play for action; overtime is counted toward this wager": a bet named
+  // by a demonstrative ("this wager", "that bet") is the one the clause before named, the players'
+  // bets when it named players, not every market of the text.
+  for (let k = 1; k < out.length; k++) {
+    const c = out[k];
+    if (c.own.market || c.own.segment || !c.words.some((w, j) => DEMONSTRATIVES.has(w) && BET_NOUNS.has(c.words[j + 1]))) continue;
+    for (let j = k - 1; j >= 0; j--) {
+      if (out[j].own.market) {
+        c.scope = { ...c.scope, markets: out[j].scope.markets, alternatives: out[j].scope.alternatives };
+        break;
+      }
+      if (out[j].words.some((w) => w === 'player' || w === 'players')) {
+        c.scope = { ...c.scope, markets: new Set(['player_prop']) };
+        break;
+      }
+    }
+  }
   for (let k = 1; k < out.length; k++) {
     if (namesException(out[k]) || (out[k].kind === 'colon' && announcesException(out[k - 1].words))) out[k].kind = 'except';
     if (withdrawsBefore(out[k])) out[k - 1].withdrawn = true;
@@ -887,6 +904,10 @@ export function clauses(sentence: string, section?: Scope): Clause[] {
   }
   return out;
 }
+
+/** A bet named by a demonstrative ("this wager", "that bet"). */
+const DEMONSTRATIVES = new Set(['this', 'that']);
+const BET_NOUNS = new Set(['wager', 'bet', 'prop', 'proposition', 'selection']);
 
 /** Verbs that open a statement's predicate right after a subject ("Every market ... is for regular time only"). */
 const PREDICATE_VERBS = new Set(['is', 'are', 'include', 'includes', 'exclude', 'excludes', 'count', 'counts', 'settle', 'settles', 'will', 'shall', 'must']);

@@ -1742,6 +1742,14 @@ describe('safety on the development parts\' silent rows read known (sentences wr
     // Bets as the subject hold every bet, a prop among them.
     expect(readRule('Bets are settled on the result formed in regular time, excluding overtime.', 'overtime', m('nba', 'player_prop'))).toMatchObject({ value: 'excluded' });
   });
+  it('a bet named by a demonstrative ("this wager") is the one the clause before named, the players\' bets when it named players', () => {
+    const text = 'The players named must dress for action; goals in overtime count toward this wager.';
+    expect(readRule(text, 'overtime', m('nhl', 'moneyline'))).toEqual({ value: 'unknown', why: 'silent' });
+    expect(readRule(text, 'overtime', m('nhl', 'player_prop'))).toMatchObject({ value: 'included' });
+    const game = 'Team totals are graded on the full game; overtime counts toward this bet.';
+    expect(readRule(game, 'overtime', m('nhl', 'moneyline'))).toEqual({ value: 'unknown', why: 'silent' });
+    expect(readRule(game, 'overtime', m('nhl', 'team_total'))).toMatchObject({ value: 'included' });
+  });
 });
 
 describe('stated values of the sixteenth blind batch read unknown: the kinds behind them (sentences written for these tests)', () => {
