@@ -744,6 +744,8 @@ const AFTER_THE_FIXES: Probe[] = [
   ['Game and 2nd-half bets on sides or totals include overtime.', 'overtime', 'nba', 'spread', 'full', 'included'],
   // Read since "after 60 minutes" is a game's length, not the 60-minute market (it was a gap before).
   ['Full-game hockey bets are settled on the score after 60 minutes.', 'overtime', 'nhl', 'moneyline', 'full', 'excluded'],
+  // Read since "the score after overtime" includes overtime, as "the result after" does (it was a gap before).
+  ['Should a game go to overtime, all full-game markets are settled on the final score after overtime.', 'overtime', 'nba', 'total', 'full', 'included'],
 ];
 
 /** Probes the reader does not read yet: each must stay `unknown` (a gap, never a wrong value). */
@@ -760,7 +762,6 @@ const GAPS: Probe[] = [
   ['Full-game bets are settled on the 60-minute result.', 'overtime', 'nhl', 'total', 'full', 'excluded'],
   ['Full-game bets are settled on the final result, including the shootout.', 'overtime', 'nhl', 'moneyline', 'full', 'included'],
   ['Overtime applies to full-game bets only.', 'overtime', 'nba', 'total', 'full', 'included'],
-  ['Should a game go to overtime, all full-game markets are settled on the final score after overtime.', 'overtime', 'nba', 'total', 'full', 'included'],
   ['All game markets (including overtime).', 'overtime', 'nfl', 'total', 'full', 'included'],
   ['A push is when the result lands on the line; we return the stake.', 'push', 'nba', 'spread', 'full', 'void'],
   ['Second-half bets, the sum of the 3rd and 4th quarters, include overtime. Bets on 4th quarters exclude it.', 'overtime', 'nfl', 'total', 'quarter:4', 'excluded'],

@@ -158,7 +158,13 @@ for (const [name, members] of Object.entries(load<{ classes: Record<string, { me
 const SCOPE = compile(load<{ entries: LexEntry[] }>('scope').entries);
 /** Scope entries by their first word, longest first (the order readScope tries them in). */
 const SCOPE_BY_FIRST = new Map<string, Compiled<LexEntry>[]>();
-for (const c of SCOPE) if (c.tokens.length) SCOPE_BY_FIRST.set(c.tokens[0], [...(SCOPE_BY_FIRST.get(c.tokens[0]) ?? []), c]);
+/** Scope entries held to a clause's start ("^ result": a clause whose subject is the result, "Results are those of regulation"), their
+ * tokens without the anchor, longest first. */
+const SCOPE_AT_START: Compiled<LexEntry>[] = [];
+for (const c of SCOPE) {
+  if (c.tokens[0] === '^') SCOPE_AT_START.push({ entry: c.entry, tokens: c.tokens.slice(1) });
+  else if (c.tokens.length) SCOPE_BY_FIRST.set(c.tokens[0], [...(SCOPE_BY_FIRST.get(c.tokens[0]) ?? []), c]);
+}
 /** The scope entries that may start at a word: those starting with it, then one-word entries it is the plural of. */
 const scopeCandidates = (w: string): Compiled<LexEntry>[] => {
   const exact = SCOPE_BY_FIRST.get(w) ?? [];
@@ -381,15 +387,21 @@ function readScope(words: string[]): { scope: Scope; own: Clause['own'] } {
   const reachAll = words.some((w, k) => REACH.has(w) && (words[k + 1] === 'for' || words[k + 1] === 'to') && EVERY.has(words[k + 2]) && MARKET_NOUNS.has(words[k + 3]));
   for (let i = 0; i < words.length; ) {
     let matched = 0;
-    for (const c of scopeCandidates(words[i])) {
+    // An entry held to the clause's start ("^ result") is tried there first.
+    const anchored = i === 0 ? SCOPE_AT_START.filter((a) => a.tokens[0] === words[0] || (a.tokens.length === 1 && `${a.tokens[0]}s` === words[0])) : [];
+    for (const c of [...anchored, ...scopeCandidates(words[i])]) {
       // A scope word also names its plural ("run lines", "team totals").
       if (c.tokens.every((t, j) => words[i + j] === t || (j === c.tokens.length - 1 && words[i + j] === `${t}s`))) {
         matched = c.tokens.length;
         const e = c.entry;
         const vs = e.values ?? [];
         if (e.dim === 'league' || e.dim === 'sport') {
-          add(e.dim === 'league' ? 'leagues' : 'sports', vs);
-          own.league = true;
+          // "the handicap, similar to football's", "as in football": a sport named to compare with is
+          // not the sport the clause speaks of.
+          if (!comparedAt(words, i)) {
+            add(e.dim === 'league' ? 'leagues' : 'sports', vs);
+            own.league = true;
+          }
         } else if (e.dim === 'complement') {
           // "non-NFL", "other than the NHL": the complement of the league named after it; "non-starting
           // players" names no league.
@@ -403,7 +415,9 @@ function readScope(words: string[]): { scope: Scope; own: Clause['own'] } {
         } else if (e.dim === 'blocking') {
           // "the win/draw/lose bet and the under/over are settled on regulation": a market outside the
           // spec coordinated with one of ours leaves the statement standing for ours.
-          if (!coordinatedWithMarket(words, i + c.tokens.length)) {
+          // "settled on the result after regular playing time (60 minutes)": a length in its plural
+          // right after a name of regulation restates that length, it is not the 60-minute market.
+          if (!coordinatedWithMarket(words, i + c.tokens.length) && !restatesRegulation(words, i, c.tokens)) {
             scope.blocking = true;
             own.blocking = true;
           }
@@ -456,6 +470,21 @@ function readScope(words: string[]): { scope: Scope; own: Clause['own'] } {
     own.blocking = true;
   }
   return { scope, own };
+}
+
+/** Words that, right before a league or sport, name it as a term of comparison. */
+const COMPARISONS = [['similar', 'to'], ['as', 'in'], ['unlike'], ['differs', 'from'], ['differ', 'from'], ['different', 'from'], ['compared', 'to'], ['compared', 'with'], ['than', 'in']];
+function comparedAt(words: string[], i: number): boolean {
+  const at = words[i - 1] === 'the' ? i - 1 : i;
+  return COMPARISONS.some((c) => c.length <= at && c.every((w, j) => words[at - c.length + j] === w));
+}
+
+/** Whether the entry matched at i is a length read in its plural ("60 minutes" for the entry "60
+ * minute") right after a name of regulation ("regular playing time (60 minutes)"). */
+function restatesRegulation(words: string[], i: number, tokens: string[]): boolean {
+  const last = tokens[tokens.length - 1];
+  if (last !== 'minute' || words[i + tokens.length - 1] !== 'minutes') return false;
+  return (CLASSES.get('@regulation') ?? []).some((r) => r.length <= i && r.every((t, j) => words[i - r.length + j] === t));
 }
 
 /** Words that may join two coordinated market names ("the three-way bet and the total"). */
@@ -842,12 +871,31 @@ export function clauses(sentence: string, section?: Scope): Clause[] {
     // class of markets by the rule lists the class's members after its colon; an item naming a market
     // or period of ours is that market, not a market outside the spec as the heading read alone is.
     if (p.kind === 'colon' && scope.blocking && !read.scope.blocking && (read.own.segment || read.own.market) && isClassHeading(prevWords)) scope = { ...scope, blocking: false };
-    const hedged = WITHDRAW.some((w) => findAll(wordsOf, w.tokens).length > 0);
+    // A hedge with an `unless_after` list is no hedge when one of those words follows it: "depends
+    // on the team that wins after overtime" names what decides the bet, not a market or book it varies by.
+    const hedged = WITHDRAW.some((w) => findAll(wordsOf, w.tokens).some((h) => !w.entry.unless_after?.some((x) => wordsOf.slice(h.end, h.end + 2).includes(x))));
     const asking = !hedged && asksWhether(wordsOf);
     out.push({ kind: p.kind, text: sentence.slice(ws[0].start, ws[ws.length - 1].end), words: wordsOf, scope, own: read.own, withdrawn: hedged || asking, ...(asking ? { asking } : {}), conditional });
     prev = scope;
     prevOwnBlocking = read.scope.blocking;
     prevWords = wordsOf;
+  }
+  // "The players listed have to play for action; overtime is counted toward this wager": a bet named
+  // by a demonstrative ("this wager", "that bet") is the one the clause before named, the players'
+  // bets when it named players, not every market of the text.
+  for (let k = 1; k < out.length; k++) {
+    const c = out[k];
+    if (c.own.market || c.own.segment || !c.words.some((w, j) => DEMONSTRATIVES.has(w) && BET_NOUNS.has(c.words[j + 1]))) continue;
+    for (let j = k - 1; j >= 0; j--) {
+      if (out[j].own.market) {
+        c.scope = { ...c.scope, markets: out[j].scope.markets, alternatives: out[j].scope.alternatives };
+        break;
+      }
+      if (out[j].words.some((w) => w === 'player' || w === 'players')) {
+        c.scope = { ...c.scope, markets: new Set(['player_prop']) };
+        break;
+      }
+    }
   }
   for (let k = 1; k < out.length; k++) {
     if (namesException(out[k]) || (out[k].kind === 'colon' && announcesException(out[k - 1].words))) out[k].kind = 'except';
@@ -856,6 +904,10 @@ export function clauses(sentence: string, section?: Scope): Clause[] {
   }
   return out;
 }
+
+/** A bet named by a demonstrative ("this wager", "that bet"). */
+const DEMONSTRATIVES = new Set(['this', 'that']);
+const BET_NOUNS = new Set(['wager', 'bet', 'prop', 'proposition', 'selection']);
 
 /** Verbs that open a statement's predicate right after a subject ("Every market ... is for regular time only"). */
 const PREDICATE_VERBS = new Set(['is', 'are', 'include', 'includes', 'exclude', 'excludes', 'count', 'counts', 'settle', 'settles', 'will', 'shall', 'must']);
@@ -967,12 +1019,18 @@ function conditionWords(toks: Tok[]): boolean[] {
   // "(if a game ends level and no overtime is played, every market is settled on regulation)": a
   // parenthesis that opens with a condition is a case as a whole, its consequence included.
   let aside = false;
+  // "if at the end of the game (any overtime included) that team still leads, the bet wins": a
+  // parenthesis inside a condition that opens no condition of its own says how the case is measured,
+  // a statement of its own, not part of the case.
+  let apposition = false;
   for (let i = 0; i < toks.length; i++) {
     const t = toks[i];
     if (t.word === '(' && toks[i + 1] && opensCondition(toks, i + 1)) aside = true;
-    else if (t.word === ')') aside = false;
+    else if (t.word === '(' && open) apposition = true;
+    else if (t.word === ')') aside = apposition = false;
     if (t.word === ',') open = false;
     else if (aside && isWord(t)) out.push(true);
+    else if (apposition && isWord(t)) out.push(false);
     else if (isWord(t)) {
       if (opensCondition(toks, i) && toks.slice(i + 1).some((n) => n.word === ',')) open = true;
       out.push(open);
