@@ -1731,3 +1731,12 @@ describe('stated values of the fifteenth blind batch read unknown: the kinds beh
   });
 });
 
+
+describe('safety on the seventeenth blind batch (sentences written for these tests)', () => {
+  it('a bet "including overtime" that must be indicated (marked, labelled) as such in its line is a labelled market: its words state no rule for an unmarked line', () => {
+    expect(readRule('A wager on the winner including overtime and shootouts must be indicated as such in the line.', 'overtime', m('nhl', 'moneyline'))).toEqual({ value: 'unknown', why: 'silent' });
+    expect(readRule('Totals that include overtime are marked as such on the coupon.', 'overtime', m('nhl', 'total'))).toEqual({ value: 'unknown', why: 'silent' });
+    // A market that includes overtime, no label named, is the rule.
+    expect(readRule('Money line wagers include overtime and shootouts.', 'overtime', m('nhl', 'moneyline'))).toMatchObject({ value: 'included' });
+  });
+});
