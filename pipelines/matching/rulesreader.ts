@@ -1109,7 +1109,7 @@ function clauseValue(rule: ReadRule, words: string[], topic: boolean, conditiona
         const window = words.slice(Math.max(0, hit.start - 3), hit.start);
         const until = window.lastIndexOf('until');
         const before = words[hit.start] === 'until' ? [] : until >= 0 ? window.slice(until + 1) : window;
-        const negated = [...before, ...hit.gap].some((w) => NEGATION_CUES.has(w)) || negatedSubject(rule, words, hit, conditional);
+        const negated = ([...before, ...hit.gap].some((w) => NEGATION_CUES.has(w)) && !negationInRelative(rule, words, hit.start)) || negatedSubject(rule, words, hit, conditional);
         if (negated) {
           value = lex.negation[value] ?? value;
           turned = true;
@@ -1129,6 +1129,24 @@ function clauseValue(rule: ReadRule, words: string[], topic: boolean, conditiona
   best = best.filter((b) => !extended(rule, words, b, best));
   const values = [...new Set(best.map((b) => b.value))];
   return values.length === 1 ? { value: values[0], forCase: best.every((b) => b.forCase) || undefined } : { value: values[0], conflict: values[1] };
+}
+
+/** Relative pronouns that open a clause inside the subject ("the money line, which has no draw, counts ..."). */
+const RELATIVES = new Set(['which', 'who']);
+
+/** Whether the negation before a value word at `at` belongs to a relative clause inside the subject,
+ * with its own verb and object: "the money line, which has no draw, counts overtime" denies the draw,
+ * not the count. The negation is within four words after "which" or "who", and a word that is neither
+ * an auxiliary nor the rule's topic stands between it and the value word (the relative clause's own
+ * object); "the money line, which does not count overtime" is the value denied. */
+function negationInRelative(rule: ReadRule, words: string[], at: number): boolean {
+  let neg = -1;
+  for (let k = at - 1; k >= Math.max(0, at - 3); k--) if (NEGATION_CUES.has(words[k])) { neg = k; break; }
+  if (neg < 0) return false;
+  if (!words.slice(Math.max(0, neg - 4), neg).some((w) => RELATIVES.has(w))) return false;
+  const topicAt = new Set(topicHits(rule, words).flatMap((h) => [...Array(h.end - h.start).keys()].map((k) => h.start + k)));
+  const between = [...Array(at - neg - 1).keys()].map((k) => neg + 1 + k);
+  return between.length > 0 && between.every((k) => !topicAt.has(k) && !NEGATION_CUES.has(words[k])) && between.some((k) => !VERB_GROUP.has(words[k]));
 }
 
 /** Words that may join a basis to what extends it ("regulation time, any extra innings included";

@@ -1740,3 +1740,13 @@ describe('safety on the seventeenth blind batch (sentences written for these tes
     expect(readRule('Money line wagers include overtime and shootouts.', 'overtime', m('nhl', 'moneyline'))).toMatchObject({ value: 'included' });
   });
 });
+
+describe('wrong values of the seventeenth blind batch: the clause structures behind them (sentences written for these tests)', () => {
+  it('a negation inside a relative clause of the subject ("which has no draw") denies that clause\'s object, not the main verb', () => {
+    expect(readRule('The money line, which has no draw, counts overtime and the shootout.', 'overtime', m('nhl', 'moneyline'))).toMatchObject({ value: 'included' });
+    expect(readRule('Moneyline bets, which offer no tie option, include overtime.', 'overtime', m('nhl', 'moneyline'))).toMatchObject({ value: 'included' });
+    // The relative clause's own verb denied is the value denied.
+    expect(readRule('The money line, which does not count overtime, is settled on regulation.', 'overtime', m('nhl', 'moneyline'))).toMatchObject({ value: 'excluded' });
+    expect(readRule('The money line, which has no overtime included, pays at fixed odds.', 'overtime', m('nhl', 'moneyline'))).toMatchObject({ value: 'excluded' });
+  });
+});
