@@ -568,6 +568,11 @@ const ELABORATIONS = [['including'], ['namely'], ['i', 'e'], ['ie'], ['that', 'i
  * outside it: in "moneylines and totals offered in play" the condition qualifies both, and in "the 1X2,
  * Total Goals Range and Double Chance markets do not include overtime" the item is a statement. */
 const MAX_OTHER_MARKET = 3;
+/** Whether the words after "and" can be a market's name alone: at most three words, or a longer name
+ * ("half-time/full-time") ending in a market noun ("bets", "markets") with no verb or negation of its own. */
+const otherMarketPhrase = (other: string[]) =>
+  other.length <= MAX_OTHER_MARKET ||
+  (other.length <= 2 * MAX_OTHER_MARKET && MARKET_NOUNS.has(other[other.length - 1]) && !other.some((w) => PREDICATE_VERBS.has(w) || NEGATION_CUES.has(w)));
 function itemScope(w: string[]): Scope {
   const whole = readScope(w).scope;
   const and = w.indexOf('and');
@@ -575,7 +580,7 @@ function itemScope(w: string[]): Scope {
   const ours = readScope(w.slice(0, and)).scope;
   const other = w.slice(and + 1);
   if (ours.blocking || !(ours.markets || ours.segments)) return whole;
-  if (other.length > MAX_OTHER_MARKET || !readScope(other).scope.blocking || readScope(other.slice(2)).scope.blocking) return whole;
+  if (!otherMarketPhrase(other) || !readScope(other).scope.blocking || readScope(other.slice(2)).scope.blocking) return whole;
   return ours;
 }
 

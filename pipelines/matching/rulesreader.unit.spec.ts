@@ -1750,3 +1750,14 @@ describe('wrong values of the seventeenth blind batch: the clause structures beh
     expect(readRule('The money line, which has no overtime included, pays at fixed odds.', 'overtime', m('nhl', 'moneyline'))).toMatchObject({ value: 'excluded' });
   });
 });
+
+describe('wrong values of the seventeenth blind batch: list items (sentences written for these tests)', () => {
+  it('a list item "quarter and half-time/full-time bets" names the quarter and a market outside the spec: the exception holds the quarter', () => {
+    const text = 'Basketball: overtime is counted in all bets except first-half, quarter and half-time/full-time bets.';
+    expect(readRule(text, 'overtime', m('nba', 'total', 'quarter:4'))).toMatchObject({ value: 'excluded' });
+    expect(readRule(text, 'overtime', m('nba', 'total'))).toMatchObject({ value: 'included' });
+    expect(readRule('Overtime counts for every wager except 1st half, quarter and winning margin bets.', 'overtime', m('nba', 'spread', 'quarter:4'))).toMatchObject({ value: 'excluded' });
+    // An item that goes on with a statement of its own is read whole.
+    expect(readRule('Overtime counts for moneylines, and the 1X2, Total Goals Range and Double Chance markets do not include overtime.', 'overtime', m('nhl', 'moneyline'))).toMatchObject({ value: 'included' });
+  });
+});
