@@ -441,6 +441,13 @@ function readScope(words: string[]): { scope: Scope; own: Clause['own'] } {
     scope.markets = undefined;
     scope.segments = undefined;
   }
+  // "If the line is on regular time, goals in overtime are not counted": a condition naming a market by
+  // the basis it is offered on is a kind of market of its own, as a label is ("lines marked
+  // 'regulation only'"); the statement is that kind's, not every market's.
+  if (conditionNamesBasis(words)) {
+    scope.blocking = true;
+    own.blocking = true;
+  }
   // A league outside the spec blocks the clause unless it names one of ours beside it ("NHL / NCAA").
   if (otherLeague && !scope.leagues?.size) {
     scope.blocking = true;
@@ -456,6 +463,22 @@ function readScope(words: string[]): { scope: Scope; own: Clause['own'] } {
     own.blocking = true;
   }
   return { scope, own };
+}
+
+const BASIS_NOUNS = new Set(['line', 'lines', 'market', 'markets', 'bet', 'bets', 'wager', 'wagers']);
+const BASIS_DETERMINERS = new Set(['the', 'a', 'your', 'this']);
+/** Whether the words hold a condition ("if", "when") whose subject is a line, market or bet and whose
+ * predicate is the basis it is on or for: "if the line is on regular time", "when bets are for regulation". */
+function conditionNamesBasis(words: string[]): boolean {
+  for (let k = 0; k < words.length; k++) {
+    if (!CONDITION_OPENERS.has(words[k]) || words[k] === 'unless') continue;
+    let i = k + 1;
+    if (BASIS_DETERMINERS.has(words[i])) i++;
+    if (!BASIS_NOUNS.has(words[i]) || (words[i + 1] !== 'is' && words[i + 1] !== 'are') || (words[i + 2] !== 'on' && words[i + 2] !== 'for')) continue;
+    const at = i + 3;
+    if (CLASSES.get('@regulation')!.some((r) => r.every((w, j) => words[at + j] === w))) return true;
+  }
+  return false;
 }
 
 /** Words that may join two coordinated market names ("the three-way bet and the total"). */

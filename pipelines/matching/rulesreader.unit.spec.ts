@@ -1761,3 +1761,13 @@ describe('wrong values of the seventeenth blind batch: list items (sentences wri
     expect(readRule('Overtime counts for moneylines, and the 1X2, Total Goals Range and Double Chance markets do not include overtime.', 'overtime', m('nhl', 'moneyline'))).toMatchObject({ value: 'included' });
   });
 });
+
+describe('silent rows of the seventeenth blind batch read known: the kinds behind them (sentences written for these tests)', () => {
+  it('a condition naming a line by the basis it is on ("if the line is on regular time") is a kind of market of its own: its statement is no rule for every line', () => {
+    const text = "Hockey: if the line is on regular time, goals scored in overtime are not counted, and a player's goal in overtime does not count for such a line.";
+    expect(readRule(text, 'overtime', m('nhl', 'player_prop'))).toEqual({ value: 'unknown', why: 'silent' });
+    expect(readRule('When bets are for regulation time, overtime goals do not count.', 'overtime', m('nhl', 'total'))).toEqual({ value: 'unknown', why: 'silent' });
+    // A condition on the game, not on the line's basis, leaves the statement standing.
+    expect(readRule('If the game goes to overtime, goals scored in overtime are not counted.', 'overtime', m('nhl', 'total'))).toMatchObject({ value: 'excluded' });
+  });
+});
