@@ -1770,4 +1770,9 @@ describe('silent rows of the seventeenth blind batch read known: the kinds behin
     // A condition on the game, not on the line's basis, leaves the statement standing.
     expect(readRule('If the game goes to overtime, goals scored in overtime are not counted.', 'overtime', m('nhl', 'total'))).toMatchObject({ value: 'excluded' });
   });
+  it('bets defined as those "where the final result is what counts" are the game\'s lines: their overtime rule says nothing of a half', () => {
+    const text = 'Basketball: except bets that have a draw option, for the other bets, where the final result is what counts, overtime is also counted in the result.';
+    expect(readRule(text, 'overtime', m('nba', 'moneyline', 'half:2'))).toEqual({ value: 'unknown', why: 'silent' });
+    expect(readRule(text, 'overtime', m('nba', 'moneyline'))).toMatchObject({ value: 'included' });
+  });
 });
