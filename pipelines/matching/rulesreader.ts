@@ -1115,6 +1115,10 @@ function clauseValue(rule: ReadRule, words: string[], topic: boolean, conditiona
       // A phrase that spans a condition and its consequence ("if extra innings are needed, bets are
       // settled on the final result") states the value for the case the condition names.
       if (conditional[hit.start] && conditional[hit.end - 1]) continue;
+      // A phrase with no gap that starts inside a leading condition and ends after it joins words of
+      // two clauses by accident: "when the teams cannot find a winner in three periods, overtime is
+      // ordered" is no "three periods overtime" (regulation and overtime).
+      if (conditional[hit.start] && !conditional[hit.end - 1] && hit.gap.length === 0 && !v.tokens.includes('*')) continue;
       // "All other markets, including Total Runs and Run Handicap, ..." lists markets: that
       // "including" says which markets, not that overtime is included.
       if (hit.end - hit.start === 1 && words[hit.start] === 'including' && namesMarketAt(words, hit.end)) continue;

@@ -1770,6 +1770,12 @@ describe('silent rows of the seventeenth blind batch read known: the kinds behin
     // A condition on the game, not on the line's basis, leaves the statement standing.
     expect(readRule('If the game goes to overtime, goals scored in overtime are not counted.', 'overtime', m('nhl', 'total'))).toMatchObject({ value: 'excluded' });
   });
+  it('a phrase with no gap read across the end of a leading condition ("... in three periods, overtime is ordered") is no value: a description of how overtime is played', () => {
+    expect(readRule('Hockey allows no draw: when the teams cannot find a winner in three periods, overtime, extra time, is ordered.', 'overtime', m('nhl', 'moneyline'))).toEqual({ value: 'unknown', why: 'silent' });
+    expect(readRule('If nobody leads after four quarters, overtime is played until a winner is found.', 'overtime', m('nba', 'moneyline'))).toEqual({ value: 'unknown', why: 'silent' });
+    // Inside one clause the same words are the rule.
+    expect(readRule('Money line bets are on three periods plus overtime.', 'overtime', m('nhl', 'moneyline'))).toMatchObject({ value: 'included' });
+  });
   it('bets defined as those "where the final result is what counts" are the game\'s lines: their overtime rule says nothing of a half', () => {
     const text = 'Basketball: except bets that have a draw option, for the other bets, where the final result is what counts, overtime is also counted in the result.';
     expect(readRule(text, 'overtime', m('nba', 'moneyline', 'half:2'))).toEqual({ value: 'unknown', why: 'silent' });
