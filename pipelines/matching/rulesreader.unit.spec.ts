@@ -89,6 +89,14 @@ const BLIND15_SILENT_KNOWN: string[] = [];
 // The sixteenth blind batch, development since its blind figure (56 of 86 right on round 22's reader,
 // 57 on round 23's, whose author never saw it; no wrong value, no silent row read known).
 const BLIND16_RIGHT = 57;
+// The seventeenth blind batch, development since its blind figure (80 of 106 right on round 23's reader,
+// with 4 wrong values, 5 silent rows read known and 4 opposite pairs read equivalent): after this round
+// none wrong, no opposite pair read alike, 82 right; two silent rows still read known (p1791, a
+// draw-no-bet sentence about regular time read as the tie rule of a two-way line; p1824, a bet
+// builder's example "the whole bet is cancelled", valued void on the same wording in p1322, p1324 and
+// p1325 of the eleventh batch; measurements.md).
+const BLIND17_RIGHT = 82;
+const BLIND17_SILENT_KNOWN = ['p1791', 'p1824'];
 
 const m = (league: MarketScope['league'], marketType: MarketScope['marketType'], segment: MarketScope['segment'] = 'full'): MarketScope => ({ league, marketType, segment });
 
@@ -1029,6 +1037,7 @@ describe('corpus of real rules texts (evaluation part)', () => {
     { part: 'blind14-former-evaluation', batch: 'fourteenth', stated: 90, right: BLIND14_RIGHT, silentKnown: [] },
     { part: 'blind15-former-evaluation', batch: 'fifteenth', stated: 90, right: BLIND15_RIGHT, silentKnown: BLIND15_SILENT_KNOWN },
     { part: 'blind16-former-evaluation', batch: 'sixteenth', stated: 80, right: BLIND16_RIGHT, silentKnown: [] },
+    { part: 'blind17-former-evaluation', batch: 'seventeenth', stated: 100, right: BLIND17_RIGHT, silentKnown: BLIND17_SILENT_KNOWN },
   ];
   it.each(BLIND_GUARDS)(
     'keeps the $batch blind batch (development since it was measured once) free of wrong values and of opposite rules read alike, at least $right right, silent rows read known exactly $silentKnown',
