@@ -455,6 +455,13 @@ function readScope(words: string[]): { scope: Scope; own: Clause['own'] } {
     scope.markets = undefined;
     scope.segments = undefined;
   }
+  // "If the line is on regular time, goals in overtime are not counted": a condition naming a market by
+  // the basis it is offered on is a kind of market of its own, as a label is ("lines marked
+  // 'regulation only'"); the statement is that kind's, not every market's.
+  if (conditionNamesBasis(words)) {
+    scope.blocking = true;
+    own.blocking = true;
+  }
   // A league outside the spec blocks the clause unless it names one of ours beside it ("NHL / NCAA").
   if (otherLeague && !scope.leagues?.size) {
     scope.blocking = true;
@@ -485,6 +492,22 @@ function restatesRegulation(words: string[], i: number, tokens: string[]): boole
   const last = tokens[tokens.length - 1];
   if (last !== 'minute' || words[i + tokens.length - 1] !== 'minutes') return false;
   return (CLASSES.get('@regulation') ?? []).some((r) => r.length <= i && r.every((t, j) => words[i - r.length + j] === t));
+}
+
+const BASIS_NOUNS = new Set(['line', 'lines', 'market', 'markets', 'bet', 'bets', 'wager', 'wagers']);
+const BASIS_DETERMINERS = new Set(['the', 'a', 'your', 'this']);
+/** Whether the words hold a condition ("if", "when") whose subject is a line, market or bet and whose
+ * predicate is the basis it is on or for: "if the line is on regular time", "when bets are for regulation". */
+function conditionNamesBasis(words: string[]): boolean {
+  for (let k = 0; k < words.length; k++) {
+    if (!CONDITION_OPENERS.has(words[k]) || words[k] === 'unless') continue;
+    let i = k + 1;
+    if (BASIS_DETERMINERS.has(words[i])) i++;
+    if (!BASIS_NOUNS.has(words[i]) || (words[i + 1] !== 'is' && words[i + 1] !== 'are') || (words[i + 2] !== 'on' && words[i + 2] !== 'for')) continue;
+    const at = i + 3;
+    if (CLASSES.get('@regulation')!.some((r) => r.every((w, j) => words[at + j] === w))) return true;
+  }
+  return false;
 }
 
 /** Words that may join two coordinated market names ("the three-way bet and the total"). */
@@ -597,6 +620,11 @@ const ELABORATIONS = [['including'], ['namely'], ['i', 'e'], ['ie'], ['that', 'i
  * outside it: in "moneylines and totals offered in play" the condition qualifies both, and in "the 1X2,
  * Total Goals Range and Double Chance markets do not include overtime" the item is a statement. */
 const MAX_OTHER_MARKET = 3;
+/** Whether the words after "and" can be a market's name alone: at most three words, or a longer name
+ * ("half-time/full-time") ending in a market noun ("bets", "markets") with no verb or negation of its own. */
+const otherMarketPhrase = (other: string[]) =>
+  other.length <= MAX_OTHER_MARKET ||
+  (other.length <= 2 * MAX_OTHER_MARKET && MARKET_NOUNS.has(other[other.length - 1]) && !other.some((w) => PREDICATE_VERBS.has(w) || NEGATION_CUES.has(w)));
 function itemScope(w: string[]): Scope {
   const whole = readScope(w).scope;
   const and = w.indexOf('and');
@@ -604,7 +632,7 @@ function itemScope(w: string[]): Scope {
   const ours = readScope(w.slice(0, and)).scope;
   const other = w.slice(and + 1);
   if (ours.blocking || !(ours.markets || ours.segments)) return whole;
-  if (other.length > MAX_OTHER_MARKET || !readScope(other).scope.blocking || readScope(other.slice(2)).scope.blocking) return whole;
+  if (!otherMarketPhrase(other) || !readScope(other).scope.blocking || readScope(other.slice(2)).scope.blocking) return whole;
   return ours;
 }
 
@@ -1145,6 +1173,10 @@ function clauseValue(rule: ReadRule, words: string[], topic: boolean, conditiona
       // A phrase that spans a condition and its consequence ("if extra innings are needed, bets are
       // settled on the final result") states the value for the case the condition names.
       if (conditional[hit.start] && conditional[hit.end - 1]) continue;
+      // A phrase with no gap that starts inside a leading condition and ends after it joins words of
+      // two clauses by accident: "when the teams cannot find a winner in three periods, overtime is
+      // ordered" is no "three periods overtime" (regulation and overtime).
+      if (conditional[hit.start] && !conditional[hit.end - 1] && hit.gap.length === 0 && !v.tokens.includes('*')) continue;
       // "All other markets, including Total Runs and Run Handicap, ..." lists markets: that
       // "including" says which markets, not that overtime is included.
       if (hit.end - hit.start === 1 && words[hit.start] === 'including' && namesMarketAt(words, hit.end)) continue;
@@ -1167,7 +1199,7 @@ function clauseValue(rule: ReadRule, words: string[], topic: boolean, conditiona
         const window = words.slice(Math.max(0, hit.start - 3), hit.start);
         const until = window.lastIndexOf('until');
         const before = words[hit.start] === 'until' ? [] : until >= 0 ? window.slice(until + 1) : window;
-        const negated = [...before, ...hit.gap].some((w) => NEGATION_CUES.has(w)) || negatedSubject(rule, words, hit, conditional);
+        const negated = ([...before, ...hit.gap].some((w) => NEGATION_CUES.has(w)) && !negationInRelative(rule, words, hit.start)) || negatedSubject(rule, words, hit, conditional);
         if (negated) {
           value = lex.negation[value] ?? value;
           turned = true;
@@ -1187,6 +1219,24 @@ function clauseValue(rule: ReadRule, words: string[], topic: boolean, conditiona
   best = best.filter((b) => !extended(rule, words, b, best));
   const values = [...new Set(best.map((b) => b.value))];
   return values.length === 1 ? { value: values[0], forCase: best.every((b) => b.forCase) || undefined } : { value: values[0], conflict: values[1] };
+}
+
+/** Relative pronouns that open a clause inside the subject ("the money line, which has no draw, counts ..."). */
+const RELATIVES = new Set(['which', 'who']);
+
+/** Whether the negation before a value word at `at` belongs to a relative clause inside the subject,
+ * with its own verb and object: "the money line, which has no draw, counts overtime" denies the draw,
+ * not the count. The negation is within four words after "which" or "who", and a word that is neither
+ * an auxiliary nor the rule's topic stands between it and the value word (the relative clause's own
+ * object); "the money line, which does not count overtime" is the value denied. */
+function negationInRelative(rule: ReadRule, words: string[], at: number): boolean {
+  let neg = -1;
+  for (let k = at - 1; k >= Math.max(0, at - 3); k--) if (NEGATION_CUES.has(words[k])) { neg = k; break; }
+  if (neg < 0) return false;
+  if (!words.slice(Math.max(0, neg - 4), neg).some((w) => RELATIVES.has(w))) return false;
+  const topicAt = new Set(topicHits(rule, words).flatMap((h) => [...Array(h.end - h.start).keys()].map((k) => h.start + k)));
+  const between = [...Array(at - neg - 1).keys()].map((k) => neg + 1 + k);
+  return between.length > 0 && between.every((k) => !topicAt.has(k) && !NEGATION_CUES.has(words[k])) && between.some((k) => !VERB_GROUP.has(words[k]));
 }
 
 /** Words that may join a basis to what extends it ("regulation time, any extra innings included";

@@ -103,6 +103,15 @@ const BLIND15_SILENT_KNOWN: string[] = [];
 // 65 since round 24 (the score after overtime, '(60 minutes)' after regulation, the head to head, an aside
 // inside a condition).
 const BLIND16_RIGHT = 65;
+// The seventeenth blind batch, development since its blind figure (80 of 106 right on round 23's reader,
+// with 4 wrong values, 5 silent rows read known and 4 opposite pairs read equivalent): after this round
+// none wrong, no opposite pair read alike, 82 right; two silent rows still read known (p1791, a
+// draw-no-bet sentence about regular time read as the tie rule of a two-way line; p1824, a bet
+// builder's example "the whole bet is cancelled", valued void on the same wording in p1322, p1324 and
+// p1325 of the eleventh batch; measurements.md). 81 with round 24's reader merged beside it (p1784's
+// 'count overtime but not the shootout' after 'regular time, 60 minutes', left unknown by round 24).
+const BLIND17_RIGHT = 81;
+const BLIND17_SILENT_KNOWN = ['p1791', 'p1824'];
 
 const m = (league: MarketScope['league'], marketType: MarketScope['marketType'], segment: MarketScope['segment'] = 'full'): MarketScope => ({ league, marketType, segment });
 
@@ -1044,6 +1053,7 @@ describe('corpus of real rules texts (evaluation part)', () => {
     { part: 'blind14-former-evaluation', batch: 'fourteenth', stated: 90, right: BLIND14_RIGHT, silentKnown: [] },
     { part: 'blind15-former-evaluation', batch: 'fifteenth', stated: 90, right: BLIND15_RIGHT, silentKnown: BLIND15_SILENT_KNOWN },
     { part: 'blind16-former-evaluation', batch: 'sixteenth', stated: 80, right: BLIND16_RIGHT, silentKnown: [] },
+    { part: 'blind17-former-evaluation', batch: 'seventeenth', stated: 100, right: BLIND17_RIGHT, silentKnown: BLIND17_SILENT_KNOWN },
   ];
   it.each(BLIND_GUARDS)(
     'keeps the $batch blind batch (development since it was measured once) free of wrong values and of opposite rules read alike, at least $right right, silent rows read known exactly $silentKnown',
@@ -1805,5 +1815,56 @@ describe('stated values of the sixteenth blind batch read unknown: the kinds beh
     expect(readRule(text, 'overtime', m('nba', 'spread'))).toMatchObject({ value: 'included' });
     // A parenthesis that opens a condition is still a case.
     expect(readRule('Handicap: if the game is tied (if overtime is included, after it), bets are void.', 'overtime', m('nba', 'spread'))).toEqual({ value: 'unknown', why: 'silent' });
+  });
+});
+
+describe('safety on the seventeenth blind batch (sentences written for these tests)', () => {
+  it('a bet "including overtime" that must be indicated (marked, labelled) as such in its line is a labelled market: its words state no rule for an unmarked line', () => {
+    expect(readRule('A wager on the winner including overtime and shootouts must be indicated as such in the line.', 'overtime', m('nhl', 'moneyline'))).toEqual({ value: 'unknown', why: 'silent' });
+    expect(readRule('Totals that include overtime are marked as such on the coupon.', 'overtime', m('nhl', 'total'))).toEqual({ value: 'unknown', why: 'silent' });
+    // A market that includes overtime, no label named, is the rule.
+    expect(readRule('Money line wagers include overtime and shootouts.', 'overtime', m('nhl', 'moneyline'))).toMatchObject({ value: 'included' });
+  });
+});
+
+describe('wrong values of the seventeenth blind batch: the clause structures behind them (sentences written for these tests)', () => {
+  it('a negation inside a relative clause of the subject ("which has no draw") denies that clause\'s object, not the main verb', () => {
+    expect(readRule('The money line, which has no draw, counts overtime and the shootout.', 'overtime', m('nhl', 'moneyline'))).toMatchObject({ value: 'included' });
+    expect(readRule('Moneyline bets, which offer no tie option, include overtime.', 'overtime', m('nhl', 'moneyline'))).toMatchObject({ value: 'included' });
+    // The relative clause's own verb denied is the value denied.
+    expect(readRule('The money line, which does not count overtime, is settled on regulation.', 'overtime', m('nhl', 'moneyline'))).toMatchObject({ value: 'excluded' });
+    expect(readRule('The money line, which has no overtime included, pays at fixed odds.', 'overtime', m('nhl', 'moneyline'))).toMatchObject({ value: 'excluded' });
+  });
+});
+
+describe('wrong values of the seventeenth blind batch: list items (sentences written for these tests)', () => {
+  it('a list item "quarter and half-time/full-time bets" names the quarter and a market outside the spec: the exception holds the quarter', () => {
+    const text = 'Basketball: overtime is counted in all bets except first-half, quarter and half-time/full-time bets.';
+    expect(readRule(text, 'overtime', m('nba', 'total', 'quarter:4'))).toMatchObject({ value: 'excluded' });
+    expect(readRule(text, 'overtime', m('nba', 'total'))).toMatchObject({ value: 'included' });
+    expect(readRule('Overtime counts for every wager except 1st half, quarter and winning margin bets.', 'overtime', m('nba', 'spread', 'quarter:4'))).toMatchObject({ value: 'excluded' });
+    // An item that goes on with a statement of its own is read whole.
+    expect(readRule('Overtime counts for moneylines, and the 1X2, Total Goals Range and Double Chance markets do not include overtime.', 'overtime', m('nhl', 'moneyline'))).toMatchObject({ value: 'included' });
+  });
+});
+
+describe('silent rows of the seventeenth blind batch read known: the kinds behind them (sentences written for these tests)', () => {
+  it('a condition naming a line by the basis it is on ("if the line is on regular time") is a kind of market of its own: its statement is no rule for every line', () => {
+    const text = "Hockey: if the line is on regular time, goals scored in overtime are not counted, and a player's goal in overtime does not count for such a line.";
+    expect(readRule(text, 'overtime', m('nhl', 'player_prop'))).toEqual({ value: 'unknown', why: 'silent' });
+    expect(readRule('When bets are for regulation time, overtime goals do not count.', 'overtime', m('nhl', 'total'))).toEqual({ value: 'unknown', why: 'silent' });
+    // A condition on the game, not on the line's basis, leaves the statement standing.
+    expect(readRule('If the game goes to overtime, goals scored in overtime are not counted.', 'overtime', m('nhl', 'total'))).toMatchObject({ value: 'excluded' });
+  });
+  it('a phrase with no gap read across the end of a leading condition ("... in three periods, overtime is ordered") is no value: a description of how overtime is played', () => {
+    expect(readRule('Hockey allows no draw: when the teams cannot find a winner in three periods, overtime, extra time, is ordered.', 'overtime', m('nhl', 'moneyline'))).toEqual({ value: 'unknown', why: 'silent' });
+    expect(readRule('If nobody leads after four quarters, overtime is played until a winner is found.', 'overtime', m('nba', 'moneyline'))).toEqual({ value: 'unknown', why: 'silent' });
+    // Inside one clause the same words are the rule.
+    expect(readRule('Money line bets are on three periods plus overtime.', 'overtime', m('nhl', 'moneyline'))).toMatchObject({ value: 'included' });
+  });
+  it('bets defined as those "where the final result is what counts" are the game\'s lines: their overtime rule says nothing of a half', () => {
+    const text = 'Basketball: except bets that have a draw option, for the other bets, where the final result is what counts, overtime is also counted in the result.';
+    expect(readRule(text, 'overtime', m('nba', 'moneyline', 'half:2'))).toEqual({ value: 'unknown', why: 'silent' });
+    expect(readRule(text, 'overtime', m('nba', 'moneyline'))).toMatchObject({ value: 'included' });
   });
 });
