@@ -28,23 +28,28 @@ async function harness() {
 /** Whether `p` settles within ms. */
 const settles = (p: Promise<unknown>, ms: number) => Promise.race([p.then(() => true), new Promise<boolean>((r) => setTimeout(() => r(false), ms))]);
 
+/** A free account's sports stream whose slot lease ran out while the key store was away for two renewals. */
+async function lapsedStream() {
+  const { h, setAway } = await harness();
+  const free = await h.keyOf('free', ['stream.read']);
+  // Only the renewal's interval is driven by hand (the log and the hub keep real timers).
+  vi.useFakeTimers({ toFake: ['setInterval', 'clearInterval'] });
+  const one = await h.open('channel=sports', {}, free);
+  expect(one.status).toBe(200);
+  setAway(true);
+  await vi.advanceTimersByTimeAsync((2 * STREAM_SLOT_MS) / 3);
+  h.t.clock.advance(STREAM_SLOT_MS + 1000);
+  setAway(false);
+  return { h, free, one };
+}
+
 describe('stream slots after the key store was away longer than a lease', () => {
   afterEach(() => {
     vi.useRealTimers();
   });
 
   it('regression: a stream whose lease lapsed is closed once another connection took its slot (it streamed on uncounted, over the plan limit)', async () => {
-    const { h, setAway } = await harness();
-    const free = await h.keyOf('free', ['stream.read']);
-    // Only the renewal's interval is driven by hand (the log and the hub keep real timers).
-    vi.useFakeTimers({ toFake: ['setInterval', 'clearInterval'] });
-    const one = await h.open('channel=sports', {}, free);
-    expect(one.status).toBe(200);
-    // The store is away for two renewals and the lease runs out.
-    setAway(true);
-    await vi.advanceTimersByTimeAsync((2 * STREAM_SLOT_MS) / 3);
-    h.t.clock.advance(STREAM_SLOT_MS + 1000);
-    setAway(false);
+    const { h, free, one } = await lapsedStream();
     // Another connection of the account (any replica) finds the lapsed slot free and takes it.
     const two = await h.open('channel=sports', {}, free);
     expect(two.status).toBe(200);
@@ -58,15 +63,7 @@ describe('stream slots after the key store was away longer than a lease', () => 
   });
 
   it('a stream whose lease lapsed takes a slot again at its next renewal when the plan has room, and stays open', async () => {
-    const { h, setAway } = await harness();
-    const free = await h.keyOf('free', ['stream.read']);
-    vi.useFakeTimers({ toFake: ['setInterval', 'clearInterval'] });
-    const one = await h.open('channel=sports', {}, free);
-    expect(one.status).toBe(200);
-    setAway(true);
-    await vi.advanceTimersByTimeAsync((2 * STREAM_SLOT_MS) / 3);
-    h.t.clock.advance(STREAM_SLOT_MS + 1000);
-    setAway(false);
+    const { h, free, one } = await lapsedStream();
     await vi.advanceTimersByTimeAsync(STREAM_SLOT_MS / 3);
     expect(await settles(one.ended, 1000)).toBe(false);
     // Counted again: a second connection of the free account is refused.
