@@ -25,9 +25,10 @@ install: node_modules/.installed
 # (up to 32 MB), so after the first large free every Buffer and chdb block up to that size comes from
 # the arenas, where one small live chunk above the freed ones keeps them in RSS. Held fixed, the scale-1
 # soak's mean RSS was 56-109 MB lower (bench/soak.md, runs 67-76, 2026-11-27). Both are read by glibc at
-# the process's start, so they are set here and in npm start.
+# the process's start, so they are set here and in npm start. WORKER_CPUS=auto: every thread but the
+# API's kept off the first CPU (lib/config.ts; bench/crawl-latency.md, 2026-11-27 16:46 UTC).
 run: install
-	MALLOC_ARENA_MAX=2 GLIBC_TUNABLES=glibc.malloc.mmap_threshold=131072 node --max-semi-space-size=16 bin/start.mjs
+	WORKER_CPUS=auto MALLOC_ARENA_MAX=2 GLIBC_TUNABLES=glibc.malloc.mmap_threshold=131072 node --max-semi-space-size=16 bin/start.mjs
 
 # The history SQL port's Python client test (pipelines/readmodels/sql-port-python.int.spec.ts) runs
 # clickhouse-connect, pinned, from a venv under .infra/ (python3 with venv needed; .ci/run installs it).

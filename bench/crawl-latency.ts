@@ -171,6 +171,8 @@ async function once(mode: Mode, label: string): Promise<{ p99: number; p99_exact
     WORKER_NICE: mode === 'crawl, nice 0' ? '0' : '10',
     POLLER_THREAD: mode === 'crawl, pollers here' ? 'false' : 'true',
     PIPELINE_THREAD: mode === 'crawl, pipeline thread' ? 'true' : 'false',
+    // WORKER_CPUS from the shell (e.g. auto, as make run passes it): the pipeline thread's modes apply it.
+    ...(process.env.WORKER_CPUS && { WORKER_CPUS: process.env.WORKER_CPUS }),
     // --stream false leaves the push stream's hubs out of every mode.
     ...(STREAM === 'false' && { STREAM: 'false' }),
     DEMO_KEY: 'false',

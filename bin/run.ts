@@ -67,6 +67,7 @@ import { startPipelineThread } from '../pipelines/runtime/pipeline-thread.ts';
 import type { Log } from '../pipelines/log/types.ts';
 import type { SchemaLookup, Serde } from '../pipelines/serde/index.ts';
 import { defineTopics, topicSettings, type TopicMap } from '../pipelines/topics.ts';
+import { pinWorkerThreads, workerCpus } from '../pipelines/runtime/thread-affinity.ts';
 
 export interface RunningService {
   address?: string;
@@ -315,10 +316,15 @@ async function runSplit(config: Config, opts: RunOptions): Promise<RunningServic
   // lib/config.ts refuses PIPELINE_THREAD with REDIS_URL: the store is the in-process one.
   const store = openStore(config) as MemorySnapshotStore;
   const pipeline = await startPipelineThread({ config, store, nice: config.WORKER_NICE, onFatal: opts.onFatal, stream: config.STREAM });
+  // Here the main thread is the API's alone: every other thread may be kept off its core.
+  const unpin = pinWorkerThreads(workerCpus(config.WORKER_CPUS), (msg) => console.warn(msg));
   let abandoned = false;
   // Run in reverse: the API's parts, then the pipeline (its last writes reach the store), then the store.
   const stops: (() => Promise<void>)[] = [
-    () => store.close(),
+    async () => {
+      unpin();
+      await store.close();
+    },
     async () => {
       abandoned = (await pipeline.stop()) || abandoned;
     },

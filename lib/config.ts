@@ -145,6 +145,15 @@ const fields = z.object({
   // main thread, which serves the API (Linux sets it per thread; bench/crawl-latency.md). 0 leaves
   // them at the process's priority.
   WORKER_NICE: z.coerce.number().int().min(0).max(19).default(10),
+  // The CPUs every thread of the process but the main one (the API's) may run on (Linux, by util-linux's
+  // taskset; pipelines/runtime/thread-affinity.ts): 'auto' keeps them off the first CPU where there are
+  // two or more, so a crawl's threads never take the API's core (bench/crawl-latency.md); a list in
+  // taskset's syntax ('1', '2-7'); 'off' leaves them alone. Default off; `make run` and `npm start` pass
+  // 'auto' (with the embedded default's pipeline thread only: elsewhere the main thread is not the API's alone).
+  WORKER_CPUS: z
+    .string()
+    .regex(/^(off|auto|\d+(-\d+)?(,\d+(-\d+)?)*)$/, "WORKER_CPUS must be 'off', 'auto' or a CPU list such as 1 or 2-7")
+    .default('off'),
   // The in-process snapshot store (embedded default) keeps retired snapshots behind cursors up to
   // this many MB of JSON in all, oldest evicted first (catalog snapshots are 4 MB at SIM_SCALE=1,
   // about 200 MB at 1,000,000 markets; README "Memory").
