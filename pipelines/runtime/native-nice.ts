@@ -26,27 +26,39 @@ export function tasksToNice(tasks: readonly TaskInfo[], nice: number, mainTid: n
   return tasks.filter((t) => t.tid !== mainTid && !RUNTIME_THREAD.test(t.comm) && t.nice < nice);
 }
 
-/** This process's threads, from /proc (none where there is no /proc). */
-export function readTasks(): TaskInfo[] {
+/**
+ * One file of each of this process's threads (/proc/self/task/<tid>/<file>), read by `parse` (none
+ * where there is no /proc; a thread that ended meanwhile, or that `parse` gives undefined, is left out).
+ */
+export function readTaskFiles<T>(file: string, parse: (text: string, tid: number) => T | undefined): T[] {
   let tids: string[];
   try {
     tids = readdirSync('/proc/self/task');
   } catch {
     return [];
   }
-  const out: TaskInfo[] = [];
+  const out: T[] = [];
   for (const tid of tids) {
+    let text: string;
     try {
-      const stat = readFileSync(`/proc/self/task/${tid}/stat`, 'utf8');
-      // "tid (comm) state ppid ...": comm may hold spaces and parentheses, so split after the last ')'.
-      const close = stat.lastIndexOf(')');
-      const fields = stat.slice(close + 2).split(' ');
-      out.push({ tid: Number(tid), comm: stat.slice(stat.indexOf('(') + 1, close), nice: Number(fields[16]) });
+      text = readFileSync(`/proc/self/task/${tid}/${file}`, 'utf8');
     } catch {
-      // The thread ended meanwhile.
+      continue; // The thread ended meanwhile.
     }
+    const v = parse(text, Number(tid));
+    if (v !== undefined) out.push(v);
   }
   return out;
+}
+
+/** This process's threads, from /proc (none where there is no /proc). */
+export function readTasks(): TaskInfo[] {
+  return readTaskFiles('stat', (stat, tid) => {
+    // "tid (comm) state ppid ...": comm may hold spaces and parentheses, so split after the last ')'.
+    const close = stat.lastIndexOf(')');
+    const fields = stat.slice(close + 2).split(' ');
+    return { tid, comm: stat.slice(stat.indexOf('(') + 1, close), nice: Number(fields[16]) };
+  });
 }
 
 /**

@@ -8,11 +8,11 @@
 // waited for was a core, taken by threads a nice value does not hold back for long enough. Pinning only
 // the workers and chdb's pools did not help (V8's threads still ran the pipeline's collections on the
 // API's core); every thread but the main one on CPU 1 brought the crawl's p99 to 1.25-1.59x the idle
-// one on a quiet machine, with the crawl's pace unchanged (2026-11-27 16:46-16:53 UTC). The main thread
-// keeps every CPU. Node has no call for a thread's affinity, so util-linux's `taskset` sets it.
+// one on a quiet machine (2026-11-27 16:46-17:25 UTC; the crawl at about 0.79 of its pace, one core for
+// the pipeline). The main thread keeps every CPU. Node has no call for a thread's affinity, so util-linux's `taskset` sets it.
 import { execFile } from 'node:child_process';
-import { readdirSync, readFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
+import { readTaskFiles } from './native-nice.ts';
 
 /** The CPU list the threads get, or null (off): 'auto' is every CPU but the first where there are two or more. */
 export function workerCpus(setting: string, cpus = availableParallelism()): string | null {
@@ -27,29 +27,28 @@ export interface TaskMask {
   allowed: string;
 }
 
-/** The threads to set: not the main one, and not already on `cpus`. */
+/** The CPUs a list names ('0-2,5' -> 0,1,2,5), sorted: /proc writes ranges where a setting may list each. */
+function cpuSet(list: string): string {
+  const cpus = new Set<number>();
+  for (const part of list.split(',')) {
+    const [a, b = a] = part.split('-').map(Number);
+    for (let c = a!; c <= b!; c++) cpus.add(c);
+  }
+  return [...cpus].sort((x, y) => x - y).join(',');
+}
+
+/** The threads to set: not the main one, and not already on `cpus` (compared as sets of CPUs). */
 export function tasksToPin(tasks: readonly TaskMask[], cpus: string, mainTid: number): TaskMask[] {
-  return tasks.filter((t) => t.tid !== mainTid && t.allowed !== cpus);
+  const want = cpuSet(cpus);
+  return tasks.filter((t) => t.tid !== mainTid && cpuSet(t.allowed) !== want);
 }
 
 /** This process's threads and their CPU lists, from /proc (none where there is no /proc). */
 export function readMasks(): TaskMask[] {
-  let tids: string[];
-  try {
-    tids = readdirSync('/proc/self/task');
-  } catch {
-    return [];
-  }
-  const out: TaskMask[] = [];
-  for (const tid of tids) {
-    try {
-      const m = /^Cpus_allowed_list:\s*(\S+)/m.exec(readFileSync(`/proc/self/task/${tid}/status`, 'utf8'));
-      if (m) out.push({ tid: Number(tid), allowed: m[1]! });
-    } catch {
-      // The thread ended meanwhile.
-    }
-  }
-  return out;
+  return readTaskFiles('status', (status, tid) => {
+    const m = /^Cpus_allowed_list:\s*(\S+)/m.exec(status);
+    return m ? { tid, allowed: m[1]! } : undefined;
+  });
 }
 
 /**

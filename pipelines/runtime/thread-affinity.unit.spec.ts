@@ -28,4 +28,9 @@ describe('WORKER_CPUS', () => {
     ];
     expect(tasksToPin(tasks, '1', 100).map((t) => t.tid)).toEqual([101, 103]);
   });
+
+  it("compares CPU lists as sets: a thread /proc shows on '1-2' is already on '1,2' (else taskset ran for it every second)", () => {
+    expect(tasksToPin([{ tid: 101, allowed: '1-2' }, { tid: 102, allowed: '0-3' }], '1,2', 100).map((t) => t.tid)).toEqual([102]);
+    expect(tasksToPin([{ tid: 101, allowed: '2-3,5' }], '2,3,5', 100)).toEqual([]);
+  });
 });
