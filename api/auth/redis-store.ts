@@ -57,15 +57,16 @@ local limit = tonumber(a[2])
 local rl = p .. 'rl:' .. k[1]
 redis.call('ZREMRANGEBYSCORE', rl, '-inf', now - 60000)
 local count = redis.call('ZCARD', rl)
+-- When the oldest request in the window ages out; with none in it, the caller's default.
+local function resetOr(default)
+  if count == 0 then return default end
+  return tonumber(redis.call('ZRANGE', rl, 0, 0, 'WITHSCORES')[2]) + 60000
+end
 if ARGV[2] ~= '' and not string.find(k[3], ',' .. ARGV[2] .. ',', 1, true) then
-  local reset = now
-  if count > 0 then reset = tonumber(redis.call('ZRANGE', rl, 0, 0, 'WITHSCORES')[2]) + 60000 end
-  return {1, k[1], k[2], a[1], limit, limit - count, reset, now}
+  return {1, k[1], k[2], a[1], limit, limit - count, resetOr(now), now}
 end
 if count >= limit then
-  local reset = now + 60000
-  if count > 0 then reset = tonumber(redis.call('ZRANGE', rl, 0, 0, 'WITHSCORES')[2]) + 60000 end
-  return {2, k[1], k[2], a[1], limit, 0, reset, now}
+  return {2, k[1], k[2], a[1], limit, 0, resetOr(now + 60000), now}
 end
 redis.call('ZADD', rl, now, now .. ARGV[5])
 redis.call('PEXPIRE', rl, 61000)

@@ -32,8 +32,8 @@ export class SlidingLog {
   }
 }
 
-/** Drops aged-out entries from `log` and appends `now` when admitted. */
-export function chargeWindow(log: SlidingLog, now: number, limit: number): WindowVerdict {
+/** Drops the entries at or before `now` - 60 s from `log` (compacting now and then); returns its head. */
+function ageOut(log: SlidingLog, now: number): number {
   const cutoff = now - WINDOW_MS;
   const t = log.times;
   let h = log.head;
@@ -43,6 +43,12 @@ export function chargeWindow(log: SlidingLog, now: number, limit: number): Windo
     h = 0;
   }
   log.head = h;
+  return h;
+}
+
+/** Drops aged-out entries from `log` and appends `now` when admitted. */
+export function chargeWindow(log: SlidingLog, now: number, limit: number): WindowVerdict {
+  const h = ageOut(log, now);
   const times = log.times;
   const size = times.length - h;
   if (size >= limit) {
@@ -63,10 +69,9 @@ export function chargeWindow(log: SlidingLog, now: number, limit: number): Windo
  */
 export function peekWindow(log: SlidingLog | undefined, now: number): { count: number; resetAt: number } {
   if (log === undefined) return { count: 0, resetAt: now };
-  const cutoff = now - WINDOW_MS;
+  // Ageing out what has aged out charges nothing: the next charge would drop the same entries.
+  const h = ageOut(log, now);
   const t = log.times;
-  let h = log.head;
-  while (h < t.length && t[h] <= cutoff) h++;
   // Entries stamped after `now` (a controlled clock stepped back) are in the window too, as chargeWindow counts them.
   return h < t.length ? { count: t.length - h, resetAt: t[h] + WINDOW_MS } : { count: 0, resetAt: now };
 }
