@@ -271,7 +271,7 @@ function step(words: string[], phrase: string[], i: number, p: number, gap: stri
   const members = CLASSES.get(phrase[p]);
   if (members) {
     for (const m of members) {
-      if (!m.every((w, j) => words[i + j] === w)) continue;
+      if (!wordsAt(words, i, m)) continue;
       const h = step(words, phrase, i + m.length, p + 1, gap);
       if (h) return h;
     }
@@ -391,7 +391,7 @@ function readScope(words: string[]): { scope: Scope; own: Clause['own'] } {
     const anchored = i === 0 ? SCOPE_AT_START.filter((a) => a.tokens[0] === words[0] || (a.tokens.length === 1 && `${a.tokens[0]}s` === words[0])) : [];
     for (const c of [...anchored, ...scopeCandidates(words[i])]) {
       // A scope word also names its plural ("run lines", "team totals").
-      if (c.tokens.every((t, j) => words[i + j] === t || (j === c.tokens.length - 1 && words[i + j] === `${t}s`))) {
+      if (wordsAtOrPlural(words, i, c.tokens)) {
         matched = c.tokens.length;
         const e = c.entry;
         const vs = e.values ?? [];
@@ -479,11 +479,21 @@ function readScope(words: string[]): { scope: Scope; own: Clause['own'] } {
   return { scope, own };
 }
 
+/** Whether `tokens` stand in `words` from word i on (never for an i before the first word). */
+function wordsAt(words: readonly string[], i: number, tokens: readonly string[]): boolean {
+  return i >= 0 && tokens.every((t, j) => words[i + j] === t);
+}
+
+/** wordsAt, the last token also in its plural ("quarter" for "quarters"). */
+function wordsAtOrPlural(words: readonly string[], i: number, tokens: readonly string[]): boolean {
+  return i >= 0 && tokens.every((t, j) => words[i + j] === t || (j === tokens.length - 1 && words[i + j] === `${t}s`));
+}
+
 /** Words that, right before a league or sport, name it as a term of comparison. */
 const COMPARISONS = [['similar', 'to'], ['as', 'in'], ['unlike'], ['differs', 'from'], ['differ', 'from'], ['different', 'from'], ['compared', 'to'], ['compared', 'with'], ['than', 'in']];
 function comparedAt(words: string[], i: number): boolean {
   const at = words[i - 1] === 'the' ? i - 1 : i;
-  return COMPARISONS.some((c) => c.length <= at && c.every((w, j) => words[at - c.length + j] === w));
+  return COMPARISONS.some((c) => wordsAt(words, at - c.length, c));
 }
 
 /** Whether the entry matched at i is a length read in its plural ("60 minutes" for the entry "60
@@ -491,7 +501,7 @@ function comparedAt(words: string[], i: number): boolean {
 function restatesRegulation(words: string[], i: number, tokens: string[]): boolean {
   const last = tokens[tokens.length - 1];
   if (last !== 'minute' || words[i + tokens.length - 1] !== 'minutes') return false;
-  return (CLASSES.get('@regulation') ?? []).some((r) => r.length <= i && r.every((t, j) => words[i - r.length + j] === t));
+  return (CLASSES.get('@regulation') ?? []).some((r) => wordsAt(words, i - r.length, r));
 }
 
 const BASIS_NOUNS = new Set(['line', 'lines', 'market', 'markets', 'bet', 'bets', 'wager', 'wagers']);
@@ -505,7 +515,7 @@ function conditionNamesBasis(words: string[]): boolean {
     if (BASIS_DETERMINERS.has(words[i])) i++;
     if (!BASIS_NOUNS.has(words[i]) || (words[i + 1] !== 'is' && words[i + 1] !== 'are') || (words[i + 2] !== 'on' && words[i + 2] !== 'for')) continue;
     const at = i + 3;
-    if (CLASSES.get('@regulation')!.some((r) => r.every((w, j) => words[at + j] === w))) return true;
+    if (CLASSES.get('@regulation')!.some((r) => wordsAt(words, at, r))) return true;
   }
   return false;
 }
@@ -1341,7 +1351,7 @@ function negatedSubject(rule: ReadRule, words: string[], hit: Hit, conditional: 
 /** Whether a phrase naming a market or a period starts at word i ("including total runs"). */
 function namesMarketAt(words: string[], i: number): boolean {
   return scopeCandidates(words[i] ?? '').some(
-    (c) => (c.entry.dim === 'market' || c.entry.dim === 'segment') && c.tokens.every((t, j) => words[i + j] === t || (j === c.tokens.length - 1 && words[i + j] === `${t}s`)),
+    (c) => (c.entry.dim === 'market' || c.entry.dim === 'segment') && wordsAtOrPlural(words, i, c.tokens),
   );
 }
 
@@ -1353,7 +1363,7 @@ function opensWithLeagueException(words: string[]): boolean {
 
 /** Whether a phrase naming a league or a sport starts at word i ("basketball", "NHL"). */
 function namesLeagueAt(words: string[], i: number): boolean {
-  return scopeCandidates(words[i] ?? '').some((c) => (c.entry.dim === 'league' || c.entry.dim === 'sport') && c.tokens.every((t, j) => words[i + j] === t));
+  return scopeCandidates(words[i] ?? '').some((c) => (c.entry.dim === 'league' || c.entry.dim === 'sport') && wordsAt(words, i, c.tokens));
 }
 
 /** Ordinals that name a period when the noun is left out ("any quarter, the fourth included"). */
@@ -1366,7 +1376,7 @@ function namesPeriodBefore(words: string[], i: number): boolean {
 
 /** Whether a market or period phrase starting at `from` ends exactly at `to`. */
 function scopeEndsAt(words: string[], from: number, to: number): boolean {
-  return scopeCandidates(words[from] ?? '').some((c) => (c.entry.dim === 'market' || c.entry.dim === 'segment') && from + c.tokens.length === to && c.tokens.every((t, j) => words[from + j] === t || (j === c.tokens.length - 1 && words[from + j] === `${t}s`)));
+  return scopeCandidates(words[from] ?? '').some((c) => (c.entry.dim === 'market' || c.entry.dim === 'segment') && from + c.tokens.length === to && wordsAtOrPlural(words, from, c.tokens));
 }
 
 /** The value an exception clause states itself, about the markets it names (none when it names no
@@ -1463,7 +1473,7 @@ function ourLeagues(text: string): Set<string> {
   const out = new Set<string>();
   for (let i = 0; i < words.length; i++) {
     for (const c of scopeCandidates(words[i])) {
-      if ((c.entry.dim === 'league' || c.entry.dim === 'sport') && c.tokens.every((t, j) => words[i + j] === t)) for (const v of c.entry.values ?? []) out.add(v);
+      if ((c.entry.dim === 'league' || c.entry.dim === 'sport') && wordsAt(words, i, c.tokens)) for (const v of c.entry.values ?? []) out.add(v);
     }
   }
   return out;
@@ -1520,7 +1530,7 @@ function qualifiedOutside(text: string): boolean {
   for (let i = 0; i < words.length; ) {
     let matched = 0;
     for (const c of scopeCandidates(words[i])) {
-      if (!c.tokens.every((t, j) => words[i + j] === t || (j === c.tokens.length - 1 && words[i + j] === `${t}s`))) continue;
+      if (!wordsAtOrPlural(words, i, c.tokens)) continue;
       matched = c.tokens.length;
       const { dim } = c.entry;
       if (dim === 'other_league' && c.tokens.length > 1) qualified.add(c.tokens[c.tokens.length - 1]);
