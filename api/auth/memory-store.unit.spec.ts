@@ -9,13 +9,24 @@ import { billingPeriod } from './plans.ts';
 
 keyStoreContract('memory', async () => new MemoryKeyStore());
 
+/** A server store polling a keys file in a temp directory and an operator command's store on the same file. */
+async function withFileStores(f: (s: { file: string; server: MemoryKeyStore; cli: MemoryKeyStore }) => Promise<void>): Promise<void> {
+  const dir = mkdtempSync(join(tmpdir(), 'keys-'));
+  const file = join(dir, 'keys.json');
+  const server = new MemoryKeyStore({ file, watchIntervalMs: 20 });
+  const cli = new MemoryKeyStore({ file });
+  try {
+    await f({ file, server, cli });
+  } finally {
+    await server.close();
+    await cli.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
 describe('MemoryKeyStore persisted under DATA_DIR', () => {
   it('shares keys between processes through the file: a revocation by the operator command reaches the server', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'keys-'));
-    const file = join(dir, 'keys.json');
-    const server = new MemoryKeyStore({ file, watchIntervalMs: 20 });
-    const cli = new MemoryKeyStore({ file });
-    try {
+    await withFileStores(async ({ file, server, cli }) => {
       const admin = new KeyAdmin(cli, 'p');
       const { key, record } = await admin.create({ accountId: 'x', plan: 'pro' });
       const ask = () => server.authorize({ hash: hashKey('p', key), permission: 'markets.read', now: Date.now(), period: billingPeriod(Date.now()) });
@@ -27,19 +38,11 @@ describe('MemoryKeyStore persisted under DATA_DIR', () => {
       const again = new MemoryKeyStore({ file });
       expect(await again.usage('x', billingPeriod(Date.now()))).toBeGreaterThan(0);
       await again.close();
-    } finally {
-      await server.close();
-      await cli.close();
-      rmSync(dir, { recursive: true, force: true });
-    }
+    });
   });
 
   it('a plan or payment-state change made by the operator command reaches the running server within its poll', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'keys-'));
-    const file = join(dir, 'keys.json');
-    const server = new MemoryKeyStore({ file, watchIntervalMs: 20 });
-    const cli = new MemoryKeyStore({ file });
-    try {
+    await withFileStores(async ({ server, cli }) => {
       const admin = new KeyAdmin(cli, 'p');
       const { key } = await admin.create({ accountId: 'up', plan: 'starter' });
       const limitNow = async () => {
@@ -51,10 +54,6 @@ describe('MemoryKeyStore persisted under DATA_DIR', () => {
       await expect.poll(limitNow, { timeout: 3000, interval: 25 }).toBe('business:1000');
       await admin.updateAccount('up', { paymentState: 'unpaid' });
       await expect.poll(limitNow, { timeout: 3000, interval: 25 }).toBe('free:10');
-    } finally {
-      await server.close();
-      await cli.close();
-      rmSync(dir, { recursive: true, force: true });
-    }
+    });
   });
 });
