@@ -167,6 +167,20 @@ describe('CatalogBuilder and the listing crawls', () => {
   afterEach(() => vi.useRealTimers());
   const MIN = 60_000;
 
+  it('regression: a first build after the grace, without some venues, is followed by another once their crawls are staged, not at the next refresh (at SIM_SCALE=100 a fresh start served a tenth of the catalog for 30 minutes)', async () => {
+    // The first round: three small venues staged after 1 minute, five after 3, the last after 5.
+    const { store, built } = crawlingStore({ venues: 9, periodMs: 30 * MIN, doneAfterMs: (k, v) => (k > 0 || v <= 3 ? MIN : v <= 8 ? 3 * MIN : 5 * MIN) });
+    const b = new CatalogBuilder({ store, refreshMs: 30 * MIN, checkMs: 1_000, firstBuildGraceMs: 2 * MIN, lateCheckMs: 10_000 });
+    b.start();
+    await vi.advanceTimersByTimeAsync(20 * MIN);
+    expect(built.map((s) => Object.keys(s.crawls).length)).toEqual([3, 9]);
+    expect(built[0].at).toBe(2 * MIN);
+    // Not for the five alone at 3 minutes: once every venue it went without is staged.
+    expect(built[1].at).toBeGreaterThanOrEqual(5 * MIN);
+    expect(built[1].at).toBeLessThanOrEqual(5 * MIN + 10_000);
+    await b.stop();
+  });
+
   it('regression: a crawl round slower than the first is not missed for a whole refresh (observed_at stayed 30 minutes behind)', async () => {
     // The first round is staged after 1 minute, so the cadence's builds fall at 1, 31, 61 minutes;
     // the second round (started at 30) takes 3 minutes under load, so a build at 31 would serve
