@@ -78,6 +78,7 @@ import { loadavg, setPriority, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { loadConfig } from '../lib/config.ts';
+import { pinWorkerThreads, workerCpus } from '../pipelines/runtime/thread-affinity.ts';
 import { buildApp } from '../api/app.ts';
 import { authDepsFor } from '../api/auth/index.ts';
 import { MemoryKeyStore } from '../api/auth/memory-store.ts';
@@ -747,6 +748,9 @@ async function pipelineHere(config: Config, rounds: RawRecord[][]): Promise<Benc
 /** As PIPELINE_THREAD runs it: the pipeline on a worker thread; the snapshot store here, the log read through its port. */
 async function pipelineThread(config: Config, rounds: RawRecord[][]): Promise<BenchPipeline> {
   const t = await startServicePipelineThread(config, rounds);
+  // WORKER_CPUS from the environment (auto, as make run passes it): every thread but this one (the
+  // API's and the hub's) kept off the first CPU, as the service's pipeline-thread mode does.
+  const unpin = pinWorkerThreads(workerCpus(config.WORKER_CPUS), (msg) => console.warn(msg));
   return {
     streamFrom: { log: t.log, serde: avroSerde(t.log.registry()), topics: defineTopics(topicSettings(config)) },
     store: t.store,
@@ -755,6 +759,9 @@ async function pipelineThread(config: Config, rounds: RawRecord[][]): Promise<Be
     tid: t.tid,
     round: (r) => t.round(r),
     commits: (from, to) => t.commits(from, to),
-    stop: () => t.stop(),
+    stop: async () => {
+      unpin();
+      await t.stop();
+    },
   };
 }
