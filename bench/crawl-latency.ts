@@ -51,18 +51,32 @@
 // (one .heapprofile per round and mode, objects collected by scavenges and full collections kept in
 // it): what the API's thread allocates during the crawl, which is what its scavenges pay for.
 //
-//   npx tsx bench/crawl-latency.ts [--scale 100] [--seconds 20] [--warmup 8] [--api-warmup 0] [--rounds 2] [--connections 4] [--modes idle,crawl] [--rate 2000] [--profile DIR] [--heap-profile DIR] [--stream false]
-import { execFile } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+// --route catalog loads catalog pages instead (GET /v1/markets, behind a key): a rotation of first pages
+// (no filter, each provider, each of three categories) and pages 2-11 behind the first page's cursors.
+// A catalog needs a crawl behind it, so the bench first seeds a data directory once (--seed DIR,
+// reused when it holds a finished seed: a service with ROLES=all at --scale runs until its first
+// catalog is published and the whole crawl is read, then stops) and every round starts on a copy of
+// it, the service building its catalog at once from that history (a restart on its own history does):
+//   idle            ROLES=api,processors: the catalog built and served, nothing crawls (no pollers);
+//   crawl modes     ROLES=all as above: the pollers start a new full listing crawl at once, and the
+//                   window opens once the catalog answers 200 and the crawl is under way.
+// The key (custom terms: no rate limit in reach, DATA_DIR/keys.json) is made in the seed before its start.
+//
+//   npx tsx bench/crawl-latency.ts [--scale 100] [--seconds 20] [--warmup 8] [--api-warmup 0] [--rounds 2] [--connections 4] [--modes idle,crawl] [--rate 2000] [--profile DIR] [--heap-profile DIR] [--stream false] [--route plans|catalog] [--seed DIR]
+import { execFile, spawn } from 'node:child_process';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { Session } from 'node:inspector/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { constants as perfConstants, performance, PerformanceObserver, type PerformanceEntry } from 'node:perf_hooks';
-import { loadConfig } from '../lib/config.ts';
+import { request } from 'undici';
+import { loadConfig, type Config } from '../lib/config.ts';
+import { createAuthDeps } from '../api/auth/index.ts';
 import { runService, type RunningService } from '../bin/run.ts';
 import { parseMetrics, pipelineMetrics } from '../pipelines/runtime/metrics.ts';
+import { BASE_OPEN } from '../pipelines/venues/simulator/procedural.ts';
 
 const run = promisify(execFile);
 const loadScript = fileURLToPath(new URL('./api-load.ts', import.meta.url));
@@ -80,6 +94,9 @@ const PROFILE = arg('profile', '');
 const HEAP_PROFILE = arg('heap-profile', '');
 const STREAM = arg('stream', 'true');
 const API_WARMUP = Number(arg('api-warmup', '0'));
+const ROUTE = arg('route', 'plans');
+if (ROUTE !== 'plans' && ROUTE !== 'catalog') throw new Error(`--route ${JSON.stringify(ROUTE)}: plans | catalog`);
+const SEED = arg('seed', '');
 
 const MODES = ['idle', 'crawl, nice 0', 'crawl, stages here', 'crawl, pollers here', 'crawl', 'crawl, pipeline thread'] as const;
 type Mode = (typeof MODES)[number];
@@ -157,14 +174,14 @@ function watchGc(): { stop(): GcCounts } {
   };
 }
 
-async function once(mode: Mode, label: string): Promise<{ p99: number; p99_exact: number; rps: number; non2xx: number; errors: number; crawled: number; busy: number; cpu: number; wakeups: number; preempted: number; gc: GcCounts }> {
-  const dir = mkdtempSync(path.join(tmpdir(), 'pm-crawl-latency-'));
-  const config = loadConfig({
+function configFor(mode: Mode, dir: string): Config {
+  return loadConfig({
     DATA_DIR: dir,
     PORT: '0',
     LOG_LEVEL: 'warn',
     LOG_SUMMARY_MS: '0',
-    ROLES: mode === 'idle' ? 'api,simulator' : 'all',
+    // Idle: nothing crawls. The catalog route needs the processors' build from the seeded history.
+    ROLES: mode === 'idle' ? (ROUTE === 'catalog' ? 'api,processors' : 'api,simulator') : 'all',
     SIM_SCALE: SCALE,
     SIM_THREAD: 'true',
     STAGE_THREAD: mode === 'crawl, stages here' ? 'false' : 'true',
@@ -177,10 +194,114 @@ async function once(mode: Mode, label: string): Promise<{ p99: number; p99_exact
     ...(STREAM === 'false' && { STREAM: 'false' }),
     DEMO_KEY: 'false',
   });
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** A key for the catalog route in DATA_DIR/keys.json, made before the service starts (it reads the file). */
+async function benchKey(config: Config): Promise<string> {
+  const auth = createAuthDeps(config);
+  // Custom terms (enterprise): 2,000 requests a second for minutes is far past any plan's rate limit.
+  await auth.admin.ensureAccount('bench', 'enterprise');
+  await auth.admin.updateAccount('bench', { custom: { rate_limit_per_min: 1e9, included_requests_per_month: 1e12, max_keys: 5 } });
+  const { key } = await auth.admin.create({ accountId: 'bench', permissions: ['markets.read'] });
+  await (auth.store as { close?: () => Promise<void> }).close?.();
+  return key;
+}
+
+/** Waits until GET /v1/markets answers 200 (a catalog is published); its first page's body. */
+async function waitCatalog(address: string, key: string, timeoutMs: number): Promise<{ pagination: { total: number; next_cursor?: string } }> {
+  const until = Date.now() + timeoutMs;
+  for (;;) {
+    const res = await request(`${address}/v1/markets?limit=100`, { headers: { authorization: `Bearer ${key}` } });
+    const body = (await res.body.json()) as { pagination: { total: number; next_cursor?: string } };
+    if (res.statusCode === 200) return body;
+    if (Date.now() > until) throw new Error(`no catalog after ${timeoutMs / 1000} s: ${res.statusCode} ${JSON.stringify(body)}`);
+    await sleep(500);
+  }
+}
+
+/** The catalog pages the load rotates over: first pages with and without filters, then pages 2-11 by cursor. */
+async function catalogPaths(address: string, key: string): Promise<string[]> {
+  const first = await waitCatalog(address, key, 300_000);
+  const paths = ['/v1/markets?limit=100', ...Array.from({ length: 9 }, (_, i) => `/v1/markets?limit=100&provider=venue_${i + 1}`), ...['sports', 'politics', 'crypto'].map((c) => `/v1/markets?limit=100&category=${c}`)];
+  let cursor = first.pagination.next_cursor;
+  for (let i = 0; i < 10 && cursor; i++) {
+    const p = `/v1/markets?limit=100&cursor=${encodeURIComponent(cursor)}`;
+    paths.push(p);
+    const res = await request(address + p, { headers: { authorization: `Bearer ${key}` } });
+    cursor = ((await res.body.json()) as { pagination: { next_cursor?: string } }).pagination.next_cursor;
+  }
+  for (const p of paths) {
+    const res = await request(address + p, { headers: { authorization: `Bearer ${key}` } });
+    await res.body.dump();
+    if (res.statusCode !== 200) throw new Error(`${p}: ${res.statusCode}`);
+  }
+  return paths;
+}
+
+/**
+ * The catalog route's seed (see the header): a data directory whose history holds one whole listing
+ * crawl at --scale and whose keys.json holds the bench's key. Reused when it says it is finished.
+ * Made by a child process (this file with --make-seed): a stop in the middle of a crawl may leave its
+ * chdb session open past the stop deadline, and a process holds one chdb data directory at a time.
+ */
+async function seeded(): Promise<{ dir: string; key: string }> {
+  const dir = path.resolve(SEED || path.join(tmpdir(), `pm-crawl-latency-seed-${SCALE}`));
+  const done = path.join(dir, 'bench-seeded.json');
+  if (!existsSync(done)) {
+    const child = spawn(process.execPath, [...process.execArgv, fileURLToPath(import.meta.url), '--make-seed', '--seed', dir, '--scale', SCALE], { stdio: 'inherit' });
+    const code = await new Promise<number | null>((r) => child.on('exit', r));
+    if (code !== 0 || !existsSync(done)) throw new Error(`seeding ${dir} failed (exit ${code})`);
+  }
+  return JSON.parse(readFileSync(done, 'utf8')) as { dir: string; key: string };
+}
+
+/** --make-seed: runs the service on DIR until its catalog lists the whole crawl (90% of the simulator's open markets), then stops. */
+async function makeSeed(dir: string): Promise<void> {
+  rmSync(dir, { recursive: true, force: true });
+  mkdirSync(dir, { recursive: true });
+  const config = configFor('crawl, pipeline thread', dir);
+  const key = await benchKey(config);
+  const t0 = Date.now();
+  const svc = await runService(config, { quiet: true });
+  const want = 0.9 * BASE_OPEN * Number(SCALE);
+  let total = 0;
+  try {
+    for (const until = Date.now() + 3600_000; total < want; ) {
+      if (Date.now() > until) throw new Error(`the catalog lists ${total} markets after an hour, not ${want}`);
+      total = (await waitCatalog(svc.address!, key, 3600_000)).pagination.total;
+      if (total < want) await sleep(5000);
+    }
+  } finally {
+    await svc.stop();
+  }
+  console.log(`seeded ${dir} in ${((Date.now() - t0) / 1000).toFixed(0)} s: a catalog of ${total.toLocaleString('en-US')} markets`);
+  writeFileSync(path.join(dir, 'bench-seeded.json'), JSON.stringify({ dir, key }));
+}
+
+async function once(mode: Mode, label: string, seed?: { dir: string; key: string }): Promise<{ p99: number; p99_exact: number; rps: number; non2xx: number; errors: number; crawled: number; busy: number; cpu: number; wakeups: number; preempted: number; gc: GcCounts }> {
+  const dir = mkdtempSync(path.join(tmpdir(), 'pm-crawl-latency-'));
+  if (seed) cpSync(seed.dir, dir, { recursive: true });
+  const config = configFor(mode, dir);
   const svc = await runService(config, { quiet: true });
   try {
-    await new Promise((r) => setTimeout(r, Math.max(0, WARMUP - API_WARMUP) * 1000));
-    if (API_WARMUP > 0) await run('node', ['--import', 'tsx', loadScript, `${svc.address}/v1/plans`, String(CONNECTIONS), String(API_WARMUP), '', String(RATE)], { maxBuffer: 1 << 20 });
+    const started = Date.now();
+    let target = `${svc.address}/v1/plans`;
+    let keysFile = '';
+    let pathsFile = '';
+    if (seed) {
+      // The window opens on a served catalog: the build from the copied history comes first.
+      const paths = await catalogPaths(svc.address!, seed.key);
+      target = `${svc.address}${paths[0]}`;
+      keysFile = path.join(dir, 'bench-auth.txt');
+      writeFileSync(keysFile, `Bearer ${seed.key}\n`);
+      pathsFile = path.join(dir, 'bench-paths.txt');
+      writeFileSync(pathsFile, paths.join('\n'));
+    }
+    await sleep(Math.max(0, WARMUP * 1000 - (Date.now() - started) - API_WARMUP * 1000));
+    const loadArgs = (seconds: number) => ['--import', 'tsx', loadScript, target, String(CONNECTIONS), String(seconds), keysFile, String(RATE), pathsFile];
+    if (API_WARMUP > 0) await run('node', loadArgs(API_WARMUP), { maxBuffer: 1 << 20 });
     const before = await catalogRecordsIn(svc);
     const session = (PROFILE || HEAP_PROFILE) && mode !== 'idle' ? new Session() : null;
     if (session) {
@@ -198,7 +319,7 @@ async function once(mode: Mode, label: string): Promise<{ p99: number; p99_exact
     const elu = performance.eventLoopUtilization();
     const cpu0 = mainThreadCpuMs();
     const sw0 = mainThreadSwitches();
-    const { stdout } = await run('node', ['--import', 'tsx', loadScript, `${svc.address}/v1/plans`, String(CONNECTIONS), String(SECONDS), '', String(RATE)], { maxBuffer: 1 << 20 });
+    const { stdout } = await run('node', loadArgs(SECONDS), { maxBuffer: 1 << 20 });
     const busy = performance.eventLoopUtilization(elu).utilization;
     const gc = gcWatch.stop();
     const cpu = (mainThreadCpuMs() - cpu0) / SECONDS;
@@ -227,15 +348,20 @@ async function once(mode: Mode, label: string): Promise<{ p99: number; p99_exact
   }
 }
 
+if (process.argv.includes('--make-seed')) {
+  await makeSeed(path.resolve(SEED));
+  process.exit(0);
+}
 const modes = picked as Mode[];
 const rows: string[] = [];
-console.log(`scale ${SCALE}, ${SECONDS} s windows after ${WARMUP} s${API_WARMUP > 0 ? ` (its last ${API_WARMUP} s under the same load, unmeasured)` : ''}, ${CONNECTIONS} connections${RATE > 0 ? ` at ${RATE} requests/s` : ''}, ${ROUNDS} rounds (${new Date().toISOString()})`);
+const seed = ROUTE === 'catalog' ? await seeded() : undefined;
+console.log(`${ROUTE === 'catalog' ? 'GET /v1/markets (catalog pages), ' : 'GET /v1/plans, '}scale ${SCALE}, ${SECONDS} s windows after ${WARMUP} s${API_WARMUP > 0 ? ` (its last ${API_WARMUP} s under the same load, unmeasured)` : ''}, ${CONNECTIONS} connections${RATE > 0 ? ` at ${RATE} requests/s` : ''}, ${ROUNDS} rounds (${new Date().toISOString()})`);
 for (let round = 0; round < ROUNDS; round++) {
   // Alternate the crawl modes' order so neither always runs on a warmer machine.
   const order = round % 2 === 0 ? modes : modes[0] === 'idle' ? [modes[0], ...modes.slice(1).reverse()] : [...modes].reverse();
   const idle = { p99: 0, exact: 0 };
   for (const mode of order) {
-    const r = await once(mode, `round${round + 1}-${mode.replace(/[^a-z0-9]+/g, '-')}`);
+    const r = await once(mode, `round${round + 1}-${mode.replace(/[^a-z0-9]+/g, '-')}`, seed);
     if (mode === 'idle') Object.assign(idle, { p99: r.p99, exact: r.p99_exact });
     const line = `| ${round + 1} | ${mode} | ${r.rps.toFixed(0)} | ${r.p99} | ${mode === 'idle' ? '1.00' : (r.p99 / Math.max(1, idle.p99)).toFixed(2)} | ${r.p99_exact.toFixed(2)} | ${mode === 'idle' ? '1.00' : (r.p99_exact / idle.exact).toFixed(2)} | ${r.crawled.toLocaleString('en-US')} | ${(100 * r.busy).toFixed(0)}% | ${r.cpu.toFixed(0)} | ${r.wakeups.toFixed(0)} / ${r.preempted.toFixed(0)} | ${r.gc.minor} / ${r.gc.minorMaxMs.toFixed(0)} | ${r.gc.major} / ${r.gc.majorMs.toFixed(0)} | ${r.non2xx + r.errors} |`;
     rows.push(line);
