@@ -1868,3 +1868,13 @@ describe('silent rows of the seventeenth blind batch read known: the kinds behin
     expect(readRule(text, 'overtime', m('nba', 'moneyline'))).toMatchObject({ value: 'included' });
   });
 });
+
+describe('wrong values of the eighteenth blind batch: markets named by their result (sentences written for these tests)', () => {
+  it('the "two-way result" (2-way result) is the money line: its overtime rule says nothing of a total or a team total', () => {
+    const text = 'Bets accepted on the two-way result (home team wins / away team wins) are recorded counting overtime and penalty shots.';
+    expect(readRule(text, 'overtime', m('nhl', 'total'))).toEqual({ value: 'unknown', why: 'silent' });
+    expect(readRule(text, 'overtime', m('nhl', 'team_total'))).toEqual({ value: 'unknown', why: 'silent' });
+    expect(readRule('Wagers on the 2-way result include overtime and the shootout.', 'overtime', m('nhl', 'total'))).toEqual({ value: 'unknown', why: 'silent' });
+    expect(readRule(text, 'overtime', m('nhl', 'moneyline'))).toMatchObject({ value: 'included' });
+  });
+});
