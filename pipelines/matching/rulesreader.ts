@@ -325,6 +325,9 @@ const ABBREV = /\b(incl|excl|vs|approx|e\.g|eg|i\.e)\./gi;
 /** Marks that open a list item: each item is a sentence of its own ("• OT stats: count • Shootout: no"). */
 const BULLETS = new Set(['\u2022', '\u25aa', '\u25cf', '\u2023', '\u00b7']);
 
+/** Quote marks that may close a quoted sentence. */
+const CLOSING_QUOTES = new Set(["'", '"', '\u2019', '\u201d']);
+
 /** Sentences end at . ! ? before a space (a URL's dots and "incl." stay inside); a question is a heading. */
 export function sentenceList(text: string): { text: string; question: boolean }[] {
   const masked = text.replace(ABBREV, (m) => m.slice(0, -1) + '\u0000');
@@ -334,7 +337,11 @@ export function sentenceList(text: string): { text: string; question: boolean }[
     const c = masked[i];
     // A line end closes a sentence too: a table row or a list item printed on a line of its own.
     const end = i === masked.length || c === '\n' || BULLETS.has(c) || ((c === '.' || c === '!' || c === '?') && (i + 1 === masked.length || /\s/.test(masked[i + 1])));
-    if (!end) continue;
+    // "'Overtime does not count for my bet.' False for full-game bets: ...": a quoted sentence ends at
+    // its closing quote (a quoted question stays inside the sentence it stands in).
+    const quoted = !end && (c === '.' || c === '!') && CLOSING_QUOTES.has(masked[i + 1]) && (i + 2 === masked.length || /\s/.test(masked[i + 2]));
+    if (!end && !quoted) continue;
+    if (quoted) i++;
     const s = text.slice(start, Math.min(i + (BULLETS.has(c) ? 0 : 1), text.length)).trim();
     // "4. Ties in two-way markets: ..." numbers the sentence after it; the number ends no sentence.
     if (/^\d+\.$/.test(s)) continue;
@@ -1590,6 +1597,15 @@ function parseSections(text: string): ParsedText {
     // "Full-game bets include overtime. This is normally the case." takes the sentence before back.
     const last = out.length ? out[out.length - 1] : undefined;
     if (fresh.length && withdrawsBefore(fresh[0]) && last?.length) last[last.length - 1].withdrawn = true;
+    // "Myth 3: 'If the favourite wins by exactly the spread, I lose.' False: ... a three-point win is a
+    // push": a sentence the next one opens by calling false is a claim quoted to be refuted; it states no
+    // rule for any market, and the refutation speaks of what the claim spoke of.
+    if (!s.question && fresh.length && refutesBefore(fresh[0].words) && last?.length) {
+      const claim = last[last.length - 1].scope;
+      for (let k = 0; k < last.length; k++) last[k] = { ...last[k], scope: { ...last[k].scope, blocking: true } };
+      out.push(clauses(s.text, claim));
+      continue;
+    }
     if (fresh.length && last?.length) restrictBefore(fresh[0], last[last.length - 1]);
     // "Overtime counts. Quarter bets are the exception." excepts the quarters from the sentence before.
     if (!s.question && last?.length && fresh.length === 1 && namesException(fresh[0])) {
@@ -1672,6 +1688,11 @@ function parseSections(text: string): ParsedText {
   }
   return out;
 }
+
+/** Words that open a sentence calling the one before it false ("False.", "Not true:", "Wrong for ..."). */
+const REFUTATIONS = [['false'], ['untrue'], ['wrong'], ['incorrect'], ['not', 'true'], ['not', 'so'], ['that', 'is', 'a', 'myth'], ['this', 'is', 'a', 'myth']];
+/** "False start" is a football penalty, not a refutation. */
+const refutesBefore = (words: string[]) => REFUTATIONS.some((r) => wordsAt(words, 0, r)) && !(words[0] === 'false' && /^starts?$/.test(words[1] ?? ''));
 
 /** Words by which a hedged clause gives a reason ("Why was my pick voided? Most often because the
  * player did not play"): the hedge says how often that is the cause, not how the rule is settled, so

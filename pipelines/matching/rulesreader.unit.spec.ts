@@ -1878,3 +1878,21 @@ describe('wrong values of the eighteenth blind batch: markets named by their res
     expect(readRule(text, 'overtime', m('nhl', 'moneyline'))).toMatchObject({ value: 'included' });
   });
 });
+
+describe('wrong values of the eighteenth blind batch: a claim quoted to be refuted (sentences written for these tests)', () => {
+  it('a quoted sentence that the next sentence calls false ("False", "Not true", "Wrong") states no rule; the refutation after it is read', () => {
+    const text = "Myth 2: 'Overtime never counts for your wager.' False for full-game bets: moneylines and totals all include overtime.";
+    expect(readRule(text, 'overtime', m('nfl', 'moneyline'))).toMatchObject({ value: 'included' });
+    expect(readRule(text, 'overtime', m('nfl', 'total'))).toMatchObject({ value: 'included' });
+    expect(readRule('"Overtime does not count for spreads." Not true: the spread includes overtime.', 'overtime', m('nba', 'spread'))).toMatchObject({ value: 'included' });
+    // The refutation speaks of what the claim spoke of (the spread), not of every line.
+    const spread = "Myth: 'If the favourite wins by exactly the spread, I lose.' False: with a whole number a win by exactly the spread is a push and the stake is returned.";
+    expect(readRule(spread, 'push', m('nfl', 'spread'))).toMatchObject({ value: 'void' });
+    const bare = "Myth: 'If the favourite wins by exactly the spread, I lose.' False: a three-point win is a push and the stake is returned.";
+    expect(readRule(bare, 'push', m('nfl', 'total'))).toEqual({ value: 'unknown', why: 'silent' });
+    // Refuted and nothing said in its place: silent.
+    expect(readRule("'Totals exclude overtime.' Wrong.", 'overtime', m('nhl', 'total'))).toEqual({ value: 'unknown', why: 'silent' });
+    // "False start" is a penalty, not a refutation.
+    expect(readRule('Overtime does not count for totals. False starts are penalties of five yards.', 'overtime', m('nfl', 'total'))).toMatchObject({ value: 'excluded' });
+  });
+});
