@@ -1178,12 +1178,24 @@ function topicOutsideCondition(rule: ReadRule, c: Clause): boolean {
 }
 
 /** The value one clause states for a rule (topic carried in from the clause before when asked). */
+/** Market names that hold a negation word ("draw no bet", "no draw offered"): scope entries of dimension `market`. */
+const NEGATED_NAMES = SCOPE.filter((c) => c.entry.dim === 'market' && c.tokens.some((t) => NEGATION_CUES.has(t))).map((c) => c.tokens);
+
+/** The words with the negation words of a market's name blanked: "the draw no bet market includes overtime" denies nothing. */
+function withoutNamedNegations(words: string[]): string[] {
+  if (!words.some((w) => NEGATION_CUES.has(w))) return words;
+  const out = [...words];
+  for (let i = 0; i < words.length; i++) for (const name of NEGATED_NAMES) if (wordsAt(words, i, name)) for (let k = i; k < i + name.length; k++) if (NEGATION_CUES.has(out[k])) out[k] = '';
+  return out;
+}
+
 function clauseValue(rule: ReadRule, words: string[], topic: boolean, conditional: readonly boolean[] = [], plain = false): ClauseValue | undefined {
   const lex = LEXICON[rule];
   let best: { value: string; priority: number; start: number; end: number; turned: boolean; forCase: boolean }[] = [];
   const taken = new Set<number>();
   for (const g of lex.ignore) for (const hit of findAll(words, g.tokens)) for (let k = hit.start; k < hit.end; k++) taken.add(k);
   const ownObject = topic && !hasTopic(rule, words);
+  const named = lex.negation ? withoutNamedNegations(words) : words;
   for (const v of lex.values) {
     if (!v.entry.standalone && !topic) continue;
     for (const hit of findAll(words, v.tokens)) {
@@ -1213,10 +1225,10 @@ function clauseValue(rule: ReadRule, words: string[], topic: boolean, conditiona
       if (lex.negation && !plain) {
         // "not settled until the end of overtime" waits for overtime: a negation before "until" does
         // not reach what follows it.
-        const window = words.slice(Math.max(0, hit.start - 3), hit.start);
+        const window = named.slice(Math.max(0, hit.start - 3), hit.start);
         const until = window.lastIndexOf('until');
         const before = words[hit.start] === 'until' ? [] : until >= 0 ? window.slice(until + 1) : window;
-        const negated = ([...before, ...hit.gap].some((w) => NEGATION_CUES.has(w)) && !negationInRelative(rule, words, hit.start)) || negatedSubject(rule, words, hit, conditional);
+        const negated = ([...before, ...hit.gap].some((w) => NEGATION_CUES.has(w)) && !negationInRelative(rule, words, hit.start)) || negatedSubject(rule, named, hit, conditional);
         if (negated) {
           value = lex.negation[value] ?? value;
           turned = true;

@@ -1896,3 +1896,12 @@ describe('wrong values of the eighteenth blind batch: a claim quoted to be refut
     expect(readRule('Overtime does not count for totals. False starts are penalties of five yards.', 'overtime', m('nfl', 'total'))).toMatchObject({ value: 'excluded' });
   });
 });
+
+describe('negation words inside a market\'s name (sentences written for these tests)', () => {
+  it('the "no" of "draw no bet" (and of "no draw offered") names the market and denies no value', () => {
+    expect(readRule('The draw no bet market includes overtime.', 'overtime', m('nhl', 'moneyline'))).toMatchObject({ value: 'included' });
+    expect(readRule('Markets offered: Draw No Bet (incl. overtime); Total.', 'overtime', m('nhl', 'moneyline'))).toMatchObject({ value: 'included' });
+    // A negation of the verb itself still turns it.
+    expect(readRule('The draw no bet market does not include overtime.', 'overtime', m('nhl', 'moneyline'))).toMatchObject({ value: 'excluded' });
+  });
+});
