@@ -389,6 +389,7 @@ function readScope(words: string[]): { scope: Scope; own: Clause['own'] } {
   };
   const sides = new Set<string>();
   let otherLeague = false;
+  let overtimeLabel = false;
   // "..., and that holds for every market": said of every market, the statement reaches beyond the
   // markets it named on the way.
   const reachAll = words.some((w, k) => REACH.has(w) && (words[k + 1] === 'for' || words[k + 1] === 'to') && EVERY.has(words[k + 2]) && MARKET_NOUNS.has(words[k + 3]));
@@ -438,6 +439,7 @@ function readScope(words: string[]): { scope: Scope; own: Clause['own'] } {
         } else if (e.dim === 'market') {
           add('markets', vs);
           own.market = true;
+          if (labelledWithOvertime(words, i + c.tokens.length)) overtimeLabel = true;
         } else if (e.dim === 'result') {
           own.result = true;
         } else if (e.dim === 'side') {
@@ -457,6 +459,12 @@ function readScope(words: string[]): { scope: Scope; own: Clause['own'] } {
       }
     }
     i += matched || 1;
+  }
+  // "Total (incl. overtime): ...": a market labelled as including overtime is the full game's (a quarter
+  // or a half has no overtime of its own); a period named beside it keeps its own scope.
+  if (overtimeLabel && !own.segment) {
+    add('segments', ['full']);
+    own.segment = true;
   }
   if (reachAll) {
     scope.markets = undefined;
@@ -485,6 +493,12 @@ function readScope(words: string[]): { scope: Scope; own: Clause['own'] } {
   }
   return { scope, own };
 }
+
+/** Words by which a label says what a market includes ("Total (incl. overtime)", "Handicap (including extra time)"). */
+const LABEL_INCLUDES = new Set(['incl', 'inc', 'including']);
+const OVERTIME_MEMBERS = CLASSES.get('@overtime_periods') ?? [];
+/** Whether a market noun ending at word i is labelled as including overtime. */
+const labelledWithOvertime = (words: string[], i: number) => LABEL_INCLUDES.has(words[i]) && (words[i + 1] === 'ot' || OVERTIME_MEMBERS.some((o) => wordsAt(words, i + 1, o)));
 
 /** Whether `tokens` stand in `words` from word i on (never for an i before the first word). */
 function wordsAt(words: readonly string[], i: number, tokens: readonly string[]): boolean {

@@ -1905,3 +1905,14 @@ describe('negation words inside a market\'s name (sentences written for these te
     expect(readRule('The draw no bet market does not include overtime.', 'overtime', m('nhl', 'moneyline'))).toMatchObject({ value: 'excluded' });
   });
 });
+
+describe('silent rows of the eighteenth blind batch read known: market labels (sentences written for these tests)', () => {
+  it('a market labelled as including overtime ("Total (incl. overtime):") is the full game\'s: its rules say nothing of a quarter or a half', () => {
+    const text = 'Bets offered. Total (incl. overtime): if the total points equal the line, the bet is refunded. 4th quarter total: overtime is not included.';
+    expect(readRule(text, 'push', m('nfl', 'total', 'quarter:4'))).toEqual({ value: 'unknown', why: 'silent' });
+    expect(readRule(text, 'push', m('nfl', 'total'))).toMatchObject({ value: 'void' });
+    expect(readRule('Handicap (including extra time): a result equal to the line is a push, stakes returned.', 'push', m('nba', 'spread', 'half:1'))).toEqual({ value: 'unknown', why: 'silent' });
+    // A period named beside the label keeps its own scope.
+    expect(readRule('2nd half total (incl. overtime): if the points equal the line, the bet is refunded.', 'push', m('nba', 'total', 'half:2'))).toMatchObject({ value: 'void' });
+  });
+});
