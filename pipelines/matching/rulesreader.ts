@@ -1573,7 +1573,22 @@ function qualifiedOutside(text: string): boolean {
     }
     i += matched || 1;
   }
+  for (const w of bare) if (!qualified.has(w) && playedLonger(text, w)) qualified.add(w);
   return !other && bare.size > 0 && [...bare].every((w) => qualified.has(w));
+}
+
+/** The longest game, overtime included, that a league of ours plays under each bare sport name, in minutes
+ * (the NHL 60 and 5, the NFL 60 and 10 or 15, the NBA 48 and 5). */
+const LONGEST_GAME: Record<string, number> = { hockey: 65, football: 75, basketball: 53 };
+/** A game's length as bets are settled on it: "after 70 minutes", "on 90 minutes of play". */
+const GAME_LENGTH = /\b(?:after|on|of|over)\s+(?:the\s+)?(\d{2,3})[ -]minutes?\b/gi;
+
+/** "All hockey bets are settled after 70 minutes of play": a sentence naming a bare sport name and a game
+ * longer than any league of ours plays under it speaks of another sport of that name (field hockey). */
+function playedLonger(text: string, sport: string): boolean {
+  const longest = LONGEST_GAME[sport];
+  if (longest === undefined) return false;
+  return sentences(text).some((s) => tokenize(s).some((t) => t.word === sport) && [...s.matchAll(GAME_LENGTH)].some((g) => Number(g[1]) > longest));
 }
 
 /** A text's sentences, each as its clauses: what every rule and market scope reads from. */

@@ -1916,3 +1916,16 @@ describe('silent rows of the eighteenth blind batch read known: market labels (s
     expect(readRule('2nd half total (incl. overtime): if the points equal the line, the bet is refunded.', 'push', m('nba', 'total', 'half:2'))).toMatchObject({ value: 'void' });
   });
 });
+
+describe('silent rows of the eighteenth blind batch read known: another sport by its length of play (sentences written for these tests)', () => {
+  it('a bare sport name ("hockey") whose game the text says lasts longer than any league of ours plays it (70 minutes) is another sport of that name: its rules are none of ours', () => {
+    const text = 'Hockey. 1) First goal: a player who never came onto the pitch is a non-participant. 2) All hockey bets are settled after 70 minutes of play unless stated otherwise, and extra time is not taken into account.';
+    expect(readRule(text, 'overtime', m('nhl', 'moneyline'))).toEqual({ value: 'unknown', why: 'silent' });
+    expect(readRule(text, 'overtime', m('nhl', 'total'))).toEqual({ value: 'unknown', why: 'silent' });
+    expect(readRule('Football. All football bets are settled on 90 minutes of play; extra time does not count.', 'overtime', m('nfl', 'moneyline'))).toEqual({ value: 'unknown', why: 'silent' });
+    // A length of ours leaves the text ours.
+    expect(readRule('Hockey. All hockey bets are settled after 60 minutes of play, and overtime is not taken into account.', 'overtime', m('nhl', 'moneyline'))).toMatchObject({ value: 'excluded' });
+    // A longer length in a sentence about another sport qualifies nothing of ours.
+    expect(readRule('Hockey: all hockey bets include overtime. Soccer is settled on 90 minutes.', 'overtime', m('nhl', 'moneyline'))).toMatchObject({ value: 'included' });
+  });
+});
