@@ -272,6 +272,8 @@ function step(words: string[], phrase: string[], i: number, p: number, gap: stri
   if (members) {
     for (const m of members) {
       if (!wordsAt(words, i, m)) continue;
+      // A member ending in a number is that whole number: "odds of 1" is not the start of "odds of 1.50".
+      if (/^\d+$/.test(m[m.length - 1]) && /^\d+$/.test(words[i + m.length] ?? '')) continue;
       const h = step(words, phrase, i + m.length, p + 1, gap);
       if (h) return h;
     }

@@ -1936,3 +1936,12 @@ describe('silent rows of the eighteenth blind batch read known: another sport by
     expect(readRule('Hockey: all hockey bets include overtime. Soccer is settled on 90 minutes.', 'overtime', m('nhl', 'moneyline'))).toMatchObject({ value: 'included' });
   });
 });
+
+describe('stated values of the eighteenth blind batch read unknown: the kinds behind them (sentences written for these tests)', () => {
+  it('"odds of 1" and "odds 1" (a whole number, not the start of "odds of 1.90") are the stake back, as "odds of 1.00" is', () => {
+    expect(readRule('If the game ends level after overtime, money line bets are settled at odds 1.', 'tie', m('nfl', 'moneyline'))).toMatchObject({ value: 'void' });
+    expect(readRule('If the player does not take part in the match, bets on him are returned at odds of 1.', 'non_participation', m('wnba', 'player_prop'))).toMatchObject({ value: 'void' });
+    expect(readRule('If the total equals the line exactly, the bet is settled at odds of 1.', 'push', m('nba', 'total'))).toMatchObject({ value: 'void' });
+    expect(readRule('If the player does not take part in the match, the bet is paid at odds of 1.90.', 'non_participation', m('wnba', 'player_prop'))).not.toMatchObject({ value: 'void' });
+  });
+});
