@@ -1944,6 +1944,10 @@ describe('stated values of the eighteenth blind batch read unknown: the kinds be
     expect(readRule('If the total equals the line exactly, the bet is settled at odds of 1.', 'push', m('nba', 'total'))).toMatchObject({ value: 'void' });
     expect(readRule('If the player does not take part in the match, the bet is paid at odds of 1.90.', 'non_participation', m('wnba', 'player_prop'))).not.toMatchObject({ value: 'void' });
   });
+  it('a number of goals or runs that "equals the offered limit" (a Balkan book\'s word for the line) is a push', () => {
+    expect(readRule('Total runs: if the number of runs equals the offered limit, the bet is returned at odds of 1.', 'push', m('mlb', 'total'))).toMatchObject({ value: 'void' });
+    expect(readRule('If the goals scored are equal to the offered limit, stakes are refunded.', 'push', m('nhl', 'total'))).toMatchObject({ value: 'void' });
+  });
   it('a bet "processed at 1.0" or "counted at 1.00" (a Korean guide\'s words, no "odds") is the stake back', () => {
     expect(readRule('A final score that lands exactly on the under/over line is processed at 1.0.', 'push', m('nba', 'total'))).toMatchObject({ value: 'void' });
     expect(readRule('In under/over, a final score exactly on the line is settled as a special case, at 1.00.', 'push', m('mlb', 'total'))).toMatchObject({ value: 'void' });
