@@ -1948,6 +1948,10 @@ describe('stated values of the eighteenth blind batch read unknown: the kinds be
     expect(readRule('Total runs: if the number of runs equals the offered limit, the bet is returned at odds of 1.', 'push', m('mlb', 'total'))).toMatchObject({ value: 'void' });
     expect(readRule('If the goals scored are equal to the offered limit, stakes are refunded.', 'push', m('nhl', 'total'))).toMatchObject({ value: 'void' });
   });
+  it('a result that is level "with the handicap added" is a push, as one level with the handicap applied is', () => {
+    expect(readRule('Handicap: if the result with the handicap added is level, the bet is returned at odds of 1.', 'push', m('nfl', 'spread'))).toMatchObject({ value: 'void' });
+    expect(readRule('If the score with the spread added ends in a tie, stakes are refunded.', 'push', m('nba', 'spread'))).toMatchObject({ value: 'void' });
+  });
   it('a bet "processed at 1.0" or "counted at 1.00" (a Korean guide\'s words, no "odds") is the stake back', () => {
     expect(readRule('A final score that lands exactly on the under/over line is processed at 1.0.', 'push', m('nba', 'total'))).toMatchObject({ value: 'void' });
     expect(readRule('In under/over, a final score exactly on the line is settled as a special case, at 1.00.', 'push', m('mlb', 'total'))).toMatchObject({ value: 'void' });
