@@ -1952,6 +1952,11 @@ describe('stated values of the eighteenth blind batch read unknown: the kinds be
     expect(readRule('Handicap: if the result with the handicap added is level, the bet is returned at odds of 1.', 'push', m('nfl', 'spread'))).toMatchObject({ value: 'void' });
     expect(readRule('If the score with the spread added ends in a tie, stakes are refunded.', 'push', m('nba', 'spread'))).toMatchObject({ value: 'void' });
   });
+  it('a player who "does not come to bat" or "does not come onto the court / ice" does not take part', () => {
+    expect(readRule('A batter\'s bet has action only if he appears; if he does not come to bat, the bet is voided and the stake returned.', 'non_participation', m('mlb', 'player_prop'))).toMatchObject({ value: 'void' });
+    expect(readRule('If the player never comes onto the court, bets on him are cancelled.', 'non_participation', m('nba', 'player_prop'))).toMatchObject({ value: 'void' });
+    expect(readRule('If the skater does not come onto the ice, his bets are void.', 'non_participation', m('nhl', 'player_prop'))).toMatchObject({ value: 'void' });
+  });
   it('a bet "processed at 1.0" or "counted at 1.00" (a Korean guide\'s words, no "odds") is the stake back', () => {
     expect(readRule('A final score that lands exactly on the under/over line is processed at 1.0.', 'push', m('nba', 'total'))).toMatchObject({ value: 'void' });
     expect(readRule('In under/over, a final score exactly on the line is settled as a special case, at 1.00.', 'push', m('mlb', 'total'))).toMatchObject({ value: 'void' });
