@@ -1957,6 +1957,11 @@ describe('stated values of the eighteenth blind batch read unknown: the kinds be
     expect(readRule('If the player never comes onto the court, bets on him are cancelled.', 'non_participation', m('nba', 'player_prop'))).toMatchObject({ value: 'void' });
     expect(readRule('If the skater does not come onto the ice, his bets are void.', 'non_participation', m('nhl', 'player_prop'))).toMatchObject({ value: 'void' });
   });
+  it('"O/U" is the total market, as "over/under" is ("player O/U" a player\'s line)', () => {
+    const text = "Moneyline: 'resolves to the team that wins'; O/U: 'the combined final score, including any overtime periods'.";
+    expect(readRule(text, 'overtime', m('nba', 'total'))).toMatchObject({ value: 'included' });
+    expect(readRule('Player O/U markets count overtime.', 'overtime', m('nba', 'total'))).toEqual({ value: 'unknown', why: 'silent' });
+  });
   it('a bet "processed at 1.0" or "counted at 1.00" (a Korean guide\'s words, no "odds") is the stake back', () => {
     expect(readRule('A final score that lands exactly on the under/over line is processed at 1.0.', 'push', m('nba', 'total'))).toMatchObject({ value: 'void' });
     expect(readRule('In under/over, a final score exactly on the line is settled as a special case, at 1.00.', 'push', m('mlb', 'total'))).toMatchObject({ value: 'void' });
