@@ -272,6 +272,8 @@ function step(words: string[], phrase: string[], i: number, p: number, gap: stri
   if (members) {
     for (const m of members) {
       if (!wordsAt(words, i, m)) continue;
+      // A member ending in a number is that whole number: "odds of 1" is not the start of "odds of 1.50".
+      if (/^\d+$/.test(m[m.length - 1]) && /^\d+$/.test(words[i + m.length] ?? '')) continue;
       const h = step(words, phrase, i + m.length, p + 1, gap);
       if (h) return h;
     }
@@ -325,6 +327,9 @@ const ABBREV = /\b(incl|excl|vs|approx|e\.g|eg|i\.e)\./gi;
 /** Marks that open a list item: each item is a sentence of its own ("• OT stats: count • Shootout: no"). */
 const BULLETS = new Set(['\u2022', '\u25aa', '\u25cf', '\u2023', '\u00b7']);
 
+/** Quote marks that may close a quoted sentence. */
+const CLOSING_QUOTES = new Set(["'", '"', '\u2019', '\u201d']);
+
 /** Sentences end at . ! ? before a space (a URL's dots and "incl." stay inside); a question is a heading. */
 export function sentenceList(text: string): { text: string; question: boolean }[] {
   const masked = text.replace(ABBREV, (m) => m.slice(0, -1) + '\u0000');
@@ -334,7 +339,11 @@ export function sentenceList(text: string): { text: string; question: boolean }[
     const c = masked[i];
     // A line end closes a sentence too: a table row or a list item printed on a line of its own.
     const end = i === masked.length || c === '\n' || BULLETS.has(c) || ((c === '.' || c === '!' || c === '?') && (i + 1 === masked.length || /\s/.test(masked[i + 1])));
-    if (!end) continue;
+    // "'Overtime does not count for my bet.' False for full-game bets: ...": a quoted sentence ends at
+    // its closing quote (a quoted question stays inside the sentence it stands in).
+    const quoted = !end && (c === '.' || c === '!') && CLOSING_QUOTES.has(masked[i + 1]) && (i + 2 === masked.length || /\s/.test(masked[i + 2]));
+    if (!end && !quoted) continue;
+    if (quoted) i++;
     const s = text.slice(start, Math.min(i + (BULLETS.has(c) ? 0 : 1), text.length)).trim();
     // "4. Ties in two-way markets: ..." numbers the sentence after it; the number ends no sentence.
     if (/^\d+\.$/.test(s)) continue;
@@ -382,6 +391,7 @@ function readScope(words: string[]): { scope: Scope; own: Clause['own'] } {
   };
   const sides = new Set<string>();
   let otherLeague = false;
+  let overtimeLabel = false;
   // "..., and that holds for every market": said of every market, the statement reaches beyond the
   // markets it named on the way.
   const reachAll = words.some((w, k) => REACH.has(w) && (words[k + 1] === 'for' || words[k + 1] === 'to') && EVERY.has(words[k + 2]) && MARKET_NOUNS.has(words[k + 3]));
@@ -431,6 +441,7 @@ function readScope(words: string[]): { scope: Scope; own: Clause['own'] } {
         } else if (e.dim === 'market') {
           add('markets', vs);
           own.market = true;
+          if (labelledWithOvertime(words, i + c.tokens.length)) overtimeLabel = true;
         } else if (e.dim === 'result') {
           own.result = true;
         } else if (e.dim === 'side') {
@@ -450,6 +461,12 @@ function readScope(words: string[]): { scope: Scope; own: Clause['own'] } {
       }
     }
     i += matched || 1;
+  }
+  // "Total (incl. overtime): ...": a market labelled as including overtime is the full game's (a quarter
+  // or a half has no overtime of its own); a period named beside it keeps its own scope.
+  if (overtimeLabel && !own.segment) {
+    add('segments', ['full']);
+    own.segment = true;
   }
   if (reachAll) {
     scope.markets = undefined;
@@ -478,6 +495,12 @@ function readScope(words: string[]): { scope: Scope; own: Clause['own'] } {
   }
   return { scope, own };
 }
+
+/** Words by which a label says what a market includes ("Total (incl. overtime)", "Handicap (including extra time)"). */
+const LABEL_INCLUDES = new Set(['incl', 'inc', 'including']);
+const OVERTIME_MEMBERS = CLASSES.get('@overtime_periods') ?? [];
+/** Whether a market noun ending at word i is labelled as including overtime. */
+const labelledWithOvertime = (words: string[], i: number) => LABEL_INCLUDES.has(words[i]) && (words[i + 1] === 'ot' || OVERTIME_MEMBERS.some((o) => wordsAt(words, i + 1, o)));
 
 /** Whether `tokens` stand in `words` from word i on (never for an i before the first word). */
 function wordsAt(words: readonly string[], i: number, tokens: readonly string[]): boolean {
@@ -1171,12 +1194,24 @@ function topicOutsideCondition(rule: ReadRule, c: Clause): boolean {
 }
 
 /** The value one clause states for a rule (topic carried in from the clause before when asked). */
+/** Market names that hold a negation word ("draw no bet", "no draw offered"): scope entries of dimension `market`. */
+const NEGATED_NAMES = SCOPE.filter((c) => c.entry.dim === 'market' && c.tokens.some((t) => NEGATION_CUES.has(t))).map((c) => c.tokens);
+
+/** The words with the negation words of a market's name blanked: "the draw no bet market includes overtime" denies nothing. */
+function withoutNamedNegations(words: string[]): string[] {
+  if (!words.some((w) => NEGATION_CUES.has(w))) return words;
+  const out = [...words];
+  for (let i = 0; i < words.length; i++) for (const name of NEGATED_NAMES) if (wordsAt(words, i, name)) for (let k = i; k < i + name.length; k++) if (NEGATION_CUES.has(out[k])) out[k] = '';
+  return out;
+}
+
 function clauseValue(rule: ReadRule, words: string[], topic: boolean, conditional: readonly boolean[] = [], plain = false): ClauseValue | undefined {
   const lex = LEXICON[rule];
   let best: { value: string; priority: number; start: number; end: number; turned: boolean; forCase: boolean }[] = [];
   const taken = new Set<number>();
   for (const g of lex.ignore) for (const hit of findAll(words, g.tokens)) for (let k = hit.start; k < hit.end; k++) taken.add(k);
   const ownObject = topic && !hasTopic(rule, words);
+  const named = lex.negation ? withoutNamedNegations(words) : words;
   for (const v of lex.values) {
     if (!v.entry.standalone && !topic) continue;
     for (const hit of findAll(words, v.tokens)) {
@@ -1206,10 +1241,10 @@ function clauseValue(rule: ReadRule, words: string[], topic: boolean, conditiona
       if (lex.negation && !plain) {
         // "not settled until the end of overtime" waits for overtime: a negation before "until" does
         // not reach what follows it.
-        const window = words.slice(Math.max(0, hit.start - 3), hit.start);
+        const window = named.slice(Math.max(0, hit.start - 3), hit.start);
         const until = window.lastIndexOf('until');
         const before = words[hit.start] === 'until' ? [] : until >= 0 ? window.slice(until + 1) : window;
-        const negated = ([...before, ...hit.gap].some((w) => NEGATION_CUES.has(w)) && !negationInRelative(rule, words, hit.start)) || negatedSubject(rule, words, hit, conditional);
+        const negated = ([...before, ...hit.gap].some((w) => NEGATION_CUES.has(w)) && !negationInRelative(rule, words, hit.start)) || negatedSubject(rule, named, hit, conditional);
         if (negated) {
           value = lex.negation[value] ?? value;
           turned = true;
@@ -1540,7 +1575,22 @@ function qualifiedOutside(text: string): boolean {
     }
     i += matched || 1;
   }
+  for (const w of bare) if (!qualified.has(w) && playedLonger(text, w)) qualified.add(w);
   return !other && bare.size > 0 && [...bare].every((w) => qualified.has(w));
+}
+
+/** The longest game, overtime included, that a league of ours plays under each bare sport name, in minutes
+ * (the NHL 60 and 5, the NFL 60 and 10 or 15, the NBA 48 and 5). */
+const LONGEST_GAME: Record<string, number> = { hockey: 65, football: 75, basketball: 53 };
+/** A game's length as bets are settled on it: "after 70 minutes", "on 90 minutes of play". */
+const GAME_LENGTH = /\b(?:after|on|of|over)\s+(?:the\s+)?(\d{2,3})[ -]minutes?\b/gi;
+
+/** "All hockey bets are settled after 70 minutes of play": a sentence naming a bare sport name and a game
+ * longer than any league of ours plays under it speaks of another sport of that name (field hockey). */
+function playedLonger(text: string, sport: string): boolean {
+  const longest = LONGEST_GAME[sport];
+  if (longest === undefined) return false;
+  return sentences(text).some((s) => tokenize(s).some((t) => t.word === sport) && [...s.matchAll(GAME_LENGTH)].some((g) => Number(g[1]) > longest));
 }
 
 /** A text's sentences, each as its clauses: what every rule and market scope reads from. */
@@ -1590,6 +1640,15 @@ function parseSections(text: string): ParsedText {
     // "Full-game bets include overtime. This is normally the case." takes the sentence before back.
     const last = out.length ? out[out.length - 1] : undefined;
     if (fresh.length && withdrawsBefore(fresh[0]) && last?.length) last[last.length - 1].withdrawn = true;
+    // "Myth 3: 'If the favourite wins by exactly the spread, I lose.' False: ... a three-point win is a
+    // push": a sentence the next one opens by calling false is a claim quoted to be refuted; it states no
+    // rule for any market, and the refutation speaks of what the claim spoke of.
+    if (!s.question && fresh.length && refutesBefore(fresh[0].words) && last?.length) {
+      const claim = last[last.length - 1].scope;
+      for (let k = 0; k < last.length; k++) last[k] = { ...last[k], scope: { ...last[k].scope, blocking: true } };
+      out.push(clauses(s.text, claim));
+      continue;
+    }
     if (fresh.length && last?.length) restrictBefore(fresh[0], last[last.length - 1]);
     // "Overtime counts. Quarter bets are the exception." excepts the quarters from the sentence before.
     if (!s.question && last?.length && fresh.length === 1 && namesException(fresh[0])) {
@@ -1672,6 +1731,11 @@ function parseSections(text: string): ParsedText {
   }
   return out;
 }
+
+/** Words that open a sentence calling the one before it false ("False.", "Not true:", "Wrong for ..."). */
+const REFUTATIONS = [['false'], ['untrue'], ['wrong'], ['incorrect'], ['not', 'true'], ['not', 'so'], ['that', 'is', 'a', 'myth'], ['this', 'is', 'a', 'myth']];
+/** "False start" is a football penalty, not a refutation. */
+const refutesBefore = (words: string[]) => REFUTATIONS.some((r) => wordsAt(words, 0, r)) && !(words[0] === 'false' && /^starts?$/.test(words[1] ?? ''));
 
 /** Words by which a hedged clause gives a reason ("Why was my pick voided? Most often because the
  * player did not play"): the hedge says how often that is the cause, not how the rule is settled, so

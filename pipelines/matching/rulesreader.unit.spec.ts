@@ -112,6 +112,13 @@ const BLIND16_RIGHT = 65;
 // 'count overtime but not the shootout' after 'regular time, 60 minutes', left unknown by round 24).
 const BLIND17_RIGHT = 81;
 const BLIND17_SILENT_KNOWN = ['p1791', 'p1824'];
+// The eighteenth blind batch, development since its blind figure (71 of 100 right on the reader at 41c625d,
+// with 5 wrong values and 3 of 44 silent rows read known, no opposite pair read alike): after the round on
+// it none wrong, no silent row read known (a claim quoted to be refuted, the two-way result, a market
+// labelled as including overtime, a sport's length of play longer than ours), and 87 right (odds of 1,
+// at 1.0, the offered limit, the handicap added, come to bat, O/U; measurements.md).
+const BLIND18_RIGHT = 87;
+const BLIND18_SILENT_KNOWN: string[] = [];
 
 const m = (league: MarketScope['league'], marketType: MarketScope['marketType'], segment: MarketScope['segment'] = 'full'): MarketScope => ({ league, marketType, segment });
 
@@ -1054,6 +1061,7 @@ describe('corpus of real rules texts (evaluation part)', () => {
     { part: 'blind15-former-evaluation', batch: 'fifteenth', stated: 90, right: BLIND15_RIGHT, silentKnown: BLIND15_SILENT_KNOWN },
     { part: 'blind16-former-evaluation', batch: 'sixteenth', stated: 80, right: BLIND16_RIGHT, silentKnown: [] },
     { part: 'blind17-former-evaluation', batch: 'seventeenth', stated: 100, right: BLIND17_RIGHT, silentKnown: BLIND17_SILENT_KNOWN },
+    { part: 'blind18-former-evaluation', batch: 'eighteenth', stated: 90, right: BLIND18_RIGHT, silentKnown: BLIND18_SILENT_KNOWN },
   ];
   it.each(BLIND_GUARDS)(
     'keeps the $batch blind batch (development since it was measured once) free of wrong values and of opposite rules read alike, at least $right right, silent rows read known exactly $silentKnown',
@@ -1866,5 +1874,97 @@ describe('silent rows of the seventeenth blind batch read known: the kinds behin
     const text = 'Basketball: except bets that have a draw option, for the other bets, where the final result is what counts, overtime is also counted in the result.';
     expect(readRule(text, 'overtime', m('nba', 'moneyline', 'half:2'))).toEqual({ value: 'unknown', why: 'silent' });
     expect(readRule(text, 'overtime', m('nba', 'moneyline'))).toMatchObject({ value: 'included' });
+  });
+});
+
+describe('wrong values of the eighteenth blind batch: markets named by their result (sentences written for these tests)', () => {
+  it('the "two-way result" (2-way result) is the money line: its overtime rule says nothing of a total or a team total', () => {
+    const text = 'Bets accepted on the two-way result (home team wins / away team wins) are recorded counting overtime and penalty shots.';
+    expect(readRule(text, 'overtime', m('nhl', 'total'))).toEqual({ value: 'unknown', why: 'silent' });
+    expect(readRule(text, 'overtime', m('nhl', 'team_total'))).toEqual({ value: 'unknown', why: 'silent' });
+    expect(readRule('Wagers on the 2-way result include overtime and the shootout.', 'overtime', m('nhl', 'total'))).toEqual({ value: 'unknown', why: 'silent' });
+    expect(readRule(text, 'overtime', m('nhl', 'moneyline'))).toMatchObject({ value: 'included' });
+  });
+});
+
+describe('wrong values of the eighteenth blind batch: a claim quoted to be refuted (sentences written for these tests)', () => {
+  it('a quoted sentence that the next sentence calls false ("False", "Not true", "Wrong") states no rule; the refutation after it is read', () => {
+    const text = "Myth 2: 'Overtime never counts for your wager.' False for full-game bets: moneylines and totals all include overtime.";
+    expect(readRule(text, 'overtime', m('nfl', 'moneyline'))).toMatchObject({ value: 'included' });
+    expect(readRule(text, 'overtime', m('nfl', 'total'))).toMatchObject({ value: 'included' });
+    expect(readRule('"Overtime does not count for spreads." Not true: the spread includes overtime.', 'overtime', m('nba', 'spread'))).toMatchObject({ value: 'included' });
+    // The refutation speaks of what the claim spoke of (the spread), not of every line.
+    const spread = "Myth: 'If the favourite wins by exactly the spread, I lose.' False: with a whole number a win by exactly the spread is a push and the stake is returned.";
+    expect(readRule(spread, 'push', m('nfl', 'spread'))).toMatchObject({ value: 'void' });
+    const bare = "Myth: 'If the favourite wins by exactly the spread, I lose.' False: a three-point win is a push and the stake is returned.";
+    expect(readRule(bare, 'push', m('nfl', 'total'))).toEqual({ value: 'unknown', why: 'silent' });
+    // Refuted and nothing said in its place: silent.
+    expect(readRule("'Totals exclude overtime.' Wrong.", 'overtime', m('nhl', 'total'))).toEqual({ value: 'unknown', why: 'silent' });
+    // "False start" is a penalty, not a refutation.
+    expect(readRule('Overtime does not count for totals. False starts are penalties of five yards.', 'overtime', m('nfl', 'total'))).toMatchObject({ value: 'excluded' });
+  });
+});
+
+describe('negation words inside a market\'s name (sentences written for these tests)', () => {
+  it('the "no" of "draw no bet" (and of "no draw offered") names the market and denies no value', () => {
+    expect(readRule('The draw no bet market includes overtime.', 'overtime', m('nhl', 'moneyline'))).toMatchObject({ value: 'included' });
+    expect(readRule('Markets offered: Draw No Bet (incl. overtime); Total.', 'overtime', m('nhl', 'moneyline'))).toMatchObject({ value: 'included' });
+    // A negation of the verb itself still turns it.
+    expect(readRule('The draw no bet market does not include overtime.', 'overtime', m('nhl', 'moneyline'))).toMatchObject({ value: 'excluded' });
+  });
+});
+
+describe('silent rows of the eighteenth blind batch read known: market labels (sentences written for these tests)', () => {
+  it('a market labelled as including overtime ("Total (incl. overtime):") is the full game\'s: its rules say nothing of a quarter or a half', () => {
+    const text = 'Bets offered. Total (incl. overtime): if the total points equal the line, the bet is refunded. 4th quarter total: overtime is not included.';
+    expect(readRule(text, 'push', m('nfl', 'total', 'quarter:4'))).toEqual({ value: 'unknown', why: 'silent' });
+    expect(readRule(text, 'push', m('nfl', 'total'))).toMatchObject({ value: 'void' });
+    expect(readRule('Handicap (including extra time): a result equal to the line is a push, stakes returned.', 'push', m('nba', 'spread', 'half:1'))).toEqual({ value: 'unknown', why: 'silent' });
+    // A period named beside the label keeps its own scope.
+    expect(readRule('2nd half total (incl. overtime): if the points equal the line, the bet is refunded.', 'push', m('nba', 'total', 'half:2'))).toMatchObject({ value: 'void' });
+  });
+});
+
+describe('silent rows of the eighteenth blind batch read known: another sport by its length of play (sentences written for these tests)', () => {
+  it('a bare sport name ("hockey") whose game the text says lasts longer than any league of ours plays it (70 minutes) is another sport of that name: its rules are none of ours', () => {
+    const text = 'Hockey. 1) First goal: a player who never came onto the pitch is a non-participant. 2) All hockey bets are settled after 70 minutes of play unless stated otherwise, and extra time is not taken into account.';
+    expect(readRule(text, 'overtime', m('nhl', 'moneyline'))).toEqual({ value: 'unknown', why: 'silent' });
+    expect(readRule(text, 'overtime', m('nhl', 'total'))).toEqual({ value: 'unknown', why: 'silent' });
+    expect(readRule('Football. All football bets are settled on 90 minutes of play; extra time does not count.', 'overtime', m('nfl', 'moneyline'))).toEqual({ value: 'unknown', why: 'silent' });
+    // A length of ours leaves the text ours.
+    expect(readRule('Hockey. All hockey bets are settled after 60 minutes of play, and overtime is not taken into account.', 'overtime', m('nhl', 'moneyline'))).toMatchObject({ value: 'excluded' });
+    // A longer length in a sentence about another sport qualifies nothing of ours.
+    expect(readRule('Hockey: all hockey bets include overtime. Soccer is settled on 90 minutes.', 'overtime', m('nhl', 'moneyline'))).toMatchObject({ value: 'included' });
+  });
+});
+
+describe('stated values of the eighteenth blind batch read unknown: the kinds behind them (sentences written for these tests)', () => {
+  it('"odds of 1" and "odds 1" (a whole number, not the start of "odds of 1.90") are the stake back, as "odds of 1.00" is', () => {
+    expect(readRule('If the game ends level after overtime, money line bets are settled at odds 1.', 'tie', m('nfl', 'moneyline'))).toMatchObject({ value: 'void' });
+    expect(readRule('If the player does not take part in the match, bets on him are returned at odds of 1.', 'non_participation', m('wnba', 'player_prop'))).toMatchObject({ value: 'void' });
+    expect(readRule('If the total equals the line exactly, the bet is settled at odds of 1.', 'push', m('nba', 'total'))).toMatchObject({ value: 'void' });
+    expect(readRule('If the player does not take part in the match, the bet is paid at odds of 1.90.', 'non_participation', m('wnba', 'player_prop'))).not.toMatchObject({ value: 'void' });
+  });
+  it('a number of goals or runs that "equals the offered limit" (a Balkan book\'s word for the line) is a push', () => {
+    expect(readRule('Total runs: if the number of runs equals the offered limit, the bet is returned at odds of 1.', 'push', m('mlb', 'total'))).toMatchObject({ value: 'void' });
+    expect(readRule('If the goals scored are equal to the offered limit, stakes are refunded.', 'push', m('nhl', 'total'))).toMatchObject({ value: 'void' });
+  });
+  it('a result that is level "with the handicap added" is a push, as one level with the handicap applied is', () => {
+    expect(readRule('Handicap: if the result with the handicap added is level, the bet is returned at odds of 1.', 'push', m('nfl', 'spread'))).toMatchObject({ value: 'void' });
+    expect(readRule('If the score with the spread added ends in a tie, stakes are refunded.', 'push', m('nba', 'spread'))).toMatchObject({ value: 'void' });
+  });
+  it('a player who "does not come to bat" or "does not come onto the court / ice" does not take part', () => {
+    expect(readRule('A batter\'s bet has action only if he appears; if he does not come to bat, the bet is voided and the stake returned.', 'non_participation', m('mlb', 'player_prop'))).toMatchObject({ value: 'void' });
+    expect(readRule('If the player never comes onto the court, bets on him are cancelled.', 'non_participation', m('nba', 'player_prop'))).toMatchObject({ value: 'void' });
+    expect(readRule('If the skater does not come onto the ice, his bets are void.', 'non_participation', m('nhl', 'player_prop'))).toMatchObject({ value: 'void' });
+  });
+  it('"O/U" is the total market, as "over/under" is ("player O/U" a player\'s line)', () => {
+    const text = "Moneyline: 'resolves to the team that wins'; O/U: 'the combined final score, including any overtime periods'.";
+    expect(readRule(text, 'overtime', m('nba', 'total'))).toMatchObject({ value: 'included' });
+    expect(readRule('Player O/U markets count overtime.', 'overtime', m('nba', 'total'))).toEqual({ value: 'unknown', why: 'silent' });
+  });
+  it('a bet "processed at 1.0" or "counted at 1.00" (a Korean guide\'s words, no "odds") is the stake back', () => {
+    expect(readRule('A final score that lands exactly on the under/over line is processed at 1.0.', 'push', m('nba', 'total'))).toMatchObject({ value: 'void' });
+    expect(readRule('In under/over, a final score exactly on the line is settled as a special case, at 1.00.', 'push', m('mlb', 'total'))).toMatchObject({ value: 'void' });
   });
 });
