@@ -504,6 +504,25 @@ function restatesRegulation(words: string[], i: number, tokens: string[]): boole
   return (CLASSES.get('@regulation') ?? []).some((r) => wordsAt(words, i - r.length, r));
 }
 
+/** Words that place a tie at a moment of the game ("level after regular time", "tied at the end of regulation"). */
+const TIE_MOMENTS = [['after'], ['following'], ['at', 'the', 'end', 'of'], ['at', 'the', 'close', 'of'], ['at', 'end', 'of'], ['at']];
+/** Whether the words name a tie at the end of the regular length and no later ("the game ends level after
+ * regular time", "if the teams are level at the end of regulation"), not one "after regulation and
+ * overtime": the tie of a market settled on regulation, which the game may still break in overtime. */
+function tieAtRegulation(words: string[]): boolean {
+  const regulation = CLASSES.get('@regulation')!;
+  const joiners = CLASSES.get('@joiner')!;
+  for (const h of topicHits('tie', words))
+    for (let k = h.start + 1; k <= h.end + 2 && k < words.length; k++)
+      for (const moment of TIE_MOMENTS) {
+        if (!wordsAt(words, k, moment)) continue;
+        const at = k + moment.length + (words[k + moment.length] === 'the' ? 1 : 0);
+        const r = regulation.find((x) => wordsAt(words, at, x));
+        if (r && !joiners.some((j) => wordsAt(words, at + r.length, j))) return true;
+      }
+  return false;
+}
+
 const BASIS_NOUNS = new Set(['line', 'lines', 'market', 'markets', 'bet', 'bets', 'wager', 'wagers']);
 const BASIS_DETERMINERS = new Set(['the', 'a', 'your', 'this']);
 /** Whether the words hold a condition ("if", "when") whose subject is a line, market or bet and whose
@@ -1146,6 +1165,8 @@ interface ClauseValue {
   /** Read from a phrase that opens in the clause's condition: the value for the case the condition
    * names ("if extra innings are needed, bets are settled on the final result"). */
   forCase?: boolean;
+  /** A tie read from a clause that places it at the end of regulation ("level after regular time"). */
+  regulationTie?: boolean;
 }
 
 /** Where a rule's topic phrases occur, leaving out those whose `unless` words stand beside them. */
@@ -2009,7 +2030,7 @@ export function readRule(text: string | ParsedText, rule: ReadRule, m: MarketSco
         // does not arise.
         const neg = LEXICON[rule].negation;
         if (v.forCase && !v.conflict && neg) found = found.filter((f) => !(f.sentence === sentence && !f.forCase && !f.conflict && neg[f.value] === v.value));
-        found.push({ value: v.value, conflict: v.conflict, clause: clauseText, weight: specificity(c.scope, m), gameLines: namesGameLines(c), sentence, forCase: v.forCase });
+        found.push({ value: v.value, conflict: v.conflict, clause: clauseText, weight: specificity(c.scope, m), gameLines: namesGameLines(c), sentence, forCase: v.forCase, regulationTie: rule === 'tie' && tieAtRegulation(c.words) });
       }
     }
   }
@@ -2020,6 +2041,11 @@ export function readRule(text: string | ParsedText, rule: ReadRule, m: MarketSco
   // Overtime counts." says nothing of a second-half spread). A clause naming no market at all
   // ("Overtime scoring will not be counted.") speaks of the market the text is published on.
   if (rule === 'overtime' && m.segment !== 'full') found = found.filter((f) => !f.gameLines);
+  // A tie placed at the end of regulation ("Draw no bet - if the game ends level after regular time, all
+  // bets are void") is the tie of a market settled on regulation; for a market the text includes
+  // overtime in (a "2 way (including extra time)" beside it), the game goes on past that tie, so the
+  // clause states nothing of the market's own tie.
+  if (rule === 'tie' && found.some((f) => f.regulationTie) && readRule(text, 'overtime', m).value === 'included') found = found.filter((f) => !f.regulationTie);
   if (!found.length) return { value: 'unknown', why: 'silent' };
   const top = Math.max(...found.map((f) => f.weight));
   const group = found.filter((f) => f.weight === top);

@@ -1868,3 +1868,16 @@ describe('silent rows of the seventeenth blind batch read known: the kinds behin
     expect(readRule(text, 'overtime', m('nba', 'moneyline'))).toMatchObject({ value: 'included' });
   });
 });
+
+describe('the seventeenth blind batch\'s last silent rows read known: the kinds behind them (sentences written for these tests)', () => {
+  it('a tie placed at the end of regulation ("level after regular time") is no tie rule of a market the text includes overtime in', () => {
+    const text = 'Markets: Winner (overtime included) - home or away. Draw no bet - should the game finish level after regulation time, stakes are refunded.';
+    expect(readRule(text, 'tie', m('nfl', 'moneyline'))).toEqual({ value: 'unknown', why: 'silent' });
+    expect(readRule('Money line bets include overtime. If the teams are tied at the end of regulation, money line bets are void.', 'tie', m('nfl', 'moneyline'))).toEqual({ value: 'unknown', why: 'silent' });
+    // A tie after regulation and overtime is the market's own tie.
+    expect(readRule('Money line bets include overtime. If the game is tied after regulation and overtime, money line bets are void.', 'tie', m('nfl', 'moneyline'))).toMatchObject({ value: 'void' });
+    // A market settled on regulation, or one the text gives no basis, keeps its tie at regulation's end.
+    expect(readRule('Money line bets exclude overtime. If the teams are tied at the end of regulation, money line bets are void.', 'tie', m('nfl', 'moneyline'))).toMatchObject({ value: 'void' });
+    expect(readRule('If the teams are tied at the end of regulation, money line bets are void.', 'tie', m('nfl', 'moneyline'))).toMatchObject({ value: 'void' });
+  });
+});
