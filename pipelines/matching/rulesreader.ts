@@ -497,11 +497,14 @@ function comparedAt(words: string[], i: number): boolean {
 }
 
 /** Whether the entry matched at i is a length read in its plural ("60 minutes" for the entry "60
- * minute") right after a name of regulation ("regular playing time (60 minutes)"). */
+ * minute") right after a name of regulation ("regular playing time (60 minutes)") or before "of" and
+ * one ("the 60 minutes of regular time"): the length of regulation restated, not the 60-minute market. */
 function restatesRegulation(words: string[], i: number, tokens: string[]): boolean {
   const last = tokens[tokens.length - 1];
   if (last !== 'minute' || words[i + tokens.length - 1] !== 'minutes') return false;
-  return (CLASSES.get('@regulation') ?? []).some((r) => wordsAt(words, i - r.length, r));
+  const regulation = CLASSES.get('@regulation') ?? [];
+  const after = i + tokens.length;
+  return regulation.some((r) => wordsAt(words, i - r.length, r) || (words[after] === 'of' && wordsAt(words, after + 1 + (words[after + 1] === 'the' ? 1 : 0), r)));
 }
 
 /** Words that place a tie at a moment of the game ("level after regular time", "tied at the end of regulation"). */

@@ -1881,3 +1881,12 @@ describe('the seventeenth blind batch\'s last silent rows read known: the kinds 
     expect(readRule('If the teams are tied at the end of regulation, money line bets are void.', 'tie', m('nfl', 'moneyline'))).toMatchObject({ value: 'void' });
   });
 });
+
+describe('stated values of the seventeenth and sixteenth blind batches read unknown: the kinds behind them (sentences written for these tests)', () => {
+  it('"the 60 minutes of regular time" restates the length of regulation: it is not the 60-minute market', () => {
+    expect(readRule('Hockey wagers are graded on the score after the 60 minutes of regulation; overtime goals are not counted.', 'overtime', m('nhl', 'total'))).toMatchObject({ value: 'excluded' });
+    expect(readRule('Every NHL bet is decided on the 60 minutes of normal time; overtime is not included.', 'overtime', m('nhl', 'moneyline'))).toMatchObject({ value: 'excluded' });
+    // The 60-minute market itself is still a market outside the spec.
+    expect(readRule('60 minute betting: overtime goals are not counted.', 'overtime', m('nhl', 'total'))).toEqual({ value: 'unknown', why: 'silent' });
+  });
+});
