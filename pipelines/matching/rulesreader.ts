@@ -451,6 +451,12 @@ function readScope(words: string[]): { scope: Scope; own: Clause['own'] } {
     }
     i += matched || 1;
   }
+  // "Player goal and point markets count overtime": "player", what the market counts and a market noun
+  // name a player's market as "player props" does.
+  if (!scope.markets?.has('player_prop') && namesPlayerMarket(words)) {
+    add('markets', ['player_prop']);
+    own.market = true;
+  }
   if (reachAll) {
     scope.markets = undefined;
     scope.segments = undefined;
@@ -477,6 +483,28 @@ function readScope(words: string[]): { scope: Scope; own: Clause['own'] } {
     own.blocking = true;
   }
   return { scope, own };
+}
+
+const STAT_JOINERS = new Set(['and', 'or']);
+/** Whether the words hold "player", then what a player's market counts (class `stat_noun`, joined by
+ * "and" or "or") and a market noun: "player goal and point markets", "player shots bets". */
+function namesPlayerMarket(words: string[]): boolean {
+  const stats = CLASSES.get('@stat_noun')!;
+  for (let k = 0; k < words.length; k++) {
+    if (words[k] !== 'player') continue;
+    let i = k + 1;
+    let counted = 0;
+    for (;;) {
+      const st = stats.find((x) => wordsAt(words, i, x));
+      if (!st) break;
+      i += st.length;
+      counted++;
+      if (!STAT_JOINERS.has(words[i]) || !stats.some((x) => wordsAt(words, i + 1, x))) break;
+      i++;
+    }
+    if (counted && MARKET_NOUNS.has(words[i])) return true;
+  }
+  return false;
 }
 
 /** Whether `tokens` stand in `words` from word i on (never for an i before the first word). */

@@ -1889,4 +1889,12 @@ describe('stated values of the seventeenth and sixteenth blind batches read unkn
     // The 60-minute market itself is still a market outside the spec.
     expect(readRule('60 minute betting: overtime goals are not counted.', 'overtime', m('nhl', 'total'))).toEqual({ value: 'unknown', why: 'silent' });
   });
+  it('"player", what the market counts and a market noun ("player goal and point markets", "player shots bets") name a player\'s market', () => {
+    const text = 'Hockey wagers are graded on regulation time. Player assist and save wagers include overtime.';
+    expect(readRule(text, 'overtime', m('nhl', 'player_prop'))).toMatchObject({ value: 'included' });
+    expect(readRule(text, 'overtime', m('nhl', 'total'))).toMatchObject({ value: 'excluded' });
+    expect(readRule('Basketball bets include overtime. Player rebounds bets do not count overtime.', 'overtime', m('nba', 'player_prop'))).toMatchObject({ value: 'excluded' });
+    // A player as the subject of a clause is no market.
+    expect(readRule('Hockey wagers are graded on regulation time. If a player scores goals in overtime, bets count them.', 'overtime', m('nhl', 'player_prop'))).toMatchObject({ value: 'excluded' });
+  });
 });
