@@ -385,7 +385,17 @@ function readScope(words: string[]): { scope: Scope; own: Clause['own'] } {
   // "..., and that holds for every market": said of every market, the statement reaches beyond the
   // markets it named on the way.
   const reachAll = words.some((w, k) => REACH.has(w) && (words[k + 1] === 'for' || words[k + 1] === 'to') && EVERY.has(words[k + 2]) && MARKET_NOUNS.has(words[k + 3]));
+  let everyEnd = -1;
   for (let i = 0; i < words.length; ) {
+    // "All markets, second-half markets included, are settled on ...": markets said to be included in
+    // "all markets" are among them, not the clause's scope.
+    if (i === everyEnd) {
+      const q = words.indexOf('included', i);
+      if (q > i && q - i <= 4 && !words.slice(i, q).some((w) => PREDICATE_VERBS.has(w) || NEGATION_CUES.has(w))) {
+        i = q + 1;
+        continue;
+      }
+    }
     let matched = 0;
     // An entry held to the clause's start ("^ result") is tried there first.
     const anchored = i === 0 ? SCOPE_AT_START.filter((a) => a.tokens[0] === words[0] || (a.tokens.length === 1 && `${a.tokens[0]}s` === words[0])) : [];
@@ -442,6 +452,7 @@ function readScope(words: string[]): { scope: Scope; own: Clause['own'] } {
           // market, period or condition (it still stands in the heading's league section).
           own.segment = own.market = own.blocking = true;
           own.every = true;
+          everyEnd = i + c.tokens.length;
           // "all markets that include overtime": the noun is read again, so a class of markets named by
           // what the rule does to them ("markets that include", "markets marked") still blocks.
           matched = c.tokens.length - 1;

@@ -1897,4 +1897,11 @@ describe('stated values of the seventeenth and sixteenth blind batches read unkn
     // A player as the subject of a clause is no market.
     expect(readRule('Hockey wagers are graded on regulation time. If a player scores goals in overtime, bets count them.', 'overtime', m('nhl', 'player_prop'))).toMatchObject({ value: 'excluded' });
   });
+  it('markets said to be included in "all markets" ("all bets, quarter bets included, ...") are among them, not the clause\'s scope', () => {
+    const text = 'Unless noted, all wagers, first-half wagers included, are graded on the final score including overtime.';
+    expect(readRule(text, 'overtime', m('nba', 'total'))).toMatchObject({ value: 'included' });
+    expect(readRule(text, 'overtime', m('nba', 'moneyline'))).toMatchObject({ value: 'included' });
+    // A clause naming its own period, with no "all", keeps it.
+    expect(readRule('Second-half wagers are graded on the final score including overtime.', 'overtime', m('nba', 'total'))).toEqual({ value: 'unknown', why: 'silent' });
+  });
 });
