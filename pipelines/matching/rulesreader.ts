@@ -443,6 +443,12 @@ function readScope(words: string[]): { scope: Scope; own: Clause['own'] } {
           own.market = true;
         } else if (e.dim === 'result') {
           own.result = true;
+          // "The match result, the handicap and the total include overtime": a result named in a list
+          // of markets is the result market, the money line.
+          if (c.tokens[0] !== '^' && inMarketList(words, i, i + c.tokens.length, !!scope.markets?.size)) {
+            add('markets', ['moneyline']);
+            own.market = true;
+          }
         } else if (e.dim === 'side') {
           // "If the favourite wins by exactly the handicap" names the result, a margin, not one side's
           // bet: the case it states holds for both sides.
@@ -594,6 +600,18 @@ function coordinatedWithMarket(words: string[], i: number): boolean {
     k++;
   }
   return joined && k - i <= 4 && namesMarketAt(words, k);
+}
+
+/** Whether the words from `start` to `end` stand in a list of markets: a market follows them
+ * after joining words only ("the match result, the puck line and ..."), or one was named before them
+ * and "and" or "or" joins them on ("the handicap and the match result"). */
+function inMarketList(words: string[], start: number, end: number, marketBefore: boolean): boolean {
+  let k = end;
+  while (k < words.length && MARKET_JOINERS.has(words[k]) && k - end < 2) k++;
+  if (scopeCandidates(words[k] ?? '').some((c) => c.entry.dim === 'market' && wordsAtOrPlural(words, k, c.tokens))) return true;
+  let b = start - 1;
+  if (words[b] === 'the') b--;
+  return marketBefore && (words[b] === 'and' || words[b] === 'or');
 }
 
 /** Verbs of a side's result that a margin follows ("the favourite wins by exactly 3"). */

@@ -1904,4 +1904,10 @@ describe('stated values of the seventeenth and sixteenth blind batches read unkn
     // A clause naming its own period, with no "all", keeps it.
     expect(readRule('Second-half wagers are graded on the final score including overtime.', 'overtime', m('nba', 'total'))).toEqual({ value: 'unknown', why: 'silent' });
   });
+  it('a result named in a list of markets ("the match result, the handicap and the total") is the result market, the money line', () => {
+    expect(readRule('The game result, the spread and the total include overtime.', 'overtime', m('nba', 'moneyline'))).toMatchObject({ value: 'included' });
+    expect(readRule('Run lines and the match result are graded with extra innings.', 'overtime', m('mlb', 'moneyline'))).toMatchObject({ value: 'included' });
+    // The result as what a market settles on names no market of its own.
+    expect(readRule('Totals are settled on the official result at the end of the match, overtime included.', 'overtime', m('nba', 'moneyline'))).toEqual({ value: 'unknown', why: 'silent' });
+  });
 });
