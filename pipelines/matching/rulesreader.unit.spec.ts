@@ -1910,4 +1910,9 @@ describe('stated values of the seventeenth and sixteenth blind batches read unkn
     // The result as what a market settles on names no market of its own.
     expect(readRule('Totals are settled on the official result at the end of the match, overtime included.', 'overtime', m('nba', 'moneyline'))).toEqual({ value: 'unknown', why: 'silent' });
   });
+  it('"only regular time" ("considers only regular time", "look at only normal time") is regulation only, unless overtime is joined on', () => {
+    expect(readRule('Puck line bets take into consideration only regulation time.', 'overtime', m('nhl', 'spread'))).toMatchObject({ value: 'excluded' });
+    expect(readRule('Hockey totals look at only normal time.', 'overtime', m('nhl', 'total'))).toMatchObject({ value: 'excluded' });
+    expect(readRule('Hockey totals look at only normal time plus overtime.', 'overtime', m('nhl', 'total'))).toMatchObject({ value: 'included' });
+  });
 });
