@@ -1825,6 +1825,8 @@ function ellipticalTail(toks: readonly Tok[], i: number): boolean {
   return elliptical(ws);
 }
 
+/** Words by which a subject names the markets left once others are named ("every other market"). */
+const OTHER_WORDS = new Set(['other', 'remaining']);
 /** Determiners a coordinated subject may open with ("..., and the quarter lines ..."). */
 const SUBJECT_DETERMINERS = new Set(['the', 'all', 'every', 'each', 'any', 'our']);
 
@@ -1835,6 +1837,17 @@ function coordinatedStatement(toks: readonly Tok[], i: number): boolean {
   for (let k = i; k < toks.length && toks[k].word !== ';'; k++) if (isWord(toks[k])) ws.push(toks[k].word);
   let j = 0;
   while (SUBJECT_DETERMINERS.has(ws[j])) j++;
+  // "..., and every other hockey market is on regular time": the markets the clause before left out
+  // are a subject of their own, named by "other" (and a league or sport) before a market noun.
+  if (j > 0 && OTHER_WORDS.has(ws[j])) {
+    let k = j + 1;
+    for (;;) {
+      const sport = scopeCandidates(ws[k] ?? '').find((c) => (c.entry.dim === 'league' || c.entry.dim === 'sport') && wordsAt(ws, k, c.tokens));
+      if (!sport) break;
+      k += sport.tokens.length;
+    }
+    if (MARKET_NOUNS.has(ws[k]) && statesValue(ws)) return true;
+  }
   // A market outside the spec is a subject of its own too ("..., while the win/draw/lose bet and the
   // under/over are settled on regulation").
   const blockedMarket = scopeCandidates(ws[j] ?? '').some((c) => c.entry.dim === 'blocking' && c.tokens.every((t, k) => ws[j + k] === t));

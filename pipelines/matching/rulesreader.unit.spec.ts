@@ -1915,4 +1915,11 @@ describe('stated values of the seventeenth and sixteenth blind batches read unkn
     expect(readRule('Hockey totals look at only normal time.', 'overtime', m('nhl', 'total'))).toMatchObject({ value: 'excluded' });
     expect(readRule('Hockey totals look at only normal time plus overtime.', 'overtime', m('nhl', 'total'))).toMatchObject({ value: 'included' });
   });
+  it('", and every other hockey market is on regular time" is a statement of its own about the markets left: the clause before keeps its market', () => {
+    const text = 'Hockey: the moneyline counts overtime and the shootout, and every other NHL market is on regulation time.';
+    expect(readRule(text, 'overtime', m('nhl', 'total'))).toMatchObject({ value: 'excluded' });
+    expect(readRule(text, 'overtime', m('nhl', 'moneyline'))).toMatchObject({ value: 'included' });
+    expect(readRule('Basketball totals are on regular time.', 'overtime', m('nba', 'total'))).toMatchObject({ value: 'excluded' });
+    expect(readRule('Basketball totals are on regular time and overtime.', 'overtime', m('nba', 'total'))).toMatchObject({ value: 'included' });
+  });
 });
