@@ -1922,4 +1922,8 @@ describe('stated values of the seventeenth and sixteenth blind batches read unkn
     expect(readRule('Basketball totals are on regular time.', 'overtime', m('nba', 'total'))).toMatchObject({ value: 'excluded' });
     expect(readRule('Basketball totals are on regular time and overtime.', 'overtime', m('nba', 'total'))).toMatchObject({ value: 'included' });
   });
+  it('"without any extra time", "without extra innings" is excluded, as "without overtime" is', () => {
+    expect(readRule('Baseball totals stand on the final tally, without any extra innings.', 'overtime', m('mlb', 'total'))).toMatchObject({ value: 'excluded' });
+    expect(readRule('Hockey totals pay out without any extra time.', 'overtime', m('nhl', 'total'))).toMatchObject({ value: 'excluded' });
+  });
 });
