@@ -1942,6 +1942,9 @@ export function readRule(text: string | ParsedText, rule: ReadRule, m: MarketSco
   let found: Applicable[] = [];
   let before: Clause | undefined;
   let beforeAll: Clause[] = [];
+  // The markets the last sentence naming one named ("the most frequent bet is the head to head"), which a
+  // later sentence's "it" refers to.
+  let named: Scope | undefined;
   let sentence = 0;
   for (const cs of typeof text === 'string' ? parseText(text) : text) {
     sentence++;
@@ -1950,6 +1953,8 @@ export function readRule(text: string | ParsedText, rule: ReadRule, m: MarketSco
     const prevClauses = beforeAll;
     before = cs[cs.length - 1];
     beforeAll = cs;
+    const namedBefore = named;
+    for (const c of cs) if (c.own.market && c.scope.markets?.size && !c.scope.blocking) named = c.scope;
     // A lead-in before a list ("overtime does not count for: quarter markets; 1st half markets") gives
     // its value to the items that name a market or the rule's subject, and on its own states nothing
     // when it ends in mid-phrase.
@@ -1978,6 +1983,10 @@ export function readRule(text: string | ParsedText, rule: ReadRule, m: MarketSco
         continue;
       }
       if (i === 0 && (dangling || listed)) continue;
+      // "It is not limited to regulation time but runs to the end of the overtime": a sentence whose
+      // subject is "it", naming no market or period of its own, speaks of the market a sentence before
+      // it named, not of every market.
+      if (i === 0 && c.words[0] === 'it' && !c.own.market && !c.own.segment && namedBefore && !holds(namedBefore, m)) continue;
       // "Overtime included: No" is a label and its answer: the label states nothing of its own.
       if (cs[i + 1]?.kind === 'colon' && isAnswer(cs[i + 1])) continue;
       // The exception clauses that follow this clause.

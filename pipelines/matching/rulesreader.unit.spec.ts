@@ -1880,6 +1880,14 @@ describe('the seventeenth blind batch\'s last silent rows read known: the kinds 
     expect(readRule('Money line bets exclude overtime. If the teams are tied at the end of regulation, money line bets are void.', 'tie', m('nfl', 'moneyline'))).toMatchObject({ value: 'void' });
     expect(readRule('If the teams are tied at the end of regulation, money line bets are void.', 'tie', m('nfl', 'moneyline'))).toMatchObject({ value: 'void' });
   });
+  it('a sentence whose subject is "it", naming no market, speaks of the market a sentence before it named, not of every market', () => {
+    const text = 'The most common basketball wager is the moneyline. You pick the side you think will win. It runs to the end of the game, overtime included.';
+    expect(readRule(text, 'overtime', m('nba', 'moneyline'))).toMatchObject({ value: 'included' });
+    expect(readRule(text, 'overtime', m('nba', 'total'))).toEqual({ value: 'unknown', why: 'silent' });
+    expect(readRule(text, 'overtime', m('nba', 'player_prop'))).toEqual({ value: 'unknown', why: 'silent' });
+    // With no market named before, "it" is read as before.
+    expect(readRule('Basketball. It is settled with overtime included.', 'overtime', m('nba', 'total'))).toMatchObject({ value: 'included' });
+  });
 });
 
 describe('stated values of the seventeenth and sixteenth blind batches read unknown: the kinds behind them (sentences written for these tests)', () => {
