@@ -104,6 +104,9 @@ interface LexEntry {
   /** Words that, standing right after a value phrase, take it back: "settled on regulation" is
    * regulation only, "settled on regulation and overtime" is not. */
   unless_after?: string[];
+  /** Words that, standing right before a phrase, take it back: "the most popular bets" is a
+   * superlative, not "most bets" (a hedge over some markets). */
+  unless_before?: string[];
 }
 interface RuleLexicon {
   topics: LexEntry[];
@@ -990,7 +993,9 @@ export function clauses(sentence: string, section?: Scope): Clause[] {
     if (p.kind === 'colon' && scope.blocking && !read.scope.blocking && (read.own.segment || read.own.market) && isClassHeading(prevWords)) scope = { ...scope, blocking: false };
     // A hedge with an `unless_after` list is no hedge when one of those words follows it: "depends
     // on the team that wins after overtime" names what decides the bet, not a market or book it varies by.
-    const hedged = WITHDRAW.some((w) => findAll(wordsOf, w.tokens).some((h) => !w.entry.unless_after?.some((x) => wordsOf.slice(h.end, h.end + 2).includes(x))));
+    // One with an `unless_before` list is none when one of those words stands right before it ("among
+    // the most popular bets": a superlative).
+    const hedged = WITHDRAW.some((w) => findAll(wordsOf, w.tokens).some((h) => !w.entry.unless_after?.some((x) => wordsOf.slice(h.end, h.end + 2).includes(x)) && !w.entry.unless_before?.includes(wordsOf[h.start - 1])));
     const asking = !hedged && asksWhether(wordsOf);
     out.push({ kind: p.kind, text: sentence.slice(ws[0].start, ws[ws.length - 1].end), words: wordsOf, scope, own: read.own, withdrawn: hedged || asking, ...(asking ? { asking } : {}), conditional });
     prev = scope;

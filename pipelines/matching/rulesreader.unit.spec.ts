@@ -1934,4 +1934,9 @@ describe('stated values of the seventeenth and sixteenth blind batches read unkn
     expect(readRule('Baseball totals stand on the final tally, without any extra innings.', 'overtime', m('mlb', 'total'))).toMatchObject({ value: 'excluded' });
     expect(readRule('Hockey totals pay out without any extra time.', 'overtime', m('nhl', 'total'))).toMatchObject({ value: 'excluded' });
   });
+  it('"the most popular bets" is a superlative, not a hedge over some markets as "most bets" is', () => {
+    expect(readRule('Moneyline wagers are the most popular bets in basketball and include overtime.', 'overtime', m('nba', 'moneyline'))).toMatchObject({ value: 'included' });
+    // The quantifier still withdraws.
+    expect(readRule('Most basketball bets include overtime.', 'overtime', m('nba', 'moneyline'))).toMatchObject({ value: 'unknown', why: 'hedged' });
+  });
 });
