@@ -274,13 +274,19 @@ function step(words: string[], phrase: string[], i: number, p: number, gap: stri
   const members = CLASSES.get(phrase[p]);
   if (members) {
     for (const m of members) {
-      if (!wordsAt(words, i, m)) continue;
+      if (!wordsAt(words, i, m) || partOfNumber(words, i + m.length, m[m.length - 1])) continue;
       const h = step(words, phrase, i + m.length, p + 1, gap);
       if (h) return h;
     }
     return undefined;
   }
-  return words[i] === phrase[p] ? step(words, phrase, i + 1, p + 1, gap) : undefined;
+  return words[i] === phrase[p] && !partOfNumber(words, i + 1, phrase[p]) ? step(words, phrase, i + 1, p + 1, gap) : undefined;
+}
+
+/** Whether a phrase's number ends where the text's number goes on: "odds 1" is not the "1" of "odds
+ * 1.50" (tokens "1", "50"), though it is that of "odds 1.00". */
+function partOfNumber(words: string[], next: number, last: string): boolean {
+  return /^\d+$/.test(last) && /^\d+$/.test(words[next] ?? '') && !/^0+$/.test(words[next]);
 }
 
 // ---------------------------------------------------------------- sentences and clauses

@@ -1939,4 +1939,10 @@ describe('stated values of the seventeenth and sixteenth blind batches read unkn
     // The quantifier still withdraws.
     expect(readRule('Most basketball bets include overtime.', 'overtime', m('nba', 'moneyline'))).toMatchObject({ value: 'unknown', why: 'hedged' });
   });
+  it('"settled at odds 1" is the stake back, as "odds 1.00" is; "odds 1.50" is not odds 1 (a number matches only whole)', () => {
+    expect(readRule('When the final total equals the line exactly, wagers are paid at odds 1.', 'push', m('nba', 'total'))).toMatchObject({ value: 'void' });
+    expect(readRule('If the listed player does not play, the wager stands at odds of 1.', 'non_participation', m('nba', 'player_prop'))).toMatchObject({ value: 'void' });
+    expect(readRule('When the final total equals the line exactly, wagers are paid at odds 1.00.', 'push', m('nba', 'total'))).toMatchObject({ value: 'void' });
+    expect(readRule('When the final total equals the line exactly, wagers are paid at odds 1.50.', 'push', m('nba', 'total'))).toEqual({ value: 'unknown', why: 'silent' });
+  });
 });
