@@ -1945,4 +1945,8 @@ describe('stated values of the seventeenth and sixteenth blind batches read unkn
     expect(readRule('When the final total equals the line exactly, wagers are paid at odds 1.00.', 'push', m('nba', 'total'))).toMatchObject({ value: 'void' });
     expect(readRule('When the final total equals the line exactly, wagers are paid at odds 1.50.', 'push', m('nba', 'total'))).toEqual({ value: 'unknown', why: 'silent' });
   });
+  it('a game ending with exactly the combined score set is the push case', () => {
+    expect(readRule('If the teams finish with exactly the combined score predicted, wagers are refunded.', 'push', m('nba', 'total'))).toMatchObject({ value: 'void' });
+    expect(readRule('Should the game end with exactly that combined score, the bet is returned.', 'push', m('nfl', 'total'))).toMatchObject({ value: 'void' });
+  });
 });
