@@ -1949,4 +1949,10 @@ describe('stated values of the seventeenth and sixteenth blind batches read unkn
     expect(readRule('If the teams finish with exactly the combined score predicted, wagers are refunded.', 'push', m('nba', 'total'))).toMatchObject({ value: 'void' });
     expect(readRule('Should the game end with exactly that combined score, the bet is returned.', 'push', m('nfl', 'total'))).toMatchObject({ value: 'void' });
   });
+  it('a player who "does not come on" or "did not enter the game" is a player who does not take part', () => {
+    expect(readRule('Should the player not come on at all, his bets are void.', 'non_participation', m('nba', 'player_prop'))).toMatchObject({ value: 'void' });
+    expect(readRule('If a player never enters the match, wagers on him are refunded.', 'non_participation', m('nhl', 'player_prop'))).toMatchObject({ value: 'void' });
+    // A game that does not come on is no player's absence.
+    expect(readRule('Bets are void if the game does not come on.', 'non_participation', m('nba', 'player_prop'))).toEqual({ value: 'unknown', why: 'silent' });
+  });
 });
