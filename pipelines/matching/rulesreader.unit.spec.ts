@@ -1955,4 +1955,7 @@ describe('stated values of the seventeenth and sixteenth blind batches read unkn
     // A game that does not come on is no player's absence.
     expect(readRule('Bets are void if the game does not come on.', 'non_participation', m('nba', 'player_prop'))).toEqual({ value: 'unknown', why: 'silent' });
   });
+  it('"odds of one" is odds 1.00, the stake back', () => {
+    expect(readRule('A player who is not in the lineup gets odds of one on all his bets.', 'non_participation', m('nba', 'player_prop'))).toMatchObject({ value: 'void' });
+  });
 });
