@@ -99,7 +99,8 @@ interface LexEntry {
   values?: string[];
   /** Words that keep a topic phrase from naming its topic when they stand in its gap or in the two
    * words before it ("a postponed game not played within two days" is postponement, not the
-   * cancellation that "the game is not played" names). */
+   * cancellation that "the game is not played" names). On an ignore entry, words that take it back when
+   * they stand in its gap ("only ..., and ... in overtime count" is no market on overtime alone). */
   unless?: string[];
   /** Words that, standing right after a value phrase, take it back: "settled on regulation" is
    * regulation only, "settled on regulation and overtime" is not. */
@@ -1262,12 +1263,20 @@ function topicOutsideCondition(rule: ReadRule, c: Clause): boolean {
   return topicHits(rule, c.words).some((h) => !c.conditional[h.start]);
 }
 
+/** Where an ignore entry stands in the words; its `unless` words in a gap take it back ("only goals in
+ * overtime count" is a market on overtime alone, "one team only, and that team's points in overtime count" is not). */
+function ignoredHits(words: string[], g: Compiled<LexEntry>): Hit[] {
+  const hits = findAll(words, g.tokens);
+  const unless = g.entry.unless;
+  return unless ? hits.filter((h) => !h.gap.some((w) => unless.includes(w))) : hits;
+}
+
 /** The value one clause states for a rule (topic carried in from the clause before when asked). */
 function clauseValue(rule: ReadRule, words: string[], topic: boolean, conditional: readonly boolean[] = [], plain = false): ClauseValue | undefined {
   const lex = LEXICON[rule];
   let best: { value: string; priority: number; start: number; end: number; turned: boolean; forCase: boolean }[] = [];
   const taken = new Set<number>();
-  for (const g of lex.ignore) for (const hit of findAll(words, g.tokens)) for (let k = hit.start; k < hit.end; k++) taken.add(k);
+  for (const g of lex.ignore) for (const hit of ignoredHits(words, g)) for (let k = hit.start; k < hit.end; k++) taken.add(k);
   const ownObject = topic && !hasTopic(rule, words);
   for (const v of lex.values) {
     if (!v.entry.standalone && !topic) continue;
@@ -1390,7 +1399,7 @@ function deniedValue(rule: ReadRule, words: string[], conditional: readonly bool
   const lex = LEXICON[rule];
   if (lex.negation) return undefined;
   const taken = new Set<number>();
-  for (const g of lex.ignore) for (const hit of findAll(words, g.tokens)) for (let k = hit.start; k < hit.end; k++) taken.add(k);
+  for (const g of lex.ignore) for (const hit of ignoredHits(words, g)) for (let k = hit.start; k < hit.end; k++) taken.add(k);
   // Only a refund denied: "neither side won or lost" describes a tied game, not a loss denied; and a
   // modal denial ("some bets may not be refunded") says what can happen, not what does.
   for (const v of lex.values.filter((e) => e.entry.value === 'void')) {

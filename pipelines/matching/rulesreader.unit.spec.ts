@@ -1958,4 +1958,9 @@ describe('stated values of the seventeenth and sixteenth blind batches read unkn
   it('"odds of one" is odds 1.00, the stake back', () => {
     expect(readRule('A player who is not in the lineup gets odds of one on all his bets.', 'non_participation', m('nba', 'player_prop'))).toMatchObject({ value: 'void' });
   });
+  it('"only ... in overtime count" read across "and" is no market on overtime alone: "one team only, and that team\'s points in overtime count"', () => {
+    expect(readRule('Team totals: you back the points of a single team only, and that team\'s points in overtime count.', 'overtime', m('nba', 'team_total'))).toMatchObject({ value: 'included' });
+    // The market on overtime alone is still no rule.
+    expect(readRule('Overtime goals market: only goals scored in overtime count.', 'overtime', m('nhl', 'total'))).toEqual({ value: 'unknown', why: 'silent' });
+  });
 });
