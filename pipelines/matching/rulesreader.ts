@@ -476,6 +476,12 @@ function readScope(words: string[]): { scope: Scope; own: Clause['own'] } {
         break;
       }
     }
+    // "Second-half bets (winner, handicap, under/over)": "winner" in a list of markets is the winner
+    // market, the money line (alone, "the winner of the shootout" names none).
+    if (!matched && RESULT_MARKET_WORDS.has(words[i]) && inMarketList(words, i, i + 1, !!scope.markets?.size)) {
+      add('markets', ['moneyline']);
+      own.market = true;
+    }
     i += matched || 1;
   }
   // "Player goal and point markets count overtime": "player", what the market counts and a market noun
@@ -612,6 +618,8 @@ function coordinatedWithMarket(words: string[], i: number): boolean {
   return joined && k - i <= 4 && namesMarketAt(words, k);
 }
 
+/** Words that name the winner market when listed among markets. */
+const RESULT_MARKET_WORDS = new Set(['winner', 'winners']);
 /** Whether the words from `start` to `end` stand in a list of markets: a market follows them
  * after joining words only ("the match result, the puck line and ..."), or one was named before them
  * and "and" or "or" joins them on ("the handicap and the match result"). */

@@ -1963,4 +1963,9 @@ describe('stated values of the seventeenth and sixteenth blind batches read unkn
     // The market on overtime alone is still no rule.
     expect(readRule('Overtime goals market: only goals scored in overtime count.', 'overtime', m('nhl', 'total'))).toEqual({ value: 'unknown', why: 'silent' });
   });
+  it('"winner" listed among markets ("(winner, handicap, under/over)") is the winner market, the money line', () => {
+    expect(readRule('Game markets (winner, spread, totals) include overtime.', 'overtime', m('nba', 'moneyline'))).toMatchObject({ value: 'included' });
+    // The winner of the shootout names no market.
+    expect(readRule('The winner of the shootout is credited with one goal.', 'overtime', m('nhl', 'total'))).toMatchObject({ value: 'included' });
+  });
 });
