@@ -618,6 +618,14 @@ function coordinatedWithMarket(words: string[], i: number): boolean {
   return joined && k - i <= 4 && namesMarketAt(words, k);
 }
 
+/** Participles by which a clause says overtime is played ("overtime is played", "extra time is held"). */
+const PLAYED = new Set(['played', 'held', 'contested', 'staged']);
+/** Whether the words say that the rule's topic is played ("overtime is played in most leagues"): a
+ * description of the sport, no statement of how a market settles. */
+function describesPlay(rule: ReadRule, words: string[]): boolean {
+  return topicHits(rule, words).some((h) => (words[h.end] === 'is' || words[h.end] === 'are') && PLAYED.has(words[h.end + 1]));
+}
+
 /** Words that name the winner market when listed among markets. */
 const RESULT_MARKET_WORDS = new Set(['winner', 'winners']);
 /** Whether the words from `start` to `end` stand in a list of markets: a market follows them
@@ -2052,7 +2060,9 @@ export function readRule(text: string | ParsedText, rule: ReadRule, m: MarketSco
       // names the rule only in a condition ("most of the time, if a bet will not include overtime, it
       // is because of a period bet") claims nothing.
       if (c.withdrawn) {
-        if (!c.asking && topic && speaksOf(c, m, rule) && (clauseValue(rule, c.words, topic, c.conditional) || (topicOutsideCondition(rule, c) && !c.words.some((w) => REASONS.has(w))))) found.push({ value: HEDGED, clause: c.text, weight: specificity(c.scope, m) });
+        // One that says how or where overtime is played ("overtime is played in most professional leagues,
+        // the NBA included") describes the sport, not a settlement, and claims nothing.
+        if (!c.asking && topic && speaksOf(c, m, rule) && !describesPlay(rule, c.words) && (clauseValue(rule, c.words, topic, c.conditional) || (topicOutsideCondition(rule, c) && !c.words.some((w) => REASONS.has(w))))) found.push({ value: HEDGED, clause: c.text, weight: specificity(c.scope, m) });
         continue;
       }
       let v = clauseValue(rule, c.words, topic, c.conditional);

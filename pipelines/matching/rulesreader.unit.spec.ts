@@ -1968,4 +1968,10 @@ describe('stated values of the seventeenth and sixteenth blind batches read unkn
     // The winner of the shootout names no market.
     expect(readRule('The winner of the shootout is credited with one goal.', 'overtime', m('nhl', 'total'))).toMatchObject({ value: 'included' });
   });
+  it('a hedged clause saying where overtime is played ("overtime is played in most leagues, the NBA included") describes the sport: it takes back no statement', () => {
+    const text = 'Overtime points count toward the game total; overtime is played in most professional leagues, the WNBA included, when the score is level.';
+    expect(readRule(text, 'overtime', m('wnba', 'total'))).toMatchObject({ value: 'included' });
+    // A hedged statement of settlement still withdraws.
+    expect(readRule('Overtime points count toward the game total; overtime is usually excluded from quarter bets.', 'overtime', m('wnba', 'total', 'quarter:4'))).toMatchObject({ value: 'unknown', why: 'hedged' });
+  });
 });
