@@ -1974,4 +1974,9 @@ describe('stated values of the seventeenth and sixteenth blind batches read unkn
     // A hedged statement of settlement still withdraws.
     expect(readRule('Overtime points count toward the game total; overtime is usually excluded from quarter bets.', 'overtime', m('wnba', 'total', 'quarter:4'))).toMatchObject({ value: 'unknown', why: 'hedged' });
   });
+  it('bets "made on regular time" are settled on regulation; "made on regulation time markets" names markets, not a basis', () => {
+    expect(readRule('All hockey wagers are made on normal time.', 'overtime', m('nhl', 'total'))).toMatchObject({ value: 'excluded' });
+    expect(readRule('Hockey wagers are made on regulation and overtime.', 'overtime', m('nhl', 'total'))).toMatchObject({ value: 'included' });
+    expect(readRule('Bets made on regulation time markets are final.', 'overtime', m('nhl', 'total'))).toEqual({ value: 'unknown', why: 'silent' });
+  });
 });
