@@ -1979,4 +1979,7 @@ describe('stated values of the seventeenth and sixteenth blind batches read unkn
     expect(readRule('Hockey wagers are made on regulation and overtime.', 'overtime', m('nhl', 'total'))).toMatchObject({ value: 'included' });
     expect(readRule('Bets made on regulation time markets are final.', 'overtime', m('nhl', 'total'))).toEqual({ value: 'unknown', why: 'silent' });
   });
+  it('a contract that settles at its "last traded price" on a cancelled game is the fair-price settlement', () => {
+    expect(readRule('Should the game be called off and not replayed, this contract resolves at the last traded price.', 'cancellation', m('nba', 'player_prop'))).toMatchObject({ value: 'fair_price' });
+  });
 });
