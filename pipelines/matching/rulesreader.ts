@@ -497,7 +497,7 @@ function readScope(words: string[]): { scope: Scope; own: Clause['own'] } {
   // "If the line is on regular time, goals in overtime are not counted": a condition naming a market by
   // the basis it is offered on is a kind of market of its own, as a label is ("lines marked
   // 'regulation only'"); the statement is that kind's, not every market's.
-  if (conditionNamesBasis(words)) {
+  if (conditionNamesBasis(words) || conditionNamesThreeOutcomes(words)) {
     scope.blocking = true;
     own.blocking = true;
   }
@@ -584,6 +584,21 @@ function tieAtRegulation(words: string[]): boolean {
         const r = regulation.find((x) => wordsAt(words, at, x));
         if (r && !joiners.some((j) => wordsAt(words, at + r.length, j))) return true;
       }
+  return false;
+}
+
+const THREE = new Set(['three', '3']);
+const OUTCOME_FILLERS = new Set(['possible', 'outcomes', 'outcome', 'results', 'options', 'selections']);
+const OFFERED = new Set(['given', 'offered', 'listed', 'available', 'shown', 'quoted']);
+/** Whether the words hold a condition on a market with three outcomes ("if three are given", "when 3
+ * possible outcomes are offered"): the three-way market, outside the spec, as a label naming it is. */
+function conditionNamesThreeOutcomes(words: string[]): boolean {
+  for (let k = 0; k < words.length; k++) {
+    if (!CONDITION_OPENERS.has(words[k]) || words[k] === 'unless' || !THREE.has(words[k + 1])) continue;
+    let i = k + 2;
+    while (OUTCOME_FILLERS.has(words[i])) i++;
+    if ((words[i] === 'are' || words[i] === 'is') && OFFERED.has(words[i + 1])) return true;
+  }
   return false;
 }
 

@@ -1982,4 +1982,9 @@ describe('stated values of the seventeenth and sixteenth blind batches read unkn
   it('a contract that settles at its "last traded price" on a cancelled game is the fair-price settlement', () => {
     expect(readRule('Should the game be called off and not replayed, this contract resolves at the last traded price.', 'cancellation', m('nba', 'player_prop'))).toMatchObject({ value: 'fair_price' });
   });
+  it('a condition on a market with three outcomes ("if three are given") names the three-way market: its draw rule is not the money line\'s', () => {
+    const text = 'Where two outcomes are offered, a drawn game returns all stakes. When 3 possible outcomes are offered, the draw is a result of its own.';
+    expect(readRule(text, 'tie', m('nfl', 'moneyline'))).toMatchObject({ value: 'void' });
+    expect(readRule('If three outcomes are listed, the tie is a separate outcome.', 'tie', m('nfl', 'moneyline'))).toEqual({ value: 'unknown', why: 'silent' });
+  });
 });
