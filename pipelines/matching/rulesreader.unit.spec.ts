@@ -76,7 +76,8 @@ const BLIND11_RIGHT = 74;
 // values read (odds set at 1.00, "games that tie once the spread is taken into account", "the push rule
 // applies:", "the margin of victory equals the spread"), and six overtime values ("extra play", "for all
 // sports except hockey, ...").
-const BLIND12_RIGHT = 89;
+// 90 since the round on the two newest batches' misses ('settled at odds of 1' is the stake back, 7bd9794).
+const BLIND12_RIGHT = 90;
 // The thirteenth blind batch, development since its blind figure (57 of 86 right, three wrong, one
 // silent row read known, three opposite pairs read alike), after its safety round and the round's
 // stated values. One silent row still reads known: p1498 ("Unless the offer states otherwise, bets
@@ -96,13 +97,17 @@ const BLIND14_RIGHT = 75;
 // official time, a platform's list of settlement options; their hand values read again and kept) and
 // twenty stated values read.
 // 81 since round 24 ('depends on the whole match' names what decides the bet).
-const BLIND15_RIGHT = 81;
+// 84 since the round on the two newest batches' misses (p1675's cancellation hand value corrected to void,
+// 20bf7c2, and read with its non-participation value through 'odds 1'; 'winner' listed among markets).
+const BLIND15_RIGHT = 84;
 const BLIND15_SILENT_KNOWN: string[] = [];
 // The sixteenth blind batch, development since its blind figure (56 of 86 right on round 22's reader,
 // 57 on round 23's, whose author never saw it; no wrong value, no silent row read known).
 // 65 since round 24 (the score after overtime, '(60 minutes)' after regulation, the head to head, an aside
 // inside a condition).
-const BLIND16_RIGHT = 65;
+// 72 since the round on the two newest batches' misses ('odds 1', a listed result or winner, 'the most popular
+// bets' as a superlative, a clause saying where overtime is played, 'one team only, and ...').
+const BLIND16_RIGHT = 72;
 // The seventeenth blind batch, development since its blind figure (80 of 106 right on round 23's reader,
 // with 4 wrong values, 5 silent rows read known and 4 opposite pairs read equivalent): after this round
 // none wrong, no opposite pair read alike, 82 right; two silent rows still read known (p1791, a
@@ -110,8 +115,11 @@ const BLIND16_RIGHT = 65;
 // builder's example "the whole bet is cancelled", valued void on the same wording in p1322, p1324 and
 // p1325 of the eleventh batch; measurements.md). 81 with round 24's reader merged beside it (p1784's
 // 'count overtime but not the shootout' after 'regular time, 60 minutes', left unknown by round 24).
-const BLIND17_RIGHT = 81;
-const BLIND17_SILENT_KNOWN = ['p1791', 'p1824'];
+// 102 and none listed since the round on the two newest batches' misses: p1791 unknown (a tie at the end of
+// regulation is no tie rule of a market including overtime, 8d30463), p1824's hand value corrected to void as
+// p1322's (350f098), and twenty stated values read by kind (measurements.md).
+const BLIND17_RIGHT = 102;
+const BLIND17_SILENT_KNOWN: string[] = [];
 
 const m = (league: MarketScope['league'], marketType: MarketScope['marketType'], segment: MarketScope['segment'] = 'full'): MarketScope => ({ league, marketType, segment });
 
