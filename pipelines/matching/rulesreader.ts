@@ -1268,8 +1268,6 @@ interface ClauseValue {
   /** Read from a phrase that opens in the clause's condition: the value for the case the condition
    * names ("if extra innings are needed, bets are settled on the final result"). */
   forCase?: boolean;
-  /** A tie read from a clause that places it at the end of regulation ("level after regular time"). */
-  regulationTie?: boolean;
 }
 
 /** Where a rule's topic phrases occur, leaving out those whose `unless` words stand beside them. */
@@ -1555,6 +1553,8 @@ interface Applicable {
   /** The sentence it was read in, and whether its value was said for the case its condition names. */
   sentence?: number;
   forCase?: boolean;
+  /** A tie read from a clause that places it at the end of regulation ("level after regular time"). */
+  regulationTie?: boolean;
 }
 
 const namesGameLines = (c: Clause) =>
