@@ -1995,4 +1995,9 @@ describe('stated values of the seventeenth and sixteenth blind batches read unkn
     expect(readRule(text, 'tie', m('nfl', 'moneyline'))).toMatchObject({ value: 'void' });
     expect(readRule('If three outcomes are listed, the tie is a separate outcome.', 'tie', m('nfl', 'moneyline'))).toEqual({ value: 'unknown', why: 'silent' });
   });
+  it('"the sum of points" (goals, runs) names the total market, as "totals" does', () => {
+    expect(readRule('If the handicap result, or the sum of goals, lands exactly on the line, stakes are refunded.', 'push', m('nhl', 'total'))).toMatchObject({ value: 'void' });
+    expect(readRule('Bets on the sum of runs are graded on nine innings.', 'overtime', m('mlb', 'total'))).toMatchObject({ value: 'excluded' });
+    expect(readRule('Bets on the sum of runs are graded on nine innings.', 'overtime', m('mlb', 'moneyline'))).toEqual({ value: 'unknown', why: 'silent' });
+  });
 });
