@@ -115,10 +115,10 @@ const BLIND16_RIGHT = 72;
 // builder's example "the whole bet is cancelled", valued void on the same wording in p1322, p1324 and
 // p1325 of the eleventh batch; measurements.md). 81 with round 24's reader merged beside it (p1784's
 // 'count overtime but not the shootout' after 'regular time, 60 minutes', left unknown by round 24).
-// 102 and none listed since the round on the two newest batches' misses: p1791 unknown (a tie at the end of
+// 103 and none listed since the round on the two newest batches' misses: p1791 unknown (a tie at the end of
 // regulation is no tie rule of a market including overtime, 8d30463), p1824's hand value corrected to void as
-// p1322's (350f098), and twenty stated values read by kind (measurements.md).
-const BLIND17_RIGHT = 102;
+// p1322's (350f098), and twenty-one stated values read by kind (measurements.md).
+const BLIND17_RIGHT = 103;
 const BLIND17_SILENT_KNOWN: string[] = [];
 
 const m = (league: MarketScope['league'], marketType: MarketScope['marketType'], segment: MarketScope['segment'] = 'full'): MarketScope => ({ league, marketType, segment });
