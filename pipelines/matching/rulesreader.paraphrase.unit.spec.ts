@@ -573,7 +573,9 @@ const PARTICIPATION: Probe[] = [
   ['A game that is cancelled and not made up voids every prop.', 'cancellation', 'nfl', 'player_prop', 'full', 'void'],
   ['Props on cancelled games are void.', 'cancellation', 'nfl', 'player_prop', 'full', 'void'],
   ['A cancelled game voids all props.', 'cancellation', 'nfl', 'player_prop', 'full', 'void'],
-  ['If a game is cancelled, the contract resolves to the last traded price.', 'cancellation', 'nfl', 'player_prop', 'full', 'unknown'],
+  // fair_price since 'last traded price' is the fair-price settlement (the seventeenth batch's p1844 values it
+  // so; it read unknown before, a gap, as the same wording among the gaps below).
+  ['If a game is cancelled, the contract resolves to the last traded price.', 'cancellation', 'nfl', 'player_prop', 'full', 'fair_price'],
 ];
 
 /** Hedged generalities about venues at large, beside a venue's own statement. */
@@ -746,6 +748,8 @@ const AFTER_THE_FIXES: Probe[] = [
   ['Full-game hockey bets are settled on the score after 60 minutes.', 'overtime', 'nhl', 'moneyline', 'full', 'excluded'],
   // Read since "the score after overtime" includes overtime, as "the result after" does (it was a gap before).
   ['Should a game go to overtime, all full-game markets are settled on the final score after overtime.', 'overtime', 'nba', 'total', 'full', 'included'],
+  // Read since "the last traded price" is the fair-price settlement (it was a gap before).
+  ['If the game is canceled and not rescheduled, the market resolves at the last traded price.', 'cancellation', 'nba', 'player_prop', 'full', 'fair_price'],
 ];
 
 /** Probes the reader does not read yet: each must stay `unknown` (a gap, never a wrong value). */
@@ -757,7 +761,6 @@ const GAPS: Probe[] = [
   ['Overtime counts for the full game and the second half, but for no quarter.', 'overtime', 'nba', 'total', 'quarter:4', 'excluded'],
   ['We grade moneyline wagers on tied games as losses.', 'tie', 'nfl', 'moneyline', 'full', 'loses'],
   ['Regulation time markets exclude overtime. All other markets include it.', 'overtime', 'nhl', 'total', 'full', 'included'],
-  ['If the game is canceled and not rescheduled, the market resolves at the last traded price.', 'cancellation', 'nba', 'player_prop', 'full', 'fair_price'],
   ['Overtime is excluded from quarter bets and included in everything else.', 'overtime', 'nba', 'total', 'quarter:4', 'excluded'],
   ['Full-game bets are settled on the 60-minute result.', 'overtime', 'nhl', 'total', 'full', 'excluded'],
   ['Full-game bets are settled on the final result, including the shootout.', 'overtime', 'nhl', 'moneyline', 'full', 'included'],

@@ -99,11 +99,15 @@ interface LexEntry {
   values?: string[];
   /** Words that keep a topic phrase from naming its topic when they stand in its gap or in the two
    * words before it ("a postponed game not played within two days" is postponement, not the
-   * cancellation that "the game is not played" names). */
+   * cancellation that "the game is not played" names). On an ignore entry, words that take it back when
+   * they stand in its gap ("only ..., and ... in overtime count" is no market on overtime alone). */
   unless?: string[];
   /** Words that, standing right after a value phrase, take it back: "settled on regulation" is
    * regulation only, "settled on regulation and overtime" is not. */
   unless_after?: string[];
+  /** Words that, standing right before a phrase, take it back: "the most popular bets" is a
+   * superlative, not "most bets" (a hedge over some markets). */
+  unless_before?: string[];
 }
 interface RuleLexicon {
   topics: LexEntry[];
@@ -271,15 +275,19 @@ function step(words: string[], phrase: string[], i: number, p: number, gap: stri
   const members = CLASSES.get(phrase[p]);
   if (members) {
     for (const m of members) {
-      if (!wordsAt(words, i, m)) continue;
-      // A member ending in a number is that whole number: "odds of 1" is not the start of "odds of 1.50".
-      if (/^\d+$/.test(m[m.length - 1]) && /^\d+$/.test(words[i + m.length] ?? '')) continue;
+      if (!wordsAt(words, i, m) || partOfNumber(words, i + m.length, m[m.length - 1])) continue;
       const h = step(words, phrase, i + m.length, p + 1, gap);
       if (h) return h;
     }
     return undefined;
   }
-  return words[i] === phrase[p] ? step(words, phrase, i + 1, p + 1, gap) : undefined;
+  return words[i] === phrase[p] && !partOfNumber(words, i + 1, phrase[p]) ? step(words, phrase, i + 1, p + 1, gap) : undefined;
+}
+
+/** Whether a phrase's number ends where the text's number goes on: "odds 1" is not the "1" of "odds
+ * 1.50" (tokens "1", "50"), though it is that of "odds 1.00". */
+function partOfNumber(words: string[], next: number, last: string): boolean {
+  return /^\d+$/.test(last) && /^\d+$/.test(words[next] ?? '') && !/^0+$/.test(words[next]);
 }
 
 // ---------------------------------------------------------------- sentences and clauses
@@ -395,7 +403,17 @@ function readScope(words: string[]): { scope: Scope; own: Clause['own'] } {
   // "..., and that holds for every market": said of every market, the statement reaches beyond the
   // markets it named on the way.
   const reachAll = words.some((w, k) => REACH.has(w) && (words[k + 1] === 'for' || words[k + 1] === 'to') && EVERY.has(words[k + 2]) && MARKET_NOUNS.has(words[k + 3]));
+  let everyEnd = -1;
   for (let i = 0; i < words.length; ) {
+    // "All markets, second-half markets included, are settled on ...": markets said to be included in
+    // "all markets" are among them, not the clause's scope.
+    if (i === everyEnd) {
+      const q = words.indexOf('included', i);
+      if (q > i && q - i <= 4 && !words.slice(i, q).some((w) => PREDICATE_VERBS.has(w) || NEGATION_CUES.has(w))) {
+        i = q + 1;
+        continue;
+      }
+    }
     let matched = 0;
     // An entry held to the clause's start ("^ result") is tried there first.
     const anchored = i === 0 ? SCOPE_AT_START.filter((a) => a.tokens[0] === words[0] || (a.tokens.length === 1 && `${a.tokens[0]}s` === words[0])) : [];
@@ -444,6 +462,12 @@ function readScope(words: string[]): { scope: Scope; own: Clause['own'] } {
           if (labelledWithOvertime(words, i + c.tokens.length)) overtimeLabel = true;
         } else if (e.dim === 'result') {
           own.result = true;
+          // "The match result, the handicap and the total include overtime": a result named in a list
+          // of markets is the result market, the money line.
+          if (c.tokens[0] !== '^' && inMarketList(words, i, i + c.tokens.length, !!scope.markets?.size)) {
+            add('markets', ['moneyline']);
+            own.market = true;
+          }
         } else if (e.dim === 'side') {
           // "If the favourite wins by exactly the handicap" names the result, a margin, not one side's
           // bet: the case it states holds for both sides.
@@ -453,12 +477,19 @@ function readScope(words: string[]): { scope: Scope; own: Clause['own'] } {
           // market, period or condition (it still stands in the heading's league section).
           own.segment = own.market = own.blocking = true;
           own.every = true;
+          everyEnd = i + c.tokens.length;
           // "all markets that include overtime": the noun is read again, so a class of markets named by
           // what the rule does to them ("markets that include", "markets marked") still blocks.
           matched = c.tokens.length - 1;
         }
         break;
       }
+    }
+    // "Second-half bets (winner, handicap, under/over)": "winner" in a list of markets is the winner
+    // market, the money line (alone, "the winner of the shootout" names none).
+    if (!matched && RESULT_MARKET_WORDS.has(words[i]) && inMarketList(words, i, i + 1, !!scope.markets?.size)) {
+      add('markets', ['moneyline']);
+      own.market = true;
     }
     i += matched || 1;
   }
@@ -468,6 +499,12 @@ function readScope(words: string[]): { scope: Scope; own: Clause['own'] } {
     add('segments', ['full']);
     own.segment = true;
   }
+  // "Player goal and point markets count overtime": "player", what the market counts and a market noun
+  // name a player's market as "player props" does.
+  if (!scope.markets?.has('player_prop') && namesPlayerMarket(words)) {
+    add('markets', ['player_prop']);
+    own.market = true;
+  }
   if (reachAll) {
     scope.markets = undefined;
     scope.segments = undefined;
@@ -475,7 +512,7 @@ function readScope(words: string[]): { scope: Scope; own: Clause['own'] } {
   // "If the line is on regular time, goals in overtime are not counted": a condition naming a market by
   // the basis it is offered on is a kind of market of its own, as a label is ("lines marked
   // 'regulation only'"); the statement is that kind's, not every market's.
-  if (conditionNamesBasis(words)) {
+  if (conditionNamesBasis(words) || conditionNamesThreeOutcomes(words)) {
     scope.blocking = true;
     own.blocking = true;
   }
@@ -502,6 +539,28 @@ const OVERTIME_MEMBERS = CLASSES.get('@overtime_periods') ?? [];
 /** Whether a market noun ending at word i is labelled as including overtime. */
 const labelledWithOvertime = (words: string[], i: number) => LABEL_INCLUDES.has(words[i]) && (words[i + 1] === 'ot' || OVERTIME_MEMBERS.some((o) => wordsAt(words, i + 1, o)));
 
+const STAT_JOINERS = new Set(['and', 'or']);
+/** Whether the words hold "player", then what a player's market counts (class `stat_noun`, joined by
+ * "and" or "or") and a market noun: "player goal and point markets", "player shots bets". */
+function namesPlayerMarket(words: string[]): boolean {
+  const stats = CLASSES.get('@stat_noun')!;
+  for (let k = 0; k < words.length; k++) {
+    if (words[k] !== 'player') continue;
+    let i = k + 1;
+    let counted = 0;
+    for (;;) {
+      const st = stats.find((x) => wordsAt(words, i, x));
+      if (!st) break;
+      i += st.length;
+      counted++;
+      if (!STAT_JOINERS.has(words[i]) || !stats.some((x) => wordsAt(words, i + 1, x))) break;
+      i++;
+    }
+    if (counted && MARKET_NOUNS.has(words[i])) return true;
+  }
+  return false;
+}
+
 /** Whether `tokens` stand in `words` from word i on (never for an i before the first word). */
 function wordsAt(words: readonly string[], i: number, tokens: readonly string[]): boolean {
   return i >= 0 && tokens.every((t, j) => words[i + j] === t);
@@ -520,11 +579,48 @@ function comparedAt(words: string[], i: number): boolean {
 }
 
 /** Whether the entry matched at i is a length read in its plural ("60 minutes" for the entry "60
- * minute") right after a name of regulation ("regular playing time (60 minutes)"). */
+ * minute") right after a name of regulation ("regular playing time (60 minutes)") or before "of" and
+ * one ("the 60 minutes of regular time"): the length of regulation restated, not the 60-minute market. */
 function restatesRegulation(words: string[], i: number, tokens: string[]): boolean {
   const last = tokens[tokens.length - 1];
   if (last !== 'minute' || words[i + tokens.length - 1] !== 'minutes') return false;
-  return (CLASSES.get('@regulation') ?? []).some((r) => wordsAt(words, i - r.length, r));
+  const regulation = CLASSES.get('@regulation') ?? [];
+  const after = i + tokens.length;
+  return regulation.some((r) => wordsAt(words, i - r.length, r) || (words[after] === 'of' && wordsAt(words, after + 1 + (words[after + 1] === 'the' ? 1 : 0), r)));
+}
+
+/** Words that place a tie at a moment of the game ("level after regular time", "tied at the end of regulation"). */
+const TIE_MOMENTS = [['after'], ['following'], ['at', 'the', 'end', 'of'], ['at', 'the', 'close', 'of'], ['at', 'end', 'of'], ['at']];
+/** Whether the words name a tie at the end of the regular length and no later ("the game ends level after
+ * regular time", "if the teams are level at the end of regulation"), not one "after regulation and
+ * overtime": the tie of a market settled on regulation, which the game may still break in overtime. */
+function tieAtRegulation(words: string[]): boolean {
+  const regulation = CLASSES.get('@regulation')!;
+  const joiners = CLASSES.get('@joiner')!;
+  for (const h of topicHits('tie', words))
+    for (let k = h.start + 1; k <= h.end + 2 && k < words.length; k++)
+      for (const moment of TIE_MOMENTS) {
+        if (!wordsAt(words, k, moment)) continue;
+        const at = k + moment.length + (words[k + moment.length] === 'the' ? 1 : 0);
+        const r = regulation.find((x) => wordsAt(words, at, x));
+        if (r && !joiners.some((j) => wordsAt(words, at + r.length, j))) return true;
+      }
+  return false;
+}
+
+const THREE = new Set(['three', '3']);
+const OUTCOME_FILLERS = new Set(['possible', 'outcomes', 'outcome', 'results', 'options', 'selections']);
+const OFFERED = new Set(['given', 'offered', 'listed', 'available', 'shown', 'quoted']);
+/** Whether the words hold a condition on a market with three outcomes ("if three are given", "when 3
+ * possible outcomes are offered"): the three-way market, outside the spec, as a label naming it is. */
+function conditionNamesThreeOutcomes(words: string[]): boolean {
+  for (let k = 0; k < words.length; k++) {
+    if (!CONDITION_OPENERS.has(words[k]) || words[k] === 'unless' || !THREE.has(words[k + 1])) continue;
+    let i = k + 2;
+    while (OUTCOME_FILLERS.has(words[i])) i++;
+    if ((words[i] === 'are' || words[i] === 'is') && OFFERED.has(words[i + 1])) return true;
+  }
+  return false;
 }
 
 const BASIS_NOUNS = new Set(['line', 'lines', 'market', 'markets', 'bet', 'bets', 'wager', 'wagers']);
@@ -556,6 +652,28 @@ function coordinatedWithMarket(words: string[], i: number): boolean {
     k++;
   }
   return joined && k - i <= 4 && namesMarketAt(words, k);
+}
+
+/** Participles by which a clause says overtime is played ("overtime is played", "extra time is held"). */
+const PLAYED = new Set(['played', 'held', 'contested', 'staged']);
+/** Whether the words say that the rule's topic is played ("overtime is played in most leagues"): a
+ * description of the sport, no statement of how a market settles. */
+function describesPlay(rule: ReadRule, words: string[]): boolean {
+  return topicHits(rule, words).some((h) => (words[h.end] === 'is' || words[h.end] === 'are') && PLAYED.has(words[h.end + 1]));
+}
+
+/** Words that name the winner market when listed among markets. */
+const RESULT_MARKET_WORDS = new Set(['winner', 'winners']);
+/** Whether the words from `start` to `end` stand in a list of markets: a market follows them
+ * after joining words only ("the match result, the puck line and ..."), or one was named before them
+ * and "and" or "or" joins them on ("the handicap and the match result"). */
+function inMarketList(words: string[], start: number, end: number, marketBefore: boolean): boolean {
+  let k = end;
+  while (k < words.length && MARKET_JOINERS.has(words[k]) && k - end < 2) k++;
+  if (scopeCandidates(words[k] ?? '').some((c) => c.entry.dim === 'market' && wordsAtOrPlural(words, k, c.tokens))) return true;
+  let b = start - 1;
+  if (words[b] === 'the') b--;
+  return marketBefore && (words[b] === 'and' || words[b] === 'or');
 }
 
 /** Verbs of a side's result that a margin follows ("the favourite wins by exactly 3"). */
@@ -934,7 +1052,9 @@ export function clauses(sentence: string, section?: Scope): Clause[] {
     if (p.kind === 'colon' && scope.blocking && !read.scope.blocking && (read.own.segment || read.own.market) && isClassHeading(prevWords)) scope = { ...scope, blocking: false };
     // A hedge with an `unless_after` list is no hedge when one of those words follows it: "depends
     // on the team that wins after overtime" names what decides the bet, not a market or book it varies by.
-    const hedged = WITHDRAW.some((w) => findAll(wordsOf, w.tokens).some((h) => !w.entry.unless_after?.some((x) => wordsOf.slice(h.end, h.end + 2).includes(x))));
+    // One with an `unless_before` list is none when one of those words stands right before it ("among
+    // the most popular bets": a superlative).
+    const hedged = WITHDRAW.some((w) => findAll(wordsOf, w.tokens).some((h) => !w.entry.unless_after?.some((x) => wordsOf.slice(h.end, h.end + 2).includes(x)) && !w.entry.unless_before?.includes(wordsOf[h.start - 1])));
     const asking = !hedged && asksWhether(wordsOf);
     out.push({ kind: p.kind, text: sentence.slice(ws[0].start, ws[ws.length - 1].end), words: wordsOf, scope, own: read.own, withdrawn: hedged || asking, ...(asking ? { asking } : {}), conditional });
     prev = scope;
@@ -1193,7 +1313,14 @@ function topicOutsideCondition(rule: ReadRule, c: Clause): boolean {
   return topicHits(rule, c.words).some((h) => !c.conditional[h.start]);
 }
 
-/** The value one clause states for a rule (topic carried in from the clause before when asked). */
+/** Where an ignore entry stands in the words; its `unless` words in a gap take it back ("only goals in
+ * overtime count" is a market on overtime alone, "one team only, and that team's points in overtime count" is not). */
+function ignoredHits(words: string[], g: Compiled<LexEntry>): Hit[] {
+  const hits = findAll(words, g.tokens);
+  const unless = g.entry.unless;
+  return unless ? hits.filter((h) => !h.gap.some((w) => unless.includes(w))) : hits;
+}
+
 /** Market names that hold a negation word ("draw no bet", "no draw offered"): scope entries of dimension `market`. */
 const NEGATED_NAMES = SCOPE.filter((c) => c.entry.dim === 'market' && c.tokens.some((t) => NEGATION_CUES.has(t))).map((c) => c.tokens);
 
@@ -1205,11 +1332,12 @@ function withoutNamedNegations(words: string[]): string[] {
   return out;
 }
 
+/** The value one clause states for a rule (topic carried in from the clause before when asked). */
 function clauseValue(rule: ReadRule, words: string[], topic: boolean, conditional: readonly boolean[] = [], plain = false): ClauseValue | undefined {
   const lex = LEXICON[rule];
   let best: { value: string; priority: number; start: number; end: number; turned: boolean; forCase: boolean }[] = [];
   const taken = new Set<number>();
-  for (const g of lex.ignore) for (const hit of findAll(words, g.tokens)) for (let k = hit.start; k < hit.end; k++) taken.add(k);
+  for (const g of lex.ignore) for (const hit of ignoredHits(words, g)) for (let k = hit.start; k < hit.end; k++) taken.add(k);
   const ownObject = topic && !hasTopic(rule, words);
   const named = lex.negation ? withoutNamedNegations(words) : words;
   for (const v of lex.values) {
@@ -1333,7 +1461,7 @@ function deniedValue(rule: ReadRule, words: string[], conditional: readonly bool
   const lex = LEXICON[rule];
   if (lex.negation) return undefined;
   const taken = new Set<number>();
-  for (const g of lex.ignore) for (const hit of findAll(words, g.tokens)) for (let k = hit.start; k < hit.end; k++) taken.add(k);
+  for (const g of lex.ignore) for (const hit of ignoredHits(words, g)) for (let k = hit.start; k < hit.end; k++) taken.add(k);
   // Only a refund denied: "neither side won or lost" describes a tied game, not a loss denied; and a
   // modal denial ("some bets may not be refunded") says what can happen, not what does.
   for (const v of lex.values.filter((e) => e.entry.value === 'void')) {
@@ -1458,6 +1586,8 @@ interface Applicable {
   /** The sentence it was read in, and whether its value was said for the case its condition names. */
   sentence?: number;
   forCase?: boolean;
+  /** A tie read from a clause that places it at the end of regulation ("level after regular time"). */
+  regulationTie?: boolean;
 }
 
 const namesGameLines = (c: Clause) =>
@@ -1808,6 +1938,8 @@ function ellipticalTail(toks: readonly Tok[], i: number): boolean {
   return elliptical(ws);
 }
 
+/** Words by which a subject names the markets left once others are named ("every other market"). */
+const OTHER_WORDS = new Set(['other', 'remaining']);
 /** Determiners a coordinated subject may open with ("..., and the quarter lines ..."). */
 const SUBJECT_DETERMINERS = new Set(['the', 'all', 'every', 'each', 'any', 'our']);
 
@@ -1818,6 +1950,17 @@ function coordinatedStatement(toks: readonly Tok[], i: number): boolean {
   for (let k = i; k < toks.length && toks[k].word !== ';'; k++) if (isWord(toks[k])) ws.push(toks[k].word);
   let j = 0;
   while (SUBJECT_DETERMINERS.has(ws[j])) j++;
+  // "..., and every other hockey market is on regular time": the markets the clause before left out
+  // are a subject of their own, named by "other" (and a league or sport) before a market noun.
+  if (j > 0 && OTHER_WORDS.has(ws[j])) {
+    let k = j + 1;
+    for (;;) {
+      const sport = scopeCandidates(ws[k] ?? '').find((c) => (c.entry.dim === 'league' || c.entry.dim === 'sport') && wordsAt(ws, k, c.tokens));
+      if (!sport) break;
+      k += sport.tokens.length;
+    }
+    if (MARKET_NOUNS.has(ws[k]) && statesValue(ws)) return true;
+  }
   // A market outside the spec is a subject of its own too ("..., while the win/draw/lose bet and the
   // under/over are settled on regulation").
   const blockedMarket = scopeCandidates(ws[j] ?? '').some((c) => c.entry.dim === 'blocking' && c.tokens.every((t, k) => ws[j + k] === t));
@@ -1912,6 +2055,9 @@ export function readRule(text: string | ParsedText, rule: ReadRule, m: MarketSco
   let found: Applicable[] = [];
   let before: Clause | undefined;
   let beforeAll: Clause[] = [];
+  // The markets the last sentence naming one named ("the most frequent bet is the head to head"), which a
+  // later sentence's "it" refers to.
+  let named: Scope | undefined;
   let sentence = 0;
   for (const cs of typeof text === 'string' ? parseText(text) : text) {
     sentence++;
@@ -1920,6 +2066,8 @@ export function readRule(text: string | ParsedText, rule: ReadRule, m: MarketSco
     const prevClauses = beforeAll;
     before = cs[cs.length - 1];
     beforeAll = cs;
+    const namedBefore = named;
+    for (const c of cs) if (c.own.market && c.scope.markets?.size && !c.scope.blocking) named = c.scope;
     // A lead-in before a list ("overtime does not count for: quarter markets; 1st half markets") gives
     // its value to the items that name a market or the rule's subject, and on its own states nothing
     // when it ends in mid-phrase.
@@ -1948,6 +2096,10 @@ export function readRule(text: string | ParsedText, rule: ReadRule, m: MarketSco
         continue;
       }
       if (i === 0 && (dangling || listed)) continue;
+      // "It is not limited to regulation time but runs to the end of the overtime": a sentence whose
+      // subject is "it", naming no market or period of its own, speaks of the market a sentence before
+      // it named, not of every market.
+      if (i === 0 && c.words[0] === 'it' && !c.own.market && !c.own.segment && namedBefore && !holds(namedBefore, m)) continue;
       // "Overtime included: No" is a label and its answer: the label states nothing of its own.
       if (cs[i + 1]?.kind === 'colon' && isAnswer(cs[i + 1])) continue;
       // The exception clauses that follow this clause.
@@ -1985,7 +2137,9 @@ export function readRule(text: string | ParsedText, rule: ReadRule, m: MarketSco
       // names the rule only in a condition ("most of the time, if a bet will not include overtime, it
       // is because of a period bet") claims nothing.
       if (c.withdrawn) {
-        if (!c.asking && topic && speaksOf(c, m, rule) && (clauseValue(rule, c.words, topic, c.conditional) || (topicOutsideCondition(rule, c) && !c.words.some((w) => REASONS.has(w))))) found.push({ value: HEDGED, clause: c.text, weight: specificity(c.scope, m) });
+        // One that says how or where overtime is played ("overtime is played in most professional leagues,
+        // the NBA included") describes the sport, not a settlement, and claims nothing.
+        if (!c.asking && topic && speaksOf(c, m, rule) && !describesPlay(rule, c.words) && (clauseValue(rule, c.words, topic, c.conditional) || (topicOutsideCondition(rule, c) && !c.words.some((w) => REASONS.has(w))))) found.push({ value: HEDGED, clause: c.text, weight: specificity(c.scope, m) });
         continue;
       }
       let v = clauseValue(rule, c.words, topic, c.conditional);
@@ -2073,7 +2227,7 @@ export function readRule(text: string | ParsedText, rule: ReadRule, m: MarketSco
         // does not arise.
         const neg = LEXICON[rule].negation;
         if (v.forCase && !v.conflict && neg) found = found.filter((f) => !(f.sentence === sentence && !f.forCase && !f.conflict && neg[f.value] === v.value));
-        found.push({ value: v.value, conflict: v.conflict, clause: clauseText, weight: specificity(c.scope, m), gameLines: namesGameLines(c), sentence, forCase: v.forCase });
+        found.push({ value: v.value, conflict: v.conflict, clause: clauseText, weight: specificity(c.scope, m), gameLines: namesGameLines(c), sentence, forCase: v.forCase, regulationTie: rule === 'tie' && tieAtRegulation(c.words) });
       }
     }
   }
@@ -2084,6 +2238,11 @@ export function readRule(text: string | ParsedText, rule: ReadRule, m: MarketSco
   // Overtime counts." says nothing of a second-half spread). A clause naming no market at all
   // ("Overtime scoring will not be counted.") speaks of the market the text is published on.
   if (rule === 'overtime' && m.segment !== 'full') found = found.filter((f) => !f.gameLines);
+  // A tie placed at the end of regulation ("Draw no bet - if the game ends level after regular time, all
+  // bets are void") is the tie of a market settled on regulation; for a market the text includes
+  // overtime in (a "2 way (including extra time)" beside it), the game goes on past that tie, so the
+  // clause states nothing of the market's own tie.
+  if (rule === 'tie' && found.some((f) => f.regulationTie) && readRule(text, 'overtime', m).value === 'included') found = found.filter((f) => !f.regulationTie);
   if (!found.length) return { value: 'unknown', why: 'silent' };
   const top = Math.max(...found.map((f) => f.weight));
   const group = found.filter((f) => f.weight === top);

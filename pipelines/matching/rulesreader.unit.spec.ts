@@ -76,7 +76,8 @@ const BLIND11_RIGHT = 74;
 // values read (odds set at 1.00, "games that tie once the spread is taken into account", "the push rule
 // applies:", "the margin of victory equals the spread"), and six overtime values ("extra play", "for all
 // sports except hockey, ...").
-const BLIND12_RIGHT = 89;
+// 90 since the round on the two newest batches' misses ('settled at odds of 1' is the stake back, 7bd9794).
+const BLIND12_RIGHT = 90;
 // The thirteenth blind batch, development since its blind figure (57 of 86 right, three wrong, one
 // silent row read known, three opposite pairs read alike), after its safety round and the round's
 // stated values. One silent row still reads known: p1498 ("Unless the offer states otherwise, bets
@@ -96,13 +97,17 @@ const BLIND14_RIGHT = 75;
 // official time, a platform's list of settlement options; their hand values read again and kept) and
 // twenty stated values read.
 // 81 since round 24 ('depends on the whole match' names what decides the bet).
-const BLIND15_RIGHT = 81;
+// 84 since the round on the two newest batches' misses (p1675's cancellation hand value corrected to void,
+// 20bf7c2, and read with its non-participation value through 'odds 1'; 'winner' listed among markets).
+const BLIND15_RIGHT = 84;
 const BLIND15_SILENT_KNOWN: string[] = [];
 // The sixteenth blind batch, development since its blind figure (56 of 86 right on round 22's reader,
 // 57 on round 23's, whose author never saw it; no wrong value, no silent row read known).
 // 65 since round 24 (the score after overtime, '(60 minutes)' after regulation, the head to head, an aside
 // inside a condition).
-const BLIND16_RIGHT = 65;
+// 72 since the round on the two newest batches' misses ('odds 1', a listed result or winner, 'the most popular
+// bets' as a superlative, a clause saying where overtime is played, 'one team only, and ...').
+const BLIND16_RIGHT = 72;
 // The seventeenth blind batch, development since its blind figure (80 of 106 right on round 23's reader,
 // with 4 wrong values, 5 silent rows read known and 4 opposite pairs read equivalent): after this round
 // none wrong, no opposite pair read alike, 82 right; two silent rows still read known (p1791, a
@@ -110,8 +115,11 @@ const BLIND16_RIGHT = 65;
 // builder's example "the whole bet is cancelled", valued void on the same wording in p1322, p1324 and
 // p1325 of the eleventh batch; measurements.md). 81 with round 24's reader merged beside it (p1784's
 // 'count overtime but not the shootout' after 'regular time, 60 minutes', left unknown by round 24).
-const BLIND17_RIGHT = 81;
-const BLIND17_SILENT_KNOWN = ['p1791', 'p1824'];
+// 103 and none listed since the round on the two newest batches' misses: p1791 unknown (a tie at the end of
+// regulation is no tie rule of a market including overtime, 8d30463), p1824's hand value corrected to void as
+// p1322's (350f098), and twenty-one stated values read by kind (measurements.md).
+const BLIND17_RIGHT = 103;
+const BLIND17_SILENT_KNOWN: string[] = [];
 // The eighteenth blind batch, development since its blind figure (71 of 100 right on the reader at 41c625d,
 // with 5 wrong values and 3 of 44 silent rows read known, no opposite pair read alike): after the round on
 // it none wrong, no silent row read known (a claim quoted to be refuted, the two-way result, a market
@@ -1966,5 +1974,130 @@ describe('stated values of the eighteenth blind batch read unknown: the kinds be
   it('a bet "processed at 1.0" or "counted at 1.00" (a Korean guide\'s words, no "odds") is the stake back', () => {
     expect(readRule('A final score that lands exactly on the under/over line is processed at 1.0.', 'push', m('nba', 'total'))).toMatchObject({ value: 'void' });
     expect(readRule('In under/over, a final score exactly on the line is settled as a special case, at 1.00.', 'push', m('mlb', 'total'))).toMatchObject({ value: 'void' });
+  });
+});
+
+describe('the seventeenth blind batch\'s last silent rows read known: the kinds behind them (sentences written for these tests)', () => {
+  it('a tie placed at the end of regulation ("level after regular time") is no tie rule of a market the text includes overtime in', () => {
+    const text = 'Markets: Winner (overtime included) - home or away. Draw no bet - should the game finish level after regulation time, stakes are refunded.';
+    expect(readRule(text, 'tie', m('nfl', 'moneyline'))).toEqual({ value: 'unknown', why: 'silent' });
+    expect(readRule('Money line bets include overtime. If the teams are tied at the end of regulation, money line bets are void.', 'tie', m('nfl', 'moneyline'))).toEqual({ value: 'unknown', why: 'silent' });
+    // A tie after regulation and overtime is the market's own tie.
+    expect(readRule('Money line bets include overtime. If the game is tied after regulation and overtime, money line bets are void.', 'tie', m('nfl', 'moneyline'))).toMatchObject({ value: 'void' });
+    // A market settled on regulation, or one the text gives no basis, keeps its tie at regulation's end.
+    expect(readRule('Money line bets exclude overtime. If the teams are tied at the end of regulation, money line bets are void.', 'tie', m('nfl', 'moneyline'))).toMatchObject({ value: 'void' });
+    expect(readRule('If the teams are tied at the end of regulation, money line bets are void.', 'tie', m('nfl', 'moneyline'))).toMatchObject({ value: 'void' });
+  });
+  it('a sentence whose subject is "it", naming no market, speaks of the market a sentence before it named, not of every market', () => {
+    const text = 'The most common basketball wager is the moneyline. You pick the side you think will win. It runs to the end of the game, overtime included.';
+    expect(readRule(text, 'overtime', m('nba', 'moneyline'))).toMatchObject({ value: 'included' });
+    expect(readRule(text, 'overtime', m('nba', 'total'))).toEqual({ value: 'unknown', why: 'silent' });
+    expect(readRule(text, 'overtime', m('nba', 'player_prop'))).toEqual({ value: 'unknown', why: 'silent' });
+    // With no market named before, "it" is read as before.
+    expect(readRule('Basketball. It is settled with overtime included.', 'overtime', m('nba', 'total'))).toMatchObject({ value: 'included' });
+  });
+});
+
+describe('stated values of the seventeenth and sixteenth blind batches read unknown: the kinds behind them (sentences written for these tests)', () => {
+  it('"the 60 minutes of regular time" restates the length of regulation: it is not the 60-minute market', () => {
+    expect(readRule('Hockey wagers are graded on the score after the 60 minutes of regulation; overtime goals are not counted.', 'overtime', m('nhl', 'total'))).toMatchObject({ value: 'excluded' });
+    expect(readRule('Every NHL bet is decided on the 60 minutes of normal time; overtime is not included.', 'overtime', m('nhl', 'moneyline'))).toMatchObject({ value: 'excluded' });
+    // The 60-minute market itself is still a market outside the spec.
+    expect(readRule('60 minute betting: overtime goals are not counted.', 'overtime', m('nhl', 'total'))).toEqual({ value: 'unknown', why: 'silent' });
+  });
+  it('"player", what the market counts and a market noun ("player goal and point markets", "player shots bets") name a player\'s market', () => {
+    const text = 'Hockey wagers are graded on regulation time. Player assist and save wagers include overtime.';
+    expect(readRule(text, 'overtime', m('nhl', 'player_prop'))).toMatchObject({ value: 'included' });
+    expect(readRule(text, 'overtime', m('nhl', 'total'))).toMatchObject({ value: 'excluded' });
+    expect(readRule('Basketball bets include overtime. Player rebounds bets do not count overtime.', 'overtime', m('nba', 'player_prop'))).toMatchObject({ value: 'excluded' });
+    // A player as the subject of a clause is no market.
+    expect(readRule('Hockey wagers are graded on regulation time. If a player scores goals in overtime, bets count them.', 'overtime', m('nhl', 'player_prop'))).toMatchObject({ value: 'excluded' });
+  });
+  it('markets said to be included in "all markets" ("all bets, quarter bets included, ...") are among them, not the clause\'s scope', () => {
+    const text = 'Unless noted, all wagers, first-half wagers included, are graded on the final score including overtime.';
+    expect(readRule(text, 'overtime', m('nba', 'total'))).toMatchObject({ value: 'included' });
+    expect(readRule(text, 'overtime', m('nba', 'moneyline'))).toMatchObject({ value: 'included' });
+    // A clause naming its own period, with no "all", keeps it.
+    expect(readRule('Second-half wagers are graded on the final score including overtime.', 'overtime', m('nba', 'total'))).toEqual({ value: 'unknown', why: 'silent' });
+  });
+  it('a result named in a list of markets ("the match result, the handicap and the total") is the result market, the money line', () => {
+    expect(readRule('The game result, the spread and the total include overtime.', 'overtime', m('nba', 'moneyline'))).toMatchObject({ value: 'included' });
+    expect(readRule('Run lines and the match result are graded with extra innings.', 'overtime', m('mlb', 'moneyline'))).toMatchObject({ value: 'included' });
+    // The result as what a market settles on names no market of its own.
+    expect(readRule('Totals are settled on the official result at the end of the match, overtime included.', 'overtime', m('nba', 'moneyline'))).toEqual({ value: 'unknown', why: 'silent' });
+  });
+  it('"only regular time" ("considers only regular time", "look at only normal time") is regulation only, unless overtime is joined on', () => {
+    expect(readRule('Puck line bets take into consideration only regulation time.', 'overtime', m('nhl', 'spread'))).toMatchObject({ value: 'excluded' });
+    expect(readRule('Hockey totals look at only normal time.', 'overtime', m('nhl', 'total'))).toMatchObject({ value: 'excluded' });
+    expect(readRule('Hockey totals look at only normal time plus overtime.', 'overtime', m('nhl', 'total'))).toMatchObject({ value: 'included' });
+  });
+  it('", and every other hockey market is on regular time" is a statement of its own about the markets left: the clause before keeps its market', () => {
+    const text = 'Hockey: the moneyline counts overtime and the shootout, and every other NHL market is on regulation time.';
+    expect(readRule(text, 'overtime', m('nhl', 'total'))).toMatchObject({ value: 'excluded' });
+    expect(readRule(text, 'overtime', m('nhl', 'moneyline'))).toMatchObject({ value: 'included' });
+    expect(readRule('Basketball totals are on regular time.', 'overtime', m('nba', 'total'))).toMatchObject({ value: 'excluded' });
+    expect(readRule('Basketball totals are on regular time and overtime.', 'overtime', m('nba', 'total'))).toMatchObject({ value: 'included' });
+  });
+  it('"without any extra time", "without extra innings" is excluded, as "without overtime" is', () => {
+    expect(readRule('Baseball totals stand on the final tally, without any extra innings.', 'overtime', m('mlb', 'total'))).toMatchObject({ value: 'excluded' });
+    expect(readRule('Hockey totals pay out without any extra time.', 'overtime', m('nhl', 'total'))).toMatchObject({ value: 'excluded' });
+  });
+  it('"the most popular bets" is a superlative, not a hedge over some markets as "most bets" is', () => {
+    expect(readRule('Moneyline wagers are the most popular bets in basketball and include overtime.', 'overtime', m('nba', 'moneyline'))).toMatchObject({ value: 'included' });
+    // The quantifier still withdraws.
+    expect(readRule('Most basketball bets include overtime.', 'overtime', m('nba', 'moneyline'))).toMatchObject({ value: 'unknown', why: 'hedged' });
+  });
+  it('"settled at odds 1" is the stake back, as "odds 1.00" is; "odds 1.50" is not odds 1 (a number matches only whole)', () => {
+    expect(readRule('When the final total equals the line exactly, wagers are paid at odds 1.', 'push', m('nba', 'total'))).toMatchObject({ value: 'void' });
+    expect(readRule('If the listed player does not play, the wager stands at odds of 1.', 'non_participation', m('nba', 'player_prop'))).toMatchObject({ value: 'void' });
+    expect(readRule('When the final total equals the line exactly, wagers are paid at odds 1.00.', 'push', m('nba', 'total'))).toMatchObject({ value: 'void' });
+    expect(readRule('When the final total equals the line exactly, wagers are paid at odds 1.50.', 'push', m('nba', 'total'))).toEqual({ value: 'unknown', why: 'silent' });
+  });
+  it('a game ending with exactly the combined score set is the push case', () => {
+    expect(readRule('If the teams finish with exactly the combined score predicted, wagers are refunded.', 'push', m('nba', 'total'))).toMatchObject({ value: 'void' });
+    expect(readRule('Should the game end with exactly that combined score, the bet is returned.', 'push', m('nfl', 'total'))).toMatchObject({ value: 'void' });
+  });
+  it('a player who "does not come on" or "did not enter the game" is a player who does not take part', () => {
+    expect(readRule('Should the player not come on at all, his bets are void.', 'non_participation', m('nba', 'player_prop'))).toMatchObject({ value: 'void' });
+    expect(readRule('If a player never enters the match, wagers on him are refunded.', 'non_participation', m('nhl', 'player_prop'))).toMatchObject({ value: 'void' });
+    // A game that does not come on is no player's absence.
+    expect(readRule('Bets are void if the game does not come on.', 'non_participation', m('nba', 'player_prop'))).toEqual({ value: 'unknown', why: 'silent' });
+  });
+  it('"odds of one" is odds 1.00, the stake back', () => {
+    expect(readRule('A player who is not in the lineup gets odds of one on all his bets.', 'non_participation', m('nba', 'player_prop'))).toMatchObject({ value: 'void' });
+  });
+  it('"only ... in overtime count" read across "and" is no market on overtime alone: "one team only, and that team\'s points in overtime count"', () => {
+    expect(readRule('Team totals: you back the points of a single team only, and that team\'s points in overtime count.', 'overtime', m('nba', 'team_total'))).toMatchObject({ value: 'included' });
+    // The market on overtime alone is still no rule.
+    expect(readRule('Overtime goals market: only goals scored in overtime count.', 'overtime', m('nhl', 'total'))).toEqual({ value: 'unknown', why: 'silent' });
+  });
+  it('"winner" listed among markets ("(winner, handicap, under/over)") is the winner market, the money line', () => {
+    expect(readRule('Game markets (winner, spread, totals) include overtime.', 'overtime', m('nba', 'moneyline'))).toMatchObject({ value: 'included' });
+    // The winner of the shootout names no market.
+    expect(readRule('The winner of the shootout is credited with one goal.', 'overtime', m('nhl', 'total'))).toMatchObject({ value: 'included' });
+  });
+  it('a hedged clause saying where overtime is played ("overtime is played in most leagues, the NBA included") describes the sport: it takes back no statement', () => {
+    const text = 'Overtime points count toward the game total; overtime is played in most professional leagues, the WNBA included, when the score is level.';
+    expect(readRule(text, 'overtime', m('wnba', 'total'))).toMatchObject({ value: 'included' });
+    // A hedged statement of settlement still withdraws.
+    expect(readRule('Overtime points count toward the game total; overtime is usually excluded from quarter bets.', 'overtime', m('wnba', 'total', 'quarter:4'))).toMatchObject({ value: 'unknown', why: 'hedged' });
+  });
+  it('bets "made on regular time" are settled on regulation; "made on regulation time markets" names markets, not a basis', () => {
+    expect(readRule('All hockey wagers are made on normal time.', 'overtime', m('nhl', 'total'))).toMatchObject({ value: 'excluded' });
+    expect(readRule('Hockey wagers are made on regulation and overtime.', 'overtime', m('nhl', 'total'))).toMatchObject({ value: 'included' });
+    expect(readRule('Bets made on regulation time markets are final.', 'overtime', m('nhl', 'total'))).toEqual({ value: 'unknown', why: 'silent' });
+  });
+  it('a contract that settles at its "last traded price" on a cancelled game is the fair-price settlement', () => {
+    expect(readRule('Should the game be called off and not replayed, this contract resolves at the last traded price.', 'cancellation', m('nba', 'player_prop'))).toMatchObject({ value: 'fair_price' });
+  });
+  it('a condition on a market with three outcomes ("if three are given") names the three-way market: its draw rule is not the money line\'s', () => {
+    const text = 'Where two outcomes are offered, a drawn game returns all stakes. When 3 possible outcomes are offered, the draw is a result of its own.';
+    expect(readRule(text, 'tie', m('nfl', 'moneyline'))).toMatchObject({ value: 'void' });
+    expect(readRule('If three outcomes are listed, the tie is a separate outcome.', 'tie', m('nfl', 'moneyline'))).toEqual({ value: 'unknown', why: 'silent' });
+  });
+  it('"the sum of points" (goals, runs) names the total market, as "totals" does', () => {
+    expect(readRule('If the handicap result, or the sum of goals, lands exactly on the line, stakes are refunded.', 'push', m('nhl', 'total'))).toMatchObject({ value: 'void' });
+    expect(readRule('Bets on the sum of runs are graded on nine innings.', 'overtime', m('mlb', 'total'))).toMatchObject({ value: 'excluded' });
+    expect(readRule('Bets on the sum of runs are graded on nine innings.', 'overtime', m('mlb', 'moneyline'))).toEqual({ value: 'unknown', why: 'silent' });
   });
 });
