@@ -17,7 +17,7 @@
 // --modes picks some (comma-separated; default: idle, crawl, pollers here, crawl).
 // Every crawl mode runs the simulator on its own thread and the catalog stage and history sinks on
 // the history worker (the defaults).
-// A crawl round starts a fresh service (its own DATA_DIR), waits --warmup seconds so the first
+// A round (in a child process of its own) starts a fresh service (its own DATA_DIR), waits --warmup seconds so the first
 // listing crawl is under way, then loads it for --seconds. Each line also says how many raw records
 // the catalog stage consumed during the window (the crawl's pace: proof that it ran, and whether the
 // API's gain cost the pipeline) and how busy the main thread's event loop was (its utilization over
@@ -246,8 +246,9 @@ async function catalogPaths(address: string, key: string): Promise<string[]> {
  * Made by a child process (this file with --make-seed): a stop in the middle of a crawl may leave its
  * chdb session open past the stop deadline, and a process holds one chdb data directory at a time.
  */
+const seedDir = () => path.resolve(SEED || path.join(tmpdir(), `pm-crawl-latency-seed-${SCALE}`));
 async function seeded(): Promise<{ dir: string; key: string }> {
-  const dir = path.resolve(SEED || path.join(tmpdir(), `pm-crawl-latency-seed-${SCALE}`));
+  const dir = seedDir();
   const done = path.join(dir, 'bench-seeded.json');
   if (!existsSync(done)) {
     const child = spawn(process.execPath, [...process.execArgv, fileURLToPath(import.meta.url), '--make-seed', '--seed', dir, '--scale', SCALE], { stdio: 'inherit' });
@@ -349,19 +350,44 @@ async function once(mode: Mode, label: string, seed?: { dir: string; key: string
 }
 
 if (process.argv.includes('--make-seed')) {
-  await makeSeed(path.resolve(SEED));
+  await makeSeed(seedDir());
   process.exit(0);
+}
+type RoundResult = Awaited<ReturnType<typeof once>>;
+if (process.argv.includes('--one-round')) {
+  // A child's one round (below): its figures as one line on stdout.
+  const seed = ROUTE === 'catalog' ? (JSON.parse(readFileSync(path.join(seedDir(), 'bench-seeded.json'), 'utf8')) as { dir: string; key: string }) : undefined;
+  const r = await once(arg('one-round', '') as Mode, arg('label', 'round'), seed);
+  process.stdout.write(`ROUND ${JSON.stringify(r)}\n`);
+  process.exit(0);
+}
+
+/**
+ * One round in a child process of its own (this file with --one-round): a stop in the middle of a
+ * crawl may abandon a chdb call on the history worker past the stop deadline, leaving its session
+ * open, and a process holds one chdb data directory at a time, so the next round in the same process
+ * could not open its own. The child's exit after its line may still be that abandoned call's (a
+ * native abort at teardown): the line is what counts.
+ */
+async function roundInChild(mode: Mode, label: string): Promise<RoundResult> {
+  const child = spawn(process.execPath, [...process.execArgv, fileURLToPath(import.meta.url), ...process.argv.slice(2), '--one-round', mode, '--label', label], { stdio: ['ignore', 'pipe', 'inherit'] });
+  let out = '';
+  child.stdout.on('data', (d: Buffer) => (out += d.toString()));
+  const code = await new Promise<number | null>((r) => child.on('exit', r));
+  const line = out.split('\n').find((l) => l.startsWith('ROUND '));
+  if (!line) throw new Error(`round ${label} (${mode}) gave no figures (exit ${code})`);
+  return JSON.parse(line.slice('ROUND '.length)) as RoundResult;
 }
 const modes = picked as Mode[];
 const rows: string[] = [];
-const seed = ROUTE === 'catalog' ? await seeded() : undefined;
+if (ROUTE === 'catalog') await seeded();
 console.log(`${ROUTE === 'catalog' ? 'GET /v1/markets (catalog pages), ' : 'GET /v1/plans, '}scale ${SCALE}, ${SECONDS} s windows after ${WARMUP} s${API_WARMUP > 0 ? ` (its last ${API_WARMUP} s under the same load, unmeasured)` : ''}, ${CONNECTIONS} connections${RATE > 0 ? ` at ${RATE} requests/s` : ''}, ${ROUNDS} rounds (${new Date().toISOString()})`);
 for (let round = 0; round < ROUNDS; round++) {
   // Alternate the crawl modes' order so neither always runs on a warmer machine.
   const order = round % 2 === 0 ? modes : modes[0] === 'idle' ? [modes[0], ...modes.slice(1).reverse()] : [...modes].reverse();
   const idle = { p99: 0, exact: 0 };
   for (const mode of order) {
-    const r = await once(mode, `round${round + 1}-${mode.replace(/[^a-z0-9]+/g, '-')}`, seed);
+    const r = await roundInChild(mode, `round${round + 1}-${mode.replace(/[^a-z0-9]+/g, '-')}`);
     if (mode === 'idle') Object.assign(idle, { p99: r.p99, exact: r.p99_exact });
     const line = `| ${round + 1} | ${mode} | ${r.rps.toFixed(0)} | ${r.p99} | ${mode === 'idle' ? '1.00' : (r.p99 / Math.max(1, idle.p99)).toFixed(2)} | ${r.p99_exact.toFixed(2)} | ${mode === 'idle' ? '1.00' : (r.p99_exact / idle.exact).toFixed(2)} | ${r.crawled.toLocaleString('en-US')} | ${(100 * r.busy).toFixed(0)}% | ${r.cpu.toFixed(0)} | ${r.wakeups.toFixed(0)} / ${r.preempted.toFixed(0)} | ${r.gc.minor} / ${r.gc.minorMaxMs.toFixed(0)} | ${r.gc.major} / ${r.gc.majorMs.toFixed(0)} | ${r.non2xx + r.errors} |`;
     rows.push(line);
