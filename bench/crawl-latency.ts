@@ -358,16 +358,17 @@ if (process.argv.includes('--one-round')) {
   // A child's one round (below): its figures as one line on stdout.
   const seed = ROUTE === 'catalog' ? (JSON.parse(readFileSync(path.join(seedDir(), 'bench-seeded.json'), 'utf8')) as { dir: string; key: string }) : undefined;
   const r = await once(arg('one-round', '') as Mode, arg('label', 'round'), seed);
-  process.stdout.write(`ROUND ${JSON.stringify(r)}\n`);
-  process.exit(0);
+  // Its service is stopped and its directory gone (once's finally); process.exit() would join a worker
+  // thread still inside an abandoned chdb call (minutes), so the round ends by SIGKILL once its line is out.
+  process.stdout.write(`ROUND ${JSON.stringify(r)}\n`, () => process.kill(process.pid, 'SIGKILL'));
+  await new Promise(() => {});
 }
 
 /**
  * One round in a child process of its own (this file with --one-round): a stop in the middle of a
  * crawl may abandon a chdb call on the history worker past the stop deadline, leaving its session
  * open, and a process holds one chdb data directory at a time, so the next round in the same process
- * could not open its own. The child's exit after its line may still be that abandoned call's (a
- * native abort at teardown): the line is what counts.
+ * could not open its own. The child ends itself by SIGKILL once its line is out: the line is what counts.
  */
 async function roundInChild(mode: Mode, label: string): Promise<RoundResult> {
   const child = spawn(process.execPath, [...process.execArgv, fileURLToPath(import.meta.url), ...process.argv.slice(2), '--one-round', mode, '--label', label], { stdio: ['ignore', 'pipe', 'inherit'] });
