@@ -2101,3 +2101,12 @@ describe('stated values of the seventeenth and sixteenth blind batches read unkn
     expect(readRule('Bets on the sum of runs are graded on nine innings.', 'overtime', m('mlb', 'moneyline'))).toEqual({ value: 'unknown', why: 'silent' });
   });
 });
+
+describe('the nineteenth blind batch\'s silent rows read known: the kinds behind them (sentences written for these tests)', () => {
+  it('"a team\'s goals" (runs) names the team total, as "team points" does: a push on it is no spread\'s push', () => {
+    const text = 'If a team\'s goals equal the offered line, the bet is refunded.';
+    expect(readRule(text, 'push', m('nhl', 'team_total'))).toMatchObject({ value: 'void' });
+    expect(readRule(text, 'push', m('nhl', 'spread'))).toEqual({ value: 'unknown', why: 'silent' });
+    expect(readRule('When the named team\'s runs land exactly on the number, stakes are returned.', 'push', m('mlb', 'spread'))).toEqual({ value: 'unknown', why: 'silent' });
+  });
+});
