@@ -2109,4 +2109,9 @@ describe('the nineteenth blind batch\'s silent rows read known: the kinds behind
     expect(readRule(text, 'push', m('nhl', 'spread'))).toEqual({ value: 'unknown', why: 'silent' });
     expect(readRule('When the named team\'s runs land exactly on the number, stakes are returned.', 'push', m('mlb', 'spread'))).toEqual({ value: 'unknown', why: 'silent' });
   });
+  it('a bet builder\'s terms ("the whole bet is cancelled") speak of its picks, not of a market the text names a single bet', () => {
+    const terms = 'Bet Builder. 1.4 If one pick in a Bet Builder is voided, the whole Bet Builder is voided: for example, if the player you picked does not take part in the game, the whole bet is voided.';
+    expect(readRule(`${terms} Market: Connor McDavid over 0.5 points, single bet.`, 'non_participation', m('nhl', 'player_prop'))).toEqual({ value: 'unknown', why: 'silent' });
+    expect(readRule(`${terms} Market: Connor McDavid over 0.5 points.`, 'non_participation', m('nhl', 'player_prop'))).toMatchObject({ value: 'void' });
+  });
 });
