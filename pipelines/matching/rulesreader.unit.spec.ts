@@ -2115,3 +2115,12 @@ describe('the nineteenth blind batch\'s silent rows read known: the kinds behind
     expect(readRule(`${terms} Market: Connor McDavid over 0.5 points.`, 'non_participation', m('nhl', 'player_prop'))).toMatchObject({ value: 'void' });
   });
 });
+
+describe('stated values of the nineteenth blind batch read unknown: the kinds behind them (sentences written for these tests)', () => {
+  it('"supplementary time" and "supplementary periods" (an Italian book\'s "tempi supplementari") are overtime', () => {
+    expect(readRule('The head to head is settled on the final result including the supplementary time.', 'overtime', m('nfl', 'moneyline'))).toMatchObject({ value: 'included' });
+    expect(readRule('Totals are graded with every supplementary period included.', 'overtime', m('nba', 'total'))).toMatchObject({ value: 'included' });
+    expect(readRule('Handicap bets are settled without supplementary periods.', 'overtime', m('nba', 'spread'))).toMatchObject({ value: 'excluded' });
+    expect(readRule('These rules are supplementary to our terms and conditions.', 'overtime', m('nba', 'spread'))).toEqual({ value: 'unknown', why: 'silent' });
+  });
+});
