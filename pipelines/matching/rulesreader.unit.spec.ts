@@ -2123,4 +2123,10 @@ describe('stated values of the nineteenth blind batch read unknown: the kinds be
     expect(readRule('Handicap bets are settled without supplementary periods.', 'overtime', m('nba', 'spread'))).toMatchObject({ value: 'excluded' });
     expect(readRule('These rules are supplementary to our terms and conditions.', 'overtime', m('nba', 'spread'))).toEqual({ value: 'unknown', why: 'silent' });
   });
+  it('"testa a testa" (an Italian book\'s head to head) is the money line', () => {
+    const text = "Basketball: 'Testa a testa' and 'Handicap' are settled on the final result including overtime; totals are settled on regulation time.";
+    expect(readRule(text, 'overtime', m('nba', 'moneyline'))).toMatchObject({ value: 'included' });
+    expect(readRule('The testa a testa is settled on regulation time only.', 'overtime', m('nba', 'moneyline'))).toMatchObject({ value: 'excluded' });
+    expect(readRule('The testa a testa is settled on regulation time only.', 'overtime', m('nba', 'total'))).toEqual({ value: 'unknown', why: 'silent' });
+  });
 });
