@@ -2129,4 +2129,9 @@ describe('stated values of the nineteenth blind batch read unknown: the kinds be
     expect(readRule('The testa a testa is settled on regulation time only.', 'overtime', m('nba', 'moneyline'))).toMatchObject({ value: 'excluded' });
     expect(readRule('The testa a testa is settled on regulation time only.', 'overtime', m('nba', 'total'))).toEqual({ value: 'unknown', why: 'silent' });
   });
+  it('"the winner of the match" (of the game) is the money line, as "match winner" is: a rule on it is no total\'s', () => {
+    const text = 'Hockey: every bet is graded on regulation time. The only exception is the winner of the game, graded including overtime.';
+    expect(readRule(text, 'overtime', m('nhl', 'total'))).toMatchObject({ value: 'excluded' });
+    expect(readRule(text, 'overtime', m('nhl', 'moneyline'))).toMatchObject({ value: 'included' });
+  });
 });
