@@ -2134,4 +2134,9 @@ describe('stated values of the nineteenth blind batch read unknown: the kinds be
     expect(readRule(text, 'overtime', m('nhl', 'total'))).toMatchObject({ value: 'excluded' });
     expect(readRule(text, 'overtime', m('nhl', 'moneyline'))).toMatchObject({ value: 'included' });
   });
+  it('a "next player to score" market is a scorer market outside ours, as "touchdown scorer" is: its "(including overtime)" label decides no game line', () => {
+    const text = "Markets do not consider overtime unless expressly stated otherwise. If no touchdown follows, the 'Next player to score (including overtime)' market is voided.";
+    expect(readRule(text, 'overtime', m('nfl', 'total'))).toMatchObject({ value: 'excluded' });
+    expect(readRule(text, 'overtime', m('nfl', 'spread'))).toMatchObject({ value: 'excluded' });
+  });
 });
