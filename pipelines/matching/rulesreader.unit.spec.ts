@@ -2139,4 +2139,9 @@ describe('stated values of the nineteenth blind batch read unknown: the kinds be
     expect(readRule(text, 'overtime', m('nfl', 'total'))).toMatchObject({ value: 'excluded' });
     expect(readRule(text, 'overtime', m('nfl', 'spread'))).toMatchObject({ value: 'excluded' });
   });
+  it('a half said to "cover the 3rd and 4th quarters" names its content, not the fourth-quarter market', () => {
+    const text = 'A spread on the 4th quarter covers only its 12 minutes, and overtime is not included; a spread on the 2nd half covers the third and fourth quarters and includes overtime.';
+    expect(readRule(text, 'overtime', { league: 'nba', marketType: 'spread', segment: 'quarter:4' })).toMatchObject({ value: 'excluded' });
+    expect(readRule(text, 'overtime', { league: 'nba', marketType: 'spread', segment: 'half:2' })).toMatchObject({ value: 'included' });
+  });
 });
