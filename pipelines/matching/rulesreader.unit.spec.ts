@@ -2144,4 +2144,9 @@ describe('stated values of the nineteenth blind batch read unknown: the kinds be
     expect(readRule(text, 'overtime', { league: 'nba', marketType: 'spread', segment: 'quarter:4' })).toMatchObject({ value: 'excluded' });
     expect(readRule(text, 'overtime', { league: 'nba', marketType: 'spread', segment: 'half:2' })).toMatchObject({ value: 'included' });
   });
+  it('"coefficient 1" (a Slavic or Baltic book\'s word for the odds) is odds 1, the stake back; "coefficient 1.85" is not', () => {
+    expect(readRule('Total goals: if the number of goals equals the offered line, coefficient 1 applies.', 'push', m('nhl', 'total'))).toMatchObject({ value: 'void' });
+    expect(readRule('If the total lands on the line, the bet is calculated with a coefficient of 1.00.', 'push', m('nba', 'total'))).toMatchObject({ value: 'void' });
+    expect(readRule('If the total lands on the line, the bet is calculated with coefficient 1.85.', 'push', m('nba', 'total'))).toEqual({ value: 'unknown', why: 'silent' });
+  });
 });
