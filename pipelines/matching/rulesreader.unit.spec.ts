@@ -2149,4 +2149,10 @@ describe('stated values of the nineteenth blind batch read unknown: the kinds be
     expect(readRule('If the total lands on the line, the bet is calculated with a coefficient of 1.00.', 'push', m('nba', 'total'))).toMatchObject({ value: 'void' });
     expect(readRule('If the total lands on the line, the bet is calculated with coefficient 1.85.', 'push', m('nba', 'total'))).toEqual({ value: 'unknown', why: 'silent' });
   });
+  it('"the total points of the game or of the quarter" names the full game and the quarters, as "game and 2nd half" names both', () => {
+    const text = 'If the total points of the game or of the quarter equal the offered line, the bet is refunded.';
+    expect(readRule(text, 'push', m('nba', 'total'))).toMatchObject({ value: 'void' });
+    expect(readRule(text, 'push', { league: 'nba', marketType: 'total', segment: 'quarter:4' })).toMatchObject({ value: 'void' });
+    expect(readRule('If the points of the game or the half equal the line, stakes are returned.', 'push', m('nba', 'total'))).toMatchObject({ value: 'void' });
+  });
 });
