@@ -2155,4 +2155,8 @@ describe('stated values of the nineteenth blind batch read unknown: the kinds be
     expect(readRule(text, 'push', { league: 'nba', marketType: 'total', segment: 'quarter:4' })).toMatchObject({ value: 'void' });
     expect(readRule('If the points of the game or the half equal the line, stakes are returned.', 'push', m('nba', 'total'))).toMatchObject({ value: 'void' });
   });
+  it('a result "after the handicap" that is (can be) level is a push, as "the score after the handicap can be level" is', () => {
+    expect(readRule('With a whole-number handicap the result after the handicap can be level, and in that case the stake is refunded.', 'push', m('nfl', 'spread'))).toMatchObject({ value: 'void' });
+    expect(readRule('If the outcome after the handicap is a tie, bets are returned.', 'push', m('nba', 'spread'))).toMatchObject({ value: 'void' });
+  });
 });
