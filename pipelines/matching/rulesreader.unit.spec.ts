@@ -2159,4 +2159,8 @@ describe('stated values of the nineteenth blind batch read unknown: the kinds be
     expect(readRule('With a whole-number handicap the result after the handicap can be level, and in that case the stake is refunded.', 'push', m('nfl', 'spread'))).toMatchObject({ value: 'void' });
     expect(readRule('If the outcome after the handicap is a tie, bets are returned.', 'push', m('nba', 'spread'))).toMatchObject({ value: 'void' });
   });
+  it('a game "still level when overtime ends" is a tie after overtime, as one "level after overtime" is', () => {
+    expect(readRule('Head to head includes overtime; if the game is still level when the overtime ends, stakes are refunded.', 'tie', m('nfl', 'moneyline'))).toMatchObject({ value: 'void' });
+    expect(readRule('Money line bets include extra time. Should the teams be tied when extra time is over, the bet is void.', 'tie', m('nfl', 'moneyline'))).toMatchObject({ value: 'void' });
+  });
 });
