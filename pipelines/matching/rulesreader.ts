@@ -2051,6 +2051,15 @@ function scopedAnswers(rule: ReadRule, label: Clause, c: Clause): { value: strin
 }
 
 /** What the text (a string, or parsed once with parseText) states about one rule for one market. */
+/** Names of a bet builder, a combination of picks on one game ("Build a Bet", "Create a bet"). */
+const BET_BUILDERS = [['build', 'a', 'bet'], ['create', 'a', 'bet'], ['bet', 'builder'], ['same', 'game', 'parlay']];
+
+/** A sentence naming the text's market ("Market: ...") as a single bet ("..., single bet"). */
+function namesSingleMarket(cs: Clause[]): boolean {
+  if (cs.length < 2 || cs[1].kind !== 'colon' || !(cs[0].words.length === 1 && (cs[0].words[0] === 'market' || cs[0].words[0] === 'markets'))) return false;
+  return cs.some((c) => findAll(c.words, ['single', 'bet']).length > 0 || findAll(c.words, ['straight', 'bet']).length > 0);
+}
+
 export function readRule(text: string | ParsedText, rule: ReadRule, m: MarketScope): Reading {
   let found: Applicable[] = [];
   let before: Clause | undefined;
@@ -2059,8 +2068,13 @@ export function readRule(text: string | ParsedText, rule: ReadRule, m: MarketSco
   // later sentence's "it" refers to.
   let named: Scope | undefined;
   let sentence = 0;
-  for (const cs of typeof text === 'string' ? parseText(text) : text) {
+  const parsed = typeof text === 'string' ? parseText(text) : text;
+  // A bet builder's terms ("if the player you picked does not take part, the whole bet is cancelled")
+  // speak of the picks of a combination: a market the text names a single bet is no such pick.
+  const single = m.marketType === 'player_prop' && parsed.some(namesSingleMarket);
+  for (const cs of parsed) {
     sentence++;
+    if (single && cs.some((c) => BET_BUILDERS.some((b) => findAll(c.words, b).length))) continue;
     // The last clause of the sentence before, for an elliptical "Fourth-quarter wagers do not."
     const prevSentence = before;
     const prevClauses = beforeAll;

@@ -127,6 +127,13 @@ const BLIND17_SILENT_KNOWN: string[] = [];
 // at 1.0, the offered limit, the handicap added, come to bat, O/U; measurements.md).
 const BLIND18_RIGHT = 87;
 const BLIND18_SILENT_KNOWN: string[] = [];
+// The nineteenth blind batch, development since its blind figure (73 of 100 right on the reader at 5ed3e39,
+// no wrong value, 2 of 46 silent rows read known, no opposite pair read alike): after the round on it no
+// silent row read known (a team's goals name the team total; a bet builder's terms say nothing of a prop
+// the text names a single bet), and 95 right (supplementary time, testa a testa, the winner of the match,
+// a next-scorer market, a half covering two quarters, coefficient 1, the game or the quarter, a result
+// after the handicap, level when overtime ends; measurements.md).
+const BLIND19_RIGHT = 95;
 
 const m = (league: MarketScope['league'], marketType: MarketScope['marketType'], segment: MarketScope['segment'] = 'full'): MarketScope => ({ league, marketType, segment });
 
@@ -1070,6 +1077,7 @@ describe('corpus of real rules texts (evaluation part)', () => {
     { part: 'blind16-former-evaluation', batch: 'sixteenth', stated: 80, right: BLIND16_RIGHT, silentKnown: [] },
     { part: 'blind17-former-evaluation', batch: 'seventeenth', stated: 100, right: BLIND17_RIGHT, silentKnown: BLIND17_SILENT_KNOWN },
     { part: 'blind18-former-evaluation', batch: 'eighteenth', stated: 90, right: BLIND18_RIGHT, silentKnown: BLIND18_SILENT_KNOWN },
+    { part: 'blind19-former-evaluation', batch: 'nineteenth', stated: 90, right: BLIND19_RIGHT, silentKnown: [] },
   ];
   it.each(BLIND_GUARDS)(
     'keeps the $batch blind batch (development since it was measured once) free of wrong values and of opposite rules read alike, at least $right right, silent rows read known exactly $silentKnown',
@@ -2099,5 +2107,68 @@ describe('stated values of the seventeenth and sixteenth blind batches read unkn
     expect(readRule('If the handicap result, or the sum of goals, lands exactly on the line, stakes are refunded.', 'push', m('nhl', 'total'))).toMatchObject({ value: 'void' });
     expect(readRule('Bets on the sum of runs are graded on nine innings.', 'overtime', m('mlb', 'total'))).toMatchObject({ value: 'excluded' });
     expect(readRule('Bets on the sum of runs are graded on nine innings.', 'overtime', m('mlb', 'moneyline'))).toEqual({ value: 'unknown', why: 'silent' });
+  });
+});
+
+describe('the nineteenth blind batch\'s silent rows read known: the kinds behind them (sentences written for these tests)', () => {
+  it('"a team\'s goals" (runs) names the team total, as "team points" does: a push on it is no spread\'s push', () => {
+    const text = 'If a team\'s goals equal the offered line, the bet is refunded.';
+    expect(readRule(text, 'push', m('nhl', 'team_total'))).toMatchObject({ value: 'void' });
+    expect(readRule(text, 'push', m('nhl', 'spread'))).toEqual({ value: 'unknown', why: 'silent' });
+    expect(readRule('When the named team\'s runs land exactly on the number, stakes are returned.', 'push', m('mlb', 'spread'))).toEqual({ value: 'unknown', why: 'silent' });
+  });
+  it('a bet builder\'s terms ("the whole bet is cancelled") speak of its picks, not of a market the text names a single bet', () => {
+    const terms = 'Bet Builder. 1.4 If one pick in a Bet Builder is voided, the whole Bet Builder is voided: for example, if the player you picked does not take part in the game, the whole bet is voided.';
+    expect(readRule(`${terms} Market: Connor McDavid over 0.5 points, single bet.`, 'non_participation', m('nhl', 'player_prop'))).toEqual({ value: 'unknown', why: 'silent' });
+    expect(readRule(`${terms} Market: Connor McDavid over 0.5 points.`, 'non_participation', m('nhl', 'player_prop'))).toMatchObject({ value: 'void' });
+  });
+});
+
+describe('stated values of the nineteenth blind batch read unknown: the kinds behind them (sentences written for these tests)', () => {
+  it('"supplementary time" and "supplementary periods" (an Italian book\'s "tempi supplementari") are overtime', () => {
+    expect(readRule('The head to head is settled on the final result including the supplementary time.', 'overtime', m('nfl', 'moneyline'))).toMatchObject({ value: 'included' });
+    expect(readRule('Totals are graded with every supplementary period included.', 'overtime', m('nba', 'total'))).toMatchObject({ value: 'included' });
+    expect(readRule('Handicap bets are settled without supplementary periods.', 'overtime', m('nba', 'spread'))).toMatchObject({ value: 'excluded' });
+    expect(readRule('These rules are supplementary to our terms and conditions.', 'overtime', m('nba', 'spread'))).toEqual({ value: 'unknown', why: 'silent' });
+  });
+  it('"testa a testa" (an Italian book\'s head to head) is the money line', () => {
+    const text = "Basketball: 'Testa a testa' and 'Handicap' are settled on the final result including overtime; totals are settled on regulation time.";
+    expect(readRule(text, 'overtime', m('nba', 'moneyline'))).toMatchObject({ value: 'included' });
+    expect(readRule('The testa a testa is settled on regulation time only.', 'overtime', m('nba', 'moneyline'))).toMatchObject({ value: 'excluded' });
+    expect(readRule('The testa a testa is settled on regulation time only.', 'overtime', m('nba', 'total'))).toEqual({ value: 'unknown', why: 'silent' });
+  });
+  it('"the winner of the match" (of the game) is the money line, as "match winner" is: a rule on it is no total\'s', () => {
+    const text = 'Hockey: every bet is graded on regulation time. The only exception is the winner of the game, graded including overtime.';
+    expect(readRule(text, 'overtime', m('nhl', 'total'))).toMatchObject({ value: 'excluded' });
+    expect(readRule(text, 'overtime', m('nhl', 'moneyline'))).toMatchObject({ value: 'included' });
+  });
+  it('a "next player to score" market is a scorer market outside ours, as "touchdown scorer" is: its "(including overtime)" label decides no game line', () => {
+    const text = "Markets do not consider overtime unless expressly stated otherwise. If no touchdown follows, the 'Next player to score (including overtime)' market is voided.";
+    expect(readRule(text, 'overtime', m('nfl', 'total'))).toMatchObject({ value: 'excluded' });
+    expect(readRule(text, 'overtime', m('nfl', 'spread'))).toMatchObject({ value: 'excluded' });
+  });
+  it('a half said to "cover the 3rd and 4th quarters" names its content, not the fourth-quarter market', () => {
+    const text = 'A spread on the 4th quarter covers only its 12 minutes, and overtime is not included; a spread on the 2nd half covers the third and fourth quarters and includes overtime.';
+    expect(readRule(text, 'overtime', { league: 'nba', marketType: 'spread', segment: 'quarter:4' })).toMatchObject({ value: 'excluded' });
+    expect(readRule(text, 'overtime', { league: 'nba', marketType: 'spread', segment: 'half:2' })).toMatchObject({ value: 'included' });
+  });
+  it('"coefficient 1" (a Slavic or Baltic book\'s word for the odds) is odds 1, the stake back; "coefficient 1.85" is not', () => {
+    expect(readRule('Total goals: if the number of goals equals the offered line, coefficient 1 applies.', 'push', m('nhl', 'total'))).toMatchObject({ value: 'void' });
+    expect(readRule('If the total lands on the line, the bet is calculated with a coefficient of 1.00.', 'push', m('nba', 'total'))).toMatchObject({ value: 'void' });
+    expect(readRule('If the total lands on the line, the bet is calculated with coefficient 1.85.', 'push', m('nba', 'total'))).toEqual({ value: 'unknown', why: 'silent' });
+  });
+  it('"the total points of the game or of the quarter" names the full game and the quarters, as "game and 2nd half" names both', () => {
+    const text = 'If the total points of the game or of the quarter equal the offered line, the bet is refunded.';
+    expect(readRule(text, 'push', m('nba', 'total'))).toMatchObject({ value: 'void' });
+    expect(readRule(text, 'push', { league: 'nba', marketType: 'total', segment: 'quarter:4' })).toMatchObject({ value: 'void' });
+    expect(readRule('If the points of the game or the half equal the line, stakes are returned.', 'push', m('nba', 'total'))).toMatchObject({ value: 'void' });
+  });
+  it('a result "after the handicap" that is (can be) level is a push, as "the score after the handicap can be level" is', () => {
+    expect(readRule('With a whole-number handicap the result after the handicap can be level, and in that case the stake is refunded.', 'push', m('nfl', 'spread'))).toMatchObject({ value: 'void' });
+    expect(readRule('If the outcome after the handicap is a tie, bets are returned.', 'push', m('nba', 'spread'))).toMatchObject({ value: 'void' });
+  });
+  it('a game "still level when overtime ends" is a tie after overtime, as one "level after overtime" is', () => {
+    expect(readRule('Head to head includes overtime; if the game is still level when the overtime ends, stakes are refunded.', 'tie', m('nfl', 'moneyline'))).toMatchObject({ value: 'void' });
+    expect(readRule('Money line bets include extra time. Should the teams be tied when extra time is over, the bet is void.', 'tie', m('nfl', 'moneyline'))).toMatchObject({ value: 'void' });
   });
 });
