@@ -27,8 +27,12 @@ install: node_modules/.installed
 # soak's mean RSS was 56-109 MB lower (bench/soak.md, runs 67-76, 2026-11-27). Both are read by glibc at
 # the process's start, so they are set here and in npm start. WORKER_CPUS=auto: every thread but the
 # API's kept off the first CPU (lib/config.ts; bench/crawl-latency.md, 2026-11-27 16:46 UTC).
+# --single-threaded-gc: each V8 isolate collects on its own thread. Otherwise the API thread's
+# scavenges use V8's helper threads, which WORKER_CPUS keeps on the pipeline's busy CPU, and during a
+# 1,000,000-market crawl they took 11-18 ms instead of 3-5 (bench/crawl-latency.md, the catalog route,
+# 2026-11-27 19:01-19:20 UTC: p99 within 2x idle in every round with it).
 run: install
-	WORKER_CPUS=auto MALLOC_ARENA_MAX=2 GLIBC_TUNABLES=glibc.malloc.mmap_threshold=131072 node --max-semi-space-size=16 bin/start.mjs
+	WORKER_CPUS=auto MALLOC_ARENA_MAX=2 GLIBC_TUNABLES=glibc.malloc.mmap_threshold=131072 node --single-threaded-gc --max-semi-space-size=16 bin/start.mjs
 
 # The history SQL port's Python client test (pipelines/readmodels/sql-port-python.int.spec.ts) runs
 # clickhouse-connect, pinned, from a venv under .infra/ (python3 with venv needed; .ci/run installs it).

@@ -26,11 +26,11 @@
 // service shows as 128 + signal, e.g. 134 SIGABRT, 139 SIGSEGV). `npx` spawns `npx tsx bin/run.ts`
 // literally; there npm's `sh -c` dies on the group's SIGINT at once and npm exits by SIGINT while
 // the service is still shutting down, so the stop check can only wait for the service's process to
-// be gone, not read its exit code. `node` spawns what `make run` runs, `MALLOC_ARENA_MAX=2
-// GLIBC_TUNABLES=glibc.malloc.mmap_threshold=131072 node --max-semi-space-size=16 bin/start.mjs` (the
+// be gone, not read its exit code. `node` spawns what `make run` runs, `WORKER_CPUS=auto MALLOC_ARENA_MAX=2
+// GLIBC_TUNABLES=glibc.malloc.mmap_threshold=131072 node --single-threaded-gc --max-semi-space-size=16 bin/start.mjs` (the
 // bundle of bin/run.ts when current, else bin/run.ts through tsx): the service is the child itself, and
 // the semi-space flag (the main thread's young generation), glibc's arena cap and its fixed mmap
-// threshold count in its memory (MALLOC_ARENA_MAX or GLIBC_TUNABLES set in the shell wins; an empty
+// threshold count in its memory (MALLOC_ARENA_MAX, GLIBC_TUNABLES or WORKER_CPUS set in the shell wins; an empty
 // GLIBC_TUNABLES gives glibc's defaults).
 //
 // Stop: --sigint group (default) signals the whole process group, as Ctrl-C in a terminal does.
@@ -223,13 +223,14 @@ async function startChild(dataDir: string, logPrefix: string): Promise<Child> {
     LAUNCHER === 'npx'
       ? ['npx', ['tsx', 'bin/run.ts']]
       : LAUNCHER === 'node'
-        ? [process.execPath, ['--max-semi-space-size=16', ...NODE_FLAGS, 'bin/start.mjs']]
+        ? [process.execPath, ['--single-threaded-gc', '--max-semi-space-size=16', ...NODE_FLAGS, 'bin/start.mjs']]
         : [join(REPO, 'node_modules/.bin/tsx'), ['bin/run.ts']];
   // detached: its own process group, so SIGINT reaches every process of it as Ctrl-C would.
   const env = childEnv(dataDir, metricsPort);
   if (LAUNCHER === 'node') {
     env.MALLOC_ARENA_MAX = process.env.MALLOC_ARENA_MAX ?? '2';
     env.GLIBC_TUNABLES = process.env.GLIBC_TUNABLES ?? 'glibc.malloc.mmap_threshold=131072';
+    env.WORKER_CPUS = process.env.WORKER_CPUS ?? 'auto';
   }
   const proc = spawn(cmd, args, { cwd: REPO, env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
   const startedAt = Date.now();

@@ -6,8 +6,8 @@
 // listens in about 0.8 of the time and its start-up peak is about 80 MB lower (over a soak, past the
 // start, RSS is the same: bench/soak.md, runs 31-32). Plain JavaScript, so that node starts it
 // without a loader.
-// Usage: MALLOC_ARENA_MAX=2 GLIBC_TUNABLES=glibc.malloc.mmap_threshold=131072 node --max-semi-space-size=16
-// bin/start.mjs (make run's command)
+// Usage: WORKER_CPUS=auto MALLOC_ARENA_MAX=2 GLIBC_TUNABLES=glibc.malloc.mmap_threshold=131072 node
+// --single-threaded-gc --max-semi-space-size=16 bin/start.mjs (make run's command; the Makefile says why)
 import { URL } from 'node:url';
 import console from 'node:console';
 import { compiledEntry } from '../pipelines/runtime/worker-entry.mjs';
