@@ -30,7 +30,8 @@ install: node_modules/.installed
 # --single-threaded-gc: each V8 isolate collects on its own thread. Otherwise the API thread's
 # scavenges use V8's helper threads, which WORKER_CPUS keeps on the pipeline's busy CPU, and during a
 # 1,000,000-market crawl they took 11-18 ms instead of 3-5 (bench/crawl-latency.md, the catalog route,
-# 2026-11-27 19:01-19:20 UTC: p99 within 2x idle in every round with it).
+# 2026-11-27 19:01-20:22 UTC: p99 within 2x idle in every round with it at 32 MB semi-spaces; at the
+# 16 MB below, the exact p99 in every round but the coordinated-omission-corrected one in 1 of 3).
 run: install
 	WORKER_CPUS=auto MALLOC_ARENA_MAX=2 GLIBC_TUNABLES=glibc.malloc.mmap_threshold=131072 node --single-threaded-gc --max-semi-space-size=16 bin/start.mjs
 
