@@ -31,6 +31,7 @@ import { authDepsFor, type AuthDeps } from '../api/auth/index.ts';
 import { MemoryKeyStore } from '../api/auth/memory-store.ts';
 import { RedisKeyStore } from '../api/auth/redis-store.ts';
 import { CATEGORY_LIST } from '../api/routes/v1/categories.ts';
+import { benchKeys } from './bench-keys.ts';
 
 const run = promisify(execFile);
 const loadScript = fileURLToPath(new URL('./api-load.ts', import.meta.url));
@@ -135,11 +136,8 @@ async function benchMode(mode: 'embedded' | 'redis'): Promise<void> {
   const prefix = `bench:auth:${randomBytes(4).toString('hex')}:`;
   const store = redis ? new RedisKeyStore({ url: redis.url, prefix }) : new MemoryKeyStore();
   const auth: AuthDeps = authDepsFor(store, config.KEY_PEPPER);
-  await auth.admin.ensureAccount('bench', 'enterprise');
-  await auth.admin.updateAccount('bench', { custom: { rate_limit_per_min: 1e9, included_requests_per_month: 1e12, max_keys: KEYS } });
   const keysFile = join(tmpdir(), `bench-keys-${process.pid}.txt`);
-  const lines: string[] = [];
-  for (let i = 0; i < KEYS; i++) lines.push(`Bearer ${(await auth.admin.create({ accountId: 'bench', permissions: ['markets.read'] })).key}`);
+  const lines = (await benchKeys(auth.admin, { permissions: ['markets.read'], count: KEYS, unlimited: true })).map((k) => `Bearer ${k}`);
   writeFileSync(keysFile, lines.join('\n'));
 
   const app = await buildApp({ config, clock: Date.now, auth }, undefined, { logger: false });

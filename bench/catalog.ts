@@ -29,6 +29,7 @@ import { adapterFor } from '../pipelines/venues/adapters/index.ts';
 import { logRawSink } from '../pipelines/venues/pollers/sink.ts';
 import { embeddedBackbone, randomPrefix } from '../pipelines/runtime/testkit.ts';
 import { testSerde } from '../pipelines/runtime/test-services.ts';
+import { benchKey } from './bench-keys.ts';
 
 function arg(name: string, def: string): string {
   const i = process.argv.indexOf(`--${name}`);
@@ -80,8 +81,7 @@ async function paging(dir: string) {
   const keys = new MemoryKeyStore();
   const auth = authDepsFor(keys, config.KEY_PEPPER);
   const app = await buildApp({ config, clock: Date.now, auth, catalog: deps }, handlers, { logger: false });
-  await auth.admin.ensureAccount('bench', 'enterprise');
-  const { key } = await auth.admin.create({ accountId: 'bench', permissions: ['markets.read'] });
+  const key = await benchKey(auth.admin, { permissions: ['markets.read'] });
   const headers = { authorization: `Bearer ${key}` };
 
   const results: string[] = [];

@@ -19,6 +19,7 @@ import { authDepsFor } from '../api/auth/index.ts';
 import { MemoryKeyStore } from '../api/auth/memory-store.ts';
 import { PERMISSIONS } from '../api/routes/table.ts';
 import { createLiveDeps } from '../api/live/io.ts';
+import { benchKey } from './bench-keys.ts';
 
 const N = Number(process.argv[2] ?? 300);
 const SLOW_MS = Number(process.argv[3] ?? 150);
@@ -61,9 +62,7 @@ async function main() {
   const app = await buildApp({ config, clock: Date.now, auth, live: createLiveDeps(sim.baseUrl) });
   const api = await app.listen({ host: '127.0.0.1', port: 0 });
   const key = async () => {
-    const acct = `bench_${Math.random().toString(36).slice(2)}`;
-    await auth.admin.ensureAccount(acct, 'business');
-    return (await auth.admin.create({ accountId: acct, permissions: [...PERMISSIONS] })).key;
+    return benchKey(auth.admin, { account: `bench_${Math.random().toString(36).slice(2)}`, plan: 'business', permissions: PERMISSIONS });
   };
   const get = async (path: string) => (await (await request(sim.baseUrl + path)).body.json()) as any;
 

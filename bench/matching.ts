@@ -37,6 +37,7 @@ import { MemoryKeyStore } from '../api/auth/memory-store.ts';
 import { loadConfig } from '../lib/config.ts';
 import { startStreamArea } from '../api/stream/area.ts';
 import { StreamConnection } from '../api/stream/connection.ts';
+import { benchKey } from './bench-keys.ts';
 
 const { values } = parseArgs({
   options: { rounds: { type: 'string', default: '5' }, trials: { type: 'string', default: '20' }, cadence: { type: 'string', default: String(loadConfig({}).SPORTS_PUBLISH_MS) }, slow: { type: 'string', default: '2000' } },
@@ -177,8 +178,7 @@ async function latency(log: Log, label: string, publishMs: number, trials: numbe
   await send(slateRaws);
   const config = loadConfig({ LOG_LEVEL: 'silent' });
   const auth = authDepsFor(new MemoryKeyStore(), config.KEY_PEPPER, () => AT + 3600_000, true);
-  await auth.admin.ensureAccount('bench', 'business');
-  const { key } = await auth.admin.create({ accountId: 'bench', permissions: ['markets.matching.read'] });
+  const key = await benchKey(auth.admin, { plan: 'business', permissions: ['markets.matching.read'] });
   const app = await buildApp({ config, clock: () => AT + 3600_000, auth, sports: { reader: new SportsReader(store) } }, handlers, { logger: false });
   // The push stream of this process on the same log: one sports subscriber (all leagues, the list
   // shape) whose sink notes when the changed event arrives, rendered as a client would get it.

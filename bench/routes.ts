@@ -51,6 +51,7 @@ import { FULL_MONEYLINE, SPORTS_SNAPSHOT, SportsReader, sortKey, type SportsEntr
 import type { MatchedEvent } from '../pipelines/matching/types.ts';
 import { startSimulator } from '../pipelines/venues/simulator/server.ts';
 import { startSimulatorThread } from '../pipelines/venues/simulator/thread.ts';
+import { benchKeys } from './bench-keys.ts';
 
 const run = promisify(execFile);
 const loadScript = fileURLToPath(new URL('./api-load.ts', import.meta.url));
@@ -162,10 +163,7 @@ async function benchMode(mode: 'embedded' | 'redis', history: ChdbHistory, simUr
   const store: SnapshotStore = mode === 'redis' ? new RedisSnapshotStore({ url: process.env.REDIS_URL!, namespace: ns }) : new MemorySnapshotStore();
   const keyStore = mode === 'redis' ? new RedisKeyStore({ url: process.env.REDIS_URL!, prefix: `${ns}auth:` }) : new MemoryKeyStore();
   const auth = authDepsFor(keyStore, config.KEY_PEPPER);
-  await auth.admin.ensureAccount('bench', 'enterprise');
-  await auth.admin.updateAccount('bench', { custom: { rate_limit_per_min: 1e9, included_requests_per_month: 1e12, max_keys: KEYS } });
-  const keyLines: string[] = [];
-  for (let i = 0; i < KEYS; i++) keyLines.push(`Bearer ${(await auth.admin.create({ accountId: 'bench', permissions: ['markets.read', 'markets.matching.read'] })).key}`);
+  const keyLines = (await benchKeys(auth.admin, { permissions: ['markets.read', 'markets.matching.read'], count: KEYS, unlimited: true })).map((k) => `Bearer ${k}`);
   const keysFile = path.join(tmpdir(), `bench-routes-keys-${process.pid}.txt`);
   writeFileSync(keysFile, keyLines.join('\n'));
 

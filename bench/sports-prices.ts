@@ -23,6 +23,7 @@ import { sportsDepsOf } from '../pipelines/matching/readmodel.ts';
 import { crawlComplete, raw, venue1Records, venue2Records, type GameSpec } from '../pipelines/matching/fixtures.ts';
 import { TEAMS } from '../pipelines/matching/teams.ts';
 import type { RawRecord } from '../pipelines/topics.ts';
+import { benchKey } from './bench-keys.ts';
 
 const { values } = parseArgs({ options: { games: { type: 'string', default: '200' }, rounds: { type: 'string', default: '200' }, limit: { type: 'string', default: '100' } } });
 const GAMES = Number(values.games);
@@ -79,8 +80,7 @@ proc.ingest(records);
 await proc.publish();
 const config = loadConfig({ LOG_LEVEL: 'silent' });
 const auth = authDepsFor(new MemoryKeyStore(), config.KEY_PEPPER, () => clock.now, true);
-await auth.admin.ensureAccount('bench', 'business');
-const { key } = await auth.admin.create({ accountId: 'bench', permissions: ['markets.matching.read'] });
+const key = await benchKey(auth.admin, { plan: 'business', permissions: ['markets.matching.read'] });
 const app = await buildApp({ config, clock: () => clock.now, auth, sports: sportsDepsOf(store) }, handlers, { logger: false });
 const headers = { authorization: `Bearer ${key}` };
 const base = `/v1/matching-markets/sports?include_submarkets=true&limit=${LIMIT}`;
