@@ -452,7 +452,8 @@ function readScope(words: string[]): { scope: Scope; own: Clause['own'] } {
         } else if (e.dim === 'segment') {
           // "points scored after the fourth quarter" names the time after that period (overtime),
           // not the period: the clause is not about fourth-quarter markets.
-          if (!afterPeriod(words, i) && !(c.tokens.length === 1 && shareOfStake(words, i))) {
+          // "eight and a half innings", "a day and a half": a number and a half is a count, not the half.
+          if (!afterPeriod(words, i) && !(c.tokens.length === 1 && shareOfStake(words, i)) && !countedHalf(words, i, c.tokens)) {
             add('segments', vs);
             own.segment = true;
           }
@@ -531,6 +532,17 @@ function readScope(words: string[]): { scope: Scope; own: Clause['own'] } {
     own.blocking = true;
   }
   return { scope, own };
+}
+
+/** Number words before "and a half" ("eight and a half innings", "4 and a half"). */
+const COUNT_WORDS = new Set(['one', 'two', 'three', 'four', 'five', 'six', 'seven', 'eight', 'nine', 'ten', 'eleven', 'twelve', 'day', 'hour', 'inning', 'minute']);
+/** Whether a segment entry matched at i is the "half" of "<number> and a half": a count of innings, days or
+ * hours ("after nine innings, eight and a half if the home team leads"), not the half market. */
+function countedHalf(words: string[], i: number, tokens: string[]): boolean {
+  const h = i + tokens.indexOf('half');
+  if (h < i || words[h - 1] !== 'a' || words[h - 2] !== 'and') return false;
+  const n = words[h - 3] ?? '';
+  return /^\d+$/.test(n) || COUNT_WORDS.has(n);
 }
 
 /** Words by which a label says what a market includes ("Total (incl. overtime)", "Handicap (including extra time)"). */

@@ -2172,3 +2172,13 @@ describe('stated values of the nineteenth blind batch read unknown: the kinds be
     expect(readRule('Money line bets include extra time. Should the teams be tied when extra time is over, the bet is void.', 'tie', m('nfl', 'moneyline'))).toMatchObject({ value: 'void' });
   });
 });
+
+describe('stated values of the newest former-evaluation parts read unknown: the kinds behind them (sentences written for these tests)', () => {
+  it('"eight and a half" (a number and a half: innings, days) is a count, not the half market', () => {
+    const text = 'Baseball: all bets are settled on the result after nine innings (eight and a half if the home side leads); extra innings do not count.';
+    expect(readRule(text, 'overtime', m('mlb', 'total'))).toMatchObject({ value: 'excluded' });
+    expect(readRule('Run lines need 8 and a half innings; extra innings are not counted.', 'overtime', m('mlb', 'spread'))).toMatchObject({ value: 'excluded' });
+    expect(readRule('First half bets exclude overtime.', 'overtime', { league: 'nba', marketType: 'total', segment: 'half:1' })).toMatchObject({ value: 'excluded' });
+    expect(readRule('A half and a half of play is needed; second half bets include overtime.', 'overtime', { league: 'nba', marketType: 'total', segment: 'half:2' })).toMatchObject({ value: 'included' });
+  });
+});
