@@ -2181,4 +2181,9 @@ describe('stated values of the newest former-evaluation parts read unknown: the 
     expect(readRule('First half bets exclude overtime.', 'overtime', { league: 'nba', marketType: 'total', segment: 'half:1' })).toMatchObject({ value: 'excluded' });
     expect(readRule('A half and a half of play is needed; second half bets include overtime.', 'overtime', { league: 'nba', marketType: 'total', segment: 'half:2' })).toMatchObject({ value: 'included' });
   });
+  it('"winner (two outcomes)" is the two-way money line: a rule said for it is not the totals\' rule', () => {
+    const text = "Hockey: totals are settled on regulation time; the game 'winner' (two outcomes) is settled including overtime.";
+    expect(readRule(text, 'overtime', m('nhl', 'total'))).toMatchObject({ value: 'excluded' });
+    expect(readRule(text, 'overtime', m('nhl', 'moneyline'))).toMatchObject({ value: 'included' });
+  });
 });
