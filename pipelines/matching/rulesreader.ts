@@ -591,15 +591,20 @@ function comparedAt(words: string[], i: number): boolean {
 }
 
 /** Whether the entry matched at i is a length read in its plural ("60 minutes" for the entry "60
- * minute") right after a name of regulation ("regular playing time (60 minutes)") or before "of" and
- * one ("the 60 minutes of regular time"): the length of regulation restated, not the 60-minute market. */
+ * minute") right after a name of regulation ("regular playing time (60 minutes)", "the regular 60
+ * minutes") or before "of" and one ("the 60 minutes of regular time"): the length of regulation
+ * restated, not the 60-minute market. */
 function restatesRegulation(words: string[], i: number, tokens: string[]): boolean {
   const last = tokens[tokens.length - 1];
   if (last !== 'minute' || words[i + tokens.length - 1] !== 'minutes') return false;
   const regulation = CLASSES.get('@regulation') ?? [];
   const after = i + tokens.length;
+  // "the regular 60 minutes of play": a word naming regulation may also stand before the length.
+  if (REGULATION_ADJECTIVES.has(words[i - 1])) return true;
   return regulation.some((r) => wordsAt(words, i - r.length, r) || (words[after] === 'of' && wordsAt(words, after + 1 + (words[after + 1] === 'the' ? 1 : 0), r)));
 }
+/** Words naming regulation before a length ("the regular 60 minutes", "the normal 60 minutes"). */
+const REGULATION_ADJECTIVES = new Set(['regular', 'regulation', 'normal', 'standard', 'usual']);
 
 /** Words that place a tie at a moment of the game ("level after regular time", "tied at the end of regulation"). */
 const TIE_MOMENTS = [['after'], ['following'], ['at', 'the', 'end', 'of'], ['at', 'the', 'close', 'of'], ['at', 'end', 'of'], ['at']];

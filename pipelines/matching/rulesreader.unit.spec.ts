@@ -2186,4 +2186,11 @@ describe('stated values of the newest former-evaluation parts read unknown: the 
     expect(readRule(text, 'overtime', m('nhl', 'total'))).toMatchObject({ value: 'excluded' });
     expect(readRule(text, 'overtime', m('nhl', 'moneyline'))).toMatchObject({ value: 'included' });
   });
+  it('a regulation word before the length ("the regular 60 minutes") restates regulation: it is no 60-minute market', () => {
+    const text = "Hockey: every game is graded on the regular 60 minutes; overtime and shootouts do not count, except in the game 'winner' (two outcomes), graded on the final score with overtime included.";
+    expect(readRule(text, 'overtime', m('nhl', 'total'))).toMatchObject({ value: 'excluded' });
+    expect(readRule(text, 'overtime', m('nhl', 'team_total'))).toMatchObject({ value: 'excluded' });
+    expect(readRule(text, 'overtime', m('nhl', 'moneyline'))).toMatchObject({ value: 'included' });
+    expect(readRule('The 60 minute line is settled on regulation.', 'overtime', m('nhl', 'moneyline'))).toEqual({ value: 'unknown', why: 'silent' });
+  });
 });
