@@ -2193,4 +2193,15 @@ describe('stated values of the newest former-evaluation parts read unknown: the 
     expect(readRule(text, 'overtime', m('nhl', 'moneyline'))).toMatchObject({ value: 'included' });
     expect(readRule('The 60 minute line is settled on regulation.', 'overtime', m('nhl', 'moneyline'))).toEqual({ value: 'unknown', why: 'silent' });
   });
+  it('a bet said to be decided by who wins in overtime counts overtime ("decided in extra innings", "the overtime result decides it", "if your team wins in overtime, the bet wins")', () => {
+    expect(readRule('If the game goes to extra innings, the money line bet stands and is decided in the extra innings.', 'overtime', m('mlb', 'moneyline'))).toMatchObject({ value: 'included' });
+    expect(readRule('A game contract follows the final score: if the game goes to overtime, the overtime result decides it.', 'overtime', m('nfl', 'moneyline'))).toMatchObject({ value: 'included' });
+    expect(readRule('Head to head: if the team you picked wins in overtime, the bet wins.', 'overtime', m('nba', 'moneyline'))).toMatchObject({ value: 'included' });
+    expect(readRule('Head to head: if the game is level, the bet stands and its outcome depends on the team that wins after overtime.', 'overtime', m('nba', 'moneyline'))).toMatchObject({ value: 'included' });
+    // Said in a condition only, or for the three-way market, it decides nothing of ours.
+    expect(readRule('If the game is decided in overtime, the 3-way bet on either team loses.', 'overtime', m('nhl', 'moneyline'))).toEqual({ value: 'unknown', why: 'silent' });
+    expect(readRule('If the game goes to overtime, the market resolves to No, whoever wins in overtime.', 'overtime', m('nhl', 'moneyline'))).toEqual({ value: 'unknown', why: 'silent' });
+    // Games "decided in overtime" describe how games end, not what a bet is settled on.
+    expect(readRule('Since many hockey games are decided in overtime, you can also bet on the full match.', 'overtime', m('nhl', 'total'))).toEqual({ value: 'unknown', why: 'silent' });
+  });
 });
