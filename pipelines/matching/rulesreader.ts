@@ -108,6 +108,9 @@ interface LexEntry {
   /** Words that, standing right before a phrase, take it back: "the most popular bets" is a
    * superlative, not "most bets" (a hedge over some markets). */
   unless_before?: string[];
+  /** A value said through a team winning the game ("if the team backed wins in overtime, the bet wins"):
+   * it speaks of the bet on the winner, the money line, and of no total or spread beside it. */
+  winner?: boolean;
 }
 interface RuleLexicon {
   topics: LexEntry[];
@@ -1306,6 +1309,8 @@ interface ClauseValue {
   /** Read from a phrase that opens in the clause's condition: the value for the case the condition
    * names ("if extra innings are needed, bets are settled on the final result"). */
   forCase?: boolean;
+  /** Read only from phrases said through a team winning the game (the entries' `winner`): the money line's value. */
+  winner?: boolean;
 }
 
 /** Where a rule's topic phrases occur, leaving out those whose `unless` words stand beside them. */
@@ -1352,7 +1357,7 @@ function withoutNamedNegations(words: string[]): string[] {
 /** The value one clause states for a rule (topic carried in from the clause before when asked). */
 function clauseValue(rule: ReadRule, words: string[], topic: boolean, conditional: readonly boolean[] = [], plain = false): ClauseValue | undefined {
   const lex = LEXICON[rule];
-  let best: { value: string; priority: number; start: number; end: number; turned: boolean; forCase: boolean }[] = [];
+  let best: { value: string; priority: number; start: number; end: number; turned: boolean; forCase: boolean; winner: boolean }[] = [];
   const taken = new Set<number>();
   for (const g of lex.ignore) for (const hit of ignoredHits(words, g)) for (let k = hit.start; k < hit.end; k++) taken.add(k);
   const ownObject = topic && !hasTopic(rule, words);
@@ -1400,7 +1405,7 @@ function clauseValue(rule: ReadRule, words: string[], topic: boolean, conditiona
         continue;
       }
       const priority = v.entry.priority ?? 0;
-      const found = { value, priority, start: hit.start, end: hit.end, turned, forCase: !!conditional[hit.start] };
+      const found = { value, priority, start: hit.start, end: hit.end, turned, forCase: !!conditional[hit.start], winner: !!v.entry.winner };
       if (!best.length || priority > best[0].priority) best = [found];
       else if (priority === best[0].priority) best.push(found);
     }
@@ -1408,7 +1413,8 @@ function clauseValue(rule: ReadRule, words: string[], topic: boolean, conditiona
   if (!best.length) return undefined;
   best = best.filter((b) => !extended(rule, words, b, best));
   const values = [...new Set(best.map((b) => b.value))];
-  return values.length === 1 ? { value: values[0], forCase: best.every((b) => b.forCase) || undefined } : { value: values[0], conflict: values[1] };
+  const winner = best.every((b) => b.winner) || undefined;
+  return values.length === 1 ? { value: values[0], forCase: best.every((b) => b.forCase) || undefined, winner } : { value: values[0], conflict: values[1], winner };
 }
 
 /** Relative pronouns that open a clause inside the subject ("the money line, which has no draw, counts ..."). */
@@ -2251,6 +2257,9 @@ export function readRule(text: string | ParsedText, rule: ReadRule, m: MarketSco
         const d = deniedValue(rule, c.words, c.conditional);
         if (d) found.push({ value: `${DENIED}${d}`, clause: c.text, weight: specificity(c.scope, m), gameLines: namesGameLines(c), sentence });
       }
+      // "Such a bet wins if the team wins, whether in regular time or in overtime": a value said through a
+      // team winning speaks of the money line, not of a total the clause's scope also holds.
+      if (v && v.winner && m.marketType !== 'moneyline') continue;
       if (v && speaksOf(c, m, rule)) {
         // "Totals are settled on the result after 9 innings; if additional innings are needed, bets are
         // settled on the final result": the value said for the rule's own case (overtime played) holds

@@ -2204,4 +2204,10 @@ describe('stated values of the newest former-evaluation parts read unknown: the 
     // Games "decided in overtime" describe how games end, not what a bet is settled on.
     expect(readRule('Since many hockey games are decided in overtime, you can also bet on the full match.', 'overtime', m('nhl', 'total'))).toEqual({ value: 'unknown', why: 'silent' });
   });
+  it('a value said through a team winning ("if the team backed wins in overtime, the bet wins") is the money line\'s, not a total\'s beside it', () => {
+    const text = 'Full match bets: if the team backed wins in overtime, the bet wins.';
+    expect(readRule(text, 'overtime', m('nhl', 'moneyline'))).toMatchObject({ value: 'included' });
+    expect(readRule(text, 'overtime', m('nhl', 'total'))).toEqual({ value: 'unknown', why: 'silent' });
+    expect(readRule('Game bets: the outcome depends on the team that wins after overtime.', 'overtime', m('nba', 'spread'))).toEqual({ value: 'unknown', why: 'silent' });
+  });
 });
