@@ -2210,4 +2210,13 @@ describe('stated values of the newest former-evaluation parts read unknown: the 
     expect(readRule(text, 'overtime', m('nhl', 'total'))).toEqual({ value: 'unknown', why: 'silent' });
     expect(readRule('Game bets: the outcome depends on the team that wins after overtime.', 'overtime', m('nba', 'spread'))).toEqual({ value: 'unknown', why: 'silent' });
   });
+  it('a team that wins "in overtime, in a shootout or in regulation" ("whether in regular time or in the added time") wins the money line: overtime counts', () => {
+    const text = 'Money line: your side only has to win, in overtime, in a shootout or in regulation.';
+    expect(readRule(text, 'overtime', m('nhl', 'moneyline'))).toMatchObject({ value: 'included' });
+    const full = 'You can also bet on the full match: the bet wins if your team wins, whether it does so in regular time or in the added time.';
+    expect(readRule(full, 'overtime', m('nhl', 'moneyline'))).toMatchObject({ value: 'included' });
+    expect(readRule(full, 'overtime', m('nhl', 'total'))).toEqual({ value: 'unknown', why: 'silent' });
+    // Points scored "whether in regular time or in overtime" name no win.
+    expect(readRule('Points scored in other quarters, whether in regular time or in overtime, are excluded.', 'overtime', { league: 'nba', marketType: 'total', segment: 'quarter:4' })).toMatchObject({ value: 'excluded' });
+  });
 });
