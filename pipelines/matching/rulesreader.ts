@@ -688,13 +688,24 @@ const RESULT_MARKET_WORDS = new Set(['winner', 'winners']);
  * after joining words only ("the match result, the puck line and ..."), or one was named before them
  * and "and" or "or" joins them on ("the handicap and the match result"). */
 function inMarketList(words: string[], start: number, end: number, marketBefore: boolean): boolean {
-  let k = end;
-  while (k < words.length && MARKET_JOINERS.has(words[k]) && k - end < 2) k++;
+  // "the match result (1 or 2), the handicap and ...": the two outcomes in the result's own parenthesis
+  // label it (a "1, X, 2" is the three-way result and is not skipped), they are not the list's next item.
+  let from = end;
+  if (TWO_WAY_CODES.has(words[from] ?? '')) {
+    from++;
+    while ((words[from] === 'or' || words[from] === 'and') && TWO_WAY_CODES.has(words[from + 1] ?? '')) from += 2;
+    if (!TWO_WAY_CODES.has(words[from - 1]) || words[from] === 'x' || words[from] === '0') from = end;
+  }
+  let k = from;
+  while (k < words.length && MARKET_JOINERS.has(words[k]) && k - from < 2) k++;
   if (scopeCandidates(words[k] ?? '').some((c) => c.entry.dim === 'market' && wordsAtOrPlural(words, k, c.tokens))) return true;
   let b = start - 1;
   if (words[b] === 'the') b--;
   return marketBefore && (words[b] === 'and' || words[b] === 'or');
 }
+
+/** A two-way result's outcome codes, as a parenthesis after "match result" lists them ("(1 or 2)"). */
+const TWO_WAY_CODES = new Set(['1', '2']);
 
 /** Verbs of a side's result that a margin follows ("the favourite wins by exactly 3"). */
 const MARGIN_VERBS = new Set(['wins', 'win', 'won', 'loses', 'lose', 'lost', 'beats']);

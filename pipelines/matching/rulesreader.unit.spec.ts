@@ -2219,4 +2219,11 @@ describe('stated values of the newest former-evaluation parts read unknown: the 
     // Points scored "whether in regular time or in overtime" name no win.
     expect(readRule('Points scored in other quarters, whether in regular time or in overtime, are excluded.', 'overtime', { league: 'nba', marketType: 'total', segment: 'quarter:4' })).toMatchObject({ value: 'excluded' });
   });
+  it('"the match result (1 or 2)" in a list of markets is the money line: its two outcomes label it, as the list goes on after them', () => {
+    const text = 'Basketball: the match result (1 or 2), the handicap and the total are graded on the final score with overtime included.';
+    expect(readRule(text, 'overtime', m('nba', 'moneyline'))).toMatchObject({ value: 'included' });
+    expect(readRule(text, 'overtime', m('nba', 'total'))).toMatchObject({ value: 'included' });
+    // "(1, X or 2)" is the three-way result, no money line.
+    expect(readRule('Hockey: the match result (1, X or 2), the handicap and the total are graded on regulation time.', 'overtime', m('nhl', 'moneyline'))).toEqual({ value: 'unknown', why: 'silent' });
+  });
 });
