@@ -590,6 +590,9 @@ function wordsAtOrPlural(words: readonly string[], i: number, tokens: readonly s
 const COMPARISONS = [['similar', 'to'], ['as', 'in'], ['unlike'], ['differs', 'from'], ['differ', 'from'], ['different', 'from'], ['compared', 'to'], ['compared', 'with'], ['than', 'in']];
 function comparedAt(words: string[], i: number): boolean {
   const at = words[i - 1] === 'the' ? i - 1 : i;
+  // "Basketball, like baseball, has no draw": a sport after "like" that follows another sport is compared
+  // with (the subject is the first); "sports like hockey" gives examples and stays the clause's sport.
+  if (words[at - 1] === 'like' && at >= 2 && namesLeagueAt(words, at - 2)) return true;
   return COMPARISONS.some((c) => wordsAt(words, at - c.length, c));
 }
 

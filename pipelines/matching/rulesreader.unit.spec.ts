@@ -2226,4 +2226,10 @@ describe('stated values of the newest former-evaluation parts read unknown: the 
     // "(1, X or 2)" is the three-way result, no money line.
     expect(readRule('Hockey: the match result (1, X or 2), the handicap and the total are graded on regulation time.', 'overtime', m('nhl', 'moneyline'))).toEqual({ value: 'unknown', why: 'silent' });
   });
+  it('"Basketball, like baseball, ...": a sport after "like" that follows another sport is compared with, not the clause\'s sport ("sports like hockey" still is)', () => {
+    const text = 'Basketball, like baseball, has no draw: the bet is settled on the result with overtime included.';
+    expect(readRule(text, 'overtime', m('nba', 'moneyline'))).toMatchObject({ value: 'included' });
+    expect(readRule(text, 'overtime', m('mlb', 'moneyline'))).toEqual({ value: 'unknown', why: 'silent' });
+    expect(readRule('In sports like hockey, money line bets include overtime.', 'overtime', m('nhl', 'moneyline'))).toMatchObject({ value: 'included' });
+  });
 });
