@@ -2232,4 +2232,9 @@ describe('stated values of the newest former-evaluation parts read unknown: the 
     expect(readRule(text, 'overtime', m('mlb', 'moneyline'))).toEqual({ value: 'unknown', why: 'silent' });
     expect(readRule('In sports like hockey, money line bets include overtime.', 'overtime', m('nhl', 'moneyline'))).toMatchObject({ value: 'included' });
   });
+  it('overtime scoring that "is added in" (a Korean guide\'s wording) counts, as "added to it" does; "added in the fourth quarter" is no value', () => {
+    expect(readRule('Hockey: the money line is graded on the final score, and the goals scored in overtime are added in.', 'overtime', m('nhl', 'moneyline'))).toMatchObject({ value: 'included' });
+    expect(readRule('Totals: the points scored in overtime are not added in.', 'overtime', m('nba', 'total'))).toMatchObject({ value: 'excluded' });
+    expect(readRule('If overtime is needed, the points are added in the fourth quarter column of the box score.', 'overtime', m('nba', 'total'))).toEqual({ value: 'unknown', why: 'silent' });
+  });
 });
