@@ -442,7 +442,9 @@ function readScope(words: string[]): { scope: Scope; own: Clause['own'] } {
             own.league = true;
           }
         } else if (e.dim === 'other_league') {
-          otherLeague = true;
+          // "In national and international ice hockey championships": international competitions named
+          // beside the national ones are every competition, not the international ones alone.
+          if (!(c.tokens[0] === 'international' && (words[i - 1] === 'and' || words[i - 1] === 'or') && DOMESTIC.has(words[i - 2]))) otherLeague = true;
         } else if (e.dim === 'blocking') {
           // "the win/draw/lose bet and the under/over are settled on regulation": a market outside the
           // spec coordinated with one of ours leaves the statement standing for ours.
@@ -547,6 +549,9 @@ function countedHalf(words: string[], i: number, tokens: string[]): boolean {
   const n = words[h - 3] ?? '';
   return /^\d+$/.test(n) || COUNT_WORDS.has(n);
 }
+
+/** Competitions at home, named beside international ones ("national and international championships"). */
+const DOMESTIC = new Set(['national', 'domestic']);
 
 /** Words by which a label says what a market includes ("Total (incl. overtime)", "Handicap (including extra time)"). */
 const LABEL_INCLUDES = new Set(['incl', 'inc', 'including']);

@@ -2237,4 +2237,9 @@ describe('stated values of the newest former-evaluation parts read unknown: the 
     expect(readRule('Totals: the points scored in overtime are not added in.', 'overtime', m('nba', 'total'))).toMatchObject({ value: 'excluded' });
     expect(readRule('If overtime is needed, the points are added in the fourth quarter column of the box score.', 'overtime', m('nba', 'total'))).toEqual({ value: 'unknown', why: 'silent' });
   });
+  it('"national and international championships" are every competition, not the international ones (a league outside ours) alone', () => {
+    const text = 'In national and international ice hockey championships, bets are settled on regulation time unless stated otherwise.';
+    expect(readRule(text, 'overtime', m('nhl', 'total'))).toMatchObject({ value: 'excluded' });
+    expect(readRule('In international ice hockey championships, bets are settled on regulation time.', 'overtime', m('nhl', 'total'))).toEqual({ value: 'unknown', why: 'silent' });
+  });
 });
