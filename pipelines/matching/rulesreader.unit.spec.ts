@@ -2242,4 +2242,9 @@ describe('stated values of the newest former-evaluation parts read unknown: the 
     expect(readRule(text, 'overtime', m('nhl', 'total'))).toMatchObject({ value: 'excluded' });
     expect(readRule('In international ice hockey championships, bets are settled on regulation time.', 'overtime', m('nhl', 'total'))).toEqual({ value: 'unknown', why: 'silent' });
   });
+  it('results "recorded on the usual playing time" are regulation only, as bets "made on regular time" are', () => {
+    expect(readRule('Hockey: bet results are recorded on the usual playing time of the match.', 'overtime', m('nhl', 'total'))).toMatchObject({ value: 'excluded' });
+    expect(readRule('Hockey: bet results are recorded on the usual playing time and overtime.', 'overtime', m('nhl', 'total'))).not.toMatchObject({ value: 'excluded' });
+    expect(readRule('Totals are settled after the usual playing time; overtime does not count.', 'overtime', m('nba', 'total'))).toMatchObject({ value: 'excluded' });
+  });
 });
