@@ -1277,7 +1277,10 @@ const BACK_REFERENCES = new Set(['this', 'that', 'which', 'these', 'such']);
 
 /** A hedged clause that refers back to the statement before it takes that statement back too:
  * "Full-game bets include overtime; this is the case across most sports." */
-const withdrawsBefore = (c: Clause) => c.withdrawn && !c.asking && BACK_REFERENCES.has(c.words[0]);
+const withdrawsBefore = (c: Clause) => c.withdrawn && !c.asking && BACK_REFERENCES.has(c.words[0]) && !givesConsequence(c.words);
+/** "...; that is why you so often see half points": a clause drawing a consequence from the statement
+ * before it ("that is why", "which is why", "this explains why") hedges its own claim, not that statement. */
+const givesConsequence = (w: string[]) => (w[1] === 'is' || w[1] === 's' || w[1] === 'explains') && w[2] === 'why';
 
 export function applies(s: Scope, m: MarketScope): boolean {
   if (s.blocking) return false;
@@ -2195,7 +2198,8 @@ export function readRule(text: string | ParsedText, rule: ReadRule, m: MarketSco
       if (c.withdrawn) {
         // One that says how or where overtime is played ("overtime is played in most professional leagues,
         // the NBA included") describes the sport, not a settlement, and claims nothing.
-        if (!c.asking && topic && speaksOf(c, m, rule) && !describesPlay(rule, c.words) && (clauseValue(rule, c.words, topic, c.conditional) || (topicOutsideCondition(rule, c) && !c.words.some((w) => REASONS.has(w))))) found.push({ value: HEDGED, clause: c.text, weight: specificity(c.scope, m) });
+        // One drawing a consequence ("that is why you so often see half points") hedges its own claim only.
+        if (!c.asking && topic && speaksOf(c, m, rule) && !describesPlay(rule, c.words) && !givesConsequence(c.words) && (clauseValue(rule, c.words, topic, c.conditional) || (topicOutsideCondition(rule, c) && !c.words.some((w) => REASONS.has(w))))) found.push({ value: HEDGED, clause: c.text, weight: specificity(c.scope, m) });
         continue;
       }
       let v = clauseValue(rule, c.words, topic, c.conditional);

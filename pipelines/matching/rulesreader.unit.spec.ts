@@ -2247,4 +2247,11 @@ describe('stated values of the newest former-evaluation parts read unknown: the 
     expect(readRule('Hockey: bet results are recorded on the usual playing time and overtime.', 'overtime', m('nhl', 'total'))).not.toMatchObject({ value: 'excluded' });
     expect(readRule('Totals are settled after the usual playing time; overtime does not count.', 'overtime', m('nba', 'total'))).toMatchObject({ value: 'excluded' });
   });
+  it('a clause drawing a consequence ("that is why you so often see half points") hedges its own claim, not the statement before it', () => {
+    const text = 'If the favourite wins by exactly the spread, the bet is a push and your stake comes back; that is why books so often post half points.';
+    expect(readRule(text, 'push', m('nba', 'spread'))).toMatchObject({ value: 'void' });
+    expect(readRule('If a total lands on the number, it is refunded. That is why lines usually end in a half point.', 'push', m('nfl', 'total'))).toMatchObject({ value: 'void' });
+    // A hedge that refers back still withdraws it.
+    expect(readRule('If a total lands on the number, it is refunded; this is usually the case.', 'push', m('nfl', 'total'))).toMatchObject({ value: 'unknown' });
+  });
 });
