@@ -378,17 +378,19 @@ const afterPeriod = (words: string[], i: number) => PAST_PERIOD.has(words[i - 1]
 /** Words naming the money a share is taken of ("half the stake", "half of your bet"). */
 const STAKE_NOUNS = new Set(['stake', 'stakes', 'bet', 'bets', 'wager', 'wagers', 'money', 'amount']);
 const SHARE_VERBS = new Set(['wins', 'loses', 'won', 'lost']);
+/** "half a point", "half of the points": a share of a pool's point or of a line's point, not the half. */
+const POINT_NOUNS = new Set(['point', 'points']);
 const SETTLED = new Set(['lost', 'won', 'paid', 'settled', 'refunded', 'returned']);
 
 /** "half the bet wins at the odds and half loses", "the other half is lost": a dead heat's share of
- * the stake, not the first or second half of the game. */
+ * the stake (or "half a point", a pool's share of a point), not the first or second half of the game. */
 function shareOfStake(words: string[], i: number): boolean {
   if (words[i] !== 'half' || ORDINALS.has(words[i - 1])) return false;
   let k = i + 1;
   if (words[k] === 'of') k++;
   if (['the', 'your', 'a', 'its', 'their', 'each'].includes(words[k])) k++;
   // "half bets" and "half wagers" are bets on a half: a share takes "the", "your" or "of" first.
-  if (k > i + 1 && STAKE_NOUNS.has(words[k])) return true;
+  if (k > i + 1 && (STAKE_NOUNS.has(words[k]) || POINT_NOUNS.has(words[k]))) return true;
   return words[i - 1] === 'other' || SHARE_VERBS.has(words[i + 1]) || (words[i + 1] === 'is' && SETTLED.has(words[i + 2]));
 }
 

@@ -2254,4 +2254,10 @@ describe('stated values of the newest former-evaluation parts read unknown: the 
     // A hedge that refers back still withdraws it.
     expect(readRule('If a total lands on the number, it is refunded; this is usually the case.', 'push', m('nfl', 'total'))).toMatchObject({ value: 'unknown' });
   });
+  it('"half a point", "half of the points" are a share of a point, not the half market', () => {
+    expect(clauses('Each correct pick scores one point and a pick on a tied game receives half a point, overtime included.')[0].scope.segments).toBeUndefined();
+    expect(clauses('Half of the points scored in overtime count.')[0].scope.segments).toBeUndefined();
+    expect(clauses('The first half of the game is settled on its own.')[0].scope.segments?.has('half:1')).toBe(true);
+    expect(readRule('Second half bets exclude overtime.', 'overtime', { league: 'nba', marketType: 'total', segment: 'half:2' })).toMatchObject({ value: 'excluded' });
+  });
 });
