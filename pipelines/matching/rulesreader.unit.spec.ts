@@ -2260,4 +2260,8 @@ describe('stated values of the newest former-evaluation parts read unknown: the 
     expect(clauses('The first half of the game is settled on its own.')[0].scope.segments?.has('half:1')).toBe(true);
     expect(readRule('Second half bets exclude overtime.', 'overtime', { league: 'nba', marketType: 'total', segment: 'half:2' })).toMatchObject({ value: 'excluded' });
   });
+  it('a pool\'s tied game that "receives half a point" (earns half a point) pays half, as one that "earns no point" loses', () => {
+    expect(readRule('Pick the winner of each game; if a game ends in a tie, every pick on it receives half a point.', 'tie', m('nfl', 'moneyline'))).toMatchObject({ value: 'half_payout' });
+    expect(readRule('If a game is tied, a pick on it earns half a point.', 'tie', m('nfl', 'moneyline'))).toMatchObject({ value: 'half_payout' });
+  });
 });
