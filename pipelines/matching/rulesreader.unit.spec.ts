@@ -2264,4 +2264,11 @@ describe('stated values of the newest former-evaluation parts read unknown: the 
     expect(readRule('Pick the winner of each game; if a game ends in a tie, every pick on it receives half a point.', 'tie', m('nfl', 'moneyline'))).toMatchObject({ value: 'half_payout' });
     expect(readRule('If a game is tied, a pick on it earns half a point.', 'tie', m('nfl', 'moneyline'))).toMatchObject({ value: 'half_payout' });
   });
+  it('"first five innings" ("F5", "First Five") is baseball\'s first half, the half:1 market the corpus places F5 lines on, not a period outside ours', () => {
+    const f5 = { league: 'mlb' as const, marketType: 'moneyline' as const, segment: 'half:1' as const };
+    expect(readRule('On the two-way F5 money line, if the score is level after five innings the stake is refunded.', 'tie', f5)).toMatchObject({ value: 'void' });
+    expect(readRule('First five innings bets: if the game is tied after five innings, wagers are refunded.', 'tie', f5)).toMatchObject({ value: 'void' });
+    // A full-game line is not an F5 line.
+    expect(readRule('On the two-way F5 money line, if the score is level after five innings the stake is refunded.', 'tie', m('mlb', 'moneyline'))).toEqual({ value: 'unknown', why: 'silent' });
+  });
 });
