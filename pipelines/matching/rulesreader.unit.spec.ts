@@ -2271,4 +2271,11 @@ describe('stated values of the newest former-evaluation parts read unknown: the 
     // A full-game line is not an F5 line.
     expect(readRule('On the two-way F5 money line, if the score is level after five innings the stake is refunded.', 'tie', m('mlb', 'moneyline'))).toEqual({ value: 'unknown', why: 'silent' });
   });
+  it('a game "postponed by more than 48 hours or cancelled": the cancellation coordinated after a postponement window is the cancellation case', () => {
+    const prop = m('nba', 'player_prop');
+    expect(readRule('If the game is postponed by more than two days or cancelled, player bets are refunded.', 'cancellation', prop)).toMatchObject({ value: 'void' });
+    expect(readRule('If the match is postponed for over 24 hours or called off, the bet is void.', 'cancellation', prop)).toMatchObject({ value: 'void' });
+    // A postponement window alone still names no cancellation.
+    expect(readRule('If the game is postponed by more than two days, player bets are refunded.', 'cancellation', prop)).toEqual({ value: 'unknown', why: 'silent' });
+  });
 });
