@@ -423,6 +423,9 @@ function readScope(words: string[]): { scope: Scope; own: Clause['own'] } {
     // An entry held to the clause's start ("^ result") is tried there first.
     const anchored = i === 0 ? SCOPE_AT_START.filter((a) => a.tokens[0] === words[0] || (a.tokens.length === 1 && `${a.tokens[0]}s` === words[0])) : [];
     for (const c of [...anchored, ...scopeCandidates(words[i])]) {
+      // "if he did not enter the game at all, bets on him are returned": the "all" of "at all" (its comma
+      // dropped by the tokenizer) is no "all bets".
+      if (c.entry.dim === 'all' && words[i - 1] === 'at') continue;
       // A scope word also names its plural ("run lines", "team totals").
       if (wordsAtOrPlural(words, i, c.tokens)) {
         matched = c.tokens.length;

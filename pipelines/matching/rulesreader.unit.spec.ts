@@ -2278,4 +2278,9 @@ describe('stated values of the newest former-evaluation parts read unknown: the 
     // A postponement window alone still names no cancellation.
     expect(readRule('If the game is postponed by more than two days, player bets are refunded.', 'cancellation', prop)).toEqual({ value: 'unknown', why: 'silent' });
   });
+  it('the "all" of "at all" ("if he did not play at all, bets on him are void") is no "all bets"', () => {
+    expect(clauses('If he did not play at all, bets on his points are returned.')[0].own.every).toBeFalsy();
+    expect(clauses('All bets on his points are returned.')[0].own.every).toBe(true);
+    expect(readRule('Team totals: if the player did not play at all, bets on him are returned.', 'non_participation', m('nba', 'player_prop'))).toEqual({ value: 'unknown', why: 'silent' });
+  });
 });
