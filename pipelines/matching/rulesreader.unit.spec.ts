@@ -2283,4 +2283,9 @@ describe('stated values of the newest former-evaluation parts read unknown: the 
     expect(clauses('All bets on his points are returned.')[0].own.every).toBe(true);
     expect(readRule('Team totals: if the player did not play at all, bets on him are returned.', 'non_participation', m('nba', 'player_prop'))).toEqual({ value: 'unknown', why: 'silent' });
   });
+  it('"his individual totals" (her, the player\'s) are a player\'s lines, not the game\'s total or a team\'s', () => {
+    const text = 'Player statistics: if the player did not take the court, bets on his individual totals are returned at odds 1.00.';
+    expect(readRule(text, 'non_participation', m('nba', 'player_prop'))).toMatchObject({ value: 'void' });
+    expect(readRule('Bets on his individual total include overtime.', 'overtime', m('nba', 'total'))).toEqual({ value: 'unknown', why: 'silent' });
+  });
 });
