@@ -1410,6 +1410,8 @@ function clauseValue(rule: ReadRule, words: string[], topic: boolean, conditiona
       if (ownObject && words[hit.end] === 'only') continue;
       const after = v.entry.unless_after;
       if (after && words.slice(hit.end, hit.end + 2).some((w) => after.includes(w))) continue;
+      // "totals push if ..." (the verb) is a value; "end in a push if ..." (the noun) is not.
+      if (v.entry.unless_before?.includes(words[hit.start - 1])) continue;
       // A word already read by a longer phrase ("graded a push") is not read again ("push").
       if ([...Array(hit.end - hit.start).keys()].some((k) => taken.has(hit.start + k))) continue;
       for (let k = hit.start; k < hit.end; k++) taken.add(k);

@@ -2288,4 +2288,10 @@ describe('stated values of the newest former-evaluation parts read unknown: the 
     expect(readRule(text, 'non_participation', m('nba', 'player_prop'))).toMatchObject({ value: 'void' });
     expect(readRule('Bets on his individual total include overtime.', 'overtime', m('nba', 'total'))).toEqual({ value: 'unknown', why: 'silent' });
   });
+  it('whole-number totals that "push if" the score lands on them (the verb, stated) settle as a push, as ones that "are a push" do; "can push" and "end in a push if" still state nothing', () => {
+    expect(readRule('Half-point totals prevent pushes, while whole-number totals (such as 44) push if the combined score lands exactly there.', 'push', m('nfl', 'total'))).toMatchObject({ value: 'void' });
+    expect(readRule('Whole-number spreads push when the margin equals the line.', 'push', m('nfl', 'spread'))).toMatchObject({ value: 'void' });
+    expect(readRule('Whole-number totals can push if the combined score lands exactly there.', 'push', m('nfl', 'total'))).toEqual({ value: 'unknown', why: 'silent' });
+    expect(readRule('Whole-number totals can end in a push if the combined score lands exactly there.', 'push', m('nfl', 'total'))).toEqual({ value: 'unknown', why: 'silent' });
+  });
 });
