@@ -20,7 +20,8 @@ const BLIND4_SILENT_KNOWN: string[] = [];
  * player prop, a hand value disputed in measurements.md, round 8). */
 // 100 since round 22 ('the home side' is a team, not the sides market).
 // 101 and no silent row read known since round 24 (p765's hand value corrected to included, fc27477).
-const BLIND5_RIGHT = 101;
+// 102 since round 29 (F5, the first five innings, is baseball's first half: p758's tie).
+const BLIND5_RIGHT = 102;
 const BLIND5_SILENT_KNOWN: string[] = [];
 /** The sixth blind batch after the round that tuned on it: stated values read right, and the silent
  * rows still reported known (measurements.md: p799, a goalie's start on a prop whose player the
@@ -77,7 +78,8 @@ const BLIND11_RIGHT = 74;
 // applies:", "the margin of victory equals the spread"), and six overtime values ("extra play", "for all
 // sports except hockey, ...").
 // 90 since the round on the two newest batches' misses ('settled at odds of 1' is the stake back, 7bd9794).
-const BLIND12_RIGHT = 90;
+// 91 since round 29 (F5 is baseball's first half: p1423's tie).
+const BLIND12_RIGHT = 91;
 // The thirteenth blind batch, development since its blind figure (57 of 86 right, three wrong, one
 // silent row read known, three opposite pairs read alike), after its safety round and the round's
 // stated values. One silent row still reads known: p1498 ("Unless the offer states otherwise, bets
@@ -90,7 +92,8 @@ const BLIND13_SILENT_KNOWN: string[] = [];
 // The fourteenth blind batch, development since its blind figure (59 of 93 right, no wrong value, four
 // silent rows read known): after round 22, no silent row read known (a game that must start, a push named
 // for a game stopped short, a page on a sport outside the spec) and sixteen stated values read.
-const BLIND14_RIGHT = 75;
+// 76 since round 29 (F5 is baseball's first half: p1577's tie).
+const BLIND14_RIGHT = 76;
 // The fifteenth blind batch, development since its blind figure (60 of 96 right, no wrong value, five
 // silent rows read known): after round 23, no silent row read known (a field-hockey page, a guide's
 // "Normally ...", an entry's refund when all selections push, a push named for a game lasting under
@@ -99,7 +102,8 @@ const BLIND14_RIGHT = 75;
 // 81 since round 24 ('depends on the whole match' names what decides the bet).
 // 84 since the round on the two newest batches' misses (p1675's cancellation hand value corrected to void,
 // 20bf7c2, and read with its non-participation value through 'odds 1'; 'winner' listed among markets).
-const BLIND15_RIGHT = 84;
+// 85 since round 29 (F5 is baseball's first half: p1656's tie).
+const BLIND15_RIGHT = 85;
 const BLIND15_SILENT_KNOWN: string[] = [];
 // The sixteenth blind batch, development since its blind figure (56 of 86 right on round 22's reader,
 // 57 on round 23's, whose author never saw it; no wrong value, no silent row read known).
@@ -107,7 +111,9 @@ const BLIND15_SILENT_KNOWN: string[] = [];
 // inside a condition).
 // 72 since the round on the two newest batches' misses ('odds 1', a listed result or winner, 'the most popular
 // bets' as a superlative, a clause saying where overtime is played, 'one team only, and ...').
-const BLIND16_RIGHT = 72;
+// 78 since round 29 (a bet decided by who wins in overtime, a win in overtime or in regulation, totals that
+// 'push if' they land on the line).
+const BLIND16_RIGHT = 78;
 // The seventeenth blind batch, development since its blind figure (80 of 106 right on round 23's reader,
 // with 4 wrong values, 5 silent rows read known and 4 opposite pairs read equivalent): after this round
 // none wrong, no opposite pair read alike, 82 right; two silent rows still read known (p1791, a
@@ -118,14 +124,18 @@ const BLIND16_RIGHT = 72;
 // 103 and none listed since the round on the two newest batches' misses: p1791 unknown (a tie at the end of
 // regulation is no tie rule of a market including overtime, 8d30463), p1824's hand value corrected to void as
 // p1322's (350f098), and twenty-one stated values read by kind (measurements.md).
-const BLIND17_RIGHT = 103;
+// 105 since round 29 ('at all' is no 'all bets'; 'his individual totals' are a player's lines).
+const BLIND17_RIGHT = 105;
 const BLIND17_SILENT_KNOWN: string[] = [];
 // The eighteenth blind batch, development since its blind figure (71 of 100 right on the reader at 41c625d,
 // with 5 wrong values and 3 of 44 silent rows read known, no opposite pair read alike): after the round on
 // it none wrong, no silent row read known (a claim quoted to be refuted, the two-way result, a market
 // labelled as including overtime, a sport's length of play longer than ours), and 87 right (odds of 1,
 // at 1.0, the offered limit, the handicap added, come to bat, O/U; measurements.md).
-const BLIND18_RIGHT = 87;
+// 96 since round 29 (a number and a half is a count, 'the regular 60 minutes', 'winner (two outcomes)', a bet
+// decided in extra innings, 'the match result (1 or 2)' in a list, 'like baseball' compared with, 'added in',
+// national and international championships, 'recorded on the usual playing time').
+const BLIND18_RIGHT = 96;
 const BLIND18_SILENT_KNOWN: string[] = [];
 // The nineteenth blind batch, development since its blind figure (73 of 100 right on the reader at 5ed3e39,
 // no wrong value, 2 of 46 silent rows read known, no opposite pair read alike): after the round on it no
@@ -133,7 +143,9 @@ const BLIND18_SILENT_KNOWN: string[] = [];
 // the text names a single bet), and 95 right (supplementary time, testa a testa, the winner of the match,
 // a next-scorer market, a half covering two quarters, coefficient 1, the game or the quarter, a result
 // after the handicap, level when overtime ends; measurements.md).
-const BLIND19_RIGHT = 95;
+// 99 since round 29 (a win in regular time or in the added time, a consequence's hedge, half a point for a
+// tied pick, 'postponed ... or cancelled').
+const BLIND19_RIGHT = 99;
 
 const m = (league: MarketScope['league'], marketType: MarketScope['marketType'], segment: MarketScope['segment'] = 'full'): MarketScope => ({ league, marketType, segment });
 
