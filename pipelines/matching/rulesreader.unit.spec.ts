@@ -134,8 +134,8 @@ const BLIND17_SILENT_KNOWN: string[] = [];
 // at 1.0, the offered limit, the handicap added, come to bat, O/U; measurements.md).
 // 96 since round 29 (a number and a half is a count, 'the regular 60 minutes', 'winner (two outcomes)', a bet
 // decided in extra innings, 'the match result (1 or 2)' in a list, 'like baseball' compared with, 'added in',
-// national and international championships, 'recorded on the usual playing time').
-const BLIND18_RIGHT = 96;
+// national and international championships, 'recorded on the usual playing time'); 97 with a result of three choices.
+const BLIND18_RIGHT = 97;
 const BLIND18_SILENT_KNOWN: string[] = [];
 // The nineteenth blind batch, development since its blind figure (73 of 100 right on the reader at 5ed3e39,
 // no wrong value, 2 of 46 silent rows read known, no opposite pair read alike): after the round on it no
@@ -2305,5 +2305,10 @@ describe('stated values of the newest former-evaluation parts read unknown: the 
     expect(readRule('Whole-number spreads push when the margin equals the line.', 'push', m('nfl', 'spread'))).toMatchObject({ value: 'void' });
     expect(readRule('Whole-number totals can push if the combined score lands exactly there.', 'push', m('nfl', 'total'))).toEqual({ value: 'unknown', why: 'silent' });
     expect(readRule('Whole-number totals can end in a push if the combined score lands exactly there.', 'push', m('nfl', 'total'))).toEqual({ value: 'unknown', why: 'silent' });
+  });
+  it('a result with "three choices" (outcomes, options) of which one is the draw has the tie as its own outcome', () => {
+    const half = { league: 'nba' as const, marketType: 'moneyline' as const, segment: 'half:1' as const };
+    expect(readRule('The first-half result has three choices, 1, 0 and 2, the 0 being the draw.', 'tie', half)).toMatchObject({ value: 'separate_outcome' });
+    expect(readRule('The half-time bet offers three outcomes: home, draw, away.', 'tie', half)).toMatchObject({ value: 'separate_outcome' });
   });
 });
