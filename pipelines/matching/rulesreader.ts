@@ -108,6 +108,9 @@ interface LexEntry {
   /** Words that, standing right before a phrase, take it back: "the most popular bets" is a
    * superlative, not "most bets" (a hedge over some markets). */
   unless_before?: string[];
+  /** A value said through a team winning the game ("if the team backed wins in overtime, the bet wins"):
+   * it speaks of the bet on the winner, the money line, and of no total or spread beside it. */
+  winner?: boolean;
 }
 interface RuleLexicon {
   topics: LexEntry[];
@@ -375,17 +378,19 @@ const afterPeriod = (words: string[], i: number) => PAST_PERIOD.has(words[i - 1]
 /** Words naming the money a share is taken of ("half the stake", "half of your bet"). */
 const STAKE_NOUNS = new Set(['stake', 'stakes', 'bet', 'bets', 'wager', 'wagers', 'money', 'amount']);
 const SHARE_VERBS = new Set(['wins', 'loses', 'won', 'lost']);
+/** "half a point", "half of the points": a share of a pool's point or of a line's point, not the half. */
+const POINT_NOUNS = new Set(['point', 'points']);
 const SETTLED = new Set(['lost', 'won', 'paid', 'settled', 'refunded', 'returned']);
 
 /** "half the bet wins at the odds and half loses", "the other half is lost": a dead heat's share of
- * the stake, not the first or second half of the game. */
+ * the stake (or "half a point", a pool's share of a point), not the first or second half of the game. */
 function shareOfStake(words: string[], i: number): boolean {
   if (words[i] !== 'half' || ORDINALS.has(words[i - 1])) return false;
   let k = i + 1;
   if (words[k] === 'of') k++;
   if (['the', 'your', 'a', 'its', 'their', 'each'].includes(words[k])) k++;
   // "half bets" and "half wagers" are bets on a half: a share takes "the", "your" or "of" first.
-  if (k > i + 1 && STAKE_NOUNS.has(words[k])) return true;
+  if (k > i + 1 && (STAKE_NOUNS.has(words[k]) || POINT_NOUNS.has(words[k]))) return true;
   return words[i - 1] === 'other' || SHARE_VERBS.has(words[i + 1]) || (words[i + 1] === 'is' && SETTLED.has(words[i + 2]));
 }
 
@@ -418,6 +423,9 @@ function readScope(words: string[]): { scope: Scope; own: Clause['own'] } {
     // An entry held to the clause's start ("^ result") is tried there first.
     const anchored = i === 0 ? SCOPE_AT_START.filter((a) => a.tokens[0] === words[0] || (a.tokens.length === 1 && `${a.tokens[0]}s` === words[0])) : [];
     for (const c of [...anchored, ...scopeCandidates(words[i])]) {
+      // "if he did not enter the game at all, bets on him are returned": the "all" of "at all" (its comma
+      // dropped by the tokenizer) is no "all bets".
+      if (c.entry.dim === 'all' && words[i - 1] === 'at') continue;
       // A scope word also names its plural ("run lines", "team totals").
       if (wordsAtOrPlural(words, i, c.tokens)) {
         matched = c.tokens.length;
@@ -439,7 +447,9 @@ function readScope(words: string[]): { scope: Scope; own: Clause['own'] } {
             own.league = true;
           }
         } else if (e.dim === 'other_league') {
-          otherLeague = true;
+          // "In national and international ice hockey championships": international competitions named
+          // beside the national ones are every competition, not the international ones alone.
+          if (!(c.tokens[0] === 'international' && (words[i - 1] === 'and' || words[i - 1] === 'or') && DOMESTIC.has(words[i - 2]))) otherLeague = true;
         } else if (e.dim === 'blocking') {
           // "the win/draw/lose bet and the under/over are settled on regulation": a market outside the
           // spec coordinated with one of ours leaves the statement standing for ours.
@@ -452,7 +462,8 @@ function readScope(words: string[]): { scope: Scope; own: Clause['own'] } {
         } else if (e.dim === 'segment') {
           // "points scored after the fourth quarter" names the time after that period (overtime),
           // not the period: the clause is not about fourth-quarter markets.
-          if (!afterPeriod(words, i) && !(c.tokens.length === 1 && shareOfStake(words, i))) {
+          // "eight and a half innings", "a day and a half": a number and a half is a count, not the half.
+          if (!afterPeriod(words, i) && !(c.tokens.length === 1 && shareOfStake(words, i)) && !countedHalf(words, i, c.tokens)) {
             add('segments', vs);
             own.segment = true;
           }
@@ -533,6 +544,20 @@ function readScope(words: string[]): { scope: Scope; own: Clause['own'] } {
   return { scope, own };
 }
 
+/** Number words before "and a half" ("eight and a half innings", "4 and a half"). */
+const COUNT_WORDS = new Set(['one', 'two', 'three', 'four', 'five', 'six', 'seven', 'eight', 'nine', 'ten', 'eleven', 'twelve', 'day', 'hour', 'inning', 'minute']);
+/** Whether a segment entry matched at i is the "half" of "<number> and a half": a count of innings, days or
+ * hours ("after nine innings, eight and a half if the home team leads"), not the half market. */
+function countedHalf(words: string[], i: number, tokens: string[]): boolean {
+  const h = i + tokens.indexOf('half');
+  if (h < i || words[h - 1] !== 'a' || words[h - 2] !== 'and') return false;
+  const n = words[h - 3] ?? '';
+  return /^\d+$/.test(n) || COUNT_WORDS.has(n);
+}
+
+/** Competitions at home, named beside international ones ("national and international championships"). */
+const DOMESTIC = new Set(['national', 'domestic']);
+
 /** Words by which a label says what a market includes ("Total (incl. overtime)", "Handicap (including extra time)"). */
 const LABEL_INCLUDES = new Set(['incl', 'inc', 'including']);
 const OVERTIME_MEMBERS = CLASSES.get('@overtime_periods') ?? [];
@@ -575,19 +600,27 @@ function wordsAtOrPlural(words: readonly string[], i: number, tokens: readonly s
 const COMPARISONS = [['similar', 'to'], ['as', 'in'], ['unlike'], ['differs', 'from'], ['differ', 'from'], ['different', 'from'], ['compared', 'to'], ['compared', 'with'], ['than', 'in']];
 function comparedAt(words: string[], i: number): boolean {
   const at = words[i - 1] === 'the' ? i - 1 : i;
+  // "Basketball, like baseball, has no draw": a sport after "like" that follows another sport is compared
+  // with (the subject is the first); "sports like hockey" gives examples and stays the clause's sport.
+  if (words[at - 1] === 'like' && at >= 2 && namesLeagueAt(words, at - 2)) return true;
   return COMPARISONS.some((c) => wordsAt(words, at - c.length, c));
 }
 
 /** Whether the entry matched at i is a length read in its plural ("60 minutes" for the entry "60
- * minute") right after a name of regulation ("regular playing time (60 minutes)") or before "of" and
- * one ("the 60 minutes of regular time"): the length of regulation restated, not the 60-minute market. */
+ * minute") right after a name of regulation ("regular playing time (60 minutes)", "the regular 60
+ * minutes") or before "of" and one ("the 60 minutes of regular time"): the length of regulation
+ * restated, not the 60-minute market. */
 function restatesRegulation(words: string[], i: number, tokens: string[]): boolean {
   const last = tokens[tokens.length - 1];
   if (last !== 'minute' || words[i + tokens.length - 1] !== 'minutes') return false;
   const regulation = CLASSES.get('@regulation') ?? [];
   const after = i + tokens.length;
+  // "the regular 60 minutes of play": a word naming regulation may also stand before the length.
+  if (REGULATION_ADJECTIVES.has(words[i - 1])) return true;
   return regulation.some((r) => wordsAt(words, i - r.length, r) || (words[after] === 'of' && wordsAt(words, after + 1 + (words[after + 1] === 'the' ? 1 : 0), r)));
 }
+/** Words naming regulation before a length ("the regular 60 minutes", "the normal 60 minutes"). */
+const REGULATION_ADJECTIVES = new Set(['regular', 'regulation', 'normal', 'standard', 'usual']);
 
 /** Words that place a tie at a moment of the game ("level after regular time", "tied at the end of regulation"). */
 const TIE_MOMENTS = [['after'], ['following'], ['at', 'the', 'end', 'of'], ['at', 'the', 'close', 'of'], ['at', 'end', 'of'], ['at']];
@@ -668,13 +701,24 @@ const RESULT_MARKET_WORDS = new Set(['winner', 'winners']);
  * after joining words only ("the match result, the puck line and ..."), or one was named before them
  * and "and" or "or" joins them on ("the handicap and the match result"). */
 function inMarketList(words: string[], start: number, end: number, marketBefore: boolean): boolean {
-  let k = end;
-  while (k < words.length && MARKET_JOINERS.has(words[k]) && k - end < 2) k++;
+  // "the match result (1 or 2), the handicap and ...": the two outcomes in the result's own parenthesis
+  // label it (a "1, X, 2" is the three-way result and is not skipped), they are not the list's next item.
+  let from = end;
+  if (TWO_WAY_CODES.has(words[from] ?? '')) {
+    from++;
+    while ((words[from] === 'or' || words[from] === 'and') && TWO_WAY_CODES.has(words[from + 1] ?? '')) from += 2;
+    if (!TWO_WAY_CODES.has(words[from - 1]) || words[from] === 'x' || words[from] === '0') from = end;
+  }
+  let k = from;
+  while (k < words.length && MARKET_JOINERS.has(words[k]) && k - from < 2) k++;
   if (scopeCandidates(words[k] ?? '').some((c) => c.entry.dim === 'market' && wordsAtOrPlural(words, k, c.tokens))) return true;
   let b = start - 1;
   if (words[b] === 'the') b--;
   return marketBefore && (words[b] === 'and' || words[b] === 'or');
 }
+
+/** A two-way result's outcome codes, as a parenthesis after "match result" lists them ("(1 or 2)"). */
+const TWO_WAY_CODES = new Set(['1', '2']);
 
 /** Verbs of a side's result that a margin follows ("the favourite wins by exactly 3"). */
 const MARGIN_VERBS = new Set(['wins', 'win', 'won', 'loses', 'lose', 'lost', 'beats']);
@@ -1238,7 +1282,10 @@ const BACK_REFERENCES = new Set(['this', 'that', 'which', 'these', 'such']);
 
 /** A hedged clause that refers back to the statement before it takes that statement back too:
  * "Full-game bets include overtime; this is the case across most sports." */
-const withdrawsBefore = (c: Clause) => c.withdrawn && !c.asking && BACK_REFERENCES.has(c.words[0]);
+const withdrawsBefore = (c: Clause) => c.withdrawn && !c.asking && BACK_REFERENCES.has(c.words[0]) && !givesConsequence(c.words);
+/** "...; that is why you so often see half points": a clause drawing a consequence from the statement
+ * before it ("that is why", "which is why", "this explains why") hedges its own claim, not that statement. */
+const givesConsequence = (w: string[]) => (w[1] === 'is' || w[1] === 's' || w[1] === 'explains') && w[2] === 'why';
 
 export function applies(s: Scope, m: MarketScope): boolean {
   if (s.blocking) return false;
@@ -1289,6 +1336,8 @@ interface ClauseValue {
   /** Read from a phrase that opens in the clause's condition: the value for the case the condition
    * names ("if extra innings are needed, bets are settled on the final result"). */
   forCase?: boolean;
+  /** Read only from phrases said through a team winning the game (the entries' `winner`): the money line's value. */
+  winner?: boolean;
 }
 
 /** Where a rule's topic phrases occur, leaving out those whose `unless` words stand beside them. */
@@ -1335,7 +1384,7 @@ function withoutNamedNegations(words: string[]): string[] {
 /** The value one clause states for a rule (topic carried in from the clause before when asked). */
 function clauseValue(rule: ReadRule, words: string[], topic: boolean, conditional: readonly boolean[] = [], plain = false): ClauseValue | undefined {
   const lex = LEXICON[rule];
-  let best: { value: string; priority: number; start: number; end: number; turned: boolean; forCase: boolean }[] = [];
+  let best: { value: string; priority: number; start: number; end: number; turned: boolean; forCase: boolean; winner: boolean }[] = [];
   const taken = new Set<number>();
   for (const g of lex.ignore) for (const hit of ignoredHits(words, g)) for (let k = hit.start; k < hit.end; k++) taken.add(k);
   const ownObject = topic && !hasTopic(rule, words);
@@ -1361,6 +1410,8 @@ function clauseValue(rule: ReadRule, words: string[], topic: boolean, conditiona
       if (ownObject && words[hit.end] === 'only') continue;
       const after = v.entry.unless_after;
       if (after && words.slice(hit.end, hit.end + 2).some((w) => after.includes(w))) continue;
+      // "totals push if ..." (the verb) is a value; "end in a push if ..." (the noun) is not.
+      if (v.entry.unless_before?.includes(words[hit.start - 1])) continue;
       // A word already read by a longer phrase ("graded a push") is not read again ("push").
       if ([...Array(hit.end - hit.start).keys()].some((k) => taken.has(hit.start + k))) continue;
       for (let k = hit.start; k < hit.end; k++) taken.add(k);
@@ -1383,7 +1434,7 @@ function clauseValue(rule: ReadRule, words: string[], topic: boolean, conditiona
         continue;
       }
       const priority = v.entry.priority ?? 0;
-      const found = { value, priority, start: hit.start, end: hit.end, turned, forCase: !!conditional[hit.start] };
+      const found = { value, priority, start: hit.start, end: hit.end, turned, forCase: !!conditional[hit.start], winner: !!v.entry.winner };
       if (!best.length || priority > best[0].priority) best = [found];
       else if (priority === best[0].priority) best.push(found);
     }
@@ -1391,7 +1442,8 @@ function clauseValue(rule: ReadRule, words: string[], topic: boolean, conditiona
   if (!best.length) return undefined;
   best = best.filter((b) => !extended(rule, words, b, best));
   const values = [...new Set(best.map((b) => b.value))];
-  return values.length === 1 ? { value: values[0], forCase: best.every((b) => b.forCase) || undefined } : { value: values[0], conflict: values[1] };
+  const winner = best.every((b) => b.winner) || undefined;
+  return values.length === 1 ? { value: values[0], forCase: best.every((b) => b.forCase) || undefined, winner } : { value: values[0], conflict: values[1], winner };
 }
 
 /** Relative pronouns that open a clause inside the subject ("the money line, which has no draw, counts ..."). */
@@ -2153,7 +2205,8 @@ export function readRule(text: string | ParsedText, rule: ReadRule, m: MarketSco
       if (c.withdrawn) {
         // One that says how or where overtime is played ("overtime is played in most professional leagues,
         // the NBA included") describes the sport, not a settlement, and claims nothing.
-        if (!c.asking && topic && speaksOf(c, m, rule) && !describesPlay(rule, c.words) && (clauseValue(rule, c.words, topic, c.conditional) || (topicOutsideCondition(rule, c) && !c.words.some((w) => REASONS.has(w))))) found.push({ value: HEDGED, clause: c.text, weight: specificity(c.scope, m) });
+        // One drawing a consequence ("that is why you so often see half points") hedges its own claim only.
+        if (!c.asking && topic && speaksOf(c, m, rule) && !describesPlay(rule, c.words) && !givesConsequence(c.words) && (clauseValue(rule, c.words, topic, c.conditional) || (topicOutsideCondition(rule, c) && !c.words.some((w) => REASONS.has(w))))) found.push({ value: HEDGED, clause: c.text, weight: specificity(c.scope, m) });
         continue;
       }
       let v = clauseValue(rule, c.words, topic, c.conditional);
@@ -2234,6 +2287,9 @@ export function readRule(text: string | ParsedText, rule: ReadRule, m: MarketSco
         const d = deniedValue(rule, c.words, c.conditional);
         if (d) found.push({ value: `${DENIED}${d}`, clause: c.text, weight: specificity(c.scope, m), gameLines: namesGameLines(c), sentence });
       }
+      // "Such a bet wins if the team wins, whether in regular time or in overtime": a value said through a
+      // team winning speaks of the money line, not of a total the clause's scope also holds.
+      if (v && v.winner && m.marketType !== 'moneyline') continue;
       if (v && speaksOf(c, m, rule)) {
         // "Totals are settled on the result after 9 innings; if additional innings are needed, bets are
         // settled on the final result": the value said for the rule's own case (overtime played) holds

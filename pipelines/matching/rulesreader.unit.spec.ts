@@ -20,7 +20,8 @@ const BLIND4_SILENT_KNOWN: string[] = [];
  * player prop, a hand value disputed in measurements.md, round 8). */
 // 100 since round 22 ('the home side' is a team, not the sides market).
 // 101 and no silent row read known since round 24 (p765's hand value corrected to included, fc27477).
-const BLIND5_RIGHT = 101;
+// 102 since round 29 (F5, the first five innings, is baseball's first half: p758's tie).
+const BLIND5_RIGHT = 102;
 const BLIND5_SILENT_KNOWN: string[] = [];
 /** The sixth blind batch after the round that tuned on it: stated values read right, and the silent
  * rows still reported known (measurements.md: p799, a goalie's start on a prop whose player the
@@ -77,7 +78,8 @@ const BLIND11_RIGHT = 74;
 // applies:", "the margin of victory equals the spread"), and six overtime values ("extra play", "for all
 // sports except hockey, ...").
 // 90 since the round on the two newest batches' misses ('settled at odds of 1' is the stake back, 7bd9794).
-const BLIND12_RIGHT = 90;
+// 91 since round 29 (F5 is baseball's first half: p1423's tie).
+const BLIND12_RIGHT = 91;
 // The thirteenth blind batch, development since its blind figure (57 of 86 right, three wrong, one
 // silent row read known, three opposite pairs read alike), after its safety round and the round's
 // stated values. One silent row still reads known: p1498 ("Unless the offer states otherwise, bets
@@ -90,7 +92,8 @@ const BLIND13_SILENT_KNOWN: string[] = [];
 // The fourteenth blind batch, development since its blind figure (59 of 93 right, no wrong value, four
 // silent rows read known): after round 22, no silent row read known (a game that must start, a push named
 // for a game stopped short, a page on a sport outside the spec) and sixteen stated values read.
-const BLIND14_RIGHT = 75;
+// 76 since round 29 (F5 is baseball's first half: p1577's tie).
+const BLIND14_RIGHT = 76;
 // The fifteenth blind batch, development since its blind figure (60 of 96 right, no wrong value, five
 // silent rows read known): after round 23, no silent row read known (a field-hockey page, a guide's
 // "Normally ...", an entry's refund when all selections push, a push named for a game lasting under
@@ -99,7 +102,8 @@ const BLIND14_RIGHT = 75;
 // 81 since round 24 ('depends on the whole match' names what decides the bet).
 // 84 since the round on the two newest batches' misses (p1675's cancellation hand value corrected to void,
 // 20bf7c2, and read with its non-participation value through 'odds 1'; 'winner' listed among markets).
-const BLIND15_RIGHT = 84;
+// 85 since round 29 (F5 is baseball's first half: p1656's tie).
+const BLIND15_RIGHT = 85;
 const BLIND15_SILENT_KNOWN: string[] = [];
 // The sixteenth blind batch, development since its blind figure (56 of 86 right on round 22's reader,
 // 57 on round 23's, whose author never saw it; no wrong value, no silent row read known).
@@ -107,7 +111,9 @@ const BLIND15_SILENT_KNOWN: string[] = [];
 // inside a condition).
 // 72 since the round on the two newest batches' misses ('odds 1', a listed result or winner, 'the most popular
 // bets' as a superlative, a clause saying where overtime is played, 'one team only, and ...').
-const BLIND16_RIGHT = 72;
+// 78 since round 29 (a bet decided by who wins in overtime, a win in overtime or in regulation, totals that
+// 'push if' they land on the line).
+const BLIND16_RIGHT = 78;
 // The seventeenth blind batch, development since its blind figure (80 of 106 right on round 23's reader,
 // with 4 wrong values, 5 silent rows read known and 4 opposite pairs read equivalent): after this round
 // none wrong, no opposite pair read alike, 82 right; two silent rows still read known (p1791, a
@@ -118,14 +124,18 @@ const BLIND16_RIGHT = 72;
 // 103 and none listed since the round on the two newest batches' misses: p1791 unknown (a tie at the end of
 // regulation is no tie rule of a market including overtime, 8d30463), p1824's hand value corrected to void as
 // p1322's (350f098), and twenty-one stated values read by kind (measurements.md).
-const BLIND17_RIGHT = 103;
+// 105 since round 29 ('at all' is no 'all bets'; 'his individual totals' are a player's lines).
+const BLIND17_RIGHT = 105;
 const BLIND17_SILENT_KNOWN: string[] = [];
 // The eighteenth blind batch, development since its blind figure (71 of 100 right on the reader at 41c625d,
 // with 5 wrong values and 3 of 44 silent rows read known, no opposite pair read alike): after the round on
 // it none wrong, no silent row read known (a claim quoted to be refuted, the two-way result, a market
 // labelled as including overtime, a sport's length of play longer than ours), and 87 right (odds of 1,
 // at 1.0, the offered limit, the handicap added, come to bat, O/U; measurements.md).
-const BLIND18_RIGHT = 87;
+// 96 since round 29 (a number and a half is a count, 'the regular 60 minutes', 'winner (two outcomes)', a bet
+// decided in extra innings, 'the match result (1 or 2)' in a list, 'like baseball' compared with, 'added in',
+// national and international championships, 'recorded on the usual playing time'); 97 with a result of three choices.
+const BLIND18_RIGHT = 97;
 const BLIND18_SILENT_KNOWN: string[] = [];
 // The nineteenth blind batch, development since its blind figure (73 of 100 right on the reader at 5ed3e39,
 // no wrong value, 2 of 46 silent rows read known, no opposite pair read alike): after the round on it no
@@ -133,7 +143,9 @@ const BLIND18_SILENT_KNOWN: string[] = [];
 // the text names a single bet), and 95 right (supplementary time, testa a testa, the winner of the match,
 // a next-scorer market, a half covering two quarters, coefficient 1, the game or the quarter, a result
 // after the handicap, level when overtime ends; measurements.md).
-const BLIND19_RIGHT = 95;
+// 99 since round 29 (a win in regular time or in the added time, a consequence's hedge, half a point for a
+// tied pick, 'postponed ... or cancelled').
+const BLIND19_RIGHT = 99;
 
 const m = (league: MarketScope['league'], marketType: MarketScope['marketType'], segment: MarketScope['segment'] = 'full'): MarketScope => ({ league, marketType, segment });
 
@@ -2170,5 +2182,133 @@ describe('stated values of the nineteenth blind batch read unknown: the kinds be
   it('a game "still level when overtime ends" is a tie after overtime, as one "level after overtime" is', () => {
     expect(readRule('Head to head includes overtime; if the game is still level when the overtime ends, stakes are refunded.', 'tie', m('nfl', 'moneyline'))).toMatchObject({ value: 'void' });
     expect(readRule('Money line bets include extra time. Should the teams be tied when extra time is over, the bet is void.', 'tie', m('nfl', 'moneyline'))).toMatchObject({ value: 'void' });
+  });
+});
+
+describe('stated values of the newest former-evaluation parts read unknown: the kinds behind them (sentences written for these tests)', () => {
+  it('"eight and a half" (a number and a half: innings, days) is a count, not the half market', () => {
+    const text = 'Baseball: all bets are settled on the result after nine innings (eight and a half if the home side leads); extra innings do not count.';
+    expect(readRule(text, 'overtime', m('mlb', 'total'))).toMatchObject({ value: 'excluded' });
+    expect(readRule('Run lines need 8 and a half innings; extra innings are not counted.', 'overtime', m('mlb', 'spread'))).toMatchObject({ value: 'excluded' });
+    expect(readRule('First half bets exclude overtime.', 'overtime', { league: 'nba', marketType: 'total', segment: 'half:1' })).toMatchObject({ value: 'excluded' });
+    expect(readRule('A half and a half of play is needed; second half bets include overtime.', 'overtime', { league: 'nba', marketType: 'total', segment: 'half:2' })).toMatchObject({ value: 'included' });
+  });
+  it('"winner (two outcomes)" is the two-way money line: a rule said for it is not the totals\' rule', () => {
+    const text = "Hockey: totals are settled on regulation time; the game 'winner' (two outcomes) is settled including overtime.";
+    expect(readRule(text, 'overtime', m('nhl', 'total'))).toMatchObject({ value: 'excluded' });
+    expect(readRule(text, 'overtime', m('nhl', 'moneyline'))).toMatchObject({ value: 'included' });
+  });
+  it('a regulation word before the length ("the regular 60 minutes") restates regulation: it is no 60-minute market', () => {
+    const text = "Hockey: every game is graded on the regular 60 minutes; overtime and shootouts do not count, except in the game 'winner' (two outcomes), graded on the final score with overtime included.";
+    expect(readRule(text, 'overtime', m('nhl', 'total'))).toMatchObject({ value: 'excluded' });
+    expect(readRule(text, 'overtime', m('nhl', 'team_total'))).toMatchObject({ value: 'excluded' });
+    expect(readRule(text, 'overtime', m('nhl', 'moneyline'))).toMatchObject({ value: 'included' });
+    expect(readRule('The 60 minute line is settled on regulation.', 'overtime', m('nhl', 'moneyline'))).toEqual({ value: 'unknown', why: 'silent' });
+  });
+  it('a bet said to be decided by who wins in overtime counts overtime ("decided in extra innings", "the overtime result decides it", "if your team wins in overtime, the bet wins")', () => {
+    expect(readRule('If the game goes to extra innings, the money line bet stands and is decided in the extra innings.', 'overtime', m('mlb', 'moneyline'))).toMatchObject({ value: 'included' });
+    expect(readRule('A game contract follows the final score: if the game goes to overtime, the overtime result decides it.', 'overtime', m('nfl', 'moneyline'))).toMatchObject({ value: 'included' });
+    expect(readRule('Head to head: if the team you picked wins in overtime, the bet wins.', 'overtime', m('nba', 'moneyline'))).toMatchObject({ value: 'included' });
+    expect(readRule('Head to head: if the game is level, the bet stands and its outcome depends on the team that wins after overtime.', 'overtime', m('nba', 'moneyline'))).toMatchObject({ value: 'included' });
+    // Said in a condition only, or for the three-way market, it decides nothing of ours.
+    expect(readRule('If the game is decided in overtime, the 3-way bet on either team loses.', 'overtime', m('nhl', 'moneyline'))).toEqual({ value: 'unknown', why: 'silent' });
+    expect(readRule('If the game goes to overtime, the market resolves to No, whoever wins in overtime.', 'overtime', m('nhl', 'moneyline'))).toEqual({ value: 'unknown', why: 'silent' });
+    // Games "decided in overtime" describe how games end, not what a bet is settled on.
+    expect(readRule('Since many hockey games are decided in overtime, you can also bet on the full match.', 'overtime', m('nhl', 'total'))).toEqual({ value: 'unknown', why: 'silent' });
+  });
+  it('a value said through a team winning ("if the team backed wins in overtime, the bet wins") is the money line\'s, not a total\'s beside it', () => {
+    const text = 'Full match bets: if the team backed wins in overtime, the bet wins.';
+    expect(readRule(text, 'overtime', m('nhl', 'moneyline'))).toMatchObject({ value: 'included' });
+    expect(readRule(text, 'overtime', m('nhl', 'total'))).toEqual({ value: 'unknown', why: 'silent' });
+    expect(readRule('Game bets: the outcome depends on the team that wins after overtime.', 'overtime', m('nba', 'spread'))).toEqual({ value: 'unknown', why: 'silent' });
+  });
+  it('a team that wins "in overtime, in a shootout or in regulation" ("whether in regular time or in the added time") wins the money line: overtime counts', () => {
+    const text = 'Money line: your side only has to win, in overtime, in a shootout or in regulation.';
+    expect(readRule(text, 'overtime', m('nhl', 'moneyline'))).toMatchObject({ value: 'included' });
+    const full = 'You can also bet on the full match: the bet wins if your team wins, whether it does so in regular time or in the added time.';
+    expect(readRule(full, 'overtime', m('nhl', 'moneyline'))).toMatchObject({ value: 'included' });
+    expect(readRule(full, 'overtime', m('nhl', 'total'))).toEqual({ value: 'unknown', why: 'silent' });
+    // Points scored "whether in regular time or in overtime" name no win.
+    expect(readRule('Points scored in other quarters, whether in regular time or in overtime, are excluded.', 'overtime', { league: 'nba', marketType: 'total', segment: 'quarter:4' })).toMatchObject({ value: 'excluded' });
+  });
+  it('"the match result (1 or 2)" in a list of markets is the money line: its two outcomes label it, as the list goes on after them', () => {
+    const text = 'Basketball: the match result (1 or 2), the handicap and the total are graded on the final score with overtime included.';
+    expect(readRule(text, 'overtime', m('nba', 'moneyline'))).toMatchObject({ value: 'included' });
+    expect(readRule(text, 'overtime', m('nba', 'total'))).toMatchObject({ value: 'included' });
+    // "(1, X or 2)" is the three-way result, no money line.
+    expect(readRule('Hockey: the match result (1, X or 2), the handicap and the total are graded on regulation time.', 'overtime', m('nhl', 'moneyline'))).toEqual({ value: 'unknown', why: 'silent' });
+  });
+  it('"Basketball, like baseball, ...": a sport after "like" that follows another sport is compared with, not the clause\'s sport ("sports like hockey" still is)', () => {
+    const text = 'Basketball, like baseball, has no draw: the bet is settled on the result with overtime included.';
+    expect(readRule(text, 'overtime', m('nba', 'moneyline'))).toMatchObject({ value: 'included' });
+    expect(readRule(text, 'overtime', m('mlb', 'moneyline'))).toEqual({ value: 'unknown', why: 'silent' });
+    expect(readRule('In sports like hockey, money line bets include overtime.', 'overtime', m('nhl', 'moneyline'))).toMatchObject({ value: 'included' });
+  });
+  it('overtime scoring that "is added in" (a Korean guide\'s wording) counts, as "added to it" does; "added in the fourth quarter" is no value', () => {
+    expect(readRule('Hockey: the money line is graded on the final score, and the goals scored in overtime are added in.', 'overtime', m('nhl', 'moneyline'))).toMatchObject({ value: 'included' });
+    expect(readRule('Totals: the points scored in overtime are not added in.', 'overtime', m('nba', 'total'))).toMatchObject({ value: 'excluded' });
+    expect(readRule('If overtime is needed, the points are added in the fourth quarter column of the box score.', 'overtime', m('nba', 'total'))).toEqual({ value: 'unknown', why: 'silent' });
+  });
+  it('"national and international championships" are every competition, not the international ones (a league outside ours) alone', () => {
+    const text = 'In national and international ice hockey championships, bets are settled on regulation time unless stated otherwise.';
+    expect(readRule(text, 'overtime', m('nhl', 'total'))).toMatchObject({ value: 'excluded' });
+    expect(readRule('In international ice hockey championships, bets are settled on regulation time.', 'overtime', m('nhl', 'total'))).toEqual({ value: 'unknown', why: 'silent' });
+  });
+  it('results "recorded on the usual playing time" are regulation only, as bets "made on regular time" are', () => {
+    expect(readRule('Hockey: bet results are recorded on the usual playing time of the match.', 'overtime', m('nhl', 'total'))).toMatchObject({ value: 'excluded' });
+    expect(readRule('Hockey: bet results are recorded on the usual playing time and overtime.', 'overtime', m('nhl', 'total'))).not.toMatchObject({ value: 'excluded' });
+    expect(readRule('Totals are settled after the usual playing time; overtime does not count.', 'overtime', m('nba', 'total'))).toMatchObject({ value: 'excluded' });
+  });
+  it('a clause drawing a consequence ("that is why you so often see half points") hedges its own claim, not the statement before it', () => {
+    const text = 'If the favourite wins by exactly the spread, the bet is a push and your stake comes back; that is why books so often post half points.';
+    expect(readRule(text, 'push', m('nba', 'spread'))).toMatchObject({ value: 'void' });
+    expect(readRule('If a total lands on the number, it is refunded. That is why lines usually end in a half point.', 'push', m('nfl', 'total'))).toMatchObject({ value: 'void' });
+    // A hedge that refers back still withdraws it.
+    expect(readRule('If a total lands on the number, it is refunded; this is usually the case.', 'push', m('nfl', 'total'))).toMatchObject({ value: 'unknown' });
+  });
+  it('"half a point", "half of the points" are a share of a point, not the half market', () => {
+    expect(clauses('Each correct pick scores one point and a pick on a tied game receives half a point, overtime included.')[0].scope.segments).toBeUndefined();
+    expect(clauses('Half of the points scored in overtime count.')[0].scope.segments).toBeUndefined();
+    expect(clauses('The first half of the game is settled on its own.')[0].scope.segments?.has('half:1')).toBe(true);
+    expect(readRule('Second half bets exclude overtime.', 'overtime', { league: 'nba', marketType: 'total', segment: 'half:2' })).toMatchObject({ value: 'excluded' });
+  });
+  it('a pool\'s tied game that "receives half a point" (earns half a point) pays half, as one that "earns no point" loses', () => {
+    expect(readRule('Pick the winner of each game; if a game ends in a tie, every pick on it receives half a point.', 'tie', m('nfl', 'moneyline'))).toMatchObject({ value: 'half_payout' });
+    expect(readRule('If a game is tied, a pick on it earns half a point.', 'tie', m('nfl', 'moneyline'))).toMatchObject({ value: 'half_payout' });
+  });
+  it('"first five innings" ("F5", "First Five") is baseball\'s first half, the half:1 market the corpus places F5 lines on, not a period outside ours', () => {
+    const f5 = { league: 'mlb' as const, marketType: 'moneyline' as const, segment: 'half:1' as const };
+    expect(readRule('On the two-way F5 money line, if the score is level after five innings the stake is refunded.', 'tie', f5)).toMatchObject({ value: 'void' });
+    expect(readRule('First five innings bets: if the game is tied after five innings, wagers are refunded.', 'tie', f5)).toMatchObject({ value: 'void' });
+    // A full-game line is not an F5 line.
+    expect(readRule('On the two-way F5 money line, if the score is level after five innings the stake is refunded.', 'tie', m('mlb', 'moneyline'))).toEqual({ value: 'unknown', why: 'silent' });
+  });
+  it('a game "postponed by more than 48 hours or cancelled": the cancellation coordinated after a postponement window is the cancellation case', () => {
+    const prop = m('nba', 'player_prop');
+    expect(readRule('If the game is postponed by more than two days or cancelled, player bets are refunded.', 'cancellation', prop)).toMatchObject({ value: 'void' });
+    expect(readRule('If the match is postponed for over 24 hours or called off, the bet is void.', 'cancellation', prop)).toMatchObject({ value: 'void' });
+    // A postponement window alone still names no cancellation.
+    expect(readRule('If the game is postponed by more than two days, player bets are refunded.', 'cancellation', prop)).toEqual({ value: 'unknown', why: 'silent' });
+  });
+  it('the "all" of "at all" ("if he did not play at all, bets on him are void") is no "all bets"', () => {
+    expect(clauses('If he did not play at all, bets on his points are returned.')[0].own.every).toBeFalsy();
+    expect(clauses('All bets on his points are returned.')[0].own.every).toBe(true);
+    expect(readRule('Team totals: if the player did not play at all, bets on him are returned.', 'non_participation', m('nba', 'player_prop'))).toEqual({ value: 'unknown', why: 'silent' });
+  });
+  it('"his individual totals" (her, the player\'s) are a player\'s lines, not the game\'s total or a team\'s', () => {
+    const text = 'Player statistics: if the player did not take the court, bets on his individual totals are returned at odds 1.00.';
+    expect(readRule(text, 'non_participation', m('nba', 'player_prop'))).toMatchObject({ value: 'void' });
+    expect(readRule('Bets on his individual total include overtime.', 'overtime', m('nba', 'total'))).toEqual({ value: 'unknown', why: 'silent' });
+  });
+  it('whole-number totals that "push if" the score lands on them (the verb, stated) settle as a push, as ones that "are a push" do; "can push" and "end in a push if" still state nothing', () => {
+    expect(readRule('Half-point totals prevent pushes, while whole-number totals (such as 44) push if the combined score lands exactly there.', 'push', m('nfl', 'total'))).toMatchObject({ value: 'void' });
+    expect(readRule('Whole-number spreads push when the margin equals the line.', 'push', m('nfl', 'spread'))).toMatchObject({ value: 'void' });
+    expect(readRule('Whole-number totals can push if the combined score lands exactly there.', 'push', m('nfl', 'total'))).toEqual({ value: 'unknown', why: 'silent' });
+    expect(readRule('Whole-number totals can end in a push if the combined score lands exactly there.', 'push', m('nfl', 'total'))).toEqual({ value: 'unknown', why: 'silent' });
+  });
+  it('a result with "three choices" (outcomes, options) of which one is the draw has the tie as its own outcome', () => {
+    const half = { league: 'nba' as const, marketType: 'moneyline' as const, segment: 'half:1' as const };
+    expect(readRule('The first-half result has three choices, 1, 0 and 2, the 0 being the draw.', 'tie', half)).toMatchObject({ value: 'separate_outcome' });
+    expect(readRule('The half-time bet offers three outcomes: home, draw, away.', 'tie', half)).toMatchObject({ value: 'separate_outcome' });
   });
 });
