@@ -2172,3 +2172,13 @@ describe('stated values of the nineteenth blind batch read unknown: the kinds be
     expect(readRule('Money line bets include extra time. Should the teams be tied when extra time is over, the bet is void.', 'tie', m('nfl', 'moneyline'))).toMatchObject({ value: 'void' });
   });
 });
+
+describe('the twentieth blind batch\'s wrong value and silent rows read known: the kinds behind them (sentences written for these tests)', () => {
+  it('lacrosse and handball are sports outside the spec: a heading naming one opens a section for none of our markets', () => {
+    const text = 'LACROSSE. General rules. Money Line: pick the winner; overtime counts for settlement. Totals: pick over or under the goals line; overtime counts. Market: Rangers v Devils total goals 6.';
+    expect(readRule(text, 'overtime', m('nhl', 'total'))).toEqual({ value: 'unknown', why: 'silent' });
+    expect(readRule(text, 'overtime', m('nhl', 'moneyline'))).toEqual({ value: 'unknown', why: 'silent' });
+    expect(readRule('Handball. Match bets include extra time.', 'overtime', m('nba', 'moneyline'))).toEqual({ value: 'unknown', why: 'silent' });
+    expect(readRule('Hockey. Match bets include extra time.', 'overtime', m('nhl', 'moneyline'))).toMatchObject({ value: 'included' });
+  });
+});
