@@ -77,7 +77,8 @@
 // markets; "Regular time: the ..." defines a term and states no rule; "no one wins or loses" denies
 // the value word it coordinates. A short heading naming only a league or sport outside the spec
 // ("Soccer.") opens a section for none of ours, and a text naming only such sports that sends "other
-// sports" to "their own rules" applies to none of our markets.
+// sports" to "their own rules" applies to none of our markets; nor does a text that heads the rules of
+// such a sport ("Handball rules:") and names no league or sport of ours.
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { League } from './teams.ts';
@@ -1683,6 +1684,25 @@ function othersOwnOutside(text: string, parsed: ParsedText): boolean {
   return all.some((c) => c.own.foreign) && !all.some((c) => c.own.league && !c.own.foreign);
 }
 
+/** Words after a sport's name that make a heading of its rules ("Handball rules:", "LACROSSE. GENERAL RULES"). */
+const RULES_HEADING_WORDS = new Set(['rules', 'rule', 'regulations', 'betting']);
+
+/** "Knowledge base. All bets are settled on ... . Handball rules: 1. Duration: ...": a text that heads
+ * the rules of a sport outside the spec (a heading of that sport alone, or "<sport> rules:") and names
+ * no league or sport of ours anywhere is that sport's page; the general sentences around the heading
+ * are its rules too, none of our markets'. */
+function sportRulesOutside(parsed: ParsedText): boolean {
+  const all = parsed.flat();
+  if (all.some((c) => c.own.league && !c.own.foreign)) return false;
+  return parsed.some((cs) => {
+    const head = cs.length > 1 && cs[1].kind === 'colon' ? cs[0] : cs.length === 1 ? cs[0] : undefined;
+    if (!head?.own.foreign || head.own.market || head.own.segment) return false;
+    // The heading is the sport's name, with at most "rules" words after it.
+    const rest = head.words.filter((w) => /^[a-z]/.test(w) && !RULES_HEADING_WORDS.has(w) && w !== 'general');
+    return rest.length <= 2 && (cs.length === 1 ? head.words.length <= SPORT_HEADING_WORDS : head.words.some((w) => RULES_HEADING_WORDS.has(w)));
+  });
+}
+
 /** "Hockey. ... all hockey bets are settled on 70 minutes of play ... (men's hockey)": a text whose every
  * name of a league or sport of ours is a sport's bare name ("hockey") that the text itself names as a
  * sport outside the spec ("men's hockey", "field hockey": an `other_league` entry ending in that name)
@@ -1736,7 +1756,7 @@ const OUTSIDE_LEAGUE = 'outside';
  * heading (a question, or the words before a sentence's first colon) scopes the sentences after it. */
 export function parseText(text: string): ParsedText {
   const parsed = parseSections(text);
-  return othersOwnOutside(text, parsed) || qualifiedOutside(text) ? parsed.map((cs) => cs.map((c) => ({ ...c, scope: { ...c.scope, blocking: true } }))) : parsed;
+  return othersOwnOutside(text, parsed) || qualifiedOutside(text) || sportRulesOutside(parsed) ? parsed.map((cs) => cs.map((c) => ({ ...c, scope: { ...c.scope, blocking: true } }))) : parsed;
 }
 
 /** The sections and headings of a text, each sentence as its clauses (parseText's reading before the

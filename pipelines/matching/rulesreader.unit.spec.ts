@@ -2182,3 +2182,13 @@ describe('the twentieth blind batch\'s wrong value and silent rows read known: t
     expect(readRule('Hockey. Match bets include extra time.', 'overtime', m('nhl', 'moneyline'))).toMatchObject({ value: 'included' });
   });
 });
+
+describe('the twentieth blind batch\'s silent rows read known: a page of another sport\'s rules (sentences written for these tests)', () => {
+  it('a text heading the rules of a sport outside the spec ("Handball rules:") and naming none of ours is that sport\'s page: its general sentences settle none of our markets', () => {
+    const text = 'Help centre. All bets are settled on the final score of the legal playing time; extra time is not counted. Handball rules: 1. Duration: two halves of 30 minutes. 2. Players: seven on court. Market: Predators v Blues total goals 6.';
+    expect(readRule(text, 'overtime', m('nhl', 'total'))).toEqual({ value: 'unknown', why: 'silent' });
+    // Naming a league of ours keeps the general sentence ours; without the other sport's heading it is ours too.
+    expect(readRule(text.replace('Help centre.', 'NHL help centre.'), 'overtime', m('nhl', 'total'))).toMatchObject({ value: 'excluded' });
+    expect(readRule(text.replace('Handball rules:', 'Notes:'), 'overtime', m('nhl', 'total'))).toMatchObject({ value: 'excluded' });
+  });
+});
