@@ -2192,3 +2192,11 @@ describe('the twentieth blind batch\'s silent rows read known: a page of another
     expect(readRule(text.replace('Handball rules:', 'Notes:'), 'overtime', m('nhl', 'total'))).toMatchObject({ value: 'excluded' });
   });
 });
+
+describe('the twentieth blind batch\'s silent rows read known: a hedge over providers (sentences written for these tests)', () => {
+  it('"many providers count the overtime" speaks of other venues, as "many books" does: it states no rule of this one', () => {
+    expect(readRule('With over/under bets many providers count the overtime, but not all, so check the market name.', 'overtime', m('nhl', 'total'))).toMatchObject({ value: 'unknown', why: 'hedged' });
+    expect(readRule('Most betting providers settle totals including overtime.', 'overtime', m('nba', 'total'))).toMatchObject({ value: 'unknown', why: 'hedged' });
+    expect(readRule('Our totals count the overtime.', 'overtime', m('nhl', 'total'))).toMatchObject({ value: 'included' });
+  });
+});
