@@ -2200,3 +2200,12 @@ describe('the twentieth blind batch\'s silent rows read known: a hedge over prov
     expect(readRule('Our totals count the overtime.', 'overtime', m('nhl', 'total'))).toMatchObject({ value: 'included' });
   });
 });
+
+describe('the twentieth blind batch\'s silent rows read known: one team\'s line (sentences written for these tests)', () => {
+  it('"the goals scored by one team" (points, runs) name the team total, as "goals by one team" does: its push rule is no game total\'s', () => {
+    const text = 'If the number of goals scored by one team equals the line offered for that team, the bet is settled at odds 1.';
+    expect(readRule(text, 'push', m('nhl', 'team_total'))).toMatchObject({ value: 'void' });
+    expect(readRule(text, 'push', m('nhl', 'total'))).toEqual({ value: 'unknown', why: 'silent' });
+    expect(readRule('When the points scored by one team land on its line, stakes are returned.', 'push', m('nba', 'total'))).toEqual({ value: 'unknown', why: 'silent' });
+  });
+});
