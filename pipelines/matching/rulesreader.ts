@@ -74,7 +74,8 @@
 // Pages and sections for something else: a text opening "<sport> (except <leagues>)" is a section for
 // the other leagues (for none of ours when the sport's league of ours is excepted); a text saying "this
 // page covers <X> only" of something naming no league, sport or market of ours applies to none of our
-// markets; "Regular time: the ..." defines a term and states no rule; "no one wins or loses" denies
+// markets; "Regular time: the ..." defines a term and states no rule, as "Overtime (in hockey) is extra
+// time added ..." does; "no one wins or loses" denies
 // the value word it coordinates. A short heading naming only a league or sport outside the spec
 // ("Soccer.") opens a section for none of ours, and a text naming only such sports that sends "other
 // sports" to "their own rules" applies to none of our markets; nor does a text that heads the rules of
@@ -1633,6 +1634,31 @@ function definesRegulation(head: Clause, entry: Clause | undefined): boolean {
   return (CLASSES.get('@regulation') ?? []).some((m) => m.length === head.words.length && m.every((t, j) => head.words[j] === t));
 }
 
+/** Copulas by which a sentence opening with a term defines it ("Overtime is ...", "... means ..."). */
+const DEFINING_VERBS = [['is'], ['means'], ['refers', 'to'], ['denotes']];
+/** Words that, right after the copula, begin what a term is (a noun phrase), not how it settles
+ * ("Overtime is extra time added ..." against "Overtime is included", "is not counted"). */
+const DEFINED_AS = new Set(['a', 'an', 'the', 'extra', 'additional', 'supplementary', 'any', 'what', 'when', 'time', 'period', 'periods', 'played']);
+
+/** "Overtime in hockey is extra time added to the main time of the match when the score is level": a
+ * clause opening with a length of play (overtime or regulation, "in <sport>" after it allowed) and
+ * saying what it is defines the term; it states no rule, whatever value words its definition holds. */
+function definesTerm(c: Clause): boolean {
+  if (c.kind !== 'first' || c.conditional[0]) return false;
+  const w = c.words;
+  for (const cls of ['@overtime_periods', '@regulation']) {
+    for (const term of CLASSES.get(cls) ?? []) {
+      if (!term.every((t, j) => w[j] === t)) continue;
+      let i = term.length;
+      // "in hockey", "in ice hockey", "in the NHL": where the term is used.
+      if (w[i] === 'in') i += w[i + 1] === 'the' || w[i + 1] === 'ice' ? 3 : 2;
+      const verb = DEFINING_VERBS.find((v) => v.every((t, j) => w[i + j] === t));
+      if (verb && DEFINED_AS.has(w[i + verb.length])) return true;
+    }
+  }
+  return false;
+}
+
 /** Our leagues and sports a stretch of text names ("NHL, AHL, OHL and NCAA" names the NHL). */
 function ourLeagues(text: string): Set<string> {
   const words = tokenize(text).map((t) => t.word).filter((w) => /^[a-z0-9]/.test(w));
@@ -1866,6 +1892,8 @@ function parseSections(text: string): ParsedText {
       // An exception at that sentence's end names the markets left out, not what it spoke of.
       const spoke = prev?.filter((c) => c.kind !== 'except' && c.kind !== 'not').at(-1) ?? prev?.at(-1);
       const cs = bare && spoke ? clauses(s.text, spoke.scope) : clauses(s.text, section);
+      // A definition of a length of play states no rule for any market.
+      if (cs.length && definesTerm(cs[0])) cs[0] = { ...cs[0], scope: { ...cs[0].scope, blocking: true } };
       if (asked && cs.length) cs[0].asked = { text: asked.text, words: asked.words, conditional: asked.conditional };
       out.push(cs);
       // A sentence under a market heading that names another market of its own ends that heading's

@@ -2209,3 +2209,16 @@ describe('the twentieth blind batch\'s silent rows read known: one team\'s line 
     expect(readRule('When the points scored by one team land on its line, stakes are returned.', 'push', m('nba', 'total'))).toEqual({ value: 'unknown', why: 'silent' });
   });
 });
+
+describe('the twentieth blind batch\'s wrong value: a definition of a length of play (sentences written for these tests)', () => {
+  it('"Overtime in hockey is extra time added to ..." says what overtime is: it states no rule, however it is worded', () => {
+    const text = 'How long is overtime? Overtime in hockey is extra time added to the main time of the match when the score is level after three periods. It lasts five minutes.';
+    expect(readRule(text, 'overtime', m('nhl', 'team_total'))).toEqual({ value: 'unknown', why: 'silent' });
+    expect(readRule('Overtime is an additional period added to the game if the score is tied.', 'overtime', m('nba', 'total'))).toEqual({ value: 'unknown', why: 'silent' });
+    // A rule after the definition is read.
+    expect(readRule('Overtime is an additional period added to the game if the score is tied; it counts for totals.', 'overtime', m('nba', 'total'))).toMatchObject({ value: 'included', evidence: 'it counts for totals' });
+    // A rule whose subject is overtime is still a rule.
+    expect(readRule('Overtime is included in the total.', 'overtime', m('nhl', 'total'))).toMatchObject({ value: 'included' });
+    expect(readRule('Overtime is not counted for totals.', 'overtime', m('nhl', 'total'))).toMatchObject({ value: 'excluded' });
+  });
+});
