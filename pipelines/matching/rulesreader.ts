@@ -75,7 +75,8 @@
 // the other leagues (for none of ours when the sport's league of ours is excepted); a text saying "this
 // page covers <X> only" of something naming no league, sport or market of ours applies to none of our
 // markets; "Regular time: the ..." defines a term and states no rule, as "Overtime (in hockey) is extra
-// time added ..." does; "no one wins or loses" denies
+// time added ..." does, and so does every sentence of a section headed as definitions ("Important
+// definitions: ...", up to a heading of rules, a numbered item or a league heading); "no one wins or loses" denies
 // the value word it coordinates. A short heading naming only a league or sport outside the spec
 // ("Soccer.") opens a section for none of ours, and a text naming only such sports that sends "other
 // sports" to "their own rules" applies to none of our markets; nor does a text that heads the rules of
@@ -327,6 +328,8 @@ export interface Clause {
   /** For the first clause of a sentence answering the question before it ("Does overtime count?
    * Yes."), the question's words. */
   asked?: { text: string; words: string[]; conditional: boolean[] };
+  /** The first clause of a sentence opening a numbered item ("2. Definitions: ..."). */
+  item?: boolean;
   /** An exception said in a sentence of its own ("... . Match betting is the exception."): it
    * excepts from every statement of the sentence before, not only from that sentence's last clause. */
   trailing?: boolean;
@@ -1634,6 +1637,31 @@ function definesRegulation(head: Clause, entry: Clause | undefined): boolean {
   return (CLASSES.get('@regulation') ?? []).some((m) => m.length === head.words.length && m.every((t, j) => head.words[j] === t));
 }
 
+/** Words of a heading that opens a section of definitions ("Important definitions:", "Glossary:"). */
+const DEFINITION_HEADINGS = new Set(['definitions', 'definition', 'glossary']);
+/** Words of a heading that opens a section of rules again ("General rules:"). */
+const RULE_HEADINGS = new Set(['rules', 'rule', 'regulations']);
+
+/** "Important definitions: point spread - the number of points ... . If the team wins by exactly 3
+ * points, this results in a push or tie. General rules: ...": the sentences of a section a heading
+ * calls definitions say what terms mean, not how this venue settles; they state no rule for any
+ * market. The section ends at a heading of rules, a numbered item, or a heading naming a league or
+ * sport. */
+function definitionSections(parsed: ParsedText): ParsedText {
+  let defining = false;
+  return parsed.map((cs) => {
+    const head = cs.length > 1 && cs[1].kind === 'colon' ? cs[0] : undefined;
+    if (head && head.words.some((w) => DEFINITION_HEADINGS.has(w)) && !head.words.some((w) => RULE_HEADINGS.has(w)) && !(head.own.league || head.own.market || head.own.segment)) {
+      defining = true;
+    } else if (defining) {
+      const first = cs[0];
+      const ends = !first || first.item || (head && ((head.own.league && head.words.length <= SPORT_HEADING_WORDS) || head.words.some((w) => RULE_HEADINGS.has(w)))) || (cs.length === 1 && first.own.league && first.words.length <= SPORT_HEADING_WORDS);
+      if (ends) defining = false;
+    }
+    return defining ? cs.map((c) => ({ ...c, scope: { ...c.scope, blocking: true } })) : cs;
+  });
+}
+
 /** Copulas by which a sentence opening with a term defines it ("Overtime is ...", "... means ..."). */
 const DEFINING_VERBS = [['is'], ['means'], ['refers', 'to'], ['denotes']];
 /** Words that, right after the copula, begin what a term is (a noun phrase), not how it settles
@@ -1781,7 +1809,7 @@ const OUTSIDE_LEAGUE = 'outside';
 /** Splits a text once; readRule reads it for any rule and market (callers may keep it per text). A
  * heading (a question, or the words before a sentence's first colon) scopes the sentences after it. */
 export function parseText(text: string): ParsedText {
-  const parsed = parseSections(text);
+  const parsed = definitionSections(parseSections(text));
   return othersOwnOutside(text, parsed) || qualifiedOutside(text) || sportRulesOutside(parsed) ? parsed.map((cs) => cs.map((c) => ({ ...c, scope: { ...c.scope, blocking: true } }))) : parsed;
 }
 
@@ -1799,9 +1827,13 @@ function parseSections(text: string): ParsedText {
   let question: Clause | undefined;
   // The scope of a "Q:" sentence that tells the asker's situation before the question itself.
   let asker: Scope | undefined;
+  // Whether the sentence being read opens a numbered item: its first clause is marked `item`.
+  let numbered = false;
+  const push = (cs: Clause[]) => out.push(numbered && cs.length ? [{ ...cs[0], item: true }, ...cs.slice(1)] : cs);
   for (const listed of sentenceList(tableRows(text))) {
     const s = { ...listed, text: dashLabel(listed.text) };
     const depth = numberDepth(s.text);
+    numbered = depth !== undefined;
     if (depth !== undefined) {
       let closed: Scope | undefined | null = null;
       while (items.length && items[items.length - 1].depth >= depth) closed = items.pop()!.before;
@@ -1822,7 +1854,7 @@ function parseSections(text: string): ParsedText {
     if (!s.question && fresh.length && refutesBefore(fresh[0].words) && last?.length) {
       const claim = last[last.length - 1].scope;
       for (let k = 0; k < last.length; k++) last[k] = { ...last[k], scope: { ...last[k].scope, blocking: true } };
-      out.push(clauses(s.text, claim));
+      push(clauses(s.text, claim));
       continue;
     }
     if (fresh.length && last?.length) restrictBefore(fresh[0], last[last.length - 1]);
@@ -1846,7 +1878,7 @@ function parseSections(text: string): ParsedText {
     if (fresh.length === 1 && fresh[0].words.length <= SPORT_HEADING_WORDS && fresh[0].own.league && !(fresh[0].own.market || fresh[0].own.segment || fresh[0].own.blocking)) {
       section = fresh[0].scope;
       items = [];
-      out.push(fresh);
+      push(fresh);
       continue;
     }
     // "Soccer. Match betting: ...", "eAmericanFootball rules. Main markets: ...": a heading naming only a
@@ -1855,7 +1887,7 @@ function parseSections(text: string): ParsedText {
     if (fresh.length === 1 && fresh[0].words.length <= SPORT_HEADING_WORDS && fresh[0].own.foreign && !(fresh[0].own.market || fresh[0].own.segment)) {
       section = { leagues: new Set([OUTSIDE_LEAGUE]), complement: false, blocking: false };
       items = [];
-      out.push(fresh);
+      push(fresh);
       continue;
     }
     if (fresh.length > 1 && fresh[1].kind === 'colon') {
@@ -1864,7 +1896,7 @@ function parseSections(text: string): ParsedText {
       const head = fresh[0];
       if (definesRegulation(head, fresh[1])) {
         // A definition states no rule and opens no section: every clause of it applies to none of our markets.
-        out.push(fresh.map((c) => ({ ...c, scope: { ...c.scope, blocking: true } })));
+        push(fresh.map((c) => ({ ...c, scope: { ...c.scope, blocking: true } })));
         continue;
       }
       let cs = fresh;
@@ -1883,7 +1915,7 @@ function parseSections(text: string): ParsedText {
         for (const c of cs) if (!(c.own.market || c.own.segment)) c.scope = { ...c.scope, blocking: true };
         section = cs[0].scope;
       }
-      out.push(cs);
+      push(cs);
     } else {
       // A bare follow-up that names nothing ("Push rules apply.") speaks of what the sentence before
       // it spoke of ("Both players must compete in one Down. Push rules apply.").
@@ -1895,7 +1927,7 @@ function parseSections(text: string): ParsedText {
       // A definition of a length of play states no rule for any market.
       if (cs.length && definesTerm(cs[0])) cs[0] = { ...cs[0], scope: { ...cs[0].scope, blocking: true } };
       if (asked && cs.length) cs[0].asked = { text: asked.text, words: asked.words, conditional: asked.conditional };
-      out.push(cs);
+      push(cs);
       // A sentence under a market heading that names another market of its own ends that heading's
       // market: what follows stands in the league section only ("Totals: ... . Player props may
       // require ... . Extra innings count unless the market states otherwise.").

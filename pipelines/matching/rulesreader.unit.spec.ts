@@ -2222,3 +2222,14 @@ describe('the twentieth blind batch\'s wrong value: a definition of a length of 
     expect(readRule('Overtime is not counted for totals.', 'overtime', m('nhl', 'total'))).toMatchObject({ value: 'excluded' });
   });
 });
+
+describe('the twentieth blind batch\'s silent rows read known: a section of definitions (sentences written for these tests)', () => {
+  it('the sentences under a heading of definitions say what terms mean; the section ends at a heading of rules, a numbered item or a league', () => {
+    const defs = 'Office pool rules. Key definitions: spread - the margin a team is expected to win by. Covering - when a team beats the margin set by football experts: it wins by more. If the team wins by exactly the spread, this is a push.';
+    expect(readRule(`${defs} General rules: one point per correct pick.`, 'push', m('nfl', 'spread'))).toEqual({ value: 'unknown', why: 'silent' });
+    expect(readRule(`${defs} Pool rules: a push is refunded.`, 'push', m('nfl', 'spread'))).toMatchObject({ value: 'void', evidence: 'a push is refunded' });
+    expect(readRule('2. Definitions: a bet is an agreement on an outcome. 3. Totals: if the total lands on the line, stakes are refunded.', 'push', m('nba', 'total'))).toMatchObject({ value: 'void' });
+    // Without the heading the sentence is read as before.
+    expect(readRule('Office pool rules. If the team wins by exactly the spread, this is a push and stakes are refunded.', 'push', m('nfl', 'spread'))).toMatchObject({ value: 'void' });
+  });
+});
