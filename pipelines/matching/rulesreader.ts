@@ -498,6 +498,12 @@ function readScope(words: string[]): { scope: Scope; own: Clause['own'] } {
     }
     i += matched || 1;
   }
+  // "All bets on a game, including bets on the second half and on the fourth quarter, are settled ...",
+  // "All bets include overtime, including bets on the second half": the periods of the inset are named
+  // beside the game's own bets, not instead of them; the full game stays in the clause's scope.
+  if (everyEnd >= 0 && scope.segments?.size && !scope.segments.has('full') && words.some((w, k) => k >= everyEnd && (w === 'including' || w === 'incl') && (MARKET_NOUNS.has(words[k + 1]) || (words[k + 1] === 'those' && words[k + 2] === 'on')))) {
+    add('segments', ['full']);
+  }
   // "Total (incl. overtime): ...": a market labelled as including overtime is the full game's (a quarter
   // or a half has no overtime of its own); a period named beside it keeps its own scope.
   if (overtimeLabel && !own.segment) {

@@ -2233,3 +2233,14 @@ describe('the twentieth blind batch\'s silent rows read known: a section of defi
     expect(readRule('Office pool rules. If the team wins by exactly the spread, this is a push and stakes are refunded.', 'push', m('nfl', 'spread'))).toMatchObject({ value: 'void' });
   });
 });
+
+describe('stated values of the twentieth blind batch read unknown: the kinds behind them (sentences written for these tests)', () => {
+  it('periods named in an inset after "all bets" ("including bets on the second half") are named beside the full game, not instead of it', () => {
+    const text = 'All bets on a match, including bets on the first half and on the third quarter, are graded with any overtime included.';
+    expect(readRule(text, 'overtime', m('nfl', 'total'))).toMatchObject({ value: 'included' });
+    expect(readRule(text, 'overtime', { league: 'nfl', marketType: 'total', segment: 'quarter:3' })).toMatchObject({ value: 'included' });
+    expect(readRule('All wagers count overtime unless stated, including wagers on the second half.', 'overtime', m('nba', 'spread'))).toMatchObject({ value: 'included' });
+    // Periods named as the clause's own subject still narrow it.
+    expect(readRule('Bets on the second half include overtime.', 'overtime', m('nba', 'spread'))).toEqual({ value: 'unknown', why: 'silent' });
+  });
+});
