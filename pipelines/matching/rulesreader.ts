@@ -670,8 +670,18 @@ const PLAYED = new Set(['played', 'held', 'contested', 'staged']);
 /** Whether the words say that the rule's topic is played ("overtime is played in most leagues"): a
  * description of the sport, no statement of how a market settles. */
 function describesPlay(rule: ReadRule, words: string[]): boolean {
-  return topicHits(rule, words).some((h) => (words[h.end] === 'is' || words[h.end] === 'are') && PLAYED.has(words[h.end + 1]));
+  return topicHits(rule, words).some((h) => {
+    // "One overtime period usually lasts five minutes": the period's length, a frequency word between.
+    let e = h.end;
+    if (words[e] === 'period' || words[e] === 'periods') e++;
+    while (FREQUENCY_WORDS.has(words[e])) e++;
+    return ((words[e] === 'is' || words[e] === 'are') && PLAYED.has(words[e + 1])) || LASTS.has(words[e]);
+  });
 }
+/** Verbs by which a clause gives a period's length ("overtime lasts five minutes"). */
+const LASTS = new Set(['lasts', 'last']);
+/** Frequency words that may stand between a period and what is said of how it is played. */
+const FREQUENCY_WORDS = new Set(['usually', 'typically', 'normally', 'generally', 'often', 'always']);
 
 /** Words that name the winner market when listed among markets. */
 const RESULT_MARKET_WORDS = new Set(['winner', 'winners']);

@@ -2243,4 +2243,11 @@ describe('stated values of the twentieth blind batch read unknown: the kinds beh
     // Periods named as the clause's own subject still narrow it.
     expect(readRule('Bets on the second half include overtime.', 'overtime', m('nba', 'spread'))).toEqual({ value: 'unknown', why: 'silent' });
   });
+  it('a hedged clause giving how long an overtime period lasts describes the sport and claims no scope, as one saying where it is played does', () => {
+    const text = 'An overtime period typically lasts five minutes, counted on the game clock. For bettors: the money line and the total are settled including every overtime.';
+    expect(readRule(text, 'overtime', m('nba', 'moneyline'))).toMatchObject({ value: 'included' });
+    expect(readRule('Overtime usually lasts five minutes, counted on the clock. Totals are settled including overtime.', 'overtime', m('nba', 'total'))).toMatchObject({ value: 'included' });
+    // A hedged statement of how a market settles still withdraws.
+    expect(readRule('Totals usually include overtime.', 'overtime', m('nba', 'total'))).toMatchObject({ value: 'unknown', why: 'hedged' });
+  });
 });
