@@ -2250,4 +2250,10 @@ describe('stated values of the twentieth blind batch read unknown: the kinds beh
     // A hedged statement of how a market settles still withdraws.
     expect(readRule('Totals usually include overtime.', 'overtime', m('nba', 'total'))).toMatchObject({ value: 'unknown', why: 'hedged' });
   });
+  it('"shootout goals do not count" says what the shootout adds, nothing of overtime: beside "include overtime" it is no denial', () => {
+    const text = 'The winner, the total and player points include overtime and the shootout, the shootout winner getting one goal (shootout goals do not count for players).';
+    expect(readRule(text, 'overtime', m('nhl', 'total'))).toMatchObject({ value: 'included' });
+    expect(readRule(text, 'overtime', m('nhl', 'player_prop'))).toMatchObject({ value: 'included' });
+    expect(readRule('Player points include overtime; shootout goals are not counted.', 'overtime', m('nhl', 'player_prop'))).toMatchObject({ value: 'included' });
+  });
 });
