@@ -2256,4 +2256,8 @@ describe('stated values of the twentieth blind batch read unknown: the kinds beh
     expect(readRule(text, 'overtime', m('nhl', 'player_prop'))).toMatchObject({ value: 'included' });
     expect(readRule('Player points include overtime; shootout goals are not counted.', 'overtime', m('nhl', 'player_prop'))).toMatchObject({ value: 'included' });
   });
+  it('"every overtime" (each overtime, all overtimes) is overtime as "any overtime" is: "decided on the final score after every overtime" includes it', () => {
+    expect(readRule('The handicap is decided on the final score after every overtime.', 'overtime', m('nba', 'spread'))).toMatchObject({ value: 'included' });
+    expect(readRule('Money line bets are settled on the result after all overtimes.', 'overtime', m('nfl', 'moneyline'))).toMatchObject({ value: 'included' });
+  });
 });
