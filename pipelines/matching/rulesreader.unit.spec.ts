@@ -2260,4 +2260,11 @@ describe('stated values of the twentieth blind batch read unknown: the kinds beh
     expect(readRule('The handicap is decided on the final score after every overtime.', 'overtime', m('nba', 'spread'))).toMatchObject({ value: 'included' });
     expect(readRule('Money line bets are settled on the result after all overtimes.', 'overtime', m('nfl', 'moneyline'))).toMatchObject({ value: 'included' });
   });
+  it('a sports lottery\'s "big/small points" is the total, "handicap win/lose" the spread and "win/lose" the money line', () => {
+    const text = 'In the lottery\'s basketball games, the handicap win/lose and the big/small points include overtime; fourth-quarter plays do not.';
+    expect(readRule(text, 'overtime', m('nba', 'total'))).toMatchObject({ value: 'included' });
+    expect(readRule(text, 'overtime', m('nba', 'spread'))).toMatchObject({ value: 'included' });
+    expect(readRule('The win/lose play is settled including overtime.', 'overtime', m('nba', 'total'))).toEqual({ value: 'unknown', why: 'silent' });
+    expect(readRule('The big/small points are settled on the four quarters only.', 'overtime', m('nba', 'moneyline'))).toEqual({ value: 'unknown', why: 'silent' });
+  });
 });
