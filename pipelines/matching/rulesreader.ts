@@ -492,7 +492,7 @@ function readScope(words: string[]): { scope: Scope; own: Clause['own'] } {
     }
     // "Second-half bets (winner, handicap, under/over)": "winner" in a list of markets is the winner
     // market, the money line (alone, "the winner of the shootout" names none).
-    if (!matched && RESULT_MARKET_WORDS.has(words[i]) && inMarketList(words, i, i + 1, !!scope.markets?.size)) {
+    if (!matched && RESULT_MARKET_WORDS.has(words[i]) && (inMarketList(words, i, i + 1, !!scope.markets?.size) || namedAsMarket(words, i))) {
       add('markets', ['moneyline']);
       own.market = true;
     }
@@ -685,6 +685,14 @@ const FREQUENCY_WORDS = new Set(['usually', 'typically', 'normally', 'generally'
 
 /** Words that name the winner market when listed among markets. */
 const RESULT_MARKET_WORDS = new Set(['winner', 'winners']);
+/** Nouns by which a venue names a kind of bet before its name ("the game type 'Winner'", "the bet type Winner"). */
+const MARKET_LABEL_NOUNS = new Set(['type', 'market', 'play', 'option']);
+/** "The game type 'Winner' includes overtime": a result word right after a noun naming a kind of bet is
+ * that bet's name, the money line. */
+function namedAsMarket(words: string[], i: number): boolean {
+  return MARKET_LABEL_NOUNS.has(words[i - 1]) && (words[i - 2] === 'game' || words[i - 2] === 'bet' || words[i - 2] === 'the' || words[i - 2] === 'betting');
+}
+
 /** Whether the words from `start` to `end` stand in a list of markets: a market follows them
  * after joining words only ("the match result, the puck line and ..."), or one was named before them
  * and "and" or "or" joins them on ("the handicap and the match result"). */

@@ -2267,4 +2267,10 @@ describe('stated values of the twentieth blind batch read unknown: the kinds beh
     expect(readRule('The win/lose play is settled including overtime.', 'overtime', m('nba', 'total'))).toEqual({ value: 'unknown', why: 'silent' });
     expect(readRule('The big/small points are settled on the four quarters only.', 'overtime', m('nba', 'moneyline'))).toEqual({ value: 'unknown', why: 'silent' });
   });
+  it('"the game type \'Winner\'" (the bet type, the market) names the money line: its rule is no total\'s', () => {
+    const text = "Ice hockey: the 1X2, handicap and total goals are settled on regular time (60 minutes); the game type 'Winner' includes overtime and the shootout.";
+    expect(readRule(text, 'overtime', m('nhl', 'total'))).toMatchObject({ value: 'excluded' });
+    expect(readRule(text, 'overtime', m('nhl', 'moneyline'))).toMatchObject({ value: 'included' });
+    expect(readRule("The bet type Winner is settled including overtime.", 'overtime', m('nhl', 'total'))).toEqual({ value: 'unknown', why: 'silent' });
+  });
 });
