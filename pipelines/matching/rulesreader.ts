@@ -597,6 +597,8 @@ function restatesRegulation(words: string[], i: number, tokens: string[]): boole
   if (last !== 'minute' || words[i + tokens.length - 1] !== 'minutes') return false;
   const regulation = CLASSES.get('@regulation') ?? [];
   const after = i + tokens.length;
+  // "The total goals count only the 60 minutes": what a market counts is a length of play.
+  if (words[i - 1] === 'only' || (words[i - 1] === 'the' && words[i - 2] === 'only')) return true;
   return regulation.some((r) => wordsAt(words, i - r.length, r) || (words[after] === 'of' && wordsAt(words, after + 1 + (words[after + 1] === 'the' ? 1 : 0), r)));
 }
 

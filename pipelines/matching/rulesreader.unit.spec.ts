@@ -2273,4 +2273,9 @@ describe('stated values of the twentieth blind batch read unknown: the kinds beh
     expect(readRule(text, 'overtime', m('nhl', 'moneyline'))).toMatchObject({ value: 'included' });
     expect(readRule("The bet type Winner is settled including overtime.", 'overtime', m('nhl', 'total'))).toEqual({ value: 'unknown', why: 'silent' });
   });
+  it('"count only the 60 minutes" (only the regular time) is regulation only, as "only regular time" is: "the 60 minutes" after "only" is a length of play, not the 60-minute market', () => {
+    expect(readRule('The total goals count only the 60 minutes.', 'overtime', m('nhl', 'total'))).toMatchObject({ value: 'excluded' });
+    expect(readRule('Spreads consider only the regular time.', 'overtime', m('nhl', 'spread'))).toMatchObject({ value: 'excluded' });
+    expect(readRule('Totals count only the regular time and overtime.', 'overtime', m('nhl', 'total'))).not.toMatchObject({ value: 'excluded' });
+  });
 });
