@@ -464,6 +464,11 @@ function readScope(words: string[]): { scope: Scope; own: Clause['own'] } {
         } else if (e.dim === 'market') {
           add('markets', vs);
           own.market = true;
+          // "The full-game winner": a market named with its period names that period too.
+          if (c.tokens[0] === 'full' && (c.tokens[1] === 'game' || c.tokens[1] === 'match')) {
+            add('segments', ['full']);
+            own.segment = true;
+          }
           if (labelledWithOvertime(words, i + c.tokens.length)) overtimeLabel = true;
         } else if (e.dim === 'result') {
           own.result = true;

@@ -2278,4 +2278,9 @@ describe('stated values of the twentieth blind batch read unknown: the kinds beh
     expect(readRule('Spreads consider only the regular time.', 'overtime', m('nhl', 'spread'))).toMatchObject({ value: 'excluded' });
     expect(readRule('Totals count only the regular time and overtime.', 'overtime', m('nhl', 'total'))).not.toMatchObject({ value: 'excluded' });
   });
+  it('"the full-game winner" names the full game as well as the money line: after a second-half clause it does not take that half', () => {
+    const text = 'A second-half handicap is settled on those points including overtime; the full-game winner also includes overtime.';
+    expect(readRule(text, 'overtime', m('wnba', 'moneyline'))).toMatchObject({ value: 'included', evidence: 'the full-game winner also includes overtime' });
+    expect(readRule('Second-half totals exclude overtime; the full-game winner counts it.', 'overtime', m('nba', 'moneyline'))).toMatchObject({ value: 'included' });
+  });
 });
