@@ -2283,4 +2283,9 @@ describe('stated values of the twentieth blind batch read unknown: the kinds beh
     expect(readRule(text, 'overtime', m('wnba', 'moneyline'))).toMatchObject({ value: 'included', evidence: 'the full-game winner also includes overtime' });
     expect(readRule('Second-half totals exclude overtime; the full-game winner counts it.', 'overtime', m('nba', 'moneyline'))).toMatchObject({ value: 'included' });
   });
+  it('"the main time" (a translation of a book\'s word for regulation) is regulation time: "calculated on the main time of three periods" excludes overtime', () => {
+    expect(readRule('A team total is calculated on the main time of three periods.', 'overtime', m('nhl', 'team_total'))).toMatchObject({ value: 'excluded' });
+    expect(readRule('Totals are settled on the main time.', 'overtime', m('nhl', 'total'))).toMatchObject({ value: 'excluded' });
+    expect(readRule('Totals are settled on the main time and overtime.', 'overtime', m('nhl', 'total'))).toMatchObject({ value: 'included' });
+  });
 });
