@@ -2288,4 +2288,9 @@ describe('stated values of the twentieth blind batch read unknown: the kinds beh
     expect(readRule('Totals are settled on the main time.', 'overtime', m('nhl', 'total'))).toMatchObject({ value: 'excluded' });
     expect(readRule('Totals are settled on the main time and overtime.', 'overtime', m('nhl', 'total'))).toMatchObject({ value: 'included' });
   });
+  it('"a team\'s individual total" is the team total (a player\'s "individual totals" stay unnamed)', () => {
+    const text = "For bettors: a team's individual total is calculated on the regular time unless the line is marked 'with OT'.";
+    expect(readRule(text, 'overtime', m('nhl', 'team_total'))).toMatchObject({ value: 'excluded' });
+    expect(readRule(text, 'overtime', m('nhl', 'total'))).toEqual({ value: 'unknown', why: 'silent' });
+  });
 });
