@@ -597,11 +597,17 @@ function comparedAt(words: string[], i: number): boolean {
 /** Whether the entry matched at i is a length read in its plural ("60 minutes" for the entry "60
  * minute") right after a name of regulation ("regular playing time (60 minutes)") or before "of" and
  * one ("the 60 minutes of regular time"): the length of regulation restated, not the 60-minute market. */
+/** Nouns of a game's result ("the 60-minute result", "the score of 60 minutes"). */
+const RESULT_NOUNS = new Set(['result', 'results', 'score', 'scores']);
 function restatesRegulation(words: string[], i: number, tokens: string[]): boolean {
   const last = tokens[tokens.length - 1];
+  const after = i + tokens.length;
+  // "Settled on the 60-minute result": the result of the regular length, not a 60-minute market.
+  if (last === 'minute' && words[after - 1] === 'minute' && RESULT_NOUNS.has(words[after])) return true;
   if (last !== 'minute' || words[i + tokens.length - 1] !== 'minutes') return false;
   const regulation = CLASSES.get('@regulation') ?? [];
-  const after = i + tokens.length;
+  // "Settled on the result of 60 minutes": the length the result is taken at.
+  if (words[i - 1] === 'of' && RESULT_NOUNS.has(words[i - 2])) return true;
   // "The total goals count only the 60 minutes": what a market counts is a length of play.
   if (words[i - 1] === 'only' || (words[i - 1] === 'the' && words[i - 2] === 'only')) return true;
   return regulation.some((r) => wordsAt(words, i - r.length, r) || (words[after] === 'of' && wordsAt(words, after + 1 + (words[after + 1] === 'the' ? 1 : 0), r)));

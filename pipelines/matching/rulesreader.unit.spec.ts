@@ -2293,4 +2293,10 @@ describe('stated values of the twentieth blind batch read unknown: the kinds beh
     expect(readRule(text, 'overtime', m('nhl', 'team_total'))).toMatchObject({ value: 'excluded' });
     expect(readRule(text, 'overtime', m('nhl', 'total'))).toEqual({ value: 'unknown', why: 'silent' });
   });
+  it('"the 60-minute result" and "the result of 60 minutes" are the result at the regular length, not a 60-minute market', () => {
+    expect(readRule('Handicap bets are settled on the 60-minute result.', 'overtime', m('nhl', 'spread'))).toMatchObject({ value: 'excluded' });
+    expect(readRule('All bets are settled on the result of 60 minutes, unless otherwise stated.', 'overtime', m('nhl', 'total'))).toMatchObject({ value: 'excluded' });
+    // A market on the 60 minutes is still one outside ours.
+    expect(readRule('The 60-minute line includes no overtime.', 'overtime', m('nhl', 'moneyline'))).toEqual({ value: 'unknown', why: 'silent' });
+  });
 });
