@@ -2299,4 +2299,9 @@ describe('stated values of the twentieth blind batch read unknown: the kinds beh
     // A market on the 60 minutes is still one outside ours.
     expect(readRule('The 60-minute line includes no overtime.', 'overtime', m('nhl', 'moneyline'))).toEqual({ value: 'unknown', why: 'silent' });
   });
+  it('"does not get on the court" (onto the ice) is a player not taking part, as "does not come onto the court" is', () => {
+    expect(readRule('Player bets: if the player does not get on the court at all, the bet is settled at odds 1.', 'non_participation', m('nba', 'player_prop'))).toMatchObject({ value: 'void' });
+    expect(readRule('If the skater never gets onto the ice, stakes are refunded.', 'non_participation', m('nhl', 'player_prop'))).toMatchObject({ value: 'void' });
+    expect(readRule('If the team does not get on the court on time, the game is forfeited.', 'non_participation', m('nba', 'moneyline'))).toEqual({ value: 'unknown', why: 'silent' });
+  });
 });
