@@ -700,11 +700,15 @@ const FREQUENCY_WORDS = new Set(['usually', 'typically', 'normally', 'generally'
 const RESULT_MARKET_WORDS = new Set(['winner', 'winners']);
 /** Nouns by which a venue names a kind of bet before its name ("the game type 'Winner'", "the bet type Winner"). */
 const MARKET_LABEL_NOUNS = new Set(['type', 'market', 'play', 'option']);
-/** "The game type 'Winner' includes overtime": a result word right after a noun naming a kind of bet is
- * that bet's name, the money line. */
+/** "The game type 'Winner' includes overtime", "the winner bet": a result word right after a noun naming a
+ * kind of bet, or "winner" before one, is that bet's name, the money line. */
 function namedAsMarket(words: string[], i: number): boolean {
-  return MARKET_LABEL_NOUNS.has(words[i - 1]) && (words[i - 2] === 'game' || words[i - 2] === 'bet' || words[i - 2] === 'the' || words[i - 2] === 'betting');
+  if (MARKET_LABEL_NOUNS.has(words[i - 1]) && (words[i - 2] === 'game' || words[i - 2] === 'bet' || words[i - 2] === 'the' || words[i - 2] === 'betting')) return true;
+  // "These count both for the winner bet and for the total of runs": the bet named by its result.
+  return words[i] === 'winner' && WINNER_BET_NOUNS.has(words[i + 1]);
 }
+/** Nouns after "winner" that make it a bet's name ("the winner bet", "the winner market"). */
+const WINNER_BET_NOUNS = new Set(['bet', 'bets', 'market', 'markets', 'wager', 'wagers']);
 
 /** Whether the words from `start` to `end` stand in a list of markets: a market follows them
  * after joining words only ("the match result, the puck line and ..."), or one was named before them

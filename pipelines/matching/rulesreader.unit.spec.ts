@@ -2312,4 +2312,9 @@ describe('stated values of the twentieth blind batch read unknown: the kinds beh
     expect(readRule('If the skater never gets onto the ice, stakes are refunded.', 'non_participation', m('nhl', 'player_prop'))).toMatchObject({ value: 'void' });
     expect(readRule('If the team does not get on the court on time, the game is forfeited.', 'non_participation', m('nba', 'moneyline'))).toEqual({ value: 'unknown', why: 'silent' });
   });
+  it('"the winner bet" (the winner market) names the money line, as "the game type Winner" does', () => {
+    const text = 'Extra innings: if the game is tied after nine innings, extra innings are played, and these count for the winner bet.';
+    expect(readRule(text, 'overtime', m('mlb', 'moneyline'))).toMatchObject({ value: 'included' });
+    expect(readRule('The winner market is settled on nine innings only.', 'overtime', m('mlb', 'total'))).toEqual({ value: 'unknown', why: 'silent' });
+  });
 });
