@@ -750,6 +750,8 @@ const AFTER_THE_FIXES: Probe[] = [
   ['Should a game go to overtime, all full-game markets are settled on the final score after overtime.', 'overtime', 'nba', 'total', 'full', 'included'],
   // Read since "the last traded price" is the fair-price settlement (it was a gap before).
   ['If the game is canceled and not rescheduled, the market resolves at the last traded price.', 'cancellation', 'nba', 'player_prop', 'full', 'fair_price'],
+  // Read since "the 60-minute result" is the result at the regular length, not the 60-minute market (it was a gap before).
+  ['Full-game bets are settled on the 60-minute result.', 'overtime', 'nhl', 'total', 'full', 'excluded'],
 ];
 
 /** Probes the reader does not read yet: each must stay `unknown` (a gap, never a wrong value). */
@@ -762,7 +764,6 @@ const GAPS: Probe[] = [
   ['We grade moneyline wagers on tied games as losses.', 'tie', 'nfl', 'moneyline', 'full', 'loses'],
   ['Regulation time markets exclude overtime. All other markets include it.', 'overtime', 'nhl', 'total', 'full', 'included'],
   ['Overtime is excluded from quarter bets and included in everything else.', 'overtime', 'nba', 'total', 'quarter:4', 'excluded'],
-  ['Full-game bets are settled on the 60-minute result.', 'overtime', 'nhl', 'total', 'full', 'excluded'],
   ['Full-game bets are settled on the final result, including the shootout.', 'overtime', 'nhl', 'moneyline', 'full', 'included'],
   ['Overtime applies to full-game bets only.', 'overtime', 'nba', 'total', 'full', 'included'],
   ['All game markets (including overtime).', 'overtime', 'nfl', 'total', 'full', 'included'],

@@ -74,10 +74,13 @@
 // Pages and sections for something else: a text opening "<sport> (except <leagues>)" is a section for
 // the other leagues (for none of ours when the sport's league of ours is excepted); a text saying "this
 // page covers <X> only" of something naming no league, sport or market of ours applies to none of our
-// markets; "Regular time: the ..." defines a term and states no rule; "no one wins or loses" denies
+// markets; "Regular time: the ..." defines a term and states no rule, as "Overtime (in hockey) is extra
+// time added ..." does, and so does every sentence of a section headed as definitions ("Important
+// definitions: ...", up to a heading of rules, a numbered item or a league heading); "no one wins or loses" denies
 // the value word it coordinates. A short heading naming only a league or sport outside the spec
 // ("Soccer.") opens a section for none of ours, and a text naming only such sports that sends "other
-// sports" to "their own rules" applies to none of our markets.
+// sports" to "their own rules" applies to none of our markets; nor does a text that heads the rules of
+// such a sport ("Handball rules:") and names no league or sport of ours.
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { League } from './teams.ts';
@@ -328,6 +331,8 @@ export interface Clause {
   /** For the first clause of a sentence answering the question before it ("Does overtime count?
    * Yes."), the question's words. */
   asked?: { text: string; words: string[]; conditional: boolean[] };
+  /** The first clause of a sentence opening a numbered item ("2. Definitions: ..."). */
+  item?: boolean;
   /** An exception said in a sentence of its own ("... . Match betting is the exception."): it
    * excepts from every statement of the sentence before, not only from that sentence's last clause. */
   trailing?: boolean;
@@ -470,6 +475,11 @@ function readScope(words: string[]): { scope: Scope; own: Clause['own'] } {
         } else if (e.dim === 'market') {
           add('markets', vs);
           own.market = true;
+          // "The full-game winner": a market named with its period names that period too.
+          if (c.tokens[0] === 'full' && (c.tokens[1] === 'game' || c.tokens[1] === 'match')) {
+            add('segments', ['full']);
+            own.segment = true;
+          }
           if (labelledWithOvertime(words, i + c.tokens.length)) overtimeLabel = true;
         } else if (e.dim === 'result') {
           own.result = true;
@@ -498,11 +508,17 @@ function readScope(words: string[]): { scope: Scope; own: Clause['own'] } {
     }
     // "Second-half bets (winner, handicap, under/over)": "winner" in a list of markets is the winner
     // market, the money line (alone, "the winner of the shootout" names none).
-    if (!matched && RESULT_MARKET_WORDS.has(words[i]) && inMarketList(words, i, i + 1, !!scope.markets?.size)) {
+    if (!matched && RESULT_MARKET_WORDS.has(words[i]) && (inMarketList(words, i, i + 1, !!scope.markets?.size) || namedAsMarket(words, i))) {
       add('markets', ['moneyline']);
       own.market = true;
     }
     i += matched || 1;
+  }
+  // "All bets on a game, including bets on the second half and on the fourth quarter, are settled ...",
+  // "All bets include overtime, including bets on the second half": the periods of the inset are named
+  // beside the game's own bets, not instead of them; the full game stays in the clause's scope.
+  if (everyEnd >= 0 && scope.segments?.size && !scope.segments.has('full') && words.some((w, k) => k >= everyEnd && (w === 'including' || w === 'incl') && (MARKET_NOUNS.has(words[k + 1]) || (words[k + 1] === 'those' && words[k + 2] === 'on')))) {
+    add('segments', ['full']);
   }
   // "Total (incl. overtime): ...": a market labelled as including overtime is the full game's (a quarter
   // or a half has no overtime of its own); a period named beside it keeps its own scope.
@@ -606,17 +622,25 @@ function comparedAt(words: string[], i: number): boolean {
   return COMPARISONS.some((c) => wordsAt(words, at - c.length, c));
 }
 
+/** Nouns of a game's result ("the 60-minute result", "the score of 60 minutes"). */
+const RESULT_NOUNS = new Set(['result', 'results', 'score', 'scores']);
 /** Whether the entry matched at i is a length read in its plural ("60 minutes" for the entry "60
  * minute") right after a name of regulation ("regular playing time (60 minutes)", "the regular 60
  * minutes") or before "of" and one ("the 60 minutes of regular time"): the length of regulation
  * restated, not the 60-minute market. */
 function restatesRegulation(words: string[], i: number, tokens: string[]): boolean {
   const last = tokens[tokens.length - 1];
+  const after = i + tokens.length;
+  // "Settled on the 60-minute result": the result of the regular length, not a 60-minute market.
+  if (last === 'minute' && words[after - 1] === 'minute' && RESULT_NOUNS.has(words[after])) return true;
   if (last !== 'minute' || words[i + tokens.length - 1] !== 'minutes') return false;
   const regulation = CLASSES.get('@regulation') ?? [];
-  const after = i + tokens.length;
   // "the regular 60 minutes of play": a word naming regulation may also stand before the length.
   if (REGULATION_ADJECTIVES.has(words[i - 1])) return true;
+  // "Settled on the result of 60 minutes": the length the result is taken at.
+  if (words[i - 1] === 'of' && RESULT_NOUNS.has(words[i - 2])) return true;
+  // "The total goals count only the 60 minutes": what a market counts is a length of play.
+  if (words[i - 1] === 'only' || (words[i - 1] === 'the' && words[i - 2] === 'only')) return true;
   return regulation.some((r) => wordsAt(words, i - r.length, r) || (words[after] === 'of' && wordsAt(words, after + 1 + (words[after + 1] === 'the' ? 1 : 0), r)));
 }
 /** Words naming regulation before a length ("the regular 60 minutes", "the normal 60 minutes"). */
@@ -692,11 +716,33 @@ const PLAYED = new Set(['played', 'held', 'contested', 'staged']);
 /** Whether the words say that the rule's topic is played ("overtime is played in most leagues"): a
  * description of the sport, no statement of how a market settles. */
 function describesPlay(rule: ReadRule, words: string[]): boolean {
-  return topicHits(rule, words).some((h) => (words[h.end] === 'is' || words[h.end] === 'are') && PLAYED.has(words[h.end + 1]));
+  return topicHits(rule, words).some((h) => {
+    // "One overtime period usually lasts five minutes": the period's length, a frequency word between.
+    let e = h.end;
+    if (words[e] === 'period' || words[e] === 'periods') e++;
+    while (FREQUENCY_WORDS.has(words[e])) e++;
+    return ((words[e] === 'is' || words[e] === 'are') && PLAYED.has(words[e + 1])) || LASTS.has(words[e]);
+  });
 }
+/** Verbs by which a clause gives a period's length ("overtime lasts five minutes"). */
+const LASTS = new Set(['lasts', 'last']);
+/** Frequency words that may stand between a period and what is said of how it is played. */
+const FREQUENCY_WORDS = new Set(['usually', 'typically', 'normally', 'generally', 'often', 'always']);
 
 /** Words that name the winner market when listed among markets. */
 const RESULT_MARKET_WORDS = new Set(['winner', 'winners']);
+/** Nouns by which a venue names a kind of bet before its name ("the game type 'Winner'", "the bet type Winner"). */
+const MARKET_LABEL_NOUNS = new Set(['type', 'market', 'play', 'option']);
+/** "The game type 'Winner' includes overtime", "the winner bet": a result word right after a noun naming a
+ * kind of bet, or "winner" before one, is that bet's name, the money line. */
+function namedAsMarket(words: string[], i: number): boolean {
+  if (MARKET_LABEL_NOUNS.has(words[i - 1]) && (words[i - 2] === 'game' || words[i - 2] === 'bet' || words[i - 2] === 'the' || words[i - 2] === 'betting')) return true;
+  // "These count both for the winner bet and for the total of runs": the bet named by its result.
+  return words[i] === 'winner' && WINNER_BET_NOUNS.has(words[i + 1]);
+}
+/** Nouns after "winner" that make it a bet's name ("the winner bet", "the winner market"). */
+const WINNER_BET_NOUNS = new Set(['bet', 'bets', 'market', 'markets', 'wager', 'wagers']);
+
 /** Whether the words from `start` to `end` stand in a list of markets: a market follows them
  * after joining words only ("the match result, the puck line and ..."), or one was named before them
  * and "and" or "or" joins them on ("the handicap and the match result"). */
@@ -1684,6 +1730,56 @@ function definesRegulation(head: Clause, entry: Clause | undefined): boolean {
   return (CLASSES.get('@regulation') ?? []).some((m) => m.length === head.words.length && m.every((t, j) => head.words[j] === t));
 }
 
+/** Words of a heading that opens a section of definitions ("Important definitions:", "Glossary:"). */
+const DEFINITION_HEADINGS = new Set(['definitions', 'definition', 'glossary']);
+/** Words of a heading that opens a section of rules again ("General rules:"). */
+const RULE_HEADINGS = new Set(['rules', 'rule', 'regulations']);
+
+/** "Important definitions: point spread - the number of points ... . If the team wins by exactly 3
+ * points, this results in a push or tie. General rules: ...": the sentences of a section a heading
+ * calls definitions say what terms mean, not how this venue settles; they state no rule for any
+ * market. The section ends at a heading of rules, a numbered item, or a heading naming a league or
+ * sport. */
+function definitionSections(parsed: ParsedText): ParsedText {
+  let defining = false;
+  return parsed.map((cs) => {
+    const head = cs.length > 1 && cs[1].kind === 'colon' ? cs[0] : undefined;
+    if (head && head.words.some((w) => DEFINITION_HEADINGS.has(w)) && !head.words.some((w) => RULE_HEADINGS.has(w)) && !(head.own.league || head.own.market || head.own.segment)) {
+      defining = true;
+    } else if (defining) {
+      const first = cs[0];
+      const ends = !first || first.item || (head && ((head.own.league && head.words.length <= SPORT_HEADING_WORDS) || head.words.some((w) => RULE_HEADINGS.has(w)))) || (cs.length === 1 && first.own.league && first.words.length <= SPORT_HEADING_WORDS);
+      if (ends) defining = false;
+    }
+    return defining ? cs.map((c) => ({ ...c, scope: { ...c.scope, blocking: true } })) : cs;
+  });
+}
+
+/** Copulas by which a sentence opening with a term defines it ("Overtime is ...", "... means ..."). */
+const DEFINING_VERBS = [['is'], ['means'], ['refers', 'to'], ['denotes']];
+/** Words that, right after the copula, begin what a term is (a noun phrase), not how it settles
+ * ("Overtime is extra time added ..." against "Overtime is included", "is not counted"). */
+const DEFINED_AS = new Set(['a', 'an', 'the', 'extra', 'additional', 'supplementary', 'any', 'what', 'when', 'time', 'period', 'periods', 'played']);
+
+/** "Overtime in hockey is extra time added to the main time of the match when the score is level": a
+ * clause opening with a length of play (overtime or regulation, "in <sport>" after it allowed) and
+ * saying what it is defines the term; it states no rule, whatever value words its definition holds. */
+function definesTerm(c: Clause): boolean {
+  if (c.kind !== 'first' || c.conditional[0]) return false;
+  const w = c.words;
+  for (const cls of ['@overtime_periods', '@regulation']) {
+    for (const term of CLASSES.get(cls) ?? []) {
+      if (!term.every((t, j) => w[j] === t)) continue;
+      let i = term.length;
+      // "in hockey", "in ice hockey", "in the NHL": where the term is used.
+      if (w[i] === 'in') i += w[i + 1] === 'the' || w[i + 1] === 'ice' ? 3 : 2;
+      const verb = DEFINING_VERBS.find((v) => v.every((t, j) => w[i + j] === t));
+      if (verb && DEFINED_AS.has(w[i + verb.length])) return true;
+    }
+  }
+  return false;
+}
+
 /** Our leagues and sports a stretch of text names ("NHL, AHL, OHL and NCAA" names the NHL). */
 function ourLeagues(text: string): Set<string> {
   const words = tokenize(text).map((t) => t.word).filter((w) => /^[a-z0-9]/.test(w));
@@ -1733,6 +1829,25 @@ function othersOwnOutside(text: string, parsed: ParsedText): boolean {
   if (!OTHERS_OWN.test(text)) return false;
   const all = parsed.flat();
   return all.some((c) => c.own.foreign) && !all.some((c) => c.own.league && !c.own.foreign);
+}
+
+/** Words after a sport's name that make a heading of its rules ("Handball rules:", "LACROSSE. GENERAL RULES"). */
+const RULES_HEADING_WORDS = new Set(['rules', 'rule', 'regulations', 'betting']);
+
+/** "Knowledge base. All bets are settled on ... . Handball rules: 1. Duration: ...": a text that heads
+ * the rules of a sport outside the spec (a heading of that sport alone, or "<sport> rules:") and names
+ * no league or sport of ours anywhere is that sport's page; the general sentences around the heading
+ * are its rules too, none of our markets'. */
+function sportRulesOutside(parsed: ParsedText): boolean {
+  const all = parsed.flat();
+  if (all.some((c) => c.own.league && !c.own.foreign)) return false;
+  return parsed.some((cs) => {
+    const head = cs.length > 1 && cs[1].kind === 'colon' ? cs[0] : cs.length === 1 ? cs[0] : undefined;
+    if (!head?.own.foreign || head.own.market || head.own.segment) return false;
+    // The heading is the sport's name, with at most "rules" words after it.
+    const rest = head.words.filter((w) => /^[a-z]/.test(w) && !RULES_HEADING_WORDS.has(w) && w !== 'general');
+    return rest.length <= 2 && (cs.length === 1 ? head.words.length <= SPORT_HEADING_WORDS : head.words.some((w) => RULES_HEADING_WORDS.has(w)));
+  });
 }
 
 /** "Hockey. ... all hockey bets are settled on 70 minutes of play ... (men's hockey)": a text whose every
@@ -1787,8 +1902,8 @@ const OUTSIDE_LEAGUE = 'outside';
 /** Splits a text once; readRule reads it for any rule and market (callers may keep it per text). A
  * heading (a question, or the words before a sentence's first colon) scopes the sentences after it. */
 export function parseText(text: string): ParsedText {
-  const parsed = parseSections(text);
-  return othersOwnOutside(text, parsed) || qualifiedOutside(text) ? parsed.map((cs) => cs.map((c) => ({ ...c, scope: { ...c.scope, blocking: true } }))) : parsed;
+  const parsed = definitionSections(parseSections(text));
+  return othersOwnOutside(text, parsed) || qualifiedOutside(text) || sportRulesOutside(parsed) ? parsed.map((cs) => cs.map((c) => ({ ...c, scope: { ...c.scope, blocking: true } }))) : parsed;
 }
 
 /** The sections and headings of a text, each sentence as its clauses (parseText's reading before the
@@ -1805,9 +1920,13 @@ function parseSections(text: string): ParsedText {
   let question: Clause | undefined;
   // The scope of a "Q:" sentence that tells the asker's situation before the question itself.
   let asker: Scope | undefined;
+  // Whether the sentence being read opens a numbered item: its first clause is marked `item`.
+  let numbered = false;
+  const push = (cs: Clause[]) => out.push(numbered && cs.length ? [{ ...cs[0], item: true }, ...cs.slice(1)] : cs);
   for (const listed of sentenceList(tableRows(text))) {
     const s = { ...listed, text: dashLabel(listed.text) };
     const depth = numberDepth(s.text);
+    numbered = depth !== undefined;
     if (depth !== undefined) {
       let closed: Scope | undefined | null = null;
       while (items.length && items[items.length - 1].depth >= depth) closed = items.pop()!.before;
@@ -1828,7 +1947,7 @@ function parseSections(text: string): ParsedText {
     if (!s.question && fresh.length && refutesBefore(fresh[0].words) && last?.length) {
       const claim = last[last.length - 1].scope;
       for (let k = 0; k < last.length; k++) last[k] = { ...last[k], scope: { ...last[k].scope, blocking: true } };
-      out.push(clauses(s.text, claim));
+      push(clauses(s.text, claim));
       continue;
     }
     if (fresh.length && last?.length) restrictBefore(fresh[0], last[last.length - 1]);
@@ -1852,7 +1971,7 @@ function parseSections(text: string): ParsedText {
     if (fresh.length === 1 && fresh[0].words.length <= SPORT_HEADING_WORDS && fresh[0].own.league && !(fresh[0].own.market || fresh[0].own.segment || fresh[0].own.blocking)) {
       section = fresh[0].scope;
       items = [];
-      out.push(fresh);
+      push(fresh);
       continue;
     }
     // "Soccer. Match betting: ...", "eAmericanFootball rules. Main markets: ...": a heading naming only a
@@ -1861,7 +1980,7 @@ function parseSections(text: string): ParsedText {
     if (fresh.length === 1 && fresh[0].words.length <= SPORT_HEADING_WORDS && fresh[0].own.foreign && !(fresh[0].own.market || fresh[0].own.segment)) {
       section = { leagues: new Set([OUTSIDE_LEAGUE]), complement: false, blocking: false };
       items = [];
-      out.push(fresh);
+      push(fresh);
       continue;
     }
     if (fresh.length > 1 && fresh[1].kind === 'colon') {
@@ -1870,7 +1989,7 @@ function parseSections(text: string): ParsedText {
       const head = fresh[0];
       if (definesRegulation(head, fresh[1])) {
         // A definition states no rule and opens no section: every clause of it applies to none of our markets.
-        out.push(fresh.map((c) => ({ ...c, scope: { ...c.scope, blocking: true } })));
+        push(fresh.map((c) => ({ ...c, scope: { ...c.scope, blocking: true } })));
         continue;
       }
       let cs = fresh;
@@ -1889,7 +2008,7 @@ function parseSections(text: string): ParsedText {
         for (const c of cs) if (!(c.own.market || c.own.segment)) c.scope = { ...c.scope, blocking: true };
         section = cs[0].scope;
       }
-      out.push(cs);
+      push(cs);
     } else {
       // A bare follow-up that names nothing ("Push rules apply.") speaks of what the sentence before
       // it spoke of ("Both players must compete in one Down. Push rules apply.").
@@ -1898,8 +2017,10 @@ function parseSections(text: string): ParsedText {
       // An exception at that sentence's end names the markets left out, not what it spoke of.
       const spoke = prev?.filter((c) => c.kind !== 'except' && c.kind !== 'not').at(-1) ?? prev?.at(-1);
       const cs = bare && spoke ? clauses(s.text, spoke.scope) : clauses(s.text, section);
+      // A definition of a length of play states no rule for any market.
+      if (cs.length && definesTerm(cs[0])) cs[0] = { ...cs[0], scope: { ...cs[0].scope, blocking: true } };
       if (asked && cs.length) cs[0].asked = { text: asked.text, words: asked.words, conditional: asked.conditional };
-      out.push(cs);
+      push(cs);
       // A sentence under a market heading that names another market of its own ends that heading's
       // market: what follows stands in the league section only ("Totals: ... . Player props may
       // require ... . Extra innings count unless the market states otherwise.").
