@@ -70,11 +70,14 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
+import v8 from 'node:v8';
 import { constants as perfConstants, performance, PerformanceObserver, type PerformanceEntry } from 'node:perf_hooks';
 import { request } from 'undici';
 import { loadConfig, type Config } from '../lib/config.ts';
 import { createAuthDeps } from '../api/auth/index.ts';
+import { benchKey as makeBenchKey } from './bench-keys.ts';
 import { runService, type RunningService } from '../bin/run.ts';
+import { heapsGrowLess, workersTakeDefaultYoungGeneration } from '../pipelines/runtime/worker-heap.ts';
 import { parseMetrics, pipelineMetrics } from '../pipelines/runtime/metrics.ts';
 import { BASE_OPEN } from '../pipelines/venues/simulator/procedural.ts';
 
@@ -149,9 +152,12 @@ interface GcCounts {
   minorMaxMs: number;
   major: number;
   majorMs: number;
+  /** The young generation's capacity (new space, MB) at the window's collections, smallest and largest: V8 resizes it. */
+  newSpaceMinMb: number;
+  newSpaceMaxMb: number;
 }
 function watchGc(): { stop(): GcCounts } {
-  const c: GcCounts = { minor: 0, minorMaxMs: 0, major: 0, majorMs: 0 };
+  const c: GcCounts = { minor: 0, minorMaxMs: 0, major: 0, majorMs: 0, newSpaceMinMb: Infinity, newSpaceMaxMb: 0 };
   // perf_hooks reports this thread's collections only (each worker has its own heap).
   const obs = new PerformanceObserver((list) => {
     for (const e of list.getEntries() as (PerformanceEntry & { detail?: { kind?: number } })[]) {
@@ -163,6 +169,11 @@ function watchGc(): { stop(): GcCounts } {
         c.major++;
         c.majorMs += e.duration;
       }
+    }
+    const young = v8.getHeapSpaceStatistics().find((sp) => sp.space_name === 'new_space');
+    if (young) {
+      c.newSpaceMinMb = Math.min(c.newSpaceMinMb, young.space_size / 2 ** 20);
+      c.newSpaceMaxMb = Math.max(c.newSpaceMaxMb, young.space_size / 2 ** 20);
     }
   });
   obs.observe({ entryTypes: ['gc'] });
@@ -201,10 +212,8 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 /** A key for the catalog route in DATA_DIR/keys.json, made before the service starts (it reads the file). */
 async function benchKey(config: Config): Promise<string> {
   const auth = createAuthDeps(config);
-  // Custom terms (enterprise): 2,000 requests a second for minutes is far past any plan's rate limit.
-  await auth.admin.ensureAccount('bench', 'enterprise');
-  await auth.admin.updateAccount('bench', { custom: { rate_limit_per_min: 1e9, included_requests_per_month: 1e12, max_keys: 5 } });
-  const { key } = await auth.admin.create({ accountId: 'bench', permissions: ['markets.read'] });
+  // Custom terms: 2,000 requests a second for minutes is far past any plan's rate limit.
+  const key = await makeBenchKey(auth.admin, { permissions: ['markets.read'], unlimited: true });
   await (auth.store as { close?: () => Promise<void> }).close?.();
   return key;
 }
@@ -355,7 +364,11 @@ if (process.argv.includes('--make-seed')) {
 }
 type RoundResult = Awaited<ReturnType<typeof once>>;
 if (process.argv.includes('--one-round')) {
-  // A child's one round (below): its figures as one line on stdout.
+  // A child's one round (below): its figures as one line on stdout. Its heaps set up as bin/run.ts's
+  // main() sets the service's up (make run): workers at their own young generation whatever this
+  // command line's semi-space flags say, and every heap's growth factor after a full collection.
+  workersTakeDefaultYoungGeneration();
+  heapsGrowLess();
   const seed = ROUTE === 'catalog' ? (JSON.parse(readFileSync(path.join(seedDir(), 'bench-seeded.json'), 'utf8')) as { dir: string; key: string }) : undefined;
   const r = await once(arg('one-round', '') as Mode, arg('label', 'round'), seed);
   // Its service is stopped and its directory gone (once's finally); process.exit() would join a worker
@@ -390,11 +403,11 @@ for (let round = 0; round < ROUNDS; round++) {
   for (const mode of order) {
     const r = await roundInChild(mode, `round${round + 1}-${mode.replace(/[^a-z0-9]+/g, '-')}`);
     if (mode === 'idle') Object.assign(idle, { p99: r.p99, exact: r.p99_exact });
-    const line = `| ${round + 1} | ${mode} | ${r.rps.toFixed(0)} | ${r.p99} | ${mode === 'idle' ? '1.00' : (r.p99 / Math.max(1, idle.p99)).toFixed(2)} | ${r.p99_exact.toFixed(2)} | ${mode === 'idle' ? '1.00' : (r.p99_exact / idle.exact).toFixed(2)} | ${r.crawled.toLocaleString('en-US')} | ${(100 * r.busy).toFixed(0)}% | ${r.cpu.toFixed(0)} | ${r.wakeups.toFixed(0)} / ${r.preempted.toFixed(0)} | ${r.gc.minor} / ${r.gc.minorMaxMs.toFixed(0)} | ${r.gc.major} / ${r.gc.majorMs.toFixed(0)} | ${r.non2xx + r.errors} |`;
+    const line = `| ${round + 1} | ${mode} | ${r.rps.toFixed(0)} | ${r.p99} | ${mode === 'idle' ? '1.00' : (r.p99 / Math.max(1, idle.p99)).toFixed(2)} | ${r.p99_exact.toFixed(2)} | ${mode === 'idle' ? '1.00' : (r.p99_exact / idle.exact).toFixed(2)} | ${r.crawled.toLocaleString('en-US')} | ${(100 * r.busy).toFixed(0)}% | ${r.cpu.toFixed(0)} | ${r.wakeups.toFixed(0)} / ${r.preempted.toFixed(0)} | ${r.gc.minor} / ${r.gc.minorMaxMs.toFixed(0)} | ${r.gc.major} / ${r.gc.majorMs.toFixed(0)} | ${r.gc.newSpaceMinMb.toFixed(1)}-${r.gc.newSpaceMaxMb.toFixed(1)} | ${r.non2xx + r.errors} |`;
     rows.push(line);
     console.log(line);
   }
 }
-console.log('\n| round | mode | rps | p99 ms | p99 / idle p99 | exact p99 ms | exact p99 / idle\'s | raw records the catalog stage read in the window | main loop busy | main thread CPU ms/s | main thread wake-ups / preemptions a second | main thread scavenges / longest ms | main thread full GCs / their ms | non-2xx + errors |\n|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
+console.log('\n| round | mode | rps | p99 ms | p99 / idle p99 | exact p99 ms | exact p99 / idle\'s | raw records the catalog stage read in the window | main loop busy | main thread CPU ms/s | main thread wake-ups / preemptions a second | main thread scavenges / longest ms | main thread full GCs / their ms | main thread new space MB at its collections | non-2xx + errors |\n|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
 for (const l of rows) console.log(l);
 process.exit(0);
