@@ -182,7 +182,7 @@ const scopeCandidates = (w: string): Compiled<LexEntry>[] => {
   const singular = (SCOPE_BY_FIRST.get(w.slice(0, -1)) ?? []).filter((c) => c.tokens.length === 1);
   return singular.length ? [...exact, ...singular] : exact;
 };
-const HEDGE_FILE = load<{ phrases: LexEntry[]; withdraw: LexEntry[]; generic_exception: LexEntry[] }>('hedges');
+const HEDGE_FILE = load<{ phrases: LexEntry[]; withdraw: LexEntry[]; generic_exception: LexEntry[]; deferring_exception: LexEntry[] }>('hedges');
 const HEDGES = compile(HEDGE_FILE.phrases);
 const WITHDRAW = compile(HEDGE_FILE.withdraw);
 const LEXICON = Object.fromEntries(
@@ -195,6 +195,11 @@ const LEXICON = Object.fromEntries(
 /** Words by which an exception refers to other markets in general ("a different period", "another
  * market") rather than naming one. */
 const GENERIC_EXCEPTION = new Set(HEDGE_FILE.generic_exception.map((e) => e.phrase));
+/** Forms by which an exception only defers to other rules ("unless these American football rules or the
+ * Market Information say otherwise", "except where stated otherwise"): the league or market it names owns
+ * those rules; it is no case the exception takes out. */
+const DEFERRING_EXCEPTION = compile(HEDGE_FILE.deferring_exception);
+const defers = (words: string[]): boolean => DEFERRING_EXCEPTION.some((d) => findAll(words, d.tokens).length > 0);
 const NEGATION_CUES = new Set(['not', 'no', 'never', 'without', 'nor', 'neither']);
 const GAP = 4;
 
@@ -2394,7 +2399,8 @@ export function readRule(text: string | ParsedText, rule: ReadRule, m: MarketSco
       // An exception that names no scope of its own is a hedge; one that holds the market takes it out.
       // One that refers to other markets only in general ("unless a different game period is
       // specified") names no market and takes nothing out.
-      const hit = exc.find((e) => (e.own.league || e.own.segment || e.own.market) && !e.words.some((w) => GENERIC_EXCEPTION.has(w)) && applies(e.scope, m));
+      // One that only defers to other rules ("unless these basketball rules say otherwise") takes nothing out either.
+      const hit = exc.find((e) => (e.own.league || e.own.segment || e.own.market) && !e.words.some((w) => GENERIC_EXCEPTION.has(w)) && !defers(e.words) && applies(e.scope, m));
       if (hit) {
         const neg = LEXICON[rule].negation;
         // Conflicting evidence: the opposite value is inferred only when the exception does not state

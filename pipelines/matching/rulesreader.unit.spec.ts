@@ -299,6 +299,16 @@ describe('failure classes of the blind batch (now development)', () => {
     expect(readRule(text, 'overtime', m('nba', 'moneyline')).value).toBe('included');
     expect(readRule(text, 'overtime', m('nba', 'total')).value).toBe('included');
   });
+  it('an exception that only defers to other rules ("unless these rules or the market say otherwise", "except where stated otherwise") takes no market out', () => {
+    const a = 'Ice hockey: every bet is graded on the final score including overtime, unless these hockey rules or the market description state otherwise.';
+    expect(readRule(a, 'overtime', m('nhl', 'moneyline')).value).toBe('included');
+    expect(readRule(a, 'overtime', m('nhl', 'total')).value).toBe('included');
+    const b = 'Baseball: totals include extra innings, except where the market name or these baseball rules specify otherwise.';
+    expect(readRule(b, 'overtime', m('mlb', 'total')).value).toBe('included');
+    // An exception that names its market still takes it out.
+    const c = 'Ice hockey: every bet is graded on the final score including overtime, except period bets.';
+    expect(readRule(c, 'overtime', m('nhl', 'moneyline', 'period:1')).value).not.toBe('included');
+  });
   it('a list of market names holds each named market and no other', () => {
     const text = 'Markets that include overtime: Full Game Handicap, Full Game Total, Full Game Winner (Draw no Bet), Odd/Even. Markets that do not include overtime: 1x2, Team Totals, Alternate Team Totals, 1st Period Wagers.';
     expect(readRule(text, 'overtime', m('nhl', 'team_total')).value).not.toBe('included');
