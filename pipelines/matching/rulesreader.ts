@@ -1739,6 +1739,10 @@ function definesRegulation(head: Clause, entry: Clause | undefined): boolean {
 const DEFINITION_HEADINGS = new Set(['definitions', 'definition', 'glossary']);
 /** Words of a heading that opens a section of rules again ("General rules:"). */
 const RULE_HEADINGS = new Set(['rules', 'rule', 'regulations']);
+/** Words of a heading on how bets settle ("Settlement: props are graded on the box score ..."): it opens a
+ * section of rules again unless its entry opens with an article, as a glossary's entry for the term does
+ * ("Settlement: the grading of a bet"). */
+const SETTLEMENT_HEADINGS = new Set(['settlement', 'settlements', 'settling', 'grading']);
 
 /** "Important definitions: point spread - the number of points ... . If the team wins by exactly 3
  * points, this results in a push or tie. General rules: ...": the sentences of a section a heading
@@ -1753,7 +1757,8 @@ function definitionSections(parsed: ParsedText): ParsedText {
       defining = true;
     } else if (defining) {
       const first = cs[0];
-      const ends = !first || first.item || (head && ((head.own.league && head.words.length <= SPORT_HEADING_WORDS) || head.words.some((w) => RULE_HEADINGS.has(w)))) || (cs.length === 1 && first.own.league && first.words.length <= SPORT_HEADING_WORDS);
+      const settles = head && head.words.some((w) => SETTLEMENT_HEADINGS.has(w)) && !DEFINITION_OPENERS.has(cs[1].words[0]);
+      const ends = !first || first.item || settles || (head && ((head.own.league && head.words.length <= SPORT_HEADING_WORDS) || head.words.some((w) => RULE_HEADINGS.has(w)))) || (cs.length === 1 && first.own.league && first.words.length <= SPORT_HEADING_WORDS);
       if (ends) defining = false;
     }
     return defining ? cs.map((c) => ({ ...c, scope: { ...c.scope, blocking: true } })) : cs;
