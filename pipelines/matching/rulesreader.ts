@@ -1135,6 +1135,17 @@ export function clauses(sentence: string, section?: Scope): Clause[] {
     // opening "unless" names are the case the statement leaves out, not the statement's scope.
     const opensUnless = wordsOf[0] === 'unless' && conditional.some((x) => !x);
     const read = readScope(opensUnless ? wordsOf.filter((_, k) => !conditional[k]) : wordsOf);
+    // "All bets include overtime, the fourth quarter and second half included": an absolute phrase
+    // closing a statement about every market names markets among them, not the statement's only scope.
+    if (read.own.segment || read.own.market) {
+      const comma = p.toks.map((t) => t.word).lastIndexOf(',');
+      const tail = p.toks.slice(comma + 1).filter(isWord).map((t) => t.word);
+      if (comma > 0 && tail.length > 1 && tail[tail.length - 1] === 'included') {
+        const head = readScope(p.toks.slice(0, comma).filter(isWord).map((t) => t.word));
+        const named = readScope(tail.slice(0, -1));
+        if (head.own.every && (named.own.segment || named.own.market)) Object.assign(read, head);
+      }
+    }
     // "Except in the NHL, all bets are for regulation time only": a league named by an opening
     // "except" is the one the statement leaves out, so the clause holds for the other leagues.
     if ((p.kind === 'first' || p.kind === 'colon') && opensWithLeagueException(wordsOf)) read.scope.complement = true;

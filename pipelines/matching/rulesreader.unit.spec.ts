@@ -158,9 +158,9 @@ const BLIND20_RIGHT = 92;
 // The twenty-first blind batch, development since its blind figure (64 of 84 right on the reader at a820471,
 // with 3 wrong values, one kind of sentence, and none of 40 silent rows read known, no opposite pair read
 // alike): after the round on it none wrong (an exception that only defers to other rules, "unless these
-// American football rules or the Market Information say otherwise"), no silent row read known, and 69 right
-// (a heading of settlement after a one-line definition; measurements.md).
-const BLIND21_RIGHT = 69;
+// American football rules or the Market Information say otherwise"), no silent row read known, and 71 right
+// (a heading of settlement after a one-line definition, periods named among all bets; measurements.md).
+const BLIND21_RIGHT = 71;
 
 const m = (league: MarketScope['league'], marketType: MarketScope['marketType'], segment: MarketScope['segment'] = 'full'): MarketScope => ({ league, marketType, segment });
 
@@ -320,6 +320,13 @@ describe('failure classes of the blind batch (now development)', () => {
     expect(readRule(text, 'overtime', m('nba', 'player_prop')).value).toBe('included');
     const glossary = 'Definitions: a prop predicts one statistic of one athlete. Settlement: the grading of a bet; points scored in overtime count toward the total.';
     expect(readRule(glossary, 'overtime', m('nba', 'player_prop')).value).toBe('unknown');
+  });
+  it('an absolute phrase closing a statement about every market ("all bets include overtime, the fourth quarter and second half included") names markets among them, not its only scope', () => {
+    const text = 'Basketball: all wagers count overtime, the first half and fourth quarter included.';
+    expect(readRule(text, 'overtime', m('nba', 'moneyline')).value).toBe('included');
+    expect(readRule(text, 'overtime', m('nba', 'total', 'quarter:4')).value).toBe('included');
+    // Without "all" the named periods are the statement's scope.
+    expect(readRule('Basketball: wagers count overtime, the first half and fourth quarter included.', 'overtime', m('nba', 'moneyline')).value).not.toBe('included');
   });
   it('a list of market names holds each named market and no other', () => {
     const text = 'Markets that include overtime: Full Game Handicap, Full Game Total, Full Game Winner (Draw no Bet), Odd/Even. Markets that do not include overtime: 1x2, Team Totals, Alternate Team Totals, 1st Period Wagers.';
