@@ -962,6 +962,15 @@ function inheritSection(c: { scope: Scope; own: Clause['own'] }, section: Scope)
 
 /** A sentence's clauses, hedges ("unless otherwise stated") and parenthetical examples removed, each
  * with its scope; `section` is the scope of the heading the sentence stands under. */
+/** Verbs closing an "only <what> counts" clause. */
+const COUNT_VERBS = new Set(['count', 'counts', 'matter', 'matters']);
+/** Whether the words from `from` to the next comma, semicolon or the end close with a counting verb. */
+function onlyCounts(toks: Tok[], from: number): boolean {
+  let end = from;
+  while (end < toks.length && toks[end].word !== ',' && toks[end].word !== ';') end++;
+  return end - from > 1 && COUNT_VERBS.has(toks[end - 1].word);
+}
+
 export function clauses(sentence: string, section?: Scope): Clause[] {
   const all = tokenize(sentence);
   // "(e.g. Including Overtime)" names an example, not a rule; "unlike full-game wagers," names the
@@ -1119,6 +1128,10 @@ export function clauses(sentence: string, section?: Scope): Clause[] {
     // ", so a second-half total is graded on the third quarter, the fourth quarter and overtime"
     // draws a consequence in a clause of its own: the periods it lists are not the statement's scope.
     else if (t.word === ',' && next === 'so' && kept[i + 2]?.word !== 'long') parts.push({ kind: 'so', toks: [] });
+    // "Fourth-quarter bets do not include overtime, only the twelve minutes of the fourth quarter count":
+    // "only <what> counts" after a statement restates it in a clause of its own, with its own subject; it
+    // is not a second value inside the denied one.
+    else if (t.word === ',' && next === 'only' && statesValue(cur.toks.filter(isWord).map((k) => k.word)) && onlyCounts(kept, i + 2)) parts.push({ kind: 'semi', toks: [] });
     else if ((t.word === 'except' || t.word === 'unless') && cur.toks.some(isWord)) parts.push({ kind: 'except', toks: [] });
     else cur.toks.push(t);
   }

@@ -158,9 +158,10 @@ const BLIND20_RIGHT = 92;
 // The twenty-first blind batch, development since its blind figure (64 of 84 right on the reader at a820471,
 // with 3 wrong values, one kind of sentence, and none of 40 silent rows read known, no opposite pair read
 // alike): after the round on it none wrong (an exception that only defers to other rules, "unless these
-// American football rules or the Market Information say otherwise"), no silent row read known, and 71 right
-// (a heading of settlement after a one-line definition, periods named among all bets; measurements.md).
-const BLIND21_RIGHT = 71;
+// American football rules or the Market Information say otherwise"), no silent row read known, and 72 right
+// (a heading of settlement after a one-line definition, periods named among all bets, "only <what> counts"
+// after a denied value; measurements.md).
+const BLIND21_RIGHT = 72;
 
 const m = (league: MarketScope['league'], marketType: MarketScope['marketType'], segment: MarketScope['segment'] = 'full'): MarketScope => ({ league, marketType, segment });
 
@@ -327,6 +328,10 @@ describe('failure classes of the blind batch (now development)', () => {
     expect(readRule(text, 'overtime', m('nba', 'total', 'quarter:4')).value).toBe('included');
     // Without "all" the named periods are the statement's scope.
     expect(readRule('Basketball: wagers count overtime, the first half and fourth quarter included.', 'overtime', m('nba', 'moneyline')).value).not.toBe('included');
+  });
+  it('"only <what> counts" after a denied value ("fourth-quarter wagers exclude overtime, only the fourth quarter itself counts") restates it; it is no second value', () => {
+    expect(readRule('Fourth-quarter wagers exclude overtime, only the fourth quarter itself counts.', 'overtime', m('nba', 'total', 'quarter:4')).value).toBe('excluded');
+    expect(readRule('4th quarter lines do not count overtime, only the final twelve minutes count.', 'overtime', m('nba', 'spread', 'quarter:4')).value).toBe('excluded');
   });
   it('a list of market names holds each named market and no other', () => {
     const text = 'Markets that include overtime: Full Game Handicap, Full Game Total, Full Game Winner (Draw no Bet), Odd/Even. Markets that do not include overtime: 1x2, Team Totals, Alternate Team Totals, 1st Period Wagers.';
