@@ -1090,12 +1090,13 @@ export function clauses(sentence: string, section?: Scope): Clause[] {
       parts.push({ kind: 'semi', toks: [] });
       i++;
     }
-    else if (t.word === ',' && (next === 'and' || next === 'while') && cur.toks.some(isWord) && statesValue(cur.toks.filter(isWord).map((k) => k.word)) && coordinatedStatement(kept, i + 2)) {
+    else if (t.word === ',' && (next === 'and' || next === 'while') && cur.toks.some(isWord) && (statesValue(cur.toks.filter(isWord).map((k) => k.word)) || next === 'while') && coordinatedStatement(kept, i + 2)) {
       // "Quarter bets are settled on regulation time, and totals include overtime": a statement
       // coordinated after a statement, with a market or period of its own as its subject, is a
       // statement of its own; its subject is not the first one's, nor the first value its. The same
       // after ", while" ("the two-way bet includes overtime, while the under/over is settled on
-      // regulation").
+      // regulation"), whatever the clause before states ("..., so a tied game keeps your second-half bet
+      // alive, while the fourth-quarter line does not count overtime": the contrast has its own subject).
       parts.push({ kind: 'semi', toks: [], fresh: true });
       i++;
     }
