@@ -314,8 +314,9 @@ describe('failure classes of the blind batch (now development)', () => {
     const b = 'Baseball: totals include extra innings, except where the market name or these baseball rules specify otherwise.';
     expect(readRule(b, 'overtime', m('mlb', 'total')).value).toBe('included');
     // An exception that names its market still takes it out.
-    const c = 'Ice hockey: every bet is graded on the final score including overtime, except period bets.';
-    expect(readRule(c, 'overtime', m('nhl', 'moneyline', 'period:1')).value).not.toBe('included');
+    const c = 'Basketball: every bet is graded on the final score including overtime, except quarter bets.';
+    expect(readRule(c, 'overtime', m('nba', 'total', 'quarter:4')).value).not.toBe('included');
+    expect(readRule(c, 'overtime', m('nba', 'total')).value).toBe('included');
   });
   it('a heading of settlement ("Settlement: ...") ends a section of definitions; one whose entry opens with an article still defines the term', () => {
     const text = 'Definition: a prop predicts one statistic of one athlete, whatever the result of the game. Settlement: props are graded on the official box score, so points scored in overtime count toward the total.';
