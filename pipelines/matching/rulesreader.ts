@@ -2361,8 +2361,9 @@ export function readRule(text: string | ParsedText, rule: ReadRule, m: MarketSco
       if (c.withdrawn) {
         // One that says how or where overtime is played ("overtime is played in most professional leagues,
         // the NBA included") describes the sport, not a settlement, and claims nothing.
-        // One drawing a consequence ("that is why you so often see half points") hedges its own claim only.
-        if (!c.asking && topic && speaksOf(c, m, rule) && !describesPlay(rule, c.words) && !givesConsequence(c.words) && (clauseValue(rule, c.words, topic, c.conditional) || (topicOutsideCondition(rule, c) && !c.words.some((w) => REASONS.has(w))))) found.push({ value: HEDGED, clause: c.text, weight: specificity(c.scope, m) });
+        // One drawing a consequence ("that is why you so often see half points", "..., overtime included, so
+        // a game that goes to overtime often flies over the number") hedges its own claim only.
+        if (!c.asking && topic && speaksOf(c, m, rule) && !describesPlay(rule, c.words) && !givesConsequence(c.words) && !(c.kind === 'so' && i > 0) && (clauseValue(rule, c.words, topic, c.conditional) || (topicOutsideCondition(rule, c) && !c.words.some((w) => REASONS.has(w))))) found.push({ value: HEDGED, clause: c.text, weight: specificity(c.scope, m) });
         continue;
       }
       let v = clauseValue(rule, c.words, topic, c.conditional);
