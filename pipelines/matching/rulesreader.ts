@@ -182,7 +182,7 @@ const scopeCandidates = (w: string): Compiled<LexEntry>[] => {
   const singular = (SCOPE_BY_FIRST.get(w.slice(0, -1)) ?? []).filter((c) => c.tokens.length === 1);
   return singular.length ? [...exact, ...singular] : exact;
 };
-const HEDGE_FILE = load<{ phrases: LexEntry[]; withdraw: LexEntry[]; generic_exception: LexEntry[] }>('hedges');
+const HEDGE_FILE = load<{ phrases: LexEntry[]; withdraw: LexEntry[]; generic_exception: LexEntry[]; deferring_exception: LexEntry[] }>('hedges');
 const HEDGES = compile(HEDGE_FILE.phrases);
 const WITHDRAW = compile(HEDGE_FILE.withdraw);
 const LEXICON = Object.fromEntries(
@@ -195,6 +195,11 @@ const LEXICON = Object.fromEntries(
 /** Words by which an exception refers to other markets in general ("a different period", "another
  * market") rather than naming one. */
 const GENERIC_EXCEPTION = new Set(HEDGE_FILE.generic_exception.map((e) => e.phrase));
+/** Forms by which an exception only defers to other rules ("unless these American football rules or the
+ * Market Information say otherwise", "except where stated otherwise"): the league or market it names owns
+ * those rules; it is no case the exception takes out. */
+const DEFERRING_EXCEPTION = compile(HEDGE_FILE.deferring_exception);
+const defers = (words: string[]): boolean => DEFERRING_EXCEPTION.some((d) => findAll(words, d.tokens).length > 0);
 const NEGATION_CUES = new Set(['not', 'no', 'never', 'without', 'nor', 'neither']);
 const GAP = 4;
 
@@ -957,6 +962,15 @@ function inheritSection(c: { scope: Scope; own: Clause['own'] }, section: Scope)
 
 /** A sentence's clauses, hedges ("unless otherwise stated") and parenthetical examples removed, each
  * with its scope; `section` is the scope of the heading the sentence stands under. */
+/** Verbs closing an "only <what> counts" clause. */
+const COUNT_VERBS = new Set(['count', 'counts', 'matter', 'matters']);
+/** Whether the words from `from` to the next comma, semicolon or the end close with a counting verb. */
+function onlyCounts(toks: Tok[], from: number): boolean {
+  let end = from;
+  while (end < toks.length && toks[end].word !== ',' && toks[end].word !== ';') end++;
+  return end - from > 1 && COUNT_VERBS.has(toks[end - 1].word);
+}
+
 export function clauses(sentence: string, section?: Scope): Clause[] {
   const all = tokenize(sentence);
   // "(e.g. Including Overtime)" names an example, not a rule; "unlike full-game wagers," names the
@@ -1076,12 +1090,13 @@ export function clauses(sentence: string, section?: Scope): Clause[] {
       parts.push({ kind: 'semi', toks: [] });
       i++;
     }
-    else if (t.word === ',' && (next === 'and' || next === 'while') && cur.toks.some(isWord) && statesValue(cur.toks.filter(isWord).map((k) => k.word)) && coordinatedStatement(kept, i + 2)) {
+    else if (t.word === ',' && (next === 'and' || next === 'while') && cur.toks.some(isWord) && (statesValue(cur.toks.filter(isWord).map((k) => k.word)) || next === 'while') && coordinatedStatement(kept, i + 2)) {
       // "Quarter bets are settled on regulation time, and totals include overtime": a statement
       // coordinated after a statement, with a market or period of its own as its subject, is a
       // statement of its own; its subject is not the first one's, nor the first value its. The same
       // after ", while" ("the two-way bet includes overtime, while the under/over is settled on
-      // regulation").
+      // regulation"), whatever the clause before states ("..., so a tied game keeps your second-half bet
+      // alive, while the fourth-quarter line does not count overtime": the contrast has its own subject).
       parts.push({ kind: 'semi', toks: [], fresh: true });
       i++;
     }
@@ -1114,6 +1129,10 @@ export function clauses(sentence: string, section?: Scope): Clause[] {
     // ", so a second-half total is graded on the third quarter, the fourth quarter and overtime"
     // draws a consequence in a clause of its own: the periods it lists are not the statement's scope.
     else if (t.word === ',' && next === 'so' && kept[i + 2]?.word !== 'long') parts.push({ kind: 'so', toks: [] });
+    // "Fourth-quarter bets do not include overtime, only the twelve minutes of the fourth quarter count":
+    // "only <what> counts" after a statement restates it in a clause of its own, with its own subject; it
+    // is not a second value inside the denied one.
+    else if (t.word === ',' && next === 'only' && statesValue(cur.toks.filter(isWord).map((k) => k.word)) && onlyCounts(kept, i + 2)) parts.push({ kind: 'semi', toks: [] });
     else if ((t.word === 'except' || t.word === 'unless') && cur.toks.some(isWord)) parts.push({ kind: 'except', toks: [] });
     else cur.toks.push(t);
   }
@@ -1130,6 +1149,17 @@ export function clauses(sentence: string, section?: Scope): Clause[] {
     // opening "unless" names are the case the statement leaves out, not the statement's scope.
     const opensUnless = wordsOf[0] === 'unless' && conditional.some((x) => !x);
     const read = readScope(opensUnless ? wordsOf.filter((_, k) => !conditional[k]) : wordsOf);
+    // "All bets include overtime, the fourth quarter and second half included": an absolute phrase
+    // closing a statement about every market names markets among them, not the statement's only scope.
+    if (read.own.segment || read.own.market) {
+      const comma = p.toks.map((t) => t.word).lastIndexOf(',');
+      const tail = p.toks.slice(comma + 1).filter(isWord).map((t) => t.word);
+      if (comma > 0 && tail.length > 1 && tail[tail.length - 1] === 'included') {
+        const head = readScope(p.toks.slice(0, comma).filter(isWord).map((t) => t.word));
+        const named = readScope(tail.slice(0, -1));
+        if (head.own.every && (named.own.segment || named.own.market)) Object.assign(read, head);
+      }
+    }
     // "Except in the NHL, all bets are for regulation time only": a league named by an opening
     // "except" is the one the statement leaves out, so the clause holds for the other leagues.
     if ((p.kind === 'first' || p.kind === 'colon') && opensWithLeagueException(wordsOf)) read.scope.complement = true;
@@ -1734,6 +1764,10 @@ function definesRegulation(head: Clause, entry: Clause | undefined): boolean {
 const DEFINITION_HEADINGS = new Set(['definitions', 'definition', 'glossary']);
 /** Words of a heading that opens a section of rules again ("General rules:"). */
 const RULE_HEADINGS = new Set(['rules', 'rule', 'regulations']);
+/** Words of a heading on how bets settle ("Settlement: props are graded on the box score ..."): it opens a
+ * section of rules again unless its entry opens with an article, as a glossary's entry for the term does
+ * ("Settlement: the grading of a bet"). */
+const SETTLEMENT_HEADINGS = new Set(['settlement', 'settlements', 'settling', 'grading']);
 
 /** "Important definitions: point spread - the number of points ... . If the team wins by exactly 3
  * points, this results in a push or tie. General rules: ...": the sentences of a section a heading
@@ -1748,7 +1782,8 @@ function definitionSections(parsed: ParsedText): ParsedText {
       defining = true;
     } else if (defining) {
       const first = cs[0];
-      const ends = !first || first.item || (head && ((head.own.league && head.words.length <= SPORT_HEADING_WORDS) || head.words.some((w) => RULE_HEADINGS.has(w)))) || (cs.length === 1 && first.own.league && first.words.length <= SPORT_HEADING_WORDS);
+      const settles = head && head.words.some((w) => SETTLEMENT_HEADINGS.has(w)) && !DEFINITION_OPENERS.has(cs[1].words[0]);
+      const ends = !first || first.item || settles || (head && ((head.own.league && head.words.length <= SPORT_HEADING_WORDS) || head.words.some((w) => RULE_HEADINGS.has(w)))) || (cs.length === 1 && first.own.league && first.words.length <= SPORT_HEADING_WORDS);
       if (ends) defining = false;
     }
     return defining ? cs.map((c) => ({ ...c, scope: { ...c.scope, blocking: true } })) : cs;
@@ -2326,8 +2361,9 @@ export function readRule(text: string | ParsedText, rule: ReadRule, m: MarketSco
       if (c.withdrawn) {
         // One that says how or where overtime is played ("overtime is played in most professional leagues,
         // the NBA included") describes the sport, not a settlement, and claims nothing.
-        // One drawing a consequence ("that is why you so often see half points") hedges its own claim only.
-        if (!c.asking && topic && speaksOf(c, m, rule) && !describesPlay(rule, c.words) && !givesConsequence(c.words) && (clauseValue(rule, c.words, topic, c.conditional) || (topicOutsideCondition(rule, c) && !c.words.some((w) => REASONS.has(w))))) found.push({ value: HEDGED, clause: c.text, weight: specificity(c.scope, m) });
+        // One drawing a consequence ("that is why you so often see half points", "..., overtime included, so
+        // a game that goes to overtime often flies over the number") hedges its own claim only.
+        if (!c.asking && topic && speaksOf(c, m, rule) && !describesPlay(rule, c.words) && !givesConsequence(c.words) && !(c.kind === 'so' && i > 0) && (clauseValue(rule, c.words, topic, c.conditional) || (topicOutsideCondition(rule, c) && !c.words.some((w) => REASONS.has(w))))) found.push({ value: HEDGED, clause: c.text, weight: specificity(c.scope, m) });
         continue;
       }
       let v = clauseValue(rule, c.words, topic, c.conditional);
@@ -2394,7 +2430,8 @@ export function readRule(text: string | ParsedText, rule: ReadRule, m: MarketSco
       // An exception that names no scope of its own is a hedge; one that holds the market takes it out.
       // One that refers to other markets only in general ("unless a different game period is
       // specified") names no market and takes nothing out.
-      const hit = exc.find((e) => (e.own.league || e.own.segment || e.own.market) && !e.words.some((w) => GENERIC_EXCEPTION.has(w)) && applies(e.scope, m));
+      // One that only defers to other rules ("unless these basketball rules say otherwise") takes nothing out either.
+      const hit = exc.find((e) => (e.own.league || e.own.segment || e.own.market) && !e.words.some((w) => GENERIC_EXCEPTION.has(w)) && !defers(e.words) && applies(e.scope, m));
       if (hit) {
         const neg = LEXICON[rule].negation;
         // Conflicting evidence: the opposite value is inferred only when the exception does not state
