@@ -33,7 +33,7 @@ install: node_modules/.installed
 # 2026-11-27 19:01-20:22 UTC: p99 within 2x idle in every round with it at 32 MB semi-spaces; at the
 # 16 MB below, the exact p99 in every round but the coordinated-omission-corrected one in 1 of 3).
 run: install
-	WORKER_CPUS=auto MALLOC_ARENA_MAX=2 GLIBC_TUNABLES=glibc.malloc.mmap_threshold=131072 node --single-threaded-gc --max-semi-space-size=16 bin/start.mjs
+	WORKER_CPUS=auto MALLOC_ARENA_MAX=2 GLIBC_TUNABLES=glibc.malloc.mmap_threshold=131072 node --single-threaded-gc --no-memory-reducer --max-semi-space-size=16 bin/start.mjs
 
 # The history SQL port's Python client test (pipelines/readmodels/sql-port-python.int.spec.ts) runs
 # clickhouse-connect, pinned, from a venv under .infra/ (python3 with venv needed; .ci/run installs it).

@@ -27,7 +27,7 @@
 // literally; there npm's `sh -c` dies on the group's SIGINT at once and npm exits by SIGINT while
 // the service is still shutting down, so the stop check can only wait for the service's process to
 // be gone, not read its exit code. `node` spawns what `make run` runs, `WORKER_CPUS=auto MALLOC_ARENA_MAX=2
-// GLIBC_TUNABLES=glibc.malloc.mmap_threshold=131072 node --single-threaded-gc --max-semi-space-size=16 bin/start.mjs` (the
+// GLIBC_TUNABLES=glibc.malloc.mmap_threshold=131072 node --single-threaded-gc --no-memory-reducer --max-semi-space-size=16 bin/start.mjs` (the
 // bundle of bin/run.ts when current, else bin/run.ts through tsx): the service is the child itself, and
 // the semi-space flag (the main thread's young generation), glibc's arena cap and its fixed mmap
 // threshold count in its memory (MALLOC_ARENA_MAX, GLIBC_TUNABLES or WORKER_CPUS set in the shell wins; an empty
@@ -223,7 +223,7 @@ async function startChild(dataDir: string, logPrefix: string): Promise<Child> {
     LAUNCHER === 'npx'
       ? ['npx', ['tsx', 'bin/run.ts']]
       : LAUNCHER === 'node'
-        ? [process.execPath, ['--single-threaded-gc', '--max-semi-space-size=16', ...NODE_FLAGS, 'bin/start.mjs']]
+        ? [process.execPath, ['--single-threaded-gc', '--no-memory-reducer', '--max-semi-space-size=16', ...NODE_FLAGS, 'bin/start.mjs']]
         : [join(REPO, 'node_modules/.bin/tsx'), ['bin/run.ts']];
   // detached: its own process group, so SIGINT reaches every process of it as Ctrl-C would.
   const env = childEnv(dataDir, metricsPort);

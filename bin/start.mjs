@@ -7,7 +7,7 @@
 // start, RSS is the same: bench/soak.md, runs 31-32). Plain JavaScript, so that node starts it
 // without a loader.
 // Usage: WORKER_CPUS=auto MALLOC_ARENA_MAX=2 GLIBC_TUNABLES=glibc.malloc.mmap_threshold=131072 node
-// --single-threaded-gc --max-semi-space-size=16 bin/start.mjs (make run's command; the Makefile says why)
+// --single-threaded-gc --no-memory-reducer --max-semi-space-size=16 bin/start.mjs (make run's command; the Makefile says why)
 import { URL } from 'node:url';
 import console from 'node:console';
 import { compiledEntry } from '../pipelines/runtime/worker-entry.mjs';

@@ -17,9 +17,20 @@
 
 import v8 from 'node:v8';
 
-/** Workers started from now on take V8's default young generation, whatever the command line set. */
+/**
+ * Workers started from now on take V8's default young generation and its memory reducer, whatever the
+ * command line set for the main thread. `make run` turns the memory reducer off with
+ * `--no-memory-reducer` for the API's thread alone (V8 gives a heap its reducer when the heap is set
+ * up): after a phase of heavy allocation (a 1,000,000-market catalog snapshot loaded into the API's
+ * heap) the reducer ran up to three full collections to shrink the heap, shrank the young generation
+ * with them (1-8 MB instead of 32: five times the scavenges), and under `--single-threaded-gc` paused
+ * the thread 10-55 ms each; during a crawl the catalog route's p99 went to 2.3-5.5x idle in those
+ * windows (bench/crawl-latency.md, "make run's heaps in the bench", 2026-11-27). The workers serve no
+ * request and keep it, so their heaps still shrink after a crawl.
+ */
 export function workersTakeDefaultYoungGeneration(): void {
   v8.setFlagsFromString('--max-semi-space-size=0');
+  v8.setFlagsFromString('--memory-reducer');
 }
 
 /**
