@@ -30,8 +30,12 @@ install: node_modules/.installed
 # --single-threaded-gc: each V8 isolate collects on its own thread. Otherwise the API thread's
 # scavenges use V8's helper threads, which WORKER_CPUS keeps on the pipeline's busy CPU, and during a
 # 1,000,000-market crawl they took 11-18 ms instead of 3-5 (bench/crawl-latency.md, the catalog route,
-# 2026-11-27 19:01-20:22 UTC: p99 within 2x idle in every round with it at 32 MB semi-spaces; at the
-# 16 MB below, the exact p99 in every round but the coordinated-omission-corrected one in 1 of 3).
+# 2026-11-27 19:01-20:22 UTC). --no-memory-reducer: for the API's thread alone (the workers get it back,
+# pipelines/runtime/worker-heap.ts); its memory-reducing full collections after the catalog's load
+# shrank the API's young generation and paused it 10-55 ms: with both flags the catalog route's p99 in
+# a crawl was 1.00-2.50x idle corrected for coordinated omission (5 of 6 rounds within 2x) and
+# 0.56-1.43x exact, against 1.00-5.50x and 0.63-2.57x without this one (bench/crawl-latency.md,
+# "make run's heaps in the bench", 2026-11-27 21:19-21:58 UTC).
 run: install
 	WORKER_CPUS=auto MALLOC_ARENA_MAX=2 GLIBC_TUNABLES=glibc.malloc.mmap_threshold=131072 node --single-threaded-gc --no-memory-reducer --max-semi-space-size=16 bin/start.mjs
 
