@@ -77,7 +77,7 @@ import { loadConfig, type Config } from '../lib/config.ts';
 import { createAuthDeps } from '../api/auth/index.ts';
 import { benchKey as makeBenchKey } from './bench-keys.ts';
 import { runService, type RunningService } from '../bin/run.ts';
-import { heapsGrowLess, workersTakeDefaultYoungGeneration } from '../pipelines/runtime/worker-heap.ts';
+import { setUpServiceHeaps } from '../pipelines/runtime/worker-heap.ts';
 import { parseMetrics, pipelineMetrics } from '../pipelines/runtime/metrics.ts';
 import { BASE_OPEN } from '../pipelines/venues/simulator/procedural.ts';
 
@@ -367,8 +367,7 @@ if (process.argv.includes('--one-round')) {
   // A child's one round (below): its figures as one line on stdout. Its heaps set up as bin/run.ts's
   // main() sets the service's up (make run): workers at their own young generation whatever this
   // command line's semi-space flags say, and every heap's growth factor after a full collection.
-  workersTakeDefaultYoungGeneration();
-  heapsGrowLess();
+  setUpServiceHeaps();
   const seed = ROUTE === 'catalog' ? (JSON.parse(readFileSync(path.join(seedDir(), 'bench-seeded.json'), 'utf8')) as { dir: string; key: string }) : undefined;
   const r = await once(arg('one-round', '') as Mode, arg('label', 'round'), seed);
   // Its service is stopped and its directory gone (once's finally); process.exit() would join a worker

@@ -109,6 +109,14 @@ import { quotesLookbackMs } from '../lib/config.ts';
 import { readTasks } from '../pipelines/runtime/native-nice.ts';
 import { CATALOG_SNAPSHOT_NAME } from '../pipelines/catalog/index.ts';
 import { benchKey } from './bench-keys.ts';
+import type { KeyAdmin } from '../api/auth/keys.ts';
+
+/** One key of each of enough business accounts for `clients` streams (a business account's concurrent streams are capped). */
+async function streamKeys(admin: KeyAdmin, clients: number): Promise<string[]> {
+  const keys: string[] = [];
+  for (let a = 0; a < Math.ceil(clients / STREAM_LIMITS.business); a++) keys.push(await benchKey(admin, { account: `bench${a}`, plan: 'business', permissions: ['stream.read'] }));
+  return keys;
+}
 
 const args = process.argv.slice(2);
 const arg = (name: string, def: number) => {
@@ -301,8 +309,7 @@ async function standIn(): Promise<void> {
   const auth = authDepsFor(store, config.KEY_PEPPER);
   // The business plan allows 100 concurrent streams per account: the clients use one key of each
   // of enough business accounts.
-  const keys: string[] = [];
-  for (let a = 0; a < Math.ceil(clients / STREAM_LIMITS.business); a++) keys.push(await benchKey(auth.admin, { account: `bench${a}`, plan: 'business', permissions: ['stream.read'] }));
+  const keys = await streamKeys(auth.admin, clients);
   const app = await buildApp({ config, clock: Date.now, auth, stream: area.deps }, undefined, { logger: false });
   await app.listen({ port: 0, host: '127.0.0.1' });
   const port = (app.server.address() as { port: number }).port;
@@ -545,8 +552,7 @@ async function service(): Promise<void> {
 
   const store = new MemoryKeyStore();
   const auth = authDepsFor(store, config.KEY_PEPPER);
-  const keys: string[] = [];
-  for (let a = 0; a < Math.ceil(clients / STREAM_LIMITS.business); a++) keys.push(await benchKey(auth.admin, { account: `bench${a}`, plan: 'business', permissions: ['stream.read'] }));
+  const keys = await streamKeys(auth.admin, clients);
   const app = await buildApp({ config, clock: Date.now, auth, stream: area.deps, sports: p.sports, catalog: p.catalog }, undefined, { logger: false });
   await app.listen({ port: 0, host: '127.0.0.1' });
   const url = `http://127.0.0.1:${(app.server.address() as { port: number }).port}/v1/stream?channel=sports`;

@@ -18,7 +18,7 @@ import { abandonInFlight, startStage, type StageRunner } from '../pipelines/runt
 import { abandonHistoryWorker } from '../pipelines/runtime/history-host.ts';
 import { BatchAbandoned, isBatchAbandoned } from '../pipelines/log/types.ts';
 import { endProcess } from '../lib/end-process.ts';
-import { heapsGrowLess, workersTakeDefaultYoungGeneration } from '../pipelines/runtime/worker-heap.ts';
+import { setUpServiceHeaps } from '../pipelines/runtime/worker-heap.ts';
 import { backboneSinks } from '../pipelines/runtime/sinks.ts';
 import { startCandleRollup } from '../pipelines/runtime/price-rollup.ts';
 import { MemoryLease } from '../pipelines/runtime/lease.ts';
@@ -410,9 +410,8 @@ async function stopAll(stops: (() => Promise<void>)[]): Promise<void> {
 
 /** `make run`: bin/start.mjs calls it from the bundle (or through tsx), `node --import tsx bin/run.ts` below. */
 export async function main(): Promise<void> {
-  // Before any worker starts: the command line's semi-space size is for this thread only.
-  workersTakeDefaultYoungGeneration();
-  heapsGrowLess();
+  // Before any worker starts: the command line's semi-space size and reducer are for this thread only.
+  setUpServiceHeaps();
   const config = loadConfigOrExit();
   // PIPELINE_THREAD: a pipeline that failed on its thread stops the process (as an error nothing
   // caught would, were it on this thread), with the stop's deadline rules; exit code 1.

@@ -53,6 +53,16 @@ export function heapsGrowLess(): void {
 }
 
 /**
+ * The service's heaps as `make run` runs them, before any worker starts: workers at their own young
+ * generation and memory reducer whatever the command line set for the main thread, and every heap's
+ * growth factor. bin/run.ts's main() and the benches that stand in for it (bench/crawl-latency.ts).
+ */
+export function setUpServiceHeaps(): void {
+  workersTakeDefaultYoungGeneration();
+  heapsGrowLess();
+}
+
+/**
  * Every worker thread's young generation (resourceLimits.maxYoungGenerationSizeMb, of which V8 makes a
  * third the semi-space: 8 MB against V8's default 16). First the pipeline thread's alone: at V8's default
  * it kept 32 MB committed for 1-12 MB in use at every sample of a scale-1 soak, its sampled live data
