@@ -30,6 +30,9 @@
 // <= 2x the idle p99. Two p99s: autocannon's (whole milliseconds, corrected for coordinated omission;
 // an idle p99 under 1 ms shows as 0 and its ratio is taken against 1 ms) and the exact one over every
 // answer's own time (bench/api-load.ts), whose ratio is the one that resolves a sub-millisecond idle p99.
+// --load open replaces autocannon with an open loop (bench/open-load.ts: requests due at even intervals,
+// each timed from its due time, so a stall counts once for every request it delayed): the p99 column is
+// then that time's p99 (fractional ms), and p99.9 and the longest answer join the line.
 //
 // The service runs in this process, with this process's V8 flags: `make run` starts it with
 // --max-semi-space-size=64, so `node --max-semi-space-size=64 --import tsx bench/crawl-latency.ts`
@@ -62,7 +65,7 @@
 //                   window opens once the catalog answers 200 and the crawl is under way.
 // The key (custom terms: no rate limit in reach, DATA_DIR/keys.json) is made in the seed before its start.
 //
-//   npx tsx bench/crawl-latency.ts [--scale 100] [--seconds 20] [--warmup 8] [--api-warmup 0] [--rounds 2] [--connections 4] [--modes idle,crawl] [--rate 2000] [--profile DIR] [--heap-profile DIR] [--stream false] [--route plans|catalog] [--seed DIR]
+//   npx tsx bench/crawl-latency.ts [--scale 100] [--seconds 20] [--warmup 8] [--api-warmup 0] [--rounds 2] [--connections 4] [--modes idle,crawl] [--rate 2000] [--profile DIR] [--heap-profile DIR] [--stream false] [--route plans|catalog] [--seed DIR] [--load autocannon|open]
 import { execFile, spawn } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { Session } from 'node:inspector/promises';
@@ -82,7 +85,9 @@ import { parseMetrics, pipelineMetrics } from '../pipelines/runtime/metrics.ts';
 import { BASE_OPEN } from '../pipelines/venues/simulator/procedural.ts';
 
 const run = promisify(execFile);
-const loadScript = fileURLToPath(new URL('./api-load.ts', import.meta.url));
+const LOAD = process.argv.includes('--load') ? process.argv[process.argv.indexOf('--load') + 1] : 'autocannon';
+if (LOAD !== 'autocannon' && LOAD !== 'open') throw new Error(`--load takes autocannon or open (got "${LOAD}")`);
+const loadScript = fileURLToPath(new URL(LOAD === 'open' ? './open-load.ts' : './api-load.ts', import.meta.url));
 function arg(name: string, def: string): string {
   const i = process.argv.indexOf(`--${name}`);
   return i === -1 ? def : process.argv[i + 1];
@@ -290,7 +295,7 @@ async function makeSeed(dir: string): Promise<void> {
   writeFileSync(path.join(dir, 'bench-seeded.json'), JSON.stringify({ dir, key }));
 }
 
-async function once(mode: Mode, label: string, seed?: { dir: string; key: string }): Promise<{ p99: number; p99_exact: number; rps: number; non2xx: number; errors: number; crawled: number; busy: number; cpu: number; wakeups: number; preempted: number; gc: GcCounts }> {
+async function once(mode: Mode, label: string, seed?: { dir: string; key: string }): Promise<{ p99: number; p99_exact: number; p999?: number; max?: number; rps: number; non2xx: number; errors: number; crawled: number; busy: number; cpu: number; wakeups: number; preempted: number; gc: GcCounts }> {
   const dir = mkdtempSync(path.join(tmpdir(), 'pm-crawl-latency-'));
   if (seed) cpSync(seed.dir, dir, { recursive: true });
   const config = configFor(mode, dir);
@@ -350,7 +355,7 @@ async function once(mode: Mode, label: string, seed?: { dir: string; key: string
       session.disconnect();
     }
     const crawled = (await catalogRecordsIn(svc)) - before;
-    const r = JSON.parse(stdout.trim().split('\n').pop()!) as { p99: number; p99_exact: number; rps: number; non2xx: number; errors: number };
+    const r = JSON.parse(stdout.trim().split('\n').pop()!) as { p99: number; p99_exact: number; p999?: number; max?: number; rps: number; non2xx: number; errors: number };
     return { ...r, crawled, busy, cpu, wakeups, preempted, gc };
   } finally {
     await svc.stop();
@@ -402,11 +407,16 @@ for (let round = 0; round < ROUNDS; round++) {
   for (const mode of order) {
     const r = await roundInChild(mode, `round${round + 1}-${mode.replace(/[^a-z0-9]+/g, '-')}`);
     if (mode === 'idle') Object.assign(idle, { p99: r.p99, exact: r.p99_exact });
-    const line = `| ${round + 1} | ${mode} | ${r.rps.toFixed(0)} | ${r.p99} | ${mode === 'idle' ? '1.00' : (r.p99 / Math.max(1, idle.p99)).toFixed(2)} | ${r.p99_exact.toFixed(2)} | ${mode === 'idle' ? '1.00' : (r.p99_exact / idle.exact).toFixed(2)} | ${r.crawled.toLocaleString('en-US')} | ${(100 * r.busy).toFixed(0)}% | ${r.cpu.toFixed(0)} | ${r.wakeups.toFixed(0)} / ${r.preempted.toFixed(0)} | ${r.gc.minor} / ${r.gc.minorMaxMs.toFixed(0)} | ${r.gc.major} / ${r.gc.majorMs.toFixed(0)} | ${r.gc.newSpaceMinMb.toFixed(1)}-${r.gc.newSpaceMaxMb.toFixed(1)} | ${r.non2xx + r.errors} |`;
+    // autocannon's p99 is whole milliseconds (an idle 0 is taken as 1); the open loop's is fractional.
+    const p99Ratio = LOAD === 'open' ? r.p99 / idle.p99 : r.p99 / Math.max(1, idle.p99);
+    const tail = LOAD === 'open' ? ` ${r.p999!.toFixed(2)} / ${r.max!.toFixed(1)} |` : '';
+    const line = `| ${round + 1} | ${mode} | ${r.rps.toFixed(0)} | ${LOAD === 'open' ? r.p99.toFixed(2) : r.p99} | ${mode === 'idle' ? '1.00' : p99Ratio.toFixed(2)} | ${r.p99_exact.toFixed(2)} | ${mode === 'idle' ? '1.00' : (r.p99_exact / idle.exact).toFixed(2)} | ${r.crawled.toLocaleString('en-US')} | ${(100 * r.busy).toFixed(0)}% | ${r.cpu.toFixed(0)} | ${r.wakeups.toFixed(0)} / ${r.preempted.toFixed(0)} | ${r.gc.minor} / ${r.gc.minorMaxMs.toFixed(0)} | ${r.gc.major} / ${r.gc.majorMs.toFixed(0)} | ${r.gc.newSpaceMinMb.toFixed(1)}-${r.gc.newSpaceMaxMb.toFixed(1)} | ${r.non2xx + r.errors} |${tail}`;
     rows.push(line);
     console.log(line);
   }
 }
-console.log('\n| round | mode | rps | p99 ms | p99 / idle p99 | exact p99 ms | exact p99 / idle\'s | raw records the catalog stage read in the window | main loop busy | main thread CPU ms/s | main thread wake-ups / preemptions a second | main thread scavenges / longest ms | main thread full GCs / their ms | main thread new space MB at its collections | non-2xx + errors |\n|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
+const p99Head = LOAD === 'open' ? 'p99 ms from due time (open loop)' : 'p99 ms (autocannon, corrected)';
+const exactHead = LOAD === 'open' ? 'p99 ms from dispatch' : 'exact p99 ms';
+console.log(`\n| round | mode | rps | ${p99Head} | p99 / idle p99 | ${exactHead} | exact p99 / idle's | raw records the catalog stage read in the window | main loop busy | main thread CPU ms/s | main thread wake-ups / preemptions a second | main thread scavenges / longest ms | main thread full GCs / their ms | main thread new space MB at its collections | non-2xx + errors |${LOAD === 'open' ? ' p99.9 / longest ms from due time |' : ''}\n|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|${LOAD === 'open' ? '---:|' : ''}`);
 for (const l of rows) console.log(l);
 process.exit(0);
