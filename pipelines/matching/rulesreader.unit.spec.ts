@@ -2511,3 +2511,13 @@ describe('stated values of the twentieth blind batch read unknown: the kinds beh
     expect(readRule('The winner market is settled on nine innings only.', 'overtime', m('mlb', 'total'))).toEqual({ value: 'unknown', why: 'silent' });
   });
 });
+
+describe('the twenty-second blind batch\'s wrong values: combination bets and a trailing restriction to other markets (sentences written for these tests)', () => {
+  it('a sentence about combination bets ("in combo games", "combination bets", "system bets") speaks of a bet outside ours and decides no single market', () => {
+    expect(readRule('In combo games, the extra innings played after the normal length of the match are taken into account.', 'overtime', m('mlb', 'total'))).toEqual({ value: 'unknown', why: 'silent' });
+    expect(readRule('Extra innings do not count. For combination bets, extra innings are included.', 'overtime', m('mlb', 'moneyline'))).toMatchObject({ value: 'excluded' });
+    expect(readRule('Overtime is excluded; in system bets, overtime counts.', 'overtime', m('nhl', 'total'))).toMatchObject({ value: 'excluded' });
+    // A single market's own rule is still read.
+    expect(readRule('In single bets, the extra innings are taken into account.', 'overtime', m('mlb', 'total'))).toMatchObject({ value: 'included' });
+  });
+});
