@@ -2521,3 +2521,14 @@ describe('the twenty-second blind batch\'s wrong values: combination bets and a 
     expect(readRule('In single bets, the extra innings are taken into account.', 'overtime', m('mlb', 'total'))).toMatchObject({ value: 'included' });
   });
 });
+
+describe('stated values of the twenty-second blind batch read unknown: the kinds behind them (sentences written for these tests)', () => {
+  it('overtime "within the scope of" settlement counts, and "not within the scope of" it does not', () => {
+    expect(readRule('Unless otherwise stated, extra innings are not within the scope of bet settlement.', 'overtime', m('mlb', 'total'))).toMatchObject({ value: 'excluded' });
+    expect(readRule('Overtime falls within the scope of settlement for all bets.', 'overtime', m('nhl', 'spread'))).toMatchObject({ value: 'included' });
+    // The text of a combo-game sentence beside it leaves the single market's rule alone.
+    const text = 'Unless otherwise stated, extra innings are not within the scope of bet settlement. In combo games, the extra innings played after the normal length of the match are taken into account.';
+    expect(readRule(text, 'overtime', m('mlb', 'total'))).toMatchObject({ value: 'excluded' });
+    expect(readRule(text, 'overtime', m('mlb', 'player_prop'))).toMatchObject({ value: 'excluded' });
+  });
+});
