@@ -2520,6 +2520,16 @@ describe('the twenty-second blind batch\'s wrong values: combination bets and a 
     // A single market's own rule is still read.
     expect(readRule('In single bets, the extra innings are taken into account.', 'overtime', m('mlb', 'total'))).toMatchObject({ value: 'included' });
   });
+  it('"this applies to overtime and shootout markets only" restricts the statement before it to markets on overtime or the shootout, outside ours', () => {
+    const rule = "If a match is decided by a penalty shootout, one goal is added to the winning team's score and to the match total; this applies to overtime and shootout markets only.";
+    expect(readRule(rule, 'overtime', m('nhl', 'total'))).toEqual({ value: 'unknown', why: 'silent' });
+    expect(readRule('All markets (except overtime and penalty-shootout markets) are settled on regular time only, unless stated otherwise in the market. ' + rule, 'overtime', m('nhl', 'total'))).toMatchObject({ value: 'excluded' });
+    expect(readRule('Overtime markets include the shootout.', 'overtime', m('nhl', 'moneyline'))).toEqual({ value: 'unknown', why: 'silent' });
+    // Words either side of a comma are no market's name: "after overtime, bets on the winner" is the money line.
+    expect(readRule('If the game ends level after overtime, bets on the winner are void.', 'tie', m('nhl', 'moneyline'))).toMatchObject({ value: 'void' });
+    // A restriction to one of our markets still gives the statement that market.
+    expect(readRule("One goal is added to the winning team's score; this applies to money line bets only.", 'overtime', m('nhl', 'moneyline'))).toMatchObject({ value: 'included' });
+  });
 });
 
 describe('stated values of the twenty-second blind batch read unknown: the kinds behind them (sentences written for these tests)', () => {
