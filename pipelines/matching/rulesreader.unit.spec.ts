@@ -2542,3 +2542,11 @@ describe('stated values of the twenty-second blind batch read unknown: the kinds
     expect(readRule(text, 'overtime', m('mlb', 'player_prop'))).toMatchObject({ value: 'excluded' });
   });
 });
+describe('stated values of the twenty-second blind batch read unknown: a half defined as the sum of quarters (sentences written for these tests)', () => {
+  it('"the sum of quarters 3 and 4" defines the half by its content and names no quarter: its "extra time included" is the half\'s, not the fourth quarter\'s', () => {
+    const text = 'The second-half result is the sum of quarters 3 and 4, extra time included. The fourth-quarter result does not include any extra time.';
+    expect(readRule(text, 'overtime', m('nba', 'total', 'quarter:4'))).toMatchObject({ value: 'excluded' });
+    expect(readRule(text, 'overtime', m('nba', 'spread', 'half:2'))).toMatchObject({ value: 'included' });
+    expect(readRule('The first half is the sum of the 1st and 2nd quarters; overtime is not included in the 2nd quarter.', 'overtime', m('nba', 'total', 'quarter:2'))).toMatchObject({ value: 'excluded' });
+  });
+});
