@@ -2550,3 +2550,11 @@ describe('stated values of the twenty-second blind batch read unknown: a half de
     expect(readRule('The first half is the sum of the 1st and 2nd quarters; overtime is not included in the 2nd quarter.', 'overtime', m('nba', 'total', 'quarter:2'))).toMatchObject({ value: 'excluded' });
   });
 });
+describe('stated values of the twenty-second blind batch read unknown: overtime left out or a shootout goal added, in other words (sentences written for these tests)', () => {
+  it('"settled without the overtime" (without any overtime) excludes it, as "without overtime" does', () => {
+    expect(readRule('Fourth-quarter bets are settled without the overtime.', 'overtime', m('nfl', 'total', 'quarter:4'))).toMatchObject({ value: 'excluded' });
+    expect(readRule('Totals are graded without any extra innings.', 'overtime', m('mlb', 'total'))).toMatchObject({ value: 'excluded' });
+    // A case is no value: "if the game ends without the overtime being needed" states nothing.
+    expect(readRule('If the game is decided without the overtime, totals are settled as usual.', 'overtime', m('nhl', 'total'))).toEqual({ value: 'unknown', why: 'silent' });
+  });
+});
