@@ -2557,4 +2557,8 @@ describe('stated values of the twenty-second blind batch read unknown: overtime 
     // A case is no value: "if the game ends without the overtime being needed" states nothing.
     expect(readRule('If the game is decided without the overtime, totals are settled as usual.', 'overtime', m('nhl', 'total'))).toEqual({ value: 'unknown', why: 'silent' });
   });
+  it('"adds one goal for the shootout winner" counts the shootout goal, as "one goal for the winner" does', () => {
+    expect(readRule('The game total, on the other hand, adds one goal for the shootout winner.', 'overtime', m('nhl', 'total'))).toMatchObject({ value: 'included' });
+    expect(readRule('Totals count one goal for the eventual shootout winner.', 'overtime', m('nhl', 'total'))).toMatchObject({ value: 'included' });
+  });
 });
