@@ -2562,3 +2562,12 @@ describe('stated values of the twenty-second blind batch read unknown: overtime 
     expect(readRule('Totals count one goal for the eventual shootout winner.', 'overtime', m('nhl', 'total'))).toMatchObject({ value: 'included' });
   });
 });
+describe('stated values of the twenty-second blind batch read unknown: combination bets coordinated after a single bet\'s rule (sentences written for these tests)', () => {
+  it('", and in parlays the leg counts as 1" after a statement is a clause of its own about the combination bet: the single bet\'s refund stands', () => {
+    const text = 'In two-way markets the push rules apply unless stated below: stakes on single bets are refunded, and in combinations or parlays the leg counts as 1.';
+    expect(readRule(text, 'push', m('nba', 'spread'))).toMatchObject({ value: 'void' });
+    expect(readRule('A total that lands on the line is refunded, and for combo bets the leg is settled at odds 1.', 'push', m('nba', 'total'))).toMatchObject({ value: 'void' });
+    // The combination bet's own clause still decides no market of ours.
+    expect(readRule('In parlays the leg counts as 1.', 'push', m('nba', 'spread'))).toEqual({ value: 'unknown', why: 'silent' });
+  });
+});
