@@ -2571,3 +2571,10 @@ describe('stated values of the twenty-second blind batch read unknown: combinati
     expect(readRule('In parlays the leg counts as 1.', 'push', m('nba', 'spread'))).toEqual({ value: 'unknown', why: 'silent' });
   });
 });
+describe('stated values of the twenty-second blind batch read unknown: a result equal to the line (sentences written for these tests)', () => {
+  it('a total "equal to the line" lands on it, as one that "equals the line" does', () => {
+    expect(readRule('Totals: if the total is equal to the line, the stake is refunded.', 'push', m('wnba', 'total'))).toMatchObject({ value: 'void' });
+    expect(readRule('If the margin is equal to the handicap, spread bets are void.', 'push', m('nfl', 'spread'))).toMatchObject({ value: 'void' });
+    expect(readRule('A stake equal to the line limit is accepted.', 'push', m('nfl', 'spread'))).toEqual({ value: 'unknown', why: 'silent' });
+  });
+});
