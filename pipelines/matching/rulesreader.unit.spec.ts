@@ -2578,3 +2578,11 @@ describe('stated values of the twenty-second blind batch read unknown: a result 
     expect(readRule('A stake equal to the line limit is accepted.', 'push', m('nfl', 'spread'))).toEqual({ value: 'unknown', why: 'silent' });
   });
 });
+describe('stated values of the twenty-second blind batch read unknown: a player who takes no part, in other words (sentences written for these tests)', () => {
+  it('a player who "takes no part" does not take part', () => {
+    expect(readRule('Player markets: if the player takes no part in the match, all bets on him are void.', 'non_participation', m('nhl', 'player_prop'))).toMatchObject({ value: 'void' });
+    expect(readRule('Player bets: bets on a player who takes no part in the game are settled as lost.', 'non_participation', m('mlb', 'player_prop'))).toMatchObject({ value: 'loses' });
+    // Overtime that "plays no part" is no player left out.
+    expect(readRule('Overtime plays no part in player bets.', 'non_participation', m('nba', 'player_prop'))).toEqual({ value: 'unknown', why: 'silent' });
+  });
+});
