@@ -2585,4 +2585,8 @@ describe('stated values of the twenty-second blind batch read unknown: a player 
     // Overtime that "plays no part" is no player left out.
     expect(readRule('Overtime plays no part in player bets.', 'non_participation', m('nba', 'player_prop'))).toEqual({ value: 'unknown', why: 'silent' });
   });
+  it('a player who "never steps onto the floor" (the court, the ice) does not take part', () => {
+    expect(readRule('A player who never steps onto the floor has his bet refunded.', 'non_participation', m('nba', 'player_prop'))).toMatchObject({ value: 'void' });
+    expect(readRule('If the skater does not step on the ice, player bets are void.', 'non_participation', m('nhl', 'player_prop'))).toMatchObject({ value: 'void' });
+  });
 });
