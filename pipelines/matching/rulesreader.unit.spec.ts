@@ -2589,4 +2589,11 @@ describe('stated values of the twenty-second blind batch read unknown: a player 
     expect(readRule('A player who never steps onto the floor has his bet refunded.', 'non_participation', m('nba', 'player_prop'))).toMatchObject({ value: 'void' });
     expect(readRule('If the skater does not step on the ice, player bets are void.', 'non_participation', m('nhl', 'player_prop'))).toMatchObject({ value: 'void' });
   });
+  it('"On the betting side:" (as for betting) names no market: the sentences under it keep their own scope', () => {
+    const text = 'On the betting side: player props include the points scored in overtime. A player who never takes the floor has his bet refunded.';
+    expect(readRule(text, 'non_participation', m('nba', 'player_prop'))).toMatchObject({ value: 'void' });
+    expect(readRule('On the betting side: overtime counts.', 'overtime', m('nba', 'total'))).toMatchObject({ value: 'included' });
+    // A side (the money line and spread) is still a market: "Side bets: overtime counts" names it.
+    expect(readRule('Side: overtime counts.', 'overtime', m('nba', 'total'))).toEqual({ value: 'unknown', why: 'silent' });
+  });
 });
