@@ -2597,3 +2597,10 @@ describe('stated values of the twenty-second blind batch read unknown: a player 
     expect(readRule('Side: overtime counts.', 'overtime', m('nba', 'total'))).toEqual({ value: 'unknown', why: 'silent' });
   });
 });
+describe('stated values of the twenty-second blind batch read unknown: a player who must play "for the bet to be valid" (sentences written for these tests)', () => {
+  it('"must play for the bet to be valid" voids the bet of a player who does not, as "for the bet to stand" does', () => {
+    expect(readRule('Player bets: the player must play for the bet to be valid.', 'non_participation', m('mlb', 'player_prop'))).toMatchObject({ value: 'void' });
+    expect(readRule('In player-based special games, the players must play in the match for the bet to be valid.', 'non_participation', m('mlb', 'player_prop'))).toMatchObject({ value: 'void' });
+    expect(readRule('A bet is valid when it is confirmed.', 'non_participation', m('mlb', 'player_prop'))).toEqual({ value: 'unknown', why: 'silent' });
+  });
+});
