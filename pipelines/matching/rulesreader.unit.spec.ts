@@ -2604,3 +2604,10 @@ describe('stated values of the twenty-second blind batch read unknown: a player 
     expect(readRule('A bet is valid when it is confirmed.', 'non_participation', m('mlb', 'player_prop'))).toEqual({ value: 'unknown', why: 'silent' });
   });
 });
+describe('stated values of the twenty-second blind batch read unknown: strikeout bets (sentences written for these tests)', () => {
+  it('"strikeout bets" (a pitcher\'s strikeouts) are a player\'s market, as "strikeouts" are: under a money line\'s heading they keep their own scope', () => {
+    const text = 'In head-to-head betting the extra innings always count: the winner is whoever leads when the game ends. Strikeout bets on a pitcher are void if the named pitcher does not start the game.';
+    expect(readRule(text, 'non_participation', m('mlb', 'player_prop'))).toMatchObject({ value: 'void' });
+    expect(readRule('Strikeout bets include extra innings.', 'overtime', m('mlb', 'total'))).toEqual({ value: 'unknown', why: 'silent' });
+  });
+});
