@@ -80,7 +80,9 @@
 // the value word it coordinates. A short heading naming only a league or sport outside the spec
 // ("Soccer.") opens a section for none of ours, and a text naming only such sports that sends "other
 // sports" to "their own rules" applies to none of our markets; nor does a text that heads the rules of
-// such a sport ("Handball rules:") and names no league or sport of ours.
+// such a sport ("Handball rules:") and names no league or sport of ours. A combination bet named after
+// "in" or "for" in a clause coordinated after a statement (", and in parlays the leg counts as 1") is
+// that clause's own subject: the single bet's statement before it stands.
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { League } from './teams.ts';
@@ -2171,9 +2173,21 @@ function coordinatedStatement(toks: readonly Tok[], i: number): boolean {
   }
   // A market outside the spec is a subject of its own too ("..., while the win/draw/lose bet and the
   // under/over are settled on regulation").
-  const blockedMarket = scopeCandidates(ws[j] ?? '').some((c) => c.entry.dim === 'blocking' && c.tokens.every((t, k) => ws[j + k] === t));
-  return (namesMarketAt(ws, j) || blockedMarket) && statesValue(ws);
+  const blockedAt = (at: number) => scopeCandidates(ws[at] ?? '').some((c) => c.entry.dim === 'blocking' && c.tokens.every((t, k) => ws[at + k] === t));
+  // "stakes on single bets are refunded, and in combinations or parlays the leg counts as 1": a
+  // combination bet (a market outside the spec) named after "in" or "for" is the subject of its own
+  // clause, which says how that bet treats the leg; the single bet's statement before it stands.
+  if (j === 0 && BET_PREPOSITIONS.has(ws[0])) {
+    let k = 1;
+    while (SUBJECT_DETERMINERS.has(ws[k])) k++;
+    // "in combinations or parlays": the bet may be the second of two names joined by "or" / "and".
+    const joined = (ws[k + 1] === 'or' || ws[k + 1] === 'and') && blockedAt(k + 2);
+    if ((blockedAt(k) || joined) && statesValue(ws)) return true;
+  }
+  return (namesMarketAt(ws, j) || blockedAt(j)) && statesValue(ws);
 }
+/** Prepositions that put a bet named after them in a clause's subject ("in parlays, the leg ...", "for combo bets"). */
+const BET_PREPOSITIONS = new Set(['in', 'for']);
 
 /** A table printed as lines of cells ("Market | Includes OT" over "Moneyline | Yes"): each row is
  * written with its column labels ("Moneyline | Includes OT: Yes"), since a row's "Yes" means what its

@@ -163,6 +163,14 @@ const BLIND20_RIGHT = 92;
 // after a denied value, ", while <market> <value>" after a clause stating none, "a team favoured by 3"
 // naming the spread, a hedged consequence after "so"; measurements.md).
 const BLIND21_RIGHT = 75;
+// The twenty-second blind batch, development since its blind figure (87 of 110 right on the reader at 9f3328a,
+// with 3 wrong values from two kinds of scope and none of 27 silent rows read known, 3 opposite pairs read
+// alike): after the round on it none wrong (combination bets outside ours, "within the scope of" settlement,
+// markets on overtime or the shootout alone), no silent row read known, and 101 right (a half defined as the
+// sum of quarters, "without the overtime", one goal for the shootout winner, a combination bet's clause after a
+// single bet's, "equal to the line", "takes no part", "steps onto the floor", "the betting side", "for the bet
+// to be valid", strikeout bets; measurements.md).
+const BLIND22_RIGHT = 101;
 
 const m = (league: MarketScope['league'], marketType: MarketScope['marketType'], segment: MarketScope['segment'] = 'full'): MarketScope => ({ league, marketType, segment });
 
@@ -1151,6 +1159,7 @@ describe('corpus of real rules texts (evaluation part)', () => {
     { part: 'blind19-former-evaluation', batch: 'nineteenth', stated: 90, right: BLIND19_RIGHT, silentKnown: [] },
     { part: 'blind20-former-evaluation', batch: 'twentieth', stated: 90, right: BLIND20_RIGHT, silentKnown: [] },
     { part: 'blind21-former-evaluation', batch: 'twenty-first', stated: 80, right: BLIND21_RIGHT, silentKnown: [] },
+    { part: 'blind22-former-evaluation', batch: 'twenty-second', stated: 100, right: BLIND22_RIGHT, silentKnown: [] },
   ];
   it.each(BLIND_GUARDS)(
     'keeps the $batch blind batch (development since it was measured once) free of wrong values and of opposite rules read alike, at least $right right, silent rows read known exactly $silentKnown',
@@ -2509,5 +2518,105 @@ describe('stated values of the twentieth blind batch read unknown: the kinds beh
     const text = 'Extra innings: if the game is tied after nine innings, extra innings are played, and these count for the winner bet.';
     expect(readRule(text, 'overtime', m('mlb', 'moneyline'))).toMatchObject({ value: 'included' });
     expect(readRule('The winner market is settled on nine innings only.', 'overtime', m('mlb', 'total'))).toEqual({ value: 'unknown', why: 'silent' });
+  });
+});
+
+describe('the twenty-second blind batch\'s wrong values: combination bets and a trailing restriction to other markets (sentences written for these tests)', () => {
+  it('a sentence about combination bets ("in combo games", "combination bets", "system bets") speaks of a bet outside ours and decides no single market', () => {
+    expect(readRule('In combo games, the extra innings played after the normal length of the match are taken into account.', 'overtime', m('mlb', 'total'))).toEqual({ value: 'unknown', why: 'silent' });
+    expect(readRule('Extra innings do not count. For combination bets, extra innings are included.', 'overtime', m('mlb', 'moneyline'))).toMatchObject({ value: 'excluded' });
+    expect(readRule('Overtime is excluded; in system bets, overtime counts.', 'overtime', m('nhl', 'total'))).toMatchObject({ value: 'excluded' });
+    // A single market's own rule is still read.
+    expect(readRule('In single bets, the extra innings are taken into account.', 'overtime', m('mlb', 'total'))).toMatchObject({ value: 'included' });
+  });
+  it('"this applies to overtime and shootout markets only" restricts the statement before it to markets on overtime or the shootout, outside ours', () => {
+    const rule = "If a match is decided by a penalty shootout, one goal is added to the winning team's score and to the match total; this applies to overtime and shootout markets only.";
+    expect(readRule(rule, 'overtime', m('nhl', 'total'))).toEqual({ value: 'unknown', why: 'silent' });
+    expect(readRule('All markets (except overtime and penalty-shootout markets) are settled on regular time only, unless stated otherwise in the market. ' + rule, 'overtime', m('nhl', 'total'))).toMatchObject({ value: 'excluded' });
+    expect(readRule('Overtime markets include the shootout.', 'overtime', m('nhl', 'moneyline'))).toEqual({ value: 'unknown', why: 'silent' });
+    // Words either side of a comma are no market's name: "after overtime, bets on the winner" is the money line.
+    expect(readRule('If the game ends level after overtime, bets on the winner are void.', 'tie', m('nhl', 'moneyline'))).toMatchObject({ value: 'void' });
+    // A restriction to one of our markets still gives the statement that market.
+    expect(readRule("One goal is added to the winning team's score; this applies to money line bets only.", 'overtime', m('nhl', 'moneyline'))).toMatchObject({ value: 'included' });
+  });
+});
+
+describe('stated values of the twenty-second blind batch read unknown: the kinds behind them (sentences written for these tests)', () => {
+  it('overtime "within the scope of" settlement counts, and "not within the scope of" it does not', () => {
+    expect(readRule('Unless otherwise stated, extra innings are not within the scope of bet settlement.', 'overtime', m('mlb', 'total'))).toMatchObject({ value: 'excluded' });
+    expect(readRule('Overtime falls within the scope of settlement for all bets.', 'overtime', m('nhl', 'spread'))).toMatchObject({ value: 'included' });
+    // The text of a combo-game sentence beside it leaves the single market's rule alone.
+    const text = 'Unless otherwise stated, extra innings are not within the scope of bet settlement. In combo games, the extra innings played after the normal length of the match are taken into account.';
+    expect(readRule(text, 'overtime', m('mlb', 'total'))).toMatchObject({ value: 'excluded' });
+    expect(readRule(text, 'overtime', m('mlb', 'player_prop'))).toMatchObject({ value: 'excluded' });
+  });
+});
+describe('stated values of the twenty-second blind batch read unknown: a half defined as the sum of quarters (sentences written for these tests)', () => {
+  it('"the sum of quarters 3 and 4" defines the half by its content and names no quarter: its "extra time included" is the half\'s, not the fourth quarter\'s', () => {
+    const text = 'The second-half result is the sum of quarters 3 and 4, extra time included. The fourth-quarter result does not include any extra time.';
+    expect(readRule(text, 'overtime', m('nba', 'total', 'quarter:4'))).toMatchObject({ value: 'excluded' });
+    expect(readRule(text, 'overtime', m('nba', 'spread', 'half:2'))).toMatchObject({ value: 'included' });
+    expect(readRule('The first half is the sum of the 1st and 2nd quarters; overtime is not included in the 2nd quarter.', 'overtime', m('nba', 'total', 'quarter:2'))).toMatchObject({ value: 'excluded' });
+  });
+});
+describe('stated values of the twenty-second blind batch read unknown: overtime left out or a shootout goal added, in other words (sentences written for these tests)', () => {
+  it('"settled without the overtime" (without any overtime) excludes it, as "without overtime" does', () => {
+    expect(readRule('Fourth-quarter bets are settled without the overtime.', 'overtime', m('nfl', 'total', 'quarter:4'))).toMatchObject({ value: 'excluded' });
+    expect(readRule('Totals are graded without any extra innings.', 'overtime', m('mlb', 'total'))).toMatchObject({ value: 'excluded' });
+    // A case is no value: "if the game ends without the overtime being needed" states nothing.
+    expect(readRule('If the game is decided without the overtime, totals are settled as usual.', 'overtime', m('nhl', 'total'))).toEqual({ value: 'unknown', why: 'silent' });
+  });
+  it('"adds one goal for the shootout winner" counts the shootout goal, as "one goal for the winner" does', () => {
+    expect(readRule('The game total, on the other hand, adds one goal for the shootout winner.', 'overtime', m('nhl', 'total'))).toMatchObject({ value: 'included' });
+    expect(readRule('Totals count one goal for the eventual shootout winner.', 'overtime', m('nhl', 'total'))).toMatchObject({ value: 'included' });
+  });
+});
+describe('stated values of the twenty-second blind batch read unknown: combination bets coordinated after a single bet\'s rule (sentences written for these tests)', () => {
+  it('", and in parlays the leg counts as 1" after a statement is a clause of its own about the combination bet: the single bet\'s refund stands', () => {
+    const text = 'In two-way markets the push rules apply unless stated below: stakes on single bets are refunded, and in combinations or parlays the leg counts as 1.';
+    expect(readRule(text, 'push', m('nba', 'spread'))).toMatchObject({ value: 'void' });
+    expect(readRule('A total that lands on the line is refunded, and for combo bets the leg is settled at odds 1.', 'push', m('nba', 'total'))).toMatchObject({ value: 'void' });
+    // The combination bet's own clause still decides no market of ours.
+    expect(readRule('In parlays the leg counts as 1.', 'push', m('nba', 'spread'))).toEqual({ value: 'unknown', why: 'silent' });
+  });
+});
+describe('stated values of the twenty-second blind batch read unknown: a result equal to the line (sentences written for these tests)', () => {
+  it('a total "equal to the line" lands on it, as one that "equals the line" does', () => {
+    expect(readRule('Totals: if the total is equal to the line, the stake is refunded.', 'push', m('wnba', 'total'))).toMatchObject({ value: 'void' });
+    expect(readRule('If the margin is equal to the handicap, spread bets are void.', 'push', m('nfl', 'spread'))).toMatchObject({ value: 'void' });
+    expect(readRule('A stake equal to the line limit is accepted.', 'push', m('nfl', 'spread'))).toEqual({ value: 'unknown', why: 'silent' });
+  });
+});
+describe('stated values of the twenty-second blind batch read unknown: a player who takes no part, in other words (sentences written for these tests)', () => {
+  it('a player who "takes no part" does not take part', () => {
+    expect(readRule('Player markets: if the player takes no part in the match, all bets on him are void.', 'non_participation', m('nhl', 'player_prop'))).toMatchObject({ value: 'void' });
+    expect(readRule('Player bets: bets on a player who takes no part in the game are settled as lost.', 'non_participation', m('mlb', 'player_prop'))).toMatchObject({ value: 'loses' });
+    // Overtime that "plays no part" is no player left out.
+    expect(readRule('Overtime plays no part in player bets.', 'non_participation', m('nba', 'player_prop'))).toEqual({ value: 'unknown', why: 'silent' });
+  });
+  it('a player who "never steps onto the floor" (the court, the ice) does not take part', () => {
+    expect(readRule('A player who never steps onto the floor has his bet refunded.', 'non_participation', m('nba', 'player_prop'))).toMatchObject({ value: 'void' });
+    expect(readRule('If the skater does not step on the ice, player bets are void.', 'non_participation', m('nhl', 'player_prop'))).toMatchObject({ value: 'void' });
+  });
+  it('"On the betting side:" (as for betting) names no market: the sentences under it keep their own scope', () => {
+    const text = 'On the betting side: player props include the points scored in overtime. A player who never takes the floor has his bet refunded.';
+    expect(readRule(text, 'non_participation', m('nba', 'player_prop'))).toMatchObject({ value: 'void' });
+    expect(readRule('On the betting side: overtime counts.', 'overtime', m('nba', 'total'))).toMatchObject({ value: 'included' });
+    // A side (the money line and spread) is still a market: "Side bets: overtime counts" names it.
+    expect(readRule('Side: overtime counts.', 'overtime', m('nba', 'total'))).toEqual({ value: 'unknown', why: 'silent' });
+  });
+});
+describe('stated values of the twenty-second blind batch read unknown: a player who must play "for the bet to be valid" (sentences written for these tests)', () => {
+  it('"must play for the bet to be valid" voids the bet of a player who does not, as "for the bet to stand" does', () => {
+    expect(readRule('Player bets: the player must play for the bet to be valid.', 'non_participation', m('mlb', 'player_prop'))).toMatchObject({ value: 'void' });
+    expect(readRule('In player-based special games, the players must play in the match for the bet to be valid.', 'non_participation', m('mlb', 'player_prop'))).toMatchObject({ value: 'void' });
+    expect(readRule('A bet is valid when it is confirmed.', 'non_participation', m('mlb', 'player_prop'))).toEqual({ value: 'unknown', why: 'silent' });
+  });
+});
+describe('stated values of the twenty-second blind batch read unknown: strikeout bets (sentences written for these tests)', () => {
+  it('"strikeout bets" (a pitcher\'s strikeouts) are a player\'s market, as "strikeouts" are: under a money line\'s heading they keep their own scope', () => {
+    const text = 'In head-to-head betting the extra innings always count: the winner is whoever leads when the game ends. Strikeout bets on a pitcher are void if the named pitcher does not start the game.';
+    expect(readRule(text, 'non_participation', m('mlb', 'player_prop'))).toMatchObject({ value: 'void' });
+    expect(readRule('Strikeout bets include extra innings.', 'overtime', m('mlb', 'total'))).toEqual({ value: 'unknown', why: 'silent' });
   });
 });
