@@ -2511,3 +2511,11 @@ describe('stated values of the twentieth blind batch read unknown: the kinds beh
     expect(readRule('The winner market is settled on nine innings only.', 'overtime', m('mlb', 'total'))).toEqual({ value: 'unknown', why: 'silent' });
   });
 });
+
+describe('stated values read unknown across every part: the kinds behind them (sentences written for these tests)', () => {
+  it('"match odds" (an exchange\'s name for the two-way winner market) is the money line', () => {
+    expect(readRule('Basketball: Match Odds and handicap markets include overtime.', 'overtime', m('wnba', 'moneyline'))).toMatchObject({ value: 'included' });
+    expect(readRule('Ice hockey: the match odds market is settled on regular time only.', 'overtime', m('nhl', 'moneyline'))).toMatchObject({ value: 'excluded' });
+    expect(readRule('Ice hockey: the match odds market is settled on regular time only.', 'overtime', m('nhl', 'total'))).toEqual({ value: 'unknown', why: 'silent' });
+  });
+});
