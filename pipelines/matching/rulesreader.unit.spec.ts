@@ -2518,4 +2518,9 @@ describe('stated values read unknown across every part: the kinds behind them (s
     expect(readRule('Ice hockey: the match odds market is settled on regular time only.', 'overtime', m('nhl', 'moneyline'))).toMatchObject({ value: 'excluded' });
     expect(readRule('Ice hockey: the match odds market is settled on regular time only.', 'overtime', m('nhl', 'total'))).toEqual({ value: 'unknown', why: 'silent' });
   });
+  it('"home total" and "away total" (one team\'s total by its side) are the team total, not the game\'s total', () => {
+    expect(readRule('Market 260: Home Total (incl. extra innings) - baseball - over/under.', 'overtime', m('mlb', 'team_total'))).toMatchObject({ value: 'included' });
+    expect(readRule('Away totals are settled on regulation time only.', 'overtime', m('nhl', 'team_total'))).toMatchObject({ value: 'excluded' });
+    expect(readRule('Away totals are settled on regulation time only.', 'overtime', m('nhl', 'total'))).toEqual({ value: 'unknown', why: 'silent' });
+  });
 });
