@@ -276,6 +276,12 @@ function findAll(words: string[], phrase: string[]): Hit[] {
 
 function step(words: string[], phrase: string[], i: number, p: number, gap: string[]): Hit | undefined {
   if (p === phrase.length) return { start: -1, end: i, gap };
+  // "is also a push", "is also considered no action": "also" inside a phrase adds a case to what its
+  // words say (never at a phrase's start, so "also" alone names nothing).
+  if (p > 0 && words[i] === 'also' && phrase[p] !== 'also' && phrase[p] !== '*') {
+    const h = step(words, phrase, i + 1, p, gap);
+    if (h) return h;
+  }
   if (phrase[p] === '*') {
     for (let g = 0; g <= GAP && i + g <= words.length; g++) {
       const h = step(words, phrase, i + g, p + 1, [...gap, ...words.slice(i, i + g)]);

@@ -2523,4 +2523,11 @@ describe('stated values read unknown across every part: the kinds behind them (s
     expect(readRule('Away totals are settled on regulation time only.', 'overtime', m('nhl', 'team_total'))).toMatchObject({ value: 'excluded' });
     expect(readRule('Away totals are settled on regulation time only.', 'overtime', m('nhl', 'total'))).toEqual({ value: 'unknown', why: 'silent' });
   });
+  it('"also" inside a value\'s wording ("is also a push", "the stake also comes back") adds a case to what the words say, as without it', () => {
+    const text = 'A First Five money line that is tied after five innings is a push and the stake is refunded; a First Five total landing exactly on the number is also a push.';
+    expect(readRule(text, 'push', { league: 'mlb', marketType: 'total', segment: 'half:1', line: 5 })).toMatchObject({ value: 'void', evidence: 'a First Five total landing exactly on the number is also a push' });
+    expect(readRule('If a team total lands exactly on the line, the stake also comes back.', 'push', { league: 'nhl', marketType: 'team_total', segment: 'full', line: 3 })).toMatchObject({ value: 'void' });
+    // "also" opening a phrase is no part of it: "also" alone still names nothing.
+    expect(readRule('Totals landing exactly on the number also count.', 'push', { league: 'nhl', marketType: 'total', segment: 'full', line: 6 })).toEqual({ value: 'unknown', why: 'silent' });
+  });
 });
