@@ -2530,4 +2530,10 @@ describe('stated values read unknown across every part: the kinds behind them (s
     // "also" opening a phrase is no part of it: "also" alone still names nothing.
     expect(readRule('Totals landing exactly on the number also count.', 'push', { league: 'nhl', marketType: 'total', segment: 'full', line: 6 })).toEqual({ value: 'unknown', why: 'silent' });
   });
+  it('"only goals during regular time" (only the points or runs scored in regulation) count regulation only, as "only the regular time" does', () => {
+    expect(readRule('Ice hockey. 2. Total | Only goals during regular time are considered.', 'overtime', m('nhl', 'total'))).toMatchObject({ value: 'excluded' });
+    expect(readRule('Spreads: only points scored in regulation count.', 'overtime', m('nfl', 'spread'))).toMatchObject({ value: 'excluded' });
+    expect(readRule('Totals: only goals scored in regular time and overtime count.', 'overtime', m('nhl', 'total'))).not.toMatchObject({ value: 'excluded' });
+    expect(readRule('Next goal (OT only!): only goals during overtime are considered.', 'overtime', m('nhl', 'total'))).toEqual({ value: 'unknown', why: 'silent' });
+  });
 });
