@@ -2536,4 +2536,10 @@ describe('stated values read unknown across every part: the kinds behind them (s
     expect(readRule('Totals: only goals scored in regular time and overtime count.', 'overtime', m('nhl', 'total'))).not.toMatchObject({ value: 'excluded' });
     expect(readRule('Next goal (OT only!): only goals during overtime are considered.', 'overtime', m('nhl', 'total'))).toEqual({ value: 'unknown', why: 'silent' });
   });
+  it('"a cancelled or postponed match" names the cancelled game among the cases it settles (a postponed game alone still names no cancellation)', () => {
+    expect(readRule('Baseball. A bet is declared void on a cancelled or postponed match that has not started.', 'cancellation', m('mlb', 'player_prop'))).toMatchObject({ value: 'void' });
+    expect(readRule('Bets on cancelled, suspended or postponed games are refunded.', 'cancellation', m('nba', 'player_prop'))).toMatchObject({ value: 'void' });
+    expect(readRule('Bets on postponed games are refunded.', 'cancellation', m('nba', 'player_prop'))).toEqual({ value: 'unknown', why: 'silent' });
+    expect(readRule('Bets on suspended or postponed games are refunded.', 'cancellation', m('nba', 'player_prop'))).toEqual({ value: 'unknown', why: 'silent' });
+  });
 });
