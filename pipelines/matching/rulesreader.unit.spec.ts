@@ -2542,4 +2542,10 @@ describe('stated values read unknown across every part: the kinds behind them (s
     expect(readRule('Bets on postponed games are refunded.', 'cancellation', m('nba', 'player_prop'))).toEqual({ value: 'unknown', why: 'silent' });
     expect(readRule('Bets on suspended or postponed games are refunded.', 'cancellation', m('nba', 'player_prop'))).toEqual({ value: 'unknown', why: 'silent' });
   });
+  it('"bets on the performance of one or more players" (of a player, of the players listed) are player props, as "a player\'s performance" is', () => {
+    const text = "'Head to Head' and 'Over/Under' bets on the performance of one or more players in a match are valid provided all the players listed take part in the match at some point.";
+    expect(readRule(text, 'non_participation', m('mlb', 'player_prop'))).toMatchObject({ value: 'void' });
+    expect(readRule('Bets on the performance of a player are void if the player does not take part.', 'non_participation', m('nfl', 'player_prop'))).toMatchObject({ value: 'void' });
+    expect(readRule('Totals on the performance of a team are settled including overtime.', 'overtime', m('nfl', 'player_prop'))).toEqual({ value: 'unknown', why: 'silent' });
+  });
 });
