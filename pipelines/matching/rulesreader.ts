@@ -1481,6 +1481,9 @@ function clauseValue(rule: ReadRule, words: string[], topic: boolean, conditiona
       // two clauses by accident: "when the teams cannot find a winner in three periods, overtime is
       // ordered" is no "three periods overtime" (regulation and overtime).
       if (conditional[hit.start] && !conditional[hit.end - 1] && hit.gap.length === 0 && !v.tokens.includes('*')) continue;
+      // "Bets include extra time if the game is level at the end of regulation time": a length of play
+      // named after a level score in a condition says when overtime is played, not what bets settle on.
+      if (lex.negation && levelCaseBefore(words, hit.start)) continue;
       // "All other markets, including Total Runs and Run Handicap, ..." lists markets: that
       // "including" says which markets, not that overtime is included.
       if (hit.end - hit.start === 1 && words[hit.start] === 'including' && namesMarketAt(words, hit.end)) continue;
@@ -1527,6 +1530,15 @@ function clauseValue(rule: ReadRule, words: string[], topic: boolean, conditiona
   const winner = best.every((b) => b.winner) || undefined;
   return values.length === 1 ? { value: values[0], forCase: best.every((b) => b.forCase) || undefined, winner } : { value: values[0], conflict: values[1], winner };
 }
+
+/** Whether words[at] stands in a condition that names a level score before it ("if the game is level
+ * at the end of regulation", "when the teams are tied after 60 minutes"), the condition opening at most
+ * eight words before. */
+function levelCaseBefore(words: string[], at: number): boolean {
+  for (let k = at - 1; k >= Math.max(0, at - 8); k--) if (CONDITION_OPENERS.has(words[k]) && words[k] !== 'unless') return words.slice(k + 1, at).some((w) => LEVEL_WORDS.has(w));
+  return false;
+}
+const LEVEL_WORDS = new Set(['level', 'tied', 'tie', 'draw', 'drawn', 'square', 'even']);
 
 /** Relative pronouns that open a clause inside the subject ("the money line, which has no draw, counts ..."). */
 const RELATIVES = new Set(['which', 'who']);

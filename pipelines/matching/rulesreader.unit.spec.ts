@@ -2548,4 +2548,10 @@ describe('stated values read unknown across every part: the kinds behind them (s
     expect(readRule('Bets on the performance of a player are void if the player does not take part.', 'non_participation', m('nfl', 'player_prop'))).toMatchObject({ value: 'void' });
     expect(readRule('Totals on the performance of a team are settled including overtime.', 'overtime', m('nfl', 'player_prop'))).toEqual({ value: 'unknown', why: 'silent' });
   });
+  it('a length of play named after a level score in a condition ("if the game is level at the end of regulation time") says when overtime is played, not what bets settle on', () => {
+    expect(readRule('Game Winner - 2 options: bets include extra time if the game is level at the end of regulation time.', 'overtime', m('nba', 'moneyline'))).toMatchObject({ value: 'included' });
+    expect(readRule('Money line bets count overtime when the teams are tied after 60 minutes.', 'overtime', m('nhl', 'moneyline'))).toMatchObject({ value: 'included' });
+    // Without a level score the condition's length of play is still read.
+    expect(readRule('Totals are settled at the end of regulation time if overtime is played.', 'overtime', m('nba', 'total'))).toMatchObject({ value: 'excluded' });
+  });
 });
