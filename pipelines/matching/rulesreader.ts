@@ -425,6 +425,7 @@ function readScope(words: string[]): { scope: Scope; own: Clause['own'] } {
   // markets it named on the way.
   const reachAll = words.some((w, k) => REACH.has(w) && (words[k + 1] === 'for' || words[k + 1] === 'to') && EVERY.has(words[k + 2]) && MARKET_NOUNS.has(words[k + 3]));
   let everyEnd = -1;
+  let lastSegmentEnd = -1;
   for (let i = 0; i < words.length; ) {
     // "All markets, second-half markets included, are settled on ...": markets said to be included in
     // "all markets" are among them, not the clause's scope.
@@ -479,9 +480,14 @@ function readScope(words: string[]): { scope: Scope; own: Clause['own'] } {
           // "points scored after the fourth quarter" names the time after that period (overtime),
           // not the period: the clause is not about fourth-quarter markets.
           // "eight and a half innings", "a day and a half": a number and a half is a count, not the half.
-          if (!afterPeriod(words, i) && !(c.tokens.length === 1 && shareOfStake(words, i)) && !countedHalf(words, i, c.tokens)) {
+          // "the 2nd half counts the 3rd and 4th quarters and any overtime", "the 1st half is the 1st and
+          // 2nd quarters": periods named after a verb that follows a period and says what it is made of
+          // are its parts, not the clause's scope.
+          const parts = lastSegmentEnd >= 0 && COMPOSED_OF.has(words[lastSegmentEnd]);
+          if (!afterPeriod(words, i) && !(c.tokens.length === 1 && shareOfStake(words, i)) && !countedHalf(words, i, c.tokens) && !parts) {
             add('segments', vs);
             own.segment = true;
+            lastSegmentEnd = i + c.tokens.length;
           }
         } else if (e.dim === 'market') {
           add('markets', vs);
@@ -570,6 +576,9 @@ function readScope(words: string[]): { scope: Scope; own: Clause['own'] } {
   }
   return { scope, own };
 }
+
+/** Verbs saying what a period is made of ("counts", "is", "comprises"). */
+const COMPOSED_OF = new Set(['is', 'are', 'count', 'counts', 'include', 'includes', 'comprise', 'comprises', 'cover', 'covers', 'span', 'spans', 'means']);
 
 /** Number words before "and a half" ("eight and a half innings", "4 and a half"). */
 const COUNT_WORDS = new Set(['one', 'two', 'three', 'four', 'five', 'six', 'seven', 'eight', 'nine', 'ten', 'eleven', 'twelve', 'day', 'hour', 'inning', 'minute']);

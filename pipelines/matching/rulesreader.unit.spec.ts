@@ -2554,4 +2554,12 @@ describe('stated values read unknown across every part: the kinds behind them (s
     // Without a level score the condition's length of play is still read.
     expect(readRule('Totals are settled at the end of regulation time if overtime is played.', 'overtime', m('nba', 'total'))).toMatchObject({ value: 'excluded' });
   });
+  it('periods named after a verb that follows a period and says what it is made of ("the 2nd half counts the 3rd and 4th quarters and any overtime") are its parts, not the clause\'s scope', () => {
+    const text = 'c) The 2nd half counts the 3rd and 4th quarters and any overtime.';
+    expect(readRule(text, 'overtime', { league: 'nba', marketType: 'total', segment: 'quarter:4' })).toEqual({ value: 'unknown', why: 'silent' });
+    expect(readRule(text, 'overtime', { league: 'nba', marketType: 'spread', segment: 'half:2' })).toMatchObject({ value: 'included' });
+    expect(readRule('The first half is the 1st and 2nd quarters and includes no overtime.', 'overtime', { league: 'nba', marketType: 'total', segment: 'quarter:2' })).toEqual({ value: 'unknown', why: 'silent' });
+    // Periods listed before the verb are still the scope: "the 3rd quarter, the 4th quarter and any overtime count toward the second half".
+    expect(readRule('Points scored in the 3rd quarter, the 4th quarter and any overtime count toward the second half.', 'overtime', { league: 'nba', marketType: 'spread', segment: 'half:2' })).toMatchObject({ value: 'included' });
+  });
 });
