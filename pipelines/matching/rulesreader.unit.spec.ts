@@ -2562,4 +2562,9 @@ describe('stated values read unknown across every part: the kinds behind them (s
     // Periods listed before the verb are still the scope: "the 3rd quarter, the 4th quarter and any overtime count toward the second half".
     expect(readRule('Points scored in the 3rd quarter, the 4th quarter and any overtime count toward the second half.', 'overtime', { league: 'nba', marketType: 'spread', segment: 'half:2' })).toMatchObject({ value: 'included' });
   });
+  it('"regulation only" outranks a bare count verb in its clause, as "regular time only" does: "points are counted over regulation only, and points scored in overtime are not included" excludes overtime', () => {
+    expect(readRule("A player's points are counted over regulation only (48 minutes), and points scored in overtime are not included.", 'overtime', m('nba', 'player_prop'))).toMatchObject({ value: 'excluded' });
+    expect(readRule('Totals are counted over regulation only.', 'overtime', m('nhl', 'total'))).toMatchObject({ value: 'excluded' });
+    expect(readRule('Totals count overtime.', 'overtime', m('nhl', 'total'))).toMatchObject({ value: 'included' });
+  });
 });
