@@ -1603,7 +1603,8 @@ function negatedValue(words: string[], hit: Hit): boolean {
     if (DENIED_SIDES.has(words[k]) && (words[k - 1] === 'neither' || words[k - 1] === 'no')) return true;
     // "no bets are voided", "no stakes are returned": a denied bet or stake as the subject.
     if ((MARKET_NOUNS.has(words[k]) || STAKE_NOUNS.has(words[k])) && words[k - 1] === 'no') return true;
-    if (!VERB_GROUP.has(words[k]) && !COORDINATED_OUTCOMES.has(words[k])) return false;
+    // "counts neither as a win nor as a loss": "as" after the negation still heads the denied value.
+    if (!VERB_GROUP.has(words[k]) && !COORDINATED_OUTCOMES.has(words[k]) && words[k] !== 'as') return false;
   }
   return false;
 }

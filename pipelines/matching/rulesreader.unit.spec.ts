@@ -2567,4 +2567,9 @@ describe('stated values read unknown across every part: the kinds behind them (s
     expect(readRule('Totals are counted over regulation only.', 'overtime', m('nhl', 'total'))).toMatchObject({ value: 'excluded' });
     expect(readRule('Totals count overtime.', 'overtime', m('nhl', 'total'))).toMatchObject({ value: 'included' });
   });
+  it('"counts neither as a win nor as a loss" denies the loss: "as" after the negation still heads the denied value', () => {
+    expect(readRule('A pick graded as a push, no action or cancelled counts neither as a win nor as a loss.', 'push', { league: 'nfl', marketType: 'total', segment: 'full', line: 44 })).toMatchObject({ value: 'void' });
+    expect(readRule('A game that lands exactly on the posted spread is a push: it counts neither as a win nor as a loss for anyone who picked it.', 'push', { league: 'nfl', marketType: 'spread', segment: 'full', line: -3 })).toMatchObject({ value: 'void' });
+    expect(readRule('A pick that lands exactly on the line counts as a loss.', 'push', { league: 'nfl', marketType: 'spread', segment: 'full', line: -3 })).toMatchObject({ value: 'loses' });
+  });
 });
