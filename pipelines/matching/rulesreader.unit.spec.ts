@@ -2534,10 +2534,10 @@ describe('stated values read unknown across every part: the kinds behind them (s
   });
   it('"also" inside a value\'s wording ("is also a push", "the stake also comes back") adds a case to what the words say, as without it', () => {
     const text = 'A First Five money line that is tied after five innings is a push and the stake is refunded; a First Five total landing exactly on the number is also a push.';
-    expect(readRule(text, 'push', { league: 'mlb', marketType: 'total', segment: 'half:1', line: 5 })).toMatchObject({ value: 'void', evidence: 'a First Five total landing exactly on the number is also a push' });
-    expect(readRule('If a team total lands exactly on the line, the stake also comes back.', 'push', { league: 'nhl', marketType: 'team_total', segment: 'full', line: 3 })).toMatchObject({ value: 'void' });
+    expect(readRule(text, 'push', m('mlb', 'total', 'half:1'))).toMatchObject({ value: 'void', evidence: 'a First Five total landing exactly on the number is also a push' });
+    expect(readRule('If a team total lands exactly on the line, the stake also comes back.', 'push', m('nhl', 'team_total'))).toMatchObject({ value: 'void' });
     // "also" opening a phrase is no part of it: "also" alone still names nothing.
-    expect(readRule('Totals landing exactly on the number also count.', 'push', { league: 'nhl', marketType: 'total', segment: 'full', line: 6 })).toEqual({ value: 'unknown', why: 'silent' });
+    expect(readRule('Totals landing exactly on the number also count.', 'push', m('nhl', 'total'))).toEqual({ value: 'unknown', why: 'silent' });
   });
   it('"only goals during regular time" (only the points or runs scored in regulation) count regulation only, as "only the regular time" does', () => {
     expect(readRule('Ice hockey. 2. Total | Only goals during regular time are considered.', 'overtime', m('nhl', 'total'))).toMatchObject({ value: 'excluded' });
@@ -2577,8 +2577,8 @@ describe('stated values read unknown across every part: the kinds behind them (s
     expect(readRule('Totals count overtime.', 'overtime', m('nhl', 'total'))).toMatchObject({ value: 'included' });
   });
   it('"counts neither as a win nor as a loss" denies the loss: "as" after the negation still heads the denied value', () => {
-    expect(readRule('A pick graded as a push, no action or cancelled counts neither as a win nor as a loss.', 'push', { league: 'nfl', marketType: 'total', segment: 'full', line: 44 })).toMatchObject({ value: 'void' });
-    expect(readRule('A game that lands exactly on the posted spread is a push: it counts neither as a win nor as a loss for anyone who picked it.', 'push', { league: 'nfl', marketType: 'spread', segment: 'full', line: -3 })).toMatchObject({ value: 'void' });
-    expect(readRule('A pick that lands exactly on the line counts as a loss.', 'push', { league: 'nfl', marketType: 'spread', segment: 'full', line: -3 })).toMatchObject({ value: 'loses' });
+    expect(readRule('A pick graded as a push, no action or cancelled counts neither as a win nor as a loss.', 'push', m('nfl', 'total'))).toMatchObject({ value: 'void' });
+    expect(readRule('A game that lands exactly on the posted spread is a push: it counts neither as a win nor as a loss for anyone who picked it.', 'push', m('nfl', 'spread'))).toMatchObject({ value: 'void' });
+    expect(readRule('A pick that lands exactly on the line counts as a loss.', 'push', m('nfl', 'spread'))).toMatchObject({ value: 'loses' });
   });
 });
