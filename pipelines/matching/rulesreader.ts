@@ -111,6 +111,9 @@ interface LexEntry {
   /** Words that, standing right before a phrase, take it back: "the most popular bets" is a
    * superlative, not "most bets" (a hedge over some markets). */
   unless_before?: string[];
+  /** Words one of which the clause must hold for a value phrase to count: "dead heat rules apply"
+   * settles a tie only in a clause that names the game ending level ("ends level", "tied"). */
+  with?: string[];
   /** A value said through a team winning the game ("if the team backed wins in overtime, the bet wins"):
    * it speaks of the bet on the winner, the money line, and of no total or spread beside it. */
   winner?: boolean;
@@ -1506,6 +1509,7 @@ function clauseValue(rule: ReadRule, words: string[], topic: boolean, conditiona
       if (after && words.slice(hit.end, hit.end + 2).some((w) => after.includes(w))) continue;
       // "totals push if ..." (the verb) is a value; "end in a push if ..." (the noun) is not.
       if (v.entry.unless_before?.includes(words[hit.start - 1])) continue;
+      if (v.entry.with && !words.some((w) => v.entry.with!.includes(w))) continue;
       // A word already read by a longer phrase ("graded a push") is not read again ("push").
       if ([...Array(hit.end - hit.start).keys()].some((k) => taken.has(hit.start + k))) continue;
       for (let k = hit.start; k < hit.end; k++) taken.add(k);

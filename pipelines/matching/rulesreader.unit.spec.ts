@@ -2581,4 +2581,10 @@ describe('stated values read unknown across every part: the kinds behind them (s
     expect(readRule('A game that lands exactly on the posted spread is a push: it counts neither as a win nor as a loss for anyone who picked it.', 'push', m('nfl', 'spread'))).toMatchObject({ value: 'void' });
     expect(readRule('A pick that lands exactly on the line counts as a loss.', 'push', m('nfl', 'spread'))).toMatchObject({ value: 'loses' });
   });
+  it('"dead heat rules apply" to a tied two-way line pays half (the stake divided between the two tied outcomes), as "half the stake" does', () => {
+    expect(readRule('If a match is level after overtime, Match Odds bets are settled under dead heat rules: the stake is divided by two.', 'tie', m('nfl', 'moneyline'))).toMatchObject({ value: 'half_payout' });
+    expect(readRule('When a two-way money line is offered and the game ends level, dead heat rules apply.', 'tie', m('nfl', 'moneyline'))).toMatchObject({ value: 'half_payout' });
+    // Dead heat rules named with no tie of the game's stay silent for it.
+    expect(readRule('Dead heat rules apply to the top goalscorer market.', 'tie', m('nfl', 'moneyline'))).toEqual({ value: 'unknown', why: 'silent' });
+  });
 });
