@@ -94,15 +94,16 @@ const BLIND12_RIGHT = 93;
 // silent, a value disputed in measurements.md).
 // 80 since round 22 (a lead-in's list after its own exception).
 // 81 and none listed since round 24 (p1498's hand value corrected to included, a820a2e).
-const BLIND13_RIGHT = 81;
+// 82 since round 32 ('dead heat rules apply' to a tied two-way line: p1463).
+const BLIND13_RIGHT = 82;
 const BLIND13_SILENT_KNOWN: string[] = [];
 // The fourteenth blind batch, development since its blind figure (59 of 93 right, no wrong value, four
 // silent rows read known): after round 22, no silent row read known (a game that must start, a push named
 // for a game stopped short, a page on a sport outside the spec) and sixteen stated values read.
 // 76 since round 29 (F5 is baseball's first half: p1577's tie); 77 with round 30 merged beside it (the winner
 // market: p1579).
-// 78 since round 32 ('match odds' is the money line: p1572).
-const BLIND14_RIGHT = 78;
+// 79 since round 32 ('match odds' is the money line: p1572; 'dead heat rules' for a tied two-way line: p1569).
+const BLIND14_RIGHT = 79;
 // The fifteenth blind batch, development since its blind figure (60 of 96 right, no wrong value, five
 // silent rows read known): after round 23, no silent row read known (a field-hockey page, a guide's
 // "Normally ...", an entry's refund when all selections push, a push named for a game lasting under
