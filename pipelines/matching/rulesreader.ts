@@ -113,6 +113,9 @@ interface LexEntry {
   /** Words that, standing right before a phrase, take it back: "the most popular bets" is a
    * superlative, not "most bets" (a hedge over some markets). */
   unless_before?: string[];
+  /** Words one of which the clause must hold for a value phrase to count: "dead heat rules apply"
+   * settles a tie only in a clause that names the game ending level ("ends level", "tied"). */
+  with?: string[];
   /** A value said through a team winning the game ("if the team backed wins in overtime, the bet wins"):
    * it speaks of the bet on the winner, the money line, and of no total or spread beside it. */
   winner?: boolean;
@@ -278,6 +281,12 @@ function findAll(words: string[], phrase: string[]): Hit[] {
 
 function step(words: string[], phrase: string[], i: number, p: number, gap: string[]): Hit | undefined {
   if (p === phrase.length) return { start: -1, end: i, gap };
+  // "is also a push", "is also considered no action": "also" inside a phrase adds a case to what its
+  // words say (never at a phrase's start, so "also" alone names nothing).
+  if (p > 0 && words[i] === 'also' && phrase[p] !== 'also' && phrase[p] !== '*') {
+    const h = step(words, phrase, i + 1, p, gap);
+    if (h) return h;
+  }
   if (phrase[p] === '*') {
     for (let g = 0; g <= GAP && i + g <= words.length; g++) {
       const h = step(words, phrase, i + g, p + 1, [...gap, ...words.slice(i, i + g)]);
@@ -421,6 +430,7 @@ function readScope(words: string[]): { scope: Scope; own: Clause['own'] } {
   // markets it named on the way.
   const reachAll = words.some((w, k) => REACH.has(w) && (words[k + 1] === 'for' || words[k + 1] === 'to') && EVERY.has(words[k + 2]) && MARKET_NOUNS.has(words[k + 3]));
   let everyEnd = -1;
+  let lastSegmentEnd = -1;
   for (let i = 0; i < words.length; ) {
     // "All markets, second-half markets included, are settled on ...": markets said to be included in
     // "all markets" are among them, not the clause's scope.
@@ -475,9 +485,14 @@ function readScope(words: string[]): { scope: Scope; own: Clause['own'] } {
           // "points scored after the fourth quarter" names the time after that period (overtime),
           // not the period: the clause is not about fourth-quarter markets.
           // "eight and a half innings", "a day and a half": a number and a half is a count, not the half.
-          if (!afterPeriod(words, i) && !(c.tokens.length === 1 && shareOfStake(words, i)) && !countedHalf(words, i, c.tokens)) {
+          // "the 2nd half counts the 3rd and 4th quarters and any overtime", "the 1st half is the 1st and
+          // 2nd quarters": periods named after a verb that follows a period and says what it is made of
+          // are its parts, not the clause's scope.
+          const parts = lastSegmentEnd >= 0 && COMPOSED_OF.has(words[lastSegmentEnd]);
+          if (!afterPeriod(words, i) && !(c.tokens.length === 1 && shareOfStake(words, i)) && !countedHalf(words, i, c.tokens) && !parts) {
             add('segments', vs);
             own.segment = true;
+            lastSegmentEnd = i + c.tokens.length;
           }
         } else if (e.dim === 'market') {
           add('markets', vs);
@@ -566,6 +581,9 @@ function readScope(words: string[]): { scope: Scope; own: Clause['own'] } {
   }
   return { scope, own };
 }
+
+/** Verbs saying what a period is made of ("counts", "is", "comprises"). */
+const COMPOSED_OF = new Set(['is', 'are', 'count', 'counts', 'include', 'includes', 'comprise', 'comprises', 'cover', 'covers', 'span', 'spans', 'means']);
 
 /** Number words before "and a half" ("eight and a half innings", "4 and a half"). */
 const COUNT_WORDS = new Set(['one', 'two', 'three', 'four', 'five', 'six', 'seven', 'eight', 'nine', 'ten', 'eleven', 'twelve', 'day', 'hour', 'inning', 'minute']);
@@ -1477,6 +1495,9 @@ function clauseValue(rule: ReadRule, words: string[], topic: boolean, conditiona
       // two clauses by accident: "when the teams cannot find a winner in three periods, overtime is
       // ordered" is no "three periods overtime" (regulation and overtime).
       if (conditional[hit.start] && !conditional[hit.end - 1] && hit.gap.length === 0 && !v.tokens.includes('*')) continue;
+      // "Bets include extra time if the game is level at the end of regulation time": a length of play
+      // named after a level score in a condition says when overtime is played, not what bets settle on.
+      if (lex.negation && levelCaseBefore(words, hit.start)) continue;
       // "All other markets, including Total Runs and Run Handicap, ..." lists markets: that
       // "including" says which markets, not that overtime is included.
       if (hit.end - hit.start === 1 && words[hit.start] === 'including' && namesMarketAt(words, hit.end)) continue;
@@ -1490,6 +1511,7 @@ function clauseValue(rule: ReadRule, words: string[], topic: boolean, conditiona
       if (after && words.slice(hit.end, hit.end + 2).some((w) => after.includes(w))) continue;
       // "totals push if ..." (the verb) is a value; "end in a push if ..." (the noun) is not.
       if (v.entry.unless_before?.includes(words[hit.start - 1])) continue;
+      if (v.entry.with && !words.some((w) => v.entry.with!.includes(w))) continue;
       // A word already read by a longer phrase ("graded a push") is not read again ("push").
       if ([...Array(hit.end - hit.start).keys()].some((k) => taken.has(hit.start + k))) continue;
       for (let k = hit.start; k < hit.end; k++) taken.add(k);
@@ -1523,6 +1545,15 @@ function clauseValue(rule: ReadRule, words: string[], topic: boolean, conditiona
   const winner = best.every((b) => b.winner) || undefined;
   return values.length === 1 ? { value: values[0], forCase: best.every((b) => b.forCase) || undefined, winner } : { value: values[0], conflict: values[1], winner };
 }
+
+/** Whether words[at] stands in a condition that names a level score before it ("if the game is level
+ * at the end of regulation", "when the teams are tied after 60 minutes"), the condition opening at most
+ * eight words before. */
+function levelCaseBefore(words: string[], at: number): boolean {
+  for (let k = at - 1; k >= Math.max(0, at - 8); k--) if (CONDITION_OPENERS.has(words[k]) && words[k] !== 'unless') return words.slice(k + 1, at).some((w) => LEVEL_WORDS.has(w));
+  return false;
+}
+const LEVEL_WORDS = new Set(['level', 'tied', 'tie', 'draw', 'drawn', 'square', 'even']);
 
 /** Relative pronouns that open a clause inside the subject ("the money line, which has no draw, counts ..."). */
 const RELATIVES = new Set(['which', 'who']);
@@ -1578,7 +1609,8 @@ function negatedValue(words: string[], hit: Hit): boolean {
     if (DENIED_SIDES.has(words[k]) && (words[k - 1] === 'neither' || words[k - 1] === 'no')) return true;
     // "no bets are voided", "no stakes are returned": a denied bet or stake as the subject.
     if ((MARKET_NOUNS.has(words[k]) || STAKE_NOUNS.has(words[k])) && words[k - 1] === 'no') return true;
-    if (!VERB_GROUP.has(words[k]) && !COORDINATED_OUTCOMES.has(words[k])) return false;
+    // "counts neither as a win nor as a loss": "as" after the negation still heads the denied value.
+    if (!VERB_GROUP.has(words[k]) && !COORDINATED_OUTCOMES.has(words[k]) && words[k] !== 'as') return false;
   }
   return false;
 }

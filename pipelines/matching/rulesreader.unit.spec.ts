@@ -36,13 +36,16 @@ const BLIND6_SILENT_KNOWN = ['p799'];
  * stated values read unknown: stated values read right, and no silent row reported known. */
 // Five more since the round on clause structures (an exception inset by commas, an example after a dash),
 // and one since "the winner's total" names no total market.
-const BLIND7_RIGHT = 89;
+// 91 since round 32 ('home total' is the team total: p974; 'the performance of one or more players' names player props: p957).
+const BLIND7_RIGHT = 91;
 const BLIND7_SILENT_KNOWN: string[] = [];
 // The eighth blind batch, development since its blind figure: what tuning reached. p1053's silent
 // overtime value (an extra-innings sentence about the result, read for a player prop) is the hand
 // value the same sentence of the first batch (p282) contradicts; it stays listed, not tuned away.
 // 44 and none listed since round 24: p1053's hand value corrected to included as p282's (1cf1648).
-const BLIND8_RIGHT = 44;
+// 46 since round 32 ('a cancelled or postponed match' names a cancelled game, p1053's cancellation; 'the performance of one or
+// more players' names player props, its non-participation).
+const BLIND8_RIGHT = 46;
 const BLIND8_SILENT_KNOWN: string[] = [];
 // The ninth blind batch, development since its blind figure: what the safety round reached (no wrong
 // value, no opposite pair read alike). Two silent rows still read known: p1099 ("this wager" after a
@@ -53,7 +56,8 @@ const BLIND8_SILENT_KNOWN: string[] = [];
 // One more since the round on clause structures (a list item naming a market of ours and an alternate line).
 // 62 since round 22 ('the official result' is the game's result; 'the normal duration' is regulation).
 // p1099 unknown since round 24 (a demonstrative's bet is the one named before it, 6465edd).
-const BLIND9_RIGHT = 62;
+// 64 since round 32 ('only goals during regular time': p1094, p1095).
+const BLIND9_RIGHT = 64;
 const BLIND9_SILENT_KNOWN = ['p1172'];
 // The tenth blind batch, development since its blind figure, after its safety round: no value read
 // wrong, and the kinds behind seven stated values read unknown fixed ("this also applies to", an
@@ -67,11 +71,13 @@ const BLIND9_SILENT_KNOWN = ['p1172'];
 // 69 since round 22 ('that result carries the overtime scores').
 // 71 since round 24 (p1202's and p1234's hand values corrected to void, bade198 and ad120d5); p1242 unknown
 // (a clause whose subject is the result says nothing of a prop's overtime, c44c827); p1211 stays listed.
-const BLIND10_RIGHT = 71;
+// 72 since round 32 ('counts neither as a win nor as a loss' denies the loss: p1183).
+const BLIND10_RIGHT = 72;
 const BLIND10_SILENT_KNOWN = ['p1211'];
 // The eleventh blind batch: guarded since round 24 (p1299's hand value corrected to void, 2131a4f, its one
 // silent row read known).
-const BLIND11_RIGHT = 74;
+// 76 since round 32 ('counts neither as a win nor as a loss' denies the loss: p1290, p1291).
+const BLIND11_RIGHT = 76;
 // The twelfth blind batch, development since its blind figure (74 of 114 right, one wrong, five silent
 // rows read known): after its safety round, no value wrong and no silent row read known, and eight push
 // values read (odds set at 1.00, "games that tie once the spread is taken into account", "the push rule
@@ -79,7 +85,8 @@ const BLIND11_RIGHT = 74;
 // sports except hockey, ...").
 // 90 since the round on the two newest batches' misses ('settled at odds of 1' is the stake back, 7bd9794).
 // 91 since round 29 (F5 is baseball's first half: p1423's tie).
-const BLIND12_RIGHT = 91;
+// 93 since round 32 ('is also a push': p1424; the periods a half counts are no scope of the clause: p1393).
+const BLIND12_RIGHT = 93;
 // The thirteenth blind batch, development since its blind figure (57 of 86 right, three wrong, one
 // silent row read known, three opposite pairs read alike), after its safety round and the round's
 // stated values. One silent row still reads known: p1498 ("Unless the offer states otherwise, bets
@@ -87,14 +94,16 @@ const BLIND12_RIGHT = 91;
 // silent, a value disputed in measurements.md).
 // 80 since round 22 (a lead-in's list after its own exception).
 // 81 and none listed since round 24 (p1498's hand value corrected to included, a820a2e).
-const BLIND13_RIGHT = 81;
+// 82 since round 32 ('dead heat rules apply' to a tied two-way line: p1463).
+const BLIND13_RIGHT = 82;
 const BLIND13_SILENT_KNOWN: string[] = [];
 // The fourteenth blind batch, development since its blind figure (59 of 93 right, no wrong value, four
 // silent rows read known): after round 22, no silent row read known (a game that must start, a push named
 // for a game stopped short, a page on a sport outside the spec) and sixteen stated values read.
 // 76 since round 29 (F5 is baseball's first half: p1577's tie); 77 with round 30 merged beside it (the winner
 // market: p1579).
-const BLIND14_RIGHT = 77;
+// 79 since round 32 ('match odds' is the money line: p1572; 'dead heat rules' for a tied two-way line: p1569).
+const BLIND14_RIGHT = 79;
 // The fifteenth blind batch, development since its blind figure (60 of 96 right, no wrong value, five
 // silent rows read known): after round 23, no silent row read known (a field-hockey page, a guide's
 // "Normally ...", an entry's refund when all selections push, a push named for a game lasting under
@@ -154,7 +163,8 @@ const BLIND19_RIGHT = 99;
 // length, shootout goals for players, every overtime, a lottery's market names, the game type 'Winner', the
 // 60-minute result, the main time, a team's individual total, getting on the court, the winner bet;
 // measurements.md). 92 with round 29 merged beside it.
-const BLIND20_RIGHT = 92;
+// 93 since round 32 ('regulation only' outranks a bare count verb: p2087).
+const BLIND20_RIGHT = 93;
 // The twenty-first blind batch, development since its blind figure (64 of 84 right on the reader at a820471,
 // with 3 wrong values, one kind of sentence, and none of 40 silent rows read known, no opposite pair read
 // alike): after the round on it none wrong (an exception that only defers to other rules, "unless these
@@ -2618,5 +2628,72 @@ describe('stated values of the twenty-second blind batch read unknown: strikeout
     const text = 'In head-to-head betting the extra innings always count: the winner is whoever leads when the game ends. Strikeout bets on a pitcher are void if the named pitcher does not start the game.';
     expect(readRule(text, 'non_participation', m('mlb', 'player_prop'))).toMatchObject({ value: 'void' });
     expect(readRule('Strikeout bets include extra innings.', 'overtime', m('mlb', 'total'))).toEqual({ value: 'unknown', why: 'silent' });
+  });
+});
+describe('stated values read unknown across every part: the kinds behind them (sentences written for these tests)', () => {
+  it('"match odds" (an exchange\'s name for the two-way winner market) is the money line', () => {
+    expect(readRule('Basketball: Match Odds and handicap markets include overtime.', 'overtime', m('wnba', 'moneyline'))).toMatchObject({ value: 'included' });
+    expect(readRule('Ice hockey: the match odds market is settled on regular time only.', 'overtime', m('nhl', 'moneyline'))).toMatchObject({ value: 'excluded' });
+    expect(readRule('Ice hockey: the match odds market is settled on regular time only.', 'overtime', m('nhl', 'total'))).toEqual({ value: 'unknown', why: 'silent' });
+  });
+  it('"home total" and "away total" (one team\'s total by its side) are the team total, not the game\'s total', () => {
+    expect(readRule('Market 260: Home Total (incl. extra innings) - baseball - over/under.', 'overtime', m('mlb', 'team_total'))).toMatchObject({ value: 'included' });
+    expect(readRule('Away totals are settled on regulation time only.', 'overtime', m('nhl', 'team_total'))).toMatchObject({ value: 'excluded' });
+    expect(readRule('Away totals are settled on regulation time only.', 'overtime', m('nhl', 'total'))).toEqual({ value: 'unknown', why: 'silent' });
+  });
+  it('"also" inside a value\'s wording ("is also a push", "the stake also comes back") adds a case to what the words say, as without it', () => {
+    const text = 'A First Five money line that is tied after five innings is a push and the stake is refunded; a First Five total landing exactly on the number is also a push.';
+    expect(readRule(text, 'push', m('mlb', 'total', 'half:1'))).toMatchObject({ value: 'void', evidence: 'a First Five total landing exactly on the number is also a push' });
+    expect(readRule('If a team total lands exactly on the line, the stake also comes back.', 'push', m('nhl', 'team_total'))).toMatchObject({ value: 'void' });
+    // "also" opening a phrase is no part of it: "also" alone still names nothing.
+    expect(readRule('Totals landing exactly on the number also count.', 'push', m('nhl', 'total'))).toEqual({ value: 'unknown', why: 'silent' });
+  });
+  it('"only goals during regular time" (only the points or runs scored in regulation) count regulation only, as "only the regular time" does', () => {
+    expect(readRule('Ice hockey. 2. Total | Only goals during regular time are considered.', 'overtime', m('nhl', 'total'))).toMatchObject({ value: 'excluded' });
+    expect(readRule('Spreads: only points scored in regulation count.', 'overtime', m('nfl', 'spread'))).toMatchObject({ value: 'excluded' });
+    expect(readRule('Totals: only goals scored in regular time and overtime count.', 'overtime', m('nhl', 'total'))).not.toMatchObject({ value: 'excluded' });
+    expect(readRule('Next goal (OT only!): only goals during overtime are considered.', 'overtime', m('nhl', 'total'))).toEqual({ value: 'unknown', why: 'silent' });
+  });
+  it('"a cancelled or postponed match" names the cancelled game among the cases it settles (a postponed game alone still names no cancellation)', () => {
+    expect(readRule('Baseball. A bet is declared void on a cancelled or postponed match that has not started.', 'cancellation', m('mlb', 'player_prop'))).toMatchObject({ value: 'void' });
+    expect(readRule('Bets on cancelled, suspended or postponed games are refunded.', 'cancellation', m('nba', 'player_prop'))).toMatchObject({ value: 'void' });
+    expect(readRule('Bets on postponed games are refunded.', 'cancellation', m('nba', 'player_prop'))).toEqual({ value: 'unknown', why: 'silent' });
+    expect(readRule('Bets on suspended or postponed games are refunded.', 'cancellation', m('nba', 'player_prop'))).toEqual({ value: 'unknown', why: 'silent' });
+  });
+  it('"bets on the performance of one or more players" (of a player, of the players listed) are player props, as "a player\'s performance" is', () => {
+    const text = "'Head to Head' and 'Over/Under' bets on the performance of one or more players in a match are valid provided all the players listed take part in the match at some point.";
+    expect(readRule(text, 'non_participation', m('mlb', 'player_prop'))).toMatchObject({ value: 'void' });
+    expect(readRule('Bets on the performance of a player are void if the player does not take part.', 'non_participation', m('nfl', 'player_prop'))).toMatchObject({ value: 'void' });
+    expect(readRule('Totals on the performance of a team are settled including overtime.', 'overtime', m('nfl', 'player_prop'))).toEqual({ value: 'unknown', why: 'silent' });
+  });
+  it('a length of play named after a level score in a condition ("if the game is level at the end of regulation time") says when overtime is played, not what bets settle on', () => {
+    expect(readRule('Game Winner - 2 options: bets include extra time if the game is level at the end of regulation time.', 'overtime', m('nba', 'moneyline'))).toMatchObject({ value: 'included' });
+    expect(readRule('Money line bets count overtime when the teams are tied after 60 minutes.', 'overtime', m('nhl', 'moneyline'))).toMatchObject({ value: 'included' });
+    // Without a level score the condition's length of play is still read.
+    expect(readRule('Totals are settled at the end of regulation time if overtime is played.', 'overtime', m('nba', 'total'))).toMatchObject({ value: 'excluded' });
+  });
+  it('periods named after a verb that follows a period and says what it is made of ("the 2nd half counts the 3rd and 4th quarters and any overtime") are its parts, not the clause\'s scope', () => {
+    const text = 'c) The 2nd half counts the 3rd and 4th quarters and any overtime.';
+    expect(readRule(text, 'overtime', { league: 'nba', marketType: 'total', segment: 'quarter:4' })).toEqual({ value: 'unknown', why: 'silent' });
+    expect(readRule(text, 'overtime', { league: 'nba', marketType: 'spread', segment: 'half:2' })).toMatchObject({ value: 'included' });
+    expect(readRule('The first half is the 1st and 2nd quarters and includes no overtime.', 'overtime', { league: 'nba', marketType: 'total', segment: 'quarter:2' })).toEqual({ value: 'unknown', why: 'silent' });
+    // Periods listed before the verb are still the scope: "the 3rd quarter, the 4th quarter and any overtime count toward the second half".
+    expect(readRule('Points scored in the 3rd quarter, the 4th quarter and any overtime count toward the second half.', 'overtime', { league: 'nba', marketType: 'spread', segment: 'half:2' })).toMatchObject({ value: 'included' });
+  });
+  it('"regulation only" outranks a bare count verb in its clause, as "regular time only" does: "points are counted over regulation only, and points scored in overtime are not included" excludes overtime', () => {
+    expect(readRule("A player's points are counted over regulation only (48 minutes), and points scored in overtime are not included.", 'overtime', m('nba', 'player_prop'))).toMatchObject({ value: 'excluded' });
+    expect(readRule('Totals are counted over regulation only.', 'overtime', m('nhl', 'total'))).toMatchObject({ value: 'excluded' });
+    expect(readRule('Totals count overtime.', 'overtime', m('nhl', 'total'))).toMatchObject({ value: 'included' });
+  });
+  it('"counts neither as a win nor as a loss" denies the loss: "as" after the negation still heads the denied value', () => {
+    expect(readRule('A pick graded as a push, no action or cancelled counts neither as a win nor as a loss.', 'push', m('nfl', 'total'))).toMatchObject({ value: 'void' });
+    expect(readRule('A game that lands exactly on the posted spread is a push: it counts neither as a win nor as a loss for anyone who picked it.', 'push', m('nfl', 'spread'))).toMatchObject({ value: 'void' });
+    expect(readRule('A pick that lands exactly on the line counts as a loss.', 'push', m('nfl', 'spread'))).toMatchObject({ value: 'loses' });
+  });
+  it('"dead heat rules apply" to a tied two-way line pays half (the stake divided between the two tied outcomes), as "half the stake" does', () => {
+    expect(readRule('If a match is level after overtime, Match Odds bets are settled under dead heat rules: the stake is divided by two.', 'tie', m('nfl', 'moneyline'))).toMatchObject({ value: 'half_payout' });
+    expect(readRule('When a two-way money line is offered and the game ends level, dead heat rules apply.', 'tie', m('nfl', 'moneyline'))).toMatchObject({ value: 'half_payout' });
+    // Dead heat rules named with no tie of the game's stay silent for it.
+    expect(readRule('Dead heat rules apply to the top goalscorer market.', 'tie', m('nfl', 'moneyline'))).toEqual({ value: 'unknown', why: 'silent' });
   });
 });
