@@ -1146,6 +1146,9 @@ export function clauses(sentence: string, section?: Scope): Clause[] {
     // "Moneylines include overtime, quarter lines do not" / "... and (while) quarter lines do not": an
     // elliptical clause after a statement is a clause of its own, with its own subject, that denies it.
     else if ((t.word === ',' || t.word === 'and' || t.word === 'while') && statesValue(cur.toks.filter(isWord).map((k) => k.word)) && ellipticalTail(kept, i + 1)) parts.push({ kind: 'but', toks: [] });
+    // "..., while the fourth-quarter handicap does not, since it is settled on the fourth quarter only":
+    // the reason after an elliptical clause is a clause of its own; the elliptical clause ends before it.
+    else if (t.word === ',' && cur.kind === 'but' && ELLIPSIS_CLOSERS.has(next ?? '') && endsElliptically(cur.toks.filter(isWord).map((k) => k.word))) parts.push({ kind: 'so', toks: [] });
     // ", so a second-half total is graded on the third quarter, the fourth quarter and overtime"
     // draws a consequence in a clause of its own: the periods it lists are not the statement's scope.
     else if (t.word === ',' && next === 'so' && kept[i + 2]?.word !== 'long') parts.push({ kind: 'so', toks: [] });
@@ -2159,6 +2162,12 @@ const affirmsElliptically = (w: string[]) => w.length >= 2 && w.length <= ELLIPT
 /** Whether the words state a value of some rule (a statement an elliptical clause after it can deny). */
 const statesValue = (words: string[]) => READ_RULES.some((r) => clauseValue(r, words, true) !== undefined);
 
+/** Words that open a reason or a consequence after a comma ("..., while quarter lines do not, since
+ * they settle on the quarter only"): an elliptical clause ends before them. */
+const ELLIPSIS_CLOSERS = new Set(['since', 'because', 'as', 'so', 'given', 'which']);
+/** Whether a clause's words end in a bare auxiliary, negated or not ("quarter lines do not", "full-game lines do"). */
+const endsElliptically = (w: string[]) => elliptical(w) || affirmsElliptically(w);
+
 /** The most words an elliptical clause has ("and the fourth-quarter lines, however, do not"). */
 const ELLIPTIC_MAX = 8;
 
@@ -2166,7 +2175,7 @@ const ELLIPTIC_MAX = 8;
  * ("quarter lines do not"), so the word before them ends the statement they deny. */
 function ellipticalTail(toks: readonly Tok[], i: number): boolean {
   const ws: string[] = [];
-  for (let k = i; k < toks.length && toks[k].word !== ';' && toks[k].word !== ':'; k++) if (isWord(toks[k])) ws.push(toks[k].word);
+  for (let k = i; k < toks.length && toks[k].word !== ';' && toks[k].word !== ':' && !(toks[k].word === ',' && k > i && ELLIPSIS_CLOSERS.has(toks[k + 1]?.word ?? '')); k++) if (isWord(toks[k])) ws.push(toks[k].word);
   if (ws[0] === 'and' || ws[0] === 'while') ws.shift();
   // "Quarter lines, however, do not": the words before the comma are the subject, not a statement.
   if (ADVERBS.has(ws[0])) return false;

@@ -2697,3 +2697,19 @@ describe('stated values read unknown across every part: the kinds behind them (s
     expect(readRule('Dead heat rules apply to the top goalscorer market.', 'tie', m('nfl', 'moneyline'))).toEqual({ value: 'unknown', why: 'silent' });
   });
 });
+describe('the twenty-third blind batch\'s wrong value: a contrast\'s elided verb before a reason (sentences written for these tests)', () => {
+  it('", while X does not, since ..." denies the statement before it for X: the reason after the elliptical clause is a clause of its own', () => {
+    const text = 'Note for bettors: the match total includes overtime, while the fourth-quarter handicap does not, since it is settled on the points of the fourth quarter only.';
+    expect(readRule(text, 'overtime', m('wnba', 'spread', 'quarter:4'))).toMatchObject({ value: 'excluded' });
+    expect(readRule(text, 'overtime', m('wnba', 'total'))).toMatchObject({ value: 'included', evidence: 'the match total includes overtime' });
+    expect(readRule("Totals include overtime, but fourth-quarter spreads don't, because they settle on the quarter alone.", 'overtime', m('nba', 'spread', 'quarter:4'))).toMatchObject({ value: 'excluded' });
+    expect(readRule('The money line includes overtime, while the fourth-quarter handicap does not, as it is settled on the fourth quarter alone.', 'overtime', m('nba', 'spread', 'quarter:4'))).toMatchObject({ value: 'excluded' });
+  });
+  it('", but X do, as ..." repeats the statement for X before a reason, and "and X too" / "as do X" carry the statement to X', () => {
+    const text = 'Fourth-quarter lines do not include overtime, but full-game spreads do, as they run to the final whistle.';
+    expect(readRule(text, 'overtime', m('nba', 'spread'))).toMatchObject({ value: 'included', evidence: 'full-game spreads do' });
+    expect(readRule(text, 'overtime', m('nba', 'spread', 'quarter:4'))).toMatchObject({ value: 'excluded' });
+    expect(readRule('Totals include overtime, and spreads too.', 'overtime', m('nba', 'spread'))).toMatchObject({ value: 'included' });
+    expect(readRule('Totals include overtime, as do spreads.', 'overtime', m('nba', 'spread'))).toMatchObject({ value: 'included' });
+  });
+});
