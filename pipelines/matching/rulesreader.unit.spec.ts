@@ -2713,3 +2713,10 @@ describe('the twenty-third blind batch\'s wrong value: a contrast\'s elided verb
     expect(readRule('Totals include overtime, as do spreads.', 'overtime', m('nba', 'spread'))).toMatchObject({ value: 'included' });
   });
 });
+describe('stated values of the twenty-third blind batch read unknown (sentences written for these tests)', () => {
+  it('"a team\'s own total" (one team\'s goals, points or runs) is the team total, not the game\'s total', () => {
+    expect(readRule("A team's own goal total counts overtime as well.", 'overtime', m('nhl', 'team_total'))).toMatchObject({ value: 'included' });
+    expect(readRule("Overtime points count for a team's own points total.", 'overtime', m('nba', 'team_total'))).toMatchObject({ value: 'included' });
+    expect(readRule("A team's own total counts overtime.", 'overtime', m('nhl', 'total'))).toEqual({ value: 'unknown', why: 'silent' });
+  });
+});
