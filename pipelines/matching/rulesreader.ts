@@ -341,6 +341,9 @@ export interface Clause {
   /** Withdrawn only because it asks whether ("this article explains whether overtime points count"):
    * a question hedges no statement; the text's answer is read. */
   asking?: boolean;
+  /** A reason given after a statement ("..., since only the fourth quarter's points count"): it takes no
+   * topic from the statement, so it states a value only where it names the rule itself. */
+  reason?: boolean;
   /** Per word: inside a leading condition ("if a bet does not include overtime, ..."), which names a
    * case and states no value. */
   conditional: boolean[];
@@ -1090,7 +1093,8 @@ export function clauses(sentence: string, section?: Scope): Clause[] {
     kept.splice(from, allSports.length, except, { ...except, word: 'in' });
   }
   // `fresh`: a coordinated statement with its own market or period as subject, which takes neither from the clause before.
-  const parts: { kind: ClauseKind; toks: Tok[]; fresh?: boolean }[] = [{ kind: 'first', toks: [] }];
+  // `reason`: a clause opened by "since" or "because" after a statement, which gives the statement's reason.
+  const parts: { kind: ClauseKind; toks: Tok[]; fresh?: boolean; reason?: boolean }[] = [{ kind: 'first', toks: [] }];
   for (let i = 0; i < kept.length; i++) {
     const t = kept[i];
     const next = kept[i + 1]?.word;
@@ -1148,7 +1152,12 @@ export function clauses(sentence: string, section?: Scope): Clause[] {
     else if ((t.word === ',' || t.word === 'and' || t.word === 'while') && statesValue(cur.toks.filter(isWord).map((k) => k.word)) && ellipticalTail(kept, i + 1)) parts.push({ kind: 'but', toks: [] });
     // "..., while the fourth-quarter handicap does not, since it is settled on the fourth quarter only":
     // the reason after an elliptical clause is a clause of its own; the elliptical clause ends before it.
-    else if (t.word === ',' && cur.kind === 'but' && ELLIPSIS_CLOSERS.has(next ?? '') && endsElliptically(cur.toks.filter(isWord).map((k) => k.word))) parts.push({ kind: 'so', toks: [] });
+    // The same after an elliptical clause of any kind, and before ", and ..." ("in bets on the fourth quarter
+    // they do not, and only the fourth quarter's own points decide"): a bare auxiliary ends its clause.
+    else if (t.word === ',' && (ELLIPSIS_CLOSERS.has(next ?? '') || next === 'and') && endsElliptically(cur.toks.filter(isWord).map((k) => k.word))) parts.push({ kind: next === 'and' ? 'semi' : 'so', toks: [], reason: REASONS.has(next ?? '') });
+    // "bets on the fourth quarter do not include the overtime, since only the points of the fourth quarter
+    // count": a reason after a statement is a clause of its own, not a second value of the statement.
+    else if (t.word === ',' && REASONS.has(next ?? '') && statesValue(cur.toks.filter(isWord).map((k) => k.word))) parts.push({ kind: 'so', toks: [], reason: true });
     // ", so a second-half total is graded on the third quarter, the fourth quarter and overtime"
     // draws a consequence in a clause of its own: the periods it lists are not the statement's scope.
     else if (t.word === ',' && next === 'so' && kept[i + 2]?.word !== 'long') parts.push({ kind: 'so', toks: [] });
@@ -1199,7 +1208,7 @@ export function clauses(sentence: string, section?: Scope): Clause[] {
     // the most popular bets": a superlative).
     const hedged = WITHDRAW.some((w) => findAll(wordsOf, w.tokens).some((h) => !w.entry.unless_after?.some((x) => wordsOf.slice(h.end, h.end + 2).includes(x)) && !w.entry.unless_before?.includes(wordsOf[h.start - 1])));
     const asking = !hedged && asksWhether(wordsOf);
-    out.push({ kind: p.kind, text: sentence.slice(ws[0].start, ws[ws.length - 1].end), words: wordsOf, scope, own: read.own, withdrawn: hedged || asking, ...(asking ? { asking } : {}), conditional });
+    out.push({ kind: p.kind, text: sentence.slice(ws[0].start, ws[ws.length - 1].end), words: wordsOf, scope, own: read.own, withdrawn: hedged || asking, ...(asking ? { asking } : {}), ...(p.reason ? { reason: true } : {}), conditional });
     prev = scope;
     prevOwnBlocking = read.scope.blocking;
     prevWords = wordsOf;
@@ -2166,7 +2175,9 @@ const statesValue = (words: string[]) => READ_RULES.some((r) => clauseValue(r, w
  * they settle on the quarter only"): an elliptical clause ends before them. */
 const ELLIPSIS_CLOSERS = new Set(['since', 'because', 'as', 'so', 'given', 'which']);
 /** Whether a clause's words end in a bare auxiliary, negated or not ("quarter lines do not", "full-game lines do"). */
-const endsElliptically = (w: string[]) => elliptical(w) || affirmsElliptically(w);
+const endsElliptically = (w: string[]) => elliptical(w) || (affirmsElliptically(w) && !CASE_OPENERS.has(w[0]));
+/** Words that open a case ("if it is, and the game ends with exactly that score, ..."): a bare auxiliary after them ends no statement. */
+const CASE_OPENERS = new Set(['if', 'when', 'whenever', 'unless', 'once', 'whether']);
 
 /** The most words an elliptical clause has ("and the fourth-quarter lines, however, do not"). */
 const ELLIPTIC_MAX = 8;
@@ -2385,7 +2396,7 @@ export function readRule(text: string | ParsedText, rule: ReadRule, m: MarketSco
       for (const t of cs) if (t.trailing && !exc.includes(t)) exc.push(t);
       // "...; otherwise they are void" speaks of what the clause before it spoke of.
       const carried =
-        ((c.kind === 'but' || c.kind === 'colon' || c.kind === 'so' || c.words[0] === 'otherwise' || c.words[0] === 'so') && i > 0 && hasTopic(rule, cs[i - 1].words)) ||
+        ((c.kind === 'but' || c.kind === 'colon' || (c.kind === 'so' && !c.reason) || c.words[0] === 'otherwise' || c.words[0] === 'so') && i > 0 && hasTopic(rule, cs[i - 1].words)) ||
         // "ML bets include OT; totals exclude it": a pronoun object names the topic of the clause before.
         ((c.kind === 'semi' || c.kind === 'but') && i > 0 && c.words.slice(1).some((w) => TOPIC_PRONOUNS.has(w)) && hasTopic(rule, cs[i - 1].words)) ||
         // "... stand when a match is abandoned or cancelled; every other bet on that match is void": a

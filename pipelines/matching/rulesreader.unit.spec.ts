@@ -2714,6 +2714,16 @@ describe('the twenty-third blind batch\'s wrong value: a contrast\'s elided verb
   });
 });
 describe('stated values of the twenty-third blind batch read unknown (sentences written for these tests)', () => {
+  it('a reason after a statement ("..., since only the points of the fourth quarter count") is a clause of its own that takes no topic from it, and ", and ..." ends an elliptical clause', () => {
+    const text = 'For bettors: bets on the fourth quarter do not include the overtime, since only the points of the fourth quarter itself count.';
+    expect(readRule(text, 'overtime', m('nfl', 'total', 'quarter:4'))).toMatchObject({ value: 'excluded', evidence: 'bets on the fourth quarter do not include the overtime' });
+    expect(readRule('Second-half totals include overtime, because only the points after half-time count.', 'overtime', m('nba', 'total', 'half:2'))).toMatchObject({ value: 'included' });
+    const annex = "Annex for bettors: in bets on the second half, the points of any overtime count; in bets on the fourth quarter they do not, and only the fourth quarter's own points decide.";
+    expect(readRule(annex, 'overtime', m('wnba', 'spread', 'quarter:4'))).toMatchObject({ value: 'excluded' });
+    expect(readRule(annex, 'overtime', m('wnba', 'total', 'half:2'))).toMatchObject({ value: 'included' });
+    // A bare auxiliary inside a case ends no statement: "if it is, and ..." stays one clause.
+    expect(readRule('Check whether a half point is posted; if it is not, and the game ends on the number, the stake is refunded.', 'push', m('nfl', 'total'))).toMatchObject({ value: 'void' });
+  });
   it('"a team\'s own total" (one team\'s goals, points or runs) is the team total, not the game\'s total', () => {
     expect(readRule("A team's own goal total counts overtime as well.", 'overtime', m('nhl', 'team_total'))).toMatchObject({ value: 'included' });
     expect(readRule("Overtime points count for a team's own points total.", 'overtime', m('nba', 'team_total'))).toMatchObject({ value: 'included' });
