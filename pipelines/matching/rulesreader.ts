@@ -866,6 +866,8 @@ const MARKET_NOUNS = new Set(['markets', 'bets', 'wagers', 'lines', 'offers', 'm
 
 // Words that open a phrase naming what the sentence contrasts with ("unlike full-game wagers, ...").
 const CONTRASTS = [['unlike'], ['as', 'opposed', 'to'], ['in', 'contrast', 'to'], ['contrary', 'to']];
+/** Relative pronouns that open a clause describing the contrasted noun before them ("the 1X2, which is settled ..."). */
+const CONTRAST_RELATIVES = new Set(['which', 'where', 'whose']);
 
 // Parentheticals that name examples or other markets, not a rule for the market at hand.
 const EXAMPLE_OPENERS = [['e', 'g'], ['eg'], ['for', 'example'], ['such', 'as'], ['except']];
@@ -1002,7 +1004,13 @@ export function clauses(sentence: string, section?: Scope): Clause[] {
   for (let i = 0; i < all.length; i++) {
     const contrast = CONTRASTS.find((o) => o.every((w, j) => all[i + j]?.word === w));
     if (contrast) {
-      const close = all.findIndex((t, j) => j > i && t.word === ',');
+      let close = all.findIndex((t, j) => j > i && t.word === ',');
+      // "..., unlike the 1X2, which is settled on regulation time": a relative clause on the contrasted
+      // market describes that market, so it is left out with it (to the next comma or semicolon).
+      if (close > i && CONTRAST_RELATIVES.has(all[close + 1]?.word ?? '')) {
+        const end = all.findIndex((t, j) => j > close + 1 && (t.word === ',' || t.word === ';'));
+        close = end > close ? (all[end].word === ';' ? end - 1 : end) : all.length;
+      }
       i = close > i ? close : all.length;
       continue;
     }

@@ -2714,6 +2714,13 @@ describe('the twenty-third blind batch\'s wrong value: a contrast\'s elided verb
   });
 });
 describe('stated values of the twenty-third blind batch read unknown (sentences written for these tests)', () => {
+  it('a relative clause on a contrasted market (", unlike the 1X2, which is settled on regulation time") describes that market and is left out with it', () => {
+    const text = "For those who bet on the NHL: the 'winner' bet includes overtime and the shootout, unlike the 1X2, which is settled on regulation time.";
+    expect(readRule(text, 'overtime', m('nhl', 'moneyline'))).toMatchObject({ value: 'included', evidence: "the 'winner' bet includes overtime and the shootout" });
+    expect(readRule('Unlike the 1X2, which is settled on regulation time, the winner bet includes overtime.', 'overtime', m('nhl', 'moneyline'))).toMatchObject({ value: 'included' });
+    // The contrasted market takes no value from the sentence.
+    expect(readRule('Totals include overtime, unlike fourth-quarter lines, which are settled on the quarter alone.', 'overtime', m('nba', 'spread', 'quarter:4'))).toEqual({ value: 'unknown', why: 'silent' });
+  });
   it('a reason after a statement ("..., since only the points of the fourth quarter count") is a clause of its own that takes no topic from it, and ", and ..." ends an elliptical clause', () => {
     const text = 'For bettors: bets on the fourth quarter do not include the overtime, since only the points of the fourth quarter itself count.';
     expect(readRule(text, 'overtime', m('nfl', 'total', 'quarter:4'))).toMatchObject({ value: 'excluded', evidence: 'bets on the fourth quarter do not include the overtime' });
