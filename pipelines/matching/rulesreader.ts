@@ -1179,6 +1179,7 @@ export function clauses(sentence: string, section?: Scope): Clause[] {
   const out: Clause[] = [];
   let prev: Scope | undefined;
   let prevOwnBlocking = false;
+  let prevSideOnly = false;
   let prevWords: string[] = [];
   for (const p of parts) {
     const ws = p.toks.filter(isWord);
@@ -1206,6 +1207,10 @@ export function clauses(sentence: string, section?: Scope): Clause[] {
     listAlternatives(opensUnless ? p.toks.slice(p.toks.findIndex((t, k) => k > 0 && t.word === ',') + 1) : p.toks, read);
     const from = prev && p.fresh ? { ...prev, segments: undefined, markets: undefined, alternatives: undefined } : prev;
     let scope = from ? inherit(read, from, p.kind, prevOwnBlocking) : section ? inheritSection(read, section) : read.scope;
+    // "Handicap (spread): the handicap goes to the favourite and is subtracted from its final score; extra
+    // time is taken into consideration": a clause blocked only by the one side it names ("the favourite")
+    // speaks of that side; a statement after a semicolon is not blocked by it.
+    if (p.kind === 'semi' && prevSideOnly && !read.scope.blocking) scope = { ...scope, blocking: false };
     // "Markets that exclude overtime: 4th quarter markets, 1st half markets": a heading that names a
     // class of markets by the rule lists the class's members after its colon; an item naming a market
     // or period of ours is that market, not a market outside the spec as the heading read alone is.
@@ -1217,6 +1222,7 @@ export function clauses(sentence: string, section?: Scope): Clause[] {
     const hedged = WITHDRAW.some((w) => findAll(wordsOf, w.tokens).some((h) => !w.entry.unless_after?.some((x) => wordsOf.slice(h.end, h.end + 2).includes(x)) && !w.entry.unless_before?.includes(wordsOf[h.start - 1])));
     const asking = !hedged && asksWhether(wordsOf);
     out.push({ kind: p.kind, text: sentence.slice(ws[0].start, ws[ws.length - 1].end), words: wordsOf, scope, own: read.own, withdrawn: hedged || asking, ...(asking ? { asking } : {}), ...(p.reason ? { reason: true } : {}), conditional });
+    prevSideOnly = read.own.side === true && !(from ? from.blocking : section?.blocking);
     prev = scope;
     prevOwnBlocking = read.scope.blocking;
     prevWords = wordsOf;

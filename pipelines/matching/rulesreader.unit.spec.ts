@@ -2714,6 +2714,12 @@ describe('the twenty-third blind batch\'s wrong value: a contrast\'s elided verb
   });
 });
 describe('stated values of the twenty-third blind batch read unknown (sentences written for these tests)', () => {
+  it('a clause blocked only by the one side it names ("the handicap goes to the favourite") does not block the statement after its semicolon', () => {
+    const text = 'Heads-up with handicap (spread): the handicap goes to the favourite and is subtracted from its final score; extra time is taken into consideration.';
+    expect(readRule(text, 'overtime', m('nba', 'spread'))).toMatchObject({ value: 'included', evidence: 'extra time is taken into consideration' });
+    // The side's own clause still settles nothing for the market.
+    expect(readRule('Spreads: if you back the favourite, overtime is not counted.', 'overtime', m('nba', 'spread'))).toEqual({ value: 'unknown', why: 'silent' });
+  });
   it('a relative clause on a contrasted market (", unlike the 1X2, which is settled on regulation time") describes that market and is left out with it', () => {
     const text = "For those who bet on the NHL: the 'winner' bet includes overtime and the shootout, unlike the 1X2, which is settled on regulation time.";
     expect(readRule(text, 'overtime', m('nhl', 'moneyline'))).toMatchObject({ value: 'included', evidence: "the 'winner' bet includes overtime and the shootout" });
