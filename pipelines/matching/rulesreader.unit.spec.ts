@@ -2714,6 +2714,16 @@ describe('the twenty-third blind batch\'s wrong value: a contrast\'s elided verb
   });
 });
 describe('stated values of the twenty-third blind batch read unknown (sentences written for these tests)', () => {
+  it('a hockey player\'s shift ("does not take a single shift", "stays on the bench") and a pitcher who "is not the starter" name his not taking part', () => {
+    expect(readRule('A player who does not take a single shift has no action, and bets on him are refunded.', 'non_participation', m('nhl', 'player_prop'))).toMatchObject({ value: 'void' });
+    expect(readRule('A player who stays on the bench all game has no action and the stake is returned.', 'non_participation', m('nhl', 'player_prop'))).toMatchObject({ value: 'void' });
+    expect(readRule('A pitcher who is not the starter has no action on his strikeout line.', 'non_participation', m('mlb', 'player_prop'))).toMatchObject({ value: 'void' });
+    expect(readRule('The starter pitches the first inning.', 'non_participation', m('mlb', 'player_prop'))).toEqual({ value: 'unknown', why: 'silent' });
+  });
+  it('"this market will resolve 50-50" is half the payout when the player does not play; a cancelled game\'s 50-50 says nothing of him', () => {
+    expect(readRule('If Wilson does not play in the game, this market will resolve 50-50.', 'non_participation', m('wnba', 'player_prop'))).toMatchObject({ value: 'half_payout' });
+    expect(readRule('If the game is cancelled with no make-up game, the market resolves 50-50.', 'non_participation', m('wnba', 'player_prop'))).toEqual({ value: 'unknown', why: 'silent' });
+  });
   it('a clause blocked only by the one side it names ("the handicap goes to the favourite") does not block the statement after its semicolon', () => {
     const text = 'Heads-up with handicap (spread): the handicap goes to the favourite and is subtracted from its final score; extra time is taken into consideration.';
     expect(readRule(text, 'overtime', m('nba', 'spread'))).toMatchObject({ value: 'included', evidence: 'extra time is taken into consideration' });
