@@ -2144,6 +2144,8 @@ const REASONS = new Set(['because', 'since']);
 /** Nouns for the event a bet is on: "that match" in a clause names the event of the clause before. */
 const EVENT_NOUNS = new Set(['match', 'game', 'event', 'fixture', 'contest']);
 const TOPIC_PRONOUNS = new Set(['it', 'them']);
+/** Prepositions before a pronoun that make it name a game or bet, not the rule's topic ("wagers on it"). */
+const PRONOUN_PREPOSITIONS = new Set(['on', 'in', 'of', 'for', 'to', 'at', 'with', 'about', 'from', 'after', 'before']);
 
 /** "What happens if the game ends in a tie?", "What if my player does not play?": a question that asks
  * what a case leads to, whose answer states how that case settles (unlike "If he scores in a
@@ -2426,7 +2428,12 @@ export function readRule(text: string | ParsedText, rule: ReadRule, m: MarketSco
         // "A push is when ... lands on the line. When that happens, your stake is refunded."
         (i === 0 && startsWithBackReference(c.words) && prevClauses.some((p) => !p.withdrawn && hasTopic(rule, p.words))) ||
         // "... can land exactly on the number; when they do, the wager is refunded": the same inside a sentence.
-        (i > 0 && startsWithBackReference(c.words) && !cs[i - 1].withdrawn && hasTopic(rule, cs[i - 1].words));
+        (i > 0 && startsWithBackReference(c.words) && !cs[i - 1].withdrawn && hasTopic(rule, cs[i - 1].words)) ||
+        // "Bets on the fourth quarter do not include the overtime. Bets on the second half do include it.": a
+        // pronoun object in a sentence whose subject names its own market or period names the topic of
+        // the sentence before, as it does after a semicolon.
+        // Not a pronoun after a preposition ("prop wagers on it are void": "it" is the game).
+        (i === 0 && (c.own.market || c.own.segment) && c.words.some((w, k) => k > 0 && TOPIC_PRONOUNS.has(w) && !PRONOUN_PREPOSITIONS.has(c.words[k - 1])) && prevClauses.some((p) => !p.withdrawn && !p.reason && hasTopic(rule, p.words)));
       // "Props are void unless the player plays": an exception that names no market but the rule's
       // case is the condition of the statement, so the statement is about that rule.
       // (Only for a rule whose topic is a case: "all goals except those in overtime" names overtime as

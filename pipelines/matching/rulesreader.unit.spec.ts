@@ -2714,6 +2714,13 @@ describe('the twenty-third blind batch\'s wrong value: a contrast\'s elided verb
   });
 });
 describe('stated values of the twenty-third blind batch read unknown (sentences written for these tests)', () => {
+  it('a pronoun object in a sentence naming its own market or period ("Bets on the second half do include it.") names the topic of the sentence before, but not after a preposition ("wagers on it")', () => {
+    const text = 'For bettors: bets on the fourth quarter do not include the overtime, since only the points of the fourth quarter itself count. Bets on the second half do include it.';
+    expect(readRule(text, 'overtime', m('nfl', 'total', 'half:2'))).toMatchObject({ value: 'included', evidence: 'Bets on the second half do include it' });
+    expect(readRule(text, 'overtime', m('nfl', 'total', 'quarter:4'))).toMatchObject({ value: 'excluded' });
+    expect(readRule('Overtime is played in the playoffs. Totals placed on it are void.', 'overtime', m('nhl', 'total'))).not.toMatchObject({ value: 'void' });
+    expect(readRule('Overtime is played in the playoffs. Second-half bets on it are graded normally.', 'overtime', m('nba', 'total', 'half:2'))).toEqual({ value: 'unknown', why: 'silent' });
+  });
   it('a hockey player\'s shift ("does not take a single shift", "stays on the bench") and a pitcher who "is not the starter" name his not taking part', () => {
     expect(readRule('A player who does not take a single shift has no action, and bets on him are refunded.', 'non_participation', m('nhl', 'player_prop'))).toMatchObject({ value: 'void' });
     expect(readRule('A player who stays on the bench all game has no action and the stake is returned.', 'non_participation', m('nhl', 'player_prop'))).toMatchObject({ value: 'void' });
