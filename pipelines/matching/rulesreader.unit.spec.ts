@@ -183,11 +183,11 @@ const BLIND21_RIGHT = 75;
 const BLIND22_RIGHT = 101;
 // The twenty-third blind batch, development since its blind figure (61 of 82 right on the reader at 44b2a8d,
 // with 1 wrong value, a contrast's elided verb before a reason, and none of 32 silent rows read known): after
-// the round on it none wrong, no silent row read known, and 73 right (a reason after an elliptical clause or a
+// the round on it none wrong, no silent row read known, and 74 right (a reason after an elliptical clause or a
 // statement is a clause of its own, "a team's own total", a contrasted market's relative clause, a side's
 // blocking before a semicolon, a pronoun object after a sentence on overtime, a hockey player's shift, "not
-// the starter", "this market will resolve 50-50"; measurements.md).
-const BLIND23_RIGHT = 73;
+// the starter", "this market will resolve 50-50", "settled as a dead heat"; measurements.md).
+const BLIND23_RIGHT = 74;
 
 const m = (league: MarketScope['league'], marketType: MarketScope['marketType'], segment: MarketScope['segment'] = 'full'): MarketScope => ({ league, marketType, segment });
 
@@ -2722,6 +2722,10 @@ describe('the twenty-third blind batch\'s wrong value: a contrast\'s elided verb
   });
 });
 describe('stated values of the twenty-third blind batch read unknown (sentences written for these tests)', () => {
+  it('"settled as a dead heat" for a game level after overtime pays half, as "dead heat rules" do; a dead heat between quarters says nothing of the game', () => {
+    expect(readRule('If the game ends level after overtime, the winner bets are settled as a dead heat, at half the odds.', 'tie', m('nfl', 'moneyline'))).toMatchObject({ value: 'half_payout' });
+    expect(readRule('Highest scoring quarter: a tie between quarters is settled as a dead heat.', 'tie', m('nfl', 'moneyline'))).toEqual({ value: 'unknown', why: 'silent' });
+  });
   it('a pronoun object in a sentence naming its own market or period ("Bets on the second half do include it.") names the topic of the sentence before, but not after a preposition ("wagers on it")', () => {
     const text = 'For bettors: bets on the fourth quarter do not include the overtime, since only the points of the fourth quarter itself count. Bets on the second half do include it.';
     expect(readRule(text, 'overtime', m('nfl', 'total', 'half:2'))).toMatchObject({ value: 'included', evidence: 'Bets on the second half do include it' });
