@@ -752,6 +752,8 @@ const AFTER_THE_FIXES: Probe[] = [
   ['If the game is canceled and not rescheduled, the market resolves at the last traded price.', 'cancellation', 'nba', 'player_prop', 'full', 'fair_price'],
   // Read since "the 60-minute result" is the result at the regular length, not the 60-minute market (it was a gap before).
   ['Full-game bets are settled on the 60-minute result.', 'overtime', 'nhl', 'total', 'full', 'excluded'],
+  // Read since a pronoun object in a sentence naming its own period names the topic of the sentence before (it was a gap before).
+  ['Second-half bets, the sum of the 3rd and 4th quarters, include overtime. Bets on 4th quarters exclude it.', 'overtime', 'nfl', 'total', 'quarter:4', 'excluded'],
 ];
 
 /** Probes the reader does not read yet: each must stay `unknown` (a gap, never a wrong value). */
@@ -768,7 +770,6 @@ const GAPS: Probe[] = [
   ['Overtime applies to full-game bets only.', 'overtime', 'nba', 'total', 'full', 'included'],
   ['All game markets (including overtime).', 'overtime', 'nfl', 'total', 'full', 'included'],
   ['A push is when the result lands on the line; we return the stake.', 'push', 'nba', 'spread', 'full', 'void'],
-  ['Second-half bets, the sum of the 3rd and 4th quarters, include overtime. Bets on 4th quarters exclude it.', 'overtime', 'nfl', 'total', 'quarter:4', 'excluded'],
   ['One goal is credited to the shootout winner for settlement.', 'overtime', 'nhl', 'total', 'full', 'included'],
   ['Winner (including overtime) and handicap (regular time only).', 'overtime', 'nhl', 'spread', 'full', 'excluded'],
   ['Overtime is valid for betting on the match result and totals.', 'overtime', 'nhl', 'moneyline', 'full', 'included'],

@@ -341,6 +341,9 @@ export interface Clause {
   /** Withdrawn only because it asks whether ("this article explains whether overtime points count"):
    * a question hedges no statement; the text's answer is read. */
   asking?: boolean;
+  /** A reason given after a statement ("..., since only the fourth quarter's points count"): it takes no
+   * topic from the statement, so it states a value only where it names the rule itself. */
+  reason?: boolean;
   /** Per word: inside a leading condition ("if a bet does not include overtime, ..."), which names a
    * case and states no value. */
   conditional: boolean[];
@@ -863,6 +866,8 @@ const MARKET_NOUNS = new Set(['markets', 'bets', 'wagers', 'lines', 'offers', 'm
 
 // Words that open a phrase naming what the sentence contrasts with ("unlike full-game wagers, ...").
 const CONTRASTS = [['unlike'], ['as', 'opposed', 'to'], ['in', 'contrast', 'to'], ['contrary', 'to']];
+/** Relative pronouns that open a clause describing the contrasted noun before them ("the 1X2, which is settled ..."). */
+const CONTRAST_RELATIVES = new Set(['which', 'where', 'whose']);
 
 // Parentheticals that name examples or other markets, not a rule for the market at hand.
 const EXAMPLE_OPENERS = [['e', 'g'], ['eg'], ['for', 'example'], ['such', 'as'], ['except']];
@@ -999,7 +1004,13 @@ export function clauses(sentence: string, section?: Scope): Clause[] {
   for (let i = 0; i < all.length; i++) {
     const contrast = CONTRASTS.find((o) => o.every((w, j) => all[i + j]?.word === w));
     if (contrast) {
-      const close = all.findIndex((t, j) => j > i && t.word === ',');
+      let close = all.findIndex((t, j) => j > i && t.word === ',');
+      // "..., unlike the 1X2, which is settled on regulation time": a relative clause on the contrasted
+      // market describes that market, so it is left out with it (to the next comma or semicolon).
+      if (close > i && CONTRAST_RELATIVES.has(all[close + 1]?.word ?? '')) {
+        const end = all.findIndex((t, j) => j > close + 1 && (t.word === ',' || t.word === ';'));
+        close = end > close ? (all[end].word === ';' ? end - 1 : end) : all.length;
+      }
       i = close > i ? close : all.length;
       continue;
     }
@@ -1090,7 +1101,8 @@ export function clauses(sentence: string, section?: Scope): Clause[] {
     kept.splice(from, allSports.length, except, { ...except, word: 'in' });
   }
   // `fresh`: a coordinated statement with its own market or period as subject, which takes neither from the clause before.
-  const parts: { kind: ClauseKind; toks: Tok[]; fresh?: boolean }[] = [{ kind: 'first', toks: [] }];
+  // `reason`: a clause opened by "since" or "because" after a statement, which gives the statement's reason.
+  const parts: { kind: ClauseKind; toks: Tok[]; fresh?: boolean; reason?: boolean }[] = [{ kind: 'first', toks: [] }];
   for (let i = 0; i < kept.length; i++) {
     const t = kept[i];
     const next = kept[i + 1]?.word;
@@ -1146,6 +1158,14 @@ export function clauses(sentence: string, section?: Scope): Clause[] {
     // "Moneylines include overtime, quarter lines do not" / "... and (while) quarter lines do not": an
     // elliptical clause after a statement is a clause of its own, with its own subject, that denies it.
     else if ((t.word === ',' || t.word === 'and' || t.word === 'while') && statesValue(cur.toks.filter(isWord).map((k) => k.word)) && ellipticalTail(kept, i + 1)) parts.push({ kind: 'but', toks: [] });
+    // "..., while the fourth-quarter handicap does not, since it is settled on the fourth quarter only":
+    // the reason after an elliptical clause is a clause of its own; the elliptical clause ends before it.
+    // The same after an elliptical clause of any kind, and before ", and ..." ("in bets on the fourth quarter
+    // they do not, and only the fourth quarter's own points decide"): a bare auxiliary ends its clause.
+    else if (t.word === ',' && (ELLIPSIS_CLOSERS.has(next ?? '') || next === 'and') && endsElliptically(cur.toks.filter(isWord).map((k) => k.word))) parts.push({ kind: next === 'and' ? 'semi' : 'so', toks: [], reason: REASONS.has(next ?? '') });
+    // "bets on the fourth quarter do not include the overtime, since only the points of the fourth quarter
+    // count": a reason after a statement is a clause of its own, not a second value of the statement.
+    else if (t.word === ',' && REASONS.has(next ?? '') && statesValue(cur.toks.filter(isWord).map((k) => k.word))) parts.push({ kind: 'so', toks: [], reason: true });
     // ", so a second-half total is graded on the third quarter, the fourth quarter and overtime"
     // draws a consequence in a clause of its own: the periods it lists are not the statement's scope.
     else if (t.word === ',' && next === 'so' && kept[i + 2]?.word !== 'long') parts.push({ kind: 'so', toks: [] });
@@ -1159,6 +1179,7 @@ export function clauses(sentence: string, section?: Scope): Clause[] {
   const out: Clause[] = [];
   let prev: Scope | undefined;
   let prevOwnBlocking = false;
+  let prevSideOnly = false;
   let prevWords: string[] = [];
   for (const p of parts) {
     const ws = p.toks.filter(isWord);
@@ -1186,6 +1207,10 @@ export function clauses(sentence: string, section?: Scope): Clause[] {
     listAlternatives(opensUnless ? p.toks.slice(p.toks.findIndex((t, k) => k > 0 && t.word === ',') + 1) : p.toks, read);
     const from = prev && p.fresh ? { ...prev, segments: undefined, markets: undefined, alternatives: undefined } : prev;
     let scope = from ? inherit(read, from, p.kind, prevOwnBlocking) : section ? inheritSection(read, section) : read.scope;
+    // "Handicap (spread): the handicap goes to the favourite and is subtracted from its final score; extra
+    // time is taken into consideration": a clause blocked only by the one side it names ("the favourite")
+    // speaks of that side; a statement after a semicolon is not blocked by it.
+    if (p.kind === 'semi' && prevSideOnly && !read.scope.blocking) scope = { ...scope, blocking: false };
     // "Markets that exclude overtime: 4th quarter markets, 1st half markets": a heading that names a
     // class of markets by the rule lists the class's members after its colon; an item naming a market
     // or period of ours is that market, not a market outside the spec as the heading read alone is.
@@ -1196,7 +1221,8 @@ export function clauses(sentence: string, section?: Scope): Clause[] {
     // the most popular bets": a superlative).
     const hedged = WITHDRAW.some((w) => findAll(wordsOf, w.tokens).some((h) => !w.entry.unless_after?.some((x) => wordsOf.slice(h.end, h.end + 2).includes(x)) && !w.entry.unless_before?.includes(wordsOf[h.start - 1])));
     const asking = !hedged && asksWhether(wordsOf);
-    out.push({ kind: p.kind, text: sentence.slice(ws[0].start, ws[ws.length - 1].end), words: wordsOf, scope, own: read.own, withdrawn: hedged || asking, ...(asking ? { asking } : {}), conditional });
+    out.push({ kind: p.kind, text: sentence.slice(ws[0].start, ws[ws.length - 1].end), words: wordsOf, scope, own: read.own, withdrawn: hedged || asking, ...(asking ? { asking } : {}), ...(p.reason ? { reason: true } : {}), conditional });
+    prevSideOnly = read.own.side === true && !(from ? from.blocking : section?.blocking);
     prev = scope;
     prevOwnBlocking = read.scope.blocking;
     prevWords = wordsOf;
@@ -2118,6 +2144,8 @@ const REASONS = new Set(['because', 'since']);
 /** Nouns for the event a bet is on: "that match" in a clause names the event of the clause before. */
 const EVENT_NOUNS = new Set(['match', 'game', 'event', 'fixture', 'contest']);
 const TOPIC_PRONOUNS = new Set(['it', 'them']);
+/** Prepositions before a pronoun that make it name a game or bet, not the rule's topic ("wagers on it"). */
+const PRONOUN_PREPOSITIONS = new Set(['on', 'in', 'of', 'for', 'to', 'at', 'with', 'about', 'from', 'after', 'before']);
 
 /** "What happens if the game ends in a tie?", "What if my player does not play?": a question that asks
  * what a case leads to, whose answer states how that case settles (unlike "If he scores in a
@@ -2159,6 +2187,14 @@ const affirmsElliptically = (w: string[]) => w.length >= 2 && w.length <= ELLIPT
 /** Whether the words state a value of some rule (a statement an elliptical clause after it can deny). */
 const statesValue = (words: string[]) => READ_RULES.some((r) => clauseValue(r, words, true) !== undefined);
 
+/** Words that open a reason or a consequence after a comma ("..., while quarter lines do not, since
+ * they settle on the quarter only"): an elliptical clause ends before them. */
+const ELLIPSIS_CLOSERS = new Set(['since', 'because', 'as', 'so', 'given', 'which']);
+/** Whether a clause's words end in a bare auxiliary, negated or not ("quarter lines do not", "full-game lines do"). */
+const endsElliptically = (w: string[]) => elliptical(w) || (affirmsElliptically(w) && !CASE_OPENERS.has(w[0]));
+/** Words that open a case ("if it is, and the game ends with exactly that score, ..."): a bare auxiliary after them ends no statement. */
+const CASE_OPENERS = new Set(['if', 'when', 'whenever', 'unless', 'once', 'whether']);
+
 /** The most words an elliptical clause has ("and the fourth-quarter lines, however, do not"). */
 const ELLIPTIC_MAX = 8;
 
@@ -2166,7 +2202,7 @@ const ELLIPTIC_MAX = 8;
  * ("quarter lines do not"), so the word before them ends the statement they deny. */
 function ellipticalTail(toks: readonly Tok[], i: number): boolean {
   const ws: string[] = [];
-  for (let k = i; k < toks.length && toks[k].word !== ';' && toks[k].word !== ':'; k++) if (isWord(toks[k])) ws.push(toks[k].word);
+  for (let k = i; k < toks.length && toks[k].word !== ';' && toks[k].word !== ':' && !(toks[k].word === ',' && k > i && ELLIPSIS_CLOSERS.has(toks[k + 1]?.word ?? '')); k++) if (isWord(toks[k])) ws.push(toks[k].word);
   if (ws[0] === 'and' || ws[0] === 'while') ws.shift();
   // "Quarter lines, however, do not": the words before the comma are the subject, not a statement.
   if (ADVERBS.has(ws[0])) return false;
@@ -2376,7 +2412,7 @@ export function readRule(text: string | ParsedText, rule: ReadRule, m: MarketSco
       for (const t of cs) if (t.trailing && !exc.includes(t)) exc.push(t);
       // "...; otherwise they are void" speaks of what the clause before it spoke of.
       const carried =
-        ((c.kind === 'but' || c.kind === 'colon' || c.kind === 'so' || c.words[0] === 'otherwise' || c.words[0] === 'so') && i > 0 && hasTopic(rule, cs[i - 1].words)) ||
+        ((c.kind === 'but' || c.kind === 'colon' || (c.kind === 'so' && !c.reason) || c.words[0] === 'otherwise' || c.words[0] === 'so') && i > 0 && hasTopic(rule, cs[i - 1].words)) ||
         // "ML bets include OT; totals exclude it": a pronoun object names the topic of the clause before.
         ((c.kind === 'semi' || c.kind === 'but') && i > 0 && c.words.slice(1).some((w) => TOPIC_PRONOUNS.has(w)) && hasTopic(rule, cs[i - 1].words)) ||
         // "... stand when a match is abandoned or cancelled; every other bet on that match is void": a
@@ -2392,7 +2428,12 @@ export function readRule(text: string | ParsedText, rule: ReadRule, m: MarketSco
         // "A push is when ... lands on the line. When that happens, your stake is refunded."
         (i === 0 && startsWithBackReference(c.words) && prevClauses.some((p) => !p.withdrawn && hasTopic(rule, p.words))) ||
         // "... can land exactly on the number; when they do, the wager is refunded": the same inside a sentence.
-        (i > 0 && startsWithBackReference(c.words) && !cs[i - 1].withdrawn && hasTopic(rule, cs[i - 1].words));
+        (i > 0 && startsWithBackReference(c.words) && !cs[i - 1].withdrawn && hasTopic(rule, cs[i - 1].words)) ||
+        // "Bets on the fourth quarter do not include the overtime. Bets on the second half do include it.": a
+        // pronoun object in a sentence whose subject names its own market or period names the topic of
+        // the sentence before, as it does after a semicolon.
+        // Not a pronoun after a preposition ("prop wagers on it are void": "it" is the game).
+        (i === 0 && (c.own.market || c.own.segment) && c.words.some((w, k) => k > 0 && TOPIC_PRONOUNS.has(w) && !PRONOUN_PREPOSITIONS.has(c.words[k - 1])) && prevClauses.some((p) => !p.withdrawn && !p.reason && hasTopic(rule, p.words)));
       // "Props are void unless the player plays": an exception that names no market but the rule's
       // case is the condition of the statement, so the statement is about that rule.
       // (Only for a rule whose topic is a case: "all goals except those in overtime" names overtime as

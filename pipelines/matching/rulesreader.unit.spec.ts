@@ -181,6 +181,13 @@ const BLIND21_RIGHT = 75;
 // single bet's, "equal to the line", "takes no part", "steps onto the floor", "the betting side", "for the bet
 // to be valid", strikeout bets; measurements.md).
 const BLIND22_RIGHT = 101;
+// The twenty-third blind batch, development since its blind figure (61 of 82 right on the reader at 44b2a8d,
+// with 1 wrong value, a contrast's elided verb before a reason, and none of 32 silent rows read known): after
+// the round on it none wrong, no silent row read known, and 74 right (a reason after an elliptical clause or a
+// statement is a clause of its own, "a team's own total", a contrasted market's relative clause, a side's
+// blocking before a semicolon, a pronoun object after a sentence on overtime, a hockey player's shift, "not
+// the starter", "this market will resolve 50-50", "settled as a dead heat"; measurements.md).
+const BLIND23_RIGHT = 74;
 
 const m = (league: MarketScope['league'], marketType: MarketScope['marketType'], segment: MarketScope['segment'] = 'full'): MarketScope => ({ league, marketType, segment });
 
@@ -1170,6 +1177,7 @@ describe('corpus of real rules texts (evaluation part)', () => {
     { part: 'blind20-former-evaluation', batch: 'twentieth', stated: 90, right: BLIND20_RIGHT, silentKnown: [] },
     { part: 'blind21-former-evaluation', batch: 'twenty-first', stated: 80, right: BLIND21_RIGHT, silentKnown: [] },
     { part: 'blind22-former-evaluation', batch: 'twenty-second', stated: 100, right: BLIND22_RIGHT, silentKnown: [] },
+    { part: 'blind23-former-evaluation', batch: 'twenty-third', stated: 80, right: BLIND23_RIGHT, silentKnown: [] },
   ];
   it.each(BLIND_GUARDS)(
     'keeps the $batch blind batch (development since it was measured once) free of wrong values and of opposite rules read alike, at least $right right, silent rows read known exactly $silentKnown',
@@ -2695,5 +2703,72 @@ describe('stated values read unknown across every part: the kinds behind them (s
     expect(readRule('When a two-way money line is offered and the game ends level, dead heat rules apply.', 'tie', m('nfl', 'moneyline'))).toMatchObject({ value: 'half_payout' });
     // Dead heat rules named with no tie of the game's stay silent for it.
     expect(readRule('Dead heat rules apply to the top goalscorer market.', 'tie', m('nfl', 'moneyline'))).toEqual({ value: 'unknown', why: 'silent' });
+  });
+});
+describe('the twenty-third blind batch\'s wrong value: a contrast\'s elided verb before a reason (sentences written for these tests)', () => {
+  it('", while X does not, since ..." denies the statement before it for X: the reason after the elliptical clause is a clause of its own', () => {
+    const text = 'Note for bettors: the match total includes overtime, while the fourth-quarter handicap does not, since it is settled on the points of the fourth quarter only.';
+    expect(readRule(text, 'overtime', m('wnba', 'spread', 'quarter:4'))).toMatchObject({ value: 'excluded' });
+    expect(readRule(text, 'overtime', m('wnba', 'total'))).toMatchObject({ value: 'included', evidence: 'the match total includes overtime' });
+    expect(readRule("Totals include overtime, but fourth-quarter spreads don't, because they settle on the quarter alone.", 'overtime', m('nba', 'spread', 'quarter:4'))).toMatchObject({ value: 'excluded' });
+    expect(readRule('The money line includes overtime, while the fourth-quarter handicap does not, as it is settled on the fourth quarter alone.', 'overtime', m('nba', 'spread', 'quarter:4'))).toMatchObject({ value: 'excluded' });
+  });
+  it('", but X do, as ..." repeats the statement for X before a reason, and "and X too" / "as do X" carry the statement to X', () => {
+    const text = 'Fourth-quarter lines do not include overtime, but full-game spreads do, as they run to the final whistle.';
+    expect(readRule(text, 'overtime', m('nba', 'spread'))).toMatchObject({ value: 'included', evidence: 'full-game spreads do' });
+    expect(readRule(text, 'overtime', m('nba', 'spread', 'quarter:4'))).toMatchObject({ value: 'excluded' });
+    expect(readRule('Totals include overtime, and spreads too.', 'overtime', m('nba', 'spread'))).toMatchObject({ value: 'included' });
+    expect(readRule('Totals include overtime, as do spreads.', 'overtime', m('nba', 'spread'))).toMatchObject({ value: 'included' });
+  });
+});
+describe('stated values of the twenty-third blind batch read unknown (sentences written for these tests)', () => {
+  it('"settled as a dead heat" for a game level after overtime pays half, as "dead heat rules" do; a dead heat between quarters says nothing of the game', () => {
+    expect(readRule('If the game ends level after overtime, the winner bets are settled as a dead heat, at half the odds.', 'tie', m('nfl', 'moneyline'))).toMatchObject({ value: 'half_payout' });
+    expect(readRule('Highest scoring quarter: a tie between quarters is settled as a dead heat.', 'tie', m('nfl', 'moneyline'))).toEqual({ value: 'unknown', why: 'silent' });
+  });
+  it('a pronoun object in a sentence naming its own market or period ("Bets on the second half do include it.") names the topic of the sentence before, but not after a preposition ("wagers on it")', () => {
+    const text = 'For bettors: bets on the fourth quarter do not include the overtime, since only the points of the fourth quarter itself count. Bets on the second half do include it.';
+    expect(readRule(text, 'overtime', m('nfl', 'total', 'half:2'))).toMatchObject({ value: 'included', evidence: 'Bets on the second half do include it' });
+    expect(readRule(text, 'overtime', m('nfl', 'total', 'quarter:4'))).toMatchObject({ value: 'excluded' });
+    expect(readRule('Overtime is played in the playoffs. Totals placed on it are void.', 'overtime', m('nhl', 'total'))).not.toMatchObject({ value: 'void' });
+    expect(readRule('Overtime is played in the playoffs. Second-half bets on it are graded normally.', 'overtime', m('nba', 'total', 'half:2'))).toEqual({ value: 'unknown', why: 'silent' });
+  });
+  it('a hockey player\'s shift ("does not take a single shift", "stays on the bench") and a pitcher who "is not the starter" name his not taking part', () => {
+    expect(readRule('A player who does not take a single shift has no action, and bets on him are refunded.', 'non_participation', m('nhl', 'player_prop'))).toMatchObject({ value: 'void' });
+    expect(readRule('A player who stays on the bench all game has no action and the stake is returned.', 'non_participation', m('nhl', 'player_prop'))).toMatchObject({ value: 'void' });
+    expect(readRule('A pitcher who is not the starter has no action on his strikeout line.', 'non_participation', m('mlb', 'player_prop'))).toMatchObject({ value: 'void' });
+    expect(readRule('The starter pitches the first inning.', 'non_participation', m('mlb', 'player_prop'))).toEqual({ value: 'unknown', why: 'silent' });
+  });
+  it('"this market will resolve 50-50" is half the payout when the player does not play; a cancelled game\'s 50-50 says nothing of him', () => {
+    expect(readRule('If Wilson does not play in the game, this market will resolve 50-50.', 'non_participation', m('wnba', 'player_prop'))).toMatchObject({ value: 'half_payout' });
+    expect(readRule('If the game is cancelled with no make-up game, the market resolves 50-50.', 'non_participation', m('wnba', 'player_prop'))).toEqual({ value: 'unknown', why: 'silent' });
+  });
+  it('a clause blocked only by the one side it names ("the handicap goes to the favourite") does not block the statement after its semicolon', () => {
+    const text = 'Heads-up with handicap (spread): the handicap goes to the favourite and is subtracted from its final score; extra time is taken into consideration.';
+    expect(readRule(text, 'overtime', m('nba', 'spread'))).toMatchObject({ value: 'included', evidence: 'extra time is taken into consideration' });
+    // The side's own clause still settles nothing for the market.
+    expect(readRule('Spreads: if you back the favourite, overtime is not counted.', 'overtime', m('nba', 'spread'))).toEqual({ value: 'unknown', why: 'silent' });
+  });
+  it('a relative clause on a contrasted market (", unlike the 1X2, which is settled on regulation time") describes that market and is left out with it', () => {
+    const text = "For those who bet on the NHL: the 'winner' bet includes overtime and the shootout, unlike the 1X2, which is settled on regulation time.";
+    expect(readRule(text, 'overtime', m('nhl', 'moneyline'))).toMatchObject({ value: 'included', evidence: "the 'winner' bet includes overtime and the shootout" });
+    expect(readRule('Unlike the 1X2, which is settled on regulation time, the winner bet includes overtime.', 'overtime', m('nhl', 'moneyline'))).toMatchObject({ value: 'included' });
+    // The contrasted market takes no value from the sentence.
+    expect(readRule('Totals include overtime, unlike fourth-quarter lines, which are settled on the quarter alone.', 'overtime', m('nba', 'spread', 'quarter:4'))).toEqual({ value: 'unknown', why: 'silent' });
+  });
+  it('a reason after a statement ("..., since only the points of the fourth quarter count") is a clause of its own that takes no topic from it, and ", and ..." ends an elliptical clause', () => {
+    const text = 'For bettors: bets on the fourth quarter do not include the overtime, since only the points of the fourth quarter itself count.';
+    expect(readRule(text, 'overtime', m('nfl', 'total', 'quarter:4'))).toMatchObject({ value: 'excluded', evidence: 'bets on the fourth quarter do not include the overtime' });
+    expect(readRule('Second-half totals include overtime, because only the points after half-time count.', 'overtime', m('nba', 'total', 'half:2'))).toMatchObject({ value: 'included' });
+    const annex = "Annex for bettors: in bets on the second half, the points of any overtime count; in bets on the fourth quarter they do not, and only the fourth quarter's own points decide.";
+    expect(readRule(annex, 'overtime', m('wnba', 'spread', 'quarter:4'))).toMatchObject({ value: 'excluded' });
+    expect(readRule(annex, 'overtime', m('wnba', 'total', 'half:2'))).toMatchObject({ value: 'included' });
+    // A bare auxiliary inside a case ends no statement: "if it is, and ..." stays one clause.
+    expect(readRule('Check whether a half point is posted; if it is not, and the game ends on the number, the stake is refunded.', 'push', m('nfl', 'total'))).toMatchObject({ value: 'void' });
+  });
+  it('"a team\'s own total" (one team\'s goals, points or runs) is the team total, not the game\'s total', () => {
+    expect(readRule("A team's own goal total counts overtime as well.", 'overtime', m('nhl', 'team_total'))).toMatchObject({ value: 'included' });
+    expect(readRule("Overtime points count for a team's own points total.", 'overtime', m('nba', 'team_total'))).toMatchObject({ value: 'included' });
+    expect(readRule("A team's own total counts overtime.", 'overtime', m('nhl', 'total'))).toEqual({ value: 'unknown', why: 'silent' });
   });
 });
