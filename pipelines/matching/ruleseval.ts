@@ -61,6 +61,7 @@ export interface Corpus {
     blind21?: { evaluation: string[]; evaluation_now_development?: boolean };
     blind22?: { evaluation: string[]; evaluation_now_development?: boolean };
     blind23?: { evaluation: string[]; evaluation_now_development?: boolean };
+    blind24?: { evaluation: string[]; evaluation_now_development?: boolean };
   };
 }
 
@@ -69,8 +70,8 @@ export interface Corpus {
  * batch's evaluation part is `blind-former-evaluation` once it was declared development (its misses
  * were seen after its one blind measurement); `blind2-evaluation` is the later blind batch, and
  * `blind2-former-evaluation` the same texts once they were declared development in turn; `blind3-*`,
- * `blind4-*` ... `blind19-*` likewise for the third to the twenty-third. */
-export const PARTS = ['development', 'evaluation', 'blind-development', 'blind-extra-development', 'blind-evaluation', 'blind-former-evaluation', 'blind2-evaluation', 'blind2-former-evaluation', 'blind3-evaluation', 'blind3-former-evaluation', 'blind4-evaluation', 'blind4-former-evaluation', 'blind5-evaluation', 'blind5-former-evaluation', 'blind6-evaluation', 'blind6-former-evaluation', 'blind7-evaluation', 'blind7-former-evaluation', 'blind8-evaluation', 'blind8-former-evaluation', 'blind9-evaluation', 'blind9-former-evaluation', 'blind10-evaluation', 'blind10-former-evaluation', 'blind11-evaluation', 'blind11-former-evaluation', 'blind12-evaluation', 'blind12-former-evaluation', 'blind13-evaluation', 'blind13-former-evaluation', 'blind14-evaluation', 'blind14-former-evaluation', 'blind15-evaluation', 'blind15-former-evaluation', 'blind16-evaluation', 'blind16-former-evaluation', 'blind17-evaluation', 'blind17-former-evaluation', 'blind18-evaluation', 'blind18-former-evaluation', 'blind19-evaluation', 'blind19-former-evaluation', 'blind20-evaluation', 'blind20-former-evaluation', 'blind21-evaluation', 'blind21-former-evaluation', 'blind22-evaluation', 'blind22-former-evaluation', 'blind23-evaluation', 'blind23-former-evaluation'] as const;
+ * `blind4-*` ... `blind19-*` likewise for the third to the twenty-fourth. */
+export const PARTS = ['development', 'evaluation', 'blind-development', 'blind-extra-development', 'blind-evaluation', 'blind-former-evaluation', 'blind2-evaluation', 'blind2-former-evaluation', 'blind3-evaluation', 'blind3-former-evaluation', 'blind4-evaluation', 'blind4-former-evaluation', 'blind5-evaluation', 'blind5-former-evaluation', 'blind6-evaluation', 'blind6-former-evaluation', 'blind7-evaluation', 'blind7-former-evaluation', 'blind8-evaluation', 'blind8-former-evaluation', 'blind9-evaluation', 'blind9-former-evaluation', 'blind10-evaluation', 'blind10-former-evaluation', 'blind11-evaluation', 'blind11-former-evaluation', 'blind12-evaluation', 'blind12-former-evaluation', 'blind13-evaluation', 'blind13-former-evaluation', 'blind14-evaluation', 'blind14-former-evaluation', 'blind15-evaluation', 'blind15-former-evaluation', 'blind16-evaluation', 'blind16-former-evaluation', 'blind17-evaluation', 'blind17-former-evaluation', 'blind18-evaluation', 'blind18-former-evaluation', 'blind19-evaluation', 'blind19-former-evaluation', 'blind20-evaluation', 'blind20-former-evaluation', 'blind21-evaluation', 'blind21-former-evaluation', 'blind22-evaluation', 'blind22-former-evaluation', 'blind23-evaluation', 'blind23-former-evaluation', 'blind24-evaluation', 'blind24-former-evaluation'] as const;
 export type Part = (typeof PARTS)[number];
 
 /** The text ids of one part (empty when the corpus has no blind batch). */
@@ -78,7 +79,7 @@ export function partTexts(c: Corpus, part: Part): string[] {
   if (part === 'development' || part === 'evaluation') return c.split[part];
   const blind = c.split.blind;
   if (!blind) return [];
-  for (const name of ['blind2', 'blind3', 'blind4', 'blind5', 'blind6', 'blind7', 'blind8', 'blind9', 'blind10', 'blind11', 'blind12', 'blind13', 'blind14', 'blind15', 'blind16', 'blind17', 'blind18', 'blind19', 'blind20', 'blind21', 'blind22', 'blind23'] as const)
+  for (const name of ['blind2', 'blind3', 'blind4', 'blind5', 'blind6', 'blind7', 'blind8', 'blind9', 'blind10', 'blind11', 'blind12', 'blind13', 'blind14', 'blind15', 'blind16', 'blind17', 'blind18', 'blind19', 'blind20', 'blind21', 'blind22', 'blind23', 'blind24'] as const)
     if (part === `${name}-evaluation` || part === `${name}-former-evaluation`) {
       const b = c.split[name];
       return b && (part === `${name}-former-evaluation`) === (b.evaluation_now_development === true) ? b.evaluation : [];
