@@ -85,13 +85,13 @@ import { parseMetrics, pipelineMetrics } from '../pipelines/runtime/metrics.ts';
 import { BASE_OPEN } from '../pipelines/venues/simulator/procedural.ts';
 
 const run = promisify(execFile);
-const LOAD = process.argv.includes('--load') ? process.argv[process.argv.indexOf('--load') + 1] : 'autocannon';
-if (LOAD !== 'autocannon' && LOAD !== 'open') throw new Error(`--load takes autocannon or open (got "${LOAD}")`);
-const loadScript = fileURLToPath(new URL(LOAD === 'open' ? './open-load.ts' : './api-load.ts', import.meta.url));
 function arg(name: string, def: string): string {
   const i = process.argv.indexOf(`--${name}`);
   return i === -1 ? def : process.argv[i + 1];
 }
+const LOAD = arg('load', 'autocannon');
+if (LOAD !== 'autocannon' && LOAD !== 'open') throw new Error(`--load takes autocannon or open (got "${LOAD}")`);
+const loadScript = fileURLToPath(new URL(LOAD === 'open' ? './open-load.ts' : './api-load.ts', import.meta.url));
 const SCALE = arg('scale', '100');
 const SECONDS = Number(arg('seconds', '20'));
 const WARMUP = Number(arg('warmup', '8'));

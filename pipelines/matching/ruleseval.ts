@@ -37,49 +37,48 @@ export interface Corpus {
   /** The first batch's split, and the blind batch's own split (drawn once when that batch was added). */
   split: SplitPart & {
     blind?: SplitPart & { extra_development?: string[]; evaluation_now_development?: boolean };
+  } & {
     /** A later blind batch: every text is evaluation, valued before the reader read it. */
-    blind2?: { evaluation: string[]; evaluation_now_development?: boolean };
-    /** The third to the eleventh blind batches: the same shape. */
-    blind3?: { evaluation: string[]; evaluation_now_development?: boolean };
-    blind4?: { evaluation: string[]; evaluation_now_development?: boolean };
-    blind5?: { evaluation: string[]; evaluation_now_development?: boolean };
-    blind6?: { evaluation: string[]; evaluation_now_development?: boolean };
-    blind7?: { evaluation: string[]; evaluation_now_development?: boolean };
-    blind8?: { evaluation: string[]; evaluation_now_development?: boolean };
-    blind9?: { evaluation: string[]; evaluation_now_development?: boolean };
-    blind10?: { evaluation: string[]; evaluation_now_development?: boolean };
-    blind11?: { evaluation: string[]; evaluation_now_development?: boolean };
-    blind12?: { evaluation: string[]; evaluation_now_development?: boolean };
-    blind13?: { evaluation: string[]; evaluation_now_development?: boolean };
-    blind14?: { evaluation: string[]; evaluation_now_development?: boolean };
-    blind15?: { evaluation: string[]; evaluation_now_development?: boolean };
-    blind16?: { evaluation: string[]; evaluation_now_development?: boolean };
-    blind17?: { evaluation: string[]; evaluation_now_development?: boolean };
-    blind18?: { evaluation: string[]; evaluation_now_development?: boolean };
-    blind19?: { evaluation: string[]; evaluation_now_development?: boolean };
-    blind20?: { evaluation: string[]; evaluation_now_development?: boolean };
-    blind21?: { evaluation: string[]; evaluation_now_development?: boolean };
-    blind22?: { evaluation: string[]; evaluation_now_development?: boolean };
-    blind23?: { evaluation: string[]; evaluation_now_development?: boolean };
-    blind24?: { evaluation: string[]; evaluation_now_development?: boolean };
+    [name in LaterBlindBatch]?: { evaluation: string[]; evaluation_now_development?: boolean };
   };
 }
+
+/** The blind batches after the first, in the order they were added (`split.json`'s `blind2` ...): a new
+ * batch is one more name here. */
+export const LATER_BLIND_BATCHES = ['blind2', 'blind3', 'blind4', 'blind5', 'blind6', 'blind7', 'blind8', 'blind9', 'blind10', 'blind11', 'blind12', 'blind13', 'blind14', 'blind15', 'blind16', 'blind17', 'blind18', 'blind19', 'blind20', 'blind21', 'blind22', 'blind23', 'blind24'] as const;
+export type LaterBlindBatch = (typeof LATER_BLIND_BATCHES)[number];
 
 /** The development and evaluation parts of the first batch, and of the blind batch (whose extra
  * development texts were added after its split, valued before the reader read them). The blind
  * batch's evaluation part is `blind-former-evaluation` once it was declared development (its misses
  * were seen after its one blind measurement); `blind2-evaluation` is the later blind batch, and
- * `blind2-former-evaluation` the same texts once they were declared development in turn; `blind3-*`,
- * `blind4-*` ... `blind19-*` likewise for the third to the twenty-fourth. */
-export const PARTS = ['development', 'evaluation', 'blind-development', 'blind-extra-development', 'blind-evaluation', 'blind-former-evaluation', 'blind2-evaluation', 'blind2-former-evaluation', 'blind3-evaluation', 'blind3-former-evaluation', 'blind4-evaluation', 'blind4-former-evaluation', 'blind5-evaluation', 'blind5-former-evaluation', 'blind6-evaluation', 'blind6-former-evaluation', 'blind7-evaluation', 'blind7-former-evaluation', 'blind8-evaluation', 'blind8-former-evaluation', 'blind9-evaluation', 'blind9-former-evaluation', 'blind10-evaluation', 'blind10-former-evaluation', 'blind11-evaluation', 'blind11-former-evaluation', 'blind12-evaluation', 'blind12-former-evaluation', 'blind13-evaluation', 'blind13-former-evaluation', 'blind14-evaluation', 'blind14-former-evaluation', 'blind15-evaluation', 'blind15-former-evaluation', 'blind16-evaluation', 'blind16-former-evaluation', 'blind17-evaluation', 'blind17-former-evaluation', 'blind18-evaluation', 'blind18-former-evaluation', 'blind19-evaluation', 'blind19-former-evaluation', 'blind20-evaluation', 'blind20-former-evaluation', 'blind21-evaluation', 'blind21-former-evaluation', 'blind22-evaluation', 'blind22-former-evaluation', 'blind23-evaluation', 'blind23-former-evaluation', 'blind24-evaluation', 'blind24-former-evaluation'] as const;
-export type Part = (typeof PARTS)[number];
+ * `blind2-former-evaluation` the same texts once they were declared development in turn; every later
+ * batch likewise (`blind3-*` ... `blind24-*`). */
+export type Part =
+  | 'development'
+  | 'evaluation'
+  | 'blind-development'
+  | 'blind-extra-development'
+  | 'blind-evaluation'
+  | 'blind-former-evaluation'
+  | `${LaterBlindBatch}-evaluation`
+  | `${LaterBlindBatch}-former-evaluation`;
+export const PARTS: readonly Part[] = [
+  'development',
+  'evaluation',
+  'blind-development',
+  'blind-extra-development',
+  'blind-evaluation',
+  'blind-former-evaluation',
+  ...LATER_BLIND_BATCHES.flatMap((name) => [`${name}-evaluation`, `${name}-former-evaluation`] as const),
+];
 
 /** The text ids of one part (empty when the corpus has no blind batch). */
 export function partTexts(c: Corpus, part: Part): string[] {
   if (part === 'development' || part === 'evaluation') return c.split[part];
   const blind = c.split.blind;
   if (!blind) return [];
-  for (const name of ['blind2', 'blind3', 'blind4', 'blind5', 'blind6', 'blind7', 'blind8', 'blind9', 'blind10', 'blind11', 'blind12', 'blind13', 'blind14', 'blind15', 'blind16', 'blind17', 'blind18', 'blind19', 'blind20', 'blind21', 'blind22', 'blind23', 'blind24'] as const)
+  for (const name of LATER_BLIND_BATCHES)
     if (part === `${name}-evaluation` || part === `${name}-former-evaluation`) {
       const b = c.split[name];
       return b && (part === `${name}-former-evaluation`) === (b.evaluation_now_development === true) ? b.evaluation : [];
