@@ -985,8 +985,6 @@ function inheritSection(c: { scope: Scope; own: Clause['own'] }, section: Scope)
   return s;
 }
 
-/** A sentence's clauses, hedges ("unless otherwise stated") and parenthetical examples removed, each
- * with its scope; `section` is the scope of the heading the sentence stands under. */
 /** Verbs closing an "only <what> counts" clause. */
 const COUNT_VERBS = new Set(['count', 'counts', 'matter', 'matters']);
 /** Whether the words from `from` to the next comma, semicolon or the end close with a counting verb. */
@@ -996,6 +994,8 @@ function onlyCounts(toks: Tok[], from: number): boolean {
   return end - from > 1 && COUNT_VERBS.has(toks[end - 1].word);
 }
 
+/** A sentence's clauses, hedges ("unless otherwise stated") and parenthetical examples removed, each
+ * with its scope; `section` is the scope of the heading the sentence stands under. */
 export function clauses(sentence: string, section?: Scope): Clause[] {
   const all = tokenize(sentence);
   // "(e.g. Including Overtime)" names an example, not a rule; "unlike full-game wagers," names the
