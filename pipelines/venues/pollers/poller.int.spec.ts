@@ -3,6 +3,7 @@
 // never stops another.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSimulator, type Simulator } from '../simulator/server.ts';
+import { createClock } from '../simulator/core.ts';
 import type { RawRecord } from '../../topics.ts';
 import type { Provider } from '../../../lib/vocabulary.ts';
 import { VenuePoller, type PollerOptions, type RawSink } from './poller.ts';
@@ -102,8 +103,12 @@ describe('VenuePoller against the simulator', () => {
   });
 
   it('sports feed in delta mode: full crawl, then only changed records, with a marker consumers can prune by', async () => {
+    // Its own simulator on a fixed clock: from this start some games leave the sports listing
+    // within the five minutes below, so the delta crawl also reads their final records. On the
+    // shared simulator (clock = now) whether any leave depended on the time of day the test ran.
+    const own = await startSimulator({ seed: 7, scale: 0.05, scenario: 'default', clock: createClock(Date.parse('2026-11-28T04:30:00Z')) });
     const { got, sink } = collect();
-    const { p } = poller('venue_2', sink, { sportsIntervalMs: 1_000, sportsFullEveryMs: 60_000 });
+    const { p } = poller('venue_2', sink, { baseUrl: own.baseUrl, sportsIntervalMs: 1_000, sportsFullEveryMs: 60_000 });
     expect(await p.crawlOnce('sports')).toBe(true);
     const firstMarker = got.find((r) => r.record_type === 'crawl_complete')!;
     const full = got.filter((r) => r.record_type !== 'crawl_complete');
@@ -111,10 +116,12 @@ describe('VenuePoller against the simulator', () => {
     expect(JSON.parse(firstMarker.payload).delta).toBeUndefined();
     got.length = 0;
     // Quotes move every 5 minutes on the scenario clock: move it so some records change.
-    sim.clock.advance(5 * 60_000);
+    own.clock.advance(5 * 60_000);
     expect(await p.crawlOnce('sports')).toBe(true);
     const marker = got.find((r) => r.record_type === 'crawl_complete')!;
-    const changed = got.filter((r) => r.record_type !== 'crawl_complete');
+    // `emitted` counts the crawl's listed records; a final record read for what left is not one of them.
+    const changed = got.filter((r) => r.record_type !== 'crawl_complete' && r.record_type !== 'final');
+    const finals = got.filter((r) => r.record_type === 'final');
     const m = JSON.parse(marker.payload);
     expect(m).toMatchObject({ feed: 'sports', delta: true, started_at: firstMarker.read_started_at, emitted: changed.length });
     expect(m.records).toBeGreaterThanOrEqual(changed.length);
@@ -122,10 +129,15 @@ describe('VenuePoller against the simulator', () => {
     expect(m.vanished).toEqual(expect.any(Array));
     expect(m.records + m.vanished.length).toBeGreaterThanOrEqual(full.length);
     expect(changed.length).toBeLessThan(full.length);
+    // What left was named as vanished, and each final record read is of one of those.
+    expect(finals.length).toBeGreaterThan(0);
+    const vanishedIds = new Set((m.vanished as string[]).map((k) => k.slice(k.indexOf(':') + 1)));
+    expect(finals.map((r) => r.native_id).filter((id) => !vanishedIds.has(id))).toEqual([]);
     // Each emitted record really differs from what the full crawl emitted for it.
     const before = new Map(full.map((r) => [r.native_id, r.payload]));
     for (const r of changed) expect(r.payload).not.toBe(before.get(r.native_id));
     await p.stop();
+    await own.close();
   });
 
   it('change-only memory kept in a PollerState: a new poller goes on with delta crawls; one whose state write failed crawls in full next', async () => {
