@@ -65,7 +65,7 @@
 //                   window opens once the catalog answers 200 and the crawl is under way.
 // The key (custom terms: no rate limit in reach, DATA_DIR/keys.json) is made in the seed before its start.
 //
-//   npx tsx bench/crawl-latency.ts [--scale 100] [--seconds 20] [--warmup 8] [--api-warmup 0] [--rounds 2] [--connections 4] [--modes idle,crawl] [--rate 2000] [--profile DIR] [--heap-profile DIR] [--stream false] [--route plans|catalog] [--seed DIR] [--load autocannon|open]
+//   npx tsx bench/crawl-latency.ts [--scale 100] [--seconds 20] [--warmup 8] [--api-warmup 0] [--rounds 2] [--connections 4] [--modes idle,crawl] [--rate 2000] [--profile DIR] [--heap-profile DIR] [--stream false] [--route plans|catalog] [--seed DIR] [--load autocannon|open] [--client-cpu N] [--client-nice P]
 import { execFile, spawn } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { Session } from 'node:inspector/promises';
@@ -103,6 +103,15 @@ const HEAP_PROFILE = arg('heap-profile', '');
 const STREAM = arg('stream', 'true');
 const API_WARMUP = Number(arg('api-warmup', '0'));
 const ROUTE = arg('route', 'plans');
+// --client-cpu N holds the load's client process to CPU N (taskset) and --client-nice P runs it at
+// nice P (root for P < 0). On two cores the client shares a CPU with the service either way; at nice
+// -20 on the crawl's CPU (WORKER_CPUS=auto holds the pipeline there at WORKER_NICE) it runs as soon
+// as a request is due, so neither the crawl delays it much nor it the API's thread: a stand-in for a
+// client on another machine, paid for from the crawl's CPU, not the API's. (A real-time class was
+// tried first: a SCHED_FIFO Node process never finished starting on one CPU, its own threads
+// waiting on each other behind FIFO's lack of time slices.)
+const CLIENT_CPU = arg('client-cpu', '');
+const CLIENT_NICE = arg('client-nice', '');
 if (ROUTE !== 'plans' && ROUTE !== 'catalog') throw new Error(`--route ${JSON.stringify(ROUTE)}: plans | catalog`);
 const SEED = arg('seed', '');
 
@@ -316,7 +325,12 @@ async function once(mode: Mode, label: string, seed?: { dir: string; key: string
     }
     await sleep(Math.max(0, WARMUP * 1000 - (Date.now() - started) - API_WARMUP * 1000));
     const loadArgs = (seconds: number) => ['--import', 'tsx', loadScript, target, String(CONNECTIONS), String(seconds), keysFile, String(RATE), pathsFile];
-    if (API_WARMUP > 0) await run('node', loadArgs(API_WARMUP), { maxBuffer: 1 << 20 });
+    const clientPrefix = [...(CLIENT_CPU ? ['taskset', '-c', CLIENT_CPU] : []), ...(CLIENT_NICE ? ['nice', '-n', CLIENT_NICE] : [])];
+    const runLoad = (seconds: number) =>
+      clientPrefix.length > 0
+        ? run(clientPrefix[0]!, [...clientPrefix.slice(1), 'node', ...loadArgs(seconds)], { maxBuffer: 1 << 20 })
+        : run('node', loadArgs(seconds), { maxBuffer: 1 << 20 });
+    if (API_WARMUP > 0) await runLoad(API_WARMUP);
     const before = await catalogRecordsIn(svc);
     const session = (PROFILE || HEAP_PROFILE) && mode !== 'idle' ? new Session() : null;
     if (session) {
@@ -334,7 +348,7 @@ async function once(mode: Mode, label: string, seed?: { dir: string; key: string
     const elu = performance.eventLoopUtilization();
     const cpu0 = mainThreadCpuMs();
     const sw0 = mainThreadSwitches();
-    const { stdout } = await run('node', loadArgs(SECONDS), { maxBuffer: 1 << 20 });
+    const { stdout } = await runLoad(SECONDS);
     const busy = performance.eventLoopUtilization(elu).utilization;
     const gc = gcWatch.stop();
     const cpu = (mainThreadCpuMs() - cpu0) / SECONDS;
