@@ -55,11 +55,22 @@ const AUTHORIZE = `
 local p = ARGV[1]
 local sfx = ARGV[2]
 local clock
+-- Keys and accounts read once per run (nothing in it writes them): the requests of one account, or
+-- of one key, in a batch read its record once.
+local keys, accts = {}, {}
 local function authorize(i)
   local perm, at, period = ARGV[3 * i], ARGV[3 * i + 1], ARGV[3 * i + 2]
-  local k = redis.call('HMGET', KEYS[i], 'id', 'account', 'perms')
+  local k = keys[KEYS[i]]
+  if not k then
+    k = redis.call('HMGET', KEYS[i], 'id', 'account', 'perms')
+    keys[KEYS[i]] = k
+  end
   if not k[1] then return {0} end
-  local a = redis.call('HMGET', p .. 'acct:' .. k[2], 'served_plan', 'rate_limit', 'included', 'hard_cap', 'action', 'plan')
+  local a = accts[k[2]]
+  if not a then
+    a = redis.call('HMGET', p .. 'acct:' .. k[2], 'served_plan', 'rate_limit', 'included', 'hard_cap', 'action', 'plan')
+    accts[k[2]] = a
+  end
   if not a[1] then return {0} end
   local now
   if at == '' then
