@@ -280,7 +280,8 @@ export class RedisKeyStore implements KeyStore {
         (replies) => {
           for (let i = 0; i < batch.length; i++) {
             const r = replies[i];
-            if (r[0] === -1) batch[i].reject(new Error(`the key store's authorize script failed: ${String(r[1])}`));
+            // A reply short of a request's (never seen) must not leave that request unanswered.
+            if (r === undefined || r[0] === -1) batch[i].reject(new Error(`the key store's authorize script failed: ${r === undefined ? 'no reply for this request' : String(r[1])}`));
             else batch[i].resolve(verdict(r));
           }
         },
