@@ -28,7 +28,6 @@ import { LISTING_FEED, SPORTS_FEED, type PollerLogger, type PollerStatus } from 
 import { catalogStage } from './stage.ts';
 import { CatalogBuilder } from './builder.ts';
 import { createCatalog, type CatalogArea } from './index.ts';
-import { applyChdbMergeBlockSize } from '../readmodels/migrate.ts';
 
 export interface AreaBackbone {
   log: Log;
@@ -120,8 +119,6 @@ export interface RunningCatalog extends CatalogArea {
 export async function startCatalog(config: Config, b: AreaBackbone, logger?: PollerLogger): Promise<RunningCatalog> {
   const area = createCatalog(config, b.history, b.store);
   await area.store.migrate();
-  // The catalog's tables are made after the backbone's (which had theirs set at open): chdb's merges of them too.
-  await applyChdbMergeBlockSize(b.history);
   const runner = await startStage(catalogStage(), { log: b.log, serde: b.serde, topics: b.topics, history: b.history, store: b.store, producer: b.producer, offload: b.offload });
   const builder = new CatalogBuilder({ store: area.store, refreshMs: config.CATALOG_REFRESH_MS, logger });
   builder.start();

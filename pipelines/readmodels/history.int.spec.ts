@@ -7,8 +7,7 @@ import { historyContract } from './history.contract.ts';
 import { ChdbHistory } from './chdb-history.ts';
 import { ClickhouseHistory } from './clickhouse-history.ts';
 import { randomBytes } from 'node:crypto';
-import { applyChdbMergeBlockSize, applyHistoryTtl, CHDB_MERGE_MAX_BLOCK_SIZE, migrate, splitStatements } from './migrate.ts';
-import type { History } from './history.ts';
+import { applyHistoryTtl, migrate, splitStatements } from './migrate.ts';
 import { clickhouseUrlForTests } from '../runtime/test-services.ts';
 
 const dir = mkdtempSync(path.join(tmpdir(), 'pm-chdb-'));
@@ -47,40 +46,5 @@ describe('history TTL (HISTORY_TTL_DAYS) on chdb', () => {
     } finally {
       await h.close();
     }
-  });
-});
-
-describe('merge block size (applyChdbMergeBlockSize) on chdb', () => {
-  const setting = `merge_max_block_size = ${CHDB_MERGE_MAX_BLOCK_SIZE}`;
-  const tables = (h: History) =>
-    h.query<{ name: string; create_table_query: string }>(
-      `SELECT name, create_table_query FROM system.tables WHERE database = currentDatabase() AND engine LIKE '%MergeTree' ORDER BY name`,
-    );
-  it('sets it on every MergeTree table of the database, and merges keep every row', async () => {
-    const h = await ChdbHistory.open(dir, `merge_${randomBytes(4).toString('hex')}`);
-    try {
-      await migrate(h);
-      expect((await tables(h)).filter((t) => t.create_table_query.includes(setting))).toEqual([]);
-      await applyChdbMergeBlockSize(h);
-      const all = await tables(h);
-      expect(all.length).toBeGreaterThan(5);
-      expect(all.filter((t) => !t.create_table_query.includes(setting)).map((t) => t.name)).toEqual([]);
-      // Parts of more rows than a block merge into one with every row (ReplacingMergeTree keys distinct).
-      const raw = (i: number) => ({ venue: 'venue_1', record_type: 'market', native_id: `m${i}`, read_started_at: '2026-11-28 00:00:00', read_id: null, source_url: null, payload: 'x'.repeat(200), topic: 'raw.venue_1', partition: 0, offset: i, logged_at: '2026-11-28 00:00:00' });
-      for (let p = 0; p < 3; p++) await h.insert('raw_records', Array.from({ length: 1500 }, (_, i) => raw(p * 1500 + i)));
-      await h.exec('OPTIMIZE TABLE raw_records FINAL');
-      expect(await h.query('SELECT count() AS n, uniqExact(native_id) AS u FROM raw_records')).toEqual([{ n: 4500, u: 4500 }]);
-      expect(await h.query(`SELECT count() AS parts FROM system.parts WHERE database = currentDatabase() AND table = 'raw_records' AND active`)).toEqual([{ parts: 1 }]);
-      // Set again at the next start: the same statements, no error.
-      await applyChdbMergeBlockSize(h);
-    } finally {
-      await h.close();
-    }
-  });
-  it('leaves a ClickHouse server alone', async () => {
-    const calls: string[] = [];
-    const server = { kind: 'clickhouse', exec: async (sql: string) => void calls.push(sql), query: async (sql: string) => (calls.push(sql), []) } as unknown as History;
-    await applyChdbMergeBlockSize(server);
-    expect(calls).toEqual([]);
   });
 });

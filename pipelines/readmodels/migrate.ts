@@ -94,32 +94,6 @@ export async function applyPriceHistoryTtl(history: History, days: number): Prom
   }
 }
 
-/**
- * Rows per block a background merge reads from each of its parts (MergeTree's merge_max_block_size;
- * ClickHouse's default 8192). A merge holds one block of every part it merges at once, so with rows of
- * a kilobyte or more (raw payloads, canonical bodies) a merge of 20 parts held 140-160 MB: in a scale-1
- * soak the process's high-water was set by chdb's merges after a listing crawl's inserts (bench/soak.md,
- * runs 95-98), and chdb's glibc keeps much of what a merge freed. At 1024 the same merge rose 85-109 MB
- * (bench/merge-native.ts). Reads and the merged parts are the same; a merge takes more, smaller blocks.
- */
-export const CHDB_MERGE_MAX_BLOCK_SIZE = 1024;
-
-/**
- * Sets CHDB_MERGE_MAX_BLOCK_SIZE on every MergeTree table of the database, on chdb only (the embedded
- * default, whose process has a memory budget; a ClickHouse server keeps its own settings). Idempotent,
- * run at every start after the migrations that create the tables.
- */
-export async function applyChdbMergeBlockSize(history: History): Promise<void> {
-  if (history.kind !== 'chdb') return;
-  const tables = await history.query<{ name: string }>(
-    `SELECT name FROM system.tables WHERE database = currentDatabase() AND engine LIKE '%MergeTree' ORDER BY name`,
-  );
-  for (const { name } of tables) {
-    if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(name)) continue;
-    await history.exec(`ALTER TABLE ${name} MODIFY SETTING merge_max_block_size = ${CHDB_MERGE_MAX_BLOCK_SIZE}`);
-  }
-}
-
 export interface HistoryConfig {
   DATA_DIR: string;
   CLICKHOUSE_URL?: string;

@@ -8,7 +8,7 @@ import type { Config } from '../../lib/config.ts';
 import { createLog } from '../log/index.ts';
 import type { Log } from '../log/types.ts';
 import type { History } from '../readmodels/history.ts';
-import { applyChdbMergeBlockSize, applyHistoryTtl, applyPriceHistoryTtl, migrate, openHistory } from '../readmodels/migrate.ts';
+import { applyHistoryTtl, applyPriceHistoryTtl, migrate, openHistory } from '../readmodels/migrate.ts';
 import { MemorySnapshotStore } from '../readmodels/memory-store.ts';
 import { RedisSnapshotStore } from '../readmodels/redis-store.ts';
 import type { SnapshotStore } from '../readmodels/snapshots.ts';
@@ -89,7 +89,6 @@ export async function openBackbone(
     await migrate(host);
     await applyHistoryTtl(host, config.HISTORY_TTL_DAYS);
     await applyPriceHistoryTtl(host, config.PRICE_HISTORY_TTL_DAYS);
-    await applyChdbMergeBlockSize(host);
     history = host;
     offload = host;
   }
@@ -97,7 +96,6 @@ export async function openBackbone(
     history = await openHistory(config);
     await applyHistoryTtl(history, config.HISTORY_TTL_DAYS);
     await applyPriceHistoryTtl(history, config.PRICE_HISTORY_TTL_DAYS);
-    await applyChdbMergeBlockSize(history);
   }
   const store = parts.store ?? (uses.store ? openStore(config) : unopened<SnapshotStore>('snapshot store'));
   return {
