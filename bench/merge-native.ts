@@ -7,15 +7,15 @@
 //
 //   MALLOC_ARENA_MAX=2 GLIBC_TUNABLES=glibc.malloc.mmap_threshold=131072 \
 //     node --expose-gc --import tsx bench/merge-native.ts [--parts 20] [--batch 3000] [--payload 1500]
-//                                   [--block 8192|1024|default] [--args '...']  (more chdb connection arguments)
+//                                   [--block default|1024] [--args '...']  (more chdb connection arguments)
 //
-// --block: the table's merge_max_block_size (default: what the service sets, CHDB_MERGE_MAX_BLOCK_SIZE;
-// `default` leaves ClickHouse's own). A/B: alternate the values in fresh processes (the peak is per process).
+// --block: the table's merge_max_block_size (`default` leaves ClickHouse's own, 8192 rows; the service sets
+// none). A/B: alternate the values in fresh processes (the peak is per process).
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { ChdbHistory, CHDB_POOL_ARGS } from '../pipelines/readmodels/chdb-history.ts';
-import { applyChdbMergeBlockSize, migrate } from '../pipelines/readmodels/migrate.ts';
+import { migrate } from '../pipelines/readmodels/migrate.ts';
 
 function arg(name: string, def: string): string {
   const i = process.argv.indexOf(`--${name}`);
@@ -24,7 +24,7 @@ function arg(name: string, def: string): string {
 const PARTS = Number(arg('parts', '20'));
 const BATCH = Number(arg('batch', '3000'));
 const PAYLOAD = Number(arg('payload', '1500'));
-const BLOCK = arg('block', 'service');
+const BLOCK = arg('block', 'default');
 CHDB_POOL_ARGS.push(...arg('args', '').split(/\s+/).filter((a) => a.length > 0));
 
 const mb = (key: string) => Math.round(Number(new RegExp(`^${key}:\\s+(\\d+)`, 'm').exec(readFileSync('/proc/self/status', 'utf8'))![1]) / 1024);
@@ -34,8 +34,7 @@ const dir = mkdtempSync(path.join(tmpdir(), 'merge-native-'));
 try {
   const h = await ChdbHistory.open(path.join(dir, 'chdb'), 'bench_merge_native');
   await migrate(h);
-  if (BLOCK === 'service') await applyChdbMergeBlockSize(h);
-  else if (BLOCK !== 'default') await h.exec(`ALTER TABLE raw_records MODIFY SETTING merge_max_block_size = ${Number(BLOCK)}`);
+  if (BLOCK !== 'default') await h.exec(`ALTER TABLE raw_records MODIFY SETTING merge_max_block_size = ${Number(BLOCK)}`);
   await h.exec('SYSTEM STOP MERGES raw_records');
   const now = Date.now();
   for (let p = 0; p < PARTS; p++) {
