@@ -187,6 +187,12 @@ const scopeCandidates = (w: string): Compiled<LexEntry>[] => {
   const singular = (SCOPE_BY_FIRST.get(w.slice(0, -1)) ?? []).filter((c) => c.tokens.length === 1);
   return singular.length ? [...exact, ...singular] : exact;
 };
+/** Each league's sport, as the leagues a sport word names ("basketball": the NBA and the WNBA). */
+const SPORT_OF = new Map<string, Set<string>>();
+for (const c of SCOPE) {
+  if (c.entry.dim !== 'sport') continue;
+  for (const v of c.entry.values ?? []) SPORT_OF.set(v, new Set([...(SPORT_OF.get(v) ?? []), ...(c.entry.values ?? [])]));
+}
 const HEDGE_FILE = load<{ phrases: LexEntry[]; withdraw: LexEntry[]; generic_exception: LexEntry[]; deferring_exception: LexEntry[] }>('hedges');
 const HEDGES = compile(HEDGE_FILE.phrases);
 const WITHDRAW = compile(HEDGE_FILE.withdraw);
@@ -1415,7 +1421,10 @@ export function applies(s: Scope, m: MarketScope): boolean {
   if (s.complement) {
     if (named.has(m.league)) return false;
   } else if (s.leagues?.size) {
-    if (!s.leagues.has(m.league)) return false;
+    // A league narrows its own sport ("NBA basketball" is the NBA); a sport named beside another
+    // sport's league stands whole ("basketball, the NFL and MLB" names the WNBA too).
+    const sport = SPORT_OF.get(m.league);
+    if (!s.leagues.has(m.league) && !(s.sports?.has(m.league) && ![...(sport ?? [m.league])].some((l) => s.leagues!.has(l)))) return false;
   } else if (s.sports?.size && !s.sports.has(m.league)) return false;
   if (s.alternatives) return s.alternatives.some((a) => holds(a, m));
   return holds(s, m);

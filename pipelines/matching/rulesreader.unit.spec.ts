@@ -2772,3 +2772,15 @@ describe('stated values of the twenty-third blind batch read unknown (sentences 
     expect(readRule("A team's own total counts overtime.", 'overtime', m('nhl', 'total'))).toEqual({ value: 'unknown', why: 'silent' });
   });
 });
+describe('the twenty-fourth blind batch\'s wrong value and silent rows read known (sentences written for these tests)', () => {
+  it('a sport named beside another sport\'s leagues ("basketball, the NFL and MLB") stands whole; a league still narrows its own sport ("NBA basketball")', () => {
+    const text = 'All markets are settled on regulation time. Exceptions are basketball, the NFL and MLB, where extra time is included in bets on the final result.';
+    expect(readRule(text, 'overtime', m('nba', 'moneyline'))).toMatchObject({ value: 'included', evidence: 'Exceptions are basketball, the NFL and MLB, where extra time is included in bets on the final result' });
+    expect(readRule(text, 'overtime', m('wnba', 'moneyline'))).toMatchObject({ value: 'included' });
+    expect(readRule(text, 'overtime', m('nfl', 'moneyline'))).toMatchObject({ value: 'included' });
+    expect(readRule(text, 'overtime', m('nhl', 'moneyline'))).toMatchObject({ value: 'excluded' });
+    const nba = 'All markets are settled on regulation time. In NBA basketball and the NFL, overtime counts.';
+    expect(readRule(nba, 'overtime', m('nba', 'moneyline'))).toMatchObject({ value: 'included' });
+    expect(readRule(nba, 'overtime', m('wnba', 'moneyline'))).toMatchObject({ value: 'excluded' });
+  });
+});
