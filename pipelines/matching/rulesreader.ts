@@ -1845,10 +1845,21 @@ const SETTLEMENT_HEADINGS = new Set(['settlement', 'settlements', 'settling', 'g
  * sport. */
 function definitionSections(parsed: ParsedText): ParsedText {
   let defining = false;
+  // Within a glossary entry ("Penalty shootout: in ice hockey, the decision ..."), not a section of definitions.
+  let entry = false;
   return parsed.map((cs) => {
     const head = cs.length > 1 && cs[1].kind === 'colon' ? cs[0] : undefined;
     if (head && head.words.some((w) => DEFINITION_HEADINGS.has(w)) && !head.words.some((w) => RULE_HEADINGS.has(w)) && !(head.own.league || head.own.market || head.own.segment)) {
       defining = true;
+      entry = false;
+    } else if (head && !defining && glossaryEntry(cs)) {
+      defining = true;
+      entry = true;
+    } else if (defining && entry) {
+      // An entry's sentences describe its term up to a heading, a numbered item, or a sentence naming a
+      // market, period or league of its own.
+      const first = cs[0];
+      if (!first || head || first.item || first.own.market || first.own.segment || first.own.league || first.own.every) defining = entry = false;
     } else if (defining) {
       const first = cs[0];
       const settles = head && head.words.some((w) => SETTLEMENT_HEADINGS.has(w)) && !DEFINITION_OPENERS.has(cs[1].words[0]);
@@ -1857,6 +1868,27 @@ function definitionSections(parsed: ParsedText): ParsedText {
     }
     return defining ? cs.map((c) => ({ ...c, scope: { ...c.scope, blocking: true } })) : cs;
   });
+}
+
+/** Words of a glossary entry's term at most ("Penalty shootout:", "Extra innings:"). */
+const TERM_WORDS = 3;
+
+/** "Penalty shootout: in ice hockey, the decision when a game is still level despite overtime. ...": a
+ * short heading naming a term the rules speak of (the shootout, or a rule's topic) and no market, period or
+ * league, whose entry opens with an article (after where the term is used, "in ice hockey,"), names no market
+ * or period and states no value, is a glossary entry: it and the sentences
+ * that go on describing the term say what the term means, not how this venue settles. */
+function glossaryEntry(cs: Clause[]): boolean {
+  const [head, def] = cs;
+  if (head.words.length > TERM_WORDS || head.own.league || head.own.market || head.own.segment || head.own.blocking || head.own.every) return false;
+  if (head.words.some((w) => RULE_HEADINGS.has(w) || SETTLEMENT_HEADINGS.has(w) || DEFINITION_HEADINGS.has(w))) return false;
+  // The term is one the rules speak of: the shootout, overtime, a push, a dead heat.
+  if (!head.words.some((w) => w === 'shootout' || w === 'shootouts') && !READ_RULES.some((r) => hasTopic(r, head.words))) return false;
+  if (def.own.market || def.own.segment) return false;
+  const w = def.words;
+  let i = 0;
+  if (w[0] === 'in') i = w[1] === 'the' || w[1] === 'ice' ? 3 : 2;
+  return DEFINITION_OPENERS.has(w[i]) && !cs.some((c) => statesValue(c.words));
 }
 
 /** Copulas by which a sentence opening with a term defines it ("Overtime is ...", "... means ..."). */

@@ -2783,4 +2783,12 @@ describe('the twenty-fourth blind batch\'s wrong value and silent rows read know
     expect(readRule(nba, 'overtime', m('nba', 'moneyline'))).toMatchObject({ value: 'included' });
     expect(readRule(nba, 'overtime', m('wnba', 'moneyline'))).toMatchObject({ value: 'excluded' });
   });
+  it('a glossary entry ("Penalty shootout: in ice hockey, the decision ...") and the sentences describing its term state no rule; a heading or a sentence naming markets ends it', () => {
+    const entry = 'Penalty shootout: in ice hockey, the decision when a game is still level despite overtime. Five players from each side shoot. The winner of the shootout gets one goal added to the drawn result.';
+    expect(readRule(entry, 'overtime', m('nhl', 'total'))).toEqual({ value: 'unknown', why: 'silent' });
+    expect(readRule(`${entry} Totals: the shootout winner gets one goal added to the total.`, 'overtime', m('nhl', 'total'))).toMatchObject({ value: 'included' });
+    expect(readRule(`${entry} All bets include overtime.`, 'overtime', m('nhl', 'total'))).toMatchObject({ value: 'included' });
+    // A settlement heading, or an entry stating a value, is no glossary entry.
+    expect(readRule('Shootout: the winner of the shootout gets one goal added to the final score.', 'overtime', m('nhl', 'total'))).toMatchObject({ value: 'included' });
+  });
 });
