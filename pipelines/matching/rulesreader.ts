@@ -1539,6 +1539,9 @@ function clauseValue(rule: ReadRule, words: string[], topic: boolean, conditiona
       // "..., the fourth included" at a clause's end names a market or period the clause holds for
       // ("not added to any quarter, the fourth included"), not overtime being included.
       if (hit.end - hit.start === 1 && hit.end === words.length && words[hit.start] === 'included' && namesPeriodBefore(words, hit.start)) continue;
+      // "..., extra innings go on until there is a winner, the World Series included": a noun phrase of
+      // its own before a closing "included" names what the statement holds for, not the rule's topic.
+      if (hit.end - hit.start === 1 && hit.end === words.length && words[hit.start] === 'included' && namesOtherBefore(rule, words, hit.start)) continue;
       // With the topic carried in from the clause before, "the team total counts only the named team's
       // points in the four quarters" says what counts, an object of its own, not that the topic counts.
       if (ownObject && words[hit.end] === 'only') continue;
@@ -1732,6 +1735,22 @@ const ORDINALS = new Set(['first', 'second', 'third', 'fourth', '1st', '2nd', '3
 /** Whether the word or two words just before i name a market or a period ("the fourth", "4th quarter"). */
 function namesPeriodBefore(words: string[], i: number): boolean {
   return ORDINALS.has(words[i - 1]) || [1, 2, 3].some((n) => i - n >= 0 && namesMarketAt(words, i - n) && scopeEndsAt(words, i - n, i));
+}
+
+/** Articles that open the noun phrase before a closing "included". */
+const NP_ARTICLES = new Set(['the', 'a', 'an']);
+/** Words that, before such a noun phrase, join it to what comes before ("overtime and the penalty
+ * shootout included", "at the end of regulation included"): the phrase is then not one of its own. */
+const NP_JOINERS = new Set(['and', 'or', 'plus', 'nor', 'of', 'at', 'in', 'on', 'to', 'for', 'by', 'with', 'from', 'after', 'until']);
+/** Whether the words right before `i` are a short noun phrase of its own ("..., the World Series"), opening
+ * with an article, joined to nothing before it and naming no topic of the rule. */
+function namesOtherBefore(rule: ReadRule, words: string[], i: number): boolean {
+  for (let k = i - 2; k >= Math.max(1, i - 4); k--) {
+    if (!NP_ARTICLES.has(words[k])) continue;
+    const np = words.slice(k + 1, i);
+    return !NP_JOINERS.has(words[k - 1]) && !np.some((w) => NP_JOINERS.has(w)) && !hasTopic(rule, np);
+  }
+  return false;
 }
 
 /** Whether a market or period phrase starting at `from` ends exactly at `to`. */

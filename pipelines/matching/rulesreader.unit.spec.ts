@@ -2791,4 +2791,10 @@ describe('the twenty-fourth blind batch\'s wrong value and silent rows read know
     // A settlement heading, or an entry stating a value, is no glossary entry.
     expect(readRule('Shootout: the winner of the shootout gets one goal added to the final score.', 'overtime', m('nhl', 'total'))).toMatchObject({ value: 'included' });
   });
+  it('a noun phrase of its own before a closing "included" ("..., the World Series included") names what the statement holds for, not overtime', () => {
+    expect(readRule('In the postseason extra innings go on until there is a winner, the World Series included.', 'overtime', m('mlb', 'total'))).toEqual({ value: 'unknown', why: 'silent' });
+    expect(readRule('All bets are settled on the final score, the overtime included.', 'overtime', m('mlb', 'total'))).toMatchObject({ value: 'included' });
+    expect(readRule('All bets are settled on the official result, overtime and the penalty shootout included.', 'overtime', m('nhl', 'total'))).toMatchObject({ value: 'included' });
+    expect(readRule('Totals count every run, extra innings included.', 'overtime', m('mlb', 'total'))).toMatchObject({ value: 'included' });
+  });
 });
