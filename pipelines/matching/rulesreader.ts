@@ -32,7 +32,8 @@
 // "markets other than X" and "X are the exception" are exceptions. "This applies only to markets
 // which include overtime" gives the statement before it that scope; "this does not apply to ..."
 // leaves it holding no market. A sentence naming the final score and no market of its own speaks of
-// the whole game, not of the market heading above it, and for a full-game player prop a clause
+// the whole game, not of the market heading above it (one whose subject is the result, "The result is
+// determined by ...", is the heading market's result), and for a full-game player prop a clause
 // naming the full game is no narrower than one naming player props, while a clause about the final
 // score naming no market of its own says nothing for a player prop (it settles on a statistic).
 // FAQs and tables: a bare "Yes"/"No" answers the question or label before it; "|" splits a table
@@ -539,7 +540,8 @@ function readScope(words: string[]): { scope: Scope; own: Clause['own'] } {
     }
     // "Second-half bets (winner, handicap, under/over)": "winner" in a list of markets is the winner
     // market, the money line (alone, "the winner of the shootout" names none).
-    if (!matched && RESULT_MARKET_WORDS.has(words[i]) && (inMarketList(words, i, i + 1, !!scope.markets?.size) || namedAsMarket(words, i))) {
+    // "Winner: if the Kings win, ...": a clause that is only the word is a market's label.
+    if (!matched && RESULT_MARKET_WORDS.has(words[i]) && (inMarketList(words, i, i + 1, !!scope.markets?.size) || namedAsMarket(words, i) || words.length === 1)) {
       add('markets', ['moneyline']);
       own.market = true;
     }
@@ -970,7 +972,7 @@ function listAlternatives(toks: Tok[], read: { scope: Scope; own: Clause['own'] 
 /** The scope a sentence's first clause takes from its heading: the league independently, the market
  * and segment together (a "Quarter bets:" heading does not put "Players must take the field for
  * player prop wagers" into quarters). */
-function inheritSection(c: { scope: Scope; own: Clause['own'] }, section: Scope): Scope {
+function inheritSection(c: { scope: Scope; own: Clause['own'] }, section: Scope, words: string[]): Scope {
   const s: Scope = { ...c.scope };
   if (!c.own.league) {
     s.leagues = section.leagues;
@@ -979,7 +981,9 @@ function inheritSection(c: { scope: Scope; own: Clause['own'] }, section: Scope)
   }
   // A sentence about the game's final score speaks of the game, not of the market heading above it
   // ("Spread (Home -3.5): ... . Overtime is included in the final score.").
-  if (!c.own.segment && !c.own.market && !c.own.result) {
+  // One whose subject is the result ("The result is determined by the final score ...") is the heading's
+  // market's result ("Winner: if the Kings win, ... . The result is determined by ...").
+  if (!c.own.segment && !c.own.market && (!c.own.result || subjectIsResult(words))) {
     s.segments = section.segments;
     s.markets = section.markets;
     s.alternatives = section.alternatives;
@@ -990,6 +994,9 @@ function inheritSection(c: { scope: Scope; own: Clause['own'] }, section: Scope)
   if (!c.own.blocking && !c.own.league && !c.own.market && !c.own.segment) s.blocking = section.blocking;
   return s;
 }
+
+/** Whether a clause's subject is the result ("The result is ...", "Result:"). */
+const subjectIsResult = (w: string[]) => w[0] === 'result' || (w[0] === 'the' && w[1] === 'result');
 
 /** Verbs closing an "only <what> counts" clause. */
 const COUNT_VERBS = new Set(['count', 'counts', 'matter', 'matters']);
@@ -1212,7 +1219,7 @@ export function clauses(sentence: string, section?: Scope): Clause[] {
     if ((p.kind === 'first' || p.kind === 'colon') && opensWithLeagueException(wordsOf)) read.scope.complement = true;
     listAlternatives(opensUnless ? p.toks.slice(p.toks.findIndex((t, k) => k > 0 && t.word === ',') + 1) : p.toks, read);
     const from = prev && p.fresh ? { ...prev, segments: undefined, markets: undefined, alternatives: undefined } : prev;
-    let scope = from ? inherit(read, from, p.kind, prevOwnBlocking) : section ? inheritSection(read, section) : read.scope;
+    let scope = from ? inherit(read, from, p.kind, prevOwnBlocking) : section ? inheritSection(read, section, wordsOf) : read.scope;
     // "Handicap (spread): the handicap goes to the favourite and is subtracted from its final score; extra
     // time is taken into consideration": a clause blocked only by the one side it names ("the favourite")
     // speaks of that side; a statement after a semicolon is not blocked by it.

@@ -2797,4 +2797,11 @@ describe('the twenty-fourth blind batch\'s wrong value and silent rows read know
     expect(readRule('All bets are settled on the official result, overtime and the penalty shootout included.', 'overtime', m('nhl', 'total'))).toMatchObject({ value: 'included' });
     expect(readRule('Totals count every run, extra innings included.', 'overtime', m('mlb', 'total'))).toMatchObject({ value: 'included' });
   });
+  it('a "Winner:" label names the winner market, and a sentence whose subject is the result ("The result is determined by the final score ...") stands under its market heading', () => {
+    const text = "Winner: if the Kings win, the market resolves to 'Kings'; if the Raptors win, 'Raptors'. The result is determined by the final score including any overtime periods. Spread, Raptors -14.5: resolves to 'Raptors' if the Raptors win by 15 or more points; otherwise it resolves to 'Kings'.";
+    expect(readRule(text, 'overtime', m('nba', 'moneyline'))).toMatchObject({ value: 'included', evidence: 'The result is determined by the final score including any overtime periods' });
+    expect(readRule(text, 'overtime', m('nba', 'spread'))).toEqual({ value: 'unknown', why: 'silent' });
+    // The final score named in a sentence of its own (not its subject) still speaks of the whole game.
+    expect(readRule('Spread (Home -3.5): resolves to Home if Home wins by 4 or more. Overtime is included in the final score.', 'overtime', m('nba', 'total'))).toMatchObject({ value: 'included' });
+  });
 });
