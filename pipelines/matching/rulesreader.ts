@@ -1478,12 +1478,17 @@ interface ClauseValue {
   winner?: boolean;
 }
 
+/** Words that open a consequence inside a topic phrase's gap ("match, otherwise the bets are cancelled"). */
+const CONSEQUENCE_OPENERS = new Set(['otherwise', 'else', 'then']);
 /** Where a rule's topic phrases occur, leaving out those whose `unless` words stand beside them. */
 function topicHits(rule: ReadRule, words: string[]): Hit[] {
   const hits = LEXICON[rule].topics.flatMap((t) => {
     const hits = findAll(words, t.tokens);
     const unless = t.entry.unless;
-    return unless ? hits.filter((h) => ![...h.gap, ...words.slice(Math.max(0, h.start - 2), h.start)].some((w) => unless.includes(w))) : hits;
+    const kept = unless ? hits.filter((h) => ![...h.gap, ...words.slice(Math.max(0, h.start - 2), h.start)].some((w) => unless.includes(w))) : hits;
+    // "the player must take part in the match, otherwise the bets are cancelled": a gap that opens the
+    // consequence names its own subject; what is cancelled there is the bets, not the match.
+    return kept.filter((h) => !h.gap.some((w) => CONSEQUENCE_OPENERS.has(w)));
   });
   if (rule !== 'push') return hits;
   // "Games that stop short of official time are 'No Action' or 'Push/Cancel'": a push named after a

@@ -2804,4 +2804,10 @@ describe('the twenty-fourth blind batch\'s wrong value and silent rows read know
     // The final score named in a sentence of its own (not its subject) still speaks of the whole game.
     expect(readRule('Spread (Home -3.5): resolves to Home if Home wins by 4 or more. Overtime is included in the final score.', 'overtime', m('nba', 'total'))).toMatchObject({ value: 'included' });
   });
+  it('a topic\'s gap that opens a consequence ("the player must take part in the match, otherwise the bets are cancelled") names the bets cancelled, not the game', () => {
+    const text = 'Player points: the player must take part in the match, otherwise the bets are cancelled and stakes returned.';
+    expect(readRule(text, 'cancellation', m('nba', 'player_prop'))).toEqual({ value: 'unknown', why: 'silent' });
+    expect(readRule(text, 'non_participation', m('nba', 'player_prop'))).toMatchObject({ value: 'void' });
+    expect(readRule('If the match is cancelled, the bets are void.', 'cancellation', m('nba', 'player_prop'))).toMatchObject({ value: 'void' });
+  });
 });
