@@ -1894,7 +1894,8 @@ function definitionSections(parsed: ParsedText): ParsedText {
     } else if (defining) {
       const first = cs[0];
       const settles = head && head.words.some((w) => SETTLEMENT_HEADINGS.has(w)) && !DEFINITION_OPENERS.has(cs[1].words[0]);
-      const ends = !first || first.item || settles || (head && ((head.own.league && head.words.length <= SPORT_HEADING_WORDS) || head.words.some((w) => RULE_HEADINGS.has(w)))) || (cs.length === 1 && first.own.league && first.words.length <= SPORT_HEADING_WORDS);
+      // "Sportsbook, ice hockey (NHL): ..." names a league's section as "Ice hockey:" does.
+      const ends = !first || first.item || settles || (head && ((head.own.league && head.words.length <= SECTION_HEADING_WORDS) || head.words.some((w) => RULE_HEADINGS.has(w)))) || (cs.length === 1 && first.own.league && first.words.length <= SPORT_HEADING_WORDS);
       if (ends) defining = false;
     }
     return defining ? cs.map((c) => ({ ...c, scope: { ...c.scope, blocking: true } })) : cs;
@@ -1921,6 +1922,9 @@ function glossaryEntry(cs: Clause[]): boolean {
   if (w[0] === 'in') i = w[1] === 'the' || w[1] === 'ice' ? 3 : 2;
   return DEFINITION_OPENERS.has(w[i]) && !cs.some((c) => statesValue(c.words));
 }
+
+/** Words of a heading that names a league's section at most ("Sportsbook, ice hockey (NHL):"). */
+const SECTION_HEADING_WORDS = 5;
 
 /** Copulas by which a sentence opening with a term defines it ("Overtime is ...", "... means ..."). */
 const DEFINING_VERBS = [['is'], ['means'], ['refers', 'to'], ['denotes']];

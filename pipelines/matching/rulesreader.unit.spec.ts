@@ -2810,4 +2810,11 @@ describe('the twenty-fourth blind batch\'s wrong value and silent rows read know
     expect(readRule(text, 'non_participation', m('nba', 'player_prop'))).toMatchObject({ value: 'void' });
     expect(readRule('If the match is cancelled, the bets are void.', 'cancellation', m('nba', 'player_prop'))).toMatchObject({ value: 'void' });
   });
+  it('a section of definitions ends at a heading naming a league with the product before it ("Sportsbook, ice hockey (NHL):")', () => {
+    const text = "2. Definitions: 'Games' means casino, sportsbook and any other game on the site. Sportsbook, ice hockey (NHL): the money line includes overtime and the shootout. Totals include overtime; if the total lands exactly on the line, the stake is refunded.";
+    expect(readRule(text, 'overtime', m('nhl', 'moneyline'))).toMatchObject({ value: 'included', evidence: 'the money line includes overtime and the shootout' });
+    expect(readRule(text, 'push', m('nhl', 'total'))).toMatchObject({ value: 'void' });
+    // A definition's own term stays in the section.
+    expect(readRule("2. Definitions: 'Push' means a bet refunded when the total lands on the line.", 'push', m('nhl', 'total'))).toEqual({ value: 'unknown', why: 'silent' });
+  });
 });
