@@ -2817,4 +2817,10 @@ describe('the twenty-fourth blind batch\'s wrong value and silent rows read know
     // A definition's own term stays in the section.
     expect(readRule("2. Definitions: 'Push' means a bet refunded when the total lands on the line.", 'push', m('nhl', 'total'))).toEqual({ value: 'unknown', why: 'silent' });
   });
+  it('overtime "scored into" (or "counted into") a game or a half is included in it', () => {
+    const text = 'Settlement note: extra time is scored into the full game and into the second half.';
+    expect(readRule(text, 'overtime', m('wnba', 'spread', 'half:2'))).toMatchObject({ value: 'included' });
+    expect(readRule('Overtime points are counted into the game total.', 'overtime', m('nba', 'total'))).toMatchObject({ value: 'included' });
+    expect(readRule(text, 'overtime', m('wnba', 'spread', 'quarter:4'))).toEqual({ value: 'unknown', why: 'silent' });
+  });
 });
