@@ -2823,4 +2823,9 @@ describe('the twenty-fourth blind batch\'s wrong value and silent rows read know
     expect(readRule('Overtime points are counted into the game total.', 'overtime', m('nba', 'total'))).toMatchObject({ value: 'included' });
     expect(readRule(text, 'overtime', m('wnba', 'spread', 'quarter:4'))).toEqual({ value: 'unknown', why: 'silent' });
   });
+  it('a two-legged tie ("where there is a first and second leg with an aggregate score") is a format outside our leagues: its settlement is no rule for a game of ours', () => {
+    const text = 'Overtime counts for all offers unless stated otherwise. Where there is a first and second leg with an aggregate score, full-game offers are settled on the result after regulation time and any overtime is not counted.';
+    expect(readRule(text, 'overtime', m('nba', 'total'))).toMatchObject({ value: 'included', evidence: 'Overtime counts for all offers' });
+    expect(readRule('Where the two legs are settled on the aggregate score, overtime is not counted.', 'overtime', m('nba', 'total'))).toEqual({ value: 'unknown', why: 'silent' });
+  });
 });
