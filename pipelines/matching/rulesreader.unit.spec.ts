@@ -2828,4 +2828,9 @@ describe('the twenty-fourth blind batch\'s wrong value and silent rows read know
     expect(readRule(text, 'overtime', m('nba', 'total'))).toMatchObject({ value: 'included', evidence: 'Overtime counts for all offers' });
     expect(readRule('Where the two legs are settled on the aggregate score, overtime is not counted.', 'overtime', m('nba', 'total'))).toEqual({ value: 'unknown', why: 'silent' });
   });
+  it('"a team\'s run total" (goal, points) is the team total, as "a team\'s own total" is', () => {
+    expect(readRule("A note for readers who bet: a team's run total counts the runs of extra innings.", 'overtime', m('mlb', 'team_total'))).toMatchObject({ value: 'included' });
+    expect(readRule("A team's goal total counts overtime goals.", 'overtime', m('nhl', 'team_total'))).toMatchObject({ value: 'included' });
+    expect(readRule("A team's run total counts the runs of extra innings.", 'overtime', m('mlb', 'total'))).toEqual({ value: 'unknown', why: 'silent' });
+  });
 });
