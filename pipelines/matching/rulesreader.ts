@@ -617,13 +617,16 @@ const OVERTIME_MEMBERS = CLASSES.get('@overtime_periods') ?? [];
 const labelledWithOvertime = (words: string[], i: number) => LABEL_INCLUDES.has(words[i]) && (words[i + 1] === 'ot' || OVERTIME_MEMBERS.some((o) => wordsAt(words, i + 1, o)));
 
 const STAT_JOINERS = new Set(['and', 'or']);
-/** Whether the words hold "player", then what a player's market counts (class `stat_noun`, joined by
+/** Nouns naming a player by his role, before what his market counts ("player points bets", "a batter's hits bet"). */
+const PLAYER_ROLES = new Set(['player', 'batter', 'hitter', 'pitcher', 'skater', 'goalie', 'quarterback']);
+/** Whether the words hold "player" (or a role, "a batter's"), then what a player's market counts (class `stat_noun`, joined by
  * "and" or "or") and a market noun: "player goal and point markets", "player shots bets". */
 function namesPlayerMarket(words: string[]): boolean {
   const stats = CLASSES.get('@stat_noun')!;
   for (let k = 0; k < words.length; k++) {
-    if (words[k] !== 'player') continue;
-    let i = k + 1;
+    if (!PLAYER_ROLES.has(words[k])) continue;
+    // "a batter's hits bet": the role in its possessive.
+    let i = words[k + 1] === 's' ? k + 2 : k + 1;
     let counted = 0;
     for (;;) {
       const st = stats.find((x) => wordsAt(words, i, x));

@@ -2833,4 +2833,11 @@ describe('the twenty-fourth blind batch\'s wrong value and silent rows read know
     expect(readRule("A team's goal total counts overtime goals.", 'overtime', m('nhl', 'team_total'))).toMatchObject({ value: 'included' });
     expect(readRule("A team's run total counts the runs of extra innings.", 'overtime', m('mlb', 'total'))).toEqual({ value: 'unknown', why: 'silent' });
   });
+  it('"a batter\'s hits bet" is a player\'s market, and "stands only if he comes to the plate at least once, otherwise it is cancelled" voids it for a batter who does not', () => {
+    const text = "For those who bet: the winner bet counts extra innings; a batter's hits bet stands only if he comes to the plate at least once, otherwise it is cancelled and the stake returned, and hits in extra innings count.";
+    expect(readRule(text, 'non_participation', m('mlb', 'player_prop'))).toMatchObject({ value: 'void' });
+    expect(readRule(text, 'overtime', m('mlb', 'player_prop'))).toMatchObject({ value: 'included' });
+    // A player who does not come to the plate again (taken out mid-game) is no non-participation.
+    expect(readRule('If a player does not come to the plate again, undecided markets are void.', 'non_participation', m('mlb', 'player_prop'))).toEqual({ value: 'unknown', why: 'silent' });
+  });
 });
