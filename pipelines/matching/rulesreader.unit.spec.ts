@@ -2840,4 +2840,9 @@ describe('the twenty-fourth blind batch\'s wrong value and silent rows read know
     // A player who does not come to the plate again (taken out mid-game) is no non-participation.
     expect(readRule('If a player does not come to the plate again, undecided markets are void.', 'non_participation', m('mlb', 'player_prop'))).toEqual({ value: 'unknown', why: 'silent' });
   });
+  it('a player\'s over/under that "resolves \'Under\'" when he does not take the court loses the bet on the over, as "resolves No" does', () => {
+    const text = "Player points: Sabonis rebounds O/U 12.5 resolves 'Over' if he records more than 12.5 rebounds; if he is listed inactive or does not take the court at any point, it resolves 'Under'.";
+    expect(readRule(text, 'non_participation', m('nba', 'player_prop'))).toMatchObject({ value: 'loses' });
+    expect(readRule("Player points: it resolves 'Under' if he records 12 rebounds or fewer.", 'non_participation', m('nba', 'player_prop'))).toEqual({ value: 'unknown', why: 'silent' });
+  });
 });
