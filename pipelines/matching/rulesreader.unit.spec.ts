@@ -2845,4 +2845,8 @@ describe('the twenty-fourth blind batch\'s wrong value and silent rows read know
     expect(readRule(text, 'non_participation', m('nba', 'player_prop'))).toMatchObject({ value: 'loses' });
     expect(readRule("Player points: it resolves 'Under' if he records 12 rebounds or fewer.", 'non_participation', m('nba', 'player_prop'))).toEqual({ value: 'unknown', why: 'silent' });
   });
+  it('a player who "must be in the game for the bet to count" voids the bet of one who is not, as "for the bet to stand" does', () => {
+    expect(readRule('For bets on player performance the player or players must be in the game for the bet to count.', 'non_participation', m('nba', 'player_prop'))).toMatchObject({ value: 'void' });
+    expect(readRule('Overtime must be played in full for the bet to count.', 'non_participation', m('nba', 'player_prop'))).toEqual({ value: 'unknown', why: 'silent' });
+  });
 });
