@@ -2849,4 +2849,9 @@ describe('the twenty-fourth blind batch\'s wrong value and silent rows read know
     expect(readRule('For bets on player performance the player or players must be in the game for the bet to count.', 'non_participation', m('nba', 'player_prop'))).toMatchObject({ value: 'void' });
     expect(readRule('Overtime must be played in full for the bet to count.', 'non_participation', m('nba', 'player_prop'))).toEqual({ value: 'unknown', why: 'silent' });
   });
+  it('"bets on either team are losing" after a game level after overtime loses them, as "lose" does', () => {
+    const text = 'Head-to-head: if the match ends level after overtime, bets on either team are losing.';
+    expect(readRule(text, 'tie', m('nfl', 'moneyline'))).toMatchObject({ value: 'loses' });
+    expect(readRule('Head-to-head: bets on the team that trails are losing until the end.', 'tie', m('nfl', 'moneyline'))).toEqual({ value: 'unknown', why: 'silent' });
+  });
 });
