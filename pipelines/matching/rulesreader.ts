@@ -998,6 +998,13 @@ function inheritSection(c: { scope: Scope; own: Clause['own'] }, section: Scope,
   return s;
 }
 
+/** Whether a clause is only a case ("if the game ends in a tie for any reason", "or if ..."): it opens with
+ * "if" or "when" and no consequence follows the case after a comma. */
+const onlyCase = (c: Clause) => {
+  const k = c.words[0] === 'or' || c.words[0] === 'and' ? 1 : 0;
+  return (c.words[k] === 'if' || c.words[k] === 'when') && c.words.length > k + 2 && !c.conditional.some((x) => x);
+};
+
 /** Whether a clause's subject is the result ("The result is ...", "Result:"). */
 const subjectIsResult = (w: string[]) => w[0] === 'result' || (w[0] === 'the' && w[1] === 'result');
 
@@ -2554,6 +2561,21 @@ export function readRule(text: string | ParsedText, rule: ReadRule, m: MarketSco
         if (said) {
           v = { value: said.value };
           clauseText = `${said.clause} ... ${c.text}`;
+        }
+      }
+      // "The market is canceled (invalid) if the game is canceled ...; if the game ends in a tie for any
+      // reason; if ...": a clause after a semicolon that is only a case continues the statement's list of
+      // cases, so the statement's value holds for it.
+      if (!v && topic && c.kind === 'semi' && i > 0 && onlyCase(c)) {
+        let j = i - 1;
+        while (j > 0 && cs[j].kind === 'semi' && onlyCase(cs[j])) j--;
+        const st = cs[j];
+        if (j < i - 1 || st.conditional.some((x) => x)) {
+          const said = !st.withdrawn && !onlyCase(st) ? clauseValue(rule, st.words, true, st.conditional) : undefined;
+          if (said && !said.conflict) {
+            v = { value: said.value };
+            clauseText = `${st.text} ... ${c.text}`;
+          }
         }
       }
       // "Overtime: yes for game lines, no for quarter lines": each answer holds for the markets it names.

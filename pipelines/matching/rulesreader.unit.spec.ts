@@ -2854,4 +2854,11 @@ describe('the twenty-fourth blind batch\'s wrong value and silent rows read know
     expect(readRule(text, 'tie', m('nfl', 'moneyline'))).toMatchObject({ value: 'loses' });
     expect(readRule('Head-to-head: bets on the team that trails are losing until the end.', 'tie', m('nfl', 'moneyline'))).toEqual({ value: 'unknown', why: 'silent' });
   });
+  it('a case after a semicolon with no consequence of its own ("...; if the game ends in a tie for any reason; ...") continues the statement\'s list of cases', () => {
+    const text = 'The market is canceled (invalid) if the game is canceled, postponed indefinitely or played outside that window; if the game ends in a tie for any reason; or if the result source fails to give an outcome.';
+    expect(readRule(text, 'tie', m('nfl', 'moneyline'))).toMatchObject({ value: 'void' });
+    // A case with its own consequence states its own value; a statement with no case of its own lists none.
+    expect(readRule('The market is canceled if the game is canceled, postponed or moved; if the game ends in a tie, it resolves No.', 'tie', m('nfl', 'moneyline'))).toMatchObject({ value: 'loses' });
+    expect(readRule('Bets are refunded; if the game ends in a tie for any reason.', 'tie', m('nfl', 'moneyline'))).toEqual({ value: 'unknown', why: 'silent' });
+  });
 });
