@@ -32,7 +32,8 @@
 // "markets other than X" and "X are the exception" are exceptions. "This applies only to markets
 // which include overtime" gives the statement before it that scope; "this does not apply to ..."
 // leaves it holding no market. A sentence naming the final score and no market of its own speaks of
-// the whole game, not of the market heading above it, and for a full-game player prop a clause
+// the whole game, not of the market heading above it (one whose subject is the result, "The result is
+// determined by ...", is the heading market's result), and for a full-game player prop a clause
 // naming the full game is no narrower than one naming player props, while a clause about the final
 // score naming no market of its own says nothing for a player prop (it settles on a statistic).
 // FAQs and tables: a bare "Yes"/"No" answers the question or label before it; "|" splits a table
@@ -187,6 +188,12 @@ const scopeCandidates = (w: string): Compiled<LexEntry>[] => {
   const singular = (SCOPE_BY_FIRST.get(w.slice(0, -1)) ?? []).filter((c) => c.tokens.length === 1);
   return singular.length ? [...exact, ...singular] : exact;
 };
+/** Each league's sport, as the leagues a sport word names ("basketball": the NBA and the WNBA). */
+const SPORT_OF = new Map<string, Set<string>>();
+for (const c of SCOPE) {
+  if (c.entry.dim !== 'sport') continue;
+  for (const v of c.entry.values ?? []) SPORT_OF.set(v, new Set([...(SPORT_OF.get(v) ?? []), ...(c.entry.values ?? [])]));
+}
 const HEDGE_FILE = load<{ phrases: LexEntry[]; withdraw: LexEntry[]; generic_exception: LexEntry[]; deferring_exception: LexEntry[] }>('hedges');
 const HEDGES = compile(HEDGE_FILE.phrases);
 const WITHDRAW = compile(HEDGE_FILE.withdraw);
@@ -533,7 +540,8 @@ function readScope(words: string[]): { scope: Scope; own: Clause['own'] } {
     }
     // "Second-half bets (winner, handicap, under/over)": "winner" in a list of markets is the winner
     // market, the money line (alone, "the winner of the shootout" names none).
-    if (!matched && RESULT_MARKET_WORDS.has(words[i]) && (inMarketList(words, i, i + 1, !!scope.markets?.size) || namedAsMarket(words, i))) {
+    // "Winner: if the Kings win, ...": a clause that is only the word is a market's label.
+    if (!matched && RESULT_MARKET_WORDS.has(words[i]) && (inMarketList(words, i, i + 1, !!scope.markets?.size) || namedAsMarket(words, i) || words.length === 1)) {
       add('markets', ['moneyline']);
       own.market = true;
     }
@@ -609,13 +617,16 @@ const OVERTIME_MEMBERS = CLASSES.get('@overtime_periods') ?? [];
 const labelledWithOvertime = (words: string[], i: number) => LABEL_INCLUDES.has(words[i]) && (words[i + 1] === 'ot' || OVERTIME_MEMBERS.some((o) => wordsAt(words, i + 1, o)));
 
 const STAT_JOINERS = new Set(['and', 'or']);
-/** Whether the words hold "player", then what a player's market counts (class `stat_noun`, joined by
+/** Nouns naming a player by his role, before what his market counts ("player points bets", "a batter's hits bet"). */
+const PLAYER_ROLES = new Set(['player', 'batter', 'hitter', 'pitcher', 'skater', 'goalie', 'quarterback']);
+/** Whether the words hold "player" (or a role, "a batter's"), then what a player's market counts (class `stat_noun`, joined by
  * "and" or "or") and a market noun: "player goal and point markets", "player shots bets". */
 function namesPlayerMarket(words: string[]): boolean {
   const stats = CLASSES.get('@stat_noun')!;
   for (let k = 0; k < words.length; k++) {
-    if (words[k] !== 'player') continue;
-    let i = k + 1;
+    if (!PLAYER_ROLES.has(words[k])) continue;
+    // "a batter's hits bet": the role in its possessive.
+    let i = words[k + 1] === 's' ? k + 2 : k + 1;
     let counted = 0;
     for (;;) {
       const st = stats.find((x) => wordsAt(words, i, x));
@@ -964,7 +975,7 @@ function listAlternatives(toks: Tok[], read: { scope: Scope; own: Clause['own'] 
 /** The scope a sentence's first clause takes from its heading: the league independently, the market
  * and segment together (a "Quarter bets:" heading does not put "Players must take the field for
  * player prop wagers" into quarters). */
-function inheritSection(c: { scope: Scope; own: Clause['own'] }, section: Scope): Scope {
+function inheritSection(c: { scope: Scope; own: Clause['own'] }, section: Scope, words: string[]): Scope {
   const s: Scope = { ...c.scope };
   if (!c.own.league) {
     s.leagues = section.leagues;
@@ -973,7 +984,9 @@ function inheritSection(c: { scope: Scope; own: Clause['own'] }, section: Scope)
   }
   // A sentence about the game's final score speaks of the game, not of the market heading above it
   // ("Spread (Home -3.5): ... . Overtime is included in the final score.").
-  if (!c.own.segment && !c.own.market && !c.own.result) {
+  // One whose subject is the result ("The result is determined by the final score ...") is the heading's
+  // market's result ("Winner: if the Kings win, ... . The result is determined by ...").
+  if (!c.own.segment && !c.own.market && (!c.own.result || subjectIsResult(words))) {
     s.segments = section.segments;
     s.markets = section.markets;
     s.alternatives = section.alternatives;
@@ -984,6 +997,16 @@ function inheritSection(c: { scope: Scope; own: Clause['own'] }, section: Scope)
   if (!c.own.blocking && !c.own.league && !c.own.market && !c.own.segment) s.blocking = section.blocking;
   return s;
 }
+
+/** Whether a clause is only a case ("if the game ends in a tie for any reason", "or if ..."): it opens with
+ * "if" or "when" and no consequence follows the case after a comma. */
+const onlyCase = (c: Clause) => {
+  const k = c.words[0] === 'or' || c.words[0] === 'and' ? 1 : 0;
+  return (c.words[k] === 'if' || c.words[k] === 'when') && c.words.length > k + 2 && !c.conditional.some((x) => x);
+};
+
+/** Whether a clause's subject is the result ("The result is ...", "Result:"). */
+const subjectIsResult = (w: string[]) => w[0] === 'result' || (w[0] === 'the' && w[1] === 'result');
 
 /** Verbs closing an "only <what> counts" clause. */
 const COUNT_VERBS = new Set(['count', 'counts', 'matter', 'matters']);
@@ -1206,7 +1229,7 @@ export function clauses(sentence: string, section?: Scope): Clause[] {
     if ((p.kind === 'first' || p.kind === 'colon') && opensWithLeagueException(wordsOf)) read.scope.complement = true;
     listAlternatives(opensUnless ? p.toks.slice(p.toks.findIndex((t, k) => k > 0 && t.word === ',') + 1) : p.toks, read);
     const from = prev && p.fresh ? { ...prev, segments: undefined, markets: undefined, alternatives: undefined } : prev;
-    let scope = from ? inherit(read, from, p.kind, prevOwnBlocking) : section ? inheritSection(read, section) : read.scope;
+    let scope = from ? inherit(read, from, p.kind, prevOwnBlocking) : section ? inheritSection(read, section, wordsOf) : read.scope;
     // "Handicap (spread): the handicap goes to the favourite and is subtracted from its final score; extra
     // time is taken into consideration": a clause blocked only by the one side it names ("the favourite")
     // speaks of that side; a statement after a semicolon is not blocked by it.
@@ -1415,7 +1438,10 @@ export function applies(s: Scope, m: MarketScope): boolean {
   if (s.complement) {
     if (named.has(m.league)) return false;
   } else if (s.leagues?.size) {
-    if (!s.leagues.has(m.league)) return false;
+    // A league narrows its own sport ("NBA basketball" is the NBA); a sport named beside another
+    // sport's league stands whole ("basketball, the NFL and MLB" names the WNBA too).
+    const sport = SPORT_OF.get(m.league);
+    if (!s.leagues.has(m.league) && !(s.sports?.has(m.league) && ![...(sport ?? [m.league])].some((l) => s.leagues!.has(l)))) return false;
   } else if (s.sports?.size && !s.sports.has(m.league)) return false;
   if (s.alternatives) return s.alternatives.some((a) => holds(a, m));
   return holds(s, m);
@@ -1462,12 +1488,17 @@ interface ClauseValue {
   winner?: boolean;
 }
 
+/** Words that open a consequence inside a topic phrase's gap ("match, otherwise the bets are cancelled"). */
+const CONSEQUENCE_OPENERS = new Set(['otherwise', 'else', 'then']);
 /** Where a rule's topic phrases occur, leaving out those whose `unless` words stand beside them. */
 function topicHits(rule: ReadRule, words: string[]): Hit[] {
   const hits = LEXICON[rule].topics.flatMap((t) => {
     const hits = findAll(words, t.tokens);
     const unless = t.entry.unless;
-    return unless ? hits.filter((h) => ![...h.gap, ...words.slice(Math.max(0, h.start - 2), h.start)].some((w) => unless.includes(w))) : hits;
+    const kept = unless ? hits.filter((h) => ![...h.gap, ...words.slice(Math.max(0, h.start - 2), h.start)].some((w) => unless.includes(w))) : hits;
+    // "the player must take part in the match, otherwise the bets are cancelled": a gap that opens the
+    // consequence names its own subject; what is cancelled there is the bets, not the match.
+    return kept.filter((h) => !h.gap.some((w) => CONSEQUENCE_OPENERS.has(w)));
   });
   if (rule !== 'push') return hits;
   // "Games that stop short of official time are 'No Action' or 'Push/Cancel'": a push named after a
@@ -1530,6 +1561,9 @@ function clauseValue(rule: ReadRule, words: string[], topic: boolean, conditiona
       // "..., the fourth included" at a clause's end names a market or period the clause holds for
       // ("not added to any quarter, the fourth included"), not overtime being included.
       if (hit.end - hit.start === 1 && hit.end === words.length && words[hit.start] === 'included' && namesPeriodBefore(words, hit.start)) continue;
+      // "..., extra innings go on until there is a winner, the World Series included": a noun phrase of
+      // its own before a closing "included" names what the statement holds for, not the rule's topic.
+      if (hit.end - hit.start === 1 && hit.end === words.length && words[hit.start] === 'included' && namesOtherBefore(rule, words, hit.start)) continue;
       // With the topic carried in from the clause before, "the team total counts only the named team's
       // points in the four quarters" says what counts, an object of its own, not that the topic counts.
       if (ownObject && words[hit.end] === 'only') continue;
@@ -1725,6 +1759,22 @@ function namesPeriodBefore(words: string[], i: number): boolean {
   return ORDINALS.has(words[i - 1]) || [1, 2, 3].some((n) => i - n >= 0 && namesMarketAt(words, i - n) && scopeEndsAt(words, i - n, i));
 }
 
+/** Articles that open the noun phrase before a closing "included". */
+const NP_ARTICLES = new Set(['the', 'a', 'an']);
+/** Words that, before such a noun phrase, join it to what comes before ("overtime and the penalty
+ * shootout included", "at the end of regulation included"): the phrase is then not one of its own. */
+const NP_JOINERS = new Set(['and', 'or', 'plus', 'nor', 'of', 'at', 'in', 'on', 'to', 'for', 'by', 'with', 'from', 'after', 'until']);
+/** Whether the words right before `i` are a short noun phrase of its own ("..., the World Series"), opening
+ * with an article, joined to nothing before it and naming no topic of the rule. */
+function namesOtherBefore(rule: ReadRule, words: string[], i: number): boolean {
+  for (let k = i - 2; k >= Math.max(1, i - 4); k--) {
+    if (!NP_ARTICLES.has(words[k])) continue;
+    const np = words.slice(k + 1, i);
+    return !NP_JOINERS.has(words[k - 1]) && !np.some((w) => NP_JOINERS.has(w)) && !hasTopic(rule, np);
+  }
+  return false;
+}
+
 /** Whether a market or period phrase starting at `from` ends exactly at `to`. */
 function scopeEndsAt(words: string[], from: number, to: number): boolean {
   return scopeCandidates(words[from] ?? '').some((c) => (c.entry.dim === 'market' || c.entry.dim === 'segment') && from + c.tokens.length === to && wordsAtOrPlural(words, from, c.tokens));
@@ -1836,19 +1886,55 @@ const SETTLEMENT_HEADINGS = new Set(['settlement', 'settlements', 'settling', 'g
  * sport. */
 function definitionSections(parsed: ParsedText): ParsedText {
   let defining = false;
+  // Within a glossary entry ("Penalty shootout: in ice hockey, the decision ..."), not a section of definitions.
+  let entry = false;
   return parsed.map((cs) => {
     const head = cs.length > 1 && cs[1].kind === 'colon' ? cs[0] : undefined;
     if (head && head.words.some((w) => DEFINITION_HEADINGS.has(w)) && !head.words.some((w) => RULE_HEADINGS.has(w)) && !(head.own.league || head.own.market || head.own.segment)) {
       defining = true;
+      entry = false;
+    } else if (head && !defining && glossaryEntry(cs)) {
+      defining = true;
+      entry = true;
+    } else if (defining && entry) {
+      // An entry's sentences describe its term up to a heading, a numbered item, or a sentence naming a
+      // market, period or league of its own.
+      const first = cs[0];
+      if (!first || head || first.item || first.own.market || first.own.segment || first.own.league || first.own.every) defining = entry = false;
     } else if (defining) {
       const first = cs[0];
       const settles = head && head.words.some((w) => SETTLEMENT_HEADINGS.has(w)) && !DEFINITION_OPENERS.has(cs[1].words[0]);
-      const ends = !first || first.item || settles || (head && ((head.own.league && head.words.length <= SPORT_HEADING_WORDS) || head.words.some((w) => RULE_HEADINGS.has(w)))) || (cs.length === 1 && first.own.league && first.words.length <= SPORT_HEADING_WORDS);
+      // "Sportsbook, ice hockey (NHL): ..." names a league's section as "Ice hockey:" does.
+      const ends = !first || first.item || settles || (head && ((head.own.league && head.words.length <= SECTION_HEADING_WORDS) || head.words.some((w) => RULE_HEADINGS.has(w)))) || (cs.length === 1 && first.own.league && first.words.length <= SPORT_HEADING_WORDS);
       if (ends) defining = false;
     }
     return defining ? cs.map((c) => ({ ...c, scope: { ...c.scope, blocking: true } })) : cs;
   });
 }
+
+/** Words of a glossary entry's term at most ("Penalty shootout:", "Extra innings:"). */
+const TERM_WORDS = 3;
+
+/** "Penalty shootout: in ice hockey, the decision when a game is still level despite overtime. ...": a
+ * short heading naming a term the rules speak of (the shootout, or a rule's topic) and no market, period or
+ * league, whose entry opens with an article (after where the term is used, "in ice hockey,"), names no market
+ * or period and states no value, is a glossary entry: it and the sentences
+ * that go on describing the term say what the term means, not how this venue settles. */
+function glossaryEntry(cs: Clause[]): boolean {
+  const [head, def] = cs;
+  if (head.words.length > TERM_WORDS || head.own.league || head.own.market || head.own.segment || head.own.blocking || head.own.every) return false;
+  if (head.words.some((w) => RULE_HEADINGS.has(w) || SETTLEMENT_HEADINGS.has(w) || DEFINITION_HEADINGS.has(w))) return false;
+  // The term is one the rules speak of: the shootout, overtime, a push, a dead heat.
+  if (!head.words.some((w) => w === 'shootout' || w === 'shootouts') && !READ_RULES.some((r) => hasTopic(r, head.words))) return false;
+  if (def.own.market || def.own.segment) return false;
+  const w = def.words;
+  let i = 0;
+  if (w[0] === 'in') i = w[1] === 'the' || w[1] === 'ice' ? 3 : 2;
+  return DEFINITION_OPENERS.has(w[i]) && !cs.some((c) => statesValue(c.words));
+}
+
+/** Words of a heading that names a league's section at most ("Sportsbook, ice hockey (NHL):"). */
+const SECTION_HEADING_WORDS = 5;
 
 /** Copulas by which a sentence opening with a term defines it ("Overtime is ...", "... means ..."). */
 const DEFINING_VERBS = [['is'], ['means'], ['refers', 'to'], ['denotes']];
@@ -2475,6 +2561,21 @@ export function readRule(text: string | ParsedText, rule: ReadRule, m: MarketSco
         if (said) {
           v = { value: said.value };
           clauseText = `${said.clause} ... ${c.text}`;
+        }
+      }
+      // "The market is canceled (invalid) if the game is canceled ...; if the game ends in a tie for any
+      // reason; if ...": a clause after a semicolon that is only a case continues the statement's list of
+      // cases, so the statement's value holds for it.
+      if (!v && topic && c.kind === 'semi' && i > 0 && onlyCase(c)) {
+        let j = i - 1;
+        while (j > 0 && cs[j].kind === 'semi' && onlyCase(cs[j])) j--;
+        const st = cs[j];
+        if (j < i - 1 || st.conditional.some((x) => x)) {
+          const said = !st.withdrawn && !onlyCase(st) ? clauseValue(rule, st.words, true, st.conditional) : undefined;
+          if (said && !said.conflict) {
+            v = { value: said.value };
+            clauseText = `${st.text} ... ${c.text}`;
+          }
         }
       }
       // "Overtime: yes for game lines, no for quarter lines": each answer holds for the markets it names.

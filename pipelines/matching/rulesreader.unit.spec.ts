@@ -188,6 +188,15 @@ const BLIND22_RIGHT = 101;
 // blocking before a semicolon, a pronoun object after a sentence on overtime, a hockey player's shift, "not
 // the starter", "this market will resolve 50-50", "settled as a dead heat"; measurements.md).
 const BLIND23_RIGHT = 74;
+// The twenty-fourth blind batch, development since its blind figure (42 of 59 right on the reader at 825cfb8,
+// the same at 404b596, with 1 wrong value, a sport named beside other sports' leagues, and 5 of 24 silent rows
+// read known, 1 opposite pair read alike): after the round on it none wrong, no silent row read known (a glossary
+// entry, "the World Series included", the result under a "Winner:" label, "the match, otherwise the bets are
+// cancelled"; p2368's cancellation valued 'void' again, as p981's same sentence is), and 58 of 60 right (the end of
+// a section of definitions, "scored into", a two-legged tie, "a team's run total", "a batter's hits bet",
+// "resolves 'Under'", "must be in the game for the bet to count", "are losing", a list of cases after a
+// semicolon; measurements.md).
+const BLIND24_RIGHT = 58;
 
 const m = (league: MarketScope['league'], marketType: MarketScope['marketType'], segment: MarketScope['segment'] = 'full'): MarketScope => ({ league, marketType, segment });
 
@@ -1178,6 +1187,7 @@ describe('corpus of real rules texts (evaluation part)', () => {
     { part: 'blind21-former-evaluation', batch: 'twenty-first', stated: 80, right: BLIND21_RIGHT, silentKnown: [] },
     { part: 'blind22-former-evaluation', batch: 'twenty-second', stated: 100, right: BLIND22_RIGHT, silentKnown: [] },
     { part: 'blind23-former-evaluation', batch: 'twenty-third', stated: 80, right: BLIND23_RIGHT, silentKnown: [] },
+    { part: 'blind24-former-evaluation', batch: 'twenty-fourth', stated: 50, right: BLIND24_RIGHT, silentKnown: [] },
   ];
   it.each(BLIND_GUARDS)(
     'keeps the $batch blind batch (development since it was measured once) free of wrong values and of opposite rules read alike, at least $right right, silent rows read known exactly $silentKnown',
@@ -2770,5 +2780,95 @@ describe('stated values of the twenty-third blind batch read unknown (sentences 
     expect(readRule("A team's own goal total counts overtime as well.", 'overtime', m('nhl', 'team_total'))).toMatchObject({ value: 'included' });
     expect(readRule("Overtime points count for a team's own points total.", 'overtime', m('nba', 'team_total'))).toMatchObject({ value: 'included' });
     expect(readRule("A team's own total counts overtime.", 'overtime', m('nhl', 'total'))).toEqual({ value: 'unknown', why: 'silent' });
+  });
+});
+describe('the twenty-fourth blind batch\'s wrong value and silent rows read known (sentences written for these tests)', () => {
+  it('a sport named beside another sport\'s leagues ("basketball, the NFL and MLB") stands whole; a league still narrows its own sport ("NBA basketball")', () => {
+    const text = 'All markets are settled on regulation time. Exceptions are basketball, the NFL and MLB, where extra time is included in bets on the final result.';
+    expect(readRule(text, 'overtime', m('nba', 'moneyline'))).toMatchObject({ value: 'included', evidence: 'Exceptions are basketball, the NFL and MLB, where extra time is included in bets on the final result' });
+    expect(readRule(text, 'overtime', m('wnba', 'moneyline'))).toMatchObject({ value: 'included' });
+    expect(readRule(text, 'overtime', m('nfl', 'moneyline'))).toMatchObject({ value: 'included' });
+    expect(readRule(text, 'overtime', m('nhl', 'moneyline'))).toMatchObject({ value: 'excluded' });
+    const nba = 'All markets are settled on regulation time. In NBA basketball and the NFL, overtime counts.';
+    expect(readRule(nba, 'overtime', m('nba', 'moneyline'))).toMatchObject({ value: 'included' });
+    expect(readRule(nba, 'overtime', m('wnba', 'moneyline'))).toMatchObject({ value: 'excluded' });
+  });
+  it('a glossary entry ("Penalty shootout: in ice hockey, the decision ...") and the sentences describing its term state no rule; a heading or a sentence naming markets ends it', () => {
+    const entry = 'Penalty shootout: in ice hockey, the decision when a game is still level despite overtime. Five players from each side shoot. The winner of the shootout gets one goal added to the drawn result.';
+    expect(readRule(entry, 'overtime', m('nhl', 'total'))).toEqual({ value: 'unknown', why: 'silent' });
+    expect(readRule(`${entry} Totals: the shootout winner gets one goal added to the total.`, 'overtime', m('nhl', 'total'))).toMatchObject({ value: 'included' });
+    expect(readRule(`${entry} All bets include overtime.`, 'overtime', m('nhl', 'total'))).toMatchObject({ value: 'included' });
+    // A settlement heading, or an entry stating a value, is no glossary entry.
+    expect(readRule('Shootout: the winner of the shootout gets one goal added to the final score.', 'overtime', m('nhl', 'total'))).toMatchObject({ value: 'included' });
+  });
+  it('a noun phrase of its own before a closing "included" ("..., the World Series included") names what the statement holds for, not overtime', () => {
+    expect(readRule('In the postseason extra innings go on until there is a winner, the World Series included.', 'overtime', m('mlb', 'total'))).toEqual({ value: 'unknown', why: 'silent' });
+    expect(readRule('All bets are settled on the final score, the overtime included.', 'overtime', m('mlb', 'total'))).toMatchObject({ value: 'included' });
+    expect(readRule('All bets are settled on the official result, overtime and the penalty shootout included.', 'overtime', m('nhl', 'total'))).toMatchObject({ value: 'included' });
+    expect(readRule('Totals count every run, extra innings included.', 'overtime', m('mlb', 'total'))).toMatchObject({ value: 'included' });
+  });
+  it('a "Winner:" label names the winner market, and a sentence whose subject is the result ("The result is determined by the final score ...") stands under its market heading', () => {
+    const text = "Winner: if the Kings win, the market resolves to 'Kings'; if the Raptors win, 'Raptors'. The result is determined by the final score including any overtime periods. Spread, Raptors -14.5: resolves to 'Raptors' if the Raptors win by 15 or more points; otherwise it resolves to 'Kings'.";
+    expect(readRule(text, 'overtime', m('nba', 'moneyline'))).toMatchObject({ value: 'included', evidence: 'The result is determined by the final score including any overtime periods' });
+    expect(readRule(text, 'overtime', m('nba', 'spread'))).toEqual({ value: 'unknown', why: 'silent' });
+    // The final score named in a sentence of its own (not its subject) still speaks of the whole game.
+    expect(readRule('Spread (Home -3.5): resolves to Home if Home wins by 4 or more. Overtime is included in the final score.', 'overtime', m('nba', 'total'))).toMatchObject({ value: 'included' });
+  });
+  it('a topic\'s gap that opens a consequence ("the player must take part in the match, otherwise the bets are cancelled") names the bets cancelled, not the game', () => {
+    const text = 'Player points: the player must take part in the match, otherwise the bets are cancelled and stakes returned.';
+    expect(readRule(text, 'cancellation', m('nba', 'player_prop'))).toEqual({ value: 'unknown', why: 'silent' });
+    expect(readRule(text, 'non_participation', m('nba', 'player_prop'))).toMatchObject({ value: 'void' });
+    expect(readRule('If the match is cancelled, the bets are void.', 'cancellation', m('nba', 'player_prop'))).toMatchObject({ value: 'void' });
+  });
+  it('a section of definitions ends at a heading naming a league with the product before it ("Sportsbook, ice hockey (NHL):")', () => {
+    const text = "2. Definitions: 'Games' means casino, sportsbook and any other game on the site. Sportsbook, ice hockey (NHL): the money line includes overtime and the shootout. Totals include overtime; if the total lands exactly on the line, the stake is refunded.";
+    expect(readRule(text, 'overtime', m('nhl', 'moneyline'))).toMatchObject({ value: 'included', evidence: 'the money line includes overtime and the shootout' });
+    expect(readRule(text, 'push', m('nhl', 'total'))).toMatchObject({ value: 'void' });
+    // A definition's own term stays in the section.
+    expect(readRule("2. Definitions: 'Push' means a bet refunded when the total lands on the line.", 'push', m('nhl', 'total'))).toEqual({ value: 'unknown', why: 'silent' });
+  });
+  it('overtime "scored into" (or "counted into") a game or a half is included in it', () => {
+    const text = 'Settlement note: extra time is scored into the full game and into the second half.';
+    expect(readRule(text, 'overtime', m('wnba', 'spread', 'half:2'))).toMatchObject({ value: 'included' });
+    expect(readRule('Overtime points are counted into the game total.', 'overtime', m('nba', 'total'))).toMatchObject({ value: 'included' });
+    expect(readRule(text, 'overtime', m('wnba', 'spread', 'quarter:4'))).toEqual({ value: 'unknown', why: 'silent' });
+  });
+  it('a two-legged tie ("where there is a first and second leg with an aggregate score") is a format outside our leagues: its settlement is no rule for a game of ours', () => {
+    const text = 'Overtime counts for all offers unless stated otherwise. Where there is a first and second leg with an aggregate score, full-game offers are settled on the result after regulation time and any overtime is not counted.';
+    expect(readRule(text, 'overtime', m('nba', 'total'))).toMatchObject({ value: 'included', evidence: 'Overtime counts for all offers' });
+    expect(readRule('Where the two legs are settled on the aggregate score, overtime is not counted.', 'overtime', m('nba', 'total'))).toEqual({ value: 'unknown', why: 'silent' });
+  });
+  it('"a team\'s run total" (goal, points) is the team total, as "a team\'s own total" is', () => {
+    expect(readRule("A note for readers who bet: a team's run total counts the runs of extra innings.", 'overtime', m('mlb', 'team_total'))).toMatchObject({ value: 'included' });
+    expect(readRule("A team's goal total counts overtime goals.", 'overtime', m('nhl', 'team_total'))).toMatchObject({ value: 'included' });
+    expect(readRule("A team's run total counts the runs of extra innings.", 'overtime', m('mlb', 'total'))).toEqual({ value: 'unknown', why: 'silent' });
+  });
+  it('"a batter\'s hits bet" is a player\'s market, and "stands only if he comes to the plate at least once, otherwise it is cancelled" voids it for a batter who does not', () => {
+    const text = "For those who bet: the winner bet counts extra innings; a batter's hits bet stands only if he comes to the plate at least once, otherwise it is cancelled and the stake returned, and hits in extra innings count.";
+    expect(readRule(text, 'non_participation', m('mlb', 'player_prop'))).toMatchObject({ value: 'void' });
+    expect(readRule(text, 'overtime', m('mlb', 'player_prop'))).toMatchObject({ value: 'included' });
+    // A player who does not come to the plate again (taken out mid-game) is no non-participation.
+    expect(readRule('If a player does not come to the plate again, undecided markets are void.', 'non_participation', m('mlb', 'player_prop'))).toEqual({ value: 'unknown', why: 'silent' });
+  });
+  it('a player\'s over/under that "resolves \'Under\'" when he does not take the court loses the bet on the over, as "resolves No" does', () => {
+    const text = "Player points: Sabonis rebounds O/U 12.5 resolves 'Over' if he records more than 12.5 rebounds; if he is listed inactive or does not take the court at any point, it resolves 'Under'.";
+    expect(readRule(text, 'non_participation', m('nba', 'player_prop'))).toMatchObject({ value: 'loses' });
+    expect(readRule("Player points: it resolves 'Under' if he records 12 rebounds or fewer.", 'non_participation', m('nba', 'player_prop'))).toEqual({ value: 'unknown', why: 'silent' });
+  });
+  it('a player who "must be in the game for the bet to count" voids the bet of one who is not, as "for the bet to stand" does', () => {
+    expect(readRule('For bets on player performance the player or players must be in the game for the bet to count.', 'non_participation', m('nba', 'player_prop'))).toMatchObject({ value: 'void' });
+    expect(readRule('Overtime must be played in full for the bet to count.', 'non_participation', m('nba', 'player_prop'))).toEqual({ value: 'unknown', why: 'silent' });
+  });
+  it('"bets on either team are losing" after a game level after overtime loses them, as "lose" does', () => {
+    const text = 'Head-to-head: if the match ends level after overtime, bets on either team are losing.';
+    expect(readRule(text, 'tie', m('nfl', 'moneyline'))).toMatchObject({ value: 'loses' });
+    expect(readRule('Head-to-head: bets on the team that trails are losing until the end.', 'tie', m('nfl', 'moneyline'))).toEqual({ value: 'unknown', why: 'silent' });
+  });
+  it('a case after a semicolon with no consequence of its own ("...; if the game ends in a tie for any reason; ...") continues the statement\'s list of cases', () => {
+    const text = 'The market is canceled (invalid) if the game is canceled, postponed indefinitely or played outside that window; if the game ends in a tie for any reason; or if the result source fails to give an outcome.';
+    expect(readRule(text, 'tie', m('nfl', 'moneyline'))).toMatchObject({ value: 'void' });
+    // A case with its own consequence states its own value; a statement with no case of its own lists none.
+    expect(readRule('The market is canceled if the game is canceled, postponed or moved; if the game ends in a tie, it resolves No.', 'tie', m('nfl', 'moneyline'))).toMatchObject({ value: 'loses' });
+    expect(readRule('Bets are refunded; if the game ends in a tie for any reason.', 'tie', m('nfl', 'moneyline'))).toEqual({ value: 'unknown', why: 'silent' });
   });
 });
