@@ -2228,6 +2228,11 @@ function coordinatedStatement(toks: readonly Tok[], i: number): boolean {
   for (let k = i; k < toks.length && toks[k].word !== ';'; k++) if (isWord(toks[k])) ws.push(toks[k].word);
   let j = 0;
   while (SUBJECT_DETERMINERS.has(ws[j])) j++;
+  // "..., while a bet on a single quarter, the fourth included, counts only the points of that quarter": a
+  // bet named by the market or period it is placed on ("a bet on", "bets on the", "wagers for any") is a
+  // subject of its own, as "quarter bets" is.
+  const betOn = betOnSubject(ws, j);
+  if (betOn >= 0) j = betOn;
   // "..., and every other hockey market is on regular time": the markets the clause before left out
   // are a subject of their own, named by "other" (and a league or sport) before a market noun.
   if (j > 0 && OTHER_WORDS.has(ws[j])) {
@@ -2254,6 +2259,22 @@ function coordinatedStatement(toks: readonly Tok[], i: number): boolean {
   }
   return (namesMarketAt(ws, j) || blockedAt(j)) && statesValue(ws);
 }
+/** Words that open a bet named by what it is placed on ("a bet on a single quarter", "bets on the fourth quarter"). */
+const BET_ON_NOUNS = new Set(['bet', 'bets', 'wager', 'wagers']);
+const BET_ON_PREPOSITIONS = new Set(['on', 'for']);
+const BET_ON_FILLERS = new Set(['a', 'an', 'the', 'any', 'each', 'every', 'single', 'one', 'individual']);
+
+/** Where the market or period starts in a subject "(a) bet on (a single) <market>" that opens at word j
+ * (after its determiners), or -1 when the subject is not one. */
+function betOnSubject(ws: readonly string[], j: number): number {
+  let k = j;
+  if (k === 0 && (ws[0] === 'a' || ws[0] === 'an')) k = 1;
+  if (!BET_ON_NOUNS.has(ws[k] ?? '') || !BET_ON_PREPOSITIONS.has(ws[k + 1] ?? '')) return -1;
+  k += 2;
+  while (BET_ON_FILLERS.has(ws[k] ?? '')) k++;
+  return namesMarketAt([...ws], k) ? k : -1;
+}
+
 /** Prepositions that put a bet named after them in a clause's subject ("in parlays, the leg ...", "for combo bets"). */
 const BET_PREPOSITIONS = new Set(['in', 'for']);
 

@@ -2772,3 +2772,15 @@ describe('stated values of the twenty-third blind batch read unknown (sentences 
     expect(readRule("A team's own total counts overtime.", 'overtime', m('nhl', 'total'))).toEqual({ value: 'unknown', why: 'silent' });
   });
 });
+describe('the twenty-fifth blind batch\'s wrong values and silent row read known (sentences written for these tests)', () => {
+  it('", while a bet on a single quarter ..." is a statement of its own: a bet named by the market or period it is placed on is a subject, as "quarter bets" is', () => {
+    const text = 'For bets: a bet on the match winner is settled with every overtime included, while a bet on a single quarter, the fourth included, counts only the points of that quarter, without overtime.';
+    expect(readRule(text, 'overtime', m('nba', 'moneyline'))).toMatchObject({ value: 'included', evidence: 'a bet on the match winner is settled with every overtime included' });
+    expect(readRule(text, 'overtime', m('nba', 'total', 'quarter:4'))).toMatchObject({ value: 'excluded' });
+    const and = 'Spreads include overtime, and bets on the fourth quarter are settled without overtime.';
+    expect(readRule(and, 'overtime', m('nfl', 'spread'))).toMatchObject({ value: 'included', evidence: 'Spreads include overtime' });
+    expect(readRule(and, 'overtime', m('nfl', 'spread', 'quarter:4'))).toMatchObject({ value: 'excluded' });
+    // A bet on something that names no market or period is no subject of its own: the statement goes on.
+    expect(readRule('Totals include overtime, while a bet on that is graded the same way.', 'overtime', m('nfl', 'total'))).toMatchObject({ value: 'included' });
+  });
+});
