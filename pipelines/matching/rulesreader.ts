@@ -1137,7 +1137,10 @@ export function clauses(sentence: string, section?: Scope): Clause[] {
       parts.push({ kind: 'not', toks: [] });
       i += 2;
     } else if (t.word === ',' && (next === 'but' || next === 'not')) {
-      parts.push({ kind: next, toks: [] });
+      // "the winner line is settled with the overtime included, but a bet on the fourth quarter counts only
+      // that quarter's points": a bet named by the period it is placed on is a whole subject of its own,
+      // which takes no market from the clause before (a fourth-quarter total is no winner line).
+      parts.push({ kind: next, toks: [], ...(next === 'but' && betOnAfter(kept, i + 2) ? { fresh: true } : {}) });
       i++;
     } else if (t.word === 'but' && next === 'not' && cur.toks.some(isWord)) {
       parts.push({ kind: 'not', toks: [] });
@@ -2273,6 +2276,15 @@ function betOnSubject(ws: readonly string[], j: number): number {
   k += 2;
   while (BET_ON_FILLERS.has(ws[k] ?? '')) k++;
   return namesMarketAt([...ws], k) ? k : -1;
+}
+
+/** Whether the clause from token i opens with a bet named by the market or period it is placed on. */
+function betOnAfter(toks: readonly Tok[], i: number): boolean {
+  const ws: string[] = [];
+  for (let k = i; k < toks.length && toks[k].word !== ';' && toks[k].word !== ','; k++) if (isWord(toks[k])) ws.push(toks[k].word);
+  let j = 0;
+  while (SUBJECT_DETERMINERS.has(ws[j])) j++;
+  return betOnSubject(ws, j) >= 0;
 }
 
 /** Prepositions that put a bet named after them in a clause's subject ("in parlays, the leg ...", "for combo bets"). */

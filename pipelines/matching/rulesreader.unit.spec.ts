@@ -2783,4 +2783,15 @@ describe('the twenty-fifth blind batch\'s wrong values and silent row read known
     // A bet on something that names no market or period is no subject of its own: the statement goes on.
     expect(readRule('Totals include overtime, while a bet on that is graded the same way.', 'overtime', m('nfl', 'total'))).toMatchObject({ value: 'included' });
   });
+  it('"the winner line" is the money line, and ", but a bet on the fourth quarter ..." takes no market from it; "counts only that quarter\'s points" leaves overtime out', () => {
+    const text = "A note for bettors: the winner line is settled with the overtime included, but a bet on the fourth quarter counts only that quarter's points.";
+    expect(readRule(text, 'overtime', m('wnba', 'total', 'quarter:4'))).toMatchObject({ value: 'excluded' });
+    expect(readRule(text, 'overtime', m('wnba', 'moneyline'))).toMatchObject({ value: 'included', evidence: 'the winner line is settled with the overtime included' });
+    expect(readRule('On the winner lines overtime counts.', 'overtime', m('nba', 'total'))).toEqual({ value: 'unknown', why: 'silent' });
+    expect(readRule('Totals count overtime, but quarter totals count only the points of that quarter.', 'overtime', m('nba', 'total', 'quarter:2'))).toMatchObject({ value: 'excluded' });
+    // Said of quarter bets with no word of overtime, it names what the quarter is, not the rule: a later "the fourth quarter includes any overtime" decides the fourth.
+    expect(readRule('Quarter bets count only the points of that quarter, but the fourth quarter includes any overtime played.', 'overtime', m('nba', 'total', 'quarter:4'))).toMatchObject({ value: 'included' });
+    // "Totals include overtime, but fourth-quarter ones do not": a subject that is no bet named by its period still takes the market.
+    expect(readRule('Totals include overtime, but fourth-quarter ones do not.', 'overtime', m('nba', 'moneyline', 'quarter:4'))).toEqual({ value: 'unknown', why: 'silent' });
+  });
 });
