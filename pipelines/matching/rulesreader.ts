@@ -1527,6 +1527,10 @@ function clauseValue(rule: ReadRule, words: string[], topic: boolean, conditiona
       // "Bets include extra time if the game is level at the end of regulation time": a length of play
       // named after a level score in a condition says when overtime is played, not what bets settle on.
       if (lex.negation && levelCaseBefore(words, hit.start)) continue;
+      // "a game level at the end of regulation normally goes to extra time": a moment named right after a
+      // level score ("tied after regulation", "level at the end of regulation") says when the tie stands
+      // and overtime is played, not what bets settle on, with or without "if" before it.
+      if (rule === 'overtime' && LEVEL_AT.has(words[hit.start - 1])) continue;
       // "All other markets, including Total Runs and Run Handicap, ..." lists markets: that
       // "including" says which markets, not that overtime is included.
       if (hit.end - hit.start === 1 && words[hit.start] === 'including' && namesMarketAt(words, hit.end)) continue;
@@ -1582,6 +1586,8 @@ function levelCaseBefore(words: string[], at: number): boolean {
   for (let k = at - 1; k >= Math.max(0, at - 8); k--) if (CONDITION_OPENERS.has(words[k]) && words[k] !== 'unless') return words.slice(k + 1, at).some((w) => LEVEL_WORDS.has(w));
   return false;
 }
+/** Level-score words after which a moment of the game places the tie ("level at the end of regulation"). */
+const LEVEL_AT = new Set(['level', 'tied', 'drawn', 'square']);
 const LEVEL_WORDS = new Set(['level', 'tied', 'tie', 'draw', 'drawn', 'square', 'even']);
 
 /** Relative pronouns that open a clause inside the subject ("the money line, which has no draw, counts ..."). */

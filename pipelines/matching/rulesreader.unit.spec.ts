@@ -2794,4 +2794,11 @@ describe('the twenty-fifth blind batch\'s wrong values and silent row read known
     // "Totals include overtime, but fourth-quarter ones do not": a subject that is no bet named by its period still takes the market.
     expect(readRule('Totals include overtime, but fourth-quarter ones do not.', 'overtime', m('nba', 'moneyline', 'quarter:4'))).toEqual({ value: 'unknown', why: 'silent' });
   });
+  it('a moment named right after a level score ("a game level at the end of regulation goes to extra time") says when overtime is played, not that bets settle at the end of regulation', () => {
+    expect(readRule('In basketball, a game level at the end of regulation normally goes to extra time to find a winner.', 'overtime', m('wnba', 'spread', 'half:2'))).toEqual({ value: 'unknown', why: 'silent' });
+    expect(readRule('A game tied at the end of regulation goes to overtime.', 'overtime', m('nba', 'total'))).toEqual({ value: 'unknown', why: 'silent' });
+    // Bets settled at the end of regulation still leave overtime out.
+    expect(readRule('Totals are settled at the end of regulation.', 'overtime', m('nba', 'total'))).toMatchObject({ value: 'excluded' });
+    expect(readRule('A game level at the end of regulation goes to extra time. Player points bets are settled at the end of regulation.', 'overtime', m('nba', 'player_prop'))).toMatchObject({ value: 'excluded', evidence: 'Player points bets are settled at the end of regulation' });
+  });
 });
