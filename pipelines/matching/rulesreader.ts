@@ -2242,6 +2242,9 @@ function coordinatedStatement(toks: readonly Tok[], i: number): boolean {
   // subject of its own, as "quarter bets" is.
   const betOn = betOnSubject(ws, j);
   if (betOn >= 0) j = betOn;
+  // "..., while the game total counted both overtime field goals": "game" or "match" before a market
+  // names the game the market is on; the market is still the subject ("the match spread").
+  else if (GAME_WORDS.has(ws[j]) && namesMarketAt(ws, j + 1)) j++;
   // "..., and every other hockey market is on regular time": the markets the clause before left out
   // are a subject of their own, named by "other" (and a league or sport) before a market noun.
   if (j > 0 && OTHER_WORDS.has(ws[j])) {
@@ -2268,6 +2271,8 @@ function coordinatedStatement(toks: readonly Tok[], i: number): boolean {
   }
   return (namesMarketAt(ws, j) || blockedAt(j)) && statesValue(ws);
 }
+/** Words naming the game before a market noun ("the game total", "the match spread"). */
+const GAME_WORDS = new Set(['game', 'match']);
 /** Words that open a bet named by what it is placed on ("a bet on a single quarter", "bets on the fourth quarter"). */
 const BET_ON_NOUNS = new Set(['bet', 'bets', 'wager', 'wagers']);
 const BET_ON_PREPOSITIONS = new Set(['on', 'for']);

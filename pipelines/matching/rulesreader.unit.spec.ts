@@ -2801,4 +2801,10 @@ describe('the twenty-fifth blind batch\'s wrong values and silent row read known
     expect(readRule('Totals are settled at the end of regulation.', 'overtime', m('nba', 'total'))).toMatchObject({ value: 'excluded' });
     expect(readRule('A game level at the end of regulation goes to extra time. Player points bets are settled at the end of regulation.', 'overtime', m('nba', 'player_prop'))).toMatchObject({ value: 'excluded', evidence: 'Player points bets are settled at the end of regulation' });
   });
+  it('", while the game total counted both overtime field goals" is a statement of its own: "game" or "match" before a market names the game, and the market is the subject', () => {
+    const text = 'For the people holding tickets, the books graded every moneyline bet on the game as no action and handed the stakes back, while the game total counted both overtime field goals, so the over cashed long before the end.';
+    expect(readRule(text, 'overtime', m('nfl', 'moneyline'))).toEqual({ value: 'unknown', why: 'silent' });
+    expect(readRule(text, 'overtime', m('nfl', 'total'))).toMatchObject({ value: 'included', evidence: 'the game total counted both overtime field goals' });
+    expect(readRule('Moneylines exclude overtime, while the match spread counts it.', 'overtime', m('nhl', 'moneyline'))).toMatchObject({ value: 'excluded' });
+  });
 });
