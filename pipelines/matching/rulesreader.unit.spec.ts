@@ -188,6 +188,13 @@ const BLIND22_RIGHT = 101;
 // blocking before a semicolon, a pronoun object after a sentence on overtime, a hockey player's shift, "not
 // the starter", "this market will resolve 50-50", "settled as a dead heat"; measurements.md).
 const BLIND23_RIGHT = 74;
+// The twenty-fifth blind batch, development since its blind figure (53 of 79 right on the reader at 404b596,
+// with 4 wrong values, a contrast's quarters clause read for the winner, a level score at the end of regulation
+// read as a settlement, a winner line's clause read for a quarter, and 1 of 22 silent rows read known, a game
+// total's clause read for the money line): after the round on it none wrong, no silent row read known, and 55
+// right (a bet named by what it is placed on and "the game total" as subjects of coordinated statements, "the
+// winner line", "only that quarter's points", a moment after a level score; measurements.md).
+const BLIND25_RIGHT = 55;
 
 const m = (league: MarketScope['league'], marketType: MarketScope['marketType'], segment: MarketScope['segment'] = 'full'): MarketScope => ({ league, marketType, segment });
 
@@ -1178,6 +1185,7 @@ describe('corpus of real rules texts (evaluation part)', () => {
     { part: 'blind21-former-evaluation', batch: 'twenty-first', stated: 80, right: BLIND21_RIGHT, silentKnown: [] },
     { part: 'blind22-former-evaluation', batch: 'twenty-second', stated: 100, right: BLIND22_RIGHT, silentKnown: [] },
     { part: 'blind23-former-evaluation', batch: 'twenty-third', stated: 80, right: BLIND23_RIGHT, silentKnown: [] },
+    { part: 'blind25-former-evaluation', batch: 'twenty-fifth', stated: 75, right: BLIND25_RIGHT, silentKnown: [] },
   ];
   it.each(BLIND_GUARDS)(
     'keeps the $batch blind batch (development since it was measured once) free of wrong values and of opposite rules read alike, at least $right right, silent rows read known exactly $silentKnown',
