@@ -1208,7 +1208,14 @@ export function clauses(sentence: string, section?: Scope): Clause[] {
     // "except" is the one the statement leaves out, so the clause holds for the other leagues.
     if ((p.kind === 'first' || p.kind === 'colon') && opensWithLeagueException(wordsOf)) read.scope.complement = true;
     listAlternatives(opensUnless ? p.toks.slice(p.toks.findIndex((t, k) => k > 0 && t.word === ',') + 1) : p.toks, read);
-    const from = prev && p.fresh ? { ...prev, segments: undefined, markets: undefined, alternatives: undefined } : prev;
+    let from = prev && p.fresh ? { ...prev, segments: undefined, markets: undefined, alternatives: undefined } : prev;
+    // "on the two-way winner line the extra periods count; second-half lines also take in the extra periods;
+    // a player's points bet counts the points she scores in extra time": after a semicolon, a period named
+    // with a bare market noun ("second-half lines") is every market of that period, and a player's market
+    // named alone is the player's whole game: neither takes the other dimension from the clause before.
+    if (from && p.kind === 'semi' && read.own.segment && !read.own.market && periodWithMarketNoun(wordsOf)) from = { ...from, markets: undefined, alternatives: undefined };
+    else if (from && p.kind === 'semi' && read.own.market && !read.own.segment && read.scope.markets?.size === 1 && read.scope.markets.has('player_prop') && !from.markets?.has('player_prop'))
+      from = { ...from, segments: undefined, alternatives: undefined };
     let scope = from ? inherit(read, from, p.kind, prevOwnBlocking) : section ? inheritSection(read, section) : read.scope;
     // "Handicap (spread): the handicap goes to the favourite and is subtracted from its final score; extra
     // time is taken into consideration": a clause blocked only by the one side it names ("the favourite")
@@ -2271,6 +2278,17 @@ function coordinatedStatement(toks: readonly Tok[], i: number): boolean {
   }
   return (namesMarketAt(ws, j) || blockedAt(j)) && statesValue(ws);
 }
+/** Bare market nouns that name every market of the period before them ("second-half lines"). */
+const BARE_MARKET_NOUNS = new Set(['lines', 'bets', 'wagers', 'markets']);
+
+/** Whether a period is named right before a bare market noun ("second-half lines", "fourth-quarter bets"). */
+function periodWithMarketNoun(words: readonly string[]): boolean {
+  for (let k = 0; k < words.length; k++)
+    for (const c of scopeCandidates(words[k]))
+      if (c.entry.dim === 'segment' && wordsAt(words, k, c.tokens) && BARE_MARKET_NOUNS.has(words[k + c.tokens.length] ?? '')) return true;
+  return false;
+}
+
 /** Words naming the game before a market noun ("the game total", "the match spread"). */
 const GAME_WORDS = new Set(['game', 'match']);
 /** Words that open a bet named by what it is placed on ("a bet on a single quarter", "bets on the fourth quarter"). */

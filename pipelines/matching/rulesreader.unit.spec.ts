@@ -194,7 +194,7 @@ const BLIND23_RIGHT = 74;
 // total's clause read for the money line): after the round on it none wrong, no silent row read known, and 55
 // right (a bet named by what it is placed on and "the game total" as subjects of coordinated statements, "the
 // winner line", "only that quarter's points", a moment after a level score; measurements.md).
-const BLIND25_RIGHT = 55;
+const BLIND25_RIGHT = 58;
 
 const m = (league: MarketScope['league'], marketType: MarketScope['marketType'], segment: MarketScope['segment'] = 'full'): MarketScope => ({ league, marketType, segment });
 
@@ -2814,5 +2814,14 @@ describe('the twenty-fifth blind batch\'s wrong values and silent row read known
     expect(readRule(text, 'overtime', m('nfl', 'moneyline'))).toEqual({ value: 'unknown', why: 'silent' });
     expect(readRule(text, 'overtime', m('nfl', 'total'))).toMatchObject({ value: 'included', evidence: 'the game total counted both overtime field goals' });
     expect(readRule('Moneylines exclude overtime, while the match spread counts it.', 'overtime', m('nhl', 'moneyline'))).toMatchObject({ value: 'excluded' });
+  });
+});
+describe('stated values of the twenty-fifth blind batch read unknown (sentences written for these tests)', () => {
+  it('after a semicolon, "second-half lines" (a period with a bare market noun) takes no market from the clause before, and a player\'s market named alone takes no period', () => {
+    const text = "For betting: on the two-way winner line the extra periods count; second-half lines also take in the extra periods; a player's points bet counts the points she scores in extra time.";
+    expect(readRule(text, 'overtime', m('wnba', 'spread', 'half:2'))).toMatchObject({ value: 'included', evidence: 'second-half lines also take in the extra periods' });
+    expect(readRule(text, 'overtime', m('wnba', 'player_prop'))).toMatchObject({ value: 'included' });
+    // A period named with no bare market noun still takes the market of the clause before ("Totals: ...; the fourth quarter ...").
+    expect(readRule('Totals: the full game includes overtime; the fourth quarter does not.', 'overtime', m('nba', 'spread', 'quarter:4'))).toEqual({ value: 'unknown', why: 'silent' });
   });
 });
