@@ -611,10 +611,12 @@ const labelledWithOvertime = (words: string[], i: number) => LABEL_INCLUDES.has(
 const STAT_JOINERS = new Set(['and', 'or']);
 /** Whether the words hold "player", then what a player's market counts (class `stat_noun`, joined by
  * "and" or "or") and a market noun: "player goal and point markets", "player shots bets". */
+/** Words naming the player a market counts for ("a player's points bet", "a batter's hits bet"). */
+const PLAYER_WORDS = new Set(['player', 'batter', 'hitter', 'pitcher']);
 function namesPlayerMarket(words: string[]): boolean {
   const stats = CLASSES.get('@stat_noun')!;
   for (let k = 0; k < words.length; k++) {
-    if (words[k] !== 'player') continue;
+    if (!PLAYER_WORDS.has(words[k])) continue;
     let i = k + 1;
     let counted = 0;
     for (;;) {

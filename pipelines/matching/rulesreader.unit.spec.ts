@@ -194,7 +194,7 @@ const BLIND23_RIGHT = 74;
 // total's clause read for the money line): after the round on it none wrong, no silent row read known, and 55
 // right (a bet named by what it is placed on and "the game total" as subjects of coordinated statements, "the
 // winner line", "only that quarter's points", a moment after a level score; measurements.md).
-const BLIND25_RIGHT = 58;
+const BLIND25_RIGHT = 60;
 
 const m = (league: MarketScope['league'], marketType: MarketScope['marketType'], segment: MarketScope['segment'] = 'full'): MarketScope => ({ league, marketType, segment });
 
@@ -2823,5 +2823,13 @@ describe('stated values of the twenty-fifth blind batch read unknown (sentences 
     expect(readRule(text, 'overtime', m('wnba', 'player_prop'))).toMatchObject({ value: 'included' });
     // A period named with no bare market noun still takes the market of the clause before ("Totals: ...; the fourth quarter ...").
     expect(readRule('Totals: the full game includes overtime; the fourth quarter does not.', 'overtime', m('nba', 'spread', 'quarter:4'))).toEqual({ value: 'unknown', why: 'silent' });
+  });
+  it('"a batter\'s hits bet" (a hitter\'s, a pitcher\'s) is a player\'s market, as "a player\'s points bet" is', () => {
+    const text = "How bets are settled: the total-runs line counts every run, extra innings included; a batter's hits bet counts hits in extra innings too, and if the batter is not in the starting lineup the bet is void and the stake returned.";
+    expect(readRule(text, 'overtime', m('mlb', 'player_prop'))).toMatchObject({ value: 'included' });
+    expect(readRule(text, 'non_participation', m('mlb', 'player_prop'))).toMatchObject({ value: 'void' });
+    expect(readRule(text, 'overtime', m('mlb', 'total'))).toMatchObject({ value: 'included', evidence: 'the total-runs line counts every run, extra innings included' });
+    // A batter named with no market noun after the stat is no market of its own.
+    expect(readRule('Totals count extra innings; a batter hits the ball in extra innings too.', 'overtime', m('mlb', 'player_prop'))).toEqual({ value: 'unknown', why: 'silent' });
   });
 });
