@@ -191,9 +191,10 @@ const BLIND23_RIGHT = 74;
 // The twenty-fifth blind batch, development since its blind figure (53 of 79 right on the reader at 404b596,
 // with 4 wrong values, a contrast's quarters clause read for the winner, a level score at the end of regulation
 // read as a settlement, a winner line's clause read for a quarter, and 1 of 22 silent rows read known, a game
-// total's clause read for the money line): after the round on it none wrong, no silent row read known, and 55
+// total's clause read for the money line): after the round on it none wrong, no silent row read known, and 60
 // right (a bet named by what it is placed on and "the game total" as subjects of coordinated statements, "the
-// winner line", "only that quarter's points", a moment after a level score; measurements.md).
+// winner line", "only that quarter's points", a moment after a level score, "second-half lines" after a
+// semicolon, "a batter's hits bet"; measurements.md).
 const BLIND25_RIGHT = 60;
 
 const m = (league: MarketScope['league'], marketType: MarketScope['marketType'], segment: MarketScope['segment'] = 'full'): MarketScope => ({ league, marketType, segment });
