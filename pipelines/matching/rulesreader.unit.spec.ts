@@ -191,11 +191,11 @@ const BLIND23_RIGHT = 74;
 // The twenty-fifth blind batch, development since its blind figure (53 of 79 right on the reader at 404b596,
 // with 4 wrong values, a contrast's quarters clause read for the winner, a level score at the end of regulation
 // read as a settlement, a winner line's clause read for a quarter, and 1 of 22 silent rows read known, a game
-// total's clause read for the money line): after the round on it none wrong, no silent row read known, and 60
+// total's clause read for the money line): after the round on it none wrong, no silent row read known, and 62
 // right (a bet named by what it is placed on and "the game total" as subjects of coordinated statements, "the
 // winner line", "only that quarter's points", a moment after a level score, "second-half lines" after a
-// semicolon, "a batter's hits bet"; measurements.md).
-const BLIND25_RIGHT = 60;
+// semicolon, "a batter's hits bet", "a team's goal total"; measurements.md).
+const BLIND25_RIGHT = 62;
 
 const m = (league: MarketScope['league'], marketType: MarketScope['marketType'], segment: MarketScope['segment'] = 'full'): MarketScope => ({ league, marketType, segment });
 
@@ -2832,5 +2832,10 @@ describe('stated values of the twenty-fifth blind batch read unknown (sentences 
     expect(readRule(text, 'overtime', m('mlb', 'total'))).toMatchObject({ value: 'included', evidence: 'the total-runs line counts every run, extra innings included' });
     // A batter named with no market noun after the stat is no market of its own.
     expect(readRule('Totals count extra innings; a batter hits the ball in extra innings too.', 'overtime', m('mlb', 'player_prop'))).toEqual({ value: 'unknown', why: 'silent' });
+  });
+  it('"a team\'s goal total" (points, run total) is the team total, as "a team\'s own goal total" is', () => {
+    expect(readRule("For those who bet: a team's goal total includes overtime goals.", 'overtime', m('nhl', 'team_total'))).toMatchObject({ value: 'included' });
+    expect(readRule("A team's points total counts overtime.", 'overtime', m('nba', 'team_total'))).toMatchObject({ value: 'included' });
+    expect(readRule("A team's goal total includes overtime goals.", 'overtime', m('nhl', 'total'))).toEqual({ value: 'unknown', why: 'silent' });
   });
 });
