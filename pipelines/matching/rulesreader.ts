@@ -1160,7 +1160,10 @@ export function clauses(sentence: string, section?: Scope): Clause[] {
       parts.push({ kind: 'not', toks: [] });
       i += 2;
     } else if (t.word === ',' && (next === 'but' || next === 'not')) {
-      parts.push({ kind: next, toks: [] });
+      // "the winner line is settled with the overtime included, but a bet on the fourth quarter counts only
+      // that quarter's points": a bet named by the period it is placed on is a whole subject of its own,
+      // which takes no market from the clause before (a fourth-quarter total is no winner line).
+      parts.push({ kind: next, toks: [], ...(next === 'but' && betOnAfter(kept, i + 2) ? { fresh: true } : {}) });
       i++;
     } else if (t.word === 'but' && next === 'not' && cur.toks.some(isWord)) {
       parts.push({ kind: 'not', toks: [] });
@@ -1228,7 +1231,14 @@ export function clauses(sentence: string, section?: Scope): Clause[] {
     // "except" is the one the statement leaves out, so the clause holds for the other leagues.
     if ((p.kind === 'first' || p.kind === 'colon') && opensWithLeagueException(wordsOf)) read.scope.complement = true;
     listAlternatives(opensUnless ? p.toks.slice(p.toks.findIndex((t, k) => k > 0 && t.word === ',') + 1) : p.toks, read);
-    const from = prev && p.fresh ? { ...prev, segments: undefined, markets: undefined, alternatives: undefined } : prev;
+    let from = prev && p.fresh ? { ...prev, segments: undefined, markets: undefined, alternatives: undefined } : prev;
+    // "on the two-way winner line the extra periods count; second-half lines also take in the extra periods;
+    // a player's points bet counts the points she scores in extra time": after a semicolon, a period named
+    // with a bare market noun ("second-half lines") is every market of that period, and a player's market
+    // named alone is the player's whole game: neither takes the other dimension from the clause before.
+    if (from && p.kind === 'semi' && read.own.segment && !read.own.market && periodWithMarketNoun(wordsOf)) from = { ...from, markets: undefined, alternatives: undefined };
+    else if (from && p.kind === 'semi' && read.own.market && !read.own.segment && read.scope.markets?.size === 1 && read.scope.markets.has('player_prop') && !from.markets?.has('player_prop'))
+      from = { ...from, segments: undefined, alternatives: undefined };
     let scope = from ? inherit(read, from, p.kind, prevOwnBlocking) : section ? inheritSection(read, section, wordsOf) : read.scope;
     // "Handicap (spread): the handicap goes to the favourite and is subtracted from its final score; extra
     // time is taken into consideration": a clause blocked only by the one side it names ("the favourite")
@@ -1555,6 +1565,10 @@ function clauseValue(rule: ReadRule, words: string[], topic: boolean, conditiona
       // "Bets include extra time if the game is level at the end of regulation time": a length of play
       // named after a level score in a condition says when overtime is played, not what bets settle on.
       if (lex.negation && levelCaseBefore(words, hit.start)) continue;
+      // "a game level at the end of regulation normally goes to extra time": a moment named right after a
+      // level score ("tied after regulation", "level at the end of regulation") says when the tie stands
+      // and overtime is played, not what bets settle on, with or without "if" before it.
+      if (rule === 'overtime' && LEVEL_AT.has(words[hit.start - 1])) continue;
       // "All other markets, including Total Runs and Run Handicap, ..." lists markets: that
       // "including" says which markets, not that overtime is included.
       if (hit.end - hit.start === 1 && words[hit.start] === 'including' && namesMarketAt(words, hit.end)) continue;
@@ -1613,6 +1627,8 @@ function levelCaseBefore(words: string[], at: number): boolean {
   for (let k = at - 1; k >= Math.max(0, at - 8); k--) if (CONDITION_OPENERS.has(words[k]) && words[k] !== 'unless') return words.slice(k + 1, at).some((w) => LEVEL_WORDS.has(w));
   return false;
 }
+/** Level-score words after which a moment of the game places the tie ("level at the end of regulation"). */
+const LEVEL_AT = new Set(['level', 'tied', 'drawn', 'square']);
 const LEVEL_WORDS = new Set(['level', 'tied', 'tie', 'draw', 'drawn', 'square', 'even']);
 
 /** Relative pronouns that open a clause inside the subject ("the money line, which has no draw, counts ..."). */
@@ -2314,6 +2330,14 @@ function coordinatedStatement(toks: readonly Tok[], i: number): boolean {
   for (let k = i; k < toks.length && toks[k].word !== ';'; k++) if (isWord(toks[k])) ws.push(toks[k].word);
   let j = 0;
   while (SUBJECT_DETERMINERS.has(ws[j])) j++;
+  // "..., while a bet on a single quarter, the fourth included, counts only the points of that quarter": a
+  // bet named by the market or period it is placed on ("a bet on", "bets on the", "wagers for any") is a
+  // subject of its own, as "quarter bets" is.
+  const betOn = betOnSubject(ws, j);
+  if (betOn >= 0) j = betOn;
+  // "..., while the game total counted both overtime field goals": "game" or "match" before a market
+  // names the game the market is on; the market is still the subject ("the match spread").
+  else if (GAME_WORDS.has(ws[j]) && namesMarketAt(ws, j + 1)) j++;
   // "..., and every other hockey market is on regular time": the markets the clause before left out
   // are a subject of their own, named by "other" (and a league or sport) before a market noun.
   if (j > 0 && OTHER_WORDS.has(ws[j])) {
@@ -2340,6 +2364,44 @@ function coordinatedStatement(toks: readonly Tok[], i: number): boolean {
   }
   return (namesMarketAt(ws, j) || blockedAt(j)) && statesValue(ws);
 }
+/** Bare market nouns that name every market of the period before them ("second-half lines"). */
+const BARE_MARKET_NOUNS = new Set(['lines', 'bets', 'wagers', 'markets']);
+
+/** Whether a period is named right before a bare market noun ("second-half lines", "fourth-quarter bets"). */
+function periodWithMarketNoun(words: readonly string[]): boolean {
+  for (let k = 0; k < words.length; k++)
+    for (const c of scopeCandidates(words[k]))
+      if (c.entry.dim === 'segment' && wordsAt(words, k, c.tokens) && BARE_MARKET_NOUNS.has(words[k + c.tokens.length] ?? '')) return true;
+  return false;
+}
+
+/** Words naming the game before a market noun ("the game total", "the match spread"). */
+const GAME_WORDS = new Set(['game', 'match']);
+/** Words that open a bet named by what it is placed on ("a bet on a single quarter", "bets on the fourth quarter"). */
+const BET_ON_NOUNS = new Set(['bet', 'bets', 'wager', 'wagers']);
+const BET_ON_PREPOSITIONS = new Set(['on', 'for']);
+const BET_ON_FILLERS = new Set(['a', 'an', 'the', 'any', 'each', 'every', 'single', 'one', 'individual']);
+
+/** Where the market or period starts in a subject "(a) bet on (a single) <market>" that opens at word j
+ * (after its determiners), or -1 when the subject is not one. */
+function betOnSubject(ws: readonly string[], j: number): number {
+  let k = j;
+  if (k === 0 && (ws[0] === 'a' || ws[0] === 'an')) k = 1;
+  if (!BET_ON_NOUNS.has(ws[k] ?? '') || !BET_ON_PREPOSITIONS.has(ws[k + 1] ?? '')) return -1;
+  k += 2;
+  while (BET_ON_FILLERS.has(ws[k] ?? '')) k++;
+  return namesMarketAt([...ws], k) ? k : -1;
+}
+
+/** Whether the clause from token i opens with a bet named by the market or period it is placed on. */
+function betOnAfter(toks: readonly Tok[], i: number): boolean {
+  const ws: string[] = [];
+  for (let k = i; k < toks.length && toks[k].word !== ';' && toks[k].word !== ','; k++) if (isWord(toks[k])) ws.push(toks[k].word);
+  let j = 0;
+  while (SUBJECT_DETERMINERS.has(ws[j])) j++;
+  return betOnSubject(ws, j) >= 0;
+}
+
 /** Prepositions that put a bet named after them in a clause's subject ("in parlays, the leg ...", "for combo bets"). */
 const BET_PREPOSITIONS = new Set(['in', 'for']);
 

@@ -197,6 +197,14 @@ const BLIND23_RIGHT = 74;
 // "resolves 'Under'", "must be in the game for the bet to count", "are losing", a list of cases after a
 // semicolon; measurements.md).
 const BLIND24_RIGHT = 58;
+// The twenty-fifth blind batch, development since its blind figure (53 of 79 right on the reader at 404b596,
+// with 4 wrong values, a contrast's quarters clause read for the winner, a level score at the end of regulation
+// read as a settlement, a winner line's clause read for a quarter, and 1 of 22 silent rows read known, a game
+// total's clause read for the money line): after the round on it none wrong, no silent row read known, and 62
+// right (a bet named by what it is placed on and "the game total" as subjects of coordinated statements, "the
+// winner line", "only that quarter's points", a moment after a level score, "second-half lines" after a
+// semicolon, "a batter's hits bet", "a team's goal total"; measurements.md).
+const BLIND25_RIGHT = 62;
 
 const m = (league: MarketScope['league'], marketType: MarketScope['marketType'], segment: MarketScope['segment'] = 'full'): MarketScope => ({ league, marketType, segment });
 
@@ -1188,6 +1196,7 @@ describe('corpus of real rules texts (evaluation part)', () => {
     { part: 'blind22-former-evaluation', batch: 'twenty-second', stated: 100, right: BLIND22_RIGHT, silentKnown: [] },
     { part: 'blind23-former-evaluation', batch: 'twenty-third', stated: 80, right: BLIND23_RIGHT, silentKnown: [] },
     { part: 'blind24-former-evaluation', batch: 'twenty-fourth', stated: 50, right: BLIND24_RIGHT, silentKnown: [] },
+    { part: 'blind25-former-evaluation', batch: 'twenty-fifth', stated: 75, right: BLIND25_RIGHT, silentKnown: [] },
   ];
   it.each(BLIND_GUARDS)(
     'keeps the $batch blind batch (development since it was measured once) free of wrong values and of opposite rules read alike, at least $right right, silent rows read known exactly $silentKnown',
@@ -2870,5 +2879,63 @@ describe('the twenty-fourth blind batch\'s wrong value and silent rows read know
     // A case with its own consequence states its own value; a statement with no case of its own lists none.
     expect(readRule('The market is canceled if the game is canceled, postponed or moved; if the game ends in a tie, it resolves No.', 'tie', m('nfl', 'moneyline'))).toMatchObject({ value: 'loses' });
     expect(readRule('Bets are refunded; if the game ends in a tie for any reason.', 'tie', m('nfl', 'moneyline'))).toEqual({ value: 'unknown', why: 'silent' });
+  });
+});
+describe('the twenty-fifth blind batch\'s wrong values and silent row read known (sentences written for these tests)', () => {
+  it('", while a bet on a single quarter ..." is a statement of its own: a bet named by the market or period it is placed on is a subject, as "quarter bets" is', () => {
+    const text = 'For bets: a bet on the match winner is settled with every overtime included, while a bet on a single quarter, the fourth included, counts only the points of that quarter, without overtime.';
+    expect(readRule(text, 'overtime', m('nba', 'moneyline'))).toMatchObject({ value: 'included', evidence: 'a bet on the match winner is settled with every overtime included' });
+    expect(readRule(text, 'overtime', m('nba', 'total', 'quarter:4'))).toMatchObject({ value: 'excluded' });
+    const and = 'Spreads include overtime, and bets on the fourth quarter are settled without overtime.';
+    expect(readRule(and, 'overtime', m('nfl', 'spread'))).toMatchObject({ value: 'included', evidence: 'Spreads include overtime' });
+    expect(readRule(and, 'overtime', m('nfl', 'spread', 'quarter:4'))).toMatchObject({ value: 'excluded' });
+    // A bet on something that names no market or period is no subject of its own: the statement goes on.
+    expect(readRule('Totals include overtime, while a bet on that is graded the same way.', 'overtime', m('nfl', 'total'))).toMatchObject({ value: 'included' });
+  });
+  it('"the winner line" is the money line, and ", but a bet on the fourth quarter ..." takes no market from it; "counts only that quarter\'s points" leaves overtime out', () => {
+    const text = "A note for bettors: the winner line is settled with the overtime included, but a bet on the fourth quarter counts only that quarter's points.";
+    expect(readRule(text, 'overtime', m('wnba', 'total', 'quarter:4'))).toMatchObject({ value: 'excluded' });
+    expect(readRule(text, 'overtime', m('wnba', 'moneyline'))).toMatchObject({ value: 'included', evidence: 'the winner line is settled with the overtime included' });
+    expect(readRule('On the winner lines overtime counts.', 'overtime', m('nba', 'total'))).toEqual({ value: 'unknown', why: 'silent' });
+    expect(readRule('Totals count overtime, but quarter totals count only the points of that quarter.', 'overtime', m('nba', 'total', 'quarter:2'))).toMatchObject({ value: 'excluded' });
+    // Said of quarter bets with no word of overtime, it names what the quarter is, not the rule: a later "the fourth quarter includes any overtime" decides the fourth.
+    expect(readRule('Quarter bets count only the points of that quarter, but the fourth quarter includes any overtime played.', 'overtime', m('nba', 'total', 'quarter:4'))).toMatchObject({ value: 'included' });
+    // "Totals include overtime, but fourth-quarter ones do not": a subject that is no bet named by its period still takes the market.
+    expect(readRule('Totals include overtime, but fourth-quarter ones do not.', 'overtime', m('nba', 'moneyline', 'quarter:4'))).toEqual({ value: 'unknown', why: 'silent' });
+  });
+  it('a moment named right after a level score ("a game level at the end of regulation goes to extra time") says when overtime is played, not that bets settle at the end of regulation', () => {
+    expect(readRule('In basketball, a game level at the end of regulation normally goes to extra time to find a winner.', 'overtime', m('wnba', 'spread', 'half:2'))).toEqual({ value: 'unknown', why: 'silent' });
+    expect(readRule('A game tied at the end of regulation goes to overtime.', 'overtime', m('nba', 'total'))).toEqual({ value: 'unknown', why: 'silent' });
+    // Bets settled at the end of regulation still leave overtime out.
+    expect(readRule('Totals are settled at the end of regulation.', 'overtime', m('nba', 'total'))).toMatchObject({ value: 'excluded' });
+    expect(readRule('A game level at the end of regulation goes to extra time. Player points bets are settled at the end of regulation.', 'overtime', m('nba', 'player_prop'))).toMatchObject({ value: 'excluded', evidence: 'Player points bets are settled at the end of regulation' });
+  });
+  it('", while the game total counted both overtime field goals" is a statement of its own: "game" or "match" before a market names the game, and the market is the subject', () => {
+    const text = 'For the people holding tickets, the books graded every moneyline bet on the game as no action and handed the stakes back, while the game total counted both overtime field goals, so the over cashed long before the end.';
+    expect(readRule(text, 'overtime', m('nfl', 'moneyline'))).toEqual({ value: 'unknown', why: 'silent' });
+    expect(readRule(text, 'overtime', m('nfl', 'total'))).toMatchObject({ value: 'included', evidence: 'the game total counted both overtime field goals' });
+    expect(readRule('Moneylines exclude overtime, while the match spread counts it.', 'overtime', m('nhl', 'moneyline'))).toMatchObject({ value: 'excluded' });
+  });
+});
+describe('stated values of the twenty-fifth blind batch read unknown (sentences written for these tests)', () => {
+  it('after a semicolon, "second-half lines" (a period with a bare market noun) takes no market from the clause before, and a player\'s market named alone takes no period', () => {
+    const text = "For betting: on the two-way winner line the extra periods count; second-half lines also take in the extra periods; a player's points bet counts the points she scores in extra time.";
+    expect(readRule(text, 'overtime', m('wnba', 'spread', 'half:2'))).toMatchObject({ value: 'included', evidence: 'second-half lines also take in the extra periods' });
+    expect(readRule(text, 'overtime', m('wnba', 'player_prop'))).toMatchObject({ value: 'included' });
+    // A period named with no bare market noun still takes the market of the clause before ("Totals: ...; the fourth quarter ...").
+    expect(readRule('Totals: the full game includes overtime; the fourth quarter does not.', 'overtime', m('nba', 'spread', 'quarter:4'))).toEqual({ value: 'unknown', why: 'silent' });
+  });
+  it('"a batter\'s hits bet" (a hitter\'s, a pitcher\'s) is a player\'s market, as "a player\'s points bet" is', () => {
+    const text = "How bets are settled: the total-runs line counts every run, extra innings included; a batter's hits bet counts hits in extra innings too, and if the batter is not in the starting lineup the bet is void and the stake returned.";
+    expect(readRule(text, 'overtime', m('mlb', 'player_prop'))).toMatchObject({ value: 'included' });
+    expect(readRule(text, 'non_participation', m('mlb', 'player_prop'))).toMatchObject({ value: 'void' });
+    expect(readRule(text, 'overtime', m('mlb', 'total'))).toMatchObject({ value: 'included', evidence: 'the total-runs line counts every run, extra innings included' });
+    // A batter named with no market noun after the stat is no market of its own.
+    expect(readRule('Totals count extra innings; a batter hits the ball in extra innings too.', 'overtime', m('mlb', 'player_prop'))).toEqual({ value: 'unknown', why: 'silent' });
+  });
+  it('"a team\'s goal total" (points, run total) is the team total, as "a team\'s own goal total" is', () => {
+    expect(readRule("For those who bet: a team's goal total includes overtime goals.", 'overtime', m('nhl', 'team_total'))).toMatchObject({ value: 'included' });
+    expect(readRule("A team's points total counts overtime.", 'overtime', m('nba', 'team_total'))).toMatchObject({ value: 'included' });
+    expect(readRule("A team's goal total includes overtime goals.", 'overtime', m('nhl', 'total'))).toEqual({ value: 'unknown', why: 'silent' });
   });
 });
