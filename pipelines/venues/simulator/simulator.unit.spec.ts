@@ -220,7 +220,7 @@ function parlaysOf(seen: Set<string>): number {
 }
 
 describe('default clock', () => {
-  it('starts at SIM_CLOCK_START when set (a test run pinned to an instant), else now; an explicit clock wins', async () => {
+  it('starts at clockStart, else SIM_CLOCK_START when set (a test run pinned to an instant), else now; an explicit clock wins', async () => {
     vi.stubEnv('SIM_CLOCK_START', '2026-11-28T21:00:00Z');
     try {
       const pinned = await buildSimulatorApp({ seed: 11 });
@@ -230,6 +230,11 @@ describe('default clock', () => {
       const own = await build();
       expect(own.clock.now()).toBe(T0);
       await own.app.close();
+      // A Config's SIM_CLOCK_START (bin/run.ts passes it as clockStart) wins over the environment's.
+      const asked = await buildSimulatorApp({ seed: 11, clockStart: T0 });
+      expect(asked.clock.now() - T0).toBeGreaterThanOrEqual(0);
+      expect(asked.clock.now() - T0).toBeLessThan(60_000);
+      await asked.app.close();
       vi.stubEnv('SIM_CLOCK_START', 'tonight');
       await expect(buildSimulatorApp({ seed: 11 })).rejects.toThrow('SIM_CLOCK_START="tonight"');
       vi.stubEnv('SIM_CLOCK_START', '');
