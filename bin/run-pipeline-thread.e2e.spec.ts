@@ -24,7 +24,21 @@ describe('embedded default with the pipeline on its own thread (PIPELINE_THREAD,
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), 'pm-run-pt-'));
     // Embedded seams whatever the CI environment exports, and the pipeline thread as the default gives it.
-    const config = loadConfig({ DATA_DIR: dir, PORT: '0', LOG_LEVEL: 'warn', SPORTS_PUBLISH_MS: '500', POLL_INTERVAL_MS: '1000', METRICS_PORT: String(await freePort()) });
+    // The simulator's clock pinned (SIM_CLOCK_START): the stream test below moves it to two
+    // postponements of this world (seed 42, eastern day 2026-11-27) so matching republishes events.
+    // On a clock at now it waited for a change to come by itself, which depended on the time of day:
+    // started at this instant (the whole file run twice, SIM_CLOCK_START=2026-11-28T04:30:00Z) none
+    // came within its 150 s. A matched event carries no quotes or status, so it changes only when a
+    // source joins or leaves it or its game is postponed, and after the warm-up that may not happen.
+    const config = loadConfig({
+      DATA_DIR: dir,
+      PORT: '0',
+      LOG_LEVEL: 'warn',
+      SPORTS_PUBLISH_MS: '500',
+      POLL_INTERVAL_MS: '1000',
+      METRICS_PORT: String(await freePort()),
+      SIM_CLOCK_START: '2026-11-28T04:30:00Z',
+    });
     expect(config.PIPELINE_THREAD).toBe(true);
     svc = await runService(config, { quiet: true });
   });
@@ -84,9 +98,17 @@ describe('embedded default with the pipeline on its own thread (PIPELINE_THREAD,
       return r.status === 200 && r.body.data.length > 0 ? true : undefined;
     });
     const headers = { authorization: `Bearer ${svc.demoKey}` };
+    // Moves the simulator's clock just past a postponement of the pinned world (see beforeAll): the
+    // game's venues republish it with its new start, so matching republishes its event.
+    const postpone = async (at: string) => {
+      const r = await fetch(`${svc.venueBaseUrl}/__admin/clock`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ set: at }) });
+      expect(r.status).toBe(200);
+    };
     const first = await openSse(`${svc.address}/v1/stream?channel=sports`, headers);
     try {
       expect(first.status).toBe(200);
+      await first.waitFor((es) => es.length > 0, 150_000, 'the snapshot');
+      await postpone('2026-11-28T16:00:01Z'); // nfl JAX at TEN, 18:00Z, postponed at 16:00Z
       // The snapshot event, then the events the hub tails from matched.events as matching republishes.
       await first.waitFor((es) => es.some((e) => e.event === 'event.updated'), 150_000, 'an event.updated');
       expect(first.events[0]!.event).toBe('snapshot');
@@ -100,6 +122,7 @@ describe('embedded default with the pipeline on its own thread (PIPELINE_THREAD,
     const again = await openSse(`${svc.address}/v1/stream?channel=sports`, { ...headers, 'last-event-id': updated.id! });
     try {
       expect(again.status).toBe(200);
+      await postpone('2026-11-29T00:40:01Z'); // mlb NYY at CLE, 02:40Z, postponed at 00:40Z
       await again.waitFor((es) => es.some((e) => e.event === 'event.updated' || e.event === 'reset'), 150_000, 'a resumed event');
       expect(again.events.map((e) => e.event)).not.toContain('reset');
     } finally {

@@ -110,7 +110,8 @@ export async function runService(config: Config, opts: RunOptions = {}): Promise
   let simulator: SimulatorThread | undefined;
   // No simulator where every venue is read from a host of its own (VENUE_<n>_BASE_URL).
   if (has('simulator') && !config.VENUE_BASE_URL && !VenueEndpoints.fromConfig(config, undefined).allOwn) {
-    const options = { seed: config.SIM_SEED, scale: config.SIM_SCALE, port: config.SIM_PORT, scenario: config.SIM_SCENARIO };
+    const clockStart = config.SIM_CLOCK_START === undefined ? undefined : Date.parse(config.SIM_CLOCK_START);
+    const options = { seed: config.SIM_SEED, scale: config.SIM_SCALE, port: config.SIM_PORT, scenario: config.SIM_SCENARIO, clockStart };
     simulator = config.SIM_THREAD ? await startSimulatorThread({ ...options, nice: config.WORKER_NICE }) : await startSimulator(options);
     stops.push(() => simulator!.close());
     say(`venue simulator: ${simulator.baseUrl}`);

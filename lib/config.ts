@@ -120,6 +120,12 @@ const fields = z.object({
   SIM_SCALE: z.coerce.number().min(0).default(1),
   SIM_PORT: z.coerce.number().int().min(0).max(65535).default(0),
   SIM_SCENARIO: z.string().optional(),
+  // Test and demo aid: the simulator's clock starts at this instant (ISO 8601 with a zone, e.g.
+  // 2026-11-28T21:00:00Z) instead of now, and runs on from there; a scenario's own clock_start wins.
+  // What the world holds (which games are live, final or gone) depends on that instant, so a test
+  // run pinned to one is repeatable and a run at another probes a different hour (README "The
+  // nine-venue simulator"). Read by the simulator's default clock (simClockStart below).
+  SIM_CLOCK_START: z.iso.datetime({ offset: true }).optional(),
   // The simulator on a worker thread of its own (pipelines/venues/simulator/thread.ts): its page
   // building during a crawl stays off the API's event loop. false runs it on the main thread.
   SIM_THREAD: bool.default(true),
@@ -369,6 +375,19 @@ export function loadConfigOrExit(env: NodeJS.ProcessEnv = process.env): Config {
     process.stderr.write(`${e.message}\n`);
     process.exit(2);
   }
+}
+
+/**
+ * SIM_CLOCK_START in epoch ms, undefined when unset: the start of the simulator's default clock
+ * (pipelines/venues/simulator/server.ts), which tests start without a Config. A bad value throws
+ * the ConfigError loadConfig would.
+ */
+export function simClockStart(env: NodeJS.ProcessEnv = process.env): number | undefined {
+  const v = env.SIM_CLOCK_START;
+  if (v === undefined || v === '') return undefined;
+  const parsed = fields.shape.SIM_CLOCK_START.safeParse(v);
+  if (!parsed.success) throw new ConfigError(`invalid configuration:\n  SIM_CLOCK_START=${JSON.stringify(v)}: ${parsed.error.issues[0].message}`);
+  return Date.parse(v);
 }
 
 /**

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { ConfigError, DEV_CURSOR_SECRET, DEV_KEY_PEPPER, MIN_KEY_PEPPER_LENGTH, MIN_SQL_TOKEN_LENGTH, loadConfig, quotesLookbackMs } from './config.ts';
+import { ConfigError, DEV_CURSOR_SECRET, DEV_KEY_PEPPER, MIN_KEY_PEPPER_LENGTH, MIN_SQL_TOKEN_LENGTH, loadConfig, quotesLookbackMs, simClockStart } from './config.ts';
 
 /** The ConfigError message loadConfig throws for env (fails the test when it does not throw). */
 function configError(env: Record<string, string>): string {
@@ -252,5 +252,21 @@ describe('POLLER_THREAD (the venue pollers on a worker thread)', () => {
 
   it('refuses a value that is not a boolean, quoting it', () => {
     expect(configError({ POLLER_THREAD: 'yes' })).toContain('POLLER_THREAD="yes"');
+  });
+});
+
+describe('SIM_CLOCK_START', () => {
+  it('takes an ISO instant with a zone; refuses anything else, quoted, from loadConfig and simClockStart alike', () => {
+    expect(loadConfig({}).SIM_CLOCK_START).toBeUndefined();
+    expect(simClockStart({})).toBeUndefined();
+    expect(simClockStart({ SIM_CLOCK_START: '' })).toBeUndefined();
+    expect(loadConfig({ SIM_CLOCK_START: '2026-11-28T21:00:00Z' }).SIM_CLOCK_START).toBe('2026-11-28T21:00:00Z');
+    expect(simClockStart({ SIM_CLOCK_START: '2026-11-28T21:00:00Z' })).toBe(Date.parse('2026-11-28T21:00:00Z'));
+    expect(simClockStart({ SIM_CLOCK_START: '2026-11-28T16:00:00-05:00' })).toBe(Date.parse('2026-11-28T21:00:00Z'));
+    for (const bad of ['tomorrow', '2026-11-28', '2026-11-28T21:00:00', '1764363600000']) {
+      expect(configError({ SIM_CLOCK_START: bad })).toContain(`SIM_CLOCK_START=${JSON.stringify(bad)}`);
+      expect(() => simClockStart({ SIM_CLOCK_START: bad })).toThrow(ConfigError);
+      expect(() => simClockStart({ SIM_CLOCK_START: bad })).toThrow(`SIM_CLOCK_START=${JSON.stringify(bad)}`);
+    }
   });
 });

@@ -41,10 +41,23 @@ function checkShape(body: Record<string, any>, provider: string) {
   if (body.pricing.availability === 'live') expect(body.status).toBe('open');
 }
 
+/**
+ * The first venue_1 sports market trading with a two-sided book. Not simply the first listed: a
+ * live game's market is listed `closed` with 0 in every quote field (an empty book, served as null
+ * quotes), so whether the first one had a book depended on the time of day the suite ran (with the
+ * clock at 2026-11-30T00:30:00Z the first was live: bid null where these tests expected 0).
+ */
+async function tradingSportsMarket(): Promise<any> {
+  const { markets } = await simJson(sim, '/venue_1/markets?category=Sports&limit=200');
+  const m = markets.find((x: any) => x.status === 'active' && x.yes_bid > 0 && x.no_bid > 0);
+  expect(m).toBeDefined();
+  return m;
+}
+
 describe('venue_1 (tickers, market record, fee hops)', () => {
   it('infers a ticker; quotes come from the record in cents; fees from the series schedule', async () => {
     const { get } = await liveApp(sim);
-    const [m] = (await simJson(sim, '/venue_1/markets?category=Sports&limit=1')).markets;
+    const m = await tradingSportsMarket();
     const { series } = await simJson(sim, `/venue_1/series/${m.series_ticker}`);
     const res = await get(`/v1/markets/${m.ticker}`);
     expect(res.status).toBe(200);
@@ -112,7 +125,7 @@ describe('venue_1 (tickers, market record, fee hops)', () => {
 
   it("the fee hops failing degrades trading_fees to unavailable, the request still succeeds", async () => {
     const { get } = await liveApp(sim);
-    const [m] = (await simJson(sim, '/venue_1/markets?category=Sports&limit=1')).markets;
+    const m = await tradingSportsMarket();
     sim.faults.set('venue_1', { kind: 'down', paths: '/series' });
     try {
       const res = await get(`/v1/markets/${m.ticker}`);

@@ -23,6 +23,7 @@ import { type SimCtx, type VenueModule, storeAccessor } from './store.ts';
 import { type SportsWorld, type WorldPreset, buildWorld } from './world.ts';
 import { VENUE_MODULES } from './venues/index.ts';
 import { sportsDataRoutes } from './sportsdata.ts';
+import { simClockStart } from '../../../lib/config.ts';
 
 export interface SimulatorOptions {
   seed?: number;
@@ -31,6 +32,11 @@ export interface SimulatorOptions {
   port?: number;
   host?: string;
   clock?: SimClock;
+  /**
+   * Without a clock: where the clock starts (epoch ms; a Config's SIM_CLOCK_START), else
+   * SIM_CLOCK_START from the environment, else now. A scenario's clock_start wins over both.
+   */
+  clockStart?: number;
   /** A loaded scenario, or a directory path, or a preset name (`default`, `hard`, `wide`, `none`). */
   scenario?: Scenario | string;
 }
@@ -67,8 +73,11 @@ export async function buildSimulatorApp(opts: SimulatorOptions = {}): Promise<Om
   // seed), so the manifest's seed wins over the configured one.
   const seed = scenario?.manifest.seed ?? opts.seed ?? 42;
   const scale = opts.scale ?? scenario?.manifest.scale ?? 1;
+  // Without a clock: the scenario's start, else the one asked for or SIM_CLOCK_START (a test run or
+  // demo pinned to an instant), else now.
   const clock =
-    opts.clock ?? createClock(scenario?.manifest.clock_start ? Date.parse(scenario.manifest.clock_start) : Date.now());
+    opts.clock ??
+    createClock(scenario?.manifest.clock_start ? Date.parse(scenario.manifest.clock_start) : (opts.clockStart ?? simClockStart() ?? Date.now()));
   const t0 = clock.now();
   const anchorDay = eastern(t0).date;
   const world = buildWorld({ seed, anchorDay, preset });

@@ -219,6 +219,34 @@ function parlaysOf(seen: Set<string>): number {
   return [...seen].filter((t) => t.startsWith('KXMVE')).length;
 }
 
+describe('default clock', () => {
+  it('starts at clockStart, else SIM_CLOCK_START when set (a test run pinned to an instant), else now; an explicit clock wins', async () => {
+    vi.stubEnv('SIM_CLOCK_START', '2026-11-28T21:00:00Z');
+    try {
+      const pinned = await buildSimulatorApp({ seed: 11 });
+      expect(pinned.clock.now() - Date.parse('2026-11-28T21:00:00Z')).toBeGreaterThanOrEqual(0);
+      expect(pinned.clock.now() - Date.parse('2026-11-28T21:00:00Z')).toBeLessThan(60_000);
+      await pinned.app.close();
+      const own = await build();
+      expect(own.clock.now()).toBe(T0);
+      await own.app.close();
+      // A Config's SIM_CLOCK_START (bin/run.ts passes it as clockStart) wins over the environment's.
+      const asked = await buildSimulatorApp({ seed: 11, clockStart: T0 });
+      expect(asked.clock.now() - T0).toBeGreaterThanOrEqual(0);
+      expect(asked.clock.now() - T0).toBeLessThan(60_000);
+      await asked.app.close();
+      vi.stubEnv('SIM_CLOCK_START', 'tonight');
+      await expect(buildSimulatorApp({ seed: 11 })).rejects.toThrow('SIM_CLOCK_START="tonight"');
+      vi.stubEnv('SIM_CLOCK_START', '');
+      const now = await buildSimulatorApp({ seed: 11 });
+      expect(Math.abs(now.clock.now() - Date.now())).toBeLessThan(60_000);
+      await now.app.close();
+    } finally {
+      vi.unstubAllEnvs();
+    }
+  });
+});
+
 describe('faults', () => {
   it('answers each fault kind per venue and leaves other venues alone', async () => {
     const sim = await build();
