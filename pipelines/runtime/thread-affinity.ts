@@ -10,7 +10,7 @@
 // API's core); every thread but the main one on CPU 1 brought the crawl's p99 to 1.25-1.59x the idle
 // one on a quiet machine (2026-11-27 16:46-17:25 UTC; the crawl at about 0.79 of its pace, one core for
 // the pipeline). The main thread keeps every CPU. Node has no call for a thread's affinity, so util-linux's `taskset` sets it.
-import { execFile } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { availableParallelism } from 'node:os';
 import { readTaskFiles } from './native-nice.ts';
 
@@ -55,27 +55,68 @@ export function readMasks(): TaskMask[] {
  * Keeps every thread but the main one on `cpus` (a list from workerCpus), now and every intervalMs (an
  * unref'd timer); returns the stop. Linux only, a no-op elsewhere or for null. Without `taskset` it
  * says so once through `warn` and stops trying.
+ *
+ * One `sh` started at the first call runs every `taskset`: a child started from this process forks it
+ * on the calling thread, the API's, and the fork's cost grows with the process (its page tables; then
+ * a copy-on-write fault for each page any thread writes until the child execs). chdb starts and ends
+ * pool threads all through a crawl, so a `taskset` of its own for each new thread put 10-22 ms stalls
+ * on the API's thread (a CPU profile of it during a 1,000,000-market crawl, bench/crawl-latency.md);
+ * the shell is small and forks cheaply.
  */
 export function pinWorkerThreads(cpus: string | null, warn: (msg: string) => void = () => {}, intervalMs = 1_000): () => void {
   if (process.platform !== 'linux' || cpus === null) return () => {};
   let missing = false;
+  let stopped = false;
   const pending = new Set<number>();
-  const once = () => {
-    if (missing) return;
-    for (const t of tasksToPin(readMasks(), cpus, process.pid)) {
-      if (pending.has(t.tid)) continue;
-      pending.add(t.tid);
-      execFile('taskset', ['-p', '-c', cpus, String(t.tid)], (err) => {
-        pending.delete(t.tid);
-        if ((err as NodeJS.ErrnoException | null)?.code === 'ENOENT' && !missing) {
+  let shell: ChildProcess | null = null;
+  const start = (): ChildProcess => {
+    const sh = spawn('sh', [], { stdio: ['pipe', 'pipe', 'ignore'] });
+    let buffered = '';
+    sh.stdout!.setEncoding('utf8');
+    sh.stdout!.on('data', (chunk: string) => {
+      buffered += chunk;
+      let nl: number;
+      while ((nl = buffered.indexOf('\n')) >= 0) {
+        const [tid, code] = buffered.slice(0, nl).split(' ');
+        buffered = buffered.slice(nl + 1);
+        pending.delete(Number(tid));
+        // 127: the shell found no taskset.
+        if (code === '127' && !missing) {
           missing = true;
           warn('WORKER_CPUS: taskset (util-linux) is not installed; the threads keep every CPU');
         }
-      });
-    }
+      }
+    });
+    const gone = () => {
+      if (shell === sh) shell = null;
+      pending.clear();
+    };
+    sh.on('exit', gone);
+    sh.on('error', gone);
+    sh.stdin!.on('error', gone);
+    // Neither the shell nor its pipes keep the process alive.
+    sh.unref();
+    (sh.stdin as unknown as { unref?: () => void }).unref?.();
+    (sh.stdout as unknown as { unref?: () => void }).unref?.();
+    return sh;
+  };
+  const once = () => {
+    if (missing || stopped) return;
+    const tids = tasksToPin(readMasks(), cpus, process.pid)
+      .map((t) => t.tid)
+      .filter((tid) => !pending.has(tid));
+    if (tids.length === 0) return;
+    shell ??= start();
+    for (const tid of tids) pending.add(tid);
+    shell.stdin!.write(tids.map((tid) => `taskset -p -c ${cpus} ${tid} >/dev/null 2>&1; echo "${tid} $?"\n`).join(''));
   };
   once();
   const timer = setInterval(once, intervalMs);
   timer.unref();
-  return () => clearInterval(timer);
+  return () => {
+    stopped = true;
+    clearInterval(timer);
+    shell?.stdin?.end();
+    shell = null;
+  };
 }
