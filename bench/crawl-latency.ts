@@ -109,7 +109,11 @@ const ROUTE = arg('route', 'plans');
 // as a request is due, so neither the crawl delays it much nor it the API's thread: a stand-in for a
 // client on another machine, paid for from the crawl's CPU, not the API's. (A real-time class was
 // tried first: a SCHED_FIFO Node process never finished starting on one CPU, its own threads
-// waiting on each other behind FIFO's lack of time slices.)
+// waiting on each other behind FIFO's lack of time slices.) Keep the service's main thread off that
+// CPU too, or in the idle rounds the client preempts it there (1,750-1,800 times a second, against 2-6
+// in the crawl rounds, where the pipeline holds that CPU): on two cores,
+//   WORKER_CPUS=1 taskset -c 0 node ... bench/crawl-latency.ts ... --client-cpu 1 --client-nice -20
+// (WORKER_CPUS=auto would read one CPU under taskset and pin nothing; 1 is what auto gives on two).
 const CLIENT_CPU = arg('client-cpu', '');
 const CLIENT_NICE = arg('client-nice', '');
 if (ROUTE !== 'plans' && ROUTE !== 'catalog') throw new Error(`--route ${JSON.stringify(ROUTE)}: plans | catalog`);
