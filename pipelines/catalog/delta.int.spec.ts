@@ -29,9 +29,23 @@ interface Listed {
   outcomes: string[];
 }
 
-let world: Record<string, Listed[]> = {};
-/** Pages from this one on answer 503 (a crawl abandoned half way); null: none do. */
-let failFrom: number | null = null;
+/**
+ * A fake venue's listings, one per test (and per property run), served under a path prefix of its
+ * own: a run that outlives its test (a property still shrinking past the test's timeout) cannot change
+ * what another test's pollers read.
+ */
+interface FakeVenue {
+  scope: string;
+  world: Record<string, Listed[]>;
+  /** Pages from this one on answer 503 (a crawl abandoned half way); null: none do. */
+  failFrom: number | null;
+}
+const venues = new Map<string, FakeVenue>();
+function fakeVenue(world: Record<string, Listed[]>): FakeVenue {
+  const v: FakeVenue = { scope: randomBytes(6).toString('hex'), world, failFrom: null };
+  venues.set(v.scope, v);
+  return v;
+}
 let server: Server;
 let baseUrl = '';
 let history: History;
@@ -41,10 +55,11 @@ const PAGE = 3;
 beforeAll(async () => {
   server = createServer((req, res) => {
     const u = new URL(req.url ?? '/', 'http://x');
-    const venue = u.pathname.slice(1);
+    const [, scope = '', venue = ''] = u.pathname.split('/');
+    const v = venues.get(scope);
     const page = Number(u.searchParams.get('page') ?? 0);
-    const all = world[venue] ?? [];
-    if (failFrom !== null && page >= failFrom) {
+    const all = v?.world[venue] ?? [];
+    if (!v || (v.failFrom !== null && page >= v.failFrom)) {
       res.statusCode = 503;
       res.end();
       return;
@@ -71,10 +86,10 @@ function payload(provider: Provider, m: Listed): { recordType: string; payload: 
   return { recordType: 'market', payload: { id: m.id, title: m.title, status: m.open ? 'open' : 'closed', category: 'politics' } };
 }
 
-const steps = (provider: Provider): ListingStep[] => [
+const steps = (v: FakeVenue, provider: Provider): ListingStep[] => [
   {
     name: 'list',
-    first: () => ({ path: `/${provider}`, query: { page: 0 } }),
+    first: () => ({ path: `/${v.scope}/${provider}`, query: { page: 0 } }),
     parse(body, req) {
       const b = body as { items: Listed[]; more: boolean };
       const page = Number(req.query.page);
@@ -93,7 +108,7 @@ async function newStore(): Promise<CatalogStore> {
 }
 
 /** One mode's pollers (one per venue) on a shared clock, and the raw records they wrote. */
-function pollers(providers: Provider[], clock: () => number, fullEveryMs: number | undefined, pageAttempts?: number) {
+function pollers(v: FakeVenue, providers: Provider[], clock: () => number, fullEveryMs: number | undefined, pageAttempts?: number) {
   const written: RawRecord[] = [];
   const sink: RawSink = async (_p, recs) => void written.push(...recs);
   const ps = providers.map(
@@ -106,7 +121,7 @@ function pollers(providers: Provider[], clock: () => number, fullEveryMs: number
         deadlineMs: 5_000,
         clock,
         pageAttempts,
-        feeds: [{ name: LISTING_FEED, steps: steps(provider), intervalMs: 60_000, fullEveryMs }],
+        feeds: [{ name: LISTING_FEED, steps: steps(v, provider), intervalMs: 60_000, fullEveryMs }],
       }),
   );
   return { ps, written };
@@ -140,8 +155,8 @@ const op = fc.record({
   tag: fc.nat(999),
 });
 
-function apply(o: Op, venue: Provider, removed: Listed[]): void {
-  const list = world[venue]!;
+function apply(o: Op, v: FakeVenue, venue: Provider, removed: Listed[]): void {
+  const list = v.world[venue]!;
   const at = list.length > 0 ? o.pick % list.length : -1;
   switch (o.kind) {
     case 'add':
@@ -175,41 +190,48 @@ describe('change-only listing crawls and the catalog (chdb)', () => {
     const providers: Provider[] = ['venue_3', 'venue_5'];
     await fc.assert(
       fc.asyncProperty(fc.array(fc.array(op, { maxLength: 5 }), { minLength: 4, maxLength: 10 }), fc.integer({ min: 2, max: 5 }), async (crawls, fullEvery) => {
-        world = Object.fromEntries(providers.map((p) => [p, Array.from({ length: 4 }, (_, i) => ({ id: `${p}-s${i}`, title: `Start ${i}`, open: true, outcomes: ['Yes', 'No'] }))]));
+        const v = fakeVenue(Object.fromEntries(providers.map((p) => [p, Array.from({ length: 4 }, (_, i) => ({ id: `${p}-s${i}`, title: `Start ${i}`, open: true, outcomes: ['Yes', 'No'] }))])));
         const removed: Record<string, Listed[]> = Object.fromEntries(providers.map((p) => [p, []]));
         let now = 1_700_000_000_000;
         const clock = () => now;
         // A full crawl every `fullEvery` crawls; delta crawls between.
-        const full = pollers(providers, clock, undefined);
-        const delta = pollers(providers, clock, fullEvery * 60_000 - 1);
-        const [fullStore, deltaStore] = [await newStore(), await newStore()];
-        let deltaCrawls = 0;
-        for (const ops of crawls) {
-          for (const o of ops) apply(o, providers[o.venue]!, removed[providers[o.venue]!]!);
-          now += 60_000;
-          for (const mode of [full, delta]) {
-            mode.written.length = 0;
-            for (const p of mode.ps) expect(await p.crawlOnce(LISTING_FEED)).toBe(true);
+        const full = pollers(v, providers, clock, undefined);
+        const delta = pollers(v, providers, clock, fullEvery * 60_000 - 1);
+        try {
+          const [fullStore, deltaStore] = [await newStore(), await newStore()];
+          let deltaCrawls = 0;
+          for (const ops of crawls) {
+            for (const o of ops) apply(o, v, providers[o.venue]!, removed[providers[o.venue]!]!);
+            now += 60_000;
+            for (const mode of [full, delta]) {
+              mode.written.length = 0;
+              for (const p of mode.ps) expect(await p.crawlOnce(LISTING_FEED)).toBe(true);
+            }
+            deltaCrawls += delta.written.filter((r) => r.record_type === 'crawl_complete' && r.payload.includes('"delta":true')).length;
+            const metas: SnapshotMeta[] = [];
+            for (const [mode, store] of [
+              [full, fullStore],
+              [delta, deltaStore],
+            ] as const) {
+              const { rows, crawls: done } = stageRaw(mode.written);
+              await store.stageCrawlRows(rows);
+              await store.completeCrawls(done);
+              metas.push(await store.buildSnapshot(now + 1_000));
+            }
+            expect(await served(deltaStore, metas[1]!)).toEqual(await served(fullStore, metas[0]!));
           }
-          deltaCrawls += delta.written.filter((r) => r.record_type === 'crawl_complete' && r.payload.includes('"delta":true')).length;
-          const metas: SnapshotMeta[] = [];
-          for (const [mode, store] of [
-            [full, fullStore],
-            [delta, deltaStore],
-          ] as const) {
-            const { rows, crawls: done } = stageRaw(mode.written);
-            await store.stageCrawlRows(rows);
-            await store.completeCrawls(done);
-            metas.push(await store.buildSnapshot(now + 1_000));
-          }
-          expect(await served(deltaStore, metas[1]!)).toEqual(await served(fullStore, metas[0]!));
+          // The change-only side wrote fewer records whenever it had delta crawls.
+          if (crawls.length > fullEvery) expect(deltaCrawls).toBeGreaterThan(0);
+        } finally {
+          for (const mode of [full, delta]) await Promise.all(mode.ps.map((p) => p.stop()));
+          venues.delete(v.scope);
         }
-        // The change-only side wrote fewer records whenever it had delta crawls.
-        if (crawls.length > fullEvery) expect(deltaCrawls).toBeGreaterThan(0);
-        for (const mode of [full, delta]) await Promise.all(mode.ps.map((p) => p.stop()));
       }),
       {
         numRuns: 12,
+        // A failure is reported (shrunk as far as time allows) before the test's own timeout, so no
+        // run goes on in the background once the test has ended.
+        interruptAfterTimeLimit: 180_000,
         // Always among the runs: a market removed, then relisted in a later delta crawl of the same chain.
         examples: [
           [
@@ -223,9 +245,10 @@ describe('change-only listing crawls and the catalog (chdb)', () => {
 
   it('uses a delta crawl only once the records it wrote are staged, and keeps the chain from the last full crawl', async () => {
     const provider: Provider = 'venue_3';
-    world = { [provider]: Array.from({ length: 5 }, (_, i) => ({ id: `m${i}-${randomBytes(2).toString('hex')}`, title: `Start ${i}`, open: true, outcomes: [] })) };
+    const v = fakeVenue({ [provider]: Array.from({ length: 5 }, (_, i) => ({ id: `m${i}-${randomBytes(2).toString('hex')}`, title: `Start ${i}`, open: true, outcomes: [] })) });
+    const world = v.world;
     let now = 1_700_000_000_000;
-    const { ps, written } = pollers([provider], () => now, 3_600_000);
+    const { ps, written } = pollers(v, [provider], () => now, 3_600_000);
     const store = await newStore();
     const crawl = async () => {
       written.length = 0;
@@ -263,10 +286,11 @@ describe('change-only listing crawls and the catalog (chdb)', () => {
 
   it('writes again what a crawl that did not complete wrote, and names what it wrote and is gone as vanished', async () => {
     const provider: Provider = 'venue_3';
-    world = { [provider]: Array.from({ length: 7 }, (_, i) => ({ id: `m${i}-${randomBytes(2).toString('hex')}`, title: `Start ${i}`, open: true, outcomes: [] })) };
+    const v = fakeVenue({ [provider]: Array.from({ length: 7 }, (_, i) => ({ id: `m${i}-${randomBytes(2).toString('hex')}`, title: `Start ${i}`, open: true, outcomes: [] })) });
+    const world = v.world;
     let now = 1_700_000_000_000;
-    const full = pollers([provider], () => now, undefined, 1);
-    const delta = pollers([provider], () => now, 3_600_000, 1);
+    const full = pollers(v, [provider], () => now, undefined, 1);
+    const delta = pollers(v, [provider], () => now, 3_600_000, 1);
     const [fullStore, deltaStore] = [await newStore(), await newStore()];
     const crawlBoth = async (expected: boolean) => {
       now += 60_000;
@@ -289,11 +313,11 @@ describe('change-only listing crawls and the catalog (chdb)', () => {
     const changed = world[provider]![0]!.id;
     world[provider]![0] = { ...world[provider]![0]!, title: 'Renamed' };
     world[provider]!.splice(1, 0, { id: `new-${randomBytes(2).toString('hex')}`, title: 'New', open: true, outcomes: [] });
-    failFrom = 1;
+    v.failFrom = 1;
     try {
       await crawlBoth(false);
     } finally {
-      failFrom = null;
+      v.failFrom = null;
     }
     expect(delta.written.map((r) => r.native_id)).toContain(changed);
     // Gone before the next crawl completes.
