@@ -22,8 +22,9 @@
 //
 // --profile DIR: after a line's measured rounds, one more round of the service alone under a CPU
 // profile of this process's main thread (node:inspector, 100 us sampling), written to DIR as one
-// .cpuprofile per mode, route and connection count (bench/profile-summary.ts reads them). That round
-// is not in the figures: the profiler slows the thread it samples.
+// .cpuprofile per mode, route and connection count (bench/profile-summary.ts reads them); with
+// --floor, one round each of the floor and the direct call too (`-floor`, `-direct`). Those rounds
+// are not in the figures: the profiler slows the thread it samples.
 //
 // The catalog is built the way the service builds it: listing crawls staged in chdb, one snapshot
 // build, its pages laid out in the SnapshotStore. The sports snapshot is published in the sports
@@ -337,18 +338,23 @@ async function benchMode(mode: 'embedded' | 'redis', history: ChdbHistory, simUr
         console.log(JSON.stringify(line));
         results.push(line);
         if (PROFILE) {
-          const session = new Session();
-          session.connect();
-          await session.post('Profiler.enable');
-          await session.post('Profiler.setSamplingInterval', { interval: 100 });
-          await session.post('Profiler.start');
-          const l = await load(appBase + r.url, c, keysFile, DURATION, appPaths);
-          const { profile } = await session.post('Profiler.stop');
-          session.disconnect();
-          mkdirSync(PROFILE, { recursive: true });
-          const file = path.join(PROFILE, `${mode}-${r.name.replace(/[^a-z0-9]+/gi, '-').replace(/-+$/, '')}-c${c}.cpuprofile`);
-          writeFileSync(file, JSON.stringify(profile));
-          console.log(JSON.stringify({ profile: file, rps: Math.round(l.rps), total: l.total, cpu_us_per_req: Math.round(l.cpuUsPerReq) }));
+          // The service's round, then (with --floor) the floor's and the direct call's, each profiled alone.
+          const profiled: [string, string, string, string][] = [['', appBase + r.url, keysFile, appPaths]];
+          if (floorUrl) profiled.push(['-floor', floorUrl, '', directPaths], ['-direct', r.direct!, '', directPaths]);
+          for (const [suffix, url, keys, paths] of profiled) {
+            const session = new Session();
+            session.connect();
+            await session.post('Profiler.enable');
+            await session.post('Profiler.setSamplingInterval', { interval: 100 });
+            await session.post('Profiler.start');
+            const l = await load(url, c, keys, DURATION, paths);
+            const { profile } = await session.post('Profiler.stop');
+            session.disconnect();
+            mkdirSync(PROFILE, { recursive: true });
+            const file = path.join(PROFILE, `${mode}-${r.name.replace(/[^a-z0-9]+/gi, '-').replace(/-+$/, '')}-c${c}${suffix}.cpuprofile`);
+            writeFileSync(file, JSON.stringify(profile));
+            console.log(JSON.stringify({ profile: file, rps: Math.round(l.rps), total: l.total, cpu_us_per_req: Math.round(l.cpuUsPerReq) }));
+          }
         }
       }
       for (const f of [appPaths, directPaths]) if (f) rmSync(f, { force: true });
