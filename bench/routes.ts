@@ -8,16 +8,23 @@
 // embedded, >= 0.3x with Redis. Besides throughput, each line gives the CPU-cost ratio (bare CPU per
 // request over the service's, this process only), which a busy shared machine disturbs far less.
 //
-//   npx tsx bench/routes.ts [--rows 100000] [--events 600] [--duration 3] [--rounds 3] [--keys 50] [--connections 1,32] [--mode both|embedded|redis] [--routes 'market detail'] [--sim-thread] [--ids 200] [--profile DIR]
+//   npx tsx bench/routes.ts [--rows 100000] [--events 600] [--duration 3] [--rounds 3] [--keys 50] [--connections 1,32] [--mode both|embedded|redis] [--routes 'market detail'] [--sim-thread] [--ids 200] [--profile DIR] [--floor]
 //
 // --ids N adds a spread variant of market detail: the requests rotate over N venue_3 markets (and
 // the direct call over the same N venue paths), so requests that ask for one market at once, and
 // so share its venue read, are rare; the single-market line shows what sharing gains.
 //
+// --floor: market detail's lines also measure, in the same alternating rounds, a minimal proxy in
+// this process: a bare node:http server that for each request GETs the same venue URL through the
+// service's own venue GET (venueGet, a keep-alive undici pool as VenueHttp's), parses the body and
+// sends it serialized again; no key, no route, no body of the API's. Its ratio to the direct call is
+// what one HTTP hop to the venue leaves at best (`floor_vs_direct`), the route's is measured against it.
+//
 // --profile DIR: after a line's measured rounds, one more round of the service alone under a CPU
 // profile of this process's main thread (node:inspector, 100 us sampling), written to DIR as one
-// .cpuprofile per mode, route and connection count (bench/profile-summary.ts reads them). That round
-// is not in the figures: the profiler slows the thread it samples.
+// .cpuprofile per mode, route and connection count (bench/profile-summary.ts reads them); with
+// --floor, one round each of the floor and the direct call too (`-floor`, `-direct`). Those rounds
+// are not in the figures: the profiler slows the thread it samples.
 //
 // The catalog is built the way the service builds it: listing crawls staged in chdb, one snapshot
 // build, its pages laid out in the SnapshotStore. The sports snapshot is published in the sports
@@ -33,7 +40,8 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import Fastify from 'fastify';
-import { request } from 'undici';
+import { createServer } from 'node:http';
+import { Agent, request } from 'undici';
 import { loadConfig } from '../lib/config.ts';
 import { buildApp } from '../api/app.ts';
 import { authDepsFor } from '../api/auth/index.ts';
@@ -49,6 +57,7 @@ import { createCatalog } from '../pipelines/catalog/index.ts';
 import { newCrawlId, type StagedRow } from '../pipelines/catalog/store.ts';
 import { FULL_MONEYLINE, SPORTS_SNAPSHOT, SportsReader, sortKey, type SportsEntry } from '../pipelines/matching/readmodel.ts';
 import type { MatchedEvent } from '../pipelines/matching/types.ts';
+import { venueGet } from '../pipelines/venues/client/http.ts';
 import { startSimulator } from '../pipelines/venues/simulator/server.ts';
 import { startSimulatorThread } from '../pipelines/venues/simulator/thread.ts';
 import { benchKeys } from './bench-keys.ts';
@@ -74,6 +83,8 @@ const ONLY = arg('routes', '').split(',').filter(Boolean);
 const SIM_ON_THREAD = process.argv.includes('--sim-thread');
 /** Markets the spread variant of market detail rotates over (0: no spread variant). */
 const IDS = Number(arg('ids', '0'));
+/** A minimal proxy to the venue measured beside market detail (see --floor above). */
+const FLOOR = process.argv.includes('--floor');
 /** Where an extra, unmeasured round of each line under a CPU profile is written ('' for none). */
 const PROFILE = arg('profile', '');
 
@@ -250,6 +261,22 @@ async function benchMode(mode: 'embedded' | 'redis', history: ChdbHistory, simUr
   await bare.listen({ host: '127.0.0.1', port: 0 });
   const bareBase = `http://127.0.0.1:${(bare.server.address() as { port: number }).port}`;
 
+  // The floor (--floor): one venue GET per request, as the service's client makes it, nothing else.
+  const floorAgent = new Agent({ connections: 64, keepAliveTimeout: 10_000 });
+  const noAbort = new AbortController().signal;
+  const floor = createServer((req, res) => {
+    venueGet(simUrl + req.url, { agent: floorAgent, signal: noAbort }).then(
+      (v) => {
+        const text = JSON.stringify(JSON.parse(v.text));
+        res.writeHead(v.status, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(text) });
+        res.end(text);
+      },
+      () => res.writeHead(502).end(),
+    );
+  });
+  if (FLOOR) await new Promise<void>((ok) => floor.listen(0, '127.0.0.1', ok));
+  const floorBase = FLOOR ? `http://127.0.0.1:${(floor.address() as { port: number }).port}` : '';
+
   const results = [];
   try {
     for (const r of chosen) {
@@ -259,13 +286,18 @@ async function benchMode(mode: 'embedded' | 'redis', history: ChdbHistory, simUr
         await load(bareBase + r.url, c, '', 1, appPaths);
         await load(appBase + r.url, c, keysFile, 1, appPaths);
         if (r.direct) await load(r.direct, c, '', 1, directPaths);
+        // The floor asks the venue for the direct call's own path (and rotates over the same paths).
+        const floorUrl = FLOOR && r.direct ? floorBase + new URL(r.direct).pathname : '';
+        if (floorUrl) await load(floorUrl, c, '', 1, directPaths);
         const b: Load[] = [];
         const a: Load[] = [];
         const d: Load[] = [];
+        const f: Load[] = [];
         for (let i = 0; i < ROUNDS; i++) {
           b.push(await load(bareBase + r.url, c, '', DURATION, appPaths));
           a.push(await load(appBase + r.url, c, keysFile, DURATION, appPaths));
           if (r.direct) d.push(await load(r.direct, c, '', DURATION, directPaths));
+          if (floorUrl) f.push(await load(floorUrl, c, '', DURATION, directPaths));
         }
         const ratios = a.map((x, i) => x.rps / b[i].rps);
         const direct = r.direct
@@ -274,6 +306,14 @@ async function benchMode(mode: 'embedded' | 'redis', history: ChdbHistory, simUr
               ratio_vs_direct_median: r3(median(a.map((x, i) => x.rps / d[i].rps))),
               ratios_vs_direct: a.map((x, i) => r3(x.rps / d[i].rps)),
               direct_cpu_us_per_req: Math.round(median(d.map((x) => x.cpuUsPerReq))),
+              ...(floorUrl && {
+                floor_rps: Math.round(median(f.map((x) => x.rps))),
+                floor_vs_direct_median: r3(median(f.map((x, i) => x.rps / d[i].rps))),
+                floor_vs_direct: f.map((x, i) => r3(x.rps / d[i].rps)),
+                floor_cpu_us_per_req: Math.round(median(f.map((x) => x.cpuUsPerReq))),
+                floor_non2xx_or_errors: f.reduce((n, x) => n + x.non2xx + x.errors, 0),
+                ratio_vs_floor_median: r3(median(a.map((x, i) => x.rps / f[i].rps))),
+              }),
             }
           : {};
         const line = {
@@ -298,18 +338,23 @@ async function benchMode(mode: 'embedded' | 'redis', history: ChdbHistory, simUr
         console.log(JSON.stringify(line));
         results.push(line);
         if (PROFILE) {
-          const session = new Session();
-          session.connect();
-          await session.post('Profiler.enable');
-          await session.post('Profiler.setSamplingInterval', { interval: 100 });
-          await session.post('Profiler.start');
-          const l = await load(appBase + r.url, c, keysFile, DURATION, appPaths);
-          const { profile } = await session.post('Profiler.stop');
-          session.disconnect();
-          mkdirSync(PROFILE, { recursive: true });
-          const file = path.join(PROFILE, `${mode}-${r.name.replace(/[^a-z0-9]+/gi, '-').replace(/-+$/, '')}-c${c}.cpuprofile`);
-          writeFileSync(file, JSON.stringify(profile));
-          console.log(JSON.stringify({ profile: file, rps: Math.round(l.rps), total: l.total, cpu_us_per_req: Math.round(l.cpuUsPerReq) }));
+          // The service's round, then (with --floor) the floor's and the direct call's, each profiled alone.
+          const profiled: [string, string, string, string][] = [['', appBase + r.url, keysFile, appPaths]];
+          if (floorUrl) profiled.push(['-floor', floorUrl, '', directPaths], ['-direct', r.direct!, '', directPaths]);
+          for (const [suffix, url, keys, paths] of profiled) {
+            const session = new Session();
+            session.connect();
+            await session.post('Profiler.enable');
+            await session.post('Profiler.setSamplingInterval', { interval: 100 });
+            await session.post('Profiler.start');
+            const l = await load(url, c, keys, DURATION, paths);
+            const { profile } = await session.post('Profiler.stop');
+            session.disconnect();
+            mkdirSync(PROFILE, { recursive: true });
+            const file = path.join(PROFILE, `${mode}-${r.name.replace(/[^a-z0-9]+/gi, '-').replace(/-+$/, '')}-c${c}${suffix}.cpuprofile`);
+            writeFileSync(file, JSON.stringify(profile));
+            console.log(JSON.stringify({ profile: file, rps: Math.round(l.rps), total: l.total, cpu_us_per_req: Math.round(l.cpuUsPerReq) }));
+          }
         }
       }
       for (const f of [appPaths, directPaths]) if (f) rmSync(f, { force: true });
@@ -318,6 +363,8 @@ async function benchMode(mode: 'embedded' | 'redis', history: ChdbHistory, simUr
     rmSync(keysFile, { force: true });
     await app.close();
     await bare.close();
+    if (FLOOR) await new Promise((ok) => floor.close(ok));
+    await floorAgent.close();
     await store.dropSnapshots(SPORTS_SNAPSHOT);
     await store.dropSnapshots(`${prefix}catalog`);
     await keyStore.close();
