@@ -2,8 +2,6 @@
 // row", "Wallet profile", "Wallet position"), for the OpenAPI document (api/openapi.ts) so that
 // generated clients get typed models. In: nothing. Out: one inline schema per route id. Every
 // object allows additional properties: "new response fields may appear" (spec: "Versioning").
-import fastJson from 'fast-json-stringify';
-
 const num01 = { type: ['number', 'null'], minimum: 0, maximum: 1 };
 const nullableNum = { type: ['number', 'null'] };
 const iso = { type: 'string', format: 'date-time' };
@@ -170,30 +168,3 @@ export const LIVE_OK_SCHEMAS = {
   wallet_profile: WalletProfileSchema,
   wallet_positions: PositionsPageSchema,
 } as const;
-
-/** A schema's properties as a serializer writes them: types and structure only (see serializerOf). */
-function forSerializer(s: unknown): unknown {
-  if (Array.isArray(s)) return s.map(forSerializer);
-  if (s === null || typeof s !== 'object') return s;
-  const out: Record<string, unknown> = {};
-  for (const [k, v] of Object.entries(s)) {
-    // Annotations and checks (the OpenAPI document's), not what a body's text is made of.
-    if (k === 'required' || k === 'description' || k === 'format' || k === 'enum' || k === 'minimum' || k === 'maximum') continue;
-    out[k] = k === 'properties' ? Object.fromEntries(Object.entries(v as Record<string, unknown>).map(([p, ps]) => [p, forSerializer(ps)])) : forSerializer(v);
-  }
-  const t = out.type;
-  if (t === 'object' || (Array.isArray(t) && t.includes('object'))) out.additionalProperties = true;
-  return out;
-}
-
-/**
- * A body's JSON text from its schema (fast-json-stringify), the same text JSON.stringify writes
- * for a body built in the schema's property order: about half its time on market detail's body
- * (bench/routes.md, 2026-11-28 07:xx). What JSON.stringify would do is kept: `required` is dropped
- * (fast-json-stringify writes required properties first, so an omitted `close_time` or `event_id`
- * would move, and it throws on a missing one), and every object keeps properties the schema does
- * not name (written after the named ones) instead of dropping them.
- */
-export function serializerOf(schema: object): (body: unknown) => string {
-  return fastJson(forSerializer(schema) as Parameters<typeof fastJson>[0]) as (body: unknown) => string;
-}

@@ -9,10 +9,6 @@ import { planResolution } from '../../live/identifiers.ts';
 import { ioFor, runPlan } from '../../live/io.ts';
 import { adapterFor } from '../../../pipelines/venues/adapters/index.ts';
 import { one } from '../../live/cursor.ts';
-import { MarketDetailSchema, serializerOf } from '../../live/schemas.ts';
-
-/** The body's text as JSON.stringify writes it, from the spec's schema (serializerOf). */
-const serialize = serializerOf(MarketDetailSchema);
 
 /** The last body's JSON text: serialized once for the requests that got that body (builtOnce). */
 let last: { body: object; text: JsonText } | undefined;
@@ -22,6 +18,6 @@ export const marketDetail: RouteHandler = async (ctx) => {
   const plan = planResolution('market', rawId, one(ctx.query.provider));
   const io = ioFor(ctx);
   const body = await runPlan(plan, (p, id) => adapterFor(p).readMarket(io, id), 'market', rawId);
-  if (last?.body !== body) last = { body, text: new JsonText(serialize(body)) };
+  if (last?.body !== body) last = { body, text: new JsonText(JSON.stringify(body)) };
   return { body: last.text };
 };
