@@ -82,27 +82,6 @@ export interface VenueResponse {
 }
 
 /**
- * A VenueResponse whose headers are parsed from the raw pairs on first read (only a fault's
- * Retry-After is ever read). A class, not an object literal with a `headers` getter: such a
- * literal makes its getter's closure and accessor anew for every answer, which cost a live read
- * about a microsecond (bench/routes.md, 2026-11-28 07:xx).
- */
-class TextResponse implements VenueResponse {
-  parsed: unknown = undefined;
-  private parsedHeaders: VenueResponse['headers'] | undefined;
-
-  constructor(
-    readonly status: number,
-    private readonly raw: Buffer[],
-    readonly text: string,
-  ) {}
-
-  get headers(): VenueResponse['headers'] {
-    return (this.parsedHeaders ??= parseHeaders(this.raw));
-  }
-}
-
-/**
  * One GET's answer gathered straight from undici's dispatch (its documented handler interface):
  * the status, the raw headers (parsed only if a caller reads them: only a fault's Retry-After is
  * ever read) and the body's bytes. `request()` would wrap every answer in a Readable stream, an
@@ -151,7 +130,16 @@ class TextAnswer implements Dispatcher.DispatchHandler {
     this.done();
     const b = this.chunks.length === 1 ? this.chunks[0] : Buffer.concat(this.chunks, this.size);
     const start = b.length > 2 && b[0] === 0xef && b[1] === 0xbb && b[2] === 0xbf ? 3 : 0;
-    this.resolve(new TextResponse(this.status, this.raw ?? [], b.toString('utf8', start)));
+    const raw = this.raw ?? [];
+    let headers: VenueResponse['headers'] | undefined;
+    this.resolve({
+      status: this.status,
+      get headers() {
+        return (headers ??= parseHeaders(raw));
+      },
+      text: b.toString('utf8', start),
+      parsed: undefined,
+    });
   }
 
   onError(err: Error): void {
