@@ -1,7 +1,7 @@
 // Market detail of several copies of the code (each a checkout with its own node_modules link) served
 // by one process against one simulator, in alternating short load rounds (order reversed every other
 // round), reporting this process's CPU per request per round and each copy's difference from the first
-// copy in the same round (bench/routes.md, 2026-11-28 06:38-07:15). Finer than comparing runs of
+// copy in the same round (bench/routes.md, 2026-11-28 06:38-07:11). Finer than comparing runs of
 // bench/routes.ts: both sides share the process, its heap, the simulator and the machine's load of the
 // same seconds. Run it twice with the same copy under two names (an A/A) to see the noise.
 //

@@ -193,7 +193,7 @@ function parseHeaders(raw: Buffer[]): VenueResponse['headers'] {
 /**
  * The last URL text venueGet parsed, with its origin and path: the reads of a live route ask for the
  * same venue URL again and again (one market's detail), and parsing it (a URL object, its origin and
- * path) cost a read about as much as the rest of its dispatch (bench/routes.md, 2026-11-28 06:55-07:03).
+ * path) cost a read about as much as the rest of its dispatch (bench/routes.md, 2026-11-28 06:38-07:11).
  * The parts depend on the text alone, so a read gets what parsing its own text would give.
  */
 let lastUrl = '';
