@@ -65,6 +65,21 @@ describe('venueGet', () => {
     expect((await venueGet(`${base}/empty`, { agent, signal: AbortSignal.timeout(5_000) })).text).toBe('');
   });
 
+  it('each read goes to its own URL: the same text again, another between, a normalized one, one that does not parse', async () => {
+    const get = async (u: string | URL) => (JSON.parse((await venueGet(u, { agent, signal: AbortSignal.timeout(5_000) })).text) as { path: string }).path;
+    const a = `${base}/markets/a?x=1`;
+    expect(await get(a)).toBe('/markets/a?x=1');
+    expect(await get(`${base}/markets/a?x=1`)).toBe('/markets/a?x=1');
+    expect(await get(`${base}/markets/b`)).toBe('/markets/b');
+    expect(await get(a)).toBe('/markets/a?x=1');
+    expect(await get(new URL(`${base}/markets/c?y=2`))).toBe('/markets/c?y=2');
+    expect(await get(a)).toBe('/markets/a?x=1');
+    // Parsed as a URL parses it: dot segments resolved, spaces escaped.
+    expect(await get(`${base}/markets/x/../d e`)).toBe('/markets/d%20e');
+    await expect(venueGet('not a url', { agent, signal: AbortSignal.timeout(5_000) })).rejects.toThrow();
+    expect(await get(a)).toBe('/markets/a?x=1');
+  });
+
   it('gives a fault\'s headers by lower-case name, a repeated one as a list', async () => {
     const r = await venueGet(`${base}/limited`, { agent, signal: AbortSignal.timeout(5_000) });
     expect(r.status).toBe(429);

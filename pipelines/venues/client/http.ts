@@ -191,6 +191,16 @@ function parseHeaders(raw: Buffer[]): VenueResponse['headers'] {
 }
 
 /**
+ * The last URL text venueGet parsed, with its origin and path: the reads of a live route ask for the
+ * same venue URL again and again (one market's detail), and parsing it (a URL object, its origin and
+ * path) cost a read about as much as the rest of its dispatch (bench/routes.md, 2026-11-28 06:38-07:11).
+ * The parts depend on the text alone, so a read gets what parsing its own text would give.
+ */
+let lastUrl = '';
+let lastOrigin = '';
+let lastPath = '';
+
+/**
  * The one GET every venue read makes (the live routes' VenueHttp, the pollers, the roster reader):
  * JSON accepted, the venue's own headers (its credentials, endpoints.ts), the caller's keep-alive
  * pool and signal; the whole body as text. What a status means is the caller's to say (the live
@@ -198,11 +208,26 @@ function parseHeaders(raw: Buffer[]): VenueResponse['headers'] {
  */
 export function venueGet(url: string | URL, o: { agent?: Agent; headers?: Record<string, string>; signal: AbortSignal }): Promise<VenueResponse> {
   return new Promise<VenueResponse>((resolve, reject) => {
-    const u = typeof url === 'string' ? new URL(url) : url;
+    let origin: string;
+    let path: string;
+    if (typeof url !== 'string') {
+      origin = url.origin;
+      path = url.search ? `${url.pathname}${url.search}` : url.pathname;
+    } else {
+      if (url !== lastUrl) {
+        // Parsed as before (a URL that does not parse rejects the read); its parts kept for the next read of the same text.
+        const u = new URL(url);
+        lastOrigin = u.origin;
+        lastPath = u.search ? `${u.pathname}${u.search}` : u.pathname;
+        lastUrl = url;
+      }
+      origin = lastOrigin;
+      path = lastPath;
+    }
     const handler = new TextAnswer(o.signal, resolve, reject);
     try {
       (o.agent ?? getGlobalDispatcher()).dispatch(
-        { origin: u.origin, path: u.search ? `${u.pathname}${u.search}` : u.pathname, method: 'GET', headers: { accept: 'application/json', ...o.headers } },
+        { origin, path, method: 'GET', headers: { accept: 'application/json', ...o.headers } },
         handler,
       );
     } catch (e) {
