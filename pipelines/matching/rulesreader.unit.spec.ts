@@ -210,7 +210,8 @@ const BLIND25_RIGHT = 62;
 // including any overtime periods and shootouts" for an NHL total): p2460's hand value was then corrected to
 // `included` (the sentence is valued so for a total on a winner contract at p055 and p1152; measurements.md),
 // leaving none wrong, no silent row read known, and 59 of 74 right.
-const BLIND26_RIGHT = 59;
+// 63 since round 38 (an odds feed's regulation-only period, "the periodID 'reg'", is outside our markets: p2522-p2525).
+const BLIND26_RIGHT = 63;
 
 const m = (league: MarketScope['league'], marketType: MarketScope['marketType'], segment: MarketScope['segment'] = 'full'): MarketScope => ({ league, marketType, segment });
 
@@ -2944,5 +2945,14 @@ describe('stated values of the twenty-fifth blind batch read unknown (sentences 
     expect(readRule("For those who bet: a team's goal total includes overtime goals.", 'overtime', m('nhl', 'team_total'))).toMatchObject({ value: 'included' });
     expect(readRule("A team's points total counts overtime.", 'overtime', m('nba', 'team_total'))).toMatchObject({ value: 'included' });
     expect(readRule("A team's goal total includes overtime goals.", 'overtime', m('nhl', 'total'))).toEqual({ value: 'unknown', why: 'silent' });
+  });
+});
+describe('stated values of the twenty-sixth and twenty-fifth blind batches read unknown, round 38 (sentences written for these tests)', () => {
+  it('an odds feed\'s regulation-only period ("the reg period", "periodID \'reg\'") is a market outside ours: what it covers contradicts no full-game period', () => {
+    const text = "The periodID 'game' spans the whole match, overtime included; the periodID 'reg' spans regulation only.";
+    expect(readRule(text, 'overtime', m('nhl', 'total'))).toMatchObject({ value: 'included', evidence: "The periodID 'game' spans the whole match, overtime included" });
+    expect(readRule('Our game period counts overtime and the shootout; the reg period counts regulation time only.', 'overtime', m('nhl', 'moneyline'))).toMatchObject({ value: 'included' });
+    // Regulation named with no such period still states its value for the market.
+    expect(readRule('The game period spans regulation only.', 'overtime', m('nhl', 'total'))).toMatchObject({ value: 'excluded' });
   });
 });
