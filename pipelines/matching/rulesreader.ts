@@ -812,10 +812,22 @@ const MARGIN_VERBS = new Set(['wins', 'win', 'won', 'loses', 'lose', 'lost', 'be
 const REACH = new Set(['holds', 'hold', 'applies', 'apply', 'extends']);
 const EVERY = new Set(['every', 'all', 'each', 'any']);
 
+/** Leagues whose games are played in no quarters (hockey's periods, baseball's innings). */
+const NO_QUARTERS = new Set(['nhl', 'mlb']);
+
+/** "... a hockey shootout included; quarter periods such as 4q cover that quarter alone": a clause naming
+ * quarters of its own and no league takes no league from a clause before that names only leagues played
+ * in no quarters; the quarters are another sport's. */
+function quartersOutside(c: { scope: Scope; own: Clause['own'] }, prev: Scope): boolean {
+  const named = [...(prev.leagues ?? []), ...(prev.sports ?? [])];
+  const segs = c.own.segment ? [...(c.scope.segments ?? [])] : [];
+  return segs.length > 0 && segs.every((x) => x.startsWith('quarter:')) && named.length > 0 && named.every((l) => NO_QUARTERS.has(l));
+}
+
 function inherit(c: { scope: Scope; own: Clause['own'] }, prev: Scope | undefined, kind?: ClauseKind, prevOwnBlocking = false): Scope {
   if (!prev) return c.scope;
   const s: Scope = { ...c.scope };
-  if (!c.own.league) {
+  if (!c.own.league && !quartersOutside(c, prev)) {
     s.leagues = prev.leagues;
     s.sports = prev.sports;
     s.complement = prev.complement;
@@ -1888,6 +1900,9 @@ function definesRegulation(head: Clause, entry: Clause | undefined): boolean {
 
 /** Words of a heading that opens a section of definitions ("Important definitions:", "Glossary:"). */
 const DEFINITION_HEADINGS = new Set(['definitions', 'definition', 'glossary']);
+/** Words of a definitions heading that name what a venue offers ("Period definitions:", "Market
+ * definitions:"): the entries define its own periods or markets, which is how they settle, not what terms mean. */
+const OFFERED_DEFINED = new Set(['period', 'periods', 'market', 'markets', 'bet', 'bets', 'wager', 'wagers', 'line', 'lines']);
 /** Words of a heading that opens a section of rules again ("General rules:"). */
 const RULE_HEADINGS = new Set(['rules', 'rule', 'regulations']);
 /** Words of a heading on how bets settle ("Settlement: props are graded on the box score ..."): it opens a
@@ -1906,7 +1921,7 @@ function definitionSections(parsed: ParsedText): ParsedText {
   let entry = false;
   return parsed.map((cs) => {
     const head = cs.length > 1 && cs[1].kind === 'colon' ? cs[0] : undefined;
-    if (head && head.words.some((w) => DEFINITION_HEADINGS.has(w)) && !head.words.some((w) => RULE_HEADINGS.has(w)) && !(head.own.league || head.own.market || head.own.segment)) {
+    if (head && head.words.some((w) => DEFINITION_HEADINGS.has(w)) && !head.words.some((w) => RULE_HEADINGS.has(w) || OFFERED_DEFINED.has(w)) && !(head.own.league || head.own.market || head.own.segment)) {
       defining = true;
       entry = false;
     } else if (head && !defining && glossaryEntry(cs)) {

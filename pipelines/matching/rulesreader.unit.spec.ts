@@ -204,7 +204,9 @@ const BLIND24_RIGHT = 58;
 // right (a bet named by what it is placed on and "the game total" as subjects of coordinated statements, "the
 // winner line", "only that quarter's points", a moment after a level score, "second-half lines" after a
 // semicolon, "a batter's hits bet", "a team's goal total"; measurements.md).
-const BLIND25_RIGHT = 62;
+// 65 since round 38 ("Period definitions:" heads the venue's own periods, not a glossary; quarters take no hockey
+// from the clause before: p2432-p2434).
+const BLIND25_RIGHT = 65;
 // The twenty-sixth blind batch, development since its blind figure (58 of 73 right on the reader at 55fdff2,
 // with no wrong value and 1 of 28 silent rows read known, p2460's "The result is taken from the final score
 // including any overtime periods and shootouts" for an NHL total): p2460's hand value was then corrected to
@@ -2954,5 +2956,19 @@ describe('stated values of the twenty-sixth and twenty-fifth blind batches read 
     expect(readRule('Our game period counts overtime and the shootout; the reg period counts regulation time only.', 'overtime', m('nhl', 'moneyline'))).toMatchObject({ value: 'included' });
     // Regulation named with no such period still states its value for the market.
     expect(readRule('The game period spans regulation only.', 'overtime', m('nhl', 'total'))).toMatchObject({ value: 'excluded' });
+  });
+  it('a definitions heading naming what the venue offers ("Period definitions:", "Market definitions:") opens its own periods\' or markets\' rules, not a glossary', () => {
+    const text = 'Period definitions: the full-game period counts every overtime; the first-half period ends at halftime.';
+    expect(readRule(text, 'overtime', m('nba', 'total'))).toMatchObject({ value: 'included', evidence: 'the full-game period counts every overtime' });
+    expect(readRule('Market definitions: the moneyline is settled on regulation time only.', 'overtime', m('nhl', 'moneyline'))).toMatchObject({ value: 'excluded' });
+    // A heading of definitions alone still opens a glossary.
+    expect(readRule('Definitions: the full-game period counts every overtime.', 'overtime', m('nba', 'total'))).toEqual({ value: 'unknown', why: 'silent' });
+  });
+  it('a clause naming quarters takes no hockey or baseball from the clause before: those leagues play no quarters', () => {
+    const text = 'The game period counts overtime and a hockey shootout; quarter periods cover one quarter alone and never include overtime.';
+    expect(readRule(text, 'overtime', m('nba', 'total', 'quarter:4'))).toMatchObject({ value: 'excluded', evidence: 'quarter periods cover one quarter alone and never include overtime' });
+    expect(readRule(text, 'overtime', m('nfl', 'total', 'quarter:4'))).toMatchObject({ value: 'excluded' });
+    // A basketball clause before still gives its league to the quarters.
+    expect(readRule('NBA games count overtime; quarter bets never include overtime.', 'overtime', m('wnba', 'total', 'quarter:4'))).toEqual({ value: 'unknown', why: 'silent' });
   });
 });
