@@ -1219,6 +1219,8 @@ export function clauses(sentence: string, section?: Scope): Clause[] {
   let prevOwnBlocking = false;
   let prevSideOnly = false;
   let prevWords: string[] = [];
+  // Whether the last clause naming a period of its own named it right before its own market noun.
+  let boundPeriod = false;
   for (const p of parts) {
     const ws = p.toks.filter(isWord);
     if (!ws.length) continue;
@@ -1251,6 +1253,11 @@ export function clauses(sentence: string, section?: Scope): Clause[] {
     if (from && p.kind === 'semi' && read.own.segment && !read.own.market && periodWithMarketNoun(wordsOf)) from = { ...from, markets: undefined, alternatives: undefined };
     else if (from && p.kind === 'semi' && read.own.market && !read.own.segment && read.scope.markets?.size === 1 && read.scope.markets.has('player_prop') && !from.markets?.has('player_prop'))
       from = { ...from, segments: undefined, alternatives: undefined };
+    // "a fourth-quarter total counts only the fourth quarter's points, not any overtime; a team total counts all
+    // of that team's points": a period that qualifies its own market noun ("a fourth-quarter total") is that
+    // market's, so another market named after a semicolon, with no period of its own, does not take it.
+    else if (from && p.kind === 'semi' && read.own.market && !read.own.segment && boundPeriod && read.scope.markets?.size && ![...read.scope.markets].some((x) => from!.markets?.has(x)))
+      from = { ...from, segments: undefined, alternatives: undefined };
     let scope = from ? inherit(read, from, p.kind, prevOwnBlocking) : section ? inheritSection(read, section, wordsOf) : read.scope;
     // "Handicap (spread): the handicap goes to the favourite and is subtracted from its final score; extra
     // time is taken into consideration": a clause blocked only by the one side it names ("the favourite")
@@ -1271,6 +1278,7 @@ export function clauses(sentence: string, section?: Scope): Clause[] {
     prev = scope;
     prevOwnBlocking = read.scope.blocking;
     prevWords = wordsOf;
+    if (read.own.segment) boundPeriod = read.own.market && periodBeforeMarket(wordsOf);
   }
   // "The players listed have to play for action; overtime is counted toward this wager": a bet named
   // by a demonstrative ("this wager", "that bet") is the one the clause before named, the players'
@@ -2390,6 +2398,17 @@ function periodWithMarketNoun(words: readonly string[]): boolean {
   return false;
 }
 
+/** Whether a period is named right before a market ("a fourth-quarter total", "first-half spreads"). */
+function periodBeforeMarket(words: readonly string[]): boolean {
+  for (let k = 0; k < words.length; k++)
+    for (const c of scopeCandidates(words[k]))
+      if (c.entry.dim === 'segment' && wordsAt(words, k, c.tokens)) {
+        const at = k + c.tokens.length;
+        if (scopeCandidates(words[at] ?? '').some((d) => d.entry.dim === 'market' && wordsAt(words, at, d.tokens))) return true;
+      }
+  return false;
+}
+
 /** Words naming the game before a market noun ("the game total", "the match spread"). */
 const GAME_WORDS = new Set(['game', 'match']);
 /** Words that open a bet named by what it is placed on ("a bet on a single quarter", "bets on the fourth quarter"). */
@@ -2623,7 +2642,11 @@ export function readRule(text: string | ParsedText, rule: ReadRule, m: MarketSco
       // value is denied for it.
       const leftOut = LEXICON[rule].negation && !topic ? exc.find((e) => !(e.own.league || e.own.segment || e.own.market || e.own.blocking) && topicOutsideCondition(rule, e) && !clauseValue(rule, e.words, true, e.conditional)) : undefined;
       if (!v && leftOut) {
-        const said = clauseValue(rule, c.words, true, c.conditional);
+        // "a fourth-quarter total counts only the fourth quarter's points, not any overtime": what "only"
+        // narrows the count to leaves the topic out as the exception does; read without it, the clause
+        // says what it counts.
+        const keep = c.words.map((w) => w !== 'only');
+        const said = clauseValue(rule, c.words, true, c.conditional) ?? (keep.every(Boolean) ? undefined : clauseValue(rule, c.words.filter((_, k) => keep[k]), true, c.conditional.filter((_, k) => keep[k])));
         const neg = LEXICON[rule].negation?.[said?.value ?? ''];
         if (said && !said.conflict && neg) {
           v = { value: neg };

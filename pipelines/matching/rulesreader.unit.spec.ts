@@ -205,15 +205,17 @@ const BLIND24_RIGHT = 58;
 // winner line", "only that quarter's points", a moment after a level score, "second-half lines" after a
 // semicolon, "a batter's hits bet", "a team's goal total"; measurements.md).
 // 65 since round 38 ("Period definitions:" heads the venue's own periods, not a glossary; quarters take no hockey
-// from the clause before: p2432-p2434).
-const BLIND25_RIGHT = 65;
+// from the clause before: p2432-p2434). 66 since "graded on every overtime period" (p2435).
+const BLIND25_RIGHT = 66;
 // The twenty-sixth blind batch, development since its blind figure (58 of 73 right on the reader at 55fdff2,
 // with no wrong value and 1 of 28 silent rows read known, p2460's "The result is taken from the final score
 // including any overtime periods and shootouts" for an NHL total): p2460's hand value was then corrected to
 // `included` (the sentence is valued so for a total on a winner contract at p055 and p1152; measurements.md),
 // leaving none wrong, no silent row read known, and 59 of 74 right.
-// 63 since round 38 (an odds feed's regulation-only period, "the periodID 'reg'", is outside our markets: p2522-p2525).
-const BLIND26_RIGHT = 63;
+// 63 since round 38 (an odds feed's regulation-only period, "the periodID 'reg'", is outside our markets: p2522-p2525);
+// 65 since "a fourth-quarter total" keeps its period from a team total after a semicolon and "counts only ..., not
+// any overtime" leaves overtime out (p2509, p2510).
+const BLIND26_RIGHT = 65;
 
 const m = (league: MarketScope['league'], marketType: MarketScope['marketType'], segment: MarketScope['segment'] = 'full'): MarketScope => ({ league, marketType, segment });
 
@@ -2970,5 +2972,20 @@ describe('stated values of the twenty-sixth and twenty-fifth blind batches read 
     expect(readRule(text, 'overtime', m('nfl', 'total', 'quarter:4'))).toMatchObject({ value: 'excluded' });
     // A basketball clause before still gives its league to the quarters.
     expect(readRule('NBA games count overtime; quarter bets never include overtime.', 'overtime', m('wnba', 'total', 'quarter:4'))).toEqual({ value: 'unknown', why: 'silent' });
+  });
+  it('a period that qualifies its own market noun ("a third-quarter spread") is that market\'s: a market named alone after a semicolon does not take it', () => {
+    const text = 'Settling these: a third-quarter spread counts that quarter alone; a team total counts every point of the team, overtime included.';
+    expect(readRule(text, 'overtime', m('nba', 'team_total'))).toMatchObject({ value: 'included', evidence: 'a team total counts every point of the team, overtime included' });
+    expect(readRule(text, 'overtime', m('nba', 'team_total', 'quarter:3'))).toEqual({ value: 'unknown', why: 'silent' });
+  });
+  it('"counts only the fourth quarter\'s points, not any overtime": what "only" narrows the count to leaves overtime out, as the exception says', () => {
+    expect(readRule("A fourth-quarter spread counts only the fourth quarter's points, not any overtime.", 'overtime', m('nfl', 'spread', 'quarter:4'))).toMatchObject({ value: 'excluded' });
+    expect(readRule("Totals count only the points of regulation, not any overtime.", 'overtime', m('nfl', 'total'))).toMatchObject({ value: 'excluded' });
+    // Read without the exception, "counts only ..." still names no value.
+    expect(readRule("A fourth-quarter spread counts only the fourth quarter's points.", 'overtime', m('nfl', 'spread', 'quarter:4'))).toEqual({ value: 'unknown', why: 'silent' });
+  });
+  it('"graded on every overtime period" (settled on each, on all overtime) includes overtime', () => {
+    expect(readRule('Your full-game side and total are graded on every overtime period.', 'overtime', m('nba', 'total'))).toMatchObject({ value: 'included' });
+    expect(readRule('Game lines are settled on all overtime played.', 'overtime', m('nhl', 'spread'))).toMatchObject({ value: 'included' });
   });
 });
