@@ -1138,9 +1138,13 @@ export function clauses(sentence: string, section?: Scope): Clause[] {
   // `fresh`: a coordinated statement with its own market or period as subject, which takes neither from the clause before.
   // `reason`: a clause opened by "since" or "because" after a statement, which gives the statement's reason.
   const parts: { kind: ClauseKind; toks: Tok[]; fresh?: boolean; reason?: boolean }[] = [{ kind: 'first', toks: [] }];
+  // How many parentheses are open: "(inactive, not entered, or absent)" lists cases, and its ", not" opens no exception.
+  let depth = 0;
   for (let i = 0; i < kept.length; i++) {
     const t = kept[i];
     const next = kept[i + 1]?.word;
+    if (t.word === '(' && kept.some((k, j) => j > i && k.word === ')')) depth++;
+    else if (t.word === ')') depth = Math.max(0, depth - 1);
     const midException = EXCEPTION_OPENERS.find((o) => o.every((w, j) => kept[i + j]?.word === w));
     if (midException && parts[parts.length - 1].toks.some(isWord)) {
       // "All bets include overtime, save for fourth-quarter lines" / "apart from quarter wagers".
@@ -1171,7 +1175,7 @@ export function clauses(sentence: string, section?: Scope): Clause[] {
       // ", but not for quarter bets" is an exception, as ", not the 4th quarter" is.
       parts.push({ kind: 'not', toks: [] });
       i += 2;
-    } else if (t.word === ',' && (next === 'but' || next === 'not')) {
+    } else if (t.word === ',' && (next === 'but' || (next === 'not' && depth === 0))) {
       // "the winner line is settled with the overtime included, but a bet on the fourth quarter counts only
       // that quarter's points": a bet named by the period it is placed on is a whole subject of its own,
       // which takes no market from the clause before (a fourth-quarter total is no winner line).

@@ -214,8 +214,9 @@ const BLIND25_RIGHT = 66;
 // leaving none wrong, no silent row read known, and 59 of 74 right.
 // 63 since round 38 (an odds feed's regulation-only period, "the periodID 'reg'", is outside our markets: p2522-p2525);
 // 65 since "a fourth-quarter total" keeps its period from a team total after a semicolon and "counts only ..., not
-// any overtime" leaves overtime out (p2509, p2510).
-const BLIND26_RIGHT = 65;
+// any overtime" leaves overtime out (p2509, p2510); 69 since "does not enter the court", "all markets resolve to 50/50",
+// "a fair market price" and a parenthesis's ", not entered" read (p2472 twice, p2487, p2488).
+const BLIND26_RIGHT = 69;
 
 const m = (league: MarketScope['league'], marketType: MarketScope['marketType'], segment: MarketScope['segment'] = 'full'): MarketScope => ({ league, marketType, segment });
 
@@ -2987,5 +2988,21 @@ describe('stated values of the twenty-sixth and twenty-fifth blind batches read 
   it('"graded on every overtime period" (settled on each, on all overtime) includes overtime', () => {
     expect(readRule('Your full-game side and total are graded on every overtime period.', 'overtime', m('nba', 'total'))).toMatchObject({ value: 'included' });
     expect(readRule('Game lines are settled on all overtime played.', 'overtime', m('nhl', 'spread'))).toMatchObject({ value: 'included' });
+  });
+  it('"does not enter the court" (the ice, the field, the floor) is a player not taking part', () => {
+    expect(readRule('If the player does not enter the court at all, the bet is refunded.', 'non_participation', m('wnba', 'player_prop'))).toMatchObject({ value: 'void' });
+    expect(readRule('A skater who never enters the ice has his bet voided.', 'non_participation', m('nhl', 'player_prop'))).toMatchObject({ value: 'void' });
+    // The game entering its last minutes names no player.
+    expect(readRule('Bets stand once the teams enter the court.', 'non_participation', m('nba', 'player_prop'))).toEqual({ value: 'unknown', why: 'silent' });
+  });
+  it('"all markets resolve to 50/50" for a player who does not play, and "a fair market price" for a cancelled game', () => {
+    expect(readRule('If the player is inactive, all markets resolve to 50/50.', 'non_participation', m('nba', 'player_prop'))).toMatchObject({ value: 'half_payout' });
+    expect(readRule('If the game is cancelled and not replayed within a week, the markets resolve to a fair market price.', 'cancellation', m('nba', 'player_prop'))).toMatchObject({ value: 'fair_price' });
+  });
+  it('a comma before "not" inside parentheses ("(inactive, not entered, or absent)") lists cases and opens no exception', () => {
+    const text = 'Clarification: if the player is missing from the game (injured, not dressed, or suspended), every contract resolves to No.';
+    expect(readRule(text, 'non_participation', m('nba', 'player_prop'))).toMatchObject({ value: 'loses', evidence: 'if the player is missing from the game (injured, not dressed, or suspended), every contract resolves to No' });
+    // Outside parentheses ", not" still opens one.
+    expect(readRule('Totals include overtime, not the shootout.', 'overtime', m('nhl', 'total'))).toMatchObject({ value: 'included' });
   });
 });
