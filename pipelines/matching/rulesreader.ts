@@ -1557,6 +1557,19 @@ function ignoredHits(words: string[], g: Compiled<LexEntry>): Hit[] {
   return unless ? hits.filter((h) => !h.gap.some((w) => unless.includes(w))) : hits;
 }
 
+/** Words that join the shootout to overtime before it ("overtime and penalty shootouts", "extra time or the shootout"). */
+const TOPIC_JOINERS = new Set(['and', 'or', 'plus']);
+/** "the final result of the game, overtime and penalty shootouts excluded": an ignored phrase about the
+ * shootout ("shootouts excluded") joined to overtime right before it says the same of overtime, so its value
+ * word is read for overtime too (only the shootout's phrases: a list of a player's absences is no such join). */
+function withTopicBefore(rule: ReadRule, words: string[], at: number): boolean {
+  let k = at - 1;
+  if (words[k] === 'penalty' || words[k] === 'the') k--;
+  if (words[k] === 'the') k--;
+  if (!TOPIC_JOINERS.has(words[k] ?? '')) return false;
+  return topicHits(rule, words).some((h) => h.end === k);
+}
+
 /** Market names that hold a negation word ("draw no bet", "no draw offered"): scope entries of dimension `market`. */
 const NEGATED_NAMES = SCOPE.filter((c) => c.entry.dim === 'market' && c.tokens.some((t) => NEGATION_CUES.has(t))).map((c) => c.tokens);
 
@@ -1573,7 +1586,7 @@ function clauseValue(rule: ReadRule, words: string[], topic: boolean, conditiona
   const lex = LEXICON[rule];
   let best: { value: string; priority: number; start: number; end: number; turned: boolean; forCase: boolean; winner: boolean }[] = [];
   const taken = new Set<number>();
-  for (const g of lex.ignore) for (const hit of ignoredHits(words, g)) for (let k = hit.start; k < hit.end; k++) taken.add(k);
+  for (const g of lex.ignore) for (const hit of ignoredHits(words, g)) if (!(rule === 'overtime' && g.tokens.some((t) => t === 'shootout' || t === 'shootouts') && withTopicBefore(rule, words, hit.start))) for (let k = hit.start; k < hit.end; k++) taken.add(k);
   const ownObject = topic && !hasTopic(rule, words);
   const named = lex.negation ? withoutNamedNegations(words) : words;
   for (const v of lex.values) {

@@ -215,8 +215,9 @@ const BLIND25_RIGHT = 66;
 // 63 since round 38 (an odds feed's regulation-only period, "the periodID 'reg'", is outside our markets: p2522-p2525);
 // 65 since "a fourth-quarter total" keeps its period from a team total after a semicolon and "counts only ..., not
 // any overtime" leaves overtime out (p2509, p2510); 69 since "does not enter the court", "all markets resolve to 50/50",
-// "a fair market price" and a parenthesis's ", not entered" read (p2472 twice, p2487, p2488).
-const BLIND26_RIGHT = 69;
+// "a fair market price" and a parenthesis's ", not entered" read (p2472 twice, p2487, p2488); 70 since "overtime and
+// penalty shootouts excluded" leaves overtime out (p2495).
+const BLIND26_RIGHT = 70;
 
 const m = (league: MarketScope['league'], marketType: MarketScope['marketType'], segment: MarketScope['segment'] = 'full'): MarketScope => ({ league, marketType, segment });
 
@@ -3004,5 +3005,11 @@ describe('stated values of the twenty-sixth and twenty-fifth blind batches read 
     expect(readRule(text, 'non_participation', m('nba', 'player_prop'))).toMatchObject({ value: 'loses', evidence: 'if the player is missing from the game (injured, not dressed, or suspended), every contract resolves to No' });
     // Outside parentheses ", not" still opens one.
     expect(readRule('Totals include overtime, not the shootout.', 'overtime', m('nhl', 'total'))).toMatchObject({ value: 'included' });
+  });
+  it('"overtime and penalty shootouts excluded": a shootout phrase joined to overtime before it says the same of overtime', () => {
+    expect(readRule('Hockey: bets are settled on the final result, overtime and penalty shootouts excluded.', 'overtime', m('nhl', 'moneyline'))).toMatchObject({ value: 'excluded' });
+    expect(readRule('Totals: extra time or the shootout excluded.', 'overtime', m('nhl', 'total'))).toMatchObject({ value: 'excluded' });
+    // The shootout alone left out still says nothing against overtime.
+    expect(readRule('The result includes overtime, penalty shootouts excluded.', 'overtime', m('nhl', 'moneyline'))).toMatchObject({ value: 'included' });
   });
 });
