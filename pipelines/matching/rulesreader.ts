@@ -1708,12 +1708,18 @@ function extended(rule: ReadRule, words: string[], b: { value: string; end: numb
  * of the same verb group ("are not automatically refunded", "will never be voided", "no full refund"). */
 const VERB_GROUP = new Set(['be', 'been', 'being', 'is', 'are', 'was', 'were', 'will', 'would', 'shall', 'should', 'can', 'could', 'may', 'might', 'get', 'gets', 'got', 'do', 'does', 'automatically', 'fully', 'then', 'also', 'always', 'full', 'any', 'a']);
 
+/** Articles between "rather than" and the value it sets aside ("rather than a refund"). */
+const SET_ASIDE_ARTICLES = new Set(['a', 'an', 'the']);
+
 /** Whether the value phrase at hit is denied inside its own verb group: a negation right before it,
  * with only auxiliaries or adverbs between ("is not refunded", "neither won nor lost", "no refund"),
  * or one inside its gap. A negation that belongs to a case before it ("does not play, bets are void")
  * is not in the value's verb group, so it denies nothing. */
 function negatedValue(words: string[], hit: Hit): boolean {
   if (hit.gap.some((w) => NEGATION_CUES.has(w))) return true;
+  // "... as a loss for both Over and Under tickets rather than a refund": a value set aside for another.
+  const at = SET_ASIDE_ARTICLES.has(words[hit.start - 1]) ? hit.start - 2 : hit.start - 1;
+  if ((words[at - 1] === 'rather' && words[at] === 'than') || (words[at - 1] === 'instead' && words[at] === 'of')) return true;
   for (let k = hit.start - 1; k >= Math.max(0, hit.start - 4); k--) {
     if (NEGATION_CUES.has(words[k]) || words[k] === 'nobody') return true;
     // "no one wins or loses": a denied subject of the verbs coordinated with the value word.

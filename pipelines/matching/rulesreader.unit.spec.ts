@@ -216,8 +216,8 @@ const BLIND25_RIGHT = 66;
 // 65 since "a fourth-quarter total" keeps its period from a team total after a semicolon and "counts only ..., not
 // any overtime" leaves overtime out (p2509, p2510); 69 since "does not enter the court", "all markets resolve to 50/50",
 // "a fair market price" and a parenthesis's ", not entered" read (p2472 twice, p2487, p2488); 70 since "overtime and
-// penalty shootouts excluded" leaves overtime out (p2495).
-const BLIND26_RIGHT = 70;
+// penalty shootouts excluded" leaves overtime out (p2495); 71 since "rather than a refund" sets the refund aside (p2502).
+const BLIND26_RIGHT = 71;
 
 const m = (league: MarketScope['league'], marketType: MarketScope['marketType'], segment: MarketScope['segment'] = 'full'): MarketScope => ({ league, marketType, segment });
 
@@ -3011,5 +3011,11 @@ describe('stated values of the twenty-sixth and twenty-fifth blind batches read 
     expect(readRule('Totals: extra time or the shootout excluded.', 'overtime', m('nhl', 'total'))).toMatchObject({ value: 'excluded' });
     // The shootout alone left out still says nothing against overtime.
     expect(readRule('The result includes overtime, penalty shootouts excluded.', 'overtime', m('nhl', 'moneyline'))).toMatchObject({ value: 'included' });
+  });
+  it('"... as a loss for both sides rather than a refund" (instead of a refund): the value set aside is not stated', () => {
+    expect(readRule('A spread that lands exactly on the number is graded as a loss for both sides rather than a refund.', 'push', m('nfl', 'spread'))).toMatchObject({ value: 'loses' });
+    expect(readRule('If the total lands on the number, both tickets lose instead of a refund.', 'push', m('nba', 'total'))).toMatchObject({ value: 'loses' });
+    // A refund stated on its own is still read.
+    expect(readRule('If the total lands on the number, the stake is refunded.', 'push', m('nba', 'total'))).toMatchObject({ value: 'void' });
   });
 });
