@@ -216,8 +216,9 @@ const BLIND25_RIGHT = 66;
 // 65 since "a fourth-quarter total" keeps its period from a team total after a semicolon and "counts only ..., not
 // any overtime" leaves overtime out (p2509, p2510); 69 since "does not enter the court", "all markets resolve to 50/50",
 // "a fair market price" and a parenthesis's ", not entered" read (p2472 twice, p2487, p2488); 70 since "overtime and
-// penalty shootouts excluded" leaves overtime out (p2495); 71 since "rather than a refund" sets the refund aside (p2502).
-const BLIND26_RIGHT = 71;
+// penalty shootouts excluded" leaves overtime out (p2495); 71 since "rather than a refund" sets the refund aside (p2502);
+// 72 since "a team that wins in overtime ... is recorded as the match winner" (p2466).
+const BLIND26_RIGHT = 72;
 
 const m = (league: MarketScope['league'], marketType: MarketScope['marketType'], segment: MarketScope['segment'] = 'full'): MarketScope => ({ league, marketType, segment });
 
@@ -3017,5 +3018,12 @@ describe('stated values of the twenty-sixth and twenty-fifth blind batches read 
     expect(readRule('If the total lands on the number, both tickets lose instead of a refund.', 'push', m('nba', 'total'))).toMatchObject({ value: 'loses' });
     // A refund stated on its own is still read.
     expect(readRule('If the total lands on the number, the stake is refunded.', 'push', m('nba', 'total'))).toMatchObject({ value: 'void' });
+  });
+  it('"a team that wins in overtime is recorded as the match winner" includes overtime for the money line only', () => {
+    const text = 'Settlement: a team that wins in overtime or a shootout is recorded as the match winner for a head-to-head market.';
+    expect(readRule(text, 'overtime', m('nhl', 'moneyline'))).toMatchObject({ value: 'included' });
+    expect(readRule('A side winning in extra innings is treated as the winner.', 'overtime', m('mlb', 'moneyline'))).toMatchObject({ value: 'included' });
+    // Said through a team winning, it is no statement for a total.
+    expect(readRule('A team that wins in overtime is counted as the winner.', 'overtime', m('nhl', 'total'))).toEqual({ value: 'unknown', why: 'silent' });
   });
 });
