@@ -205,8 +205,9 @@ const BLIND24_RIGHT = 58;
 // winner line", "only that quarter's points", a moment after a level score, "second-half lines" after a
 // semicolon, "a batter's hits bet", "a team's goal total"; measurements.md).
 // 65 since round 38 ("Period definitions:" heads the venue's own periods, not a glossary; quarters take no hockey
-// from the clause before: p2432-p2434). 66 since "graded on every overtime period" (p2435).
-const BLIND25_RIGHT = 66;
+// from the clause before: p2432-p2434). 66 since "graded on every overtime period" (p2435); 67 since "the final score
+// with any overtime periods" (p2391).
+const BLIND25_RIGHT = 67;
 // The twenty-sixth blind batch, development since its blind figure (58 of 73 right on the reader at 55fdff2,
 // with no wrong value and 1 of 28 silent rows read known, p2460's "The result is taken from the final score
 // including any overtime periods and shootouts" for an NHL total): p2460's hand value was then corrected to
@@ -3025,5 +3026,11 @@ describe('stated values of the twenty-sixth and twenty-fifth blind batches read 
     expect(readRule('A side winning in extra innings is treated as the winner.', 'overtime', m('mlb', 'moneyline'))).toMatchObject({ value: 'included' });
     // Said through a team winning, it is no statement for a total.
     expect(readRule('A team that wins in overtime is counted as the winner.', 'overtime', m('nhl', 'total'))).toEqual({ value: 'unknown', why: 'silent' });
+  });
+  it('"the final score with any overtime periods" includes overtime, and "the winning team\'s score gets one added goal" counts the shootout', () => {
+    expect(readRule('Resolution uses the final score with any overtime periods and shootouts.', 'overtime', m('nhl', 'total'))).toMatchObject({ value: 'included' });
+    expect(readRule('If a shootout settles it, the winning side gets one added goal.', 'overtime', m('nhl', 'moneyline'))).toMatchObject({ value: 'included' });
+    // With overtime left out it still reads excluded.
+    expect(readRule('Resolution uses the final score with overtime excluded.', 'overtime', m('nhl', 'total'))).toMatchObject({ value: 'excluded' });
   });
 });
