@@ -616,6 +616,24 @@ const OVERTIME_MEMBERS = CLASSES.get('@overtime_periods') ?? [];
 /** Whether a market noun ending at word i is labelled as including overtime. */
 const labelledWithOvertime = (words: string[], i: number) => LABEL_INCLUDES.has(words[i]) && (words[i + 1] === 'ot' || OVERTIME_MEMBERS.some((o) => wordsAt(words, i + 1, o)));
 
+/** Verbs by which a market bears a label ("labelled", "marked as"), and adverbs before them ("clearly labelled"). */
+const LABEL_VERBS = new Set(['labelled', 'labeled', 'marked', 'designated', 'denoted', 'titled']);
+const LABEL_ADVERBS = new Set(['clearly', 'explicitly', 'expressly', 'specifically']);
+/** Whether the words say that only markets labelled as including overtime count it ("only markets clearly
+ * labelled 'including extra time'", "only bets marked as incl. OT"). */
+function onlyLabelledIncluded(words: string[]): boolean {
+  for (let k = 0; k < words.length; k++) {
+    if (words[k] !== 'only' || !MARKET_NOUNS.has(words[k + 1] ?? '')) continue;
+    let j = k + 2;
+    if (LABEL_ADVERBS.has(words[j])) j++;
+    if (!LABEL_VERBS.has(words[j])) continue;
+    j++;
+    if (words[j] === 'as') j++;
+    if (labelledWithOvertime(words, j)) return true;
+  }
+  return false;
+}
+
 const STAT_JOINERS = new Set(['and', 'or']);
 /** Nouns naming a player by his role, before what his market counts ("player points bets", "a batter's hits bet"). */
 const PLAYER_ROLES = new Set(['player', 'batter', 'hitter', 'pitcher', 'skater', 'goalie', 'quarterback']);
@@ -2656,6 +2674,13 @@ export function readRule(text: string | ParsedText, rule: ReadRule, m: MarketSco
         // One drawing a consequence ("that is why you so often see half points", "..., overtime included, so
         // a game that goes to overtime often flies over the number") hedges its own claim only.
         if (!c.asking && topic && speaksOf(c, m, rule) && !describesPlay(rule, c.words) && !givesConsequence(c.words) && !(c.kind === 'so' && i > 0) && (clauseValue(rule, c.words, topic, c.conditional) || (topicOutsideCondition(rule, c) && !c.words.some((w) => REASONS.has(w))))) found.push({ value: HEDGED, clause: c.text, weight: specificity(c.scope, m) });
+        continue;
+      }
+      // "only markets clearly labelled 'including extra time' are paid when extra time ends": the markets
+      // that carry no such label, the one at hand among them, leave overtime out.
+      if (rule === 'overtime' && onlyLabelledIncluded(c.words)) {
+        const unlabelled = { ...c, scope: { ...c.scope, blocking: false } };
+        if (speaksOf(unlabelled, m, rule)) found.push({ value: 'excluded', clause: c.text, weight: specificity(unlabelled.scope, m), gameLines: namesGameLines(unlabelled), sentence });
         continue;
       }
       let v = clauseValue(rule, c.words, topic, c.conditional);

@@ -206,8 +206,9 @@ const BLIND24_RIGHT = 58;
 // semicolon, "a batter's hits bet", "a team's goal total"; measurements.md).
 // 65 since round 38 ("Period definitions:" heads the venue's own periods, not a glossary; quarters take no hockey
 // from the clause before: p2432-p2434). 66 since "graded on every overtime period" (p2435); 67 since "the final score
-// with any overtime periods" (p2391).
-const BLIND25_RIGHT = 67;
+// with any overtime periods" (p2391); 71 since "only markets clearly labelled 'including extra time'" leaves
+// overtime out of the unlabelled ones (p2398-p2401).
+const BLIND25_RIGHT = 71;
 // The twenty-sixth blind batch, development since its blind figure (58 of 73 right on the reader at 55fdff2,
 // with no wrong value and 1 of 28 silent rows read known, p2460's "The result is taken from the final score
 // including any overtime periods and shootouts" for an NHL total): p2460's hand value was then corrected to
@@ -3032,5 +3033,12 @@ describe('stated values of the twenty-sixth and twenty-fifth blind batches read 
     expect(readRule('If a shootout settles it, the winning side gets one added goal.', 'overtime', m('nhl', 'moneyline'))).toMatchObject({ value: 'included' });
     // With overtime left out it still reads excluded.
     expect(readRule('Resolution uses the final score with overtime excluded.', 'overtime', m('nhl', 'total'))).toMatchObject({ value: 'excluded' });
+  });
+  it('"only markets clearly labelled \'including extra time\' are paid when extra time ends": the markets with no such label leave overtime out', () => {
+    const text = "If a game goes to extra time, only markets clearly labelled 'including extra time' are settled once it ends.";
+    expect(readRule(text, 'overtime', m('nhl', 'moneyline'))).toMatchObject({ value: 'excluded', evidence: text.slice(0, -1) });
+    expect(readRule("Only bets marked as incl. OT count overtime.", 'overtime', m('nba', 'total'))).toMatchObject({ value: 'excluded' });
+    // A label on some markets with no "only" says nothing of the others.
+    expect(readRule("Markets labelled 'including extra time' count extra time.", 'overtime', m('nba', 'total'))).toEqual({ value: 'unknown', why: 'silent' });
   });
 });
