@@ -2512,6 +2512,8 @@ function tableRows(text: string): string {
 }
 
 /** A clause that opens with a bare "Yes" or "No" ("Yes.", "No, ...", but not "Yes/No market"). */
+/** Words that open a case right after an answer's "no" ("No, if a player is scratched ..."). */
+const CASE_WORDS = new Set(['if', 'when']);
 const isAnswer = (c: Clause) => /^(?:yes|no)\b\s*(?:[,.;:!\u2013\u2014-]|$)/i.test(c.text) && (c.words[0] === 'yes' || c.words[0] === 'no');
 
 /** Pronouns and auxiliaries of a short answer to a yes/no question ("Do totals include overtime?
@@ -2683,7 +2685,10 @@ export function readRule(text: string | ParsedText, rule: ReadRule, m: MarketSco
         if (speaksOf(unlabelled, m, rule)) found.push({ value: 'excluded', clause: c.text, weight: specificity(unlabelled.scope, m), gameLines: namesGameLines(unlabelled), sentence });
         continue;
       }
-      let v = clauseValue(rule, c.words, topic, c.conditional);
+      // "No when he ... is listed inactive" resolves No in that case; an answer "No, if a player is scratched the
+      // bet is void" answers a question and resolves nothing: its "no" is read apart from the case after it.
+      const answered = isAnswer(c) && c.words[0] === 'no' && CASE_WORDS.has(c.words[1]);
+      let v = answered ? clauseValue(rule, c.words.slice(1), topic, c.conditional.slice(1)) : clauseValue(rule, c.words, topic, c.conditional);
       let clauseText = c.text;
       // "Totals include all goals except those scored in overtime": an exception naming the rule's
       // topic and no market leaves the topic out of what the statement includes, so the statement's

@@ -207,8 +207,8 @@ const BLIND24_RIGHT = 58;
 // 65 since round 38 ("Period definitions:" heads the venue's own periods, not a glossary; quarters take no hockey
 // from the clause before: p2432-p2434). 66 since "graded on every overtime period" (p2435); 67 since "the final score
 // with any overtime periods" (p2391); 71 since "only markets clearly labelled 'including extra time'" leaves
-// overtime out of the unlabelled ones (p2398-p2401).
-const BLIND25_RIGHT = 71;
+// overtime out of the unlabelled ones (p2398-p2401); 72 since a contract's "No when he ... is listed inactive" (p2385).
+const BLIND25_RIGHT = 72;
 // The twenty-sixth blind batch, development since its blind figure (58 of 73 right on the reader at 55fdff2,
 // with no wrong value and 1 of 28 silent rows read known, p2460's "The result is taken from the final score
 // including any overtime periods and shootouts" for an NHL total): p2460's hand value was then corrected to
@@ -3040,5 +3040,11 @@ describe('stated values of the twenty-sixth and twenty-fifth blind batches read 
     expect(readRule("Only bets marked as incl. OT count overtime.", 'overtime', m('nba', 'total'))).toMatchObject({ value: 'excluded' });
     // A label on some markets with no "only" says nothing of the others.
     expect(readRule("Markets labelled 'including extra time' count extra time.", 'overtime', m('nba', 'total'))).toEqual({ value: 'unknown', why: 'silent' });
+  });
+  it('a contract\'s "No when he ... is listed inactive" (No if ...) resolves No for a player who does not play; an answer "No, if ..." resolves nothing', () => {
+    const text = 'Player points: Yes when the player scores more than the line; No when he falls short or is listed inactive.';
+    expect(readRule(text, 'non_participation', m('nba', 'player_prop'))).toMatchObject({ value: 'loses', evidence: 'No when he falls short or is listed inactive' });
+    expect(readRule('Rebounds contract: No if the player is ruled out before tip-off.', 'non_participation', m('wnba', 'player_prop'))).toMatchObject({ value: 'loses' });
+    expect(readRule('Does a scratched player count? No, if a player is scratched the bet is void.', 'non_participation', m('nba', 'player_prop'))).toMatchObject({ value: 'void' });
   });
 });
