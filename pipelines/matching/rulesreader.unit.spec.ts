@@ -207,8 +207,9 @@ const BLIND24_RIGHT = 58;
 // 65 since round 38 ("Period definitions:" heads the venue's own periods, not a glossary; quarters take no hockey
 // from the clause before: p2432-p2434). 66 since "graded on every overtime period" (p2435); 67 since "the final score
 // with any overtime periods" (p2391); 71 since "only markets clearly labelled 'including extra time'" leaves
-// overtime out of the unlabelled ones (p2398-p2401); 72 since a contract's "No when he ... is listed inactive" (p2385).
-const BLIND25_RIGHT = 72;
+// overtime out of the unlabelled ones (p2398-p2401); 72 since a contract's "No when he ... is listed inactive" (p2385);
+// 74 since a draw as "its own choice on the slip" and "the result is read after overtime" (p2453 twice).
+const BLIND25_RIGHT = 74;
 // The twenty-sixth blind batch, development since its blind figure (58 of 73 right on the reader at 55fdff2,
 // with no wrong value and 1 of 28 silent rows read known, p2460's "The result is taken from the final score
 // including any overtime periods and shootouts" for an NHL total): p2460's hand value was then corrected to
@@ -3046,5 +3047,11 @@ describe('stated values of the twenty-sixth and twenty-fifth blind batches read 
     expect(readRule(text, 'non_participation', m('nba', 'player_prop'))).toMatchObject({ value: 'loses', evidence: 'No when he falls short or is listed inactive' });
     expect(readRule('Rebounds contract: No if the player is ruled out before tip-off.', 'non_participation', m('wnba', 'player_prop'))).toMatchObject({ value: 'loses' });
     expect(readRule('Does a scratched player count? No, if a player is scratched the bet is void.', 'non_participation', m('nba', 'player_prop'))).toMatchObject({ value: 'void' });
+  });
+  it('a draw that is "its own choice on the slip" is a separate outcome, and "the result is read after overtime" includes overtime', () => {
+    expect(readRule('In the pools game a match level after overtime is a draw, its own choice on the coupon.', 'tie', m('nfl', 'moneyline'))).toMatchObject({ value: 'separate_outcome' });
+    expect(readRule('For the pools, the result is read after overtime.', 'overtime', m('nfl', 'moneyline'))).toMatchObject({ value: 'included' });
+    // A choice that is the bettor's own names no outcome.
+    expect(readRule('If the game ends level, the choice of market is your own.', 'tie', m('nfl', 'moneyline'))).toEqual({ value: 'unknown', why: 'silent' });
   });
 });
