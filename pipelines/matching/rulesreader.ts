@@ -2512,6 +2512,16 @@ function tableRows(text: string): string {
 }
 
 /** A clause that opens with a bare "Yes" or "No" ("Yes.", "No, ...", but not "Yes/No market"). */
+/** Headings of a contract's list of outcomes ("Outcomes:", "Possible outcomes:"). */
+const OUTCOME_HEADINGS = new Set(['outcomes', 'possible outcomes', 'the outcomes', 'outcome options', 'options', 'possible results']);
+/** An item that is only the tie ("Tie", "A draw"). */
+const TIE_ITEMS = new Set(['tie', 'a tie', 'draw', 'a draw']);
+/** Whether clause i of the sentence is a tie item in a list of outcomes after an outcomes heading, after at least one other item. */
+function listsTieOutcome(cs: Clause[], i: number): boolean {
+  if (i < 2 || cs[1].kind !== 'colon' || !OUTCOME_HEADINGS.has(cs[0].words.join(' '))) return false;
+  return (cs[i].kind === 'semi' || cs[i].kind === 'colon') && TIE_ITEMS.has(cs[i].words.join(' '));
+}
+
 /** Words that open a case right after an answer's "no" ("No, if a player is scratched ..."). */
 const CASE_WORDS = new Set(['if', 'when']);
 const isAnswer = (c: Clause) => /^(?:yes|no)\b\s*(?:[,.;:!\u2013\u2014-]|$)/i.test(c.text) && (c.words[0] === 'yes' || c.words[0] === 'no');
@@ -2625,6 +2635,12 @@ export function readRule(text: string | ParsedText, rule: ReadRule, m: MarketSco
         continue;
       }
       if (i === 0 && (dangling || listed)) continue;
+      // "Outcomes: New York wins the first 5 innings; San Francisco wins the first 5 innings; Tie.": a list of a
+      // contract's outcomes with the tie as an item of its own makes the tie a separate outcome.
+      if (rule === 'tie' && listsTieOutcome(cs, i)) {
+        if (speaksOf(c, m, rule)) found.push({ value: 'separate_outcome', clause: `${cs[0].text}: ... ${c.text}`, weight: specificity(c.scope, m), gameLines: namesGameLines(c), sentence });
+        continue;
+      }
       // "It is not limited to regulation time but runs to the end of the overtime": a sentence whose
       // subject is "it", naming no market or period of its own, speaks of the market a sentence before
       // it named, not of every market.

@@ -208,8 +208,9 @@ const BLIND24_RIGHT = 58;
 // from the clause before: p2432-p2434). 66 since "graded on every overtime period" (p2435); 67 since "the final score
 // with any overtime periods" (p2391); 71 since "only markets clearly labelled 'including extra time'" leaves
 // overtime out of the unlabelled ones (p2398-p2401); 72 since a contract's "No when he ... is listed inactive" (p2385);
-// 74 since a draw as "its own choice on the slip" and "the result is read after overtime" (p2453 twice).
-const BLIND25_RIGHT = 74;
+// 74 since a draw as "its own choice on the slip" and "the result is read after overtime" (p2453 twice); 75 since a
+// contract's "Outcomes: ...; Tie" list (p2394).
+const BLIND25_RIGHT = 75;
 // The twenty-sixth blind batch, development since its blind figure (58 of 73 right on the reader at 55fdff2,
 // with no wrong value and 1 of 28 silent rows read known, p2460's "The result is taken from the final score
 // including any overtime periods and shootouts" for an NHL total): p2460's hand value was then corrected to
@@ -3053,5 +3054,12 @@ describe('stated values of the twenty-sixth and twenty-fifth blind batches read 
     expect(readRule('For the pools, the result is read after overtime.', 'overtime', m('nfl', 'moneyline'))).toMatchObject({ value: 'included' });
     // A choice that is the bettor's own names no outcome.
     expect(readRule('If the game ends level, the choice of market is your own.', 'tie', m('nfl', 'moneyline'))).toEqual({ value: 'unknown', why: 'silent' });
+  });
+  it('a contract\'s "Outcomes:" list with the tie as an item of its own ("...; Tie") makes the tie a separate outcome', () => {
+    const text = 'Outcomes: Boston wins the first 5 innings; Toronto wins the first 5 innings; Tie.';
+    expect(readRule(text, 'tie', m('mlb', 'moneyline', 'half:1'))).toMatchObject({ value: 'separate_outcome', evidence: 'Outcomes: ... Tie' });
+    expect(readRule('Possible outcomes: the Jets win; the Giants win; a draw.', 'tie', m('nfl', 'moneyline'))).toMatchObject({ value: 'separate_outcome' });
+    // A list under another heading, or the tie named in a sentence, is no list of outcomes.
+    expect(readRule('Notes: Boston won the first game; Toronto the second; tie.', 'tie', m('mlb', 'moneyline'))).toEqual({ value: 'unknown', why: 'silent' });
   });
 });
