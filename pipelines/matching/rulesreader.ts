@@ -616,6 +616,24 @@ const OVERTIME_MEMBERS = CLASSES.get('@overtime_periods') ?? [];
 /** Whether a market noun ending at word i is labelled as including overtime. */
 const labelledWithOvertime = (words: string[], i: number) => LABEL_INCLUDES.has(words[i]) && (words[i + 1] === 'ot' || OVERTIME_MEMBERS.some((o) => wordsAt(words, i + 1, o)));
 
+/** Verbs by which a market bears a label ("labelled", "marked as"), and adverbs before them ("clearly labelled"). */
+const LABEL_VERBS = new Set(['labelled', 'labeled', 'marked', 'designated', 'denoted', 'titled']);
+const LABEL_ADVERBS = new Set(['clearly', 'explicitly', 'expressly', 'specifically']);
+/** Whether the words say that only markets labelled as including overtime count it ("only markets clearly
+ * labelled 'including extra time'", "only bets marked as incl. OT"). */
+function onlyLabelledIncluded(words: string[]): boolean {
+  for (let k = 0; k < words.length; k++) {
+    if (words[k] !== 'only' || !MARKET_NOUNS.has(words[k + 1] ?? '')) continue;
+    let j = k + 2;
+    if (LABEL_ADVERBS.has(words[j])) j++;
+    if (!LABEL_VERBS.has(words[j])) continue;
+    j++;
+    if (words[j] === 'as') j++;
+    if (labelledWithOvertime(words, j)) return true;
+  }
+  return false;
+}
+
 const STAT_JOINERS = new Set(['and', 'or']);
 /** Nouns naming a player by his role, before what his market counts ("player points bets", "a batter's hits bet"). */
 const PLAYER_ROLES = new Set(['player', 'batter', 'hitter', 'pitcher', 'skater', 'goalie', 'quarterback']);
@@ -812,10 +830,22 @@ const MARGIN_VERBS = new Set(['wins', 'win', 'won', 'loses', 'lose', 'lost', 'be
 const REACH = new Set(['holds', 'hold', 'applies', 'apply', 'extends']);
 const EVERY = new Set(['every', 'all', 'each', 'any']);
 
+/** Leagues whose games are played in no quarters (hockey's periods, baseball's innings). */
+const NO_QUARTERS = new Set(['nhl', 'mlb']);
+
+/** "... a hockey shootout included; quarter periods such as 4q cover that quarter alone": a clause naming
+ * quarters of its own and no league takes no league from a clause before that names only leagues played
+ * in no quarters; the quarters are another sport's. */
+function quartersOutside(c: { scope: Scope; own: Clause['own'] }, prev: Scope): boolean {
+  const named = [...(prev.leagues ?? []), ...(prev.sports ?? [])];
+  const segs = c.own.segment ? [...(c.scope.segments ?? [])] : [];
+  return segs.length > 0 && segs.every((x) => x.startsWith('quarter:')) && named.length > 0 && named.every((l) => NO_QUARTERS.has(l));
+}
+
 function inherit(c: { scope: Scope; own: Clause['own'] }, prev: Scope | undefined, kind?: ClauseKind, prevOwnBlocking = false): Scope {
   if (!prev) return c.scope;
   const s: Scope = { ...c.scope };
-  if (!c.own.league) {
+  if (!c.own.league && !quartersOutside(c, prev)) {
     s.leagues = prev.leagues;
     s.sports = prev.sports;
     s.complement = prev.complement;
@@ -1126,9 +1156,13 @@ export function clauses(sentence: string, section?: Scope): Clause[] {
   // `fresh`: a coordinated statement with its own market or period as subject, which takes neither from the clause before.
   // `reason`: a clause opened by "since" or "because" after a statement, which gives the statement's reason.
   const parts: { kind: ClauseKind; toks: Tok[]; fresh?: boolean; reason?: boolean }[] = [{ kind: 'first', toks: [] }];
+  // How many parentheses are open: "(inactive, not entered, or absent)" lists cases, and its ", not" opens no exception.
+  let depth = 0;
   for (let i = 0; i < kept.length; i++) {
     const t = kept[i];
     const next = kept[i + 1]?.word;
+    if (t.word === '(' && kept.some((k, j) => j > i && k.word === ')')) depth++;
+    else if (t.word === ')') depth = Math.max(0, depth - 1);
     const midException = EXCEPTION_OPENERS.find((o) => o.every((w, j) => kept[i + j]?.word === w));
     if (midException && parts[parts.length - 1].toks.some(isWord)) {
       // "All bets include overtime, save for fourth-quarter lines" / "apart from quarter wagers".
@@ -1159,7 +1193,7 @@ export function clauses(sentence: string, section?: Scope): Clause[] {
       // ", but not for quarter bets" is an exception, as ", not the 4th quarter" is.
       parts.push({ kind: 'not', toks: [] });
       i += 2;
-    } else if (t.word === ',' && (next === 'but' || next === 'not')) {
+    } else if (t.word === ',' && (next === 'but' || (next === 'not' && depth === 0))) {
       // "the winner line is settled with the overtime included, but a bet on the fourth quarter counts only
       // that quarter's points": a bet named by the period it is placed on is a whole subject of its own,
       // which takes no market from the clause before (a fourth-quarter total is no winner line).
@@ -1207,6 +1241,8 @@ export function clauses(sentence: string, section?: Scope): Clause[] {
   let prevOwnBlocking = false;
   let prevSideOnly = false;
   let prevWords: string[] = [];
+  // Whether the last clause naming a period of its own named it right before its own market noun.
+  let boundPeriod = false;
   for (const p of parts) {
     const ws = p.toks.filter(isWord);
     if (!ws.length) continue;
@@ -1239,6 +1275,11 @@ export function clauses(sentence: string, section?: Scope): Clause[] {
     if (from && p.kind === 'semi' && read.own.segment && !read.own.market && periodWithMarketNoun(wordsOf)) from = { ...from, markets: undefined, alternatives: undefined };
     else if (from && p.kind === 'semi' && read.own.market && !read.own.segment && read.scope.markets?.size === 1 && read.scope.markets.has('player_prop') && !from.markets?.has('player_prop'))
       from = { ...from, segments: undefined, alternatives: undefined };
+    // "a fourth-quarter total counts only the fourth quarter's points, not any overtime; a team total counts all
+    // of that team's points": a period that qualifies its own market noun ("a fourth-quarter total") is that
+    // market's, so another market named after a semicolon, with no period of its own, does not take it.
+    else if (from && p.kind === 'semi' && read.own.market && !read.own.segment && boundPeriod && read.scope.markets?.size && ![...read.scope.markets].some((x) => from!.markets?.has(x)))
+      from = { ...from, segments: undefined, alternatives: undefined };
     let scope = from ? inherit(read, from, p.kind, prevOwnBlocking) : section ? inheritSection(read, section, wordsOf) : read.scope;
     // "Handicap (spread): the handicap goes to the favourite and is subtracted from its final score; extra
     // time is taken into consideration": a clause blocked only by the one side it names ("the favourite")
@@ -1259,6 +1300,7 @@ export function clauses(sentence: string, section?: Scope): Clause[] {
     prev = scope;
     prevOwnBlocking = read.scope.blocking;
     prevWords = wordsOf;
+    if (read.own.segment) boundPeriod = read.own.market && periodBeforeMarket(wordsOf);
   }
   // "The players listed have to play for action; overtime is counted toward this wager": a bet named
   // by a demonstrative ("this wager", "that bet") is the one the clause before named, the players'
@@ -1533,6 +1575,19 @@ function ignoredHits(words: string[], g: Compiled<LexEntry>): Hit[] {
   return unless ? hits.filter((h) => !h.gap.some((w) => unless.includes(w))) : hits;
 }
 
+/** Words that join the shootout to overtime before it ("overtime and penalty shootouts", "extra time or the shootout"). */
+const TOPIC_JOINERS = new Set(['and', 'or', 'plus']);
+/** "the final result of the game, overtime and penalty shootouts excluded": an ignored phrase about the
+ * shootout ("shootouts excluded") joined to overtime right before it says the same of overtime, so its value
+ * word is read for overtime too (only the shootout's phrases: a list of a player's absences is no such join). */
+function withTopicBefore(rule: ReadRule, words: string[], at: number): boolean {
+  let k = at - 1;
+  if (words[k] === 'penalty' || words[k] === 'the') k--;
+  if (words[k] === 'the') k--;
+  if (!TOPIC_JOINERS.has(words[k] ?? '')) return false;
+  return topicHits(rule, words).some((h) => h.end === k);
+}
+
 /** Market names that hold a negation word ("draw no bet", "no draw offered"): scope entries of dimension `market`. */
 const NEGATED_NAMES = SCOPE.filter((c) => c.entry.dim === 'market' && c.tokens.some((t) => NEGATION_CUES.has(t))).map((c) => c.tokens);
 
@@ -1549,7 +1604,7 @@ function clauseValue(rule: ReadRule, words: string[], topic: boolean, conditiona
   const lex = LEXICON[rule];
   let best: { value: string; priority: number; start: number; end: number; turned: boolean; forCase: boolean; winner: boolean }[] = [];
   const taken = new Set<number>();
-  for (const g of lex.ignore) for (const hit of ignoredHits(words, g)) for (let k = hit.start; k < hit.end; k++) taken.add(k);
+  for (const g of lex.ignore) for (const hit of ignoredHits(words, g)) if (!(rule === 'overtime' && g.tokens.some((t) => t === 'shootout' || t === 'shootouts') && withTopicBefore(rule, words, hit.start))) for (let k = hit.start; k < hit.end; k++) taken.add(k);
   const ownObject = topic && !hasTopic(rule, words);
   const named = lex.negation ? withoutNamedNegations(words) : words;
   for (const v of lex.values) {
@@ -1671,12 +1726,18 @@ function extended(rule: ReadRule, words: string[], b: { value: string; end: numb
  * of the same verb group ("are not automatically refunded", "will never be voided", "no full refund"). */
 const VERB_GROUP = new Set(['be', 'been', 'being', 'is', 'are', 'was', 'were', 'will', 'would', 'shall', 'should', 'can', 'could', 'may', 'might', 'get', 'gets', 'got', 'do', 'does', 'automatically', 'fully', 'then', 'also', 'always', 'full', 'any', 'a']);
 
+/** Articles between "rather than" and the value it sets aside ("rather than a refund"). */
+const SET_ASIDE_ARTICLES = new Set(['a', 'an', 'the']);
+
 /** Whether the value phrase at hit is denied inside its own verb group: a negation right before it,
  * with only auxiliaries or adverbs between ("is not refunded", "neither won nor lost", "no refund"),
  * or one inside its gap. A negation that belongs to a case before it ("does not play, bets are void")
  * is not in the value's verb group, so it denies nothing. */
 function negatedValue(words: string[], hit: Hit): boolean {
   if (hit.gap.some((w) => NEGATION_CUES.has(w))) return true;
+  // "... as a loss for both Over and Under tickets rather than a refund": a value set aside for another.
+  const at = SET_ASIDE_ARTICLES.has(words[hit.start - 1]) ? hit.start - 2 : hit.start - 1;
+  if ((words[at - 1] === 'rather' && words[at] === 'than') || (words[at - 1] === 'instead' && words[at] === 'of')) return true;
   for (let k = hit.start - 1; k >= Math.max(0, hit.start - 4); k--) {
     if (NEGATION_CUES.has(words[k]) || words[k] === 'nobody') return true;
     // "no one wins or loses": a denied subject of the verbs coordinated with the value word.
@@ -1888,6 +1949,9 @@ function definesRegulation(head: Clause, entry: Clause | undefined): boolean {
 
 /** Words of a heading that opens a section of definitions ("Important definitions:", "Glossary:"). */
 const DEFINITION_HEADINGS = new Set(['definitions', 'definition', 'glossary']);
+/** Words of a definitions heading that name what a venue offers ("Period definitions:", "Market
+ * definitions:"): the entries define its own periods or markets, which is how they settle, not what terms mean. */
+const OFFERED_DEFINED = new Set(['period', 'periods', 'market', 'markets', 'bet', 'bets', 'wager', 'wagers', 'line', 'lines']);
 /** Words of a heading that opens a section of rules again ("General rules:"). */
 const RULE_HEADINGS = new Set(['rules', 'rule', 'regulations']);
 /** Words of a heading on how bets settle ("Settlement: props are graded on the box score ..."): it opens a
@@ -1906,7 +1970,7 @@ function definitionSections(parsed: ParsedText): ParsedText {
   let entry = false;
   return parsed.map((cs) => {
     const head = cs.length > 1 && cs[1].kind === 'colon' ? cs[0] : undefined;
-    if (head && head.words.some((w) => DEFINITION_HEADINGS.has(w)) && !head.words.some((w) => RULE_HEADINGS.has(w)) && !(head.own.league || head.own.market || head.own.segment)) {
+    if (head && head.words.some((w) => DEFINITION_HEADINGS.has(w)) && !head.words.some((w) => RULE_HEADINGS.has(w) || OFFERED_DEFINED.has(w)) && !(head.own.league || head.own.market || head.own.segment)) {
       defining = true;
       entry = false;
     } else if (head && !defining && glossaryEntry(cs)) {
@@ -2375,6 +2439,17 @@ function periodWithMarketNoun(words: readonly string[]): boolean {
   return false;
 }
 
+/** Whether a period is named right before a market ("a fourth-quarter total", "first-half spreads"). */
+function periodBeforeMarket(words: readonly string[]): boolean {
+  for (let k = 0; k < words.length; k++)
+    for (const c of scopeCandidates(words[k]))
+      if (c.entry.dim === 'segment' && wordsAt(words, k, c.tokens)) {
+        const at = k + c.tokens.length;
+        if (scopeCandidates(words[at] ?? '').some((d) => d.entry.dim === 'market' && wordsAt(words, at, d.tokens))) return true;
+      }
+  return false;
+}
+
 /** Words naming the game before a market noun ("the game total", "the match spread"). */
 const GAME_WORDS = new Set(['game', 'match']);
 /** Words that open a bet named by what it is placed on ("a bet on a single quarter", "bets on the fourth quarter"). */
@@ -2437,6 +2512,18 @@ function tableRows(text: string): string {
 }
 
 /** A clause that opens with a bare "Yes" or "No" ("Yes.", "No, ...", but not "Yes/No market"). */
+/** Headings of a contract's list of outcomes ("Outcomes:", "Possible outcomes:"). */
+const OUTCOME_HEADINGS = new Set(['outcomes', 'possible outcomes', 'the outcomes', 'outcome options', 'options', 'possible results']);
+/** An item that is only the tie ("Tie", "A draw"). */
+const TIE_ITEMS = new Set(['tie', 'a tie', 'draw', 'a draw']);
+/** Whether clause i of the sentence is a tie item in a list of outcomes after an outcomes heading, after at least one other item. */
+function listsTieOutcome(cs: Clause[], i: number): boolean {
+  if (i < 2 || cs[1].kind !== 'colon' || !OUTCOME_HEADINGS.has(cs[0].words.join(' '))) return false;
+  return (cs[i].kind === 'semi' || cs[i].kind === 'colon') && TIE_ITEMS.has(cs[i].words.join(' '));
+}
+
+/** Words that open a case right after an answer's "no" ("No, if a player is scratched ..."). */
+const CASE_WORDS = new Set(['if', 'when']);
 const isAnswer = (c: Clause) => /^(?:yes|no)\b\s*(?:[,.;:!\u2013\u2014-]|$)/i.test(c.text) && (c.words[0] === 'yes' || c.words[0] === 'no');
 
 /** Pronouns and auxiliaries of a short answer to a yes/no question ("Do totals include overtime?
@@ -2548,6 +2635,12 @@ export function readRule(text: string | ParsedText, rule: ReadRule, m: MarketSco
         continue;
       }
       if (i === 0 && (dangling || listed)) continue;
+      // "Outcomes: New York wins the first 5 innings; San Francisco wins the first 5 innings; Tie.": a list of a
+      // contract's outcomes with the tie as an item of its own makes the tie a separate outcome.
+      if (rule === 'tie' && listsTieOutcome(cs, i)) {
+        if (speaksOf(c, m, rule)) found.push({ value: 'separate_outcome', clause: `${cs[0].text}: ... ${c.text}`, weight: specificity(c.scope, m), gameLines: namesGameLines(c), sentence });
+        continue;
+      }
       // "It is not limited to regulation time but runs to the end of the overtime": a sentence whose
       // subject is "it", naming no market or period of its own, speaks of the market a sentence before
       // it named, not of every market.
@@ -2601,14 +2694,28 @@ export function readRule(text: string | ParsedText, rule: ReadRule, m: MarketSco
         if (!c.asking && topic && speaksOf(c, m, rule) && !describesPlay(rule, c.words) && !givesConsequence(c.words) && !(c.kind === 'so' && i > 0) && (clauseValue(rule, c.words, topic, c.conditional) || (topicOutsideCondition(rule, c) && !c.words.some((w) => REASONS.has(w))))) found.push({ value: HEDGED, clause: c.text, weight: specificity(c.scope, m) });
         continue;
       }
-      let v = clauseValue(rule, c.words, topic, c.conditional);
+      // "only markets clearly labelled 'including extra time' are paid when extra time ends": the markets
+      // that carry no such label, the one at hand among them, leave overtime out.
+      if (rule === 'overtime' && onlyLabelledIncluded(c.words)) {
+        const unlabelled = { ...c, scope: { ...c.scope, blocking: false } };
+        if (speaksOf(unlabelled, m, rule)) found.push({ value: 'excluded', clause: c.text, weight: specificity(unlabelled.scope, m), gameLines: namesGameLines(unlabelled), sentence });
+        continue;
+      }
+      // "No when he ... is listed inactive" resolves No in that case; an answer "No, if a player is scratched the
+      // bet is void" answers a question and resolves nothing: its "no" is read apart from the case after it.
+      const answered = isAnswer(c) && c.words[0] === 'no' && CASE_WORDS.has(c.words[1]);
+      let v = answered ? clauseValue(rule, c.words.slice(1), topic, c.conditional.slice(1)) : clauseValue(rule, c.words, topic, c.conditional);
       let clauseText = c.text;
       // "Totals include all goals except those scored in overtime": an exception naming the rule's
       // topic and no market leaves the topic out of what the statement includes, so the statement's
       // value is denied for it.
       const leftOut = LEXICON[rule].negation && !topic ? exc.find((e) => !(e.own.league || e.own.segment || e.own.market || e.own.blocking) && topicOutsideCondition(rule, e) && !clauseValue(rule, e.words, true, e.conditional)) : undefined;
       if (!v && leftOut) {
-        const said = clauseValue(rule, c.words, true, c.conditional);
+        // "a fourth-quarter total counts only the fourth quarter's points, not any overtime": what "only"
+        // narrows the count to leaves the topic out as the exception does; read without it, the clause
+        // says what it counts.
+        const keep = c.words.map((w) => w !== 'only');
+        const said = clauseValue(rule, c.words, true, c.conditional) ?? (keep.every(Boolean) ? undefined : clauseValue(rule, c.words.filter((_, k) => keep[k]), true, c.conditional.filter((_, k) => keep[k])));
         const neg = LEXICON[rule].negation?.[said?.value ?? ''];
         if (said && !said.conflict && neg) {
           v = { value: neg };

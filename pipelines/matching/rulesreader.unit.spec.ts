@@ -204,13 +204,25 @@ const BLIND24_RIGHT = 58;
 // right (a bet named by what it is placed on and "the game total" as subjects of coordinated statements, "the
 // winner line", "only that quarter's points", a moment after a level score, "second-half lines" after a
 // semicolon, "a batter's hits bet", "a team's goal total"; measurements.md).
-const BLIND25_RIGHT = 62;
+// 65 since round 38 ("Period definitions:" heads the venue's own periods, not a glossary; quarters take no hockey
+// from the clause before: p2432-p2434). 66 since "graded on every overtime period" (p2435); 67 since "the final score
+// with any overtime periods" (p2391); 71 since "only markets clearly labelled 'including extra time'" leaves
+// overtime out of the unlabelled ones (p2398-p2401); 72 since a contract's "No when he ... is listed inactive" (p2385);
+// 74 since a draw as "its own choice on the slip" and "the result is read after overtime" (p2453 twice); 75 since a
+// contract's "Outcomes: ...; Tie" list (p2394).
+const BLIND25_RIGHT = 75;
 // The twenty-sixth blind batch, development since its blind figure (58 of 73 right on the reader at 55fdff2,
 // with no wrong value and 1 of 28 silent rows read known, p2460's "The result is taken from the final score
 // including any overtime periods and shootouts" for an NHL total): p2460's hand value was then corrected to
 // `included` (the sentence is valued so for a total on a winner contract at p055 and p1152; measurements.md),
 // leaving none wrong, no silent row read known, and 59 of 74 right.
-const BLIND26_RIGHT = 59;
+// 63 since round 38 (an odds feed's regulation-only period, "the periodID 'reg'", is outside our markets: p2522-p2525);
+// 65 since "a fourth-quarter total" keeps its period from a team total after a semicolon and "counts only ..., not
+// any overtime" leaves overtime out (p2509, p2510); 69 since "does not enter the court", "all markets resolve to 50/50",
+// "a fair market price" and a parenthesis's ", not entered" read (p2472 twice, p2487, p2488); 70 since "overtime and
+// penalty shootouts excluded" leaves overtime out (p2495); 71 since "rather than a refund" sets the refund aside (p2502);
+// 72 since "a team that wins in overtime ... is recorded as the match winner" (p2466).
+const BLIND26_RIGHT = 72;
 
 const m = (league: MarketScope['league'], marketType: MarketScope['marketType'], segment: MarketScope['segment'] = 'full'): MarketScope => ({ league, marketType, segment });
 
@@ -2944,5 +2956,110 @@ describe('stated values of the twenty-fifth blind batch read unknown (sentences 
     expect(readRule("For those who bet: a team's goal total includes overtime goals.", 'overtime', m('nhl', 'team_total'))).toMatchObject({ value: 'included' });
     expect(readRule("A team's points total counts overtime.", 'overtime', m('nba', 'team_total'))).toMatchObject({ value: 'included' });
     expect(readRule("A team's goal total includes overtime goals.", 'overtime', m('nhl', 'total'))).toEqual({ value: 'unknown', why: 'silent' });
+  });
+});
+describe('stated values of the twenty-sixth and twenty-fifth blind batches read unknown, round 38 (sentences written for these tests)', () => {
+  it('an odds feed\'s regulation-only period ("the reg period", "periodID \'reg\'") is a market outside ours: what it covers contradicts no full-game period', () => {
+    const text = "The periodID 'game' spans the whole match, overtime included; the periodID 'reg' spans regulation only.";
+    expect(readRule(text, 'overtime', m('nhl', 'total'))).toMatchObject({ value: 'included', evidence: "The periodID 'game' spans the whole match, overtime included" });
+    expect(readRule('Our game period counts overtime and the shootout; the reg period counts regulation time only.', 'overtime', m('nhl', 'moneyline'))).toMatchObject({ value: 'included' });
+    // Regulation named with no such period still states its value for the market.
+    expect(readRule('The game period spans regulation only.', 'overtime', m('nhl', 'total'))).toMatchObject({ value: 'excluded' });
+  });
+  it('a definitions heading naming what the venue offers ("Period definitions:", "Market definitions:") opens its own periods\' or markets\' rules, not a glossary', () => {
+    const text = 'Period definitions: the full-game period counts every overtime; the first-half period ends at halftime.';
+    expect(readRule(text, 'overtime', m('nba', 'total'))).toMatchObject({ value: 'included', evidence: 'the full-game period counts every overtime' });
+    expect(readRule('Market definitions: the moneyline is settled on regulation time only.', 'overtime', m('nhl', 'moneyline'))).toMatchObject({ value: 'excluded' });
+    // A heading of definitions alone still opens a glossary.
+    expect(readRule('Definitions: the full-game period counts every overtime.', 'overtime', m('nba', 'total'))).toEqual({ value: 'unknown', why: 'silent' });
+  });
+  it('a clause naming quarters takes no hockey or baseball from the clause before: those leagues play no quarters', () => {
+    const text = 'The game period counts overtime and a hockey shootout; quarter periods cover one quarter alone and never include overtime.';
+    expect(readRule(text, 'overtime', m('nba', 'total', 'quarter:4'))).toMatchObject({ value: 'excluded', evidence: 'quarter periods cover one quarter alone and never include overtime' });
+    expect(readRule(text, 'overtime', m('nfl', 'total', 'quarter:4'))).toMatchObject({ value: 'excluded' });
+    // A basketball clause before still gives its league to the quarters.
+    expect(readRule('NBA games count overtime; quarter bets never include overtime.', 'overtime', m('wnba', 'total', 'quarter:4'))).toEqual({ value: 'unknown', why: 'silent' });
+  });
+  it('a period that qualifies its own market noun ("a third-quarter spread") is that market\'s: a market named alone after a semicolon does not take it', () => {
+    const text = 'Settling these: a third-quarter spread counts that quarter alone; a team total counts every point of the team, overtime included.';
+    expect(readRule(text, 'overtime', m('nba', 'team_total'))).toMatchObject({ value: 'included', evidence: 'a team total counts every point of the team, overtime included' });
+    expect(readRule(text, 'overtime', m('nba', 'team_total', 'quarter:3'))).toEqual({ value: 'unknown', why: 'silent' });
+  });
+  it('"counts only the fourth quarter\'s points, not any overtime": what "only" narrows the count to leaves overtime out, as the exception says', () => {
+    expect(readRule("A fourth-quarter spread counts only the fourth quarter's points, not any overtime.", 'overtime', m('nfl', 'spread', 'quarter:4'))).toMatchObject({ value: 'excluded' });
+    expect(readRule("Totals count only the points of regulation, not any overtime.", 'overtime', m('nfl', 'total'))).toMatchObject({ value: 'excluded' });
+    // Read without the exception, "counts only ..." still names no value.
+    expect(readRule("A fourth-quarter spread counts only the fourth quarter's points.", 'overtime', m('nfl', 'spread', 'quarter:4'))).toEqual({ value: 'unknown', why: 'silent' });
+  });
+  it('"graded on every overtime period" (settled on each, on all overtime) includes overtime', () => {
+    expect(readRule('Your full-game side and total are graded on every overtime period.', 'overtime', m('nba', 'total'))).toMatchObject({ value: 'included' });
+    expect(readRule('Game lines are settled on all overtime played.', 'overtime', m('nhl', 'spread'))).toMatchObject({ value: 'included' });
+  });
+  it('"does not enter the court" (the ice, the field, the floor) is a player not taking part', () => {
+    expect(readRule('If the player does not enter the court at all, the bet is refunded.', 'non_participation', m('wnba', 'player_prop'))).toMatchObject({ value: 'void' });
+    expect(readRule('A skater who never enters the ice has his bet voided.', 'non_participation', m('nhl', 'player_prop'))).toMatchObject({ value: 'void' });
+    // The game entering its last minutes names no player.
+    expect(readRule('Bets stand once the teams enter the court.', 'non_participation', m('nba', 'player_prop'))).toEqual({ value: 'unknown', why: 'silent' });
+  });
+  it('"all markets resolve to 50/50" for a player who does not play, and "a fair market price" for a cancelled game', () => {
+    expect(readRule('If the player is inactive, all markets resolve to 50/50.', 'non_participation', m('nba', 'player_prop'))).toMatchObject({ value: 'half_payout' });
+    expect(readRule('If the game is cancelled and not replayed within a week, the markets resolve to a fair market price.', 'cancellation', m('nba', 'player_prop'))).toMatchObject({ value: 'fair_price' });
+  });
+  it('a comma before "not" inside parentheses ("(inactive, not entered, or absent)") lists cases and opens no exception', () => {
+    const text = 'Clarification: if the player is missing from the game (injured, not dressed, or suspended), every contract resolves to No.';
+    expect(readRule(text, 'non_participation', m('nba', 'player_prop'))).toMatchObject({ value: 'loses', evidence: 'if the player is missing from the game (injured, not dressed, or suspended), every contract resolves to No' });
+    // Outside parentheses ", not" still opens one.
+    expect(readRule('Totals include overtime, not the shootout.', 'overtime', m('nhl', 'total'))).toMatchObject({ value: 'included' });
+  });
+  it('"overtime and penalty shootouts excluded": a shootout phrase joined to overtime before it says the same of overtime', () => {
+    expect(readRule('Hockey: bets are settled on the final result, overtime and penalty shootouts excluded.', 'overtime', m('nhl', 'moneyline'))).toMatchObject({ value: 'excluded' });
+    expect(readRule('Totals: extra time or the shootout excluded.', 'overtime', m('nhl', 'total'))).toMatchObject({ value: 'excluded' });
+    // The shootout alone left out still says nothing against overtime.
+    expect(readRule('The result includes overtime, penalty shootouts excluded.', 'overtime', m('nhl', 'moneyline'))).toMatchObject({ value: 'included' });
+  });
+  it('"... as a loss for both sides rather than a refund" (instead of a refund): the value set aside is not stated', () => {
+    expect(readRule('A spread that lands exactly on the number is graded as a loss for both sides rather than a refund.', 'push', m('nfl', 'spread'))).toMatchObject({ value: 'loses' });
+    expect(readRule('If the total lands on the number, both tickets lose instead of a refund.', 'push', m('nba', 'total'))).toMatchObject({ value: 'loses' });
+    // A refund stated on its own is still read.
+    expect(readRule('If the total lands on the number, the stake is refunded.', 'push', m('nba', 'total'))).toMatchObject({ value: 'void' });
+  });
+  it('"a team that wins in overtime is recorded as the match winner" includes overtime for the money line only', () => {
+    const text = 'Settlement: a team that wins in overtime or a shootout is recorded as the match winner for a head-to-head market.';
+    expect(readRule(text, 'overtime', m('nhl', 'moneyline'))).toMatchObject({ value: 'included' });
+    expect(readRule('A side winning in extra innings is treated as the winner.', 'overtime', m('mlb', 'moneyline'))).toMatchObject({ value: 'included' });
+    // Said through a team winning, it is no statement for a total.
+    expect(readRule('A team that wins in overtime is counted as the winner.', 'overtime', m('nhl', 'total'))).toEqual({ value: 'unknown', why: 'silent' });
+  });
+  it('"the final score with any overtime periods" includes overtime, and "the winning team\'s score gets one added goal" counts the shootout', () => {
+    expect(readRule('Resolution uses the final score with any overtime periods and shootouts.', 'overtime', m('nhl', 'total'))).toMatchObject({ value: 'included' });
+    expect(readRule('If a shootout settles it, the winning side gets one added goal.', 'overtime', m('nhl', 'moneyline'))).toMatchObject({ value: 'included' });
+    // With overtime left out it still reads excluded.
+    expect(readRule('Resolution uses the final score with overtime excluded.', 'overtime', m('nhl', 'total'))).toMatchObject({ value: 'excluded' });
+  });
+  it('"only markets clearly labelled \'including extra time\' are paid when extra time ends": the markets with no such label leave overtime out', () => {
+    const text = "If a game goes to extra time, only markets clearly labelled 'including extra time' are settled once it ends.";
+    expect(readRule(text, 'overtime', m('nhl', 'moneyline'))).toMatchObject({ value: 'excluded', evidence: text.slice(0, -1) });
+    expect(readRule("Only bets marked as incl. OT count overtime.", 'overtime', m('nba', 'total'))).toMatchObject({ value: 'excluded' });
+    // A label on some markets with no "only" says nothing of the others.
+    expect(readRule("Markets labelled 'including extra time' count extra time.", 'overtime', m('nba', 'total'))).toEqual({ value: 'unknown', why: 'silent' });
+  });
+  it('a contract\'s "No when he ... is listed inactive" (No if ...) resolves No for a player who does not play; an answer "No, if ..." resolves nothing', () => {
+    const text = 'Player points: Yes when the player scores more than the line; No when he falls short or is listed inactive.';
+    expect(readRule(text, 'non_participation', m('nba', 'player_prop'))).toMatchObject({ value: 'loses', evidence: 'No when he falls short or is listed inactive' });
+    expect(readRule('Rebounds contract: No if the player is ruled out before tip-off.', 'non_participation', m('wnba', 'player_prop'))).toMatchObject({ value: 'loses' });
+    expect(readRule('Does a scratched player count? No, if a player is scratched the bet is void.', 'non_participation', m('nba', 'player_prop'))).toMatchObject({ value: 'void' });
+  });
+  it('a draw that is "its own choice on the slip" is a separate outcome, and "the result is read after overtime" includes overtime', () => {
+    expect(readRule('In the pools game a match level after overtime is a draw, its own choice on the coupon.', 'tie', m('nfl', 'moneyline'))).toMatchObject({ value: 'separate_outcome' });
+    expect(readRule('For the pools, the result is read after overtime.', 'overtime', m('nfl', 'moneyline'))).toMatchObject({ value: 'included' });
+    // A choice that is the bettor's own names no outcome.
+    expect(readRule('If the game ends level, the choice of market is your own.', 'tie', m('nfl', 'moneyline'))).toEqual({ value: 'unknown', why: 'silent' });
+  });
+  it('a contract\'s "Outcomes:" list with the tie as an item of its own ("...; Tie") makes the tie a separate outcome', () => {
+    const text = 'Outcomes: Boston wins the first 5 innings; Toronto wins the first 5 innings; Tie.';
+    expect(readRule(text, 'tie', m('mlb', 'moneyline', 'half:1'))).toMatchObject({ value: 'separate_outcome', evidence: 'Outcomes: ... Tie' });
+    expect(readRule('Possible outcomes: the Jets win; the Giants win; a draw.', 'tie', m('nfl', 'moneyline'))).toMatchObject({ value: 'separate_outcome' });
+    // A list under another heading, or the tie named in a sentence, is no list of outcomes.
+    expect(readRule('Notes: Boston won the first game; Toronto the second; tie.', 'tie', m('mlb', 'moneyline'))).toEqual({ value: 'unknown', why: 'silent' });
   });
 });
