@@ -13,7 +13,6 @@ import type { InRecord, RestoreContext, StageDef } from './types.ts';
 import { decodeOrDeadLetter, encodeOutputs } from './runner.ts';
 import { workerSerdes } from './worker-serde.ts';
 import { unpackBatch } from './batch-pack.ts';
-import { boundOldGeneration, STAGE_THREAD_OLD_GENERATION } from './old-generation.ts';
 import type { TopicId } from '../topics.ts';
 
 const port = parentPort!;
@@ -31,10 +30,6 @@ try {
   post({ fatal: toWireError(e) });
   throw e;
 }
-
-// The stages' state is the largest live set of the service's isolates: its heap is collected at half
-// that size of growth rather than V8's whole (old-generation.ts), checked after every call.
-const oldGeneration = boundOldGeneration(STAGE_THREAD_OLD_GENERATION);
 
 // Reads of restores in flight: their records arrive in chunks, then done (or an error).
 let nextRrid = 1;
@@ -108,9 +103,6 @@ async function answer(m: Extract<StageCall, { op: string }>): Promise<void> {
     }
   } catch (e) {
     post({ rid: m.rid, error: toWireError(e) });
-  } finally {
-    // After the answer is sent: the caller is not kept waiting for the collection.
-    oldGeneration.check();
   }
 }
 
