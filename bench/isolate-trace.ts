@@ -1,7 +1,7 @@
 // Every isolate's heap of a running service (the main thread and each worker), through its inspector,
 // every --every-ms: beside bench/rss-trace.ts (which sees threads, all named `node`, and not their
 // heaps), what each isolate holds when a high-water mark is set between a soak's samples
-// (bench/soak.md, runs 100-105). Needs the service started with an inspector (bench/soak.ts --heap
+// (bench/soak.md, runs 100-106). Needs the service started with an inspector (bench/soak.ts --heap
 // prints `Debugger listening on ws://...` to its run's .stderr file); a second inspector session
 // beside the soak's own is allowed. Reads only (Runtime.evaluate of process.memoryUsage() and
 // v8.getHeapSpaceStatistics()); no heap snapshot (one of a 110 MB heap left chdb's process 390 MB
