@@ -1685,10 +1685,18 @@ function negatedValue(words: string[], hit: Hit): boolean {
     if (DENIED_SIDES.has(words[k]) && (words[k - 1] === 'neither' || words[k - 1] === 'no')) return true;
     // "no bets are voided", "no stakes are returned": a denied bet or stake as the subject.
     if ((MARKET_NOUNS.has(words[k]) || STAKE_NOUNS.has(words[k])) && words[k - 1] === 'no') return true;
+    // "nobody earns or loses points on it", "no one gains or loses": any one verb coordinated right
+    // before the value word shares its denied subject, so the denial two words back reaches it.
+    if ((words[k] === 'or' || words[k] === 'nor') && k === hit.start - 1 && k >= 2 && deniesSubjectAt(words, k - 2)) return true;
     // "counts neither as a win nor as a loss": "as" after the negation still heads the denied value.
     if (!VERB_GROUP.has(words[k]) && !COORDINATED_OUTCOMES.has(words[k]) && words[k] !== 'as') return false;
   }
   return false;
+}
+
+/** Whether words[k] ends a denied subject: "nobody", "no one", "neither side", "no team". */
+function deniesSubjectAt(words: string[], k: number): boolean {
+  return words[k] === 'nobody' || (words[k] === 'one' && words[k - 1] === 'no') || (DENIED_SIDES.has(words[k]) && (words[k - 1] === 'neither' || words[k - 1] === 'no'));
 }
 
 /** The value a clause about the rule denies in the value's own verb group ("no bets are voided,

@@ -2946,3 +2946,12 @@ describe('stated values of the twenty-fifth blind batch read unknown (sentences 
     expect(readRule("A team's goal total includes overtime goals.", 'overtime', m('nhl', 'total'))).toEqual({ value: 'unknown', why: 'silent' });
   });
 });
+describe('the twenty-seventh blind batch\'s wrong values and the pair read alike (sentences written for these tests)', () => {
+  it('"nobody earns or loses points on it": a verb coordinated right before the value word shares its denied subject', () => {
+    expect(readRule('If a game ends in a tie, nobody earns or loses points on it and the week is scored on the other games.', 'tie', m('nfl', 'moneyline'))).toMatchObject({ value: 'unknown' });
+    expect(readRule('A tied game counts for no one: no one gains or loses anything on it.', 'tie', m('nfl', 'moneyline'))).toMatchObject({ value: 'unknown' });
+    // A loss that is not denied still settles the tie, and "or" after a subject that is not denied denies nothing.
+    expect(readRule('If a game ends in a tie, your pick loses.', 'tie', m('nfl', 'moneyline'))).toMatchObject({ value: 'loses' });
+    expect(readRule('If a game ends in a tie, every pick that was made or loses.', 'tie', m('nfl', 'moneyline'))).toMatchObject({ value: 'loses' });
+  });
+});
