@@ -2954,4 +2954,14 @@ describe('the twenty-seventh blind batch\'s wrong values and the pair read alike
     expect(readRule('If a game ends in a tie, your pick loses.', 'tie', m('nfl', 'moneyline'))).toMatchObject({ value: 'loses' });
     expect(readRule('If a game ends in a tie, every pick that was made or loses.', 'tie', m('nfl', 'moneyline'))).toMatchObject({ value: 'loses' });
   });
+  it('", while second-half lines run through the third and fourth quarters and any overtime" is a statement of its own: a period "runs through" the periods it lists, overtime among them', () => {
+    const text = 'Fourth-quarter bets end with regulation, so overtime does not count for them, while second-half bets run through the third and fourth quarters and any overtime.';
+    expect(readRule(text, 'overtime', m('nba', 'spread', 'half:2'))).toMatchObject({ value: 'included', evidence: 'second-half bets run through the third and fourth quarters and any overtime' });
+    expect(readRule(text, 'overtime', m('nba', 'total', 'quarter:4'))).toMatchObject({ value: 'excluded' });
+    expect(readRule('The full-game total runs through overtime.', 'overtime', m('nhl', 'total'))).toMatchObject({ value: 'included' });
+    // Periods listed after "run through" are what the period spans, not markets the statement speaks of.
+    expect(readRule('Second-half lines run through the third and fourth quarters and any overtime.', 'overtime', m('nba', 'total', 'quarter:3'))).toEqual({ value: 'unknown', why: 'silent' });
+    // With no overtime named, "run through" states nothing.
+    expect(readRule('Second-half lines run through the third and fourth quarters.', 'overtime', m('nba', 'spread', 'half:2'))).toEqual({ value: 'unknown', why: 'silent' });
+  });
 });
