@@ -477,6 +477,10 @@ function readScope(words: string[]): { scope: Scope; own: Clause['own'] } {
           if (namesLeagueAt(words, at) || (words[at] === 'the' && namesLeagueAt(words, at + 1))) {
             scope.complement = true;
             own.league = true;
+          } else if (c.tokens.length === 1 && c.tokens[0] === 'non') {
+            // "scoring is non-spread": a market denied by "non" is no market the clause speaks of.
+            const denied = scopeCandidates(words[at] ?? '').find((d) => d.entry.dim === 'market' && wordsAtOrPlural(words, at, d.tokens));
+            if (denied) matched += denied.tokens.length;
           }
         } else if (e.dim === 'other_league') {
           // "In national and international ice hockey championships": international competitions named
@@ -1677,6 +1681,8 @@ const VERB_GROUP = new Set(['be', 'been', 'being', 'is', 'are', 'was', 'were', '
  * is not in the value's verb group, so it denies nothing. */
 function negatedValue(words: string[], hit: Hit): boolean {
   if (hit.gap.some((w) => NEGATION_CUES.has(w))) return true;
+  // "the pick earns no points and loses none", "it loses nothing": a verb whose object is denied.
+  if (hit.end - hit.start === 1 && (words[hit.end] === 'none' || words[hit.end] === 'nothing')) return true;
   for (let k = hit.start - 1; k >= Math.max(0, hit.start - 4); k--) {
     if (NEGATION_CUES.has(words[k]) || words[k] === 'nobody') return true;
     // "no one wins or loses": a denied subject of the verbs coordinated with the value word.

@@ -2972,3 +2972,27 @@ describe('the twenty-seventh blind batch\'s wrong values and the pair read alike
     expect(readRule('Second-half lines run through the third and fourth quarters.', 'overtime', m('nba', 'spread', 'half:2'))).toEqual({ value: 'unknown', why: 'silent' });
   });
 });
+describe('stated values of the twenty-seventh blind batch read unknown (sentences written for these tests)', () => {
+  it('"scoring is non-spread": a market denied by "non" is no market the clause speaks of, so the statement after it holds for every market', () => {
+    const text = 'Rule 4: scoring is non-spread; the team that wins is the right pick, and if the game ends in a tie both teams are losing picks.';
+    expect(readRule(text, 'tie', m('nfl', 'moneyline'))).toMatchObject({ value: 'loses', evidence: 'the team that wins is the right pick, and if the game ends in a tie both teams are losing picks' });
+    // A market named with no "non" still holds the statement after it to that market.
+    expect(readRule('Rule 4: scoring is against the spread; if the game ends in a tie both teams are losing picks.', 'tie', m('nfl', 'moneyline'))).toEqual({ value: 'unknown', why: 'silent' });
+    // "non-NFL" is still the complement of a league.
+    expect(readRule('In non-NFL games a tie loses.', 'tie', m('nfl', 'moneyline'))).toEqual({ value: 'unknown', why: 'silent' });
+  });
+  it('"the pick earns no points and loses none" is neither a win nor a loss: a denied loss beside "earns no points", and "loses none" denies the loss', () => {
+    const text = 'When the favorite wins by exactly the spread the game is a push: the pick earns no points and loses none.';
+    expect(readRule(text, 'push', m('nfl', 'spread'))).toMatchObject({ value: 'void', evidence: 'When the favorite wins by exactly the spread the game is a push' });
+    expect(readRule('On a push your pick loses nothing.', 'push', m('nfl', 'spread'))).toEqual({ value: 'unknown', why: 'silent' });
+    // "earns no points" alone is still a loss in a pick contest.
+    expect(readRule('On a push the pick earns no points.', 'push', m('nfl', 'spread'))).toMatchObject({ value: 'loses' });
+  });
+  it('"counts as a miss", "is scored as a wrong pick": a miss and a wrong pick are losses a case is graded as', () => {
+    expect(readRule('If a game ends in a tie, it counts as a miss on every sheet.', 'tie', m('nfl', 'moneyline'))).toMatchObject({ value: 'loses' });
+    expect(readRule('There are no pushes: a pick on a game that lands exactly on the spread is scored as a wrong pick.', 'push', m('nfl', 'spread'))).toMatchObject({ value: 'loses' });
+    expect(readRule('If the game ends in a tie, the pick is counted as an incorrect pick.', 'tie', m('nfl', 'moneyline'))).toMatchObject({ value: 'loses' });
+    // A miss that is no grade of the case states nothing.
+    expect(readRule('If a game ends in a tie, check for a miss on your sheet.', 'tie', m('nfl', 'moneyline'))).toEqual({ value: 'unknown', why: 'silent' });
+  });
+});
