@@ -1167,7 +1167,7 @@ export function clauses(sentence: string, section?: Scope): Clause[] {
       // "the winner line is settled with the overtime included, but a bet on the fourth quarter counts only
       // that quarter's points": a bet named by the period it is placed on is a whole subject of its own,
       // which takes no market from the clause before (a fourth-quarter total is no winner line).
-      parts.push({ kind: next, toks: [], ...(next === 'but' && betOnAfter(kept, i + 2) ? { fresh: true } : {}) });
+      parts.push({ kind: next, toks: [], ...(next === 'but' && (betOnAfter(kept, i + 2) || possessiveMarketAfter(kept, i + 2)) ? { fresh: true } : {}) });
       i++;
     } else if (t.word === 'but' && next === 'not' && cur.toks.some(isWord)) {
       parts.push({ kind: 'not', toks: [] });
@@ -1241,7 +1241,8 @@ export function clauses(sentence: string, section?: Scope): Clause[] {
     // with a bare market noun ("second-half lines") is every market of that period, and a player's market
     // named alone is the player's whole game: neither takes the other dimension from the clause before.
     if (from && p.kind === 'semi' && read.own.segment && !read.own.market && periodWithMarketNoun(wordsOf)) from = { ...from, markets: undefined, alternatives: undefined };
-    else if (from && p.kind === 'semi' && read.own.market && !read.own.segment && read.scope.markets?.size === 1 && read.scope.markets.has('player_prop') && !from.markets?.has('player_prop'))
+    // The same for a team's total ("second-half spreads include overtime; a team total counts the team's overtime points").
+    else if (from && p.kind === 'semi' && read.own.market && !read.own.segment && read.scope.markets?.size === 1 && OWNED_MARKETS.some((o) => read.scope.markets!.has(o) && !from!.markets?.has(o)) && (read.scope.markets.has('player_prop') || !from.segments?.has('full')))
       from = { ...from, segments: undefined, alternatives: undefined };
     let scope = from ? inherit(read, from, p.kind, prevOwnBlocking) : section ? inheritSection(read, section, wordsOf) : read.scope;
     // "Handicap (spread): the handicap goes to the favourite and is subtracted from its final score; extra
@@ -2415,6 +2416,24 @@ function betOnAfter(toks: readonly Tok[], i: number): boolean {
   while (SUBJECT_DETERMINERS.has(ws[j])) j++;
   return betOnSubject(ws, j) >= 0;
 }
+
+/** Whether the clause from token i opens with a market named by its owner's possessive ("a team's points
+ * total", "a player's points bet") and states a value: "a fourth-quarter spread is settled on the fourth
+ * quarter alone, but a team's points total includes overtime" names the team's whole game, and takes no
+ * period or market from the clause before. */
+function possessiveMarketAfter(toks: readonly Tok[], i: number): boolean {
+  const ws: string[] = [];
+  for (let k = i; k < toks.length && toks[k].word !== ';' && toks[k].word !== ','; k++) if (isWord(toks[k])) ws.push(toks[k].word);
+  let j = 0;
+  while (SUBJECT_DETERMINERS.has(ws[j]) || ws[j] === 'a' || ws[j] === 'an') j++;
+  const market = scopeCandidates(ws[j] ?? '').find((c) => c.entry.dim === 'market' && wordsAtOrPlural(ws, j, c.tokens));
+  // The tokenizer drops the "'s": "team points total" is "team's points total", "team total" names no owner's stat.
+  return !!market && market.tokens.length >= 3 && MARKET_OWNERS.has(market.tokens[0]) && statesValue(ws);
+}
+/** Markets of one player or one team, each of that player's or team's whole game unless a period is named. */
+const OWNED_MARKETS = ['player_prop', 'team_total'];
+/** Owners whose possessive names a market of their own ("a team's points total", "a batter's hits bet"). */
+const MARKET_OWNERS = new Set(['team', 'player', 'batter', 'hitter', 'pitcher']);
 
 /** Prepositions that put a bet named after them in a clause's subject ("in parlays, the leg ...", "for combo bets"). */
 const BET_PREPOSITIONS = new Set(['in', 'for']);

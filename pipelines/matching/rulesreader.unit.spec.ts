@@ -2995,4 +2995,15 @@ describe('stated values of the twenty-seventh blind batch read unknown (sentence
     // A miss that is no grade of the case states nothing.
     expect(readRule('If a game ends in a tie, check for a miss on your sheet.', 'tie', m('nfl', 'moneyline'))).toEqual({ value: 'unknown', why: 'silent' });
   });
+  it('a team\'s total: "a team\'s own goals total" names the team total, ", but a team\'s points total ..." and "; a team total ..." take no period from the clause before', () => {
+    expect(readRule("A team's own goals total includes overtime goals but not the shootout goal.", 'overtime', m('nhl', 'team_total'))).toMatchObject({ value: 'included' });
+    expect(readRule("A team's runs total counts extra innings.", 'overtime', m('mlb', 'team_total'))).toMatchObject({ value: 'included' });
+    const but = "For fans: a fourth-quarter spread is settled on the fourth quarter alone, overtime not counted, but a team's points total includes overtime.";
+    expect(readRule(but, 'overtime', m('wnba', 'team_total'))).toMatchObject({ value: 'included', evidence: "a team's points total includes overtime" });
+    expect(readRule(but, 'overtime', m('wnba', 'spread', 'quarter:4'))).toMatchObject({ value: 'excluded' });
+    const semi = "Other markets: second-half spreads include overtime; a team total counts the team's overtime points.";
+    expect(readRule(semi, 'overtime', m('nfl', 'team_total'))).toMatchObject({ value: 'included', evidence: "a team total counts the team's overtime points" });
+    // ", but team totals ..." (no owner's possessive) still takes the period of the clause before.
+    expect(readRule('Fourth-quarter spreads exclude overtime, but team totals include it.', 'overtime', m('nba', 'team_total'))).toEqual({ value: 'unknown', why: 'silent' });
+  });
 });
