@@ -444,7 +444,8 @@ function readScope(words: string[]): { scope: Scope; own: Clause['own'] } {
   for (let i = 0; i < words.length; ) {
     // "All markets, second-half markets included, are settled on ...": markets said to be included in
     // "all markets" are among them, not the clause's scope.
-    if (i === everyEnd) {
+    // The same after "all <sport> markets" ("all ice hockey markets, player statistics included, are ...").
+    if (i === everyEnd || (i > 1 && MARKET_NOUNS.has(words[i - 1]) && words.slice(Math.max(0, i - 5), i - 1).includes('all') && words.slice(words.lastIndexOf('all', i - 1) + 1, i - 1).every((w) => scopeCandidates(w).some((c) => c.entry.dim === 'league' || c.entry.dim === 'sport')))) {
       const q = words.indexOf('included', i);
       if (q > i && q - i <= 4 && !words.slice(i, q).some((w) => PREDICATE_VERBS.has(w) || NEGATION_CUES.has(w))) {
         i = q + 1;
@@ -1364,11 +1365,14 @@ function restrictBefore(c: Clause, before: Clause): void {
   if (!onlyIn && (!BACK_REFERENCES.has(c.words[0]) || !c.words.some((w) => APPLY.has(w)))) return;
   // "This also applies to bets on the second half" adds markets to the statement before it: it keeps
   // its own scope, and the markets named are no restriction of it.
-  if (!onlyIn && c.words.includes('also')) return;
+  // The same with "equally", "likewise", "too", "as well" ("this applies equally to a team's goals").
+  if (!onlyIn && (c.words.some((w) => ADDING.has(w)) || wordsAt(c.words, c.words.length - 2, ['as', 'well']))) return;
   if (!(c.own.league || c.own.segment || c.own.market || c.own.blocking)) return;
   before.scope = !onlyIn && c.words.some((w) => NEGATION_CUES.has(w)) ? { ...before.scope, blocking: true } : c.scope;
 }
 const APPLY = new Set(['apply', 'applies', 'applied']);
+/** Words by which a clause adds markets to the statement before it ("this also applies to ..."). */
+const ADDING = new Set(['also', 'equally', 'likewise', 'too']);
 
 /** Words that open a condition: up to the comma that closes it, a clause names a case, not a value. */
 const CONDITION_OPENERS = new Set(['if', 'when', 'whenever', 'unless']);

@@ -3006,4 +3006,18 @@ describe('stated values of the twenty-seventh blind batch read unknown (sentence
     // ", but team totals ..." (no owner's possessive) still takes the period of the clause before.
     expect(readRule('Fourth-quarter spreads exclude overtime, but team totals include it.', 'overtime', m('nba', 'team_total'))).toEqual({ value: 'unknown', why: 'silent' });
   });
+  it('"this applies equally to a team\'s goals" adds markets to the statement before it, as "this also applies to" does, and restricts nothing', () => {
+    const text = "Ice hockey: all bets refer to regulation time, 60 minutes, without overtime or penalty shots; this applies equally to a team's goals.";
+    expect(readRule(text, 'overtime', m('nhl', 'total'))).toMatchObject({ value: 'excluded' });
+    expect(readRule('Totals include overtime; this applies to the NBA as well.', 'overtime', m('nhl', 'total'))).toMatchObject({ value: 'included' });
+    // "this applies only to ..." still restricts.
+    expect(readRule('Totals include overtime; this applies only to the NBA.', 'overtime', m('nhl', 'total'))).toEqual({ value: 'unknown', why: 'silent' });
+  });
+  it('"all ice hockey markets, player statistics included, are settled on regular time": markets said to be included in all of a sport\'s markets are among them, not the clause\'s scope', () => {
+    const text = 'Ice hockey: all ice hockey markets, player statistics included, are settled on regular time (60 minutes).';
+    expect(readRule(text, 'overtime', m('nhl', 'moneyline'))).toMatchObject({ value: 'excluded' });
+    expect(readRule(text, 'overtime', m('nhl', 'player_prop'))).toMatchObject({ value: 'excluded' });
+    // Player statistics named with no "all" before them are the clause's scope.
+    expect(readRule('Ice hockey: player statistics are settled on regular time (60 minutes).', 'overtime', m('nhl', 'moneyline'))).toEqual({ value: 'unknown', why: 'silent' });
+  });
 });
