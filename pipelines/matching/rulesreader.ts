@@ -109,7 +109,8 @@ interface LexEntry {
    * they stand in its gap ("only ..., and ... in overtime count" is no market on overtime alone). */
   unless?: string[];
   /** Words that, standing right after a value phrase, take it back: "settled on regulation" is
-   * regulation only, "settled on regulation and overtime" is not. */
+   * regulation only, "settled on regulation and overtime" is not. On a topic phrase, the one word right
+   * after it: "the game does not start on the scheduled day" is a delay, not a game that never starts. */
   unless_after?: string[];
   /** Words that, standing right before a phrase, take it back: "the most popular bets" is a
    * superlative, not "most bets" (a hedge over some markets). */
@@ -1514,7 +1515,13 @@ function topicHits(rule: ReadRule, words: string[]): Hit[] {
   const hits = LEXICON[rule].topics.flatMap((t) => {
     const hits = findAll(words, t.tokens);
     const unless = t.entry.unless;
-    const kept = unless ? hits.filter((h) => ![...h.gap, ...words.slice(Math.max(0, h.start - 2), h.start)].some((w) => unless.includes(w))) : hits;
+    const unlessNext = t.entry.unless_after;
+    const kept = hits.filter(
+      (h) =>
+        !(unless && [...h.gap, ...words.slice(Math.max(0, h.start - 2), h.start)].some((w) => unless.includes(w))) &&
+        // "the game doesn't start on the scheduled calendar day": a start missed on a day or within a window is a delay, not the game called off.
+        !unlessNext?.includes(words[h.end]),
+    );
     // "the player must take part in the match, otherwise the bets are cancelled": a gap that opens the
     // consequence names its own subject; what is cancelled there is the bets, not the match.
     return kept.filter((h) => !h.gap.some((w) => CONSEQUENCE_OPENERS.has(w)));

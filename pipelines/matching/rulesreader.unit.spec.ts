@@ -3020,4 +3020,24 @@ describe('stated values of the twenty-seventh blind batch read unknown (sentence
     // Player statistics named with no "all" before them are the clause's scope.
     expect(readRule('Ice hockey: player statistics are settled on regular time (60 minutes).', 'overtime', m('nhl', 'moneyline'))).toEqual({ value: 'unknown', why: 'silent' });
   });
+  it('"is graded a loss" (with no "as") is a loss a case is graded as', () => {
+    expect(readRule('In our pick contest, a player who does not play is graded a loss for every pick on her.', 'non_participation', m('wnba', 'player_prop'))).toMatchObject({ value: 'loses' });
+    expect(readRule('If the game ends in a tie, every pick on it is graded a loss.', 'tie', m('nfl', 'moneyline'))).toMatchObject({ value: 'loses' });
+    expect(readRule('A player who does not play is graded later.', 'non_participation', m('wnba', 'player_prop'))).toEqual({ value: 'unknown', why: 'silent' });
+  });
+  it('"a first-half moneyline that is level at halftime is refunded": a score level at halftime is a tie', () => {
+    expect(readRule('For bettors: a first-half moneyline that is level at halftime is refunded.', 'tie', m('wnba', 'moneyline', 'half:1'))).toMatchObject({ value: 'void' });
+    // A level named at no moment of the game is no tie.
+    expect(readRule('For bettors: a first-half moneyline placed at a level price is refunded on request.', 'tie', m('wnba', 'moneyline', 'half:1'))).toEqual({ value: 'unknown', why: 'silent' });
+  });
+  it('"if the game does not begin, all markets resolve to a fair price": a game that never starts is a cancelled game', () => {
+    const text = 'If the game does not begin (signalled by the opening tip), all markets will resolve to a fair price in accordance with the rules.';
+    expect(readRule(text, 'cancellation', m('nba', 'player_prop'))).toMatchObject({ value: 'fair_price' });
+    expect(readRule('If the match never starts, bets are void.', 'cancellation', m('nhl', 'moneyline'))).toMatchObject({ value: 'void' });
+    // A start missed on a day or within a window is a delay, not a game that never starts.
+    expect(readRule("Hockey: bets are void if the match doesn't start on the scheduled day.", 'cancellation', m('nhl', 'player_prop'))).toEqual({ value: 'unknown', why: 'silent' });
+    expect(readRule('If a game does not start within 12 hours of its scheduled start, all wagers on it are void.', 'cancellation', m('nba', 'player_prop'))).toEqual({ value: 'unknown', why: 'silent' });
+    // A player who does not start is no game that does not.
+    expect(readRule('If the listed pitcher does not start, the bet is void.', 'cancellation', m('mlb', 'player_prop'))).toEqual({ value: 'unknown', why: 'silent' });
+  });
 });
