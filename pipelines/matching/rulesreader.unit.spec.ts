@@ -216,7 +216,10 @@ const BLIND26_RIGHT = 59;
 // "nobody earns or loses certainty points on it" (a denied loss, now unknown, which also ends the pair p2537/p2590
 // read alike) and p2550's "..., while second-half lines run through the third and fourth quarters and any overtime"
 // (a statement of its own, now included) leave none wrong and 59 of 76 right (measurements.md, round 39).
-const BLIND27_RIGHT = 59;
+// 71 since the same round's kinds of unknown rows ("non-spread", "loses none", "counts as a miss", a team's
+// total, "applies equally", "all ice hockey markets, ... included", "graded a loss", "level at halftime", a
+// game that "does not begin").
+const BLIND27_RIGHT = 71;
 
 const m = (league: MarketScope['league'], marketType: MarketScope['marketType'], segment: MarketScope['segment'] = 'full'): MarketScope => ({ league, marketType, segment });
 
