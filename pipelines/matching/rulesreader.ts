@@ -109,7 +109,8 @@ interface LexEntry {
    * they stand in its gap ("only ..., and ... in overtime count" is no market on overtime alone). */
   unless?: string[];
   /** Words that, standing right after a value phrase, take it back: "settled on regulation" is
-   * regulation only, "settled on regulation and overtime" is not. */
+   * regulation only, "settled on regulation and overtime" is not. On a topic phrase, the one word right
+   * after it: "the game does not start on the scheduled day" is a delay, not a game that never starts. */
   unless_after?: string[];
   /** Words that, standing right before a phrase, take it back: "the most popular bets" is a
    * superlative, not "most bets" (a hedge over some markets). */
@@ -444,7 +445,8 @@ function readScope(words: string[]): { scope: Scope; own: Clause['own'] } {
   for (let i = 0; i < words.length; ) {
     // "All markets, second-half markets included, are settled on ...": markets said to be included in
     // "all markets" are among them, not the clause's scope.
-    if (i === everyEnd) {
+    // The same after "all <sport> markets" ("all ice hockey markets, player statistics included, are ...").
+    if (i === everyEnd || (i > 1 && MARKET_NOUNS.has(words[i - 1]) && words.slice(Math.max(0, i - 5), i - 1).includes('all') && words.slice(words.lastIndexOf('all', i - 1) + 1, i - 1).every((w) => scopeCandidates(w).some((c) => c.entry.dim === 'league' || c.entry.dim === 'sport')))) {
       const q = words.indexOf('included', i);
       if (q > i && q - i <= 4 && !words.slice(i, q).some((w) => PREDICATE_VERBS.has(w) || NEGATION_CUES.has(w))) {
         i = q + 1;
@@ -477,6 +479,10 @@ function readScope(words: string[]): { scope: Scope; own: Clause['own'] } {
           if (namesLeagueAt(words, at) || (words[at] === 'the' && namesLeagueAt(words, at + 1))) {
             scope.complement = true;
             own.league = true;
+          } else if (c.tokens.length === 1 && c.tokens[0] === 'non') {
+            // "scoring is non-spread": a market denied by "non" is no market the clause speaks of.
+            const denied = scopeCandidates(words[at] ?? '').find((d) => d.entry.dim === 'market' && wordsAtOrPlural(words, at, d.tokens));
+            if (denied) matched += denied.tokens.length;
           }
         } else if (e.dim === 'other_league') {
           // "In national and international ice hockey championships": international competitions named
@@ -1197,7 +1203,7 @@ export function clauses(sentence: string, section?: Scope): Clause[] {
       // "the winner line is settled with the overtime included, but a bet on the fourth quarter counts only
       // that quarter's points": a bet named by the period it is placed on is a whole subject of its own,
       // which takes no market from the clause before (a fourth-quarter total is no winner line).
-      parts.push({ kind: next, toks: [], ...(next === 'but' && betOnAfter(kept, i + 2) ? { fresh: true } : {}) });
+      parts.push({ kind: next, toks: [], ...(next === 'but' && (betOnAfter(kept, i + 2) || possessiveMarketAfter(kept, i + 2)) ? { fresh: true } : {}) });
       i++;
     } else if (t.word === 'but' && next === 'not' && cur.toks.some(isWord)) {
       parts.push({ kind: 'not', toks: [] });
@@ -1273,7 +1279,8 @@ export function clauses(sentence: string, section?: Scope): Clause[] {
     // with a bare market noun ("second-half lines") is every market of that period, and a player's market
     // named alone is the player's whole game: neither takes the other dimension from the clause before.
     if (from && p.kind === 'semi' && read.own.segment && !read.own.market && periodWithMarketNoun(wordsOf)) from = { ...from, markets: undefined, alternatives: undefined };
-    else if (from && p.kind === 'semi' && read.own.market && !read.own.segment && read.scope.markets?.size === 1 && read.scope.markets.has('player_prop') && !from.markets?.has('player_prop'))
+    // The same for a team's total ("second-half spreads include overtime; a team total counts the team's overtime points").
+    else if (from && p.kind === 'semi' && read.own.market && !read.own.segment && read.scope.markets?.size === 1 && OWNED_MARKETS.some((o) => read.scope.markets!.has(o) && !from!.markets?.has(o)) && (read.scope.markets.has('player_prop') || !from.segments?.has('full')))
       from = { ...from, segments: undefined, alternatives: undefined };
     // "a fourth-quarter total counts only the fourth quarter's points, not any overtime; a team total counts all
     // of that team's points": a period that qualifies its own market noun ("a fourth-quarter total") is that
@@ -1401,11 +1408,14 @@ function restrictBefore(c: Clause, before: Clause): void {
   if (!onlyIn && (!BACK_REFERENCES.has(c.words[0]) || !c.words.some((w) => APPLY.has(w)))) return;
   // "This also applies to bets on the second half" adds markets to the statement before it: it keeps
   // its own scope, and the markets named are no restriction of it.
-  if (!onlyIn && c.words.includes('also')) return;
+  // The same with "equally", "likewise", "too", "as well" ("this applies equally to a team's goals").
+  if (!onlyIn && (c.words.some((w) => ADDING.has(w)) || wordsAt(c.words, c.words.length - 2, ['as', 'well']))) return;
   if (!(c.own.league || c.own.segment || c.own.market || c.own.blocking)) return;
   before.scope = !onlyIn && c.words.some((w) => NEGATION_CUES.has(w)) ? { ...before.scope, blocking: true } : c.scope;
 }
 const APPLY = new Set(['apply', 'applies', 'applied']);
+/** Words by which a clause adds markets to the statement before it ("this also applies to ..."). */
+const ADDING = new Set(['also', 'equally', 'likewise', 'too']);
 
 /** Words that open a condition: up to the comma that closes it, a clause names a case, not a value. */
 const CONDITION_OPENERS = new Set(['if', 'when', 'whenever', 'unless']);
@@ -1547,7 +1557,13 @@ function topicHits(rule: ReadRule, words: string[]): Hit[] {
   const hits = LEXICON[rule].topics.flatMap((t) => {
     const hits = findAll(words, t.tokens);
     const unless = t.entry.unless;
-    const kept = unless ? hits.filter((h) => ![...h.gap, ...words.slice(Math.max(0, h.start - 2), h.start)].some((w) => unless.includes(w))) : hits;
+    const unlessNext = t.entry.unless_after;
+    const kept = hits.filter(
+      (h) =>
+        !(unless && [...h.gap, ...words.slice(Math.max(0, h.start - 2), h.start)].some((w) => unless.includes(w))) &&
+        // "the game doesn't start on the scheduled calendar day": a start missed on a day or within a window is a delay, not the game called off.
+        !unlessNext?.includes(words[h.end]),
+    );
     // "the player must take part in the match, otherwise the bets are cancelled": a gap that opens the
     // consequence names its own subject; what is cancelled there is the bets, not the match.
     return kept.filter((h) => !h.gap.some((w) => CONSEQUENCE_OPENERS.has(w)));
@@ -1738,6 +1754,8 @@ function negatedValue(words: string[], hit: Hit): boolean {
   // "... as a loss for both Over and Under tickets rather than a refund": a value set aside for another.
   const at = SET_ASIDE_ARTICLES.has(words[hit.start - 1]) ? hit.start - 2 : hit.start - 1;
   if ((words[at - 1] === 'rather' && words[at] === 'than') || (words[at - 1] === 'instead' && words[at] === 'of')) return true;
+  // "the pick earns no points and loses none", "it loses nothing": a verb whose object is denied.
+  if (hit.end - hit.start === 1 && (words[hit.end] === 'none' || words[hit.end] === 'nothing')) return true;
   for (let k = hit.start - 1; k >= Math.max(0, hit.start - 4); k--) {
     if (NEGATION_CUES.has(words[k]) || words[k] === 'nobody') return true;
     // "no one wins or loses": a denied subject of the verbs coordinated with the value word.
@@ -1746,10 +1764,18 @@ function negatedValue(words: string[], hit: Hit): boolean {
     if (DENIED_SIDES.has(words[k]) && (words[k - 1] === 'neither' || words[k - 1] === 'no')) return true;
     // "no bets are voided", "no stakes are returned": a denied bet or stake as the subject.
     if ((MARKET_NOUNS.has(words[k]) || STAKE_NOUNS.has(words[k])) && words[k - 1] === 'no') return true;
+    // "nobody earns or loses points on it", "no one gains or loses": any one verb coordinated right
+    // before the value word shares its denied subject, so the denial two words back reaches it.
+    if ((words[k] === 'or' || words[k] === 'nor') && k === hit.start - 1 && k >= 2 && deniesSubjectAt(words, k - 2)) return true;
     // "counts neither as a win nor as a loss": "as" after the negation still heads the denied value.
     if (!VERB_GROUP.has(words[k]) && !COORDINATED_OUTCOMES.has(words[k]) && words[k] !== 'as') return false;
   }
   return false;
+}
+
+/** Whether words[k] ends a denied subject: "nobody", "no one", "neither side", "no team". */
+function deniesSubjectAt(words: string[], k: number): boolean {
+  return words[k] === 'nobody' || (words[k] === 'one' && words[k - 1] === 'no') || (DENIED_SIDES.has(words[k]) && (words[k - 1] === 'neither' || words[k - 1] === 'no'));
 }
 
 /** The value a clause about the rule denies in the value's own verb group ("no bets are voided,
@@ -2476,6 +2502,24 @@ function betOnAfter(toks: readonly Tok[], i: number): boolean {
   while (SUBJECT_DETERMINERS.has(ws[j])) j++;
   return betOnSubject(ws, j) >= 0;
 }
+
+/** Whether the clause from token i opens with a market named by its owner's possessive ("a team's points
+ * total", "a player's points bet") and states a value: "a fourth-quarter spread is settled on the fourth
+ * quarter alone, but a team's points total includes overtime" names the team's whole game, and takes no
+ * period or market from the clause before. */
+function possessiveMarketAfter(toks: readonly Tok[], i: number): boolean {
+  const ws: string[] = [];
+  for (let k = i; k < toks.length && toks[k].word !== ';' && toks[k].word !== ','; k++) if (isWord(toks[k])) ws.push(toks[k].word);
+  let j = 0;
+  while (SUBJECT_DETERMINERS.has(ws[j]) || ws[j] === 'a' || ws[j] === 'an') j++;
+  const market = scopeCandidates(ws[j] ?? '').find((c) => c.entry.dim === 'market' && wordsAtOrPlural(ws, j, c.tokens));
+  // The tokenizer drops the "'s": "team points total" is "team's points total", "team total" names no owner's stat.
+  return !!market && market.tokens.length >= 3 && MARKET_OWNERS.has(market.tokens[0]) && statesValue(ws);
+}
+/** Markets of one player or one team, each of that player's or team's whole game unless a period is named. */
+const OWNED_MARKETS = ['player_prop', 'team_total'];
+/** Owners whose possessive names a market of their own ("a team's points total", "a batter's hits bet"). */
+const MARKET_OWNERS = new Set(['team', 'player', 'batter', 'hitter', 'pitcher']);
 
 /** Prepositions that put a bet named after them in a clause's subject ("in parlays, the leg ...", "for combo bets"). */
 const BET_PREPOSITIONS = new Set(['in', 'for']);

@@ -223,6 +223,15 @@ const BLIND25_RIGHT = 75;
 // penalty shootouts excluded" leaves overtime out (p2495); 71 since "rather than a refund" sets the refund aside (p2502);
 // 72 since "a team that wins in overtime ... is recorded as the match winner" (p2466).
 const BLIND26_RIGHT = 72;
+// The twenty-seventh blind batch, development since its blind figure (58 of 76 right on the reader at 48c072e,
+// with 2 wrong values and one pair of opposite stated values read alike, 0 of 21 silent rows read known): p2537's
+// "nobody earns or loses certainty points on it" (a denied loss, now unknown, which also ends the pair p2537/p2590
+// read alike) and p2550's "..., while second-half lines run through the third and fourth quarters and any overtime"
+// (a statement of its own, now included) leave none wrong and 59 of 76 right (measurements.md, round 39).
+// 71 since the same round's kinds of unknown rows ("non-spread", "loses none", "counts as a miss", a team's
+// total, "applies equally", "all ice hockey markets, ... included", "graded a loss", "level at halftime", a
+// game that "does not begin").
+const BLIND27_RIGHT = 71;
 
 const m = (league: MarketScope['league'], marketType: MarketScope['marketType'], segment: MarketScope['segment'] = 'full'): MarketScope => ({ league, marketType, segment });
 
@@ -1217,6 +1226,7 @@ describe('corpus of real rules texts (evaluation part)', () => {
     { part: 'blind24-former-evaluation', batch: 'twenty-fourth', stated: 50, right: BLIND24_RIGHT, silentKnown: [] },
     { part: 'blind25-former-evaluation', batch: 'twenty-fifth', stated: 75, right: BLIND25_RIGHT, silentKnown: [] },
     { part: 'blind26-former-evaluation', batch: 'twenty-sixth', stated: 70, right: BLIND26_RIGHT, silentKnown: [] },
+    { part: 'blind27-former-evaluation', batch: 'twenty-seventh', stated: 70, right: BLIND27_RIGHT, silentKnown: [] },
   ];
   it.each(BLIND_GUARDS)(
     'keeps the $batch blind batch (development since it was measured once) free of wrong values and of opposite rules read alike, at least $right right, silent rows read known exactly $silentKnown',
@@ -3062,5 +3072,93 @@ describe('stated values of the twenty-sixth and twenty-fifth blind batches read 
     expect(readRule('Possible outcomes: the Jets win; the Giants win; a draw.', 'tie', m('nfl', 'moneyline'))).toMatchObject({ value: 'separate_outcome' });
     // A list under another heading, or the tie named in a sentence, is no list of outcomes.
     expect(readRule('Notes: Boston won the first game; Toronto the second; tie.', 'tie', m('mlb', 'moneyline'))).toEqual({ value: 'unknown', why: 'silent' });
+  });
+});
+describe('the twenty-seventh blind batch\'s wrong values and the pair read alike (sentences written for these tests)', () => {
+  it('"nobody earns or loses points on it": a verb coordinated right before the value word shares its denied subject', () => {
+    expect(readRule('If a game ends in a tie, nobody earns or loses points on it and the week is scored on the other games.', 'tie', m('nfl', 'moneyline'))).toMatchObject({ value: 'unknown' });
+    expect(readRule('A tied game counts for no one: no one gains or loses anything on it.', 'tie', m('nfl', 'moneyline'))).toMatchObject({ value: 'unknown' });
+    // A loss that is not denied still settles the tie, and "or" after a subject that is not denied denies nothing.
+    expect(readRule('If a game ends in a tie, your pick loses.', 'tie', m('nfl', 'moneyline'))).toMatchObject({ value: 'loses' });
+    expect(readRule('If a game ends in a tie, every pick that was made or loses.', 'tie', m('nfl', 'moneyline'))).toMatchObject({ value: 'loses' });
+  });
+  it('", while second-half lines run through the third and fourth quarters and any overtime" is a statement of its own: a period "runs through" the periods it lists, overtime among them', () => {
+    const text = 'Fourth-quarter bets end with regulation, so overtime does not count for them, while second-half bets run through the third and fourth quarters and any overtime.';
+    expect(readRule(text, 'overtime', m('nba', 'spread', 'half:2'))).toMatchObject({ value: 'included', evidence: 'second-half bets run through the third and fourth quarters and any overtime' });
+    expect(readRule(text, 'overtime', m('nba', 'total', 'quarter:4'))).toMatchObject({ value: 'excluded' });
+    expect(readRule('The full-game total runs through overtime.', 'overtime', m('nhl', 'total'))).toMatchObject({ value: 'included' });
+    // Periods listed after "run through" are what the period spans, not markets the statement speaks of.
+    expect(readRule('Second-half lines run through the third and fourth quarters and any overtime.', 'overtime', m('nba', 'total', 'quarter:3'))).toEqual({ value: 'unknown', why: 'silent' });
+    // With no overtime named, "run through" states nothing.
+    expect(readRule('Second-half lines run through the third and fourth quarters.', 'overtime', m('nba', 'spread', 'half:2'))).toEqual({ value: 'unknown', why: 'silent' });
+  });
+});
+describe('stated values of the twenty-seventh blind batch read unknown (sentences written for these tests)', () => {
+  it('"scoring is non-spread": a market denied by "non" is no market the clause speaks of, so the statement after it holds for every market', () => {
+    const text = 'Rule 4: scoring is non-spread; the team that wins is the right pick, and if the game ends in a tie both teams are losing picks.';
+    expect(readRule(text, 'tie', m('nfl', 'moneyline'))).toMatchObject({ value: 'loses', evidence: 'the team that wins is the right pick, and if the game ends in a tie both teams are losing picks' });
+    // A market named with no "non" still holds the statement after it to that market.
+    expect(readRule('Rule 4: scoring is against the spread; if the game ends in a tie both teams are losing picks.', 'tie', m('nfl', 'moneyline'))).toEqual({ value: 'unknown', why: 'silent' });
+    // "non-NFL" is still the complement of a league.
+    expect(readRule('In non-NFL games a tie loses.', 'tie', m('nfl', 'moneyline'))).toEqual({ value: 'unknown', why: 'silent' });
+  });
+  it('"the pick earns no points and loses none" is neither a win nor a loss: a denied loss beside "earns no points", and "loses none" denies the loss', () => {
+    const text = 'When the favorite wins by exactly the spread the game is a push: the pick earns no points and loses none.';
+    expect(readRule(text, 'push', m('nfl', 'spread'))).toMatchObject({ value: 'void', evidence: 'When the favorite wins by exactly the spread the game is a push' });
+    expect(readRule('On a push your pick loses nothing.', 'push', m('nfl', 'spread'))).toEqual({ value: 'unknown', why: 'silent' });
+    // "earns no points" alone is still a loss in a pick contest.
+    expect(readRule('On a push the pick earns no points.', 'push', m('nfl', 'spread'))).toMatchObject({ value: 'loses' });
+  });
+  it('"counts as a miss", "is scored as a wrong pick": a miss and a wrong pick are losses a case is graded as', () => {
+    expect(readRule('If a game ends in a tie, it counts as a miss on every sheet.', 'tie', m('nfl', 'moneyline'))).toMatchObject({ value: 'loses' });
+    expect(readRule('There are no pushes: a pick on a game that lands exactly on the spread is scored as a wrong pick.', 'push', m('nfl', 'spread'))).toMatchObject({ value: 'loses' });
+    expect(readRule('If the game ends in a tie, the pick is counted as an incorrect pick.', 'tie', m('nfl', 'moneyline'))).toMatchObject({ value: 'loses' });
+    // A miss that is no grade of the case states nothing.
+    expect(readRule('If a game ends in a tie, check for a miss on your sheet.', 'tie', m('nfl', 'moneyline'))).toEqual({ value: 'unknown', why: 'silent' });
+  });
+  it('a team\'s total: "a team\'s own goals total" names the team total, ", but a team\'s points total ..." and "; a team total ..." take no period from the clause before', () => {
+    expect(readRule("A team's own goals total includes overtime goals but not the shootout goal.", 'overtime', m('nhl', 'team_total'))).toMatchObject({ value: 'included' });
+    expect(readRule("A team's runs total counts extra innings.", 'overtime', m('mlb', 'team_total'))).toMatchObject({ value: 'included' });
+    const but = "For fans: a fourth-quarter spread is settled on the fourth quarter alone, overtime not counted, but a team's points total includes overtime.";
+    expect(readRule(but, 'overtime', m('wnba', 'team_total'))).toMatchObject({ value: 'included', evidence: "a team's points total includes overtime" });
+    expect(readRule(but, 'overtime', m('wnba', 'spread', 'quarter:4'))).toMatchObject({ value: 'excluded' });
+    const semi = "Other markets: second-half spreads include overtime; a team total counts the team's overtime points.";
+    expect(readRule(semi, 'overtime', m('nfl', 'team_total'))).toMatchObject({ value: 'included', evidence: "a team total counts the team's overtime points" });
+    // ", but team totals ..." (no owner's possessive) still takes the period of the clause before.
+    expect(readRule('Fourth-quarter spreads exclude overtime, but team totals include it.', 'overtime', m('nba', 'team_total'))).toEqual({ value: 'unknown', why: 'silent' });
+  });
+  it('"this applies equally to a team\'s goals" adds markets to the statement before it, as "this also applies to" does, and restricts nothing', () => {
+    const text = "Ice hockey: all bets refer to regulation time, 60 minutes, without overtime or penalty shots; this applies equally to a team's goals.";
+    expect(readRule(text, 'overtime', m('nhl', 'total'))).toMatchObject({ value: 'excluded' });
+    expect(readRule('Totals include overtime; this applies to the NBA as well.', 'overtime', m('nhl', 'total'))).toMatchObject({ value: 'included' });
+    // "this applies only to ..." still restricts.
+    expect(readRule('Totals include overtime; this applies only to the NBA.', 'overtime', m('nhl', 'total'))).toEqual({ value: 'unknown', why: 'silent' });
+  });
+  it('"all ice hockey markets, player statistics included, are settled on regular time": markets said to be included in all of a sport\'s markets are among them, not the clause\'s scope', () => {
+    const text = 'Ice hockey: all ice hockey markets, player statistics included, are settled on regular time (60 minutes).';
+    expect(readRule(text, 'overtime', m('nhl', 'moneyline'))).toMatchObject({ value: 'excluded' });
+    expect(readRule(text, 'overtime', m('nhl', 'player_prop'))).toMatchObject({ value: 'excluded' });
+    // Player statistics named with no "all" before them are the clause's scope.
+    expect(readRule('Ice hockey: player statistics are settled on regular time (60 minutes).', 'overtime', m('nhl', 'moneyline'))).toEqual({ value: 'unknown', why: 'silent' });
+  });
+  it('"is graded a loss" (with no "as") is a loss a case is graded as', () => {
+    expect(readRule('In our pick contest, a player who does not play is graded a loss for every pick on her.', 'non_participation', m('wnba', 'player_prop'))).toMatchObject({ value: 'loses' });
+    expect(readRule('If the game ends in a tie, every pick on it is graded a loss.', 'tie', m('nfl', 'moneyline'))).toMatchObject({ value: 'loses' });
+    expect(readRule('A player who does not play is graded later.', 'non_participation', m('wnba', 'player_prop'))).toEqual({ value: 'unknown', why: 'silent' });
+  });
+  it('"a first-half moneyline that is level at halftime is refunded": a score level at halftime is a tie', () => {
+    expect(readRule('For bettors: a first-half moneyline that is level at halftime is refunded.', 'tie', m('wnba', 'moneyline', 'half:1'))).toMatchObject({ value: 'void' });
+    // A level named at no moment of the game is no tie.
+    expect(readRule('For bettors: a first-half moneyline placed at a level price is refunded on request.', 'tie', m('wnba', 'moneyline', 'half:1'))).toEqual({ value: 'unknown', why: 'silent' });
+  });
+  it('"if the game does not begin, all markets resolve to a fair price": a game that never starts is a cancelled game', () => {
+    const text = 'If the game does not begin (signalled by the opening tip), all markets will resolve to a fair price in accordance with the rules.';
+    expect(readRule(text, 'cancellation', m('nba', 'player_prop'))).toMatchObject({ value: 'fair_price' });
+    expect(readRule('If the match never starts, bets are void.', 'cancellation', m('nhl', 'moneyline'))).toMatchObject({ value: 'void' });
+    // A start missed on a day or within a window is a delay, not a game that never starts.
+    expect(readRule("Hockey: bets are void if the match doesn't start on the scheduled day.", 'cancellation', m('nhl', 'player_prop'))).toEqual({ value: 'unknown', why: 'silent' });
+    expect(readRule('If a game does not start within 12 hours of its scheduled start, all wagers on it are void.', 'cancellation', m('nba', 'player_prop'))).toEqual({ value: 'unknown', why: 'silent' });
+    // A player who does not start is no game that does not.
+    expect(readRule('If the listed pitcher does not start, the bet is void.', 'cancellation', m('mlb', 'player_prop'))).toEqual({ value: 'unknown', why: 'silent' });
   });
 });
