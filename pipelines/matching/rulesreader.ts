@@ -256,6 +256,9 @@ export function tokenize(text: string): Tok[] {
     // plus any OT"); "SO" is the shootout only in capitals in mixed-case text ("OT/SO"), since "so" is a word.
     if (w === 'ot') w = 'overtime';
     else if (w === 'so' && text.slice(start, end) === 'SO' && text !== text.toUpperCase()) w = 'shootout';
+    // "NO" in capitals in mixed-case text with a number right after it ("the spread bet on NO -3",
+    // "WAS 10.8 - NO 22.2") is a team's abbreviation or a contract's side with its line or price, not a denial.
+    else if (w === 'no' && text.slice(start, end) === 'NO' && text !== text.toUpperCase() && /^\s*[-+\u2212]?\s*\d/.test(text.slice(end))) w = 'no_name';
     out.push({ word: w, start, end });
   }
   // "over time" is overtime; "over" alone is a side of a total.

@@ -3162,3 +3162,20 @@ describe('stated values of the twenty-seventh blind batch read unknown (sentence
     expect(readRule('If the listed pitcher does not start, the bet is void.', 'cancellation', m('mlb', 'player_prop'))).toEqual({ value: 'unknown', why: 'silent' });
   });
 });
+describe('the twenty-eighth blind batch\'s wrong values (sentences written for these tests)', () => {
+  it('"the spread bet on NO -3": "NO" in capitals with a line or score right after it is a name, not a denial', () => {
+    expect(readRule('Bettor\'s note: the spread bet on NO -3 is settled on the final result with overtime.', 'overtime', m('nfl', 'spread'))).toMatchObject({ value: 'included' });
+    expect(readRule('Projection: WAS 20.5 - NO 23.5. The full-game total on NO +2.5 counts overtime points.', 'overtime', m('nfl', 'total'))).toMatchObject({ value: 'included' });
+    // "No" as a word, and "NO" in capitals with no number after it, still deny.
+    expect(readRule('No overtime counts for the spread.', 'overtime', m('nfl', 'spread'))).toMatchObject({ value: 'excluded' });
+    expect(readRule('Overtime: NO.', 'overtime', m('nfl', 'spread'))).toMatchObject({ value: 'excluded' });
+  });
+  it('"the Devils\' 3.5 counts regulation goals only": regulation goals, points or runs "only" leave overtime out', () => {
+    const text = 'These hockey lines are settled on the final score with overtime. Team totals are where to read the fine print: the home side\'s 2.5 counts regulation goals only.';
+    expect(readRule(text, 'overtime', m('nhl', 'team_total'))).toMatchObject({ value: 'excluded', evidence: 'the home side\'s 2.5 counts regulation goals only' });
+    expect(readRule(text, 'overtime', m('nhl', 'moneyline'))).toMatchObject({ value: 'included' });
+    expect(readRule('Quarter totals count regulation points only.', 'overtime', m('nba', 'total', 'quarter:4'))).toMatchObject({ value: 'excluded' });
+    // Regulation goals "and overtime" are no "only" reading.
+    expect(readRule('The total counts regulation goals and overtime goals.', 'overtime', m('nhl', 'total'))).not.toMatchObject({ value: 'excluded' });
+  });
+});
