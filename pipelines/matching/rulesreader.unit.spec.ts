@@ -3179,3 +3179,12 @@ describe('the twenty-eighth blind batch\'s wrong values (sentences written for t
     expect(readRule('The total counts regulation goals and overtime goals.', 'overtime', m('nhl', 'total'))).not.toMatchObject({ value: 'excluded' });
   });
 });
+describe('the twenty-eighth blind batch\'s silent row read known (sentences written for these tests)', () => {
+  it('"Settlement typically uses the regulation second-half score only; overtime is excluded ...": a hedged clause stating a value without naming overtime claims its scope as one naming it does', () => {
+    const text = 'Settlement typically uses the regulation second-half score only; overtime is excluded unless the contract says otherwise.';
+    expect(readRule(text, 'overtime', m('nba', 'moneyline', 'half:2'))).toMatchObject({ value: 'unknown', why: 'hedged' });
+    // Unhedged, the same clause states the value; and a clause naming no value still claims nothing.
+    expect(readRule('Settlement uses the regulation second-half score only.', 'overtime', m('nba', 'moneyline', 'half:2'))).toMatchObject({ value: 'excluded' });
+    expect(readRule('Settlement typically takes a few minutes; overtime is excluded for second-half lines.', 'overtime', m('nba', 'moneyline', 'half:2'))).toMatchObject({ value: 'excluded' });
+  });
+});
