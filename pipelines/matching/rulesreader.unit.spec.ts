@@ -238,7 +238,9 @@ const BLIND27_RIGHT = 71;
 // Devils' 3.5 counts regulation goals only" (now excluded; the two pairs read alike were these two rows) and p2601's
 // "Settlement typically uses the regulation second-half score only; overtime is excluded ..." (a hedged value, now
 // unknown) leave none wrong, no silent row read known and 74 of 84 right (measurements.md, round 40).
-const BLIND28_RIGHT = 74;
+// 77 since "is thrown out for everyone" (a push), "does not come to the plate even once" with "annulled" and "scored as
+// incorrect" (a tie) read (p2618, p2621, p2616).
+const BLIND28_RIGHT = 77;
 
 const m = (league: MarketScope['league'], marketType: MarketScope['marketType'], segment: MarketScope['segment'] = 'full'): MarketScope => ({ league, marketType, segment });
 
@@ -3194,5 +3196,20 @@ describe('the twenty-eighth blind batch\'s silent row read known (sentences writ
     // Unhedged, the same clause states the value; and a clause naming no value still claims nothing.
     expect(readRule('Settlement uses the regulation second-half score only.', 'overtime', m('nba', 'moneyline', 'half:2'))).toMatchObject({ value: 'excluded' });
     expect(readRule('Settlement typically takes a few minutes; overtime is excluded for second-half lines.', 'overtime', m('nba', 'moneyline', 'half:2'))).toMatchObject({ value: 'excluded' });
+  });
+});
+describe('stated values of the twenty-eighth blind batch read unknown (sentences written for these tests)', () => {
+  it('"is thrown out for everyone": a game landing on the spread that is thrown out is void', () => {
+    expect(readRule('Picks are against the spread; a game that lands exactly on the spread is thrown out and the week is scored on the rest.', 'push', m('nfl', 'spread'))).toMatchObject({ value: 'void' });
+  });
+  it('"the bet is annulled", a batter who "does not come to the plate even once": a player who never bats, and an annulled bet, are void', () => {
+    expect(readRule('If the hitter does not come to the plate even once, the bet is void.', 'non_participation', m('mlb', 'player_prop'))).toMatchObject({ value: 'void' });
+    expect(readRule('A player who does not play has the bet annulled and the money returned.', 'non_participation', m('mlb', 'player_prop'))).toMatchObject({ value: 'void' });
+    // A batter who does not come to the plate "again" in a game cut short is no player who never took part.
+    expect(readRule('If a player does not come to the plate again after the game is stopped, open markets are void.', 'non_participation', m('mlb', 'player_prop'))).toEqual({ value: 'unknown', why: 'silent' });
+  });
+  it('"every selection on it is scored as incorrect": a tied game scored as incorrect loses', () => {
+    expect(readRule('A game that ends in a tie counts for nobody: every pick on it is scored as incorrect.', 'tie', m('nfl', 'moneyline'))).toMatchObject({ value: 'loses' });
+    expect(readRule('Tied games are marked incorrect for every entry.', 'tie', m('nfl', 'moneyline'))).toMatchObject({ value: 'loses' });
   });
 });
