@@ -239,8 +239,8 @@ const BLIND27_RIGHT = 71;
 // "Settlement typically uses the regulation second-half score only; overtime is excluded ..." (a hedged value, now
 // unknown) leave none wrong, no silent row read known and 74 of 84 right (measurements.md, round 40).
 // 77 since "is thrown out for everyone" (a push), "does not come to the plate even once" with "annulled" and "scored as
-// incorrect" (a tie) read (p2618, p2621, p2616).
-const BLIND28_RIGHT = 77;
+// incorrect" (a tie) read (p2618, p2621, p2616); 78 since "the question is thrown out" for an inactive player (p2657).
+const BLIND28_RIGHT = 78;
 
 const m = (league: MarketScope['league'], marketType: MarketScope['marketType'], segment: MarketScope['segment'] = 'full'): MarketScope => ({ league, marketType, segment });
 
@@ -3207,6 +3207,11 @@ describe('stated values of the twenty-eighth blind batch read unknown (sentences
     expect(readRule('A player who does not play has the bet annulled and the money returned.', 'non_participation', m('mlb', 'player_prop'))).toMatchObject({ value: 'void' });
     // A batter who does not come to the plate "again" in a game cut short is no player who never took part.
     expect(readRule('If a player does not come to the plate again after the game is stopped, open markets are void.', 'non_participation', m('mlb', 'player_prop'))).toEqual({ value: 'unknown', why: 'silent' });
+  });
+  it('"the question is thrown out for everyone": a prop whose player is inactive, thrown out, is void', () => {
+    expect(readRule('If the named player is inactive, the prop pick is thrown out for every entry.', 'non_participation', m('nfl', 'player_prop'))).toMatchObject({ value: 'void' });
+    // A player thrown out of the game is ejected, not a bet thrown out.
+    expect(readRule('A player who is thrown out of the game still counts for his stats.', 'non_participation', m('nfl', 'player_prop'))).toEqual({ value: 'unknown', why: 'silent' });
   });
   it('"every selection on it is scored as incorrect": a tied game scored as incorrect loses', () => {
     expect(readRule('A game that ends in a tie counts for nobody: every pick on it is scored as incorrect.', 'tie', m('nfl', 'moneyline'))).toMatchObject({ value: 'loses' });
