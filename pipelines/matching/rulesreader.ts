@@ -256,6 +256,9 @@ export function tokenize(text: string): Tok[] {
     // plus any OT"); "SO" is the shootout only in capitals in mixed-case text ("OT/SO"), since "so" is a word.
     if (w === 'ot') w = 'overtime';
     else if (w === 'so' && text.slice(start, end) === 'SO' && text !== text.toUpperCase()) w = 'shootout';
+    // "NO" in capitals in mixed-case text with a number right after it ("the spread bet on NO -3",
+    // "WAS 10.8 - NO 22.2") is a team's abbreviation or a contract's side with its line or price, not a denial.
+    else if (w === 'no' && text.slice(start, end) === 'NO' && text !== text.toUpperCase() && /^\s*[-+\u2212]?\s*\d/.test(text.slice(end))) w = 'no_name';
     out.push({ word: w, start, end });
   }
   // "over time" is overtime; "over" alone is a side of a total.
@@ -2727,7 +2730,8 @@ export function readRule(text: string | ParsedText, rule: ReadRule, m: MarketSco
       const topic = carried || caseException || hasTopic(rule, c.words);
       // A withdrawn clause about the rule still claims its scope: "usually exclude" on fourth quarters
       // leaves a fourth quarter unknown rather than letting "totals include overtime" decide it.
-      // A hedged clause claims its scope when it states a value or speaks of the rule itself; one that
+      // A hedged clause claims its scope when it states a value or speaks of the rule itself (a value said
+      // without naming the topic, "typically uses the regulation second-half score only", states one); one that
       // names the rule only in a condition ("most of the time, if a bet will not include overtime, it
       // is because of a period bet") claims nothing.
       if (c.withdrawn) {
@@ -2735,7 +2739,7 @@ export function readRule(text: string | ParsedText, rule: ReadRule, m: MarketSco
         // the NBA included") describes the sport, not a settlement, and claims nothing.
         // One drawing a consequence ("that is why you so often see half points", "..., overtime included, so
         // a game that goes to overtime often flies over the number") hedges its own claim only.
-        if (!c.asking && topic && speaksOf(c, m, rule) && !describesPlay(rule, c.words) && !givesConsequence(c.words) && !(c.kind === 'so' && i > 0) && (clauseValue(rule, c.words, topic, c.conditional) || (topicOutsideCondition(rule, c) && !c.words.some((w) => REASONS.has(w))))) found.push({ value: HEDGED, clause: c.text, weight: specificity(c.scope, m) });
+        if (!c.asking && (topic || !!clauseValue(rule, c.words, false, c.conditional)) && speaksOf(c, m, rule) && !describesPlay(rule, c.words) && !givesConsequence(c.words) && !(c.kind === 'so' && i > 0) && (clauseValue(rule, c.words, topic, c.conditional) || (topicOutsideCondition(rule, c) && !c.words.some((w) => REASONS.has(w))))) found.push({ value: HEDGED, clause: c.text, weight: specificity(c.scope, m) });
         continue;
       }
       // "only markets clearly labelled 'including extra time' are paid when extra time ends": the markets
