@@ -1760,11 +1760,9 @@ function negatedValue(words: string[], hit: Hit): boolean {
   // "the pick earns no points and loses none", "it loses nothing": a verb whose object is denied.
   if (hit.end - hit.start === 1 && (words[hit.end] === 'none' || words[hit.end] === 'nothing')) return true;
   for (let k = hit.start - 1; k >= Math.max(0, hit.start - 4); k--) {
-    if (NEGATION_CUES.has(words[k]) || words[k] === 'nobody') return true;
-    // "no one wins or loses": a denied subject of the verbs coordinated with the value word.
-    if (words[k] === 'one' && words[k - 1] === 'no') return true;
-    // "neither side won or lost", "no team wins or loses": the same with a denied side as the subject.
-    if (DENIED_SIDES.has(words[k]) && (words[k - 1] === 'neither' || words[k - 1] === 'no')) return true;
+    // "nobody wins", "no one wins or loses", "neither side won or lost", "no team wins or loses": a denied
+    // subject of the verbs coordinated with the value word.
+    if (NEGATION_CUES.has(words[k]) || deniesSubjectAt(words, k)) return true;
     // "no bets are voided", "no stakes are returned": a denied bet or stake as the subject.
     if ((MARKET_NOUNS.has(words[k]) || STAKE_NOUNS.has(words[k])) && words[k - 1] === 'no') return true;
     // "nobody earns or loses points on it", "no one gains or loses": any one verb coordinated right
@@ -2558,7 +2556,6 @@ function tableRows(text: string): string {
   return out.join('\n');
 }
 
-/** A clause that opens with a bare "Yes" or "No" ("Yes.", "No, ...", but not "Yes/No market"). */
 /** Headings of a contract's list of outcomes ("Outcomes:", "Possible outcomes:"). */
 const OUTCOME_HEADINGS = new Set(['outcomes', 'possible outcomes', 'the outcomes', 'outcome options', 'options', 'possible results']);
 /** An item that is only the tie ("Tie", "A draw"). */
@@ -2571,6 +2568,7 @@ function listsTieOutcome(cs: Clause[], i: number): boolean {
 
 /** Words that open a case right after an answer's "no" ("No, if a player is scratched ..."). */
 const CASE_WORDS = new Set(['if', 'when']);
+/** A clause that opens with a bare "Yes" or "No" ("Yes.", "No, ...", but not "Yes/No market"). */
 const isAnswer = (c: Clause) => /^(?:yes|no)\b\s*(?:[,.;:!\u2013\u2014-]|$)/i.test(c.text) && (c.words[0] === 'yes' || c.words[0] === 'no');
 
 /** Pronouns and auxiliaries of a short answer to a yes/no question ("Do totals include overtime?
@@ -2739,7 +2737,8 @@ export function readRule(text: string | ParsedText, rule: ReadRule, m: MarketSco
         // the NBA included") describes the sport, not a settlement, and claims nothing.
         // One drawing a consequence ("that is why you so often see half points", "..., overtime included, so
         // a game that goes to overtime often flies over the number") hedges its own claim only.
-        if (!c.asking && (topic || !!clauseValue(rule, c.words, false, c.conditional)) && speaksOf(c, m, rule) && !describesPlay(rule, c.words) && !givesConsequence(c.words) && !(c.kind === 'so' && i > 0) && (clauseValue(rule, c.words, topic, c.conditional) || (topicOutsideCondition(rule, c) && !c.words.some((w) => REASONS.has(w))))) found.push({ value: HEDGED, clause: c.text, weight: specificity(c.scope, m) });
+        const stated = c.asking ? undefined : clauseValue(rule, c.words, topic, c.conditional);
+        if (!c.asking && (topic || stated) && speaksOf(c, m, rule) && !describesPlay(rule, c.words) && !givesConsequence(c.words) && !(c.kind === 'so' && i > 0) && (stated || (topicOutsideCondition(rule, c) && !c.words.some((w) => REASONS.has(w))))) found.push({ value: HEDGED, clause: c.text, weight: specificity(c.scope, m) });
         continue;
       }
       // "only markets clearly labelled 'including extra time' are paid when extra time ends": the markets
