@@ -754,6 +754,8 @@ const AFTER_THE_FIXES: Probe[] = [
   ['Full-game bets are settled on the 60-minute result.', 'overtime', 'nhl', 'total', 'full', 'excluded'],
   // Read since a pronoun object in a sentence naming its own period names the topic of the sentence before (it was a gap before).
   ['Second-half bets, the sum of the 3rd and 4th quarters, include overtime. Bets on 4th quarters exclude it.', 'overtime', 'nfl', 'total', 'quarter:4', 'excluded'],
+  // Read since a win in overtime "counts as a win" (it was a gap before).
+  ['Wins in overtime are counted as wins for the money line.', 'overtime', 'nba', 'moneyline', 'full', 'included'],
 ];
 
 /** Probes the reader does not read yet: each must stay `unknown` (a gap, never a wrong value). */

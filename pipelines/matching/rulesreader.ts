@@ -1623,7 +1623,7 @@ function clauseValue(rule: ReadRule, words: string[], topic: boolean, conditiona
   const lex = LEXICON[rule];
   let best: { value: string; priority: number; start: number; end: number; turned: boolean; forCase: boolean; winner: boolean }[] = [];
   const taken = new Set<number>();
-  for (const g of lex.ignore) for (const hit of ignoredHits(words, g)) if (!(rule === 'overtime' && g.tokens.some((t) => t === 'shootout' || t === 'shootouts') && withTopicBefore(rule, words, hit.start))) for (let k = hit.start; k < hit.end; k++) taken.add(k);
+  const ignored = lex.ignore.flatMap((g) => ignoredHits(words, g).filter((hit) => !(rule === 'overtime' && g.tokens.some((t) => t === 'shootout' || t === 'shootouts') && withTopicBefore(rule, words, hit.start))));
   const ownObject = topic && !hasTopic(rule, words);
   const named = lex.negation ? withoutNamedNegations(words) : words;
   for (const v of lex.values) {
@@ -1662,6 +1662,10 @@ function clauseValue(rule: ReadRule, words: string[], topic: boolean, conditiona
       if (v.entry.with && !words.some((w) => v.entry.with!.includes(w))) continue;
       // A word already read by a longer phrase ("graded a push") is not read again ("push").
       if ([...Array(hit.end - hit.start).keys()].some((k) => taken.has(hit.start + k))) continue;
+      // Nor is a word of an ignored phrase ("the game counts as a tie" states nothing of overtime), unless
+      // the value phrase holds the whole ignored phrase and more: "a win in overtime or the shootout counts
+      // as a win" is the longer statement.
+      if (ignored.some((ig) => ig.start < hit.end && hit.start < ig.end && !(hit.start <= ig.start && ig.end <= hit.end && hit.end - hit.start > ig.end - ig.start))) continue;
       for (let k = hit.start; k < hit.end; k++) taken.add(k);
       let value = v.entry.value!;
       let turned = false;

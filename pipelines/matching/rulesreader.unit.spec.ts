@@ -240,7 +240,8 @@ const BLIND27_RIGHT = 71;
 // unknown) leave none wrong, no silent row read known and 74 of 84 right (measurements.md, round 40).
 // 77 since "is thrown out for everyone" (a push), "does not come to the plate even once" with "annulled" and "scored as
 // incorrect" (a tie) read (p2618, p2621, p2616); 78 since "the question is thrown out" for an inactive player (p2657).
-const BLIND28_RIGHT = 78;
+// 79 since "a win in overtime or the shootout counts as a win" (p2658).
+const BLIND28_RIGHT = 79;
 
 const m = (league: MarketScope['league'], marketType: MarketScope['marketType'], segment: MarketScope['segment'] = 'full'): MarketScope => ({ league, marketType, segment });
 
@@ -3216,5 +3217,15 @@ describe('stated values of the twenty-eighth blind batch read unknown (sentences
   it('"every selection on it is scored as incorrect": a tied game scored as incorrect loses', () => {
     expect(readRule('A game that ends in a tie counts for nobody: every pick on it is scored as incorrect.', 'tie', m('nfl', 'moneyline'))).toMatchObject({ value: 'loses' });
     expect(readRule('Tied games are marked incorrect for every entry.', 'tie', m('nfl', 'moneyline'))).toMatchObject({ value: 'loses' });
+  });
+});
+describe('stated values of the twenty-fifth to twenty-eighth blind batches still read unknown (sentences written for these tests)', () => {
+  it('"a win in overtime counts as a win": a win in overtime is the money line\'s win, overtime included', () => {
+    expect(readRule('Pick the winner of the late game; a win in overtime or the shootout counts as a win.', 'overtime', m('nhl', 'moneyline'))).toMatchObject({ value: 'included' });
+    expect(readRule('Wins in extra innings count as wins.', 'overtime', m('mlb', 'moneyline'))).toMatchObject({ value: 'included' });
+    // Said through a win, it decides no total beside the money line.
+    expect(readRule('A win in overtime counts as a win.', 'overtime', m('nhl', 'total'))).toEqual({ value: 'unknown', why: 'silent' });
+    // A game classed as a tie after overtime still says nothing of overtime.
+    expect(readRule('If a shootout follows five scoreless minutes of overtime, the game counts as a tie.', 'overtime', m('nhl', 'moneyline'))).toEqual({ value: 'unknown', why: 'silent' });
   });
 });
