@@ -515,13 +515,18 @@ function readScope(words: string[]): { scope: Scope; own: Clause['own'] } {
           }
         } else if (e.dim === 'market') {
           add('markets', vs);
-          own.market = true;
-          // "The full-game winner": a market named with its period names that period too.
-          if (c.tokens[0] === 'full' && (c.tokens[1] === 'game' || c.tokens[1] === 'match')) {
-            add('segments', ['full']);
-            own.segment = true;
+          // "Game total: nine innings only, as for the team totals": a market named as one the statement also
+          // holds for is added to the markets the clause speaks of (the label's game total), not its own
+          // subject (code, `inherit`).
+          if (!alsoForMarketAt(words, i)) {
+            own.market = true;
+            // "The full-game winner": a market named with its period names that period too.
+            if (c.tokens[0] === 'full' && (c.tokens[1] === 'game' || c.tokens[1] === 'match')) {
+              add('segments', ['full']);
+              own.segment = true;
+            }
+            if (labelledWithOvertime(words, i + c.tokens.length)) overtimeLabel = true;
           }
-          if (labelledWithOvertime(words, i + c.tokens.length)) overtimeLabel = true;
         } else if (e.dim === 'result') {
           own.result = true;
           // "The match result, the handicap and the total include overtime": a result named in a list
@@ -686,6 +691,22 @@ function comparedAt(words: string[], i: number): boolean {
   // with (the subject is the first); "sports like hockey" gives examples and stays the clause's sport.
   if (words[at - 1] === 'like' && at >= 2 && namesLeagueAt(words, at - 2)) return true;
   return COMPARISONS.some((c) => wordsAt(words, at - c.length, c));
+}
+
+/** Words that, right before a market, name it as one the statement holds for as well ("nine innings only,
+ * as for the team totals", "as with the moneyline", "the same as for totals"). "As for" opening a clause
+ * names its subject ("As for team totals, extra innings count") and adds nothing. */
+const ALSO_FOR = [['as', 'with'], ['same', 'as'], ['same', 'as', 'for']];
+function alsoForMarketAt(words: string[], i: number): boolean {
+  const at = words[i - 1] === 'the' ? i - 1 : i;
+  if (at >= 3 && words[at - 2] === 'as' && words[at - 1] === 'for') return true;
+  return ALSO_FOR.some((c) => wordsAt(words, at - c.length, c));
+}
+
+/** The markets a clause naming none as its subject takes from before it, with those it names as holding
+ * the statement as well ("as for the team totals"). */
+function withAlsoFor(c: { scope: Scope }, prev: Scope): Scope['markets'] {
+  return c.scope.markets?.size && prev.markets ? new Set([...prev.markets, ...c.scope.markets]) : prev.markets;
 }
 
 /** Nouns of a game's result ("the 60-minute result", "the score of 60 minutes"). */
@@ -860,7 +881,7 @@ function inherit(c: { scope: Scope; own: Clause['own'] }, prev: Scope | undefine
     s.complement = prev.complement;
   }
   if (!c.own.segment) s.segments = prev.segments;
-  if (!c.own.market) s.markets = prev.markets;
+  if (!c.own.market) s.markets = withAlsoFor(c, prev);
   if (!c.own.segment && !c.own.market) s.alternatives = prev.alternatives;
   // A condition outside our markets carries on unless the clause names its own league or market; what
   // follows a heading's colon describes the heading's market ("Handicap (Excl OT): ... the handicap").
@@ -1027,7 +1048,7 @@ function inheritSection(c: { scope: Scope; own: Clause['own'] }, section: Scope,
   // market's result ("Winner: if the Kings win, ... . The result is determined by ...").
   if (!c.own.segment && !c.own.market && (!c.own.result || subjectIsResult(words))) {
     s.segments = section.segments;
-    s.markets = section.markets;
+    s.markets = withAlsoFor(c, section);
     s.alternatives = section.alternatives;
   }
   // A sentence naming its own market or period under a heading about a market outside the spec ("Our

@@ -240,8 +240,9 @@ const BLIND27_RIGHT = 71;
 // unknown) leave none wrong, no silent row read known and 74 of 84 right (measurements.md, round 40).
 // 77 since "is thrown out for everyone" (a push), "does not come to the plate even once" with "annulled" and "scored as
 // incorrect" (a tie) read (p2618, p2621, p2616); 78 since "the question is thrown out" for an inactive player (p2657).
-// 79 since "a win in overtime or the shootout counts as a win" (p2658).
-const BLIND28_RIGHT = 79;
+// 79 since "a win in overtime or the shootout counts as a win" (p2658); 80 since "nine innings only, as for the team
+// totals" is the game total's rule too (p2631).
+const BLIND28_RIGHT = 80;
 
 const m = (league: MarketScope['league'], marketType: MarketScope['marketType'], segment: MarketScope['segment'] = 'full'): MarketScope => ({ league, marketType, segment });
 
@@ -3219,7 +3220,7 @@ describe('stated values of the twenty-eighth blind batch read unknown (sentences
     expect(readRule('Tied games are marked incorrect for every entry.', 'tie', m('nfl', 'moneyline'))).toMatchObject({ value: 'loses' });
   });
 });
-describe('stated values of the twenty-fifth to twenty-eighth blind batches still read unknown (sentences written for these tests)', () => {
+describe('stated values of the twenty-fifth to twenty-eighth blind batches left unknown by round 40 (sentences written for these tests)', () => {
   it('"a win in overtime counts as a win": a win in overtime is the money line\'s win, overtime included', () => {
     expect(readRule('Pick the winner of the late game; a win in overtime or the shootout counts as a win.', 'overtime', m('nhl', 'moneyline'))).toMatchObject({ value: 'included' });
     expect(readRule('Wins in extra innings count as wins.', 'overtime', m('mlb', 'moneyline'))).toMatchObject({ value: 'included' });
@@ -3227,5 +3228,15 @@ describe('stated values of the twenty-fifth to twenty-eighth blind batches still
     expect(readRule('A win in overtime counts as a win.', 'overtime', m('nhl', 'total'))).toEqual({ value: 'unknown', why: 'silent' });
     // A game classed as a tie after overtime still says nothing of overtime.
     expect(readRule('If a shootout follows five scoreless minutes of overtime, the game counts as a tie.', 'overtime', m('nhl', 'moneyline'))).toEqual({ value: 'unknown', why: 'silent' });
+  });
+  it('"as for the team totals": a market the statement holds for as well is added to the one the clause speaks of', () => {
+    const text = 'Game total (Giants v Dodgers 8.5): nine innings only, as for the team totals; extra innings are not counted.';
+    expect(readRule(text, 'overtime', m('mlb', 'total'))).toMatchObject({ value: 'excluded' });
+    expect(readRule(text, 'overtime', m('mlb', 'team_total'))).toMatchObject({ value: 'excluded' });
+    expect(readRule(text, 'overtime', m('mlb', 'moneyline'))).toEqual({ value: 'unknown', why: 'silent' });
+    expect(readRule('Run line: extra innings count, the same as for the moneyline.', 'overtime', m('mlb', 'moneyline'))).toMatchObject({ value: 'included' });
+    // "As for" opening a clause names its subject, and only it.
+    expect(readRule('As for team totals, extra innings count.', 'overtime', m('mlb', 'team_total'))).toMatchObject({ value: 'included' });
+    expect(readRule('As for team totals, extra innings count.', 'overtime', m('mlb', 'total'))).toEqual({ value: 'unknown', why: 'silent' });
   });
 });
