@@ -2655,6 +2655,12 @@ function namesSingleMarket(cs: Clause[]): boolean {
   return cs.some((c) => findAll(c.words, ['single', 'bet']).length > 0 || findAll(c.words, ['straight', 'bet']).length > 0);
 }
 
+/** Whether a clause opens with the rule's topic ("overtime counts ...", "the overtime counts ..."), so that an
+ * "it" as the next subject names the topic, not a market. */
+function opensWithTopic(rule: ReadRule, words: string[]): boolean {
+  return topicHits(rule, words).some((h) => h.start === 0 || (h.start === 1 && (words[0] === 'the' || words[0] === 'any')));
+}
+
 export function readRule(text: string | ParsedText, rule: ReadRule, m: MarketScope): Reading {
   let found: Applicable[] = [];
   let before: Clause | undefined;
@@ -2731,7 +2737,11 @@ export function readRule(text: string | ParsedText, rule: ReadRule, m: MarketSco
         ((c.kind === 'semi' || c.kind === 'but') && i > 0 && !LEXICON[rule].negation && c.words.some((w, k) => w === 'that' && EVENT_NOUNS.has(c.words[k + 1])) && hasTopic(rule, cs[i - 1].words)) ||
         // "Overtime counts for the full game; it does not count for quarters": "it" as the subject names
         // the topic only when the clause before opens with it (not "full-game bets include overtime; it ...").
-        ((c.kind === 'semi' || c.kind === 'but') && i > 0 && c.words[0] === 'it' && topicHits(rule, cs[i - 1].words).some((h) => h.start === 0)) ||
+        ((c.kind === 'semi' || c.kind === 'but') && i > 0 && c.words[0] === 'it' && opensWithTopic(rule, cs[i - 1].words)) ||
+        // "... the overtime counts for the match winner and the total. It does not count for bets on the fourth
+        // quarter": the same across sentences, for a sentence naming its own market or period after one whose
+        // last clause opens with the topic.
+        (i === 0 && c.words[0] === 'it' && (c.own.market || c.own.segment) && !!prevSentence && !prevSentence.withdrawn && opensWithTopic(rule, prevSentence.words)) ||
         // "Tie game? Both sides pay out at $0.50.": the answer to a short question that names only
         // the rule speaks of it; a longer question names the rule as one thing among others ("If he
         // scores in a shootout after overtime, how is my wager graded?").

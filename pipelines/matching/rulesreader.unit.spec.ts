@@ -241,8 +241,9 @@ const BLIND27_RIGHT = 71;
 // 77 since "is thrown out for everyone" (a push), "does not come to the plate even once" with "annulled" and "scored as
 // incorrect" (a tie) read (p2618, p2621, p2616); 78 since "the question is thrown out" for an inactive player (p2657).
 // 79 since "a win in overtime or the shootout counts as a win" (p2658); 80 since "nine innings only, as for the team
-// totals" is the game total's rule too (p2631).
-const BLIND28_RIGHT = 80;
+// totals" is the game total's rule too (p2631); 81 since "It does not count for bets on the fourth quarter" after a
+// sentence opening "the overtime counts ..." (p2647).
+const BLIND28_RIGHT = 81;
 
 const m = (league: MarketScope['league'], marketType: MarketScope['marketType'], segment: MarketScope['segment'] = 'full'): MarketScope => ({ league, marketType, segment });
 
@@ -3238,5 +3239,13 @@ describe('stated values of the twenty-fifth to twenty-eighth blind batches left 
     // "As for" opening a clause names its subject, and only it.
     expect(readRule('As for team totals, extra innings count.', 'overtime', m('mlb', 'team_total'))).toMatchObject({ value: 'included' });
     expect(readRule('As for team totals, extra innings count.', 'overtime', m('mlb', 'total'))).toEqual({ value: 'unknown', why: 'silent' });
+  });
+  it('"It does not count for bets on the fourth quarter" after a sentence opening with overtime: "it" is overtime', () => {
+    expect(readRule('For betting: the overtime counts for the match winner and the total. It does not count for bets on the fourth quarter.', 'overtime', m('nba', 'total', 'quarter:4'))).toMatchObject({ value: 'excluded' });
+    expect(readRule('Overtime counts for full-game bets. It does not count for fourth-quarter bets.', 'overtime', m('nba', 'spread', 'quarter:4'))).toMatchObject({ value: 'excluded' });
+    // After a sentence whose subject is a market, "it" may be that market: nothing is read.
+    expect(readRule('Full-game bets include overtime. It does not count for bets on the fourth quarter.', 'overtime', m('nba', 'total', 'quarter:4'))).toEqual({ value: 'unknown', why: 'silent' });
+    // Nor across a sentence on something else.
+    expect(readRule('Overtime counts for the full game. The app is free. It does not count for bets on the fourth quarter.', 'overtime', m('nba', 'total', 'quarter:4'))).toEqual({ value: 'unknown', why: 'silent' });
   });
 });
