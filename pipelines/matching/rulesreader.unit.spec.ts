@@ -37,7 +37,8 @@ const BLIND6_SILENT_KNOWN = ['p799'];
 // Five more since the round on clause structures (an exception inset by commas, an example after a dash),
 // and one since "the winner's total" names no total market.
 // 91 since round 32 ('home total' is the team total: p974; 'the performance of one or more players' names player props: p957).
-const BLIND7_RIGHT = 91;
+// 92 since round 42 (a player who "counts as a runner" is a bet that stands: p909).
+const BLIND7_RIGHT = 92;
 const BLIND7_SILENT_KNOWN: string[] = [];
 // The eighth blind batch, development since its blind figure: what tuning reached. p1053's silent
 // overtime value (an extra-innings sentence about the result, read for a player prop) is the hand
@@ -209,8 +210,9 @@ const BLIND24_RIGHT = 58;
 // with any overtime periods" (p2391); 71 since "only markets clearly labelled 'including extra time'" leaves
 // overtime out of the unlabelled ones (p2398-p2401); 72 since a contract's "No when he ... is listed inactive" (p2385);
 // 74 since a draw as "its own choice on the slip" and "the result is read after overtime" (p2453 twice); 75 since a
-// contract's "Outcomes: ...; Tie" list (p2394).
-const BLIND25_RIGHT = 75;
+// contract's "Outcomes: ...; Tie" list (p2394). 76 since "All players listed in the squad are treated as runners"
+// (a player who does not play is a runner whose bet stands: p2457).
+const BLIND25_RIGHT = 76;
 // The twenty-sixth blind batch, development since its blind figure (58 of 73 right on the reader at 55fdff2,
 // with no wrong value and 1 of 28 silent rows read known, p2460's "The result is taken from the final score
 // including any overtime periods and shootouts" for an NHL total): p2460's hand value was then corrected to
@@ -3247,5 +3249,13 @@ describe('stated values of the twenty-fifth to twenty-eighth blind batches left 
     expect(readRule('Full-game bets include overtime. It does not count for bets on the fourth quarter.', 'overtime', m('nba', 'total', 'quarter:4'))).toEqual({ value: 'unknown', why: 'silent' });
     // Nor across a sentence on something else.
     expect(readRule('Overtime counts for the full game. The app is free. It does not count for bets on the fourth quarter.', 'overtime', m('nba', 'total', 'quarter:4'))).toEqual({ value: 'unknown', why: 'silent' });
+  });
+  it('"all players listed are treated as runners": a listed player who does not play is a runner, the bet stands and loses', () => {
+    expect(readRule('All players listed in the squad are treated as runners.', 'non_participation', m('nfl', 'player_prop'))).toMatchObject({ value: 'loses' });
+    expect(readRule('Anytime scorer: every offered player counts as a runner.', 'non_participation', m('nhl', 'player_prop'))).toMatchObject({ value: 'loses' });
+    expect(readRule('All offered players are considered runners.', 'non_participation', m('nhl', 'player_prop'))).toMatchObject({ value: 'loses' });
+    // A non-runner is the opposite, and says nothing of a bet standing.
+    expect(readRule('In multiples the selection is treated as a non-runner.', 'non_participation', m('nfl', 'player_prop'))).toEqual({ value: 'unknown', why: 'silent' });
+    expect(readRule('Players who do not take part are treated as non-runners.', 'non_participation', m('nfl', 'player_prop'))).toMatchObject({ value: 'void' });
   });
 });
