@@ -2591,6 +2591,31 @@ function listsTieOutcome(cs: Clause[], i: number): boolean {
   return (cs[i].kind === 'semi' || cs[i].kind === 'colon') && TIE_ITEMS.has(cs[i].words.join(' '));
 }
 
+/** Verbs a binary contract's outcome is given by ("resolves to 'Liberty'", "settles Yes"). */
+const RESOLVE_VERBS = new Set(['resolves', 'resolve', 'settles', 'settle']);
+/** Comparisons that leave the number itself out ("by more than 4 points", "surpass 220"). */
+const STRICT_COMPARISONS = [['more', 'than'], ['greater', 'than'], ['surpass'], ['surpasses'], ['exceed'], ['exceeds'], ['above']];
+/** Whether clause i gives a contract's outcome one way only past a whole number and the other way
+ * "otherwise" ("This market resolves to 'Liberty' if the Liberty win by more than 4 points; otherwise it
+ * resolves to 'Aces'", "threshold 220 resolves as HOME if total points surpass 220, or AWAY otherwise"): a
+ * result landing on the number falls to "otherwise", so the side backed past the line loses there. A
+ * number with a decimal part ("greater than 160.5") cannot be landed on, and a comparison that takes the
+ * number in ("4 or more", "at least 4") is none of these. */
+function resolvesOtherwiseAtLine(cs: Clause[], i: number): boolean {
+  const w = cs[i].words;
+  if (!w.some((x) => RESOLVE_VERBS.has(x))) return false;
+  const cond = w.indexOf('if');
+  if (cond < 0) return false;
+  const otherwise = (from: number) => w.indexOf('otherwise', from) >= 0 || cs[i + 1]?.words[0] === 'otherwise';
+  for (let k = cond + 1; k < w.length; k++) {
+    const c = STRICT_COMPARISONS.find((t) => wordsAt(w, k, t));
+    if (!c) continue;
+    const n = k + c.length;
+    if (/^\d+$/.test(w[n] ?? '') && !/^\d+$/.test(w[n + 1] ?? '') && !(w[n + 1] === 'or' && w[n + 2] === 'more') && !(w[n + 2] === 'or' && w[n + 3] === 'more')) return otherwise(n);
+  }
+  return false;
+}
+
 /** Words that open a case right after an answer's "no" ("No, if a player is scratched ..."). */
 const CASE_WORDS = new Set(['if', 'when']);
 /** A clause that opens with a bare "Yes" or "No" ("Yes.", "No, ...", but not "Yes/No market"). */
@@ -2715,6 +2740,12 @@ export function readRule(text: string | ParsedText, rule: ReadRule, m: MarketSco
       // contract's outcomes with the tie as an item of its own makes the tie a separate outcome.
       if (rule === 'tie' && listsTieOutcome(cs, i)) {
         if (speaksOf(c, m, rule)) found.push({ value: 'separate_outcome', clause: `${cs[0].text}: ... ${c.text}`, weight: specificity(c.scope, m), gameLines: namesGameLines(c), sentence });
+        continue;
+      }
+      // "This market resolves to 'Liberty' if the Liberty win by more than 4 points; otherwise it resolves to
+      // 'Aces'": a result on the line itself resolves "otherwise", against the side backed past it.
+      if (rule === 'push' && !c.withdrawn && !c.asking && resolvesOtherwiseAtLine(cs, i)) {
+        if (speaksOf(c, m, rule)) found.push({ value: 'loses', clause: c.text, weight: specificity(c.scope, m), gameLines: namesGameLines(c), sentence });
         continue;
       }
       // "It is not limited to regulation time but runs to the end of the overtime": a sentence whose

@@ -46,7 +46,9 @@ const BLIND7_SILENT_KNOWN: string[] = [];
 // 44 and none listed since round 24: p1053's hand value corrected to included as p282's (1cf1648).
 // 46 since round 32 ('a cancelled or postponed match' names a cancelled game, p1053's cancellation; 'the performance of one or
 // more players' names player props, its non-participation).
-const BLIND8_RIGHT = 46;
+// 48 since round 42 (a contract that "resolves as HOME if ... more than 4 points, or AWAY otherwise" gives the line
+// itself to the other side: p1026, p1027).
+const BLIND8_RIGHT = 48;
 const BLIND8_SILENT_KNOWN: string[] = [];
 // The ninth blind batch, development since its blind figure: what the safety round reached (no wrong
 // value, no opposite pair read alike). Two silent rows still read known: p1099 ("this wager" after a
@@ -244,8 +246,9 @@ const BLIND27_RIGHT = 71;
 // incorrect" (a tie) read (p2618, p2621, p2616); 78 since "the question is thrown out" for an inactive player (p2657).
 // 79 since "a win in overtime or the shootout counts as a win" (p2658); 80 since "nine innings only, as for the team
 // totals" is the game total's rule too (p2631); 81 since "It does not count for bets on the fourth quarter" after a
-// sentence opening "the overtime counts ..." (p2647).
-const BLIND28_RIGHT = 81;
+// sentence opening "the overtime counts ..." (p2647); 82 since a contract that "resolves to 'Liberty' if the Liberty win
+// by more than 4 points; otherwise ... to 'Aces'" loses on the line (p2598).
+const BLIND28_RIGHT = 82;
 
 const m = (league: MarketScope['league'], marketType: MarketScope['marketType'], segment: MarketScope['segment'] = 'full'): MarketScope => ({ league, marketType, segment });
 
@@ -3257,5 +3260,13 @@ describe('stated values of the twenty-fifth to twenty-eighth blind batches left 
     // A non-runner is the opposite, and says nothing of a bet standing.
     expect(readRule('In multiples the selection is treated as a non-runner.', 'non_participation', m('nfl', 'player_prop'))).toEqual({ value: 'unknown', why: 'silent' });
     expect(readRule('Players who do not take part are treated as non-runners.', 'non_participation', m('nfl', 'player_prop'))).toMatchObject({ value: 'void' });
+  });
+  it('a contract that resolves one way past a whole number "and otherwise" the other way: the line itself loses', () => {
+    expect(readRule('This market resolves to "Liberty" if the Liberty win by more than 4 points; otherwise it resolves to "Aces".', 'push', m('wnba', 'spread'))).toMatchObject({ value: 'loses' });
+    expect(readRule('Threshold 220 resolves as HOME if total points in the game surpass 220, or AWAY otherwise.', 'push', m('nba', 'total'))).toMatchObject({ value: 'loses' });
+    // A number that cannot be landed on, a comparison that takes the number in, or no "otherwise": nothing said of the line.
+    expect(readRule('Resolves "Over" if the combined score is greater than 160.5, otherwise "Under".', 'push', m('nba', 'total'))).toEqual({ value: 'unknown', why: 'silent' });
+    expect(readRule('Resolves Yes if the Bills win by 4 or more points, otherwise No.', 'push', m('nfl', 'spread'))).toEqual({ value: 'unknown', why: 'silent' });
+    expect(readRule('The market resolves to the Chiefs if they win by more than 3 points, and to the Bengals if they lose by fewer than 3.', 'push', m('nfl', 'spread'))).toEqual({ value: 'unknown', why: 'silent' });
   });
 });
