@@ -190,7 +190,8 @@ const BLIND22_RIGHT = 101;
 // statement is a clause of its own, "a team's own total", a contrasted market's relative clause, a side's
 // blocking before a semicolon, a pronoun object after a sentence on overtime, a hockey player's shift, "not
 // the starter", "this market will resolve 50-50", "settled as a dead heat"; measurements.md).
-const BLIND23_RIGHT = 74;
+// 75 since round 42 (a money line that "can be won in regulation, in overtime or in the shootout": p2274).
+const BLIND23_RIGHT = 75;
 // The twenty-fourth blind batch, development since its blind figure (42 of 59 right on the reader at 825cfb8,
 // the same at 404b596, with 1 wrong value, a sport named beside other sports' leagues, and 5 of 24 silent rows
 // read known, 1 opposite pair read alike): after the round on it none wrong, no silent row read known (a glossary
@@ -3268,5 +3269,11 @@ describe('stated values of the twenty-fifth to twenty-eighth blind batches left 
     expect(readRule('Resolves "Over" if the combined score is greater than 160.5, otherwise "Under".', 'push', m('nba', 'total'))).toEqual({ value: 'unknown', why: 'silent' });
     expect(readRule('Resolves Yes if the Bills win by 4 or more points, otherwise No.', 'push', m('nfl', 'spread'))).toEqual({ value: 'unknown', why: 'silent' });
     expect(readRule('The market resolves to the Chiefs if they win by more than 3 points, and to the Bengals if they lose by fewer than 3.', 'push', m('nfl', 'spread'))).toEqual({ value: 'unknown', why: 'silent' });
+  });
+  it('a bet "won in regulation, in overtime or in the shootout": the money line counts overtime', () => {
+    expect(readRule('Moneyline: your team just has to win the contest, and it can be won in regulation, in overtime or in the shootout.', 'overtime', m('nhl', 'moneyline'))).toMatchObject({ value: 'included' });
+    expect(readRule('Games won in regulation or in overtime both count as wins for the money line.', 'overtime', m('nhl', 'moneyline'))).toMatchObject({ value: 'included' });
+    // Said through a win, it decides no total.
+    expect(readRule('The moneyline can be won in regulation, in overtime or in the shootout.', 'overtime', m('nhl', 'total'))).toEqual({ value: 'unknown', why: 'silent' });
   });
 });
