@@ -756,6 +756,8 @@ const AFTER_THE_FIXES: Probe[] = [
   ['Second-half bets, the sum of the 3rd and 4th quarters, include overtime. Bets on 4th quarters exclude it.', 'overtime', 'nfl', 'total', 'quarter:4', 'excluded'],
   // Read since a win in overtime "counts as a win" (it was a gap before).
   ['Wins in overtime are counted as wins for the money line.', 'overtime', 'nba', 'moneyline', 'full', 'included'],
+  // Read since a total of the "points scored in regulation" leaves overtime out (it was a gap before).
+  ['The total is the number of points scored in regulation by both teams.', 'overtime', 'nba', 'total', 'full', 'excluded'],
 ];
 
 /** Probes the reader does not read yet: each must stay `unknown` (a gap, never a wrong value). */

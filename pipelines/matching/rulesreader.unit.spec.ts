@@ -190,8 +190,9 @@ const BLIND22_RIGHT = 101;
 // statement is a clause of its own, "a team's own total", a contrasted market's relative clause, a side's
 // blocking before a semicolon, a pronoun object after a sentence on overtime, a hockey player's shift, "not
 // the starter", "this market will resolve 50-50", "settled as a dead heat"; measurements.md).
-// 75 since round 42 (a money line that "can be won in regulation, in overtime or in the shootout": p2274).
-const BLIND23_RIGHT = 75;
+// 75 since round 42 (a money line that "can be won in regulation, in overtime or in the shootout": p2274); 76 since
+// an over/under on "the total points scored during regular time" (p2312).
+const BLIND23_RIGHT = 76;
 // The twenty-fourth blind batch, development since its blind figure (42 of 59 right on the reader at 825cfb8,
 // the same at 404b596, with 1 wrong value, a sport named beside other sports' leagues, and 5 of 24 silent rows
 // read known, 1 opposite pair read alike): after the round on it none wrong, no silent row read known (a glossary
@@ -3275,5 +3276,10 @@ describe('stated values of the twenty-fifth to twenty-eighth blind batches left 
     expect(readRule('Games won in regulation or in overtime both count as wins for the money line.', 'overtime', m('nhl', 'moneyline'))).toMatchObject({ value: 'included' });
     // Said through a win, it decides no total.
     expect(readRule('The moneyline can be won in regulation, in overtime or in the shootout.', 'overtime', m('nhl', 'total'))).toEqual({ value: 'unknown', why: 'silent' });
+  });
+  it('a total on "the points scored during regular time" leaves overtime out', () => {
+    expect(readRule('Over/Under: whether the total points scored during regular time are over or under the line.', 'overtime', m('nba', 'total'))).toMatchObject({ value: 'excluded' });
+    // Regular time with overtime added is not regular time alone.
+    expect(readRule('Goals scored in regulation time and overtime count for the total.', 'overtime', m('nhl', 'total'))).toMatchObject({ value: 'included' });
   });
 });
