@@ -167,7 +167,8 @@ const BLIND19_RIGHT = 99;
 // 60-minute result, the main time, a team's individual total, getting on the court, the winner bet;
 // measurements.md). 92 with round 29 merged beside it.
 // 93 since round 32 ('regulation only' outranks a bare count verb: p2087).
-const BLIND20_RIGHT = 93;
+// 94 since round 42 (a team total of 3 where "the team scores exactly 3" is a push: p2061).
+const BLIND20_RIGHT = 94;
 // The twenty-first blind batch, development since its blind figure (64 of 84 right on the reader at a820471,
 // with 3 wrong values, one kind of sentence, and none of 40 silent rows read known, no opposite pair read
 // alike): after the round on it none wrong (an exception that only defers to other rules, "unless these
@@ -3281,5 +3282,9 @@ describe('stated values of the twenty-fifth to twenty-eighth blind batches left 
     expect(readRule('Over/Under: whether the total points scored during regular time are over or under the line.', 'overtime', m('nba', 'total'))).toMatchObject({ value: 'excluded' });
     // Regular time with overtime added is not regular time alone.
     expect(readRule('Goals scored in regulation time and overtime count for the total.', 'overtime', m('nhl', 'total'))).toMatchObject({ value: 'included' });
+  });
+  it('a team or the teams that "score exactly" the number land on the line: a push', () => {
+    expect(readRule('A team total of 3 is settled on regulation goals, and if the team scores exactly 3 the bet is returned.', 'push', m('nhl', 'team_total'))).toMatchObject({ value: 'void' });
+    expect(readRule('If the two teams score exactly 44 points between them, all bets are refunded.', 'push', m('nfl', 'total'))).toMatchObject({ value: 'void' });
   });
 });
