@@ -758,6 +758,8 @@ const AFTER_THE_FIXES: Probe[] = [
   ['Wins in overtime are counted as wins for the money line.', 'overtime', 'nba', 'moneyline', 'full', 'included'],
   // Read since a total of the "points scored in regulation" leaves overtime out (it was a gap before).
   ['The total is the number of points scored in regulation by both teams.', 'overtime', 'nba', 'total', 'full', 'excluded'],
+  // Read since a contract's "and No when" for an absent player is its loss (it was a gap before).
+  ['The market settles Yes if the player scores, and No when the player does not take part.', 'non_participation', 'nhl', 'player_prop', 'full', 'loses'],
 ];
 
 /** Probes the reader does not read yet: each must stay `unknown` (a gap, never a wrong value). */

@@ -106,7 +106,8 @@ const BLIND13_SILENT_KNOWN: string[] = [];
 // 76 since round 29 (F5 is baseball's first half: p1577's tie); 77 with round 30 merged beside it (the winner
 // market: p1579).
 // 79 since round 32 ('match odds' is the money line: p1572; 'dead heat rules' for a tied two-way line: p1569).
-const BLIND14_RIGHT = 79;
+// 80 since round 42 (a contract's "resolve Yes above ..., and No if the player is inactive": p1563).
+const BLIND14_RIGHT = 80;
 // The fifteenth blind batch, development since its blind figure (60 of 96 right, no wrong value, five
 // silent rows read known): after round 23, no silent row read known (a field-hockey page, a guide's
 // "Normally ...", an entry's refund when all selections push, a push named for a game lasting under
@@ -3286,5 +3287,9 @@ describe('stated values of the twenty-fifth to twenty-eighth blind batches left 
   it('a team or the teams that "score exactly" the number land on the line: a push', () => {
     expect(readRule('A team total of 3 is settled on regulation goals, and if the team scores exactly 3 the bet is returned.', 'push', m('nhl', 'team_total'))).toMatchObject({ value: 'void' });
     expect(readRule('If the two teams score exactly 44 points between them, all bets are refunded.', 'push', m('nfl', 'total'))).toMatchObject({ value: 'void' });
+  });
+  it('a contract\'s answers "Yes above the threshold, ..., and No if the player is inactive": the absent player\'s contract loses', () => {
+    expect(readRule('Player props: resolve Yes above the stated threshold, No at or below it, and No if the player is inactive or does not take the court.', 'non_participation', m('nba', 'player_prop'))).toMatchObject({ value: 'loses' });
+    expect(readRule('The contract settles Yes if he records a point, and No when the player does not dress.', 'non_participation', m('nhl', 'player_prop'))).toMatchObject({ value: 'loses' });
   });
 });
