@@ -704,9 +704,11 @@ function alsoForMarketAt(words: string[], i: number): boolean {
 }
 
 /** The markets a clause naming none as its subject takes from before it, with those it names as holding
- * the statement as well ("as for the team totals"). */
+ * the statement as well ("as for the team totals"). With no market before it, the clause holds for the
+ * markets it names that way and no others (not every market). */
 function withAlsoFor(c: { scope: Scope }, prev: Scope): Scope['markets'] {
-  return c.scope.markets?.size && prev.markets ? new Set([...prev.markets, ...c.scope.markets]) : prev.markets;
+  if (!c.scope.markets?.size) return prev.markets;
+  return prev.markets ? new Set([...prev.markets, ...c.scope.markets]) : c.scope.markets;
 }
 
 /** Nouns of a game's result ("the 60-minute result", "the score of 60 minutes"). */

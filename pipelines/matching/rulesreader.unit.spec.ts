@@ -3248,6 +3248,9 @@ describe('stated values of the twenty-fifth to twenty-eighth blind batches left 
     // "As for" opening a clause names its subject, and only it.
     expect(readRule('As for team totals, extra innings count.', 'overtime', m('mlb', 'team_total'))).toMatchObject({ value: 'included' });
     expect(readRule('As for team totals, extra innings count.', 'overtime', m('mlb', 'total'))).toEqual({ value: 'unknown', why: 'silent' });
+    // With no market before it, the statement holds for the market named that way, not for every market.
+    expect(readRule('Basketball rules. Overtime counts, as with the moneyline.', 'overtime', m('nba', 'moneyline'))).toMatchObject({ value: 'included' });
+    expect(readRule('Basketball rules. Overtime counts, as with the moneyline.', 'overtime', m('nba', 'total'))).toEqual({ value: 'unknown', why: 'silent' });
   });
   it('"It does not count for bets on the fourth quarter" after a sentence opening with overtime: "it" is overtime', () => {
     expect(readRule('For betting: the overtime counts for the match winner and the total. It does not count for bets on the fourth quarter.', 'overtime', m('nba', 'total', 'quarter:4'))).toMatchObject({ value: 'excluded' });
