@@ -760,6 +760,8 @@ const AFTER_THE_FIXES: Probe[] = [
   ['The total is the number of points scored in regulation by both teams.', 'overtime', 'nba', 'total', 'full', 'excluded'],
   // Read since a contract's "and No when" for an absent player is its loss (it was a gap before).
   ['The market settles Yes if the player scores, and No when the player does not take part.', 'non_participation', 'nhl', 'player_prop', 'full', 'loses'],
+  // Read since the shootout winner's goal that "goes into the total" counts the shootout (it was a gap before).
+  ['For totals, the shootout winner\'s bonus goal goes into the total.', 'overtime', 'nhl', 'total', 'full', 'included'],
 ];
 
 /** Probes the reader does not read yet: each must stay `unknown` (a gap, never a wrong value). */

@@ -98,7 +98,8 @@ const BLIND12_RIGHT = 93;
 // 80 since round 22 (a lead-in's list after its own exception).
 // 81 and none listed since round 24 (p1498's hand value corrected to included, a820a2e).
 // 82 since round 32 ('dead heat rules apply' to a tied two-way line: p1463).
-const BLIND13_RIGHT = 82;
+// 83 since round 42 ("the shootout winner's extra goal goes into the final score": p1487).
+const BLIND13_RIGHT = 83;
 const BLIND13_SILENT_KNOWN: string[] = [];
 // The fourteenth blind batch, development since its blind figure (59 of 93 right, no wrong value, four
 // silent rows read known): after round 22, no silent row read known (a game that must start, a push named
@@ -3294,5 +3295,11 @@ describe('stated values of the twenty-fifth to twenty-eighth blind batches left 
   it('a contract\'s answers "Yes above the threshold, ..., and No if the player is inactive": the absent player\'s contract loses', () => {
     expect(readRule('Player props: resolve Yes above the stated threshold, No at or below it, and No if the player is inactive or does not take the court.', 'non_participation', m('nba', 'player_prop'))).toMatchObject({ value: 'loses' });
     expect(readRule('The contract settles Yes if he records a point, and No when the player does not dress.', 'non_participation', m('nhl', 'player_prop'))).toMatchObject({ value: 'loses' });
+  });
+  it('"the shootout winner\'s extra goal goes into the final score": the shootout counts', () => {
+    expect(readRule('The shootout winner\'s extra goal goes into the final score used to settle totals.', 'overtime', m('nhl', 'total'))).toMatchObject({ value: 'included' });
+    expect(readRule('The winning side\'s extra goal goes into the total.', 'overtime', m('nhl', 'total'))).toMatchObject({ value: 'included' });
+    // A goal going anywhere else says nothing of settlement.
+    expect(readRule('The winning team\'s goal goes into the history books.', 'overtime', m('nhl', 'total'))).toEqual({ value: 'unknown', why: 'silent' });
   });
 });
