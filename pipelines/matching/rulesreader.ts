@@ -1957,6 +1957,8 @@ interface Applicable {
   forCase?: boolean;
   /** A tie read from a clause that places it at the end of regulation ("level after regular time"). */
   regulationTie?: boolean;
+  /** A value implied by how a contract resolves, not stated for the rule: any stated value outranks it. */
+  implied?: boolean;
 }
 
 const namesGameLines = (c: Clause) =>
@@ -2747,7 +2749,7 @@ export function readRule(text: string | ParsedText, rule: ReadRule, m: MarketSco
       // "This market resolves to 'Liberty' if the Liberty win by more than 4 points; otherwise it resolves to
       // 'Aces'": a result on the line itself resolves "otherwise", against the side backed past it.
       if (rule === 'push' && !c.withdrawn && !c.asking && resolvesOtherwiseAtLine(cs, i)) {
-        if (speaksOf(c, m, rule)) found.push({ value: 'loses', clause: c.text, weight: specificity(c.scope, m), gameLines: namesGameLines(c), sentence });
+        if (speaksOf(c, m, rule)) found.push({ value: 'loses', clause: c.text, weight: specificity(c.scope, m), gameLines: namesGameLines(c), sentence, implied: true });
         continue;
       }
       // "It is not limited to regulation time but runs to the end of the overtime": a sentence whose
@@ -2943,6 +2945,9 @@ export function readRule(text: string | ParsedText, rule: ReadRule, m: MarketSco
   // overtime in (a "2 way (including extra time)" beside it), the game goes on past that tie, so the
   // clause states nothing of the market's own tie.
   if (rule === 'tie' && found.some((f) => f.regulationTie) && readRule(text, 'overtime', m).value === 'included') found = found.filter((f) => !f.regulationTie);
+  // "... resolves to 'Liberty' if the Liberty win by more than 4 points; otherwise 'Aces'. If the result lands exactly
+  // on the line, the market resolves 50-50": the line's own rule, stated, outranks what the resolution implies.
+  if (found.some((f) => !f.implied)) found = found.filter((f) => !f.implied);
   if (!found.length) return { value: 'unknown', why: 'silent' };
   const top = Math.max(...found.map((f) => f.weight));
   const group = found.filter((f) => f.weight === top);

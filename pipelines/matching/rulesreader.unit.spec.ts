@@ -3276,6 +3276,8 @@ describe('stated values of the twenty-fifth to twenty-eighth blind batches left 
     expect(readRule('Resolves "Over" if the combined score is greater than 160.5, otherwise "Under".', 'push', m('nba', 'total'))).toEqual({ value: 'unknown', why: 'silent' });
     expect(readRule('Resolves Yes if the Bills win by 4 or more points, otherwise No.', 'push', m('nfl', 'spread'))).toEqual({ value: 'unknown', why: 'silent' });
     expect(readRule('The market resolves to the Chiefs if they win by more than 3 points, and to the Bengals if they lose by fewer than 3.', 'push', m('nfl', 'spread'))).toEqual({ value: 'unknown', why: 'silent' });
+    // The line's own rule, stated beside it, outranks what the resolution implies.
+    expect(readRule('This market resolves to "49ers" if the 49ers win by more than 7 points; otherwise "Cardinals". If the result lands exactly on the line, the market resolves 50-50 and pushes are refunded.', 'push', m('nfl', 'spread'))).toMatchObject({ value: 'void' });
   });
   it('a bet "won in regulation, in overtime or in the shootout": the money line counts overtime', () => {
     expect(readRule('Moneyline: your team just has to win the contest, and it can be won in regulation, in overtime or in the shootout.', 'overtime', m('nhl', 'moneyline'))).toMatchObject({ value: 'included' });
