@@ -754,6 +754,14 @@ const AFTER_THE_FIXES: Probe[] = [
   ['Full-game bets are settled on the 60-minute result.', 'overtime', 'nhl', 'total', 'full', 'excluded'],
   // Read since a pronoun object in a sentence naming its own period names the topic of the sentence before (it was a gap before).
   ['Second-half bets, the sum of the 3rd and 4th quarters, include overtime. Bets on 4th quarters exclude it.', 'overtime', 'nfl', 'total', 'quarter:4', 'excluded'],
+  // Read since a win in overtime "counts as a win" (it was a gap before).
+  ['Wins in overtime are counted as wins for the money line.', 'overtime', 'nba', 'moneyline', 'full', 'included'],
+  // Read since a total of the "points scored in regulation" leaves overtime out (it was a gap before).
+  ['The total is the number of points scored in regulation by both teams.', 'overtime', 'nba', 'total', 'full', 'excluded'],
+  // Read since a contract's "and No when" for an absent player is its loss (it was a gap before).
+  ['The market settles Yes if the player scores, and No when the player does not take part.', 'non_participation', 'nhl', 'player_prop', 'full', 'loses'],
+  // Read since the shootout winner's goal that "goes into the total" counts the shootout (it was a gap before).
+  ['For totals, the shootout winner\'s bonus goal goes into the total.', 'overtime', 'nhl', 'total', 'full', 'included'],
 ];
 
 /** Probes the reader does not read yet: each must stay `unknown` (a gap, never a wrong value). */

@@ -515,13 +515,18 @@ function readScope(words: string[]): { scope: Scope; own: Clause['own'] } {
           }
         } else if (e.dim === 'market') {
           add('markets', vs);
-          own.market = true;
-          // "The full-game winner": a market named with its period names that period too.
-          if (c.tokens[0] === 'full' && (c.tokens[1] === 'game' || c.tokens[1] === 'match')) {
-            add('segments', ['full']);
-            own.segment = true;
+          // "Game total: nine innings only, as for the team totals": a market named as one the statement also
+          // holds for is added to the markets the clause speaks of (the label's game total), not its own
+          // subject (code, `inherit`).
+          if (!alsoForMarketAt(words, i)) {
+            own.market = true;
+            // "The full-game winner": a market named with its period names that period too.
+            if (c.tokens[0] === 'full' && (c.tokens[1] === 'game' || c.tokens[1] === 'match')) {
+              add('segments', ['full']);
+              own.segment = true;
+            }
+            if (labelledWithOvertime(words, i + c.tokens.length)) overtimeLabel = true;
           }
-          if (labelledWithOvertime(words, i + c.tokens.length)) overtimeLabel = true;
         } else if (e.dim === 'result') {
           own.result = true;
           // "The match result, the handicap and the total include overtime": a result named in a list
@@ -686,6 +691,24 @@ function comparedAt(words: string[], i: number): boolean {
   // with (the subject is the first); "sports like hockey" gives examples and stays the clause's sport.
   if (words[at - 1] === 'like' && at >= 2 && namesLeagueAt(words, at - 2)) return true;
   return COMPARISONS.some((c) => wordsAt(words, at - c.length, c));
+}
+
+/** Words that, right before a market, name it as one the statement holds for as well ("nine innings only,
+ * as for the team totals", "as with the moneyline", "the same as for totals"). "As for" opening a clause
+ * names its subject ("As for team totals, extra innings count") and adds nothing. */
+const ALSO_FOR = [['as', 'with'], ['same', 'as'], ['same', 'as', 'for']];
+function alsoForMarketAt(words: string[], i: number): boolean {
+  const at = words[i - 1] === 'the' ? i - 1 : i;
+  if (at >= 3 && words[at - 2] === 'as' && words[at - 1] === 'for') return true;
+  return ALSO_FOR.some((c) => wordsAt(words, at - c.length, c));
+}
+
+/** The markets a clause naming none as its subject takes from before it, with those it names as holding
+ * the statement as well ("as for the team totals"). With no market before it, the clause holds for the
+ * markets it names that way and no others (not every market). */
+function withAlsoFor(c: { scope: Scope }, prev: Scope): Scope['markets'] {
+  if (!c.scope.markets?.size) return prev.markets;
+  return prev.markets ? new Set([...prev.markets, ...c.scope.markets]) : c.scope.markets;
 }
 
 /** Nouns of a game's result ("the 60-minute result", "the score of 60 minutes"). */
@@ -860,7 +883,7 @@ function inherit(c: { scope: Scope; own: Clause['own'] }, prev: Scope | undefine
     s.complement = prev.complement;
   }
   if (!c.own.segment) s.segments = prev.segments;
-  if (!c.own.market) s.markets = prev.markets;
+  if (!c.own.market) s.markets = withAlsoFor(c, prev);
   if (!c.own.segment && !c.own.market) s.alternatives = prev.alternatives;
   // A condition outside our markets carries on unless the clause names its own league or market; what
   // follows a heading's colon describes the heading's market ("Handicap (Excl OT): ... the handicap").
@@ -1027,7 +1050,7 @@ function inheritSection(c: { scope: Scope; own: Clause['own'] }, section: Scope,
   // market's result ("Winner: if the Kings win, ... . The result is determined by ...").
   if (!c.own.segment && !c.own.market && (!c.own.result || subjectIsResult(words))) {
     s.segments = section.segments;
-    s.markets = section.markets;
+    s.markets = withAlsoFor(c, section);
     s.alternatives = section.alternatives;
   }
   // A sentence naming its own market or period under a heading about a market outside the spec ("Our
@@ -1623,7 +1646,7 @@ function clauseValue(rule: ReadRule, words: string[], topic: boolean, conditiona
   const lex = LEXICON[rule];
   let best: { value: string; priority: number; start: number; end: number; turned: boolean; forCase: boolean; winner: boolean }[] = [];
   const taken = new Set<number>();
-  for (const g of lex.ignore) for (const hit of ignoredHits(words, g)) if (!(rule === 'overtime' && g.tokens.some((t) => t === 'shootout' || t === 'shootouts') && withTopicBefore(rule, words, hit.start))) for (let k = hit.start; k < hit.end; k++) taken.add(k);
+  const ignored = lex.ignore.flatMap((g) => ignoredHits(words, g).filter((hit) => !(rule === 'overtime' && g.tokens.some((t) => t === 'shootout' || t === 'shootouts') && withTopicBefore(rule, words, hit.start))));
   const ownObject = topic && !hasTopic(rule, words);
   const named = lex.negation ? withoutNamedNegations(words) : words;
   for (const v of lex.values) {
@@ -1662,6 +1685,10 @@ function clauseValue(rule: ReadRule, words: string[], topic: boolean, conditiona
       if (v.entry.with && !words.some((w) => v.entry.with!.includes(w))) continue;
       // A word already read by a longer phrase ("graded a push") is not read again ("push").
       if ([...Array(hit.end - hit.start).keys()].some((k) => taken.has(hit.start + k))) continue;
+      // Nor is a word of an ignored phrase ("the game counts as a tie" states nothing of overtime), unless
+      // the value phrase holds the whole ignored phrase and more: "a win in overtime or the shootout counts
+      // as a win" is the longer statement.
+      if (ignored.some((ig) => ig.start < hit.end && hit.start < ig.end && !(hit.start <= ig.start && ig.end <= hit.end && hit.end - hit.start > ig.end - ig.start))) continue;
       for (let k = hit.start; k < hit.end; k++) taken.add(k);
       let value = v.entry.value!;
       let turned = false;
@@ -1930,6 +1957,8 @@ interface Applicable {
   forCase?: boolean;
   /** A tie read from a clause that places it at the end of regulation ("level after regular time"). */
   regulationTie?: boolean;
+  /** A value implied by how a contract resolves, not stated for the rule: any stated value outranks it. */
+  implied?: boolean;
 }
 
 const namesGameLines = (c: Clause) =>
@@ -2566,6 +2595,31 @@ function listsTieOutcome(cs: Clause[], i: number): boolean {
   return (cs[i].kind === 'semi' || cs[i].kind === 'colon') && TIE_ITEMS.has(cs[i].words.join(' '));
 }
 
+/** Verbs a binary contract's outcome is given by ("resolves to 'Liberty'", "settles Yes"). */
+const RESOLVE_VERBS = new Set(['resolves', 'resolve', 'settles', 'settle']);
+/** Comparisons that leave the number itself out ("by more than 4 points", "surpass 220"). */
+const STRICT_COMPARISONS = [['more', 'than'], ['greater', 'than'], ['surpass'], ['surpasses'], ['exceed'], ['exceeds'], ['above']];
+/** Whether clause i gives a contract's outcome one way only past a whole number and the other way
+ * "otherwise" ("This market resolves to 'Liberty' if the Liberty win by more than 4 points; otherwise it
+ * resolves to 'Aces'", "threshold 220 resolves as HOME if total points surpass 220, or AWAY otherwise"): a
+ * result landing on the number falls to "otherwise", so the side backed past the line loses there. A
+ * number with a decimal part ("greater than 160.5") cannot be landed on, and a comparison that takes the
+ * number in ("4 or more", "at least 4") is none of these. */
+function resolvesOtherwiseAtLine(cs: Clause[], i: number): boolean {
+  const w = cs[i].words;
+  if (!w.some((x) => RESOLVE_VERBS.has(x))) return false;
+  const cond = w.indexOf('if');
+  if (cond < 0) return false;
+  const otherwise = (from: number) => w.indexOf('otherwise', from) >= 0 || cs[i + 1]?.words[0] === 'otherwise';
+  for (let k = cond + 1; k < w.length; k++) {
+    const c = STRICT_COMPARISONS.find((t) => wordsAt(w, k, t));
+    if (!c) continue;
+    const n = k + c.length;
+    if (/^\d+$/.test(w[n] ?? '') && !/^\d+$/.test(w[n + 1] ?? '') && !(w[n + 1] === 'or' && w[n + 2] === 'more') && !(w[n + 2] === 'or' && w[n + 3] === 'more')) return otherwise(n);
+  }
+  return false;
+}
+
 /** Words that open a case right after an answer's "no" ("No, if a player is scratched ..."). */
 const CASE_WORDS = new Set(['if', 'when']);
 /** A clause that opens with a bare "Yes" or "No" ("Yes.", "No, ...", but not "Yes/No market"). */
@@ -2630,6 +2684,12 @@ function namesSingleMarket(cs: Clause[]): boolean {
   return cs.some((c) => findAll(c.words, ['single', 'bet']).length > 0 || findAll(c.words, ['straight', 'bet']).length > 0);
 }
 
+/** Whether a clause opens with the rule's topic ("overtime counts ...", "the overtime counts ..."), so that an
+ * "it" as the next subject names the topic, not a market. */
+function opensWithTopic(rule: ReadRule, words: string[]): boolean {
+  return topicHits(rule, words).some((h) => h.start === 0 || (h.start === 1 && (words[0] === 'the' || words[0] === 'any')));
+}
+
 export function readRule(text: string | ParsedText, rule: ReadRule, m: MarketScope): Reading {
   let found: Applicable[] = [];
   let before: Clause | undefined;
@@ -2686,6 +2746,12 @@ export function readRule(text: string | ParsedText, rule: ReadRule, m: MarketSco
         if (speaksOf(c, m, rule)) found.push({ value: 'separate_outcome', clause: `${cs[0].text}: ... ${c.text}`, weight: specificity(c.scope, m), gameLines: namesGameLines(c), sentence });
         continue;
       }
+      // "This market resolves to 'Liberty' if the Liberty win by more than 4 points; otherwise it resolves to
+      // 'Aces'": a result on the line itself resolves "otherwise", against the side backed past it.
+      if (rule === 'push' && !c.withdrawn && !c.asking && resolvesOtherwiseAtLine(cs, i)) {
+        if (speaksOf(c, m, rule)) found.push({ value: 'loses', clause: c.text, weight: specificity(c.scope, m), gameLines: namesGameLines(c), sentence, implied: true });
+        continue;
+      }
       // "It is not limited to regulation time but runs to the end of the overtime": a sentence whose
       // subject is "it", naming no market or period of its own, speaks of the market a sentence before
       // it named, not of every market.
@@ -2706,7 +2772,11 @@ export function readRule(text: string | ParsedText, rule: ReadRule, m: MarketSco
         ((c.kind === 'semi' || c.kind === 'but') && i > 0 && !LEXICON[rule].negation && c.words.some((w, k) => w === 'that' && EVENT_NOUNS.has(c.words[k + 1])) && hasTopic(rule, cs[i - 1].words)) ||
         // "Overtime counts for the full game; it does not count for quarters": "it" as the subject names
         // the topic only when the clause before opens with it (not "full-game bets include overtime; it ...").
-        ((c.kind === 'semi' || c.kind === 'but') && i > 0 && c.words[0] === 'it' && topicHits(rule, cs[i - 1].words).some((h) => h.start === 0)) ||
+        ((c.kind === 'semi' || c.kind === 'but') && i > 0 && c.words[0] === 'it' && opensWithTopic(rule, cs[i - 1].words)) ||
+        // "... the overtime counts for the match winner and the total. It does not count for bets on the fourth
+        // quarter": the same across sentences, for a sentence naming its own market or period after one whose
+        // last clause opens with the topic.
+        (i === 0 && c.words[0] === 'it' && (c.own.market || c.own.segment) && !!prevSentence && !prevSentence.withdrawn && opensWithTopic(rule, prevSentence.words)) ||
         // "Tie game? Both sides pay out at $0.50.": the answer to a short question that names only
         // the rule speaks of it; a longer question names the rule as one thing among others ("If he
         // scores in a shootout after overtime, how is my wager graded?").
@@ -2875,6 +2945,9 @@ export function readRule(text: string | ParsedText, rule: ReadRule, m: MarketSco
   // overtime in (a "2 way (including extra time)" beside it), the game goes on past that tie, so the
   // clause states nothing of the market's own tie.
   if (rule === 'tie' && found.some((f) => f.regulationTie) && readRule(text, 'overtime', m).value === 'included') found = found.filter((f) => !f.regulationTie);
+  // "... resolves to 'Liberty' if the Liberty win by more than 4 points; otherwise 'Aces'. If the result lands exactly
+  // on the line, the market resolves 50-50": the line's own rule, stated, outranks what the resolution implies.
+  if (found.some((f) => !f.implied)) found = found.filter((f) => !f.implied);
   if (!found.length) return { value: 'unknown', why: 'silent' };
   const top = Math.max(...found.map((f) => f.weight));
   const group = found.filter((f) => f.weight === top);

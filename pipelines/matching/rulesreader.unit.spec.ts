@@ -37,7 +37,8 @@ const BLIND6_SILENT_KNOWN = ['p799'];
 // Five more since the round on clause structures (an exception inset by commas, an example after a dash),
 // and one since "the winner's total" names no total market.
 // 91 since round 32 ('home total' is the team total: p974; 'the performance of one or more players' names player props: p957).
-const BLIND7_RIGHT = 91;
+// 92 since round 42 (a player who "counts as a runner" is a bet that stands: p909).
+const BLIND7_RIGHT = 92;
 const BLIND7_SILENT_KNOWN: string[] = [];
 // The eighth blind batch, development since its blind figure: what tuning reached. p1053's silent
 // overtime value (an extra-innings sentence about the result, read for a player prop) is the hand
@@ -45,7 +46,9 @@ const BLIND7_SILENT_KNOWN: string[] = [];
 // 44 and none listed since round 24: p1053's hand value corrected to included as p282's (1cf1648).
 // 46 since round 32 ('a cancelled or postponed match' names a cancelled game, p1053's cancellation; 'the performance of one or
 // more players' names player props, its non-participation).
-const BLIND8_RIGHT = 46;
+// 48 since round 42 (a contract that "resolves as HOME if ... more than 4 points, or AWAY otherwise" gives the line
+// itself to the other side: p1026, p1027).
+const BLIND8_RIGHT = 48;
 const BLIND8_SILENT_KNOWN: string[] = [];
 // The ninth blind batch, development since its blind figure: what the safety round reached (no wrong
 // value, no opposite pair read alike). Two silent rows still read known: p1099 ("this wager" after a
@@ -95,7 +98,8 @@ const BLIND12_RIGHT = 93;
 // 80 since round 22 (a lead-in's list after its own exception).
 // 81 and none listed since round 24 (p1498's hand value corrected to included, a820a2e).
 // 82 since round 32 ('dead heat rules apply' to a tied two-way line: p1463).
-const BLIND13_RIGHT = 82;
+// 83 since round 42 ("the shootout winner's extra goal goes into the final score": p1487).
+const BLIND13_RIGHT = 83;
 const BLIND13_SILENT_KNOWN: string[] = [];
 // The fourteenth blind batch, development since its blind figure (59 of 93 right, no wrong value, four
 // silent rows read known): after round 22, no silent row read known (a game that must start, a push named
@@ -103,7 +107,8 @@ const BLIND13_SILENT_KNOWN: string[] = [];
 // 76 since round 29 (F5 is baseball's first half: p1577's tie); 77 with round 30 merged beside it (the winner
 // market: p1579).
 // 79 since round 32 ('match odds' is the money line: p1572; 'dead heat rules' for a tied two-way line: p1569).
-const BLIND14_RIGHT = 79;
+// 80 since round 42 (a contract's "resolve Yes above ..., and No if the player is inactive": p1563).
+const BLIND14_RIGHT = 80;
 // The fifteenth blind batch, development since its blind figure (60 of 96 right, no wrong value, five
 // silent rows read known): after round 23, no silent row read known (a field-hockey page, a guide's
 // "Normally ...", an entry's refund when all selections push, a push named for a game lasting under
@@ -164,7 +169,8 @@ const BLIND19_RIGHT = 99;
 // 60-minute result, the main time, a team's individual total, getting on the court, the winner bet;
 // measurements.md). 92 with round 29 merged beside it.
 // 93 since round 32 ('regulation only' outranks a bare count verb: p2087).
-const BLIND20_RIGHT = 93;
+// 94 since round 42 (a team total of 3 where "the team scores exactly 3" is a push: p2061).
+const BLIND20_RIGHT = 94;
 // The twenty-first blind batch, development since its blind figure (64 of 84 right on the reader at a820471,
 // with 3 wrong values, one kind of sentence, and none of 40 silent rows read known, no opposite pair read
 // alike): after the round on it none wrong (an exception that only defers to other rules, "unless these
@@ -187,7 +193,9 @@ const BLIND22_RIGHT = 101;
 // statement is a clause of its own, "a team's own total", a contrasted market's relative clause, a side's
 // blocking before a semicolon, a pronoun object after a sentence on overtime, a hockey player's shift, "not
 // the starter", "this market will resolve 50-50", "settled as a dead heat"; measurements.md).
-const BLIND23_RIGHT = 74;
+// 75 since round 42 (a money line that "can be won in regulation, in overtime or in the shootout": p2274); 76 since
+// an over/under on "the total points scored during regular time" (p2312).
+const BLIND23_RIGHT = 76;
 // The twenty-fourth blind batch, development since its blind figure (42 of 59 right on the reader at 825cfb8,
 // the same at 404b596, with 1 wrong value, a sport named beside other sports' leagues, and 5 of 24 silent rows
 // read known, 1 opposite pair read alike): after the round on it none wrong, no silent row read known (a glossary
@@ -209,8 +217,9 @@ const BLIND24_RIGHT = 58;
 // with any overtime periods" (p2391); 71 since "only markets clearly labelled 'including extra time'" leaves
 // overtime out of the unlabelled ones (p2398-p2401); 72 since a contract's "No when he ... is listed inactive" (p2385);
 // 74 since a draw as "its own choice on the slip" and "the result is read after overtime" (p2453 twice); 75 since a
-// contract's "Outcomes: ...; Tie" list (p2394).
-const BLIND25_RIGHT = 75;
+// contract's "Outcomes: ...; Tie" list (p2394). 76 since "All players listed in the squad are treated as runners"
+// (a player who does not play is a runner whose bet stands: p2457).
+const BLIND25_RIGHT = 76;
 // The twenty-sixth blind batch, development since its blind figure (58 of 73 right on the reader at 55fdff2,
 // with no wrong value and 1 of 28 silent rows read known, p2460's "The result is taken from the final score
 // including any overtime periods and shootouts" for an NHL total): p2460's hand value was then corrected to
@@ -240,7 +249,11 @@ const BLIND27_RIGHT = 71;
 // unknown) leave none wrong, no silent row read known and 74 of 84 right (measurements.md, round 40).
 // 77 since "is thrown out for everyone" (a push), "does not come to the plate even once" with "annulled" and "scored as
 // incorrect" (a tie) read (p2618, p2621, p2616); 78 since "the question is thrown out" for an inactive player (p2657).
-const BLIND28_RIGHT = 78;
+// 79 since "a win in overtime or the shootout counts as a win" (p2658); 80 since "nine innings only, as for the team
+// totals" is the game total's rule too (p2631); 81 since "It does not count for bets on the fourth quarter" after a
+// sentence opening "the overtime counts ..." (p2647); 82 since a contract that "resolves to 'Liberty' if the Liberty win
+// by more than 4 points; otherwise ... to 'Aces'" loses on the line (p2598).
+const BLIND28_RIGHT = 82;
 
 const m = (league: MarketScope['league'], marketType: MarketScope['marketType'], segment: MarketScope['segment'] = 'full'): MarketScope => ({ league, marketType, segment });
 
@@ -3216,5 +3229,79 @@ describe('stated values of the twenty-eighth blind batch read unknown (sentences
   it('"every selection on it is scored as incorrect": a tied game scored as incorrect loses', () => {
     expect(readRule('A game that ends in a tie counts for nobody: every pick on it is scored as incorrect.', 'tie', m('nfl', 'moneyline'))).toMatchObject({ value: 'loses' });
     expect(readRule('Tied games are marked incorrect for every entry.', 'tie', m('nfl', 'moneyline'))).toMatchObject({ value: 'loses' });
+  });
+});
+describe('stated values of the twenty-fifth to twenty-eighth blind batches left unknown by round 40 (sentences written for these tests)', () => {
+  it('"a win in overtime counts as a win": a win in overtime is the money line\'s win, overtime included', () => {
+    expect(readRule('Pick the winner of the late game; a win in overtime or the shootout counts as a win.', 'overtime', m('nhl', 'moneyline'))).toMatchObject({ value: 'included' });
+    expect(readRule('Wins in extra innings count as wins.', 'overtime', m('mlb', 'moneyline'))).toMatchObject({ value: 'included' });
+    // Said through a win, it decides no total beside the money line.
+    expect(readRule('A win in overtime counts as a win.', 'overtime', m('nhl', 'total'))).toEqual({ value: 'unknown', why: 'silent' });
+    // A game classed as a tie after overtime still says nothing of overtime.
+    expect(readRule('If a shootout follows five scoreless minutes of overtime, the game counts as a tie.', 'overtime', m('nhl', 'moneyline'))).toEqual({ value: 'unknown', why: 'silent' });
+  });
+  it('"as for the team totals": a market the statement holds for as well is added to the one the clause speaks of', () => {
+    const text = 'Game total (Giants v Dodgers 8.5): nine innings only, as for the team totals; extra innings are not counted.';
+    expect(readRule(text, 'overtime', m('mlb', 'total'))).toMatchObject({ value: 'excluded' });
+    expect(readRule(text, 'overtime', m('mlb', 'team_total'))).toMatchObject({ value: 'excluded' });
+    expect(readRule(text, 'overtime', m('mlb', 'moneyline'))).toEqual({ value: 'unknown', why: 'silent' });
+    expect(readRule('Run line: extra innings count, the same as for the moneyline.', 'overtime', m('mlb', 'moneyline'))).toMatchObject({ value: 'included' });
+    // "As for" opening a clause names its subject, and only it.
+    expect(readRule('As for team totals, extra innings count.', 'overtime', m('mlb', 'team_total'))).toMatchObject({ value: 'included' });
+    expect(readRule('As for team totals, extra innings count.', 'overtime', m('mlb', 'total'))).toEqual({ value: 'unknown', why: 'silent' });
+    // With no market before it, the statement holds for the market named that way, not for every market.
+    expect(readRule('Basketball rules. Overtime counts, as with the moneyline.', 'overtime', m('nba', 'moneyline'))).toMatchObject({ value: 'included' });
+    expect(readRule('Basketball rules. Overtime counts, as with the moneyline.', 'overtime', m('nba', 'total'))).toEqual({ value: 'unknown', why: 'silent' });
+  });
+  it('"It does not count for bets on the fourth quarter" after a sentence opening with overtime: "it" is overtime', () => {
+    expect(readRule('For betting: the overtime counts for the match winner and the total. It does not count for bets on the fourth quarter.', 'overtime', m('nba', 'total', 'quarter:4'))).toMatchObject({ value: 'excluded' });
+    expect(readRule('Overtime counts for full-game bets. It does not count for fourth-quarter bets.', 'overtime', m('nba', 'spread', 'quarter:4'))).toMatchObject({ value: 'excluded' });
+    // After a sentence whose subject is a market, "it" may be that market: nothing is read.
+    expect(readRule('Full-game bets include overtime. It does not count for bets on the fourth quarter.', 'overtime', m('nba', 'total', 'quarter:4'))).toEqual({ value: 'unknown', why: 'silent' });
+    // Nor across a sentence on something else.
+    expect(readRule('Overtime counts for the full game. The app is free. It does not count for bets on the fourth quarter.', 'overtime', m('nba', 'total', 'quarter:4'))).toEqual({ value: 'unknown', why: 'silent' });
+  });
+  it('"all players listed are treated as runners": a listed player who does not play is a runner, the bet stands and loses', () => {
+    expect(readRule('All players listed in the squad are treated as runners.', 'non_participation', m('nfl', 'player_prop'))).toMatchObject({ value: 'loses' });
+    expect(readRule('Anytime scorer: every offered player counts as a runner.', 'non_participation', m('nhl', 'player_prop'))).toMatchObject({ value: 'loses' });
+    expect(readRule('All offered players are considered runners.', 'non_participation', m('nhl', 'player_prop'))).toMatchObject({ value: 'loses' });
+    // A non-runner is the opposite, and says nothing of a bet standing.
+    expect(readRule('In multiples the selection is treated as a non-runner.', 'non_participation', m('nfl', 'player_prop'))).toEqual({ value: 'unknown', why: 'silent' });
+    expect(readRule('Players who do not take part are treated as non-runners.', 'non_participation', m('nfl', 'player_prop'))).toMatchObject({ value: 'void' });
+  });
+  it('a contract that resolves one way past a whole number "and otherwise" the other way: the line itself loses', () => {
+    expect(readRule('This market resolves to "Liberty" if the Liberty win by more than 4 points; otherwise it resolves to "Aces".', 'push', m('wnba', 'spread'))).toMatchObject({ value: 'loses' });
+    expect(readRule('Threshold 220 resolves as HOME if total points in the game surpass 220, or AWAY otherwise.', 'push', m('nba', 'total'))).toMatchObject({ value: 'loses' });
+    // A number that cannot be landed on, a comparison that takes the number in, or no "otherwise": nothing said of the line.
+    expect(readRule('Resolves "Over" if the combined score is greater than 160.5, otherwise "Under".', 'push', m('nba', 'total'))).toEqual({ value: 'unknown', why: 'silent' });
+    expect(readRule('Resolves Yes if the Bills win by 4 or more points, otherwise No.', 'push', m('nfl', 'spread'))).toEqual({ value: 'unknown', why: 'silent' });
+    expect(readRule('The market resolves to the Chiefs if they win by more than 3 points, and to the Bengals if they lose by fewer than 3.', 'push', m('nfl', 'spread'))).toEqual({ value: 'unknown', why: 'silent' });
+    // The line's own rule, stated beside it, outranks what the resolution implies.
+    expect(readRule('This market resolves to "49ers" if the 49ers win by more than 7 points; otherwise "Cardinals". If the result lands exactly on the line, the market resolves 50-50 and pushes are refunded.', 'push', m('nfl', 'spread'))).toMatchObject({ value: 'void' });
+  });
+  it('a bet "won in regulation, in overtime or in the shootout": the money line counts overtime', () => {
+    expect(readRule('Moneyline: your team just has to win the contest, and it can be won in regulation, in overtime or in the shootout.', 'overtime', m('nhl', 'moneyline'))).toMatchObject({ value: 'included' });
+    expect(readRule('Games won in regulation or in overtime both count as wins for the money line.', 'overtime', m('nhl', 'moneyline'))).toMatchObject({ value: 'included' });
+    // Said through a win, it decides no total.
+    expect(readRule('The moneyline can be won in regulation, in overtime or in the shootout.', 'overtime', m('nhl', 'total'))).toEqual({ value: 'unknown', why: 'silent' });
+  });
+  it('a total on "the points scored during regular time" leaves overtime out', () => {
+    expect(readRule('Over/Under: whether the total points scored during regular time are over or under the line.', 'overtime', m('nba', 'total'))).toMatchObject({ value: 'excluded' });
+    // Regular time with overtime added is not regular time alone.
+    expect(readRule('Goals scored in regulation time and overtime count for the total.', 'overtime', m('nhl', 'total'))).toMatchObject({ value: 'included' });
+  });
+  it('a team or the teams that "score exactly" the number land on the line: a push', () => {
+    expect(readRule('A team total of 3 is settled on regulation goals, and if the team scores exactly 3 the bet is returned.', 'push', m('nhl', 'team_total'))).toMatchObject({ value: 'void' });
+    expect(readRule('If the two teams score exactly 44 points between them, all bets are refunded.', 'push', m('nfl', 'total'))).toMatchObject({ value: 'void' });
+  });
+  it('a contract\'s answers "Yes above the threshold, ..., and No if the player is inactive": the absent player\'s contract loses', () => {
+    expect(readRule('Player props: resolve Yes above the stated threshold, No at or below it, and No if the player is inactive or does not take the court.', 'non_participation', m('nba', 'player_prop'))).toMatchObject({ value: 'loses' });
+    expect(readRule('The contract settles Yes if he records a point, and No when the player does not dress.', 'non_participation', m('nhl', 'player_prop'))).toMatchObject({ value: 'loses' });
+  });
+  it('"the shootout winner\'s extra goal goes into the final score": the shootout counts', () => {
+    expect(readRule('The shootout winner\'s extra goal goes into the final score used to settle totals.', 'overtime', m('nhl', 'total'))).toMatchObject({ value: 'included' });
+    expect(readRule('The winning side\'s extra goal goes into the total.', 'overtime', m('nhl', 'total'))).toMatchObject({ value: 'included' });
+    // A goal going anywhere else says nothing of settlement.
+    expect(readRule('The winning team\'s goal goes into the history books.', 'overtime', m('nhl', 'total'))).toEqual({ value: 'unknown', why: 'silent' });
   });
 });
