@@ -1759,6 +1759,9 @@ function negatedValue(words: string[], hit: Hit): boolean {
   if ((words[at - 1] === 'rather' && words[at] === 'than') || (words[at - 1] === 'instead' && words[at] === 'of')) return true;
   // "the pick earns no points and loses none", "it loses nothing": a verb whose object is denied.
   if (hit.end - hit.start === 1 && (words[hit.end] === 'none' || words[hit.end] === 'nothing')) return true;
+  // "the pick neither advances you as a win nor costs a life as a loss": the member after "nor" is denied as
+  // a whole, its own verb and object standing between the "nor" and the value word.
+  if (inNorMember(words, hit.start)) return true;
   for (let k = hit.start - 1; k >= Math.max(0, hit.start - 4); k--) {
     // "nobody wins", "no one wins or loses", "neither side won or lost", "no team wins or loses": a denied
     // subject of the verbs coordinated with the value word.
@@ -1772,6 +1775,21 @@ function negatedValue(words: string[], hit: Hit): boolean {
     if (!VERB_GROUP.has(words[k]) && !COORDINATED_OUTCOMES.has(words[k]) && words[k] !== 'as') return false;
   }
   return false;
+}
+
+/** How far before a value word the "nor" of its member may stand, and how far before the "nor" its "neither". */
+const NOR_MEMBER_REACH = 6;
+const NEITHER_REACH = 10;
+
+/** Words that open a clause of its own after the "nor" member ("neither won nor lost, and the stake is refunded"). */
+const MEMBER_ENDS = new Set(['and', 'but', 'so', 'while', 'then']);
+
+/** Whether words[at] stands in the member after "nor" of a "neither ... nor ..." in the same clause
+ * ("neither advances you as a win nor costs a life as a loss"), no clause of its own opening between. */
+function inNorMember(words: string[], at: number): boolean {
+  const nor = words.lastIndexOf('nor', at - 1);
+  if (nor < 0 || at - nor > NOR_MEMBER_REACH || words.slice(nor + 1, at).some((w) => MEMBER_ENDS.has(w))) return false;
+  return words.slice(Math.max(0, nor - NEITHER_REACH), nor).includes('neither');
 }
 
 /** Whether words[k] ends a denied subject: "nobody", "no one", "neither side", "no team". */

@@ -3218,3 +3218,14 @@ describe('stated values of the twenty-eighth blind batch read unknown (sentences
     expect(readRule('Tied games are marked incorrect for every entry.', 'tie', m('nfl', 'moneyline'))).toMatchObject({ value: 'loses' });
   });
 });
+describe('the twenty-ninth blind batch\'s wrong values (sentences written for these tests)', () => {
+  it('"the pick neither advances you as a win nor costs a life as a loss": a value word in the member after "nor" is denied', () => {
+    expect(readRule('Survivor ties: if the game ends tied, the pick neither moves you on as a win nor costs you a life as a loss.', 'tie', m('nfl', 'moneyline'))).toEqual({ value: 'unknown', why: 'silent' });
+    expect(readRule('A tied game neither counts toward your record nor is graded as a loss.', 'tie', m('nfl', 'moneyline'))).toEqual({ value: 'unknown', why: 'silent' });
+    // With no "neither ... nor" the value is read as before.
+    expect(readRule('If the game ends tied, the pick costs you a life as a loss.', 'tie', m('nfl', 'moneyline'))).toMatchObject({ value: 'loses' });
+    expect(readRule('If the game ends tied, the pick does not advance you, and it costs you a life as a loss.', 'tie', m('nfl', 'moneyline'))).toMatchObject({ value: 'loses' });
+    // A clause of its own after the member ("and your stake is refunded") is not in it.
+    expect(readRule('A push: the wager is neither won nor lost, and your stake is refunded.', 'push', m('nfl', 'spread'))).toMatchObject({ value: 'void' });
+  });
+});
