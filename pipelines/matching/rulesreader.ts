@@ -1792,6 +1792,14 @@ function inNorMember(words: string[], at: number): boolean {
   return words.slice(Math.max(0, nor - NEITHER_REACH), nor).includes('neither');
 }
 
+/** Whether clause i follows, through semicolons only, the colon after a sentence's opening label that names
+ * the rule's topic and states no value of its own ("Player does not play: ...; ..."). */
+function underCaseLabel(rule: ReadRule, cs: Clause[], i: number): boolean {
+  let j = i - 1;
+  while (j > 1 && cs[j].kind === 'semi') j--;
+  return j === 1 && cs[1].kind === 'colon' && !cs[0].withdrawn && hasTopic(rule, cs[0].words) && !clauseValue(rule, cs[0].words, true, cs[0].conditional);
+}
+
 /** Whether words[k] ends a denied subject: "nobody", "no one", "neither side", "no team". */
 function deniesSubjectAt(words: string[], k: number): boolean {
   return words[k] === 'nobody' || (words[k] === 'one' && words[k - 1] === 'no') || (DENIED_SIDES.has(words[k]) && (words[k - 1] === 'neither' || words[k - 1] === 'no'));
@@ -2717,6 +2725,9 @@ export function readRule(text: string | ParsedText, rule: ReadRule, m: MarketSco
       // "...; otherwise they are void" speaks of what the clause before it spoke of.
       const carried =
         ((c.kind === 'but' || c.kind === 'colon' || (c.kind === 'so' && !c.reason) || c.words[0] === 'otherwise' || c.words[0] === 'so') && i > 0 && hasTopic(rule, cs[i - 1].words)) ||
+        // "Player does not play: the sportsbook voids the bet; the Kalshi contract resolves No": the clauses after
+        // a label's colon, to the sentence end, all speak of the label's case.
+        (c.kind === 'semi' && underCaseLabel(rule, cs, i)) ||
         // "ML bets include OT; totals exclude it": a pronoun object names the topic of the clause before.
         ((c.kind === 'semi' || c.kind === 'but') && i > 0 && c.words.slice(1).some((w) => TOPIC_PRONOUNS.has(w)) && hasTopic(rule, cs[i - 1].words)) ||
         // "... stand when a match is abandoned or cancelled; every other bet on that match is void": a

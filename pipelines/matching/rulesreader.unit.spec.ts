@@ -3228,4 +3228,11 @@ describe('the twenty-ninth blind batch\'s wrong values (sentences written for th
     // A clause of its own after the member ("and your stake is refunded") is not in it.
     expect(readRule('A push: the wager is neither won nor lost, and your stake is refunded.', 'push', m('nfl', 'spread'))).toMatchObject({ value: 'void' });
   });
+  it('"Player does not play: the sportsbook voids the bet; the Kalshi contract resolves No": every clause after a label\'s colon, up to the sentence end, speaks of the label\'s case', () => {
+    const text = 'Comparison. Player does not play: the sportsbook voids the bet; the exchange contract resolves No.';
+    expect(readRule(text, 'non_participation', m('nba', 'player_prop'))).toMatchObject({ value: 'unknown', why: 'contradiction' });
+    expect(readRule('Player does not play: the bet is void; stakes are returned to the account.', 'non_participation', m('nba', 'player_prop'))).toMatchObject({ value: 'void' });
+    // A label that states a value of its own is no heading; a clause after a semicolon in a sentence with no label is read as before.
+    expect(readRule('If the player does not play the bet is void; the exchange contract resolves No.', 'non_participation', m('nba', 'player_prop'))).toMatchObject({ value: 'void' });
+  });
 });
