@@ -3243,3 +3243,11 @@ describe('the twenty-ninth blind batch\'s wrong values (sentences written for th
     expect(readRule('If the player does not play the bet is void; the exchange contract resolves No.', 'non_participation', m('nba', 'player_prop'))).toMatchObject({ value: 'void' });
   });
 });
+describe('stated values of the twenty-ninth blind batch read unknown (sentences written for these tests)', () => {
+  it('"the side bet is off and the money goes back": a side bet is a wager made beside a pool, not the sides market', () => {
+    expect(readRule('If the player is scratched and does not dress, the side bet is off and the money goes back.', 'non_participation', m('nhl', 'player_prop'))).toMatchObject({ value: 'void' });
+    expect(readRule('Side bets: the forward over 0.5 goals. Goals in any overtime period count.', 'overtime', m('nhl', 'player_prop'))).toMatchObject({ value: 'included' });
+    // "the side" alone still names the sides market.
+    expect(readRule('The side is settled on regulation time.', 'overtime', m('nhl', 'player_prop'))).toEqual({ value: 'unknown', why: 'silent' });
+  });
+});
