@@ -3250,4 +3250,11 @@ describe('stated values of the twenty-ninth blind batch read unknown (sentences 
     // "the side" alone still names the sides market.
     expect(readRule('The side is settled on regulation time.', 'overtime', m('nhl', 'player_prop'))).toEqual({ value: 'unknown', why: 'silent' });
   });
+  it('"is dropped from the week", "is removed from that week", "is thrown out of the round": a pool game taken out of the week\'s scoring is void', () => {
+    expect(readRule('A game that ends tied is dropped from the week, and the week is scored on the other games.', 'tie', m('nfl', 'moneyline'))).toMatchObject({ value: 'void' });
+    expect(readRule('A game that finishes exactly on the spread is removed from that week for everybody.', 'push', m('nfl', 'spread'))).toMatchObject({ value: 'void' });
+    expect(readRule('The first-five pick: if the score is tied after five innings, that pick is thrown out of the round.', 'tie', m('mlb', 'moneyline', 'half:1'))).toMatchObject({ value: 'void' });
+    // A week named with no game taken out of it states nothing.
+    expect(readRule('A game that ends tied is scored at the end of the week.', 'tie', m('nfl', 'moneyline'))).toEqual({ value: 'unknown', why: 'silent' });
+  });
 });
