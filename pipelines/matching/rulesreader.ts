@@ -246,6 +246,8 @@ export function tokenize(text: string): Tok[] {
     const start = m.index;
     const end = start + w.length;
     if (/^f5{2,}$/.test(w)) w = 'fifty_fifty';
+    // "settles at $0" is a price of nothing, as "settles at zero" ("$0.40" is a price of its own).
+    if (w === '0' && s[start - 1] === '$' && !/^\.\d*[1-9]/.test(s.slice(end))) w = 'zero';
     if (w.endsWith("n't")) {
       out.push({ word: w === "can't" ? 'can' : w === "won't" ? 'will' : w.slice(0, -3), start, end }, { word: 'not', start, end });
       continue;
@@ -384,7 +386,10 @@ export function sentenceList(text: string): { text: string; question: boolean }[
   for (let i = 0; i <= masked.length; i++) {
     const c = masked[i];
     // A line end closes a sentence too: a table row or a list item printed on a line of its own.
-    const end = i === masked.length || c === '\n' || BULLETS.has(c) || ((c === '.' || c === '!' || c === '?') && (i + 1 === masked.length || /\s/.test(masked[i + 1])));
+    // "every Will X win? contract settles at $0": a question quoted as a title inside a sentence goes on in lower
+    // case; a field label after a question ("... Winner? rulesPrimary: ...") still opens a sentence.
+    const goesOn = c === '?' && /^ [a-z]+(?=[\s,;])/.test(masked.slice(i + 1));
+    const end = i === masked.length || c === '\n' || BULLETS.has(c) || ((c === '.' || c === '!' || c === '?') && !goesOn && (i + 1 === masked.length || /\s/.test(masked[i + 1])));
     // "'Overtime does not count for my bet.' False for full-game bets: ...": a quoted sentence ends at
     // its closing quote (a quoted question stays inside the sentence it stands in).
     const quoted = !end && (c === '.' || c === '!') && CLOSING_QUOTES.has(masked[i + 1]) && (i + 2 === masked.length || /\s/.test(masked[i + 2]));

@@ -3257,4 +3257,11 @@ describe('stated values of the twenty-ninth blind batch read unknown (sentences 
     // A week named with no game taken out of it states nothing.
     expect(readRule('A game that ends tied is scored at the end of the week.', 'tie', m('nfl', 'moneyline'))).toEqual({ value: 'unknown', why: 'silent' });
   });
+  it('"every Will X win? contract settles at $0": a price of $0 is zero, and a question quoted as a title inside a sentence does not end it', () => {
+    expect(readRule('A tie is not a win: every Will X win? contract settles at $0.', 'tie', m('nfl', 'moneyline'))).toMatchObject({ value: 'loses' });
+    expect(readRule('If the game ends in a tie, the contract settles at $0.00.', 'tie', m('nfl', 'moneyline'))).toMatchObject({ value: 'loses' });
+    // A price above zero is no zero, and a question followed by a sentence of its own still ends.
+    expect(readRule('If the game ends in a tie, the contract settles at $0.40.', 'tie', m('nfl', 'moneyline'))).toEqual({ value: 'unknown', why: 'silent' });
+    expect(sentences('Does a tie count? No. Ties are void.')).toEqual(['No.', 'Ties are void.']);
+  });
 });
