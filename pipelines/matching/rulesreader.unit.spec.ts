@@ -3264,4 +3264,8 @@ describe('stated values of the twenty-ninth blind batch read unknown (sentences 
     expect(readRule('If the game ends in a tie, the contract settles at $0.40.', 'tie', m('nfl', 'moneyline'))).toEqual({ value: 'unknown', why: 'silent' });
     expect(sentences('Does a tie count? No. Ties are void.')).toEqual(['No.', 'Ties are void.']);
   });
+  it('"a straight-up game that ends tied is a miss for everybody": a tie that is a miss loses', () => {
+    expect(readRule('Ties: a game that ends tied is a miss for everybody, whichever side you took.', 'tie', m('nfl', 'moneyline'))).toMatchObject({ value: 'loses' });
+    expect(readRule('A tied game counts as a miss on every card.', 'tie', m('nfl', 'moneyline'))).toMatchObject({ value: 'loses' });
+  });
 });
