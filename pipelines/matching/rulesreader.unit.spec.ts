@@ -3268,4 +3268,9 @@ describe('stated values of the twenty-ninth blind batch read unknown (sentences 
     expect(readRule('Ties: a game that ends tied is a miss for everybody, whichever side you took.', 'tie', m('nfl', 'moneyline'))).toMatchObject({ value: 'loses' });
     expect(readRule('A tied game counts as a miss on every card.', 'tie', m('nfl', 'moneyline'))).toMatchObject({ value: 'loses' });
   });
+  it('"if a betting event does not take place ..., your bet is cancelled": a bet cancelled for a game not played is void', () => {
+    expect(readRule('If a betting event does not take place as planned, for any reason, your bet is cancelled.', 'cancellation', m('nba', 'player_prop'))).toMatchObject({ value: 'void' });
+    // A bet builder's "the whole bet is cancelled" is a combination's, not a single bet's.
+    expect(readRule('If the player you picked does not take part in the game, the whole bet is cancelled.', 'cancellation', m('nhl', 'player_prop'))).toEqual({ value: 'unknown', why: 'silent' });
+  });
 });
