@@ -3273,4 +3273,11 @@ describe('stated values of the twenty-ninth blind batch read unknown (sentences 
     // A bet builder's "the whole bet is cancelled" is a combination's, not a single bet's.
     expect(readRule('If the player you picked does not take part in the game, the whole bet is cancelled.', 'cancellation', m('nhl', 'player_prop'))).toEqual({ value: 'unknown', why: 'silent' });
   });
+  it('"a game won in extra innings counts as a win", "is a win", "a game decided in extra innings is scored on its final result": extra innings count', () => {
+    expect(readRule('Pick a team each week. A game won in extra innings counts as a win like any other.', 'overtime', m('mlb', 'moneyline'))).toMatchObject({ value: 'included' });
+    expect(readRule('Wins and losses are the official results: a game won in extra innings is a win.', 'overtime', m('mlb', 'moneyline'))).toMatchObject({ value: 'included' });
+    expect(readRule('A game decided in extra innings is scored on its final result.', 'overtime', m('mlb', 'moneyline'))).toMatchObject({ value: 'included' });
+    // A game won in extra innings named with no win it counts as states nothing.
+    expect(readRule('A game won in extra innings is shown with an asterisk.', 'overtime', m('mlb', 'moneyline'))).toEqual({ value: 'unknown', why: 'silent' });
+  });
 });
