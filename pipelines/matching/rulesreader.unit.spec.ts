@@ -3280,4 +3280,9 @@ describe('stated values of the twenty-ninth blind batch read unknown (sentences 
     // A game won in extra innings named with no win it counts as states nothing.
     expect(readRule('A game won in extra innings is shown with an asterisk.', 'overtime', m('mlb', 'moneyline'))).toEqual({ value: 'unknown', why: 'silent' });
   });
+  it('"cards are marked on regulation time": a pick card marked on regulation leaves overtime out', () => {
+    expect(readRule('Cards are marked on regulation time: a team that wins in overtime is not a winner on your card.', 'overtime', m('nhl', 'moneyline'))).toMatchObject({ value: 'excluded' });
+    // A card marked with no basis says nothing of overtime.
+    expect(readRule('Cards are marked on Sunday evening.', 'overtime', m('nhl', 'moneyline'))).toEqual({ value: 'unknown', why: 'silent' });
+  });
 });
