@@ -3285,4 +3285,10 @@ describe('stated values of the twenty-ninth blind batch read unknown (sentences 
     // A card marked with no basis says nothing of overtime.
     expect(readRule('Cards are marked on Sunday evening.', 'overtime', m('nhl', 'moneyline'))).toEqual({ value: 'unknown', why: 'silent' });
   });
+  it('"the extra periods count as part of the second half, but not as part of the fourth period": a basketball fourth period is the fourth quarter', () => {
+    const text = 'Note for members: the extra periods count as part of the second half, but not as part of the fourth period (fourth-period total 40.5).';
+    expect(readRule(text, 'overtime', m('wnba', 'total', 'quarter:4'))).toMatchObject({ value: 'excluded' });
+    expect(readRule(text, 'overtime', m('wnba', 'spread', 'half:2'))).toMatchObject({ value: 'included' });
+    expect(readRule('Overtime counts for the 4th period.', 'overtime', m('nba', 'total', 'half:2'))).toEqual({ value: 'unknown', why: 'silent' });
+  });
 });
