@@ -430,7 +430,8 @@ function shareOfStake(words: string[], i: number): boolean {
   if (words[k] === 'of') k++;
   if (['the', 'your', 'a', 'its', 'their', 'each'].includes(words[k])) k++;
   // "half bets" and "half wagers" are bets on a half: a share takes "the", "your" or "of" first.
-  if (k > i + 1 && (STAKE_NOUNS.has(words[k]) || POINT_NOUNS.has(words[k]))) return true;
+  // "half of your assigned confidence points": up to two words may qualify the points or the stake.
+  if (k > i + 1 && [k, k + 1, k + 2].some((j) => STAKE_NOUNS.has(words[j]) || POINT_NOUNS.has(words[j]))) return true;
   return words[i - 1] === 'other' || SHARE_VERBS.has(words[i + 1]) || (words[i + 1] === 'is' && SETTLED.has(words[i + 2]));
 }
 

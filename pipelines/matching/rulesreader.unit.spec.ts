@@ -3291,4 +3291,10 @@ describe('stated values of the twenty-ninth blind batch read unknown (sentences 
     expect(readRule(text, 'overtime', m('wnba', 'spread', 'half:2'))).toMatchObject({ value: 'included' });
     expect(readRule('Overtime counts for the 4th period.', 'overtime', m('nba', 'total', 'half:2'))).toEqual({ value: 'unknown', why: 'silent' });
   });
+  it('"you receive half of your assigned confidence points": a tie worth half the points a pick earns is a half payout, not a bet on a half', () => {
+    expect(readRule('In the event a game ends in a tie, you receive half of your assigned confidence points for that game.', 'tie', m('nfl', 'moneyline'))).toMatchObject({ value: 'half_payout' });
+    expect(readRule('If a game ends in a tie, each pick on it earns half of the weekly points.', 'tie', m('nfl', 'moneyline'))).toMatchObject({ value: 'half_payout' });
+    // "the second half" is still the half.
+    expect(readRule('If the second half ends in a tie, the bet is void.', 'tie', m('nfl', 'moneyline'))).toEqual({ value: 'unknown', why: 'silent' });
+  });
 });
