@@ -3272,6 +3272,7 @@ describe('stated values of the twenty-ninth blind batch read unknown (sentences 
     expect(readRule('If a betting event does not take place as planned, for any reason, your bet is cancelled.', 'cancellation', m('nba', 'player_prop'))).toMatchObject({ value: 'void' });
     // A bet builder's "the whole bet is cancelled" is a combination's, not a single bet's.
     expect(readRule('If the player you picked does not take part in the game, the whole bet is cancelled.', 'cancellation', m('nhl', 'player_prop'))).toEqual({ value: 'unknown', why: 'silent' });
+    expect(readRule('Bet builder terms. If one pick in a Create a bet bet is cancelled, the whole Create a bet bet is cancelled: for example, if the player you chose does not take part in the match, the whole bet is cancelled, whatever the other picks did.', 'cancellation', m('nhl', 'player_prop'))).toEqual({ value: 'unknown', why: 'silent' });
   });
   it('"a game won in extra innings counts as a win", "is a win", "a game decided in extra innings is scored on its final result": extra innings count', () => {
     expect(readRule('Pick a team each week. A game won in extra innings counts as a win like any other.', 'overtime', m('mlb', 'moneyline'))).toMatchObject({ value: 'included' });
