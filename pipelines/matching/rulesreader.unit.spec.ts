@@ -3298,4 +3298,9 @@ describe('stated values of the twenty-ninth blind batch read unknown (sentences 
     // "the second half" is still the half.
     expect(readRule('If the second half ends in a tie, the bet is void.', 'tie', m('nfl', 'moneyline'))).toEqual({ value: 'unknown', why: 'silent' });
   });
+  it('"if a spread is a whole number, ... neither side wins: the bet is voided": the case of a whole-number line is its push', () => {
+    expect(readRule('If a spread is a whole number, say three points, the game can end on a three-point difference and neither side wins: the bet is voided and the money wagered is returned.', 'push', m('wnba', 'spread'))).toMatchObject({ value: 'void' });
+    // A whole-number line named with no value states nothing.
+    expect(readRule('If the spread is a whole number, the bet can be placed at any time.', 'push', m('wnba', 'spread'))).toEqual({ value: 'unknown', why: 'silent' });
+  });
 });
