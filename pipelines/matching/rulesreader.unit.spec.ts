@@ -246,7 +246,10 @@ const BLIND28_RIGHT = 78;
 // member after "nor" is denied, now unknown) and p2722's "Player does not play: the sportsbook voids the bet; the
 // Kalshi contract resolves No" (every clause after the label's colon speaks of its case: two values, now unknown)
 // leave none wrong, no silent row read known and 53 of 71 right (measurements.md, round 41).
-const BLIND29_RIGHT = 53;
+// 69 since a "side bet", a pool game "dropped from the week" (removed, thrown out of the round), "settles at $0",
+// "is a miss", "your bet is cancelled", a game "won in extra innings" that "counts as a win", "marked on regulation
+// time", basketball's "fourth period", "half of your assigned confidence points" and a "whole number" spread read.
+const BLIND29_RIGHT = 69;
 
 const m = (league: MarketScope['league'], marketType: MarketScope['marketType'], segment: MarketScope['segment'] = 'full'): MarketScope => ({ league, marketType, segment });
 
