@@ -246,6 +246,8 @@ export function tokenize(text: string): Tok[] {
     const start = m.index;
     const end = start + w.length;
     if (/^f5{2,}$/.test(w)) w = 'fifty_fifty';
+    // "settles at $0" is a price of nothing, as "settles at zero" ("$0.40" is a price of its own).
+    if (w === '0' && s[start - 1] === '$' && !/^\.\d*[1-9]/.test(s.slice(end))) w = 'zero';
     if (w.endsWith("n't")) {
       out.push({ word: w === "can't" ? 'can' : w === "won't" ? 'will' : w.slice(0, -3), start, end }, { word: 'not', start, end });
       continue;
@@ -384,7 +386,10 @@ export function sentenceList(text: string): { text: string; question: boolean }[
   for (let i = 0; i <= masked.length; i++) {
     const c = masked[i];
     // A line end closes a sentence too: a table row or a list item printed on a line of its own.
-    const end = i === masked.length || c === '\n' || BULLETS.has(c) || ((c === '.' || c === '!' || c === '?') && (i + 1 === masked.length || /\s/.test(masked[i + 1])));
+    // "every Will X win? contract settles at $0": a question quoted as a title inside a sentence goes on in lower
+    // case; a field label after a question ("... Winner? rulesPrimary: ...") still opens a sentence.
+    const goesOn = c === '?' && /^ [a-z]+(?=[\s,;])/.test(masked.slice(i + 1));
+    const end = i === masked.length || c === '\n' || BULLETS.has(c) || ((c === '.' || c === '!' || c === '?') && !goesOn && (i + 1 === masked.length || /\s/.test(masked[i + 1])));
     // "'Overtime does not count for my bet.' False for full-game bets: ...": a quoted sentence ends at
     // its closing quote (a quoted question stays inside the sentence it stands in).
     const quoted = !end && (c === '.' || c === '!') && CLOSING_QUOTES.has(masked[i + 1]) && (i + 2 === masked.length || /\s/.test(masked[i + 2]));
@@ -425,7 +430,8 @@ function shareOfStake(words: string[], i: number): boolean {
   if (words[k] === 'of') k++;
   if (['the', 'your', 'a', 'its', 'their', 'each'].includes(words[k])) k++;
   // "half bets" and "half wagers" are bets on a half: a share takes "the", "your" or "of" first.
-  if (k > i + 1 && (STAKE_NOUNS.has(words[k]) || POINT_NOUNS.has(words[k]))) return true;
+  // "half of your assigned confidence points": up to two words may qualify the points or the stake.
+  if (k > i + 1 && [k, k + 1, k + 2].some((j) => STAKE_NOUNS.has(words[j]) || POINT_NOUNS.has(words[j]))) return true;
   return words[i - 1] === 'other' || SHARE_VERBS.has(words[i + 1]) || (words[i + 1] === 'is' && SETTLED.has(words[i + 2]));
 }
 
@@ -1786,6 +1792,9 @@ function negatedValue(words: string[], hit: Hit): boolean {
   if ((words[at - 1] === 'rather' && words[at] === 'than') || (words[at - 1] === 'instead' && words[at] === 'of')) return true;
   // "the pick earns no points and loses none", "it loses nothing": a verb whose object is denied.
   if (hit.end - hit.start === 1 && (words[hit.end] === 'none' || words[hit.end] === 'nothing')) return true;
+  // "the pick neither advances you as a win nor costs a life as a loss": the member after "nor" is denied as
+  // a whole, its own verb and object standing between the "nor" and the value word.
+  if (inNorMember(words, hit.start)) return true;
   for (let k = hit.start - 1; k >= Math.max(0, hit.start - 4); k--) {
     // "nobody wins", "no one wins or loses", "neither side won or lost", "no team wins or loses": a denied
     // subject of the verbs coordinated with the value word.
@@ -1799,6 +1808,29 @@ function negatedValue(words: string[], hit: Hit): boolean {
     if (!VERB_GROUP.has(words[k]) && !COORDINATED_OUTCOMES.has(words[k]) && words[k] !== 'as') return false;
   }
   return false;
+}
+
+/** How far before a value word the "nor" of its member may stand, and how far before the "nor" its "neither". */
+const NOR_MEMBER_REACH = 6;
+const NEITHER_REACH = 10;
+
+/** Words that open a clause of its own after the "nor" member ("neither won nor lost, and the stake is refunded"). */
+const MEMBER_ENDS = new Set(['and', 'but', 'so', 'while', 'then']);
+
+/** Whether words[at] stands in the member after "nor" of a "neither ... nor ..." in the same clause
+ * ("neither advances you as a win nor costs a life as a loss"), no clause of its own opening between. */
+function inNorMember(words: string[], at: number): boolean {
+  const nor = words.lastIndexOf('nor', at - 1);
+  if (nor < 0 || at - nor > NOR_MEMBER_REACH || words.slice(nor + 1, at).some((w) => MEMBER_ENDS.has(w))) return false;
+  return words.slice(Math.max(0, nor - NEITHER_REACH), nor).includes('neither');
+}
+
+/** Whether clause i follows, through semicolons only, the colon after a sentence's opening label that names
+ * the rule's topic and states no value of its own ("Player does not play: ...; ..."). */
+function underCaseLabel(rule: ReadRule, cs: Clause[], i: number): boolean {
+  let j = i - 1;
+  while (j > 1 && cs[j].kind === 'semi') j--;
+  return j === 1 && cs[1].kind === 'colon' && !cs[0].withdrawn && hasTopic(rule, cs[0].words) && !clauseValue(rule, cs[0].words, true, cs[0].conditional);
 }
 
 /** Whether words[k] ends a denied subject: "nobody", "no one", "neither side", "no team". */
@@ -2765,6 +2797,9 @@ export function readRule(text: string | ParsedText, rule: ReadRule, m: MarketSco
       // "...; otherwise they are void" speaks of what the clause before it spoke of.
       const carried =
         ((c.kind === 'but' || c.kind === 'colon' || (c.kind === 'so' && !c.reason) || c.words[0] === 'otherwise' || c.words[0] === 'so') && i > 0 && hasTopic(rule, cs[i - 1].words)) ||
+        // "Player does not play: the sportsbook voids the bet; the Kalshi contract resolves No": the clauses after
+        // a label's colon, to the sentence end, all speak of the label's case.
+        (c.kind === 'semi' && underCaseLabel(rule, cs, i)) ||
         // "ML bets include OT; totals exclude it": a pronoun object names the topic of the clause before.
         ((c.kind === 'semi' || c.kind === 'but') && i > 0 && c.words.slice(1).some((w) => TOPIC_PRONOUNS.has(w)) && hasTopic(rule, cs[i - 1].words)) ||
         // "... stand when a match is abandoned or cancelled; every other bet on that match is void": a

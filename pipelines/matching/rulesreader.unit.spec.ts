@@ -254,6 +254,15 @@ const BLIND27_RIGHT = 71;
 // sentence opening "the overtime counts ..." (p2647); 82 since a contract that "resolves to 'Liberty' if the Liberty win
 // by more than 4 points; otherwise ... to 'Aces'" loses on the line (p2598).
 const BLIND28_RIGHT = 82;
+// The twenty-ninth blind batch, development since its blind figure (53 of 71 right on the reader at c58fde4, with
+// 2 wrong values): p2691's "the pick neither advances you as a win nor costs a life as a loss" (a value word in the
+// member after "nor" is denied, now unknown) and p2722's "Player does not play: the sportsbook voids the bet; the
+// Kalshi contract resolves No" (every clause after the label's colon speaks of its case: two values, now unknown)
+// leave none wrong, no silent row read known and 53 of 71 right (measurements.md, round 41).
+// 67 since a pool game "dropped from the week" (removed, thrown out of the round), "settles at $0", "is a miss",
+// "your bet is cancelled", a game "won in extra innings" that "counts as a win", "marked on regulation time",
+// basketball's "fourth period", "half of your assigned confidence points" and a "whole number" spread read.
+const BLIND29_RIGHT = 67;
 
 const m = (league: MarketScope['league'], marketType: MarketScope['marketType'], segment: MarketScope['segment'] = 'full'): MarketScope => ({ league, marketType, segment });
 
@@ -1250,6 +1259,7 @@ describe('corpus of real rules texts (evaluation part)', () => {
     { part: 'blind26-former-evaluation', batch: 'twenty-sixth', stated: 70, right: BLIND26_RIGHT, silentKnown: [] },
     { part: 'blind27-former-evaluation', batch: 'twenty-seventh', stated: 70, right: BLIND27_RIGHT, silentKnown: [] },
     { part: 'blind28-former-evaluation', batch: 'twenty-eighth', stated: 80, right: BLIND28_RIGHT, silentKnown: [] },
+    { part: 'blind29-former-evaluation', batch: 'twenty-ninth', stated: 70, right: BLIND29_RIGHT, silentKnown: [] },
   ];
   it.each(BLIND_GUARDS)(
     'keeps the $batch blind batch (development since it was measured once) free of wrong values and of opposite rules read alike, at least $right right, silent rows read known exactly $silentKnown',
@@ -3303,5 +3313,78 @@ describe('stated values of the twenty-fifth to twenty-eighth blind batches left 
     expect(readRule('The winning side\'s extra goal goes into the total.', 'overtime', m('nhl', 'total'))).toMatchObject({ value: 'included' });
     // A goal going anywhere else says nothing of settlement.
     expect(readRule('The winning team\'s goal goes into the history books.', 'overtime', m('nhl', 'total'))).toEqual({ value: 'unknown', why: 'silent' });
+  });
+});
+describe('the twenty-ninth blind batch\'s wrong values (sentences written for these tests)', () => {
+  it('"the pick neither advances you as a win nor costs a life as a loss": a value word in the member after "nor" is denied', () => {
+    expect(readRule('Survivor ties: if the game ends tied, the pick neither moves you on as a win nor costs you a life as a loss.', 'tie', m('nfl', 'moneyline'))).toEqual({ value: 'unknown', why: 'silent' });
+    expect(readRule('A tied game neither counts toward your record nor is graded as a loss.', 'tie', m('nfl', 'moneyline'))).toEqual({ value: 'unknown', why: 'silent' });
+    // With no "neither ... nor" the value is read as before.
+    expect(readRule('If the game ends tied, the pick costs you a life as a loss.', 'tie', m('nfl', 'moneyline'))).toMatchObject({ value: 'loses' });
+    expect(readRule('If the game ends tied, the pick does not advance you, and it costs you a life as a loss.', 'tie', m('nfl', 'moneyline'))).toMatchObject({ value: 'loses' });
+    // A clause of its own after the member ("and your stake is refunded") is not in it.
+    expect(readRule('A push: the wager is neither won nor lost, and your stake is refunded.', 'push', m('nfl', 'spread'))).toMatchObject({ value: 'void' });
+  });
+  it('"Player does not play: the sportsbook voids the bet; the Kalshi contract resolves No": every clause after a label\'s colon, up to the sentence end, speaks of the label\'s case', () => {
+    const text = 'Comparison. Player does not play: the sportsbook voids the bet; the exchange contract resolves No.';
+    expect(readRule(text, 'non_participation', m('nba', 'player_prop'))).toMatchObject({ value: 'unknown', why: 'contradiction' });
+    expect(readRule('Player does not play: the bet is void; stakes are returned to the account.', 'non_participation', m('nba', 'player_prop'))).toMatchObject({ value: 'void' });
+    // A label that states a value of its own is no heading; a clause after a semicolon in a sentence with no label is read as before.
+    expect(readRule('If the player does not play the bet is void; the exchange contract resolves No.', 'non_participation', m('nba', 'player_prop'))).toMatchObject({ value: 'void' });
+  });
+});
+describe('stated values of the twenty-ninth blind batch read unknown (sentences written for these tests)', () => {
+  it('"is dropped from the week", "is removed from that week", "is thrown out of the round": a pool game taken out of the week\'s scoring is void', () => {
+    expect(readRule('A game that ends tied is dropped from the week, and the week is scored on the other games.', 'tie', m('nfl', 'moneyline'))).toMatchObject({ value: 'void' });
+    expect(readRule('A game that finishes exactly on the spread is removed from that week for everybody.', 'push', m('nfl', 'spread'))).toMatchObject({ value: 'void' });
+    expect(readRule('The first-five pick: if the score is tied after five innings, that pick is thrown out of the round.', 'tie', m('mlb', 'moneyline', 'half:1'))).toMatchObject({ value: 'void' });
+    // A week named with no game taken out of it states nothing.
+    expect(readRule('A game that ends tied is scored at the end of the week.', 'tie', m('nfl', 'moneyline'))).toEqual({ value: 'unknown', why: 'silent' });
+  });
+  it('"every Will X win? contract settles at $0": a price of $0 is zero, and a question quoted as a title inside a sentence does not end it', () => {
+    expect(readRule('A tie is not a win: every Will X win? contract settles at $0.', 'tie', m('nfl', 'moneyline'))).toMatchObject({ value: 'loses' });
+    expect(readRule('If the game ends in a tie, the contract settles at $0.00.', 'tie', m('nfl', 'moneyline'))).toMatchObject({ value: 'loses' });
+    // A price above zero is no zero, and a question followed by a sentence of its own still ends.
+    expect(readRule('If the game ends in a tie, the contract settles at $0.40.', 'tie', m('nfl', 'moneyline'))).toEqual({ value: 'unknown', why: 'silent' });
+    expect(sentences('Does a tie count? No. Ties are void.')).toEqual(['No.', 'Ties are void.']);
+  });
+  it('"a straight-up game that ends tied is a miss for everybody": a tie that is a miss loses', () => {
+    expect(readRule('Ties: a game that ends tied is a miss for everybody, whichever side you took.', 'tie', m('nfl', 'moneyline'))).toMatchObject({ value: 'loses' });
+    expect(readRule('A tied game counts as a miss on every card.', 'tie', m('nfl', 'moneyline'))).toMatchObject({ value: 'loses' });
+  });
+  it('"if a betting event does not take place ..., your bet is cancelled": a bet cancelled for a game not played is void', () => {
+    expect(readRule('If a betting event does not take place as planned, for any reason, your bet is cancelled.', 'cancellation', m('nba', 'player_prop'))).toMatchObject({ value: 'void' });
+    // A bet builder's "the whole bet is cancelled" is a combination's, not a single bet's.
+    expect(readRule('If the player you picked does not take part in the game, the whole bet is cancelled.', 'cancellation', m('nhl', 'player_prop'))).toEqual({ value: 'unknown', why: 'silent' });
+    expect(readRule('Bet builder terms. If one pick in a Create a bet bet is cancelled, the whole Create a bet bet is cancelled: for example, if the player you chose does not take part in the match, the whole bet is cancelled, whatever the other picks did.', 'cancellation', m('nhl', 'player_prop'))).toEqual({ value: 'unknown', why: 'silent' });
+  });
+  it('"a game won in extra innings counts as a win", "is a win", "a game decided in extra innings is scored on its final result": extra innings count', () => {
+    expect(readRule('Pick a team each week. A game won in extra innings counts as a win like any other.', 'overtime', m('mlb', 'moneyline'))).toMatchObject({ value: 'included' });
+    expect(readRule('Wins and losses are the official results: a game won in extra innings is a win.', 'overtime', m('mlb', 'moneyline'))).toMatchObject({ value: 'included' });
+    expect(readRule('A game decided in extra innings is scored on its final result.', 'overtime', m('mlb', 'moneyline'))).toMatchObject({ value: 'included' });
+    // A game won in extra innings named with no win it counts as states nothing.
+    expect(readRule('A game won in extra innings is shown with an asterisk.', 'overtime', m('mlb', 'moneyline'))).toEqual({ value: 'unknown', why: 'silent' });
+  });
+  it('"cards are marked on regulation time": a pick card marked on regulation leaves overtime out', () => {
+    expect(readRule('Cards are marked on regulation time: a team that wins in overtime is not a winner on your card.', 'overtime', m('nhl', 'moneyline'))).toMatchObject({ value: 'excluded' });
+    // A card marked with no basis says nothing of overtime.
+    expect(readRule('Cards are marked on Sunday evening.', 'overtime', m('nhl', 'moneyline'))).toEqual({ value: 'unknown', why: 'silent' });
+  });
+  it('"the extra periods count as part of the second half, but not as part of the fourth period": a basketball fourth period is the fourth quarter', () => {
+    const text = 'Note for members: the extra periods count as part of the second half, but not as part of the fourth period (fourth-period total 40.5).';
+    expect(readRule(text, 'overtime', m('wnba', 'total', 'quarter:4'))).toMatchObject({ value: 'excluded' });
+    expect(readRule(text, 'overtime', m('wnba', 'spread', 'half:2'))).toMatchObject({ value: 'included' });
+    expect(readRule('Overtime counts for the 4th period.', 'overtime', m('nba', 'total', 'half:2'))).toEqual({ value: 'unknown', why: 'silent' });
+  });
+  it('"you receive half of your assigned confidence points": a tie worth half the points a pick earns is a half payout, not a bet on a half', () => {
+    expect(readRule('In the event a game ends in a tie, you receive half of your assigned confidence points for that game.', 'tie', m('nfl', 'moneyline'))).toMatchObject({ value: 'half_payout' });
+    expect(readRule('If a game ends in a tie, each pick on it earns half of the weekly points.', 'tie', m('nfl', 'moneyline'))).toMatchObject({ value: 'half_payout' });
+    // "the second half" is still the half.
+    expect(readRule('If the second half ends in a tie, the bet is void.', 'tie', m('nfl', 'moneyline'))).toEqual({ value: 'unknown', why: 'silent' });
+  });
+  it('"if a spread is a whole number, ... neither side wins: the bet is voided": the case of a whole-number line is its push', () => {
+    expect(readRule('If a spread is a whole number, say three points, the game can end on a three-point difference and neither side wins: the bet is voided and the money wagered is returned.', 'push', m('wnba', 'spread'))).toMatchObject({ value: 'void' });
+    // A whole-number line named with no value states nothing.
+    expect(readRule('If the spread is a whole number, the bet can be placed at any time.', 'push', m('wnba', 'spread'))).toEqual({ value: 'unknown', why: 'silent' });
   });
 });
