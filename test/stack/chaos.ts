@@ -25,6 +25,7 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from 'node:
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { Redis } from 'ioredis';
+import kafkajs from 'kafkajs';
 import { portIsFree, restartablePort } from '../services/index.ts';
 
 const ROOT = resolve(import.meta.dirname, '../..');
@@ -254,20 +255,77 @@ function maxCertainInWindow(admitted: Sample[]): number {
   return best;
 }
 
-async function marketDocuments(): Promise<number> {
+const MARKET_DOC = 'pm:d:market:';
+
+/** The canonical read model's market documents, by `<venue>:<market id>` (SCAN may name one twice). */
+async function marketDocuments(): Promise<Set<string>> {
   const r = new Redis(env.REDIS_URL!, { maxRetriesPerRequest: 1 });
   r.on('error', () => {});
   try {
-    let n = 0;
+    const out = new Set<string>();
     let cursor = '0';
     do {
-      const [next, keys] = await r.scan(cursor, 'MATCH', 'pm:d:market:*', 'COUNT', 1000);
+      const [next, keys] = await r.scan(cursor, 'MATCH', `${MARKET_DOC}*`, 'COUNT', 1000);
       cursor = next;
-      n += keys.length;
+      for (const k of keys) out.add(k.slice(MARKET_DOC.length));
     } while (cursor !== '0');
-    return n;
+    return out;
   } finally {
     r.disconnect();
+  }
+}
+
+/** A record key as the pipeline writes it (schema registry framing, then an Avro string), or the raw text. */
+function recordKey(b: Buffer | null): string | null {
+  if (!b) return null;
+  if (b.length < 6 || b[0] !== 0) return b.toString('utf8');
+  let len = 0;
+  let shift = 0;
+  let i = 5;
+  for (; i < b.length; i++) {
+    len |= (b[i]! & 0x7f) << shift;
+    shift += 7;
+    if (!(b[i]! & 0x80)) break;
+  }
+  return b.subarray(i + 1, i + 1 + (len >>> 1)).toString('utf8');
+}
+
+/**
+ * What canonical.markets holds for some keys: each record (partition@offset, upsert or tombstone,
+ * its log time relative to `t0`). Says whether a market document went because the canonicalize
+ * stage wrote a tombstone (and when: before or after the fault) or the read model lost it alone.
+ */
+async function canonicalHistory(keys: string[], t0: number): Promise<Map<string, string[]>> {
+  const out = new Map<string, string[]>(keys.map((k) => [k, []]));
+  const kafka = new kafkajs.Kafka({ clientId: 'chaos-check', brokers: [env.KAFKA_BROKERS!], logLevel: kafkajs.logLevel.NOTHING });
+  const admin = kafka.admin();
+  const consumer = kafka.consumer({ groupId: `chaos-check-${randomBytes(4).toString('hex')}` });
+  try {
+    await admin.connect();
+    const ends = await admin.fetchTopicOffsets('canonical.markets');
+    const left = new Map(ends.filter((e) => BigInt(e.high) > BigInt(e.low)).map((e) => [e.partition, BigInt(e.high) - 1n]));
+    if (left.size === 0) return out;
+    await consumer.connect();
+    await consumer.subscribe({ topic: 'canonical.markets', fromBeginning: true });
+    let done: () => void = () => {};
+    const finished = new Promise<void>((ok) => (done = ok));
+    await consumer.run({
+      eachBatch: async ({ batch }) => {
+        for (const m of batch.messages) {
+          const k = recordKey(m.key);
+          const seen = k === null ? undefined : out.get(k);
+          if (seen) seen.push(`${m.value ? 'upsert' : 'tombstone'} ${batch.partition}@${m.offset} at ${secs(Number(m.timestamp) - t0)} s`);
+        }
+        const last = left.get(batch.partition);
+        if (last !== undefined && BigInt(batch.lastOffset()) >= last) left.delete(batch.partition);
+        if (left.size === 0) done();
+      },
+    });
+    await Promise.race([finished, sleep(60_000)]);
+    return out;
+  } finally {
+    await consumer.disconnect().catch(() => {});
+    await admin.disconnect().catch(() => {});
   }
 }
 
@@ -466,20 +524,29 @@ try {
     for (const how of ['kill', 'term'] as const) {
       const name = `processors-${how}`;
       const served0 = await readServed(reader.key);
-      const before = await marketDocuments();
+      const docs0 = await marketDocuments();
+      const before = docs0.size;
       const counts: number[] = [];
+      // The documents of before missing from the lowest count (named when the check fails).
+      let fewest: { n: number; missing: string[] } | undefined;
       let watching = true;
       const watcher = (async () => {
         while (watching) {
-          counts.push(await marketDocuments().catch(() => -1));
+          const docs = await marketDocuments().catch(() => undefined);
+          counts.push(docs?.size ?? -1);
+          if (docs && (!fewest || docs.size < fewest.n)) fewest = { n: docs.size, missing: [...docs0].filter((k) => !docs.has(k)) };
           await sleep(2000);
         }
       })();
       let idsAtFault: { sports: string | null } = { sports: null };
+      let faultAt = Date.now();
+      let restartedAt = Date.now();
       await step(name, [], async () => {
+        faultAt = Date.now();
         if (how === 'kill') await stack('kill', 'processors');
         else await stack('stop', 'processors');
         idsAtFault = await currentIds();
+        restartedAt = Date.now();
         await stack('start', 'processors');
       }, probe.key);
       // Past the first delta crawls after the restart (POLL_INTERVAL_MS 2 s), where a restart that
@@ -489,10 +556,23 @@ try {
       await watcher;
       const seen = counts.filter((n) => n >= 0);
       const least = Math.min(...seen);
+      const kept = seen.length > 0 && least >= before * 0.95;
+      // On a failure: which documents went (by venue, a sample by id) and what canonical.markets
+      // holds for the sample, in seconds from the fault (the restart began at the second figure).
+      let missing = '';
+      if (!kept && fewest?.missing.length) {
+        const byVenue = new Map<string, number>();
+        for (const k of fewest.missing) byVenue.set(k.split(':')[0]!, (byVenue.get(k.split(':')[0]!) ?? 0) + 1);
+        const sample = fewest.missing.slice(0, 5);
+        const history = await canonicalHistory(sample, faultAt).catch((e: Error) => new Map([[sample[0]!, [`canonical.markets not read: ${e.message}`]]]));
+        missing =
+          `; missing at the least: ${[...byVenue].map(([v, n]) => `${v} ${n}`).join(', ')}; restart began ${secs(restartedAt - faultAt)} s after the fault; canonical.markets: ` +
+          sample.map((k) => `${k} [${(history.get(k) ?? []).slice(-3).join('; ')}]`).join(', ');
+      }
       check(
         `${name}: the canonical read model is not emptied`,
-        seen.length > 0 && least >= before * 0.95,
-        `${before} market documents before; after the fault, ${seen.length} counts: least ${least}, last ${seen.at(-1)}`,
+        kept,
+        `${before} market documents before; after the fault, ${seen.length} counts: least ${least}, last ${seen.at(-1)}${missing}`,
       );
       for (let i = 0; (await currentIds()).sports === idsAtFault.sports && i < 60; i++) await sleep(1000);
       const served1 = await readServed(reader.key);
