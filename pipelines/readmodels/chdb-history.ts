@@ -28,15 +28,8 @@ let shared: Shared | null = null;
  * pool kept every thread a burst started (4-7 grew to 134 about two minutes after start, +65 MB RSS:
  * bench/soak.md); parts loading and cleaning start up to 64-128 jobs each. Server settings, so they
  * take effect from the process's first session (this one); chdb 26.x accepts them as arguments.
- * One background merge at a time (ClickHouse's default is 16, chdb's here 2): the process's
- * high-water at scale 1 is set when two merges of a listing crawl's parts run at once on top of
- * the heaps' phase (+100 MB of native memory within a second: bench/soak.md, runs 100-106), and a
- * merge holds a block of every part it reads (bench/merge-native.ts). The MergeTree settings that
- * hold merges to small parts when the pool is busy read 0 at both sizes, so one thread still merges
- * parts of any size.
  */
 export const CHDB_POOL_ARGS = [
-  '--background_pool_size=1',
   '--max_thread_pool_free_size=8',
   '--max_active_parts_loading_thread_pool_size=2',
   '--max_outdated_parts_loading_thread_pool_size=2',
