@@ -67,6 +67,19 @@ export function toRuleValue(r: Reading, rule: string, venue: string, text: strin
  */
 export const MAX_TEXTS = 40_000;
 
+/**
+ * Parsed texts, kept for the texts parsed or read last only. A parse (the text's sentences as
+ * clauses: each clause's words, flags and scope sets) holds about 7 KB of heap, far more than the
+ * text's readings, and every reading a market needs of its text is asked within the records that
+ * bring the text (a record's game lines, its props), so a parse let go is rarely needed again:
+ * over 14 listing crawls of scale 1 a minute apart, 3,175 texts were parsed 3,175 times with 256
+ * parses kept as with all of them, and the heap the canonicalize stage kept fell from 41-43 MB to
+ * 17-19 MB, the same records written, the same CPU (bench/rules-reader-memory.ts, 2026-11-28). A
+ * reading asked of a text whose parse was let go parses it again (the same parse: parseText reads
+ * the text alone).
+ */
+export const MAX_PARSED = 256;
+
 // The scope fields a reading depends on, all of them: a field added to MarketScope and not listed
 // here fails to compile, so no two scopes that read differently can share a kept reading.
 const SCOPE_FIELDS = ['league', 'marketType', 'segment'] as const satisfies readonly (keyof MarketScope)[];
@@ -81,11 +94,8 @@ interface Threshold {
   printed: string;
 }
 
-interface TextReadings {
-  parsed: ParsedText;
-  /** Rule value sets of this text, by what else they depend on (readingKey). */
-  sets: Map<string, GameLineRules | PropRules>;
-}
+/** Rule value sets of a text, by what else they depend on (readingKey). */
+type TextReadings = Map<string, GameLineRules | PropRules>;
 
 // An empty url reads as no url (evidenceUrl and the rows treat both as absent), so both share a key.
 const readingKey = (kind: string, venue: string, market: MarketScope, url: string | undefined, extra = ''): string =>
@@ -119,21 +129,36 @@ function propRows(parsed: ParsedText | undefined, text: string | null | undefine
   return out;
 }
 
-/** Rules texts read for markets, each reading kept (at most `maxTexts` texts, least recently used out first). */
+/** Rules texts read for markets, each reading kept (at most `maxTexts` texts, least recently used
+ * out first), each text's parse kept while it is among the `maxParsed` texts parsed or read last. */
 export class RulesTextReader {
   private readonly texts: LRUCache<string, TextReadings>;
+  private readonly parsed: LRUCache<string, ParsedText>;
+  /** Texts parsed, the first time and again (a new reading of a text whose parse was let go). */
+  parses = 0;
 
-  constructor(maxTexts = MAX_TEXTS) {
+  constructor(maxTexts = MAX_TEXTS, maxParsed = MAX_PARSED) {
     this.texts = new LRUCache({ max: maxTexts });
+    this.parsed = new LRUCache({ max: maxParsed });
   }
 
   private readingsOf(text: string): TextReadings {
     let r = this.texts.get(text);
     if (!r) {
-      r = { parsed: parseText(text), sets: new Map() };
+      r = new Map();
       this.texts.set(text, r);
     }
     return r;
+  }
+
+  private parsedOf(text: string): ParsedText {
+    let p = this.parsed.get(text);
+    if (!p) {
+      p = parseText(text);
+      this.parses++;
+      this.parsed.set(text, p);
+    }
+    return p;
   }
 
   /** Tie, overtime and push as the venue's text states them for this market. */
@@ -141,14 +166,15 @@ export class RulesTextReader {
     if (!text || !text.trim()) return { tie: noText(venue), overtime: noText(venue), push: noText(venue) };
     const r = this.readingsOf(text);
     const k = readingKey('game', venue, market, url);
-    let rows = r.sets.get(k) as GameLineRules | undefined;
+    let rows = r.get(k) as GameLineRules | undefined;
     if (!rows) {
+      const parsed = this.parsedOf(text);
       rows = freeze({
-        tie: readOne(r.parsed, text, 'tie', venue, market, url),
-        overtime: readOne(r.parsed, text, 'overtime', venue, market, url),
-        push: readOne(r.parsed, text, 'push', venue, market, url),
+        tie: readOne(parsed, text, 'tie', venue, market, url),
+        overtime: readOne(parsed, text, 'overtime', venue, market, url),
+        push: readOne(parsed, text, 'push', venue, market, url),
       });
-      r.sets.set(k, rows);
+      r.set(k, rows);
     }
     return rows;
   }
@@ -158,10 +184,10 @@ export class RulesTextReader {
     if (!text || !text.trim()) return propRows(undefined, text, venue, threshold, market, url);
     const r = this.readingsOf(text);
     const k = readingKey('prop', venue, market, url, threshold ? `\u0000${threshold.line}\u0000${threshold.printed}` : '');
-    let rows = r.sets.get(k) as PropRules | undefined;
+    let rows = r.get(k) as PropRules | undefined;
     if (!rows) {
-      rows = freeze(propRows(r.parsed, text, venue, threshold, market, url));
-      r.sets.set(k, rows);
+      rows = freeze(propRows(this.parsedOf(text), text, venue, threshold, market, url));
+      r.set(k, rows);
     }
     return rows;
   }

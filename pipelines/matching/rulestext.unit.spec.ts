@@ -1,11 +1,12 @@
 // Kept readings of rules texts: an answer the reader keeps is the answer reading the text again
 // would give, for every text of the corpus (test/fixtures/rules) on the markets it is placed on and
 // on others, from every venue and evidence url, asked again and again in any order, and after the
-// text was let go (a full reader drops the least recently used text).
+// text was let go (a full reader drops the least recently used text) or its parse was (a reader keeps
+// the parses of the texts read last only).
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { parseText, readRule, type MarketScope, type ParsedText, type ReadRule } from './rulesreader.ts';
-import { RulesTextReader, toRuleValue } from './rulestext.ts';
+import { MAX_TEXTS, RulesTextReader, toRuleValue } from './rulestext.ts';
 import { loadCorpus } from './ruleseval.ts';
 import type { RuleValue } from './types.ts';
 
@@ -109,6 +110,16 @@ describe('kept readings of rules texts', () => {
     expect(new Set(list.map((a) => a.text)).size).toBeGreaterThan(20);
     checkAll(reader, list, 3);
     // A hang guard as above: 14 s in a CI run alone, 64 s with CI beside other work (load 21).
+  }, 300_000);
+
+  it('answers the same after letting a parse go (a reader that keeps one parse, its readings all kept)', () => {
+    const reader = new RulesTextReader(MAX_TEXTS, 1);
+    const list = asks(13).filter((_, i) => i % 9 === 4);
+    const texts = new Set(list.map((a) => a.text)).size;
+    expect(texts).toBeGreaterThan(20);
+    checkAll(reader, list, 5);
+    // Readings asked anew of texts parsed before were read from a second parse, not a kept one.
+    expect(reader.parses).toBeGreaterThan(texts);
   }, 300_000);
 
   it('keeps one reading per text and market: asked again, the same values, frozen', () => {
