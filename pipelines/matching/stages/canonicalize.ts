@@ -23,6 +23,7 @@ import type { CanonicalMarket as CanonicalRecord, RawRecord, TopicValues } from 
 import { RAW_TOPIC_IDS } from '../../topics.ts';
 import type { InRecord, OutRecord, StageDef } from '../../runtime/types.ts';
 import { canonicalize, isListedApart, setRosterBook, withListedEvent } from '../canonicalize.ts';
+import { takeRosterWait } from '../canonical-kit.ts';
 import { BARRIER_HEADER } from '../../venues/pollers/sink.ts';
 import { marketIdentity } from '../match.ts';
 import type { Roster, RosterBook } from '../props.ts';
@@ -120,6 +121,15 @@ export class Canonicalizer {
    * where each copy sat, not where each partition stands, so a restore reads those early reads again.
    */
   private readonly barriers = new Map<string, Map<number, string>>();
+  /**
+   * The newest read of each record a prop of which was refused only for want of a fresh roster of
+   * its teams, by native key: a roster read later admits the prop from that same read, and a venue
+   * need not publish the record again for a long while (pollers publish a record when it changes).
+   * The stage's first reads can come before its first rosters (nothing orders one topic against
+   * another), which left such props out for minutes. Not kept across a restart: the restore reads
+   * the rosters before any record.
+   */
+  readonly awaitingRoster = new Map<string, { r: RawRecord; readAt: number }>();
 
   // ---- restore (from the log, before consuming)
 
@@ -253,6 +263,25 @@ export class Canonicalizer {
     setRosterBook(book);
   }
 
+  /** A batch of `reference.rosters`: the book installed, and the records that waited for it read again. */
+  rosterBatch(records: { key: string | null; value: RawRecord | null }[]): Out {
+    for (const r of records) if (r.key) this.roster(r.key, r.value);
+    this.installRosters();
+    if (this.awaitingRoster.size === 0) return [];
+    const again = [...this.awaitingRoster];
+    this.awaitingRoster.clear();
+    const out = this.ingest(again.map(([, w]) => w.r));
+    // A later crawl that found the record unchanged read it then: its markets are as fresh as that
+    // (taken at the first read's time, the next complete crawl would find them stale and drop them).
+    for (const [nk, w] of again) {
+      const n = this.natives.get(nk);
+      if (n && n.readAt < w.readAt) n.readAt = w.readAt;
+      const still = this.awaitingRoster.get(nk);
+      if (still && still.readAt < w.readAt) still.readAt = w.readAt;
+    }
+    return out;
+  }
+
   // ---- raw records
 
   /**
@@ -308,7 +337,10 @@ export class Canonicalizer {
       }
       const nativeKey = `${provider}|${r.record_type}|${r.native_id}`;
       const input = withListedEvent(provider, payload, (t) => this.listedEvents.get(`${provider}|${t}`));
+      takeRosterWait();
       const ms = canonicalize(provider, input, r.read_started_at);
+      if (takeRosterWait()) this.awaitingRoster.set(nativeKey, { r, readAt: Math.max(r.read_started_at, this.awaitingRoster.get(nativeKey)?.readAt ?? 0) });
+      else this.awaitingRoster.delete(nativeKey);
       const prev = this.natives.get(nativeKey);
       const keys = ms.map(marketIdentity);
       for (const k of prev?.keys ?? []) if (!keys.includes(k)) this.drop(k, out);
@@ -353,6 +385,7 @@ export class Canonicalizer {
   }
 
   private dropNative(nk: string, out: Out): void {
+    this.awaitingRoster.delete(nk);
     const n = this.natives.get(nk);
     if (!n) return;
     for (const k of n.keys) if (this.markets.get(k)?.nativeKey === nk) this.drop(k, out);
@@ -384,16 +417,23 @@ export class Canonicalizer {
         const sep = v.indexOf(':');
         this.dropNative(`${provider}|${v.slice(0, sep)}|${v.slice(sep + 1)}`, out);
       }
-      if (threshold !== undefined)
+      if (threshold !== undefined) {
         for (const [nk, n] of this.natives)
           if (nk.startsWith(`${provider}|`) && n.readAt >= threshold && n.readAt < r.read_started_at) n.readAt = r.read_started_at;
+        for (const w of this.awaitingRoster.values()) if (w.r.venue === provider && w.readAt >= threshold && w.readAt < r.read_started_at) w.readAt = r.read_started_at;
+      }
     }
     // Records of one crawl sit on several partitions, so its marker can be read before some of its
     // records: prune only what the previous complete crawl did not list either (a delisting shows
     // one crawl later, never a flap).
-    if (threshold !== undefined)
+    if (threshold !== undefined) {
       for (const [nk, n] of this.natives)
         if (nk.startsWith(`${provider}|`) && n.readId !== r.native_id && n.readAt < threshold) this.dropNative(nk, out);
+      // A record waiting for a roster that two crawls did not list has left too (one with no market
+      // admitted yet is no native).
+      for (const [nk, w] of this.awaitingRoster)
+        if (w.r.venue === provider && w.r.read_id !== r.native_id && w.readAt < threshold) this.awaitingRoster.delete(nk);
+    }
     // Final records are kept a while, then forgotten (by the log's time, not a clock).
     for (const [k, h] of this.markets)
       if (h.probedAt !== undefined && h.m.provider === provider && r.read_started_at - h.probedAt > PROBED_KEEP_MS) this.drop(k, out);
@@ -464,11 +504,7 @@ export function canonicalizeStage(): StageDef & { state: () => Canonicalizer } {
       }
     },
     handle(records: InRecord[]) {
-      if (records[0]?.topic === 'reference.rosters') {
-        for (const r of records) if (r.key) c.roster(r.key, r.value as RawRecord | null);
-        c.installRosters();
-        return {};
-      }
+      if (records[0]?.topic === 'reference.rosters') return { records: c.rosterBatch(records as { key: string | null; value: RawRecord | null }[]) };
       return { records: c.ingestRecords(records) };
     },
   };
