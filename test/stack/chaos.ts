@@ -331,6 +331,49 @@ async function canonicalHistory(keys: string[], t0: number): Promise<Map<string,
 
 // ---- served content: what /v1/markets and /v1/matching-markets/sports list, read whole ----
 
+/** The sports stages whose output the served content is (their consumer lag, from the processors' metrics). */
+const SPORTS_STAGES = ['canonicalize', 'matching', 'sink.sports-snapshot'];
+const CATCH_UP_S = 120;
+
+/** The summed consumer lag of the sports stages (pm_stage_consumer_lag), or undefined when not readable. */
+async function sportsLag(): Promise<number | undefined> {
+  try {
+    const res = await fetch(`http://127.0.0.1:${P.processors}/metrics`, { signal: AbortSignal.timeout(5000) });
+    if (res.status !== 200) return undefined;
+    let sum = 0;
+    let seen = false;
+    for (const line of (await res.text()).split('\n')) {
+      const m = /^pm_stage_consumer_lag\{([^}]*)\}\s+(\S+)/.exec(line);
+      const stage = m ? /stage="([^"]*)"/.exec(m[1]!)?.[1] : undefined;
+      if (!m || !stage || !SPORTS_STAGES.includes(stage)) continue;
+      sum += Number(m[2]);
+      seen = true;
+    }
+    return seen ? sum : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Waits (at most CATCH_UP_S) until the sports stages have read everything the pollers published,
+ * so the reading before a fault is of the pipeline's whole output and not of a first crawl still
+ * on its way (a loaded machine read 10 events and 33 venue markets 134 s into the run, where the
+ * whole listing is 151 events and about 3,000). The pollers keep publishing: caught up is a lag
+ * at most CAUGHT_UP_LAG once.
+ */
+const CAUGHT_UP_LAG = 50;
+async function sportsCaughtUp(name: string): Promise<void> {
+  const t = Date.now();
+  let lag: number | undefined;
+  while (Date.now() - t < CATCH_UP_S * 1000) {
+    lag = await sportsLag();
+    if (lag !== undefined && lag <= CAUGHT_UP_LAG) break;
+    await sleep(1000);
+  }
+  say(`${name}: sports stages' lag ${lag ?? 'not read'} after ${secs(Date.now() - t)} s${lag !== undefined && lag <= CAUGHT_UP_LAG ? '' : ` (not caught up within ${CATCH_UP_S} s: the reading before compares what was served)`}`);
+}
+
 /** What the API serves: each sports event's venue markets, and the catalog's market ids. */
 interface Served {
   /** event_id -> the provider:market_id of every source market of every submarket. */
@@ -555,6 +598,7 @@ try {
     // verdict, under same_prop: a venue listing the same prop with other rules is the venues' doing).
     for (const how of ['kill', 'term'] as const) {
       const name = `processors-${how}`;
+      await sportsCaughtUp(name);
       const served0 = await readServed(reader.key);
       const docs0 = await marketDocuments();
       const before = docs0.size;
