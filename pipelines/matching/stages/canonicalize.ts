@@ -10,12 +10,15 @@
 // backlog is read one partition far ahead of another). What that decision needs survives a restart by construction:
 //   - `crawl|<venue>` on matching.state: the newest complete crawl applied and the ids of recent
 //     markers, so a redelivered marker is applied once;
-//   - with it, which of the venue's records had not been read since that crawl began (`stale`), and
-//     how far each partition of the venue's raw topic had been read (`positions`);
+//   - with it, which of the venue's records had not been read since that crawl began (`stale`), the
+//     earliest read time of any other (`listedSince`), and how far each partition of the venue's
+//     raw topic had been read (`positions`), or from where records read later than `listedSince`
+//     sit on it (`reread`: a venue's feeds overlap, so a full crawl's first pages can sit before
+//     another feed's marker);
 //   - the current markets, read back from this stage's own compacted output.
-//   On restart the records read after the last applied marker (from `positions` to the group's
-//   committed offsets) are read again for their read times only (their outputs were written before
-//   their commit), so every record's last read time is what it was before the restart.
+//   On restart the records read after the last applied marker (from `positions`, or `reread`, to
+//   the group's committed offsets) are read again for their read times only (their outputs were
+//   written before their commit), so every record's last read time is what it was before the restart.
 //   - `event|<venue>|<id>` on matching.state: the records a venue lists apart and its markets read
 //     (its adapter's listedEventType: venue_1 events, `event|venue_1|<ticker>`).
 // Nothing here reads a clock or the network: the same records give the same outputs.
@@ -35,6 +38,8 @@ export const BODY_KIND = 'sports_matching';
 export const PROBED_KEEP_MS = 3 * 86_400_000;
 /** Applied marker ids remembered per venue (a redelivered batch is at most a few crawls old). */
 const MARKER_MEMORY = 32;
+/** Distinct read times remembered per raw topic partition between applied markers (one a page read). */
+const READ_TIMES_KEPT = 4096;
 /** Roster staleness (as the sports data source's rosters were read before). */
 const ROSTER_STALE_MS = 24 * 3600_000;
 
@@ -90,6 +95,17 @@ export interface CrawlState {
    * offset when the marker was applied.
    */
   positions?: Record<string, string>;
+  /**
+   * Every record of the venue not in `stale` was last read at or after this (a delta marker moves
+   * what it did not re-emit to its own read time). Absent in states written before it: lastCrawlStart.
+   */
+  listedSince?: number;
+  /**
+   * Per partition where that is before `positions`: the first record read later than listedSince.
+   * A restore reads from there, or a record read before the marker, in a crawl that began after
+   * listedSince (another feed's), would count as read at listedSince and look unlisted by it.
+   */
+  reread?: Record<string, string>;
 }
 
 type Out = OutRecord[];
@@ -130,6 +146,11 @@ export class Canonicalizer {
    * the rosters before any record.
    */
   readonly awaitingRoster = new Map<string, { r: RawRecord; readAt: number }>();
+  /**
+   * Per venue, per raw topic partition: each read time of a record read since the venue's
+   * listedSince, with the offset of its first record (where a restore must read from).
+   */
+  private readonly readTimes = new Map<Provider, Map<number, Map<number, string>>>();
 
   // ---- restore (from the log, before consuming)
 
@@ -181,7 +202,7 @@ export class Canonicalizer {
       const p = nk.slice(0, sep) as Provider;
       const c = this.crawls.get(p);
       if (!c) continue;
-      n.readAt = stale.get(p)!.has(nk.slice(sep + 1)) ? Math.min(n.readAt, c.lastCrawlStart - 1) : Math.max(n.readAt, c.lastCrawlStart);
+      n.readAt = stale.get(p)!.has(nk.slice(sep + 1)) ? Math.min(n.readAt, c.lastCrawlStart - 1) : Math.max(n.readAt, c.listedSince ?? c.lastCrawlStart);
     }
     this.installRosters();
   }
@@ -196,7 +217,7 @@ export class Canonicalizer {
     const crawl = this.crawls.get(p);
     if (!crawl) return new Map([...committed.keys()].map((k) => [k, '0']));
     // A state written without log positions (records handed over outside a log): nothing to re-read.
-    return new Map(Object.entries(crawl.positions ?? {}).map(([k, v]) => [Number(k), v]));
+    return new Map(Object.entries({ ...crawl.positions, ...crawl.reread }).map(([k, v]) => [Number(k), v]));
   }
 
   /**
@@ -209,9 +230,15 @@ export class Canonicalizer {
     for (const [partition, o] of committed) if (!pos.has(partition) || BigInt(pos.get(partition)!) < BigInt(o)) pos.set(partition, o);
   }
 
-  /** Records read after the last applied marker, before a restart: read times only, outputs were written. */
+  /**
+   * Records read after the last applied marker, before a restart: read times only, outputs were
+   * written. Markers before the checkpoint (read again from `reread`) were applied then: not again.
+   */
   replayAfterMarker(records: InRecord[]): void {
-    this.ingestRecords(records);
+    const first = records[0];
+    const checkpoint = first && first.value ? this.crawls.get((first.value as RawRecord).venue as Provider)?.positions?.[first.partition] : undefined;
+    const before = checkpoint === undefined ? undefined : BigInt(checkpoint);
+    this.ingestRecords(before === undefined ? records : records.filter((r) => BigInt(r.offset) >= before || (r.value as RawRecord | null)?.record_type !== 'crawl_complete'));
   }
 
   /** Records of one raw topic partition as the log hands them over: positions are kept. */
@@ -229,6 +256,21 @@ export class Canonicalizer {
     const first = records[0];
     if (!first) return [];
     return this.ingest(raws, { partition: first.partition, offsets, copies });
+  }
+
+  /** The first offset of each read time since the venue's listedSince (pruned as each marker applies). */
+  private noteRead(provider: Provider, partition: number, readAt: number, offset: string): void {
+    let byPartition = this.readTimes.get(provider);
+    if (!byPartition) this.readTimes.set(provider, (byPartition = new Map()));
+    let times = byPartition.get(partition);
+    if (!times) byPartition.set(partition, (times = new Map()));
+    if (times.has(readAt)) return;
+    const since = this.crawls.get(provider)?.listedSince;
+    if (since !== undefined && readAt <= since) return;
+    // A venue whose crawls never complete (one read time a page): the oldest go first (a restore
+    // then reads from a later offset, as it did before read times were kept).
+    if (times.size >= READ_TIMES_KEPT) times.delete(times.keys().next().value!);
+    times.set(readAt, offset);
   }
 
   private unlinkNative(nativeKey: string, key: string): void {
@@ -297,6 +339,7 @@ export class Canonicalizer {
         let pos = this.positions.get(provider);
         if (!pos) this.positions.set(provider, (pos = new Map()));
         pos.set(at.partition, String(BigInt(at.offsets[i]!) + 1n));
+        if (r.record_type !== 'crawl_complete') this.noteRead(provider, at.partition, r.read_started_at, at.offsets[i]!);
       }
       if (r.record_type === 'crawl_complete') {
         // A marker on every partition applies once its last copy is read: by then the whole crawl was.
@@ -439,15 +482,33 @@ export class Canonicalizer {
       if (h.probedAt !== undefined && h.m.provider === provider && r.read_started_at - h.probedAt > PROBED_KEEP_MS) this.drop(k, out);
     const lastCrawlStart = Math.max(startedAt, threshold ?? 0);
     const stale: string[] = [];
-    for (const [nk, n] of this.natives) if (nk.startsWith(`${provider}|`) && n.readAt < lastCrawlStart) stale.push(nk.slice(provider.length + 1));
+    let listedSince = Infinity;
+    for (const [nk, n] of this.natives)
+      if (nk.startsWith(`${provider}|`)) {
+        if (n.readAt < lastCrawlStart) stale.push(nk.slice(provider.length + 1));
+        else listedSince = Math.min(listedSince, n.readAt);
+      }
+    if (listedSince === Infinity) listedSince = lastCrawlStart;
     const current = this.positions.get(provider);
     const pos = current || copies ? new Map([...(current ?? []), ...(copies ?? [])]) : undefined;
+    // Records read later than listedSince before the checkpoint: a restore reads them again.
+    const reread: Record<string, string> = {};
+    for (const [partition, times] of this.readTimes.get(provider) ?? []) {
+      let from: bigint | undefined;
+      for (const [t, o] of times)
+        if (t <= listedSince) times.delete(t);
+        else if (from === undefined || BigInt(o) < from) from = BigInt(o);
+      const at = pos?.get(partition);
+      if (from !== undefined && at !== undefined && from < BigInt(at)) reread[partition] = String(from);
+    }
     const next: CrawlState = {
       lastCrawlStart,
       lastReadStart: Math.max(r.read_started_at, state?.lastReadStart ?? 0),
       applied: [...(state?.applied ?? []), r.native_id].slice(-MARKER_MEMORY),
       stale,
+      listedSince,
       ...(pos ? { positions: Object.fromEntries(pos) } : {}),
+      ...(Object.keys(reread).length ? { reread } : {}),
     };
     this.crawls.set(provider, next);
     out.push({ topic: 'matching.state', key: crawlStateKey(provider), value: crawlStateRecord(provider, next) });
