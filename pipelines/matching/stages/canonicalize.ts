@@ -147,8 +147,9 @@ export class Canonicalizer {
    */
   readonly awaitingRoster = new Map<string, { r: RawRecord; readAt: number }>();
   /**
-   * Per venue, per raw topic partition: each read time of a record read since the venue's
-   * listedSince, with the offset of its first record (where a restore must read from).
+   * Per venue, per raw topic partition: each read time of a record read since the venue's last
+   * applied marker or later than its listedSince, with the offset of its first record there (where
+   * a restore reads from).
    */
   private readonly readTimes = new Map<Provider, Map<number, Map<number, string>>>();
 
@@ -258,15 +259,16 @@ export class Canonicalizer {
     return this.ingest(raws, { partition: first.partition, offsets, copies });
   }
 
-  /** The first offset of each read time since the venue's listedSince (pruned as each marker applies). */
+  /**
+   * The first offset of each read time (pruned as each marker applies, to those after its
+   * listedSince: the next one can be earlier, when a slow page of a crawl is read late).
+   */
   private noteRead(provider: Provider, partition: number, readAt: number, offset: string): void {
     let byPartition = this.readTimes.get(provider);
     if (!byPartition) this.readTimes.set(provider, (byPartition = new Map()));
     let times = byPartition.get(partition);
     if (!times) byPartition.set(partition, (times = new Map()));
     if (times.has(readAt)) return;
-    const since = this.crawls.get(provider)?.listedSince;
-    if (since !== undefined && readAt <= since) return;
     // A venue whose crawls never complete (one read time a page): the oldest go first (a restore
     // then reads from a later offset, as it did before read times were kept).
     if (times.size >= READ_TIMES_KEPT) times.delete(times.keys().next().value!);
