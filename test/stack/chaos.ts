@@ -26,6 +26,9 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { Redis } from 'ioredis';
 import kafkajs from 'kafkajs';
+import { ConfluentRegistry } from '../../pipelines/registry/index.ts';
+import { avroSerde } from '../../pipelines/serde/index.ts';
+import { TOPICS } from '../../pipelines/topics.ts';
 import { portIsFree, restartablePort } from '../services/index.ts';
 
 const ROOT = resolve(import.meta.dirname, '../..');
@@ -275,21 +278,6 @@ async function marketDocuments(): Promise<Set<string>> {
   }
 }
 
-/** A record key as the pipeline writes it (schema registry framing, then an Avro string), or the raw text. */
-function recordKey(b: Buffer | null): string | null {
-  if (!b) return null;
-  if (b.length < 6 || b[0] !== 0) return b.toString('utf8');
-  let len = 0;
-  let shift = 0;
-  let i = 5;
-  for (; i < b.length; i++) {
-    len |= (b[i]! & 0x7f) << shift;
-    shift += 7;
-    if (!(b[i]! & 0x80)) break;
-  }
-  return b.subarray(i + 1, i + 1 + (len >>> 1)).toString('utf8');
-}
-
 /**
  * What canonical.markets holds for some keys: each record (partition@offset, upsert or tombstone,
  * its log time relative to `t0`). Says whether a market document went because the canonicalize
@@ -297,22 +285,30 @@ function recordKey(b: Buffer | null): string | null {
  */
 async function canonicalHistory(keys: string[], t0: number): Promise<Map<string, string[]>> {
   const out = new Map<string, string[]>(keys.map((k) => [k, []]));
+  // Keys decoded as the pipeline encodes them: the stack's registry, the topic's key schema.
+  const topic = TOPICS['canonical.markets'];
+  const serde = avroSerde(new ConfluentRegistry(env.SCHEMA_REGISTRY_URL!));
   const kafka = new kafkajs.Kafka({ clientId: 'chaos-check', brokers: [env.KAFKA_BROKERS!], logLevel: kafkajs.logLevel.NOTHING });
   const admin = kafka.admin();
   const consumer = kafka.consumer({ groupId: `chaos-check-${randomBytes(4).toString('hex')}` });
   try {
     await admin.connect();
-    const ends = await admin.fetchTopicOffsets('canonical.markets');
+    const ends = await admin.fetchTopicOffsets(topic.name);
     const left = new Map(ends.filter((e) => BigInt(e.high) > BigInt(e.low)).map((e) => [e.partition, BigInt(e.high) - 1n]));
     if (left.size === 0) return out;
     await consumer.connect();
-    await consumer.subscribe({ topic: 'canonical.markets', fromBeginning: true });
+    await consumer.subscribe({ topic: topic.name, fromBeginning: true });
     let done: () => void = () => {};
     const finished = new Promise<void>((ok) => (done = ok));
     await consumer.run({
       eachBatch: async ({ batch }) => {
-        for (const m of batch.messages) {
-          const k = recordKey(m.key);
+        // Values are left out (null): only whether each record is a tombstone is told, from its bytes.
+        const decoded = await serde.decodeMany(
+          topic,
+          batch.messages.map((m) => ({ topic: topic.name, partition: batch.partition, offset: m.offset, key: m.key ?? null, value: null, timestamp: Number(m.timestamp), headers: {} })),
+        );
+        for (const [i, m] of batch.messages.entries()) {
+          const k = decoded[i]!.key;
           const seen = k === null ? undefined : out.get(k);
           if (seen) seen.push(`${m.value ? 'upsert' : 'tombstone'} ${batch.partition}@${m.offset} at ${secs(Number(m.timestamp) - t0)} s`);
         }
