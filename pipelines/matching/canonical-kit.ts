@@ -12,7 +12,7 @@
 import { resolveTeam, type League, type Team } from './teams.ts';
 import { easternDate, isPlaceholderStart, isRealDate } from './time.ts';
 import { readGameLineRules, readPropRules } from './rulestext.ts';
-import { admitProp, type PropInput, type RosterBook } from './props.ts';
+import { admitProp, awaitsRoster, type PropInput, type RosterBook } from './props.ts';
 import type { CanonicalMarket, MarketType, Provider, Segment, SourceOutcome, Subject, VenueStatus, RuleValue } from './types.ts';
 
 export type J = Record<string, unknown>;
@@ -172,13 +172,25 @@ export function setRosterBook(book: RosterBook | undefined): void {
   ROSTERS = book;
 }
 
+/** Set when a prop was refused for want of a fresh roster since the last takeRosterWait(). */
+let ROSTER_WAIT = false;
+/** Whether a prop read since the last call was refused only for want of a roster (and forgets it). */
+export function takeRosterWait(): boolean {
+  const w = ROSTER_WAIT;
+  ROSTER_WAIT = false;
+  return w;
+}
+
 export function propMarket(
   b: Base,
   p: { player: string; stat: string; line: number; printed: string; common: { market_id: string; event_id: string; market_name: string; market_slug?: string }; outcomes: SourceOutcome[]; lookupIds?: string[] },
 ): CanonicalMarket[] {
   const input: PropInput = { league: b.league, away: b.away.key, home: b.home.key, player: p.player, stat: p.stat, line: p.line, start: b.start, date: b.date, observedAt: b.observedAt };
   const admitted = admitProp(input, ROSTERS);
-  if (!admitted) return [];
+  if (!admitted) {
+    if (awaitsRoster(input, ROSTERS)) ROSTER_WAIT = true;
+    return [];
+  }
   const rules = readPropRules(b.rulesText, b.provider, { line: p.line, printed: p.printed }, { league: b.league, marketType: 'player_prop', segment: 'full' }, b.rulesUrl);
   return [
     make(b, {

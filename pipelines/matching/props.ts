@@ -97,21 +97,43 @@ export function normalizeStat(s: string): string {
 /** "Props are not newly admitted more than 48 hours after scheduled start." */
 export const PROP_ADMISSION_WINDOW_MS = 48 * 3600_000;
 
-export function admitProp(p: PropInput, book: RosterBook | undefined): AdmittedProp | undefined {
+/** What admits a prop before its player is looked up: an admitted statistic, line and time (null: none). */
+function admissibleStat(p: PropInput): string | null {
   const stat = normalizeStat(p.stat);
   const allowed = p.league === 'nfl' ? NFL_STATS : p.league === 'nba' || p.league === 'wnba' ? BASKETBALL_STATS : undefined;
-  if (!allowed?.has(stat)) return undefined;
+  if (!allowed?.has(stat)) return null;
   // "Only non-negative half-point thresholds are admitted".
-  if (!(p.line >= 0) || !isHalfPoint(p.line)) return undefined;
-  if (p.start !== null && p.observedAt > p.start + PROP_ADMISSION_WINDOW_MS) return undefined;
-  if (!book) return undefined;
-  // "a missing, stale or ambiguous roster removes the prop".
+  if (!(p.line >= 0) || !isHalfPoint(p.line)) return null;
+  if (p.start !== null && p.observedAt > p.start + PROP_ADMISSION_WINDOW_MS) return null;
+  return stat;
+}
+
+/** Both teams' rosters, when the book holds a fresh one of each ("a missing, stale ... roster removes the prop"). */
+function teamRosters(p: PropInput, book: RosterBook | undefined): RosterPlayer[] | null {
+  if (!book) return null;
   const players: RosterPlayer[] = [];
   for (const team of [p.away, p.home]) {
     const r = book.rosters.get(`${p.league}:${team}`);
-    if (!r || p.observedAt - r.readAt > book.staleAfterMs) return undefined;
+    if (!r || p.observedAt - r.readAt > book.staleAfterMs) return null;
     players.push(...r.players);
   }
+  return players;
+}
+
+/**
+ * Whether a prop is refused only for want of a fresh roster of either team: a roster read later
+ * admits it, from the same venue record (the canonicalize stage reads such records again then).
+ */
+export function awaitsRoster(p: PropInput, book: RosterBook | undefined): boolean {
+  return admissibleStat(p) !== null && teamRosters(p, book) === null;
+}
+
+export function admitProp(p: PropInput, book: RosterBook | undefined): AdmittedProp | undefined {
+  const stat = admissibleStat(p);
+  if (stat === null) return undefined;
+  // "a missing, stale or ambiguous roster removes the prop".
+  const players = teamRosters(p, book);
+  if (!players || !book) return undefined;
   const a = resolvePlayer(p.player, players);
   return a ? { stat, playerKey: `${book.source}_${p.league}_${a.athleteId}`, playerName: a.name } : undefined;
 }

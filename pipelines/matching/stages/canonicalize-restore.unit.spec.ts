@@ -58,6 +58,54 @@ function restore(out: OutRecord[], topic: Topic, committed: number[]): Canonical
 }
 
 describe('canonicalizer restore after reading one partition ahead', () => {
+  // Two feeds of one venue: a full listing crawl whose pages are read while a delta crawl of the
+  // other feed completes, its marker written between those pages and the listing's own marker.
+  // The failure this guards (chaos suite, processors SIGKILL, fab80f6): the delta's marker applied
+  // before the kill, its checkpoint past the listing's first pages; the restore took every market
+  // as read at the previous full crawl's start, the listing's marker then found the ones on those
+  // pages stale, and the next delta deleted them (351 venue_2 markets every crawl listed).
+  for (const [name, deltaAt] of [
+    ['the delta began with the listing', 0],
+    ['the delta began just before the listing', -1 * S],
+  ] as const)
+    it(`keeps what a full crawl read before another feed's delta marker applied (${name})`, () => {
+      const topic = new Topic();
+      const L2 = T1 + 10 * S;
+      const games: GameSpec[] = [game, { ...game, away: 'bos', home: 'nyr' }];
+      topic.crawl([...venue1Records(games[0]!, T1, {}, 'f1'), ...venue1Records(games[1]!, T1, {}, 'f1')], crawlComplete('venue_1', 'f1', T1));
+      // The listing crawl l2 reads its first page (the first game), then the delta's marker is
+      // written, then l2's second page and its marker; a delta after it.
+      for (const r of venue1Records(games[0]!, L2, {}, 'l2')) topic.add(0, r);
+      for (let p = 0; p < PARTITIONS; p++) topic.add(p, delta('d3', L2 + deltaAt, T1), PARTITIONS);
+      topic.crawl(venue1Records(games[1]!, L2 + S, {}, 'l2'), crawlComplete('venue_1', 'l2', L2));
+      topic.crawl([], delta('d4', L2 + 30 * S, T1));
+      const d3 = topic.parts[0]!.findIndex((r) => (r.value as RawRecord).native_id === 'd3');
+
+      // The same records read without a restart: nothing is deleted.
+      const whole: OutRecord[] = [];
+      const once = new Canonicalizer();
+      const at0 = [0, 0, 0];
+      for (let p = 0; p < PARTITIONS; p++) read(once, topic, at0, p, topic.parts[p]!.length, whole);
+      expect(once.crawls.get('venue_1' as Provider)?.applied).toEqual(['f1', 'd3', 'l2', 'd4']);
+      expect(whole.filter((r) => r.topic === 'canonical.markets' && r.value === null)).toEqual([]);
+
+      // Killed once d3 applied (all of it committed), restored, then the rest read.
+      const out: OutRecord[] = [];
+      const first = new Canonicalizer();
+      const at = [0, 0, 0];
+      read(first, topic, at, 0, d3 + 1, out);
+      read(first, topic, at, 1, 2, out);
+      read(first, topic, at, 2, 2, out);
+      expect(first.crawls.get('venue_1' as Provider)?.applied).toEqual(['f1', 'd3']);
+      const second = restore(out, topic, at);
+      const after: OutRecord[] = [];
+      for (let p = 0; p < PARTITIONS; p++) read(second, topic, at, p, topic.parts[p]!.length, after);
+      expect(second.crawls.get('venue_1' as Provider)?.applied).toEqual(['f1', 'd3', 'l2', 'd4']);
+      const deleted = [...out, ...after].filter((r) => r.topic === 'canonical.markets' && r.value === null).map((r) => r.key);
+      expect(deleted).toEqual([]);
+      expect(second.markets.size).toBe(once.markets.size);
+    });
+
   it('keeps a market listed in every crawl when a later crawl was read on its partition before the restart', () => {
     const topic = new Topic();
     // F1 full, D2 delta, F3 full, D4 delta: the game is listed throughout, so nothing may be deleted.

@@ -10,12 +10,15 @@
 // backlog is read one partition far ahead of another). What that decision needs survives a restart by construction:
 //   - `crawl|<venue>` on matching.state: the newest complete crawl applied and the ids of recent
 //     markers, so a redelivered marker is applied once;
-//   - with it, which of the venue's records had not been read since that crawl began (`stale`), and
-//     how far each partition of the venue's raw topic had been read (`positions`);
+//   - with it, which of the venue's records had not been read since that crawl began (`stale`), the
+//     earliest read time of any other (`listedSince`), and how far each partition of the venue's
+//     raw topic had been read (`positions`), or from where records read later than `listedSince`
+//     sit on it (`reread`: a venue's feeds overlap, so a full crawl's first pages can sit before
+//     another feed's marker);
 //   - the current markets, read back from this stage's own compacted output.
-//   On restart the records read after the last applied marker (from `positions` to the group's
-//   committed offsets) are read again for their read times only (their outputs were written before
-//   their commit), so every record's last read time is what it was before the restart.
+//   On restart the records read after the last applied marker (from `positions`, or `reread`, to
+//   the group's committed offsets) are read again for their read times only (their outputs were
+//   written before their commit), so every record's last read time is what it was before the restart.
 //   - `event|<venue>|<id>` on matching.state: the records a venue lists apart and its markets read
 //     (its adapter's listedEventType: venue_1 events, `event|venue_1|<ticker>`).
 // Nothing here reads a clock or the network: the same records give the same outputs.
@@ -23,6 +26,7 @@ import type { CanonicalMarket as CanonicalRecord, RawRecord, TopicValues } from 
 import { RAW_TOPIC_IDS } from '../../topics.ts';
 import type { InRecord, OutRecord, StageDef } from '../../runtime/types.ts';
 import { canonicalize, isListedApart, setRosterBook, withListedEvent } from '../canonicalize.ts';
+import { takeRosterWait } from '../canonical-kit.ts';
 import { BARRIER_HEADER } from '../../venues/pollers/sink.ts';
 import { marketIdentity } from '../match.ts';
 import type { Roster, RosterBook } from '../props.ts';
@@ -34,6 +38,8 @@ export const BODY_KIND = 'sports_matching';
 export const PROBED_KEEP_MS = 3 * 86_400_000;
 /** Applied marker ids remembered per venue (a redelivered batch is at most a few crawls old). */
 const MARKER_MEMORY = 32;
+/** Distinct read times remembered per raw topic partition between applied markers (one a page read). */
+const READ_TIMES_KEPT = 4096;
 /** Roster staleness (as the sports data source's rosters were read before). */
 const ROSTER_STALE_MS = 24 * 3600_000;
 
@@ -89,6 +95,17 @@ export interface CrawlState {
    * offset when the marker was applied.
    */
   positions?: Record<string, string>;
+  /**
+   * Every record of the venue not in `stale` was last read at or after this (a delta marker moves
+   * what it did not re-emit to its own read time). Absent in states written before it: lastCrawlStart.
+   */
+  listedSince?: number;
+  /**
+   * Per partition where that is before `positions`: the first record read later than listedSince.
+   * A restore reads from there, or a record read before the marker, in a crawl that began after
+   * listedSince (another feed's), would count as read at listedSince and look unlisted by it.
+   */
+  reread?: Record<string, string>;
 }
 
 type Out = OutRecord[];
@@ -120,6 +137,21 @@ export class Canonicalizer {
    * where each copy sat, not where each partition stands, so a restore reads those early reads again.
    */
   private readonly barriers = new Map<string, Map<number, string>>();
+  /**
+   * The newest read of each record a prop of which was refused only for want of a fresh roster of
+   * its teams, by native key: a roster read later admits the prop from that same read, and a venue
+   * need not publish the record again for a long while (pollers publish a record when it changes).
+   * The stage's first reads can come before its first rosters (nothing orders one topic against
+   * another), which left such props out for minutes. Not kept across a restart: the restore reads
+   * the rosters before any record.
+   */
+  readonly awaitingRoster = new Map<string, { r: RawRecord; readAt: number }>();
+  /**
+   * Per venue, per raw topic partition: each read time of a record read since the venue's last
+   * applied marker or later than its listedSince, with the offset of its first record there (where
+   * a restore reads from).
+   */
+  private readonly readTimes = new Map<Provider, Map<number, Map<number, string>>>();
 
   // ---- restore (from the log, before consuming)
 
@@ -171,7 +203,7 @@ export class Canonicalizer {
       const p = nk.slice(0, sep) as Provider;
       const c = this.crawls.get(p);
       if (!c) continue;
-      n.readAt = stale.get(p)!.has(nk.slice(sep + 1)) ? Math.min(n.readAt, c.lastCrawlStart - 1) : Math.max(n.readAt, c.lastCrawlStart);
+      n.readAt = stale.get(p)!.has(nk.slice(sep + 1)) ? Math.min(n.readAt, c.lastCrawlStart - 1) : Math.max(n.readAt, c.listedSince ?? c.lastCrawlStart);
     }
     this.installRosters();
   }
@@ -186,7 +218,7 @@ export class Canonicalizer {
     const crawl = this.crawls.get(p);
     if (!crawl) return new Map([...committed.keys()].map((k) => [k, '0']));
     // A state written without log positions (records handed over outside a log): nothing to re-read.
-    return new Map(Object.entries(crawl.positions ?? {}).map(([k, v]) => [Number(k), v]));
+    return new Map(Object.entries({ ...crawl.positions, ...crawl.reread }).map(([k, v]) => [Number(k), v]));
   }
 
   /**
@@ -199,9 +231,15 @@ export class Canonicalizer {
     for (const [partition, o] of committed) if (!pos.has(partition) || BigInt(pos.get(partition)!) < BigInt(o)) pos.set(partition, o);
   }
 
-  /** Records read after the last applied marker, before a restart: read times only, outputs were written. */
+  /**
+   * Records read after the last applied marker, before a restart: read times only, outputs were
+   * written. Markers before the checkpoint (read again from `reread`) were applied then: not again.
+   */
   replayAfterMarker(records: InRecord[]): void {
-    this.ingestRecords(records);
+    const first = records[0];
+    const checkpoint = first && first.value ? this.crawls.get((first.value as RawRecord).venue as Provider)?.positions?.[first.partition] : undefined;
+    const before = checkpoint === undefined ? undefined : BigInt(checkpoint);
+    this.ingestRecords(before === undefined ? records : records.filter((r) => BigInt(r.offset) >= before || (r.value as RawRecord | null)?.record_type !== 'crawl_complete'));
   }
 
   /** Records of one raw topic partition as the log hands them over: positions are kept. */
@@ -219,6 +257,22 @@ export class Canonicalizer {
     const first = records[0];
     if (!first) return [];
     return this.ingest(raws, { partition: first.partition, offsets, copies });
+  }
+
+  /**
+   * The first offset of each read time (pruned as each marker applies, to those after its
+   * listedSince: the next one can be earlier, when a slow page of a crawl is read late).
+   */
+  private noteRead(provider: Provider, partition: number, readAt: number, offset: string): void {
+    let byPartition = this.readTimes.get(provider);
+    if (!byPartition) this.readTimes.set(provider, (byPartition = new Map()));
+    let times = byPartition.get(partition);
+    if (!times) byPartition.set(partition, (times = new Map()));
+    if (times.has(readAt)) return;
+    // A venue whose crawls never complete (one read time a page): the oldest go first (a restore
+    // then reads from a later offset, as it did before read times were kept).
+    if (times.size >= READ_TIMES_KEPT) times.delete(times.keys().next().value!);
+    times.set(readAt, offset);
   }
 
   private unlinkNative(nativeKey: string, key: string): void {
@@ -253,6 +307,25 @@ export class Canonicalizer {
     setRosterBook(book);
   }
 
+  /** A batch of `reference.rosters`: the book installed, and the records that waited for it read again. */
+  rosterBatch(records: { key: string | null; value: RawRecord | null }[]): Out {
+    for (const r of records) if (r.key) this.roster(r.key, r.value);
+    this.installRosters();
+    if (this.awaitingRoster.size === 0) return [];
+    const again = [...this.awaitingRoster];
+    this.awaitingRoster.clear();
+    const out = this.ingest(again.map(([, w]) => w.r));
+    // A later crawl that found the record unchanged read it then: its markets are as fresh as that
+    // (taken at the first read's time, the next complete crawl would find them stale and drop them).
+    for (const [nk, w] of again) {
+      const n = this.natives.get(nk);
+      if (n && n.readAt < w.readAt) n.readAt = w.readAt;
+      const still = this.awaitingRoster.get(nk);
+      if (still && still.readAt < w.readAt) still.readAt = w.readAt;
+    }
+    return out;
+  }
+
   // ---- raw records
 
   /**
@@ -268,6 +341,7 @@ export class Canonicalizer {
         let pos = this.positions.get(provider);
         if (!pos) this.positions.set(provider, (pos = new Map()));
         pos.set(at.partition, String(BigInt(at.offsets[i]!) + 1n));
+        if (r.record_type !== 'crawl_complete') this.noteRead(provider, at.partition, r.read_started_at, at.offsets[i]!);
       }
       if (r.record_type === 'crawl_complete') {
         // A marker on every partition applies once its last copy is read: by then the whole crawl was.
@@ -308,7 +382,10 @@ export class Canonicalizer {
       }
       const nativeKey = `${provider}|${r.record_type}|${r.native_id}`;
       const input = withListedEvent(provider, payload, (t) => this.listedEvents.get(`${provider}|${t}`));
+      takeRosterWait();
       const ms = canonicalize(provider, input, r.read_started_at);
+      if (takeRosterWait()) this.awaitingRoster.set(nativeKey, { r, readAt: Math.max(r.read_started_at, this.awaitingRoster.get(nativeKey)?.readAt ?? 0) });
+      else this.awaitingRoster.delete(nativeKey);
       const prev = this.natives.get(nativeKey);
       const keys = ms.map(marketIdentity);
       for (const k of prev?.keys ?? []) if (!keys.includes(k)) this.drop(k, out);
@@ -353,6 +430,7 @@ export class Canonicalizer {
   }
 
   private dropNative(nk: string, out: Out): void {
+    this.awaitingRoster.delete(nk);
     const n = this.natives.get(nk);
     if (!n) return;
     for (const k of n.keys) if (this.markets.get(k)?.nativeKey === nk) this.drop(k, out);
@@ -384,30 +462,55 @@ export class Canonicalizer {
         const sep = v.indexOf(':');
         this.dropNative(`${provider}|${v.slice(0, sep)}|${v.slice(sep + 1)}`, out);
       }
-      if (threshold !== undefined)
+      if (threshold !== undefined) {
         for (const [nk, n] of this.natives)
           if (nk.startsWith(`${provider}|`) && n.readAt >= threshold && n.readAt < r.read_started_at) n.readAt = r.read_started_at;
+        for (const w of this.awaitingRoster.values()) if (w.r.venue === provider && w.readAt >= threshold && w.readAt < r.read_started_at) w.readAt = r.read_started_at;
+      }
     }
     // Records of one crawl sit on several partitions, so its marker can be read before some of its
     // records: prune only what the previous complete crawl did not list either (a delisting shows
     // one crawl later, never a flap).
-    if (threshold !== undefined)
+    if (threshold !== undefined) {
       for (const [nk, n] of this.natives)
         if (nk.startsWith(`${provider}|`) && n.readId !== r.native_id && n.readAt < threshold) this.dropNative(nk, out);
+      // A record waiting for a roster that two crawls did not list has left too (one with no market
+      // admitted yet is no native).
+      for (const [nk, w] of this.awaitingRoster)
+        if (w.r.venue === provider && w.r.read_id !== r.native_id && w.readAt < threshold) this.awaitingRoster.delete(nk);
+    }
     // Final records are kept a while, then forgotten (by the log's time, not a clock).
     for (const [k, h] of this.markets)
       if (h.probedAt !== undefined && h.m.provider === provider && r.read_started_at - h.probedAt > PROBED_KEEP_MS) this.drop(k, out);
     const lastCrawlStart = Math.max(startedAt, threshold ?? 0);
     const stale: string[] = [];
-    for (const [nk, n] of this.natives) if (nk.startsWith(`${provider}|`) && n.readAt < lastCrawlStart) stale.push(nk.slice(provider.length + 1));
+    let listedSince = Infinity;
+    for (const [nk, n] of this.natives)
+      if (nk.startsWith(`${provider}|`)) {
+        if (n.readAt < lastCrawlStart) stale.push(nk.slice(provider.length + 1));
+        else listedSince = Math.min(listedSince, n.readAt);
+      }
+    if (listedSince === Infinity) listedSince = lastCrawlStart;
     const current = this.positions.get(provider);
     const pos = current || copies ? new Map([...(current ?? []), ...(copies ?? [])]) : undefined;
+    // Records read later than listedSince before the checkpoint: a restore reads them again.
+    const reread: Record<string, string> = {};
+    for (const [partition, times] of this.readTimes.get(provider) ?? []) {
+      let from: bigint | undefined;
+      for (const [t, o] of times)
+        if (t <= listedSince) times.delete(t);
+        else if (from === undefined || BigInt(o) < from) from = BigInt(o);
+      const at = pos?.get(partition);
+      if (from !== undefined && at !== undefined && from < BigInt(at)) reread[partition] = String(from);
+    }
     const next: CrawlState = {
       lastCrawlStart,
       lastReadStart: Math.max(r.read_started_at, state?.lastReadStart ?? 0),
       applied: [...(state?.applied ?? []), r.native_id].slice(-MARKER_MEMORY),
       stale,
+      listedSince,
       ...(pos ? { positions: Object.fromEntries(pos) } : {}),
+      ...(Object.keys(reread).length ? { reread } : {}),
     };
     this.crawls.set(provider, next);
     out.push({ topic: 'matching.state', key: crawlStateKey(provider), value: crawlStateRecord(provider, next) });
@@ -464,11 +567,7 @@ export function canonicalizeStage(): StageDef & { state: () => Canonicalizer } {
       }
     },
     handle(records: InRecord[]) {
-      if (records[0]?.topic === 'reference.rosters') {
-        for (const r of records) if (r.key) c.roster(r.key, r.value as RawRecord | null);
-        c.installRosters();
-        return {};
-      }
+      if (records[0]?.topic === 'reference.rosters') return { records: c.rosterBatch(records as { key: string | null; value: RawRecord | null }[]) };
       return { records: c.ingestRecords(records) };
     },
   };
