@@ -3388,3 +3388,12 @@ describe('stated values of the twenty-ninth blind batch read unknown (sentences 
     expect(readRule('If the spread is a whole number, the bet can be placed at any time.', 'push', m('wnba', 'spread'))).toEqual({ value: 'unknown', why: 'silent' });
   });
 });
+
+describe('the thirty-first blind batch\'s wrong value and silent row read known (sentences written for these tests)', () => {
+  it('"you score zero for the week: nothing gained, nothing lost" on a landed spread is neither a win nor a loss: void', () => {
+    expect(readRule('Should the favorite win by exactly the line, the pick scores zero: nothing gained, nothing lost.', 'push', m('nfl', 'spread'))).toMatchObject({ value: 'void' });
+    expect(readRule('A total that lands exactly on the number is nothing won, nothing lost.', 'push', m('nba', 'total'))).toMatchObject({ value: 'void' });
+    // "lost" alone still loses.
+    expect(readRule('A pick that lands exactly on the spread is lost.', 'push', m('nfl', 'spread'))).toMatchObject({ value: 'loses' });
+  });
+});
