@@ -3396,4 +3396,10 @@ describe('the thirty-first blind batch\'s wrong value and silent row read known 
     // "lost" alone still loses.
     expect(readRule('A pick that lands exactly on the spread is lost.', 'push', m('nfl', 'spread'))).toMatchObject({ value: 'loses' });
   });
+  it('"it is most common to pay the final score, overtime included" is a hedge, as "it is common" is: no value', () => {
+    expect(readRule('For the last square it is most common to pay on the final score, overtime included.', 'overtime', m('nfl', 'total'))).toMatchObject({ value: 'unknown', why: 'hedged' });
+    expect(readRule('Settling on the final score, overtime included, is more common than settling at the end of regulation.', 'overtime', m('nfl', 'spread'))).toMatchObject({ value: 'unknown', why: 'hedged' });
+    // Stated plainly, it is read.
+    expect(readRule('The last square is paid on the final score, overtime included.', 'overtime', m('nfl', 'total'))).toMatchObject({ value: 'included' });
+  });
 });
