@@ -263,6 +263,12 @@ const BLIND28_RIGHT = 82;
 // "your bet is cancelled", a game "won in extra innings" that "counts as a win", "marked on regulation time",
 // basketball's "fourth period", "half of your assigned confidence points" and a "whole number" spread read.
 const BLIND29_RIGHT = 67;
+// The thirty-first blind batch, development since its blind figure (58 of 71 right on the reader at 6a3274a, with
+// 1 wrong value, 1 of 47 silent rows read known and one pair of opposite stated values read alike): p2795's "you score
+// 0 for the week: nothing gained, nothing lost" (a landed spread neither won nor lost, now void; the pair read alike
+// was it and p2796) and p2806's "it is most common to pay the final score, that is including overtime" (a hedge, now
+// unknown) leave none wrong, no silent row read known and 59 of 71 right (measurements.md, round 44).
+const BLIND31_RIGHT = 59;
 
 const m = (league: MarketScope['league'], marketType: MarketScope['marketType'], segment: MarketScope['segment'] = 'full'): MarketScope => ({ league, marketType, segment });
 
@@ -1260,6 +1266,7 @@ describe('corpus of real rules texts (evaluation part)', () => {
     { part: 'blind27-former-evaluation', batch: 'twenty-seventh', stated: 70, right: BLIND27_RIGHT, silentKnown: [] },
     { part: 'blind28-former-evaluation', batch: 'twenty-eighth', stated: 80, right: BLIND28_RIGHT, silentKnown: [] },
     { part: 'blind29-former-evaluation', batch: 'twenty-ninth', stated: 70, right: BLIND29_RIGHT, silentKnown: [] },
+    { part: 'blind31-former-evaluation', batch: 'thirty-first', stated: 70, right: BLIND31_RIGHT, silentKnown: [] },
   ];
   it.each(BLIND_GUARDS)(
     'keeps the $batch blind batch (development since it was measured once) free of wrong values and of opposite rules read alike, at least $right right, silent rows read known exactly $silentKnown',
