@@ -3410,3 +3410,11 @@ describe('the thirty-first blind batch\'s wrong value and silent row read known 
     expect(readRule('The last square is paid on the final score, overtime included.', 'overtime', m('nfl', 'total'))).toMatchObject({ value: 'included' });
   });
 });
+
+describe('stated values of the thirty-first blind batch read unknown (sentences written for these tests)', () => {
+  it('"pick a player over or under his line" names a player\'s line, not a game total', () => {
+    const text = 'Weekly pick game: take a player over or under his rushing line; any yards in overtime count.';
+    expect(readRule(text, 'overtime', m('nfl', 'player_prop'))).toMatchObject({ value: 'included' });
+    expect(readRule(text, 'overtime', m('nfl', 'total'))).toEqual({ value: 'unknown', why: 'silent' });
+  });
+});
