@@ -244,6 +244,9 @@ export function tokenize(text: string): Tok[] {
     // "regulation & overtime" is "regulation and overtime".
     let w = m[0] === '&' ? 'and' : m[0];
     const start = m.index;
+    // A colon between digits writes a score or a time ("settled on the 125:124", "at 8:31 p.m."), not a
+    // label before its clause.
+    if (w === ':' && /\d/.test(s[start - 1] ?? '') && /\d/.test(s[start + 1] ?? '')) continue;
     const end = start + w.length;
     if (/^f5{2,}$/.test(w)) w = 'fifty_fifty';
     // "settles at $0" is a price of nothing, as "settles at zero" ("$0.40" is a price of its own).

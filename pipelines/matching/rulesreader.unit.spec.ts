@@ -3417,4 +3417,8 @@ describe('stated values of the thirty-first blind batch read unknown (sentences 
     expect(readRule(text, 'overtime', m('nfl', 'player_prop'))).toMatchObject({ value: 'included' });
     expect(readRule(text, 'overtime', m('nfl', 'total'))).toEqual({ value: 'unknown', why: 'silent' });
   });
+  it('a colon between digits writes a score or a time, not a label: "the 3:2 after overtime" stays one clause', () => {
+    expect(clauses('The books settled the winner on the 3:2 after overtime.').map((c) => c.text)).toEqual(['The books settled the winner on the 3:2 after overtime']);
+    expect(clauses('Kick-off at 8:30 p.m.: bets stand.').map((c) => c.kind)).toEqual(['first', 'colon']);
+  });
 });
