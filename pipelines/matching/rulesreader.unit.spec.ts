@@ -3421,4 +3421,8 @@ describe('stated values of the thirty-first blind batch read unknown (sentences 
     expect(clauses('The books settled the winner on the 3:2 after overtime.').map((c) => c.text)).toEqual(['The books settled the winner on the 3:2 after overtime']);
     expect(clauses('Kick-off at 8:30 p.m.: bets stand.').map((c) => c.kind)).toEqual(['first', 'colon']);
   });
+  it('"the books settled the winner on the 3:2 after both overtimes": a settlement on the score after overtime includes it', () => {
+    expect(readRule('The books settled the winner on the 3:2 after both overtimes.', 'overtime', m('nhl', 'moneyline'))).toMatchObject({ value: 'included' });
+    expect(readRule('Every sportsbook graded the spread on the final 101-99 after all the overtimes.', 'overtime', m('nba', 'spread'))).toMatchObject({ value: 'included' });
+  });
 });
