@@ -3425,4 +3425,8 @@ describe('stated values of the thirty-first blind batch read unknown (sentences 
     expect(readRule('The books settled the winner on the 3:2 after both overtimes.', 'overtime', m('nhl', 'moneyline'))).toMatchObject({ value: 'included' });
     expect(readRule('Every sportsbook graded the spread on the final 101-99 after all the overtimes.', 'overtime', m('nba', 'spread'))).toMatchObject({ value: 'included' });
   });
+  it('"had he not taken the court, his props would have been void": a player who has not taken the court (the field, the ice) does not play', () => {
+    expect(readRule('Had the forward not taken the court at all, every prop on him would have been voided.', 'non_participation', m('nba', 'player_prop'))).toMatchObject({ value: 'void' });
+    expect(readRule('A quarterback who has not taken the field by kickoff has his props refunded.', 'non_participation', m('nfl', 'player_prop'))).toMatchObject({ value: 'void' });
+  });
 });
