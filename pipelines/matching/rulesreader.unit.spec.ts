@@ -3429,4 +3429,9 @@ describe('stated values of the thirty-first blind batch read unknown (sentences 
     expect(readRule('Had the forward not taken the court at all, every prop on him would have been voided.', 'non_participation', m('nba', 'player_prop'))).toMatchObject({ value: 'void' });
     expect(readRule('A quarterback who has not taken the field by kickoff has his props refunded.', 'non_participation', m('nfl', 'player_prop'))).toMatchObject({ value: 'void' });
   });
+  it('"a game likely to go long" describes the game, no hedge; "is likely to count" still hedges', () => {
+    expect(readRule('Overtime points count for props in a game likely to go long, as in any other game.', 'overtime', m('nba', 'player_prop'))).toMatchObject({ value: 'included' });
+    expect(readRule('Points scored in overtime count toward your entry like any others: that is the reason to stack matchups likely to go long.', 'overtime', m('nba', 'player_prop'))).toMatchObject({ value: 'included' });
+    expect(readRule('Points scored in overtime are likely to count toward your entry.', 'overtime', m('nba', 'player_prop'))).toMatchObject({ value: 'unknown', why: 'hedged' });
+  });
 });
