@@ -268,7 +268,9 @@ const BLIND29_RIGHT = 67;
 // 0 for the week: nothing gained, nothing lost" (a landed spread neither won nor lost, now void; the pair read alike
 // was it and p2796) and p2806's "it is most common to pay the final score, that is including overtime" (a hedge, now
 // unknown) leave none wrong, no silent row read known and 59 of 71 right (measurements.md, round 44).
-const BLIND31_RIGHT = 59;
+// 63 since "a player over or under his line" (a player's line), a score "125:124" (no label's colon) settled on
+// "after both overtimes", a player who has "not taken the court" and "a game likely to go long" (no hedge) read.
+const BLIND31_RIGHT = 63;
 
 const m = (league: MarketScope['league'], marketType: MarketScope['marketType'], segment: MarketScope['segment'] = 'full'): MarketScope => ({ league, marketType, segment });
 
