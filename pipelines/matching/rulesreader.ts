@@ -1230,6 +1230,11 @@ export function clauses(sentence: string, section?: Scope): Clause[] {
       parts.push({ kind: 'semi', toks: [], fresh: true });
       i++;
     }
+    else if (t.word === ',' && next === 'no' && (kept[i + 2]?.word === 'if' || kept[i + 2]?.word === 'when') && cur.toks.some(isWord)) {
+      // "Yes above the line, No at or below it, No if the player is inactive": a contract's answers
+      // listed case by case; each "No if ..." opens its case as "No if ..." opening a clause does.
+      parts.push({ kind: 'semi', toks: [] });
+    }
     else if (t.word === ',' && next === 'but' && kept[i + 2]?.word === 'not') {
       // ", but not for quarter bets" is an exception, as ", not the 4th quarter" is.
       parts.push({ kind: 'not', toks: [] });

@@ -269,8 +269,9 @@ const BLIND29_RIGHT = 67;
 // was it and p2796) and p2806's "it is most common to pay the final score, that is including overtime" (a hedge, now
 // unknown) leave none wrong, no silent row read known and 59 of 71 right (measurements.md, round 44).
 // 63 since "a player over or under his line" (a player's line), a score "125:124" (no label's colon) settled on
-// "after both overtimes", a player who has "not taken the court" and "a game likely to go long" (no hedge) read.
-const BLIND31_RIGHT = 63;
+// "after both overtimes", a player who has "not taken the court" and "a game likely to go long" (no hedge) read;
+// 64 since a contract's answers listed case by case ("Yes above the line, No at or below it, No if ...": p2812).
+const BLIND31_RIGHT = 64;
 
 const m = (league: MarketScope['league'], marketType: MarketScope['marketType'], segment: MarketScope['segment'] = 'full'): MarketScope => ({ league, marketType, segment });
 
@@ -3435,5 +3436,9 @@ describe('stated values of the thirty-first blind batch read unknown (sentences 
     expect(readRule('Overtime points count for props in a game likely to go long, as in any other game.', 'overtime', m('nba', 'player_prop'))).toMatchObject({ value: 'included' });
     expect(readRule('Points scored in overtime count toward your entry like any others: that is the reason to stack matchups likely to go long.', 'overtime', m('nba', 'player_prop'))).toMatchObject({ value: 'included' });
     expect(readRule('Points scored in overtime are likely to count toward your entry.', 'overtime', m('nba', 'player_prop'))).toMatchObject({ value: 'unknown', why: 'hedged' });
+  });
+  it('a contract\'s answers listed case by case ("Yes above the line, No at or below it, No if the player is out") open each "No if" case', () => {
+    expect(readRule('Rebound contracts: Yes over the number, No under it, No if the player is inactive.', 'non_participation', m('nba', 'player_prop'))).toMatchObject({ value: 'loses' });
+    expect(readRule('Rebound contracts: Yes over the number, No when the player does not play.', 'non_participation', m('nba', 'player_prop'))).toMatchObject({ value: 'loses' });
   });
 });
