@@ -244,6 +244,9 @@ export function tokenize(text: string): Tok[] {
     // "regulation & overtime" is "regulation and overtime".
     let w = m[0] === '&' ? 'and' : m[0];
     const start = m.index;
+    // A colon between digits writes a score or a time ("settled on the 125:124", "at 8:31 p.m."), not a
+    // label before its clause.
+    if (w === ':' && /\d/.test(s[start - 1] ?? '') && /\d/.test(s[start + 1] ?? '')) continue;
     const end = start + w.length;
     if (/^f5{2,}$/.test(w)) w = 'fifty_fifty';
     // "settles at $0" is a price of nothing, as "settles at zero" ("$0.40" is a price of its own).
@@ -1226,6 +1229,11 @@ export function clauses(sentence: string, section?: Scope): Clause[] {
       // alive, while the fourth-quarter line does not count overtime": the contrast has its own subject).
       parts.push({ kind: 'semi', toks: [], fresh: true });
       i++;
+    }
+    else if (t.word === ',' && next === 'no' && (kept[i + 2]?.word === 'if' || kept[i + 2]?.word === 'when') && cur.toks.some(isWord)) {
+      // "Yes above the line, No at or below it, No if the player is inactive": a contract's answers
+      // listed case by case; each "No if ..." opens its case as "No if ..." opening a clause does.
+      parts.push({ kind: 'semi', toks: [] });
     }
     else if (t.word === ',' && next === 'but' && kept[i + 2]?.word === 'not') {
       // ", but not for quarter bets" is an exception, as ", not the 4th quarter" is.

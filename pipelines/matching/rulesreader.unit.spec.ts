@@ -263,6 +263,15 @@ const BLIND28_RIGHT = 82;
 // "your bet is cancelled", a game "won in extra innings" that "counts as a win", "marked on regulation time",
 // basketball's "fourth period", "half of your assigned confidence points" and a "whole number" spread read.
 const BLIND29_RIGHT = 67;
+// The thirty-first blind batch, development since its blind figure (58 of 71 right on the reader at 6a3274a, with
+// 1 wrong value, 1 of 47 silent rows read known and one pair of opposite stated values read alike): p2795's "you score
+// 0 for the week: nothing gained, nothing lost" (a landed spread neither won nor lost, now void; the pair read alike
+// was it and p2796) and p2806's "it is most common to pay the final score, that is including overtime" (a hedge, now
+// unknown) leave none wrong, no silent row read known and 59 of 71 right (measurements.md, round 44).
+// 63 since "a player over or under his line" (a player's line), a score "125:124" (no label's colon) settled on
+// "after both overtimes", a player who has "not taken the court" and "a game likely to go long" (no hedge) read;
+// 64 since a contract's answers listed case by case ("Yes above the line, No at or below it, No if ...": p2812).
+const BLIND31_RIGHT = 64;
 
 const m = (league: MarketScope['league'], marketType: MarketScope['marketType'], segment: MarketScope['segment'] = 'full'): MarketScope => ({ league, marketType, segment });
 
@@ -1260,6 +1269,7 @@ describe('corpus of real rules texts (evaluation part)', () => {
     { part: 'blind27-former-evaluation', batch: 'twenty-seventh', stated: 70, right: BLIND27_RIGHT, silentKnown: [] },
     { part: 'blind28-former-evaluation', batch: 'twenty-eighth', stated: 80, right: BLIND28_RIGHT, silentKnown: [] },
     { part: 'blind29-former-evaluation', batch: 'twenty-ninth', stated: 70, right: BLIND29_RIGHT, silentKnown: [] },
+    { part: 'blind31-former-evaluation', batch: 'thirty-first', stated: 70, right: BLIND31_RIGHT, silentKnown: [] },
   ];
   it.each(BLIND_GUARDS)(
     'keeps the $batch blind batch (development since it was measured once) free of wrong values and of opposite rules read alike, at least $right right, silent rows read known exactly $silentKnown',
@@ -3386,5 +3396,49 @@ describe('stated values of the twenty-ninth blind batch read unknown (sentences 
     expect(readRule('If a spread is a whole number, say three points, the game can end on a three-point difference and neither side wins: the bet is voided and the money wagered is returned.', 'push', m('wnba', 'spread'))).toMatchObject({ value: 'void' });
     // A whole-number line named with no value states nothing.
     expect(readRule('If the spread is a whole number, the bet can be placed at any time.', 'push', m('wnba', 'spread'))).toEqual({ value: 'unknown', why: 'silent' });
+  });
+});
+
+describe('the thirty-first blind batch\'s wrong value and silent row read known (sentences written for these tests)', () => {
+  it('"you score zero for the week: nothing gained, nothing lost" on a landed spread is neither a win nor a loss: void', () => {
+    expect(readRule('Should the favorite win by exactly the line, the pick scores zero: nothing gained, nothing lost.', 'push', m('nfl', 'spread'))).toMatchObject({ value: 'void' });
+    expect(readRule('A total that lands exactly on the number is nothing won, nothing lost.', 'push', m('nba', 'total'))).toMatchObject({ value: 'void' });
+    // "lost" alone still loses.
+    expect(readRule('A pick that lands exactly on the spread is lost.', 'push', m('nfl', 'spread'))).toMatchObject({ value: 'loses' });
+  });
+  it('"it is most common to pay the final score, overtime included" is a hedge, as "it is common" is: no value', () => {
+    expect(readRule('For the last square it is most common to pay on the final score, overtime included.', 'overtime', m('nfl', 'total'))).toMatchObject({ value: 'unknown', why: 'hedged' });
+    expect(readRule('Settling on the final score, overtime included, is more common than settling at the end of regulation.', 'overtime', m('nfl', 'spread'))).toMatchObject({ value: 'unknown', why: 'hedged' });
+    // Stated plainly, it is read.
+    expect(readRule('The last square is paid on the final score, overtime included.', 'overtime', m('nfl', 'total'))).toMatchObject({ value: 'included' });
+  });
+});
+
+describe('stated values of the thirty-first blind batch read unknown (sentences written for these tests)', () => {
+  it('"pick a player over or under his line" names a player\'s line, not a game total', () => {
+    const text = 'Weekly pick game: take a player over or under his rushing line; any yards in overtime count.';
+    expect(readRule(text, 'overtime', m('nfl', 'player_prop'))).toMatchObject({ value: 'included' });
+    expect(readRule(text, 'overtime', m('nfl', 'total'))).toEqual({ value: 'unknown', why: 'silent' });
+  });
+  it('a colon between digits writes a score or a time, not a label: "the 3:2 after overtime" stays one clause', () => {
+    expect(clauses('The books settled the winner on the 3:2 after overtime.').map((c) => c.text)).toEqual(['The books settled the winner on the 3:2 after overtime']);
+    expect(clauses('Kick-off at 8:30 p.m.: bets stand.').map((c) => c.kind)).toEqual(['first', 'colon']);
+  });
+  it('"the books settled the winner on the 3:2 after both overtimes": a settlement on the score after overtime includes it', () => {
+    expect(readRule('The books settled the winner on the 3:2 after both overtimes.', 'overtime', m('nhl', 'moneyline'))).toMatchObject({ value: 'included' });
+    expect(readRule('Every sportsbook graded the spread on the final 101-99 after all the overtimes.', 'overtime', m('nba', 'spread'))).toMatchObject({ value: 'included' });
+  });
+  it('"had he not taken the court, his props would have been void": a player who has not taken the court (the field, the ice) does not play', () => {
+    expect(readRule('Had the forward not taken the court at all, every prop on him would have been voided.', 'non_participation', m('nba', 'player_prop'))).toMatchObject({ value: 'void' });
+    expect(readRule('A quarterback who has not taken the field by kickoff has his props refunded.', 'non_participation', m('nfl', 'player_prop'))).toMatchObject({ value: 'void' });
+  });
+  it('"a game likely to go long" describes the game, no hedge; "is likely to count" still hedges', () => {
+    expect(readRule('Overtime points count for props in a game likely to go long, as in any other game.', 'overtime', m('nba', 'player_prop'))).toMatchObject({ value: 'included' });
+    expect(readRule('Points scored in overtime count toward your entry like any others: that is the reason to stack matchups likely to go long.', 'overtime', m('nba', 'player_prop'))).toMatchObject({ value: 'included' });
+    expect(readRule('Points scored in overtime are likely to count toward your entry.', 'overtime', m('nba', 'player_prop'))).toMatchObject({ value: 'unknown', why: 'hedged' });
+  });
+  it('a contract\'s answers listed case by case ("Yes above the line, No at or below it, No if the player is out") open each "No if" case', () => {
+    expect(readRule('Rebound contracts: Yes over the number, No under it, No if the player is inactive.', 'non_participation', m('nba', 'player_prop'))).toMatchObject({ value: 'loses' });
+    expect(readRule('Rebound contracts: Yes over the number, No when the player does not play.', 'non_participation', m('nba', 'player_prop'))).toMatchObject({ value: 'loses' });
   });
 });
