@@ -3388,3 +3388,12 @@ describe('stated values of the twenty-ninth blind batch read unknown (sentences 
     expect(readRule('If the spread is a whole number, the bet can be placed at any time.', 'push', m('wnba', 'spread'))).toEqual({ value: 'unknown', why: 'silent' });
   });
 });
+describe('the thirtieth blind batch\'s wrong value and silent row read known (sentences written for these tests)', () => {
+  it('a result "turned a loss into a push": what the result was before it became a push is no value of the push', () => {
+    expect(readRule('A late field goal turned a loss into a push for anyone holding 44.', 'push', m('nfl', 'total'))).toEqual({ value: 'unknown', why: 'silent' });
+    expect(readRule('At 7, a touchdown in the last minute turns a win or a loss into a push.', 'push', m('nfl', 'spread'))).toEqual({ value: 'unknown', why: 'silent' });
+    // A push that is itself turned into a loss, or graded one, still loses.
+    expect(readRule('If the total lands on the number, the bet is turned into a loss.', 'push', m('nfl', 'total'))).toMatchObject({ value: 'loses' });
+    expect(readRule('A total that lands exactly on the line is graded as a loss.', 'push', m('nfl', 'total'))).toMatchObject({ value: 'loses' });
+  });
+});
