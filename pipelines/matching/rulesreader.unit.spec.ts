@@ -3388,12 +3388,20 @@ describe('stated values of the twenty-ninth blind batch read unknown (sentences 
     expect(readRule('If the spread is a whole number, the bet can be placed at any time.', 'push', m('wnba', 'spread'))).toEqual({ value: 'unknown', why: 'silent' });
   });
 });
-describe('the thirtieth blind batch\'s wrong value and silent row read known (sentences written for these tests)', () => {
+describe('the thirtieth blind batch\'s wrong value (sentences written for these tests)', () => {
   it('a result "turned a loss into a push": what the result was before it became a push is no value of the push', () => {
     expect(readRule('A late field goal turned a loss into a push for anyone holding 44.', 'push', m('nfl', 'total'))).toEqual({ value: 'unknown', why: 'silent' });
     expect(readRule('At 7, a touchdown in the last minute turns a win or a loss into a push.', 'push', m('nfl', 'spread'))).toEqual({ value: 'unknown', why: 'silent' });
     // A push that is itself turned into a loss, or graded one, still loses.
     expect(readRule('If the total lands on the number, the bet is turned into a loss.', 'push', m('nfl', 'total'))).toMatchObject({ value: 'loses' });
     expect(readRule('A total that lands exactly on the line is graded as a loss.', 'push', m('nfl', 'total'))).toMatchObject({ value: 'loses' });
+  });
+});
+describe('the thirtieth blind batch\'s silent row read known (sentences written for these tests)', () => {
+  it('a standings tiebreaker of "more wins without overtime" ranks teams by a count of wins: no rule of how a pick or bet settles', () => {
+    expect(readRule('Both teams finished level on points, but Boston holds the tiebreaker with more wins without overtime.', 'overtime', m('nhl', 'moneyline'))).toEqual({ value: 'unknown', why: 'silent' });
+    expect(readRule('Ties in the standings go to the club with the most wins without overtime or shootouts.', 'overtime', m('nhl', 'moneyline'))).toEqual({ value: 'unknown', why: 'silent' });
+    // Wins without overtime that are what a pick counts still leave overtime out.
+    expect(readRule('Only wins without overtime count for your picks.', 'overtime', m('nhl', 'moneyline'))).toMatchObject({ value: 'excluded' });
   });
 });
