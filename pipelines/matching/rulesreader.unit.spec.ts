@@ -268,7 +268,8 @@ const BLIND29_RIGHT = 67;
 // before it landed on the line, no value of the push: now unknown) and p2742's standings tiebreaker "more wins
 // without overtime" (a count of wins ranking teams, no settlement: now silent) leave none wrong, no silent row read
 // known and 48 of 61 right (measurements.md, round 43).
-const BLIND30_RIGHT = 48;
+// 50 since a pool's "side contest" or "side game" names no sides market.
+const BLIND30_RIGHT = 50;
 
 const m = (league: MarketScope['league'], marketType: MarketScope['marketType'], segment: MarketScope['segment'] = 'full'): MarketScope => ({ league, marketType, segment });
 
@@ -3410,5 +3411,13 @@ describe('the thirtieth blind batch\'s silent row read known (sentences written 
     expect(readRule('Ties in the standings go to the club with the most wins without overtime or shootouts.', 'overtime', m('nhl', 'moneyline'))).toEqual({ value: 'unknown', why: 'silent' });
     // Wins without overtime that are what a pick counts still leave overtime out.
     expect(readRule('Only wins without overtime count for your picks.', 'overtime', m('nhl', 'moneyline'))).toMatchObject({ value: 'excluded' });
+  });
+});
+describe('stated values of the thirtieth blind batch read unknown (sentences written for these tests)', () => {
+  it('a pool\'s "side contest" or "side game" (one played beside the main contest) names no sides market', () => {
+    expect(readRule('New daily side contest: pick a player over or under her points line. A player ruled out before tip-off has that pick voided.', 'non_participation', m('wnba', 'player_prop'))).toMatchObject({ value: 'void' });
+    expect(readRule('New side game: pick a player\'s points over or under a line. Points scored in overtime count.', 'overtime', m('wnba', 'player_prop'))).toMatchObject({ value: 'included' });
+    // Bets on the sides are still the sides market.
+    expect(readRule('Side bets: overtime counts.', 'overtime', m('nfl', 'player_prop'))).toEqual({ value: 'unknown', why: 'silent' });
   });
 });
