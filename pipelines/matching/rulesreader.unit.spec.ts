@@ -269,7 +269,8 @@ const BLIND29_RIGHT = 67;
 // without overtime" (a count of wins ranking teams, no settlement: now silent) leave none wrong, no silent row read
 // known and 48 of 61 right (measurements.md, round 43).
 // 50 since a pool's "side contest" or "side game" names no sides market.
-const BLIND30_RIGHT = 50;
+// 51 since a player who does not play makes the pick "a loss" ("the day is lost").
+const BLIND30_RIGHT = 51;
 
 const m = (league: MarketScope['league'], marketType: MarketScope['marketType'], segment: MarketScope['segment'] = 'full'): MarketScope => ({ league, marketType, segment });
 
@@ -3419,5 +3420,13 @@ describe('stated values of the thirtieth blind batch read unknown (sentences wri
     expect(readRule('New side game: pick a player\'s points over or under a line. Points scored in overtime count.', 'overtime', m('wnba', 'player_prop'))).toMatchObject({ value: 'included' });
     // Bets on the sides are still the sides market.
     expect(readRule('Side bets: overtime counts.', 'overtime', m('nfl', 'player_prop'))).toEqual({ value: 'unknown', why: 'silent' });
+  });
+});
+describe('stated values of the thirtieth blind batch read unknown, continued (sentences written for these tests)', () => {
+  it('a player who does not play makes the pick "a loss", or his day "is lost": the pick loses', () => {
+    expect(readRule('If your player is scratched and does not dress, the pick is a loss.', 'non_participation', m('nhl', 'player_prop'))).toMatchObject({ value: 'loses' });
+    expect(readRule('A player you pick who does not play that day scores nothing, and the day is lost.', 'non_participation', m('wnba', 'player_prop'))).toMatchObject({ value: 'loses' });
+    // A loss named for another case than the absent player's says nothing of it.
+    expect(readRule('A pick on a player who does not play is replaced by the next player on your list; a wrong pick is a loss.', 'non_participation', m('wnba', 'player_prop'))).not.toMatchObject({ value: 'loses' });
   });
 });
