@@ -1227,6 +1227,13 @@ export function clauses(sentence: string, section?: Scope): Clause[] {
       parts.push({ kind: 'semi', toks: [], fresh: true });
       i++;
     }
+    else if (t.word === ',' && next === 'and' && CONDITION_OPENERS.has(kept[i + 2]?.word ?? '') && (cur.kind === 'not' || cur.kind === 'except') && cur.toks.some(isWord)) {
+      // "Goals count overtime but not the shootout, and if the player does not come onto the ice, the bet
+      // is void": a condition coordinated after an exception opens a statement of its own; no list of
+      // excepted markets goes on with "and if".
+      parts.push({ kind: 'semi', toks: [] });
+      i++;
+    }
     else if (t.word === ',' && next === 'but' && kept[i + 2]?.word === 'not') {
       // ", but not for quarter bets" is an exception, as ", not the 4th quarter" is.
       parts.push({ kind: 'not', toks: [] });

@@ -270,7 +270,8 @@ const BLIND29_RIGHT = 67;
 // known and 48 of 61 right (measurements.md, round 43).
 // 50 since a pool's "side contest" or "side game" names no sides market.
 // 51 since a player who does not play makes the pick "a loss" ("the day is lost").
-const BLIND30_RIGHT = 51;
+// 52 since a condition after an exception ("but not the shootout, and if the player does not ...") is a statement of its own.
+const BLIND30_RIGHT = 52;
 
 const m = (league: MarketScope['league'], marketType: MarketScope['marketType'], segment: MarketScope['segment'] = 'full'): MarketScope => ({ league, marketType, segment });
 
@@ -3428,5 +3429,16 @@ describe('stated values of the thirtieth blind batch read unknown, continued (se
     expect(readRule('A player you pick who does not play that day scores nothing, and the day is lost.', 'non_participation', m('wnba', 'player_prop'))).toMatchObject({ value: 'loses' });
     // A loss named for another case than the absent player's says nothing of it.
     expect(readRule('A pick on a player who does not play is replaced by the next player on your list; a wrong pick is a loss.', 'non_participation', m('wnba', 'player_prop'))).not.toMatchObject({ value: 'loses' });
+  });
+});
+describe('stated values of the thirtieth blind batch read unknown, an exception and a condition after it (sentences written for these tests)', () => {
+  it('"count overtime but not the shootout, and if the player does not come onto the ice, the bet is void": the condition after the exception is a statement of its own', () => {
+    const text = 'Player points and goals count overtime but not the shootout, and if the player does not come onto the ice, the bet is settled at odds of 1.00.';
+    expect(readRule(text, 'non_participation', m('nhl', 'player_prop'))).toMatchObject({ value: 'void' });
+    expect(readRule(text, 'overtime', m('nhl', 'player_prop'))).toMatchObject({ value: 'included' });
+    expect(readRule('All bets include overtime except bets on the fourth quarter, and if the player does not play, his props are void.', 'non_participation', m('nba', 'player_prop'))).toMatchObject({ value: 'void' });
+    // An exception that lists its cases with "and" is still one exception: each case leaves overtime out.
+    expect(readRule('All markets include overtime, but not the fourth quarter and the second half.', 'overtime', m('nba', 'total', 'quarter:4'))).toMatchObject({ value: 'excluded' });
+    expect(readRule('All markets include overtime, but not the fourth quarter and the second half.', 'overtime', m('nba', 'total', 'half:2'))).toMatchObject({ value: 'excluded' });
   });
 });
