@@ -462,6 +462,10 @@ function readScope(words: string[]): { scope: Scope; own: Clause['own'] } {
         continue;
       }
     }
+    // "every pick on him is scored as void, More or Less": a closing "More or Less" names the two
+    // selections of a pick the statement holds for alike (as "whether More or Less was selected" does),
+    // not the total market that "more or less on the full game" or "more or less than" a figure names.
+    if (i === words.length - 3 && i > 0 && words[i] === 'more' && words[i + 1] === 'or' && words[i + 2] === 'less') break;
     let matched = 0;
     // An entry held to the clause's start ("^ result") is tried there first.
     const anchored = i === 0 ? SCOPE_AT_START.filter((a) => a.tokens[0] === words[0] || (a.tokens.length === 1 && `${a.tokens[0]}s` === words[0])) : [];

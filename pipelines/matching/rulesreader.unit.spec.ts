@@ -271,7 +271,8 @@ const BLIND29_RIGHT = 67;
 // 50 since a pool's "side contest" or "side game" names no sides market.
 // 51 since a player who does not play makes the pick "a loss" ("the day is lost").
 // 52 since a condition after an exception ("but not the shootout, and if the player does not ...") is a statement of its own.
-const BLIND30_RIGHT = 52;
+// 53 since a closing "More or Less" names a pick's two selections, not the total market.
+const BLIND30_RIGHT = 53;
 
 const m = (league: MarketScope['league'], marketType: MarketScope['marketType'], segment: MarketScope['segment'] = 'full'): MarketScope => ({ league, marketType, segment });
 
@@ -3440,5 +3441,13 @@ describe('stated values of the thirtieth blind batch read unknown, an exception 
     // An exception that lists its cases with "and" is still one exception: each case leaves overtime out.
     expect(readRule('All markets include overtime, but not the fourth quarter and the second half.', 'overtime', m('nba', 'total', 'quarter:4'))).toMatchObject({ value: 'excluded' });
     expect(readRule('All markets include overtime, but not the fourth quarter and the second half.', 'overtime', m('nba', 'total', 'half:2'))).toMatchObject({ value: 'excluded' });
+  });
+});
+describe('stated values of the thirtieth blind batch read unknown, a pick\'s "More or Less" (sentences written for these tests)', () => {
+  it('a closing "More or Less" names a pick\'s two selections, not a total; "more or less on the full game", "more or less than" a figure are still a total', () => {
+    expect(readRule('Minimum play: a player who does not log a second of ice time has every pick on him scored as void, MORE or LESS.', 'non_participation', m('nhl', 'player_prop'))).toMatchObject({ value: 'void' });
+    expect(readRule('For more (+) or less (-) on the full game, the extra goals are valid.', 'overtime', m('nhl', 'player_prop'))).toEqual({ value: 'unknown', why: 'silent' });
+    expect(readRule('You bet on whether the total points, overtime included, will be more or less than this number.', 'overtime', m('nba', 'total'))).toMatchObject({ value: 'included' });
+    expect(readRule('You bet on whether the total points, overtime included, will be more or less than this number.', 'overtime', m('nba', 'player_prop'))).toEqual({ value: 'unknown', why: 'silent' });
   });
 });
