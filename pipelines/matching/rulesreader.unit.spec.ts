@@ -272,7 +272,8 @@ const BLIND29_RIGHT = 67;
 // 51 since a player who does not play makes the pick "a loss" ("the day is lost").
 // 52 since a condition after an exception ("but not the shootout, and if the player does not ...") is a statement of its own.
 // 53 since a closing "More or Less" names a pick's two selections, not the total market.
-const BLIND30_RIGHT = 53;
+// 54 since a contest's "prediction" that "is removed" for a player who does not play is a removed pick.
+const BLIND30_RIGHT = 54;
 
 const m = (league: MarketScope['league'], marketType: MarketScope['marketType'], segment: MarketScope['segment'] = 'full'): MarketScope => ({ league, marketType, segment });
 
@@ -3449,5 +3450,13 @@ describe('stated values of the thirtieth blind batch read unknown, a pick\'s "Mo
     expect(readRule('For more (+) or less (-) on the full game, the extra goals are valid.', 'overtime', m('nhl', 'player_prop'))).toEqual({ value: 'unknown', why: 'silent' });
     expect(readRule('You bet on whether the total points, overtime included, will be more or less than this number.', 'overtime', m('nba', 'total'))).toMatchObject({ value: 'included' });
     expect(readRule('You bet on whether the total points, overtime included, will be more or less than this number.', 'overtime', m('nba', 'player_prop'))).toEqual({ value: 'unknown', why: 'silent' });
+  });
+});
+describe('stated values of the thirtieth blind batch read unknown, a pick called a prediction (sentences written for these tests)', () => {
+  it('a contest\'s "prediction" on a player who does not play "is removed": the pick is voided, as a removed pick is', () => {
+    expect(readRule('A pitcher who does not start is a DNP; a DNP prediction is removed and the contest is scored on the rest.', 'non_participation', m('mlb', 'player_prop'))).toMatchObject({ value: 'void' });
+    expect(readRule('If a player does not play, his predictions are removed from your contest.', 'non_participation', m('nba', 'player_prop'))).toMatchObject({ value: 'void' });
+    // A prediction removed for another reason than the player's absence states nothing of it.
+    expect(readRule('A prediction is removed when the line moves before the contest locks.', 'non_participation', m('nba', 'player_prop'))).toEqual({ value: 'unknown', why: 'silent' });
   });
 });
