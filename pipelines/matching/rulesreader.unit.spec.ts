@@ -273,7 +273,8 @@ const BLIND29_RIGHT = 67;
 // 52 since a condition after an exception ("but not the shootout, and if the player does not ...") is a statement of its own.
 // 53 since a closing "More or Less" names a pick's two selections, not the total market.
 // 54 since a contest's "prediction" that "is removed" for a player who does not play is a removed pick.
-const BLIND30_RIGHT = 54;
+// 55 since a three-way line listed by its outcomes, "(1 / draw / 2)", is outside our markets as "1X2" is.
+const BLIND30_RIGHT = 55;
 
 const m = (league: MarketScope['league'], marketType: MarketScope['marketType'], segment: MarketScope['segment'] = 'full'): MarketScope => ({ league, marketType, segment });
 
@@ -3458,5 +3459,14 @@ describe('stated values of the thirtieth blind batch read unknown, a pick called
     expect(readRule('If a player does not play, his predictions are removed from your contest.', 'non_participation', m('nba', 'player_prop'))).toMatchObject({ value: 'void' });
     // A prediction removed for another reason than the player's absence states nothing of it.
     expect(readRule('A prediction is removed when the line moves before the contest locks.', 'non_participation', m('nba', 'player_prop'))).toEqual({ value: 'unknown', why: 'silent' });
+  });
+});
+describe('stated values of the thirtieth blind batch read unknown, a three-way line listed by its outcomes (sentences written for these tests)', () => {
+  it('"where three are offered (1 / draw / 2)" names the three-way line, outside our markets, as "1X2" does', () => {
+    const text = 'Winner: where two results are offered, bets include overtime and the shootout; where three are offered (1 / draw / 2), bets are for regular time only.';
+    expect(readRule(text, 'overtime', m('nhl', 'moneyline'))).toMatchObject({ value: 'included' });
+    expect(readRule('Match result (1 / X / 2) bets are settled on regular time only.', 'overtime', m('nhl', 'moneyline'))).toEqual({ value: 'unknown', why: 'silent' });
+    // A plain draw named in a sentence on our markets still speaks of them.
+    expect(readRule('Winner: if the game ends in a draw after overtime, bets are void.', 'tie', m('nfl', 'moneyline'))).toMatchObject({ value: 'void' });
   });
 });
