@@ -1808,8 +1808,8 @@ function negatedValue(words: string[], hit: Hit): boolean {
   if (inNorMember(words, hit.start)) return true;
   for (let k = hit.start - 1; k >= Math.max(0, hit.start - 4); k--) {
     // "nobody wins", "no one wins or loses", "neither side won or lost", "no team wins or loses": a denied
-    // subject of the verbs coordinated with the value word.
-    if (NEGATION_CUES.has(words[k]) || deniesSubjectAt(words, k)) return true;
+    // subject of the verbs coordinated with the value word; "nothing is refunded" denies the refund.
+    if (NEGATION_CUES.has(words[k]) || deniesSubjectAt(words, k) || words[k] === 'nothing') return true;
     // "no bets are voided", "no stakes are returned": a denied bet or stake as the subject.
     if ((MARKET_NOUNS.has(words[k]) || STAKE_NOUNS.has(words[k])) && words[k - 1] === 'no') return true;
     // "nobody earns or loses points on it", "no one gains or loses": any one verb coordinated right

@@ -3470,3 +3470,11 @@ describe('stated values of the thirtieth blind batch read unknown, a three-way l
     expect(readRule('Winner: if the game ends in a draw after overtime, bets are void.', 'tie', m('nfl', 'moneyline'))).toMatchObject({ value: 'void' });
   });
 });
+describe('a refund denied by its subject (sentences written for these tests)', () => {
+  it('"nothing is refunded" denies the refund, as "no stakes are refunded" does', () => {
+    expect(readRule('If your player does not dress, nothing is refunded.', 'non_participation', m('nhl', 'player_prop'))).toEqual({ value: 'unknown', why: 'silent' });
+    expect(readRule('If the game is tied, nothing is returned and the bet loses.', 'tie', m('nfl', 'moneyline'))).toMatchObject({ value: 'loses' });
+    // A refund of its own after "nothing else" is still one.
+    expect(readRule('If the player does not play, the stake is refunded and nothing else happens.', 'non_participation', m('nhl', 'player_prop'))).toMatchObject({ value: 'void' });
+  });
+});
