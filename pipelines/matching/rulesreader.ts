@@ -465,6 +465,10 @@ function readScope(words: string[]): { scope: Scope; own: Clause['own'] } {
         continue;
       }
     }
+    // "every pick on him is scored as void, More or Less": a closing "More or Less" names the two
+    // selections of a pick the statement holds for alike (as "whether More or Less was selected" does),
+    // not the total market that "more or less on the full game" or "more or less than" a figure names.
+    if (i === words.length - 3 && i > 0 && words[i] === 'more' && words[i + 1] === 'or' && words[i + 2] === 'less') break;
     let matched = 0;
     // An entry held to the clause's start ("^ result") is tried there first.
     const anchored = i === 0 ? SCOPE_AT_START.filter((a) => a.tokens[0] === words[0] || (a.tokens.length === 1 && `${a.tokens[0]}s` === words[0])) : [];
@@ -1235,6 +1239,13 @@ export function clauses(sentence: string, section?: Scope): Clause[] {
       // listed case by case; each "No if ..." opens its case as "No if ..." opening a clause does.
       parts.push({ kind: 'semi', toks: [] });
     }
+    else if (t.word === ',' && next === 'and' && CONDITION_OPENERS.has(kept[i + 2]?.word ?? '') && (cur.kind === 'not' || cur.kind === 'except') && cur.toks.some(isWord)) {
+      // "Goals count overtime but not the shootout, and if the player does not come onto the ice, the bet
+      // is void": a condition coordinated after an exception opens a statement of its own; no list of
+      // excepted markets goes on with "and if".
+      parts.push({ kind: 'semi', toks: [] });
+      i++;
+    }
     else if (t.word === ',' && next === 'but' && kept[i + 2]?.word === 'not') {
       // ", but not for quarter bets" is an exception, as ", not the 4th quarter" is.
       parts.push({ kind: 'not', toks: [] });
@@ -1805,8 +1816,8 @@ function negatedValue(words: string[], hit: Hit): boolean {
   if (inNorMember(words, hit.start)) return true;
   for (let k = hit.start - 1; k >= Math.max(0, hit.start - 4); k--) {
     // "nobody wins", "no one wins or loses", "neither side won or lost", "no team wins or loses": a denied
-    // subject of the verbs coordinated with the value word.
-    if (NEGATION_CUES.has(words[k]) || deniesSubjectAt(words, k)) return true;
+    // subject of the verbs coordinated with the value word; "nothing is refunded" denies the refund.
+    if (NEGATION_CUES.has(words[k]) || deniesSubjectAt(words, k) || words[k] === 'nothing') return true;
     // "no bets are voided", "no stakes are returned": a denied bet or stake as the subject.
     if ((MARKET_NOUNS.has(words[k]) || STAKE_NOUNS.has(words[k])) && words[k - 1] === 'no') return true;
     // "nobody earns or loses points on it", "no one gains or loses": any one verb coordinated right

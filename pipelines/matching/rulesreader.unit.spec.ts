@@ -263,6 +263,18 @@ const BLIND28_RIGHT = 82;
 // "your bet is cancelled", a game "won in extra innings" that "counts as a win", "marked on regulation time",
 // basketball's "fourth period", "half of your assigned confidence points" and a "whole number" spread read.
 const BLIND29_RIGHT = 67;
+// The thirtieth blind batch, development since its blind figure (48 of 61 right on the reader at ed40c80, with
+// 1 wrong value and 1 silent row read known): p2780's "it turned a loss or a win into a push" (what the result was
+// before it landed on the line, no value of the push: now unknown) and p2742's standings tiebreaker "more wins
+// without overtime" (a count of wins ranking teams, no settlement: now silent) leave none wrong, no silent row read
+// known and 48 of 61 right (measurements.md, round 43).
+// 50 since a pool's "side contest" or "side game" names no sides market.
+// 51 since a player who does not play makes the pick "a loss" ("the day is lost").
+// 52 since a condition after an exception ("but not the shootout, and if the player does not ...") is a statement of its own.
+// 53 since a closing "More or Less" names a pick's two selections, not the total market.
+// 54 since a contest's "prediction" that "is removed" for a player who does not play is a removed pick.
+// 55 since a three-way line listed by its outcomes, "(1 / draw / 2)", is outside our markets as "1X2" is.
+const BLIND30_RIGHT = 55;
 // The thirty-first blind batch, development since its blind figure (58 of 71 right on the reader at 6a3274a, with
 // 1 wrong value, 1 of 47 silent rows read known and one pair of opposite stated values read alike): p2795's "you score
 // 0 for the week: nothing gained, nothing lost" (a landed spread neither won nor lost, now void; the pair read alike
@@ -1269,6 +1281,7 @@ describe('corpus of real rules texts (evaluation part)', () => {
     { part: 'blind27-former-evaluation', batch: 'twenty-seventh', stated: 70, right: BLIND27_RIGHT, silentKnown: [] },
     { part: 'blind28-former-evaluation', batch: 'twenty-eighth', stated: 80, right: BLIND28_RIGHT, silentKnown: [] },
     { part: 'blind29-former-evaluation', batch: 'twenty-ninth', stated: 70, right: BLIND29_RIGHT, silentKnown: [] },
+    { part: 'blind30-former-evaluation', batch: 'thirtieth', stated: 55, right: BLIND30_RIGHT, silentKnown: [] },
     { part: 'blind31-former-evaluation', batch: 'thirty-first', stated: 70, right: BLIND31_RIGHT, silentKnown: [] },
   ];
   it.each(BLIND_GUARDS)(
@@ -3440,5 +3453,83 @@ describe('stated values of the thirty-first blind batch read unknown (sentences 
   it('a contract\'s answers listed case by case ("Yes above the line, No at or below it, No if the player is out") open each "No if" case', () => {
     expect(readRule('Rebound contracts: Yes over the number, No under it, No if the player is inactive.', 'non_participation', m('nba', 'player_prop'))).toMatchObject({ value: 'loses' });
     expect(readRule('Rebound contracts: Yes over the number, No when the player does not play.', 'non_participation', m('nba', 'player_prop'))).toMatchObject({ value: 'loses' });
+  });
+});
+
+describe('the thirtieth blind batch\'s wrong value (sentences written for these tests)', () => {
+  it('a result "turned a loss into a push": what the result was before it became a push is no value of the push', () => {
+    expect(readRule('A late field goal turned a loss into a push for anyone holding 44.', 'push', m('nfl', 'total'))).toEqual({ value: 'unknown', why: 'silent' });
+    expect(readRule('At 7, a touchdown in the last minute turns a win or a loss into a push.', 'push', m('nfl', 'spread'))).toEqual({ value: 'unknown', why: 'silent' });
+    // A push that is itself turned into a loss, or graded one, still loses.
+    expect(readRule('If the total lands on the number, the bet is turned into a loss.', 'push', m('nfl', 'total'))).toMatchObject({ value: 'loses' });
+    expect(readRule('A total that lands exactly on the line is graded as a loss.', 'push', m('nfl', 'total'))).toMatchObject({ value: 'loses' });
+  });
+});
+describe('the thirtieth blind batch\'s silent row read known (sentences written for these tests)', () => {
+  it('a standings tiebreaker of "more wins without overtime" ranks teams by a count of wins: no rule of how a pick or bet settles', () => {
+    expect(readRule('Both teams finished level on points, but Boston holds the tiebreaker with more wins without overtime.', 'overtime', m('nhl', 'moneyline'))).toEqual({ value: 'unknown', why: 'silent' });
+    expect(readRule('Ties in the standings go to the club with the most wins without overtime or shootouts.', 'overtime', m('nhl', 'moneyline'))).toEqual({ value: 'unknown', why: 'silent' });
+    // Wins without overtime that are what a pick counts still leave overtime out.
+    expect(readRule('Only wins without overtime count for your picks.', 'overtime', m('nhl', 'moneyline'))).toMatchObject({ value: 'excluded' });
+  });
+});
+describe('stated values of the thirtieth blind batch read unknown (sentences written for these tests)', () => {
+  it('a pool\'s "side contest" or "side game" (one played beside the main contest) names no sides market', () => {
+    expect(readRule('New daily side contest: pick a player over or under her points line. A player ruled out before tip-off has that pick voided.', 'non_participation', m('wnba', 'player_prop'))).toMatchObject({ value: 'void' });
+    expect(readRule('New side game: pick a player\'s points over or under a line. Points scored in overtime count.', 'overtime', m('wnba', 'player_prop'))).toMatchObject({ value: 'included' });
+    // Bets on the sides are still the sides market.
+    expect(readRule('Side bets: overtime counts.', 'overtime', m('nfl', 'player_prop'))).toEqual({ value: 'unknown', why: 'silent' });
+  });
+});
+describe('stated values of the thirtieth blind batch read unknown, continued (sentences written for these tests)', () => {
+  it('a player who does not play makes the pick "a loss", or his day "is lost": the pick loses', () => {
+    expect(readRule('If your player is scratched and does not dress, the pick is a loss.', 'non_participation', m('nhl', 'player_prop'))).toMatchObject({ value: 'loses' });
+    expect(readRule('A player you pick who does not play that day scores nothing, and the day is lost.', 'non_participation', m('wnba', 'player_prop'))).toMatchObject({ value: 'loses' });
+    // A loss named for another case than the absent player's says nothing of it.
+    expect(readRule('A pick on a player who does not play is replaced by the next player on your list; a wrong pick is a loss.', 'non_participation', m('wnba', 'player_prop'))).not.toMatchObject({ value: 'loses' });
+  });
+});
+describe('stated values of the thirtieth blind batch read unknown, an exception and a condition after it (sentences written for these tests)', () => {
+  it('"count overtime but not the shootout, and if the player does not come onto the ice, the bet is void": the condition after the exception is a statement of its own', () => {
+    const text = 'Player points and goals count overtime but not the shootout, and if the player does not come onto the ice, the bet is settled at odds of 1.00.';
+    expect(readRule(text, 'non_participation', m('nhl', 'player_prop'))).toMatchObject({ value: 'void' });
+    expect(readRule(text, 'overtime', m('nhl', 'player_prop'))).toMatchObject({ value: 'included' });
+    expect(readRule('All bets include overtime except bets on the fourth quarter, and if the player does not play, his props are void.', 'non_participation', m('nba', 'player_prop'))).toMatchObject({ value: 'void' });
+    // An exception that lists its cases with "and" is still one exception: each case leaves overtime out.
+    expect(readRule('All markets include overtime, but not the fourth quarter and the second half.', 'overtime', m('nba', 'total', 'quarter:4'))).toMatchObject({ value: 'excluded' });
+    expect(readRule('All markets include overtime, but not the fourth quarter and the second half.', 'overtime', m('nba', 'total', 'half:2'))).toMatchObject({ value: 'excluded' });
+  });
+});
+describe('stated values of the thirtieth blind batch read unknown, a pick\'s "More or Less" (sentences written for these tests)', () => {
+  it('a closing "More or Less" names a pick\'s two selections, not a total; "more or less on the full game", "more or less than" a figure are still a total', () => {
+    expect(readRule('Minimum play: a player who does not log a second of ice time has every pick on him scored as void, MORE or LESS.', 'non_participation', m('nhl', 'player_prop'))).toMatchObject({ value: 'void' });
+    expect(readRule('For more (+) or less (-) on the full game, the extra goals are valid.', 'overtime', m('nhl', 'player_prop'))).toEqual({ value: 'unknown', why: 'silent' });
+    expect(readRule('You bet on whether the total points, overtime included, will be more or less than this number.', 'overtime', m('nba', 'total'))).toMatchObject({ value: 'included' });
+    expect(readRule('You bet on whether the total points, overtime included, will be more or less than this number.', 'overtime', m('nba', 'player_prop'))).toEqual({ value: 'unknown', why: 'silent' });
+  });
+});
+describe('stated values of the thirtieth blind batch read unknown, a pick called a prediction (sentences written for these tests)', () => {
+  it('a contest\'s "prediction" on a player who does not play "is removed": the pick is voided, as a removed pick is', () => {
+    expect(readRule('A pitcher who does not start is a DNP; a DNP prediction is removed and the contest is scored on the rest.', 'non_participation', m('mlb', 'player_prop'))).toMatchObject({ value: 'void' });
+    expect(readRule('If a player does not play, his predictions are removed from your contest.', 'non_participation', m('nba', 'player_prop'))).toMatchObject({ value: 'void' });
+    // A prediction removed for another reason than the player's absence states nothing of it.
+    expect(readRule('A prediction is removed when the line moves before the contest locks.', 'non_participation', m('nba', 'player_prop'))).toEqual({ value: 'unknown', why: 'silent' });
+  });
+});
+describe('stated values of the thirtieth blind batch read unknown, a three-way line listed by its outcomes (sentences written for these tests)', () => {
+  it('"where three are offered (1 / draw / 2)" names the three-way line, outside our markets, as "1X2" does', () => {
+    const text = 'Winner: where two results are offered, bets include overtime and the shootout; where three are offered (1 / draw / 2), bets are for regular time only.';
+    expect(readRule(text, 'overtime', m('nhl', 'moneyline'))).toMatchObject({ value: 'included' });
+    expect(readRule('Match result (1 / X / 2) bets are settled on regular time only.', 'overtime', m('nhl', 'moneyline'))).toEqual({ value: 'unknown', why: 'silent' });
+    // A plain draw named in a sentence on our markets still speaks of them.
+    expect(readRule('Winner: if the game ends in a draw after overtime, bets are void.', 'tie', m('nfl', 'moneyline'))).toMatchObject({ value: 'void' });
+  });
+});
+describe('a refund denied by its subject (sentences written for these tests)', () => {
+  it('"nothing is refunded" denies the refund, as "no stakes are refunded" does', () => {
+    expect(readRule('If your player does not dress, nothing is refunded.', 'non_participation', m('nhl', 'player_prop'))).toEqual({ value: 'unknown', why: 'silent' });
+    expect(readRule('If the game is tied, nothing is returned and the bet loses.', 'tie', m('nfl', 'moneyline'))).toMatchObject({ value: 'loses' });
+    // A refund of its own after "nothing else" is still one.
+    expect(readRule('If the player does not play, the stake is refunded and nothing else happens.', 'non_participation', m('nhl', 'player_prop'))).toMatchObject({ value: 'void' });
   });
 });
