@@ -4,7 +4,9 @@
 // bundle needs no tsx loader thread, 15-17 MB of RSS less per worker (bench/soak.md), and the main
 // thread compiles no TypeScript at start. Run at install (`make install`); without a build, or after
 // a source changes, each starts through tsx as before. Packages stay external (resolved from
-// node_modules as usual).
+// node_modules as usual). With them, native/code-pages.c as a Node addon under .build/native/ when the
+// machine has a C compiler and Node's headers (pipelines/runtime/code-pages.ts; without it the service
+// runs as before, its code pages resident).
 // Usage: node --import tsx bin/build-workers.ts [--out DIR]
 import { build, type Plugin } from 'esbuild';
 import { execFileSync } from 'node:child_process';
