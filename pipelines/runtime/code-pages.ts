@@ -4,14 +4,15 @@
 // kernel maps each page again from the page cache when code next runs it (a minor fault).
 //
 // Why: libchdb is a 566 MB library whose start (ClickHouse's registries of functions, formats and
-// settings, filled by static constructors spread over its code) touches pages all over it, each fault
-// mapping up to 64 KB around it. At scale 1 the service held 248 MB of file pages in its RSS, 199 MB of
-// them libchdb's (140 of its 391 MB of code, 51 of its 149 MB of constants) and 56 MB node's, most of
-// them never run again; the code the pipeline does run (inserts, merges, queries) comes back within
-// seconds. Dropped after chdb has opened and every minute since (so code run once, by a catalog build
-// or a janitor's pass, goes again), the file pages are what the last minute ran (bench/soak.md, runs
-// 117-...). The pages stay in the page cache, shared and reclaimable as before: this lowers the
-// process's resident set, the budget's measure (README, "Memory"), not the machine's page cache.
+// settings, filled by static constructors spread over its code) touches pages all over it, and a fault
+// can map up to 64 KB around its page (the kernel's fault-around). At scale 1 the service held 248-250
+// MB of file pages in its RSS from start to end, 199 MB of them libchdb's (140 of its 391 MB of code, 51
+// of its 149 MB of read-only data, 13 of relocated constants) and 56 MB node's. Dropped once chdb has
+// opened and every minute since (so code run once, by a catalog build or a janitor's pass, goes again),
+// the file pages were 96-99 MB on average (13-134) and the scale-1 high-water 142-263 MB lower than its
+// base's in each pair (bench/soak.md, runs 117-124). The pages stay in the page cache, shared and
+// reclaimable as before: this lowers the process's resident set, the budget's measure (README,
+// "Memory"), not the machine's page cache; the anonymous part is unchanged.
 //
 // Only private mappings of a file that are neither writable nor hold a page of their own (no
 // Anonymous or Private_Dirty page: the relocated constants, RELRO, are left alone) are dropped, so
