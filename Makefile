@@ -15,6 +15,7 @@ node_modules/.installed: package.json package-lock.json
 # esbuild, under a second): workers start from them without a tsx loader thread each (15-17 MB RSS per
 # worker, bench/soak.md), and so does the main thread (bin/start.mjs). Rebuilt at every install, so
 # `make run` starts from current code; without a build, or after a source changed, each falls back to tsx.
+# With them the code-pages addon (native/code-pages.c, `cc` and Node's headers; skipped without them).
 install: node_modules/.installed
 	node --import tsx bin/build-workers.ts
 

@@ -6,7 +6,7 @@
 //
 //   npx tsx bench/rss-trace.ts --pid <service pid> [--every-ms 100] [--out trace.txt]
 //
-// Lines: `HH:MM:SS.s rss <MB> hwm <MB> | <thread>.<tid>:<ticks> ...` (the five busiest). Ends when
+// Lines: `HH:MM:SS.s rss <MB> hwm <MB> anon <MB> file <MB> | <thread>.<tid>:<ticks> ...` (the five busiest). Ends when
 // the process does. Worker threads are all named `node`: the order of their ids is the order they started.
 import { appendFileSync, readdirSync, readFileSync } from 'node:fs';
 
@@ -44,7 +44,7 @@ function sample(): string | null {
   busy.sort((a, b) => b[1] - a[1]);
   before = now;
   const t = new Date().toISOString().slice(11, 21);
-  return `${t} rss ${Math.round(kb(status, 'VmRSS') / 1024)} hwm ${Math.round(kb(status, 'VmHWM') / 1024)} | ${busy.slice(0, 5).map(([k, d]) => `${k}:${d}`).join(' ')}`;
+  return `${t} rss ${Math.round(kb(status, 'VmRSS') / 1024)} hwm ${Math.round(kb(status, 'VmHWM') / 1024)} anon ${Math.round(kb(status, 'RssAnon') / 1024)} file ${Math.round(kb(status, 'RssFile') / 1024)} | ${busy.slice(0, 5).map(([k, d]) => `${k}:${d}`).join(' ')}`;
 }
 
 const timer = setInterval(() => {

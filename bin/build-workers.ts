@@ -4,10 +4,13 @@
 // bundle needs no tsx loader thread, 15-17 MB of RSS less per worker (bench/soak.md), and the main
 // thread compiles no TypeScript at start. Run at install (`make install`); without a build, or after
 // a source changes, each starts through tsx as before. Packages stay external (resolved from
-// node_modules as usual).
+// node_modules as usual). With them, native/code-pages.c as a Node addon under .build/native/ when the
+// machine has a C compiler and Node's headers (pipelines/runtime/code-pages.ts; without it the service
+// runs as before, its code pages resident).
 // Usage: node --import tsx bin/build-workers.ts [--out DIR]
 import { build, type Plugin } from 'esbuild';
-import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { fileURLToPath } from 'node:url';
@@ -75,8 +78,31 @@ export async function buildWorkers(outDir: string): Promise<void> {
   writeFileSync(path.join(outDir, 'manifest.json'), JSON.stringify({ root: ROOT, builtAt, entries }, null, 1));
 }
 
+/**
+ * native/code-pages.c compiled to <outDir>/code-pages.node (pipelines/runtime/code-pages.ts): with the C
+ * compiler (`cc`) and the headers of the Node that runs this (<prefix>/include/node, as Node's own
+ * packages install them). Without them nothing is built and the service runs without it: the message
+ * says why.
+ */
+export function buildNative(outDir: string): string {
+  rmSync(outDir, { recursive: true, force: true });
+  if (process.platform !== 'linux') return 'not on Linux';
+  const include = path.join(path.dirname(path.dirname(process.execPath)), 'include', 'node');
+  if (!existsSync(path.join(include, 'node_api.h'))) return `no Node headers at ${include}`;
+  mkdirSync(outDir, { recursive: true });
+  const out = path.join(outDir, 'code-pages.node');
+  try {
+    execFileSync('cc', ['-O2', '-shared', '-fPIC', '-Wall', '-I', include, '-o', out, path.join(ROOT, 'native', 'code-pages.c')], { stdio: ['ignore', 'ignore', 'pipe'] });
+  } catch (e) {
+    rmSync(outDir, { recursive: true, force: true });
+    return `cc failed: ${String((e as { stderr?: Buffer }).stderr ?? e).trim().split('\n')[0]}`;
+  }
+  return `written to ${out}`;
+}
+
 if (process.argv[1] && fileURLToPath(import.meta.url) === path.resolve(process.argv[1])) {
   const { values } = parseArgs({ options: { out: { type: 'string', default: path.join(ROOT, '.build', 'workers') } } });
   await buildWorkers(path.resolve(values.out));
   console.log(`worker and main bundles written to ${values.out}`);
+  console.log(`code-pages addon (native/code-pages.c): ${buildNative(path.join(ROOT, '.build', 'native'))}`);
 }

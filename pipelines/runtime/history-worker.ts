@@ -18,6 +18,7 @@ import { historyFromAvroFirst } from './avro-history.ts';
 import { unpackBatch } from './batch-pack.ts';
 import { HOSTED_STAGES } from './hosted.ts';
 import { niceNativeThreads } from './native-nice.ts';
+import { dropCodePagesEvery } from './code-pages.ts';
 
 const port = parentPort!;
 const data = workerData as HistoryWorkerData;
@@ -45,6 +46,8 @@ function historyOf(db: string): Promise<ChdbHistory> {
     h = ChdbHistory.open(data.chdbPath, db);
     // chdb's own threads (its query and merge pools) at this thread's priority, as they start.
     if (data.nice && histories.size === 0) niceNativeThreads(data.nice);
+    // libchdb's pages its start touched, once chdb has opened (code-pages.ts).
+    if (histories.size === 0) h.then(() => dropCodePagesEvery(), () => {});
     histories.set(db, h);
     h.catch(() => histories.delete(db));
   }
