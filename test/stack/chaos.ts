@@ -329,7 +329,8 @@ async function canonicalHistory(keys: string[], t0: number): Promise<Map<string,
 
 /** The sports stages whose output the served content is (their consumer lag, from the processors' metrics). */
 const SPORTS_STAGES = ['canonicalize', 'matching', 'sink.sports-snapshot'];
-const CATCH_UP_S = 120;
+// 120 s was not enough at load ~22 (a kill step then compared 6 venue markets); the wait ends as soon as it is caught up.
+const CATCH_UP_S = 240;
 
 /** The summed consumer lag of the sports stages (pm_stage_consumer_lag), or undefined when not readable. */
 async function sportsLag(): Promise<number | undefined> {
