@@ -3533,3 +3533,12 @@ describe('a refund denied by its subject (sentences written for these tests)', (
     expect(readRule('If the player does not play, the stake is refunded and nothing else happens.', 'non_participation', m('nhl', 'player_prop'))).toMatchObject({ value: 'void' });
   });
 });
+describe('the thirty-second blind batch\'s wrong value and silent row read known (sentences written for these tests)', () => {
+  it('"quarter with the most points" (the period with the most) names a market of its own, not the quarters: its overtime rule leaves a quarter total alone', () => {
+    expect(readRule('Quarter with the most points: all four quarters must be completed, and overtime does not count.', 'overtime', m('wnba', 'total', 'quarter:4'))).toEqual({ value: 'unknown', why: 'silent' });
+    expect(readRule('Bets include overtime. Half with the most points: overtime does not count.', 'overtime', m('nba', 'total', 'half:2'))).toMatchObject({ value: 'included' });
+    expect(readRule('Period with the most goals: overtime excluded.', 'overtime', m('nhl', 'total', 'full'))).toEqual({ value: 'unknown', why: 'silent' });
+    // A quarter total's own rule is still read.
+    expect(readRule('4th quarter totals: overtime does not count.', 'overtime', m('wnba', 'total', 'quarter:4'))).toMatchObject({ value: 'excluded' });
+  });
+});
