@@ -3541,4 +3541,10 @@ describe('the thirty-second blind batch\'s wrong value and silent row read known
     // A quarter total's own rule is still read.
     expect(readRule('4th quarter totals: overtime does not count.', 'overtime', m('wnba', 'total', 'quarter:4'))).toMatchObject({ value: 'excluded' });
   });
+  it('"the OT Included betting line" names a line by its label and states nothing of the market\'s overtime', () => {
+    expect(readRule('The OT Included betting line makes so much more sense now.', 'overtime', m('nhl', 'total'))).toEqual({ value: 'unknown', why: 'silent' });
+    expect(readRule('I always take the overtime excluded line on hockey totals.', 'overtime', m('nhl', 'total'))).toEqual({ value: 'unknown', why: 'silent' });
+    // Overtime said to be included in the line is still read.
+    expect(readRule('The total goals line includes overtime.', 'overtime', m('nhl', 'total'))).toMatchObject({ value: 'included' });
+  });
 });
