@@ -291,7 +291,8 @@ const BLIND31_RIGHT = 64;
 // scope; the pair read alike was it and p2884) and p2872's "The OT Included betting line makes so much more sense
 // now" (a line's label, now unknown) leave none wrong, no silent row read known and 40 of 47 right (measurements.md,
 // round 45).
-const BLIND32_RIGHT = 40;
+// 41 since "game lines and team totals" (the game's lines beside another market) read.
+const BLIND32_RIGHT = 41;
 
 const m = (league: MarketScope['league'], marketType: MarketScope['marketType'], segment: MarketScope['segment'] = 'full'): MarketScope => ({ league, marketType, segment });
 
@@ -3555,5 +3556,16 @@ describe('the thirty-second blind batch\'s wrong value and silent row read known
     expect(readRule('I always take the overtime excluded line on hockey totals.', 'overtime', m('nhl', 'total'))).toEqual({ value: 'unknown', why: 'silent' });
     // Overtime said to be included in the line is still read.
     expect(readRule('The total goals line includes overtime.', 'overtime', m('nhl', 'total'))).toMatchObject({ value: 'included' });
+  });
+});
+describe('stated values of the thirty-second blind batch read unknown, the game lines named beside another market (sentences written for these tests)', () => {
+  it('"game lines and team totals include overtime" speaks of the money line, the spread and the total too, not of team totals alone', () => {
+    const text = 'NHL: game lines and team totals include overtime.';
+    expect(readRule(text, 'overtime', m('nhl', 'moneyline'))).toMatchObject({ value: 'included' });
+    expect(readRule(text, 'overtime', m('nhl', 'total'))).toMatchObject({ value: 'included' });
+    expect(readRule(text, 'overtime', m('nhl', 'team_total'))).toMatchObject({ value: 'included' });
+    // Still the full game's: a quarter total is not among them, nor a player's line.
+    expect(readRule('Game lines and team totals include overtime.', 'overtime', m('nba', 'total', 'quarter:4'))).toEqual({ value: 'unknown', why: 'silent' });
+    expect(readRule(text, 'overtime', m('nhl', 'player_prop'))).toEqual({ value: 'unknown', why: 'silent' });
   });
 });
