@@ -291,8 +291,9 @@ const BLIND31_RIGHT = 64;
 // scope; the pair read alike was it and p2884) and p2872's "The OT Included betting line makes so much more sense
 // now" (a line's label, now unknown) leave none wrong, no silent row read known and 40 of 47 right (measurements.md,
 // round 45).
-// 41 since "game lines and team totals" (the game's lines beside another market) read.
-const BLIND32_RIGHT = 41;
+// 41 since "game lines and team totals" (the game's lines beside another market) read;
+// 43 since bets "accepted for the regular playing time" (p2873, p2874) read.
+const BLIND32_RIGHT = 43;
 
 const m = (league: MarketScope['league'], marketType: MarketScope['marketType'], segment: MarketScope['segment'] = 'full'): MarketScope => ({ league, marketType, segment });
 
@@ -3567,5 +3568,13 @@ describe('stated values of the thirty-second blind batch read unknown, the game 
     // Still the full game's: a quarter total is not among them, nor a player's line.
     expect(readRule('Game lines and team totals include overtime.', 'overtime', m('nba', 'total', 'quarter:4'))).toEqual({ value: 'unknown', why: 'silent' });
     expect(readRule(text, 'overtime', m('nhl', 'player_prop'))).toEqual({ value: 'unknown', why: 'silent' });
+  });
+});
+describe('stated values of the thirty-second blind batch read unknown, bets accepted for regular time (sentences written for these tests)', () => {
+  it('"bets are accepted for the regular playing time" (or "valid for regular time") excludes overtime, as "bets are for regular time" does', () => {
+    expect(readRule('Bets are accepted for the regular playing time of the match, unless the rules provide otherwise.', 'overtime', m('nhl', 'moneyline'))).toMatchObject({ value: 'excluded' });
+    expect(readRule('All bets are valid for regular time only.', 'overtime', m('nhl', 'total'))).toMatchObject({ value: 'excluded' });
+    // Regular time named with overtime includes it.
+    expect(readRule('Bets are accepted for the regular playing time and overtime.', 'overtime', m('nhl', 'total'))).toMatchObject({ value: 'included' });
   });
 });
