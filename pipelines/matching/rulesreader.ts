@@ -454,6 +454,8 @@ function readScope(words: string[]): { scope: Scope; own: Clause['own'] } {
   const reachAll = words.some((w, k) => REACH.has(w) && (words[k + 1] === 'for' || words[k + 1] === 'to') && EVERY.has(words[k + 2]) && MARKET_NOUNS.has(words[k + 3]));
   let everyEnd = -1;
   let lastSegmentEnd = -1;
+  // "game lines and team totals include overtime": the full game's lines named beside another market.
+  let gameLinesBeside = false;
   for (let i = 0; i < words.length; ) {
     // "All markets, second-half markets included, are settled on ...": markets said to be included in
     // "all markets" are among them, not the clause's scope.
@@ -525,6 +527,8 @@ function readScope(words: string[]): { scope: Scope; own: Clause['own'] } {
             add('segments', vs);
             own.segment = true;
             lastSegmentEnd = i + c.tokens.length;
+            const end = i + c.tokens.length;
+            if (vs.length === 1 && vs[0] === 'full' && MARKET_NOUNS.has(c.tokens[c.tokens.length - 1]) && (words[end] === 'and' || words[end] === 'or')) gameLinesBeside = true;
           }
         } else if (e.dim === 'market') {
           add('markets', vs);
@@ -580,6 +584,10 @@ function readScope(words: string[]): { scope: Scope; own: Clause['own'] } {
   if (everyEnd >= 0 && scope.segments?.size && !scope.segments.has('full') && words.some((w, k) => k >= everyEnd && (w === 'including' || w === 'incl') && (MARKET_NOUNS.has(words[k + 1]) || (words[k + 1] === 'those' && words[k + 2] === 'on')))) {
     add('segments', ['full']);
   }
+  // "NHL: game lines and team totals include overtime": the game's lines ("game lines", "match bets")
+  // coordinated with a market of their own kind keep naming the game's lines, the money line, the
+  // spread and the total; the market beside them is added to them, it does not narrow them.
+  if (gameLinesBeside && scope.markets?.size) add('markets', ['moneyline', 'spread', 'total']);
   // "Total (incl. overtime): ...": a market labelled as including overtime is the full game's (a quarter
   // or a half has no overtime of its own); a period named beside it keeps its own scope.
   if (overtimeLabel && !own.segment) {

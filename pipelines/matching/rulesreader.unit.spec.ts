@@ -285,6 +285,16 @@ const BLIND30_RIGHT = 55;
 // 64 since a contract's answers listed case by case ("Yes above the line, No at or below it, No if ...": p2812).
 const BLIND31_RIGHT = 64;
 
+// The thirty-second blind batch, development since its blind figure (39 of 47 right on the reader of rounds 43-44,
+// with 1 wrong value, 1 of 37 silent rows read known and one pair of opposite stated values read alike): p2887's
+// "3.) Quarter with the most points: ... overtime does not count" (a market of its own, now out of a quarter total's
+// scope; the pair read alike was it and p2884) and p2872's "The OT Included betting line makes so much more sense
+// now" (a line's label, now unknown) leave none wrong, no silent row read known and 40 of 47 right (measurements.md,
+// round 45).
+// 41 since "game lines and team totals" (the game's lines beside another market) read;
+// 43 since bets "accepted for the regular playing time" (p2873, p2874) read.
+const BLIND32_RIGHT = 43;
+
 const m = (league: MarketScope['league'], marketType: MarketScope['marketType'], segment: MarketScope['segment'] = 'full'): MarketScope => ({ league, marketType, segment });
 
 describe('sentences and clauses', () => {
@@ -1283,6 +1293,7 @@ describe('corpus of real rules texts (evaluation part)', () => {
     { part: 'blind29-former-evaluation', batch: 'twenty-ninth', stated: 70, right: BLIND29_RIGHT, silentKnown: [] },
     { part: 'blind30-former-evaluation', batch: 'thirtieth', stated: 55, right: BLIND30_RIGHT, silentKnown: [] },
     { part: 'blind31-former-evaluation', batch: 'thirty-first', stated: 70, right: BLIND31_RIGHT, silentKnown: [] },
+    { part: 'blind32-former-evaluation', batch: 'thirty-second', stated: 46, right: BLIND32_RIGHT, silentKnown: [] },
   ];
   it.each(BLIND_GUARDS)(
     'keeps the $batch blind batch (development since it was measured once) free of wrong values and of opposite rules read alike, at least $right right, silent rows read known exactly $silentKnown',
@@ -3531,5 +3542,39 @@ describe('a refund denied by its subject (sentences written for these tests)', (
     expect(readRule('If the game is tied, nothing is returned and the bet loses.', 'tie', m('nfl', 'moneyline'))).toMatchObject({ value: 'loses' });
     // A refund of its own after "nothing else" is still one.
     expect(readRule('If the player does not play, the stake is refunded and nothing else happens.', 'non_participation', m('nhl', 'player_prop'))).toMatchObject({ value: 'void' });
+  });
+});
+describe('the thirty-second blind batch\'s wrong value and silent row read known (sentences written for these tests)', () => {
+  it('"quarter with the most points" (the period with the most) names a market of its own, not the quarters: its overtime rule leaves a quarter total alone', () => {
+    expect(readRule('Quarter with the most points: all four quarters must be completed, and overtime does not count.', 'overtime', m('wnba', 'total', 'quarter:4'))).toEqual({ value: 'unknown', why: 'silent' });
+    expect(readRule('Bets include overtime. Half with the most points: overtime does not count.', 'overtime', m('nba', 'total', 'half:2'))).toMatchObject({ value: 'included' });
+    expect(readRule('Period with the most goals: overtime excluded.', 'overtime', m('nhl', 'total', 'full'))).toEqual({ value: 'unknown', why: 'silent' });
+    // A quarter total's own rule is still read.
+    expect(readRule('4th quarter totals: overtime does not count.', 'overtime', m('wnba', 'total', 'quarter:4'))).toMatchObject({ value: 'excluded' });
+  });
+  it('"the OT Included betting line" names a line by its label and states nothing of the market\'s overtime', () => {
+    expect(readRule('The OT Included betting line makes so much more sense now.', 'overtime', m('nhl', 'total'))).toEqual({ value: 'unknown', why: 'silent' });
+    expect(readRule('I always take the overtime excluded line on hockey totals.', 'overtime', m('nhl', 'total'))).toEqual({ value: 'unknown', why: 'silent' });
+    // Overtime said to be included in the line is still read.
+    expect(readRule('The total goals line includes overtime.', 'overtime', m('nhl', 'total'))).toMatchObject({ value: 'included' });
+  });
+});
+describe('stated values of the thirty-second blind batch read unknown, the game lines named beside another market (sentences written for these tests)', () => {
+  it('"game lines and team totals include overtime" speaks of the money line, the spread and the total too, not of team totals alone', () => {
+    const text = 'NHL: game lines and team totals include overtime.';
+    expect(readRule(text, 'overtime', m('nhl', 'moneyline'))).toMatchObject({ value: 'included' });
+    expect(readRule(text, 'overtime', m('nhl', 'total'))).toMatchObject({ value: 'included' });
+    expect(readRule(text, 'overtime', m('nhl', 'team_total'))).toMatchObject({ value: 'included' });
+    // Still the full game's: a quarter total is not among them, nor a player's line.
+    expect(readRule('Game lines and team totals include overtime.', 'overtime', m('nba', 'total', 'quarter:4'))).toEqual({ value: 'unknown', why: 'silent' });
+    expect(readRule(text, 'overtime', m('nhl', 'player_prop'))).toEqual({ value: 'unknown', why: 'silent' });
+  });
+});
+describe('stated values of the thirty-second blind batch read unknown, bets accepted for regular time (sentences written for these tests)', () => {
+  it('"bets are accepted for the regular playing time" (or "valid for regular time") excludes overtime, as "bets are for regular time" does', () => {
+    expect(readRule('Bets are accepted for the regular playing time of the match, unless the rules provide otherwise.', 'overtime', m('nhl', 'moneyline'))).toMatchObject({ value: 'excluded' });
+    expect(readRule('All bets are valid for regular time only.', 'overtime', m('nhl', 'total'))).toMatchObject({ value: 'excluded' });
+    // Regular time named with overtime includes it.
+    expect(readRule('Bets are accepted for the regular playing time and overtime.', 'overtime', m('nhl', 'total'))).toMatchObject({ value: 'included' });
   });
 });
