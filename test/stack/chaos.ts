@@ -29,6 +29,7 @@ import kafkajs from 'kafkajs';
 import { ConfluentRegistry } from '../../pipelines/registry/index.ts';
 import { avroSerde } from '../../pipelines/serde/index.ts';
 import { TOPICS } from '../../pipelines/topics.ts';
+import { parseMetrics } from '../../pipelines/runtime/metrics.ts';
 import { portIsFree, restartablePort } from '../services/index.ts';
 
 const ROOT = resolve(import.meta.dirname, '../..');
@@ -337,16 +338,8 @@ async function sportsLag(): Promise<number | undefined> {
   try {
     const res = await fetch(`http://127.0.0.1:${P.processors}/metrics`, { signal: AbortSignal.timeout(5000) });
     if (res.status !== 200) return undefined;
-    let sum = 0;
-    let seen = false;
-    for (const line of (await res.text()).split('\n')) {
-      const m = /^pm_stage_consumer_lag\{([^}]*)\}\s+(\S+)/.exec(line);
-      const stage = m ? /stage="([^"]*)"/.exec(m[1]!)?.[1] : undefined;
-      if (!m || !stage || !SPORTS_STAGES.includes(stage)) continue;
-      sum += Number(m[2]);
-      seen = true;
-    }
-    return seen ? sum : undefined;
+    const lags = parseMetrics(await res.text()).filter((s) => s.name === 'pm_stage_consumer_lag' && SPORTS_STAGES.includes(s.labels.stage ?? ''));
+    return lags.length > 0 ? lags.reduce((sum, s) => sum + s.value, 0) : undefined;
   } catch {
     return undefined;
   }
