@@ -25,7 +25,7 @@ const ROWS = Number(arg('rows', '2000'));
 
 if (!codePagesDroppable()) throw new Error('the code-pages addon is not built (node --import tsx bin/build-workers.ts)');
 const status = (key: string) => Number(new RegExp(`^${key}:\\s+(\\d+)`, 'm').exec(readFileSync('/proc/self/status', 'utf8'))![1]);
-const minflt = () => Number(readFileSync('/proc/self/stat', 'utf8').slice(readFileSync('/proc/self/stat', 'utf8').lastIndexOf(')') + 2).split(' ')[7]);
+const minflt = () => process.resourceUsage().minorPageFault;
 
 const dir = mkdtempSync(path.join(tmpdir(), 'code-pages-'));
 try {
