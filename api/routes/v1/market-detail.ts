@@ -4,7 +4,7 @@
 // venue (its adapter's readMarket, pipelines/venues/adapters/venue_N/market.ts). Nothing is cached:
 // requests that share a venue read share the body built from it (builtOnce) and its JSON text.
 import type { RouteHandler, RouteResult } from '../../types.ts';
-import type { MarketDetail } from '../../../pipelines/venues/adapters/live.ts';
+import type { LiveIO, MarketDetail } from '../../../pipelines/venues/adapters/live.ts';
 import { JsonText } from '../../plugins/external/encoded.ts';
 import { planResolution, type Plan } from '../../live/identifiers.ts';
 import { ioFor, runPlan } from '../../live/io.ts';
@@ -24,11 +24,13 @@ function answer(body: MarketDetail): RouteResult {
 export const marketDetail: RouteHandler = (ctx) => {
   const rawId = ctx.params.market_id ?? '';
   let plan: Plan;
+  let io: LiveIO;
   try {
     plan = planResolution('market', rawId, one(ctx.query.provider));
+    io = ioFor(ctx);
   } catch (e) {
+    // A refused id (400) or no venue upstream (503), as a rejection like any async handler's.
     return Promise.reject(e as Error);
   }
-  const io = ioFor(ctx);
   return runPlan(plan, (p, id) => adapterFor(p).readMarket(io, id), 'market', rawId, answer);
 };
