@@ -307,9 +307,7 @@ export async function buildApp(deps: AppDeps, handlers: HandlerRegistry = defaul
       return sendError(req, reply, new ApiError('missing_api_key', `${spec.url} requires an account session from the dashboard, not an API key; it is outside this API`));
     }
     if (spec.auth === 'api_key') {
-      // Awaited only when the store answers later (Redis): the in-process store's verdict costs no promise turn.
-      const decided = authorizeRequest(req, reply, spec, auth, now);
-      const verdict = decided instanceof Promise ? await decided : decided;
+      const verdict = await authorizeRequest(req, reply, spec, auth, now);
       if (verdict instanceof ApiError) return sendError(req, reply, verdict);
       key = verdict;
     }

@@ -117,8 +117,7 @@ export class MemoryKeyStore implements KeyStore {
     renameSync(tmp, this.usageFile);
   }
 
-  /** The verdict itself, not a promise of it (KeyStore.authorize). */
-  authorize(input: AuthorizeInput): AuthorizeResult {
+  async authorize(input: AuthorizeInput): Promise<AuthorizeResult> {
     if (this.file) this.refresh();
     const rec = this.byHash.get(input.hash);
     // The map finds the record by digest; the digest itself is then compared in constant time.

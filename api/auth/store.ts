@@ -78,10 +78,9 @@ export interface KeyStore {
    * monthly allowance, atomically. Forbidden and invalid requests charge nothing; a request past
    * the window charges nothing; a 402 is charged to the window but not to the allowance.
    * Rejects (throws) when the store cannot be reached (the API answers 502 upstream_unavailable, at
-   * once when a connection it had is down). A store that decides in the process (memory-store.ts)
-   * answers with the verdict itself, no promise: two promise turns less on every keyed request.
+   * once when a connection it had is down).
    */
-  authorize(input: AuthorizeInput): AuthorizeResult | Promise<AuthorizeResult>;
+  authorize(input: AuthorizeInput): Promise<AuthorizeResult>;
 
   getAccount(id: string): Promise<AccountRecord | undefined>;
   putAccount(account: AccountRecord): Promise<void>;

@@ -19,40 +19,21 @@ const FORMS = new StoredForms();
 
 const NEXT_TIER: Record<PlanKey, PlanKey> = { free: 'starter', starter: 'pro', pro: 'business', business: 'enterprise', enterprise: 'enterprise' };
 
-/**
- * The key check's answer: at once when the store decides in the process, a promise only when it
- * answers later (Redis). Not an async function: a verdict known at once costs no promise turn.
- */
-export function authorizeRequest(req: FastifyRequest, reply: FastifyReply, spec: RouteSpec, auth: AuthDeps | undefined, now: number): KeyInfo | ApiError | Promise<KeyInfo | ApiError> {
+export async function authorizeRequest(req: FastifyRequest, reply: FastifyReply, spec: RouteSpec, auth: AuthDeps | undefined, now: number): Promise<KeyInfo | ApiError> {
   const b = readBearer(req.headers, undefined);
   if (b.kind !== 'key') return new ApiError(b.kind === 'missing' ? 'missing_api_key' : 'invalid_api_key', b.message);
   if (!auth) return new ApiError('upstream_unavailable', 'API keys cannot be verified: no key store is configured');
   const probe = keyProbe(auth.pepper, b.key);
   const known = FORMS.get(probe);
   const stored = known ?? hashKey(auth.pepper, b.key);
-  let v: AuthorizeResult | Promise<AuthorizeResult>;
+  let v: AuthorizeResult;
   try {
-    v = auth.store.authorize({ hash: stored, permission: spec.permission, now: auth.useAppClock ? now : undefined, period: billingPeriod(now) });
+    v = await auth.store.authorize({ hash: stored, permission: spec.permission, now: auth.useAppClock ? now : undefined, period: billingPeriod(now) });
   } catch (err) {
-    return unreachable(req, err);
+    // Spec ("Authentication"): "Failure to verify keys upstream: 502 upstream_unavailable".
+    req.log.error({ err: (err as Error).message }, 'key store unreachable');
+    return new ApiError('upstream_unavailable', 'API keys cannot be verified right now: the key store is unreachable; retry with backoff');
   }
-  if (v instanceof Promise) {
-    return v.then(
-      (r) => judge(reply, spec, probe, known, stored, r),
-      (err: unknown) => unreachable(req, err),
-    );
-  }
-  return judge(reply, spec, probe, known, stored, v);
-}
-
-/** Spec ("Authentication"): "Failure to verify keys upstream: 502 upstream_unavailable". */
-function unreachable(req: FastifyRequest, err: unknown): ApiError {
-  req.log.error({ err: (err as Error).message }, 'key store unreachable');
-  return new ApiError('upstream_unavailable', 'API keys cannot be verified right now: the key store is unreachable; retry with backoff');
-}
-
-/** The store's verdict as the request's KeyInfo or error, the rate headers set, the stored form remembered or forgotten. */
-function judge(reply: FastifyReply, spec: RouteSpec, probe: string, known: string | undefined, stored: string, v: AuthorizeResult): KeyInfo | ApiError {
   if (v.kind === 'invalid') {
     if (known !== undefined) FORMS.forget(probe);
     return verdictError(v, spec.permission, spec.url);
