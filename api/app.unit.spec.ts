@@ -7,6 +7,7 @@ import { ApiError } from './errors.ts';
 import { EncodedJson, JsonText } from './plugins/external/encoded.ts';
 import type { PLANS } from './auth/plans.ts';
 import { MemoryKeyStore } from './auth/memory-store.ts';
+import { keyDisplayPrefix } from './auth/keys.ts';
 import type { RouteHandler } from './types.ts';
 
 const echo: RouteHandler = async (ctx) => ({ body: { query: ctx.query, typed: ctx.typed, params: ctx.params, key: ctx.key } });
@@ -176,6 +177,37 @@ describe('keys (spec: Authentication)', () => {
     const revoked = await t.app.inject({ url: '/v1/categories', headers: t.auth(key) });
     expect(revoked.statusCode).toBe(401);
     expect(revoked.headers['x-ratelimit-limit']).toBeUndefined();
+  });
+
+  it('a key answered before (its stored form remembered) is refused on the very next request once revoked; a rerolled key likewise, the new value accepted', async () => {
+    const t = await build();
+    const a = await t.createKey({ account: 'acct_forms' });
+    const b = await t.createKey({ account: 'acct_forms' });
+    for (const key of [a, b, a, b]) expect((await t.app.inject({ url: '/v1/categories', headers: t.auth(key) })).statusCode).toBe(200);
+    const listed = await t.authDeps.admin.list('acct_forms');
+    const ra = listed.find((r) => r.prefix === keyDisplayPrefix(a))!;
+    const rb = listed.find((r) => r.prefix === keyDisplayPrefix(b))!;
+    await t.authDeps.admin.revoke(ra.id);
+    const revoked = await t.app.inject({ url: '/v1/categories', headers: t.auth(a) });
+    expect(revoked.json()).toMatchObject({ code: 'invalid_api_key', status_code: 401 });
+    expect(revoked.headers['x-ratelimit-limit']).toBeUndefined();
+    const fresh = await t.authDeps.admin.reroll(rb.id);
+    expect((await t.app.inject({ url: '/v1/categories', headers: t.auth(b) })).json().code).toBe('invalid_api_key');
+    const ok = await t.app.inject({ url: '/v1/categories', headers: t.auth(fresh) });
+    expect(ok.statusCode).toBe(200);
+    expect(ok.headers['x-ratelimit-remaining']).toBeDefined();
+    // Still refused on later requests (the refused key was forgotten, not remembered again).
+    expect((await t.app.inject({ url: '/v1/categories', headers: t.auth(a) })).statusCode).toBe(401);
+  });
+
+  it('the same key under another pepper is another stored form: an app with a different KEY_PEPPER refuses a key the first accepts', async () => {
+    const store = new MemoryKeyStore();
+    const one = await build({ store });
+    const key = await one.createKey();
+    expect((await one.app.inject({ url: '/v1/categories', headers: one.auth(key) })).statusCode).toBe(200);
+    const other = await build({ store, env: { KEY_PEPPER: `${one.config.KEY_PEPPER}-other` } });
+    expect((await other.app.inject({ url: '/v1/categories', headers: other.auth(key) })).json().code).toBe('invalid_api_key');
+    expect((await one.app.inject({ url: '/v1/categories', headers: one.auth(key) })).statusCode).toBe(200);
   });
 
   it('403 forbidden per the permission table (lookup needs markets.matching.read)', async () => {

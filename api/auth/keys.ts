@@ -2,7 +2,7 @@
 // command drives (create, list, revoke, reroll; account plan and payment state).
 // In: key values (only at creation and in request headers), a pepper. Out: hashes and records for
 // the KeyStore. A key value is returned once, at creation or reroll, and never stored or logged.
-import { createHmac, createSecretKey, randomBytes, timingSafeEqual, type KeyObject } from 'node:crypto';
+import { createHmac, createSecretKey, hash, randomBytes, timingSafeEqual, type KeyObject } from 'node:crypto';
 import { ulid } from 'ulid';
 import { PERMISSIONS, type Permission } from '../routes/table.ts';
 import { isPaymentState, isPlanKey, servedLimits, type CustomLimits, type PaymentState, type PlanKey } from './plans.ts';
@@ -28,6 +28,46 @@ let pepperKey: { pepper: string; key: KeyObject } | undefined;
 export function hashKey(pepper: string, key: string): string {
   if (pepperKey?.pepper !== pepper) pepperKey = { pepper, key: createSecretKey(Buffer.from(pepper, 'utf8')) };
   return createHmac('sha256', pepperKey.key).update(key).digest('hex');
+}
+
+/**
+ * A key's probe: SHA-256 over the pepper and the key, in one one-shot call. It finds the key's
+ * stored form in StoredForms without the HMAC (in the server a `createHmac` is an object over a
+ * native handle the collector finalizes, about 4 µs a request: bench/routes.md). Like the stored
+ * form it depends on the pepper, so it tells nothing about a key to whoever holds no pepper.
+ */
+export function keyProbe(pepper: string, key: string): string {
+  return hash('sha256', `${pepper}\n${key}`, 'base64');
+}
+
+/**
+ * The stored forms (hashKey) of the keys a key store last accepted, by their probe (keyProbe). A
+ * memo of a pure function of (pepper, key), not of any verdict: the store still looks the stored
+ * form up, compares it in constant time, and decides revocation, permission, rate limit and
+ * allowance on every request, so nothing here needs invalidating when a key changes. Only keys a
+ * store accepted are remembered (an unknown key adds nothing), a key the store refuses as invalid
+ * is forgotten, and at `max` entries the memo starts over; it holds digests only, never a key.
+ */
+export class StoredForms {
+  private readonly byProbe = new Map<string, string>();
+  constructor(private readonly max = 4096) {}
+
+  get(probe: string): string | undefined {
+    return this.byProbe.get(probe);
+  }
+
+  remember(probe: string, stored: string): void {
+    if (this.byProbe.size >= this.max) this.byProbe.clear();
+    this.byProbe.set(probe, stored);
+  }
+
+  forget(probe: string): void {
+    this.byProbe.delete(probe);
+  }
+
+  get size(): number {
+    return this.byProbe.size;
+  }
 }
 
 /** Constant-time equality of two hex digests (the store looked the record up by hash). */

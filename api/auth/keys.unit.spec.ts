@@ -1,7 +1,7 @@
 // The stored form of a key: HMAC-SHA256 under the pepper, hex, whatever the pepper and however peppers alternate.
-import { createHmac } from 'node:crypto';
+import { createHash, createHmac } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { generateKey, hashKey, sameHash } from './keys.ts';
+import { StoredForms, generateKey, hashKey, keyProbe, sameHash } from './keys.ts';
 
 describe('hashKey', () => {
   it('is HMAC-SHA256 of the key under the pepper\'s UTF-8 bytes, hex, as the stored digests were made', () => {
@@ -22,5 +22,36 @@ describe('hashKey', () => {
     expect(hashKey('a', key)).not.toBe(hashKey('b', key));
     expect(sameHash(hashKey('a', key), hashKey('a', key))).toBe(true);
     expect(sameHash(hashKey('a', key), hashKey('b', key))).toBe(false);
+  });
+});
+
+describe('keyProbe and StoredForms', () => {
+  it('a probe is SHA-256 of the pepper and the key: one per (pepper, key), never the key or its stored form', () => {
+    const key = generateKey();
+    const probe = keyProbe('dev-pepper', key);
+    expect(probe).toBe(createHash('sha256').update(`dev-pepper\n${key}`).digest('base64'));
+    expect(keyProbe('dev-pepper', key)).toBe(probe);
+    expect(keyProbe('other', key)).not.toBe(probe);
+    expect(keyProbe('dev-pepper', generateKey())).not.toBe(probe);
+    expect(probe).not.toContain(key.slice(4, 12));
+    expect(Buffer.from(probe, 'base64').toString('hex')).not.toBe(hashKey('dev-pepper', key));
+  });
+
+  it('remembers, forgets, and starts over at its bound', () => {
+    const forms = new StoredForms(3);
+    const keys = [generateKey(), generateKey(), generateKey(), generateKey()];
+    const probes = keys.map((k) => keyProbe('p', k));
+    expect(forms.get(probes[0])).toBeUndefined();
+    for (let i = 0; i < 3; i++) forms.remember(probes[i], hashKey('p', keys[i]));
+    expect(forms.get(probes[1])).toBe(hashKey('p', keys[1]));
+    forms.forget(probes[1]);
+    expect(forms.get(probes[1])).toBeUndefined();
+    forms.remember(probes[1], hashKey('p', keys[1]));
+    expect(forms.size).toBe(3);
+    // Full: the fourth starts the memo over (it never grows past its bound).
+    forms.remember(probes[3], hashKey('p', keys[3]));
+    expect(forms.size).toBe(1);
+    expect(forms.get(probes[0])).toBeUndefined();
+    expect(forms.get(probes[3])).toBe(hashKey('p', keys[3]));
   });
 });

@@ -97,25 +97,43 @@ function notFound(plan: Plan, what: 'market' | 'event', rawId: string): ApiError
 /**
  * Run a plan. Direct: that venue only. Probe: every candidate in parallel; "the answer is returned
  * only if exactly one holds the id, and 409 ambiguous_identifier with candidates otherwise. The
- * probe fails if either candidate is down."
+ * probe fails if either candidate is down." `as` turns the value found into what the caller
+ * answers, in the same step (a route's result without an async step of its own).
  */
-export async function runPlan<T>(
+export function runPlan<T, R = T>(
   plan: Plan,
   read: (p: Provider, id: string) => Promise<T | NotFound>,
   what: 'market' | 'event',
   rawId: string,
-): Promise<T> {
-  if (plan.kind === 'direct') {
-    // The read awaited here, not through guarded(): one async step less on every live request.
-    let r: T | NotFound;
-    try {
-      r = await read(plan.provider, plan.nativeId);
-    } catch (e) {
-      throw malformedAs502(plan.provider, e);
-    }
-    if (r === NOT_FOUND) throw notFound(plan, what, rawId);
-    return r;
+  as?: (value: T) => R,
+): Promise<R> {
+  if (plan.kind !== 'direct') return runProbe(plan, read, what, rawId, as);
+  // Not an async function, and the read followed by one step: from the venue's answer to the
+  // caller's result is one promise turn here, not one per function between them.
+  let r: Promise<T | NotFound>;
+  try {
+    r = read(plan.provider, plan.nativeId);
+  } catch (e) {
+    return Promise.reject(malformedAs502(plan.provider, e));
   }
+  return r.then(
+    (v) => {
+      if (v === NOT_FOUND) throw notFound(plan, what, rawId);
+      return as === undefined ? (v as unknown as R) : as(v as T);
+    },
+    (e: unknown) => {
+      throw malformedAs502(plan.provider, e);
+    },
+  );
+}
+
+async function runProbe<T, R>(
+  plan: Extract<Plan, { kind: 'probe' }>,
+  read: (p: Provider, id: string) => Promise<T | NotFound>,
+  what: 'market' | 'event',
+  rawId: string,
+  as: ((value: T) => R) | undefined,
+): Promise<R> {
   const settled = await Promise.allSettled(plan.candidates.map((p) => guarded(p, read(p, plan.nativeId))));
   const failed = settled.find((s): s is PromiseRejectedResult => s.status === 'rejected');
   if (failed) throw failed.reason;
@@ -123,7 +141,7 @@ export async function runPlan<T>(
   settled.forEach((s, i) => {
     if (s.status === 'fulfilled' && s.value !== NOT_FOUND) hits.push({ provider: plan.candidates[i], value: s.value as T });
   });
-  if (hits.length === 1) return hits[0].value;
+  if (hits.length === 1) return as === undefined ? (hits[0].value as unknown as R) : as(hits[0].value);
   if (hits.length === 0) throw notFound(plan, what, rawId);
   const candidates = hits.map((h) => h.provider);
   throw new ApiError(

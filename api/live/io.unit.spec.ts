@@ -35,4 +35,20 @@ describe('runPlan', () => {
     const malformed = async (p: Provider) => (p === 'venue_2' ? Promise.reject(new MalformedUpstream('bad')) : { on: p });
     expect(await outcome(runPlan(probe, malformed, 'market', '42'))).toEqual({ code: 'upstream_unavailable', status: 502, message: 'venue_2 gave no valid answer: malformed answer (bad)' });
   });
+
+  it('`as` turns the one value found into the answer, once; never on 404, 409 or an error', async () => {
+    const seen: unknown[] = [];
+    const as = (v: { on: string }) => (seen.push(v), { answer: v.on });
+    expect(await outcome(runPlan(direct, async () => ({ on: 'venue_3' }), 'market', '42', as))).toEqual({ value: { answer: 'venue_3' } });
+    expect(await outcome(runPlan(direct, async () => NOT_FOUND, 'market', '42', as))).toMatchObject({ code: 'market_not_found' });
+    expect(await outcome(runPlan(direct, async () => Promise.reject(new MalformedUpstream('x')), 'market', '42', as))).toMatchObject({ code: 'upstream_unavailable' });
+    const on = (holders: Provider[]) => async (p: Provider) => (holders.includes(p) ? { on: p } : NOT_FOUND);
+    expect(await outcome(runPlan(probe, on(['venue_2']), 'market', '42', as))).toEqual({ value: { answer: 'venue_2' } });
+    expect(await outcome(runPlan(probe, on(['venue_2', 'venue_3']), 'market', '42', as))).toMatchObject({ code: 'ambiguous_identifier' });
+    expect(await outcome(runPlan(probe, on([]), 'market', '42', as))).toMatchObject({ code: 'market_not_found' });
+    expect(seen).toEqual([{ on: 'venue_3' }, { on: 'venue_2' }]);
+    // A read that throws before it returns a promise is answered as a rejected one, not thrown at the caller.
+    const sync = runPlan(direct, () => { throw new MalformedUpstream('sync'); }, 'market', '42', as);
+    expect(await outcome(sync)).toMatchObject({ code: 'upstream_unavailable' });
+  });
 });

@@ -2,16 +2,20 @@
 // Authorization header, the route's permission, the key store. Out: the KeyInfo the handler sees,
 // or the ApiError to answer (401 missing/invalid, 403, 429 with Retry-After, 402 with its fields,
 // 502 when the store cannot be reached); X-RateLimit-* set on every charged response.
-// One KeyStore.authorize call per request: one Lua round trip in the stack, no key cache, so a
-// revocation applies to the very next request.
+// One KeyStore.authorize call per request: one Lua round trip in the stack, no verdict cached, so a
+// revocation applies to the very next request. What is remembered is the key's stored form only
+// (StoredForms, api/auth/keys.ts: found by a one-shot SHA-256 instead of the HMAC).
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError, quote } from '../../errors.ts';
-import { hashKey, readBearer } from '../../auth/keys.ts';
+import { StoredForms, hashKey, keyProbe, readBearer } from '../../auth/keys.ts';
 import { billingPeriod, type PlanKey } from '../../auth/plans.ts';
 import type { AuthDeps } from '../../auth/index.ts';
 import type { AuthorizeResult, WindowState } from '../../auth/store.ts';
 import type { RouteSpec } from '../../routes/table.ts';
 import type { KeyInfo } from '../../types.ts';
+
+/** Shared by every app of the process: a probe and its stored form depend on the pepper and the key alone. */
+const FORMS = new StoredForms();
 
 const NEXT_TIER: Record<PlanKey, PlanKey> = { free: 'starter', starter: 'pro', pro: 'business', business: 'enterprise', enterprise: 'enterprise' };
 
@@ -19,16 +23,24 @@ export async function authorizeRequest(req: FastifyRequest, reply: FastifyReply,
   const b = readBearer(req.headers, undefined);
   if (b.kind !== 'key') return new ApiError(b.kind === 'missing' ? 'missing_api_key' : 'invalid_api_key', b.message);
   if (!auth) return new ApiError('upstream_unavailable', 'API keys cannot be verified: no key store is configured');
+  const probe = keyProbe(auth.pepper, b.key);
+  const known = FORMS.get(probe);
+  const stored = known ?? hashKey(auth.pepper, b.key);
   let v: AuthorizeResult;
   try {
-    v = await auth.store.authorize({ hash: hashKey(auth.pepper, b.key), permission: spec.permission, now: auth.useAppClock ? now : undefined, period: billingPeriod(now) });
+    v = await auth.store.authorize({ hash: stored, permission: spec.permission, now: auth.useAppClock ? now : undefined, period: billingPeriod(now) });
   } catch (err) {
     // Spec ("Authentication"): "Failure to verify keys upstream: 502 upstream_unavailable".
     req.log.error({ err: (err as Error).message }, 'key store unreachable');
     return new ApiError('upstream_unavailable', 'API keys cannot be verified right now: the key store is unreachable; retry with backoff');
   }
+  if (v.kind === 'invalid') {
+    if (known !== undefined) FORMS.forget(probe);
+    return verdictError(v, spec.permission, spec.url);
+  }
+  if (known === undefined) FORMS.remember(probe, stored);
   // Every authenticated answer reports the window (spec "Limits"); a 403 charged nothing to it.
-  if (v.kind !== 'invalid') rateHeaders(reply, v.window);
+  rateHeaders(reply, v.window);
   if (v.kind === 'ok') return { keyId: v.key.keyId, accountId: v.key.accountId, plan: v.key.servedPlan };
   return verdictError(v, spec.permission, spec.url);
 }
