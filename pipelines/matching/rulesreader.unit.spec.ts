@@ -3578,3 +3578,12 @@ describe('stated values of the thirty-second blind batch read unknown, bets acce
     expect(readRule('Bets are accepted for the regular playing time and overtime.', 'overtime', m('nhl', 'total'))).toMatchObject({ value: 'included' });
   });
 });
+describe('the thirty-third blind batch\'s wrong value (sentences written for these tests)', () => {
+  it('the final result with a word before "final" ("the official final result") holds for the case of extra innings being needed, over the nine-inning basis before it', () => {
+    const text = 'Totals are graded on the official result after 9 innings (8 1/2 if the home team leads); if extra innings are needed to finish the game, wagers are settled on the official final result.';
+    expect(readRule(text, 'overtime', m('mlb', 'total'))).toMatchObject({ value: 'included' });
+    expect(readRule('If additional innings are needed, run lines are resolved on the actual final score.', 'overtime', m('mlb', 'spread'))).toMatchObject({ value: 'included' });
+    // The nine-inning basis alone is still regulation.
+    expect(readRule('Totals are graded on the official result after 9 innings (8 1/2 if the home team leads).', 'overtime', m('mlb', 'total'))).toMatchObject({ value: 'excluded' });
+  });
+});
