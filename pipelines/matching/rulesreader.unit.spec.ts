@@ -300,7 +300,8 @@ const BLIND32_RIGHT = 43;
 // settled on the official result after 9 innings ...; if extra innings are needed to complete the game, bets are
 // settled on the official final result" (the final result for the case of extra innings, now included) leaves none
 // wrong, no silent row read known and 22 of 29 right (measurements.md, round 46).
-const BLIND33_RIGHT = 22;
+// 24 since "Women's NBA" (p2935, p2936) names the WNBA.
+const BLIND33_RIGHT = 24;
 
 const m = (league: MarketScope['league'], marketType: MarketScope['marketType'], segment: MarketScope['segment'] = 'full'): MarketScope => ({ league, marketType, segment });
 
@@ -3593,5 +3594,15 @@ describe('the thirty-third blind batch\'s wrong value (sentences written for the
     expect(readRule('If additional innings are needed, run lines are resolved on the actual final score.', 'overtime', m('mlb', 'spread'))).toMatchObject({ value: 'included' });
     // The nine-inning basis alone is still regulation.
     expect(readRule('Totals are graded on the official result after 9 innings (8 1/2 if the home team leads).', 'overtime', m('mlb', 'total'))).toMatchObject({ value: 'excluded' });
+  });
+});
+describe('stated values of the thirty-third blind batch read unknown, the Women\'s NBA (sentences written for these tests)', () => {
+  it('"Women\'s NBA" names the WNBA, not the NBA', () => {
+    const text = 'Betting on Women\'s NBA games: understanding spreads. Overtime points count for the spread.';
+    expect(readRule(text, 'overtime', m('wnba', 'spread'))).toMatchObject({ value: 'included' });
+    expect(readRule(text, 'overtime', m('nba', 'spread'))).toEqual({ value: 'unknown', why: 'silent' });
+    // The NBA named alone is still the NBA.
+    expect(readRule('Betting on NBA games: understanding spreads. Overtime points count for the spread.', 'overtime', m('nba', 'spread'))).toMatchObject({ value: 'included' });
+    expect(readRule('Women\'s NBA: overtime points count for the spread.', 'overtime', m('wnba', 'spread'))).toMatchObject({ value: 'included' });
   });
 });
