@@ -300,8 +300,9 @@ const BLIND32_RIGHT = 43;
 // settled on the official result after 9 innings ...; if extra innings are needed to complete the game, bets are
 // settled on the official final result" (the final result for the case of extra innings, now included) leaves none
 // wrong, no silent row read known and 22 of 29 right (measurements.md, round 46).
-// 24 since "Women's NBA" (p2935, p2936) names the WNBA.
-const BLIND33_RIGHT = 24;
+// 24 since "Women's NBA" (p2935, p2936) names the WNBA;
+// 25 since "that's why books often hang a half point" (p2934) hedges its own claim, not the push rule before it.
+const BLIND33_RIGHT = 25;
 
 const m = (league: MarketScope['league'], marketType: MarketScope['marketType'], segment: MarketScope['segment'] = 'full'): MarketScope => ({ league, marketType, segment });
 
@@ -3604,5 +3605,13 @@ describe('stated values of the thirty-third blind batch read unknown, the Women\
     // The NBA named alone is still the NBA.
     expect(readRule('Betting on NBA games: understanding spreads. Overtime points count for the spread.', 'overtime', m('nba', 'spread'))).toMatchObject({ value: 'included' });
     expect(readRule('Women\'s NBA: overtime points count for the spread.', 'overtime', m('wnba', 'spread'))).toMatchObject({ value: 'included' });
+  });
+});
+describe('stated values of the thirty-third blind batch read unknown, "that\'s why" after a rule (sentences written for these tests)', () => {
+  it('"That\'s why books often hang a half point" draws a consequence from the push rule before it and hedges its own claim only, as "that is why" does', () => {
+    expect(readRule('If the favourite wins by exactly the spread, the bet is a push and your stake comes back. That\'s why books often hang a half point.', 'push', m('wnba', 'spread'))).toMatchObject({ value: 'void' });
+    expect(readRule('Overtime counts for totals; that\'s why totals often go over late.', 'overtime', m('nba', 'total'))).toMatchObject({ value: 'included' });
+    // A hedge that refers back still takes the rule back.
+    expect(readRule('If the favourite wins by exactly the spread, the bet is a push and your stake comes back. That\'s usually the case.', 'push', m('wnba', 'spread'))).toMatchObject({ value: 'unknown', why: 'hedged' });
   });
 });
