@@ -301,8 +301,9 @@ const BLIND32_RIGHT = 43;
 // settled on the official final result" (the final result for the case of extra innings, now included) leaves none
 // wrong, no silent row read known and 22 of 29 right (measurements.md, round 46).
 // 24 since "Women's NBA" (p2935, p2936) names the WNBA;
-// 25 since "that's why books often hang a half point" (p2934) hedges its own claim, not the push rule before it.
-const BLIND33_RIGHT = 25;
+// 25 since "that's why books often hang a half point" (p2934) hedges its own claim, not the push rule before it;
+// 26 since "Shootout adjustment: one goal to the shootout winner" (p2906) credits the winner a goal.
+const BLIND33_RIGHT = 26;
 
 const m = (league: MarketScope['league'], marketType: MarketScope['marketType'], segment: MarketScope['segment'] = 'full'): MarketScope => ({ league, marketType, segment });
 
@@ -3613,5 +3614,15 @@ describe('stated values of the thirty-third blind batch read unknown, "that\'s w
     expect(readRule('Overtime counts for totals; that\'s why totals often go over late.', 'overtime', m('nba', 'total'))).toMatchObject({ value: 'included' });
     // A hedge that refers back still takes the rule back.
     expect(readRule('If the favourite wins by exactly the spread, the bet is a push and your stake comes back. That\'s usually the case.', 'push', m('wnba', 'spread'))).toMatchObject({ value: 'unknown', why: 'hedged' });
+  });
+});
+describe('stated values of the thirty-third blind batch read unknown, one goal to the shootout winner (sentences written for these tests)', () => {
+  it('"one goal to the shootout winner" (no verb) credits the winner a goal, as "one goal for the winner" and "the winner is awarded one goal" do', () => {
+    expect(readRule('Over/under: combined goals of both teams. Shootout adjustment: one goal to the shootout winner for the over/under count.', 'overtime', m('nhl', 'total'))).toMatchObject({ value: 'included' });
+    expect(readRule('Totals: one goal to the team that wins the shootout.', 'overtime', m('nhl', 'total'))).toMatchObject({ value: 'included' });
+    // A goal given to no winner is no such credit, and a story's "the league adds one goal to the winner's
+    // score" tells how the league scores a shootout, not what bets settle on.
+    expect(readRule('Totals: one goal to the over.', 'overtime', m('nhl', 'total'))).toEqual({ value: 'unknown', why: 'silent' });
+    expect(readRule('The shootout is a tie-breaking mechanism, and the league adds just one goal to the winner\'s score.', 'overtime', m('nhl', 'total'))).toEqual({ value: 'unknown', why: 'silent' });
   });
 });
