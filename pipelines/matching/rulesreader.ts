@@ -1550,8 +1550,9 @@ const BACK_REFERENCES = new Set(['this', 'that', 'which', 'these', 'such']);
  * "Full-game bets include overtime; this is the case across most sports." */
 const withdrawsBefore = (c: Clause) => c.withdrawn && !c.asking && BACK_REFERENCES.has(c.words[0]) && !givesConsequence(c.words);
 /** "...; that is why you so often see half points": a clause drawing a consequence from the statement
- * before it ("that is why", "which is why", "this explains why") hedges its own claim, not that statement. */
-const givesConsequence = (w: string[]) => (w[1] === 'is' || w[1] === 's' || w[1] === 'explains') && w[2] === 'why';
+ * before it ("that is why", "which is why", "this explains why") hedges its own claim, not that statement.
+ * "That's why" tokenizes as "that why" (the possessive-looking "'s" is dropped), and says the same. */
+const givesConsequence = (w: string[]) => ((w[1] === 'is' || w[1] === 's' || w[1] === 'explains') && w[2] === 'why') || (w[1] === 'why' && BACK_REFERENCES.has(w[0]));
 
 export function applies(s: Scope, m: MarketScope): boolean {
   if (s.blocking) return false;

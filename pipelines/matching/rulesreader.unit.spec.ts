@@ -295,6 +295,16 @@ const BLIND31_RIGHT = 64;
 // 43 since bets "accepted for the regular playing time" (p2873, p2874) read.
 const BLIND32_RIGHT = 43;
 
+// The thirty-third blind batch, development since its blind figure (21 of 29 right on the reader of rounds 43-45,
+// with 1 wrong value, no silent row read known and no pair of opposite stated values read alike): p2921's "Totals:
+// settled on the official result after 9 innings ...; if extra innings are needed to complete the game, bets are
+// settled on the official final result" (the final result for the case of extra innings, now included) leaves none
+// wrong, no silent row read known and 22 of 29 right (measurements.md, round 46).
+// 24 since "Women's NBA" (p2935, p2936) names the WNBA;
+// 25 since "that's why books often hang a half point" (p2934) hedges its own claim, not the push rule before it;
+// 26 since "Shootout adjustment: one goal to the shootout winner" (p2906) credits the winner a goal.
+const BLIND33_RIGHT = 26;
+
 const m = (league: MarketScope['league'], marketType: MarketScope['marketType'], segment: MarketScope['segment'] = 'full'): MarketScope => ({ league, marketType, segment });
 
 describe('sentences and clauses', () => {
@@ -1294,6 +1304,7 @@ describe('corpus of real rules texts (evaluation part)', () => {
     { part: 'blind30-former-evaluation', batch: 'thirtieth', stated: 55, right: BLIND30_RIGHT, silentKnown: [] },
     { part: 'blind31-former-evaluation', batch: 'thirty-first', stated: 70, right: BLIND31_RIGHT, silentKnown: [] },
     { part: 'blind32-former-evaluation', batch: 'thirty-second', stated: 46, right: BLIND32_RIGHT, silentKnown: [] },
+    { part: 'blind33-former-evaluation', batch: 'thirty-third', stated: 28, right: BLIND33_RIGHT, silentKnown: [] },
   ];
   it.each(BLIND_GUARDS)(
     'keeps the $batch blind batch (development since it was measured once) free of wrong values and of opposite rules read alike, at least $right right, silent rows read known exactly $silentKnown',
@@ -3576,5 +3587,42 @@ describe('stated values of the thirty-second blind batch read unknown, bets acce
     expect(readRule('All bets are valid for regular time only.', 'overtime', m('nhl', 'total'))).toMatchObject({ value: 'excluded' });
     // Regular time named with overtime includes it.
     expect(readRule('Bets are accepted for the regular playing time and overtime.', 'overtime', m('nhl', 'total'))).toMatchObject({ value: 'included' });
+  });
+});
+describe('the thirty-third blind batch\'s wrong value (sentences written for these tests)', () => {
+  it('the final result with a word before "final" ("the official final result") holds for the case of extra innings being needed, over the nine-inning basis before it', () => {
+    const text = 'Totals are graded on the official result after 9 innings (8 1/2 if the home team leads); if extra innings are needed to finish the game, wagers are settled on the official final result.';
+    expect(readRule(text, 'overtime', m('mlb', 'total'))).toMatchObject({ value: 'included' });
+    expect(readRule('If additional innings are needed, run lines are resolved on the actual final score.', 'overtime', m('mlb', 'spread'))).toMatchObject({ value: 'included' });
+    // The nine-inning basis alone is still regulation.
+    expect(readRule('Totals are graded on the official result after 9 innings (8 1/2 if the home team leads).', 'overtime', m('mlb', 'total'))).toMatchObject({ value: 'excluded' });
+  });
+});
+describe('stated values of the thirty-third blind batch read unknown, the Women\'s NBA (sentences written for these tests)', () => {
+  it('"Women\'s NBA" names the WNBA, not the NBA', () => {
+    const text = 'Betting on Women\'s NBA games: understanding spreads. Overtime points count for the spread.';
+    expect(readRule(text, 'overtime', m('wnba', 'spread'))).toMatchObject({ value: 'included' });
+    expect(readRule(text, 'overtime', m('nba', 'spread'))).toEqual({ value: 'unknown', why: 'silent' });
+    // The NBA named alone is still the NBA.
+    expect(readRule('Betting on NBA games: understanding spreads. Overtime points count for the spread.', 'overtime', m('nba', 'spread'))).toMatchObject({ value: 'included' });
+    expect(readRule('Women\'s NBA: overtime points count for the spread.', 'overtime', m('wnba', 'spread'))).toMatchObject({ value: 'included' });
+  });
+});
+describe('stated values of the thirty-third blind batch read unknown, "that\'s why" after a rule (sentences written for these tests)', () => {
+  it('"That\'s why books often hang a half point" draws a consequence from the push rule before it and hedges its own claim only, as "that is why" does', () => {
+    expect(readRule('If the favourite wins by exactly the spread, the bet is a push and your stake comes back. That\'s why books often hang a half point.', 'push', m('wnba', 'spread'))).toMatchObject({ value: 'void' });
+    expect(readRule('Overtime counts for totals; that\'s why totals often go over late.', 'overtime', m('nba', 'total'))).toMatchObject({ value: 'included' });
+    // A hedge that refers back still takes the rule back.
+    expect(readRule('If the favourite wins by exactly the spread, the bet is a push and your stake comes back. That\'s usually the case.', 'push', m('wnba', 'spread'))).toMatchObject({ value: 'unknown', why: 'hedged' });
+  });
+});
+describe('stated values of the thirty-third blind batch read unknown, one goal to the shootout winner (sentences written for these tests)', () => {
+  it('"one goal to the shootout winner" (no verb) credits the winner a goal, as "one goal for the winner" and "the winner is awarded one goal" do', () => {
+    expect(readRule('Over/under: combined goals of both teams. Shootout adjustment: one goal to the shootout winner for the over/under count.', 'overtime', m('nhl', 'total'))).toMatchObject({ value: 'included' });
+    expect(readRule('Totals: one goal to the team that wins the shootout.', 'overtime', m('nhl', 'total'))).toMatchObject({ value: 'included' });
+    // A goal given to no winner is no such credit, and a story's "the league adds one goal to the winner's
+    // score" tells how the league scores a shootout, not what bets settle on.
+    expect(readRule('Totals: one goal to the over.', 'overtime', m('nhl', 'total'))).toEqual({ value: 'unknown', why: 'silent' });
+    expect(readRule('The shootout is a tie-breaking mechanism, and the league adds just one goal to the winner\'s score.', 'overtime', m('nhl', 'total'))).toEqual({ value: 'unknown', why: 'silent' });
   });
 });
