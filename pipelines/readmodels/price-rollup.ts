@@ -219,18 +219,17 @@ export async function rollUpCandles(history: History, opts: RollUpOptions = {}):
     }
     if (days.length > 1) await stopIfFenced();
   }
-  // Each outcome's newest quote of the window (migrations/005_price_latest_rollup.sql), one part a
-  // roll-up where the view made one an insert. Before the mark, so that every row at or before the
-  // mark is in price_latest (the sink and the route read only the rows after it from price_history).
-  // Written again by a repeated or looked-back window without harm: ReplacingMergeTree(observed_at)
-  // keeps the newest. A tuple, since argMax passes over a null value (a quote without a bid).
+  // The window's rows into price_latest (migrations/005_price_latest_rollup.sql), one part a roll-up
+  // where the view made one an insert; its merges keep each outcome's newest (ReplacingMergeTree by
+  // observed_at), as they did the view's rows, and its readers read it FINAL or by argMax. Every row,
+  // not each outcome's newest by argMax: the GROUP BY cost chdb about what the view's parts did
+  // (bench/history.md, 2026-11-28). Before the mark, so that every row at or before the mark is in
+  // price_latest (the sink and the route read only the rows after it from price_history). Written
+  // again by a repeated or looked-back window without harm.
   await write(
     `INSERT INTO price_latest (provider, market_id, outcome_id, bid, ask, last, price, bid_size, ask_size, observed_at)
-     SELECT provider, market_id, outcome_id, q.1, q.2, q.3, q.4, q.5, q.6, t
-     FROM (
-       SELECT provider, market_id, outcome_id, argMax((bid, ask, last, price, bid_size, ask_size), observed_at) AS q, max(observed_at) AS t
-       FROM price_history WHERE ${NEW}${guard} GROUP BY provider, market_id, outcome_id
-     ) SETTINGS ${limit}`,
+     SELECT provider, market_id, outcome_id, bid, ask, last, price, bid_size, ask_size, observed_at
+     FROM price_history WHERE ${NEW}${guard} SETTINGS ${limit}`,
     window,
   );
   await mark(STATE);
