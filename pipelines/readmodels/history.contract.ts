@@ -64,7 +64,7 @@ export function historyContract(name: string, open: OpenHistory): void {
       expect(rows).toEqual([]);
     });
 
-    it('price history: the roll-up fills price_latest (the newest quote, a missing bid kept missing); the 1m, 1h and 1d candles read back as OHLC with counts before any roll-up', async () => {
+    it('price history: each insert fills price_latest; the 1m, 1h and 1d candles read back as OHLC with counts before any roll-up', async () => {
       const market = `m${randomBytes(4).toString('hex')}`;
       const day = 1_767_225_600; // 2026-01-01T00:00:00Z, Unix seconds
       const row = (sec: number, outcome: string, bid: number | null, ask: number | null, last: number | null) => ({
@@ -76,6 +76,11 @@ export function historyContract(name: string, open: OpenHistory): void {
       await h.insert('price_history', [row(50, 'a', 0.2, 0.3, 0.3), row(3_600 + 1, 'a', null, 0.7, 0.65), row(86_400 + 7, 'a', 0.6, 0.7, 0.7)]);
       await h.insert('price_aliases', [{ provider: 'venue_3', alias: `${market}-slug`, market_id: market, observed_at: day * 1000 }]);
 
+      const latest = await h.query(`SELECT outcome_id, bid, ask, toUnixTimestamp64Milli(observed_at) AS t FROM price_latest FINAL WHERE market_id = {m:String} ORDER BY outcome_id`, { m: market });
+      expect(latest).toEqual([
+        { outcome_id: 'a', bid: 0.6, ask: 0.7, t: (day + 86_407) * 1000 },
+        { outcome_id: 'b', bid: 0.1, ask: 0.2, t: (day + 30) * 1000 },
+      ]);
       expect(await storedMarkets(h, ['venue_2', 'venue_3'], market)).toEqual([{ provider: 'venue_3', market_id: market }]);
       expect(await storedMarkets(h, ['venue_3'], `${market}-slug`)).toEqual([{ provider: 'venue_3', market_id: market }]);
       expect(await storedMarkets(h, ['venue_3'], `${market}-none`)).toEqual([]);
@@ -98,17 +103,6 @@ export function historyContract(name: string, open: OpenHistory): void {
       expect(daily).toEqual([{ start_time: day + 86_400, end_time: day + 172_799, outcomes: [{ outcome_id: 'a', mid: { open: 0.65, high: 0.65, low: 0.65, close: 0.65 }, last: { open: 0.7, high: 0.7, low: 0.7, close: 0.7 }, price: null, changes: 1 }] }]);
       const both = groupCandles(await candleRows(h, { provider: 'venue_3', marketId: market, interval: '1d', from: 0, to: day, buckets: 5 }), '1d');
       expect(both.map((c) => [c.start_time, c.outcomes.map((o) => [o.outcome_id, o.changes, o.mid?.close])])).toEqual([[day, [['a', 4, 0.25], ['b', 1, 0.15]]]]);
-
-      // The roll-up writes each outcome's newest quote to price_latest; a quote without a bid after one
-      // with a bid stays without (outcome c).
-      await h.insert('price_history', [row(40, 'c', 0.3, 0.4, null), row(60, 'c', null, 0.45, null)]);
-      await rollUpCandles(h);
-      const latest = await h.query(`SELECT outcome_id, bid, ask, toUnixTimestamp64Milli(observed_at) AS t FROM price_latest FINAL WHERE market_id = {m:String} ORDER BY outcome_id`, { m: market });
-      expect(latest).toEqual([
-        { outcome_id: 'a', bid: 0.6, ask: 0.7, t: (day + 86_407) * 1000 },
-        { outcome_id: 'b', bid: 0.1, ask: 0.2, t: (day + 30) * 1000 },
-        { outcome_id: 'c', bid: null, ask: 0.45, t: (day + 60) * 1000 },
-      ]);
     });
 
     it('candles: the same answers before a roll-up, after it, right after a later write, and after a roll-up stopped half way and done again', async () => {

@@ -13,19 +13,15 @@ import { BUCKET_OF, CANDLE_OF_CHANGES, CANDLE_OF_STATES, ROLLED_TO_SQL, ROLLUP_T
  */
 const namesGroup = (provider: string, id: string): boolean => adapterFor(provider).namesGroup?.(id) === true;
 
-/**
- * The stored market ids an id names on each of these providers: the id itself, else an alias. Read
- * from price_history (its sorting key starts with provider and market_id), not price_latest, which
- * the roll-up fills: a market first written since the last roll-up is found as well.
- */
+/** The stored market ids an id names on each of these providers: the id itself, else an alias. */
 export async function storedMarkets(history: History, providers: readonly string[], id: string): Promise<{ provider: string; market_id: string }[]> {
   if (providers.length === 1 && namesGroup(providers[0], id)) {
     const provider = providers[0];
-    const children = await history.query(`SELECT 1 FROM price_history WHERE provider = {provider:String} AND startsWith(market_id, {p:String}) LIMIT 1`, { provider, p: `${id}:` });
+    const children = await history.query(`SELECT 1 FROM price_latest WHERE provider = {provider:String} AND startsWith(market_id, {p:String}) LIMIT 1`, { provider, p: `${id}:` });
     return children.length ? [{ provider, market_id: id }] : [];
   }
   const own = await history.query<{ provider: string; market_id: string }>(
-    `SELECT DISTINCT provider, market_id FROM price_history WHERE provider IN {providers:Array(String)} AND market_id = {id:String}`,
+    `SELECT DISTINCT provider, market_id FROM price_latest WHERE provider IN {providers:Array(String)} AND market_id = {id:String}`,
     { providers, id },
   );
   const found = new Map(own.map((r) => [r.provider, r]));

@@ -219,19 +219,6 @@ export async function rollUpCandles(history: History, opts: RollUpOptions = {}):
     }
     if (days.length > 1) await stopIfFenced();
   }
-  // The window's rows into price_latest (migrations/005_price_latest_rollup.sql), one part a roll-up
-  // where the view made one an insert; its merges keep each outcome's newest (ReplacingMergeTree by
-  // observed_at), as they did the view's rows, and its readers read it FINAL or by argMax. Every row,
-  // not each outcome's newest by argMax: the GROUP BY cost chdb about what the view's parts did
-  // (bench/history.md, 2026-11-28). Before the mark, so that every row at or before the mark is in
-  // price_latest (the sink and the route read only the rows after it from price_history). Written
-  // again by a repeated or looked-back window without harm.
-  await write(
-    `INSERT INTO price_latest (provider, market_id, outcome_id, bid, ask, last, price, bid_size, ask_size, observed_at)
-     SELECT provider, market_id, outcome_id, bid, ask, last, price, bid_size, ask_size, observed_at
-     FROM price_history WHERE ${NEW}${guard} SETTINGS ${limit}`,
-    window,
-  );
   await mark(STATE);
   await stopIfFenced();
   return { from, to, rows };

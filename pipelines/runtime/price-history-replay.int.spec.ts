@@ -57,7 +57,7 @@ describe('sink.price-history replay', () => {
       expect(result.lagBefore['sink.price-history']).toBe(30);
       expect(await snapshot()).toEqual(before);
       // Beside the live tables it cannot be rebuilt: the copies would have no views.
-      await expect(replayHistorySideBySide([priceHistorySink], b)).rejects.toThrow(/cannot be rebuilt side by side \(the candles' roll-up fills its tables\); use the stop-the-world replay/);
+      await expect(replayHistorySideBySide([priceHistorySink], b)).rejects.toThrow(/cannot be rebuilt side by side \(materialized views feed its tables\); use the stop-the-world replay/);
     } finally {
       await producer.close();
       await b.close();

@@ -10,7 +10,6 @@ import { randomBytes } from 'node:crypto';
 import { ChdbHistory } from '../readmodels/chdb-history.ts';
 import { migrate } from '../readmodels/migrate.ts';
 import { candleRows } from '../readmodels/price-queries.ts';
-import { rollUpCandles } from '../readmodels/price-rollup.ts';
 import { groupCandles } from '../readmodels/price-history.ts';
 import { priceHistorySink } from './sinks.ts';
 import type { InRecord } from './types.ts';
@@ -82,29 +81,6 @@ describe('sink.price-history on chdb', () => {
       [`${id}a`, 3, { open: 0.45, high: 0.46, low: 0.4, close: 0.4 }],
       [`${id}b`, 1, { open: 0.55, high: 0.55, low: 0.55, close: 0.55 }],
     ]);
-  });
-
-  it('after a restart it compares with price_latest (the roll-up fills it) and with the rows written since the last roll-up: each change once', async () => {
-    const id = String(1_000_000 + randomBytes(2).readUInt16BE());
-    // Written and rolled up into price_latest.
-    expect(await run([v3(id, MIN + 1_000, 0.4, 0.5)])).toBe(2);
-    await rollUpCandles(h);
-    expect(await h.query(`SELECT outcome_id, bid FROM price_latest FINAL WHERE market_id = {id:String} ORDER BY outcome_id`, { id })).toEqual([
-      { outcome_id: `${id}a`, bid: 0.4 },
-      { outcome_id: `${id}b`, bid: 0.5 },
-    ]);
-    // Unchanged after the roll-up: nothing (compared with price_latest alone).
-    expect(await run([v3(id, MIN + 11_000, 0.4, 0.5)])).toBe(0);
-    // A change not rolled up yet: price_latest still holds 0.4.
-    expect(await run([v3(id, MIN + 21_000, 0.43, 0.5)])).toBe(1);
-    // Restarted (nothing kept): the same quote again is no change (the row after the mark is newer
-    // than price_latest's), a return to 0.4 is one.
-    expect(await run([v3(id, MIN + 31_000, 0.43, 0.5)])).toBe(0);
-    expect(await run([v3(id, MIN + 41_000, 0.4, 0.5)])).toBe(1);
-    await rollUpCandles(h);
-    expect(await run([v3(id, MIN + 51_000, 0.4, 0.5)])).toBe(0);
-    expect(await h.query(`SELECT bid, toUnixTimestamp64Milli(observed_at) AS t FROM price_latest FINAL WHERE outcome_id = {o:String}`, { o: `${id}a` })).toEqual([{ bid: 0.4, t: MIN + 41_000 }]);
-    expect(await stored(id)).toBe(4);
   });
 
   it('under one claim, contiguous batches compare with the quotes kept from the last one: price_latest is read once', async () => {

@@ -229,10 +229,11 @@ export async function replayHistorySideBySide(
   const say = options.say ?? (() => undefined);
   const withStore = stages.filter((s) => s.sinks?.snapshotPrefixes?.length || s.sinks?.snapshotNames?.length);
   if (withStore.length) throw new Error(`a history replay side by side rebuilds tables only; ${withStore.map((s) => s.name).join(', ')} write store read models (replaySideBySide)`);
-  // The candles' roll-up reads the table the sink writes and fills the candles and price_latest from
-  // it, all by their live names; a shadow copy made beside them would be rolled by nobody.
+  // A materialized view fills price_latest from the table the sink writes, and the candles' roll-up
+  // reads the live tables by name; a shadow copy made beside them would carry no view and be rolled
+  // by nobody.
   const viewed = stages.filter((s) => s.sinks?.tables?.some((t) => PRICE_HISTORY_TABLES.includes(t)));
-  if (viewed.length) throw new Error(`${viewed.map((s) => s.name).join(', ')} cannot be rebuilt side by side (the candles' roll-up fills its tables); use the stop-the-world replay`);
+  if (viewed.length) throw new Error(`${viewed.map((s) => s.name).join(', ')} cannot be rebuilt side by side (materialized views feed its tables); use the stop-the-world replay`);
   const tables = [...new Set(stages.flatMap((s) => s.sinks?.tables ?? []))];
   if (!tables.length) throw new Error('none of the stages writes a history table');
   const generation = options.generation ?? Date.now().toString(36);

@@ -6,7 +6,6 @@
 import { RAW_TOPIC_IDS, type CanonicalMarket, type MatchedEventRecord, type RawRecord } from '../topics.ts';
 import { JsonText } from '../readmodels/snapshots.ts';
 import type { History } from '../readmodels/history.ts';
-import { ROLLED_TO_SQL, rollupLookbackMs } from '../readmodels/price-rollup.ts';
 import { changedQuotes, QuoteMemory, quoteKey, quoteKeysOf, quotesOfRecord, type AliasRow, type ObservedQuote, type StoredQuote } from '../readmodels/price-history.ts';
 import { offsetVersion, type InRecord, type StageDef } from './types.ts';
 
@@ -229,16 +228,16 @@ export const matchedHistorySink: StageDef = {
 };
 
 /**
- * The price-history tables: what the sink writes, what the candles' roll-up writes from them (the
- * candles and price_latest, readmodels/price-rollup.ts), and replay clears (the roll-up's mark with
- * them, so the next roll-up rebuilds every candle and price_latest from the rows written again).
+ * The price-history tables: what the sink writes, its view fills (price_latest), the candles' roll-up
+ * writes from them (readmodels/price-rollup.ts), and replay clears (the roll-up's mark with them, so
+ * the next roll-up rebuilds every candle from the rows written again).
  */
 export const PRICE_HISTORY_TABLES = ['price_history', 'price_latest', 'price_aliases', 'price_rollup_1m', 'price_rollup_1h', 'price_rollup_1d', 'price_rollup_state'];
 
 /**
- * The last stored quote (price_latest and the rows not rolled up into it yet) of every outcome of the
- * markets of these observations that `latest` lacks, added to it. Quotes already in `latest` are
- * newer than or as new as the stored ones (the sink kept them under an unbroken claim) and stay.
+ * The last stored quote (price_latest) of every outcome of the markets of these observations that
+ * `latest` lacks, added to it. Quotes already in `latest` are newer than or as new as the stored ones
+ * (the sink kept them under an unbroken claim) and stay.
  */
 export async function readStoredQuotes(
   history: History,
@@ -255,24 +254,10 @@ export async function readStoredQuotes(
     ids.add(o.market_id);
   }
   if (ids.size === 0) return;
-  // price_latest holds the newest quote of the rows up to the roll-up's mark (the roll-up writes it,
-  // migrations/005_price_latest_rollup.sql); the rows inserted after the mark (less the lookback, as
-  // the route's candles) are read from price_history beside it, and the newest of both wins. A tuple,
-  // since argMax passes over a null value.
   const rows = await history.query<StoredQuote & { provider: string; market_id: string; outcome_id: string }>(
-    `SELECT provider, market_id, outcome_id, q.1 AS bid, q.2 AS ask, q.3 AS last, q.4 AS price, q.5 AS bid_size, q.6 AS ask_size,
-            toUnixTimestamp64Milli(t) AS observed_at
-     FROM (
-       SELECT provider, market_id, outcome_id, argMax((bid, ask, last, price, bid_size, ask_size), observed_at) AS q, max(observed_at) AS t
-       FROM (
-         SELECT provider, market_id, outcome_id, bid, ask, last, price, bid_size, ask_size, observed_at FROM price_latest WHERE market_id IN {ids:Array(String)}
-         UNION ALL
-         SELECT provider, market_id, outcome_id, bid, ask, last, price, bid_size, ask_size, observed_at FROM price_history
-         WHERE market_id IN {ids:Array(String)} AND inserted_at > fromUnixTimestamp64Milli(greatest(toInt64(ifNull(${ROLLED_TO_SQL}, 0)) - {lookback:Int64}, 0), 'UTC')
-       )
-       GROUP BY provider, market_id, outcome_id
-     )`,
-    { ids: [...ids], lookback: rollupLookbackMs(history) },
+    `SELECT provider, market_id, outcome_id, bid, ask, last, price, bid_size, ask_size, toUnixTimestamp64Milli(observed_at) AS observed_at
+     FROM price_latest FINAL WHERE market_id IN {ids:Array(String)}`,
+    { ids: [...ids] },
   );
   // Market ids of two venues may coincide (venue_2 and venue_3 share numeric ids): keep the asked ones.
   for (const r of rows) {
@@ -283,8 +268,8 @@ export async function readStoredQuotes(
 
 /**
  * The price-history sink's batches on the embedded log: an insert here cost chdb ~20 ms whatever
- * its size while four views fed on it (a part for price_history and one for each view; none is left
- * since migrations/005_price_latest_rollup.sql), so a backlog read in the log's usual 5,000-record batches spent more on
+ * its size while four views fed on it (a part for price_history and one for each view; one view,
+ * price_latest's, is left), so a backlog read in the log's usual 5,000-record batches spent more on
  * parts than on rows.
  */
 // 10,000 rather than 20,000: with 20,000 the soak's peak RSS passed the 1.2 GB budget at start-up
@@ -295,19 +280,19 @@ export const PRICE_HISTORY_BATCH = { records: 10_000, bytes: 8 * 1024 * 1024 };
 /**
  * The last stored quotes the price-history sink keeps between batches (QuoteMemory): ~370 bytes of
  * heap a quote (key and observation), so ~37 MB at most; beyond it the longest kept are read again
- * from what is stored when next seen.
+ * from price_latest when next seen.
  */
 export const PRICE_MEMORY_QUOTES = 100_000;
 const priceMemory = new QuoteMemory(PRICE_MEMORY_QUOTES);
 
 /**
- * raw.venue_N -> price_history (every change of an outcome's quote; price_latest and the 1m, 1h and
- * 1d candles follow by the roll-up's timer, readmodels/price-rollup.ts)
+ * raw.venue_N -> price_history (every change of an outcome's quote; price_latest follows by a
+ * materialized view, the 1m, 1h and 1d candles by the roll-up's timer, readmodels/price-rollup.ts)
  * and price_aliases. Reads the listings' quotes
  * (readmodels/price-history.ts); an unchanged poll writes nothing. Compares each quote with the last
  * one stored for its outcome: kept in memory from batch to batch of a partition while its claim holds
- * (QuoteMemory), read from what is stored otherwise (readStoredQuotes: first sight, a restart, a
- * rebalance, a redelivery, a replay), since then what is stored is the only truth about what was last written.
+ * (QuoteMemory), read from price_latest otherwise (first sight, a restart, a rebalance, a redelivery,
+ * a replay), since then what is stored is the only truth about what was last written.
  */
 export const priceHistorySink: StageDef = {
   name: 'sink.price-history',
