@@ -81,21 +81,33 @@ interface RunResult {
   rollups?: number;
   /** Inserts into price_history in the timed part (distinct inserted_at of its rows; absent from older trees). */
   priceInserts?: number;
+  /** The other threads' µs a record by thread name, the largest first (absent from older trees). */
+  threads?: Record<string, number>;
+  /** process.hrtime (ns, the clock of --cpu-prof's samples) at the start and end of the timed reads. */
+  timedNs?: [string, string];
 }
 
 if (values.run) await oneRun(values.run);
 else await compare();
 
-/** Nanoseconds on a CPU of the main thread and of every other thread of this process. */
-function threadRun(): { main: number; other: number } {
+/**
+ * Nanoseconds on a CPU of the main thread and of every other thread of this process, and of the
+ * other threads by name (chdb names its pools' threads: QueryPipelineEx, MergeMutate, ...; node's
+ * worker, V8 and libuv threads are all `node`). A thread ended meanwhile is lost from the split.
+ */
+function threadRun(): { main: number; other: number; byName: Map<string, number> } {
   let main = 0;
   let other = 0;
+  const byName = new Map<string, number>();
   for (const t of readTasks()) {
     const s = schedOf(process.pid, t.tid);
     if (t.tid === process.pid) main += s.run;
-    else other += s.run;
+    else {
+      other += s.run;
+      byName.set(t.comm, (byName.get(t.comm) ?? 0) + s.run);
+    }
   }
-  return { main, other };
+  return { main, other, byName };
 }
 
 async function oneRun(file: string): Promise<never> {
@@ -122,6 +134,7 @@ async function oneRun(file: string): Promise<never> {
 
   const timed = crawls.slice(1).reduce((n, c) => n + c.length, 0);
   const t0 = performance.now();
+  const hr0 = process.hrtime.bigint();
   const cpu0 = process.cpuUsage();
   const th0 = threadRun();
   // The roll-ups the service's timer would run over these reads: one each time the reads' clock
@@ -146,6 +159,13 @@ async function oneRun(file: string): Promise<never> {
   const wallS = (performance.now() - t0) / 1000;
   const cpu = process.cpuUsage(cpu0);
   const th = threadRun();
+  const hr1 = process.hrtime.bigint();
+  const threads = Object.fromEntries(
+    [...th.byName]
+      .map(([name, ns]) => [name, +((ns - (th0.byName.get(name) ?? 0)) / 1e3 / timed).toFixed(1)] as const)
+      .filter(([, us]) => us >= 0.1)
+      .sort((x, y) => y[1] - x[1]),
+  );
   await new Promise((r) => setTimeout(r, 3000));
   const settled = process.cpuUsage(cpu0);
   const rows = config.PRICE_HISTORY ? (await priceRows(pipeline.backbone.history)) - rows0 : 0;
@@ -163,6 +183,8 @@ async function oneRun(file: string): Promise<never> {
     priceBatches: batches,
     rollups: config.PRICE_HISTORY ? rollups : 0,
     priceInserts: config.PRICE_HISTORY ? await priceInserts(pipeline.backbone.history, timedFrom) : 0,
+    threads,
+    timedNs: [String(hr0), String(hr1)],
   };
   await pipeline.stop();
   rmSync(dir, { recursive: true, force: true });
