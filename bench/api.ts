@@ -32,19 +32,17 @@ import { MemoryKeyStore } from '../api/auth/memory-store.ts';
 import { RedisKeyStore } from '../api/auth/redis-store.ts';
 import { CATEGORY_LIST } from '../api/routes/v1/categories.ts';
 import { benchKeys } from './bench-keys.ts';
+import { benchArgs } from './args.ts';
 
 const run = promisify(execFile);
 const loadScript = fileURLToPath(new URL('./api-load.ts', import.meta.url));
 
-function arg(name: string, def: string): string {
-  const i = process.argv.indexOf(`--${name}`);
-  return i === -1 ? def : process.argv[i + 1];
-}
-const DURATION = Number(arg('duration', '3'));
-const CONNECTIONS = Number(arg('connections', '32'));
-const ROUNDS = Number(arg('rounds', '5'));
-const MODE = arg('mode', 'both');
-const KEYS = Number(arg('keys', '200'));
+const cli = benchArgs({ duration: 3, connections: 32, rounds: 5, keys: 200, mode: 'both' });
+const DURATION = cli.duration;
+const CONNECTIONS = cli.connections;
+const ROUNDS = cli.rounds;
+const MODE = cli.mode;
+const KEYS = cli.keys;
 const CLK_TCK = 100; // Linux USER_HZ: /proc/<pid>/stat times are in 1/100 s
 
 interface Load {

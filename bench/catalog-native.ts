@@ -18,16 +18,14 @@ import { ChdbHistory, CHDB_POOL_ARGS } from '../pipelines/readmodels/chdb-histor
 import { MemorySnapshotStore } from '../pipelines/readmodels/memory-store.ts';
 import { createCatalog } from '../pipelines/catalog/index.ts';
 import { newCrawlId, type StagedRow } from '../pipelines/catalog/store.ts';
+import { benchArgs } from './args.ts';
 
-function arg(name: string, def: string): string {
-  const i = process.argv.indexOf(`--${name}`);
-  return i === -1 ? def : process.argv[i + 1]!;
-}
-const ROWS = Number(arg('rows', '13860'));
-const BATCH = Number(arg('batch', '128'));
-const CYCLES = Number(arg('cycles', '3'));
-const IDLE_MS = Number(arg('idle-s', '5')) * 1000;
-const EXTRA = arg('args', '').split(/\s+/).filter((a) => a.length > 0);
+const cli = benchArgs({ rows: 13860, batch: 128, cycles: 3, 'idle-s': 5, args: '' });
+const ROWS = cli.rows;
+const BATCH = cli.batch;
+const CYCLES = cli.cycles;
+const IDLE_MS = cli['idle-s'] * 1000;
+const EXTRA = cli.args.split(/\s+/).filter((a) => a.length > 0);
 
 const mb = (kb: number) => Math.round(kb / 1024);
 function status(): { rss: number; hwm: number; threads: number } {

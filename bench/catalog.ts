@@ -30,16 +30,14 @@ import { logRawSink } from '../pipelines/venues/pollers/sink.ts';
 import { embeddedBackbone, randomPrefix } from '../pipelines/runtime/testkit.ts';
 import { testSerde } from '../pipelines/runtime/test-services.ts';
 import { benchKey } from './bench-keys.ts';
+import { benchArgs } from './args.ts';
 
-function arg(name: string, def: string): string {
-  const i = process.argv.indexOf(`--${name}`);
-  return i === -1 ? def : process.argv[i + 1];
-}
-const ROWS = Number(arg('rows', '1000000'));
-const SAMPLES = Number(arg('samples', '40'));
-const SCALE = Number(arg('scale', '1'));
-const PART = arg('part', 'all');
-const ROUNDS = Number(arg('rounds', '3'));
+const cli = benchArgs({ rows: 1000000, samples: 40, scale: 1, rounds: 3, part: 'all' });
+const ROWS = cli.rows;
+const SAMPLES = cli.samples;
+const SCALE = cli.scale;
+const PART = cli.part;
+const ROUNDS = cli.rounds;
 const DEPTH = 10_000;
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];

@@ -14,14 +14,12 @@ import path from 'node:path';
 import { ChdbHistory } from '../pipelines/readmodels/chdb-history.ts';
 import { migrate } from '../pipelines/readmodels/migrate.ts';
 import { codePagesDroppable, dropCodePages } from '../pipelines/runtime/code-pages.ts';
+import { benchArgs } from './args.ts';
 
-function arg(name: string, def: string): string {
-  const i = process.argv.indexOf(`--${name}`);
-  return i === -1 ? def : process.argv[i + 1]!;
-}
-const ROUNDS = Number(arg('rounds', '12'));
-const BATCHES = Number(arg('batches', '10'));
-const ROWS = Number(arg('rows', '2000'));
+const cli = benchArgs({ rounds: 12, batches: 10, rows: 2000 });
+const ROUNDS = cli.rounds;
+const BATCHES = cli.batches;
+const ROWS = cli.rows;
 
 if (!codePagesDroppable()) throw new Error('the code-pages addon is not built (node --import tsx bin/build-workers.ts)');
 const status = (key: string) => Number(new RegExp(`^${key}:\\s+(\\d+)`, 'm').exec(readFileSync('/proc/self/status', 'utf8'))![1]);

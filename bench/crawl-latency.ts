@@ -83,26 +83,24 @@ import { runService, type RunningService } from '../bin/run.ts';
 import { setUpServiceHeaps } from '../pipelines/runtime/worker-heap.ts';
 import { parseMetrics, pipelineMetrics } from '../pipelines/runtime/metrics.ts';
 import { BASE_OPEN } from '../pipelines/venues/simulator/procedural.ts';
+import { benchArgs } from './args.ts';
 
 const run = promisify(execFile);
-function arg(name: string, def: string): string {
-  const i = process.argv.indexOf(`--${name}`);
-  return i === -1 ? def : process.argv[i + 1];
-}
-const LOAD = arg('load', 'autocannon');
+const cli = benchArgs({ seconds: 20, warmup: 8, rounds: 2, connections: 4, rate: 0, 'api-warmup': 0, load: 'autocannon', scale: '100', profile: '', 'heap-profile': '', stream: 'true', route: 'plans', 'client-cpu': '', 'client-nice': '', seed: '', modes: 'idle,crawl, pollers here,crawl', 'one-round': '', label: 'round', 'make-seed': false });
+const LOAD = cli.load;
 if (LOAD !== 'autocannon' && LOAD !== 'open') throw new Error(`--load takes autocannon or open (got "${LOAD}")`);
 const loadScript = fileURLToPath(new URL(LOAD === 'open' ? './open-load.ts' : './api-load.ts', import.meta.url));
-const SCALE = arg('scale', '100');
-const SECONDS = Number(arg('seconds', '20'));
-const WARMUP = Number(arg('warmup', '8'));
-const ROUNDS = Number(arg('rounds', '2'));
-const CONNECTIONS = Number(arg('connections', '4'));
-const RATE = Number(arg('rate', '0'));
-const PROFILE = arg('profile', '');
-const HEAP_PROFILE = arg('heap-profile', '');
-const STREAM = arg('stream', 'true');
-const API_WARMUP = Number(arg('api-warmup', '0'));
-const ROUTE = arg('route', 'plans');
+const SCALE = cli.scale;
+const SECONDS = cli.seconds;
+const WARMUP = cli.warmup;
+const ROUNDS = cli.rounds;
+const CONNECTIONS = cli.connections;
+const RATE = cli.rate;
+const PROFILE = cli.profile;
+const HEAP_PROFILE = cli['heap-profile'];
+const STREAM = cli.stream;
+const API_WARMUP = cli['api-warmup'];
+const ROUTE = cli.route;
 // --client-cpu N holds the load's client process to CPU N (taskset) and --client-nice P runs it at
 // nice P (root for P < 0). On two cores the client shares a CPU with the service either way; at nice
 // -20 on the crawl's CPU (WORKER_CPUS=auto holds the pipeline there at WORKER_NICE) it runs as soon
@@ -114,14 +112,14 @@ const ROUTE = arg('route', 'plans');
 // in the crawl rounds, where the pipeline holds that CPU): on two cores,
 //   WORKER_CPUS=1 taskset -c 0 node ... bench/crawl-latency.ts ... --client-cpu 1 --client-nice -20
 // (WORKER_CPUS=auto would read one CPU under taskset and pin nothing; 1 is what auto gives on two).
-const CLIENT_CPU = arg('client-cpu', '');
-const CLIENT_NICE = arg('client-nice', '');
+const CLIENT_CPU = cli['client-cpu'];
+const CLIENT_NICE = cli['client-nice'];
 if (ROUTE !== 'plans' && ROUTE !== 'catalog') throw new Error(`--route ${JSON.stringify(ROUTE)}: plans | catalog`);
-const SEED = arg('seed', '');
+const SEED = cli.seed;
 
 const MODES = ['idle', 'crawl, nice 0', 'crawl, stages here', 'crawl, pollers here', 'crawl', 'crawl, pipeline thread'] as const;
 type Mode = (typeof MODES)[number];
-const picked = arg('modes', 'idle,crawl, pollers here,crawl')
+const picked = cli.modes
   .split(',')
   .reduce<string[]>((acc, part) => {
     // Mode names hold commas ("crawl, nice 0"): a part starting with a space continues the previous one.
@@ -381,18 +379,18 @@ async function once(mode: Mode, label: string, seed?: { dir: string; key: string
   }
 }
 
-if (process.argv.includes('--make-seed')) {
+if (cli['make-seed']) {
   await makeSeed(seedDir());
   process.exit(0);
 }
 type RoundResult = Awaited<ReturnType<typeof once>>;
-if (process.argv.includes('--one-round')) {
+if (cli['one-round'] !== '') {
   // A child's one round (below): its figures as one line on stdout. Its heaps set up as bin/run.ts's
   // main() sets the service's up (make run): workers at their own young generation whatever this
   // command line's semi-space flags say, and every heap's growth factor after a full collection.
   setUpServiceHeaps();
   const seed = ROUTE === 'catalog' ? (JSON.parse(readFileSync(path.join(seedDir(), 'bench-seeded.json'), 'utf8')) as { dir: string; key: string }) : undefined;
-  const r = await once(arg('one-round', '') as Mode, arg('label', 'round'), seed);
+  const r = await once(cli['one-round'] as Mode, cli.label, seed);
   // Its service is stopped and its directory gone (once's finally); process.exit() would join a worker
   // thread still inside an abandoned chdb call (minutes), so the round ends by SIGKILL once its line is out.
   process.stdout.write(`ROUND ${JSON.stringify(r)}\n`, () => process.kill(process.pid, 'SIGKILL'));

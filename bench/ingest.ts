@@ -33,18 +33,16 @@ import { createAllTopics, defineTopics, RAW_TOPIC_IDS, type TopicMap } from '../
 import { MemorySnapshotStore } from '../pipelines/readmodels/memory-store.ts';
 import { startSportsArea } from '../pipelines/matching/area.ts';
 import { startPollers, type RunningPollers } from '../pipelines/catalog/area.ts';
+import { benchArgs } from './args.ts';
 
-const arg = (name: string, dflt: string): string => {
-  const i = process.argv.indexOf(`--${name}`);
-  return i === -1 ? dflt : process.argv[i + 1]!;
-};
-const SCALE = arg('scale', '1');
-const WINDOW_MS = Number(arg('window-s', '300')) * 1000;
-const SETTLE_MS = Number(arg('settle-s', '30')) * 1000;
-const LISTING_CRAWL_MS = Number(arg('listing-crawl-s', '60')) * 1000;
+const cli = benchArgs({ 'window-s': 300, 'settle-s': 30, 'listing-crawl-s': 60, 'sim-listing-gap-min': 0, crawls: 4, scale: '1', only: '', first: 'off' });
+const SCALE = cli.scale;
+const WINDOW_MS = cli['window-s'] * 1000;
+const SETTLE_MS = cli['settle-s'] * 1000;
+const LISTING_CRAWL_MS = cli['listing-crawl-s'] * 1000;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-const SIM_GAP_MIN = Number(arg('sim-listing-gap-min', '0'));
-const CRAWLS = Number(arg('crawls', '4'));
+const SIM_GAP_MIN = cli['sim-listing-gap-min'];
+const CRAWLS = cli.crawls;
 
 // The simulator on its own process (its page building is not what is measured).
 const port = 17_000 + Math.floor(Math.random() * 2000);
@@ -279,8 +277,8 @@ async function measureListing(changeOnly: boolean): Promise<ListingResult> {
 
 async function listingOnly(): Promise<void> {
   // --only off|on: one mode in this process (its memory figures then owe nothing to the other mode).
-  const only = arg('only', '');
-  const onFirst = arg('first', 'off') === 'on';
+  const only = cli.only;
+  const onFirst = cli.first === 'on';
   const runs = only ? [await measureListing(only === 'on')] : [await measureListing(onFirst), await measureListing(!onFirst)];
   const f = (n: number, d = 0) => n.toLocaleString('en-US', { maximumFractionDigits: d, minimumFractionDigits: d });
   const ratio = (a: number, b: number) => (b === 0 ? 'n/a' : `${(a / b).toFixed(2)}x`);
@@ -308,7 +306,7 @@ if (SIM_GAP_MIN > 0) {
 
 try {
   // Which mode runs first (a second run in the other order shows what the order itself does).
-  const onFirst = arg('first', 'off') === 'on';
+  const onFirst = cli.first === 'on';
   const first = await measure(onFirst);
   const second = await measure(!onFirst);
   const [off, on] = onFirst ? [second, first] : [first, second];

@@ -14,16 +14,14 @@
 // isolates named by their worker's entry (main, pipeline, simulator, history, stage, pollers).
 import { appendFileSync, readFileSync } from 'node:fs';
 import { WebSocket } from 'undici';
+import { benchArgs } from './args.ts';
 
-function arg(name: string, def: string): string {
-  const i = process.argv.indexOf(`--${name}`);
-  return i === -1 ? def : process.argv[i + 1]!;
-}
-const WS = arg('ws', '');
-const PID = arg('pid', '');
+const cli = benchArgs({ 'every-ms': 250, ws: '', pid: '', out: '' });
+const WS = cli.ws;
+const PID = cli.pid;
 if (!WS.startsWith('ws://') || !/^\d+$/.test(PID)) throw new Error('--ws <inspector url> and --pid <service pid> are required');
-const EVERY_MS = Number(arg('every-ms', '250'));
-const OUT = arg('out', '');
+const EVERY_MS = cli['every-ms'];
+const OUT = cli.out;
 
 const ws = new WebSocket(WS);
 await new Promise((resolve, reject) => {

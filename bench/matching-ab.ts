@@ -2,7 +2,7 @@
 // machine shared with other engineers' processes a wall-clock comparison of two runs swings by 2x,
 // and one process sees the same slate, the same warm-up and the same machine state for both.
 // In one run, per round (orders alternating): JSON.parse of every payload (the baseline); for each
-// checkout, a fresh canonicalizer and matcher over the `hard` slate then a whole round (what
+// checkout, a fresh canonicalizer (handed the rosters) and matcher over the `hard` slate then a whole round (what
 // bench/matching.ts times as the stage path); and a re-read of the unchanged slate a minute later by
 // a canonicalizer that holds it (what a poll of an unchanged listing costs).
 // A checkout of a commit: git archive <commit> | tar -x -C <dir> && ln -s "$PWD/node_modules" <dir>/node_modules
@@ -13,8 +13,8 @@ import path from 'node:path';
 import { startSimulator } from '../pipelines/venues/simulator/server.ts';
 import { createClock } from '../pipelines/venues/simulator/core.ts';
 import { crawlVenue, PROVIDER_LIST, readRosters, type CrawledRecord } from '../pipelines/matching/crawl.ts';
+import { rosterRecords } from '../pipelines/matching/fixtures.ts';
 import type { RawRecord } from '../pipelines/topics.ts';
-import type { RosterBook } from '../pipelines/matching/props.ts';
 import type { Canonicalizer } from '../pipelines/matching/stages/canonicalize.ts';
 import type { Matcher } from '../pipelines/matching/stages/match.ts';
 
@@ -26,20 +26,18 @@ const AT = Date.parse('2026-11-21T18:00:00Z');
 interface Tree {
   Canonicalizer: new () => Canonicalizer;
   Matcher: new () => Matcher;
-  setRosterBook: (b: RosterBook | undefined) => void;
 }
 async function load(dir: string): Promise<Tree> {
   const c = (await import(path.join(dir, 'pipelines/matching/stages/canonicalize.ts'))) as { Canonicalizer: Tree['Canonicalizer'] };
   const m = (await import(path.join(dir, 'pipelines/matching/stages/match.ts'))) as { Matcher: Tree['Matcher'] };
-  const k = (await import(path.join(dir, 'pipelines/matching/canonicalize.ts'))) as { setRosterBook: Tree['setRosterBook'] };
-  return { Canonicalizer: c.Canonicalizer, Matcher: m.Matcher, setRosterBook: k.setRosterBook };
+  return { Canonicalizer: c.Canonicalizer, Matcher: m.Matcher };
 }
 const trees = { base: await load(path.resolve(values.base)), branch: await load(values.branch) };
 type Name = keyof typeof trees;
 
 const sim = await startSimulator({ port: 0, scenario: 'hard', clock: createClock(AT, { frozen: true }) });
-const book = await readRosters(sim.baseUrl, AT);
-for (const t of Object.values(trees)) t.setRosterBook(book);
+// Each canonicalizer is handed the rosters as the stage reads them (a reference.rosters batch).
+const rosters = rosterRecords(await readRosters(sim.baseUrl, AT));
 const crawled: CrawledRecord[] = [];
 for (const p of PROVIDER_LIST) crawled.push(...(await crawlVenue(sim.baseUrl, p, () => AT)));
 await sim.close();
@@ -50,12 +48,16 @@ const later = raws(AT + 60_000);
 
 function stagePath(n: Name): void {
   const c = new trees[n].Canonicalizer();
+  c.rosterBatch(rosters);
   const m = new trees[n].Matcher();
   for (const r of c.ingest(slate)) if (r.topic === 'canonical.markets') m.apply(String(r.key), r.value as never);
   m.round(AT);
 }
 const holding = { base: new trees.base.Canonicalizer(), branch: new trees.branch.Canonicalizer() };
-for (const n of ['base', 'branch'] as const) holding[n].ingest(slate);
+for (const n of ['base', 'branch'] as const) {
+  holding[n].rosterBatch(rosters);
+  holding[n].ingest(slate);
+}
 function reread(n: Name): void {
   const written = holding[n].ingest(later).length;
   if (written !== 0) throw new Error(`${n}: a re-read of the unchanged slate wrote ${written} records`);

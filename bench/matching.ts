@@ -17,7 +17,8 @@ import path from 'node:path';
 import { startSimulator } from '../pipelines/venues/simulator/server.ts';
 import { createClock } from '../pipelines/venues/simulator/core.ts';
 import { crawlVenue, PROVIDER_LIST, readRosters, type CrawledRecord } from '../pipelines/matching/crawl.ts';
-import { canonicalize, isListedApart, setRosterBook, withListedEvent } from '../pipelines/matching/canonicalize.ts';
+import { canonicalize, isListedApart, withListedEvent } from '../pipelines/matching/canonicalize.ts';
+import { rosterRecords } from '../pipelines/matching/fixtures.ts';
 import { matchMarkets } from '../pipelines/matching/match.ts';
 import type { CanonicalMarket as CanonicalMarketObj, Provider } from '../pipelines/matching/types.ts';
 import { Canonicalizer } from '../pipelines/matching/stages/canonicalize.ts';
@@ -54,7 +55,7 @@ const pct = (xs: number[], p: number) => {
 
 // ---- the slate
 const sim = await startSimulator({ port: 0, scenario: 'hard', clock: createClock(AT, { frozen: true }) });
-setRosterBook(await readRosters(sim.baseUrl, AT));
+const rosters = await readRosters(sim.baseUrl, AT);
 const crawled: CrawledRecord[] = [];
 for (const p of PROVIDER_LIST) crawled.push(...(await crawlVenue(sim.baseUrl, p, () => AT)));
 const payloads = crawled.map((r) => JSON.stringify(r.payload));
@@ -63,8 +64,10 @@ await sim.close();
 // ---- 1. throughput
 // The stages' own objects (stages/canonicalize.ts, stages/match.ts), as the stage runner drives them.
 const slateRaws: RawRecord[] = crawled.map((r, i) => ({ venue: r.provider, record_type: r.recordType, native_id: r.nativeId, read_started_at: AT, payload: payloads[i], read_id: 'c1', source_url: null }));
+const rosterRaws = rosterRecords(rosters);
 function canonicalizeAndMatch(): { markets: number; events: number } {
   const c = new Canonicalizer();
+  c.rosterBatch(rosterRaws);
   const m = new Matcher();
   for (const r of c.ingest(slateRaws)) if (r.topic === 'canonical.markets') m.apply(r.key, r.value as CanonicalRecord | null);
   const out = m.round(AT);
@@ -83,13 +86,14 @@ function canonicalizeAndMatchMarkets(): number {
       events.set(`${r.venue}|${r.native_id}`, p);
       continue;
     }
-    markets.push(...canonicalize(r.venue as Provider, withListedEvent(r.venue as Provider, p, (t) => events.get(`${r.venue}|${t}`)), r.read_started_at));
+    markets.push(...canonicalize(r.venue as Provider, withListedEvent(r.venue as Provider, p, (t) => events.get(`${r.venue}|${t}`)), r.read_started_at, rosters).markets);
   }
   return matchMarkets(markets).length;
 }
 // A poll reading the same listing again: one canonicalizer, holding the slate, reads it again a
 // minute later (nothing changed, nothing written). What the running stage does on most polls.
 const rereader = new Canonicalizer();
+rereader.rosterBatch(rosterRaws);
 rereader.ingest(slateRaws);
 const slateLater: RawRecord[] = slateRaws.map((r) => ({ ...r, read_started_at: AT + 60_000 }));
 function reread(): number {

@@ -16,16 +16,14 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { ChdbHistory, CHDB_POOL_ARGS } from '../pipelines/readmodels/chdb-history.ts';
 import { migrate } from '../pipelines/readmodels/migrate.ts';
+import { benchArgs } from './args.ts';
 
-function arg(name: string, def: string): string {
-  const i = process.argv.indexOf(`--${name}`);
-  return i === -1 ? def : process.argv[i + 1]!;
-}
-const PARTS = Number(arg('parts', '20'));
-const BATCH = Number(arg('batch', '3000'));
-const PAYLOAD = Number(arg('payload', '1500'));
-const BLOCK = arg('block', 'default');
-CHDB_POOL_ARGS.push(...arg('args', '').split(/\s+/).filter((a) => a.length > 0));
+const cli = benchArgs({ parts: 20, batch: 3000, payload: 1500, block: 'default', args: '' });
+const PARTS = cli.parts;
+const BATCH = cli.batch;
+const PAYLOAD = cli.payload;
+const BLOCK = cli.block;
+CHDB_POOL_ARGS.push(...cli.args.split(/\s+/).filter((a) => a.length > 0));
 
 const mb = (key: string) => Math.round(Number(new RegExp(`^${key}:\\s+(\\d+)`, 'm').exec(readFileSync('/proc/self/status', 'utf8'))![1]) / 1024);
 const text = (n: number) => Array.from({ length: Math.ceil(n / 11) }, () => Math.random().toString(36).slice(2, 13)).join('');

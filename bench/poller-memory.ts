@@ -16,14 +16,12 @@ import { startSimulator } from '../pipelines/venues/simulator/server.ts';
 import { VenuePoller, type FeedSpec } from '../pipelines/venues/pollers/poller.ts';
 import { MemoryPollerState, hashStateKey, parseStateKey } from '../pipelines/venues/pollers/state.ts';
 import type { ListingStep } from '../pipelines/venues/adapters/listing.ts';
+import { benchArgs } from './args.ts';
 
-const arg = (name: string, dflt: string): string => {
-  const i = process.argv.indexOf(`--${name}`);
-  return i === -1 ? dflt : process.argv[i + 1]!;
-};
-const KEYS = Number(arg('keys', '1000000'));
-const CHANGED = Number(arg('changed', '0.65'));
-const MODE = arg('mode', 'on');
+const cli = benchArgs({ keys: 1000000, changed: 0.65, mode: 'on' });
+const KEYS = cli.keys;
+const CHANGED = cli.changed;
+const MODE = cli.mode;
 const PAGE = 1000;
 const gc = (globalThis as { gc?: () => void }).gc;
 if (!gc) throw new Error('run with node --expose-gc');

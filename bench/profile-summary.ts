@@ -7,6 +7,7 @@
 //
 //   npx tsx bench/profile-summary.ts FILE.cpuprofile [--top 30] [--under embedded.ts,runner.ts] [--stretches 10]
 import { readFileSync } from 'node:fs';
+import { benchArgs } from './args.ts';
 
 interface Node {
   id: number;
@@ -21,15 +22,12 @@ interface Profile {
   endTime: number;
 }
 
-const file = process.argv[2];
-if (!file) throw new Error('usage: profile-summary.ts FILE.cpuprofile [--top N] [--under a.ts,b.ts]');
-const arg = (name: string, def: string) => {
-  const i = process.argv.indexOf(`--${name}`);
-  return i === -1 ? def : process.argv[i + 1]!;
-};
-const TOP = Number(arg('top', '30'));
-const UNDER = arg('under', '').split(',').filter(Boolean);
-const STRETCH_MS = Number(arg('stretches', '0'));
+const cli = benchArgs({ top: 30, stretches: 0, under: '' }, { positionals: true });
+const file = cli.positionals[0];
+if (!file) throw new Error('usage: profile-summary.ts FILE.cpuprofile [--top N] [--under a.ts,b.ts] [--stretches MS]');
+const TOP = cli.top;
+const UNDER = cli.under.split(',').filter(Boolean);
+const STRETCH_MS = cli.stretches;
 
 const p = JSON.parse(readFileSync(file, 'utf8')) as Profile;
 const byId = new Map(p.nodes.map((n) => [n.id, n]));

@@ -11,13 +11,11 @@ import { MessageChannel, type MessagePort } from 'node:worker_threads';
 import { performance } from 'node:perf_hooks';
 import { MemorySnapshotStore } from '../pipelines/readmodels/memory-store.ts';
 import { PortSnapshotStore, serveSnapshotStore } from '../pipelines/readmodels/store-port.ts';
+import { benchArgs } from './args.ts';
 
-function arg(name: string, def: string): string {
-  const i = process.argv.indexOf(`--${name}`);
-  return i === -1 ? def : process.argv[i + 1]!;
-}
-const ENTRIES = Number(arg('entries', '2000'));
-const ROUNDS = Number(arg('rounds', '3'));
+const cli = benchArgs({ entries: 2000, rounds: 3 });
+const ENTRIES = cli.entries;
+const ROUNDS = cli.rounds;
 
 function row(i: number) {
   return {

@@ -29,16 +29,13 @@ import { listedRecords } from './listed-records.ts';
 import { QuotesConnection, QuotesHub } from '../api/stream/quotes-hub.ts';
 import { quotesOfRecord } from '../api/stream/quotes.ts';
 import type { Sink } from '../api/stream/connection.ts';
+import { benchArgs } from './args.ts';
 
-const args = process.argv.slice(2);
-const arg = (name: string, def: number) => {
-  const i = args.indexOf(`--${name}`);
-  return i === -1 ? def : Number(args[i + 1]);
-};
-const target = arg('markets', 1_000_000);
-const journal = arg('journal', 20_000);
-const connections = arg('connections', 1000);
-const per = arg('per', 100);
+const cli = benchArgs({ markets: 1_000_000, journal: 20_000, connections: 1000, per: 100 });
+const target = cli.markets;
+const journal = cli.journal;
+const connections = cli.connections;
+const per = cli.per;
 const gc = (globalThis as { gc?: () => void }).gc;
 if (!gc) throw new Error('run with node --expose-gc');
 const heap = () => {

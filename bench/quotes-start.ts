@@ -17,12 +17,9 @@ import { EmbeddedRegistry } from '../pipelines/registry/embedded.ts';
 import { avroSerde } from '../pipelines/serde/index.ts';
 import { defineTopics, PROVIDERS, rawTopicId, topicSpecs } from '../pipelines/topics.ts';
 import { QuotesHub } from '../api/stream/quotes-hub.ts';
+import { benchArgs } from './args.ts';
 
-const args = process.argv.slice(2);
-const arg = (name: string, def: number) => {
-  const i = args.indexOf(`--${name}`);
-  return i === -1 ? def : Number(args[i + 1]);
-};
+const cli = benchArgs({ old: 200, recent: 50, repeat: 3 });
 const brokers = process.env.KAFKA_BROKERS?.split(',');
 if (!brokers) throw new Error('set KAFKA_BROKERS (or run through infra/scripts/with-test-services.sh)');
 const dir = mkdtempSync(join(tmpdir(), 'bench-quotes-start-'));
@@ -39,19 +36,19 @@ const now = Date.now();
 for (const venue of PROVIDERS) {
   const def = topics[rawTopicId(venue)];
   const rec = (i: number, at: number) => ({ venue, record_type: 'market', native_id: `m${i}`, read_started_at: at, payload: JSON.stringify({ id: `m${i}` }) });
-  const old = await serde.encodeMany(def, Array.from({ length: arg('old', 200) }, (_, i) => ({ key: `m${i}`, value: rec(i, now - 3 * 3_600_000) })));
-  const recent = await serde.encodeMany(def, Array.from({ length: arg('recent', 50) }, (_, i) => ({ key: `m${i}`, value: rec(i, now) })));
+  const old = await serde.encodeMany(def, Array.from({ length: cli.old }, (_, i) => ({ key: `m${i}`, value: rec(i, now - 3 * 3_600_000) })));
+  const recent = await serde.encodeMany(def, Array.from({ length: cli.recent }, (_, i) => ({ key: `m${i}`, value: rec(i, now) })));
   await producer.send(def.name, old.map((r) => ({ ...r, timestamp: now - 3 * 3_600_000 })));
   await producer.send(def.name, recent.map((r) => ({ ...r, timestamp: now })));
 }
 await producer.close();
 
-for (let i = 0; i < arg('repeat', 3); i++) {
+for (let i = 0; i < cli.repeat; i++) {
   const t0 = performance.now();
   const hub = await QuotesHub.start({ log, serde, topics, fromTime: now - 3_600_000 });
   const ok = await hub.ready(300_000);
   const ms = performance.now() - t0;
-  console.log(`run ${i + 1}: ${ok ? 'ready' : 'NOT ready'} after ${Math.round(ms)} ms; ${hub.records} records read (of ${PROVIDERS.length * arg('recent', 50)} recent); setGroupOffsets calls so far ${setGroupOffsetsCalls}`);
+  console.log(`run ${i + 1}: ${ok ? 'ready' : 'NOT ready'} after ${Math.round(ms)} ms; ${hub.records} records read (of ${PROVIDERS.length * cli.recent} recent); setGroupOffsets calls so far ${setGroupOffsetsCalls}`);
   await hub.stop();
 }
 await log.close();

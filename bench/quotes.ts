@@ -21,20 +21,17 @@ import { defineTopics, PROVIDERS, rawTopicId, topicSpecs } from '../pipelines/to
 import { logRawSink } from '../pipelines/venues/pollers/sink.ts';
 import { listedRecords } from './listed-records.ts';
 import { QuotesHub } from '../api/stream/quotes-hub.ts';
+import { benchArgs } from './args.ts';
 
-const args = process.argv.slice(2);
-const arg = (name: string, def: number) => {
-  const i = args.indexOf(`--${name}`);
-  return i === -1 ? def : Number(args[i + 1]);
-};
-const scale = arg('scale', 1);
-const rounds = arg('rounds', 3);
-const repeat = arg('repeat', 2);
+const cli = benchArgs({ scale: 1, rounds: 3, repeat: 2, journal: 20_000 });
+const scale = cli.scale;
+const rounds = cli.rounds;
+const repeat = cli.repeat;
 // Changes the hub keeps for resumes (the service's STREAM_JOURNAL is 20,000). At scale 1 every
 // market's change fits in that journal, so its heap counts in the figure per market; with
 // --journal 0 the figure is what holding the quotes themselves costs, as at scales whose markets
 // outnumber the journal many times.
-const journal = arg('journal', 20_000);
+const journal = cli.journal;
 const gc = (globalThis as { gc?: () => void }).gc;
 if (!gc) throw new Error('run with node --expose-gc');
 

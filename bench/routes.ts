@@ -61,32 +61,30 @@ import { venueGet } from '../pipelines/venues/client/http.ts';
 import { startSimulator } from '../pipelines/venues/simulator/server.ts';
 import { startSimulatorThread } from '../pipelines/venues/simulator/thread.ts';
 import { benchKeys } from './bench-keys.ts';
+import { benchArgs } from './args.ts';
 
 const run = promisify(execFile);
 const loadScript = fileURLToPath(new URL('./api-load.ts', import.meta.url));
 
-function arg(name: string, def: string): string {
-  const i = process.argv.indexOf(`--${name}`);
-  return i === -1 ? def : process.argv[i + 1];
-}
-const ROWS = Number(arg('rows', '100000'));
-const EVENTS = Number(arg('events', '600'));
-const DURATION = Number(arg('duration', '3'));
-const ROUNDS = Number(arg('rounds', '3'));
-const KEYS = Number(arg('keys', '50'));
-const CONNECTIONS = arg('connections', '1,32').split(',').map(Number);
+const cli = benchArgs({ rows: 100000, events: 600, duration: 3, rounds: 3, keys: 50, ids: 0, connections: '1,32', mode: 'both', routes: '', profile: '', 'sim-thread': false, floor: false });
+const ROWS = cli.rows;
+const EVENTS = cli.events;
+const DURATION = cli.duration;
+const ROUNDS = cli.rounds;
+const KEYS = cli.keys;
+const CONNECTIONS = cli.connections.split(',').map(Number);
 /** embedded, redis, or both (redis only where REDIS_URL is set). */
-const MODE = arg('mode', 'both');
+const MODE = cli.mode;
 /** Only the routes whose name contains one of these (comma-separated); all by default. */
-const ONLY = arg('routes', '').split(',').filter(Boolean);
+const ONLY = cli.routes.split(',').filter(Boolean);
 /** The simulator on a worker thread of its own at nice 10, as the embedded default runs it (SIM_THREAD, WORKER_NICE); on this thread otherwise. */
-const SIM_ON_THREAD = process.argv.includes('--sim-thread');
+const SIM_ON_THREAD = cli['sim-thread'];
 /** Markets the spread variant of market detail rotates over (0: no spread variant). */
-const IDS = Number(arg('ids', '0'));
+const IDS = cli.ids;
 /** A minimal proxy to the venue measured beside market detail (see --floor above). */
-const FLOOR = process.argv.includes('--floor');
+const FLOOR = cli.floor;
 /** Where an extra, unmeasured round of each line under a CPU profile is written ('' for none). */
-const PROFILE = arg('profile', '');
+const PROFILE = cli.profile;
 
 interface Load {
   rps: number;

@@ -9,15 +9,13 @@
 // Lines: `HH:MM:SS.s rss <MB> hwm <MB> anon <MB> file <MB> | <thread>.<tid>:<ticks> ...` (the five busiest). Ends when
 // the process does. Worker threads are all named `node`: the order of their ids is the order they started.
 import { appendFileSync, readdirSync, readFileSync } from 'node:fs';
+import { benchArgs } from './args.ts';
 
-function arg(name: string, def: string): string {
-  const i = process.argv.indexOf(`--${name}`);
-  return i === -1 ? def : process.argv[i + 1]!;
-}
-const PID = arg('pid', '');
+const cli = benchArgs({ 'every-ms': 100, pid: '', out: '' });
+const PID = cli.pid;
 if (!/^\d+$/.test(PID)) throw new Error('--pid <process id> is required');
-const EVERY_MS = Number(arg('every-ms', '100'));
-const OUT = arg('out', '');
+const EVERY_MS = cli['every-ms'];
+const OUT = cli.out;
 
 const kb = (status: string, key: string) => Number(new RegExp(`^${key}:\\s+(\\d+)`, 'm').exec(status)?.[1] ?? 0);
 let before = new Map<string, number>();

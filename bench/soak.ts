@@ -65,42 +65,40 @@ import { fileURLToPath } from 'node:url';
 import { WebSocket } from 'undici';
 import { embeddedDiskUse } from '../pipelines/runtime/disk.ts';
 import { parseMetrics, summarize, type Sample as MetricSample } from '../pipelines/runtime/metrics.ts';
+import { benchArgs } from './args.ts';
 
-function arg(name: string, def: string): string {
-  const i = process.argv.indexOf(`--${name}`);
-  return i === -1 ? def : process.argv[i + 1]!;
-}
-const MINUTES = Number(arg('minutes', '10'));
-const SAMPLE_MS = Number(arg('sample-s', '30')) * 1000;
-const RPS = Number(arg('rps', '4.5'));
-const PUBLIC_RPS = Number(arg('public-rps', '5'));
-const SCALE = arg('scale', '3');
-const REFRESH_MS = Number(arg('refresh-ms', '30000'));
-const POLL_FULL_MS = Number(arg('poll-full-ms', '60000'));
+const cli = benchArgs({ minutes: 10, 'sample-s': 30, rps: 4.5, 'public-rps': 5, 'refresh-ms': 30000, 'poll-full-ms': 60000, 'stop-timeout-s': 60, 'profile-at-s': 0, scale: '3', 'change-only': 'off', launcher: 'tsx', 'node-flags': '', sigint: 'group', 'heap-snapshot-at-s': '', 'rss-budget-mb': '', keep: false, defaults: false, heap: false });
+const MINUTES = cli.minutes;
+const SAMPLE_MS = cli['sample-s'] * 1000;
+const RPS = cli.rps;
+const PUBLIC_RPS = cli['public-rps'];
+const SCALE = cli.scale;
+const REFRESH_MS = cli['refresh-ms'];
+const POLL_FULL_MS = cli['poll-full-ms'];
 // The soak's documented load re-reads the sports listing in full every POLL_FULL_MS; change-only
 // ingestion (the service's default) publishes only what changed, a lighter load.
-const CHANGE_ONLY = arg('change-only', 'off') === 'on';
-const LAUNCHER = arg('launcher', 'tsx');
+const CHANGE_ONLY = cli['change-only'] === 'on';
+const LAUNCHER = cli.launcher;
 // --node-flags "...": more node/V8 flags for --launcher node (space-separated), to try one on the service.
-const NODE_FLAGS = arg('node-flags', '').split(' ').filter(Boolean);
-const SIGINT_TO = arg('sigint', 'group');
-const STOP_TIMEOUT_MS = Number(arg('stop-timeout-s', '60')) * 1000;
-const KEEP = process.argv.includes('--keep');
+const NODE_FLAGS = cli['node-flags'].split(' ').filter(Boolean);
+const SIGINT_TO = cli.sigint;
+const STOP_TIMEOUT_MS = cli['stop-timeout-s'] * 1000;
+const KEEP = cli.keep;
 // --defaults: the service's own cadences and retention (make run), only SIM_SCALE from --scale: for
 // the storage budget, where the soak's fast catalog cadence and short catalog retention would
 // measure another service.
-const DEFAULTS = process.argv.includes('--defaults');
-const HEAP = process.argv.includes('--heap');
+const DEFAULTS = cli.defaults;
+const HEAP = cli.heap;
 // --profile-at-s: when (seconds after the service's start) --heap reads the sampling profiles; the
 // default is half the run. The start-up peak comes within the first two minutes.
-const PROFILE_AT_S = Number(arg('profile-at-s', '0'));
+const PROFILE_AT_S = cli['profile-at-s'];
 // --heap-snapshot-at-s 600,3600: with --heap, a V8 heap snapshot of every isolate (the main thread and
 // each worker) at those seconds after the service's start, to bench/out/<run>-<s>s-<isolate>.heapsnapshot;
 // two far apart, compared by bench/heap-diff.ts, name what a slow growth is made of. Each snapshot
 // stops its isolate for a few seconds (up to ~35 s under load), and writing them left the process's
 // RSS about 1.1 GB higher for the rest of a scale-1 run (the snapshot generator's malloc'd memory is
 // not given back): per-isolate figures stay comparable after one, RSS does not.
-const HEAP_SNAPSHOT_AT_S = arg('heap-snapshot-at-s', '')
+const HEAP_SNAPSHOT_AT_S = cli['heap-snapshot-at-s']
   .split(',')
   .filter(Boolean)
   .map(Number);
@@ -112,7 +110,7 @@ const RSS_BUDGET_MB_BY_SCALE: [scale: number, mb: number][] = [
   [100, 3000],
 ];
 const budgetFor = (scale: number) => RSS_BUDGET_MB_BY_SCALE.find(([s]) => scale <= s)?.[1] ?? Infinity;
-const RSS_BUDGET_MB = Number(arg('rss-budget-mb', String(budgetFor(Number(SCALE)))));
+const RSS_BUDGET_MB = cli['rss-budget-mb'] === '' ? budgetFor(Number(SCALE)) : Number(cli['rss-budget-mb']);
 const MAX_IN_FLIGHT = 8;
 const CLK_TCK = 100; // Linux USER_HZ: /proc/<pid>/stat times are in 1/100 s
 const REPO = fileURLToPath(new URL('..', import.meta.url));

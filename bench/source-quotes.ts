@@ -8,11 +8,11 @@
 import { startSimulator } from '../pipelines/venues/simulator/server.ts';
 import { createClock } from '../pipelines/venues/simulator/core.ts';
 import { crawlVenue, PROVIDER_LIST, readRosters, type CrawledRecord } from '../pipelines/matching/crawl.ts';
-import { canonicalize, isListedApart, setRosterBook, sourceQuotesOf, withListedEvent } from '../pipelines/matching/canonicalize.ts';
+import { canonicalize, isListedApart, sourceQuotesOf, withListedEvent } from '../pipelines/matching/canonicalize.ts';
 import type { Provider, CanonicalMarket } from '../pipelines/matching/types.ts';
 const AT = Date.parse('2026-11-21T18:00:00Z');
 const sim = await startSimulator({ port: 0, scenario: 'hard', clock: createClock(AT, { frozen: true }) });
-setRosterBook(await readRosters(sim.baseUrl, AT));
+const rosters = await readRosters(sim.baseUrl, AT);
 const crawled: CrawledRecord[] = [];
 for (const p of PROVIDER_LIST) crawled.push(...(await crawlVenue(sim.baseUrl, p, () => AT)));
 await sim.close();
@@ -21,14 +21,14 @@ for (const r of crawled) if (isListedApart(r.provider as Provider, r.recordType)
 const inputs = crawled.filter((r) => !isListedApart(r.provider as Provider, r.recordType)).map((r) => ({ p: r.provider as Provider, rec: withListedEvent(r.provider as Provider, r.payload as Record<string, unknown>, (t) => events.get(`${r.provider}|${t}`)) }));
 const pairs: { p: Provider; rec: unknown; m: CanonicalMarket }[] = [];
 let withQ = 0;
-for (const x of inputs) for (const m of canonicalize(x.p, x.rec, AT)) { pairs.push({ p: x.p, rec: x.rec, m }); if (m.quotes) withQ++; }
+for (const x of inputs) for (const m of canonicalize(x.p, x.rec, AT, rosters).markets) { pairs.push({ p: x.p, rec: x.rec, m }); if (m.quotes) withQ++; }
 console.log('records', inputs.length, 'markets', pairs.length, 'with quotes', withQ);
 const byVenue = new Map<string, number>();
 for (const x of pairs) if (x.m.quotes) byVenue.set(x.p, (byVenue.get(x.p) ?? 0) + 1);
 console.log([...byVenue]);
 for (let k = 0; k < 3; k++) {
   let t0 = performance.now();
-  for (const x of inputs) canonicalize(x.p, x.rec, AT);
+  for (const x of inputs) canonicalize(x.p, x.rec, AT, rosters);
   const all = performance.now() - t0;
   t0 = performance.now();
   for (const x of pairs) sourceQuotesOf(x.p, x.rec, x.m);

@@ -9,14 +9,11 @@ import { StreamConnection } from '../api/stream/connection.ts';
 import type { SportsChange, StreamHub } from '../api/stream/hub.ts';
 import { sseSink } from '../api/stream/sse-sink.ts';
 import { filterKey, type SportsFilter } from '../api/stream/sports.ts';
+import { benchArgs } from './args.ts';
 
-const args = process.argv.slice(2);
-const arg = (name: string, def: number) => {
-  const i = args.indexOf(`--${name}`);
-  return i === -1 ? def : Number(args[i + 1]);
-};
-const clients = arg('clients', 1000);
-const changes = arg('changes', 2000);
+const cli = benchArgs({ clients: 1000, changes: 2000 });
+const clients = cli.clients;
+const changes = cli.changes;
 
 // Only what a connection reads of its hub.
 const hub = { clock: Date.now, subscribers: new Set(), pos: [0], entries: new Map(), currentId: () => '', missedSince: () => 'reset' } as unknown as StreamHub;

@@ -18,13 +18,11 @@ import { EmbeddedRegistry } from '../pipelines/registry/embedded.ts';
 import { avroSerde } from '../pipelines/serde/index.ts';
 import { defineTopics, topicSpecs, type RawRecord } from '../pipelines/topics.ts';
 import { schedOf } from './sched.ts';
+import { benchArgs } from './args.ts';
 
-const args = process.argv.slice(2);
-const arg = (name: string, def: number) => {
-  const i = args.indexOf(`--${name}`);
-  return i === -1 ? def : Number(args[i + 1]);
-};
-const clients = arg('clients', 1000);
+// --fanout-child and --clients-child (with --ports) are this file run as its own child processes.
+const cli = benchArgs({ clients: 1000, records: 100_000, pairs: 3, frame: 800, nice: 0, 'fanout-child': false, 'clients-child': false, ports: '' });
+const clients = cli.clients;
 const self = fileURLToPath(import.meta.url);
 
 /** A server that, while on, writes one frame to each connected socket every 50 ms. */
@@ -52,12 +50,12 @@ async function fanOut(frameBytes: number) {
   };
 }
 
-if (args.includes('--fanout-child')) {
-  const f = await fanOut(arg('frame', 800));
+if (cli['fanout-child']) {
+  const f = await fanOut(cli.frame);
   process.on('message', (m: string) => (m === 'on' ? f.on() : f.off()));
   process.send!({ port: f.port });
-} else if (args.includes('--clients-child')) {
-  const ports = args[args.indexOf('--ports') + 1]!.split(',').map(Number);
+} else if (cli['clients-child']) {
+  const ports = cli.ports.split(',').map(Number);
   for (const port of ports)
     for (let i = 0; i < clients; i++)
       await new Promise<void>((r) => {
@@ -68,8 +66,8 @@ if (args.includes('--fanout-child')) {
 } else await main();
 
 async function main(): Promise<void> {
-  const records = arg('records', 100_000);
-  const pairs = arg('pairs', 3);
+  const records = cli.records;
+  const pairs = cli.pairs;
   const dir = mkdtempSync(join(tmpdir(), 'bench-stream-split-'));
   const log = await EmbeddedLog.open({ dir: join(dir, 'log'), compactIntervalMs: 0 });
   const serde = avroSerde(new EmbeddedRegistry(join(dir, 'registry')));
@@ -100,15 +98,15 @@ async function main(): Promise<void> {
     return { rate: records / s, mainRun: (s1.run - s0.run) / 1e9 / s, mainWait: (s1.wait - s0.wait) / 1e9 / s };
   }
 
-  const here = await fanOut(arg('frame', 800));
-  const other = fork(self, ['--fanout-child', '--frame', String(arg('frame', 800))], { execArgv: ['--import', 'tsx'], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  const here = await fanOut(cli.frame);
+  const other = fork(self, ['--fanout-child', '--frame', String(cli.frame)], { execArgv: ['--import', 'tsx'], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
   const otherPort = await new Promise<number>((r) => other.once('message', (m: { port: number }) => r(m.port)));
   const kid = fork(self, ['--clients-child', '--clients', String(clients), '--ports', `${here.port},${otherPort}`], { execArgv: ['--import', 'tsx'], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
   await new Promise((r) => kid.once('message', r));
   await new Promise((r) => setTimeout(r, 1000));
 
   // The other process at the given nice value (--nice, default 0; the worker threads' WORKER_NICE is 10).
-  if (other.pid) setPriority(other.pid, arg('nice', 0));
+  if (other.pid) setPriority(other.pid, cli.nice);
   const modes = {
     none: { on() {}, off() {} },
     'same thread': here,
@@ -152,7 +150,7 @@ async function main(): Promise<void> {
       main_run: rs.map((r) => +r.mainRun.toFixed(2)),
       main_wait: rs.map((r) => +r.mainWait.toFixed(2)),
     };
-  console.log(JSON.stringify({ clients, frame_bytes: arg('frame', 800), other_nice: arg('nice', 0), ...out, write_cpu_us: floor, loadavg: loadavg().map((x) => +x.toFixed(2)) }, null, 2));
+  console.log(JSON.stringify({ clients, frame_bytes: cli.frame, other_nice: cli.nice, ...out, write_cpu_us: floor, loadavg: loadavg().map((x) => +x.toFixed(2)) }, null, 2));
   kid.kill();
   other.kill();
   await producer.close();

@@ -110,6 +110,7 @@ import { readTasks } from '../pipelines/runtime/native-nice.ts';
 import { CATALOG_SNAPSHOT_NAME } from '../pipelines/catalog/index.ts';
 import { benchKey } from './bench-keys.ts';
 import type { KeyAdmin } from '../api/auth/keys.ts';
+import { benchArgs } from './args.ts';
 
 /** One key of each of enough business accounts for `clients` streams (a business account's concurrent streams are capped). */
 async function streamKeys(admin: KeyAdmin, clients: number): Promise<string[]> {
@@ -118,11 +119,28 @@ async function streamKeys(admin: KeyAdmin, clients: number): Promise<string[]> {
   return keys;
 }
 
-const args = process.argv.slice(2);
-const arg = (name: string, def: number) => {
-  const i = args.indexOf(`--${name}`);
-  return i === -1 ? def : Number(args[i + 1]);
-};
+// --child (with --url, --key, --clients, --clients-nice, --http-clients) is this file run as the clients' process.
+const cli = benchArgs({
+  mode: 'service',
+  clients: 1000,
+  'clients-nice': 0,
+  'http-clients': false,
+  'same-session-clients': false,
+  // the mode's own when not given: 2 stand-in, 3 service
+  rounds: '',
+  records: 100_000,
+  events: 200,
+  'flush-ms': 20,
+  burst: 1,
+  'reads-per-round': 2,
+  scale: 1,
+  'step-ms': 60_000,
+  'pipeline-thread': false,
+  child: false,
+  url: '',
+  key: '',
+});
+const roundsOr = (def: number) => (cli.rounds === '' ? def : Number(cli.rounds));
 
 /** The clients' process while it runs (its schedstat per round: what it takes of the cores). */
 let clientsPid = 0;
@@ -136,8 +154,8 @@ const TITLE = Buffer.from('"title":"p');
 /** The longest pattern the raw reader looks for, with a probe's digits and closing quote. */
 const MAX_PATTERN = TITLE.length + 16;
 
-const mode = args.includes('--mode') ? args[args.indexOf('--mode') + 1]! : 'service';
-if (args.includes('--child')) await child();
+const mode = cli.mode;
+if (cli.child) await child();
 else if (mode === 'stand-in') await standIn();
 else if (mode === 'service') await service();
 else throw new Error(`--mode ${JSON.stringify(mode)}: service | stand-in`);
@@ -145,14 +163,14 @@ else throw new Error(`--mode ${JSON.stringify(mode)}: service | stand-in`);
 // ---------------------------------------------------------------- clients (second process)
 
 async function child(): Promise<void> {
-  const url = args[args.indexOf('--url') + 1]!;
-  const keys = args[args.indexOf('--key') + 1]!.split(',');
-  const n = arg('clients', 1000);
+  const url = cli.url;
+  const keys = cli.key.split(',');
+  const n = cli.clients;
   // --clients-nice: every thread of this process at that nice value (Linux: a nice value is a
   // thread's), so the clients take the cores only when the API process leaves them: a model of
   // clients on other machines, on a machine where they must share the API's cores.
-  const clientsNice = arg('clients-nice', 0);
-  const httpClients = args.includes('--http-clients');
+  const clientsNice = cli['clients-nice'];
+  const httpClients = cli['http-clients'];
   if (clientsNice > 0) {
     for (const t of readTasks()) setPriority(t.tid, clientsNice);
     // With autogroup (sched_autogroup_enabled), threads' nice values weigh only within their session;
@@ -289,12 +307,12 @@ async function child(): Promise<void> {
 
 
 async function standIn(): Promise<void> {
-  const clients = arg('clients', 1000);
-  const records = arg('records', 100_000);
-  const events = arg('events', 200);
-  const rounds = arg('rounds', 2);
-  const flushMs = arg('flush-ms', 20);
-  const burst = Math.max(1, arg('burst', 1));
+  const clients = cli.clients;
+  const records = cli.records;
+  const events = cli.events;
+  const rounds = roundsOr(2);
+  const flushMs = cli['flush-ms'];
+  const burst = Math.max(1, cli.burst);
   // After each change: the wait before the next (K appends back to back, then K x 50 ms).
   const pause = (i: number) => new Promise((r) => setTimeout(r, (i + 1) % burst === 0 ? 50 * burst : 0));
   const dir = mkdtempSync(join(tmpdir(), 'bench-stream-'));
@@ -379,14 +397,14 @@ async function standIn(): Promise<void> {
   without.push(await pipelineRound());
   const rssBefore = rss();
 
-  const kid: ChildProcess = fork(fileURLToPath(import.meta.url), ['--child', '--url', url, '--key', keys.join(','), '--clients', String(clients), ...(args.includes('--http-clients') ? ['--http-clients'] : [])], {
+  const kid: ChildProcess = fork(fileURLToPath(import.meta.url), ['--child', '--url', url, '--key', keys.join(','), '--clients', String(clients), ...(cli['http-clients'] ? ['--http-clients'] : [])], {
     execArgv: ['--import', 'tsx'],
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
     // The clients in a session of their own (--same-session-clients: in the API's, as before).
     // Linux (autogroup) shares the CPU between sessions first, so on a loaded machine clients in the
     // API's session take their CPU from the API's share, which a replica's remote clients never do
     // (bench/stream.md: p95 lower with their own session in five alternating pairs of five).
-    detached: !args.includes('--same-session-clients'),
+    detached: !cli['same-session-clients'],
   });
   kidPid = kid.pid ?? 0;
   const fromKid = (type: string) =>
@@ -486,7 +504,7 @@ async function standIn(): Promise<void> {
     // Cores busy from the probes' start to the report, per process: idle phases included (about 20 s
     // of the window), so not the share a process was given while busy (`rounds` has that).
     cores_busy: { api: +((cpu.user + cpu.system) / 1e6 / wallS).toFixed(2), clients: +(lat.cpuMs! / 1000 / wallS).toFixed(2) },
-    clients_session: args.includes('--same-session-clients') ? "the API's" : 'own',
+    clients_session: cli['same-session-clients'] ? "the API's" : 'own',
     loadavg: (await import('node:os')).loadavg().map((x) => +x.toFixed(2)),
   };
   console.log(JSON.stringify(out, null, 2));
@@ -522,12 +540,12 @@ function threadGroups(workerNice: number, pipelineTid?: number): Record<ThreadGr
 
 
 async function service(): Promise<void> {
-  const clients = arg('clients', 1000);
-  const rounds = arg('rounds', 3);
-  const perRound = arg('reads-per-round', 2);
-  const flushMs = arg('flush-ms', 20);
-  const scale = arg('scale', 1);
-  const stepMs = arg('step-ms', 60_000);
+  const clients = cli.clients;
+  const rounds = roundsOr(3);
+  const perRound = cli['reads-per-round'];
+  const flushMs = cli['flush-ms'];
+  const scale = cli.scale;
+  const stepMs = cli['step-ms'];
   const dir = mkdtempSync(join(tmpdir(), 'bench-stream-service-'));
   // The embedded default, as `make run` configures it: every worker thread on (STAGE_THREAD,
   // HISTORY_WORKER) at WORKER_NICE; no pollers (the bench is their stand-in, below) and no simulator.
@@ -546,7 +564,7 @@ async function service(): Promise<void> {
   // stays here and the hubs tail the pipeline thread's log through its port.
   const roundRecords: RawRecord[][] = [];
   for (let r = 0; r < rawRounds; r++) roundRecords.push(r === 0 ? changes[0]! : changes.slice(1 + (r - 1) * perRound, 1 + r * perRound).flat());
-  const onThread = args.includes('--pipeline-thread');
+  const onThread = cli['pipeline-thread'];
   const p = onThread ? await pipelineThread(config, roundRecords) : await pipelineHere(config, roundRecords);
   const area = await startStreamArea({ ...config, STREAM_QUOTES_LOOKBACK_MS: quotesLookbackMs(config) }, { ...p.streamFrom, catalog: { store: p.store, name: CATALOG_SNAPSHOT_NAME }, quotes: 'on-demand' });
 
@@ -603,10 +621,10 @@ async function service(): Promise<void> {
   }
 
   async function withClients<T>(fn: () => Promise<T>) {
-    const kid: ChildProcess = fork(fileURLToPath(import.meta.url), ['--child', '--url', url, '--key', keys.join(','), '--clients', String(clients), '--clients-nice', String(arg('clients-nice', 0)), ...(args.includes('--http-clients') ? ['--http-clients'] : [])], {
+    const kid: ChildProcess = fork(fileURLToPath(import.meta.url), ['--child', '--url', url, '--key', keys.join(','), '--clients', String(clients), '--clients-nice', String(cli['clients-nice']), ...(cli['http-clients'] ? ['--http-clients'] : [])], {
       execArgv: ['--import', 'tsx'],
       stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
-      detached: !args.includes('--same-session-clients'),
+      detached: !cli['same-session-clients'],
     });
     clientsPid = kid.pid ?? 0;
     const fromKid = (type: string) =>
@@ -682,7 +700,7 @@ async function service(): Promise<void> {
         mode: 'service',
         pipeline: onThread ? 'its own thread (PIPELINE_THREAD)' : "the API's thread",
         clients,
-        clients_nice: arg('clients-nice', 0),
+        clients_nice: cli['clients-nice'],
         flush_ms: flushMs,
         warm_up: warm,
         without,

@@ -12,13 +12,11 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
+import { benchArgs } from './args.ts';
 
-const arg = (name: string, def: string) => {
-  const i = process.argv.indexOf(`--${name}`);
-  return i === -1 ? def : process.argv[i + 1]!;
-};
-const N = Number(arg('workers', '4'));
-const ROUNDS = Number(arg('rounds', '2'));
+const cli = benchArgs({ workers: 4, rounds: 2, child: '' });
+const N = cli.workers;
+const ROUNDS = cli.rounds;
 const rssMB = () => Number(/VmRSS:\s+(\d+)/.exec(readFileSync('/proc/self/status', 'utf8'))![1]) / 1024;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -32,7 +30,7 @@ const tsWorker = new URL('../pipelines/runtime/ts-worker.mjs', import.meta.url);
 
 // Each measurement in a fresh process (as the service: node with tsx's loader), so memory freed by a
 // previous round does not hide what the next one takes.
-const child = arg('child', '');
+const child = cli.child;
 try {
   if (child) {
     await sleep(1000);

@@ -13,7 +13,7 @@ import { tmpdir } from 'node:os';
 import { startSimulator } from '../pipelines/venues/simulator/server.ts';
 import { createClock } from '../pipelines/venues/simulator/core.ts';
 import { crawlVenue, PROVIDER_LIST, readRosters } from '../pipelines/matching/crawl.ts';
-import { canonicalize, isListedApart, setRosterBook, withListedEvent } from '../pipelines/matching/canonicalize.ts';
+import { canonicalize, isListedApart, withListedEvent } from '../pipelines/matching/canonicalize.ts';
 import { matchMarkets } from '../pipelines/matching/match.ts';
 import type { CanonicalMarket } from '../pipelines/matching/types.ts';
 
@@ -61,7 +61,7 @@ const truth = JSON.parse(readFileSync(truthFile, 'utf8')) as Truth;
 
 const sim = await startSimulator({ port: 0, scenario, clock: createClock(Date.parse(at), { frozen: true }) });
 const now = sim.clock.now();
-setRosterBook(await readRosters(sim.baseUrl, now));
+const rosters = await readRosters(sim.baseUrl, now);
 const markets: CanonicalMarket[] = [];
 const listed = new Set<string>();
 const t0 = performance.now();
@@ -77,7 +77,7 @@ for (const p of PROVIDER_LIST) {
     const input = withListedEvent(p, pl, (t) => listedEvents.get(t));
     // What the venue lists (for a fair recall: an unlisted market cannot be matched).
     listed.add(`${p}:${r.nativeId}`);
-    markets.push(...canonicalize(p, input, r.readStartedAt));
+    markets.push(...canonicalize(p, input, r.readStartedAt, rosters).markets);
   }
 }
 const events = matchMarkets(markets);

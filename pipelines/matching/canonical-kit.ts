@@ -2,18 +2,19 @@
 // in its adapter's folder, pipelines/venues/adapters/venue_N/canonical.ts; canonicalize.ts runs
 // them). What a venue's reading does, from what venues publish (pipelines/venues/simulator/FORMATS.md).
 // In: one raw venue record as read (a market, or an event/question/parent with its markets nested)
-// and when its read began. Out: the canonical markets it contains: league, both teams through the
-// team registry, Eastern day and exact start (placeholder and date-only times give a null start),
-// market type, segment, line, subject, outcomes mapped onto canonical outcome keys, rule values read
-// from the venue's rules text, lookup identifiers and status. Records that are not sports game
-// lines or admitted props give nothing. An open market also carries the top of book and taker fee
-// its record lists (the adapter's sourceQuotes), which the prices view of the sports routes reads.
-// Pure: no I/O, no clock.
+// and when its read began, and the roster book props are admitted against. Out: the canonical
+// markets it contains: league, both teams through the team registry, Eastern day and exact start
+// (placeholder and date-only times give a null start), market type, segment, line, subject, outcomes
+// mapped onto canonical outcome keys, rule values read from the venue's rules text, lookup
+// identifiers and status. Records that are not sports game lines or admitted props give nothing; a
+// prop refused only for want of a fresh roster gives an AwaitingRoster in its place. An open market
+// also carries the top of book and taker fee its record lists (the adapter's sourceQuotes), which
+// the prices view of the sports routes reads. Pure: no I/O, no clock.
 import { resolveTeam, type League, type Team } from './teams.ts';
 import { easternDate, isPlaceholderStart, isRealDate } from './time.ts';
 import { readGameLineRules, readPropRules } from './rulestext.ts';
 import { admitProp, awaitsRoster, type PropInput, type RosterBook } from './props.ts';
-import type { CanonicalMarket, MarketType, Provider, Segment, SourceOutcome, Subject, VenueStatus, RuleValue } from './types.ts';
+import type { AwaitingRoster, CanonicalMarket, MarketReading, MarketType, Provider, Segment, SourceOutcome, Subject, VenueStatus, RuleValue } from './types.ts';
 
 export type J = Record<string, unknown>;
 export const str = (v: unknown): string | undefined => (typeof v === 'string' ? v : typeof v === 'number' ? String(v) : undefined);
@@ -90,6 +91,8 @@ export interface Base {
   fifty?: boolean;
   rulesText?: string;
   rulesUrl?: string;
+  /** The roster book props are admitted against (the canonicalizer's; none: every prop awaits its roster). */
+  rosters?: RosterBook;
 }
 
 export interface Line {
@@ -166,31 +169,19 @@ export function teamIn(b: Base, form: string): Team | undefined {
 export const MONTHS = ['JAN', 'FEB', 'MAR', 'APR', 'MAY', 'JUN', 'JUL', 'AUG', 'SEP', 'OCT', 'NOV', 'DEC'];
 
 // ---------------------------------------------------------------- props (shared)
-let ROSTERS: RosterBook | undefined;
-/** The processor installs the roster book it keeps (rosters are read like any venue data). */
-export function setRosterBook(book: RosterBook | undefined): void {
-  ROSTERS = book;
-}
+const AWAITING_ROSTER: AwaitingRoster = Object.freeze({ refused: 'awaiting_roster' });
 
-/** Set when a prop was refused for want of a fresh roster since the last takeRosterWait(). */
-let ROSTER_WAIT = false;
-/** Whether a prop read since the last call was refused only for want of a roster (and forgets it). */
-export function takeRosterWait(): boolean {
-  const w = ROSTER_WAIT;
-  ROSTER_WAIT = false;
-  return w;
-}
-
+/**
+ * One player prop, admitted against the record's roster book; refused (nothing) otherwise, and
+ * refused awaiting its roster when only a fresh roster of its teams is missing (read again then).
+ */
 export function propMarket(
   b: Base,
   p: { player: string; stat: string; line: number; printed: string; common: { market_id: string; event_id: string; market_name: string; market_slug?: string }; outcomes: SourceOutcome[]; lookupIds?: string[] },
-): CanonicalMarket[] {
+): MarketReading[] {
   const input: PropInput = { league: b.league, away: b.away.key, home: b.home.key, player: p.player, stat: p.stat, line: p.line, start: b.start, date: b.date, observedAt: b.observedAt };
-  const admitted = admitProp(input, ROSTERS);
-  if (!admitted) {
-    if (awaitsRoster(input, ROSTERS)) ROSTER_WAIT = true;
-    return [];
-  }
+  const admitted = admitProp(input, b.rosters);
+  if (!admitted) return awaitsRoster(input, b.rosters) ? [AWAITING_ROSTER] : [];
   const rules = readPropRules(b.rulesText, b.provider, { line: p.line, printed: p.printed }, { league: b.league, marketType: 'player_prop', segment: 'full' }, b.rulesUrl);
   return [
     make(b, {

@@ -6,7 +6,7 @@ import { readGameLineRules } from './rulestext.ts';
 import { compareRow, forcedGameLineValue, verdict } from './rules.ts';
 import { advance, graceEnds, persist, restore, startLifecycle, ARCHIVE_RETENTION_MS } from './lifecycle.ts';
 import { matchMarkets, type EventRecord } from './match.ts';
-import { canonicalizeVenue2 } from '../venues/adapters/venue_2/canonical.ts';
+import { canonicalize } from './canonicalize.ts';
 import { easternDate, easternLocalToUtc, isPlaceholderStart, isRealDate } from './time.ts';
 import { admitProp, type RosterBook } from './props.ts';
 
@@ -87,25 +87,27 @@ describe('lifecycle (XState pure transition)', () => {
   });
   it('venue_2 settling the full-game moneyline 50-50 signals a cancellation, except in the nfl (a tie); a void on another venue does not', () => {
     const v2 = (league: string, prices: string[], smt = 'moneyline') =>
-      canonicalizeVenue2(
+      canonicalize(
+        'venue_2',
         {
           id: '9', conditionId: '0x9', slug: `${league}-lal-bos-2026-11-22`, question: 'Lakers vs. Celtics', outcomes: JSON.stringify(['Lakers', 'Celtics']), clobTokenIds: JSON.stringify(['9a', '9b']),
           outcomePrices: JSON.stringify(prices), umaResolutionStatus: 'resolved', sportsMarketType: smt, gameStartTime: '2026-11-22 00:30:00+00', active: false, closed: true,
           events: [{ id: '71009', slug: `${league}-lal-bos-2026-11-22`, title: 'Lakers vs. Celtics' }],
         },
         t0,
-      );
+      ).markets;
     const signal = (ms: ReturnType<typeof v2>) => matchMarkets(ms).map((e) => e.signals.cancelled);
     expect(signal(v2('nba', ['0.5', '0.5']))).toEqual([true]);
     expect(signal(v2('nba', ['1', '0']))).toEqual([false]);
-    const tie = canonicalizeVenue2(
+    const tie = canonicalize(
+      'venue_2',
       {
         id: '8', conditionId: '0x8', slug: 'nfl-lar-sf-2026-11-22', question: 'Rams vs. 49ers', outcomes: JSON.stringify(['Rams', '49ers']), clobTokenIds: JSON.stringify(['8a', '8b']),
         outcomePrices: JSON.stringify(['0.5', '0.5']), umaResolutionStatus: 'resolved', sportsMarketType: 'moneyline', gameStartTime: '2026-11-22 00:30:00+00', active: false, closed: true,
         events: [{ id: '71008', slug: 'nfl-lar-sf-2026-11-22', title: 'Rams vs. 49ers' }],
       },
       t0,
-    );
+    ).markets;
     expect(tie).toHaveLength(1);
     expect(signal(tie)).toEqual([false]);
     const [m] = v2('nba', ['0.5', '0.5']);

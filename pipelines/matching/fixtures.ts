@@ -3,6 +3,7 @@
 // codes, start) and which lines to list. Out: raw records as the pollers put them on the topics.
 // These are inputs only; every expectation in the tests is written by hand from the spec.
 import type { RawRecord } from '../topics.ts';
+import type { RosterBook } from './props.ts';
 import { teamByKey, type League, type Team } from './teams.ts';
 import { easternDate, easternTime, utcDate } from './time.ts';
 
@@ -210,4 +211,24 @@ export function venue4Records(g: GameSpec, readAt: number, readId?: string): Raw
     out.push(raw('venue_4', 'market', hash(1), { ...base, marketHash: hash(1), type: 'SPREAD', line: -g.spread.size, outcomeOneName: `${fav.name} -${g.spread.size}`, outcomeTwoName: `${other.name} +${g.spread.size}` }, readAt, readId));
   }
   return out;
+}
+
+/**
+ * The `reference.rosters` records the roster poller writes for a roster book (venues/pollers/
+ * rosters.ts: keyed `roster|<league>|<team>`, the sports data source's body as read), for feeding a
+ * canonicalizer the rosters a test or benchmark holds as a book.
+ */
+export function rosterRecords(book: RosterBook): { key: string; value: RawRecord }[] {
+  return [...book.rosters.values()].map((r) => ({
+    key: `roster|${r.league}|${r.team}`,
+    value: {
+      venue: 'sportsdata',
+      record_type: 'roster',
+      native_id: `${r.league}:${r.team}`,
+      read_started_at: r.readAt,
+      payload: JSON.stringify({ source: book.source, updated_at: new Date(r.readAt).toISOString(), athletes: r.players.map((p) => ({ id: p.athleteId, name: p.name })) }),
+      read_id: null,
+      source_url: null,
+    },
+  }));
 }

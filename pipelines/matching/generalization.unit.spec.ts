@@ -3,13 +3,10 @@
 // with suffixes or accents), and placeholder start times. Every record below is written by hand in
 // a venue's documented wire form (pipelines/venues/simulator/FORMATS.md); every expectation comes
 // from the spec's identity rules, not from any simulator output.
-import { afterEach, describe, expect, it } from 'vitest';
-import { canonicalizeVenue1 } from '../venues/adapters/venue_1/canonical.ts';
-import { canonicalizeVenue2 } from '../venues/adapters/venue_2/canonical.ts';
+import { describe, expect, it } from 'vitest';
 import { canonicalizeVenue3 } from '../venues/adapters/venue_3/canonical.ts';
 import { canonicalizeVenue4 } from '../venues/adapters/venue_4/canonical.ts';
-import { canonicalizeVenue7 } from '../venues/adapters/venue_7/canonical.ts';
-import { setRosterBook } from './canonicalize.ts';
+import { canonicalize } from './canonicalize.ts';
 import { matchMarkets, submarketKey } from './match.ts';
 import { admitProp, readPropTitle, type RosterBook } from './props.ts';
 import { resolveTeam, type League } from './teams.ts';
@@ -115,25 +112,25 @@ describe('thresholds: N+, at least N, N or more are over N-0.5', () => {
     expect(readPropTitle('Will LeBron James score at least 25 points?')).toMatchObject({ player: 'LeBron James', stat: 'points', line: 24.5 });
     expect(readPropTitle('LeBron James: 25 or more points')).toMatchObject({ player: 'LeBron James', stat: 'points', line: 24.5 });
   });
-  afterEach(() => setRosterBook(undefined));
   it("one venue's yes/no `N+` question joins the other venues' `over N-0.5` market", () => {
-    setRosterBook(BOOK);
     const start = Date.parse('2026-11-22T00:30:00Z');
     const v2 = (id: string, question: string, outcomes: string[], line: number | null) =>
-      canonicalizeVenue2(
+      canonicalize('venue_2',
         {
           id, conditionId: `0x${id}`, slug: `nba-lal-bos-2026-11-22-${id}`, question, outcomes: JSON.stringify(outcomes), clobTokenIds: JSON.stringify([`${id}a`, `${id}b`]),
           sportsMarketType: 'points', line, gameStartTime: '2026-11-22 00:30:00+00', active: true, closed: false,
           events: [{ id: '71001', slug: 'nba-lal-bos-2026-11-22', title: 'Lakers vs. Celtics' }],
         },
         NOW,
-      );
+        BOOK,
+      ).markets;
     const over = v2('1', 'LeBron James: Points O/U 24.5', ['Over', 'Under'], 24.5);
     const forms = [v2('2', 'LeBron James: 25+ Points', ['Yes', 'No'], null), v2('3', 'Will LeBron James score at least 25 points?', ['Yes', 'No'], null), v2('4', 'L. James: 25 or more points', ['Yes', 'No'], null)];
-    const v1 = canonicalizeVenue1(
+    const v1 = canonicalize('venue_1',
       { ticker: 'KXNBAPTS-26NOV21LALBOS-LALLJAMES23-25', event_ticker: 'KXNBAPTS-26NOV21LALBOS', title: 'LeBron James: 25+ points', status: 'active', custom_strike: { player: 'LeBron James', threshold: '25+' }, _event: { strike_date: new Date(start).toISOString() } },
       NOW,
-    );
+      BOOK,
+    ).markets;
     expect(over).toHaveLength(1);
     for (const f of [...forms, v1]) {
       expect(f).toHaveLength(1);
@@ -144,26 +141,27 @@ describe('thresholds: N+, at least N, N or more are over N-0.5', () => {
 });
 
 describe("venue_7's `N+` prop lines are over N-0.5", () => {
-  afterEach(() => setRosterBook(undefined));
   const start = Date.parse('2026-11-22T00:30:00Z');
   const overUnder = () =>
-    canonicalizeVenue2(
+    canonicalize('venue_2',
       {
         id: '1', conditionId: '0x1', slug: 'nba-lal-bos-2026-11-22-1', question: 'LeBron James: Points O/U 24.5', outcomes: JSON.stringify(['Over', 'Under']), clobTokenIds: JSON.stringify(['1a', '1b']),
         sportsMarketType: 'points', line: 24.5, gameStartTime: '2026-11-22 00:30:00+00', active: true, closed: false,
         events: [{ id: '71001', slug: 'nba-lal-bos-2026-11-22', title: 'Lakers vs. Celtics' }],
       },
       NOW,
-    );
+      BOOK,
+    ).markets;
   // One venue_7 event (FORMATS.md "venue_7") whose points market lists the given lines.
   const v7 = (lines: { line: unknown; selections: string[] }[], name = 'LeBron James Points') =>
-    canonicalizeVenue7(
+    canonicalize('venue_7',
       {
         event_id: 30000001, name: 'Lakers at Celtics', sport: 'basketball', league: 'NBA', start: new Date(start).toISOString(), state: 'open',
         markets: [{ id: '30000001:101', event_id: 30000001, type_id: 101, name, lines: lines.map((l) => ({ line: l.line, favourite: false, selections: l.selections.map((n, k) => ({ id: k + 1, name: n })) })) }],
       },
       NOW,
-    );
+      BOOK,
+    ).markets;
 
   it.each([
     ['`N+` against Under', [{ line: 25, selections: ['LeBron James 25+ Points', 'LeBron James Under 25 Points'] }], undefined, '30000001:101:25'],
@@ -173,7 +171,6 @@ describe("venue_7's `N+` prop lines are over N-0.5", () => {
     ['Yes/No with `N+` in the market name', [{ line: 25, selections: ['Yes', 'No'] }], 'LeBron James 25+ Points', '30000001:101:25'],
     ['under side first', [{ line: 25, selections: ['LeBron James Under 25 Points', 'LeBron James 25+ Points'] }], undefined, '30000001:101:25'],
   ])("%s joins the other venues' over 24.5", (_, lines, name, marketId) => {
-    setRosterBook(BOOK);
     const [over] = overUnder();
     const got = v7(lines, name);
     expect(got).toHaveLength(1);
@@ -186,7 +183,6 @@ describe("venue_7's `N+` prop lines are over N-0.5", () => {
     expect(sides.map(([, k]) => k).sort()).toEqual(['over', 'under']);
   });
   it('an over line printed as a whole number is not `N+` (a whole-number threshold is not admitted); the usual over line is read as before', () => {
-    setRosterBook(BOOK);
     const [over] = overUnder();
     const got = v7([
       { line: 24.5, selections: ['LeBron James Over 24.5 Points', 'LeBron James Under 24.5 Points'] },
@@ -196,7 +192,6 @@ describe("venue_7's `N+` prop lines are over N-0.5", () => {
     expect(submarketKey(got[0])).toBe(submarketKey(over));
   });
   it('a Yes/No line with no threshold anywhere, or one side unread, gives nothing', () => {
-    setRosterBook(BOOK);
     expect(v7([{ line: null, selections: ['Yes', 'No'] }])).toEqual([]);
     expect(v7([{ line: 25, selections: ['LeBron James 25+ Points', 'LeBron James 25+ Points'] }])).toEqual([]);
     expect(v7([{ line: 25, selections: ['LeBron James 25+ Points', 'Maybe'] }])).toEqual([]);

@@ -10,7 +10,7 @@ const AT = Date.parse('2026-11-21T15:00:00Z');
 const g: GameSpec = { league: 'nba', away: 'lal', home: 'bos', start: Date.parse('2026-11-22T00:30:00Z'), total: 221.5 };
 
 function markets(provider: Provider, payload: unknown): CanonicalMarket[] {
-  return canonicalize(provider, payload, AT);
+  return canonicalize(provider, payload, AT).markets;
 }
 type Obj = Record<string, unknown>;
 /** The payload of the fixture record that `pick` chooses. */

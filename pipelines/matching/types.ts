@@ -97,6 +97,18 @@ export interface CanonicalMarket {
   quotes?: MarketQuotes;
 }
 
+/**
+ * A player prop a venue's reading refused only for want of a fresh roster of its teams (props.ts
+ * awaitsRoster): returned among the record's markets, so the canonicalizer reads the record again
+ * once the rosters come instead of waiting for the venue to publish it again.
+ */
+export interface AwaitingRoster {
+  readonly refused: 'awaiting_roster';
+}
+
+/** What a venue's reading gives for one market of a record: the canonical market, or a prop awaiting its roster. */
+export type MarketReading = CanonicalMarket | AwaitingRoster;
+
 export interface CanonicalOutcome {
   key: string;
   label: string;

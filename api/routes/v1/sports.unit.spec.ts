@@ -8,8 +8,8 @@ import { build } from '../../../test/helper.ts';
 import { MemorySnapshotStore } from '../../../pipelines/readmodels/memory-store.ts';
 import { InlineSports } from '../../../pipelines/matching/stages/inline.ts';
 import { SportsReader } from '../../../pipelines/matching/readmodel.ts';
-import { setRosterBook } from '../../../pipelines/matching/canonicalize.ts';
 import {
+  rosterRecords,
   venue1Records,
   venue2Records,
   venue2Slug,
@@ -249,32 +249,28 @@ describe('GET /v1/matching-markets/sports', () => {
       if (withBos) rosters.set('nba:bos', { league: 'nba', team: 'bos', readAt: NOW, players: [{ athleteId: '222', name: 'Jayson Tatum' }] });
       return { source: 'sds', staleAfterMs: 86_400_000, rosters };
     };
-    try {
-      setRosterBook(book(true));
-      const h = await harness();
-      await h.feed([...venue1Records(g, NOW, { props: props.v1 }), ...venue2Records(g, NOW, { props: props.v2 })]);
-      const same = await h.get('/v1/matching-markets/sports?include_submarkets=true&player_prop_match=same_prop');
-      const prop = same.body.data[0].submarkets.find((s: any) => s.market_type === 'player_prop');
-      expect(prop).toMatchObject({ key: 'player_prop|full|sds_nba_123456:points|24.5', line: 24.5, subject: { type: 'player', key: 'sds_nba_123456' } });
-      expect(prop.rule_comparisons).toHaveLength(9);
-      expect(prop.outcomes.map((o: any) => o.key)).toEqual(['over', 'under']);
-      // strict needs a fully equivalent profile; the venues' texts agree here.
-      const strict = await h.get('/v1/matching-markets/sports?include_submarkets=true');
-      const strictProp = strict.body.data[0].submarkets.find((s: any) => s.market_type === 'player_prop');
-      expect(strictProp === undefined || strictProp.settlement_equivalence === 'equivalent').toBe(true);
-      // The prop's own identifier finds its game (which has another matched submarket).
-      const v1prop = prop.source_markets.find((s: any) => s.provider === 'venue_1').market_id;
-      const lk = await h.get(`/v1/matching-markets/sports/lookup?source_id=venue_1:${v1prop}`);
-      expect(lk.body.lookups[`venue_1:${v1prop}`].event_ids).toEqual(['nba-lal-bos-2026-11-21']);
+    const h = await harness();
+    h.proc.rosters(rosterRecords(book(true)));
+    await h.feed([...venue1Records(g, NOW, { props: props.v1 }), ...venue2Records(g, NOW, { props: props.v2 })]);
+    const same = await h.get('/v1/matching-markets/sports?include_submarkets=true&player_prop_match=same_prop');
+    const prop = same.body.data[0].submarkets.find((s: any) => s.market_type === 'player_prop');
+    expect(prop).toMatchObject({ key: 'player_prop|full|sds_nba_123456:points|24.5', line: 24.5, subject: { type: 'player', key: 'sds_nba_123456' } });
+    expect(prop.rule_comparisons).toHaveLength(9);
+    expect(prop.outcomes.map((o: any) => o.key)).toEqual(['over', 'under']);
+    // strict needs a fully equivalent profile; the venues' texts agree here.
+    const strict = await h.get('/v1/matching-markets/sports?include_submarkets=true');
+    const strictProp = strict.body.data[0].submarkets.find((s: any) => s.market_type === 'player_prop');
+    expect(strictProp === undefined || strictProp.settlement_equivalence === 'equivalent').toBe(true);
+    // The prop's own identifier finds its game (which has another matched submarket).
+    const v1prop = prop.source_markets.find((s: any) => s.provider === 'venue_1').market_id;
+    const lk = await h.get(`/v1/matching-markets/sports/lookup?source_id=venue_1:${v1prop}`);
+    expect(lk.body.lookups[`venue_1:${v1prop}`].event_ids).toEqual(['nba-lal-bos-2026-11-21']);
 
-      setRosterBook(book(false));
-      const gap = await harness();
-      await gap.feed([...venue1Records(g, NOW, { props: props.v1 }), ...venue2Records(g, NOW, { props: props.v2 })]);
-      const r = await gap.get('/v1/matching-markets/sports?include_submarkets=true&player_prop_match=same_prop');
-      expect(r.body.data[0].submarkets.map((s: any) => s.market_type)).toEqual(['moneyline', 'total']);
-    } finally {
-      setRosterBook(undefined);
-    }
+    const gap = await harness();
+    gap.proc.rosters(rosterRecords(book(false)));
+    await gap.feed([...venue1Records(g, NOW, { props: props.v1 }), ...venue2Records(g, NOW, { props: props.v2 })]);
+    const r = await gap.get('/v1/matching-markets/sports?include_submarkets=true&player_prop_match=same_prop');
+    expect(r.body.data[0].submarkets.map((s: any) => s.market_type)).toEqual(['moneyline', 'total']);
   });
 
   it('filters compose, soonest start first, pagination.total, cursors bound to the filter set but not include_rules', async () => {

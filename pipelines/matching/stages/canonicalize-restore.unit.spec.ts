@@ -106,13 +106,19 @@ describe('canonicalizer restore after reading one partition ahead', () => {
       expect(second.markets.size).toBe(once.markets.size);
     });
 
-  it('keeps a market listed in every crawl when a later crawl was read on its partition before the restart', () => {
+  /** The game listed in a full crawl f1, a delta d2 and a full crawl f3 (begun at F3). */
+  const fullDeltaFull = () => {
     const topic = new Topic();
-    // F1 full, D2 delta, F3 full, D4 delta: the game is listed throughout, so nothing may be deleted.
     const F3 = T1 + 4 * S;
     topic.crawl(venue1Records(game, T1, {}, 'f1'), crawlComplete('venue_1', 'f1', T1));
     topic.crawl([], delta('d2', T1 + 2 * S, T1));
     topic.crawl(venue1Records(game, F3, {}, 'f3'), crawlComplete('venue_1', 'f3', F3));
+    return { topic, F3 };
+  };
+
+  it('keeps a market listed in every crawl when a later crawl was read on its partition before the restart', () => {
+    // F1 full, D2 delta, F3 full, D4 delta: the game is listed throughout, so nothing may be deleted.
+    const { topic, F3 } = fullDeltaFull();
     topic.crawl([], delta('d4', F3 + 2 * S, F3));
     const p0 = topic.parts[0]!;
     const f3Start = p0.findIndex((r) => (r.value as RawRecord).read_id === 'f3' && (r.value as RawRecord).record_type !== 'crawl_complete');
@@ -143,11 +149,7 @@ describe('canonicalizer restore after reading one partition ahead', () => {
     // No crawl state on the log yet: the restore reads what was read again from the start, so the
     // marker copies partition 0 held are counted (before, every crawl of the venue stayed unapplied
     // for good, and nothing it delisted was ever deleted).
-    const topic = new Topic();
-    const F3 = T1 + 4 * S;
-    topic.crawl(venue1Records(game, T1, {}, 'f1'), crawlComplete('venue_1', 'f1', T1));
-    topic.crawl([], delta('d2', T1 + 2 * S, T1));
-    topic.crawl(venue1Records(game, F3, {}, 'f3'), crawlComplete('venue_1', 'f3', F3));
+    const { topic } = fullDeltaFull();
     const out: OutRecord[] = [];
     const first = new Canonicalizer();
     const at = [0, 0, 0];

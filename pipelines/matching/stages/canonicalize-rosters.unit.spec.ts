@@ -5,10 +5,9 @@
 // the record again, which a poller does only when it changes. One venue's prop then joined its
 // group minutes later, and with settlement rules that differ (void against loses) took the whole
 // group out of the `strict` list.
-import { beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { InRecord, OutRecord } from '../../runtime/types.ts';
 import type { CanonicalMarket as CanonicalRecord, RawRecord } from '../../topics.ts';
-import { setRosterBook } from '../canonicalize.ts';
 import { crawlComplete, venue2Records, type GameSpec } from '../fixtures.ts';
 import { canonicalBody, canonicalizeStage, Canonicalizer } from './canonicalize.ts';
 
@@ -48,8 +47,6 @@ const props = (out: OutRecord[]): string[] =>
 describe('canonicalize: a prop read before its rosters', () => {
   const records = venue2Records(game, T1, { props: [prop] });
   const propKey = `venue_2:${records.at(-1)!.native_id}`;
-  // The roster book is the canonicalizer module's (one stage per thread installs it): none yet.
-  beforeEach(() => setRosterBook(undefined));
 
   it('admits the prop with rosters read first (the control)', () => {
     const stage = canonicalizeStage();

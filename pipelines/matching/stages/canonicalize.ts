@@ -25,8 +25,7 @@
 import type { CanonicalMarket as CanonicalRecord, RawRecord, TopicValues } from '../../topics.ts';
 import { RAW_TOPIC_IDS } from '../../topics.ts';
 import type { InRecord, OutRecord, StageDef } from '../../runtime/types.ts';
-import { canonicalize, isListedApart, setRosterBook, withListedEvent } from '../canonicalize.ts';
-import { takeRosterWait } from '../canonical-kit.ts';
+import { canonicalize, isListedApart, withListedEvent } from '../canonicalize.ts';
 import { BARRIER_HEADER } from '../../venues/pollers/sink.ts';
 import { marketIdentity } from '../match.ts';
 import type { Roster, RosterBook } from '../props.ts';
@@ -128,6 +127,8 @@ export class Canonicalizer {
   readonly crawls = new Map<Provider, CrawlState>();
   readonly rosters = new Map<string, Roster>();
   private rosterSource = 'sds';
+  /** The book props are admitted against: the rosters as last installed (none before any). */
+  private rosterBook: RosterBook | undefined;
   /** Next offset to read per raw topic partition, per venue (known when fed from the log). */
   private readonly positions = new Map<Provider, Map<number, string>>();
   /**
@@ -301,10 +302,9 @@ export class Canonicalizer {
     });
   }
 
-  /** Canonicalization reads the roster book as it stands (canonicalize.ts keeps one). */
+  /** Canonicalization reads the roster book as it stands from here on. */
   installRosters(): void {
-    const book: RosterBook | undefined = this.rosters.size ? { source: this.rosterSource, rosters: this.rosters, staleAfterMs: ROSTER_STALE_MS } : undefined;
-    setRosterBook(book);
+    this.rosterBook = this.rosters.size ? { source: this.rosterSource, rosters: this.rosters, staleAfterMs: ROSTER_STALE_MS } : undefined;
   }
 
   /** A batch of `reference.rosters`: the book installed, and the records that waited for it read again. */
@@ -382,9 +382,8 @@ export class Canonicalizer {
       }
       const nativeKey = `${provider}|${r.record_type}|${r.native_id}`;
       const input = withListedEvent(provider, payload, (t) => this.listedEvents.get(`${provider}|${t}`));
-      takeRosterWait();
-      const ms = canonicalize(provider, input, r.read_started_at);
-      if (takeRosterWait()) this.awaitingRoster.set(nativeKey, { r, readAt: Math.max(r.read_started_at, this.awaitingRoster.get(nativeKey)?.readAt ?? 0) });
+      const { markets: ms, awaitingRoster } = canonicalize(provider, input, r.read_started_at, this.rosterBook);
+      if (awaitingRoster) this.awaitingRoster.set(nativeKey, { r, readAt: Math.max(r.read_started_at, this.awaitingRoster.get(nativeKey)?.readAt ?? 0) });
       else this.awaitingRoster.delete(nativeKey);
       const prev = this.natives.get(nativeKey);
       const keys = ms.map(marketIdentity);
@@ -412,7 +411,7 @@ export class Canonicalizer {
 
   /** A venue_2 market's final record (read once after it left the listing): a settled market is kept a while. */
   private final(provider: Provider, r: RawRecord, payload: unknown, out: Out): void {
-    for (const m of canonicalize(provider, payload, r.read_started_at)) {
+    for (const m of canonicalize(provider, payload, r.read_started_at, this.rosterBook).markets) {
       if (m.status !== 'settled') continue;
       const k = marketIdentity(m);
       if (this.markets.has(k)) continue;

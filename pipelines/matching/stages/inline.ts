@@ -26,6 +26,11 @@ export class InlineSports {
     this.deliver(this.canonicalizer.ingest(raws));
   }
 
+  /** Records of `reference.rosters` (key and value, null a tombstone): the canonicalizer's roster book, and the records that waited for it read again. */
+  rosters(records: { key: string; value: RawRecord | null }[]): void {
+    this.deliver(this.canonicalizer.rosterBatch(records));
+  }
+
   /** Records of `reference.fee_schedules` (key and value, null a tombstone), as the sink reads them. */
   feeSchedules(records: { key: string; value: RawRecord | null }[]): void {
     for (const r of records) this.sink.feeSchedule(r.key, r.value);

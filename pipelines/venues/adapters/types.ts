@@ -4,7 +4,8 @@
 // switching on its token. Every member is pure: I/O stays with the callers.
 import type { Quote } from '../../../lib/quotes.ts';
 import type { MarketQuotes } from '../../matching/prices.ts';
-import type { CanonicalMarket } from '../../matching/types.ts';
+import type { RosterBook } from '../../matching/props.ts';
+import type { CanonicalMarket, MarketReading } from '../../matching/types.ts';
 import type { NotFound } from '../client/http.ts';
 import type { EventDetail, EventIO } from './live-event.ts';
 import type { LiveIO, MarketDetail } from './live.ts';
@@ -84,10 +85,11 @@ export interface VenueAdapter<P extends string = string> {
   listingQuotes(recordType: string, record: Obj): ListedMarketQuotes[];
   /**
    * The canonical reading: the canonical markets one sports listing record contains (none for
-   * records that are not sports game lines or admitted props). May throw on odd input: the caller
-   * (matching/canonicalize.ts) reads such a record as giving nothing.
+   * records that are not sports game lines or admitted props), props admitted against `rosters`; a
+   * prop refused only for want of a fresh roster is an AwaitingRoster in its place. May throw on odd
+   * input: the caller (matching/canonicalize.ts) reads such a record as giving nothing.
    */
-  canonicalMarkets(record: Obj, observedAt: number): CanonicalMarket[];
+  canonicalMarkets(record: Obj, observedAt: number, rosters?: RosterBook): MarketReading[];
   /** The top of book and taker fee the record lists for one of its open markets; absent when the venue's listing carries none. */
   sourceQuotes?(record: Obj, m: CanonicalMarket): MarketQuotes | undefined;
   /**

@@ -4,8 +4,8 @@ import { str, num, arr, parseIso, splitPair, teamSubject, make, otherOf, teamIn,
 import { resolveTeam, type League, type Team } from '../../../matching/teams.ts';
 import { easternDate, easternLocalToUtc, isPlaceholderStart } from '../../../matching/time.ts';
 import { evidenceUrl } from '../../../matching/rulestext.ts';
-import { readPropTitle, readThreshold } from '../../../matching/props.ts';
-import type { CanonicalMarket, Segment, SourceOutcome, VenueStatus } from '../../../matching/types.ts';
+import { readPropTitle, readThreshold, type RosterBook } from '../../../matching/props.ts';
+import type { MarketReading, Segment, SourceOutcome, VenueStatus } from '../../../matching/types.ts';
 
 const V1_LEAGUES = ['WNBA', 'NBA', 'NFL', 'MLB', 'NHL'] as const;
 const V1_KINDS = ['GAME', 'SPREAD', 'TOTAL', 'TEAMTOTAL', '1HTOTAL', '1QSPREAD', '2HSPREAD', 'PTS', 'REB', 'AST', 'PASSYDS', 'RUSHYDS', 'RECYDS', 'REC', 'PASSTDS', 'TD'] as const;
@@ -32,8 +32,8 @@ function venue1Status(m: J): { status: VenueStatus; fifty: boolean } {
   return { status: 'open', fifty: false };
 }
 
-export function canonicalizeVenue1(rec: J, observedAt: number): CanonicalMarket[] {
-  if (Array.isArray(rec.markets)) return arr(rec.markets).flatMap((m) => canonicalizeVenue1({ ...m, _event: rec.event ?? rec }, observedAt));
+export function canonicalizeVenue1(rec: J, observedAt: number, rosters?: RosterBook): MarketReading[] {
+  if (Array.isArray(rec.markets)) return arr(rec.markets).flatMap((m) => canonicalizeVenue1({ ...m, _event: rec.event ?? rec }, observedAt, rosters));
   const ticker = str(rec.ticker);
   const eventTicker = str(rec.event_ticker);
   if (!ticker || !eventTicker) return [];
@@ -73,7 +73,7 @@ export function canonicalizeVenue1(rec: J, observedAt: number): CanonicalMarket[
   }
   const st = venue1Status(rec);
   const rulesText = [str(rec.rules_primary), str(rec.rules_secondary)].filter(Boolean).join(' ');
-  const b: Base = { provider: 'venue_1', league, away, home, date: day, start, observedAt, status: st.status, fifty: st.fifty, rulesText, rulesUrl: evidenceUrl(rulesText) };
+  const b: Base = { provider: 'venue_1', league, away, home, date: day, start, observedAt, status: st.status, fifty: st.fifty, rulesText, rulesUrl: evidenceUrl(rulesText), rosters };
   const cs = (rec.custom_strike ?? {}) as J;
   const yesNo = (yesKey: string, noKey: string): SourceOutcome[] => [
     { canonical_outcome_key: yesKey, label: 'Yes', outcome_id: 'yes', side: 'yes' },

@@ -3,8 +3,8 @@
 import { str, num, arr, jsonArr, leagueIn, whenOf, splitPair, teamSubject, make, spreadFrom, otherOf, teamIn, propMarket, type J, type Base } from '../../../matching/canonical-kit.ts';
 import { resolveTeam, isLeague, type League } from '../../../matching/teams.ts';
 import { evidenceUrl } from '../../../matching/rulestext.ts';
-import { readPropTitle } from '../../../matching/props.ts';
-import type { CanonicalMarket, MarketType, Segment, SourceOutcome, VenueStatus } from '../../../matching/types.ts';
+import { readPropTitle, type RosterBook } from '../../../matching/props.ts';
+import type { MarketReading, MarketType, Segment, SourceOutcome, VenueStatus } from '../../../matching/types.ts';
 
 const V2_TYPES: Record<string, { type: MarketType; segment: Segment } | undefined> = {
   moneyline: { type: 'moneyline', segment: 'full' },
@@ -17,9 +17,9 @@ const V2_TYPES: Record<string, { type: MarketType; segment: Segment } | undefine
   first_quarter_spreads: { type: 'spread', segment: 'quarter:1' },
 };
 
-export function canonicalizeVenue2(rec: J, observedAt: number): CanonicalMarket[] {
+export function canonicalizeVenue2(rec: J, observedAt: number, rosters?: RosterBook): MarketReading[] {
   if (Array.isArray(rec.markets) && !rec.conditionId) {
-    return arr(rec.markets).flatMap((m) => canonicalizeVenue2({ ...m, events: m.events ?? [{ id: rec.id, slug: rec.slug, title: rec.title }] }, observedAt));
+    return arr(rec.markets).flatMap((m) => canonicalizeVenue2({ ...m, events: m.events ?? [{ id: rec.id, slug: rec.slug, title: rec.title }] }, observedAt, rosters));
   }
   const slug = str(rec.slug) ?? '';
   const tags = arr(rec.tags).map((t) => str(t.slug) ?? '');
@@ -48,7 +48,7 @@ export function canonicalizeVenue2(rec: J, observedAt: number): CanonicalMarket[
   const status: VenueStatus = resolved ? 'settled' : rec.closed === true || rec.active === false ? 'closed' : 'open';
   const fifty = resolved && prices.length === 2 && Number(prices[0]) === 0.5 && Number(prices[1]) === 0.5;
   const rulesText = str(rec.description);
-  const b: Base = { provider: 'venue_2', league, away, home, date: when.date, start: when.start, observedAt, status, fifty, rulesText, rulesUrl: evidenceUrl(rulesText) };
+  const b: Base = { provider: 'venue_2', league, away, home, date: when.date, start: when.start, observedAt, status, fifty, rulesText, rulesUrl: evidenceUrl(rulesText), rosters };
   const names = jsonArr(rec.outcomes);
   const tokens = jsonArr(rec.clobTokenIds);
   if (names.length !== 2 || tokens.length !== 2) return [];

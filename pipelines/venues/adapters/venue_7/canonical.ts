@@ -3,8 +3,8 @@
 import { str, num, arr, leagueIn, whenOf, splitPair, teamSubject, make, spreadFrom, otherOf, teamIn, propMarket, type J, type Base } from '../../../matching/canonical-kit.ts';
 import { resolveTeam } from '../../../matching/teams.ts';
 import { evidenceUrl } from '../../../matching/rulestext.ts';
-import { readPropTitle, readThreshold } from '../../../matching/props.ts';
-import type { CanonicalMarket, MarketType, Segment, SourceOutcome, VenueStatus } from '../../../matching/types.ts';
+import { readPropTitle, readThreshold, type RosterBook } from '../../../matching/props.ts';
+import type { MarketReading, MarketType, Segment, SourceOutcome, VenueStatus } from '../../../matching/types.ts';
 
 const V7_TYPES: Record<number, { type: MarketType; segment: Segment; side?: 'home' | 'away'; stat?: string }> = {
   1: { type: 'moneyline', segment: 'full' },
@@ -26,7 +26,7 @@ function printLine(n: unknown): string {
   return typeof n === 'string' ? n : String(n);
 }
 
-export function canonicalizeVenue7(rec: J, observedAt: number): CanonicalMarket[] {
+export function canonicalizeVenue7(rec: J, observedAt: number, rosters?: RosterBook): MarketReading[] {
   const league = leagueIn(str(rec.league));
   if (!league || !Array.isArray(rec.markets)) return [];
   const sp = splitPair(str(rec.name) ?? '', /\s+at\s+/i);
@@ -38,7 +38,7 @@ export function canonicalizeVenue7(rec: J, observedAt: number): CanonicalMarket[
   const evState = str(rec.state);
   const eventId = str(rec.event_id);
   if (!eventId) return [];
-  const out: CanonicalMarket[] = [];
+  const out: MarketReading[] = [];
   for (const m of arr(rec.markets)) {
     const typeId = num(m.type_id);
     // Type ids from 100 up are player props (one id per player slot); the statistic is read from
@@ -48,7 +48,7 @@ export function canonicalizeVenue7(rec: J, observedAt: number): CanonicalMarket[
     const st = str(m.state) ?? evState;
     const status: VenueStatus = st === 'settled' ? 'settled' : st === 'closed' ? 'closed' : 'open';
     const rulesText = str(m.rules) ?? str(rec.rules);
-    const b: Base = { provider: 'venue_7', league, away, home, date: when.date, start: when.start, observedAt, status, fifty: st === 'settled' && /void|cancel/i.test(str(m.result) ?? ''), rulesText, rulesUrl: evidenceUrl(rulesText) };
+    const b: Base = { provider: 'venue_7', league, away, home, date: when.date, start: when.start, observedAt, status, fifty: st === 'settled' && /void|cancel/i.test(str(m.result) ?? ''), rulesText, rulesUrl: evidenceUrl(rulesText), rosters };
     const marketName = str(m.name) ?? '';
     for (const ln of arr(m.lines)) {
       const sels = arr(ln.selections);
