@@ -295,6 +295,11 @@ const BLIND31_RIGHT = 64;
 // 43 since bets "accepted for the regular playing time" (p2873, p2874) read.
 const BLIND32_RIGHT = 43;
 
+// The thirty-fourth blind batch, development since its blind figure (53 of 63 right on the reader of rounds 43-45,
+// with no wrong value, no silent row read known and no pair of opposite stated values read alike; 10 stated rows
+// read unknown) (measurements.md, "The thirty-fourth blind batch, measured blind").
+const BLIND34_RIGHT = 53;
+
 const m = (league: MarketScope['league'], marketType: MarketScope['marketType'], segment: MarketScope['segment'] = 'full'): MarketScope => ({ league, marketType, segment });
 
 describe('sentences and clauses', () => {
@@ -1294,6 +1299,7 @@ describe('corpus of real rules texts (evaluation part)', () => {
     { part: 'blind30-former-evaluation', batch: 'thirtieth', stated: 55, right: BLIND30_RIGHT, silentKnown: [] },
     { part: 'blind31-former-evaluation', batch: 'thirty-first', stated: 70, right: BLIND31_RIGHT, silentKnown: [] },
     { part: 'blind32-former-evaluation', batch: 'thirty-second', stated: 46, right: BLIND32_RIGHT, silentKnown: [] },
+    { part: 'blind34-former-evaluation', batch: 'thirty-fourth', stated: 62, right: BLIND34_RIGHT, silentKnown: [] },
   ];
   it.each(BLIND_GUARDS)(
     'keeps the $batch blind batch (development since it was measured once) free of wrong values and of opposite rules read alike, at least $right right, silent rows read known exactly $silentKnown',
