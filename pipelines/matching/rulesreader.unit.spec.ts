@@ -298,7 +298,8 @@ const BLIND32_RIGHT = 43;
 // The thirty-fourth blind batch, development since its blind figure (53 of 63 right on the reader of rounds 43-45,
 // with no wrong value, no silent row read known and no pair of opposite stated values read alike; 10 stated rows
 // read unknown) (measurements.md, "The thirty-fourth blind batch, measured blind").
-const BLIND34_RIGHT = 53;
+// 55 since markets said to be included in "all full-game markets" ("(live betting included)") are among them (p2996, p2997).
+const BLIND34_RIGHT = 55;
 
 const m = (league: MarketScope['league'], marketType: MarketScope['marketType'], segment: MarketScope['segment'] = 'full'): MarketScope => ({ league, marketType, segment });
 
@@ -3582,5 +3583,13 @@ describe('stated values of the thirty-second blind batch read unknown, bets acce
     expect(readRule('All bets are valid for regular time only.', 'overtime', m('nhl', 'total'))).toMatchObject({ value: 'excluded' });
     // Regular time named with overtime includes it.
     expect(readRule('Bets are accepted for the regular playing time and overtime.', 'overtime', m('nhl', 'total'))).toMatchObject({ value: 'included' });
+  });
+});
+describe('stated values of the thirty-fourth blind batch read unknown, markets included in all full-game markets (sentences written for these tests)', () => {
+  it('"all full-game markets (live betting included)" speaks of every full-game market, live betting among them, as "all markets, X included" does', () => {
+    expect(readRule('All full-game markets (live betting included) are settled on the final result, extra innings included.', 'overtime', m('mlb', 'moneyline'))).toMatchObject({ value: 'included' });
+    expect(readRule('All full-game markets, in-play betting included, are settled on the final score including overtime.', 'overtime', m('nhl', 'total'))).toMatchObject({ value: 'included' });
+    // Live betting named as the subject still speaks of live betting alone.
+    expect(readRule('Live betting is settled on the final result, extra innings included.', 'overtime', m('mlb', 'moneyline'))).toEqual({ value: 'unknown', why: 'silent' });
   });
 });
