@@ -298,8 +298,9 @@ const BLIND32_RIGHT = 43;
 // The thirty-fourth blind batch, development since its blind figure (53 of 63 right on the reader of rounds 43-45,
 // with no wrong value, no silent row read known and no pair of opposite stated values read alike; 10 stated rows
 // read unknown) (measurements.md, "The thirty-fourth blind batch, measured blind").
-// 55 since markets said to be included in "all full-game markets" ("(live betting included)") are among them (p2996, p2997).
-const BLIND34_RIGHT = 55;
+// 55 since markets said to be included in "all full-game markets" ("(live betting included)") are among them (p2996, p2997);
+// 57 since a player who does not play "resolves his props No" (p2967, p2969).
+const BLIND34_RIGHT = 57;
 
 const m = (league: MarketScope['league'], marketType: MarketScope['marketType'], segment: MarketScope['segment'] = 'full'): MarketScope => ({ league, marketType, segment });
 
@@ -3591,5 +3592,13 @@ describe('stated values of the thirty-fourth blind batch read unknown, markets i
     expect(readRule('All full-game markets, in-play betting included, are settled on the final score including overtime.', 'overtime', m('nhl', 'total'))).toMatchObject({ value: 'included' });
     // Live betting named as the subject still speaks of live betting alone.
     expect(readRule('Live betting is settled on the final result, extra innings included.', 'overtime', m('mlb', 'moneyline'))).toEqual({ value: 'unknown', why: 'silent' });
+  });
+});
+describe('stated values of the thirty-fourth blind batch read unknown, a player resolving his props No (sentences written for these tests)', () => {
+  it('a player who does not play "resolves his props No" (his markets, to No) loses, as "his props resolve No" does', () => {
+    expect(readRule('A player listed inactive or not taking the court resolves all his props No.', 'non_participation', m('nba', 'player_prop'))).toMatchObject({ value: 'loses' });
+    expect(readRule('A player who does not take the floor resolves his markets to No.', 'non_participation', m('wnba', 'player_prop'))).toMatchObject({ value: 'loses' });
+    // Props resolved No at or below the line, no player missing the game: nothing on non-participation.
+    expect(readRule('The exchange resolves all player props No at or below the line.', 'non_participation', m('nba', 'player_prop'))).toEqual({ value: 'unknown', why: 'silent' });
   });
 });
