@@ -299,8 +299,9 @@ const BLIND32_RIGHT = 43;
 // with no wrong value, no silent row read known and no pair of opposite stated values read alike; 10 stated rows
 // read unknown) (measurements.md, "The thirty-fourth blind batch, measured blind").
 // 55 since markets said to be included in "all full-game markets" ("(live betting included)") are among them (p2996, p2997);
-// 57 since a player who does not play "resolves his props No" (p2967, p2969).
-const BLIND34_RIGHT = 57;
+// 57 since a player who does not play "resolves his props No" (p2967, p2969);
+// 58 since a survivor pick's tie that puts "you out of the pool" (p2956) reads.
+const BLIND34_RIGHT = 58;
 
 const m = (league: MarketScope['league'], marketType: MarketScope['marketType'], segment: MarketScope['segment'] = 'full'): MarketScope => ({ league, marketType, segment });
 
@@ -3600,5 +3601,13 @@ describe('stated values of the thirty-fourth blind batch read unknown, a player 
     expect(readRule('A player who does not take the floor resolves his markets to No.', 'non_participation', m('wnba', 'player_prop'))).toMatchObject({ value: 'loses' });
     // Props resolved No at or below the line, no player missing the game: nothing on non-participation.
     expect(readRule('The exchange resolves all player props No at or below the line.', 'non_participation', m('nba', 'player_prop'))).toEqual({ value: 'unknown', why: 'silent' });
+  });
+});
+describe('stated values of the thirty-fourth blind batch read unknown, a tie that puts a survivor entry out (sentences written for these tests)', () => {
+  it('a tie after which "you are out of the pool" or "you are eliminated" loses, as a tie that "counts as a loss" does', () => {
+    expect(readRule('If your team loses (or ties), you are out of the pool; if your team wins, you move on.', 'tie', m('nfl', 'moneyline'))).toMatchObject({ value: 'loses' });
+    expect(readRule('If your team ties, you are eliminated.', 'tie', m('nfl', 'moneyline'))).toMatchObject({ value: 'loses' });
+    // Tied games taken out of the pool are games, not the entry: nothing said of the pick.
+    expect(readRule('Tied games are eliminated from the pool.', 'tie', m('nfl', 'moneyline'))).toEqual({ value: 'unknown', why: 'silent' });
   });
 });
