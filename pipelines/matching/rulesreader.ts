@@ -438,6 +438,13 @@ function shareOfStake(words: string[], i: number): boolean {
   return words[i - 1] === 'other' || SHARE_VERBS.has(words[i + 1]) || (words[i + 1] === 'is' && SETTLED.has(words[i + 2]));
 }
 
+/** Whether the words between "all" and a market noun name what every market of is meant: a league or a
+ * sport ("all ice hockey markets") or the full game ("all full-game markets"). */
+function everyMarketOf(between: string[]): boolean {
+  if (between.every((w) => scopeCandidates(w).some((c) => c.entry.dim === 'league' || c.entry.dim === 'sport'))) return true;
+  return scopeCandidates(between[0] ?? '').some((c) => c.entry.dim === 'segment' && c.tokens.length === between.length && c.tokens.every((t, k) => t === between[k]) && c.entry.values?.length === 1 && c.entry.values[0] === 'full');
+}
+
 function readScope(words: string[]): { scope: Scope; own: Clause['own'] } {
   const scope: Scope = { complement: false, blocking: false };
   const own: Clause['own'] = { league: false, segment: false, market: false, blocking: false };
@@ -459,8 +466,9 @@ function readScope(words: string[]): { scope: Scope; own: Clause['own'] } {
   for (let i = 0; i < words.length; ) {
     // "All markets, second-half markets included, are settled on ...": markets said to be included in
     // "all markets" are among them, not the clause's scope.
-    // The same after "all <sport> markets" ("all ice hockey markets, player statistics included, are ...").
-    if (i === everyEnd || (i > 1 && MARKET_NOUNS.has(words[i - 1]) && words.slice(Math.max(0, i - 5), i - 1).includes('all') && words.slice(words.lastIndexOf('all', i - 1) + 1, i - 1).every((w) => scopeCandidates(w).some((c) => c.entry.dim === 'league' || c.entry.dim === 'sport')))) {
+    // The same after "all <sport> markets" ("all ice hockey markets, player statistics included, are ...")
+    // and after "all full-game markets" ("all full-game markets (live betting included) are settled ...").
+    if (i === everyEnd || (i > 1 && MARKET_NOUNS.has(words[i - 1]) && words.slice(Math.max(0, i - 5), i - 1).includes('all') && everyMarketOf(words.slice(words.lastIndexOf('all', i - 1) + 1, i - 1)))) {
       const q = words.indexOf('included', i);
       if (q > i && q - i <= 4 && !words.slice(i, q).some((w) => PREDICATE_VERBS.has(w) || NEGATION_CUES.has(w))) {
         i = q + 1;

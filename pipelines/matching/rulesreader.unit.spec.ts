@@ -305,6 +305,14 @@ const BLIND32_RIGHT = 43;
 // 26 since "Shootout adjustment: one goal to the shootout winner" (p2906) credits the winner a goal.
 const BLIND33_RIGHT = 26;
 
+// The thirty-fourth blind batch, development since its blind figure (53 of 63 right on the reader of rounds 43-45,
+// with no wrong value, no silent row read known and no pair of opposite stated values read alike; 10 stated rows
+// read unknown) (measurements.md, "The thirty-fourth blind batch, measured blind").
+// 55 since markets said to be included in "all full-game markets" ("(live betting included)") are among them (p2996, p2997);
+// 57 since a player who does not play "resolves his props No" (p2967, p2969);
+// 58 since a survivor pick's tie that puts "you out of the pool" (p2956) reads.
+const BLIND34_RIGHT = 58;
+
 const m = (league: MarketScope['league'], marketType: MarketScope['marketType'], segment: MarketScope['segment'] = 'full'): MarketScope => ({ league, marketType, segment });
 
 describe('sentences and clauses', () => {
@@ -1305,6 +1313,7 @@ describe('corpus of real rules texts (evaluation part)', () => {
     { part: 'blind31-former-evaluation', batch: 'thirty-first', stated: 70, right: BLIND31_RIGHT, silentKnown: [] },
     { part: 'blind32-former-evaluation', batch: 'thirty-second', stated: 46, right: BLIND32_RIGHT, silentKnown: [] },
     { part: 'blind33-former-evaluation', batch: 'thirty-third', stated: 28, right: BLIND33_RIGHT, silentKnown: [] },
+    { part: 'blind34-former-evaluation', batch: 'thirty-fourth', stated: 62, right: BLIND34_RIGHT, silentKnown: [] },
   ];
   it.each(BLIND_GUARDS)(
     'keeps the $batch blind batch (development since it was measured once) free of wrong values and of opposite rules read alike, at least $right right, silent rows read known exactly $silentKnown',
@@ -3624,5 +3633,29 @@ describe('stated values of the thirty-third blind batch read unknown, one goal t
     // score" tells how the league scores a shootout, not what bets settle on.
     expect(readRule('Totals: one goal to the over.', 'overtime', m('nhl', 'total'))).toEqual({ value: 'unknown', why: 'silent' });
     expect(readRule('The shootout is a tie-breaking mechanism, and the league adds just one goal to the winner\'s score.', 'overtime', m('nhl', 'total'))).toEqual({ value: 'unknown', why: 'silent' });
+  });
+});
+describe('stated values of the thirty-fourth blind batch read unknown, markets included in all full-game markets (sentences written for these tests)', () => {
+  it('"all full-game markets (live betting included)" speaks of every full-game market, live betting among them, as "all markets, X included" does', () => {
+    expect(readRule('All full-game markets (live betting included) are settled on the final result, extra innings included.', 'overtime', m('mlb', 'moneyline'))).toMatchObject({ value: 'included' });
+    expect(readRule('All full-game markets, in-play betting included, are settled on the final score including overtime.', 'overtime', m('nhl', 'total'))).toMatchObject({ value: 'included' });
+    // Live betting named as the subject still speaks of live betting alone.
+    expect(readRule('Live betting is settled on the final result, extra innings included.', 'overtime', m('mlb', 'moneyline'))).toEqual({ value: 'unknown', why: 'silent' });
+  });
+});
+describe('stated values of the thirty-fourth blind batch read unknown, a player resolving his props No (sentences written for these tests)', () => {
+  it('a player who does not play "resolves his props No" (his markets, to No) loses, as "his props resolve No" does', () => {
+    expect(readRule('A player listed inactive or not taking the court resolves all his props No.', 'non_participation', m('nba', 'player_prop'))).toMatchObject({ value: 'loses' });
+    expect(readRule('A player who does not take the floor resolves his markets to No.', 'non_participation', m('wnba', 'player_prop'))).toMatchObject({ value: 'loses' });
+    // Props resolved No at or below the line, no player missing the game: nothing on non-participation.
+    expect(readRule('The exchange resolves all player props No at or below the line.', 'non_participation', m('nba', 'player_prop'))).toEqual({ value: 'unknown', why: 'silent' });
+  });
+});
+describe('stated values of the thirty-fourth blind batch read unknown, a tie that puts a survivor entry out (sentences written for these tests)', () => {
+  it('a tie after which "you are out of the pool" or "you are eliminated" loses, as a tie that "counts as a loss" does', () => {
+    expect(readRule('If your team loses (or ties), you are out of the pool; if your team wins, you move on.', 'tie', m('nfl', 'moneyline'))).toMatchObject({ value: 'loses' });
+    expect(readRule('If your team ties, you are eliminated.', 'tie', m('nfl', 'moneyline'))).toMatchObject({ value: 'loses' });
+    // Tied games taken out of the pool are games, not the entry: nothing said of the pick.
+    expect(readRule('Tied games are eliminated from the pool.', 'tie', m('nfl', 'moneyline'))).toEqual({ value: 'unknown', why: 'silent' });
   });
 });
