@@ -2384,6 +2384,12 @@ function parseSections(text: string): ParsedText {
         for (const c of cs) if (!(c.own.market || c.own.segment)) c.scope = { ...c.scope, blocking: true };
         section = cs[0].scope;
       }
+      // A clause after the colon naming another market of its own ends the heading's market, as a later
+      // sentence naming one does: "Weekly over/under challenge: pick a player over or under his yardage
+      // line; ..." is a player's line, and the sentences after it are not the game total's.
+      if ((section.markets || section.segments || section.alternatives) && cs.slice(1).some((c) => c.own.market && !c.own.every && !sameMarkets(c.scope, section!))) {
+        section = { leagues: section.leagues, sports: section.sports, complement: section.complement, blocking: false };
+      }
       push(cs);
     } else {
       // A bare follow-up that names nothing ("Push rules apply.") speaks of what the sentence before

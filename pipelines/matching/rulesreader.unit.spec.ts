@@ -282,8 +282,10 @@ const BLIND30_RIGHT = 55;
 // unknown) leave none wrong, no silent row read known and 59 of 71 right (measurements.md, round 44).
 // 63 since "a player over or under his line" (a player's line), a score "125:124" (no label's colon) settled on
 // "after both overtimes", a player who has "not taken the court" and "a game likely to go long" (no hedge) read;
-// 64 since a contract's answers listed case by case ("Yes above the line, No at or below it, No if ...": p2812).
-const BLIND31_RIGHT = 64;
+// 64 since a contract's answers listed case by case ("Yes above the line, No at or below it, No if ...": p2812);
+// 65 since a clause after a heading's colon naming another market ("Weekly over/under challenge: pick a player over or
+// under his yardage line") ends the heading's market for the sentences after it (p2802).
+const BLIND31_RIGHT = 65;
 
 // The thirty-second blind batch, development since its blind figure (39 of 47 right on the reader of rounds 43-44,
 // with 1 wrong value, 1 of 37 silent rows read known and one pair of opposite stated values read alike): p2887's
@@ -3576,5 +3578,14 @@ describe('stated values of the thirty-second blind batch read unknown, bets acce
     expect(readRule('All bets are valid for regular time only.', 'overtime', m('nhl', 'total'))).toMatchObject({ value: 'excluded' });
     // Regular time named with overtime includes it.
     expect(readRule('Bets are accepted for the regular playing time and overtime.', 'overtime', m('nhl', 'total'))).toMatchObject({ value: 'included' });
+  });
+});
+describe('unknown rows of the twenty-eighth to thirty-second blind batches, a heading\'s market ended after its colon (sentences written for these tests)', () => {
+  it('a clause after a heading\'s colon naming another market ends the heading\'s market for the sentences after it', () => {
+    const text = 'Daily over/under game: choose a player over or under his rushing line. A player ruled Out counts as a loss for either pick.';
+    expect(readRule(text, 'non_participation', m('nfl', 'player_prop'))).toMatchObject({ value: 'loses' });
+    // The heading's own market still holds the sentences after a colon that names no other market.
+    expect(readRule('Over/under game: pick the over or the under. Overtime does not count.', 'overtime', m('nfl', 'total'))).toMatchObject({ value: 'excluded' });
+    expect(readRule('Totals: pick the over or the under. Overtime does not count.', 'overtime', m('nfl', 'player_prop'))).toEqual({ value: 'unknown', why: 'silent' });
   });
 });
