@@ -262,7 +262,9 @@ const BLIND28_RIGHT = 82;
 // 67 since a pool game "dropped from the week" (removed, thrown out of the round), "settles at $0", "is a miss",
 // "your bet is cancelled", a game "won in extra innings" that "counts as a win", "marked on regulation time",
 // basketball's "fourth period", "half of your assigned confidence points" and a "whole number" spread read.
-const BLIND29_RIGHT = 67;
+// 68 since a tied game that is "neither a win nor a loss" (the pick "neither advances you as a win nor costs a life as
+// a loss") is void (p2691).
+const BLIND29_RIGHT = 68;
 // The thirtieth blind batch, development since its blind figure (48 of 61 right on the reader at ed40c80, with
 // 1 wrong value and 1 silent row read known): p2780's "it turned a loss or a win into a push" (what the result was
 // before it landed on the line, no value of the push: now unknown) and p2742's standings tiebreaker "more wins
@@ -3587,5 +3589,15 @@ describe('unknown rows of the twenty-eighth to thirty-second blind batches, a he
     // The heading's own market still holds the sentences after a colon that names no other market.
     expect(readRule('Over/under game: pick the over or the under. Overtime does not count.', 'overtime', m('nfl', 'total'))).toMatchObject({ value: 'excluded' });
     expect(readRule('Totals: pick the over or the under. Overtime does not count.', 'overtime', m('nfl', 'player_prop'))).toEqual({ value: 'unknown', why: 'silent' });
+  });
+});
+describe('unknown rows of the twenty-eighth to thirty-second blind batches, a tie that is neither a win nor a loss (sentences written for these tests)', () => {
+  it('a tied game that counts "neither as a win nor as a loss" is void, however the pick\'s win and loss are worded', () => {
+    expect(readRule('If the game ends in a tie, your pick counts neither as a win nor as a loss.', 'tie', m('nfl', 'moneyline'))).toMatchObject({ value: 'void' });
+    expect(readRule('A tied game is neither a win nor a loss for the bettor.', 'tie', m('nfl', 'moneyline'))).toMatchObject({ value: 'void' });
+    expect(readRule('Should the game end tied, the entry neither moves on as a win nor drops out as a loss.', 'tie', m('nfl', 'moneyline'))).toMatchObject({ value: 'void' });
+    // A denied win alone still states nothing; a loss said of the tie is still read.
+    expect(readRule('A tied game is not a win.', 'tie', m('nfl', 'moneyline'))).toEqual({ value: 'unknown', why: 'silent' });
+    expect(readRule('A tied game is no win for anyone and counts as a loss.', 'tie', m('nfl', 'moneyline'))).toMatchObject({ value: 'loses' });
   });
 });
