@@ -252,8 +252,9 @@ const BLIND27_RIGHT = 71;
 // 79 since "a win in overtime or the shootout counts as a win" (p2658); 80 since "nine innings only, as for the team
 // totals" is the game total's rule too (p2631); 81 since "It does not count for bets on the fourth quarter" after a
 // sentence opening "the overtime counts ..." (p2647); 82 since a contract that "resolves to 'Liberty' if the Liberty win
-// by more than 4 points; otherwise ... to 'Aces'" loses on the line (p2598).
-const BLIND28_RIGHT = 82;
+// by more than 4 points; otherwise ... to 'Aces'" loses on the line (p2598); 83 since "a level score" is a tie and one
+// that is "neither a win nor a loss" is void (p2661).
+const BLIND28_RIGHT = 83;
 // The twenty-ninth blind batch, development since its blind figure (53 of 71 right on the reader at c58fde4, with
 // 2 wrong values): p2691's "the pick neither advances you as a win nor costs a life as a loss" (a value word in the
 // member after "nor" is denied, now unknown) and p2722's "Player does not play: the sportsbook voids the bet; the
@@ -3599,5 +3600,13 @@ describe('unknown rows of the twenty-eighth to thirty-second blind batches, a ti
     // A denied win alone still states nothing; a loss said of the tie is still read.
     expect(readRule('A tied game is not a win.', 'tie', m('nfl', 'moneyline'))).toEqual({ value: 'unknown', why: 'silent' });
     expect(readRule('A tied game is no win for anyone and counts as a loss.', 'tie', m('nfl', 'moneyline'))).toMatchObject({ value: 'loses' });
+  });
+});
+describe('unknown rows of the twenty-eighth to thirty-second blind batches, a level score (sentences written for these tests)', () => {
+  it('"a level score" at the end of the game is a tie', () => {
+    expect(readRule('A level score at the final whistle means the pick is neither a win nor a loss.', 'tie', m('nfl', 'moneyline'))).toMatchObject({ value: 'void' });
+    expect(readRule('Should the game finish with a level score, money line bets lose.', 'tie', m('nfl', 'moneyline'))).toMatchObject({ value: 'loses' });
+    // A level score is no push of a line.
+    expect(readRule('Should the game finish with a level score, bets lose.', 'push', m('nfl', 'spread'))).toEqual({ value: 'unknown', why: 'silent' });
   });
 });
