@@ -2000,6 +2000,9 @@ export interface Reading {
 /** Endings of a lead-in that state a whole rule ("the push rule applies:"), not a phrase cut off. */
 const RULE_APPLIES = [['rule', 'applies'], ['rules', 'apply']];
 const LEAD_ENDS = new Set(['for', 'to', 'in', 'on', 'of', 'following', 'reasons', 'include', 'includes', 'apply', 'applies', 'below']);
+/** "some common examples", "examples", "for example", "for instance": a label naming the items after its colon as examples. */
+const namesExamples = (w: string[]) => w.length <= 4 && (w.at(-1) === 'examples' || w.at(-1) === 'example' || (w.length === 2 && w[0] === 'for' && w[1] === 'instance')) && w.slice(0, -1).every((x) => EXAMPLE_LABEL_WORDS.has(x));
+const EXAMPLE_LABEL_WORDS = new Set(['some', 'common', 'typical', 'usual', 'frequent', 'for', 'a', 'few', 'several', 'the', 'most', 'main']);
 
 /** The value a withdrawn clause ("usually", "depending on the market") stands for among the candidates. */
 const HEDGED = 'hedged';
@@ -2784,6 +2787,10 @@ export function readRule(text: string | ParsedText, rule: ReadRule, m: MarketSco
     // may follow the lead-in's own exception.
     let listAt = 1;
     while (listAt < cs.length && (cs[listAt].kind === 'except' || cs[listAt].kind === 'not')) listAt++;
+    // "Bets are voided for a number of reasons; some common examples: the game wasn't played; ...": a label
+    // naming what follows as examples stands between the lead-in and its list, and states nothing itself.
+    const examples = cs.length > listAt + 1 && cs[listAt].kind === 'semi' && cs[listAt + 1].kind === 'colon' && namesExamples(cs[listAt].words) ? cs[listAt] : undefined;
+    if (examples) listAt++;
     const lead = cs.length > listAt && cs[listAt].kind === 'colon' && !cs[0].withdrawn ? clauseValue(rule, cs[0].words, true, cs[0].conditional) : undefined;
     // A lead-in whose list names markets or periods and nothing else ("Counts overtime: - Match winner
     // - Total points") states its value for those, not for every market; one whose colon opens a
@@ -2804,7 +2811,7 @@ export function readRule(text: string | ParsedText, rule: ReadRule, m: MarketSco
         if (own && speaksOf(c, m, rule)) found.push({ value: own, clause: c.text, weight: specificity(c.scope, m), gameLines: namesGameLines(c) });
         continue;
       }
-      if (i === 0 && (dangling || listed)) continue;
+      if ((i === 0 && (dangling || listed)) || c === examples) continue;
       // "Outcomes: New York wins the first 5 innings; San Francisco wins the first 5 innings; Tie.": a list of a
       // contract's outcomes with the tie as an item of its own makes the tie a separate outcome.
       if (rule === 'tie' && listsTieOutcome(cs, i)) {

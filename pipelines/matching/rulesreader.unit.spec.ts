@@ -3610,3 +3610,11 @@ describe('unknown rows of the twenty-eighth to thirty-second blind batches, a le
     expect(readRule('Should the game finish with a level score, bets lose.', 'push', m('nfl', 'spread'))).toEqual({ value: 'unknown', why: 'silent' });
   });
 });
+describe('unknown rows of the twenty-eighth to thirty-second blind batches, a list of examples after a lead-in (sentences written for these tests)', () => {
+  it('a label naming the list as examples ("some common examples:") between a lead-in and its list leaves the lead-in\'s value to the items', () => {
+    expect(readRule('Wagers are voided for several reasons; some common examples: the match was not played; the venue changed.', 'cancellation', m('mlb', 'player_prop'))).toMatchObject({ value: 'void' });
+    expect(readRule('Bets are refunded in a few cases; for example: the player does not take the field.', 'non_participation', m('nfl', 'player_prop'))).toMatchObject({ value: 'void' });
+    // The label alone states nothing, and an item naming no topic of the rule takes no value.
+    expect(readRule('Wagers are voided for several reasons; some common examples: the venue changed.', 'cancellation', m('mlb', 'player_prop'))).toEqual({ value: 'unknown', why: 'silent' });
+  });
+});
