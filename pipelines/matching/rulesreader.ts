@@ -2461,6 +2461,11 @@ const BACK_REFERENCE_OPENINGS = [['when', 'that', 'happens'], ['when', 'this', '
  * auxiliary (or "happen") is the case the clause before described. */
 const BACK_PRONOUNS = new Set(['they', 'it', 'that', 'this', 'so']);
 const BACK_VERBS = new Set(['do', 'does', 'did', 'happen', 'happens', 'happened', 'occur', 'occurs']);
+/** "This may happen for ...", "That can occur when ...": a subject that is what the sentence before said. */
+const happensBefore = (w: string[]) => (w[0] === 'this' || w[0] === 'that') && HAPPEN_VERBS.has(HAPPEN_MODALS.has(w[1]) ? w[2] : w[1]);
+const HAPPEN_VERBS = new Set(['happen', 'happens', 'occur', 'occurs']);
+const HAPPEN_MODALS = new Set(['may', 'can', 'might', 'could', 'will', 'does', 'do']);
+
 const startsWithBackReference = (w: string[]) =>
   BACK_REFERENCE_OPENINGS.some((o) => o.every((x, k) => w[k] === x)) || ((w[0] === 'when' || w[0] === 'if' || w[0] === 'whenever') && BACK_PRONOUNS.has(w[1]) && BACK_VERBS.has(w[2]));
 
@@ -2791,7 +2796,10 @@ export function readRule(text: string | ParsedText, rule: ReadRule, m: MarketSco
     // naming what follows as examples stands between the lead-in and its list, and states nothing itself.
     const examples = cs.length > listAt + 1 && cs[listAt].kind === 'semi' && cs[listAt + 1].kind === 'colon' && namesExamples(cs[listAt].words) ? cs[listAt] : undefined;
     if (examples) listAt++;
-    const lead = cs.length > listAt && cs[listAt].kind === 'colon' && !cs[0].withdrawn ? clauseValue(rule, cs[0].words, true, cs[0].conditional) : undefined;
+    const listFollows = cs.length > listAt && cs[listAt].kind === 'colon' && !cs[0].withdrawn;
+    // "A void bet is a bet that has been cancelled. This may happen for a number of reasons: the game wasn't
+    // played; ...": a lead-in whose subject is what the sentence before said gives that sentence's value to its list.
+    const lead = listFollows ? (clauseValue(rule, cs[0].words, true, cs[0].conditional) ?? (happensBefore(cs[0].words) && prevSentence && !prevSentence.withdrawn ? clauseValue(rule, prevSentence.words, true, prevSentence.conditional) : undefined)) : undefined;
     // A lead-in whose list names markets or periods and nothing else ("Counts overtime: - Match winner
     // - Total points") states its value for those, not for every market; one whose colon opens a
     // statement of its own ("Overtime is ignored: the Regulation 3-Way is ...") is read as before.

@@ -297,8 +297,10 @@ const BLIND31_RIGHT = 65;
 // now" (a line's label, now unknown) leave none wrong, no silent row read known and 40 of 47 right (measurements.md,
 // round 45).
 // 41 since "game lines and team totals" (the game's lines beside another market) read;
-// 43 since bets "accepted for the regular playing time" (p2873, p2874) read.
-const BLIND32_RIGHT = 43;
+// 43 since bets "accepted for the regular playing time" (p2873, p2874) read;
+// 45 since "This may happen for a number of reasons; some common examples: the game wasn't played; ..." after "A void
+// bet is ... a bet that has been cancelled" gives the list the sentence before's value (p2861, p2862).
+const BLIND32_RIGHT = 45;
 
 const m = (league: MarketScope['league'], marketType: MarketScope['marketType'], segment: MarketScope['segment'] = 'full'): MarketScope => ({ league, marketType, segment });
 
@@ -3616,5 +3618,16 @@ describe('unknown rows of the twenty-eighth to thirty-second blind batches, a li
     expect(readRule('Bets are refunded in a few cases; for example: the player does not take the field.', 'non_participation', m('nfl', 'player_prop'))).toMatchObject({ value: 'void' });
     // The label alone states nothing, and an item naming no topic of the rule takes no value.
     expect(readRule('Wagers are voided for several reasons; some common examples: the venue changed.', 'cancellation', m('mlb', 'player_prop'))).toEqual({ value: 'unknown', why: 'silent' });
+  });
+});
+describe('unknown rows of the twenty-eighth to thirty-second blind batches, a lead-in whose subject is the sentence before (sentences written for these tests)', () => {
+  it('"This may happen for a number of reasons: ..." gives its list the value the sentence before stated', () => {
+    const text = 'A refunded wager is one whose stake is returned. This can happen for several reasons: the match was not played; the player did not take the field.';
+    expect(readRule(text, 'cancellation', m('nba', 'player_prop'))).toMatchObject({ value: 'void' });
+    expect(readRule(text, 'non_participation', m('nba', 'player_prop'))).toMatchObject({ value: 'void' });
+    // A lead-in of another subject takes nothing from the sentence before.
+    expect(readRule('A refunded wager is one whose stake is returned. Promotions can change for several reasons: the match was not played.', 'cancellation', m('nba', 'player_prop'))).toEqual({ value: 'unknown', why: 'silent' });
+    // Nor does one after a withdrawn sentence.
+    expect(readRule('A wager is usually refunded. This can happen for several reasons: the match was not played.', 'cancellation', m('nba', 'player_prop'))).not.toMatchObject({ value: 'void' });
   });
 });
