@@ -264,8 +264,8 @@ const BLIND28_RIGHT = 83;
 // "your bet is cancelled", a game "won in extra innings" that "counts as a win", "marked on regulation time",
 // basketball's "fourth period", "half of your assigned confidence points" and a "whole number" spread read.
 // 68 since a tied game that is "neither a win nor a loss" (the pick "neither advances you as a win nor costs a life as
-// a loss") is void (p2691).
-const BLIND29_RIGHT = 68;
+// a loss") is void (p2691); 70 since a pool's "side bet" (one, or "draft-day side bets") is no sides market (p2673).
+const BLIND29_RIGHT = 70;
 // The thirtieth blind batch, development since its blind figure (48 of 61 right on the reader at ed40c80, with
 // 1 wrong value and 1 silent row read known): p2780's "it turned a loss or a win into a push" (what the result was
 // before it landed on the line, no value of the push: now unknown) and p2742's standings tiebreaker "more wins
@@ -277,7 +277,8 @@ const BLIND29_RIGHT = 68;
 // 53 since a closing "More or Less" names a pick's two selections, not the total market.
 // 54 since a contest's "prediction" that "is removed" for a player who does not play is a removed pick.
 // 55 since a three-way line listed by its outcomes, "(1 / draw / 2)", is outside our markets as "1X2" is.
-const BLIND30_RIGHT = 55;
+// 56 since a pool's "side pick" (one, or a "nightly side pick") is no sides market (p2737).
+const BLIND30_RIGHT = 56;
 // The thirty-first blind batch, development since its blind figure (58 of 71 right on the reader at 6a3274a, with
 // 1 wrong value, 1 of 47 silent rows read known and one pair of opposite stated values read alike): p2795's "you score
 // 0 for the week: nothing gained, nothing lost" (a landed spread neither won nor lost, now void; the pair read alike
@@ -3629,5 +3630,17 @@ describe('unknown rows of the twenty-eighth to thirty-second blind batches, a le
     expect(readRule('A refunded wager is one whose stake is returned. Promotions can change for several reasons: the match was not played.', 'cancellation', m('nba', 'player_prop'))).toEqual({ value: 'unknown', why: 'silent' });
     // Nor does one after a withdrawn sentence.
     expect(readRule('A wager is usually refunded. This can happen for several reasons: the match was not played.', 'cancellation', m('nba', 'player_prop'))).not.toMatchObject({ value: 'void' });
+  });
+});
+describe('unknown rows of the twenty-eighth to thirty-second blind batches, a pool\'s side bet (sentences written for these tests)', () => {
+  it('a pool\'s "side bet" or "side pick" (one, or a nightly, weekly or draft-day one) is a bet beside the contest, not the sides market', () => {
+    const text = 'Weekly side bets: Cale Makar over 0.5 points. Points in overtime count; if Makar is a healthy scratch, the side bet is off and stakes are returned.';
+    expect(readRule(text, 'overtime', m('nhl', 'player_prop'))).toMatchObject({ value: 'included' });
+    expect(readRule(text, 'non_participation', m('nhl', 'player_prop'))).toMatchObject({ value: 'void' });
+    expect(readRule('Nightly side pick: one skater to record a point. A skater who does not dress earns nothing and the side pick is a loss.', 'non_participation', m('nhl', 'player_prop'))).toMatchObject({ value: 'loses' });
+    // "Side bets" alone still name the sides market.
+    const sides = 'Side bets: you take the points or lay them. Overtime is part of it. Half bets are also offered on sides.';
+    expect(readRule(sides, 'overtime', m('nfl', 'spread'))).toMatchObject({ value: 'included' });
+    expect(readRule(sides, 'overtime', m('nfl', 'spread', 'half:2'))).toEqual({ value: 'unknown', why: 'silent' });
   });
 });
