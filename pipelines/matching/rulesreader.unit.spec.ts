@@ -3359,7 +3359,9 @@ describe('stated values of the twenty-fifth to twenty-eighth blind batches left 
 });
 describe('the twenty-ninth blind batch\'s wrong values (sentences written for these tests)', () => {
   it('"the pick neither advances you as a win nor costs a life as a loss": a value word in the member after "nor" is denied', () => {
-    expect(readRule('Survivor ties: if the game ends tied, the pick neither moves you on as a win nor costs you a life as a loss.', 'tie', m('nfl', 'moneyline'))).toEqual({ value: 'unknown', why: 'silent' });
+    // The whole "neither ... as a win nor ... as a loss" is void since round 47 (a tie that is neither a win nor a
+    // loss); the loss in the member after "nor" is still denied, not read.
+    expect(readRule('Survivor ties: if the game ends tied, the pick neither moves you on as a win nor costs you a life as a loss.', 'tie', m('nfl', 'moneyline'))).toMatchObject({ value: 'void' });
     expect(readRule('A tied game neither counts toward your record nor is graded as a loss.', 'tie', m('nfl', 'moneyline'))).toEqual({ value: 'unknown', why: 'silent' });
     // With no "neither ... nor" the value is read as before.
     expect(readRule('If the game ends tied, the pick costs you a life as a loss.', 'tie', m('nfl', 'moneyline'))).toMatchObject({ value: 'loses' });
