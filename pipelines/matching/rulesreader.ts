@@ -2009,6 +2009,9 @@ export interface Reading {
 /** Endings of a lead-in that state a whole rule ("the push rule applies:"), not a phrase cut off. */
 const RULE_APPLIES = [['rule', 'applies'], ['rules', 'apply']];
 const LEAD_ENDS = new Set(['for', 'to', 'in', 'on', 'of', 'following', 'reasons', 'include', 'includes', 'apply', 'applies', 'below']);
+/** "some common examples", "examples", "for example", "for instance": a label naming the items after its colon as examples. */
+const namesExamples = (w: string[]) => w.length <= 4 && (w.at(-1) === 'examples' || w.at(-1) === 'example' || (w.length === 2 && w[0] === 'for' && w[1] === 'instance')) && w.slice(0, -1).every((x) => EXAMPLE_LABEL_WORDS.has(x));
+const EXAMPLE_LABEL_WORDS = new Set(['some', 'common', 'typical', 'usual', 'frequent', 'for', 'a', 'few', 'several', 'the', 'most', 'main']);
 
 /** The value a withdrawn clause ("usually", "depending on the market") stands for among the candidates. */
 const HEDGED = 'hedged';
@@ -2393,6 +2396,12 @@ function parseSections(text: string): ParsedText {
         for (const c of cs) if (!(c.own.market || c.own.segment)) c.scope = { ...c.scope, blocking: true };
         section = cs[0].scope;
       }
+      // A clause after the colon naming another market of its own ends the heading's market, as a later
+      // sentence naming one does: "Weekly over/under challenge: pick a player over or under his yardage
+      // line; ..." is a player's line, and the sentences after it are not the game total's.
+      if ((section.markets || section.segments || section.alternatives) && cs.slice(1).some((c) => c.own.market && !c.own.every && !sameMarkets(c.scope, section!))) {
+        section = { leagues: section.leagues, sports: section.sports, complement: section.complement, blocking: false };
+      }
       push(cs);
     } else {
       // A bare follow-up that names nothing ("Push rules apply.") speaks of what the sentence before
@@ -2461,6 +2470,11 @@ const BACK_REFERENCE_OPENINGS = [['when', 'that', 'happens'], ['when', 'this', '
  * auxiliary (or "happen") is the case the clause before described. */
 const BACK_PRONOUNS = new Set(['they', 'it', 'that', 'this', 'so']);
 const BACK_VERBS = new Set(['do', 'does', 'did', 'happen', 'happens', 'happened', 'occur', 'occurs']);
+/** "This may happen for ...", "That can occur when ...": a subject that is what the sentence before said. */
+const happensBefore = (w: string[]) => (w[0] === 'this' || w[0] === 'that') && HAPPEN_VERBS.has(HAPPEN_MODALS.has(w[1]) ? w[2] : w[1]);
+const HAPPEN_VERBS = new Set(['happen', 'happens', 'occur', 'occurs']);
+const HAPPEN_MODALS = new Set(['may', 'can', 'might', 'could', 'will', 'does', 'do']);
+
 const startsWithBackReference = (w: string[]) =>
   BACK_REFERENCE_OPENINGS.some((o) => o.every((x, k) => w[k] === x)) || ((w[0] === 'when' || w[0] === 'if' || w[0] === 'whenever') && BACK_PRONOUNS.has(w[1]) && BACK_VERBS.has(w[2]));
 
@@ -2787,7 +2801,14 @@ export function readRule(text: string | ParsedText, rule: ReadRule, m: MarketSco
     // may follow the lead-in's own exception.
     let listAt = 1;
     while (listAt < cs.length && (cs[listAt].kind === 'except' || cs[listAt].kind === 'not')) listAt++;
-    const lead = cs.length > listAt && cs[listAt].kind === 'colon' && !cs[0].withdrawn ? clauseValue(rule, cs[0].words, true, cs[0].conditional) : undefined;
+    // "Bets are voided for a number of reasons; some common examples: the game wasn't played; ...": a label
+    // naming what follows as examples stands between the lead-in and its list, and states nothing itself.
+    const examples = cs.length > listAt + 1 && cs[listAt].kind === 'semi' && cs[listAt + 1].kind === 'colon' && namesExamples(cs[listAt].words) ? cs[listAt] : undefined;
+    if (examples) listAt++;
+    const listFollows = cs.length > listAt && cs[listAt].kind === 'colon' && !cs[0].withdrawn;
+    // "A void bet is a bet that has been cancelled. This may happen for a number of reasons: the game wasn't
+    // played; ...": a lead-in whose subject is what the sentence before said gives that sentence's value to its list.
+    const lead = listFollows ? (clauseValue(rule, cs[0].words, true, cs[0].conditional) ?? (happensBefore(cs[0].words) && prevSentence && !prevSentence.withdrawn ? clauseValue(rule, prevSentence.words, true, prevSentence.conditional) : undefined)) : undefined;
     // A lead-in whose list names markets or periods and nothing else ("Counts overtime: - Match winner
     // - Total points") states its value for those, not for every market; one whose colon opens a
     // statement of its own ("Overtime is ignored: the Regulation 3-Way is ...") is read as before.
@@ -2807,7 +2828,7 @@ export function readRule(text: string | ParsedText, rule: ReadRule, m: MarketSco
         if (own && speaksOf(c, m, rule)) found.push({ value: own, clause: c.text, weight: specificity(c.scope, m), gameLines: namesGameLines(c) });
         continue;
       }
-      if (i === 0 && (dangling || listed)) continue;
+      if ((i === 0 && (dangling || listed)) || c === examples) continue;
       // "Outcomes: New York wins the first 5 innings; San Francisco wins the first 5 innings; Tie.": a list of a
       // contract's outcomes with the tie as an item of its own makes the tie a separate outcome.
       if (rule === 'tie' && listsTieOutcome(cs, i)) {

@@ -252,8 +252,9 @@ const BLIND27_RIGHT = 71;
 // 79 since "a win in overtime or the shootout counts as a win" (p2658); 80 since "nine innings only, as for the team
 // totals" is the game total's rule too (p2631); 81 since "It does not count for bets on the fourth quarter" after a
 // sentence opening "the overtime counts ..." (p2647); 82 since a contract that "resolves to 'Liberty' if the Liberty win
-// by more than 4 points; otherwise ... to 'Aces'" loses on the line (p2598).
-const BLIND28_RIGHT = 82;
+// by more than 4 points; otherwise ... to 'Aces'" loses on the line (p2598); 83 since "a level score" is a tie and one
+// that is "neither a win nor a loss" is void (p2661).
+const BLIND28_RIGHT = 83;
 // The twenty-ninth blind batch, development since its blind figure (53 of 71 right on the reader at c58fde4, with
 // 2 wrong values): p2691's "the pick neither advances you as a win nor costs a life as a loss" (a value word in the
 // member after "nor" is denied, now unknown) and p2722's "Player does not play: the sportsbook voids the bet; the
@@ -262,7 +263,9 @@ const BLIND28_RIGHT = 82;
 // 67 since a pool game "dropped from the week" (removed, thrown out of the round), "settles at $0", "is a miss",
 // "your bet is cancelled", a game "won in extra innings" that "counts as a win", "marked on regulation time",
 // basketball's "fourth period", "half of your assigned confidence points" and a "whole number" spread read.
-const BLIND29_RIGHT = 67;
+// 68 since a tied game that is "neither a win nor a loss" (the pick "neither advances you as a win nor costs a life as
+// a loss") is void (p2691); 70 since a pool's "side bet" (one, or "draft-day side bets") is no sides market (p2673).
+const BLIND29_RIGHT = 70;
 // The thirtieth blind batch, development since its blind figure (48 of 61 right on the reader at ed40c80, with
 // 1 wrong value and 1 silent row read known): p2780's "it turned a loss or a win into a push" (what the result was
 // before it landed on the line, no value of the push: now unknown) and p2742's standings tiebreaker "more wins
@@ -274,7 +277,8 @@ const BLIND29_RIGHT = 67;
 // 53 since a closing "More or Less" names a pick's two selections, not the total market.
 // 54 since a contest's "prediction" that "is removed" for a player who does not play is a removed pick.
 // 55 since a three-way line listed by its outcomes, "(1 / draw / 2)", is outside our markets as "1X2" is.
-const BLIND30_RIGHT = 55;
+// 56 since a pool's "side pick" (one, or a "nightly side pick") is no sides market (p2737).
+const BLIND30_RIGHT = 56;
 // The thirty-first blind batch, development since its blind figure (58 of 71 right on the reader at 6a3274a, with
 // 1 wrong value, 1 of 47 silent rows read known and one pair of opposite stated values read alike): p2795's "you score
 // 0 for the week: nothing gained, nothing lost" (a landed spread neither won nor lost, now void; the pair read alike
@@ -282,8 +286,10 @@ const BLIND30_RIGHT = 55;
 // unknown) leave none wrong, no silent row read known and 59 of 71 right (measurements.md, round 44).
 // 63 since "a player over or under his line" (a player's line), a score "125:124" (no label's colon) settled on
 // "after both overtimes", a player who has "not taken the court" and "a game likely to go long" (no hedge) read;
-// 64 since a contract's answers listed case by case ("Yes above the line, No at or below it, No if ...": p2812).
-const BLIND31_RIGHT = 64;
+// 64 since a contract's answers listed case by case ("Yes above the line, No at or below it, No if ...": p2812);
+// 65 since a clause after a heading's colon naming another market ("Weekly over/under challenge: pick a player over or
+// under his yardage line") ends the heading's market for the sentences after it (p2802).
+const BLIND31_RIGHT = 65;
 
 // The thirty-second blind batch, development since its blind figure (39 of 47 right on the reader of rounds 43-44,
 // with 1 wrong value, 1 of 37 silent rows read known and one pair of opposite stated values read alike): p2887's
@@ -292,8 +298,10 @@ const BLIND31_RIGHT = 64;
 // now" (a line's label, now unknown) leave none wrong, no silent row read known and 40 of 47 right (measurements.md,
 // round 45).
 // 41 since "game lines and team totals" (the game's lines beside another market) read;
-// 43 since bets "accepted for the regular playing time" (p2873, p2874) read.
-const BLIND32_RIGHT = 43;
+// 43 since bets "accepted for the regular playing time" (p2873, p2874) read;
+// 45 since "This may happen for a number of reasons; some common examples: the game wasn't played; ..." after "A void
+// bet is ... a bet that has been cancelled" gives the list the sentence before's value (p2861, p2862).
+const BLIND32_RIGHT = 45;
 
 // The thirty-third blind batch, development since its blind figure (21 of 29 right on the reader of rounds 43-45,
 // with 1 wrong value, no silent row read known and no pair of opposite stated values read alike): p2921's "Totals:
@@ -3371,7 +3379,9 @@ describe('stated values of the twenty-fifth to twenty-eighth blind batches left 
 });
 describe('the twenty-ninth blind batch\'s wrong values (sentences written for these tests)', () => {
   it('"the pick neither advances you as a win nor costs a life as a loss": a value word in the member after "nor" is denied', () => {
-    expect(readRule('Survivor ties: if the game ends tied, the pick neither moves you on as a win nor costs you a life as a loss.', 'tie', m('nfl', 'moneyline'))).toEqual({ value: 'unknown', why: 'silent' });
+    // The whole "neither ... as a win nor ... as a loss" is void since round 47 (a tie that is neither a win nor a
+    // loss); the loss in the member after "nor" is still denied, not read.
+    expect(readRule('Survivor ties: if the game ends tied, the pick neither moves you on as a win nor costs you a life as a loss.', 'tie', m('nfl', 'moneyline'))).toMatchObject({ value: 'void' });
     expect(readRule('A tied game neither counts toward your record nor is graded as a loss.', 'tie', m('nfl', 'moneyline'))).toEqual({ value: 'unknown', why: 'silent' });
     // With no "neither ... nor" the value is read as before.
     expect(readRule('If the game ends tied, the pick costs you a life as a loss.', 'tie', m('nfl', 'moneyline'))).toMatchObject({ value: 'loses' });
@@ -3657,5 +3667,63 @@ describe('stated values of the thirty-fourth blind batch read unknown, a tie tha
     expect(readRule('If your team ties, you are eliminated.', 'tie', m('nfl', 'moneyline'))).toMatchObject({ value: 'loses' });
     // Tied games taken out of the pool are games, not the entry: nothing said of the pick.
     expect(readRule('Tied games are eliminated from the pool.', 'tie', m('nfl', 'moneyline'))).toEqual({ value: 'unknown', why: 'silent' });
+  });
+});
+describe('unknown rows of the twenty-eighth to thirty-second blind batches, a heading\'s market ended after its colon (sentences written for these tests)', () => {
+  it('a clause after a heading\'s colon naming another market ends the heading\'s market for the sentences after it', () => {
+    const text = 'Daily over/under game: choose a player over or under his rushing line. A player ruled Out counts as a loss for either pick.';
+    expect(readRule(text, 'non_participation', m('nfl', 'player_prop'))).toMatchObject({ value: 'loses' });
+    // The heading's own market still holds the sentences after a colon that names no other market.
+    expect(readRule('Over/under game: pick the over or the under. Overtime does not count.', 'overtime', m('nfl', 'total'))).toMatchObject({ value: 'excluded' });
+    expect(readRule('Totals: pick the over or the under. Overtime does not count.', 'overtime', m('nfl', 'player_prop'))).toEqual({ value: 'unknown', why: 'silent' });
+  });
+});
+describe('unknown rows of the twenty-eighth to thirty-second blind batches, a tie that is neither a win nor a loss (sentences written for these tests)', () => {
+  it('a tied game that counts "neither as a win nor as a loss" is void, however the pick\'s win and loss are worded', () => {
+    expect(readRule('If the game ends in a tie, your pick counts neither as a win nor as a loss.', 'tie', m('nfl', 'moneyline'))).toMatchObject({ value: 'void' });
+    expect(readRule('A tied game is neither a win nor a loss for the bettor.', 'tie', m('nfl', 'moneyline'))).toMatchObject({ value: 'void' });
+    expect(readRule('Should the game end tied, the entry neither moves on as a win nor drops out as a loss.', 'tie', m('nfl', 'moneyline'))).toMatchObject({ value: 'void' });
+    // A denied win alone still states nothing; a loss said of the tie is still read.
+    expect(readRule('A tied game is not a win.', 'tie', m('nfl', 'moneyline'))).toEqual({ value: 'unknown', why: 'silent' });
+    expect(readRule('A tied game is no win for anyone and counts as a loss.', 'tie', m('nfl', 'moneyline'))).toMatchObject({ value: 'loses' });
+  });
+});
+describe('unknown rows of the twenty-eighth to thirty-second blind batches, a level score (sentences written for these tests)', () => {
+  it('"a level score" at the end of the game is a tie', () => {
+    expect(readRule('A level score at the final whistle means the pick is neither a win nor a loss.', 'tie', m('nfl', 'moneyline'))).toMatchObject({ value: 'void' });
+    expect(readRule('Should the game finish with a level score, money line bets lose.', 'tie', m('nfl', 'moneyline'))).toMatchObject({ value: 'loses' });
+    // A level score is no push of a line.
+    expect(readRule('Should the game finish with a level score, bets lose.', 'push', m('nfl', 'spread'))).toEqual({ value: 'unknown', why: 'silent' });
+  });
+});
+describe('unknown rows of the twenty-eighth to thirty-second blind batches, a list of examples after a lead-in (sentences written for these tests)', () => {
+  it('a label naming the list as examples ("some common examples:") between a lead-in and its list leaves the lead-in\'s value to the items', () => {
+    expect(readRule('Wagers are voided for several reasons; some common examples: the match was not played; the venue changed.', 'cancellation', m('mlb', 'player_prop'))).toMatchObject({ value: 'void' });
+    expect(readRule('Bets are refunded in a few cases; for example: the player does not take the field.', 'non_participation', m('nfl', 'player_prop'))).toMatchObject({ value: 'void' });
+    // The label alone states nothing, and an item naming no topic of the rule takes no value.
+    expect(readRule('Wagers are voided for several reasons; some common examples: the venue changed.', 'cancellation', m('mlb', 'player_prop'))).toEqual({ value: 'unknown', why: 'silent' });
+  });
+});
+describe('unknown rows of the twenty-eighth to thirty-second blind batches, a lead-in whose subject is the sentence before (sentences written for these tests)', () => {
+  it('"This may happen for a number of reasons: ..." gives its list the value the sentence before stated', () => {
+    const text = 'A refunded wager is one whose stake is returned. This can happen for several reasons: the match was not played; the player did not take the field.';
+    expect(readRule(text, 'cancellation', m('nba', 'player_prop'))).toMatchObject({ value: 'void' });
+    expect(readRule(text, 'non_participation', m('nba', 'player_prop'))).toMatchObject({ value: 'void' });
+    // A lead-in of another subject takes nothing from the sentence before.
+    expect(readRule('A refunded wager is one whose stake is returned. Promotions can change for several reasons: the match was not played.', 'cancellation', m('nba', 'player_prop'))).toEqual({ value: 'unknown', why: 'silent' });
+    // Nor does one after a withdrawn sentence.
+    expect(readRule('A wager is usually refunded. This can happen for several reasons: the match was not played.', 'cancellation', m('nba', 'player_prop'))).not.toMatchObject({ value: 'void' });
+  });
+});
+describe('unknown rows of the twenty-eighth to thirty-second blind batches, a pool\'s side bet (sentences written for these tests)', () => {
+  it('a pool\'s "side bet" or "side pick" (one, or a nightly, weekly or draft-day one) is a bet beside the contest, not the sides market', () => {
+    const text = 'Weekly side bets: Cale Makar over 0.5 points. Points in overtime count; if Makar is a healthy scratch, the side bet is off and stakes are returned.';
+    expect(readRule(text, 'overtime', m('nhl', 'player_prop'))).toMatchObject({ value: 'included' });
+    expect(readRule(text, 'non_participation', m('nhl', 'player_prop'))).toMatchObject({ value: 'void' });
+    expect(readRule('Nightly side pick: one skater to record a point. A skater who does not dress earns nothing and the side pick is a loss.', 'non_participation', m('nhl', 'player_prop'))).toMatchObject({ value: 'loses' });
+    // "Side bets" alone still name the sides market.
+    const sides = 'Side bets: you take the points or lay them. Overtime is part of it. Half bets are also offered on sides.';
+    expect(readRule(sides, 'overtime', m('nfl', 'spread'))).toMatchObject({ value: 'included' });
+    expect(readRule(sides, 'overtime', m('nfl', 'spread', 'half:2'))).toEqual({ value: 'unknown', why: 'silent' });
   });
 });
