@@ -22,6 +22,7 @@
 //   - `event|<venue>|<id>` on matching.state: the records a venue lists apart and its markets read
 //     (its adapter's listedEventType: venue_1 events, `event|venue_1|<ticker>`).
 // Nothing here reads a clock or the network: the same records give the same outputs.
+import { hash } from 'node:crypto';
 import type { CanonicalMarket as CanonicalRecord, RawRecord, TopicValues } from '../../topics.ts';
 import { RAW_TOPIC_IDS } from '../../topics.ts';
 import type { InRecord, OutRecord, StageDef } from '../../runtime/types.ts';
@@ -63,6 +64,13 @@ export function canonicalBody(v: CanonicalRecord): CanonicalBody | null {
   }
 }
 
+/**
+ * A canonical.markets body's digest (SHA-1, base64): equal digests, equal bodies. The matching stage
+ * on this thread shares the market held here when the body it reads is the one written for it
+ * (Canonicalizer.heldFor) instead of keeping a parsed copy of its own.
+ */
+export const bodyDigest = (body: string): string => hash('sha1', body, 'base64');
+
 interface Held {
   m: CanonicalMarket;
   nativeKey: string;
@@ -70,6 +78,8 @@ interface Held {
   probedAt?: number;
   /** `m` as compared with the next read of it (comparable), once computed. */
   compared?: string;
+  /** bodyDigest of the canonical.markets body last written (or read back) for `m`. */
+  digest: string;
 }
 
 interface NativeState {
@@ -153,6 +163,18 @@ export class Canonicalizer {
    */
   private readonly readTimes = new Map<Provider, Map<number, Map<number, string>>>();
 
+  /**
+   * The market held under `key` when `body` is the canonical.markets body last written (or read
+   * back) for it, else undefined: a reader of the topic on this thread (the matching stage) keeps
+   * this object rather than a parsed copy of the same JSON. Held markets are never modified (a
+   * changed read holds a new object), and they are what their JSON parses to (no undefined, NaN
+   * or Date in them: canonicalize-shared.unit.spec.ts).
+   */
+  heldFor(key: string, body: string): CanonicalMarket | undefined {
+    const h = this.markets.get(key);
+    return h && h.digest === bodyDigest(body) ? h.m : undefined;
+  }
+
   // ---- restore (from the log, before consuming)
 
   restoreState(key: string, v: RawRecord | null): void {
@@ -182,7 +204,7 @@ export class Canonicalizer {
     const b = canonicalBody(v);
     if (!b) return;
     if (held && held.nativeKey !== b.nativeKey) this.unlinkNative(held.nativeKey, key);
-    this.markets.set(key, { m: b.market, nativeKey: b.nativeKey, readId: b.readId, ...(b.probedAt !== undefined ? { probedAt: b.probedAt } : {}) });
+    this.markets.set(key, { m: b.market, nativeKey: b.nativeKey, readId: b.readId, ...(b.probedAt !== undefined ? { probedAt: b.probedAt } : {}), digest: bodyDigest(v.body) });
     if (b.probedAt !== undefined) return;
     const n = this.natives.get(b.nativeKey) ?? { keys: [], readId: b.readId, readAt: b.market.observedAt };
     if (!n.keys.includes(key)) n.keys.push(key);
@@ -403,8 +425,9 @@ export class Canonicalizer {
         const changed = !held || held.probedAt !== undefined || held.nativeKey !== nativeKey || (held.compared ??= comparable(held.m)) !== (compared = comparable(m));
         if (!changed) continue;
         if (held && held.nativeKey !== nativeKey) this.unlinkNative(held.nativeKey, k);
-        this.markets.set(k, { m, nativeKey, readId: r.read_id ?? null, ...(compared !== undefined ? { compared } : {}) });
-        out.push({ topic: 'canonical.markets', key: k, value: toTopic({ kind: BODY_KIND, market: m, nativeKey, readId: r.read_id ?? null }) });
+        const value = toTopic({ kind: BODY_KIND, market: m, nativeKey, readId: r.read_id ?? null });
+        this.markets.set(k, { m, nativeKey, readId: r.read_id ?? null, ...(compared !== undefined ? { compared } : {}), digest: bodyDigest(value.body) });
+        out.push({ topic: 'canonical.markets', key: k, value });
       }
     }
     return out;
@@ -417,8 +440,9 @@ export class Canonicalizer {
       const k = marketIdentity(m);
       if (this.markets.has(k)) continue;
       const nativeKey = `${provider}|final|${r.native_id}`;
-      this.markets.set(k, { m, nativeKey, readId: r.read_id ?? null, probedAt: r.read_started_at });
-      out.push({ topic: 'canonical.markets', key: k, value: toTopic({ kind: BODY_KIND, market: m, nativeKey, readId: r.read_id ?? null, probedAt: r.read_started_at }) });
+      const value = toTopic({ kind: BODY_KIND, market: m, nativeKey, readId: r.read_id ?? null, probedAt: r.read_started_at });
+      this.markets.set(k, { m, nativeKey, readId: r.read_id ?? null, probedAt: r.read_started_at, digest: bodyDigest(value.body) });
+      out.push({ topic: 'canonical.markets', key: k, value });
     }
   }
 
