@@ -22,13 +22,13 @@
 //   - `event|<venue>|<id>` on matching.state: the records a venue lists apart and its markets read
 //     (its adapter's listedEventType: venue_1 events, `event|venue_1|<ticker>`).
 // Nothing here reads a clock or the network: the same records give the same outputs.
-import { hash } from 'node:crypto';
 import type { CanonicalMarket as CanonicalRecord, RawRecord, TopicValues } from '../../topics.ts';
 import { RAW_TOPIC_IDS } from '../../topics.ts';
 import type { InRecord, OutRecord, StageDef } from '../../runtime/types.ts';
 import { canonicalize, isListedApart, setRosterBook, withListedEvent } from '../canonicalize.ts';
 import { takeRosterWait } from '../canonical-kit.ts';
 import { BARRIER_HEADER } from '../../venues/pollers/sink.ts';
+import { digest } from '../digest.ts';
 import { marketIdentity } from '../match.ts';
 import type { Roster, RosterBook } from '../props.ts';
 import type { CanonicalMarket, Provider } from '../types.ts';
@@ -69,7 +69,7 @@ export function canonicalBody(v: CanonicalRecord): CanonicalBody | null {
  * on this thread shares the market held here when the body it reads is the one written for it
  * (Canonicalizer.heldFor) instead of keeping a parsed copy of its own.
  */
-export const bodyDigest = (body: string): string => hash('sha1', body, 'base64');
+export const bodyDigest = digest;
 
 interface Held {
   m: CanonicalMarket;

@@ -13,6 +13,7 @@ import type { OutRecord, StageDef } from '../../runtime/types.ts';
 import { restore, type LifecycleSnapshot } from '../lifecycle.ts';
 import { matchRound, pairingOfMarket, restoredRoundState, type RoundState } from '../round.ts';
 import type { CanonicalMarket } from '../types.ts';
+import { digest } from '../digest.ts';
 import { canonicalBody } from './canonicalize.ts';
 import { entryOfRecord } from './sports-snapshot.ts';
 
@@ -55,9 +56,9 @@ export class Matcher {
   restoreState(lifecycle: Map<string, string>, events: Map<string, MatchedRecord>): void {
     const snapshots: [string, { snapshot: LifecycleSnapshot; json: string }][] = [...lifecycle].map(([id, json]) => [id, { snapshot: restore(json), json }]);
     const s = restoredRoundState(snapshots);
-    const lastEventJson = new Map<string, string>();
-    for (const [id, v] of events) lastEventJson.set(id, JSON.stringify(entryOfRecord(v)));
-    this.state = { ...s, lastEventJson };
+    const lastEventDigest = new Map<string, string>();
+    for (const [id, v] of events) lastEventDigest.set(id, digest(JSON.stringify(entryOfRecord(v))));
+    this.state = { ...s, lastEventDigest };
     this.dirtyAll = true;
   }
 
