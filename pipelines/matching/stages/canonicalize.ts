@@ -28,7 +28,6 @@ import type { InRecord, OutRecord, StageDef } from '../../runtime/types.ts';
 import { canonicalize, isListedApart, setRosterBook, withListedEvent } from '../canonicalize.ts';
 import { takeRosterWait } from '../canonical-kit.ts';
 import { BARRIER_HEADER } from '../../venues/pollers/sink.ts';
-import { digest } from '../digest.ts';
 import { marketIdentity } from '../match.ts';
 import type { Roster, RosterBook } from '../props.ts';
 import type { CanonicalMarket, Provider } from '../types.ts';
@@ -64,13 +63,6 @@ export function canonicalBody(v: CanonicalRecord): CanonicalBody | null {
   }
 }
 
-/**
- * A canonical.markets body's digest (SHA-1, base64): equal digests, equal bodies. The matching stage
- * on this thread shares the market held here when the body it reads is the one written for it
- * (Canonicalizer.heldFor) instead of keeping a parsed copy of its own.
- */
-export const bodyDigest = digest;
-
 interface Held {
   m: CanonicalMarket;
   nativeKey: string;
@@ -78,9 +70,11 @@ interface Held {
   probedAt?: number;
   /** `m` as compared with the next read of it (comparable), once computed. */
   compared?: string;
-  /** bodyDigest of the canonical.markets body last written (or read back) for `m`. */
-  digest: string;
 }
+
+/** The canonical.markets body a held market was written with (toTopic's; read back, the body it was read from). */
+const bodyOf = (h: Held): string =>
+  JSON.stringify({ kind: BODY_KIND, market: h.m, nativeKey: h.nativeKey, readId: h.readId, ...(h.probedAt !== undefined ? { probedAt: h.probedAt } : {}) } satisfies CanonicalBody);
 
 interface NativeState {
   keys: string[];
@@ -168,11 +162,13 @@ export class Canonicalizer {
    * back) for it, else undefined: a reader of the topic on this thread (the matching stage) keeps
    * this object rather than a parsed copy of the same JSON. Held markets are never modified (a
    * changed read holds a new object), and they are what their JSON parses to (no undefined, NaN
-   * or Date in them: canonicalize-shared.unit.spec.ts).
+   * or Date in them: canonicalize-shared.unit.spec.ts). Serializing the held market again costs
+   * less than parsing the body, and nothing is kept for it (a digest kept per held market and
+   * hashed per written body cost the stage path more, bench/matching.md).
    */
   heldFor(key: string, body: string): CanonicalMarket | undefined {
     const h = this.markets.get(key);
-    return h && h.digest === bodyDigest(body) ? h.m : undefined;
+    return h && bodyOf(h) === body ? h.m : undefined;
   }
 
   // ---- restore (from the log, before consuming)
@@ -204,7 +200,7 @@ export class Canonicalizer {
     const b = canonicalBody(v);
     if (!b) return;
     if (held && held.nativeKey !== b.nativeKey) this.unlinkNative(held.nativeKey, key);
-    this.markets.set(key, { m: b.market, nativeKey: b.nativeKey, readId: b.readId, ...(b.probedAt !== undefined ? { probedAt: b.probedAt } : {}), digest: bodyDigest(v.body) });
+    this.markets.set(key, { m: b.market, nativeKey: b.nativeKey, readId: b.readId, ...(b.probedAt !== undefined ? { probedAt: b.probedAt } : {}) });
     if (b.probedAt !== undefined) return;
     const n = this.natives.get(b.nativeKey) ?? { keys: [], readId: b.readId, readAt: b.market.observedAt };
     if (!n.keys.includes(key)) n.keys.push(key);
@@ -425,9 +421,8 @@ export class Canonicalizer {
         const changed = !held || held.probedAt !== undefined || held.nativeKey !== nativeKey || (held.compared ??= comparable(held.m)) !== (compared = comparable(m));
         if (!changed) continue;
         if (held && held.nativeKey !== nativeKey) this.unlinkNative(held.nativeKey, k);
-        const value = toTopic({ kind: BODY_KIND, market: m, nativeKey, readId: r.read_id ?? null });
-        this.markets.set(k, { m, nativeKey, readId: r.read_id ?? null, ...(compared !== undefined ? { compared } : {}), digest: bodyDigest(value.body) });
-        out.push({ topic: 'canonical.markets', key: k, value });
+        this.markets.set(k, { m, nativeKey, readId: r.read_id ?? null, ...(compared !== undefined ? { compared } : {}) });
+        out.push({ topic: 'canonical.markets', key: k, value: toTopic({ kind: BODY_KIND, market: m, nativeKey, readId: r.read_id ?? null }) });
       }
     }
     return out;
@@ -440,9 +435,8 @@ export class Canonicalizer {
       const k = marketIdentity(m);
       if (this.markets.has(k)) continue;
       const nativeKey = `${provider}|final|${r.native_id}`;
-      const value = toTopic({ kind: BODY_KIND, market: m, nativeKey, readId: r.read_id ?? null, probedAt: r.read_started_at });
-      this.markets.set(k, { m, nativeKey, readId: r.read_id ?? null, probedAt: r.read_started_at, digest: bodyDigest(value.body) });
-      out.push({ topic: 'canonical.markets', key: k, value });
+      this.markets.set(k, { m, nativeKey, readId: r.read_id ?? null, probedAt: r.read_started_at });
+      out.push({ topic: 'canonical.markets', key: k, value: toTopic({ kind: BODY_KIND, market: m, nativeKey, readId: r.read_id ?? null, probedAt: r.read_started_at }) });
     }
   }
 
