@@ -162,9 +162,9 @@ export class Canonicalizer {
    * back) for it, else undefined: a reader of the topic on this thread (the matching stage) keeps
    * this object rather than a parsed copy of the same JSON. Held markets are never modified (a
    * changed read holds a new object), and they are what their JSON parses to (no undefined, NaN
-   * or Date in them: canonicalize-shared.unit.spec.ts). Serializing the held market again costs
-   * less than parsing the body, and nothing is kept for it (a digest kept per held market and
-   * hashed per written body cost the stage path more, bench/matching.md).
+   * or Date in them: canonicalize-shared.unit.spec.ts). The held market is serialized again and
+   * compared (V8 serializes faster than it parses), so nothing is kept for it and the write path
+   * is unchanged.
    */
   heldFor(key: string, body: string): CanonicalMarket | undefined {
     const h = this.markets.get(key);
