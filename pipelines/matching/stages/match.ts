@@ -32,7 +32,7 @@ export class Matcher {
   /**
    * `shared`: where the canonicalize stage runs on this thread, the market it holds for a record's
    * body; the matcher then holds that same object instead of a second parsed copy of every canonical
-   * market (about 22 MB at SIM_SCALE=1, bench/soak.md runs 125-). A body it does not hold (written
+   * market (about 5 MB live at SIM_SCALE=1, bench/soak.md runs 125-131). A body it does not hold (written
    * elsewhere, or already superseded there) is parsed as before.
    */
   constructor(private readonly shared?: SharedMarkets) {}
