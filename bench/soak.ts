@@ -7,7 +7,7 @@
 //   npx tsx bench/soak.ts [--minutes 10] [--sample-s 30] [--rps 4.5] [--public-rps 5] [--scale 3]
 //                         [--refresh-ms 30000] [--poll-full-ms 60000] [--launcher tsx|npx|node] [--sigint group|service]
 //                         [--stop-timeout-s 60] [--heap] [--keep] [--rss-budget-mb by scale: 1200 at 1, 1800 at 10, 3000 at 100]
-//                         [--defaults] [--profile-at-s N] [--heap-snapshot-at-s 600,3600] [--change-only on]
+//                         [--defaults] [--profile-at-s N] [--heap-snapshot-at-s 600,3600] [--heap-snapshot-of stage-worker] [--change-only on]
 //
 // In: the repository's bin/run.ts on a fresh temp DATA_DIR, every seam embedded (the server
 // addresses of the environment are removed), a fast catalog cadence (CATALOG_REFRESH_MS, retention
@@ -102,6 +102,9 @@ const HEAP_SNAPSHOT_AT_S = cli['heap-snapshot-at-s']
   .split(',')
   .filter(Boolean)
   .map(Number);
+// --heap-snapshot-of stage-worker: only the isolates whose worker entry names that (main, stage-worker, ...):
+// one isolate's live set without stopping the others for theirs (a snapshot collects its isolate first).
+const HEAP_SNAPSHOT_OF = arg('heap-snapshot-of', '');
 // The README's memory budget per scale ("Memory"): the run fails when the service's peak RSS passes
 // the budget of the smallest stated scale at or above SIM_SCALE (none above 100 unless given here).
 const RSS_BUDGET_MB_BY_SCALE: [scale: number, mb: number][] = [
@@ -613,13 +616,22 @@ class HeapProbe {
     }
   }
 
+  /** An isolate's worker entry (`main` for the main thread): every worker starts from ts-worker.mjs, its title says no more. */
+  private async entryOf(session: string): Promise<string> {
+    const expression = `(() => { const wt = process.getBuiltinModule('worker_threads'); return wt.isMainThread ? 'main' : String(wt.workerData?.entry ?? ''); })()`;
+    const r = (await this.call(session, 'Runtime.evaluate', { expression, returnByValue: true }).catch(() => null)) as { result?: { value?: string } } | null;
+    return r?.result?.value ?? '';
+  }
+
   /**
    * A V8 heap snapshot of every isolate, one file each (`<prefix>-main.heapsnapshot`,
    * `<prefix>-worker<N>.heapsnapshot`), one isolate at a time so only one is stopped at once.
    */
   async heapSnapshots(prefix: string): Promise<string[]> {
     const lines: string[] = [];
-    const sessions: [string, string][] = [['main', 'main'], ...this.workerSessions.map((s, i): [string, string] => [s, `worker${i + 1}`])];
+    const all: [string, string][] = [['main', 'main'], ...this.workerSessions.map((s, i): [string, string] => [s, `worker${i + 1}`])];
+    const sessions: [string, string][] = [];
+    for (const [session, name] of all) if (!HEAP_SNAPSHOT_OF || (await this.entryOf(session)).includes(HEAP_SNAPSHOT_OF)) sessions.push([session, name]);
     for (const [session, name] of sessions) {
       const file = `${prefix}-${name}.heapsnapshot`;
       const out = createWriteStream(file);

@@ -12,14 +12,15 @@ import { matchMarkets, type PriorIds } from './match.ts';
 import { compareEntries, sortKey, type SportsEntry } from './readmodel.ts';
 import type { TopicValues } from '../topics.ts';
 import type { CanonicalMarket } from './types.ts';
+import { digest } from './digest.ts';
 
 export interface RoundState {
   /** The lifecycle snapshot per event id (what `lifecycle.states` holds). */
   lifecycle: ReadonlyMap<string, LifecycleSnapshot>;
-  /** Last snapshot JSON written per event (an unchanged snapshot is not written again). */
-  lastLifecycleJson: ReadonlyMap<string, string>;
-  /** Last served entry JSON per event (an unchanged entry is not written again). */
-  lastEventJson: ReadonlyMap<string, string>;
+  /** The digest of the last snapshot JSON written per event (an unchanged snapshot is not written again). */
+  lastLifecycleDigest: ReadonlyMap<string, string>;
+  /** The digest of the last served entry JSON per event (an unchanged entry is not written again). */
+  lastEventDigest: ReadonlyMap<string, string>;
   /** Per-entry versions, so readers fetch only the entries that changed since their last load. */
   entryVersion: ReadonlyMap<string, number>;
   versionSeq: number;
@@ -44,19 +45,19 @@ export interface RoundOutput {
 }
 
 export function emptyRoundState(): RoundState {
-  return { lifecycle: new Map(), lastLifecycleJson: new Map(), lastEventJson: new Map(), entryVersion: new Map(), versionSeq: 0, entryCache: new Map() };
+  return { lifecycle: new Map(), lastLifecycleDigest: new Map(), lastEventDigest: new Map(), entryVersion: new Map(), versionSeq: 0, entryCache: new Map() };
 }
 
 /** A state read back from `lifecycle.states` (restart): the caches start empty. */
 export function restoredRoundState(snapshots: Iterable<[string, { snapshot: LifecycleSnapshot; json: string }]>): RoundState {
   const s = emptyRoundState();
   const lifecycle = new Map<string, LifecycleSnapshot>();
-  const json = new Map<string, string>();
+  const written = new Map<string, string>();
   for (const [id, v] of snapshots) {
     lifecycle.set(id, v.snapshot);
-    json.set(id, v.json);
+    written.set(id, digest(v.json));
   }
-  return { ...s, lifecycle, lastLifecycleJson: json };
+  return { ...s, lifecycle, lastLifecycleDigest: written };
 }
 
 export const pairingOfMarket = (m: CanonicalMarket) => `${m.league}-${m.away}-${m.home}`;
@@ -82,8 +83,8 @@ export function priorIds(lifecycle: ReadonlyMap<string, LifecycleSnapshot>): Req
 export function matchRound(state: RoundState, input: RoundInput): RoundOutput {
   const { now, dirty } = input;
   const lifecycle = new Map(state.lifecycle);
-  const lastLifecycleJson = new Map(state.lastLifecycleJson);
-  const lastEventJson = new Map(state.lastEventJson);
+  const lastLifecycleDigest = new Map(state.lastLifecycleDigest);
+  const lastEventDigest = new Map(state.lastEventDigest);
   const entryVersion = new Map(state.entryVersion);
   const entryCache = new Map(state.entryCache);
   let versionSeq = state.versionSeq;
@@ -126,8 +127,8 @@ export function matchRound(state: RoundState, input: RoundInput): RoundOutput {
       entryCache.delete(id);
       lifecycleOut.push({ key: id, value: null });
       eventsOut.push({ key: id, value: null });
-      lastLifecycleJson.delete(id);
-      lastEventJson.delete(id);
+      lastLifecycleDigest.delete(id);
+      lastEventDigest.delete(id);
       entryVersion.delete(id);
       changed = true;
       continue;
@@ -136,8 +137,9 @@ export function matchRound(state: RoundState, input: RoundInput): RoundOutput {
     if (cached && cached.snap === next) continue;
     changed = true;
     const json = persist(next);
-    if (lastLifecycleJson.get(id) !== json) {
-      lastLifecycleJson.set(id, json);
+    const jsonDigest = digest(json);
+    if (lastLifecycleDigest.get(id) !== jsonDigest) {
+      lastLifecycleDigest.set(id, jsonDigest);
       lifecycleOut.push({ key: id, value: { event_id: id, state: String(next.value), updated_at: now, snapshot: json } });
     }
     const c = next.context;
@@ -150,15 +152,15 @@ export function matchRound(state: RoundState, input: RoundInput): RoundOutput {
     entryCache.set(id, { snap: next, entry });
     if (!entry || !c.body) {
       // Not served now: matched.events says so too, so a reader of the topic serves what this does.
-      if (lastEventJson.delete(id)) {
+      if (lastEventDigest.delete(id)) {
         entryVersion.delete(id);
         eventsOut.push({ key: id, value: null });
       }
       continue;
     }
-    const evJson = stringifyWithBody(entry, 'event');
-    if (lastEventJson.get(id) !== evJson) {
-      lastEventJson.set(id, evJson);
+    const evDigest = digest(stringifyWithBody(entry, 'event'));
+    if (lastEventDigest.get(id) !== evDigest) {
+      lastEventDigest.set(id, evDigest);
       entryVersion.set(id, ++versionSeq);
       eventsOut.push({
         key: id,
@@ -182,7 +184,7 @@ export function matchRound(state: RoundState, input: RoundInput): RoundOutput {
       });
     }
   }
-  return { state: { lifecycle, lastLifecycleJson, lastEventJson, entryVersion, versionSeq, entryCache }, lifecycleOut, eventsOut, changed };
+  return { state: { lifecycle, lastLifecycleDigest, lastEventDigest, entryVersion, versionSeq, entryCache }, lifecycleOut, eventsOut, changed };
 }
 
 /** The served entries of a state, in the published order. */

@@ -71,6 +71,10 @@ interface Held {
   compared?: string;
 }
 
+/** The canonical.markets body a held market was written with (toTopic's; read back, the body it was read from). */
+const bodyOf = (h: Held): string =>
+  JSON.stringify({ kind: BODY_KIND, market: h.m, nativeKey: h.nativeKey, readId: h.readId, ...(h.probedAt !== undefined ? { probedAt: h.probedAt } : {}) } satisfies CanonicalBody);
+
 interface NativeState {
   keys: string[];
   readId: string | null;
@@ -153,6 +157,20 @@ export class Canonicalizer {
    * a restore reads from).
    */
   private readonly readTimes = new Map<Provider, Map<number, Map<number, string>>>();
+
+  /**
+   * The market held under `key` when `body` is the canonical.markets body last written (or read
+   * back) for it, else undefined: a reader of the topic on this thread (the matching stage) keeps
+   * this object rather than a parsed copy of the same JSON. Held markets are never modified (a
+   * changed read holds a new object), and they are what their JSON parses to (no undefined, NaN
+   * or Date in them: canonicalize-shared.unit.spec.ts). The held market is serialized again and
+   * compared (V8 serializes faster than it parses), so nothing is kept for it and the write path
+   * is unchanged.
+   */
+  heldFor(key: string, body: string): CanonicalMarket | undefined {
+    const h = this.markets.get(key);
+    return h && bodyOf(h) === body ? h.m : undefined;
+  }
 
   // ---- restore (from the log, before consuming)
 

@@ -13,8 +13,12 @@ import type { OutRecord, StageDef } from '../../runtime/types.ts';
 import { restore, type LifecycleSnapshot } from '../lifecycle.ts';
 import { matchRound, pairingOfMarket, restoredRoundState, type RoundState } from '../round.ts';
 import type { CanonicalMarket } from '../types.ts';
+import { digest } from '../digest.ts';
 import { canonicalBody } from './canonicalize.ts';
 import { entryOfRecord } from './sports-snapshot.ts';
+
+/** The market another stage of this thread holds for a canonical.markets key and body, if it is that body's (Canonicalizer.heldFor). */
+export type SharedMarkets = (key: string, body: string) => CanonicalMarket | undefined;
 
 export class Matcher {
   readonly markets = new Map<string, CanonicalMarket>();
@@ -25,6 +29,14 @@ export class Matcher {
   /** Rounds run (tests and status). */
   rounds = 0;
 
+  /**
+   * `shared`: where the canonicalize stage runs on this thread, the market it holds for a record's
+   * body; the matcher then holds that same object instead of a second parsed copy of every canonical
+   * market (about 5 MB live at SIM_SCALE=1, bench/soak.md runs 125-131). A body it does not hold (written
+   * elsewhere, or already superseded there) is parsed as before.
+   */
+  constructor(private readonly shared?: SharedMarkets) {}
+
   /** One canonical.markets record (consumed, or read back at restore). */
   apply(key: string, v: CanonicalRecord | null): void {
     const held = this.markets.get(key);
@@ -33,20 +45,20 @@ export class Matcher {
       this.markets.delete(key);
       return;
     }
-    const b = canonicalBody(v);
-    if (!b) return;
+    const m = this.shared?.(key, v.body) ?? canonicalBody(v)?.market;
+    if (!m) return;
     if (held) this.dirty.add(pairingOfMarket(held));
-    this.dirty.add(pairingOfMarket(b.market));
-    this.markets.set(key, b.market);
+    this.dirty.add(pairingOfMarket(m));
+    this.markets.set(key, m);
   }
 
   /** Read back at restore: the lifecycle snapshots and the versions of the served events last written. */
   restoreState(lifecycle: Map<string, string>, events: Map<string, MatchedRecord>): void {
     const snapshots: [string, { snapshot: LifecycleSnapshot; json: string }][] = [...lifecycle].map(([id, json]) => [id, { snapshot: restore(json), json }]);
     const s = restoredRoundState(snapshots);
-    const lastEventJson = new Map<string, string>();
-    for (const [id, v] of events) lastEventJson.set(id, JSON.stringify(entryOfRecord(v)));
-    this.state = { ...s, lastEventJson };
+    const lastEventDigest = new Map<string, string>();
+    for (const [id, v] of events) lastEventDigest.set(id, digest(JSON.stringify(entryOfRecord(v))));
+    this.state = { ...s, lastEventDigest };
     this.dirtyAll = true;
   }
 
@@ -65,8 +77,8 @@ export class Matcher {
   }
 }
 
-export function matchStage(o: { tickMs: number; clock?: () => number }): StageDef & { state: () => Matcher } {
-  let m = new Matcher();
+export function matchStage(o: { tickMs: number; clock?: () => number; shared?: SharedMarkets }): StageDef & { state: () => Matcher } {
+  let m = new Matcher(o.shared);
   const clock = o.clock ?? Date.now;
   return {
     name: 'matching',
@@ -75,7 +87,7 @@ export function matchStage(o: { tickMs: number; clock?: () => number }): StageDe
     inputs: ['canonical.markets'],
     state: () => m,
     async restore(ctx) {
-      m = new Matcher();
+      m = new Matcher(o.shared);
       const lifecycle = new Map<string, string>();
       const events = new Map<string, MatchedRecord>();
       await ctx.readCompacted('canonical.markets', (k, v) => k && m.apply(k, v));

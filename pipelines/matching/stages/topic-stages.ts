@@ -9,9 +9,11 @@ import { matchStage } from './match.ts';
 import { sportsSnapshotStage } from './sports-snapshot.ts';
 
 export function sportsTopicStages(o: { tickMs: number; clock?: () => number }) {
+  const canonicalize = canonicalizeStage();
   return {
-    canonicalize: canonicalizeStage(),
-    matching: matchStage(o),
+    canonicalize,
+    // The matcher holds the canonicalizer's market objects for the bodies it wrote, not parsed copies.
+    matching: matchStage({ ...o, shared: (key, body) => canonicalize.state().heldFor(key, body) }),
   };
 }
 
