@@ -67,7 +67,7 @@ import { embeddedDiskUse } from '../pipelines/runtime/disk.ts';
 import { parseMetrics, summarize, type Sample as MetricSample } from '../pipelines/runtime/metrics.ts';
 import { benchArgs } from './args.ts';
 
-const cli = benchArgs({ minutes: 10, 'sample-s': 30, rps: 4.5, 'public-rps': 5, 'refresh-ms': 30000, 'poll-full-ms': 60000, 'stop-timeout-s': 60, 'profile-at-s': 0, scale: '3', 'change-only': 'off', launcher: 'tsx', 'node-flags': '', sigint: 'group', 'heap-snapshot-at-s': '', 'rss-budget-mb': '', keep: false, defaults: false, heap: false });
+const cli = benchArgs({ minutes: 10, 'sample-s': 30, rps: 4.5, 'public-rps': 5, 'refresh-ms': 30000, 'poll-full-ms': 60000, 'stop-timeout-s': 60, 'profile-at-s': 0, scale: '3', 'change-only': 'off', launcher: 'tsx', 'node-flags': '', sigint: 'group', 'heap-snapshot-at-s': '', 'heap-snapshot-of': '', 'rss-budget-mb': '', keep: false, defaults: false, heap: false });
 const MINUTES = cli.minutes;
 const SAMPLE_MS = cli['sample-s'] * 1000;
 const RPS = cli.rps;
@@ -104,7 +104,7 @@ const HEAP_SNAPSHOT_AT_S = cli['heap-snapshot-at-s']
   .map(Number);
 // --heap-snapshot-of stage-worker: only the isolates whose worker entry names that (main, stage-worker, ...):
 // one isolate's live set without stopping the others for theirs (a snapshot collects its isolate first).
-const HEAP_SNAPSHOT_OF = arg('heap-snapshot-of', '');
+const HEAP_SNAPSHOT_OF = cli['heap-snapshot-of'];
 // The README's memory budget per scale ("Memory"): the run fails when the service's peak RSS passes
 // the budget of the smallest stated scale at or above SIM_SCALE (none above 100 unless given here).
 const RSS_BUDGET_MB_BY_SCALE: [scale: number, mb: number][] = [
