@@ -4,7 +4,8 @@
 // itself stays in the pure modules.
 import { PROVIDERS } from '../../lib/vocabulary.ts';
 import { adapterFor } from '../venues/adapters/index.ts';
-import { venueGet } from '../venues/client/http.ts';
+import { venueGet, VenueConnectionError } from '../venues/client/http.ts';
+import { backoffDelay, DEFAULT_BACKOFF, type BackoffPolicy } from '../venues/pollers/backoff.ts';
 import type { Provider } from './types.ts';
 import type { RosterBook, Roster } from './props.ts';
 import { TEAMS, LEAGUE_LIST } from './teams.ts';
@@ -21,9 +22,28 @@ export interface CrawledRecord {
 }
 
 /** A venue GET through the one venue client (client/http.ts venueGet), as the pollers make it. */
-async function getJson(url: string): Promise<{ status: number; body: unknown }> {
-  const res = await venueGet(url, { signal: AbortSignal.timeout(60_000) });
-  return { status: res.status, body: res.status >= 200 && res.status < 300 ? (JSON.parse(res.text) as unknown) : undefined };
+/** As many tries of a read as a poller gives a page (pollers/poller.ts pageAttempts). */
+export const READ_ATTEMPTS = 5;
+
+/**
+ * A read that got no answer (the connection reset or closed before the headers, or the body cut
+ * off) is tried again after the pollers' backoff, as a poller tries a page again: on a loaded
+ * machine a keep-alive connection the simulator has just closed is reused now and then (`read
+ * ECONNRESET`), and the evaluation died of one such read with everything before it lost. An answer,
+ * whatever its status, is never tried again.
+ */
+async function getJson(url: string, attempts = READ_ATTEMPTS, backoff: BackoffPolicy = DEFAULT_BACKOFF): Promise<{ status: number; body: unknown }> {
+  for (let attempt = 1; ; attempt++) {
+    let res;
+    try {
+      res = await venueGet(url, { signal: AbortSignal.timeout(60_000) });
+    } catch (e) {
+      if (!(e instanceof VenueConnectionError) || attempt >= attempts) throw e;
+      await new Promise((r) => setTimeout(r, backoffDelay(attempt, undefined, backoff)));
+      continue;
+    }
+    return { status: res.status, body: res.status >= 200 && res.status < 300 ? (JSON.parse(res.text) as unknown) : undefined };
+  }
 }
 
 async function getOk(url: string): Promise<unknown> {
