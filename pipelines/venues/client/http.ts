@@ -62,13 +62,28 @@ export function unavailable(venue: string, why: string): ApiError {
 
 /** A GET that got no complete answer: the connection failed (`connect`) or the body was cut off (`body`). */
 export class VenueConnectionError extends Error {
+  /** The cause's code (ECONNRESET, UND_ERR_SOCKET, ECONNREFUSED, ...), when it has one. */
+  readonly code: string | undefined;
   constructor(
     readonly phase: 'connect' | 'body',
     cause: unknown,
   ) {
     super(String((cause as Error)?.message ?? cause));
+    const code = (cause as { code?: unknown } | null)?.code;
+    this.code = typeof code === 'string' ? code : undefined;
   }
 }
+
+/** Codes of a connection closed under a request before any answer: the venue's side ended it. */
+const CLOSED_UNDER_US = new Set(['ECONNRESET', 'EPIPE', 'UND_ERR_SOCKET']);
+
+/**
+ * A read worth sending once more: the connection was closed under it before the headers came (a
+ * keep-alive connection the venue closed just as it was reused is the usual one: the read never
+ * reached the venue's handler, or a GET that did changes nothing there). Not a refused connection
+ * (the venue is down: a second try only adds load), not a deadline, not a body cut off.
+ */
+export const worthAnotherTry = (e: unknown): boolean => e instanceof VenueConnectionError && e.phase === 'connect' && e.code !== undefined && CLOSED_UNDER_US.has(e.code);
 
 export interface VenueResponse {
   status: number;
@@ -484,7 +499,17 @@ export class VenueHttp {
     try {
       res = await venueGet(url, { agent: this.agent, headers: this.endpoints.headers(provider), signal: r.signal(true) });
     } catch (e) {
-      return r.fail(e);
+      if (!worthAnotherTry(e) || r.abandoned) return r.fail(e);
+      // Once more, within the venue's budget like any read, on a fresh connection of the pool: a
+      // request answered 502 for a connection the venue closed under it is what clients of a
+      // first-class API never see.
+      try {
+        if (this.endpoints.budget(provider)) await this.endpoints.admit(provider, { signal: r.signal(true), maxWaitMs: BUDGET_WAIT_MS });
+        if (r.abandoned) return r.fail(e);
+        res = await venueGet(url, { agent: this.agent, headers: this.endpoints.headers(provider), signal: r.signal(true) });
+      } catch (again) {
+        return r.fail(again);
+      }
     }
     r.settle(res);
   }

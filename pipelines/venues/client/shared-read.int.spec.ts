@@ -41,6 +41,8 @@ beforeAll(async () => {
     if (path.includes('/limited/')) return void res.writeHead(429, { 'Retry-After': '7' }).end('{"message":"slow down"}');
     if (path.includes('/rejected/')) return void res.writeHead(400).end('{"message":"bad market id"}');
     if (path.includes('/broken/')) return void res.writeHead(500).end('oops');
+    // Closed under the read before any answer: every time, or on the first read of the path only.
+    if (path.includes('/reset/') || (path.includes('/reset-once/') && read === '1')) return void req.socket.destroy();
     if (path.includes('/hold/')) {
       const closedEarly = new Promise<boolean>((r) => res.on('close', () => r(!res.writableFinished)));
       held.push({ url, res, closedEarly });
@@ -293,5 +295,37 @@ describe('requests for one venue resource before its read is sent', () => {
     } finally {
       await budgeted.close();
     }
+  });
+});
+
+describe('a connection closed under a read before any answer', () => {
+  it('is tried once more, on another connection, and every request of the read gets that answer', async () => {
+    const path = `/venue_3/v1/markets/reset-once/${rid()}`;
+    const signal = deadline();
+    const answers = await Promise.all([1, 2, 3].map(() => http.getJson('venue_3', path, {}, signal)));
+    expect(agent.sent).toBe(2);
+    for (const a of answers) expect(a).toEqual({ url: path, read: 2, pad: PAD });
+  });
+
+  it('closed again: the requests get 502 upstream_unavailable after the second try, no third', async () => {
+    const path = `/venue_3/v1/markets/reset/${rid()}`;
+    const e = await http.getJson('venue_3', path, {}, deadline()).catch((x: unknown) => x);
+    expect(e).toBeInstanceOf(ApiError);
+    expect((e as ApiError).code).toBe('upstream_unavailable');
+    expect((e as ApiError).message).toMatch(/^venue_3 gave no valid answer: connection failed/);
+    expect(agent.sent).toBe(2);
+  });
+
+  it('a refused connection (no venue listening) is not tried again', async () => {
+    const closed = createServer();
+    await new Promise<void>((r) => closed.listen(0, '127.0.0.1', r));
+    const port = (closed.address() as AddressInfo).port;
+    await new Promise((r) => closed.close(r));
+    const refusing = new RecordingAgent({ connections: 1 });
+    const h = new VenueHttp({ baseUrl: `http://127.0.0.1:${port}`, agent: refusing });
+    const e = await h.getJson('venue_3', `/venue_3/v1/markets/${rid()}`, {}, deadline()).catch((x: unknown) => x);
+    await h.close();
+    expect((e as ApiError).code).toBe('upstream_unavailable');
+    expect(refusing.sent).toBe(1);
   });
 });
