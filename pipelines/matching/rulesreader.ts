@@ -1758,6 +1758,12 @@ function clauseValue(rule: ReadRule, words: string[], topic: boolean, conditiona
   }
   if (!best.length) return undefined;
   best = best.filter((b) => !extended(rule, words, b, best));
+  // "totals are settled on the result after 9 innings, and if extra innings are needed, on the final
+  // result": the value said for the rule's own case holds over the opposite basis said before it in the
+  // same clause, as it does over one in a clause before it (readRule), which is what happens when the
+  // case does not arise.
+  const negation = lex.negation;
+  if (negation) best = best.filter((b) => b.forCase || !best.some((c) => c.forCase && !c.turned && !b.turned && c.start > b.start && negation[b.value] === c.value));
   const values = [...new Set(best.map((b) => b.value))];
   const winner = best.every((b) => b.winner) || undefined;
   return values.length === 1 ? { value: values[0], forCase: best.every((b) => b.forCase) || undefined, winner } : { value: values[0], conflict: values[1], winner };

@@ -3727,3 +3727,14 @@ describe('unknown rows of the twenty-eighth to thirty-second blind batches, a po
     expect(readRule(sides, 'overtime', m('nfl', 'spread', 'half:2'))).toEqual({ value: 'unknown', why: 'silent' });
   });
 });
+describe('the thirty-fifth blind batch\'s wrong values (sentences written for these tests)', () => {
+  it('a nine-inning basis followed in the same clause by the case of extra innings, its settlement verb left out, counts them for that case', () => {
+    const inClause = 'Run totals are graded on the official result after 9 innings, and if extra innings are needed to complete the game, on the official final result.';
+    expect(readRule(inClause, 'overtime', m('mlb', 'total'))).toMatchObject({ value: 'included' });
+    const elliptical = 'Totals: graded on the official score after nine innings; if extra innings are required, on the final official score.';
+    expect(readRule(elliptical, 'overtime', m('mlb', 'total'))).toMatchObject({ value: 'included' });
+    expect(readRule('If additional innings are required, totals are settled on the final score.', 'overtime', m('mlb', 'total'))).toMatchObject({ value: 'included' });
+    // The nine-inning basis alone is still regulation.
+    expect(readRule('Run totals are graded on the official result after 9 innings.', 'overtime', m('mlb', 'total'))).toMatchObject({ value: 'excluded' });
+  });
+});
