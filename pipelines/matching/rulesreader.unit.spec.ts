@@ -3737,4 +3737,13 @@ describe('the thirty-fifth blind batch\'s wrong values (sentences written for th
     // The nine-inning basis alone is still regulation.
     expect(readRule('Run totals are graded on the official result after 9 innings.', 'overtime', m('mlb', 'total'))).toMatchObject({ value: 'excluded' });
   });
+  it('the result after regular playing time that "prevails" for a league excepted from a rule counting overtime leaves overtime out there', () => {
+    const text = 'In North American leagues (the NFL and the NBA, for instance) bets are settled on the result after any overtime. Hockey bets on the NHL are the exception: the result after regular time prevails.';
+    expect(readRule(text, 'overtime', m('nhl', 'moneyline'))).toMatchObject({ value: 'excluded' });
+    expect(readRule(text, 'overtime', m('nhl', 'total'))).toMatchObject({ value: 'excluded' });
+    expect(readRule(text, 'overtime', m('nba', 'total'))).toMatchObject({ value: 'included' });
+    expect(readRule('The regulation result prevails for every bet.', 'overtime', m('nhl', 'total'))).toMatchObject({ value: 'excluded' });
+    // Regulation named with overtime still counts it.
+    expect(readRule('The result after regular time and overtime prevails.', 'overtime', m('nhl', 'total'))).toMatchObject({ value: 'included' });
+  });
 });
