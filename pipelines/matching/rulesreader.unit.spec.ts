@@ -3746,4 +3746,11 @@ describe('the thirty-fifth blind batch\'s wrong values (sentences written for th
     // Regulation named with overtime still counts it.
     expect(readRule('The result after regular time and overtime prevails.', 'overtime', m('nhl', 'total'))).toMatchObject({ value: 'included' });
   });
+  it('a season-long fantasy game\'s scoring ("for a fantasy manager ... counts toward weekly totals") settles no market of ours', () => {
+    const text = 'For fantasy managers, every overtime point, rebound and assist counts toward weekly totals.';
+    expect(readRule(text, 'overtime', m('nba', 'total'))).toEqual({ value: 'unknown', why: 'silent' });
+    expect(readRule('In a fantasy league, overtime stats count.', 'overtime', m('nba', 'player_prop'))).toEqual({ value: 'unknown', why: 'silent' });
+    // A game total said beside it still reads.
+    expect(readRule('Game totals include every overtime point.', 'overtime', m('nba', 'total'))).toMatchObject({ value: 'included' });
+  });
 });
