@@ -321,6 +321,15 @@ const BLIND33_RIGHT = 26;
 // 58 since a survivor pick's tie that puts "you out of the pool" (p2956) reads.
 const BLIND34_RIGHT = 58;
 
+// The thirty-fifth blind batch, development since its blind figure (45 of 57 right on the reader of rounds 46-48 merged,
+// with 4 wrong values, 1 of 22 silent rows read known and three pairs of opposite stated values read alike): p3020's
+// and p3022's nine-inning basis followed by the case of extra innings ("..., and if extra innings are needed, on the
+// official final result"), p3029's and p3030's "NHL bets are the exception to this rule: the result after regular
+// playing time prevails" (the pairs read alike were theirs) and p3045's "For a fantasy manager every overtime point
+// ... counts toward weekly totals" (a fantasy game, now unknown) leave none wrong, no silent row read known and 49 of
+// 57 right (measurements.md, round 49).
+const BLIND35_RIGHT = 49;
+
 const m = (league: MarketScope['league'], marketType: MarketScope['marketType'], segment: MarketScope['segment'] = 'full'): MarketScope => ({ league, marketType, segment });
 
 describe('sentences and clauses', () => {
@@ -1322,6 +1331,7 @@ describe('corpus of real rules texts (evaluation part)', () => {
     { part: 'blind32-former-evaluation', batch: 'thirty-second', stated: 46, right: BLIND32_RIGHT, silentKnown: [] },
     { part: 'blind33-former-evaluation', batch: 'thirty-third', stated: 28, right: BLIND33_RIGHT, silentKnown: [] },
     { part: 'blind34-former-evaluation', batch: 'thirty-fourth', stated: 62, right: BLIND34_RIGHT, silentKnown: [] },
+    { part: 'blind35-former-evaluation', batch: 'thirty-fifth', stated: 56, right: BLIND35_RIGHT, silentKnown: [] },
   ];
   it.each(BLIND_GUARDS)(
     'keeps the $batch blind batch (development since it was measured once) free of wrong values and of opposite rules read alike, at least $right right, silent rows read known exactly $silentKnown',
