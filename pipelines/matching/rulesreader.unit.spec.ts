@@ -328,7 +328,8 @@ const BLIND34_RIGHT = 58;
 // playing time prevails" (the pairs read alike were theirs) and p3045's "For a fantasy manager every overtime point
 // ... counts toward weekly totals" (a fantasy game, now unknown) leave none wrong, no silent row read known and 49 of
 // 57 right (measurements.md, round 49).
-const BLIND35_RIGHT = 49;
+// 50 since "the scores after overtime" count it as "the score after overtime" does (p3042).
+const BLIND35_RIGHT = 50;
 
 const m = (league: MarketScope['league'], marketType: MarketScope['marketType'], segment: MarketScope['segment'] = 'full'): MarketScope => ({ league, marketType, segment });
 
@@ -3762,5 +3763,12 @@ describe('the thirty-fifth blind batch\'s wrong values (sentences written for th
     expect(readRule('In a fantasy league, overtime stats count.', 'overtime', m('nba', 'player_prop'))).toEqual({ value: 'unknown', why: 'silent' });
     // A game total said beside it still reads.
     expect(readRule('Game totals include every overtime point.', 'overtime', m('nba', 'total'))).toMatchObject({ value: 'included' });
+  });
+});
+describe('stated values of the thirty-fifth blind batch read unknown (sentences written for these tests)', () => {
+  it('"the scores after overtime" (plural) count overtime, as "the score after overtime" does', () => {
+    const text = 'A spread bet is graded on the difference between the scores after overtime, where overtime is played.';
+    expect(readRule(text, 'overtime', m('nfl', 'spread'))).toMatchObject({ value: 'included' });
+    expect(readRule('The margin is the difference between the final scores after any overtime.', 'overtime', m('nfl', 'spread'))).toMatchObject({ value: 'included' });
   });
 });
