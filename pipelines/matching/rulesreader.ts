@@ -2680,7 +2680,14 @@ const TIE_ITEMS = new Set(['tie', 'a tie', 'draw', 'a draw']);
 /** Whether clause i of the sentence is a tie item in a list of outcomes after an outcomes heading, after at least one other item. */
 function listsTieOutcome(cs: Clause[], i: number): boolean {
   if (i < 2 || cs[1].kind !== 'colon' || !OUTCOME_HEADINGS.has(cs[0].words.join(' '))) return false;
-  return (cs[i].kind === 'semi' || cs[i].kind === 'colon') && TIE_ITEMS.has(cs[i].words.join(' '));
+  return (cs[i].kind === 'semi' || cs[i].kind === 'colon') && TIE_ITEMS.has(withoutPrice(cs[i].words).join(' '));
+}
+/** An outcome item without the price an exchange lists beside it ("Tie 0%", "Tie 12.5%"): the number
+ * (its decimal part a word of its own) is the outcome's price, not part of its name. */
+function withoutPrice(words: string[]): string[] {
+  let end = words.length;
+  while (end > 1 && end > words.length - 2 && /^\d+$/.test(words[end - 1])) end--;
+  return words.slice(0, end);
 }
 
 /** Verbs a binary contract's outcome is given by ("resolves to 'Liberty'", "settles Yes"). */

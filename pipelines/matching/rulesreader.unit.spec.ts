@@ -329,7 +329,8 @@ const BLIND34_RIGHT = 58;
 // ... counts toward weekly totals" (a fantasy game, now unknown) leave none wrong, no silent row read known and 49 of
 // 57 right (measurements.md, round 49).
 // 50 since "the scores after overtime" count it as "the score after overtime" does (p3042).
-const BLIND35_RIGHT = 50;
+// 51 since a contract's tie listed among its outcomes with its price ("Tie 0%") is a separate outcome (p3050).
+const BLIND35_RIGHT = 51;
 
 const m = (league: MarketScope['league'], marketType: MarketScope['marketType'], segment: MarketScope['segment'] = 'full'): MarketScope => ({ league, marketType, segment });
 
@@ -3770,5 +3771,12 @@ describe('stated values of the thirty-fifth blind batch read unknown (sentences 
     const text = 'A spread bet is graded on the difference between the scores after overtime, where overtime is played.';
     expect(readRule(text, 'overtime', m('nfl', 'spread'))).toMatchObject({ value: 'included' });
     expect(readRule('The margin is the difference between the final scores after any overtime.', 'overtime', m('nfl', 'spread'))).toMatchObject({ value: 'included' });
+  });
+  it('a contract\'s tie listed among its outcomes with its price ("Tie 0%") is a separate outcome, as a bare "Tie" item is', () => {
+    const text = 'Outcomes: Denver wins the first 5 innings 48%; Houston wins the first 5 innings 41%; Tie 11%.';
+    expect(readRule(text, 'tie', m('mlb', 'moneyline', 'half:1'))).toMatchObject({ value: 'separate_outcome' });
+    expect(readRule('Outcomes: Denver 55.5%; Houston 40.5%; Tie 4.0%.', 'tie', m('mlb', 'moneyline', 'half:1'))).toMatchObject({ value: 'separate_outcome' });
+    // A tie named in a longer item is no outcome of its own.
+    expect(readRule('Outcomes: Denver 55%; Houston 40%; Tie games 5 per season.', 'tie', m('mlb', 'moneyline', 'half:1'))).toEqual({ value: 'unknown', why: 'silent' });
   });
 });
