@@ -330,7 +330,8 @@ const BLIND34_RIGHT = 58;
 // 57 right (measurements.md, round 49).
 // 50 since "the scores after overtime" count it as "the score after overtime" does (p3042).
 // 51 since a contract's tie listed among its outcomes with its price ("Tie 0%") is a separate outcome (p3050).
-const BLIND35_RIGHT = 51;
+// 52 since a survivor pool's participant who picked a team in a tied game "is eliminated" (p3040).
+const BLIND35_RIGHT = 52;
 
 const m = (league: MarketScope['league'], marketType: MarketScope['marketType'], segment: MarketScope['segment'] = 'full'): MarketScope => ({ league, marketType, segment });
 
@@ -3778,5 +3779,11 @@ describe('stated values of the thirty-fifth blind batch read unknown (sentences 
     expect(readRule('Outcomes: Denver 55.5%; Houston 40.5%; Tie 4.0%.', 'tie', m('mlb', 'moneyline', 'half:1'))).toMatchObject({ value: 'separate_outcome' });
     // A tie named in a longer item is no outcome of its own.
     expect(readRule('Outcomes: Denver 55%; Houston 40%; Tie games 5 per season.', 'tie', m('mlb', 'moneyline', 'half:1'))).toEqual({ value: 'unknown', why: 'silent' });
+  });
+  it('a survivor pool\'s participant who picked a team in a tied game and "is eliminated" loses, as "you are eliminated" does', () => {
+    expect(readRule('If the game ends in a tie, any participant holding either team is eliminated.', 'tie', m('nfl', 'moneyline'))).toMatchObject({ value: 'loses' });
+    expect(readRule('When a game is tied, entrants who picked either side are eliminated.', 'tie', m('nfl', 'moneyline'))).toMatchObject({ value: 'loses' });
+    // Without a tie in the clause it is no tie rule.
+    expect(readRule('A participant whose team loses is eliminated.', 'tie', m('nfl', 'moneyline'))).toEqual({ value: 'unknown', why: 'silent' });
   });
 });
