@@ -331,7 +331,8 @@ const BLIND34_RIGHT = 58;
 // 50 since "the scores after overtime" count it as "the score after overtime" does (p3042).
 // 51 since a contract's tie listed among its outcomes with its price ("Tie 0%") is a separate outcome (p3050).
 // 52 since a survivor pool's participant who picked a team in a tied game "is eliminated" (p3040).
-const BLIND35_RIGHT = 52;
+// 53 since a pool in which a game can be picked "to end in a tie" offers the tie as an outcome (p3038).
+const BLIND35_RIGHT = 53;
 
 const m = (league: MarketScope['league'], marketType: MarketScope['marketType'], segment: MarketScope['segment'] = 'full'): MarketScope => ({ league, marketType, segment });
 
@@ -3785,5 +3786,11 @@ describe('stated values of the thirty-fifth blind batch read unknown (sentences 
     expect(readRule('When a game is tied, entrants who picked either side are eliminated.', 'tie', m('nfl', 'moneyline'))).toMatchObject({ value: 'loses' });
     // Without a tie in the clause it is no tie rule.
     expect(readRule('A participant whose team loses is eliminated.', 'tie', m('nfl', 'moneyline'))).toEqual({ value: 'unknown', why: 'silent' });
+  });
+  it('a pool in which a game can be picked to end in a tie offers the tie as an outcome of its own', () => {
+    expect(readRule('Besides either team, you may pick a game to end in a tie, though NFL ties are rare.', 'tie', m('nfl', 'moneyline'))).toMatchObject({ value: 'separate_outcome' });
+    expect(readRule('For every game you can pick a tie as well.', 'tie', m('nfl', 'moneyline'))).toMatchObject({ value: 'separate_outcome' });
+    // A pool that does not let a tie be picked states no such outcome.
+    expect(readRule('You may not pick a tie.', 'tie', m('nfl', 'moneyline'))).toEqual({ value: 'unknown', why: 'silent' });
   });
 });
