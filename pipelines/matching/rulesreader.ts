@@ -1721,7 +1721,9 @@ function clauseValue(rule: ReadRule, words: string[], topic: boolean, conditiona
       // points in the four quarters" says what counts, an object of its own, not that the topic counts.
       if (ownObject && words[hit.end] === 'only') continue;
       const after = v.entry.unless_after;
-      if (after && words.slice(hit.end, hit.end + 2).some((w) => after.includes(w))) continue;
+      // "after 9 innings (8 1/2 if the home team leads) plus any extra innings": past the aside restating the length.
+      const next = homeLeadAside(words, hit.end);
+      if (after && words.slice(next, next + 2).some((w) => after.includes(w))) continue;
       // "totals push if ..." (the verb) is a value; "end in a push if ..." (the noun) is not.
       if (v.entry.unless_before?.includes(words[hit.start - 1])) continue;
       if (v.entry.with && !words.some((w) => v.entry.with!.includes(w))) continue;
@@ -1811,9 +1813,25 @@ function extended(rule: ReadRule, words: string[], b: { value: string; end: numb
   const neg = LEXICON[rule].negation;
   if (!neg || b.turned) return false;
   const topicAt = new Set(topicHits(rule, words).flatMap((h) => [...Array(h.end - h.start).keys()].map((k) => h.start + k)));
+  const from = homeLeadAside(words, b.end);
   return all.some(
-    (a) => !a.turned && a.value !== b.value && neg[a.value] === b.value && a.start >= b.end && a.start - b.end <= 6 && words.slice(b.end, a.start).every((w, k) => EXTENDERS.has(w) || topicAt.has(b.end + k)) && LEXICON[rule].answers?.yes === a.value,
+    (a) => !a.turned && a.value !== b.value && neg[a.value] === b.value && a.start >= from && a.start - from <= 6 && words.slice(from, a.start).every((w, k) => EXTENDERS.has(w) || topicAt.has(from + k)) && LEXICON[rule].answers?.yes === a.value,
   );
+}
+
+/** Verbs of a home team leading ("if the home team leads", "is ahead", "is winning"). */
+const HOME_LEAD = [['leads'], ['is', 'leading'], ['is', 'ahead'], ['is', 'winning']];
+/** "after 9 innings (8 1/2 if the home team leads) including any extra innings": the shorter length a game
+ * whose home team leads plays restates the regulation length before it; the word after that aside is read as
+ * right after the length. Returns where the aside ends, or `at` when none stands there. */
+function homeLeadAside(words: string[], at: number): number {
+  let k = at;
+  while (k < at + 3 && /^\d+$/.test(words[k] ?? '')) k++;
+  if (k === at) return at;
+  if (words[k] === 'innings') k++;
+  if (!(wordsAt(words, k, ['if', 'the', 'home']) && (words[k + 3] === 'team' || words[k + 3] === 'side'))) return at;
+  const lead = HOME_LEAD.find((v) => wordsAt(words, k + 4, v));
+  return lead ? k + 4 + lead.length : at;
 }
 
 /** Words that may stand between a negation and the value word it denies: auxiliaries and adverbs

@@ -332,7 +332,8 @@ const BLIND34_RIGHT = 58;
 // 51 since a contract's tie listed among its outcomes with its price ("Tie 0%") is a separate outcome (p3050).
 // 52 since a survivor pool's participant who picked a team in a tied game "is eliminated" (p3040).
 // 53 since a pool in which a game can be picked "to end in a tie" offers the tie as an outcome (p3038).
-const BLIND35_RIGHT = 53;
+// 54 since a nine-inning basis extended past "(8 1/2 if the home team leads)" by "including any needed extra innings" counts them (p3023).
+const BLIND35_RIGHT = 54;
 
 const m = (league: MarketScope['league'], marketType: MarketScope['marketType'], segment: MarketScope['segment'] = 'full'): MarketScope => ({ league, marketType, segment });
 
@@ -3792,5 +3793,12 @@ describe('stated values of the thirty-fifth blind batch read unknown (sentences 
     expect(readRule('For every game you can pick a tie as well.', 'tie', m('nfl', 'moneyline'))).toMatchObject({ value: 'separate_outcome' });
     // A pool that does not let a tie be picked states no such outcome.
     expect(readRule('You may not pick a tie.', 'tie', m('nfl', 'moneyline'))).toEqual({ value: 'unknown', why: 'silent' });
+  });
+  it('a nine-inning basis extended by extra innings past the home-team-leading aside ("after 9 innings (8 1/2 if the home team leads) including any extra innings") counts them', () => {
+    const text = 'Run line: graded on the official result after 9 innings (8 1/2 if the home team leads) including any needed extra innings.';
+    expect(readRule(text, 'overtime', m('mlb', 'spread'))).toMatchObject({ value: 'included' });
+    expect(readRule('Totals are settled on the result after nine innings (8.5 innings if the home side is ahead), plus any extra innings.', 'overtime', m('mlb', 'total'))).toMatchObject({ value: 'included' });
+    // The aside alone adds nothing: the nine-inning basis is still regulation.
+    expect(readRule('Run line: graded on the official result after 9 innings (8 1/2 if the home team leads).', 'overtime', m('mlb', 'spread'))).toMatchObject({ value: 'excluded' });
   });
 });
