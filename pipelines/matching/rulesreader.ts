@@ -247,6 +247,9 @@ export function tokenize(text: string): Tok[] {
     // A colon between digits writes a score or a time ("settled on the 125:124", "at 8:31 p.m."), not a
     // label before its clause.
     if (w === ':' && /\d/.test(s[start - 1] ?? '') && /\d/.test(s[start + 1] ?? '')) continue;
+    // A colon inside a quoted name ("a market such as 'Jalen Brunson: points O/U 24.5' (...): it resolves ...")
+    // is part of the name, not a label before a clause of its own.
+    if (w === ':' && quotedAt(s, start)) continue;
     const end = start + w.length;
     if (/^f5{2,}$/.test(w)) w = 'fifty_fifty';
     // "settles at $0" is a price of nothing, as "settles at zero" ("$0.40" is a price of its own).
@@ -273,6 +276,13 @@ export function tokenize(text: string): Tok[] {
     }
   }
   return out;
+}
+
+/** Whether position i of a sentence stands inside a quotation: an opening quote (after a space or
+ * parenthesis) before it and a closing one (before a space, punctuation or the end) after it, with no quote
+ * mark between either and i. */
+function quotedAt(s: string, i: number): boolean {
+  return /(?:^|[\s(])['"\u201c][^'"\u201c\u201d]*$/.test(s.slice(0, i)) && /^[^'"\u201c\u201d]*['"\u201d](?=[\s).,;:!?]|$)/.test(s.slice(i + 1));
 }
 
 const isWord = (t: Tok) => /^[a-z0-9_]/.test(t.word);

@@ -333,7 +333,8 @@ const BLIND34_RIGHT = 58;
 // 52 since a survivor pool's participant who picked a team in a tied game "is eliminated" (p3040).
 // 53 since a pool in which a game can be picked "to end in a tie" offers the tie as an outcome (p3038).
 // 54 since a nine-inning basis extended past "(8 1/2 if the home team leads)" by "including any needed extra innings" counts them (p3023).
-const BLIND35_RIGHT = 54;
+// 55 since a colon inside a quoted market title is part of the title and "a player market" names player props (p3056).
+const BLIND35_RIGHT = 55;
 
 const m = (league: MarketScope['league'], marketType: MarketScope['marketType'], segment: MarketScope['segment'] = 'full'): MarketScope => ({ league, marketType, segment });
 
@@ -3800,5 +3801,12 @@ describe('stated values of the thirty-fifth blind batch read unknown (sentences 
     expect(readRule('Totals are settled on the result after nine innings (8.5 innings if the home side is ahead), plus any extra innings.', 'overtime', m('mlb', 'total'))).toMatchObject({ value: 'included' });
     // The aside alone adds nothing: the nine-inning basis is still regulation.
     expect(readRule('Run line: graded on the official result after 9 innings (8 1/2 if the home team leads).', 'overtime', m('mlb', 'spread'))).toMatchObject({ value: 'excluded' });
+  });
+  it('a colon inside a quoted market title ("a player market such as \'Ja Morant: assists O/U 7.5\' (...): ...") is part of the title, not a label', () => {
+    const text = "Consider a player market such as 'Ja Morant: assists O/U 7.5' (Grizzlies v Suns): it resolves Yes above the line, and the whole game, overtime included, is counted.";
+    expect(readRule(text, 'overtime', m('nba', 'player_prop'))).toMatchObject({ value: 'included' });
+    expect(clauses(text).map((c) => c.kind)).toEqual(['first', 'colon']);
+    // A colon outside quotes still labels its clause, and an apostrophe is no quote.
+    expect(clauses("Morant's assists: overtime is counted.").map((c) => c.kind)).toEqual(['first', 'colon']);
   });
 });
