@@ -2,9 +2,13 @@
 // which may not import the API); market detail reads them off the same records with its builders.
 // Both must give the same outcome ids and quotes, or a stored history would not mean what the route
 // shows: each venue whose listing carries quotes, record by record, read both ways.
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { randomBytes } from 'node:crypto';
-import { quotesOfPayload } from '../../readmodels/price-history.ts';
+import { mayQuote, quotesOfPayload, quotesOfRecord, topicMayQuote } from '../../readmodels/price-history.ts';
+import { createClock } from '../simulator/core.ts';
+import { buildSimulatorApp } from '../simulator/server.ts';
+import { adapterFor } from './index.ts';
+import type { ListedRecord, PageRequest } from './listing.ts';
 import { BOOK_FAILED, type MarketDetail } from './live.ts';
 import { buildVenue1 } from './venue_1/market.ts';
 import { buildVenue2 } from './venue_2/market.ts';
@@ -14,7 +18,7 @@ import { buildVenue7 } from './venue_7/market.ts';
 import { buildVenue8 } from './venue_8/market.ts';
 import { buildVenue9Child } from './venue_9/market.ts';
 import { feesNotPublished } from '../fees.ts';
-import type { Provider } from '../../../lib/vocabulary.ts';
+import { PROVIDERS, type Provider } from '../../../lib/vocabulary.ts';
 
 const T = Date.parse('2026-11-21T20:00:00Z');
 const ISO = new Date(T).toISOString();
@@ -68,5 +72,74 @@ describe('listing quotes: the sink reads what market detail reads', () => {
     // The pair resolves to the favourite line on the route; the sink writes that as an alias.
     expect((buildVenue7(e, `${ev}:3`, ISO) as MarketDetail).outcomes).toEqual((buildVenue7(e, `${ev}:3:221.5`, ISO) as MarketDetail).outcomes);
     expect(quotesOfPayload('venue_7', 'event', e, T).aliases.map((a) => [a.alias, a.market_id])).toEqual([[`${ev}:3`, `${ev}:3:221.5`]]);
+  });
+});
+
+/** Every record a listing crawl of a simulated world reads, venue by venue, through each adapter's listing steps. */
+async function listedBySimulator(seed: number, at: number, advance: number[]): Promise<Map<Provider, ListedRecord[]>> {
+  const clock = createClock(at, { frozen: true });
+  const sim = await buildSimulatorApp({ seed, scale: 0.25, clock });
+  const out = new Map<Provider, ListedRecord[]>();
+  // A crawl now and after each advance: markets open, closed and settled in between.
+  for (const ms of [0, ...advance]) {
+    clock.advance(ms);
+    for (const venue of PROVIDERS) {
+      for (const step of adapterFor(venue).listingSteps()) {
+        for (let req: PageRequest | null = step.first(); req; ) {
+          const u = new URL(`http://sim${req.path}`);
+          for (const [k, v] of Object.entries(req.query)) u.searchParams.set(k, String(v));
+          const page = step.parse((await sim.app.inject({ url: u.pathname + u.search })).json(), req);
+          out.set(venue, [...(out.get(venue) ?? []), ...page.records]);
+          req = page.next;
+        }
+      }
+    }
+  }
+  await sim.app.close();
+  return out;
+}
+
+describe('the record types each venue quotes (quotedRecordTypes): the sink parses no other', () => {
+  it('cover every record type listingQuotes quotes in a simulated world, and each declared type quotes somewhere', async () => {
+    const listed = await listedBySimulator(7, T, [3_600_000, 86_400_000]);
+    for (const venue of PROVIDERS) {
+      const a = adapterFor(venue);
+      const records = listed.get(venue) ?? [];
+      expect(records.length, venue).toBeGreaterThan(0);
+      const quoting = new Set<string>();
+      const seen = new Set<string>();
+      for (const r of records) {
+        seen.add(r.recordType);
+        if (a.listingQuotes(r.recordType, r.payload as Record<string, unknown>).length > 0) quoting.add(r.recordType);
+      }
+      // A type listingQuotes quotes but the adapter does not declare would lose its quotes silently.
+      expect([...quoting].filter((t) => !a.quotedRecordTypes.includes(t)), venue).toEqual([]);
+      // A declared type the listing never quotes is a stale declaration (or a reader gone wrong).
+      expect([...a.quotedRecordTypes].filter((t) => !quoting.has(t)), `${venue} lists ${[...seen].join(', ')}`).toEqual([]);
+    }
+  }, 60_000);
+
+  it('venue_4 and venue_5 quote nothing, by record type and by topic', () => {
+    for (const venue of PROVIDERS) {
+      const none = venue === 'venue_4' || venue === 'venue_5';
+      expect(topicMayQuote(`raw.${venue}`), venue).toBe(!none);
+      expect(adapterFor(venue).quotedRecordTypes.length === 0, venue).toBe(none);
+    }
+    expect(topicMayQuote('raw.venue_10')).toBe(false);
+    expect(mayQuote('venue_10', 'market')).toBe(false);
+  });
+
+  it('a record of a type its venue does not quote is passed by without parsing its payload', () => {
+    const parse = vi.spyOn(JSON, 'parse');
+    try {
+      const rec = (venue: string, record_type: string) => ({ venue, record_type, native_id: 'x', read_started_at: T, payload: '{"status":"active","ticker":"K"}', read_id: null, source_url: null });
+      for (const [venue, type] of [['venue_1', 'event'], ['venue_1', 'crawl_complete'], ['venue_7', 'market'], ['venue_9', 'market'], ['venue_4', 'market'], ['venue_5', 'question'], ['venue_10', 'market']])
+        expect(quotesOfRecord(rec(venue, type), T)).toEqual({ quotes: [], aliases: [] });
+      expect(parse).not.toHaveBeenCalled();
+      expect(quotesOfRecord(rec('venue_1', 'market'), T).quotes.map((q) => q.market_id)).toEqual(['K', 'K']);
+      expect(parse).toHaveBeenCalledTimes(1);
+    } finally {
+      parse.mockRestore();
+    }
   });
 });

@@ -46,6 +46,7 @@ export const venue2: VenueAdapter<'venue_2'> = {
     return recordType !== 'market' || nativeId === null ? [] : [{ nativeId, title: text(m.question, m.slug), listed: open(m), wordsFrom: m }];
   },
   categoryWords: (rec) => slugs(rec.tags),
+  quotedRecordTypes: ['market'],
   listingQuotes(recordType, m) {
     if (recordType !== 'market' || !open(m)) return [];
     const names = jsonArray(m.outcomes);

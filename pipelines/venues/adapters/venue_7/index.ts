@@ -50,6 +50,7 @@ export const venue7: VenueAdapter<'venue_7'> = {
     });
   },
   categoryWords: (rec) => [rec.sport],
+  quotedRecordTypes: ['event'],
   listingQuotes(recordType, m) {
     if (recordType !== 'event' || m.state !== 'open') return [];
     const eventId = str(m.event_id);

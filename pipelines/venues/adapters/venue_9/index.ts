@@ -47,6 +47,7 @@ export const venue9: VenueAdapter<'venue_9'> = {
     });
   },
   categoryWords: (rec) => [...list(rec.tags), rec.category],
+  quotedRecordTypes: ['parent'],
   listingQuotes(recordType, m) {
     if (recordType !== 'parent') return [];
     return objs(m.children)
