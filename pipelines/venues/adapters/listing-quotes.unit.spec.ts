@@ -75,6 +75,43 @@ describe('listing quotes: the sink reads what market detail reads', () => {
   });
 });
 
+describe('listing quotes: the readers on odd records', () => {
+  const q = (price: number | null, bid: number | null, ask: number | null, last: number | null) => ({ price, bid, ask, last, bid_size: null, ask_size: null });
+  const read = (provider: Provider, type: string, m: Record<string, unknown>) => sinkQuotes(provider, type, m).map(({ market_id, outcome_id, ...rest }) => [market_id, outcome_id, rest]);
+
+  it('venue_2: lists of outcomes, tokens and prices of unequal lengths', () => {
+    const m = { id: '7', active: true, closed: false, outcomes: '["A","B","C"]', clobTokenIds: '["t1"]', outcomePrices: '["0.4",null]', bestBid: 0.43, bestAsk: 0.47, lastTradePrice: 0.45 };
+    expect(read('venue_2', 'market', m)).toEqual([
+      ['7', 't1', q(0.45, 0.43, 0.47, 0.45)],
+      ['7', '1', q(0.55, 0.53, 0.57, 0.55)],
+      ['7', '2', q(0.55, 0.53, 0.57, 0.55)],
+    ]);
+    // Tokens that are numbers are read as their text; a list that is not JSON is an empty list.
+    expect(read('venue_2', 'market', { ...m, outcomes: '["A"]', clobTokenIds: '[12]', outcomePrices: 'not json', bestBid: null, bestAsk: null, lastTradePrice: null })).toEqual([['7', '12', q(null, null, null, null)]]);
+    expect(read('venue_2', 'market', { ...m, outcomes: 'not json' })).toEqual([]);
+  });
+
+  it('venue_7: offers without a numeric odds or stake, and entries that are not objects, are passed over', () => {
+    const e = { event_id: 5, state: 'open', markets: [{ type_id: 1, lines: [{ line: null, selections: [{ id: 1, back: [{ odds: 'x', stake: 9 }, 7, { odds: '2', stake: '10' }, { odds: 4, stake: null }] }, { back: 'none' }] }] }] };
+    expect(read('venue_7', 'event', e)).toEqual([
+      // The one offer kept: odds 2 for a stake of 10, an ask of 0.5 for 20 shares; the other selection's bid its complement.
+      ['5:1', '1', { ...q(null, null, 0.5, null), ask_size: 20 }],
+      ['5:1', '2', { ...q(null, 0.5, null, null), bid_size: 20 }],
+    ]);
+  });
+
+  it('venue_9: only trading children that are objects', () => {
+    const p = { children: [{ pair: 'P:A', yes_price: 0.25, status: 'trading', updated_at: '2026-11-21T19:00:00Z' }, 'x', null, { pair: 'P:B', yes_price: 0.5, status: 'halted' }, { pair: 'P:C', status: 'trading' }] };
+    expect(read('venue_9', 'parent', p)).toEqual([
+      ['p:a', 'yes', q(0.25, null, null, null)],
+      ['p:a', 'no', q(0.75, null, null, null)],
+      ['p:c', 'yes', q(null, null, null, null)],
+      ['p:c', 'no', q(null, null, null, null)],
+    ]);
+    expect(read('venue_9', 'parent', { children: 'none' })).toEqual([]);
+  });
+});
+
 /** Every record a listing crawl of a simulated world reads, venue by venue, through each adapter's listing steps. */
 async function listedBySimulator(seed: number, at: number, advance: number[]): Promise<Map<Provider, ListedRecord[]>> {
   const clock = createClock(at, { frozen: true });
