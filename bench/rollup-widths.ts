@@ -1,12 +1,12 @@
-// What writing the three candle widths in one statement saves chdb (migration 005): a roll-up of
-// --rows new price_history rows by this tree's rollUpCandles against another tree's (--base-rollup,
-// its readmodels/price-rollup.ts: three statements, one per width), alternating, on one chdb
-// database migrated to this tree (the base's roll-up writes the candle tables directly and passes
-// the views by). Each round inserts the rows (not timed), rolls them up (timed), then rolls up
-// with nothing new (timed apart). CPU is process.cpuUsage() (this thread and chdb's pools) around
-// each roll-up and the --settle-ms after it (chdb's merges of the parts just written); medians of
-// --rounds rounds after 3 warm-up rounds. After the last round, both sides' candles are checked
-// against the raw rows (each width's changes sum to the rows written, once per roll-up).
+// A candle roll-up by this tree's rollUpCandles against another tree's (--base-rollup, its
+// readmodels/price-rollup.ts), alternating, on one chdb database migrated to this tree. Written for
+// the three widths in one statement (f2a0bb6, migration 005, reverted: bench/history.md 2026-11-28);
+// run it from the tree with the newer migrations, the other tree's roll-up against it. Each round
+// inserts --rows new price_history rows of one read time (not timed), rolls them up (timed), then
+// rolls up with nothing new (timed apart). CPU is process.cpuUsage() (this thread and chdb's pools)
+// around each roll-up and the --settle-ms after it (chdb's merges of the parts just written); medians
+// of --rounds rounds after 3 warm-up rounds. After the last round, each width's changes are summed
+// (every row counted once per width, by whichever side rolled it up).
 //
 //   node --import tsx bench/rollup-widths.ts --base-rollup <git archive of the base>/pipelines/readmodels/price-rollup.ts [--rows 13000] [--rounds 15] [--settle-ms 300]
 import { mkdtempSync, rmSync } from 'node:fs';

@@ -154,9 +154,8 @@ export function historyContract(name: string, open: OpenHistory): void {
       expect(after.h.at(-1)!.outcomes.map((o) => [o.outcome_id, o.changes, o.mid?.close])).toEqual([['a', 3, 0.25], ['b', 1, 0.15]]);
       expect(after.d.at(-1)!.outcomes.map((o) => [o.outcome_id, o.changes, o.mid?.close])).toEqual([['a', 4, 0.25], ['b', 1, 0.15]]);
 
-      // A roll-up stopped at its third insert (as by a crash or a restart): after its start and the
-      // three widths' states on chdb (one statement, migration 005), so before the mark; after its
-      // start and the 1m states on a server (which looks back, width by width). Answers unchanged, the
+      // A roll-up stopped after its 1m insert (its start recorded, then the 1m states; as by a crash or
+      // a restart): answers unchanged, the
       // mark not moved; the next roll-up does it again whole, and nothing is counted twice.
       let inserts = 0;
       const stopping = new Proxy(h, {

@@ -23,9 +23,6 @@ import type { CandleInterval } from './price-history.ts';
 
 export const ROLLUP_TABLES: Record<CandleInterval, string> = { '1m': 'price_rollup_1m', '1h': 'price_rollup_1h', '1d': 'price_rollup_1d' };
 
-/** The candle widths, narrowest first. */
-const WIDTHS = ['1m', '1h', '1d'] as const;
-
 /** The function that gives a time's bucket at each width (UTC), in price_history's terms. */
 export const BUCKET_OF: Record<CandleInterval, string> = { '1m': 'toStartOfMinute', '1h': 'toStartOfHour', '1d': 'toStartOfDay' };
 
@@ -198,27 +195,14 @@ export async function rollUpCandles(history: History, opts: RollUpOptions = {}):
     rows += Number(d.rows);
     const slice = { ...window, day: Number(d.day) };
     const NEW_OF_DAY = `${NEW} AND observed_at >= toDateTime64({day:Int64}, 3, 'UTC') AND observed_at < toDateTime64({day:Int64} + 86400, 3, 'UTC')`;
-    if (!repeat) {
-      // Every row is new to every width: the three widths' states in one statement, each row read
-      // once and counted once per width, passed on to each width's table by its view (migration 005).
-      await write(
-        `INSERT INTO price_rollup_widths (width, ${COLUMNS})
-         SELECT wb.1 AS width, provider, market_id, wb.2 AS b, outcome_id, ${STATES}
-         FROM price_history ARRAY JOIN [${WIDTHS.map((w) => `('${w}', toDateTime(${BUCKET_OF[w]}(observed_at), 'UTC'))`).join(', ')}] AS wb
-         WHERE ${NEW_OF_DAY}${guard}
-         GROUP BY width, provider, market_id, b, outcome_id SETTINGS ${limit}`,
-        slice,
-      );
-      if (days.length > 1) await stopIfFenced();
-      continue;
-    }
-    for (const width of WIDTHS) {
+    for (const width of ['1m', '1h', '1d'] as const) {
       const t = ROLLUP_TABLES[width];
       const bucketOf = BUCKET_OF[width];
       const rowsOf = `SELECT provider, market_id, ${bucketOf}(observed_at) AS b, outcome_id, mid, last, price, observed_at, inserted_at FROM price_history WHERE ${NEW_OF_DAY}`;
-      // The new rows joined to the version their bucket's states hold (none: 0, every row is new to it).
       await write(
-        `INSERT INTO ${t} (${COLUMNS})
+        repeat
+          ? // The new rows joined to the version their bucket's states hold (none: 0, every row is new to it).
+            `INSERT INTO ${t} (${COLUMNS})
              SELECT provider, market_id, b, outcome_id, ${STATES}
              FROM (${rowsOf}) AS n
              LEFT JOIN (
@@ -228,7 +212,8 @@ export async function rollUpCandles(history: History, opts: RollUpOptions = {}):
              ) AS held ON n.provider = held.p AND n.market_id = held.m AND n.b = held.vb AND n.outcome_id = held.o
              WHERE n.inserted_at > held.v${guard}
              GROUP BY provider, market_id, b, outcome_id
-             SETTINGS join_use_nulls = 0, ${limit}`,
+             SETTINGS join_use_nulls = 0, ${limit}`
+          : `INSERT INTO ${t} (${COLUMNS}) SELECT provider, market_id, b, outcome_id, ${STATES} FROM (${rowsOf}) WHERE 1${guard} GROUP BY provider, market_id, b, outcome_id SETTINGS ${limit}`,
         slice,
       );
     }

@@ -148,8 +148,8 @@ function rollerSuite(name: string, makeStore: () => Store) {
     it('a roller whose lease expired while it was paused in a roll-up adds nothing twice; the roller after it rolls up all', async () => {
       const store = makeStore();
       const [la, lb] = [store.client(), store.client()];
-      // Roller a is paused just before its third write (the start mark, the three widths' states, then
-      // the mark): after its check of the lease, before the engine runs the statement.
+      // Roller a is paused just before its third write (the start mark, the 1m states, then the 1h
+      // states): after its check of the lease, before the engine runs the statement.
       let writes = 0;
       let resume!: () => void;
       const resumed = new Promise<void>((r) => (resume = r));
@@ -216,11 +216,10 @@ function rollerSuite(name: string, makeStore: () => Store) {
 }
 
 // Each statement costs chdb a few ms of CPU however small (bench/history.md, 2026-11-27): a timer's
-// roll-up under a fence reads its window once, writes the start mark, the three widths' states (in one
-// statement, passed on to each width's table by its view) and the mark, and reads the fence back once;
-// with nothing new, it reads its window and stops.
+// roll-up under a fence reads its window once, writes the start mark, the three widths' states and the
+// mark, and reads the fence back once; with nothing new, it reads its window and stops.
 describe('statements of a roll-up under a fence', () => {
-  it('one day of new rows: one read of the window and its days, three writes, one read of the fence; nothing new: one read', async () => {
+  it('one day of new rows: one read of the window and its days, five writes, one read of the fence; nothing new: one read', async () => {
     const h = await ChdbHistory.open(dir, `t_${rnd()}`);
     try {
       await migrate(h);
@@ -240,7 +239,7 @@ describe('statements of a roll-up under a fence', () => {
       });
       await h.insert('price_history', rowsOf('m-', [{ market: 0, outcome: 'a', sec: 10, bid: 0.4, ask: 0.5, last: null }, { market: 1, outcome: 'b', sec: 20, bid: null, ask: null, last: 0.3 }]));
       expect(await rollUpCandles(counted, { fence: 5, held: () => true })).toMatchObject({ rows: 2 });
-      expect(seen).toEqual(['read window', 'write price_rollup_state', 'write price_rollup_widths', 'write price_rollup_state', 'read fence']);
+      expect(seen).toEqual(['read window', 'write price_rollup_state', 'write price_rollup_1m', 'write price_rollup_1h', 'write price_rollup_1d', 'write price_rollup_state', 'read fence']);
       const { rolled, raw } = await candles(h);
       expect(rolled).toEqual(raw);
       seen.length = 0;
