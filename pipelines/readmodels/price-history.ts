@@ -70,12 +70,34 @@ export interface RecordQuotes {
 
 const NONE: RecordQuotes = { quotes: [], aliases: [] };
 
+/** The record types each venue's reader can quote (its adapter's quotedRecordTypes), by venue; none for a venue without an adapter. */
+function quotedTypesOf(provider: string): readonly string[] {
+  try {
+    return adapterFor(provider).quotedRecordTypes;
+  } catch {
+    return [];
+  }
+}
+
+/**
+ * Whether a record of this venue and type can show a quote: a record of another type is passed by
+ * before its payload is parsed (most of the reading's cost).
+ */
+export const mayQuote = (provider: string, recordType: string): boolean => quotedTypesOf(provider).includes(recordType);
+
+/**
+ * Whether a raw topic (raw.venue_N) can carry a quote at all: a venue whose listing carries no prices
+ * (venue_4, venue_5) quotes none, and its records are passed by before they are even decoded.
+ */
+export const topicMayQuote = (topic: string): boolean => quotedTypesOf(topic.startsWith('raw.') ? topic.slice(4) : topic).length > 0;
+
 /**
  * The quotes a raw listing record shows. Records that are not listings (crawl markers, venue_1
  * events) or not open, and records a reader cannot make sense of, give nothing: a malformed record
- * must never stop the sink.
+ * must never stop the sink. A record of a type the venue's reader does not quote is not parsed.
  */
 export function quotesOfRecord(v: RawRecord, observedAt: number): RecordQuotes {
+  if (!mayQuote(v.venue, v.record_type)) return NONE;
   let payload: unknown;
   try {
     payload = JSON.parse(v.payload);

@@ -14,6 +14,7 @@ import { groupCandles } from '../readmodels/price-history.ts';
 import { priceHistorySink } from './sinks.ts';
 import type { InRecord } from './types.ts';
 import type { History } from '../readmodels/history.ts';
+import type { RawTopicId } from '../topics.ts';
 
 let h: ChdbHistory;
 beforeAll(async () => {
@@ -150,5 +151,19 @@ describe('sink.price-history on chdb', () => {
     const rec = { ...v3('1', MIN, 0.1, 0.2), value: { venue: 'venue_3', record_type: 'crawl_complete', native_id: 'x', read_started_at: MIN, read_id: null, source_url: null, payload: '{}' } } as InRecord;
     // No History given: a sink that had to read would throw.
     expect(await priceHistorySink.handle([rec], { stage: priceHistorySink.name, topic: 'raw.venue_3', partition: 0 })).toEqual({});
+  });
+
+  it('the records of a venue whose listing carries no prices are not even decoded', async () => {
+    const undecodable = (topic: RawTopicId) => {
+      const r = { ...v3('1', MIN, 0.1, 0.2), topic, topicName: topic };
+      Object.defineProperty(r, 'value', {
+        get() {
+          throw new Error(`${topic}: decoded`);
+        },
+      });
+      return r as InRecord;
+    };
+    for (const topic of ['raw.venue_4', 'raw.venue_5'] as const) expect(await priceHistorySink.handle([undecodable(topic)], { stage: priceHistorySink.name, topic, partition: 0 })).toEqual({});
+    await expect(priceHistorySink.handle([undecodable('raw.venue_3')], { stage: priceHistorySink.name, topic: 'raw.venue_3', partition: 0 })).rejects.toThrow('raw.venue_3: decoded');
   });
 });

@@ -6,7 +6,7 @@
 import { RAW_TOPIC_IDS, type CanonicalMarket, type MatchedEventRecord, type RawRecord } from '../topics.ts';
 import { JsonText } from '../readmodels/snapshots.ts';
 import type { History } from '../readmodels/history.ts';
-import { changedQuotes, QuoteMemory, quoteKey, quoteKeysOf, quotesOfRecord, type AliasRow, type ObservedQuote, type StoredQuote } from '../readmodels/price-history.ts';
+import { changedQuotes, QuoteMemory, quoteKey, quoteKeysOf, quotesOfRecord, topicMayQuote, type AliasRow, type ObservedQuote, type StoredQuote } from '../readmodels/price-history.ts';
 import { offsetVersion, type InRecord, type StageDef } from './types.ts';
 
 /** Avro timestamp-millis may decode to a Date (logical types on) or a number (off): store ms. */
@@ -306,6 +306,8 @@ export const priceHistorySink: StageDef = {
     const observations: ObservedQuote[] = [];
     const aliases = new Map<string, AliasRow>();
     for (const r of records as InRecord<'raw.venue_1'>[]) {
+      // A venue whose listing carries no prices: its records are not even decoded.
+      if (!topicMayQuote(r.topic)) continue;
       const v = r.value as RawRecord | null;
       if (!v) continue;
       const q = quotesOfRecord(v, toMs(v.read_started_at) ?? r.timestamp);

@@ -2,9 +2,13 @@
 // which may not import the API); market detail reads them off the same records with its builders.
 // Both must give the same outcome ids and quotes, or a stored history would not mean what the route
 // shows: each venue whose listing carries quotes, record by record, read both ways.
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { randomBytes } from 'node:crypto';
-import { quotesOfPayload } from '../../readmodels/price-history.ts';
+import { mayQuote, quotesOfPayload, quotesOfRecord, topicMayQuote } from '../../readmodels/price-history.ts';
+import { createClock } from '../simulator/core.ts';
+import { buildSimulatorApp } from '../simulator/server.ts';
+import { adapterFor } from './index.ts';
+import type { ListedRecord, PageRequest } from './listing.ts';
 import { BOOK_FAILED, type MarketDetail } from './live.ts';
 import { buildVenue1 } from './venue_1/market.ts';
 import { buildVenue2 } from './venue_2/market.ts';
@@ -14,7 +18,7 @@ import { buildVenue7 } from './venue_7/market.ts';
 import { buildVenue8 } from './venue_8/market.ts';
 import { buildVenue9Child } from './venue_9/market.ts';
 import { feesNotPublished } from '../fees.ts';
-import type { Provider } from '../../../lib/vocabulary.ts';
+import { PROVIDERS, type Provider } from '../../../lib/vocabulary.ts';
 
 const T = Date.parse('2026-11-21T20:00:00Z');
 const ISO = new Date(T).toISOString();
@@ -68,5 +72,111 @@ describe('listing quotes: the sink reads what market detail reads', () => {
     // The pair resolves to the favourite line on the route; the sink writes that as an alias.
     expect((buildVenue7(e, `${ev}:3`, ISO) as MarketDetail).outcomes).toEqual((buildVenue7(e, `${ev}:3:221.5`, ISO) as MarketDetail).outcomes);
     expect(quotesOfPayload('venue_7', 'event', e, T).aliases.map((a) => [a.alias, a.market_id])).toEqual([[`${ev}:3`, `${ev}:3:221.5`]]);
+  });
+});
+
+describe('listing quotes: the readers on odd records', () => {
+  const q = (price: number | null, bid: number | null, ask: number | null, last: number | null) => ({ price, bid, ask, last, bid_size: null, ask_size: null });
+  const read = (provider: Provider, type: string, m: Record<string, unknown>) => sinkQuotes(provider, type, m).map(({ market_id, outcome_id, ...rest }) => [market_id, outcome_id, rest]);
+
+  it('venue_2: lists of outcomes, tokens and prices of unequal lengths', () => {
+    const m = { id: '7', active: true, closed: false, outcomes: '["A","B","C"]', clobTokenIds: '["t1"]', outcomePrices: '["0.4",null]', bestBid: 0.43, bestAsk: 0.47, lastTradePrice: 0.45 };
+    expect(read('venue_2', 'market', m)).toEqual([
+      ['7', 't1', q(0.45, 0.43, 0.47, 0.45)],
+      ['7', '1', q(0.55, 0.53, 0.57, 0.55)],
+      ['7', '2', q(0.55, 0.53, 0.57, 0.55)],
+    ]);
+    // Tokens that are numbers are read as their text; a list that is not JSON is an empty list.
+    expect(read('venue_2', 'market', { ...m, outcomes: '["A"]', clobTokenIds: '[12]', outcomePrices: 'not json', bestBid: null, bestAsk: null, lastTradePrice: null })).toEqual([['7', '12', q(null, null, null, null)]]);
+    expect(read('venue_2', 'market', { ...m, outcomes: 'not json' })).toEqual([]);
+  });
+
+  it('venue_7: offers without a numeric odds or stake, and entries that are not objects, are passed over', () => {
+    const e = { event_id: 5, state: 'open', markets: [{ type_id: 1, lines: [{ line: null, selections: [{ id: 1, back: [{ odds: 'x', stake: 9 }, 7, { odds: '2', stake: '10' }, { odds: 4, stake: null }] }, { back: 'none' }] }] }] };
+    expect(read('venue_7', 'event', e)).toEqual([
+      // The one offer kept: odds 2 for a stake of 10, an ask of 0.5 for 20 shares; the other selection's bid its complement.
+      ['5:1', '1', { ...q(null, null, 0.5, null), ask_size: 20 }],
+      ['5:1', '2', { ...q(null, 0.5, null, null), bid_size: 20 }],
+    ]);
+  });
+
+  it('venue_9: only trading children that are objects', () => {
+    const p = { children: [{ pair: 'P:A', yes_price: 0.25, status: 'trading', updated_at: '2026-11-21T19:00:00Z' }, 'x', null, { pair: 'P:B', yes_price: 0.5, status: 'halted' }, { pair: 'P:C', status: 'trading' }] };
+    expect(read('venue_9', 'parent', p)).toEqual([
+      ['p:a', 'yes', q(0.25, null, null, null)],
+      ['p:a', 'no', q(0.75, null, null, null)],
+      ['p:c', 'yes', q(null, null, null, null)],
+      ['p:c', 'no', q(null, null, null, null)],
+    ]);
+    expect(read('venue_9', 'parent', { children: 'none' })).toEqual([]);
+  });
+});
+
+/** Every record a listing crawl of a simulated world reads, venue by venue, through each adapter's listing steps. */
+async function listedBySimulator(seed: number, at: number, advance: number[]): Promise<Map<Provider, ListedRecord[]>> {
+  const clock = createClock(at, { frozen: true });
+  const sim = await buildSimulatorApp({ seed, scale: 0.25, clock });
+  const out = new Map<Provider, ListedRecord[]>();
+  // A crawl now and after each advance: markets open, closed and settled in between.
+  for (const ms of [0, ...advance]) {
+    clock.advance(ms);
+    for (const venue of PROVIDERS) {
+      for (const step of adapterFor(venue).listingSteps()) {
+        for (let req: PageRequest | null = step.first(); req; ) {
+          const u = new URL(`http://sim${req.path}`);
+          for (const [k, v] of Object.entries(req.query)) u.searchParams.set(k, String(v));
+          const page = step.parse((await sim.app.inject({ url: u.pathname + u.search })).json(), req);
+          out.set(venue, [...(out.get(venue) ?? []), ...page.records]);
+          req = page.next;
+        }
+      }
+    }
+  }
+  await sim.app.close();
+  return out;
+}
+
+describe('the record types each venue quotes (quotedRecordTypes): the sink parses no other', () => {
+  it('cover every record type listingQuotes quotes in a simulated world, and each declared type quotes somewhere', async () => {
+    const listed = await listedBySimulator(7, T, [3_600_000, 86_400_000]);
+    for (const venue of PROVIDERS) {
+      const a = adapterFor(venue);
+      const records = listed.get(venue) ?? [];
+      expect(records.length, venue).toBeGreaterThan(0);
+      const quoting = new Set<string>();
+      const seen = new Set<string>();
+      for (const r of records) {
+        seen.add(r.recordType);
+        if (a.listingQuotes(r.recordType, r.payload as Record<string, unknown>).length > 0) quoting.add(r.recordType);
+      }
+      // A type listingQuotes quotes but the adapter does not declare would lose its quotes silently.
+      expect([...quoting].filter((t) => !a.quotedRecordTypes.includes(t)), venue).toEqual([]);
+      // A declared type the listing never quotes is a stale declaration (or a reader gone wrong).
+      expect([...a.quotedRecordTypes].filter((t) => !quoting.has(t)), `${venue} lists ${[...seen].join(', ')}`).toEqual([]);
+    }
+  }, 60_000);
+
+  it('venue_4 and venue_5 quote nothing, by record type and by topic', () => {
+    for (const venue of PROVIDERS) {
+      const none = venue === 'venue_4' || venue === 'venue_5';
+      expect(topicMayQuote(`raw.${venue}`), venue).toBe(!none);
+      expect(adapterFor(venue).quotedRecordTypes.length === 0, venue).toBe(none);
+    }
+    expect(topicMayQuote('raw.venue_10')).toBe(false);
+    expect(mayQuote('venue_10', 'market')).toBe(false);
+  });
+
+  it('a record of a type its venue does not quote is passed by without parsing its payload', () => {
+    const parse = vi.spyOn(JSON, 'parse');
+    try {
+      const rec = (venue: string, record_type: string) => ({ venue, record_type, native_id: 'x', read_started_at: T, payload: '{"status":"active","ticker":"K"}', read_id: null, source_url: null });
+      for (const [venue, type] of [['venue_1', 'event'], ['venue_1', 'crawl_complete'], ['venue_7', 'market'], ['venue_9', 'market'], ['venue_4', 'market'], ['venue_5', 'question'], ['venue_10', 'market']])
+        expect(quotesOfRecord(rec(venue, type), T)).toEqual({ quotes: [], aliases: [] });
+      expect(parse).not.toHaveBeenCalled();
+      expect(quotesOfRecord(rec('venue_1', 'market'), T).quotes.map((q) => q.market_id)).toEqual(['K', 'K']);
+      expect(parse).toHaveBeenCalledTimes(1);
+    } finally {
+      parse.mockRestore();
+    }
   });
 });

@@ -81,6 +81,13 @@ export interface VenueAdapter<P extends string = string> {
    * per venue)"), in the venue's order; the catalog maps them to its buckets.
    */
   categoryWords(record: Obj): unknown[];
+  /**
+   * The record types listingQuotes can quote (none for a venue whose listing carries no prices). The
+   * price-history sink passes every other record by before parsing its payload: listingQuotes gives
+   * nothing for them, and a raw topic also carries records no reader quotes (crawl markers, finals,
+   * events whose markets are listed apart). listing-quotes.unit.spec.ts holds it to listingQuotes.
+   */
+  quotedRecordTypes: readonly string[];
   /** The quotes an open listing record shows; none for records that are not open listings. */
   listingQuotes(recordType: string, record: Obj): ListedMarketQuotes[];
   /**

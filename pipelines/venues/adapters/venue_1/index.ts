@@ -62,6 +62,7 @@ export const venue1: VenueAdapter<'venue_1'> = {
     return recordType !== 'market' || nativeId === null ? [] : [{ nativeId, title: text(m.title, m.subtitle), listed: m.status === 'active' && !isVenue1Parlay(m), wordsFrom: m }];
   },
   categoryWords: (rec) => [rec.category],
+  quotedRecordTypes: ['market'],
   listingQuotes(recordType, m) {
     // Events list no quotes (their markets are listed as their own records).
     if (recordType !== 'market' || m.status !== 'active') return [];

@@ -46,16 +46,22 @@ export const venue2: VenueAdapter<'venue_2'> = {
     return recordType !== 'market' || nativeId === null ? [] : [{ nativeId, title: text(m.question, m.slug), listed: open(m), wordsFrom: m }];
   },
   categoryWords: (rec) => slugs(rec.tags),
+  quotedRecordTypes: ['market'],
   listingQuotes(recordType, m) {
     if (recordType !== 'market' || !open(m)) return [];
     const names = jsonArray(m.outcomes);
-    const tokens = jsonArray(m.clobTokenIds).map(String);
-    const marks = jsonArray(m.outcomePrices).map(numOf);
+    const tokens = jsonArray(m.clobTokenIds);
+    const marks = jsonArray(m.outcomePrices);
     const bid = numOf(m.bestBid);
     const ask = numOf(m.bestAsk);
     const last = numOf(m.lastTradePrice);
-    // The record quotes the first outcome; the second is its complement.
-    const outcomes = names.map((_, i): [string, Quote] => [tokens[i] ?? String(i), i === 0 ? recordQuote(bid, ask, last, marks[0] ?? null) : recordQuote(complement(ask), complement(bid), complement(last), marks[i] ?? null)]);
+    // The record quotes the first outcome; the second is its complement. Each token and mark is read
+    // where it is used (no mapped copies of the lists: the price-history sink reads every market listed).
+    const outcomes = new Array<[string, Quote]>(names.length);
+    for (let i = 0; i < names.length; i++) {
+      const mark = i < marks.length ? numOf(marks[i]) : null;
+      outcomes[i] = [i < tokens.length ? String(tokens[i]) : String(i), i === 0 ? recordQuote(bid, ask, last, mark) : recordQuote(complement(ask), complement(bid), complement(last), mark)];
+    }
     // Market detail also resolves a venue_2 market by its slug and its condition id.
     return [{ marketId: str(m.id), outcomes, venueTime: timeOf(m.updatedAt), aliases: [str(m.slug), str(m.conditionId)?.toLowerCase() ?? null] }];
   },

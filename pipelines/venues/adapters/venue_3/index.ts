@@ -43,6 +43,7 @@ export const venue3: VenueAdapter<'venue_3'> = {
     return recordType !== 'market' || nativeId === null ? [] : [{ nativeId, title: text(m.title), listed: m.status === 'open', wordsFrom: m }];
   },
   categoryWords: (rec) => [rec.category],
+  quotedRecordTypes: ['market'],
   listingQuotes(recordType, m) {
     if (recordType !== 'market' || m.status !== 'open') return [];
     const outcomes = objs(m.outcomes).map((o, i): [string, Quote] => [str(o.token) ?? String(i), recordQuote(numOf(o.best_bid), numOf(o.best_ask), numOf(o.last_price))]);

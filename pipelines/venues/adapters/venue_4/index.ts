@@ -61,6 +61,7 @@ export const venue4: VenueAdapter<'venue_4'> = {
   },
   categoryWords: (rec) => [rec.sportLabel],
   // Prices only in the book, which the listing does not carry.
+  quotedRecordTypes: [],
   listingQuotes: () => [],
   canonicalMarkets: canonicalizeVenue4,
   readMarket: readVenue4,

@@ -42,6 +42,7 @@ export const venue5: VenueAdapter<'venue_5'> = {
   },
   categoryWords: (rec) => [rec.topic],
   // Prices only in the book, which the listing does not carry.
+  quotedRecordTypes: [],
   listingQuotes: () => [],
   canonicalMarkets: canonicalizeVenue5,
   readMarket: readVenue5,

@@ -37,6 +37,7 @@ export const venue6: VenueAdapter<'venue_6'> = {
     return recordType !== 'market' || nativeId === null ? [] : [{ nativeId, title: text(m.question, m.title), listed: m.status === 'open', wordsFrom: m }];
   },
   categoryWords: (rec) => [rec.category],
+  quotedRecordTypes: ['market'],
   listingQuotes(recordType, m) {
     if (recordType !== 'market' || m.status !== 'open') return [];
     const toks = objs(m.outcomes).map((o) => str(o.token) ?? '');

@@ -1,7 +1,7 @@
 // venue_7 (FORMATS.md "venue_7"): events listed by offset with a sport filter, each grouping its
 // markets; odds offers per selection on the event record, a market's lines named
 // `<event_id>:<market_type_id>:<line>`.
-import type { Quote } from '../../../../lib/quotes.ts';
+import type { OddsOffer, Quote } from '../../../../lib/quotes.ts';
 import { quotesFromOdds } from '../../../../lib/quotes.ts';
 import { joinTitle, numOf, objs, str, text } from '../fields.ts';
 import { arr, filtered, obj, overlapped, records, type ListingStep } from '../listing.ts';
@@ -16,8 +16,24 @@ import { venue7Line } from './identifiers.ts';
 // The stream reads ids as market detail does: an empty id is still an id.
 import { str as nativeStr } from '../native.ts';
 import { NOT_FOUND } from '../../client/http.ts';
-import { isObj } from '../fields.ts';
+import { isObj, type Obj } from '../fields.ts';
 import type { ListedDetail } from '../types.ts';
+
+/**
+ * A selection's back offers with a numeric odds and stake, in the venue's order. A loop, not
+ * filter and flatMap: the price-history sink reads every offer of every open event listed.
+ */
+function backOffers(s: Obj): OddsOffer[] {
+  const out: OddsOffer[] = [];
+  if (!Array.isArray(s.back)) return out;
+  for (const o of s.back as unknown[]) {
+    if (!isObj(o)) continue;
+    const odds = numOf(o.odds);
+    const stake = numOf(o.stake);
+    if (odds !== null && stake !== null) out.push({ odds, stake });
+  }
+  return out;
+}
 
 const listingSteps = (): ListingStep[] => [
   {
@@ -50,6 +66,7 @@ export const venue7: VenueAdapter<'venue_7'> = {
     });
   },
   categoryWords: (rec) => [rec.sport],
+  quotedRecordTypes: ['event'],
   listingQuotes(recordType, m) {
     if (recordType !== 'event' || m.state !== 'open') return [];
     const eventId = str(m.event_id);
@@ -66,11 +83,12 @@ export const venue7: VenueAdapter<'venue_7'> = {
         // under the pair, which names the market's one line.
         const id = line === null ? pair : `${pair}:${line}`;
         const sels = objs(l.selections);
-        const backs = sels.map((s) => objs(s.back).flatMap((o) => (numOf(o.odds) !== null && numOf(o.stake) !== null ? [{ odds: numOf(o.odds)!, stake: numOf(o.stake)! }] : [])));
-        const quotes = quotesFromOdds(backs);
+        const quotes = quotesFromOdds(sels.map(backOffers));
         // "the pair resolves the line the venue currently flags favourite"
         const favourite = line !== null && (l.favourite === true || lines.length === 1);
-        out.push({ marketId: id, outcomes: sels.map((s, i): [string, Quote] => [str(s.id) ?? String(i + 1), quotes[i]]), venueTime: null, aliases: favourite ? [pair] : [] });
+        const outcomes = new Array<[string, Quote]>(sels.length);
+        for (let i = 0; i < sels.length; i++) outcomes[i] = [str(sels[i].id) ?? String(i + 1), quotes[i]];
+        out.push({ marketId: id, outcomes, venueTime: null, aliases: favourite ? [pair] : [] });
       }
     }
     return out;

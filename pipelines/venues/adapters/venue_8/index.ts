@@ -37,6 +37,7 @@ export const venue8: VenueAdapter<'venue_8'> = {
     return recordType !== 'market' || nativeId === null ? [] : [{ nativeId, title: text(m.question), listed: m.isResolved !== true, wordsFrom: m }];
   },
   categoryWords: (rec) => list(rec.groupSlugs),
+  quotedRecordTypes: ['market'],
   listingQuotes(recordType, m) {
     if (recordType !== 'market' || m.isResolved === true) return [];
     const mark = numOf(m.probability);

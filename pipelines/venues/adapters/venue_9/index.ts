@@ -3,7 +3,7 @@
 import { joinTitle, list, numOf, objs, str, text, timeOf } from '../fields.ts';
 import { arr, obj, records, until, type ListingStep } from '../listing.ts';
 import { complement, markOnly } from '../quotes.ts';
-import type { VenueAdapter } from '../types.ts';
+import type { ListedMarketQuotes, VenueAdapter } from '../types.ts';
 import { canonicalizeVenue9 } from './canonical.ts';
 import { venue9NativeId } from './identifiers.ts';
 import { readVenue9 } from './market.ts';
@@ -47,14 +47,17 @@ export const venue9: VenueAdapter<'venue_9'> = {
     });
   },
   categoryWords: (rec) => [...list(rec.tags), rec.category],
+  quotedRecordTypes: ['parent'],
   listingQuotes(recordType, m) {
-    if (recordType !== 'parent') return [];
-    return objs(m.children)
-      .filter((c) => c.status === 'trading')
-      .map((c) => {
-        const mark = numOf(c.yes_price);
-        return { marketId: str(c.pair)?.toLowerCase() ?? null, outcomes: [['yes', markOnly(mark)], ['no', markOnly(complement(mark))]], venueTime: timeOf(c.updated_at), aliases: [] };
-      });
+    if (recordType !== 'parent' || !Array.isArray(m.children)) return [];
+    // A loop rather than filter and map: the price-history sink reads every child of every parent listed.
+    const out: ListedMarketQuotes[] = [];
+    for (const c of m.children as unknown[]) {
+      if (!isObj(c) || c.status !== 'trading') continue;
+      const mark = numOf(c.yes_price);
+      out.push({ marketId: str(c.pair)?.toLowerCase() ?? null, outcomes: [['yes', markOnly(mark)], ['no', markOnly(complement(mark))]], venueTime: timeOf(c.updated_at), aliases: [] });
+    }
+    return out;
   },
   canonicalMarkets: canonicalizeVenue9,
   readMarket: readVenue9,

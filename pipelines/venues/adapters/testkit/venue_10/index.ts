@@ -30,6 +30,7 @@ export const venue10: VenueAdapter<'venue_10'> = {
     return recordType !== 'market' || nativeId === null ? [] : [{ nativeId, title: text(m.name), listed: m.open === true, wordsFrom: m }];
   },
   categoryWords: (rec) => [rec.topic],
+  quotedRecordTypes: ['market'],
   listingQuotes(recordType, m) {
     if (recordType !== 'market' || m.open !== true) return [];
     const yes = numOf(m.yes);
