@@ -3810,3 +3810,13 @@ describe('stated values of the thirty-fifth blind batch read unknown (sentences 
     expect(clauses("Morant's assists: overtime is counted.").map((c) => c.kind)).toEqual(['first', 'colon']);
   });
 });
+describe('the thirty-sixth blind batch\'s silent row read known (sentences written for these tests)', () => {
+  it('"the draw is calculated at the end of regulation" speaks of a market with a draw (a three-way line), not of a two-way money line', () => {
+    const text = 'Hockey games can run into overtime and a shootout, so the draw is calculated at the end of regulation time.';
+    expect(readRule(text, 'overtime', m('nhl', 'moneyline'))).toEqual({ value: 'unknown', why: 'silent' });
+    expect(readRule('Draws are determined on the score after 60 minutes.', 'overtime', m('nhl', 'moneyline'))).toEqual({ value: 'unknown', why: 'silent' });
+    // The bets themselves settled at the end of regulation still leave overtime out, and a draw's settlement is still a tie rule.
+    expect(readRule('Bets are settled at the end of regulation time.', 'overtime', m('nhl', 'moneyline'))).toMatchObject({ value: 'excluded' });
+    expect(readRule('If the game is a draw, the bet is void.', 'tie', m('nfl', 'moneyline'))).toMatchObject({ value: 'void' });
+  });
+});
