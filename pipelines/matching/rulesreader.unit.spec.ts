@@ -340,7 +340,8 @@ const BLIND35_RIGHT = 55;
 // merged, no wrong value, 1 of 20 silent rows read known): p3102's "so the draw is calculated at the end of regulation
 // time" (a market with a draw, now unknown) leaves no silent row read known and 51 of 53 right (measurements.md,
 // round 50).
-const BLIND36_RIGHT = 51;
+// 52 since an entry "settled on the remaining (valid) picks" when a player does not play voids the pick (p3104).
+const BLIND36_RIGHT = 52;
 
 const m = (league: MarketScope['league'], marketType: MarketScope['marketType'], segment: MarketScope['segment'] = 'full'): MarketScope => ({ league, marketType, segment });
 
@@ -3825,5 +3826,13 @@ describe('the thirty-sixth blind batch\'s silent row read known (sentences writt
     // The bets themselves settled at the end of regulation still leave overtime out, and a draw's settlement is still a tie rule.
     expect(readRule('Bets are settled at the end of regulation time.', 'overtime', m('nhl', 'moneyline'))).toMatchObject({ value: 'excluded' });
     expect(readRule('If the game is a draw, the bet is void.', 'tie', m('nfl', 'moneyline'))).toMatchObject({ value: 'void' });
+  });
+});
+describe('stated values of the thirty-sixth blind batch read unknown (sentences written for these tests)', () => {
+  it('a pick\'em entry "settled on the remaining picks" when a player does not play voids the pick, as "removed from your entry" does', () => {
+    expect(readRule('If the athlete does not play, your entry is settled on the remaining picks.', 'non_participation', m('wnba', 'player_prop'))).toMatchObject({ value: 'void' });
+    expect(readRule('A tied pick is handled as if the player did not play, and the lineup is scored on the remaining valid picks.', 'non_participation', m('nba', 'player_prop'))).toMatchObject({ value: 'void' });
+    // Without a player missing the game it is no rule on non-participation.
+    expect(readRule('If the game is postponed, your entry is settled on the remaining picks.', 'non_participation', m('nba', 'player_prop'))).toEqual({ value: 'unknown', why: 'silent' });
   });
 });
