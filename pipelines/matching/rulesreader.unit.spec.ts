@@ -160,7 +160,8 @@ const BLIND18_SILENT_KNOWN: string[] = [];
 // after the handicap, level when overtime ends; measurements.md).
 // 99 since round 29 (a win in regular time or in the added time, a consequence's hedge, half a point for a
 // tied pick, 'postponed ... or cancelled').
-const BLIND19_RIGHT = 99;
+// 100 since a tipping contest's tip on "the exact result of the match after regular playing time" leaves overtime out of its money line (p2005; round 50).
+const BLIND19_RIGHT = 100;
 // The twentieth blind batch, development since its blind figure (70 of 101 right on the reader at d40352e,
 // with 1 wrong value and 6 of 53 silent rows read known, no opposite pair read alike): after the round on it
 // none wrong, no silent row read known (lacrosse and handball pages, a hedge over providers, one team's line,
@@ -341,7 +342,8 @@ const BLIND35_RIGHT = 55;
 // time" (a market with a draw, now unknown) leaves no silent row read known and 51 of 53 right (measurements.md,
 // round 50).
 // 52 since an entry "settled on the remaining (valid) picks" when a player does not play voids the pick (p3104).
-const BLIND36_RIGHT = 52;
+// 53 since a tipping contest's tip on "the result of the game after 60 minutes" leaves overtime out of its money line (p3100).
+const BLIND36_RIGHT = 53;
 
 const m = (league: MarketScope['league'], marketType: MarketScope['marketType'], segment: MarketScope['segment'] = 'full'): MarketScope => ({ league, marketType, segment });
 
@@ -3834,5 +3836,13 @@ describe('stated values of the thirty-sixth blind batch read unknown (sentences 
     expect(readRule('A tied pick is handled as if the player did not play, and the lineup is scored on the remaining valid picks.', 'non_participation', m('nba', 'player_prop'))).toMatchObject({ value: 'void' });
     // Without a player missing the game it is no rule on non-participation.
     expect(readRule('If the game is postponed, your entry is settled on the remaining picks.', 'non_participation', m('nba', 'player_prop'))).toEqual({ value: 'unknown', why: 'silent' });
+  });
+  it('a tipping contest\'s tip on "the result of the game after 60 minutes" leaves overtime out of its money line, and says nothing of a total tipped beside it', () => {
+    const text = 'How to play: you tip the result of the game after 60 minutes (1 home, X draw, 2 away) and the number of goals scored.';
+    expect(readRule(text, 'overtime', m('nhl', 'moneyline'))).toMatchObject({ value: 'excluded' });
+    expect(readRule(text, 'overtime', m('nhl', 'total'))).toEqual({ value: 'unknown', why: 'silent' });
+    expect(readRule('Each entrant predicts the exact result of the match after regulation time.', 'overtime', m('nhl', 'moneyline'))).toMatchObject({ value: 'excluded' });
+    // The tip on the result after regulation and overtime counts overtime.
+    expect(readRule('You tip the result of the game after regulation time and overtime.', 'overtime', m('nhl', 'moneyline'))).toMatchObject({ value: 'included' });
   });
 });
