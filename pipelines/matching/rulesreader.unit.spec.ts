@@ -311,8 +311,9 @@ const BLIND32_RIGHT = 45;
 // wrong, no silent row read known and 22 of 29 right (measurements.md, round 46).
 // 24 since "Women's NBA" (p2935, p2936) names the WNBA;
 // 25 since "that's why books often hang a half point" (p2934) hedges its own claim, not the push rule before it;
-// 26 since "Shootout adjustment: one goal to the shootout winner" (p2906) credits the winner a goal.
-const BLIND33_RIGHT = 26;
+// 26 since "Shootout adjustment: one goal to the shootout winner" (p2906) credits the winner a goal;
+// 27 since a pool's tie for which "half the assigned point value is awarded" (p2938) pays half (round 50).
+const BLIND33_RIGHT = 27;
 
 // The thirty-fourth blind batch, development since its blind figure (53 of 63 right on the reader of rounds 43-45,
 // with no wrong value, no silent row read known and no pair of opposite stated values read alike; 10 stated rows
@@ -3844,5 +3845,13 @@ describe('stated values of the thirty-sixth blind batch read unknown (sentences 
     expect(readRule('Each entrant predicts the exact result of the match after regulation time.', 'overtime', m('nhl', 'moneyline'))).toMatchObject({ value: 'excluded' });
     // The tip on the result after regulation and overtime counts overtime.
     expect(readRule('You tip the result of the game after regulation time and overtime.', 'overtime', m('nhl', 'moneyline'))).toMatchObject({ value: 'included' });
+  });
+});
+describe('unknown rows of older blind batches, round 50 (sentences written for these tests)', () => {
+  it('a pool\'s tie for which "half the point value is awarded" (passive) pays half, as "awards half a point" does', () => {
+    expect(readRule('If a game ends in a tie, half the configured point value is awarded.', 'tie', m('nfl', 'moneyline'))).toMatchObject({ value: 'half_payout' });
+    expect(readRule('When a game is tied, half a point is given for the pick.', 'tie', m('nfl', 'moneyline'))).toMatchObject({ value: 'half_payout' });
+    // Half a point added to a line to rule out a tie pays nothing.
+    expect(readRule('To rule out a tie, half a point is added to the line.', 'tie', m('nfl', 'moneyline'))).toEqual({ value: 'unknown', why: 'silent' });
   });
 });
