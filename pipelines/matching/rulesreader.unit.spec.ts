@@ -160,7 +160,8 @@ const BLIND18_SILENT_KNOWN: string[] = [];
 // after the handicap, level when overtime ends; measurements.md).
 // 99 since round 29 (a win in regular time or in the added time, a consequence's hedge, half a point for a
 // tied pick, 'postponed ... or cancelled').
-const BLIND19_RIGHT = 99;
+// 100 since a tipping contest's tip on "the exact result of the match after regular playing time" leaves overtime out of its money line (p2005; round 50).
+const BLIND19_RIGHT = 100;
 // The twentieth blind batch, development since its blind figure (70 of 101 right on the reader at d40352e,
 // with 1 wrong value and 6 of 53 silent rows read known, no opposite pair read alike): after the round on it
 // none wrong, no silent row read known (lacrosse and handball pages, a hedge over providers, one team's line,
@@ -310,8 +311,9 @@ const BLIND32_RIGHT = 45;
 // wrong, no silent row read known and 22 of 29 right (measurements.md, round 46).
 // 24 since "Women's NBA" (p2935, p2936) names the WNBA;
 // 25 since "that's why books often hang a half point" (p2934) hedges its own claim, not the push rule before it;
-// 26 since "Shootout adjustment: one goal to the shootout winner" (p2906) credits the winner a goal.
-const BLIND33_RIGHT = 26;
+// 26 since "Shootout adjustment: one goal to the shootout winner" (p2906) credits the winner a goal;
+// 27 since a pool's tie for which "half the assigned point value is awarded" (p2938) pays half (round 50).
+const BLIND33_RIGHT = 27;
 
 // The thirty-fourth blind batch, development since its blind figure (53 of 63 right on the reader of rounds 43-45,
 // with no wrong value, no silent row read known and no pair of opposite stated values read alike; 10 stated rows
@@ -335,6 +337,14 @@ const BLIND34_RIGHT = 58;
 // 54 since a nine-inning basis extended past "(8 1/2 if the home team leads)" by "including any needed extra innings" counts them (p3023).
 // 55 since a colon inside a quoted market title is part of the title and "a player market" names player props (p3056).
 const BLIND35_RIGHT = 55;
+
+// The thirty-sixth blind batch, development since its blind figure (51 of 53 right on the reader of rounds 46-49
+// merged, no wrong value, 1 of 20 silent rows read known): p3102's "so the draw is calculated at the end of regulation
+// time" (a market with a draw, now unknown) leaves no silent row read known and 51 of 53 right (measurements.md,
+// round 50).
+// 52 since an entry "settled on the remaining (valid) picks" when a player does not play voids the pick (p3104).
+// 53 since a tipping contest's tip on "the result of the game after 60 minutes" leaves overtime out of its money line (p3100).
+const BLIND36_RIGHT = 53;
 
 const m = (league: MarketScope['league'], marketType: MarketScope['marketType'], segment: MarketScope['segment'] = 'full'): MarketScope => ({ league, marketType, segment });
 
@@ -1338,6 +1348,7 @@ describe('corpus of real rules texts (evaluation part)', () => {
     { part: 'blind33-former-evaluation', batch: 'thirty-third', stated: 28, right: BLIND33_RIGHT, silentKnown: [] },
     { part: 'blind34-former-evaluation', batch: 'thirty-fourth', stated: 62, right: BLIND34_RIGHT, silentKnown: [] },
     { part: 'blind35-former-evaluation', batch: 'thirty-fifth', stated: 56, right: BLIND35_RIGHT, silentKnown: [] },
+    { part: 'blind36-former-evaluation', batch: 'thirty-sixth', stated: 52, right: BLIND36_RIGHT, silentKnown: [] },
   ];
   it.each(BLIND_GUARDS)(
     'keeps the $batch blind batch (development since it was measured once) free of wrong values and of opposite rules read alike, at least $right right, silent rows read known exactly $silentKnown',
@@ -3808,5 +3819,39 @@ describe('stated values of the thirty-fifth blind batch read unknown (sentences 
     expect(clauses(text).map((c) => c.kind)).toEqual(['first', 'colon']);
     // A colon outside quotes still labels its clause, and an apostrophe is no quote.
     expect(clauses("Morant's assists: overtime is counted.").map((c) => c.kind)).toEqual(['first', 'colon']);
+  });
+});
+describe('the thirty-sixth blind batch\'s silent row read known (sentences written for these tests)', () => {
+  it('"the draw is calculated at the end of regulation" speaks of a market with a draw (a three-way line), not of a two-way money line', () => {
+    const text = 'Hockey games can run into overtime and a shootout, so the draw is calculated at the end of regulation time.';
+    expect(readRule(text, 'overtime', m('nhl', 'moneyline'))).toEqual({ value: 'unknown', why: 'silent' });
+    expect(readRule('Draws are determined on the score after 60 minutes.', 'overtime', m('nhl', 'moneyline'))).toEqual({ value: 'unknown', why: 'silent' });
+    // The bets themselves settled at the end of regulation still leave overtime out, and a draw's settlement is still a tie rule.
+    expect(readRule('Bets are settled at the end of regulation time.', 'overtime', m('nhl', 'moneyline'))).toMatchObject({ value: 'excluded' });
+    expect(readRule('If the game is a draw, the bet is void.', 'tie', m('nfl', 'moneyline'))).toMatchObject({ value: 'void' });
+  });
+});
+describe('stated values of the thirty-sixth blind batch read unknown (sentences written for these tests)', () => {
+  it('a pick\'em entry "settled on the remaining picks" when a player does not play voids the pick, as "removed from your entry" does', () => {
+    expect(readRule('If the athlete does not play, your entry is settled on the remaining picks.', 'non_participation', m('wnba', 'player_prop'))).toMatchObject({ value: 'void' });
+    expect(readRule('A tied pick is handled as if the player did not play, and the lineup is scored on the remaining valid picks.', 'non_participation', m('nba', 'player_prop'))).toMatchObject({ value: 'void' });
+    // Without a player missing the game it is no rule on non-participation.
+    expect(readRule('If the game is postponed, your entry is settled on the remaining picks.', 'non_participation', m('nba', 'player_prop'))).toEqual({ value: 'unknown', why: 'silent' });
+  });
+  it('a tipping contest\'s tip on "the result of the game after 60 minutes" leaves overtime out of its money line, and says nothing of a total tipped beside it', () => {
+    const text = 'How to play: you tip the result of the game after 60 minutes (1 home, X draw, 2 away) and the number of goals scored.';
+    expect(readRule(text, 'overtime', m('nhl', 'moneyline'))).toMatchObject({ value: 'excluded' });
+    expect(readRule(text, 'overtime', m('nhl', 'total'))).toEqual({ value: 'unknown', why: 'silent' });
+    expect(readRule('Each entrant predicts the exact result of the match after regulation time.', 'overtime', m('nhl', 'moneyline'))).toMatchObject({ value: 'excluded' });
+    // The tip on the result after regulation and overtime counts overtime.
+    expect(readRule('You tip the result of the game after regulation time and overtime.', 'overtime', m('nhl', 'moneyline'))).toMatchObject({ value: 'included' });
+  });
+});
+describe('unknown rows of older blind batches, round 50 (sentences written for these tests)', () => {
+  it('a pool\'s tie for which "half the point value is awarded" (passive) pays half, as "awards half a point" does', () => {
+    expect(readRule('If a game ends in a tie, half the configured point value is awarded.', 'tie', m('nfl', 'moneyline'))).toMatchObject({ value: 'half_payout' });
+    expect(readRule('When a game is tied, half a point is given for the pick.', 'tie', m('nfl', 'moneyline'))).toMatchObject({ value: 'half_payout' });
+    // Half a point added to a line to rule out a tie pays nothing.
+    expect(readRule('To rule out a tie, half a point is added to the line.', 'tie', m('nfl', 'moneyline'))).toEqual({ value: 'unknown', why: 'silent' });
   });
 });
