@@ -465,6 +465,8 @@ function readScope(words: string[]): { scope: Scope; own: Clause['own'] } {
   };
   const sides = new Set<string>();
   let otherLeague = false;
+  // The sports the clause names (by their leagues), to tell a list of sports from one sport.
+  const sportsNamed = new Set<string>();
   let overtimeLabel = false;
   // "..., and that holds for every market": said of every market, the statement reaches beyond the
   // markets it named on the way.
@@ -506,6 +508,7 @@ function readScope(words: string[]): { scope: Scope; own: Clause['own'] } {
           // not the sport the clause speaks of.
           if (!comparedAt(words, i)) {
             add(e.dim === 'league' ? 'leagues' : 'sports', vs);
+            if (e.dim === 'sport') sportsNamed.add(vs.join('/'));
             own.league = true;
           }
         } else if (e.dim === 'complement') {
@@ -629,8 +632,12 @@ function readScope(words: string[]): { scope: Scope; own: Clause['own'] } {
     scope.blocking = true;
     own.blocking = true;
   }
-  // A league outside the spec blocks the clause unless it names one of ours beside it ("NHL / NCAA").
-  if (otherLeague && !scope.leagues?.size) {
+  // A league outside the spec blocks the clause unless it names one of ours beside it ("NHL / NCAA"), or
+  // a list of sports names two of ours beside it ("baseball, football, basketball, hockey and soccer
+  // events"): a sport outside the spec listed among ours leaves the statement standing for ours. One
+  // sport of ours with a qualifier outside the spec ("the European basketball governing body") stays
+  // outside.
+  if (otherLeague && !scope.leagues?.size && sportsNamed.size < 2) {
     scope.blocking = true;
     own.blocking = true;
     own.foreign = true;

@@ -349,7 +349,8 @@ const BLIND36_RIGHT = 53;
 // The thirty-seventh blind batch, development since its blind figure (38 of 53 right on the reader of rounds 46-50
 // merged, no wrong value, no silent row read known, no opposite pair read alike; measurements.md, "The thirty-seventh
 // blind batch, measured blind").
-const BLIND37_RIGHT = 38;
+// 39 since a sport outside the spec listed among two of ours ("baseball, football, basketball, hockey and soccer events") leaves the statement standing for ours (p3144).
+const BLIND37_RIGHT = 39;
 
 const m = (league: MarketScope['league'], marketType: MarketScope['marketType'], segment: MarketScope['segment'] = 'full'): MarketScope => ({ league, marketType, segment });
 
@@ -3859,5 +3860,14 @@ describe('unknown rows of older blind batches, round 50 (sentences written for t
     expect(readRule('When a game is tied, half a point is given for the pick.', 'tie', m('nfl', 'moneyline'))).toMatchObject({ value: 'half_payout' });
     // Half a point added to a line to rule out a tie pays nothing.
     expect(readRule('To rule out a tie, half a point is added to the line.', 'tie', m('nfl', 'moneyline'))).toEqual({ value: 'unknown', why: 'silent' });
+  });
+});
+describe('stated values of the thirty-seventh blind batch read unknown (sentences written for these tests)', () => {
+  it('a sport outside the spec listed beside two sports of ours ("baseball, football and soccer games") leaves the statement standing for ours, as a league of ours beside one outside does', () => {
+    expect(readRule('Football, hockey and soccer games must be played on the scheduled date; a game that is cancelled is treated as no action.', 'cancellation', m('nfl', 'player_prop'))).toMatchObject({ value: 'void' });
+    expect(readRule('Basketball, baseball and rugby matches: a cancelled match is no action.', 'cancellation', m('nba', 'player_prop'))).toMatchObject({ value: 'void' });
+    // A sport outside the spec named alone, or one of ours with a qualifier outside it, still blocks the clause.
+    expect(readRule('Soccer: a game that is cancelled is treated as no action.', 'cancellation', m('nfl', 'player_prop'))).toEqual({ value: 'unknown', why: 'silent' });
+    expect(readRule('College football: a game that is cancelled is treated as no action.', 'cancellation', m('nfl', 'player_prop'))).toEqual({ value: 'unknown', why: 'silent' });
   });
 });
