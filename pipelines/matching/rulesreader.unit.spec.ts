@@ -350,7 +350,8 @@ const BLIND36_RIGHT = 53;
 // merged, no wrong value, no silent row read known, no opposite pair read alike; measurements.md, "The thirty-seventh
 // blind batch, measured blind").
 // 39 since a sport outside the spec listed among two of ours ("baseball, football, basketball, hockey and soccer events") leaves the statement standing for ours (p3144).
-const BLIND37_RIGHT = 39;
+// 41 since a player who "must play for there to be action" voids the prop, and "both players and pitchers" (both ... and) names no matchup (p3139, p3140).
+const BLIND37_RIGHT = 41;
 
 const m = (league: MarketScope['league'], marketType: MarketScope['marketType'], segment: MarketScope['segment'] = 'full'): MarketScope => ({ league, marketType, segment });
 
@@ -3869,5 +3870,11 @@ describe('stated values of the thirty-seventh blind batch read unknown (sentence
     // A sport outside the spec named alone, or one of ours with a qualifier outside it, still blocks the clause.
     expect(readRule('Soccer: a game that is cancelled is treated as no action.', 'cancellation', m('nfl', 'player_prop'))).toEqual({ value: 'unknown', why: 'silent' });
     expect(readRule('College football: a game that is cancelled is treated as no action.', 'cancellation', m('nfl', 'player_prop'))).toEqual({ value: 'unknown', why: 'silent' });
+  });
+  it('a player who "must play for there to be action" voids the prop, as "must play for action" does; "both players and pitchers" is "both ... and", no matchup of two players', () => {
+    expect(readRule('Starting pitchers must play for there to be action.', 'non_participation', m('mlb', 'player_prop'))).toMatchObject({ value: 'void' });
+    expect(readRule('Both players and goalies listed must play for there to be action.', 'non_participation', m('nhl', 'player_prop'))).toMatchObject({ value: 'void' });
+    // "Both players" alone is a matchup of two players, a market outside the spec.
+    expect(readRule('Both players must play for there to be action.', 'non_participation', m('nhl', 'player_prop'))).toEqual({ value: 'unknown', why: 'silent' });
   });
 });
