@@ -351,7 +351,8 @@ const BLIND36_RIGHT = 53;
 // blind batch, measured blind").
 // 39 since a sport outside the spec listed among two of ours ("baseball, football, basketball, hockey and soccer events") leaves the statement standing for ours (p3144).
 // 41 since a player who "must play for there to be action" voids the prop, and "both players and pitchers" (both ... and) names no matchup (p3139, p3140).
-const BLIND37_RIGHT = 41;
+// 43 since a prediction market's questions that "resolve NO" when the game "is canceled or does not occur" lose, as for a player who does not play (p3121, p3122).
+const BLIND37_RIGHT = 43;
 
 const m = (league: MarketScope['league'], marketType: MarketScope['marketType'], segment: MarketScope['segment'] = 'full'): MarketScope => ({ league, marketType, segment });
 
@@ -3876,5 +3877,11 @@ describe('stated values of the thirty-seventh blind batch read unknown (sentence
     expect(readRule('Both players and goalies listed must play for there to be action.', 'non_participation', m('nhl', 'player_prop'))).toMatchObject({ value: 'void' });
     // "Both players" alone is a matchup of two players, a market outside the spec.
     expect(readRule('Both players must play for there to be action.', 'non_participation', m('nhl', 'player_prop'))).toEqual({ value: 'unknown', why: 'silent' });
+  });
+  it('a prediction market whose questions "resolve NO" when the game "is canceled or does not occur" loses a cancelled game\'s props, as "resolves NO" does for a player who does not play', () => {
+    expect(readRule('If the championship game is canceled or does not occur, every question resolves NO.', 'cancellation', m('nba', 'player_prop'))).toMatchObject({ value: 'loses' });
+    expect(readRule('If the game does not occur, this market will resolve to No.', 'cancellation', m('nfl', 'player_prop'))).toMatchObject({ value: 'loses' });
+    // A game held up and not played this week is a postponement, not a cancellation.
+    expect(readRule('If the game is postponed and does not occur this week, the market resolves NO.', 'cancellation', m('nfl', 'player_prop'))).toEqual({ value: 'unknown', why: 'silent' });
   });
 });
