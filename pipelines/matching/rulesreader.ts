@@ -1830,7 +1830,7 @@ function extended(rule: ReadRule, words: string[], b: { value: string; end: numb
   const neg = LEXICON[rule].negation;
   if (!neg || b.turned) return false;
   const topicAt = new Set(topicHits(rule, words).flatMap((h) => [...Array(h.end - h.start).keys()].map((k) => h.start + k)));
-  const from = homeLeadAside(words, b.end);
+  const from = homeLeadAside(words, b.end, true);
   return all.some(
     (a) => !a.turned && a.value !== b.value && neg[a.value] === b.value && a.start >= from && a.start - from <= 6 && words.slice(from, a.start).every((w, k) => EXTENDERS.has(w) || topicAt.has(from + k)) && LEXICON[rule].answers?.yes === a.value,
   );
@@ -1838,16 +1838,22 @@ function extended(rule: ReadRule, words: string[], b: { value: string; end: numb
 
 /** Verbs of a home team leading ("if the home team leads", "is ahead", "is winning"). */
 const HOME_LEAD = [['leads'], ['is', 'leading'], ['is', 'ahead'], ['is', 'winning']];
-/** "after 9 innings (8 1/2 if the home team leads) including any extra innings": the shorter length a game
- * whose home team leads plays restates the regulation length before it; the word after that aside is read as
- * right after the length. Returns where the aside ends, or `at` when none stands there. */
-function homeLeadAside(words: string[], at: number): number {
+/** The same said with "with" ("with the home team ahead", "leading", "winning"). */
+const HOME_LEAD_WITH = [['ahead'], ['leading'], ['winning'], ['in', 'front']];
+/** "after 9 innings (8 1/2 if the home team leads) including any extra innings", "(8 1/2 with the home team
+ * ahead)": the shorter length a game whose home team leads plays restates the regulation length before it; the
+ * word after that aside is read as right after the length. Returns where the aside ends, or `at` when none
+ * stands there. The "with" form is read only for a basis extended past it (`withForm`, from `extended`): read
+ * where a value is taken back (`clauseValue`), it turned "after 9 innings (8 1/2 with the home team ahead) and,
+ * where extra innings are played, on the official final result" to the nine innings alone. */
+function homeLeadAside(words: string[], at: number, withForm = false): number {
   let k = at;
   while (k < at + 3 && /^\d+$/.test(words[k] ?? '')) k++;
   if (k === at) return at;
   if (words[k] === 'innings') k++;
-  if (!(wordsAt(words, k, ['if', 'the', 'home']) && (words[k + 3] === 'team' || words[k + 3] === 'side'))) return at;
-  const lead = HOME_LEAD.find((v) => wordsAt(words, k + 4, v));
+  const opener = words[k] === 'if' ? HOME_LEAD : words[k] === 'with' && withForm ? HOME_LEAD_WITH : undefined;
+  if (!opener || !(wordsAt(words, k + 1, ['the', 'home']) && (words[k + 3] === 'team' || words[k + 3] === 'side'))) return at;
+  const lead = opener.find((v) => wordsAt(words, k + 4, v));
   return lead ? k + 4 + lead.length : at;
 }
 

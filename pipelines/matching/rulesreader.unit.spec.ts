@@ -352,7 +352,8 @@ const BLIND36_RIGHT = 53;
 // 39 since a sport outside the spec listed among two of ours ("baseball, football, basketball, hockey and soccer events") leaves the statement standing for ours (p3144).
 // 41 since a player who "must play for there to be action" voids the prop, and "both players and pitchers" (both ... and) names no matchup (p3139, p3140).
 // 43 since a prediction market's questions that "resolve NO" when the game "is canceled or does not occur" lose, as for a player who does not play (p3121, p3122).
-const BLIND37_RIGHT = 43;
+// 44 since a nine-inning basis extended past "(8 1/2 with the home team ahead)" by "including any extra innings" counts them (p3153).
+const BLIND37_RIGHT = 44;
 
 const m = (league: MarketScope['league'], marketType: MarketScope['marketType'], segment: MarketScope['segment'] = 'full'): MarketScope => ({ league, marketType, segment });
 
@@ -3883,5 +3884,11 @@ describe('stated values of the thirty-seventh blind batch read unknown (sentence
     expect(readRule('If the game does not occur, this market will resolve to No.', 'cancellation', m('nfl', 'player_prop'))).toMatchObject({ value: 'loses' });
     // A game held up and not played this week is a postponement, not a cancellation.
     expect(readRule('If the game is postponed and does not occur this week, the market resolves NO.', 'cancellation', m('nfl', 'player_prop'))).toEqual({ value: 'unknown', why: 'silent' });
+  });
+  it('a nine-inning basis extended past "(8 1/2 with the home team ahead)" by "including any extra innings" counts them, as past "(8 1/2 if the home team leads)"', () => {
+    expect(readRule('Run line: settled on the official result after 9 innings (8 1/2 with the home team ahead), including any extra innings.', 'overtime', m('mlb', 'spread'))).toMatchObject({ value: 'included' });
+    expect(readRule('Totals are graded on the official result after 9 innings (8.5 with the home side leading) including any extra innings.', 'overtime', m('mlb', 'total'))).toMatchObject({ value: 'included' });
+    // Without the extension the basis is nine innings.
+    expect(readRule('Run line: settled on the official result after 9 innings (8 1/2 with the home team ahead).', 'overtime', m('mlb', 'spread'))).toMatchObject({ value: 'excluded' });
   });
 });
