@@ -353,7 +353,8 @@ const BLIND36_RIGHT = 53;
 // 41 since a player who "must play for there to be action" voids the prop, and "both players and pitchers" (both ... and) names no matchup (p3139, p3140).
 // 43 since a prediction market's questions that "resolve NO" when the game "is canceled or does not occur" lose, as for a player who does not play (p3121, p3122).
 // 44 since a nine-inning basis extended past "(8 1/2 with the home team ahead)" by "including any extra innings" counts them (p3153).
-const BLIND37_RIGHT = 44;
+// 45 since "if the score is level" names a tie, as "if the scores are level" does (p3163).
+const BLIND37_RIGHT = 45;
 
 const m = (league: MarketScope['league'], marketType: MarketScope['marketType'], segment: MarketScope['segment'] = 'full'): MarketScope => ({ league, marketType, segment });
 
@@ -3890,5 +3891,11 @@ describe('stated values of the thirty-seventh blind batch read unknown (sentence
     expect(readRule('Totals are graded on the official result after 9 innings (8.5 with the home side leading) including any extra innings.', 'overtime', m('mlb', 'total'))).toMatchObject({ value: 'included' });
     // Without the extension the basis is nine innings.
     expect(readRule('Run line: settled on the official result after 9 innings (8 1/2 with the home team ahead).', 'overtime', m('mlb', 'spread'))).toMatchObject({ value: 'excluded' });
+  });
+  it('"if the score is level" names a tie, as "if the scores are level" does', () => {
+    expect(readRule('First five innings: if the score is level, 2-way money line bets are refunded.', 'tie', m('mlb', 'moneyline', 'half:1'))).toMatchObject({ value: 'void' });
+    expect(readRule('NFL money line: if the score is level, the bet is void.', 'tie', m('nfl', 'moneyline'))).toMatchObject({ value: 'void' });
+    // A level score named with no settlement states nothing.
+    expect(readRule('First five innings: if the score is level, the home team bats last.', 'tie', m('mlb', 'moneyline', 'half:1'))).toEqual({ value: 'unknown', why: 'silent' });
   });
 });
