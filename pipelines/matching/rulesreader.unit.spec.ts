@@ -354,7 +354,8 @@ const BLIND36_RIGHT = 53;
 // 43 since a prediction market's questions that "resolve NO" when the game "is canceled or does not occur" lose, as for a player who does not play (p3121, p3122).
 // 44 since a nine-inning basis extended past "(8 1/2 with the home team ahead)" by "including any extra innings" counts them (p3153).
 // 45 since "if the score is level" names a tie, as "if the scores are level" does (p3163).
-const BLIND37_RIGHT = 45;
+// 47 since a game that "must be played completely to be valid" (in full, to its conclusion; to have action, to stand) leaves a cancelled game's props without action (p3139, p3140).
+const BLIND37_RIGHT = 47;
 
 const m = (league: MarketScope['league'], marketType: MarketScope['marketType'], segment: MarketScope['segment'] = 'full'): MarketScope => ({ league, marketType, segment });
 
@@ -3897,5 +3898,11 @@ describe('stated values of the thirty-seventh blind batch read unknown (sentence
     expect(readRule('NFL money line: if the score is level, the bet is void.', 'tie', m('nfl', 'moneyline'))).toMatchObject({ value: 'void' });
     // A level score named with no settlement states nothing.
     expect(readRule('First five innings: if the score is level, the home team bats last.', 'tie', m('mlb', 'moneyline', 'half:1'))).toEqual({ value: 'unknown', why: 'silent' });
+  });
+  it('a game that "must be played completely to be valid" (in full, to its conclusion; to have action, to stand) leaves a cancelled game\'s props without action', () => {
+    expect(readRule('Player props: the match must be played in full for bets to have action.', 'cancellation', m('nba', 'player_prop'))).toMatchObject({ value: 'void' });
+    expect(readRule('For all propositions the game must be played to its conclusion to stand.', 'cancellation', m('nhl', 'player_prop'))).toMatchObject({ value: 'void' });
+    // A game played on its date or at its time is a postponement's condition, not a cancellation's.
+    expect(readRule('Player props: the game must be played at the scheduled time for bets to stand.', 'cancellation', m('nba', 'player_prop'))).toEqual({ value: 'unknown', why: 'silent' });
   });
 });
