@@ -17,8 +17,9 @@
 // metrics.
 // Out: a line per sample (child alive, RSS and threads, CPU, API status counts and latency of the
 // window, stage lag, catalog and sports totals and snapshot ages as the API shows them), then the
-// stop (SIGINT, see Stop below), a restart on the same DATA_DIR and
-// a verdict; exit 1 when any check fails. Logs and the samples as JSON go to bench/out/ (the samples
+// stop (SIGINT, see Stop below), a restart on the same DATA_DIR (with the seconds until a sports
+// snapshot read after it is served: over FRESH_SPORTS_BOUND_S fails) and a verdict; exit 1 when any
+// check fails. Logs and the samples as JSON go to bench/out/ (the samples
 // also to soak-<date>.partial.json after every sample, for a run that does not reach its end).
 //
 // Launcher: `tsx` (default) spawns node_modules/.bin/tsx bin/run.ts, which is what `npx tsx` runs,
@@ -955,15 +956,21 @@ function slope(xs: number[], ys: number[]): number {
 
 // ---------------------------------------------------------------- restart
 
+/**
+ * After a restart the sports routes serve the snapshot of before it at once; a snapshot read after
+ * the restart (its observed_at past the start) must follow within this many seconds.
+ */
+const FRESH_SPORTS_BOUND_S = 60;
+
 /** Starts the service again on the same DATA_DIR; the API must answer the catalog and sports again. */
-async function restartCheck(dataDir: string, logPrefix: string): Promise<{ ok: boolean; lines: string[] }> {
+async function restartCheck(dataDir: string, logPrefix: string): Promise<{ ok: boolean; fresh: boolean; lines: string[] }> {
   const lines: string[] = [];
   let child: Child;
   const t0 = Date.now();
   try {
     child = await startChild(dataDir, logPrefix);
   } catch (e) {
-    return { ok: false, lines: [`restart: ${(e as Error).message}`] };
+    return { ok: false, fresh: false, lines: [`restart: ${(e as Error).message}`] };
   }
   lines.push(`restart: listening after ${((Date.now() - t0) / 1000).toFixed(1)} s at ${child.address}`);
   const probe = new Load(child.address, child.demoKey);
@@ -986,8 +993,22 @@ async function restartCheck(dataDir: string, logPrefix: string): Promise<{ ok: b
   const m = await first('markets', '/v1/markets?limit=1');
   const s = await first('sports', '/v1/matching-markets/sports?limit=1');
   lines.push(`restart ${m.text}`, `restart ${s.text}`);
+  // A sports snapshot served right after a restart is the one of before it; how long until one read
+  // after the restart is served (observed_at at or after the start), polled every second.
+  let freshS: number | null = null;
+  while (child.proc.exitCode === null && Date.now() - child.startedAt < 2 * FRESH_SPORTS_BOUND_S * 1000) {
+    const p = await snapshotProbe(probe, 'sports', '/v1/matching-markets/sports?limit=1');
+    if (p.observedAt && Date.parse(p.observedAt) >= child.startedAt) {
+      freshS = (Date.now() - child.startedAt) / 1000;
+      lines.push(`restart sports: the first snapshot read after the restart served ${freshS.toFixed(1)} s after the start (observed_at ${p.observedAt}; bound ${FRESH_SPORTS_BOUND_S} s)`);
+      break;
+    }
+    await sleep(1000);
+  }
+  if (freshS === null) lines.push(`restart sports: no snapshot read after the restart within ${2 * FRESH_SPORTS_BOUND_S} s of the start (bound ${FRESH_SPORTS_BOUND_S} s)`);
+  const fresh = freshS !== null && freshS <= FRESH_SPORTS_BOUND_S;
   // A snapshot served right after a restart may be an old one; the pipeline must move it on.
-  await sleep(Math.min(60_000, REFRESH_MS + 10_000));
+  await sleep(Math.max(0, Math.min(60_000, REFRESH_MS + 10_000) - (Date.now() - child.startedAt)));
   for (const [route, path] of [
     ['markets', '/v1/markets?limit=1'],
     ['sports', '/v1/matching-markets/sports?limit=1'],
@@ -1001,7 +1022,7 @@ async function restartCheck(dataDir: string, logPrefix: string): Promise<{ ok: b
   const stop = await stopChild(child);
   lines.push(`restart stop (SIGINT): ${stop.text}${stop.stopFailed.length ? `; ${stop.stopFailed.join(' / ')}` : ''}`);
   const crashed = child.proc.exitCode !== null && child.proc.exitCode !== 0;
-  return { ok: m.ok && s.ok && stop.ok && !crashed, lines };
+  return { ok: m.ok && s.ok && stop.ok && !crashed, fresh, lines };
 }
 
 // ---------------------------------------------------------------- main
@@ -1162,9 +1183,10 @@ async function main(): Promise<number> {
   const restart = await restartCheck(dataDir, `${logPrefix}-restart`);
   lines.push(...restart.lines);
   if (!restart.ok) fail.push('restart');
+  if (!restart.fresh) fail.push('sports not fresh after the restart');
   const load1 = loadavg();
   lines.push(`machine load average at end: ${load1.map((x) => x.toFixed(2)).join(', ')}`);
-  lines.push(`VERDICT: ${fail.length ? `FAIL (${fail.join(', ')})` : 'PASS'}: crashed ${fail.includes('crashed') ? 'yes' : 'no'}, restart ${restart.ok ? 'ok' : 'NOT ok'}`);
+  lines.push(`VERDICT: ${fail.length ? `FAIL (${fail.join(', ')})` : 'PASS'}: crashed ${fail.includes('crashed') ? 'yes' : 'no'}, restart ${restart.ok ? 'ok' : 'NOT ok'}, sports fresh after it ${restart.fresh ? 'yes' : 'NO'}`);
   console.log(`\n${lines.join('\n')}`);
   writeFileSync(
     `${logPrefix}.json`,

@@ -615,6 +615,21 @@ try {
         restartedAt = Date.now();
         await stack('start', 'processors');
       }, probe.key);
+      // From here, every second: when the restarted processors published a sports snapshot (a new
+      // id; the first is the one of before the fault, republished from the topics) and when one
+      // read after the restart was served (observed_at at or after it): a slow restart from a stuck one.
+      const firstSports: { published?: number; fresh?: number; observedAt?: string } = {};
+      let timing = true;
+      const timer = (async () => {
+        while (timing && firstSports.fresh === undefined) {
+          const now = Date.now();
+          if (firstSports.published === undefined && (await currentIds().catch(() => idsAtFault)).sports !== idsAtFault.sports) firstSports.published = now;
+          const res = await fetch(`${API[0]}/v1/matching-markets/sports?limit=1`, { headers: { authorization: `Bearer ${reader.key}` }, signal: AbortSignal.timeout(5000) }).catch(() => undefined);
+          const observedAt = res?.status === 200 ? ((await res.json()) as { snapshot?: { observed_at?: string } }).snapshot?.observed_at : undefined;
+          if (observedAt && Date.parse(observedAt) >= restartedAt) Object.assign(firstSports, { fresh: now, observedAt });
+          await sleep(1000);
+        }
+      })();
       // Past the first delta crawls after the restart (POLL_INTERVAL_MS 2 s), where a restart that
       // forgot its crawl state deleted what it had not seen again.
       await sleep(25_000);
@@ -641,8 +656,16 @@ try {
         `${before} market documents before; after the fault, ${seen.length} counts: least ${least}, last ${seen.at(-1)}${missing}`,
       );
       for (let i = 0; (await currentIds()).sports === idsAtFault.sports && i < 60; i++) await sleep(1000);
+      for (let i = 0; firstSports.fresh === undefined && i < 60; i++) await sleep(1000);
+      timing = false;
+      await timer;
       const served1 = await readServed(reader.key);
-      check(`${name}: the restarted processors published a sports snapshot`, served1.sportsId !== idsAtFault.sports, `snapshot ${idsAtFault.sports} at the fault, ${served1.sportsId} now`);
+      const since = (t: number | undefined) => (t === undefined ? 'none yet' : `${secs(t - restartedAt)} s`);
+      check(
+        `${name}: the restarted processors published a sports snapshot`,
+        served1.sportsId !== idsAtFault.sports,
+        `snapshot ${idsAtFault.sports} at the fault, ${served1.sportsId} now; after the restart began: a new snapshot ${since(firstSports.published)}, the first read after it ${since(firstSports.fresh)}${firstSports.observedAt ? ` (observed_at ${firstSports.observedAt})` : ''}`,
+      );
       let c = await compareServed(served0, served1, reader.key);
       // Catalog rows only: rows a newer snapshot lacks while their venue still lists them open are
       // judged once more on the next snapshot, if one is published within two minutes (the stack
