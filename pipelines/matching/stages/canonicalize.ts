@@ -21,9 +21,6 @@
 //   written before their commit), so every record's last read time is what it was before the restart.
 //   - `event|<venue>|<id>` on matching.state: the records a venue lists apart and its markets read
 //     (its adapter's listedEventType: venue_1 events, `event|venue_1|<ticker>`).
-//   - `input|<venue>|<type>|<id>` on matching.state: a digest of what the record's held markets were
-//     read from (inputDigest), so that a read of the same record after a restart (the listing feed's
-//     first crawl reads every listed record) is known unchanged without reading its rules texts again.
 // Nothing here reads a clock or the network: the same records give the same outputs.
 import type { CanonicalMarket as CanonicalRecord, RawRecord, TopicValues } from '../../topics.ts';
 import { RAW_TOPIC_IDS } from '../../topics.ts';
@@ -31,8 +28,7 @@ import type { InRecord, OutRecord, StageDef } from '../../runtime/types.ts';
 import { canonicalize, isListedApart, withListedEvent } from '../canonicalize.ts';
 import { BARRIER_HEADER } from '../../venues/pollers/sink.ts';
 import { marketIdentity } from '../match.ts';
-import { PROP_ADMISSION_WINDOW_MS, type Roster, type RosterBook } from '../props.ts';
-import { contentHash } from '../../venues/pollers/changes.ts';
+import type { Roster, RosterBook } from '../props.ts';
 import type { CanonicalMarket, Provider } from '../types.ts';
 
 /** Marks canonical.markets bodies written by this stage (other stages may share the topic). */
@@ -84,23 +80,6 @@ interface NativeState {
   readId: string | null;
   /** Last time a read of the record began (or, after a restore, the newest applied crawl's start). */
   readAt: number;
-  /**
-   * The digest of the input (inputDigest) the held markets of the record are the canonical form of;
-   * absent when not known (a read awaiting a roster, a market of it another record took over).
-   */
-  input?: string;
-}
-
-/**
- * Rosters that count their lookups: canonicalize() reads the roster book only for a prop it would
- * admit, so a read that looked nothing up did not depend on the rosters.
- */
-class RosterMap extends Map<string, Roster> {
-  lookups = 0;
-  override get(key: string): Roster | undefined {
-    this.lookups++;
-    return super.get(key);
-  }
 }
 
 /** `crawl|<venue>` on matching.state: what deciding deletions needs across a restart. */
@@ -137,8 +116,6 @@ type Out = OutRecord[];
 export const crawlStateKey = (p: string) => `crawl|${p}`;
 // A listed-apart record is held under `<venue>|<id>`; its state key adds the `event|` prefix.
 const LISTED_EVENT_PREFIX = 'event|';
-// A record's input digest, under its native key `<venue>|<record_type>|<native_id>`.
-const INPUT_PREFIX = 'input|';
 
 /** A market as compared between reads: all of it but when it was read. */
 const comparable = (m: CanonicalMarket): string => JSON.stringify({ ...m, observedAt: 0 });
@@ -152,13 +129,7 @@ export class Canonicalizer {
   /** The payload each of them was read from: an unchanged one is known without parsing or serializing it. */
   private readonly listedPayloads = new Map<string, string>();
   readonly crawls = new Map<Provider, CrawlState>();
-  readonly rosters = new RosterMap();
-  /** Per `<league>:<team>`, a digest of its roster as installed. */
-  private rosterDigests = new Map<string, string>();
-  /** Input digests read back at restore, by native key (given to the natives by finishRestore). */
-  private readonly restoredInputs = new Map<string, string>();
-  /** Reads of a record known unchanged (readUnchanged), not canonicalized again. */
-  unchangedReads = 0;
+  readonly rosters = new Map<string, Roster>();
   private rosterSource = 'sds';
   /** The book props are admitted against: the rosters as last installed (none before any). */
   private rosterBook: RosterBook | undefined;
@@ -208,10 +179,6 @@ export class Canonicalizer {
       const p = key.slice('crawl|'.length) as Provider;
       if (v === null) this.crawls.delete(p);
       else this.crawls.set(p, JSON.parse(v.payload) as CrawlState);
-    } else if (key.startsWith(INPUT_PREFIX)) {
-      const nk = key.slice(INPUT_PREFIX.length);
-      if (v === null) this.restoredInputs.delete(nk);
-      else this.restoredInputs.set(nk, v.payload);
     } else if (key.startsWith(LISTED_EVENT_PREFIX)) {
       const id = key.slice(LISTED_EVENT_PREFIX.length);
       if (v === null) {
@@ -257,11 +224,6 @@ export class Canonicalizer {
       if (!c) continue;
       n.readAt = stale.get(p)!.has(nk.slice(sep + 1)) ? Math.min(n.readAt, c.lastCrawlStart - 1) : Math.max(n.readAt, c.listedSince ?? c.lastCrawlStart);
     }
-    for (const [nk, input] of this.restoredInputs) {
-      const n = this.natives.get(nk);
-      if (n) n.input = input;
-    }
-    this.restoredInputs.clear();
     this.installRosters();
   }
 
@@ -332,21 +294,11 @@ export class Canonicalizer {
     times.set(readAt, offset);
   }
 
-  private unlinkNative(nativeKey: string, key: string, out?: Out): void {
+  private unlinkNative(nativeKey: string, key: string): void {
     const n = this.natives.get(nativeKey);
     if (!n) return;
-    // Another record holds one of its markets now: a read of this one takes it back, so it is read in full.
-    this.forgetInput(nativeKey, n, out);
     n.keys = n.keys.filter((k) => k !== key);
     if (n.keys.length === 0) this.natives.delete(nativeKey);
-  }
-
-  /** The record's input digest is no longer known (a restore reads it back as unknown too). */
-  private forgetInput(nativeKey: string, n: NativeState | undefined, out?: Out): void {
-    this.restoredInputs.delete(nativeKey);
-    if (n?.input === undefined) return;
-    delete n.input;
-    out?.push({ topic: 'matching.state', key: `${INPUT_PREFIX}${nativeKey}`, value: null });
   }
 
   // ---- rosters
@@ -371,49 +323,6 @@ export class Canonicalizer {
   /** Canonicalization reads the roster book as it stands from here on. */
   installRosters(): void {
     this.rosterBook = this.rosters.size ? { source: this.rosterSource, rosters: this.rosters, staleAfterMs: ROSTER_STALE_MS } : undefined;
-    const digests = new Map<string, string>();
-    for (const [id, r] of this.rosters) digests.set(id, contentHash(JSON.stringify([this.rosterSource, r.readAt, r.players])));
-    this.rosterDigests = digests;
-  }
-
-  /**
-   * What canonicalize() read for a record, as a digest: its payload, the records joined to it
-   * (venue_1's listed event) and, when it looked a roster up, the rosters of its markets' teams.
-   */
-  private inputDigest(payload: string, joined: string[], markets: Iterable<CanonicalMarket>, rosters: boolean): string {
-    const teams = new Set<string>();
-    if (rosters) for (const m of markets) teams.add(`${m.league}:${m.away}`).add(`${m.league}:${m.home}`);
-    const book = [...teams].sort().map((t) => `${t}=${this.rosterDigests.get(t) ?? ''}`);
-    return contentHash(`${payload}\u0000${joined.join('\u0000')}\u0000${rosters ? 'rosters' : ''}\u0000${book.join('\u0000')}`);
-  }
-
-  /**
-   * Whether a read of a record canonicalizes to the markets held for it, known without reading it:
-   * the same input (inputDigest) as the read they are the canonical form of, every one of them still
-   * held for it, and no prop among them that a read at `readAt` refuses. Time enters canonicalize()
-   * only through a prop's admission (its window after the start, its teams' rosters going stale),
-   * which refuses from some time on and never admits again; a prop refused for want of a roster
-   * waits in awaitingRoster and is never read this way. The rules texts are most of a first read
-   * (about 1 ms a record), and after a restart the listing feed's first crawl reads every listed
-   * record again: that read changes nothing and no longer holds up the crawls behind it.
-   */
-  private readUnchanged(nativeKey: string, n: NativeState, payload: string, joined: string[], readAt: number): boolean {
-    if (n.input === undefined || n.keys.length === 0 || this.awaitingRoster.has(nativeKey)) return false;
-    const held: CanonicalMarket[] = [];
-    for (const k of n.keys) {
-      const h = this.markets.get(k);
-      if (!h || h.nativeKey !== nativeKey || h.probedAt !== undefined) return false;
-      if (h.m.marketType === 'player_prop') {
-        if (h.m.scheduledStart !== null && readAt > h.m.scheduledStart + PROP_ADMISSION_WINDOW_MS) return false;
-        for (const team of [h.m.away, h.m.home]) {
-          const r = this.rosterBook?.rosters.get(`${h.m.league}:${team}`);
-          if (!r || readAt - r.readAt > this.rosterBook!.staleAfterMs) return false;
-        }
-      }
-      held.push(h.m);
-    }
-    // A read that looked rosters up has them in its digest, one that did not has not: either matches.
-    return this.inputDigest(payload, joined, held, false) === n.input || (this.rosterBook !== undefined && this.inputDigest(payload, joined, held, true) === n.input);
   }
 
   /** A batch of `reference.rosters`: the book installed, and the records that waited for it read again. */
@@ -490,33 +399,18 @@ export class Canonicalizer {
         continue;
       }
       const nativeKey = `${provider}|${r.record_type}|${r.native_id}`;
-      const joined: string[] = [];
-      const input = withListedEvent(provider, payload, (t) => {
-        joined.push(this.listedPayloads.get(`${provider}|${t}`) ?? '');
-        return this.listedEvents.get(`${provider}|${t}`);
-      });
-      const prev = this.natives.get(nativeKey);
-      if (prev && this.readUnchanged(nativeKey, prev, r.payload, joined, r.read_started_at)) {
-        // What the read below does when nothing changed: the read noted, nothing written.
-        this.natives.set(nativeKey, { ...prev, readId: r.read_id ?? null, readAt: Math.max(r.read_started_at, prev.readAt) });
-        this.unchangedReads++;
-        continue;
-      }
-      const lookups = this.rosters.lookups;
+      const input = withListedEvent(provider, payload, (t) => this.listedEvents.get(`${provider}|${t}`));
       const { markets: ms, awaitingRoster } = canonicalize(provider, input, r.read_started_at, this.rosterBook);
       if (awaitingRoster) this.awaitingRoster.set(nativeKey, { r, readAt: Math.max(r.read_started_at, this.awaitingRoster.get(nativeKey)?.readAt ?? 0) });
       else this.awaitingRoster.delete(nativeKey);
+      const prev = this.natives.get(nativeKey);
       const keys = ms.map(marketIdentity);
       for (const k of prev?.keys ?? []) if (!keys.includes(k)) this.drop(k, out);
       if (ms.length === 0) {
-        this.forgetInput(nativeKey, prev, out);
         this.natives.delete(nativeKey);
         continue;
       }
-      const digest = awaitingRoster ? undefined : this.inputDigest(r.payload, joined, ms, this.rosters.lookups !== lookups);
-      if (digest === undefined) this.forgetInput(nativeKey, prev, out);
-      else if (digest !== prev?.input) out.push({ topic: 'matching.state', key: `${INPUT_PREFIX}${nativeKey}`, value: inputRecord(provider, nativeKey, digest, r.read_started_at) });
-      this.natives.set(nativeKey, { keys, readId: r.read_id ?? null, readAt: Math.max(r.read_started_at, prev?.readAt ?? 0), ...(digest !== undefined ? { input: digest } : {}) });
+      this.natives.set(nativeKey, { keys, readId: r.read_id ?? null, readAt: Math.max(r.read_started_at, prev?.readAt ?? 0) });
       for (let j = 0; j < ms.length; j++) {
         const m = ms[j]!;
         const k = keys[j]!;
@@ -525,7 +419,7 @@ export class Canonicalizer {
         let compared: string | undefined;
         const changed = !held || held.probedAt !== undefined || held.nativeKey !== nativeKey || (held.compared ??= comparable(held.m)) !== (compared = comparable(m));
         if (!changed) continue;
-        if (held && held.nativeKey !== nativeKey) this.unlinkNative(held.nativeKey, k, out);
+        if (held && held.nativeKey !== nativeKey) this.unlinkNative(held.nativeKey, k);
         this.markets.set(k, { m, nativeKey, readId: r.read_id ?? null, ...(compared !== undefined ? { compared } : {}) });
         out.push({ topic: 'canonical.markets', key: k, value: toTopic({ kind: BODY_KIND, market: m, nativeKey, readId: r.read_id ?? null }) });
       }
@@ -556,7 +450,6 @@ export class Canonicalizer {
     this.awaitingRoster.delete(nk);
     const n = this.natives.get(nk);
     if (!n) return;
-    this.forgetInput(nk, n, out);
     for (const k of n.keys) if (this.markets.get(k)?.nativeKey === nk) this.drop(k, out);
     this.natives.delete(nk);
   }
@@ -643,10 +536,6 @@ export class Canonicalizer {
 
 export function crawlStateRecord(provider: Provider, s: CrawlState): RawRecord {
   return { venue: provider, record_type: 'crawl_state', native_id: provider, read_started_at: s.lastReadStart, payload: JSON.stringify(s), read_id: null, source_url: null };
-}
-
-function inputRecord(provider: Provider, nativeKey: string, digest: string, readAt: number): RawRecord {
-  return { venue: provider, record_type: 'input_digest', native_id: nativeKey, read_started_at: readAt, payload: digest, read_id: null, source_url: null };
 }
 
 function toTopic(b: CanonicalBody): TopicValues['canonical.markets'] {
