@@ -3906,3 +3906,13 @@ describe('stated values of the thirty-seventh blind batch read unknown (sentence
     expect(readRule('Player props: the game must be played at the scheduled time for bets to stand.', 'cancellation', m('nba', 'player_prop'))).toEqual({ value: 'unknown', why: 'silent' });
   });
 });
+describe('the wrong value of the thirty-eighth blind batch (sentences written for these tests)', () => {
+  it('in a list of a game\'s markets, a market\'s label that includes overtime ("winner incl. overtime, total 5.5") is said of that market, not of the market listed after it', () => {
+    const text = 'Offered: Kings v Ducks (match winner incl. overtime and shootout, total goals 5.5).';
+    expect(readRule(text, 'overtime', m('nhl', 'total'))).toEqual({ value: 'unknown', why: 'silent' });
+    expect(readRule(text, 'overtime', m('nhl', 'moneyline'))).toMatchObject({ value: 'included' });
+    expect(readRule('Markets: Lakers v Suns (winner incl. OT, handicap -3.5).', 'overtime', m('nba', 'spread'))).toEqual({ value: 'unknown', why: 'silent' });
+    // A statement of the two markets together still holds for both.
+    expect(readRule('Match winner and total goals bets include overtime and the shootout.', 'overtime', m('nhl', 'total'))).toMatchObject({ value: 'included' });
+  });
+});
