@@ -361,7 +361,8 @@ const BLIND37_RIGHT = 47;
 // merged, 1 wrong value, no silent row read known, no opposite pair read alike; measurements.md, "The thirty-eighth
 // blind batch, measured blind"): its wrong value (p3190, a market's "incl. overtime" label read for the total listed
 // beside it) fixed in round 52 leaves 26 of 35 right.
-const BLIND38_RIGHT = 26;
+// 27 since a bet "declared null" is void, as one declared void is (p3190 push).
+const BLIND38_RIGHT = 27;
 
 const m = (league: MarketScope['league'], marketType: MarketScope['marketType'], segment: MarketScope['segment'] = 'full'): MarketScope => ({ league, marketType, segment });
 
@@ -3921,5 +3922,14 @@ describe('the wrong value of the thirty-eighth blind batch (sentences written fo
     expect(readRule('Markets: Lakers v Suns (winner incl. OT, handicap -3.5).', 'overtime', m('nba', 'spread'))).toEqual({ value: 'unknown', why: 'silent' });
     // A statement of the two markets together still holds for both.
     expect(readRule('Match winner and total goals bets include overtime and the shootout.', 'overtime', m('nhl', 'total'))).toMatchObject({ value: 'included' });
+  });
+});
+describe('stated values of the thirty-eighth blind batch read unknown (sentences written for these tests)', () => {
+  it('a bet "declared null" is void, as a bet declared void is', () => {
+    expect(readRule('A handicap that ends exactly on a whole-number line is declared null.', 'push', m('nba', 'spread'))).toMatchObject({ value: 'void' });
+    expect(readRule('If the player does not take part, his bets are declared null.', 'non_participation', m('nhl', 'player_prop'))).toMatchObject({ value: 'void' });
+    expect(readRule('If a game is cancelled, player bets are declared null.', 'cancellation', m('nba', 'player_prop'))).toMatchObject({ value: 'void' });
+    // A line that is null says nothing of how a bet is settled.
+    expect(readRule('A total with a null line is not offered.', 'push', m('nba', 'total'))).toEqual({ value: 'unknown', why: 'silent' });
   });
 });
