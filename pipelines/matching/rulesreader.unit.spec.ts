@@ -362,7 +362,8 @@ const BLIND37_RIGHT = 47;
 // blind batch, measured blind"): its wrong value (p3190, a market's "incl. overtime" label read for the total listed
 // beside it) fixed in round 52 leaves 26 of 35 right.
 // 27 since a bet "declared null" is void, as one declared void is (p3190 push).
-const BLIND38_RIGHT = 27;
+// 28 since a game that "does not start on the scheduled date or is cancelled" names a cancellation (p3186 cancellation).
+const BLIND38_RIGHT = 28;
 
 const m = (league: MarketScope['league'], marketType: MarketScope['marketType'], segment: MarketScope['segment'] = 'full'): MarketScope => ({ league, marketType, segment });
 
@@ -3931,5 +3932,11 @@ describe('stated values of the thirty-eighth blind batch read unknown (sentences
     expect(readRule('If a game is cancelled, player bets are declared null.', 'cancellation', m('nba', 'player_prop'))).toMatchObject({ value: 'void' });
     // A line that is null says nothing of how a bet is settled.
     expect(readRule('A total with a null line is not offered.', 'push', m('nba', 'total'))).toEqual({ value: 'unknown', why: 'silent' });
+  });
+  it('a game that "does not start on the scheduled date or is cancelled" names a cancellation beside the postponement', () => {
+    expect(readRule('If a game does not start on its scheduled date or is cancelled, open player bets are void.', 'cancellation', m('nba', 'player_prop'))).toMatchObject({ value: 'void' });
+    expect(readRule('If the event does not start at the planned time or is cancelled, player props are refunded.', 'cancellation', m('nhl', 'player_prop'))).toMatchObject({ value: 'void' });
+    // A game that does not start on its date, cancellation not named, is a postponement only.
+    expect(readRule('If a game does not start on its scheduled date, open player bets are void.', 'cancellation', m('nba', 'player_prop'))).toEqual({ value: 'unknown', why: 'silent' });
   });
 });
