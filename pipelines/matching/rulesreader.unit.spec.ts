@@ -363,7 +363,8 @@ const BLIND37_RIGHT = 47;
 // beside it) fixed in round 52 leaves 26 of 35 right.
 // 27 since a bet "declared null" is void, as one declared void is (p3190 push).
 // 28 since a game that "does not start on the scheduled date or is cancelled" names a cancellation (p3186 cancellation).
-const BLIND38_RIGHT = 28;
+// 29 since a player who "enters the court" takes part, as one who takes the court does (p3186 non_participation).
+const BLIND38_RIGHT = 29;
 
 const m = (league: MarketScope['league'], marketType: MarketScope['marketType'], segment: MarketScope['segment'] = 'full'): MarketScope => ({ league, marketType, segment });
 
@@ -3938,5 +3939,11 @@ describe('stated values of the thirty-eighth blind batch read unknown (sentences
     expect(readRule('If the event does not start at the planned time or is cancelled, player props are refunded.', 'cancellation', m('nhl', 'player_prop'))).toMatchObject({ value: 'void' });
     // A game that does not start on its date, cancellation not named, is a postponement only.
     expect(readRule('If a game does not start on its scheduled date, open player bets are void.', 'cancellation', m('nba', 'player_prop'))).toEqual({ value: 'unknown', why: 'silent' });
+  });
+  it('a player who "enters the court" (the ice, the field) takes part, as one who takes the court does', () => {
+    expect(readRule('Player bets stand only if the player enters the court; otherwise they are void.', 'non_participation', m('wnba', 'player_prop'))).toMatchObject({ value: 'void' });
+    expect(readRule('Props are valid only if the player enters the ice.', 'non_participation', m('nhl', 'player_prop'))).toMatchObject({ value: 'void' });
+    // A player who enters the court with no settlement named states nothing.
+    expect(readRule('The player enters the court after the anthem.', 'non_participation', m('nba', 'player_prop'))).toEqual({ value: 'unknown', why: 'silent' });
   });
 });
