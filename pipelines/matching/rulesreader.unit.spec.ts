@@ -364,7 +364,8 @@ const BLIND37_RIGHT = 47;
 // 27 since a bet "declared null" is void, as one declared void is (p3190 push).
 // 28 since a game that "does not start on the scheduled date or is cancelled" names a cancellation (p3186 cancellation).
 // 29 since a player who "enters the court" takes part, as one who takes the court does (p3186 non_participation).
-const BLIND38_RIGHT = 29;
+// 30 since a push that counts "neither as a win nor as a loss" is void (p3176 push).
+const BLIND38_RIGHT = 30;
 
 const m = (league: MarketScope['league'], marketType: MarketScope['marketType'], segment: MarketScope['segment'] = 'full'): MarketScope => ({ league, marketType, segment });
 
@@ -3945,5 +3946,11 @@ describe('stated values of the thirty-eighth blind batch read unknown (sentences
     expect(readRule('Props are valid only if the player enters the ice.', 'non_participation', m('nhl', 'player_prop'))).toMatchObject({ value: 'void' });
     // A player who enters the court with no settlement named states nothing.
     expect(readRule('The player enters the court after the anthem.', 'non_participation', m('nba', 'player_prop'))).toEqual({ value: 'unknown', why: 'silent' });
+  });
+  it('a push that counts "neither as a win nor as a loss" is void: the pick leaves the record as a returned stake does', () => {
+    expect(readRule('Against the spread, a push is counted neither as a win nor as a loss.', 'push', m('nfl', 'spread'))).toMatchObject({ value: 'void' });
+    expect(readRule('If the total lands on the number, the pick is neither a win nor a loss.', 'push', m('nba', 'total'))).toMatchObject({ value: 'void' });
+    // A tied game named so, no push, states no push rule.
+    expect(readRule('A tied game is neither a win nor a loss in the standings.', 'push', m('nfl', 'spread'))).toEqual({ value: 'unknown', why: 'silent' });
   });
 });
