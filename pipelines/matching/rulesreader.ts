@@ -676,6 +676,19 @@ const OVERTIME_MEMBERS = CLASSES.get('@overtime_periods') ?? [];
 /** Whether a market noun ending at word i is labelled as including overtime. */
 const labelledWithOvertime = (words: string[], i: number) => LABEL_INCLUDES.has(words[i]) && (words[i + 1] === 'ot' || OVERTIME_MEMBERS.some((o) => wordsAt(words, i + 1, o)));
 
+/** Words a label names overtime by beside the class's ("incl. OT and shoot-outs", "incl. overtime and penalties"). */
+const LABEL_OVERTIME_WORDS = ['ot', 'shootout', 'shootouts', 'shoot', 'outs', 'out', 'penalties', 'the', 'any'];
+/** Whether the words end with a market labelled as including overtime ("match winner incl. overtime and
+ * shoot-outs"): a market named, its label word, then only what overtime is made of. */
+function endsWithOvertimeLabel(words: string[]): boolean {
+  let k = words.length - 1;
+  while (k >= 0 && !LABEL_INCLUDES.has(words[k])) k--;
+  if (k < 1 || !labelledWithOvertime(words, k) || !namesMarketAt(words, k - 1)) return false;
+  const rest = words.slice(k + 1).filter((w) => w !== 'and' && w !== 'or');
+  const members = new Set([...LABEL_OVERTIME_WORDS, ...OVERTIME_MEMBERS.flat()]);
+  return rest.every((w) => members.has(w));
+}
+
 /** Verbs by which a market bears a label ("labelled", "marked as"), and adverbs before them ("clearly labelled"). */
 const LABEL_VERBS = new Set(['labelled', 'labeled', 'marked', 'designated', 'denoted', 'titled']);
 const LABEL_ADVERBS = new Set(['clearly', 'explicitly', 'expressly', 'specifically']);
@@ -1266,6 +1279,12 @@ export function clauses(sentence: string, section?: Scope): Clause[] {
       // alive, while the fourth-quarter line does not count overtime": the contrast has its own subject).
       parts.push({ kind: 'semi', toks: [], fresh: true });
       i++;
+    }
+    else if (t.word === ',' && endsWithOvertimeLabel(cur.toks.filter(isWord).map((k) => k.word)) && namesMarketAt(kept.slice(i + 1).filter(isWord).map((k) => k.word), 0)) {
+      // "Canadiens v Bruins (match winner incl. overtime and shoot-outs, total goals 6)": in a list of a
+      // game's markets, a market's label that includes overtime is said of that market; the market listed
+      // after the comma is another item of the list, not labelled by it.
+      parts.push({ kind: 'semi', toks: [] });
     }
     else if (t.word === ',' && next === 'no' && (kept[i + 2]?.word === 'if' || kept[i + 2]?.word === 'when') && cur.toks.some(isWord)) {
       // "Yes above the line, No at or below it, No if the player is inactive": a contract's answers
