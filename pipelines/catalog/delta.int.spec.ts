@@ -238,6 +238,24 @@ describe('change-only listing crawls and the catalog (chdb)', () => {
             [[], [{ kind: 'remove', venue: 0, pick: 0, tag: 1 }], [{ kind: 'relist', venue: 0, pick: 0, tag: 3 }], [{ kind: 'outcome', venue: 1, pick: 1, tag: 4 }], []],
             5,
           ],
+          // A venue whose listing goes empty in a full crawl, then lists a market again in a delta
+          // crawl of the chain that full crawl starts (found by the property, seed -1690887894).
+          [
+            [
+              [{ kind: 'remove', venue: 0, pick: 0, tag: 0 }],
+              [],
+              [
+                { kind: 'remove', venue: 0, pick: 0, tag: 0 },
+                { kind: 'remove', venue: 0, pick: 627020008, tag: 436 },
+                { kind: 'outcome', venue: 0, pick: 2048986834, tag: 405 },
+                { kind: 'add', venue: 1, pick: 405927603, tag: 113 },
+                { kind: 'remove', venue: 0, pick: 1440015683, tag: 336 },
+              ],
+              [],
+              [{ kind: 'relist', venue: 0, pick: 1754604660, tag: 91 }],
+            ],
+            3,
+          ],
         ],
       },
     );

@@ -245,8 +245,11 @@ export class CatalogStore {
     return chooseChains(done, (d) => {
       if (this.verifiedCrawls.has(d.crawl_id)) return true;
       const need = d.delta ? d.emitted! : d.row_count;
-      // A full crawl that listed nothing stages nothing: never complete (as before delta crawls).
-      const complete = d.delta ? (staged.get(d.crawl_id) ?? 0) >= need : staged.has(d.crawl_id) && staged.get(d.crawl_id)! >= need;
+      // A full crawl that listed nothing stages nothing and has nothing to wait for: complete, so the
+      // delta crawls after it have a chain to go on (chooseChains never serves it: the venue keeps
+      // its previous listing). Counted incomplete, a venue whose listing came back empty once stayed
+      // on the crawl before it through every delta crawl after, until a full crawl that listed something.
+      const complete = d.delta ? (staged.get(d.crawl_id) ?? 0) >= need : need === 0 || (staged.has(d.crawl_id) && staged.get(d.crawl_id)! >= need);
       if (complete) this.verifiedCrawls.add(d.crawl_id);
       return complete;
     });
