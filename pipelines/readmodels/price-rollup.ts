@@ -51,16 +51,6 @@ export const ROLLUP_STATEMENT_LIMIT_S = 60;
  */
 export const rollupSettleMs = (history: Pick<History, 'kind'>): number => (history.kind === 'chdb' ? 0 : (ROLLUP_STATEMENT_LIMIT_S + 5) * 1000);
 
-/**
- * The engine settings of a roll-up's statements. A roll-up's new rows are a few thousand to a few tens
- * of thousands (one timer's interval of changes), where a second thread costs more in starting and
- * joining than it saves; and each width's states are already grouped by the table's key, so merging
- * the inserted block by that key again (optimize_on_insert) finds nothing to merge: the table's
- * merges and the route's GROUP BY do it whenever two inserts hold one key. Together 6-18% less CPU a
- * roll-up of 13,000 rows (bench/history.md, 2026-11-28).
- */
-export const ROLLUP_STATEMENT_SETTINGS = 'max_threads = 1, optimize_on_insert = 0';
-
 /** The newest fence written (0: none). */
 const FENCE_SQL = `(SELECT ifNull(max(fence), 0) FROM price_rollup_fence WHERE name = '${STATE}')`;
 
@@ -156,7 +146,7 @@ export async function rollUpCandles(history: History, opts: RollUpOptions = {}):
   const fence = opts.fence;
   // Each write: only while no newer fence is written (FENCED), and bounded in time (rollupSettleMs).
   const guard = fence === undefined ? '' : ` AND ${FENCED}`;
-  const limit = `max_execution_time = ${ROLLUP_STATEMENT_LIMIT_S}, ${ROLLUP_STATEMENT_SETTINGS}`;
+  const limit = `max_execution_time = ${ROLLUP_STATEMENT_LIMIT_S}`;
   // Each statement costs chdb a few ms of CPU however small (bench/history.md, 2026-11-27), so a
   // roll-up issues as few as it can: the window and its days in one read, and the fence read back
   // once at the end (and after each day of a roll-up of several) rather than after every write. A
@@ -183,8 +173,7 @@ export async function rollUpCandles(history: History, opts: RollUpOptions = {}):
     `WITH toInt64(ifNull(${ROLLED_TO_SQL}, 0)) AS mark_, greatest(mark_ - {lookback:Int64}, 0) AS from_,
           toUnixTimestamp64Milli(now64(3)) - 1 AS to_, toInt64(ifNull(${STARTED_SQL}, 0)) AS started_
      SELECT from_ AS from, to_ AS to, mark_ AS mark, started_ AS started, sumMap([toUnixTimestamp(toStartOfDay(observed_at))], [toUInt64(1)]) AS days
-     FROM price_history WHERE inserted_at > fromUnixTimestamp64Milli(from_, 'UTC') AND inserted_at <= fromUnixTimestamp64Milli(to_, 'UTC')
-     SETTINGS ${ROLLUP_STATEMENT_SETTINGS}`,
+     FROM price_history WHERE inserted_at > fromUnixTimestamp64Milli(from_, 'UTC') AND inserted_at <= fromUnixTimestamp64Milli(to_, 'UTC')`,
     { lookback: lookbackMs },
   );
   const from = Number(w.from);
