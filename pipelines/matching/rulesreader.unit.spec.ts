@@ -3927,6 +3927,17 @@ describe('the wrong value of the thirty-eighth blind batch (sentences written fo
     expect(readRule('Match winner and total goals bets include overtime and the shootout.', 'overtime', m('nhl', 'total'))).toMatchObject({ value: 'included' });
   });
 });
+describe('the wrong value of the fortieth blind batch (sentences written for these tests)', () => {
+  it('a market that resolves to its "No Contest" outcome on a tie settles the tie on an outcome of its own, not on "No"', () => {
+    expect(readRule("Should the game end level after overtime, the market will resolve as 'No Contest'.", 'tie', m('nfl', 'moneyline'))).toMatchObject({ value: 'separate_outcome' });
+    expect(readRule('A tied game resolves to No Contest; a game not played does too.', 'tie', m('nfl', 'moneyline'))).toMatchObject({ value: 'separate_outcome' });
+    // A market that resolves "No" on a tie is still a loss of the side.
+    expect(readRule('If the game ends in a tie, this market resolves as No.', 'tie', m('nfl', 'moneyline'))).toMatchObject({ value: 'loses' });
+    expect(readRule('If the game ends in a tie, the contract is settled as No.', 'tie', m('nfl', 'moneyline'))).toMatchObject({ value: 'loses' });
+    // A bet graded "no contest" (a sportsbook's word for a bout with no result) names no outcome of the market.
+    expect(readRule('If the game ends in a tie, wagers are graded as no contest.', 'tie', m('nfl', 'moneyline'))).not.toMatchObject({ value: 'loses' });
+  });
+});
 describe('stated values of the thirty-eighth blind batch read unknown (sentences written for these tests)', () => {
   it('a bet "declared null" is void, as a bet declared void is', () => {
     expect(readRule('A handicap that ends exactly on a whole-number line is declared null.', 'push', m('nba', 'spread'))).toMatchObject({ value: 'void' });
