@@ -371,7 +371,8 @@ const BLIND38_RIGHT = 30;
 // merged, 1 wrong value, no silent row read known, no opposite pair read alike; measurements.md, "The fortieth
 // blind batch, measured blind"): its wrong value (p3226, a tie that resolves the market as 'No Contest' read as
 // "No") fixed in round 54 leaves 31 of 33 right.
-const BLIND40_RIGHT = 31;
+// 32 since a game abandoned or postponed that "fails to resume after 12 hours" (does not resume within them) names a cancellation, as one "not resumed within" them does (p3213 cancellation).
+const BLIND40_RIGHT = 32;
 
 const m = (league: MarketScope['league'], marketType: MarketScope['marketType'], segment: MarketScope['segment'] = 'full'): MarketScope => ({ league, marketType, segment });
 
@@ -3970,5 +3971,14 @@ describe('stated values of the thirty-eighth blind batch read unknown (sentences
     expect(readRule('If the total lands on the number, the pick is neither a win nor a loss.', 'push', m('nba', 'total'))).toMatchObject({ value: 'void' });
     // A tied game named so, no push, states no push rule.
     expect(readRule('A tied game is neither a win nor a loss in the standings.', 'push', m('nfl', 'spread'))).toEqual({ value: 'unknown', why: 'silent' });
+  });
+});
+describe('stated values of the fortieth blind batch read unknown (sentences written for these tests)', () => {
+  it('a game that "fails to resume" (does not resume) within or after a set time names a cancellation, as one "not resumed within" it does', () => {
+    expect(readRule('Should a match be suspended or postponed and fail to resume after 24 hours from the scheduled start, all bets on it are deemed void.', 'cancellation', m('nba', 'player_prop'))).toMatchObject({ value: 'void' });
+    expect(readRule('If a game is halted and fails to resume within 48 hours, player props are void.', 'cancellation', m('mlb', 'player_prop'))).toMatchObject({ value: 'void' });
+    expect(readRule('If an event is abandoned and does not resume within 36 hours, every contract is void.', 'cancellation', m('nhl', 'player_prop'))).toMatchObject({ value: 'void' });
+    // A game that resumes within the time states no cancellation.
+    expect(readRule('If play is suspended, player bets stand as long as the game resumes within 12 hours.', 'cancellation', m('nba', 'player_prop'))).toEqual({ value: 'unknown', why: 'silent' });
   });
 });
