@@ -75,7 +75,8 @@ const BLIND9_SILENT_KNOWN = ['p1172'];
 // 71 since round 24 (p1202's and p1234's hand values corrected to void, bade198 and ad120d5); p1242 unknown
 // (a clause whose subject is the result says nothing of a prop's overtime, c44c827); p1211 stays listed.
 // 72 since round 32 ('counts neither as a win nor as a loss' denies the loss: p1183).
-const BLIND10_RIGHT = 72;
+// 73 since round 54 (a suspended event that "does not resume within" 36 hours names a cancellation: p1187).
+const BLIND10_RIGHT = 73;
 const BLIND10_SILENT_KNOWN = ['p1211'];
 // The eleventh blind batch: guarded since round 24 (p1299's hand value corrected to void, 2131a4f, its one
 // silent row read known).
