@@ -75,7 +75,8 @@ const BLIND9_SILENT_KNOWN = ['p1172'];
 // 71 since round 24 (p1202's and p1234's hand values corrected to void, bade198 and ad120d5); p1242 unknown
 // (a clause whose subject is the result says nothing of a prop's overtime, c44c827); p1211 stays listed.
 // 72 since round 32 ('counts neither as a win nor as a loss' denies the loss: p1183).
-const BLIND10_RIGHT = 72;
+// 73 since round 54 (a suspended event that "does not resume within" 36 hours names a cancellation: p1187).
+const BLIND10_RIGHT = 73;
 const BLIND10_SILENT_KNOWN = ['p1211'];
 // The eleventh blind batch: guarded since round 24 (p1299's hand value corrected to void, 2131a4f, its one
 // silent row read known).
@@ -366,6 +367,13 @@ const BLIND37_RIGHT = 47;
 // 29 since a player who "enters the court" takes part, as one who takes the court does (p3186 non_participation).
 // 30 since a push that counts "neither as a win nor as a loss" is void (p3176 push).
 const BLIND38_RIGHT = 30;
+
+// The fortieth blind batch, development since its blind figure (30 of 33 right on the reader of rounds 46-52
+// merged, 1 wrong value, no silent row read known, no opposite pair read alike; measurements.md, "The fortieth
+// blind batch, measured blind"): its wrong value (p3226, a tie that resolves the market as 'No Contest' read as
+// "No") fixed in round 54 leaves 31 of 33 right.
+// 32 since a game abandoned or postponed that "fails to resume after 12 hours" (does not resume within them) names a cancellation, as one "not resumed within" them does (p3213 cancellation).
+const BLIND40_RIGHT = 32;
 
 const m = (league: MarketScope['league'], marketType: MarketScope['marketType'], segment: MarketScope['segment'] = 'full'): MarketScope => ({ league, marketType, segment });
 
@@ -1372,6 +1380,7 @@ describe('corpus of real rules texts (evaluation part)', () => {
     { part: 'blind36-former-evaluation', batch: 'thirty-sixth', stated: 52, right: BLIND36_RIGHT, silentKnown: [] },
     { part: 'blind37-former-evaluation', batch: 'thirty-seventh', stated: 52, right: BLIND37_RIGHT, silentKnown: [] },
     { part: 'blind38-former-evaluation', batch: 'thirty-eighth', stated: 34, right: BLIND38_RIGHT, silentKnown: [] },
+    { part: 'blind40-former-evaluation', batch: 'fortieth', stated: 32, right: BLIND40_RIGHT, silentKnown: [] },
   ];
   it.each(BLIND_GUARDS)(
     'keeps the $batch blind batch (development since it was measured once) free of wrong values and of opposite rules read alike, at least $right right, silent rows read known exactly $silentKnown',
@@ -3927,6 +3936,17 @@ describe('the wrong value of the thirty-eighth blind batch (sentences written fo
     expect(readRule('Match winner and total goals bets include overtime and the shootout.', 'overtime', m('nhl', 'total'))).toMatchObject({ value: 'included' });
   });
 });
+describe('the wrong value of the fortieth blind batch (sentences written for these tests)', () => {
+  it('a market that resolves to its "No Contest" outcome on a tie settles the tie on an outcome of its own, not on "No"', () => {
+    expect(readRule("Should the game end level after overtime, the market will resolve as 'No Contest'.", 'tie', m('nfl', 'moneyline'))).toMatchObject({ value: 'separate_outcome' });
+    expect(readRule('A tied game resolves to No Contest; a game not played does too.', 'tie', m('nfl', 'moneyline'))).toMatchObject({ value: 'separate_outcome' });
+    // A market that resolves "No" on a tie is still a loss of the side.
+    expect(readRule('If the game ends in a tie, this market resolves as No.', 'tie', m('nfl', 'moneyline'))).toMatchObject({ value: 'loses' });
+    expect(readRule('If the game ends in a tie, the contract is settled as No.', 'tie', m('nfl', 'moneyline'))).toMatchObject({ value: 'loses' });
+    // A bet graded "no contest" (a sportsbook's word for a bout with no result) names no outcome of the market.
+    expect(readRule('If the game ends in a tie, wagers are graded as no contest.', 'tie', m('nfl', 'moneyline'))).not.toMatchObject({ value: 'loses' });
+  });
+});
 describe('stated values of the thirty-eighth blind batch read unknown (sentences written for these tests)', () => {
   it('a bet "declared null" is void, as a bet declared void is', () => {
     expect(readRule('A handicap that ends exactly on a whole-number line is declared null.', 'push', m('nba', 'spread'))).toMatchObject({ value: 'void' });
@@ -3952,5 +3972,14 @@ describe('stated values of the thirty-eighth blind batch read unknown (sentences
     expect(readRule('If the total lands on the number, the pick is neither a win nor a loss.', 'push', m('nba', 'total'))).toMatchObject({ value: 'void' });
     // A tied game named so, no push, states no push rule.
     expect(readRule('A tied game is neither a win nor a loss in the standings.', 'push', m('nfl', 'spread'))).toEqual({ value: 'unknown', why: 'silent' });
+  });
+});
+describe('stated values of the fortieth blind batch read unknown (sentences written for these tests)', () => {
+  it('a game that "fails to resume" (does not resume) within or after a set time names a cancellation, as one "not resumed within" it does', () => {
+    expect(readRule('Should a match be suspended or postponed and fail to resume after 24 hours from the scheduled start, all bets on it are deemed void.', 'cancellation', m('nba', 'player_prop'))).toMatchObject({ value: 'void' });
+    expect(readRule('If a game is halted and fails to resume within 48 hours, player props are void.', 'cancellation', m('mlb', 'player_prop'))).toMatchObject({ value: 'void' });
+    expect(readRule('If an event is abandoned and does not resume within 36 hours, every contract is void.', 'cancellation', m('nhl', 'player_prop'))).toMatchObject({ value: 'void' });
+    // A game that resumes within the time states no cancellation.
+    expect(readRule('If play is suspended, player bets stand as long as the game resumes within 12 hours.', 'cancellation', m('nba', 'player_prop'))).toEqual({ value: 'unknown', why: 'silent' });
   });
 });
