@@ -367,6 +367,11 @@ const BLIND37_RIGHT = 47;
 // 30 since a push that counts "neither as a win nor as a loss" is void (p3176 push).
 const BLIND38_RIGHT = 30;
 
+// The thirty-ninth blind batch, development since its blind figure (14 of 17 right on the reader of rounds 46-52
+// merged, no wrong value, no silent row read known, no opposite pair read alike; measurements.md, "The thirty-ninth
+// blind batch, measured blind").
+const BLIND39_RIGHT = 14;
+
 const m = (league: MarketScope['league'], marketType: MarketScope['marketType'], segment: MarketScope['segment'] = 'full'): MarketScope => ({ league, marketType, segment });
 
 describe('sentences and clauses', () => {
@@ -1372,6 +1377,7 @@ describe('corpus of real rules texts (evaluation part)', () => {
     { part: 'blind36-former-evaluation', batch: 'thirty-sixth', stated: 52, right: BLIND36_RIGHT, silentKnown: [] },
     { part: 'blind37-former-evaluation', batch: 'thirty-seventh', stated: 52, right: BLIND37_RIGHT, silentKnown: [] },
     { part: 'blind38-former-evaluation', batch: 'thirty-eighth', stated: 34, right: BLIND38_RIGHT, silentKnown: [] },
+    { part: 'blind39-former-evaluation', batch: 'thirty-ninth', stated: 16, right: BLIND39_RIGHT, silentKnown: [] },
   ];
   it.each(BLIND_GUARDS)(
     'keeps the $batch blind batch (development since it was measured once) free of wrong values and of opposite rules read alike, at least $right right, silent rows read known exactly $silentKnown',
