@@ -370,7 +370,8 @@ const BLIND38_RIGHT = 30;
 // The thirty-ninth blind batch, development since its blind figure (14 of 17 right on the reader of rounds 46-52
 // merged, no wrong value, no silent row read known, no opposite pair read alike; measurements.md, "The thirty-ninth
 // blind batch, measured blind").
-const BLIND39_RIGHT = 14;
+// 15 since a game that "has not been completed by" a date names a cancellation, as one "not completed by" it does (p3197).
+const BLIND39_RIGHT = 15;
 
 const m = (league: MarketScope['league'], marketType: MarketScope['marketType'], segment: MarketScope['segment'] = 'full'): MarketScope => ({ league, marketType, segment });
 
@@ -3958,5 +3959,14 @@ describe('stated values of the thirty-eighth blind batch read unknown (sentences
     expect(readRule('If the total lands on the number, the pick is neither a win nor a loss.', 'push', m('nba', 'total'))).toMatchObject({ value: 'void' });
     // A tied game named so, no push, states no push rule.
     expect(readRule('A tied game is neither a win nor a loss in the standings.', 'push', m('nfl', 'spread'))).toEqual({ value: 'unknown', why: 'silent' });
+  });
+});
+
+describe('stated values of the thirty-ninth blind batch read unknown (sentences written for these tests)', () => {
+  it('a game that "has not been completed by" a date names a cancellation, as one "not completed by" it does', () => {
+    expect(readRule('If the game has not been completed by December 31, 2026, 11:59 PM ET, this market will resolve to "50-50".', 'cancellation', m('nhl', 'player_prop'))).toMatchObject({ value: 'half_payout' });
+    expect(readRule('If the match has not been completed within 48 hours, all bets are void.', 'cancellation', m('nba', 'player_prop'))).toMatchObject({ value: 'void' });
+    // A postponed game not completed by a date is a postponement, no cancellation.
+    expect(readRule('If the game has been postponed and has not been completed by Sunday, bets stand.', 'cancellation', m('nhl', 'player_prop'))).toEqual({ value: 'unknown', why: 'silent' });
   });
 });
