@@ -3969,4 +3969,10 @@ describe('stated values of the thirty-ninth blind batch read unknown (sentences 
     // A postponed game not completed by a date is a postponement, no cancellation.
     expect(readRule('If the game has been postponed and has not been completed by Sunday, bets stand.', 'cancellation', m('nhl', 'player_prop'))).toEqual({ value: 'unknown', why: 'silent' });
   });
+  it('overtime named in the plural ("after overtimes") is what a settlement waits for, as "after all overtimes" is', () => {
+    expect(readRule('All markets are resolved with results after overtimes.', 'overtime', m('nba', 'player_prop'))).toMatchObject({ value: 'included' });
+    expect(readRule('Totals are settled after any overtimes.', 'overtime', m('nhl', 'total'))).toMatchObject({ value: 'included' });
+    // Overtimes described, no settlement named, state nothing.
+    expect(readRule('Overtimes are played until a goal is scored.', 'overtime', m('nhl', 'total'))).toEqual({ value: 'unknown', why: 'silent' });
+  });
 });
