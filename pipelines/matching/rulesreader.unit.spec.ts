@@ -371,7 +371,9 @@ const BLIND38_RIGHT = 30;
 // merged, no wrong value, no silent row read known, no opposite pair read alike; measurements.md, "The thirty-ninth
 // blind batch, measured blind").
 // 15 since a game that "has not been completed by" a date names a cancellation, as one "not completed by" it does (p3197).
-const BLIND39_RIGHT = 15;
+// 16 since overtime named in the plural ("results after overtimes") is what a settlement waits for and a parenthesis's
+// ", not for soccer" excepts soccer, as ", but not for" does (p3207).
+const BLIND39_RIGHT = 16;
 
 const m = (league: MarketScope['league'], marketType: MarketScope['marketType'], segment: MarketScope['segment'] = 'full'): MarketScope => ({ league, marketType, segment });
 
@@ -3974,5 +3976,11 @@ describe('stated values of the thirty-ninth blind batch read unknown (sentences 
     expect(readRule('Totals are settled after any overtimes.', 'overtime', m('nhl', 'total'))).toMatchObject({ value: 'included' });
     // Overtimes described, no settlement named, state nothing.
     expect(readRule('Overtimes are played until a goal is scored.', 'overtime', m('nhl', 'total'))).toEqual({ value: 'unknown', why: 'silent' });
+  });
+  it('a comma before "not for" inside parentheses excepts what follows, as ", but not for" does', () => {
+    expect(readRule('All markets are resolved with results after overtime (for binary sports, not for soccer).', 'overtime', m('nba', 'player_prop'))).toMatchObject({ value: 'included' });
+    expect(readRule('Totals include overtime (for all leagues, not for the NHL).', 'overtime', m('nba', 'total'))).toMatchObject({ value: 'included' });
+    // Cases listed in parentheses stay one clause: "not entered" opens no exception.
+    expect(readRule('Player props are void if the player is (inactive, not entered, or absent).', 'non_participation', m('nba', 'player_prop'))).toMatchObject({ value: 'void' });
   });
 });
