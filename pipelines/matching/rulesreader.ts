@@ -1302,10 +1302,12 @@ export function clauses(sentence: string, section?: Scope): Clause[] {
       // ", but not for quarter bets" is an exception, as ", not the 4th quarter" is.
       parts.push({ kind: 'not', toks: [] });
       i += 2;
-    } else if (t.word === ',' && (next === 'but' || (next === 'not' && depth === 0))) {
+    } else if (t.word === ',' && (next === 'but' || (next === 'not' && (depth === 0 || kept[i + 2]?.word === 'for')))) {
       // "the winner line is settled with the overtime included, but a bet on the fourth quarter counts only
       // that quarter's points": a bet named by the period it is placed on is a whole subject of its own,
       // which takes no market from the clause before (a fourth-quarter total is no winner line).
+      // Inside parentheses a comma before "not" lists cases ("(inactive, not entered, or absent)"), but one before
+      // "not for" excepts what follows, as ", but not for" does ("(for all sports, not for soccer)").
       parts.push({ kind: next, toks: [], ...(next === 'but' && (betOnAfter(kept, i + 2) || possessiveMarketAfter(kept, i + 2)) ? { fresh: true } : {}) });
       i++;
     } else if (t.word === 'but' && next === 'not' && cur.toks.some(isWord)) {

@@ -373,7 +373,16 @@ const BLIND38_RIGHT = 30;
 // blind batch, measured blind"): its wrong value (p3226, a tie that resolves the market as 'No Contest' read as
 // "No") fixed in round 54 leaves 31 of 33 right.
 // 32 since a game abandoned or postponed that "fails to resume after 12 hours" (does not resume within them) names a cancellation, as one "not resumed within" them does (p3213 cancellation).
-const BLIND40_RIGHT = 32;
+// 33 with round 53's reading merged beside it: a game that "has not been completed by" a date names a cancellation
+// (p3239, half_payout).
+const BLIND40_RIGHT = 33;
+// The thirty-ninth blind batch, development since its blind figure (14 of 17 right on the reader of rounds 46-52
+// merged, no wrong value, no silent row read known, no opposite pair read alike; measurements.md, "The thirty-ninth
+// blind batch, measured blind").
+// 15 since a game that "has not been completed by" a date names a cancellation, as one "not completed by" it does (p3197).
+// 16 since overtime named in the plural ("results after overtimes") is what a settlement waits for and a parenthesis's
+// ", not for soccer" excepts soccer, as ", but not for" does (p3207).
+const BLIND39_RIGHT = 16;
 
 const m = (league: MarketScope['league'], marketType: MarketScope['marketType'], segment: MarketScope['segment'] = 'full'): MarketScope => ({ league, marketType, segment });
 
@@ -1381,6 +1390,7 @@ describe('corpus of real rules texts (evaluation part)', () => {
     { part: 'blind37-former-evaluation', batch: 'thirty-seventh', stated: 52, right: BLIND37_RIGHT, silentKnown: [] },
     { part: 'blind38-former-evaluation', batch: 'thirty-eighth', stated: 34, right: BLIND38_RIGHT, silentKnown: [] },
     { part: 'blind40-former-evaluation', batch: 'fortieth', stated: 32, right: BLIND40_RIGHT, silentKnown: [] },
+    { part: 'blind39-former-evaluation', batch: 'thirty-ninth', stated: 16, right: BLIND39_RIGHT, silentKnown: [] },
   ];
   it.each(BLIND_GUARDS)(
     'keeps the $batch blind batch (development since it was measured once) free of wrong values and of opposite rules read alike, at least $right right, silent rows read known exactly $silentKnown',
@@ -3981,5 +3991,26 @@ describe('stated values of the fortieth blind batch read unknown (sentences writ
     expect(readRule('If an event is abandoned and does not resume within 36 hours, every contract is void.', 'cancellation', m('nhl', 'player_prop'))).toMatchObject({ value: 'void' });
     // A game that resumes within the time states no cancellation.
     expect(readRule('If play is suspended, player bets stand as long as the game resumes within 12 hours.', 'cancellation', m('nba', 'player_prop'))).toEqual({ value: 'unknown', why: 'silent' });
+  });
+});
+
+describe('stated values of the thirty-ninth blind batch read unknown (sentences written for these tests)', () => {
+  it('a game that "has not been completed by" a date names a cancellation, as one "not completed by" it does', () => {
+    expect(readRule('If the game has not been completed by December 31, 2026, 11:59 PM ET, this market will resolve to "50-50".', 'cancellation', m('nhl', 'player_prop'))).toMatchObject({ value: 'half_payout' });
+    expect(readRule('If the match has not been completed within 48 hours, all bets are void.', 'cancellation', m('nba', 'player_prop'))).toMatchObject({ value: 'void' });
+    // A postponed game not completed by a date is a postponement, no cancellation.
+    expect(readRule('If the game has been postponed and has not been completed by Sunday, bets stand.', 'cancellation', m('nhl', 'player_prop'))).toEqual({ value: 'unknown', why: 'silent' });
+  });
+  it('overtime named in the plural ("after overtimes") is what a settlement waits for, as "after all overtimes" is', () => {
+    expect(readRule('All markets are resolved with results after overtimes.', 'overtime', m('nba', 'player_prop'))).toMatchObject({ value: 'included' });
+    expect(readRule('Totals are settled after any overtimes.', 'overtime', m('nhl', 'total'))).toMatchObject({ value: 'included' });
+    // Overtimes described, no settlement named, state nothing.
+    expect(readRule('Overtimes are played until a goal is scored.', 'overtime', m('nhl', 'total'))).toEqual({ value: 'unknown', why: 'silent' });
+  });
+  it('a comma before "not for" inside parentheses excepts what follows, as ", but not for" does', () => {
+    expect(readRule('All markets are resolved with results after overtime (for binary sports, not for soccer).', 'overtime', m('nba', 'player_prop'))).toMatchObject({ value: 'included' });
+    expect(readRule('Totals include overtime (for all leagues, not for the NHL).', 'overtime', m('nba', 'total'))).toMatchObject({ value: 'included' });
+    // Cases listed in parentheses stay one clause: "not entered" opens no exception.
+    expect(readRule('Player props are void if the player is (inactive, not entered, or absent).', 'non_participation', m('nba', 'player_prop'))).toMatchObject({ value: 'void' });
   });
 });
