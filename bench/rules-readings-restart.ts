@@ -12,7 +12,7 @@
 //   node --import tsx bench/rules-readings-restart.ts --phase write --dir DIR [--scale 1] [--step-s 120] [--seed 7]
 //   node --import tsx bench/rules-readings-restart.ts --phase read --dir DIR --readings yes|no
 import { createHash } from 'node:crypto';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { closeSync, mkdirSync, openSync, readSync, writeSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
@@ -37,6 +37,26 @@ const dir = values.dir;
 const load = () => loadavg()[0]!.toFixed(2);
 const BATCH = 500;
 
+function writeLines(file: string, list: unknown[]): void {
+  const fd = openSync(file, 'w');
+  for (let i = 0; i < list.length; i += 1000) writeSync(fd, list.slice(i, i + 1000).map((x) => `${JSON.stringify(x)}\n`).join(''));
+  closeSync(fd);
+}
+
+function readLines<T>(file: string): T[] {
+  const out: T[] = [];
+  let rest = '';
+  const fd = openSync(file, 'r');
+  const buf = Buffer.alloc(1 << 24);
+  for (let n: number; (n = readSync(fd, buf)) > 0; ) {
+    const lines = (rest + buf.toString('utf8', 0, n)).split('\n');
+    rest = lines.pop()!;
+    for (const l of lines) out.push(JSON.parse(l) as T);
+  }
+  closeSync(fd);
+  return out;
+}
+
 /** Records ingested in the stage's batches, the kept readings' records after each; all written. */
 function ingest(c: Canonicalizer, records: RawRecord[]): OutRecord[] {
   const out: OutRecord[] = [];
@@ -58,16 +78,17 @@ if (values.phase === 'write') {
   const last = new Map(readings.map((o) => [o.key!, (o.value as RawRecord).payload]));
   const bytes = [...last.values()].reduce((n, p) => n + p.length, 0);
   const perText = [...last.values()].map((p) => (JSON.parse(p) as unknown[]).length);
-  writeFileSync(path.join(dir, 'written.json'), JSON.stringify(out));
-  writeFileSync(path.join(dir, 'after.json'), JSON.stringify(after));
   console.log(
     `scale ${values.scale}: ${before!.length} records listed, ${after!.length} read ${values['step-s']} s later; first read ${((cpu.user + cpu.system) / 1000).toFixed(0)} ms CPU (load ${load()}); ` +
       `${c.kept!.size} distinct rules texts, ${readings.length} reading records written (${last.size} kept), ${(bytes / 1e6).toFixed(1)} MB of payload, ` +
       `${Math.min(...perText)}-${Math.max(...perText)} readings a text (mean ${(perText.reduce((a, b) => a + b, 0) / perText.length).toFixed(1)})`,
   );
+  // One record a line: a scale-100 listing is longer than a string may be.
+  writeLines(path.join(dir, 'written.ndjson'), out);
+  writeLines(path.join(dir, 'after.ndjson'), after!);
 } else {
-  const written = JSON.parse(readFileSync(path.join(dir, 'written.json'), 'utf8')) as OutRecord[];
-  const after = JSON.parse(readFileSync(path.join(dir, 'after.json'), 'utf8')) as RawRecord[];
+  const written = readLines<OutRecord>(path.join(dir, 'written.ndjson'));
+  const after = readLines<RawRecord>(path.join(dir, 'after.ndjson'));
   const withReadings = values.readings === 'yes';
   const c = new Canonicalizer(new KeptReadings());
   const r0 = process.cpuUsage();
@@ -75,7 +96,8 @@ if (values.phase === 'write') {
     if (o.topic === 'matching.state' && o.key && (withReadings || !o.key.startsWith(READING_PREFIX))) c.restoreState(o.key, o.value as RawRecord | null);
   for (const o of written) if (o.topic === 'canonical.markets' && o.key) c.restoreMarket(o.key, o.value as CanonicalRecord | null);
   c.finishRestore();
-  const restoreMs = (process.cpuUsage(r0).user + process.cpuUsage(r0).system) / 1000;
+  const r1 = process.cpuUsage(r0);
+  const restoreMs = (r1.user + r1.system) / 1000;
   const cpu0 = process.cpuUsage();
   const out = ingest(c, after);
   const cpu = process.cpuUsage(cpu0);
