@@ -227,13 +227,14 @@ export function defineTopics(settings: TopicSettings = {}): TopicMap {
       name: `${prefix}matching.state`,
       keySchemaFile: 'state.key.avsc',
       valueSchemaFile: 'raw_record.value.avsc',
-      keyFormat: 'crawl|<venue>|<feed> or event|venue_1|<event_ticker>',
+      keyFormat: 'crawl|<venue>|<feed>, event|venue_1|<event_ticker> or reading|<reader version>|<text digest>',
       partitions,
       // The canonicalizer's state, written in the same batch as its outputs (before the commit), so
       // a restart at any point resumes with what it needs to decide deletions: the last complete
       // crawl it applied per venue and feed, and the venue_1 event records that its markets read.
+      // With them, the rules reader's readings of each text, so a restart reads no text again.
       cleanupPolicy: 'compact',
-      description: "The canonicalizer's restart state: last applied crawl marker per venue and feed; venue_1 event records.",
+      description: "The canonicalizer's restart state: last applied crawl marker per venue and feed; venue_1 event records; the rules reader's readings per text.",
     },
     'pollers.state': {
       id: 'pollers.state',

@@ -6,6 +6,8 @@
 // apply contradict each other. The reading itself (sentences, clauses, scope, negation, the
 // lexicon) is rulesreader.ts.
 import { parseText, readRule, type MarketScope, type ParsedText, type ReadRule, type Reading } from './rulesreader.ts';
+import { createHash } from 'node:crypto';
+import { readdirSync, readFileSync } from 'node:fs';
 import { LRUCache } from 'lru-cache';
 import type { PropRule, RuleValue } from './types.ts';
 
@@ -97,6 +99,48 @@ interface Threshold {
 /** Rule value sets of a text, by what else they depend on (readingKey). */
 type TextReadings = Map<string, GameLineRules | PropRules>;
 
+/** A text's readings, with the digest of the text once known (what its kept record is named by). */
+interface TextEntry {
+  readings: TextReadings;
+  digest?: string;
+}
+
+/**
+ * Bumped by hand when a reading comes to depend on something outside the files readerVersion
+ * digests (nothing does: rulesreader.ts imports types only, and rulestext.ts the lexicon through it).
+ */
+const READER_EPOCH = 1;
+
+let version: string | undefined;
+
+/**
+ * The version of the reader, for the readings kept across a restart: a digest of the reader's own
+ * code (rulesreader.ts, this file) and of its lexicon (rules-lexicon/*.json), read from the files at
+ * the first call. Digesting the sources rather than trusting a constant someone must remember to bump
+ * means any change to the code or the lexicon (a rules round changes both) reads every text again;
+ * a change to a comment does too, which costs one cold read and nothing else. About 1 ms, once. The
+ * bundles (bin/build-workers.ts) give each module its own source file's URL, and a launcher starts
+ * through tsx when a source is newer than its bundle, so the files digested are the code that runs.
+ */
+export function readerVersion(): string {
+  if (version) return version;
+  const h = createHash('sha256').update(`epoch ${READER_EPOCH}\u0000`);
+  const lexicon = new URL('./rules-lexicon/', import.meta.url);
+  const files = [
+    new URL('./rulesreader.ts', import.meta.url),
+    new URL('./rulestext.ts', import.meta.url),
+    ...readdirSync(lexicon)
+      .filter((f) => f.endsWith('.json'))
+      .sort()
+      .map((f) => new URL(f, lexicon)),
+  ];
+  for (const f of files) h.update(f.pathname.slice(f.pathname.lastIndexOf('/') + 1)).update('\u0000').update(readFileSync(f)).update('\u0000');
+  return (version = h.digest('base64url').slice(0, 22));
+}
+
+/** The digest a text's kept record is named by: of the text exactly as published (the readings quote it). */
+export const textDigest = (text: string): string => createHash('sha256').update(text).digest('base64url');
+
 // An empty url reads as no url (evidenceUrl and the rows treat both as absent), so both share a key.
 const readingKey = (kind: string, venue: string, market: MarketScope, url: string | undefined, extra = ''): string =>
   `${kind}\u0000${venue}\u0000${url ?? ''}\u0000${SCOPE_FIELDS.map((f) => market[f]).join('|')}${extra}`;
@@ -129,26 +173,61 @@ function propRows(parsed: ParsedText | undefined, text: string | null | undefine
   return out;
 }
 
-/** Rules texts read for markets, each reading kept (at most `maxTexts` texts, least recently used
- * out first), each text's parse kept while it is among the `maxParsed` texts parsed or read last. */
+/** A text's readings as its kept record holds them (readingsRecord's JSON). */
+export type ReadingsRecord = [string, Record<string, RuleValue>][];
+
+/**
+ * Rules texts read for markets, each reading kept (at most `maxTexts` texts, least recently used
+ * out first), each text's parse kept while it is among the `maxParsed` texts parsed or read last.
+ *
+ * Kept across a restart when `keeping` is on (the canonicalize stage, which writes and restores the
+ * records): the texts asked for since the last `touched()` are told with their digest, and readings
+ * restored from a record (`restore`) are what a text of that digest gets when first asked for, so a
+ * text read before the restart is not read again, whether the record that brings it changed or not.
+ * A restored reading is the JSON of what a read returned (strings only, in the same order), so it is
+ * equal to a fresh reading (rulestext.unit.spec.ts).
+ */
 export class RulesTextReader {
-  private readonly texts: LRUCache<string, TextReadings>;
+  private readonly texts: LRUCache<string, TextEntry>;
   private readonly parsed: LRUCache<string, ParsedText>;
+  /** Readings restored from records, by digest, until a text of that digest is asked for. */
+  private readonly restored: LRUCache<string, TextReadings>;
+  /** Texts asked for since the last `touched()` (only while keeping). */
+  private readonly asked = new Set<TextEntry>();
   /** Texts parsed, the first time and again (a new reading of a text whose parse was let go). */
   parses = 0;
+  /** Texts whose readings came from a restored record. */
+  restoredHits = 0;
+  /** Whether the texts asked for are told (the canonicalize stage turns it on). */
+  keeping = false;
 
   constructor(maxTexts = MAX_TEXTS, maxParsed = MAX_PARSED) {
-    this.texts = new LRUCache({ max: maxTexts });
+    this.texts = new LRUCache({ max: maxTexts, dispose: (e) => this.asked.delete(e) });
     this.parsed = new LRUCache({ max: maxParsed });
+    this.restored = new LRUCache({ max: maxTexts });
   }
 
-  private readingsOf(text: string): TextReadings {
-    let r = this.texts.get(text);
-    if (!r) {
-      r = new Map();
-      this.texts.set(text, r);
+  private readingsOf(text: string): TextEntry {
+    let e = this.texts.get(text);
+    if (!e) {
+      let readings: TextReadings | undefined;
+      let digest: string | undefined;
+      if (this.keeping || this.restored.size) {
+        digest = textDigest(text);
+        readings = this.restored.get(digest);
+        if (readings) {
+          this.restored.delete(digest);
+          this.restoredHits++;
+        }
+      }
+      e = { readings: readings ?? new Map(), ...(digest ? { digest } : {}) };
+      this.texts.set(text, e);
     }
-    return r;
+    if (this.keeping) {
+      e.digest ??= textDigest(text); // read before keeping was turned on
+      this.asked.add(e);
+    }
+    return e;
   }
 
   private parsedOf(text: string): ParsedText {
@@ -164,9 +243,9 @@ export class RulesTextReader {
   /** Tie, overtime and push as the venue's text states them for this market. */
   gameLineRules(text: string | null | undefined, venue: string, market: MarketScope, url?: string): GameLineRules {
     if (!text || !text.trim()) return { tie: noText(venue), overtime: noText(venue), push: noText(venue) };
-    const r = this.readingsOf(text);
+    const e = this.readingsOf(text);
     const k = readingKey('game', venue, market, url);
-    let rows = r.get(k) as GameLineRules | undefined;
+    let rows = e.readings.get(k) as GameLineRules | undefined;
     if (!rows) {
       const parsed = this.parsedOf(text);
       rows = freeze({
@@ -174,7 +253,7 @@ export class RulesTextReader {
         overtime: readOne(parsed, text, 'overtime', venue, market, url),
         push: readOne(parsed, text, 'push', venue, market, url),
       });
-      r.set(k, rows);
+      e.readings.set(k, rows);
     }
     return rows;
   }
@@ -182,14 +261,46 @@ export class RulesTextReader {
   /** The nine prop rows; `threshold` and `resolution_source` come from the record itself. */
   propRules(text: string | null | undefined, venue: string, threshold: Threshold | undefined, market: MarketScope, url?: string): PropRules {
     if (!text || !text.trim()) return propRows(undefined, text, venue, threshold, market, url);
-    const r = this.readingsOf(text);
+    const e = this.readingsOf(text);
     const k = readingKey('prop', venue, market, url, threshold ? `\u0000${threshold.line}\u0000${threshold.printed}` : '');
-    let rows = r.get(k) as PropRules | undefined;
+    let rows = e.readings.get(k) as PropRules | undefined;
     if (!rows) {
       rows = freeze(propRows(this.parsedOf(text), text, venue, threshold, market, url));
-      r.set(k, rows);
+      e.readings.set(k, rows);
     }
     return rows;
+  }
+
+  /**
+   * The texts asked for since the last call, each with its digest and how many readings it holds
+   * (they only grow: a text whose count is the one written has nothing new). Empty unless keeping.
+   */
+  touched(): { digest: string; count: number; record: () => string }[] {
+    if (!this.asked.size) return [];
+    const out = [...this.asked].map((e) => ({ digest: e.digest!, count: e.readings.size, record: () => JSON.stringify([...e.readings] satisfies ReadingsRecord) }));
+    this.asked.clear();
+    return out;
+  }
+
+  /**
+   * Readings of the text of `digest`, from its record (JSON of ReadingsRecord), for when a text of
+   * that digest is first asked for; how many. A text held already keeps its own; a record that does
+   * not parse is not kept (the text is read again: undefined).
+   */
+  restore(digest: string, record: string): number | undefined {
+    let rows: ReadingsRecord;
+    try {
+      rows = JSON.parse(record) as ReadingsRecord;
+    } catch {
+      return undefined;
+    }
+    this.restored.set(digest, new Map(rows.map(([k, r]) => [k, freeze(r) as GameLineRules | PropRules])));
+    return rows.length;
+  }
+
+  /** Texts held (read, or given their restored readings) and restored readings not asked for yet. */
+  get size(): { texts: number; restored: number } {
+    return { texts: this.texts.size, restored: this.restored.size };
   }
 }
 
@@ -204,4 +315,9 @@ export function readGameLineRules(text: string | null | undefined, venue: string
 /** The nine prop rows; `threshold` and `resolution_source` come from the record itself. */
 export function readPropRules(text: string | null | undefined, venue: string, threshold: Threshold | undefined, market: MarketScope, url?: string): PropRules {
   return reader.propRules(text, venue, threshold, market, url);
+}
+
+/** The process's reader: the canonicalize stage keeps its readings across a restart (canonicalize.ts). */
+export function processReader(): RulesTextReader {
+  return reader;
 }

@@ -2,11 +2,16 @@
 // would give, for every text of the corpus (test/fixtures/rules) on the markets it is placed on and
 // on others, from every venue and evidence url, asked again and again in any order, and after the
 // text was let go (a full reader drops the least recently used text) or its parse was (a reader keeps
-// the parses of the texts read last only).
+// the parses of the texts read last only). Kept across a restart: a reading restored from its record
+// (matching.state, KeptReadings) is the reading a fresh reader gives, and a reader of another version
+// reads every text again.
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { parseText, readRule, type MarketScope, type ParsedText, type ReadRule } from './rulesreader.ts';
-import { MAX_TEXTS, RulesTextReader, toRuleValue } from './rulestext.ts';
+import { MAX_TEXTS, readerVersion, RulesTextReader, toRuleValue } from './rulestext.ts';
+import { KeptReadings, READING_PREFIX } from './stages/canonicalize.ts';
+import type { OutRecord } from '../runtime/types.ts';
+import type { RawRecord } from '../topics.ts';
 import { loadCorpus } from './ruleseval.ts';
 import type { RuleValue } from './types.ts';
 
@@ -153,5 +158,93 @@ describe('kept readings of rules texts', () => {
       for (const rule of PROP) expect(p[rule as keyof typeof p].value).toBe('unknown');
       expect(p.threshold.value).toBe('unknown');
     }
+  });
+});
+
+/** The records a stage would leave on matching.state, by key (the last of each; a removal deletes). */
+function compacted(out: OutRecord[], into = new Map<string, RawRecord>()): Map<string, RawRecord> {
+  for (const r of out) {
+    expect(r.topic).toBe('matching.state');
+    if (r.value === null) into.delete(r.key!);
+    else into.set(r.key!, r.value as RawRecord);
+  }
+  return into;
+}
+
+/** A restart: a new reader (nothing read) with the records restored through a stage's KeptReadings. */
+function restarted(records: Map<string, RawRecord>, version: string): { reader: RulesTextReader; kept: KeptReadings } {
+  const reader = new RulesTextReader();
+  const kept = new KeptReadings(reader, version);
+  for (const [k, v] of records) kept.restore(k, v);
+  return { reader, kept };
+}
+
+describe('readings kept across a restart (matching.state, by the text digest and the reader version)', () => {
+  // Every corpus row on its own market and on another: every text of the corpus, its readings from
+  // two venues and three urls.
+  const list = asks(20261128);
+  const texts = new Set(list.map((a) => a.text)).size;
+  let records: Map<string, RawRecord>;
+  let fresh: unknown[];
+
+  it('restores readings equal to a fresh reading, reading no text again', () => {
+    const before = new RulesTextReader();
+    const kept = new KeptReadings(before, 'v1');
+    fresh = list.map((a) => ask(before, a));
+    records = compacted(kept.writes([]));
+    expect(texts).toBeGreaterThan(1000);
+    expect(records.size).toBe(texts);
+    for (const k of records.keys()) expect(k).toMatch(/^reading\|v1\|[A-Za-z0-9_-]{43}$/);
+
+    const { reader: after, kept: keptAfter } = restarted(records, 'v1');
+    expect(after.size.restored).toBe(texts);
+    for (const [i, a] of list.entries()) {
+      const got = ask(after, a);
+      const where = JSON.stringify({ ...a, text: a.text.slice(0, 60) });
+      // Deep equal, evidence included, and the same rows in the same order (bodies serialize them).
+      expect(got, where).toStrictEqual(fresh[i]);
+      expect(JSON.stringify(got), where).toBe(JSON.stringify(fresh[i]));
+      expect(Object.isFrozen(got) && Object.values(got).every(Object.isFrozen), where).toBe(true);
+    }
+    expect(after.parses).toBe(0);
+    expect(after.restoredHits).toBe(texts);
+    // Asked nothing new: nothing to write again.
+    expect(keptAfter.writes([])).toEqual([]);
+  }, 300_000);
+
+  it('reads every text again under another version, and removes the old version\'s records', () => {
+    const { reader, kept } = restarted(records, 'v2');
+    expect(reader.size.restored).toBe(0);
+    for (const [i, a] of list.entries()) expect(ask(reader, a)).toStrictEqual(fresh[i]);
+    expect(reader.parses).toBe(texts);
+    const left = compacted(kept.writes([]), new Map(records));
+    expect([...left.keys()].every((k) => k.startsWith(`${READING_PREFIX}v2|`))).toBe(true);
+    expect(left.size).toBe(texts);
+  }, 300_000);
+
+  it('writes a text again when it is read for a new market, and keeps no more texts than its bound', () => {
+    const reader = new RulesTextReader();
+    const kept = new KeptReadings(reader, 'v1', 3);
+    const some = [...new Map(list.map((a) => [a.text, a])).values()].slice(0, 5);
+    ask(reader, some[0]!);
+    const first = kept.writes([]);
+    expect(first).toHaveLength(1);
+    // The same ask again writes nothing; the same text on another venue is a new reading.
+    ask(reader, some[0]!);
+    expect(kept.writes([])).toEqual([]);
+    ask(reader, { ...some[0]!, venue: `${some[0]!.venue}x` });
+    const again = kept.writes([]);
+    expect(again.map((r) => r.key)).toEqual(first.map((r) => r.key));
+    expect(JSON.parse((again[0]!.value as RawRecord).payload)).toHaveLength(2);
+    // Five texts through a bound of three: the two asked for least recently are removed.
+    const state = compacted([...first, ...again]);
+    for (const a of some.slice(1)) compacted(kept.writes((ask(reader, a), [])), state);
+    expect(state.size).toBe(3);
+    expect(kept.size).toBe(3);
+  });
+
+  it('versions the reader by its code and lexicon, the same at every call', () => {
+    expect(readerVersion()).toMatch(/^[A-Za-z0-9_-]{22}$/);
+    expect(readerVersion()).toBe(readerVersion());
   });
 });

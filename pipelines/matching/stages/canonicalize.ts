@@ -21,6 +21,8 @@
 //   written before their commit), so every record's last read time is what it was before the restart.
 //   - `event|<venue>|<id>` on matching.state: the records a venue lists apart and its markets read
 //     (its adapter's listedEventType: venue_1 events, `event|venue_1|<ticker>`).
+// Not needed for any decision, kept so a restart reads no rules text it read before (KeptReadings):
+//   - `reading|<reader version>|<text digest>` on matching.state: a rules text's readings.
 // Nothing here reads a clock or the network: the same records give the same outputs.
 import type { CanonicalMarket as CanonicalRecord, RawRecord, TopicValues } from '../../topics.ts';
 import { RAW_TOPIC_IDS } from '../../topics.ts';
@@ -30,6 +32,8 @@ import { BARRIER_HEADER } from '../../venues/pollers/sink.ts';
 import { marketIdentity } from '../match.ts';
 import type { Roster, RosterBook } from '../props.ts';
 import type { CanonicalMarket, Provider } from '../types.ts';
+import { MAX_TEXTS, processReader, readerVersion, type RulesTextReader } from '../rulestext.ts';
+import { LRUCache } from 'lru-cache';
 
 /** Marks canonical.markets bodies written by this stage (other stages may share the topic). */
 export const BODY_KIND = 'sports_matching';
@@ -117,11 +121,87 @@ export const crawlStateKey = (p: string) => `crawl|${p}`;
 // A listed-apart record is held under `<venue>|<id>`; its state key adds the `event|` prefix.
 const LISTED_EVENT_PREFIX = 'event|';
 
+export const READING_PREFIX = 'reading|';
+export const readingStateKey = (version: string, digest: string): string => `${READING_PREFIX}${version}|${digest}`;
+
+/**
+ * The rules reader's readings kept across a restart, on matching.state: one record per rules text
+ * (`reading|<version>|<digest>`, its readings as JSON), written with the batch that read something
+ * new of the text, restored into the reader before any record is read. After a restart the pollers'
+ * listing feed brings every listed record again, and a record's first read read its rules texts
+ * cold: 73% of the canonicalizer's 16.7 s of CPU on the scale-1 listing (bench/soak.md, "sports
+ * snapshot after a restart"), with the sports crawls waiting behind it. Kept by the text, not by the
+ * record, so a record that changed (prices move) and still publishes the same text reads nothing
+ * again, and nothing here decides whether a record changed: canonicalization runs as it did, only
+ * the reader's answers come from the record. The version is the reader's (readerVersion: a digest of
+ * its code and lexicon): a record of another version is not read and is removed, so a restart that
+ * runs a changed reader reads every text again. Bounded as the reader's texts are (MAX_TEXTS), least
+ * recently asked for out first, its record removed. What is written depends on what this stage asked
+ * of the reader (each stage instance writes every text it asked for once), not on what else the
+ * process read.
+ */
+export class KeptReadings {
+  /** Per text digest, how many readings its record holds (as written or restored). */
+  private readonly written: LRUCache<string, number>;
+  private removals: string[] = [];
+
+  constructor(
+    private readonly reader: RulesTextReader = processReader(),
+    readonly version: string = readerVersion(),
+    max = MAX_TEXTS,
+  ) {
+    this.written = new LRUCache({ max, dispose: (_n, digest, reason) => reason === 'evict' && this.removals.push(readingStateKey(this.version, digest)) });
+    reader.keeping = true;
+    reader.touched(); // what was asked before this stage is not its own
+  }
+
+  /** A `reading|...` record read back at a restore (null: removed). */
+  restore(key: string, v: RawRecord | null): void {
+    const rest = key.slice(READING_PREFIX.length);
+    const sep = rest.indexOf('|');
+    const digest = rest.slice(sep + 1);
+    if (rest.slice(0, sep) !== this.version) {
+      if (v !== null) this.removals.push(key);
+      return;
+    }
+    if (v === null) {
+      this.written.delete(digest);
+      return;
+    }
+    const count = this.reader.restore(digest, v.payload);
+    if (count !== undefined) this.written.set(digest, count);
+  }
+
+  /** The records to write for what the reader was asked since the last call. */
+  writes(out: Out): Out {
+    for (const t of this.reader.touched()) {
+      if (this.written.get(t.digest) === t.count) continue;
+      this.written.set(t.digest, t.count);
+      out.push({ topic: 'matching.state', key: readingStateKey(this.version, t.digest), value: readingRecord(t.digest, t.record()) });
+    }
+    if (this.removals.length) {
+      for (const key of this.removals) out.push({ topic: 'matching.state', key, value: null });
+      this.removals = [];
+    }
+    return out;
+  }
+
+  /** Texts whose records are kept. */
+  get size(): number {
+    return this.written.size;
+  }
+}
+
+const readingRecord = (digest: string, payload: string): RawRecord => ({ venue: '', record_type: 'rules_reading', native_id: digest, read_started_at: 0, payload, read_id: null, source_url: null });
+
 /** A market as compared between reads: all of it but when it was read. */
 const comparable = (m: CanonicalMarket): string => JSON.stringify({ ...m, observedAt: 0 });
 
 /** The canonicalizer's state and its decide/evolve steps; every method returns the records to write. */
 export class Canonicalizer {
+  /** The rules readings kept across a restart (the stage's; none for a canonicalizer used alone). */
+  constructor(readonly kept?: KeptReadings) {}
+
   readonly markets = new Map<string, Held>();
   readonly natives = new Map<string, NativeState>();
   /** Records venues list apart (their adapter's listedEventType), by `<venue>|<native id>`. */
@@ -175,7 +255,9 @@ export class Canonicalizer {
   // ---- restore (from the log, before consuming)
 
   restoreState(key: string, v: RawRecord | null): void {
-    if (key.startsWith('crawl|')) {
+    if (key.startsWith(READING_PREFIX)) {
+      this.kept?.restore(key, v);
+    } else if (key.startsWith('crawl|')) {
       const p = key.slice('crawl|'.length) as Provider;
       if (v === null) this.crawls.delete(p);
       else this.crawls.set(p, JSON.parse(v.payload) as CrawlState);
@@ -557,7 +639,7 @@ function toTopic(b: CanonicalBody): TopicValues['canonical.markets'] {
 
 /** The stage: one Canonicalizer per stage instance (a runner runs one). */
 export function canonicalizeStage(): StageDef & { state: () => Canonicalizer } {
-  let c = new Canonicalizer();
+  let c = new Canonicalizer(new KeptReadings());
   return {
     name: 'canonicalize',
     // Its state spans every partition of its inputs: one replica runs it, another stands by.
@@ -570,7 +652,7 @@ export function canonicalizeStage(): StageDef & { state: () => Canonicalizer } {
     sliceRecords: 64,
     state: () => c,
     async restore(ctx) {
-      c = new Canonicalizer();
+      c = new Canonicalizer(new KeptReadings());
       await ctx.readCompacted('reference.rosters', (k, v) => k && c.roster(k, v));
       await ctx.readCompacted('matching.state', (k, v) => k && c.restoreState(k, v));
       await ctx.readCompacted('canonical.markets', (k, v) => k && c.restoreMarket(k, v));
@@ -584,8 +666,8 @@ export function canonicalizeStage(): StageDef & { state: () => Canonicalizer } {
       }
     },
     handle(records: InRecord[]) {
-      if (records[0]?.topic === 'reference.rosters') return { records: c.rosterBatch(records as { key: string | null; value: RawRecord | null }[]) };
-      return { records: c.ingestRecords(records) };
+      const out = records[0]?.topic === 'reference.rosters' ? c.rosterBatch(records as { key: string | null; value: RawRecord | null }[]) : c.ingestRecords(records);
+      return { records: c.kept ? c.kept.writes(out) : out };
     },
   };
 }
