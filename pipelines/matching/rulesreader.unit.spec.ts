@@ -384,6 +384,18 @@ const BLIND40_RIGHT = 33;
 // ", not for soccer" excepts soccer, as ", but not for" does (p3207).
 const BLIND39_RIGHT = 16;
 
+// The forty-first blind batch, development since its blind figure (28 of 34 right on the reader of rounds 46-54
+// merged, 2 wrong values, no silent row read known, no opposite pair read alike; measurements.md, "The forty-first
+// blind batch, measured blind"). Its two wrong values are its author's judgements, left as they are in round 55
+// (measurements.md): p3261 (a hockey player prop valued `excluded` as the anytime goalscorer market, which the row's
+// 0.5 line does not name, against the section's "Overtime counts for all player prop markets in a game": a hand value
+// disputed there) and p3241 (a football money line valued `included` from its Winner / Moneyline entry's "In the event
+// of a tie after overtime all bets will be voided", which the text supports; the reader does not yet carry an entry's
+// heading to the entry's later sentences, so it reads the section's "Overtime will not count unless specified in the
+// market"). The guard holds the wrong values to exactly these two rows, so any other wrong value fails it.
+const BLIND41_RIGHT = 28;
+const BLIND41_WRONG_LEFT = ['p3241', 'p3261'];
+
 const m = (league: MarketScope['league'], marketType: MarketScope['marketType'], segment: MarketScope['segment'] = 'full'): MarketScope => ({ league, marketType, segment });
 
 describe('sentences and clauses', () => {
@@ -1353,7 +1365,7 @@ describe('corpus of real rules texts (evaluation part)', () => {
   // no opposite rules read alike, and a floor at the figure tuning reached on it (measurements.md), so a
   // change that loses a right value there fails; the silent rows still read known are listed exactly,
   // so one more fails too. `stated`: a lower bound on the part's stated rows (the corpus is whole).
-  const BLIND_GUARDS: Array<{ part: Part; batch: string; stated: number; right: number; silentKnown: string[] }> = [
+  const BLIND_GUARDS: Array<{ part: Part; batch: string; stated: number; right: number; silentKnown: string[]; wrongLeft?: string[] }> = [
     { part: 'blind4-former-evaluation', batch: 'fourth', stated: 100, right: BLIND4_RIGHT, silentKnown: BLIND4_SILENT_KNOWN },
     { part: 'blind5-former-evaluation', batch: 'fifth', stated: 100, right: BLIND5_RIGHT, silentKnown: BLIND5_SILENT_KNOWN },
     { part: 'blind6-former-evaluation', batch: 'sixth', stated: 100, right: BLIND6_RIGHT, silentKnown: BLIND6_SILENT_KNOWN },
@@ -1391,13 +1403,16 @@ describe('corpus of real rules texts (evaluation part)', () => {
     { part: 'blind38-former-evaluation', batch: 'thirty-eighth', stated: 34, right: BLIND38_RIGHT, silentKnown: [] },
     { part: 'blind40-former-evaluation', batch: 'fortieth', stated: 32, right: BLIND40_RIGHT, silentKnown: [] },
     { part: 'blind39-former-evaluation', batch: 'thirty-ninth', stated: 16, right: BLIND39_RIGHT, silentKnown: [] },
+    { part: 'blind41-former-evaluation', batch: 'forty-first', stated: 33, right: BLIND41_RIGHT, silentKnown: [], wrongLeft: BLIND41_WRONG_LEFT },
   ];
   it.each(BLIND_GUARDS)(
-    'keeps the $batch blind batch (development since it was measured once) free of wrong values and of opposite rules read alike, at least $right right, silent rows read known exactly $silentKnown',
-    ({ part, stated, right, silentKnown }) => {
+    'keeps the $batch blind batch (development since it was measured once) free of wrong values (but on rows left wrong with their reason, $wrongLeft) and of opposite rules read alike, at least $right right, silent rows read known exactly $silentKnown',
+    ({ part, stated, right, silentKnown, wrongLeft = [] }) => {
       const r = evaluate(loadCorpus(), part);
       expect(r.overall.stated).toBeGreaterThan(stated);
-      expect(r.overall.wrong).toBe(0);
+      // A wrong value is allowed only on a row measurements.md names as left wrong (with its reason), each named here.
+      expect(r.misses.filter((x) => x.expected !== 'unknown' && x.got !== 'unknown').map((x) => x.row)).toEqual(wrongLeft);
+      expect(r.overall.wrong).toBe(wrongLeft.length);
       expect(r.verdicts.oppositeEquivalent).toBe(0);
       expect(r.overall.right).toBeGreaterThanOrEqual(right);
       expect(r.misses.filter((x) => x.expected === 'unknown').map((x) => x.row)).toEqual(silentKnown);
