@@ -390,10 +390,13 @@ const BLIND39_RIGHT = 16;
 // (measurements.md): p3261 (a hockey player prop valued `excluded` as the anytime goalscorer market, which the row's
 // 0.5 line does not name, against the section's "Overtime counts for all player prop markets in a game": a hand value
 // disputed there) and p3241 (a football money line valued `included` from its Winner / Moneyline entry's "In the event
-// of a tie after overtime all bets will be voided", which the text supports; the reader does not yet carry an entry's
-// heading to the entry's later sentences, so it reads the section's "Overtime will not count unless specified in the
-// market"). The guard holds the wrong values to exactly these two rows, so any other wrong value fails it.
-const BLIND41_RIGHT = 28;
+// of a tie after overtime all bets will be voided", which the text supports; the reader reads no overtime value from a
+// tie "after overtime", and the sentence's "all bets" does not take the entry's heading, so the section's "Overtime
+// will not count unless specified in the market" decides). The guard holds the wrong values to exactly these two rows, so any other wrong value fails it.
+// 30 since a market heading's period list opening with "Match" ("Total (Match/Period):", "Home/Away Total (Match/Period):")
+// names the full game, so its entry's "Excludes Overtime and Shootouts unless stated in the market name" is the full-game
+// total's, more specific than the "Total Goals (incl. overtime and shootouts)" entry naming the market alone (p3258, p3259).
+const BLIND41_RIGHT = 30;
 const BLIND41_WRONG_LEFT = ['p3241', 'p3261'];
 
 const m = (league: MarketScope['league'], marketType: MarketScope['marketType'], segment: MarketScope['segment'] = 'full'): MarketScope => ({ league, marketType, segment });
@@ -4027,5 +4030,20 @@ describe('stated values of the thirty-ninth blind batch read unknown (sentences 
     expect(readRule('Totals include overtime (for all leagues, not for the NHL).', 'overtime', m('nba', 'total'))).toMatchObject({ value: 'included' });
     // Cases listed in parentheses stay one clause: "not entered" opens no exception.
     expect(readRule('Player props are void if the player is (inactive, not entered, or absent).', 'non_participation', m('nba', 'player_prop'))).toMatchObject({ value: 'void' });
+  });
+});
+
+describe('the forty-first blind batch: a heading period list opening with "Match"', () => {
+  it('takes "(Match/Period)", "(Match/Innings)", "(Match/Half)" and "(Match/Half/Quarter)" after a market heading to name the full game among its periods', () => {
+    const hockey = 'Goals Total (overtime included): all goals of the game, overtime included. Goals Total (Match/Period): the goals scored in the game or the chosen period, without overtime unless the market name says so.';
+    expect(readRule(hockey, 'overtime', m('nhl', 'total'))).toMatchObject({ value: 'excluded' });
+    const football = 'Overtime does not count unless the market says so. Moneyline (Match/Half/Quarter): the winner of the game or period, overtime included.';
+    expect(readRule(football, 'overtime', m('nfl', 'moneyline'))).toMatchObject({ value: 'included' });
+    expect(readRule(football, 'overtime', m('nfl', 'moneyline', 'quarter:4'))).toMatchObject({ value: 'included' });
+    const halves = 'Overtime does not count unless the market says so. Moneyline (Match/Half): the side that wins the match or the period named, overtime included.';
+    expect(readRule(halves, 'overtime', m('nfl', 'moneyline'))).toMatchObject({ value: 'included' });
+    // A list without "Match" names periods only: the full game keeps the general sentence.
+    const periods = 'Overtime does not count unless the market says so. Moneyline (Half/Quarter): the winner of the period, overtime included.';
+    expect(readRule(periods, 'overtime', m('nfl', 'moneyline'))).toMatchObject({ value: 'excluded' });
   });
 });
