@@ -8,15 +8,10 @@
 // it served before (the same events with the same venue markets), and that the restart read no rules
 // text again: every text's record restored, none written anew (on a stage thread the reader is the
 // thread's own, nothing read before, so a text not restored would be read and written again).
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { EmbeddedLog } from '../../log/embedded.ts';
 import type { Log, LogRecord } from '../../log/types.ts';
 import type { Serde } from '../../serde/index.ts';
-import { createAllTopics, defineTopics, rawTopicId, type RawRecord, type TopicDef } from '../../topics.ts';
-import { testSerde } from '../../runtime/test-services.ts';
+import type { RawRecord, TopicDef } from '../../topics.ts';
 import { MemorySnapshotStore } from '../../readmodels/memory-store.ts';
 import { StageThread } from '../../runtime/stage-thread.ts';
 import { startSportsArea, type SportsArea } from '../area.ts';
@@ -24,6 +19,7 @@ import { SportsReader } from '../readmodel.ts';
 import { crawlComplete, venue1Records, venue2Records, type GameSpec } from '../fixtures.ts';
 import { readerVersion } from '../rulestext.ts';
 import { READING_PREFIX } from './canonicalize.ts';
+import { stagesBackbone } from './stages.testkit.ts';
 
 const NOW = Date.parse('2026-11-21T15:00:00Z');
 /** The liveness bound: far above what a restart takes on a loaded 2-core machine. */
@@ -77,23 +73,7 @@ describe.each([
   ['on a stage thread', true],
 ])('a restart of the matching stages on the embedded log (%s)', (_where, onThread) => {
   it(`publishes a snapshot read after the restart within ${FRESH_WITHIN_MS / 1000} s, with the events and venue markets it served before`, async () => {
-    const dir = mkdtempSync(path.join(tmpdir(), 'pm-sports-fresh-'));
-    const log = await EmbeddedLog.open({ dir: path.join(dir, 'log'), fsyncIntervalMs: 0, compactIntervalMs: 0, retryBackoffMs: 10 });
-    const topics = defineTopics({ prefix: `t${Math.random().toString(36).slice(2)}.`, partitions: 3 });
-    await createAllTopics(log, topics);
-    const serde = await testSerde(dir);
-    const producer = await log.producer();
-    cleanups.push(async () => {
-      await producer.close();
-      await log.close();
-    });
-    const send = async (records: RawRecord[]) => {
-      for (const venue of ['venue_1', 'venue_2'] as const) {
-        const t = topics[rawTopicId(venue)];
-        const list = records.filter((r) => r.venue === venue);
-        await producer.send(t.name, await Promise.all(list.map((r) => serde.encode(t, r.native_id, r, { timestamp: r.read_started_at }))));
-      }
-    };
+    const { log, topics, serde, send } = await stagesBackbone(cleanups, 'pm-sports-fresh-');
     const store = new MemorySnapshotStore();
     const reader = new SportsReader(store);
     const clock = { now: NOW };

@@ -3,13 +3,8 @@
 // snapshot published by its sink; a delisting is pruned one complete crawl later; a restart resumes
 // the lifecycle from its compacted topic. Each test runs twice: the stages on this thread, and the
 // canonicalizer, the matching round and the snapshot sink on a stage thread (a new one per start, as after a restart).
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { EmbeddedLog } from '../../log/embedded.ts';
-import { createAllTopics, defineTopics, rawTopicId, type RawRecord, type TopicMap } from '../../topics.ts';
-import { testSerde } from '../../runtime/test-services.ts';
+import type { RawRecord, TopicMap } from '../../topics.ts';
 import { MemorySnapshotStore } from '../../readmodels/memory-store.ts';
 import type { Serde } from '../../serde/index.ts';
 import type { Log } from '../../log/types.ts';
@@ -19,6 +14,7 @@ import { SPORTS_RETAIN_MS } from './sports-snapshot.ts';
 import { SportsPricesReader, SportsReader, SPORTS_PRICES_SNAPSHOT, SPORTS_SNAPSHOT } from '../readmodel.ts';
 import { READ_MODEL_STAGES } from '../../runtime/stages.ts';
 import { replay } from '../../runtime/replay.ts';
+import { stagesBackbone } from './stages.testkit.ts';
 import { crawlComplete, venue1Records, venue2Records, type GameSpec } from '../fixtures.ts';
 import type { RawRecord as Raw } from '../../topics.ts';
 import { startSimulator } from '../../venues/simulator/server.ts';
@@ -32,27 +28,7 @@ afterEach(async () => {
   while (cleanups.length) await cleanups.pop()!();
 });
 
-async function backbone() {
-  const dir = mkdtempSync(path.join(tmpdir(), 'pm-sports-'));
-  const log = await EmbeddedLog.open({ dir: path.join(dir, 'log'), fsyncIntervalMs: 0, compactIntervalMs: 0, retryBackoffMs: 10 });
-  const topics = defineTopics({ prefix: `t${Math.random().toString(36).slice(2)}.`, partitions: 3 });
-  await createAllTopics(log, topics);
-  const serde = await testSerde(dir);
-  const producer = await log.producer();
-  cleanups.push(async () => {
-    await producer.close();
-    await log.close();
-  });
-  const send = async (records: RawRecord[]) => {
-    const byVenue = new Map<string, RawRecord[]>();
-    for (const r of records) byVenue.set(r.venue, [...(byVenue.get(r.venue) ?? []), r]);
-    for (const [venue, list] of byVenue) {
-      const t = topics[rawTopicId(venue as 'venue_1')];
-      await producer.send(t.name, await Promise.all(list.map((r) => serde.encode(t, r.native_id, r, { timestamp: r.read_started_at }))));
-    }
-  };
-  return { log, topics, serde, send };
-}
+const backbone = () => stagesBackbone(cleanups);
 
 /** The stages with ticks far apart: each test runs its rounds itself (area.round()). */
 class Stages {
