@@ -676,17 +676,15 @@ const OVERTIME_MEMBERS = CLASSES.get('@overtime_periods') ?? [];
 /** Whether a market noun ending at word i is labelled as including overtime. */
 const labelledWithOvertime = (words: string[], i: number) => LABEL_INCLUDES.has(words[i]) && (words[i + 1] === 'ot' || OVERTIME_MEMBERS.some((o) => wordsAt(words, i + 1, o)));
 
-/** Words a label names overtime by beside the class's ("incl. OT and shoot-outs", "incl. overtime and penalties"). */
-const LABEL_OVERTIME_WORDS = ['ot', 'shootout', 'shootouts', 'shoot', 'outs', 'out', 'penalties', 'the', 'any'];
+/** Words a label names overtime by ("incl. OT and shoot-outs", "incl. overtime and penalties"): the class's and these. */
+const LABEL_OVERTIME_WORDS = new Set(['ot', 'shootout', 'shootouts', 'shoot', 'outs', 'out', 'penalties', 'the', 'any', ...OVERTIME_MEMBERS.flat()]);
 /** Whether the words end with a market labelled as including overtime ("match winner incl. overtime and
  * shoot-outs"): a market named, its label word, then only what overtime is made of. */
 function endsWithOvertimeLabel(words: string[]): boolean {
   let k = words.length - 1;
   while (k >= 0 && !LABEL_INCLUDES.has(words[k])) k--;
   if (k < 1 || !labelledWithOvertime(words, k) || !namesMarketAt(words, k - 1)) return false;
-  const rest = words.slice(k + 1).filter((w) => w !== 'and' && w !== 'or');
-  const members = new Set([...LABEL_OVERTIME_WORDS, ...OVERTIME_MEMBERS.flat()]);
-  return rest.every((w) => members.has(w));
+  return words.slice(k + 1).every((w) => w === 'and' || w === 'or' || LABEL_OVERTIME_WORDS.has(w));
 }
 
 /** Verbs by which a market bears a label ("labelled", "marked as"), and adverbs before them ("clearly labelled"). */
