@@ -4047,3 +4047,17 @@ describe('the forty-first blind batch: a heading period list opening with "Match
     expect(readRule(periods, 'overtime', m('nfl', 'moneyline'))).toMatchObject({ value: 'excluded' });
   });
 });
+
+describe('the forty-first blind batch: a market entry\'s sentence about "all bets"', () => {
+  it('takes the entry\'s market: more specific than the section\'s general sentence, and not the other entries\' markets', () => {
+    const text = 'Basketball. Overtime counts. Markets. Moneyline (Match/Half): the team that wins the game or period. All bets are settled on the result at the end of regulation time. Total (Match/Half): the points scored in the game or period.';
+    expect(readRule(text, 'overtime', m('nba', 'moneyline'))).toMatchObject({ value: 'excluded' });
+    expect(readRule(text, 'overtime', m('nba', 'total'))).toMatchObject({ value: 'included' });
+    // A sentence naming a league of its own ends the entry: "all bets" after it are every market's.
+    const parts = 'Part B - General Rules. Moneyline: the winner of the game. Part C - American Football. All bets are settled on the result at the end of regulation time.';
+    expect(readRule(parts, 'overtime', m('nfl', 'total'))).toMatchObject({ value: 'excluded' });
+    // A heading that is more than a market's name explains the market and is no entry of a list.
+    const payoff = 'Moneyline payoff: -120 means $120 staked to win $100. All bets are settled on the result at the end of regulation time.';
+    expect(readRule(payoff, 'overtime', m('nfl', 'total'))).toMatchObject({ value: 'excluded' });
+  });
+});
