@@ -396,8 +396,8 @@ const BLIND39_RIGHT = 16;
 // 30 since a market heading's period list opening with "Match" ("Total (Match/Period):", "Home/Away Total (Match/Period):")
 // names the full game, so its entry's "Excludes Overtime and Shootouts unless stated in the market name" is the full-game
 // total's, more specific than the "Total Goals (incl. overtime and shootouts)" entry naming the market alone (p3258, p3259).
-const BLIND41_RIGHT = 30;
-const BLIND41_WRONG_LEFT = ['p3241', 'p3261'];
+const BLIND41_RIGHT = 31;
+const BLIND41_WRONG_LEFT = ['p3261'];
 
 const m = (league: MarketScope['league'], marketType: MarketScope['marketType'], segment: MarketScope['segment'] = 'full'): MarketScope => ({ league, marketType, segment });
 
@@ -4059,5 +4059,17 @@ describe('the forty-first blind batch: a market entry\'s sentence about "all bet
     // A heading that is more than a market's name explains the market and is no entry of a list.
     const payoff = 'Moneyline payoff: -120 means $120 staked to win $100. All bets are settled on the result at the end of regulation time.';
     expect(readRule(payoff, 'overtime', m('nfl', 'total'))).toMatchObject({ value: 'excluded' });
+  });
+});
+
+describe('the forty-first blind batch: a tie after overtime that voids the bets', () => {
+  it('says the bet on the winner is taken after overtime: the money line counts overtime', () => {
+    expect(readRule('Moneyline: the team that wins the game. If the game is tied after overtime, all bets are void.', 'overtime', m('nfl', 'moneyline'))).toMatchObject({ value: 'included' });
+    expect(readRule('In the event of a tie following overtime all bets will be voided unless the draw is a given option.', 'overtime', m('nfl', 'moneyline'))).toMatchObject({ value: 'included' });
+    // The tie is the winner's: it says nothing of a spread or a total beside it.
+    expect(readRule('In the event of a tie following overtime, all stakes are refunded.', 'overtime', m('nfl', 'spread'))).toEqual({ value: 'unknown', why: 'silent' });
+    // No case, or no void, states nothing: "level after overtime is not a void game", "tied after overtime goes to a shootout".
+    expect(readRule('A game that is level after overtime is not a void game.', 'overtime', m('nhl', 'moneyline'))).toEqual({ value: 'unknown', why: 'silent' });
+    expect(readRule('If the game is tied after overtime, it goes to a shootout.', 'overtime', m('nhl', 'moneyline'))).toEqual({ value: 'unknown', why: 'silent' });
   });
 });
