@@ -121,6 +121,10 @@ interface LexEntry {
   /** A value said through a team winning the game ("if the team backed wins in overtime, the bet wins"):
    * it speaks of the bet on the winner, the money line, and of no total or spread beside it. */
   winner?: boolean;
+  /** A phrase naming a case ("if the game is tied after overtime"), whose value is what the case says of the
+   * market when the consequence voids the bets (a `with` word after the condition): read inside the clause's
+   * condition, where a value phrase otherwise states nothing. */
+  case?: boolean;
 }
 interface RuleLexicon {
   topics: LexEntry[];
@@ -1732,7 +1736,7 @@ function clauseValue(rule: ReadRule, words: string[], topic: boolean, conditiona
     for (const hit of findAll(words, v.tokens)) {
       // A phrase that spans a condition and its consequence ("if extra innings are needed, bets are
       // settled on the final result") states the value for the case the condition names.
-      if (conditional[hit.start] && conditional[hit.end - 1]) continue;
+      if (conditional[hit.start] && conditional[hit.end - 1] && !v.entry.case) continue;
       // A phrase with no gap that starts inside a leading condition and ends after it joins words of
       // two clauses by accident: "when the teams cannot find a winner in three periods, overtime is
       // ordered" is no "three periods overtime" (regulation and overtime).
@@ -1762,7 +1766,7 @@ function clauseValue(rule: ReadRule, words: string[], topic: boolean, conditiona
       if (after && words.slice(next, next + 2).some((w) => after.includes(w))) continue;
       // "totals push if ..." (the verb) is a value; "end in a push if ..." (the noun) is not.
       if (v.entry.unless_before?.includes(words[hit.start - 1])) continue;
-      if (v.entry.with && !words.some((w) => v.entry.with!.includes(w))) continue;
+      if (v.entry.with && !words.some((w, k) => v.entry.with!.includes(w) && !(v.entry.case && conditional[k]))) continue;
       // A word already read by a longer phrase ("graded a push") is not read again ("push").
       if ([...Array(hit.end - hit.start).keys()].some((k) => taken.has(hit.start + k))) continue;
       // Nor is a word of an ignored phrase ("the game counts as a tie" states nothing of overtime), unless
@@ -1789,7 +1793,7 @@ function clauseValue(rule: ReadRule, words: string[], topic: boolean, conditiona
         continue;
       }
       const priority = v.entry.priority ?? 0;
-      const found = { value, priority, start: hit.start, end: hit.end, turned, forCase: !!conditional[hit.start], winner: !!v.entry.winner };
+      const found = { value, priority, start: hit.start, end: hit.end, turned, forCase: !!conditional[hit.start] && !v.entry.case, winner: !!v.entry.winner };
       if (!best.length || priority > best[0].priority) best = [found];
       else if (priority === best[0].priority) best.push(found);
     }
@@ -2376,6 +2380,9 @@ function parseSections(text: string): ParsedText {
   let asker: Scope | undefined;
   // Whether the sentence being read opens a numbered item: its first clause is marked `item`.
   let numbered = false;
+  // The section a market entry's heading opened ("Winner / Moneyline (Match/Half/Quarter): ..."), while
+  // it is the section in force: a subject covering every market under it is that entry's market.
+  let entry: Scope | undefined;
   const push = (cs: Clause[]) => out.push(numbered && cs.length ? [{ ...cs[0], item: true }, ...cs.slice(1)] : cs);
   for (const listed of sentenceList(tableRows(text))) {
     const s = { ...listed, text: dashLabel(listed.text) };
@@ -2468,6 +2475,7 @@ function parseSections(text: string): ParsedText {
       if ((section.markets || section.segments || section.alternatives) && cs.slice(1).some((c) => c.own.market && !c.own.every && !sameMarkets(c.scope, section!))) {
         section = { leagues: section.leagues, sports: section.sports, complement: section.complement, blocking: false };
       }
+      entry = head.own.market && section.markets?.size && !section.blocking && namesEntry(head.words) ? section : undefined;
       push(cs);
     } else {
       // A bare follow-up that names nothing ("Push rules apply.") speaks of what the sentence before
@@ -2480,6 +2488,10 @@ function parseSections(text: string): ParsedText {
       // A definition of a length of play states no rule for any market.
       if (cs.length && definesTerm(cs[0])) cs[0] = { ...cs[0], scope: { ...cs[0].scope, blocking: true } };
       if (asked && cs.length) cs[0].asked = { text: asked.text, words: asked.words, conditional: asked.conditional };
+      if (entry && section === entry) entryBets(cs, entry);
+      // "Moneyline payoff: ... . Part C - American Football. All contest actions include overtime ...": a
+      // sentence naming a league of its own is no longer the entry's description.
+      if (cs.some((c) => c.own.league)) entry = undefined;
       push(cs);
       // A sentence under a market heading that names another market of its own ends that heading's
       // market: what follows stands in the league section only ("Totals: ... . Player props may
@@ -2493,6 +2505,32 @@ function parseSections(text: string): ParsedText {
     }
   }
   return out;
+}
+
+/** The words of the scope lexicon's market and period names ("winner", "moneyline", "match", "half", "home",
+ * "total"): a heading of these words alone is a market's entry in a list of markets. */
+const ENTRY_WORDS = new Set([...SCOPE.filter((c) => c.entry.dim === 'market' || c.entry.dim === 'segment' || c.entry.dim === 'result').flatMap((c) => c.tokens), ...RESULT_MARKET_WORDS]);
+/** Whether a heading is only a market's name and its periods ("Winner / Moneyline (Match/Half/Quarter)",
+ * "Home/Away Total"), an entry of a list of markets; "Moneyline payoff: -120 means ..." explains the odds,
+ * and what follows it is no rule of the money line's own. */
+const namesEntry = (words: string[]) => words.every((w) => ENTRY_WORDS.has(w));
+
+/** "Winner / Moneyline: ... . In the event of a tie after overtime all bets will be voided": a sentence of a
+ * market entry whose subject covers every market ("all bets", naming no market or period of its own) speaks
+ * of the entry's bets, more narrowly than the section's general sentences and not of the other entries'
+ * markets; the clauses after it in the sentence that name no market of their own speak of them too. It takes the
+ * entry's market, not its period list: the list names the periods the market is offered for ("(Match/Innings)"),
+ * which the scope lexicon maps only in part (innings are outside the spec), and the sentence names none. */
+function entryBets(cs: Clause[], entry: Scope): void {
+  // "If the game is tied ..., all bets are void": the game named in the case names the full game, no market.
+  const bare = (c: Clause) => !c.scope.markets && !c.scope.alternatives && !c.scope.blocking;
+  const at = cs.findIndex((c) => c.own.every && bare(c));
+  if (at < 0) return;
+  for (let k = at; k < cs.length; k++) {
+    const c = cs[k];
+    if (k > at && (c.own.market || c.own.segment || c.own.blocking || !bare(c))) break;
+    c.scope = { ...c.scope, markets: entry.markets };
+  }
 }
 
 /** Words that open a sentence calling the one before it false ("False.", "Not true:", "Wrong for ..."). */

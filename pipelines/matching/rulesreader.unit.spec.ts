@@ -396,8 +396,8 @@ const BLIND39_RIGHT = 16;
 // 30 since a market heading's period list opening with "Match" ("Total (Match/Period):", "Home/Away Total (Match/Period):")
 // names the full game, so its entry's "Excludes Overtime and Shootouts unless stated in the market name" is the full-game
 // total's, more specific than the "Total Goals (incl. overtime and shootouts)" entry naming the market alone (p3258, p3259).
-const BLIND41_RIGHT = 30;
-const BLIND41_WRONG_LEFT = ['p3241', 'p3261'];
+const BLIND41_RIGHT = 31;
+const BLIND41_WRONG_LEFT = ['p3261'];
 
 const m = (league: MarketScope['league'], marketType: MarketScope['marketType'], segment: MarketScope['segment'] = 'full'): MarketScope => ({ league, marketType, segment });
 
@@ -4045,5 +4045,31 @@ describe('the forty-first blind batch: a heading period list opening with "Match
     // A list without "Match" names periods only: the full game keeps the general sentence.
     const periods = 'Overtime does not count unless the market says so. Moneyline (Half/Quarter): the winner of the period, overtime included.';
     expect(readRule(periods, 'overtime', m('nfl', 'moneyline'))).toMatchObject({ value: 'excluded' });
+  });
+});
+
+describe('the forty-first blind batch: a market entry\'s sentence about "all bets"', () => {
+  it('takes the entry\'s market: more specific than the section\'s general sentence, and not the other entries\' markets', () => {
+    const text = 'Basketball. Overtime counts. Markets. Moneyline (Match/Half): the team that wins the game or period. All bets are settled on the result at the end of regulation time. Total (Match/Half): the points scored in the game or period.';
+    expect(readRule(text, 'overtime', m('nba', 'moneyline'))).toMatchObject({ value: 'excluded' });
+    expect(readRule(text, 'overtime', m('nba', 'total'))).toMatchObject({ value: 'included' });
+    // A sentence naming a league of its own ends the entry: "all bets" after it are every market's.
+    const parts = 'Part B - General Rules. Moneyline: the winner of the game. Part C - American Football. All bets are settled on the result at the end of regulation time.';
+    expect(readRule(parts, 'overtime', m('nfl', 'total'))).toMatchObject({ value: 'excluded' });
+    // A heading that is more than a market's name explains the market and is no entry of a list.
+    const payoff = 'Moneyline payoff: -120 means $120 staked to win $100. All bets are settled on the result at the end of regulation time.';
+    expect(readRule(payoff, 'overtime', m('nfl', 'total'))).toMatchObject({ value: 'excluded' });
+  });
+});
+
+describe('the forty-first blind batch: a tie after overtime that voids the bets', () => {
+  it('says the bet on the winner is taken after overtime: the money line counts overtime', () => {
+    expect(readRule('Moneyline: the team that wins the game. If the game is tied after overtime, all bets are void.', 'overtime', m('nfl', 'moneyline'))).toMatchObject({ value: 'included' });
+    expect(readRule('In the event of a tie following overtime all bets will be voided unless the draw is a given option.', 'overtime', m('nfl', 'moneyline'))).toMatchObject({ value: 'included' });
+    // The tie is the winner's: it says nothing of a spread or a total beside it.
+    expect(readRule('In the event of a tie following overtime, all stakes are refunded.', 'overtime', m('nfl', 'spread'))).toEqual({ value: 'unknown', why: 'silent' });
+    // No case, or no void, states nothing: "level after overtime is not a void game", "tied after overtime goes to a shootout".
+    expect(readRule('A game that is level after overtime is not a void game.', 'overtime', m('nhl', 'moneyline'))).toEqual({ value: 'unknown', why: 'silent' });
+    expect(readRule('If the game is tied after overtime, it goes to a shootout.', 'overtime', m('nhl', 'moneyline'))).toEqual({ value: 'unknown', why: 'silent' });
   });
 });
