@@ -361,7 +361,9 @@ export interface Clause {
   words: string[];
   scope: Scope;
   /** Dimensions the clause names itself (not taken from the clause before it). */
-  own: { league: boolean; segment: boolean; market: boolean; blocking: boolean; result?: boolean; foreign?: boolean; every?: boolean; side?: boolean };
+  /** `gameLines`: the clause names the game's lines ("game lines", "all game and second half lines"), the
+   * markets on the game's result and score (money line, spread, totals), not a player's props. */
+  own: { league: boolean; segment: boolean; market: boolean; blocking: boolean; result?: boolean; foreign?: boolean; every?: boolean; side?: boolean; gameLines?: boolean };
   /** A qualifier withdraws the statement ("usually exclude", "may count depending on the market"). */
   withdrawn: boolean;
   /** Withdrawn only because it asks whether ("this article explains whether overtime points count"):
@@ -550,6 +552,10 @@ function readScope(words: string[]): { scope: Scope; own: Clause['own'] } {
             lastSegmentEnd = i + c.tokens.length;
             const end = i + c.tokens.length;
             if (vs.length === 1 && vs[0] === 'full' && MARKET_NOUNS.has(c.tokens[c.tokens.length - 1]) && (words[end] === 'and' || words[end] === 'or')) gameLinesBeside = true;
+            // "Game lines", "all game and second half lines": a sportsbook's name for the markets on the
+            // game's result and score, listed apart from its props. "Full-game lines" names the period
+            // the lines are on, "pre-game" and "in-game lines" the time they are offered: neither is that name.
+            if (c.tokens[0] === 'game' && !BEFORE_OTHER_GAME_LINES.has(words[i - 1]) && (c.tokens[c.tokens.length - 1] === 'lines' || words[end] === 'lines' || words[end] === 'line')) own.gameLines = true;
           }
         } else if (e.dim === 'market') {
           add('markets', vs);
@@ -666,6 +672,10 @@ function countedHalf(words: string[], i: number, tokens: string[]): boolean {
   const n = words[h - 3] ?? '';
   return /^\d+$/.test(n) || COUNT_WORDS.has(n);
 }
+
+/** Words before "game lines" that make them lines of a period or of a time of offer ("full-game lines",
+ * "pre-game lines", "in-game lines"), not the game's lines as a kind of market. */
+const BEFORE_OTHER_GAME_LINES = new Set(['full', 'entire', 'whole', 'pre', 'in']);
 
 /** Competitions at home, named beside international ones ("national and international championships"). */
 const DOMESTIC = new Set(['national', 'domestic']);
@@ -1620,10 +1630,13 @@ export function applies(s: Scope, m: MarketScope): boolean {
  * periods in the final score calculation" names the markets it means, a full-game prop among them). */
 function speaksOf(c: Clause, m: MarketScope, rule: ReadRule): boolean {
   if (!applies(c.scope, m)) return false;
+  const props = (a: Pick<Scope, 'markets'>) => !!a.markets?.has('player_prop');
+  // "All game and second half lines include overtime": the game's lines are the markets on its result and
+  // score; a player prop is listed apart from them and takes nothing from that clause.
+  if (m.marketType === 'player_prop' && c.own.gameLines && !props(c.scope) && !c.scope.alternatives?.some(props)) return false;
   // Whether the game's result counts overtime says nothing of a player's statistic; the game being
   // called off or its result left undetermined is the prop's case too.
   if (rule !== 'overtime' || m.marketType !== 'player_prop' || !c.own.result || c.own.segment || c.own.market) return true;
-  const props = (a: Pick<Scope, 'markets'>) => !!a.markets?.has('player_prop');
   return props(c.scope) || !!c.scope.alternatives?.some(props);
 }
 

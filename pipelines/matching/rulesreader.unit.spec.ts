@@ -404,8 +404,12 @@ const BLIND41_WRONG_LEFT = ['p3241', 'p3261'];
 // forty-second and forty-third blind batches, measured blind"). Its silent rows read known are player props of a
 // sportsbook panel's football, basketball and baseball chapters, which state overtime for "game and second half
 // lines" / "game lines and 2nd half wagers" / "full game and second half wagers" only (p3278, p3284, p3289).
+// p3278 and p3284 no longer since "game lines" ("All game and second half lines", "Game lines and 2nd half
+// wagers") name the markets on the game's result and score, which a player prop is not. p3289's "Full game and second
+// half wagers" names the full game as a period, as the "Full-game and second-half lines" valued `included` for props
+// elsewhere in the corpus (p090, p765) do: left (measurements.md, round 57).
 const BLIND42_RIGHT = 30;
-const BLIND42_SILENT_KNOWN = ['p3278', 'p3284', 'p3289'];
+const BLIND42_SILENT_KNOWN = ['p3289'];
 // The forty-third blind batch, development since its blind figure (11 of 19 right on the same reader, no wrong value,
 // no silent row read known, no opposite pair read alike; the same section of measurements.md).
 const BLIND43_RIGHT = 11;
@@ -4058,5 +4062,21 @@ describe('the forty-first blind batch: a heading period list opening with "Match
     // A list without "Match" names periods only: the full game keeps the general sentence.
     const periods = 'Overtime does not count unless the market says so. Moneyline (Half/Quarter): the winner of the period, overtime included.';
     expect(readRule(periods, 'overtime', m('nfl', 'moneyline'))).toMatchObject({ value: 'excluded' });
+  });
+});
+
+describe('the forty-second blind batch: the game lines are no player prop (sentences written for these tests)', () => {
+  it('does not read a player prop\'s overtime from a sentence on "game lines" or "game and second half lines", which are the markets on the game\'s result and score', () => {
+    expect(readRule('All game and second half lines include overtime unless stated otherwise.', 'overtime', m('nfl', 'player_prop'))).toEqual({ value: 'unknown', why: 'silent' });
+    expect(readRule('Game lines and 2nd half wagers include overtime unless stated otherwise.', 'overtime', m('nba', 'player_prop'))).toEqual({ value: 'unknown', why: 'silent' });
+    expect(readRule('Game lines include extra innings.', 'overtime', m('mlb', 'player_prop'))).toEqual({ value: 'unknown', why: 'silent' });
+    // The game's own lines keep the sentence.
+    expect(readRule('All game and second half lines include overtime unless stated otherwise.', 'overtime', m('nfl', 'total'))).toMatchObject({ value: 'included' });
+    expect(readRule('Game lines and 2nd half wagers include overtime unless stated otherwise.', 'overtime', m('nba', 'spread', 'half:2'))).toMatchObject({ value: 'included' });
+    // "Full-game lines" names the period the lines are on, which a full-game prop is on too; "pre-game lines" the time
+    // they are offered; and a sentence naming the props beside the game lines speaks of them.
+    expect(readRule('Full-game and second-half lines include overtime scoring.', 'overtime', m('nba', 'player_prop'))).toMatchObject({ value: 'included' });
+    expect(readRule('Pre-game lines: all bets include extra innings unless otherwise stated.', 'overtime', m('mlb', 'player_prop'))).toMatchObject({ value: 'included' });
+    expect(readRule('Game lines and player props include overtime.', 'overtime', m('nfl', 'player_prop'))).toMatchObject({ value: 'included' });
   });
 });
