@@ -1708,6 +1708,8 @@ function ignoredHits(words: string[], g: Compiled<LexEntry>): Hit[] {
   return unless ? hits.filter((h) => !h.gap.some((w) => unless.includes(w))) : hits;
 }
 
+/** Finite verbs that exclude ("the markets exclude shootouts", "the total excludes the shootout"). */
+const EXCLUDE_VERBS = new Set(['exclude', 'excludes']);
 /** Words that join the shootout to overtime before it ("overtime and penalty shootouts", "extra time or the shootout"). */
 const TOPIC_JOINERS = new Set(['and', 'or', 'plus']);
 /** "the final result of the game, overtime and penalty shootouts excluded": an ignored phrase about the
@@ -1737,7 +1739,9 @@ function clauseValue(rule: ReadRule, words: string[], topic: boolean, conditiona
   const lex = LEXICON[rule];
   let best: { value: string; priority: number; start: number; end: number; turned: boolean; forCase: boolean; winner: boolean }[] = [];
   const taken = new Set<number>();
-  const ignored = lex.ignore.flatMap((g) => ignoredHits(words, g).filter((hit) => !(rule === 'overtime' && g.tokens.some((t) => t === 'shootout' || t === 'shootouts') && withTopicBefore(rule, words, hit.start))));
+  // A phrase opening with its verb ("excludes the shootout") is a predicate of its own: "includes overtime and
+  // excludes the shootout" joins two predicates, not overtime to the shootout.
+  const ignored = lex.ignore.flatMap((g) => ignoredHits(words, g).filter((hit) => !(rule === 'overtime' && g.tokens.some((t) => t === 'shootout' || t === 'shootouts') && !EXCLUDE_VERBS.has(g.tokens[0]) && withTopicBefore(rule, words, hit.start))));
   const ownObject = topic && !hasTopic(rule, words);
   const named = lex.negation ? withoutNamedNegations(words) : words;
   for (const v of lex.values) {

@@ -408,7 +408,9 @@ const BLIND41_WRONG_LEFT = ['p3241', 'p3261'];
 // wagers") name the markets on the game's result and score, which a player prop is not. p3289's "Full game and second
 // half wagers" names the full game as a period, as the "Full-game and second-half lines" valued `included` for props
 // elsewhere in the corpus (p090, p765) do: left (measurements.md, round 57).
-const BLIND42_RIGHT = 30;
+// 31 since shootouts excluded by a verb ("Include Overtime but exclude Shootouts") state nothing of overtime, as
+// "excluding shootouts" does not (p3293).
+const BLIND42_RIGHT = 31;
 const BLIND42_SILENT_KNOWN = ['p3289'];
 // The forty-third blind batch, development since its blind figure (11 of 19 right on the same reader, no wrong value,
 // no silent row read known, no opposite pair read alike; the same section of measurements.md).
@@ -4078,5 +4080,15 @@ describe('the forty-second blind batch: the game lines are no player prop (sente
     expect(readRule('Full-game and second-half lines include overtime scoring.', 'overtime', m('nba', 'player_prop'))).toMatchObject({ value: 'included' });
     expect(readRule('Pre-game lines: all bets include extra innings unless otherwise stated.', 'overtime', m('mlb', 'player_prop'))).toMatchObject({ value: 'included' });
     expect(readRule('Game lines and player props include overtime.', 'overtime', m('nfl', 'player_prop'))).toMatchObject({ value: 'included' });
+  });
+});
+
+describe('the forty-second blind batch: shootouts excluded by a verb (sentences written for these tests)', () => {
+  it('reads "include overtime but exclude shootouts" as overtime included: the shootout excluded says nothing of overtime, as "excluding shootouts" does not', () => {
+    expect(readRule('Player prop markets include overtime but exclude shootouts unless stated otherwise.', 'overtime', m('nhl', 'player_prop'))).toMatchObject({ value: 'included' });
+    expect(readRule('The total includes overtime and excludes the shootout.', 'overtime', m('nhl', 'total'))).toMatchObject({ value: 'included' });
+    // Overtime excluded with the shootout stays excluded.
+    expect(readRule('Regulation time only markets exclude overtime and shootouts.', 'overtime', m('nhl', 'total'))).toMatchObject({ value: 'excluded' });
+    expect(readRule('Totals exclude overtime and the shootout.', 'overtime', m('nhl', 'total'))).toMatchObject({ value: 'excluded' });
   });
 });
