@@ -410,7 +410,9 @@ const BLIND41_WRONG_LEFT = ['p3241', 'p3261'];
 // elsewhere in the corpus (p090, p765) do: left (measurements.md, round 57).
 // 31 since shootouts excluded by a verb ("Include Overtime but exclude Shootouts") state nothing of overtime, as
 // "excluding shootouts" does not (p3293).
-const BLIND42_RIGHT = 31;
+// 33 since a prop that settles to "the (last) fair market price" for a player who takes no part settles his absence at
+// a fair price (fair_price), as a cancelled game's does (p3266, p3267 non_participation).
+const BLIND42_RIGHT = 33;
 const BLIND42_SILENT_KNOWN = ['p3289'];
 // The forty-third blind batch, development since its blind figure (11 of 19 right on the same reader, no wrong value,
 // no silent row read known, no opposite pair read alike; the same section of measurements.md).
@@ -4090,5 +4092,15 @@ describe('the forty-second blind batch: shootouts excluded by a verb (sentences 
     // Overtime excluded with the shootout stays excluded.
     expect(readRule('Regulation time only markets exclude overtime and shootouts.', 'overtime', m('nhl', 'total'))).toMatchObject({ value: 'excluded' });
     expect(readRule('Totals exclude overtime and the shootout.', 'overtime', m('nhl', 'total'))).toMatchObject({ value: 'excluded' });
+  });
+});
+
+describe('the forty-second blind batch: a player who takes no part settled at a fair price (sentences written for these tests)', () => {
+  it('reads "settles to the (last) fair market price" for a player who does not take part as fair_price, as it does for a cancelled game', () => {
+    expect(readRule('If the player is active but never takes a snap, the market settles to the fair market price before kickoff.', 'non_participation', m('nfl', 'player_prop'))).toMatchObject({ value: 'fair_price' });
+    expect(readRule('The listed player must take part in the game; otherwise, the market will settle to the last fair market price.', 'non_participation', m('nfl', 'player_prop'))).toMatchObject({ value: 'fair_price' });
+    expect(readRule('If the player does not play, the contract resolves at a fair price.', 'non_participation', m('nba', 'player_prop'))).toMatchObject({ value: 'fair_price' });
+    // A fair price for a game not started is the cancellation's, not the player's.
+    expect(readRule('If the game is not started within 48 hours, the market will resolve to a fair price.', 'non_participation', m('nfl', 'player_prop'))).toEqual({ value: 'unknown', why: 'silent' });
   });
 });
