@@ -2366,6 +2366,8 @@ export type ParsedText = Clause[][];
 
 /** The most words a sentence naming only a league or sport may have to be read as a heading ("Ice hockey."). */
 const SPORT_HEADING_WORDS = 3;
+/** The most words a sentence that is only a market's name may have to head a section ("Player Props / Performances"). */
+const MARKET_HEADING_WORDS = 4;
 
 /** The league of a section headed by a league or sport outside the spec: none of ours. */
 const OUTSIDE_LEAGUE = 'outside';
@@ -2505,6 +2507,11 @@ function parseSections(text: string): ParsedText {
       // "All wagers", "all bets" under the heading are the heading's market's bets ("Basketball player
       // props: ... . A started game ... keeps all wagers. All overtime is included."): they do not end it.
       if (section && first && (section.markets || section.segments || section.alternatives) && first.own.market && !first.own.every && !sameMarkets(first.scope, section)) {
+        section = { leagues: section.leagues, sports: section.sports, complement: section.complement, blocking: false };
+      }
+      // "Live Betting: ... . Player Props / Performances. Bets are action if ...": a heading of its own that is
+      // only a market of ours ends a section headed by a market or a condition outside the spec.
+      if (section?.blocking && first && fresh.length === 1 && first.own.market && !first.own.blocking && !first.own.every && first.words.length <= MARKET_HEADING_WORDS && !first.words.some((w) => PREDICATE_VERBS.has(w))) {
         section = { leagues: section.leagues, sports: section.sports, complement: section.complement, blocking: false };
       }
     }

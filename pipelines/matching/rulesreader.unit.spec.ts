@@ -412,7 +412,10 @@ const BLIND41_WRONG_LEFT = ['p3241', 'p3261'];
 // "excluding shootouts" does not (p3293).
 // 33 since a prop that settles to "the (last) fair market price" for a player who takes no part settles his absence at
 // a fair price (fair_price), as a cancelled game's does (p3266, p3267 non_participation).
-const BLIND42_RIGHT = 33;
+// 34 since a heading of its own that is only a market of ours ("Player Props / Performances.") ends a section headed
+// by live betting, so the panel's later "2-Way Money Lines (Draw No Bet). ... If the final result is a draw, then the
+// wager will be refunded" is no longer read as live betting's (p3272 tie).
+const BLIND42_RIGHT = 34;
 const BLIND42_SILENT_KNOWN = ['p3289'];
 // The forty-third blind batch, development since its blind figure (11 of 19 right on the same reader, no wrong value,
 // no silent row read known, no opposite pair read alike; the same section of measurements.md).
@@ -4102,5 +4105,19 @@ describe('the forty-second blind batch: a player who takes no part settled at a 
     expect(readRule('If the player does not play, the contract resolves at a fair price.', 'non_participation', m('nba', 'player_prop'))).toMatchObject({ value: 'fair_price' });
     // A fair price for a game not started is the cancellation's, not the player's.
     expect(readRule('If the game is not started within 48 hours, the market will resolve to a fair price.', 'non_participation', m('nfl', 'player_prop'))).toEqual({ value: 'unknown', why: 'silent' });
+  });
+});
+
+describe('the forty-second blind batch: a market heading ends a live-betting section (sentences written for these tests)', () => {
+  it('reads the sentences after a heading that is only a market of ours ("Player Props.") outside the live-betting section before it', () => {
+    const panel = 'Football. Live Betting: if the event is not resumed within 24 hours, wagers will be void. Only official statistics count. Player Props. Bets are void if the player does not take part. Money Lines. If the final result is a draw, the wager will be refunded.';
+    expect(readRule(panel, 'tie', m('nfl', 'moneyline'))).toMatchObject({ value: 'void' });
+    expect(readRule(panel, 'non_participation', m('nfl', 'player_prop'))).toMatchObject({ value: 'void' });
+    // With no such heading the sentences stay in the live-betting section.
+    const live = 'Football. Live Betting: if the event is not resumed within 24 hours, wagers will be void. Only official statistics count. If the final result is a draw, the wager will be refunded.';
+    expect(readRule(live, 'tie', m('nfl', 'moneyline'))).toEqual({ value: 'unknown', why: 'silent' });
+    // A sentence naming a market with a verb of its own is a statement under the heading, not a heading.
+    const stated = 'Football. Live Betting: if the event is not resumed within 24 hours, wagers will be void. Money lines are settled live. If the final result is a draw, the wager will be refunded.';
+    expect(readRule(stated, 'tie', m('nfl', 'moneyline'))).toEqual({ value: 'unknown', why: 'silent' });
   });
 });
