@@ -941,7 +941,7 @@ function quartersOutside(c: { scope: Scope; own: Clause['own'] }, prev: Scope): 
   return segs.length > 0 && segs.every((x) => x.startsWith('quarter:')) && named.length > 0 && named.every((l) => NO_QUARTERS.has(l));
 }
 
-function inherit(c: { scope: Scope; own: Clause['own'] }, prev: Scope | undefined, kind?: ClauseKind, prevOwnBlocking = false): Scope {
+function inherit(c: { scope: Scope; own: Clause['own'] }, prev: Scope | undefined, kind?: ClauseKind, prevOwnBlocking = false, prevForeign = false): Scope {
   if (!prev) return c.scope;
   const s: Scope = { ...c.scope };
   if (!c.own.league && !quartersOutside(c, prev)) {
@@ -962,6 +962,9 @@ function inherit(c: { scope: Scope; own: Clause['own'] }, prev: Scope | undefine
   // "3-way match bets: all bets are settled on the result after regular time": "all bets" in the
   // entry of a heading about a market outside the spec are that market's bets, not every market.
   if (c.own.every && kind === 'colon' && prevOwnBlocking && prev.blocking) s.blocking = true;
+  // "where a boxer fails to answer the bell, ...; where a technical draw is declared, all bets are losing bets":
+  // "all bets" after a semicolon that follows a clause about a sport outside the spec are that sport's bets.
+  if (c.own.every && kind === 'semi' && prevForeign && prev.blocking) s.blocking = true;
   // "On 3-Way Oddset the tie rules are: Hockey - ...": a league or sport that opens the entry of a
   // heading about a market outside the spec is that market's section for the league, not every market's.
   if (c.own.league && !c.own.market && !c.own.segment && kind === 'colon' && prevOwnBlocking && prev.blocking) s.blocking = true;
@@ -1358,6 +1361,7 @@ export function clauses(sentence: string, section?: Scope): Clause[] {
   const out: Clause[] = [];
   let prev: Scope | undefined;
   let prevOwnBlocking = false;
+  let prevForeign = false;
   let prevSideOnly = false;
   let prevWords: string[] = [];
   // Whether the last clause naming a period of its own named it right before its own market noun.
@@ -1400,7 +1404,7 @@ export function clauses(sentence: string, section?: Scope): Clause[] {
     // market's, so another market named after a semicolon, with no period of its own, does not take it.
     else if (from && p.kind === 'semi' && read.own.market && !read.own.segment && boundPeriod && read.scope.markets?.size && ![...read.scope.markets].some((x) => from!.markets?.has(x)))
       from = { ...from, segments: undefined, alternatives: undefined };
-    let scope = from ? inherit(read, from, p.kind, prevOwnBlocking) : section ? inheritSection(read, section, wordsOf) : read.scope;
+    let scope = from ? inherit(read, from, p.kind, prevOwnBlocking, prevForeign) : section ? inheritSection(read, section, wordsOf) : read.scope;
     // "Handicap (spread): the handicap goes to the favourite and is subtracted from its final score; extra
     // time is taken into consideration": a clause blocked only by the one side it names ("the favourite")
     // speaks of that side; a statement after a semicolon is not blocked by it.
@@ -1419,6 +1423,7 @@ export function clauses(sentence: string, section?: Scope): Clause[] {
     prevSideOnly = read.own.side === true && !(from ? from.blocking : section?.blocking);
     prev = scope;
     prevOwnBlocking = read.scope.blocking;
+    prevForeign = read.own.foreign === true;
     prevWords = wordsOf;
     if (read.own.segment) boundPeriod = read.own.market && periodBeforeMarket(wordsOf);
   }

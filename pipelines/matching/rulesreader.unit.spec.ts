@@ -419,7 +419,10 @@ const BLIND42_RIGHT = 34;
 const BLIND42_SILENT_KNOWN = ['p3289'];
 // The forty-third blind batch, development since its blind figure (11 of 19 right on the same reader, no wrong value,
 // no silent row read known, no opposite pair read alike; the same section of measurements.md).
-const BLIND43_RIGHT = 11;
+// 12 since a boxer names a sport outside the spec and "all bets" after a semicolon that follows such a clause are
+// that sport's bets ("where a boxer fails to answer the bell ...; where a decision, technical decision or technical
+// draw is declared, all bets are losing bets" is no tie rule of ours; p3304 tie).
+const BLIND43_RIGHT = 12;
 
 const m = (league: MarketScope['league'], marketType: MarketScope['marketType'], segment: MarketScope['segment'] = 'full'): MarketScope => ({ league, marketType, segment });
 
@@ -4119,5 +4122,15 @@ describe('the forty-second blind batch: a market heading ends a live-betting sec
     // A sentence naming a market with a verb of its own is a statement under the heading, not a heading.
     const stated = 'Football. Live Betting: if the event is not resumed within 24 hours, wagers will be void. Money lines are settled live. If the final result is a draw, the wager will be refunded.';
     expect(readRule(stated, 'tie', m('nfl', 'moneyline'))).toEqual({ value: 'unknown', why: 'silent' });
+  });
+});
+
+describe('the forty-third blind batch: "all bets" after a clause about a sport outside the spec (sentences written for these tests)', () => {
+  it('keeps "all bets" after a semicolon that follows a clause about boxing to that sport', () => {
+    const notice = "Round betting: where a boxer fails to answer the bell, the opponent wins the previous round; where a technical draw is declared, all bets are losing bets.";
+    expect(readRule(notice, 'tie', m('nfl', 'moneyline'))).toEqual({ value: 'unknown', why: 'silent' });
+    expect(readRule('In boxing, a draw is declared after twelve rounds; all bets are refunded on a draw.', 'tie', m('nfl', 'moneyline'))).toEqual({ value: 'unknown', why: 'silent' });
+    // After a clause about a sport of ours, "all bets" are every market's.
+    expect(readRule('In football, a game can end level; if the game ends in a draw, all bets are refunded.', 'tie', m('nfl', 'moneyline'))).toMatchObject({ value: 'void' });
   });
 });
