@@ -365,7 +365,9 @@ export interface Clause {
   words: string[];
   scope: Scope;
   /** Dimensions the clause names itself (not taken from the clause before it). */
-  own: { league: boolean; segment: boolean; market: boolean; blocking: boolean; result?: boolean; foreign?: boolean; every?: boolean; side?: boolean };
+  /** `gameLines`: the clause names the game's lines ("game lines", "all game and second half lines"), the
+   * markets on the game's result and score (money line, spread, totals), not a player's props. */
+  own: { league: boolean; segment: boolean; market: boolean; blocking: boolean; result?: boolean; foreign?: boolean; every?: boolean; side?: boolean; gameLines?: boolean };
   /** A qualifier withdraws the statement ("usually exclude", "may count depending on the market"). */
   withdrawn: boolean;
   /** Withdrawn only because it asks whether ("this article explains whether overtime points count"):
@@ -554,6 +556,10 @@ function readScope(words: string[]): { scope: Scope; own: Clause['own'] } {
             lastSegmentEnd = i + c.tokens.length;
             const end = i + c.tokens.length;
             if (vs.length === 1 && vs[0] === 'full' && MARKET_NOUNS.has(c.tokens[c.tokens.length - 1]) && (words[end] === 'and' || words[end] === 'or')) gameLinesBeside = true;
+            // "Game lines", "all game and second half lines": a sportsbook's name for the markets on the
+            // game's result and score, listed apart from its props. "Full-game lines" names the period
+            // the lines are on, "pre-game" and "in-game lines" the time they are offered: neither is that name.
+            if (c.tokens[0] === 'game' && !BEFORE_OTHER_GAME_LINES.has(words[i - 1]) && (c.tokens[c.tokens.length - 1] === 'lines' || words[end] === 'lines' || words[end] === 'line')) own.gameLines = true;
           }
         } else if (e.dim === 'market') {
           add('markets', vs);
@@ -670,6 +676,10 @@ function countedHalf(words: string[], i: number, tokens: string[]): boolean {
   const n = words[h - 3] ?? '';
   return /^\d+$/.test(n) || COUNT_WORDS.has(n);
 }
+
+/** Words before "game lines" that make them lines of a period or of a time of offer ("full-game lines",
+ * "pre-game lines", "in-game lines"), not the game's lines as a kind of market. */
+const BEFORE_OTHER_GAME_LINES = new Set(['full', 'entire', 'whole', 'pre', 'in']);
 
 /** Competitions at home, named beside international ones ("national and international championships"). */
 const DOMESTIC = new Set(['national', 'domestic']);
@@ -935,7 +945,7 @@ function quartersOutside(c: { scope: Scope; own: Clause['own'] }, prev: Scope): 
   return segs.length > 0 && segs.every((x) => x.startsWith('quarter:')) && named.length > 0 && named.every((l) => NO_QUARTERS.has(l));
 }
 
-function inherit(c: { scope: Scope; own: Clause['own'] }, prev: Scope | undefined, kind?: ClauseKind, prevOwnBlocking = false): Scope {
+function inherit(c: { scope: Scope; own: Clause['own'] }, prev: Scope | undefined, kind?: ClauseKind, prevOwnBlocking = false, prevForeign = false): Scope {
   if (!prev) return c.scope;
   const s: Scope = { ...c.scope };
   if (!c.own.league && !quartersOutside(c, prev)) {
@@ -956,6 +966,9 @@ function inherit(c: { scope: Scope; own: Clause['own'] }, prev: Scope | undefine
   // "3-way match bets: all bets are settled on the result after regular time": "all bets" in the
   // entry of a heading about a market outside the spec are that market's bets, not every market.
   if (c.own.every && kind === 'colon' && prevOwnBlocking && prev.blocking) s.blocking = true;
+  // "where a boxer fails to answer the bell, ...; where a technical draw is declared, all bets are losing bets":
+  // "all bets" after a semicolon that follows a clause about a sport outside the spec are that sport's bets.
+  if (c.own.every && kind === 'semi' && prevForeign && prev.blocking) s.blocking = true;
   // "On 3-Way Oddset the tie rules are: Hockey - ...": a league or sport that opens the entry of a
   // heading about a market outside the spec is that market's section for the league, not every market's.
   if (c.own.league && !c.own.market && !c.own.segment && kind === 'colon' && prevOwnBlocking && prev.blocking) s.blocking = true;
@@ -1352,6 +1365,7 @@ export function clauses(sentence: string, section?: Scope): Clause[] {
   const out: Clause[] = [];
   let prev: Scope | undefined;
   let prevOwnBlocking = false;
+  let prevForeign = false;
   let prevSideOnly = false;
   let prevWords: string[] = [];
   // Whether the last clause naming a period of its own named it right before its own market noun.
@@ -1394,7 +1408,7 @@ export function clauses(sentence: string, section?: Scope): Clause[] {
     // market's, so another market named after a semicolon, with no period of its own, does not take it.
     else if (from && p.kind === 'semi' && read.own.market && !read.own.segment && boundPeriod && read.scope.markets?.size && ![...read.scope.markets].some((x) => from!.markets?.has(x)))
       from = { ...from, segments: undefined, alternatives: undefined };
-    let scope = from ? inherit(read, from, p.kind, prevOwnBlocking) : section ? inheritSection(read, section, wordsOf) : read.scope;
+    let scope = from ? inherit(read, from, p.kind, prevOwnBlocking, prevForeign) : section ? inheritSection(read, section, wordsOf) : read.scope;
     // "Handicap (spread): the handicap goes to the favourite and is subtracted from its final score; extra
     // time is taken into consideration": a clause blocked only by the one side it names ("the favourite")
     // speaks of that side; a statement after a semicolon is not blocked by it.
@@ -1413,6 +1427,7 @@ export function clauses(sentence: string, section?: Scope): Clause[] {
     prevSideOnly = read.own.side === true && !(from ? from.blocking : section?.blocking);
     prev = scope;
     prevOwnBlocking = read.scope.blocking;
+    prevForeign = read.own.foreign === true;
     prevWords = wordsOf;
     if (read.own.segment) boundPeriod = read.own.market && periodBeforeMarket(wordsOf);
   }
@@ -1624,10 +1639,13 @@ export function applies(s: Scope, m: MarketScope): boolean {
  * periods in the final score calculation" names the markets it means, a full-game prop among them). */
 function speaksOf(c: Clause, m: MarketScope, rule: ReadRule): boolean {
   if (!applies(c.scope, m)) return false;
+  const props = (a: Pick<Scope, 'markets'>) => !!a.markets?.has('player_prop');
+  // "All game and second half lines include overtime": the game's lines are the markets on its result and
+  // score; a player prop is listed apart from them and takes nothing from that clause.
+  if (m.marketType === 'player_prop' && c.own.gameLines && !props(c.scope) && !c.scope.alternatives?.some(props)) return false;
   // Whether the game's result counts overtime says nothing of a player's statistic; the game being
   // called off or its result left undetermined is the prop's case too.
   if (rule !== 'overtime' || m.marketType !== 'player_prop' || !c.own.result || c.own.segment || c.own.market) return true;
-  const props = (a: Pick<Scope, 'markets'>) => !!a.markets?.has('player_prop');
   return props(c.scope) || !!c.scope.alternatives?.some(props);
 }
 
@@ -1699,6 +1717,8 @@ function ignoredHits(words: string[], g: Compiled<LexEntry>): Hit[] {
   return unless ? hits.filter((h) => !h.gap.some((w) => unless.includes(w))) : hits;
 }
 
+/** Finite verbs that exclude ("the markets exclude shootouts", "the total excludes the shootout"). */
+const EXCLUDE_VERBS = new Set(['exclude', 'excludes']);
 /** Words that join the shootout to overtime before it ("overtime and penalty shootouts", "extra time or the shootout"). */
 const TOPIC_JOINERS = new Set(['and', 'or', 'plus']);
 /** "the final result of the game, overtime and penalty shootouts excluded": an ignored phrase about the
@@ -1728,7 +1748,9 @@ function clauseValue(rule: ReadRule, words: string[], topic: boolean, conditiona
   const lex = LEXICON[rule];
   let best: { value: string; priority: number; start: number; end: number; turned: boolean; forCase: boolean; winner: boolean }[] = [];
   const taken = new Set<number>();
-  const ignored = lex.ignore.flatMap((g) => ignoredHits(words, g).filter((hit) => !(rule === 'overtime' && g.tokens.some((t) => t === 'shootout' || t === 'shootouts') && withTopicBefore(rule, words, hit.start))));
+  // A phrase opening with its verb ("excludes the shootout") is a predicate of its own: "includes overtime and
+  // excludes the shootout" joins two predicates, not overtime to the shootout.
+  const ignored = lex.ignore.flatMap((g) => ignoredHits(words, g).filter((hit) => !(rule === 'overtime' && g.tokens.some((t) => t === 'shootout' || t === 'shootouts') && !EXCLUDE_VERBS.has(g.tokens[0]) && withTopicBefore(rule, words, hit.start))));
   const ownObject = topic && !hasTopic(rule, words);
   const named = lex.negation ? withoutNamedNegations(words) : words;
   for (const v of lex.values) {
@@ -2353,6 +2375,8 @@ export type ParsedText = Clause[][];
 
 /** The most words a sentence naming only a league or sport may have to be read as a heading ("Ice hockey."). */
 const SPORT_HEADING_WORDS = 3;
+/** The most words a sentence that is only a market's name may have to head a section ("Player Props / Performances"). */
+const MARKET_HEADING_WORDS = 4;
 
 /** The league of a section headed by a league or sport outside the spec: none of ours. */
 const OUTSIDE_LEAGUE = 'outside';
@@ -2500,6 +2524,11 @@ function parseSections(text: string): ParsedText {
       // "All wagers", "all bets" under the heading are the heading's market's bets ("Basketball player
       // props: ... . A started game ... keeps all wagers. All overtime is included."): they do not end it.
       if (section && first && (section.markets || section.segments || section.alternatives) && first.own.market && !first.own.every && !sameMarkets(first.scope, section)) {
+        section = { leagues: section.leagues, sports: section.sports, complement: section.complement, blocking: false };
+      }
+      // "Live Betting: ... . Player Props / Performances. Bets are action if ...": a heading of its own that is
+      // only a market of ours ends a section headed by a market or a condition outside the spec.
+      if (section?.blocking && first && fresh.length === 1 && first.own.market && !first.own.blocking && !first.own.every && first.words.length <= MARKET_HEADING_WORDS && !first.words.some((w) => PREDICATE_VERBS.has(w))) {
         section = { leagues: section.leagues, sports: section.sports, complement: section.complement, blocking: false };
       }
     }
