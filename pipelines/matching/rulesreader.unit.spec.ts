@@ -423,6 +423,12 @@ const BLIND42_SILENT_KNOWN = ['p3289'];
 // that sport's bets ("where a boxer fails to answer the bell ...; where a decision, technical decision or technical
 // draw is declared, all bets are losing bets" is no tie rule of ours; p3304 tie).
 const BLIND43_RIGHT = 12;
+// The forty-fourth blind batch, development since its blind figure (27 of 30 right on the reader after round 56, no
+// wrong value, no opposite pair read alike; measurements.md, "The forty-fourth blind batch, measured blind"). Its one
+// silent row read known is named: p3324, an NFL player prop read from a sportsbook's "Bets on the Game and 2nd
+// Half-periods include points scored in overtime" (the Game period taken for the prop), the wording of p3289's kind.
+const BLIND44_RIGHT = 27;
+const BLIND44_SILENT_KNOWN = ['p3324'];
 
 const m = (league: MarketScope['league'], marketType: MarketScope['marketType'], segment: MarketScope['segment'] = 'full'): MarketScope => ({ league, marketType, segment });
 
@@ -1434,6 +1440,7 @@ describe('corpus of real rules texts (evaluation part)', () => {
     { part: 'blind41-former-evaluation', batch: 'forty-first', stated: 33, right: BLIND41_RIGHT, silentKnown: [], wrongLeft: BLIND41_WRONG_LEFT },
     { part: 'blind42-former-evaluation', batch: 'forty-second', stated: 39, right: BLIND42_RIGHT, silentKnown: BLIND42_SILENT_KNOWN },
     { part: 'blind43-former-evaluation', batch: 'forty-third', stated: 18, right: BLIND43_RIGHT, silentKnown: [] },
+    { part: 'blind44-former-evaluation', batch: 'forty-fourth', stated: 29, right: BLIND44_RIGHT, silentKnown: BLIND44_SILENT_KNOWN },
   ];
   it.each(BLIND_GUARDS.map((g) => ({ wrongLeft: [] as string[], ...g })))(
     'keeps the $batch blind batch (development since it was measured once) free of wrong values (but on rows left wrong with their reason, $wrongLeft) and of opposite rules read alike, at least $right right, silent rows read known exactly $silentKnown',
