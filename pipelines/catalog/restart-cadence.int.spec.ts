@@ -1,7 +1,8 @@
 // A restart does not crawl the whole listing again when its last complete crawl is recent: the
 // listing feed's cadence goes on across it (pollers/cadence.ts, the crawl starts kept on
 // `pollers.state`). On the embedded log against the simulator, as bin/run.ts starts the area
-// (startPollers + startCatalog), with the pollers on this thread and on their own: one listing crawl
+// (startPollers + startCatalog), with the pollers on this thread and on their own (and without
+// change-only ingestion, where `pollers.state` keeps only the crawl starts): one listing crawl
 // completes and the catalog serves it; after a restart no listing record is written until the
 // interval since that crawl began is over, the catalog served is the same (its rows and its
 // observed_at), and the next crawl comes when due. Then, with a VenuePoller on the log: a restart
@@ -80,9 +81,10 @@ async function served(catalog: RunningCatalog): Promise<{ id: string | null; obs
 const INTERVAL_MS = 20_000;
 
 describe.each([
-  ['on this thread', 'false'],
-  ["on the pollers' thread", 'true'],
-])('a restart soon after a complete listing crawl, the pollers %s', (_, pollerThread) => {
+  ['on this thread', 'false', 'true'],
+  ["on the pollers' thread", 'true', 'true'],
+  ["on the pollers' thread, without change-only ingestion", 'true', 'false'],
+])('a restart soon after a complete listing crawl, the pollers %s', (_, pollerThread, changeOnly) => {
   it('writes no listing record until the interval since that crawl began is over, serves the same catalog, and crawls when due', async () => {
     const dir = mkdtempSync(path.join(tmpdir(), 'pm-restart-cadence-'));
     const sim = await startSimulator({ seed: 13, scale: 0.05, scenario: 'default' });
@@ -90,7 +92,7 @@ describe.each([
     const b = await embeddedBackbone({ dir, prefix: randomPrefix(), serde: await testSerde(dir) });
     cleanups.push(() => b.close());
     // Sports crawls far apart: the raw topics after the restart hold only what the feeds' first crawls wrote.
-    const config: Config = loadConfig({ LOG_LEVEL: 'silent', CATALOG_CRAWL_MS: String(INTERVAL_MS), CATALOG_REFRESH_MS: '3600000', POLL_INTERVAL_MS: '3600000', POLLER_THREAD: pollerThread });
+    const config: Config = loadConfig({ LOG_LEVEL: 'silent', CATALOG_CRAWL_MS: String(INTERVAL_MS), CATALOG_REFRESH_MS: '3600000', POLL_INTERVAL_MS: '3600000', POLLER_THREAD: pollerThread, POLL_CHANGE_ONLY: changeOnly });
     const backbone = { log: b.log, serde: b.serde, topics: b.topics, history: b.history, store: b.store };
     const listed = (p: RunningPollers) => p.status().length === PROVIDERS.length && p.status().every((s) => (s.feeds.listing?.crawlsCompleted ?? 0) >= 1);
     const sportsRead = (p: RunningPollers) => p.status().length === PROVIDERS.length && p.status().every((s) => (s.feeds.sports?.crawlsCompleted ?? 0) >= 1);

@@ -94,3 +94,23 @@ describe('the crawl starts on pollers.state', () => {
     expect((await h.reopen()).lastCompleteStart('venue_1', 'listing')).toBeNull();
   });
 });
+
+describe('LogPollerState with startsOnly (pollers without change-only ingestion)', () => {
+  it('reads and writes the crawl starts alone: no hashes back, none written', async () => {
+    const h = onLog(() => EmbeddedLog.open({ dir: mkdtempSync(path.join(dir, 'log-')), fsyncIntervalMs: 0, compactIntervalMs: 0, retryBackoffMs: 10 }));
+    const s = await h.open();
+    await s.save('venue_3', 'sports', { set: [['market:1', 'h1']], lastFullStartedAt: 100, lastCompleteStartedAt: 100 }, 100);
+    const b = await h.backbone();
+    const only = await LogPollerState.restore({ ...b, serde }, { startsOnly: true });
+    expect(only.load('venue_3', 'sports')).toBeUndefined();
+    expect(only.lastCompleteStart('venue_3', 'sports')).toBe(100);
+    const records = async () => (await b.log.topicOffsets(b.topics['pollers.state'].name)).reduce((n, o) => n + Number(o.high), 0);
+    const n = await records();
+    await only.save('venue_3', 'sports', { set: [['market:2', 'h2']], gone: ['market:1'], lastFullStartedAt: 200, lastCompleteStartedAt: 200 }, 200);
+    expect(await records()).toBe(n + 1);
+    const back = await h.reopen();
+    expect(Object.fromEntries(back.load('venue_3', 'sports')!.hashes)).toEqual({ 'market:1': 'h1' });
+    expect(back.load('venue_3', 'sports')!.lastFullStartedAt).toBe(100);
+    expect(back.lastCompleteStart('venue_3', 'sports')).toBe(200);
+  });
+});

@@ -101,13 +101,18 @@ export class LogPollerState extends MemoryPollerState {
     private readonly producer: Producer,
     private readonly serde: Serde,
     private readonly topics: TopicMap,
+    private readonly startsOnly: boolean,
   ) {
     super();
   }
 
-  /** Reads the topic from its earliest offset to its end (a restore read: no group is left behind). */
-  static async restore(deps: { log: Log; serde: Serde; topics: TopicMap; producer: Producer }): Promise<LogPollerState> {
-    return LogPollerState.fromRead(deps, (onRecord) => LogPollerState.readTopic(deps, onRecord));
+  /**
+   * Reads the topic from its earliest offset to its end (a restore read: no group is left behind).
+   * `startsOnly`: pollers without change-only ingestion keep only the crawl starts here (the listing's
+   * cadence across a restart); the hashes on the topic are neither read nor written.
+   */
+  static async restore(deps: { log: Log; serde: Serde; topics: TopicMap; producer: Producer }, opts: { startsOnly?: boolean } = {}): Promise<LogPollerState> {
+    return LogPollerState.fromRead(deps, (onRecord) => LogPollerState.readTopic(deps, onRecord), opts);
   }
 
   /** The compacted read restore() does, for a thread that holds the log on behalf of another (pollers/thread.ts). */
@@ -119,11 +124,12 @@ export class LogPollerState extends MemoryPollerState {
   static async fromRead(
     deps: { serde: Serde; topics: TopicMap; producer: Producer },
     read: (onRecord: (key: string | null, value: RawRecord | null) => void) => Promise<void>,
+    opts: { startsOnly?: boolean } = {},
   ): Promise<LogPollerState> {
-    const s = new LogPollerState(deps.producer, deps.serde, deps.topics);
+    const s = new LogPollerState(deps.producer, deps.serde, deps.topics, opts.startsOnly === true);
     await read((k, v) => {
       const p = k ? parseStateKey(k) : null;
-      if (!p) return;
+      if (!p || (s.startsOnly && p.kind !== 'crawl')) return;
       if (p.kind === 'crawl') {
         // A record this code cannot read is no crawl on record (the feed crawls at once).
         let at: unknown;
@@ -156,6 +162,7 @@ export class LogPollerState extends MemoryPollerState {
   }
 
   override async save(provider: Provider, feed: string, change: StateChange, at: number): Promise<void> {
+    if (this.startsOnly) change = change.lastCompleteStartedAt === undefined ? {} : { lastCompleteStartedAt: change.lastCompleteStartedAt };
     const topic = this.topics['pollers.state'];
     const value = (recordType: string, nativeId: string, payload: string): RawRecord => ({ venue: provider, record_type: recordType, native_id: nativeId, read_started_at: at, payload, read_id: feed, source_url: null });
     const records = [
