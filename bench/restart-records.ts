@@ -4,7 +4,9 @@
 //   npx tsx bench/restart-records.ts --data-dir DIR --starts 1764370000000,1764370100000 [--window-s 60]
 //
 // In: the stopped service's embedded log and registry. Out, per start: the raw records whose
-// timestamp (the time their read began) falls in [start, start + window), by feed (the read id's
+// timestamp (the time their read began) falls in [start, start + window), or up to the next start
+// when that comes first (by the log's offsets for those times: a marker is stamped with its crawl's
+// start, so a crawl that began just before a window's end has its marker counted in it), by feed (the read id's
 // first part; `final` records have none), and the `pollers.state` records written in that window.
 import { loadConfig } from '../lib/config.ts';
 import { createLog } from '../pipelines/log/index.ts';
@@ -15,6 +17,8 @@ import { defineTopics, RAW_TOPIC_IDS, topicSettings, type RawRecord } from '../p
 
 export interface WindowCount {
   start: number;
+  /** The window's length: `windowMs`, or less where the next start came before it ended. */
+  ms: number;
   /** Raw records by feed (`listing`, `sports`, `-` for none). */
   raw: Record<string, number>;
   /** Raw bytes of those records' payloads. */
@@ -31,12 +35,14 @@ export async function countRestartRecords(dataDir: string, starts: number[], win
   const ctx = restoreContext({ log, serde, topics }, 'bench-restart-records');
   const out: WindowCount[] = [];
   try {
-    for (const start of starts) {
-      const w: WindowCount = { start, raw: {}, payloadBytes: 0, state: 0 };
+    for (const [i, start] of starts.entries()) {
+      // Up to the next start: what a window counts is this run's.
+      const end = Math.min(start + windowMs, starts[i + 1] ?? Infinity);
+      const w: WindowCount = { start, ms: end - start, raw: {}, payloadBytes: 0, state: 0 };
       for (const id of [...RAW_TOPIC_IDS, 'pollers.state' as const]) {
         const name = topics[id].name;
         const from = await log.offsetsForTime(name, start);
-        const to = await log.offsetsForTime(name, start + windowMs);
+        const to = await log.offsetsForTime(name, end);
         await ctx.readRange(id, from, to, (rs) => {
           for (const r of rs) {
             if (id === 'pollers.state') {
@@ -60,13 +66,13 @@ export async function countRestartRecords(dataDir: string, starts: number[], win
   return out;
 }
 
-export function formatCounts(counts: WindowCount[], windowMs: number): string[] {
+export function formatCounts(counts: WindowCount[]): string[] {
   return counts.map((c, i) => {
     const feeds = Object.entries(c.raw)
       .sort()
       .map(([f, n]) => `${f} ${n}`)
       .join(', ');
-    return `${i === 0 ? 'fresh start' : `restart ${i}`}: raw records in the first ${windowMs / 1000} s: ${feeds || 'none'} (payload ${(c.payloadBytes / 1e6).toFixed(1)} MB); pollers.state records ${c.state}`;
+    return `${i === 0 ? 'fresh start' : `restart ${i}`}: raw records in the first ${(c.ms / 1000).toFixed(0)} s: ${feeds || 'none'} (payload ${(c.payloadBytes / 1e6).toFixed(1)} MB); pollers.state records ${c.state}`;
   });
 }
 
@@ -75,5 +81,5 @@ if (import.meta.url === `file://${process.argv[1]}`) {
   const cli = benchArgs({ 'data-dir': '', starts: '', 'window-s': 60 });
   const starts = cli.starts.split(',').filter(Boolean).map(Number);
   const counts = await countRestartRecords(cli['data-dir'], starts, cli['window-s'] * 1000);
-  for (const line of formatCounts(counts, cli['window-s'] * 1000)) console.log(line);
+  for (const line of formatCounts(counts)) console.log(line);
 }

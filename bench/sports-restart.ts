@@ -132,6 +132,6 @@ for (let i = 0; i <= cli.restarts; i++) {
   console.log(`  stopped (SIGINT): exit ${code}, ${((Date.now() - s.startedAt) / 1000).toFixed(0)} s after the spawn`);
 }
 console.log(`logs: bench/out/sports-restart-${stamp}-*.{stdout,stderr}`);
-if (cli['count-s'] > 0) for (const line of formatCounts(await countRestartRecords(dataDir, spawns, cli['count-s'] * 1000), cli['count-s'] * 1000)) console.log(line);
+if (cli['count-s'] > 0) for (const line of formatCounts(await countRestartRecords(dataDir, spawns, cli['count-s'] * 1000))) console.log(line);
 if (cli.keep) console.log(`DATA_DIR kept: ${dataDir}`);
 else rmSync(dataDir, { recursive: true, force: true });
