@@ -2,7 +2,7 @@
 // restart on the same one (bench/soak.md, "sports snapshot after a restart").
 //
 //   npx tsx bench/sports-restart.ts [--scale 1] [--restarts 1] [--run-s 90] [--watch-s 150] [--env "K=V K2=V2"]
-//                                   [--repo DIR] [--count-s 60]
+//                                   [--repo DIR] [--count-s 60] [--wait-listing]
 //
 // In: bin/run.ts as a child (node_modules/.bin/tsx, every seam embedded, the service's own cadences,
 // LOG_LEVEL=info), on a temp DATA_DIR. Out, per start: seconds from the spawn to the API listening,
@@ -14,7 +14,9 @@
 // average is printed beside each start. `--repo`: the tree whose bin/run.ts runs (another checkout
 // with its node_modules, so a base and a head run under the same bench). `--count-s`: after the
 // runs, what the pollers wrote in that many seconds after each spawn, read from the DATA_DIR's log
-// by this tree's code (bench/restart-records.ts).
+// by this tree's code (bench/restart-records.ts). `--wait-listing` (with `--env LOG_LEVEL=debug`): the
+// fresh start runs on until every venue's listing crawl has completed (its `crawl complete` line), so
+// the restart comes after a complete listing crawl at any scale (minutes at SIM_SCALE=100).
 import { spawn } from 'node:child_process';
 import { createWriteStream, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
@@ -23,7 +25,7 @@ import { fileURLToPath } from 'node:url';
 import { benchArgs } from './args.ts';
 import { countRestartRecords, formatCounts } from './restart-records.ts';
 
-const cli = benchArgs({ scale: '1', restarts: 1, 'run-s': 90, 'watch-s': 150, env: '', keep: false, repo: '', 'count-s': 0 });
+const cli = benchArgs({ scale: '1', restarts: 1, 'run-s': 90, 'watch-s': 150, env: '', keep: false, repo: '', 'count-s': 0, 'wait-listing': false });
 const REPO = cli.repo || fileURLToPath(new URL('..', import.meta.url));
 const OUT = fileURLToPath(new URL('..', import.meta.url));
 const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
@@ -38,6 +40,8 @@ interface Started {
   key: string;
   startedAt: number;
   listeningS: number;
+  /** Venues whose listing crawl completed (the `crawl complete` debug lines). */
+  listed: Set<string>;
 }
 
 async function start(dataDir: string, logPrefix: string): Promise<Started> {
@@ -52,6 +56,7 @@ async function start(dataDir: string, logPrefix: string): Promise<Started> {
   const exited = new Promise<number | null>((r) => proc.on('exit', (code) => r(code)));
   let address = '';
   let key = '';
+  const listed = new Set<string>();
   await new Promise<void>((resolve, reject) => {
     let rest = '';
     proc.stdout!.setEncoding('utf8');
@@ -60,6 +65,7 @@ async function start(dataDir: string, logPrefix: string): Promise<Started> {
       const parts = (rest + d).split('\n');
       rest = parts.pop()!;
       for (const line of parts) {
+        if (line.includes('"msg":"crawl complete"') && line.includes('"feed":"listing"')) listed.add(/"venue":"(\w+)"/.exec(line)?.[1] ?? '');
         address ||= /^API listening on (\S+)/.exec(line)?.[1] ?? '';
         key ||= /^demo key \(.*\): (\S+)/.exec(line)?.[1] ?? '';
         if (address && key) resolve();
@@ -72,6 +78,7 @@ async function start(dataDir: string, logPrefix: string): Promise<Started> {
     key,
     startedAt,
     listeningS: (Date.now() - startedAt) / 1000,
+    listed,
     stop: async () => {
       proc.kill('SIGINT');
       return Promise.race([exited, sleep(90_000).then(() => (proc.kill('SIGKILL'), exited))]);
@@ -127,6 +134,10 @@ for (let i = 0; i <= cli.restarts; i++) {
   spawns.push(s.startedAt);
   console.log(`${label}: spawned ${new Date(s.startedAt).toISOString()}`);
   await watch(s, label);
+  if (i === 0 && cli['wait-listing']) {
+    while (s.listed.size < 9) await sleep(1000);
+    console.log(`  every venue's listing crawl complete ${((Date.now() - s.startedAt) / 1000).toFixed(0)} s after the spawn (load ${load()})`);
+  }
   await sleep(cli['run-s'] * 1000);
   const code = await s.stop();
   console.log(`  stopped (SIGINT): exit ${code}, ${((Date.now() - s.startedAt) / 1000).toFixed(0)} s after the spawn`);
