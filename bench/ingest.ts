@@ -6,7 +6,9 @@
 // starts once every feed has completed a crawl (the first listing crawl and the first full sports
 // crawl are the same in both modes) and lasts at least one POLL_FULL_MS, so the flag-off window
 // holds its periodic full sports crawl. Then a restart: the pollers are stopped and started again on
-// the same log, and what their first sports and listing crawls write is counted.
+// the same log, and what their first sports and listing crawls write is counted (since 2026-11-29 the
+// restart's first listing crawl is the one due --listing-crawl-s after the last one began, not one at
+// the restart: pipelines/venues/pollers/cadence.ts).
 // The listing feed (the catalog's source) is change-only too in the "on" mode
 // (POLL_CHANGE_ONLY_LISTING=true); its crawls come every --listing-crawl-s (CATALOG_CRAWL_MS; 30 min
 // in the service, shorter here so a window holds several), and its records and bytes per crawl are

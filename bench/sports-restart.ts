@@ -2,6 +2,7 @@
 // restart on the same one (bench/soak.md, "sports snapshot after a restart").
 //
 //   npx tsx bench/sports-restart.ts [--scale 1] [--restarts 1] [--run-s 90] [--watch-s 150] [--env "K=V K2=V2"]
+//                                   [--repo DIR] [--count-s 60] [--wait-listing]
 //
 // In: bin/run.ts as a child (node_modules/.bin/tsx, every seam embedded, the service's own cadences,
 // LOG_LEVEL=info), on a temp DATA_DIR. Out, per start: seconds from the spawn to the API listening,
@@ -10,16 +11,23 @@
 // began after the start: the first snapshot this process read afresh), with each distinct
 // observed_at seen until then. The service runs --run-s after that (or --watch-s without one), is
 // stopped by SIGINT and started again on the same DATA_DIR, --restarts times. The machine's load
-// average is printed beside each start.
+// average is printed beside each start. `--repo`: the tree whose bin/run.ts runs (another checkout
+// with its node_modules, so a base and a head run under the same bench). `--count-s`: after the
+// runs, what the pollers wrote in that many seconds after each spawn, read from the DATA_DIR's log
+// by this tree's code (bench/restart-records.ts). `--wait-listing` (with `--env LOG_LEVEL=debug`): the
+// fresh start runs on until every venue's listing crawl has completed (its `crawl complete` line), so
+// the restart comes after a complete listing crawl at any scale (minutes at SIM_SCALE=100).
 import { spawn } from 'node:child_process';
 import { createWriteStream, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { benchArgs } from './args.ts';
+import { countRestartRecords, formatCounts } from './restart-records.ts';
 
-const cli = benchArgs({ scale: '1', restarts: 1, 'run-s': 90, 'watch-s': 150, env: '', keep: false });
-const REPO = fileURLToPath(new URL('..', import.meta.url));
+const cli = benchArgs({ scale: '1', restarts: 1, 'run-s': 90, 'watch-s': 150, env: '', keep: false, repo: '', 'count-s': 0, 'wait-listing': false });
+const REPO = cli.repo || fileURLToPath(new URL('..', import.meta.url));
+const OUT = fileURLToPath(new URL('..', import.meta.url));
 const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 const load = () =>
   loadavg()
@@ -32,6 +40,8 @@ interface Started {
   key: string;
   startedAt: number;
   listeningS: number;
+  /** Venues whose listing crawl completed (the `crawl complete` debug lines). */
+  listed: Set<string>;
 }
 
 async function start(dataDir: string, logPrefix: string): Promise<Started> {
@@ -46,6 +56,7 @@ async function start(dataDir: string, logPrefix: string): Promise<Started> {
   const exited = new Promise<number | null>((r) => proc.on('exit', (code) => r(code)));
   let address = '';
   let key = '';
+  const listed = new Set<string>();
   await new Promise<void>((resolve, reject) => {
     let rest = '';
     proc.stdout!.setEncoding('utf8');
@@ -54,6 +65,7 @@ async function start(dataDir: string, logPrefix: string): Promise<Started> {
       const parts = (rest + d).split('\n');
       rest = parts.pop()!;
       for (const line of parts) {
+        if (line.includes('"msg":"crawl complete"') && line.includes('"feed":"listing"')) listed.add(/"venue":"(\w+)"/.exec(line)?.[1] ?? '');
         address ||= /^API listening on (\S+)/.exec(line)?.[1] ?? '';
         key ||= /^demo key \(.*\): (\S+)/.exec(line)?.[1] ?? '';
         if (address && key) resolve();
@@ -66,6 +78,7 @@ async function start(dataDir: string, logPrefix: string): Promise<Started> {
     key,
     startedAt,
     listeningS: (Date.now() - startedAt) / 1000,
+    listed,
     stop: async () => {
       proc.kill('SIGINT');
       return Promise.race([exited, sleep(90_000).then(() => (proc.kill('SIGKILL'), exited))]);
@@ -111,17 +124,25 @@ async function watch(s: Started, label: string): Promise<void> {
 }
 
 const dataDir = mkdtempSync(join(tmpdir(), 'pm-sports-restart-'));
-mkdirSync(join(REPO, 'bench/out'), { recursive: true });
+mkdirSync(join(OUT, 'bench/out'), { recursive: true });
 const stamp = new Date().toISOString().replace(/[:.]/g, '-');
-console.log(`sports-restart: SIM_SCALE=${cli.scale} env "${cli.env}" DATA_DIR ${dataDir}, ${new Date().toISOString()}, load ${load()}`);
+console.log(`sports-restart: ${REPO} SIM_SCALE=${cli.scale} env "${cli.env}" DATA_DIR ${dataDir}, ${new Date().toISOString()}, load ${load()}`);
+const spawns: number[] = [];
 for (let i = 0; i <= cli.restarts; i++) {
   const label = i === 0 ? 'fresh start' : `restart ${i}`;
-  const s = await start(dataDir, join(REPO, `bench/out/sports-restart-${stamp}-${i}`));
+  const s = await start(dataDir, join(OUT, `bench/out/sports-restart-${stamp}-${i}`));
+  spawns.push(s.startedAt);
+  console.log(`${label}: spawned ${new Date(s.startedAt).toISOString()}`);
   await watch(s, label);
+  if (i === 0 && cli['wait-listing']) {
+    while (s.listed.size < 9) await sleep(1000);
+    console.log(`  every venue's listing crawl complete ${((Date.now() - s.startedAt) / 1000).toFixed(0)} s after the spawn (load ${load()})`);
+  }
   await sleep(cli['run-s'] * 1000);
   const code = await s.stop();
   console.log(`  stopped (SIGINT): exit ${code}, ${((Date.now() - s.startedAt) / 1000).toFixed(0)} s after the spawn`);
 }
 console.log(`logs: bench/out/sports-restart-${stamp}-*.{stdout,stderr}`);
+if (cli['count-s'] > 0) for (const line of formatCounts(await countRestartRecords(dataDir, spawns, cli['count-s'] * 1000))) console.log(line);
 if (cli.keep) console.log(`DATA_DIR kept: ${dataDir}`);
 else rmSync(dataDir, { recursive: true, force: true });

@@ -174,7 +174,9 @@ const fields = z.object({
   // Cadences (spec: catalog about 30 minutes, sports snapshot about 12 s).
   CATALOG_REFRESH_MS: z.coerce.number().int().min(1).default(30 * 60_000),
   CATALOG_RETENTION_MS: z.coerce.number().int().min(1).default(8 * 3600_000),
-  // Catalog: time between two listing crawls of a venue (default: the refresh cadence), and the
+  // Catalog: time between two listing crawls of a venue (default: the refresh cadence; kept across a
+  // restart, which crawls a venue only once this long has passed since its last complete crawl began:
+  // pipelines/venues/pollers/cadence.ts), and the
   // HMAC secret signing GET /v1/markets cursors (set it in the stack so every API node agrees).
   CATALOG_CRAWL_MS: z.coerce.number().int().min(1).optional(),
   // Sports feed of the pollers with POLL_CHANGE_ONLY=false: a full crawl this often; between them

@@ -241,14 +241,15 @@ export function defineTopics(settings: TopicSettings = {}): TopicMap {
       name: `${prefix}pollers.state`,
       keySchemaFile: 'state.key.avsc',
       valueSchemaFile: 'raw_record.value.avsc',
-      keyFormat: 'hash|<venue>|<feed>|<record_type>:<native_id> or feed|<venue>|<feed>',
+      keyFormat: 'hash|<venue>|<feed>|<record_type>:<native_id>, feed|<venue>|<feed> or crawl|<venue>|<feed>',
       partitions,
       // Change-only ingestion (POLL_CHANGE_ONLY): the content hash of every record a feed last
       // published and the start of its last full crawl, written after each complete crawl, so a
       // restarted poller publishes only what changed since (pollers/state.ts). A record that left
-      // the listing is a tombstone.
+      // the listing is a tombstone. And the start of the listing feed's last complete crawl per venue
+      // (with or without change-only ingestion), so its cadence goes on across a restart (pollers/cadence.ts).
       cleanupPolicy: 'compact',
-      description: "The pollers' change-only memory: content hash per published record, last full crawl per feed.",
+      description: "The pollers' memory: content hash per published record, last full crawl per feed, last complete listing crawl's start per venue.",
     },
     'dead.letters': {
       id: 'dead.letters',

@@ -89,7 +89,8 @@ export async function startPollers(
     };
   }
   // Change-only ingestion: the sports feed's memory is read back from the log before the first crawl.
-  const state = config.POLL_CHANGE_ONLY ? await LogPollerState.restore({ log: b.log, serde: b.serde, topics: b.topics, producer }) : undefined;
+  // Without it, only the listing crawls' starts (its cadence across a restart, pollers/cadence.ts).
+  const state = await LogPollerState.restore({ log: b.log, serde: b.serde, topics: b.topics, producer }, { startsOnly: !config.POLL_CHANGE_ONLY });
   const supervisor = pollersFromConfig(config, { baseUrl: shared, sink: logRawSink(producer, b.serde, b.topics), state, logger, endpoints: budgets });
   supervisor.start();
   let rosters: RosterPoller | undefined;

@@ -17,6 +17,7 @@ import { MalformedBody, type ListingStep, type PageRequest } from '../adapters/l
 import { VenueEndpoints } from '../client/endpoints.ts';
 import { ChangeDetector, recordKey } from './changes.ts';
 import type { PollerState, StateChange } from './state.ts';
+import { firstCrawlDelay } from './cadence.ts';
 import { readDeadline, venueGet, type VenueResponse } from '../client/http.ts';
 
 /**
@@ -42,6 +43,15 @@ export interface FeedSpec {
    * hashes, last full crawl) survives a restart, so a restarted poller goes on with delta crawls.
    */
   fullEveryMs?: number;
+  /**
+   * The feed's cadence goes on across a restart (cadence.ts): each complete crawl's start is kept in
+   * PollerOptions.state, and the first crawl after a start waits for what is left of intervalMs since
+   * the last one began. The listing feed: the catalog is a snapshot refreshed about every 30 minutes
+   * and builds at a start from the crawls it staged before, so a crawl at every start only wrote the
+   * whole listing into the raw topics again, ahead of the sports crawls. Without a state, or without
+   * a complete crawl on record, the first crawl comes at once.
+   */
+  resumes?: boolean;
 }
 
 interface FeedState {
@@ -193,7 +203,7 @@ export class VenuePoller {
       baseUrl: options.baseUrl.replace(/\/+$/, ''),
     };
     this.feeds = options.feeds ?? [
-      { name: LISTING_FEED, steps: options.steps ?? adapterFor(options.provider).listingSteps(), intervalMs: options.crawlIntervalMs, fullEveryMs: options.listingFullEveryMs },
+      { name: LISTING_FEED, steps: options.steps ?? adapterFor(options.provider).listingSteps(), intervalMs: options.crawlIntervalMs, fullEveryMs: options.listingFullEveryMs, resumes: true },
       ...(options.sportsIntervalMs !== undefined
         ? [{ name: SPORTS_FEED, steps: adapterFor(options.provider).sportsSteps(), intervalMs: options.sportsIntervalMs, fullEveryMs: options.sportsFullEveryMs }]
         : []),
@@ -239,6 +249,14 @@ export class VenuePoller {
   }
 
   private async runFeed(feed: FeedSpec): Promise<void> {
+    if (feed.resumes && this.state) {
+      const last = this.state.lastCompleteStart(this.provider, feed.name);
+      const wait = firstCrawlDelay(last, this.o.clock(), feed.intervalMs);
+      if (wait > 0) {
+        this.o.logger.info({ venue: this.provider, feed: feed.name, lastCrawlStartedAt: new Date(last!).toISOString(), nextCrawlInMs: wait }, 'crawl cadence resumed: the last complete crawl is recent');
+        await this.sleep(wait);
+      }
+    }
     while (!this.stopping) {
       const started = this.o.clock();
       let ok = false;
@@ -339,8 +357,8 @@ export class VenuePoller {
         slice = [];
       }
       if (slice.length > 0) await this.persist(feed.name, state, { set: slice }, completedAt);
-      await this.persist(feed.name, state, { gone, ...(full ? { lastFullStartedAt: crawlStartedAt } : {}) }, completedAt);
-    }
+      await this.persist(feed.name, state, { gone, ...(full ? { lastFullStartedAt: crawlStartedAt } : {}), ...(feed.resumes ? { lastCompleteStartedAt: crawlStartedAt } : {}) }, completedAt);
+    } else if (feed.resumes) await this.persistStart(feed.name, crawlStartedAt, completedAt);
     this.status.crawlsCompleted++;
     const last = { crawlId, startedAt: crawlStartedAt, completedAt, records: count, emitted };
     this.status.lastCrawl = last;
@@ -474,6 +492,19 @@ export class VenuePoller {
     } catch (e) {
       state.lastFullStartedAt = null;
       this.o.logger.warn({ venue: this.provider, feed, err: String(e) }, 'poller state not written; the next crawl is full');
+    }
+  }
+
+  /**
+   * Keeps a complete crawl's start (FeedSpec.resumes), after its marker reached the raw topic. A
+   * failed write leaves an older start on record: the next start's first crawl comes sooner, never later.
+   */
+  private async persistStart(feed: string, startedAt: number, at: number): Promise<void> {
+    if (!this.state) return;
+    try {
+      await this.state.save(this.provider, feed, { lastCompleteStartedAt: startedAt }, at);
+    } catch (e) {
+      this.o.logger.warn({ venue: this.provider, feed, err: String(e) }, 'crawl start not written; the next start may crawl sooner');
     }
   }
 

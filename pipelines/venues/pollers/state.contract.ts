@@ -46,5 +46,24 @@ export function pollerStateContract(name: string, h: PollerStateHarness): void {
       expect(Object.fromEntries(m.hashes)).toEqual({ 'question:7': 'b' });
       expect(m.lastFullStartedAt).toBe(30);
     });
+
+    it('keeps the start of each feed\'s last complete crawl, the newest written, apart from any hashes', async () => {
+      const feed = randomName('feed');
+      const s = await h.open();
+      expect(s.lastCompleteStart('venue_4', feed)).toBeNull();
+      await s.save('venue_4', feed, { lastCompleteStartedAt: 100 }, 150);
+      await s.save('venue_4', feed, { lastCompleteStartedAt: 200 }, 250);
+      // With hashes (a change-only feed's last write of a crawl) too.
+      await s.save('venue_6', feed, { set: [['market:1', 'h']], lastFullStartedAt: 300, lastCompleteStartedAt: 300 }, 350);
+      for (const state of [s, await h.reopen(s)]) {
+        expect(state.lastCompleteStart('venue_4', feed)).toBe(200);
+        // A feed that only kept its crawl start has no memory of hashes (its next crawl is full as before).
+        expect(state.load('venue_4', feed)).toBeUndefined();
+        expect(state.lastCompleteStart('venue_6', feed)).toBe(300);
+        expect(state.load('venue_6', feed)!.lastFullStartedAt).toBe(300);
+        expect(state.lastCompleteStart('venue_4', `${feed}x`)).toBeNull();
+        expect(state.lastCompleteStart('venue_5', feed)).toBeNull();
+      }
+    });
   });
 }

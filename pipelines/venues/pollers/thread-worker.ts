@@ -117,11 +117,12 @@ async function stop(): Promise<void> {
 
 try {
   // Change-only ingestion: the feeds' memory is read back from `pollers.state` before the first crawl.
-  const state = config.POLL_CHANGE_ONLY
-    ? await LogPollerState.fromRead({ serde, topics, producer }, (onRecord) =>
-        ask({ op: 'readState' }, { onChunk: (chunk) => chunk.forEach(([k, v]) => onRecord(k, v)) }).then(() => undefined),
-      )
-    : undefined;
+  // Without it, only the listing crawls' starts (its cadence across a restart, cadence.ts).
+  const state = await LogPollerState.fromRead(
+    { serde, topics, producer },
+    (onRecord) => ask({ op: 'readState' }, { onChunk: (chunk) => chunk.forEach(([k, v]) => onRecord(k, v)) }).then(() => undefined),
+    { startsOnly: !config.POLL_CHANGE_ONLY },
+  );
   supervisor = pollersFromConfig(config, {
     baseUrl: data.baseUrl,
     sink: logRawSink(producer, serde, topics),
