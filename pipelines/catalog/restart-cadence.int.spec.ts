@@ -16,9 +16,8 @@ import { PROVIDERS, type Provider } from '../../lib/vocabulary.ts';
 import { startSimulator } from '../venues/simulator/server.ts';
 import { embeddedBackbone, randomPrefix, type Backbone } from '../runtime/testkit.ts';
 import { testSerde } from '../runtime/test-services.ts';
-import { restoreContext } from '../runtime/runner.ts';
 import type { InRecord } from '../runtime/types.ts';
-import { rawTopicId } from '../topics.ts';
+import { ends, rawRecords, until } from '../venues/pollers/raw.testkit.ts';
 import { LISTING_FEED, VenuePoller, type RawSink } from '../venues/pollers/poller.ts';
 import { adapterFor } from '../venues/adapters/index.ts';
 import { logRawSink } from '../venues/pollers/sink.ts';
@@ -29,31 +28,6 @@ const cleanups: (() => Promise<void>)[] = [];
 afterEach(async () => {
   while (cleanups.length) await cleanups.pop()!();
 });
-
-async function until(f: () => boolean | Promise<boolean>, ms = 60_000): Promise<void> {
-  const end = Date.now() + ms;
-  while (!(await f())) {
-    if (Date.now() > end) throw new Error('condition not reached');
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
-
-async function ends(b: Backbone, venue: Provider): Promise<Map<number, string>> {
-  return new Map((await b.log.topicOffsets(b.topics[rawTopicId(venue)].name)).map((o) => [o.partition, o.high]));
-}
-
-async function rawRecords(b: Backbone, venue: Provider, from?: Map<number, string>): Promise<InRecord<'raw.venue_1'>[]> {
-  const id = rawTopicId(venue) as 'raw.venue_1';
-  const offsets = await b.log.topicOffsets(b.topics[id].name);
-  const out: InRecord<'raw.venue_1'>[] = [];
-  await restoreContext(b, randomPrefix()).readRange(
-    id,
-    from ?? new Map(offsets.map((o) => [o.partition, o.low])),
-    new Map(offsets.map((o) => [o.partition, o.high])),
-    (rs) => out.push(...rs),
-  );
-  return out;
-}
 
 const isListing = (r: InRecord<'raw.venue_1'>) => r.value?.read_id?.startsWith(`${LISTING_FEED}:`) === true;
 /** Per venue, the starts of the listing crawls whose markers are on the topic (partition 0's copy). */

@@ -12,10 +12,9 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { loadConfig, type Config } from '../../../lib/config.ts';
 import { PROVIDERS, type Provider } from '../../../lib/vocabulary.ts';
 import { startSimulator } from '../simulator/server.ts';
-import { embeddedBackbone, randomPrefix, type Backbone } from '../../runtime/testkit.ts';
+import { embeddedBackbone, randomPrefix } from '../../runtime/testkit.ts';
 import { testSerde } from '../../runtime/test-services.ts';
-import { restoreContext } from '../../runtime/runner.ts';
-import type { InRecord } from '../../runtime/types.ts';
+import { ends, rawRecords, until } from './raw.testkit.ts';
 import { rawTopicId } from '../../topics.ts';
 import { startPollers, type RunningPollers } from '../../catalog/area.ts';
 import { VenueEndpoints } from '../client/endpoints.ts';
@@ -36,33 +35,6 @@ class CountingEndpoints extends VenueEndpoints {
     if (venue) this.admitted.set(venue, (this.admitted.get(venue) ?? 0) + 1);
     return super.admit(venue, opts);
   }
-}
-
-async function until(f: () => boolean | Promise<boolean>, ms = 60_000): Promise<void> {
-  const end = Date.now() + ms;
-  while (!(await f())) {
-    if (Date.now() > end) throw new Error('condition not reached');
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
-
-/** Where each partition of the venue's raw topic ends now. */
-async function ends(b: Backbone, venue: Provider): Promise<Map<number, string>> {
-  return new Map((await b.log.topicOffsets(b.topics[rawTopicId(venue)].name)).map((o) => [o.partition, o.high]));
-}
-
-/** The venue's raw records (from `from` on, per partition; else all), in offset order per partition. */
-async function rawRecords(b: Backbone, venue: Provider, from?: Map<number, string>): Promise<InRecord<'raw.venue_1'>[]> {
-  const id = rawTopicId(venue) as 'raw.venue_1';
-  const offsets = await b.log.topicOffsets(b.topics[id].name);
-  const out: InRecord<'raw.venue_1'>[] = [];
-  await restoreContext(b, randomPrefix()).readRange(
-    id,
-    from ?? new Map(offsets.map((o) => [o.partition, o.low])),
-    new Map(offsets.map((o) => [o.partition, o.high])),
-    (rs) => out.push(...rs),
-  );
-  return out;
 }
 
 interface Marker {
