@@ -3,6 +3,8 @@
 // and generators of raw venue records.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { EmbeddedLog } from '../log/embedded.ts';
 import type { Log, Producer } from '../log/types.ts';
@@ -16,9 +18,29 @@ import { createAllTopics, defineTopics, type Provider, type RawRecord, type Topi
 import { HistoryHost } from './history-host.ts';
 import type { RuntimeDeps } from './runner.ts';
 import { HOSTED_STAGES } from './hosted.ts';
+import { testSerde } from './test-services.ts';
 
 export function randomPrefix(): string {
   return `t${randomBytes(4).toString('hex')}.`;
+}
+
+/**
+ * The embedded log alone, for specs that need no history or store: a temp directory named by
+ * `dirPrefix`, every topic under a random prefix, Avro through the embedded registry, and a producer.
+ * Its close is pushed on `cleanups` (the spec's afterEach runs them).
+ */
+export async function logBackbone(cleanups: (() => Promise<void>)[], dirPrefix: string): Promise<{ log: EmbeddedLog; topics: TopicMap; serde: Serde; producer: Producer }> {
+  const dir = mkdtempSync(path.join(tmpdir(), dirPrefix));
+  const log = await EmbeddedLog.open({ dir: path.join(dir, 'log'), fsyncIntervalMs: 0, compactIntervalMs: 0, retryBackoffMs: 10 });
+  const topics = defineTopics({ prefix: randomPrefix(), partitions: 3 });
+  await createAllTopics(log, topics);
+  const serde = await testSerde(dir);
+  const producer = await log.producer();
+  cleanups.push(async () => {
+    await producer.close();
+    await log.close();
+  });
+  return { log, topics, serde, producer };
 }
 
 export interface Backbone extends RuntimeDeps {

@@ -1,25 +1,12 @@
 // The matching stages' int specs' backbone: the embedded log in a temp directory, every topic under a
 // random prefix, Avro through the embedded registry, and a `send` that writes raw records to their
 // venues' topics as the pollers' sink would. Shared by stages.int.spec.ts and restart-fresh.int.spec.ts.
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
-import { EmbeddedLog } from '../../log/embedded.ts';
-import { createAllTopics, defineTopics, rawTopicId, type RawRecord } from '../../topics.ts';
-import { testSerde } from '../../runtime/test-services.ts';
+import { rawTopicId, type RawRecord } from '../../topics.ts';
+import { logBackbone } from '../../runtime/testkit.ts';
 
 /** Opens the backbone; its close is pushed on `cleanups` (the spec's afterEach runs them). */
 export async function stagesBackbone(cleanups: (() => Promise<void>)[], dirPrefix = 'pm-sports-') {
-  const dir = mkdtempSync(path.join(tmpdir(), dirPrefix));
-  const log = await EmbeddedLog.open({ dir: path.join(dir, 'log'), fsyncIntervalMs: 0, compactIntervalMs: 0, retryBackoffMs: 10 });
-  const topics = defineTopics({ prefix: `t${Math.random().toString(36).slice(2)}.`, partitions: 3 });
-  await createAllTopics(log, topics);
-  const serde = await testSerde(dir);
-  const producer = await log.producer();
-  cleanups.push(async () => {
-    await producer.close();
-    await log.close();
-  });
+  const { log, topics, serde, producer } = await logBackbone(cleanups, dirPrefix);
   /** Each venue's records to its raw topic, venues in the order they first appear. */
   const send = async (records: RawRecord[]) => {
     const byVenue = new Map<string, RawRecord[]>();

@@ -6,20 +6,15 @@
 // log and go on writing only the heartbeat.
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { EmbeddedLog } from '../../log/embedded.ts';
-import { createAllTopics, defineTopics, rawTopicId, type RawRecord, type TopicMap } from '../../topics.ts';
-import { testSerde } from '../../runtime/test-services.ts';
+import { rawTopicId, type RawRecord, type TopicMap } from '../../topics.ts';
+import { logBackbone } from '../../runtime/testkit.ts';
 import { MemorySnapshotStore } from '../../readmodels/memory-store.ts';
 import type { Log, Producer } from '../../log/types.ts';
 import type { Serde } from '../../serde/index.ts';
 import { startSportsArea, type SportsArea } from '../../matching/area.ts';
 import { SportsReader } from '../../matching/readmodel.ts';
 import { venue1Records, venue2Records, type GameSpec } from '../../matching/fixtures.ts';
-import { randomName } from '../../../test/services/index.ts';
 import type { Provider } from '../../../lib/vocabulary.ts';
 import { VenuePoller } from './poller.ts';
 import { logRawSink } from './sink.ts';
@@ -47,19 +42,7 @@ function upstream(listed: { v1: RawRecord[]; v2: RawRecord[] }): Promise<Server>
   return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve(server)));
 }
 
-async function backbone() {
-  const dir = mkdtempSync(path.join(tmpdir(), 'pm-change-only-'));
-  const log = await EmbeddedLog.open({ dir: path.join(dir, 'log'), fsyncIntervalMs: 0, compactIntervalMs: 0, retryBackoffMs: 10 });
-  const topics = defineTopics({ prefix: `${randomName('co')}.`, partitions: 3 });
-  await createAllTopics(log, topics);
-  const serde = await testSerde(dir);
-  const producer = await log.producer();
-  cleanups.push(async () => {
-    await producer.close();
-    await log.close();
-  });
-  return { log, topics, serde, producer };
-}
+const backbone = () => logBackbone(cleanups, 'pm-change-only-');
 
 /** The two pollers on the log, their memory read back from it, each write also kept for the test. */
 async function pollers(b: { log: Log; topics: TopicMap; serde: Serde; producer: Producer }, baseUrl: string, clock: { now: number }) {
