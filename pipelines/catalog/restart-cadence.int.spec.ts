@@ -54,17 +54,23 @@ async function served(catalog: RunningCatalog): Promise<{ id: string | null; obs
 
 const INTERVAL_MS = 20_000;
 
+/** A small simulated world (seed `seed`) and an embedded backbone in a temp directory, both closed after the test. */
+async function world(seed: number): Promise<{ sim: Awaited<ReturnType<typeof startSimulator>>; b: Backbone }> {
+  const dir = mkdtempSync(path.join(tmpdir(), 'pm-restart-cadence-'));
+  const sim = await startSimulator({ seed, scale: 0.05, scenario: 'default' });
+  cleanups.push(() => sim.close());
+  const b = await embeddedBackbone({ dir, prefix: randomPrefix(), serde: await testSerde(dir) });
+  cleanups.push(() => b.close());
+  return { sim, b };
+}
+
 describe.each([
   ['on this thread', 'false', 'true'],
   ["on the pollers' thread", 'true', 'true'],
   ["on the pollers' thread, without change-only ingestion", 'true', 'false'],
 ])('a restart soon after a complete listing crawl, the pollers %s', (_, pollerThread, changeOnly) => {
   it('writes no listing record until the interval since that crawl began is over, serves the same catalog, and crawls when due', async () => {
-    const dir = mkdtempSync(path.join(tmpdir(), 'pm-restart-cadence-'));
-    const sim = await startSimulator({ seed: 13, scale: 0.05, scenario: 'default' });
-    cleanups.push(() => sim.close());
-    const b = await embeddedBackbone({ dir, prefix: randomPrefix(), serde: await testSerde(dir) });
-    cleanups.push(() => b.close());
+    const { sim, b } = await world(13);
     // Sports crawls far apart: the raw topics after the restart hold only what the feeds' first crawls wrote.
     const config: Config = loadConfig({ LOG_LEVEL: 'silent', CATALOG_CRAWL_MS: String(INTERVAL_MS), CATALOG_REFRESH_MS: '3600000', POLL_INTERVAL_MS: '3600000', POLLER_THREAD: pollerThread, POLL_CHANGE_ONLY: changeOnly });
     const backbone = { log: b.log, serde: b.serde, topics: b.topics, history: b.history, store: b.store };
@@ -123,11 +129,7 @@ describe.each([
 
 describe('a restart after a listing crawl that did not complete', () => {
   it('crawls at once, whether it was the first crawl or a later one', async () => {
-    const dir = mkdtempSync(path.join(tmpdir(), 'pm-restart-cadence-'));
-    const sim = await startSimulator({ seed: 14, scale: 0.05, scenario: 'default' });
-    cleanups.push(() => sim.close());
-    const b = await embeddedBackbone({ dir, prefix: randomPrefix(), serde: await testSerde(dir) });
-    cleanups.push(() => b.close());
+    const { sim, b } = await world(14);
     const producer = await b.log.producer();
     cleanups.push(() => producer.close());
     const toLog = logRawSink(producer, b.serde, b.topics);
