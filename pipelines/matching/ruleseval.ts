@@ -45,7 +45,7 @@ export interface Corpus {
 
 /** The blind batches after the first, in the order they were added (`split.json`'s `blind2` ...): a new
  * batch is one more name here. */
-export const LATER_BLIND_BATCHES = ['blind2', 'blind3', 'blind4', 'blind5', 'blind6', 'blind7', 'blind8', 'blind9', 'blind10', 'blind11', 'blind12', 'blind13', 'blind14', 'blind15', 'blind16', 'blind17', 'blind18', 'blind19', 'blind20', 'blind21', 'blind22', 'blind23', 'blind24', 'blind25', 'blind26', 'blind27', 'blind28', 'blind29', 'blind30', 'blind31', 'blind32', 'blind33', 'blind34', 'blind35', 'blind36', 'blind37', 'blind38', 'blind39', 'blind40', 'blind41', 'blind42', 'blind43', 'blind44'] as const;
+export const LATER_BLIND_BATCHES = ['blind2', 'blind3', 'blind4', 'blind5', 'blind6', 'blind7', 'blind8', 'blind9', 'blind10', 'blind11', 'blind12', 'blind13', 'blind14', 'blind15', 'blind16', 'blind17', 'blind18', 'blind19', 'blind20', 'blind21', 'blind22', 'blind23', 'blind24', 'blind25', 'blind26', 'blind27', 'blind28', 'blind29', 'blind30', 'blind31', 'blind32', 'blind33', 'blind34', 'blind35', 'blind36', 'blind37', 'blind38', 'blind39', 'blind40', 'blind41', 'blind42', 'blind43', 'blind44', 'blind45', 'blind46'] as const;
 export type LaterBlindBatch = (typeof LATER_BLIND_BATCHES)[number];
 
 /** The development and evaluation parts of the first batch, and of the blind batch (whose extra
