@@ -429,6 +429,16 @@ const BLIND43_RIGHT = 12;
 // Half-periods include points scored in overtime" (the Game period taken for the prop), the wording of p3289's kind.
 const BLIND44_RIGHT = 27;
 const BLIND44_SILENT_KNOWN = ['p3324'];
+// The forty-fifth blind batch, development since its blind figure (15 of 20 right on the reader after round 58, no
+// wrong value, no silent row read known, no opposite pair read alike; measurements.md, "The forty-fifth and forty-sixth
+// blind batches, measured blind").
+const BLIND45_RIGHT = 15;
+// The forty-sixth blind batch, development since its blind figure (6 of 15 right on the same reader, one wrong value, no
+// silent row read known, no opposite pair read alike; the same section of measurements.md). Its wrong value: p3369, a
+// match market's TIE token (`separate_outcome` by hand) read `void` from the catch-all token's "which resolves the market
+// if the game is, say, cancelled", a cancelled game taken for the tie's consequence.
+const BLIND46_RIGHT = 6;
+const BLIND46_WRONG_LEFT = ['p3369'];
 
 const m = (league: MarketScope['league'], marketType: MarketScope['marketType'], segment: MarketScope['segment'] = 'full'): MarketScope => ({ league, marketType, segment });
 
@@ -1441,6 +1451,8 @@ describe('corpus of real rules texts (evaluation part)', () => {
     { part: 'blind42-former-evaluation', batch: 'forty-second', stated: 39, right: BLIND42_RIGHT, silentKnown: BLIND42_SILENT_KNOWN },
     { part: 'blind43-former-evaluation', batch: 'forty-third', stated: 18, right: BLIND43_RIGHT, silentKnown: [] },
     { part: 'blind44-former-evaluation', batch: 'forty-fourth', stated: 29, right: BLIND44_RIGHT, silentKnown: BLIND44_SILENT_KNOWN },
+    { part: 'blind45-former-evaluation', batch: 'forty-fifth', stated: 19, right: BLIND45_RIGHT, silentKnown: [] },
+    { part: 'blind46-former-evaluation', batch: 'forty-sixth', stated: 14, right: BLIND46_RIGHT, silentKnown: [], wrongLeft: BLIND46_WRONG_LEFT },
   ];
   it.each(BLIND_GUARDS.map((g) => ({ wrongLeft: [] as string[], ...g })))(
     'keeps the $batch blind batch (development since it was measured once) free of wrong values (but on rows left wrong with their reason, $wrongLeft) and of opposite rules read alike, at least $right right, silent rows read known exactly $silentKnown',
