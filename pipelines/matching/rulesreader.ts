@@ -1753,6 +1753,12 @@ function clauseValue(rule: ReadRule, words: string[], topic: boolean, conditiona
   const ignored = lex.ignore.flatMap((g) => ignoredHits(words, g).filter((hit) => !(rule === 'overtime' && g.tokens.some((t) => t === 'shootout' || t === 'shootouts') && !EXCLUDE_VERBS.has(g.tokens[0]) && withTopicBefore(rule, words, hit.start))));
   const ownObject = topic && !hasTopic(rule, words);
   const named = lex.negation ? withoutNamedNegations(words) : words;
+  // "TEAMA, TEAMB, TIE and NONE, the catch-all, which resolves the market if the game is, say, cancelled": a game
+  // cancelled named in a condition is the cancellation rule's own case, what happens to the game, not what a tie's
+  // bets become; a value word ending such a case says nothing of the tie unless the tie stands inside the case ("if
+  // a game is tied or cancelled"). Said as the consequence ("the market is cancelled when the game ends in a draw")
+  // it is the tie's value still.
+  const cancelled = rule === 'tie' ? topicHits('cancellation', words).filter((h) => namedAsCase(words, conditional, h.start) && !hasTopic('tie', words.slice(h.start, h.end))) : [];
   for (const v of lex.values) {
     if (!v.entry.standalone && !topic) continue;
     for (const hit of findAll(words, v.tokens)) {
@@ -1782,6 +1788,7 @@ function clauseValue(rule: ReadRule, words: string[], topic: boolean, conditiona
       // With the topic carried in from the clause before, "the team total counts only the named team's
       // points in the four quarters" says what counts, an object of its own, not that the topic counts.
       if (ownObject && words[hit.end] === 'only') continue;
+      if (cancelled.some((h) => h.start < hit.start && hit.end === h.end)) continue;
       const after = v.entry.unless_after;
       // "after 9 innings (8 1/2 if the home team leads) plus any extra innings": past the aside restating the length.
       const next = homeLeadAside(words, hit.end);
@@ -1832,6 +1839,15 @@ function clauseValue(rule: ReadRule, words: string[], topic: boolean, conditiona
   const winner = best.every((b) => b.winner) || undefined;
   return values.length === 1 ? { value: values[0], forCase: best.every((b) => b.forCase) || undefined, winner } : { value: values[0], conflict: values[1], winner };
 }
+
+/** Whether the subject at words[at] opens a case named by a condition: marked so, or right after "if", "when" and
+ * the like ("which settles the market if the match is cancelled", a condition at a clause's end). */
+function namedAsCase(words: string[], conditional: readonly boolean[], at: number): boolean {
+  if (conditional[at]) return true;
+  const k = ARTICLES.has(words[at - 1]) ? at - 2 : at - 1;
+  return CONDITION_OPENERS.has(words[k]) && words[k] !== 'unless';
+}
+const ARTICLES = new Set(['the', 'a', 'an', 'its', 'any']);
 
 /** Whether words[at] stands in a condition that names a level score before it ("if the game is level
  * at the end of regulation", "when the teams are tied after 60 minutes"), the condition opening at most

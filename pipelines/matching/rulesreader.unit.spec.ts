@@ -436,9 +436,10 @@ const BLIND45_RIGHT = 15;
 // The forty-sixth blind batch, development since its blind figure (6 of 15 right on the same reader, one wrong value, no
 // silent row read known, no opposite pair read alike; the same section of measurements.md). Its wrong value: p3369, a
 // match market's TIE token (`separate_outcome` by hand) read `void` from the catch-all token's "which resolves the market
-// if the game is, say, cancelled", a cancelled game taken for the tie's consequence.
+// if the game is, say, cancelled", a cancelled game taken for the tie's consequence; none since a game cancelled named
+// as a case (in a condition) gives the tie no value.
 const BLIND46_RIGHT = 6;
-const BLIND46_WRONG_LEFT = ['p3369'];
+const BLIND46_WRONG_LEFT: string[] = [];
 
 const m = (league: MarketScope['league'], marketType: MarketScope['marketType'], segment: MarketScope['segment'] = 'full'): MarketScope => ({ league, marketType, segment });
 
@@ -4177,5 +4178,15 @@ describe('the forty-third blind batch: "all bets" after a clause about a sport o
     expect(readRule('In boxing, a draw is declared after twelve rounds; all bets are refunded on a draw.', 'tie', m('nfl', 'moneyline'))).toEqual({ value: 'unknown', why: 'silent' });
     // After a clause about a sport of ours, "all bets" are every market's.
     expect(readRule('In football, a game can end level; if the game ends in a draw, all bets are refunded.', 'tie', m('nfl', 'moneyline'))).toMatchObject({ value: 'void' });
+  });
+});
+
+describe('the forty-sixth blind batch: a cancelled game named as a case is no tie rule (sentences written for these tests)', () => {
+  it('reads no tie value from "cancelled" said of the game in a condition', () => {
+    expect(readRule('Each winner market lists a tie among its picks, and the market is closed if the game is, say, cancelled.', 'tie', m('nfl', 'moneyline'))).toEqual({ value: 'unknown', why: 'silent' });
+    expect(readRule('A tie pick is offered, which settles the market if the match is cancelled.', 'tie', m('nfl', 'moneyline'))).toEqual({ value: 'unknown', why: 'silent' });
+    // Said as the consequence of a tie, or with the tie inside the case, it is the tie's value still.
+    expect(readRule('The game market is cancelled when the game ends in a draw.', 'tie', m('nfl', 'moneyline'))).toMatchObject({ value: 'void' });
+    expect(readRule('If a game is tied, it is cancelled.', 'tie', m('nfl', 'moneyline'))).toMatchObject({ value: 'void' });
   });
 });
