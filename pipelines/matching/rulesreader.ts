@@ -2820,10 +2820,27 @@ function tableRows(text: string): string {
 const OUTCOME_HEADINGS = new Set(['outcomes', 'possible outcomes', 'the outcomes', 'outcome options', 'options', 'possible results']);
 /** An item that is only the tie ("Tie", "A draw"). */
 const TIE_ITEMS = new Set(['tie', 'a tie', 'draw', 'a draw']);
-/** Whether clause i of the sentence is a tie item in a list of outcomes after an outcomes heading, after at least one other item. */
+/** Whether clause i of the sentence is a tie item in a list of outcomes after an outcomes heading, after at least one other item;
+ * or a list in one clause after a lead-in counting the outcomes ("has four tokens: TEAMA, TEAMB, TIE and NONE") that holds the tie. */
 function listsTieOutcome(cs: Clause[], i: number): boolean {
+  if (i === 1 && cs[1].kind === 'colon' && countsOutcomes(cs[0].words)) return listsTieItem(cs[1].text);
   if (i < 2 || cs[1].kind !== 'colon' || !OUTCOME_HEADINGS.has(cs[0].words.join(' '))) return false;
   return (cs[i].kind === 'semi' || cs[i].kind === 'colon') && TIE_ITEMS.has(withoutPrice(cs[i].words).join(' '));
+}
+/** Names of a market's outcomes as a prediction market or exchange lists them ("four tokens", "three outcomes"). */
+const OUTCOME_NOUNS = new Set(['outcomes', 'tokens', 'options', 'selections']);
+const OUTCOME_COUNTS = new Set(['two', 'three', 'four', 'five', 'six']);
+/** A lead-in that counts a market's outcomes before listing them ("'Who will win the match?' has four tokens:",
+ * "Four outcomes:"): its last words are a count and the outcomes' noun. */
+function countsOutcomes(words: string[]): boolean {
+  const n = words.length;
+  return n >= 2 && OUTCOME_NOUNS.has(words[n - 1]) && (OUTCOME_COUNTS.has(words[n - 2]) || /^\d+$/.test(words[n - 2]));
+}
+/** Whether a list written in one clause ("TEAMA, TEAMB, TIE and NONE, the catch-all, ...") holds the tie as an item of
+ * its own beside at least one other. */
+function listsTieItem(text: string): boolean {
+  const items = text.split(/\s*[,;]\s*|\s+(?:and|or)\s+/i).map((x) => x.trim().replace(/^['"‘“]+|['"’”.]+$/g, '').toLowerCase());
+  return items.length >= 2 && items.some((x) => TIE_ITEMS.has(x));
 }
 /** An outcome item without the price an exchange lists beside it ("Tie 0%", "Tie 12.5%"): the number
  * (its decimal part a word of its own) is the outcome's price, not part of its name. */

@@ -438,7 +438,9 @@ const BLIND45_RIGHT = 15;
 // match market's TIE token (`separate_outcome` by hand) read `void` from the catch-all token's "which resolves the market
 // if the game is, say, cancelled", a cancelled game taken for the tie's consequence; none since a game cancelled named
 // as a case (in a condition) gives the tie no value.
-const BLIND46_RIGHT = 6;
+// 7 since a list of a market's outcomes in one clause after a lead-in counting them ("'Who will win the match?' has four
+// tokens: TEAMA, TEAMB, TIE and NONE, ...") holding the tie as an item makes the tie a separate outcome (p3369).
+const BLIND46_RIGHT = 7;
 const BLIND46_WRONG_LEFT: string[] = [];
 
 const m = (league: MarketScope['league'], marketType: MarketScope['marketType'], segment: MarketScope['segment'] = 'full'): MarketScope => ({ league, marketType, segment });
@@ -4188,5 +4190,15 @@ describe('the forty-sixth blind batch: a cancelled game named as a case is no ti
     // Said as the consequence of a tie, or with the tie inside the case, it is the tie's value still.
     expect(readRule('The game market is cancelled when the game ends in a draw.', 'tie', m('nfl', 'moneyline'))).toMatchObject({ value: 'void' });
     expect(readRule('If a game is tied, it is cancelled.', 'tie', m('nfl', 'moneyline'))).toMatchObject({ value: 'void' });
+  });
+});
+
+describe('the forty-sixth blind batch: a tie listed among a market\'s counted outcomes (sentences written for these tests)', () => {
+  it('reads a tie item in a one-clause list after "has N tokens:" / "N outcomes:" as a separate outcome', () => {
+    expect(readRule("'Who will win?' has three tokens: HOME, AWAY and TIE.", 'tie', m('nfl', 'moneyline'))).toMatchObject({ value: 'separate_outcome' });
+    expect(readRule('The match market has three outcomes: the Vikings, the Lions or a draw.', 'tie', m('nfl', 'moneyline'))).toMatchObject({ value: 'separate_outcome' });
+    // No tie among the items, or no other item beside it, is no such list.
+    expect(readRule('The market has two outcomes: Yes and No.', 'tie', m('nfl', 'moneyline'))).toEqual({ value: 'unknown', why: 'silent' });
+    expect(readRule('Four outcomes: tie.', 'tie', m('nfl', 'moneyline'))).toEqual({ value: 'unknown', why: 'silent' });
   });
 });
