@@ -1816,7 +1816,7 @@ function clauseValue(rule: ReadRule, words: string[], topic: boolean, conditiona
           value = lex.negation[value] ?? value;
           turned = true;
         }
-      } else if (!lex.negation && !plain && negatedValue(words, hit)) {
+      } else if (!lex.negation && !plain && (negatedValue(words, hit) || lacksMeans(words, hit.start))) {
         // "stakes are not refunded", "neither won nor lost", "there is no refund": a rule with no
         // opposite value to turn to states nothing through a denied value word.
         continue;
@@ -1848,6 +1848,12 @@ function namedAsCase(words: string[], conditional: readonly boolean[], at: numbe
   return CONDITION_OPENERS.has(words[k]) && words[k] !== 'unless';
 }
 const ARTICLES = new Set(['the', 'a', 'an', 'its', 'any']);
+
+/** "When an event ends in a draw there is currently no way to return the bets": a means said to be lacking (a
+ * feature a venue's tool does not have yet) is no settlement rule, neither the value nor its denial. */
+function lacksMeans(words: string[], at: number): boolean {
+  return words[at - 1] === 'to' && words[at - 2] === 'way' && words[at - 3] === 'no';
+}
 
 /** Whether words[at] stands in a condition that names a level score before it ("if the game is level
  * at the end of regulation", "when the teams are tied after 60 minutes"), the condition opening at most

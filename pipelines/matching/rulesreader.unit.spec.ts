@@ -440,7 +440,9 @@ const BLIND45_RIGHT = 15;
 // as a case (in a condition) gives the tie no value.
 // 7 since a list of a market's outcomes in one clause after a lead-in counting them ("'Who will win the match?' has four
 // tokens: TEAMA, TEAMB, TIE and NONE, ...") holding the tie as an item makes the tie a separate outcome (p3369).
-const BLIND46_RIGHT = 7;
+// 8 since a draw that "returns every bet" (all bets, the bets, the wagers) returns the stakes, as "bets are returned" does,
+// and "no way to return the bets" (a means a venue's tool lacks) states no settlement (p3370 tie).
+const BLIND46_RIGHT = 8;
 const BLIND46_WRONG_LEFT: string[] = [];
 
 const m = (league: MarketScope['league'], marketType: MarketScope['marketType'], segment: MarketScope['segment'] = 'full'): MarketScope => ({ league, marketType, segment });
@@ -4200,5 +4202,16 @@ describe('the forty-sixth blind batch: a tie listed among a market\'s counted ou
     // No tie among the items, or no other item beside it, is no such list.
     expect(readRule('The market has two outcomes: Yes and No.', 'tie', m('nfl', 'moneyline'))).toEqual({ value: 'unknown', why: 'silent' });
     expect(readRule('Four outcomes: tie.', 'tie', m('nfl', 'moneyline'))).toEqual({ value: 'unknown', why: 'silent' });
+  });
+});
+
+describe('the forty-sixth blind batch: a draw that returns every bet (sentences written for these tests)', () => {
+  it('reads "returns every bet" / "return all wagers" on a draw as void, and a lacking means as nothing', () => {
+    expect(readRule('Settling an event with the Draw result returns every bet to its bettor.', 'tie', m('nfl', 'moneyline'))).toMatchObject({ value: 'void' });
+    expect(readRule('If the game ends in a tie, we return all wagers.', 'tie', m('nfl', 'moneyline'))).toMatchObject({ value: 'void' });
+    // A means said to be lacking is neither the value nor its denial.
+    expect(readRule('When an event ends in a draw there is currently no way to return the bets.', 'tie', m('nfl', 'moneyline'))).toEqual({ value: 'unknown', why: 'silent' });
+    // A denied return stays denied.
+    expect(readRule('If the game ends in a tie, we do not return the bets.', 'tie', m('nfl', 'moneyline'))).not.toMatchObject({ value: 'void' });
   });
 });
