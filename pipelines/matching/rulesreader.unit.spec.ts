@@ -442,7 +442,9 @@ const BLIND45_RIGHT = 15;
 // tokens: TEAMA, TEAMB, TIE and NONE, ...") holding the tie as an item makes the tie a separate outcome (p3369).
 // 8 since a draw that "returns every bet" (all bets, the bets, the wagers) returns the stakes, as "bets are returned" does,
 // and "no way to return the bets" (a means a venue's tool lacks) states no settlement (p3370 tie).
-const BLIND46_RIGHT = 8;
+// 9 since "resolves the market to 'No Contest'" on a tie is the corpus's "resolves to/as 'No Contest'" with its object
+// said (p3362 tie).
+const BLIND46_RIGHT = 9;
 const BLIND46_WRONG_LEFT: string[] = [];
 
 const m = (league: MarketScope['league'], marketType: MarketScope['marketType'], segment: MarketScope['segment'] = 'full'): MarketScope => ({ league, marketType, segment });
@@ -4213,5 +4215,14 @@ describe('the forty-sixth blind batch: a draw that returns every bet (sentences 
     expect(readRule('When an event ends in a draw there is currently no way to return the bets.', 'tie', m('nfl', 'moneyline'))).toEqual({ value: 'unknown', why: 'silent' });
     // A denied return stays denied.
     expect(readRule('If the game ends in a tie, we do not return the bets.', 'tie', m('nfl', 'moneyline'))).not.toMatchObject({ value: 'void' });
+  });
+});
+
+describe('the forty-sixth blind batch: a tie that resolves the market to No Contest (sentences written for these tests)', () => {
+  it('reads "resolves the market to/as No Contest" on a tie as a separate outcome, as "resolves to No Contest" is', () => {
+    expect(readRule("A tied game resolves the market to 'No Contest'.", 'tie', m('nfl', 'moneyline'))).toMatchObject({ value: 'separate_outcome' });
+    expect(readRule("If the game ends in a tie, the oracle will resolve the market as 'No Contest'.", 'tie', m('nfl', 'moneyline'))).toMatchObject({ value: 'separate_outcome' });
+    // Said of a game not played, it is no tie rule.
+    expect(readRule("If the game is not played, the oracle will resolve the market as 'No Contest'.", 'tie', m('nfl', 'moneyline'))).toEqual({ value: 'unknown', why: 'silent' });
   });
 });
