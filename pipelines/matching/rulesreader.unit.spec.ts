@@ -1481,7 +1481,7 @@ describe('corpus of real rules texts (evaluation part)', () => {
 /** Half A of the held-out probes (test/fixtures/rules/held-out-probes.json) as the round that tuned on
  * it left it: stated values read right, none wrong, no silent probe read known. Half B is measured by
  * bin/eval-rules-probes.ts and reported in measurements.md, not gated, so tuning stays blind to it. */
-const PROBES_A_RIGHT = 24;
+const PROBES_A_RIGHT = 26;
 
 describe('held-out probes, the half tuning may look at', () => {
   it('reads half A without a wrong value or a silent probe read known, holding what tuning reached', () => {
@@ -4224,5 +4224,15 @@ describe('the forty-sixth blind batch: a tie that resolves the market to No Cont
     expect(readRule("If the game ends in a tie, the oracle will resolve the market as 'No Contest'.", 'tie', m('nfl', 'moneyline'))).toMatchObject({ value: 'separate_outcome' });
     // Said of a game not played, it is no tie rule.
     expect(readRule("If the game is not played, the oracle will resolve the market as 'No Contest'.", 'tie', m('nfl', 'moneyline'))).toEqual({ value: 'unknown', why: 'silent' });
+  });
+});
+
+describe('overtime said in the passive: "not affected by" the extra points (sentences written for these tests)', () => {
+  it('reads a market "not affected by" overtime or its extra points as excluding it', () => {
+    expect(readRule('Totals are not affected by overtime.', 'overtime', m('nba', 'total'))).toMatchObject({ value: 'excluded' });
+    expect(readRule('If a game goes to overtime, spread bets are not affected by the extra points.', 'overtime', m('nfl', 'spread'))).toMatchObject({ value: 'excluded' });
+    // Not affected by something else (a delay) says nothing of overtime; affected says nothing either way.
+    expect(readRule('If the game goes to overtime, totals are not affected by the delay.', 'overtime', m('nba', 'total'))).toEqual({ value: 'unknown', why: 'silent' });
+    expect(readRule('Totals are affected by overtime.', 'overtime', m('nba', 'total'))).toEqual({ value: 'unknown', why: 'silent' });
   });
 });
