@@ -2463,6 +2463,14 @@ function parseSections(text: string): ParsedText {
       last.push({ ...fresh[0], kind: 'except', trailing: true });
       continue;
     }
+    // "Total Points: will the points both teams score be over or under the predicted score for regular time?": a
+    // market dictionary's entry, a market of ours as its label and the question the market asks after the colon,
+    // defines that market; what the question counts (the period it is on) is the entry's statement.
+    if (s.question && definesByQuestion(fresh)) {
+      section = fresh[0].scope;
+      push(fresh);
+      continue;
+    }
     if (s.question) {
       // A question states nothing; what it names is the subject of the answer after it, and so does
       // the asker's situation told before it ("Q: I bet the over. Does overtime count?"): an answer
@@ -2605,6 +2613,15 @@ const PRONOUN_PREPOSITIONS = new Set(['on', 'in', 'of', 'for', 'to', 'at', 'with
  * what a case leads to, whose answer states how that case settles (unlike "If he scores in a
  * shootout, how is my wager graded?", which names the rule only as the setting of another question). */
 const asksCase = (w: string[]) => (w[0] === 'what' && (w[1] === 'if' || w[1] === 'happens' || w[1] === 'about')) || bareCase(w);
+/** A market dictionary's entry asked as a question ("Total Points: will the points both teams score be over or
+ * under the predicted score?"): a label naming a market of ours and nothing else, then one clause after the colon
+ * opening with "will" and naming the market's over/under or score. */
+function definesByQuestion(cs: Clause[]): boolean {
+  if (cs.length !== 2 || cs[1].kind !== 'colon' || !cs[0].own.market || cs[0].own.blocking || cs[0].words.length > 4) return false;
+  const w = cs[1].words;
+  return w[0] === 'will' && (findAll(w, ['over', 'or', 'under']).length > 0 || findAll(w, ['more', 'or', 'less']).length > 0);
+}
+
 /** "And if the teams are still level after overtime?": a question that is only a case, asking what
  * follows from it (not "If he scores in a shootout, how is my wager graded?", which asks another thing). */
 const bareCase = (w: string[]) => (w[0] === 'if' || (w[0] === 'and' && w[1] === 'if')) && !w.some((x) => WH_WORDS.has(x));

@@ -432,7 +432,10 @@ const BLIND44_SILENT_KNOWN = ['p3324'];
 // The forty-fifth blind batch, development since its blind figure (15 of 20 right on the reader after round 58, no
 // wrong value, no silent row read known, no opposite pair read alike; measurements.md, "The forty-fifth and forty-sixth
 // blind batches, measured blind").
-const BLIND45_RIGHT = 15;
+// 17 since a market dictionary's entry asked as a question ("Total Points: will the points both teams score be over or
+// under the predicted score for regular time?") defines its market, and a score "for regular time" is on regulation
+// alone (p3346, p3347 overtime).
+const BLIND45_RIGHT = 17;
 // The forty-sixth blind batch, development since its blind figure (6 of 15 right on the same reader, one wrong value, no
 // silent row read known, no opposite pair read alike; the same section of measurements.md). Its wrong value: p3369, a
 // match market's TIE token (`separate_outcome` by hand) read `void` from the catch-all token's "which resolves the market
@@ -4234,5 +4237,17 @@ describe('overtime said in the passive: "not affected by" the extra points (sent
     // Not affected by something else (a delay) says nothing of overtime; affected says nothing either way.
     expect(readRule('If the game goes to overtime, totals are not affected by the delay.', 'overtime', m('nba', 'total'))).toEqual({ value: 'unknown', why: 'silent' });
     expect(readRule('Totals are affected by overtime.', 'overtime', m('nba', 'total'))).toEqual({ value: 'unknown', why: 'silent' });
+  });
+});
+
+describe('the forty-fifth blind batch: a market dictionary\'s entry asked as a question (sentences written for these tests)', () => {
+  it('reads "Label: will ... be over or under ... for regular time?" as the labelled market on regulation alone', () => {
+    expect(readRule('Total Points: will the points both teams score be over or under the predicted score for regular time?', 'overtime', m('nba', 'total'))).toMatchObject({ value: 'excluded' });
+    expect(readRule('Total Goals: will the goals both teams score be more or less than the line, the score for regulation time?', 'overtime', m('nhl', 'total'))).toMatchObject({ value: 'excluded' });
+    // A question that is no such entry still states nothing: one about overtime itself, or one with no market label.
+    expect(readRule('Totals: will overtime count for the score?', 'overtime', m('nba', 'total'))).toEqual({ value: 'unknown', why: 'silent' });
+    expect(readRule('Will the points be over or under the predicted score for regular time?', 'overtime', m('nba', 'total'))).toEqual({ value: 'unknown', why: 'silent' });
+    // The score for regulation and overtime takes overtime in.
+    expect(readRule('Total Points: will the points be over or under the score for regular time and overtime?', 'overtime', m('nba', 'total'))).not.toMatchObject({ value: 'excluded' });
   });
 });
