@@ -832,7 +832,7 @@ const OFFERED = new Set(['given', 'offered', 'listed', 'available', 'shown', 'qu
  * possible outcomes are offered"): the three-way market, outside the spec, as a label naming it is. */
 function conditionNamesThreeOutcomes(words: string[]): boolean {
   for (let k = 0; k < words.length; k++) {
-    if (!CONDITION_OPENERS.has(words[k]) || words[k] === 'unless' || !THREE.has(words[k + 1])) continue;
+    if (!opensCase(words[k]) || !THREE.has(words[k + 1])) continue;
     let i = k + 2;
     while (OUTCOME_FILLERS.has(words[i])) i++;
     if ((words[i] === 'are' || words[i] === 'is') && OFFERED.has(words[i + 1])) return true;
@@ -846,7 +846,7 @@ const BASIS_DETERMINERS = new Set(['the', 'a', 'your', 'this']);
  * predicate is the basis it is on or for: "if the line is on regular time", "when bets are for regulation". */
 function conditionNamesBasis(words: string[]): boolean {
   for (let k = 0; k < words.length; k++) {
-    if (!CONDITION_OPENERS.has(words[k]) || words[k] === 'unless') continue;
+    if (!opensCase(words[k])) continue;
     let i = k + 1;
     if (BASIS_DETERMINERS.has(words[i])) i++;
     if (!BASIS_NOUNS.has(words[i]) || (words[i + 1] !== 'is' && words[i + 1] !== 'are') || (words[i + 2] !== 'on' && words[i + 2] !== 'for')) continue;
@@ -1541,6 +1541,8 @@ const ADDING = new Set(['also', 'equally', 'likewise', 'too']);
 
 /** Words that open a condition: up to the comma that closes it, a clause names a case, not a value. */
 const CONDITION_OPENERS = new Set(['if', 'when', 'whenever', 'unless']);
+/** A condition opener that names the case a clause is about ("if", "when"), not an exception to it ("unless"). */
+const opensCase = (w: string | undefined): boolean => w !== undefined && w !== 'unless' && CONDITION_OPENERS.has(w);
 /** Participles that close an exception named before them ("quarter bets excepted", "props aside"). */
 const TRAILING_EXCEPTIONS = new Set(['excepted', 'aside', 'apart', 'exempted']);
 
@@ -1845,7 +1847,7 @@ function clauseValue(rule: ReadRule, words: string[], topic: boolean, conditiona
 function namedAsCase(words: string[], conditional: readonly boolean[], at: number): boolean {
   if (conditional[at]) return true;
   const k = ARTICLES.has(words[at - 1]) ? at - 2 : at - 1;
-  return CONDITION_OPENERS.has(words[k]) && words[k] !== 'unless';
+  return opensCase(words[k]);
 }
 const ARTICLES = new Set(['the', 'a', 'an', 'its', 'any']);
 
@@ -1859,7 +1861,7 @@ function lacksMeans(words: string[], at: number): boolean {
  * at the end of regulation", "when the teams are tied after 60 minutes"), the condition opening at most
  * eight words before. */
 function levelCaseBefore(words: string[], at: number): boolean {
-  for (let k = at - 1; k >= Math.max(0, at - 8); k--) if (CONDITION_OPENERS.has(words[k]) && words[k] !== 'unless') return words.slice(k + 1, at).some((w) => LEVEL_WORDS.has(w));
+  for (let k = at - 1; k >= Math.max(0, at - 8); k--) if (opensCase(words[k])) return words.slice(k + 1, at).some((w) => LEVEL_WORDS.has(w));
   return false;
 }
 /** Level-score words after which a moment of the game places the tie ("level at the end of regulation"). */
