@@ -67,6 +67,7 @@
 //
 //   npx tsx bench/crawl-latency.ts [--scale 100] [--seconds 20] [--warmup 8] [--api-warmup 0] [--rounds 2] [--connections 4] [--modes idle,crawl] [--rate 2000] [--profile DIR] [--heap-profile DIR] [--stream false] [--route plans|catalog] [--seed DIR] [--load autocannon|open] [--client-cpu N] [--client-nice P]
 import { execFile, spawn } from 'node:child_process';
+import diagnostics from 'node:diagnostics_channel';
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { Session } from 'node:inspector/promises';
 import { tmpdir } from 'node:os';
@@ -74,7 +75,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import v8 from 'node:v8';
-import { constants as perfConstants, performance, PerformanceObserver, type PerformanceEntry } from 'node:perf_hooks';
+import { constants as perfConstants, monitorEventLoopDelay, performance, PerformanceObserver, type PerformanceEntry } from 'node:perf_hooks';
 import { request } from 'undici';
 import { loadConfig, type Config } from '../lib/config.ts';
 import { createAuthDeps } from '../api/auth/index.ts';
@@ -160,6 +161,46 @@ function mainThreadSwitches(): { voluntary: number; preempted: number } {
   } catch {
     return { voluntary: NaN, preempted: NaN };
   }
+}
+
+/**
+ * What the kernel and the hypervisor took from each CPU so far (Linux, /proc/stat, ms): `steal` is
+ * time the hypervisor ran something else while this guest's vCPU was ready to run (invisible to
+ * every per-thread counter above: the thread neither runs nor waits in the guest's run queue),
+ * `softirq` the kernel's deferred work (the loopback's packets are received there, NET_RX), and
+ * `pressure` the system's CPU pressure (/proc/pressure/cpu "some": time at least one task was
+ * runnable and waiting for a CPU). NaN elsewhere.
+ */
+interface KernelTimes {
+  steal: number[];
+  softirq: number[];
+  netRx: number[];
+  pressure: number;
+}
+function kernelTimes(): KernelTimes {
+  const out: KernelTimes = { steal: [], softirq: [], netRx: [], pressure: NaN };
+  try {
+    for (const line of readFileSync('/proc/stat', 'utf8').split('\n')) {
+      const m = /^cpu(\d+) (.*)$/.exec(line);
+      if (!m) continue;
+      // user nice system idle iowait irq softirq steal, in clock ticks of 10 ms.
+      const f = m[2]!.trim().split(/\s+/).map(Number);
+      out.softirq[Number(m[1])] = f[6]! * 10;
+      out.steal[Number(m[1])] = f[7]! * 10;
+    }
+    const rx = /^\s*NET_RX:(.*)$/m.exec(readFileSync('/proc/softirqs', 'utf8'));
+    if (rx) out.netRx = rx[1]!.trim().split(/\s+/).map(Number);
+    const some = /^some .*total=(\d+)/m.exec(readFileSync('/proc/pressure/cpu', 'utf8'));
+    if (some) out.pressure = Number(some[1]) / 1000;
+  } catch {
+    /* not Linux, or no PSI: the columns read NaN */
+  }
+  return out;
+}
+/** Per second over a window, each CPU's figure joined by "/" (CPU0/CPU1/...). */
+function kernelRates(a: KernelTimes, b: KernelTimes, seconds: number): { steal: string; softirq: string; netRx: string; pressure: number } {
+  const per = (x: number[], y: number[]) => y.map((v, i) => ((v - (x[i] ?? NaN)) / seconds).toFixed(0)).join('/');
+  return { steal: per(a.steal, b.steal), softirq: per(a.softirq, b.softirq), netRx: per(a.netRx, b.netRx), pressure: (b.pressure - a.pressure) / seconds };
 }
 
 /** The main thread's garbage collections over a window: young-generation (scavenges) and full (mark-compact), count and pauses. */
@@ -306,7 +347,7 @@ async function makeSeed(dir: string): Promise<void> {
   writeFileSync(path.join(dir, 'bench-seeded.json'), JSON.stringify({ dir, key }));
 }
 
-async function once(mode: Mode, label: string, seed?: { dir: string; key: string }): Promise<{ p99: number; p99_exact: number; p999?: number; max?: number; rps: number; non2xx: number; errors: number; crawled: number; busy: number; cpu: number; wakeups: number; preempted: number; gc: GcCounts }> {
+async function once(mode: Mode, label: string, seed?: { dir: string; key: string }): Promise<{ p99: number; p99_exact: number; p999?: number; max?: number; client_loop_p99?: number; client_loop_max?: number; rps: number; non2xx: number; errors: number; crawled: number; busy: number; cpu: number; wakeups: number; preempted: number; gc: GcCounts; kernel: ReturnType<typeof kernelRates>; loopDelay: { p99: number; max: number }; served: { p99: number; max: number } }> {
   const dir = mkdtempSync(path.join(tmpdir(), 'pm-crawl-latency-'));
   if (seed) cpSync(seed.dir, dir, { recursive: true });
   const config = configFor(mode, dir);
@@ -350,7 +391,31 @@ async function once(mode: Mode, label: string, seed?: { dir: string; key: string
     const elu = performance.eventLoopUtilization();
     const cpu0 = mainThreadCpuMs();
     const sw0 = mainThreadSwitches();
+    const k0 = kernelTimes();
+    // The API thread's own lateness: a 1 ms timer's delay, which also counts a late wake-up of the
+    // thread by the kernel. Small while the client's p99 grows: the wait is outside the API thread.
+    const eld = monitorEventLoopDelay({ resolution: 1 });
+    eld.enable();
+    // Each request's time in the API, from its parsed head to its last byte handed to the kernel
+    // (Node's own http channels, on the API thread): with the loop delay above, the server's part of
+    // what the client times.
+    const began = new WeakMap<object, number>();
+    const servedMs: number[] = [];
+    const onStart = (m: unknown) => began.set((m as { request: object }).request, performance.now());
+    const onFinish = (m: unknown) => {
+      const t = began.get((m as { request: object }).request);
+      if (t !== undefined) servedMs.push(performance.now() - t);
+    };
+    diagnostics.subscribe('http.server.request.start', onStart);
+    diagnostics.subscribe('http.server.response.finish', onFinish);
     const { stdout } = await runLoad(SECONDS);
+    diagnostics.unsubscribe('http.server.request.start', onStart);
+    diagnostics.unsubscribe('http.server.response.finish', onFinish);
+    eld.disable();
+    servedMs.sort((a, b) => a - b);
+    const served = { p99: servedMs[Math.max(0, Math.ceil(0.99 * servedMs.length) - 1)] ?? NaN, max: servedMs.at(-1) ?? NaN };
+    const loopDelay = { p99: eld.percentile(99) / 1e6, max: eld.max / 1e6 };
+    const kernel = kernelRates(k0, kernelTimes(), SECONDS);
     const busy = performance.eventLoopUtilization(elu).utilization;
     const gc = gcWatch.stop();
     const cpu = (mainThreadCpuMs() - cpu0) / SECONDS;
@@ -371,8 +436,8 @@ async function once(mode: Mode, label: string, seed?: { dir: string; key: string
       session.disconnect();
     }
     const crawled = (await catalogRecordsIn(svc)) - before;
-    const r = JSON.parse(stdout.trim().split('\n').pop()!) as { p99: number; p99_exact: number; p999?: number; max?: number; rps: number; non2xx: number; errors: number };
-    return { ...r, crawled, busy, cpu, wakeups, preempted, gc };
+    const r = JSON.parse(stdout.trim().split('\n').pop()!) as { p99: number; p99_exact: number; p999?: number; max?: number; rps: number; non2xx: number; errors: number; client_loop_p99?: number; client_loop_max?: number };
+    return { ...r, crawled, busy, cpu, wakeups, preempted, gc, kernel, loopDelay, served };
   } finally {
     await svc.stop();
     rmSync(dir, { recursive: true, force: true });
@@ -425,14 +490,14 @@ for (let round = 0; round < ROUNDS; round++) {
     if (mode === 'idle') Object.assign(idle, { p99: r.p99, exact: r.p99_exact });
     // autocannon's p99 is whole milliseconds (an idle 0 is taken as 1); the open loop's is fractional.
     const p99Ratio = LOAD === 'open' ? r.p99 / idle.p99 : r.p99 / Math.max(1, idle.p99);
-    const tail = LOAD === 'open' ? ` ${r.p999!.toFixed(2)} / ${r.max!.toFixed(1)} |` : '';
-    const line = `| ${round + 1} | ${mode} | ${r.rps.toFixed(0)} | ${LOAD === 'open' ? r.p99.toFixed(2) : r.p99} | ${mode === 'idle' ? '1.00' : p99Ratio.toFixed(2)} | ${r.p99_exact.toFixed(2)} | ${mode === 'idle' ? '1.00' : (r.p99_exact / idle.exact).toFixed(2)} | ${r.crawled.toLocaleString('en-US')} | ${(100 * r.busy).toFixed(0)}% | ${r.cpu.toFixed(0)} | ${r.wakeups.toFixed(0)} / ${r.preempted.toFixed(0)} | ${r.gc.minor} / ${r.gc.minorMaxMs.toFixed(0)} | ${r.gc.major} / ${r.gc.majorMs.toFixed(0)} | ${r.gc.newSpaceMinMb.toFixed(1)}-${r.gc.newSpaceMaxMb.toFixed(1)} | ${r.non2xx + r.errors} |${tail}`;
+    const tail = LOAD === 'open' ? ` ${r.p999!.toFixed(2)} / ${r.max!.toFixed(1)} | ${r.client_loop_p99!.toFixed(2)} / ${r.client_loop_max!.toFixed(1)} |` : '';
+    const line = `| ${round + 1} | ${mode} | ${r.rps.toFixed(0)} | ${LOAD === 'open' ? r.p99.toFixed(2) : r.p99} | ${mode === 'idle' ? '1.00' : p99Ratio.toFixed(2)} | ${r.p99_exact.toFixed(2)} | ${mode === 'idle' ? '1.00' : (r.p99_exact / idle.exact).toFixed(2)} | ${r.crawled.toLocaleString('en-US')} | ${(100 * r.busy).toFixed(0)}% | ${r.cpu.toFixed(0)} | ${r.wakeups.toFixed(0)} / ${r.preempted.toFixed(0)} | ${r.gc.minor} / ${r.gc.minorMaxMs.toFixed(0)} | ${r.gc.major} / ${r.gc.majorMs.toFixed(0)} | ${r.gc.newSpaceMinMb.toFixed(1)}-${r.gc.newSpaceMaxMb.toFixed(1)} | ${r.non2xx + r.errors} | ${r.kernel.steal} | ${r.kernel.softirq} | ${r.kernel.netRx} | ${r.kernel.pressure.toFixed(0)} | ${r.loopDelay.p99.toFixed(2)} / ${r.loopDelay.max.toFixed(1)} | ${r.served.p99.toFixed(2)} / ${r.served.max.toFixed(1)} |${tail}`;
     rows.push(line);
     console.log(line);
   }
 }
 const p99Head = LOAD === 'open' ? 'p99 ms from due time (open loop)' : 'p99 ms (autocannon, corrected)';
 const exactHead = LOAD === 'open' ? 'p99 ms from dispatch' : 'exact p99 ms';
-console.log(`\n| round | mode | rps | ${p99Head} | p99 / idle p99 | ${exactHead} | exact p99 / idle's | raw records the catalog stage read in the window | main loop busy | main thread CPU ms/s | main thread wake-ups / preemptions a second | main thread scavenges / longest ms | main thread full GCs / their ms | main thread new space MB at its collections | non-2xx + errors |${LOAD === 'open' ? ' p99.9 / longest ms from due time |' : ''}\n|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|${LOAD === 'open' ? '---:|' : ''}`);
+console.log(`\n| round | mode | rps | ${p99Head} | p99 / idle p99 | ${exactHead} | exact p99 / idle's | raw records the catalog stage read in the window | main loop busy | main thread CPU ms/s | main thread wake-ups / preemptions a second | main thread scavenges / longest ms | main thread full GCs / their ms | main thread new space MB at its collections | non-2xx + errors | steal ms/s CPU0/CPU1 | softirq ms/s CPU0/CPU1 | NET_RX softirqs/s CPU0/CPU1 | CPU pressure ms/s (some) | main loop delay p99 / max ms | in the API (head to last byte) p99 / max ms |${LOAD === 'open' ? ' p99.9 / longest ms from due time | client loop delay p99 / max ms |' : ''}\n|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|${LOAD === 'open' ? '---:|---:|' : ''}`);
 for (const l of rows) console.log(l);
 process.exit(0);

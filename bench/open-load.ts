@@ -12,12 +12,14 @@
 // busy connection or a stalled server is timed from when it was due, so a stall counts once for
 // every request it delayed, no more.
 //
-// Out: one JSON line {rps, total, p99, p50, non2xx, errors, p99_exact, p999, max}: p99, p50, p999
+// Out: one JSON line {rps, total, p99, p50, non2xx, errors, p99_exact, p999, max, client_loop_p99, client_loop_max}: p99, p50, p999
 // and max are of the time from each 2xx answer's due time to its last byte (ms, fractional);
 // p99_exact is of the time from the request's dispatch to its last byte (what autocannon's
-// response time measures, without the wait for a connection).
+// response time measures, without the wait for a connection). client_loop_p99 and client_loop_max
+// are this process's own event-loop delay (ms): how late it was to read answers and send requests,
+// a wait every figure above includes that is the client's, not the server's.
 import { readFileSync } from 'node:fs';
-import { performance } from 'node:perf_hooks';
+import { monitorEventLoopDelay, performance } from 'node:perf_hooks';
 import { Pool } from 'undici';
 
 const [url, connections, duration, keysFile, rate, pathsFile] = process.argv.slice(2);
@@ -67,6 +69,8 @@ async function fire(k: number, due: number): Promise<void> {
   }
 }
 
+const loopDelay = monitorEventLoopDelay({ resolution: 1 });
+loopDelay.enable();
 const start = performance.now() + 20;
 let next = 0;
 function tick(): void {
@@ -82,6 +86,7 @@ function tick(): void {
 if (total > 0) setTimeout(tick, 20);
 else finish!();
 await finished;
+loopDelay.disable();
 const elapsedS = (performance.now() - start) / 1000;
 await pool.close();
 fromDue.sort((a, b) => a - b);
@@ -98,5 +103,7 @@ process.stdout.write(
     p99_exact: ms(percentile(fromDispatch, 0.99)),
     p999: ms(percentile(fromDue, 0.999)),
     max: ms(fromDue.at(-1) ?? 0),
+    client_loop_p99: ms(loopDelay.percentile(99) / 1e6),
+    client_loop_max: ms(loopDelay.max / 1e6),
   }) + '\n',
 );
