@@ -65,7 +65,7 @@
 //                   window opens once the catalog answers 200 and the crawl is under way.
 // The key (custom terms: no rate limit in reach, DATA_DIR/keys.json) is made in the seed before its start.
 //
-//   npx tsx bench/crawl-latency.ts [--scale 100] [--seconds 20] [--warmup 8] [--api-warmup 0] [--rounds 2] [--connections 4] [--modes idle,crawl] [--rate 2000] [--profile DIR] [--heap-profile DIR] [--stream false] [--route plans|catalog] [--seed DIR] [--load autocannon|open] [--client-cpu N] [--client-nice P]
+//   npx tsx bench/crawl-latency.ts [--scale 100] [--seconds 20] [--warmup 8] [--api-warmup 0] [--rounds 2] [--connections 4] [--modes idle,crawl] [--rate 2000] [--profile DIR] [--heap-profile DIR] [--stream false] [--route plans|catalog] [--seed DIR] [--load autocannon|open] [--client-cpu N] [--client-nice P] [--client-lead MS]
 import { execFile, spawn } from 'node:child_process';
 import diagnostics from 'node:diagnostics_channel';
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -87,7 +87,7 @@ import { BASE_OPEN } from '../pipelines/venues/simulator/procedural.ts';
 import { benchArgs } from './args.ts';
 
 const run = promisify(execFile);
-const cli = benchArgs({ seconds: 20, warmup: 8, rounds: 2, connections: 4, rate: 0, 'api-warmup': 0, load: 'autocannon', scale: '100', profile: '', 'heap-profile': '', stream: 'true', route: 'plans', 'client-cpu': '', 'client-nice': '', seed: '', modes: 'idle,crawl, pollers here,crawl', 'one-round': '', label: 'round', 'make-seed': false });
+const cli = benchArgs({ 'client-lead': 0, seconds: 20, warmup: 8, rounds: 2, connections: 4, rate: 0, 'api-warmup': 0, load: 'autocannon', scale: '100', profile: '', 'heap-profile': '', stream: 'true', route: 'plans', 'client-cpu': '', 'client-nice': '', seed: '', modes: 'idle,crawl, pollers here,crawl', 'one-round': '', label: 'round', 'make-seed': false });
 const LOAD = cli.load;
 if (LOAD !== 'autocannon' && LOAD !== 'open') throw new Error(`--load takes autocannon or open (got "${LOAD}")`);
 const loadScript = fileURLToPath(new URL(LOAD === 'open' ? './open-load.ts' : './api-load.ts', import.meta.url));
@@ -95,6 +95,7 @@ const SCALE = cli.scale;
 const SECONDS = cli.seconds;
 const WARMUP = cli.warmup;
 const ROUNDS = cli.rounds;
+const CLIENT_LEAD = cli['client-lead'];
 const CONNECTIONS = cli.connections;
 const RATE = cli.rate;
 const PROFILE = cli.profile;
@@ -367,13 +368,19 @@ async function once(mode: Mode, label: string, seed?: { dir: string; key: string
       writeFileSync(pathsFile, paths.join('\n'));
     }
     await sleep(Math.max(0, WARMUP * 1000 - (Date.now() - started) - API_WARMUP * 1000));
-    const loadArgs = (seconds: number) => ['--import', 'tsx', loadScript, target, String(CONNECTIONS), String(seconds), keysFile, String(RATE), pathsFile];
+    const loadArgs = (seconds: number, leadMs = 0) => ['--import', 'tsx', loadScript, target, String(CONNECTIONS), String(seconds), keysFile, String(RATE), pathsFile, String(leadMs)];
     const clientPrefix = [...(CLIENT_CPU ? ['taskset', '-c', CLIENT_CPU] : []), ...(CLIENT_NICE ? ['nice', '-n', CLIENT_NICE] : [])];
-    const runLoad = (seconds: number) =>
+    const runLoad = (seconds: number, leadMs = 0) =>
       clientPrefix.length > 0
-        ? run(clientPrefix[0]!, [...clientPrefix.slice(1), 'node', ...loadArgs(seconds)], { maxBuffer: 1 << 20 })
-        : run('node', loadArgs(seconds), { maxBuffer: 1 << 20 });
+        ? run(clientPrefix[0]!, [...clientPrefix.slice(1), 'node', ...loadArgs(seconds, leadMs)], { maxBuffer: 1 << 20 })
+        : run('node', loadArgs(seconds, leadMs), { maxBuffer: 1 << 20 });
     if (API_WARMUP > 0) await runLoad(API_WARMUP);
+    // --client-lead: the window's client is started this long before its first request (open loop
+    // only), so the fork that starts it (this process, the service's, forks on the API's thread; its
+    // pages are then copied on first write) is over before the window opens.
+    const leadMs = LOAD === 'open' ? CLIENT_LEAD : 0;
+    const loading = leadMs > 0 ? runLoad(SECONDS, leadMs) : null;
+    if (loading) await sleep(leadMs);
     const before = await catalogRecordsIn(svc);
     const session = (PROFILE || HEAP_PROFILE) && mode !== 'idle' ? new Session() : null;
     if (session) {
@@ -408,7 +415,7 @@ async function once(mode: Mode, label: string, seed?: { dir: string; key: string
     };
     diagnostics.subscribe('http.server.request.start', onStart);
     diagnostics.subscribe('http.server.response.finish', onFinish);
-    const { stdout } = await runLoad(SECONDS);
+    const { stdout } = await (loading ?? runLoad(SECONDS));
     diagnostics.unsubscribe('http.server.request.start', onStart);
     diagnostics.unsubscribe('http.server.response.finish', onFinish);
     eld.disable();

@@ -1,6 +1,6 @@
 // Open-loop load generator (bench/crawl-latency.ts --load open), run as a separate process like
 // bench/api-load.ts and with the same arguments: url, connections, duration, a file of Authorization
-// header values, a rate (requests per second over all connections) and a file of paths.
+// header values, a rate (requests per second over all connections), a file of paths and a lead (ms).
 //
 // Why a second generator: autocannon's fixed rate is a closed loop in bursts. Each connection sends
 // back to back until it has made its share of the second (reqsMadeThisSecond), then waits for the
@@ -22,7 +22,10 @@ import { readFileSync } from 'node:fs';
 import { monitorEventLoopDelay, performance } from 'node:perf_hooks';
 import { Pool } from 'undici';
 
-const [url, connections, duration, keysFile, rate, pathsFile] = process.argv.slice(2);
+const [url, connections, duration, keysFile, rate, pathsFile, leadArg] = process.argv.slice(2);
+// Milliseconds to wait after starting before the first request: the process that spawned this one
+// gets over its fork first (bench/crawl-latency.ts --client-lead).
+const leadMs = Number(leadArg ?? 0) || 0;
 const auths = keysFile ? readFileSync(keysFile, 'utf8').split('\n').filter(Boolean) : [];
 const target = new URL(url!);
 const paths = pathsFile ? readFileSync(pathsFile, 'utf8').split('\n').filter(Boolean) : [target.pathname + target.search];
@@ -70,8 +73,8 @@ async function fire(k: number, due: number): Promise<void> {
 }
 
 const loopDelay = monitorEventLoopDelay({ resolution: 1 });
-loopDelay.enable();
-const start = performance.now() + 20;
+const start = performance.now() + 20 + leadMs;
+setTimeout(() => loopDelay.enable(), leadMs);
 let next = 0;
 function tick(): void {
   const now = performance.now();
@@ -83,7 +86,7 @@ function tick(): void {
   }
   if (next < total) setTimeout(tick, Math.max(0, start + next * intervalMs - performance.now()));
 }
-if (total > 0) setTimeout(tick, 20);
+if (total > 0) setTimeout(tick, 20 + leadMs);
 else finish!();
 await finished;
 loopDelay.disable();
