@@ -10,6 +10,7 @@
 // percentile of every 2xx answer's own response time (in ms, fractional), without that correction.
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import { percentile } from './percentile.ts';
 
 interface AutocannonResult {
   requests: { average: number; total: number };
@@ -48,7 +49,7 @@ run.on('response', (_client, statusCode, _bytes, responseTime) => {
 });
 const result = await run;
 times.sort((a, b) => a - b);
-const p99Exact = times.length ? times[Math.min(times.length - 1, Math.ceil(0.99 * times.length) - 1)]! : 0;
+const p99Exact = percentile(times, 0.99);
 process.stdout.write(
   JSON.stringify({ rps: result.requests.average, total: result.requests.total, p99: result.latency.p99, p50: result.latency.p50, non2xx: result.non2xx, errors: result.errors, p99_exact: Number(p99Exact.toFixed(3)) }) + '\n',
 );

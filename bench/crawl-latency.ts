@@ -85,6 +85,7 @@ import { setUpServiceHeaps } from '../pipelines/runtime/worker-heap.ts';
 import { parseMetrics, pipelineMetrics } from '../pipelines/runtime/metrics.ts';
 import { BASE_OPEN } from '../pipelines/venues/simulator/procedural.ts';
 import { benchArgs } from './args.ts';
+import { percentile } from './percentile.ts';
 
 const run = promisify(execFile);
 const cli = benchArgs({ 'client-lead': 0, seconds: 20, warmup: 8, rounds: 2, connections: 4, rate: 0, 'api-warmup': 0, load: 'autocannon', scale: '100', profile: '', 'heap-profile': '', stream: 'true', route: 'plans', 'client-cpu': '', 'client-nice': '', seed: '', modes: 'idle,crawl, pollers here,crawl', 'one-round': '', label: 'round', 'make-seed': false });
@@ -348,7 +349,20 @@ async function makeSeed(dir: string): Promise<void> {
   writeFileSync(path.join(dir, 'bench-seeded.json'), JSON.stringify({ dir, key }));
 }
 
-async function once(mode: Mode, label: string, seed?: { dir: string; key: string }): Promise<{ p99: number; p99_exact: number; p999?: number; max?: number; client_loop_p99?: number; client_loop_max?: number; rps: number; non2xx: number; errors: number; crawled: number; busy: number; cpu: number; wakeups: number; preempted: number; gc: GcCounts; kernel: ReturnType<typeof kernelRates>; loopDelay: { p99: number; max: number }; served: { p99: number; max: number } }> {
+/** The load client's one JSON line (bench/api-load.ts; bench/open-load.ts adds the optional figures). */
+interface LoadLine {
+  p99: number;
+  p99_exact: number;
+  p999?: number;
+  max?: number;
+  client_loop_p99?: number;
+  client_loop_max?: number;
+  rps: number;
+  non2xx: number;
+  errors: number;
+}
+
+async function once(mode: Mode, label: string, seed?: { dir: string; key: string }): Promise<LoadLine & { crawled: number; busy: number; cpu: number; wakeups: number; preempted: number; gc: GcCounts; kernel: ReturnType<typeof kernelRates>; loopDelay: { p99: number; max: number }; served: { p99: number; max: number } }> {
   const dir = mkdtempSync(path.join(tmpdir(), 'pm-crawl-latency-'));
   if (seed) cpSync(seed.dir, dir, { recursive: true });
   const config = configFor(mode, dir);
@@ -421,7 +435,7 @@ async function once(mode: Mode, label: string, seed?: { dir: string; key: string
     diagnostics.unsubscribe('http.server.response.finish', onFinish);
     eld.disable();
     servedMs.sort((a, b) => a - b);
-    const served = { p99: servedMs[Math.max(0, Math.ceil(0.99 * servedMs.length) - 1)] ?? NaN, max: servedMs.at(-1) ?? NaN };
+    const served = { p99: servedMs.length ? percentile(servedMs, 0.99) : NaN, max: servedMs.at(-1) ?? NaN };
     const loopDelay = { p99: eld.percentile(99) / 1e6, max: eld.max / 1e6 };
     const kernel = kernelRates(k0, kernelTimes(), SECONDS);
     const busy = performance.eventLoopUtilization(elu).utilization;
@@ -444,7 +458,7 @@ async function once(mode: Mode, label: string, seed?: { dir: string; key: string
       session.disconnect();
     }
     const crawled = (await catalogRecordsIn(svc)) - before;
-    const r = JSON.parse(stdout.trim().split('\n').pop()!) as { p99: number; p99_exact: number; p999?: number; max?: number; rps: number; non2xx: number; errors: number; client_loop_p99?: number; client_loop_max?: number };
+    const r = JSON.parse(stdout.trim().split('\n').pop()!) as LoadLine;
     return { ...r, crawled, busy, cpu, wakeups, preempted, gc, kernel, loopDelay, served };
   } finally {
     await svc.stop();

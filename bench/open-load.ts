@@ -21,6 +21,7 @@
 import { readFileSync } from 'node:fs';
 import { monitorEventLoopDelay, performance } from 'node:perf_hooks';
 import { Pool } from 'undici';
+import { percentile } from './percentile.ts';
 
 const [url, connections, duration, keysFile, rate, pathsFile, leadArg] = process.argv.slice(2);
 // Milliseconds to wait after starting before the first request: the process that spawned this one
@@ -40,10 +41,6 @@ const fromDispatch: number[] = [];
 let non2xx = 0;
 let errors = 0;
 let done = 0;
-
-function percentile(sorted: number[], p: number): number {
-  return sorted.length ? sorted[Math.min(sorted.length - 1, Math.ceil(p * sorted.length) - 1)]! : 0;
-}
 
 let finish: () => void;
 const finished = new Promise<void>((r) => (finish = r));
