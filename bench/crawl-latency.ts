@@ -65,7 +65,7 @@
 //                   window opens once the catalog answers 200 and the crawl is under way.
 // The key (custom terms: no rate limit in reach, DATA_DIR/keys.json) is made in the seed before its start.
 //
-//   npx tsx bench/crawl-latency.ts [--scale 100] [--seconds 20] [--warmup 8] [--api-warmup 0] [--rounds 2] [--connections 4] [--modes idle,crawl] [--rate 2000] [--profile DIR] [--heap-profile DIR] [--stream false] [--route plans|catalog] [--seed DIR] [--load autocannon|open] [--client-cpu N] [--client-nice P] [--client-lead MS]
+//   npx tsx bench/crawl-latency.ts [--scale 100] [--seconds 20] [--warmup 8] [--api-warmup 0] [--rounds 2] [--connections 4] [--modes idle,crawl] [--rate 2000] [--profile DIR] [--heap-profile DIR] [--stream false] [--route plans|catalog] [--seed DIR] [--load autocannon|open] [--client-cpu N] [--client-nice P] [--client-lead MS] [--trace-api]
 import { execFile, spawn } from 'node:child_process';
 import diagnostics from 'node:diagnostics_channel';
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -86,9 +86,11 @@ import { parseMetrics, pipelineMetrics } from '../pipelines/runtime/metrics.ts';
 import { BASE_OPEN } from '../pipelines/venues/simulator/procedural.ts';
 import { benchArgs } from './args.ts';
 import { percentile } from './percentile.ts';
+import { traceThread, type OffCpu } from './api-thread-trace.ts';
+import { pinWorkerThreads, workerCpus } from '../pipelines/runtime/thread-affinity.ts';
 
 const run = promisify(execFile);
-const cli = benchArgs({ 'client-lead': 0, seconds: 20, warmup: 8, rounds: 2, connections: 4, rate: 0, 'api-warmup': 0, load: 'autocannon', scale: '100', profile: '', 'heap-profile': '', stream: 'true', route: 'plans', 'client-cpu': '', 'client-nice': '', seed: '', modes: 'idle,crawl, pollers here,crawl', 'one-round': '', label: 'round', 'make-seed': false });
+const cli = benchArgs({ 'client-lead': 0, seconds: 20, warmup: 8, rounds: 2, connections: 4, rate: 0, 'api-warmup': 0, load: 'autocannon', scale: '100', profile: '', 'heap-profile': '', stream: 'true', route: 'plans', 'client-cpu': '', 'client-nice': '', seed: '', modes: 'idle,crawl, pollers here,crawl', 'one-round': '', label: 'round', 'make-seed': false, 'trace-api': false });
 const LOAD = cli.load;
 if (LOAD !== 'autocannon' && LOAD !== 'open') throw new Error(`--load takes autocannon or open (got "${LOAD}")`);
 const loadScript = fileURLToPath(new URL(LOAD === 'open' ? './open-load.ts' : './api-load.ts', import.meta.url));
@@ -104,6 +106,9 @@ const HEAP_PROFILE = cli['heap-profile'];
 const STREAM = cli.stream;
 const API_WARMUP = cli['api-warmup'];
 const ROUTE = cli.route;
+// --trace-api: each round's API thread traced by the kernel's scheduler (bench/api-thread-trace.ts, root,
+// Linux): its waits of over 2 ms in the window by kind, as two more columns.
+const TRACE_API = cli['trace-api'];
 // --client-cpu N holds the load's client process to CPU N (taskset) and --client-nice P runs it at
 // nice P (root for P < 0). On two cores the client shares a CPU with the service either way; at nice
 // -20 on the crawl's CPU (WORKER_CPUS=auto holds the pipeline there at WORKER_NICE) it runs as soon
@@ -362,11 +367,15 @@ interface LoadLine {
   errors: number;
 }
 
-async function once(mode: Mode, label: string, seed?: { dir: string; key: string }): Promise<LoadLine & { crawled: number; busy: number; cpu: number; wakeups: number; preempted: number; gc: GcCounts; kernel: ReturnType<typeof kernelRates>; loopDelay: { p99: number; max: number }; served: { p99: number; max: number } }> {
+async function once(mode: Mode, label: string, seed?: { dir: string; key: string }): Promise<LoadLine & { crawled: number; busy: number; cpu: number; wakeups: number; preempted: number; gc: GcCounts; kernel: ReturnType<typeof kernelRates>; loopDelay: { p99: number; max: number }; served: { p99: number; max: number }; window: { start: number; end: number } }> {
   const dir = mkdtempSync(path.join(tmpdir(), 'pm-crawl-latency-'));
   if (seed) cpSync(seed.dir, dir, { recursive: true });
   const config = configFor(mode, dir);
   const svc = await runService(config, { quiet: true });
+  // The crawl's modes keep every thread but the API's off its CPU (WORKER_CPUS, bin/run.ts's split
+  // run); idle rounds get the same placement, so that the two differ by the crawl alone (without it
+  // the idle service's own threads, the catalog's build among them, share the API's CPU).
+  const unpin = mode === 'idle' ? pinWorkerThreads(workerCpus(config.WORKER_CPUS)) : () => {};
   try {
     const started = Date.now();
     let target = `${svc.address}/v1/plans`;
@@ -418,6 +427,8 @@ async function once(mode: Mode, label: string, seed?: { dir: string; key: string
     // a hundred requests at 2,000 a second) shows in its max, not its p99.
     const eld = monitorEventLoopDelay({ resolution: 1 });
     eld.enable();
+    // The window on CLOCK_MONOTONIC (the trace's clock, --trace-api), in seconds.
+    const windowStart = Number(process.hrtime.bigint()) / 1e9;
     // Each request's time in the API, from its parsed head to its last byte handed to the kernel
     // (Node's own http channels, on the API thread): with the loop delay above, the server's part of
     // what the client times.
@@ -431,6 +442,7 @@ async function once(mode: Mode, label: string, seed?: { dir: string; key: string
     diagnostics.subscribe('http.server.request.start', onStart);
     diagnostics.subscribe('http.server.response.finish', onFinish);
     const { stdout } = await (loading ?? runLoad(SECONDS));
+    const window = { start: windowStart, end: Number(process.hrtime.bigint()) / 1e9 };
     diagnostics.unsubscribe('http.server.request.start', onStart);
     diagnostics.unsubscribe('http.server.response.finish', onFinish);
     eld.disable();
@@ -459,8 +471,9 @@ async function once(mode: Mode, label: string, seed?: { dir: string; key: string
     }
     const crawled = (await catalogRecordsIn(svc)) - before;
     const r = JSON.parse(stdout.trim().split('\n').pop()!) as LoadLine;
-    return { ...r, crawled, busy, cpu, wakeups, preempted, gc, kernel, loopDelay, served };
+    return { ...r, crawled, busy, cpu, wakeups, preempted, gc, kernel, loopDelay, served, window };
   } finally {
+    unpin();
     await svc.stop();
     rmSync(dir, { recursive: true, force: true });
   }
@@ -490,14 +503,16 @@ if (cli['one-round'] !== '') {
  * open, and a process holds one chdb data directory at a time, so the next round in the same process
  * could not open its own. The child ends itself by SIGKILL once its line is out: the line is what counts.
  */
-async function roundInChild(mode: Mode, label: string): Promise<RoundResult> {
+async function roundInChild(mode: Mode, label: string): Promise<RoundResult & { offCpu?: OffCpu }> {
   const child = spawn(process.execPath, [...process.execArgv, fileURLToPath(import.meta.url), ...process.argv.slice(2), '--one-round', mode, '--label', label], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const tracer = TRACE_API ? traceThread(child.pid!) : null;
   let out = '';
   child.stdout.on('data', (d: Buffer) => (out += d.toString()));
   const code = await new Promise<number | null>((r) => child.on('exit', r));
   const line = out.split('\n').find((l) => l.startsWith('ROUND '));
   if (!line) throw new Error(`round ${label} (${mode}) gave no figures (exit ${code})`);
-  return JSON.parse(line.slice('ROUND '.length)) as RoundResult;
+  const r = JSON.parse(line.slice('ROUND '.length)) as RoundResult;
+  return tracer ? { ...r, offCpu: tracer.stop(r.window) } : r;
 }
 const modes = picked as Mode[];
 const rows: string[] = [];
@@ -512,14 +527,15 @@ for (let round = 0; round < ROUNDS; round++) {
     if (mode === 'idle') Object.assign(idle, { p99: r.p99, exact: r.p99_exact });
     // autocannon's p99 is whole milliseconds (an idle 0 is taken as 1); the open loop's is fractional.
     const p99Ratio = LOAD === 'open' ? r.p99 / idle.p99 : r.p99 / Math.max(1, idle.p99);
+    const traced = r.offCpu ? ` ${r.offCpu.futex.totalMs.toFixed(0)} / ${r.offCpu.futex.longestMs.toFixed(1)} | ${r.offCpu.preempted.totalMs.toFixed(0)} / ${r.offCpu.preempted.longestMs.toFixed(1)} |` : '';
     const tail = LOAD === 'open' ? ` ${r.p999!.toFixed(2)} / ${r.max!.toFixed(1)} | ${r.client_loop_p99!.toFixed(2)} / ${r.client_loop_max!.toFixed(1)} |` : '';
-    const line = `| ${round + 1} | ${mode} | ${r.rps.toFixed(0)} | ${LOAD === 'open' ? r.p99.toFixed(2) : r.p99} | ${mode === 'idle' ? '1.00' : p99Ratio.toFixed(2)} | ${r.p99_exact.toFixed(2)} | ${mode === 'idle' ? '1.00' : (r.p99_exact / idle.exact).toFixed(2)} | ${r.crawled.toLocaleString('en-US')} | ${(100 * r.busy).toFixed(0)}% | ${r.cpu.toFixed(0)} | ${r.wakeups.toFixed(0)} / ${r.preempted.toFixed(0)} | ${r.gc.minor} / ${r.gc.minorMaxMs.toFixed(0)} | ${r.gc.major} / ${r.gc.majorMs.toFixed(0)} | ${r.gc.newSpaceMinMb.toFixed(1)}-${r.gc.newSpaceMaxMb.toFixed(1)} | ${r.non2xx + r.errors} | ${r.kernel.steal} | ${r.kernel.softirq} | ${r.kernel.netRx} | ${r.kernel.pressure.toFixed(0)} | ${r.loopDelay.p99.toFixed(2)} / ${r.loopDelay.max.toFixed(1)} | ${r.served.p99.toFixed(2)} / ${r.served.max.toFixed(1)} |${tail}`;
+    const line = `| ${round + 1} | ${mode} | ${r.rps.toFixed(0)} | ${LOAD === 'open' ? r.p99.toFixed(2) : r.p99} | ${mode === 'idle' ? '1.00' : p99Ratio.toFixed(2)} | ${r.p99_exact.toFixed(2)} | ${mode === 'idle' ? '1.00' : (r.p99_exact / idle.exact).toFixed(2)} | ${r.crawled.toLocaleString('en-US')} | ${(100 * r.busy).toFixed(0)}% | ${r.cpu.toFixed(0)} | ${r.wakeups.toFixed(0)} / ${r.preempted.toFixed(0)} | ${r.gc.minor} / ${r.gc.minorMaxMs.toFixed(0)} | ${r.gc.major} / ${r.gc.majorMs.toFixed(0)} | ${r.gc.newSpaceMinMb.toFixed(1)}-${r.gc.newSpaceMaxMb.toFixed(1)} | ${r.non2xx + r.errors} | ${r.kernel.steal} | ${r.kernel.softirq} | ${r.kernel.netRx} | ${r.kernel.pressure.toFixed(0)} | ${r.loopDelay.p99.toFixed(2)} / ${r.loopDelay.max.toFixed(1)} | ${r.served.p99.toFixed(2)} / ${r.served.max.toFixed(1)} |${tail}${traced}`;
     rows.push(line);
     console.log(line);
   }
 }
 const p99Head = LOAD === 'open' ? 'p99 ms from due time (open loop)' : 'p99 ms (autocannon, corrected)';
 const exactHead = LOAD === 'open' ? 'p99 ms from dispatch' : 'exact p99 ms';
-console.log(`\n| round | mode | rps | ${p99Head} | p99 / idle p99 | ${exactHead} | exact p99 / idle's | raw records the catalog stage read in the window | main loop busy | main thread CPU ms/s | main thread wake-ups / preemptions a second | main thread scavenges / longest ms | main thread full GCs / their ms | main thread new space MB at its collections | non-2xx + errors | steal ms/s CPU0/CPU1 | softirq ms/s CPU0/CPU1 | NET_RX softirqs/s CPU0/CPU1 | CPU pressure ms/s (some) | main loop delay p99 / max ms | in the API (head to last byte) p99 / max ms |${LOAD === 'open' ? ' p99.9 / longest ms from due time | client loop delay p99 / max ms |' : ''}\n|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|${LOAD === 'open' ? '---:|---:|' : ''}`);
+console.log(`\n| round | mode | rps | ${p99Head} | p99 / idle p99 | ${exactHead} | exact p99 / idle's | raw records the catalog stage read in the window | main loop busy | main thread CPU ms/s | main thread wake-ups / preemptions a second | main thread scavenges / longest ms | main thread full GCs / their ms | main thread new space MB at its collections | non-2xx + errors | steal ms/s CPU0/CPU1 | softirq ms/s CPU0/CPU1 | NET_RX softirqs/s CPU0/CPU1 | CPU pressure ms/s (some) | main loop delay p99 / max ms | in the API (head to last byte) p99 / max ms |${LOAD === 'open' ? ' p99.9 / longest ms from due time | client loop delay p99 / max ms |' : ''}${TRACE_API ? ' API thread asleep on a futex, waits > 2 ms: total / longest ms | API thread preempted, > 2 ms: total / longest ms |' : ''}\n|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|${LOAD === 'open' ? '---:|---:|' : ''}${TRACE_API ? '---:|---:|' : ''}`);
 for (const l of rows) console.log(l);
 process.exit(0);
