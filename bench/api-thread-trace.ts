@@ -19,7 +19,7 @@ export const OFF_CPU_KINDS = ['futex', 'epoll', 'sleep', 'preempted', 'uninterru
 export type OffCpuKind = (typeof OFF_CPU_KINDS)[number];
 export type OffCpu = Record<OffCpuKind, { totalMs: number; count: number; longestMs: number }>;
 
-/** Starts tracing thread `tid`; stop() reads its waits of over minMs between start and end (seconds, CLOCK_MONOTONIC) and removes the instance. */
+/** Starts tracing thread `tid`; stop() reads its waits of over minMs between start and end (seconds, CLOCK_MONOTONIC) and removes the instance, once. */
 export function traceThread(tid: number): { stop(window: { start: number; end: number }, minMs?: number): OffCpu } {
   if (!existsSync(path.join(TRACEFS, 'README'))) execFileSync('mount', ['-t', 'tracefs', 'nodev', TRACEFS]);
   const dir = path.join(TRACEFS, 'instances', `pm-api-${tid}`);
@@ -31,14 +31,18 @@ export function traceThread(tid: number): { stop(window: { start: number; end: n
   put('events/sched/sched_switch/trigger', `stacktrace if prev_pid == ${tid}`);
   put('events/sched/sched_switch/enable', '1');
   put('tracing_on', '1');
+  let done: OffCpu | null = null;
   return {
+    // Once: a second call (a cleanup after a round that gave no figures) answers the first's.
     stop(window, minMs = 2) {
+      if (done) return done;
       put('tracing_on', '0');
       const text = readFileSync(path.join(dir, 'trace'), 'utf8');
       put('events/sched/sched_switch/enable', '0');
       put('events/sched/sched_switch/trigger', `!stacktrace if prev_pid == ${tid}`);
       rmdirSync(dir);
-      return offCpu(text, tid, window, minMs);
+      done = offCpu(text, tid, window, minMs);
+      return done;
     },
   };
 }

@@ -506,13 +506,18 @@ if (cli['one-round'] !== '') {
 async function roundInChild(mode: Mode, label: string): Promise<RoundResult & { offCpu?: OffCpu }> {
   const child = spawn(process.execPath, [...process.execArgv, fileURLToPath(import.meta.url), ...process.argv.slice(2), '--one-round', mode, '--label', label], { stdio: ['ignore', 'pipe', 'inherit'] });
   const tracer = TRACE_API ? traceThread(child.pid!) : null;
-  let out = '';
-  child.stdout.on('data', (d: Buffer) => (out += d.toString()));
-  const code = await new Promise<number | null>((r) => child.on('exit', r));
-  const line = out.split('\n').find((l) => l.startsWith('ROUND '));
-  if (!line) throw new Error(`round ${label} (${mode}) gave no figures (exit ${code})`);
-  const r = JSON.parse(line.slice('ROUND '.length)) as RoundResult;
-  return tracer ? { ...r, offCpu: tracer.stop(r.window) } : r;
+  try {
+    let out = '';
+    child.stdout.on('data', (d: Buffer) => (out += d.toString()));
+    const code = await new Promise<number | null>((r) => child.on('exit', r));
+    const line = out.split('\n').find((l) => l.startsWith('ROUND '));
+    if (!line) throw new Error(`round ${label} (${mode}) gave no figures (exit ${code})`);
+    const r = JSON.parse(line.slice('ROUND '.length)) as RoundResult;
+    return tracer ? { ...r, offCpu: tracer.stop(r.window) } : r;
+  } finally {
+    // A round that gave no figures leaves no trace instance behind.
+    tracer?.stop({ start: 0, end: 0 });
+  }
 }
 const modes = picked as Mode[];
 const rows: string[] = [];
